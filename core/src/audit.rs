@@ -1,0 +1,58 @@
+//! Audit records: the authoritative account of every evaluation and resolution.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::call::PermissionMode;
+use crate::chain::ChainTrace;
+use crate::decision::{ToolPermissionDecision, ToolPermissionResolution};
+
+/// What an audit record is about.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum AuditEvent {
+    /// A call was evaluated.
+    Evaluation {
+        /// The permission mode in force.
+        mode: PermissionMode,
+        /// SHA-256 of the call's input (canonical JSON), so the input is never stored.
+        input_digest: String,
+        /// The decision, sanitized as it was streamed.
+        decision: ToolPermissionDecision,
+        /// What every evaluator did.
+        trace: ChainTrace,
+    },
+    /// The user resolved an approval request.
+    Resolution {
+        /// The resolution.
+        resolution: ToolPermissionResolution,
+    },
+    /// A pending approval could no longer be resolved (its waiter went away or it expired).
+    Expiry {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// One audit record, before a store gives it a sequence number.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditRecord {
+    /// When (Unix milliseconds).
+    pub at: i64,
+    /// The session.
+    pub session_id: String,
+    /// The call.
+    pub tool_call_id: String,
+    /// The runtime tool id.
+    pub tool_name: String,
+    /// What happened.
+    #[serde(flatten)]
+    pub event: AuditEvent,
+}
+
+/// The SHA-256 digest (hex) of a JSON value.
+pub fn digest(value: &serde_json::Value) -> String {
+    let bytes = serde_json::to_vec(value).unwrap_or_default();
+    hex::encode(Sha256::digest(&bytes))
+}

@@ -1,0 +1,213 @@
+//! The decision contract: what was decided about a tool call, by whom, and what the user did.
+
+use serde::{Deserialize, Serialize};
+
+/// What happens to a tool call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Behavior {
+    /// The call runs.
+    Allow,
+    /// The user is asked first.
+    Ask,
+    /// The call does not run.
+    Deny,
+}
+
+impl Behavior {
+    /// How restrictive this behaviour is: `deny` > `ask` > `allow`.
+    pub fn restrictiveness(self) -> u8 {
+        match self {
+            Behavior::Allow => 0,
+            Behavior::Ask => 1,
+            Behavior::Deny => 2,
+        }
+    }
+
+    /// The wire name (`allow`, `ask`, `deny`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Behavior::Allow => "allow",
+            Behavior::Ask => "ask",
+            Behavior::Deny => "deny",
+        }
+    }
+}
+
+/// Which evaluator produced a decision. Set by the engine, never inferred from a reason code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PermissionDecisionSource {
+    /// Deterministic policy: shell, filesystem, read-only and validation decisions.
+    Policy,
+    /// The user's rules, grants and auto-approved tools.
+    Rule,
+    /// The LLM security classifier (`auto` mode only).
+    AutoClassifier,
+    /// Full Access mode: allowed without review.
+    FullAccess,
+}
+
+impl PermissionDecisionSource {
+    /// The wire name (`policy`, `rule`, `auto_classifier`, `full_access`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Policy => "policy",
+            Self::Rule => "rule",
+            Self::AutoClassifier => "auto_classifier",
+            Self::FullAccess => "full_access",
+        }
+    }
+
+    /// The source a reason code belongs to, by the family table of the contract.
+    ///
+    /// For migration and tests only: the engine sets `source` directly.
+    pub fn for_reason_code(reason_code: &str) -> Option<Self> {
+        if reason_code.starts_with("auto_classifier_") {
+            Some(Self::AutoClassifier)
+        } else if reason_code.starts_with("normalized_rule_")
+            || reason_code.starts_with("explicit_tool_")
+        {
+            Some(Self::Rule)
+        } else if reason_code == "mode_full_access" {
+            Some(Self::FullAccess)
+        } else if [
+            "shell_",
+            "filesystem_",
+            "read_only_",
+            "validation_",
+            "policy_",
+        ]
+        .iter()
+        .any(|p| reason_code.starts_with(p))
+        {
+            Some(Self::Policy)
+        } else {
+            None
+        }
+    }
+}
+
+/// The engine's rating of how much harm a call could do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Risk {
+    /// No harm possible.
+    Safe,
+    /// Little harm possible.
+    Low,
+    /// Some harm possible.
+    Medium,
+    /// Serious harm possible.
+    High,
+    /// Irreversible or system-wide harm possible.
+    Critical,
+}
+
+impl Risk {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Risk::Safe => "safe",
+            Risk::Low => "low",
+            Risk::Medium => "medium",
+            Risk::High => "high",
+            Risk::Critical => "critical",
+        }
+    }
+}
+
+/// The classifier's self-reported confidence. Never a risk score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    /// Low confidence.
+    Low,
+    /// Medium confidence.
+    Medium,
+    /// High confidence.
+    High,
+}
+
+/// How far a user's approval reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    /// This call only.
+    Once,
+    /// Matching calls for the rest of this session.
+    Session,
+    /// Matching calls in every session.
+    Global,
+}
+
+/// How a decision was reached, with its provenance (`tool_permission_decision`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolPermissionDecision {
+    /// The tool call this decision is about.
+    pub tool_call_id: String,
+    /// What happens to the call.
+    pub behavior: Behavior,
+    /// Which evaluator decided.
+    pub source: PermissionDecisionSource,
+    /// Why, in words (bounded, sanitized, untrusted when it comes from a model).
+    pub reason: String,
+    /// Why, as a stable machine-readable code.
+    pub reason_code: String,
+    /// The engine's risk rating.
+    pub risk: Risk,
+    /// The classifier's own confidence; only on classifier decisions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<Confidence>,
+    /// Risk categories named by the evaluator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub risk_categories: Option<Vec<String>>,
+    /// The classifier model that reviewed the call; only on classifier decisions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer_model: Option<String>,
+}
+
+/// What the user decided about a call that asked (`behavior` of a resolution).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResolutionBehavior {
+    /// The user allowed the call.
+    Allow,
+    /// The user denied the call.
+    Deny,
+}
+
+impl From<ResolutionBehavior> for Behavior {
+    fn from(value: ResolutionBehavior) -> Self {
+        match value {
+            ResolutionBehavior::Allow => Behavior::Allow,
+            ResolutionBehavior::Deny => Behavior::Deny,
+        }
+    }
+}
+
+/// The source of every resolution: the user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResolutionSource {
+    /// The user acted on an approval request.
+    #[default]
+    User,
+}
+
+/// What the user did with an approval request (`tool_permission_resolution`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolPermissionResolution {
+    /// The tool call that was resolved.
+    pub tool_call_id: String,
+    /// Allowed or denied.
+    pub behavior: ResolutionBehavior,
+    /// Always `user`.
+    pub source: ResolutionSource,
+    /// The action the user took, one of those the request offered.
+    pub action_id: String,
+    /// How far the resolution reaches.
+    pub scope: Scope,
+}

@@ -1,0 +1,56 @@
+//! Errors of the engine and of resolving approvals.
+
+use crate::store::StoreError;
+
+/// Why the engine could not decide a call. The call must not run.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The audit record could not be made durable, so no decision was emitted.
+    #[error("the decision for tool call \"{tool_call_id}\" could not be audited: {source}")]
+    Audit {
+        /// The call.
+        tool_call_id: String,
+        /// The store's error.
+        source: StoreError,
+    },
+    /// A call with this id is already awaiting approval.
+    #[error("tool call \"{0}\" is already awaiting approval; use a new toolCallId")]
+    DuplicateCall(String),
+    /// A store operation failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Why a resolution was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ResolveError {
+    /// No call with this id was ever seen (HTTP 404).
+    #[error("no approval request for tool call \"{0}\"")]
+    Unknown(String),
+    /// The call is known but has no pending request: it never asked or is already resolved
+    /// (HTTP 409).
+    #[error(
+        "tool call \"{0}\" has no pending approval request (it never asked, or it was already resolved)"
+    )]
+    NotPending(String),
+    /// The action is not one the request offered (HTTP 422).
+    #[error(
+        "action \"{action_id}\" is not offered for tool call \"{tool_call_id}\" (offered: {offered})"
+    )]
+    ActionNotOffered {
+        /// The call.
+        tool_call_id: String,
+        /// The refused action.
+        action_id: String,
+        /// The offered action ids, comma-separated.
+        offered: String,
+    },
+    /// The resolution could not be audited; the request stays pending.
+    #[error("the resolution could not be audited, the request stays pending: {0}")]
+    Store(#[from] StoreError),
+}
+
+/// Why waiting for a resolution ended without one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the approval request for tool call \"{0}\" was abandoned before the user acted")]
+pub struct Abandoned(pub String);

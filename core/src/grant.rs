@@ -1,0 +1,95 @@
+//! Grants: what a `session` or `global` approval covers from then on.
+
+use serde::{Deserialize, Serialize};
+
+use crate::call::ToolCall;
+use crate::decision::Scope;
+
+/// The canonical form of what an approval covers: a tool, and optionally what within it
+/// (for a shell command, its program and subcommand, never "every command").
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrantKey {
+    /// The runtime tool id.
+    pub tool_name: String,
+    /// The canonical specifier within the tool (`git push`); the whole tool when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub specifier: Option<String>,
+}
+
+impl GrantKey {
+    /// How the key reads in an approval action: `"git push" commands`, `"Edit" calls`.
+    pub fn describe(&self) -> String {
+        match &self.specifier {
+            Some(spec) if crate::catalog::is_shell_tool(&self.tool_name) => {
+                format!("\"{spec}\" commands")
+            }
+            Some(spec) => format!("\"{}\" calls on \"{spec}\"", self.tool_name),
+            None => format!("\"{}\" calls", self.tool_name),
+        }
+    }
+}
+
+/// A standing approval that later calls match through the `rule` evaluator.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Grant {
+    /// What it covers.
+    pub keys: Vec<GrantKey>,
+    /// `session` or `global`.
+    pub scope: Scope,
+    /// The session it was granted in (it applies only there when the scope is `session`).
+    pub session_id: String,
+    /// The call whose approval created it.
+    pub tool_call_id: String,
+    /// When it was granted (Unix milliseconds).
+    pub granted_at: i64,
+    /// How it was described to the user.
+    pub description: String,
+}
+
+impl Grant {
+    /// Whether the grant applies in `session_id`.
+    pub fn applies_in(&self, session_id: &str) -> bool {
+        self.scope == Scope::Global || self.session_id == session_id
+    }
+
+    /// Whether the grant covers every key of a call.
+    pub fn covers(&self, keys: &[GrantKey]) -> bool {
+        !keys.is_empty() && keys.iter().all(|k| self.keys.contains(k))
+    }
+}
+
+/// Derives the canonical keys a grant for a call covers.
+///
+/// A call is covered by a grant when every key it derives is in the grant, so a compound
+/// shell command derives one key per part.
+pub trait GrantScoper: Send + Sync {
+    /// The keys of a call.
+    fn keys(&self, call: &ToolCall) -> Vec<GrantKey>;
+
+    /// The phrase an approval action uses to say how broad its grant is.
+    fn describe(&self, keys: &[GrantKey]) -> String {
+        let parts: Vec<String> = keys.iter().map(GrantKey::describe).collect();
+        parts.join(" and ")
+    }
+}
+
+/// The narrowest scoper: a grant covers the exact same input of the same tool.
+///
+/// Used when no evaluator crate provides a better one; never broader than what was approved.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ExactInputScoper;
+
+impl GrantScoper for ExactInputScoper {
+    fn keys(&self, call: &ToolCall) -> Vec<GrantKey> {
+        let specifier = match call.input.get("command").and_then(|c| c.as_str()) {
+            Some(command) => command.to_owned(),
+            None => call.input.to_string(),
+        };
+        vec![GrantKey {
+            tool_name: call.tool_name.clone(),
+            specifier: Some(specifier),
+        }]
+    }
+}

@@ -1,0 +1,38 @@
+//! Warrant's core: the decision contract, the evaluator chain, the engine and the traits every plugin implements.
+//!
+//! Warrant decides, explains and records how every tool call of an AI agent was authorized.
+//! This crate has no I/O of its own: evaluators, transports and stores plug in through the
+//! [`Evaluator`](evaluator::Evaluator), [`Transport`](transport::Transport) and
+//! [`Store`](store::Store) traits, and the [`Engine`](engine::Engine) ties them together.
+
+pub mod approval;
+pub mod audit;
+pub mod call;
+pub mod catalog;
+pub mod chain;
+pub mod decision;
+pub mod engine;
+pub mod evaluator;
+pub mod event;
+pub mod grant;
+pub mod part;
+pub mod sanitize;
+pub mod store;
+pub mod transport;
+pub mod workspace;
+
+/// The names most users need.
+pub mod prelude {
+    pub use crate::approval::{ApprovalAction, ToolApprovalRequest};
+    pub use crate::call::{EvaluationContext, PermissionMode, ToolCall};
+    pub use crate::chain::{Chain, ChainOutcome};
+    pub use crate::decision::{
+        Behavior, Confidence, PermissionDecisionSource, ResolutionBehavior, Risk, Scope,
+        ToolPermissionDecision, ToolPermissionResolution,
+    };
+    pub use crate::engine::{Authorization, AuthorizeOptions, Engine};
+    pub use crate::evaluator::{Evaluator, EvaluatorError, Rationale, Role, Stance, Verdict};
+    pub use crate::event::{Event, WarrantEvent};
+    pub use crate::store::{MemoryStore, Store};
+    pub use crate::transport::{MemoryTransport, Transport};
+}

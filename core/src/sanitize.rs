@@ -1,0 +1,163 @@
+//! Redacts secrets and bounds lengths before anything is streamed or persisted.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde_json::Value;
+
+use crate::approval::ToolApprovalRequest;
+use crate::decision::ToolPermissionDecision;
+
+/// What a redacted secret is replaced with.
+pub const REDACTED: &str = "[REDACTED]";
+/// The longest reason kept, in characters.
+pub const MAX_REASON_CHARS: usize = 1000;
+/// The most risk categories kept.
+pub const MAX_CATEGORIES: usize = 8;
+/// The longest risk category kept, in characters.
+pub const MAX_CATEGORY_CHARS: usize = 64;
+/// The longest model id kept, in characters.
+pub const MAX_MODEL_CHARS: usize = 128;
+/// The longest title, detail or action label kept, in characters.
+pub const MAX_LABEL_CHARS: usize = 300;
+
+/// Secrets replaced whole.
+static WHOLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        // PEM private keys, whole block (or to the end when the block is cut).
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)",
+        // Provider API keys.
+        r"|\bsk-ant-[A-Za-z0-9_\-]{8,}",
+        r"|\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_\-]{16,}",
+        r"|\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}",
+        r"|\bgithub_pat_[A-Za-z0-9_]{20,}",
+        r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
+        r"|\bxox[abposr]-[A-Za-z0-9\-]{8,}",
+        r"|\bAIza[0-9A-Za-z_\-]{35}",
+        r"|\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}",
+        // JWTs.
+        r"|\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
+    ))
+    .expect("secret patterns compile")
+});
+
+/// Secrets whose label is kept and whose value is replaced (`Authorization: [REDACTED]`).
+static LABELLED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r#"(?i)(?P<label>\b(?:proxy-)?authorization\s*[:=]\s*"?(?:bearer|basic|token)?\s*"#,
+        r#"|\bbearer\s+"#,
+        r#"|\b[A-Z0-9_]*(?:_KEY|_TOKEN|_SECRET|PASSWORD|PASSWD|_PAT)\s*[=:]\s*"?"#,
+        r#"|"(?:api_?key|access_?token|secret|password|client_secret)"\s*:\s*")"#,
+        r#"(?P<value>[^\s"',;]{3,})"#,
+    ))
+    .expect("labelled secret patterns compile")
+});
+
+/// Replaces every secret in `text` with [`REDACTED`].
+pub fn redact(text: &str) -> String {
+    let once = WHOLE.replace_all(text, REDACTED);
+    LABELLED
+        .replace_all(&once, |c: &regex::Captures<'_>| {
+            if &c["value"] == REDACTED {
+                c[0].to_owned()
+            } else {
+                format!("{}{REDACTED}", &c["label"])
+            }
+        })
+        .into_owned()
+}
+
+/// Cuts `text` to at most `max` characters, marking the cut with `…`.
+pub fn bound(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+/// Redacts, drops control characters (newlines and tabs become spaces) and bounds.
+pub fn clean(text: &str, max: usize) -> String {
+    let flat: String = redact(text)
+        .chars()
+        .map(|c| {
+            if c == '\n' || c == '\t' || c == '\r' {
+                ' '
+            } else {
+                c
+            }
+        })
+        .filter(|c| !c.is_control())
+        .collect();
+    bound(flat.trim(), max)
+}
+
+/// Redacts every string inside a JSON value (keys included), keeping its shape.
+pub fn redact_value(value: &Value) -> Value {
+    match value {
+        Value::String(s) => Value::String(redact(s)),
+        Value::Array(items) => Value::Array(items.iter().map(redact_value).collect()),
+        Value::Object(map) => {
+            let mut out = serde_json::Map::new();
+            for (k, v) in map {
+                let v = if is_secret_key(k) && v.is_string() {
+                    Value::String(REDACTED.to_owned())
+                } else {
+                    redact_value(v)
+                };
+                out.insert(redact(k), v);
+            }
+            Value::Object(out)
+        }
+        other => other.clone(),
+    }
+}
+
+fn is_secret_key(key: &str) -> bool {
+    let k = key.to_ascii_lowercase();
+    [
+        "password",
+        "passwd",
+        "secret",
+        "token",
+        "api_key",
+        "apikey",
+        "authorization",
+        "private_key",
+    ]
+    .iter()
+    .any(|s| k.contains(s))
+}
+
+/// Sanitizes a decision's display metadata in place.
+pub fn decision(d: &mut ToolPermissionDecision) {
+    d.reason = clean(&d.reason, MAX_REASON_CHARS);
+    d.reason_code = clean(&d.reason_code, MAX_CATEGORY_CHARS);
+    classifier_metadata(&mut d.risk_categories, &mut d.reviewer_model);
+}
+
+fn classifier_metadata(categories: &mut Option<Vec<String>>, model: &mut Option<String>) {
+    if let Some(categories) = categories.as_mut() {
+        categories.truncate(MAX_CATEGORIES);
+        for c in categories.iter_mut() {
+            *c = clean(c, MAX_CATEGORY_CHARS);
+        }
+    }
+    if let Some(model) = model.as_mut() {
+        *model = clean(model, MAX_MODEL_CHARS);
+    }
+}
+
+/// Sanitizes an approval request's display text in place.
+pub fn approval_request(r: &mut ToolApprovalRequest) {
+    r.title = clean(&r.title, MAX_LABEL_CHARS);
+    r.detail = clean(&r.detail, MAX_LABEL_CHARS);
+    r.reason = clean(&r.reason, MAX_REASON_CHARS);
+    for a in r.actions.iter_mut() {
+        a.label = clean(&a.label, MAX_LABEL_CHARS);
+    }
+    let rec = &mut r.recommendation;
+    rec.reason_code = clean(&rec.reason_code, MAX_CATEGORY_CHARS);
+    classifier_metadata(&mut rec.risk_categories, &mut rec.reviewer_model);
+}

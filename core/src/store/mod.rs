@@ -1,0 +1,121 @@
+//! The `Store` trait: where tool parts, pending approvals, grants, the workspace and the
+//! audit log are kept.
+
+mod memory;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+pub use memory::MemoryStore;
+
+use crate::approval::ToolApprovalRequest;
+use crate::audit::AuditRecord;
+use crate::grant::Grant;
+use crate::part::{Message, ToolPart};
+use crate::workspace::WorkspaceState;
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+#[error("store {kind}: {message}")]
+pub struct StoreError {
+    /// What kind of failure.
+    pub kind: StoreErrorKind,
+    /// What went wrong, naming the offending value.
+    pub message: String,
+}
+
+/// Kinds of store failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum StoreErrorKind {
+    /// The backend could not be reached or failed; a retry may help.
+    #[error("unavailable")]
+    Unavailable,
+    /// The data is not what the store expects; a retry will not help.
+    #[error("corrupt")]
+    Corrupt,
+}
+
+impl StoreError {
+    /// A failure of the given kind.
+    pub fn new(kind: StoreErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+/// An audit record as stored, with its position in the log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredAuditRecord {
+    /// Its position (1 is the first).
+    pub seq: u64,
+    /// The record.
+    #[serde(flatten)]
+    pub record: AuditRecord,
+}
+
+/// An unresolved approval request, with where its tool part lives.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingApproval {
+    /// The session.
+    pub session_id: String,
+    /// The message holding the call's tool part.
+    pub message_id: String,
+    /// The request.
+    pub request: ToolApprovalRequest,
+}
+
+/// Persists what Warrant must not lose.
+///
+/// Every implementation passes the same behaviour suite. `append_audit` returns only once the
+/// record is durable: the engine emits nothing about a decision before that.
+///
+/// # Errors
+///
+/// Every method returns a [`StoreError`] when the backend fails; the engine fails closed.
+#[async_trait]
+pub trait Store: Send + Sync {
+    /// Appends an audit record; durable when this returns.
+    async fn append_audit(&self, record: AuditRecord) -> Result<u64, StoreError>;
+
+    /// The audit records, oldest first, of one session or of all.
+    async fn audit_records(
+        &self,
+        session_id: Option<&str>,
+    ) -> Result<Vec<StoredAuditRecord>, StoreError>;
+
+    /// Inserts or replaces a tool part in its message (created when new, role `assistant`).
+    async fn upsert_tool_part(
+        &self,
+        session_id: &str,
+        message_id: &str,
+        part: &ToolPart,
+    ) -> Result<(), StoreError>;
+
+    /// A session's messages with their parts, in order.
+    async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError>;
+
+    /// Records an unresolved approval request.
+    async fn put_pending_approval(&self, pending: &PendingApproval) -> Result<(), StoreError>;
+
+    /// Forgets an approval request once it is resolved or expired.
+    async fn remove_pending_approval(&self, tool_call_id: &str) -> Result<(), StoreError>;
+
+    /// Every unresolved approval request.
+    async fn pending_approvals(&self) -> Result<Vec<PendingApproval>, StoreError>;
+
+    /// Records a grant.
+    async fn put_grant(&self, grant: &Grant) -> Result<(), StoreError>;
+
+    /// Every grant, of every session.
+    async fn grants(&self) -> Result<Vec<Grant>, StoreError>;
+
+    /// The workspace state, `None` before it was first saved.
+    async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError>;
+
+    /// Saves the workspace state.
+    async fn save_workspace(&self, workspace: &WorkspaceState) -> Result<(), StoreError>;
+}
