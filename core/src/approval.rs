@@ -135,3 +135,30 @@ pub fn standard_actions(grant_phrase: &str) -> Vec<ApprovalAction> {
         ),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_actions_offer_once_session_global_and_deny() {
+        let actions = standard_actions("\"git push\" commands");
+        let summary: Vec<(&str, ResolutionBehavior, Scope)> = actions
+            .iter()
+            .map(|a| (a.id.as_str(), a.behavior, a.scope))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                (ALLOW_ONCE, ResolutionBehavior::Allow, Scope::Once),
+                (ALLOW_SESSION, ResolutionBehavior::Allow, Scope::Session),
+                (ALLOW_GLOBAL, ResolutionBehavior::Allow, Scope::Global),
+                (DENY, ResolutionBehavior::Deny, Scope::Once),
+            ]
+        );
+        assert_eq!(
+            actions[1].label,
+            "Allow all \"git push\" commands for this session"
+        );
+    }
+}

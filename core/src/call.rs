@@ -130,3 +130,27 @@ impl EvaluationContext {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_parse_from_their_wire_names_and_reject_others_by_name() {
+        for mode in [
+            PermissionMode::Default,
+            PermissionMode::Auto,
+            PermissionMode::FullAccess,
+        ] {
+            assert_eq!(mode.as_str().parse::<PermissionMode>(), Ok(mode));
+        }
+        let err = "yolo".parse::<PermissionMode>().unwrap_err();
+        assert!(err.contains("\"yolo\""), "{err}");
+    }
+
+    #[test]
+    fn calls_without_an_agent_belong_to_the_primary_agent() {
+        let call = ToolCall::new("s", "c", "Bash", Value::Null);
+        assert_eq!(call.agent(), "primary");
+    }
+}

@@ -211,3 +211,20 @@ pub struct ToolPermissionResolution {
     /// How far the resolution reaches.
     pub scope: Scope,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deny_is_more_restrictive_than_ask_than_allow() {
+        assert!(Behavior::Deny.restrictiveness() > Behavior::Ask.restrictiveness());
+        assert!(Behavior::Ask.restrictiveness() > Behavior::Allow.restrictiveness());
+    }
+
+    #[test]
+    fn risks_order_from_safe_to_critical() {
+        assert!(Risk::Safe < Risk::Low && Risk::Low < Risk::Medium);
+        assert!(Risk::Medium < Risk::High && Risk::High < Risk::Critical);
+    }
+}

@@ -93,3 +93,75 @@ impl GrantScoper for ExactInputScoper {
         }]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn key(tool: &str, spec: Option<&str>) -> GrantKey {
+        GrantKey {
+            tool_name: tool.to_owned(),
+            specifier: spec.map(str::to_owned),
+        }
+    }
+
+    fn grant(keys: Vec<GrantKey>, scope: Scope) -> Grant {
+        Grant {
+            keys,
+            scope,
+            session_id: "s1".into(),
+            tool_call_id: "c".into(),
+            granted_at: 0,
+            description: String::new(),
+        }
+    }
+
+    #[test]
+    fn shell_keys_read_as_commands() {
+        assert_eq!(
+            key("Bash", Some("git push")).describe(),
+            "\"git push\" commands"
+        );
+        assert_eq!(key("Edit", None).describe(), "\"Edit\" calls");
+        assert_eq!(
+            key("Edit", Some("src/")).describe(),
+            "\"Edit\" calls on \"src/\""
+        );
+    }
+
+    #[test]
+    fn a_grant_covers_a_call_only_when_every_key_is_granted() {
+        let g = grant(
+            vec![
+                key("Bash", Some("git push")),
+                key("Bash", Some("git status")),
+            ],
+            Scope::Session,
+        );
+        assert!(g.covers(&[key("Bash", Some("git push"))]));
+        assert!(!g.covers(&[key("Bash", Some("git push")), key("Bash", Some("rm"))]));
+        assert!(!g.covers(&[]), "a call with no keys is never covered");
+    }
+
+    #[test]
+    fn session_grants_apply_only_in_their_session() {
+        assert!(grant(vec![], Scope::Session).applies_in("s1"));
+        assert!(!grant(vec![], Scope::Session).applies_in("s2"));
+        assert!(grant(vec![], Scope::Global).applies_in("s2"));
+    }
+
+    #[test]
+    fn exact_scoper_keys_the_whole_command() {
+        let call = ToolCall::new("s", "c", "Bash", json!({"command": "git push origin main"}));
+        assert_eq!(
+            ExactInputScoper.keys(&call),
+            vec![key("Bash", Some("git push origin main"))]
+        );
+        let call = ToolCall::new("s", "c", "Edit", json!({"path": "a"}));
+        assert_eq!(
+            ExactInputScoper.keys(&call),
+            vec![key("Edit", Some("{\"path\":\"a\"}"))]
+        );
+    }
+}

@@ -69,6 +69,8 @@ impl ToolPart {
 }
 
 /// One part of a message.
+// Most parts are tool parts, so boxing the large variant would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum MessagePart {
@@ -125,10 +127,10 @@ impl ToolParts {
             }
         };
         let part = &mut self.parts[index];
-        if let Some(name) = tool_name.filter(|n| !n.is_empty()) {
-            if part.tool_name.is_empty() {
-                part.tool_name = name.to_owned();
-            }
+        if let Some(name) = tool_name.filter(|n| !n.is_empty())
+            && part.tool_name.is_empty()
+        {
+            part.tool_name = name.to_owned();
         }
         part
     }

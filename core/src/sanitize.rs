@@ -46,7 +46,7 @@ static LABELLED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r#"(?i)(?P<label>\b(?:proxy-)?authorization\s*[:=]\s*"?(?:bearer|basic|token)?\s*"#,
         r#"|\bbearer\s+"#,
-        r#"|\b[A-Z0-9_]*(?:_KEY|_TOKEN|_SECRET|PASSWORD|PASSWD|_PAT)\s*[=:]\s*"?"#,
+        r#"|\b[A-Z0-9_]*(?:_KEY|_TOKEN|_SECRET|PASSWORD|PASSWD|_PAT)\s*[=:]\s*["']?"#,
         r#"|"(?:api_?key|access_?token|secret|password|client_secret)"\s*:\s*")"#,
         r#"(?P<value>[^\s"',;]{3,})"#,
     ))

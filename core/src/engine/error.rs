@@ -21,6 +21,17 @@ pub enum EngineError {
     Store(#[from] StoreError),
 }
 
+/// Why a workspace change was refused or not saved.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceUpdateError {
+    /// The change breaks a rule of the approval model; nothing changed.
+    #[error(transparent)]
+    Rejected(#[from] crate::workspace::ApprovalError),
+    /// The new state could not be saved; the old one stays in force.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
 /// Why a resolution was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum ResolveError {

@@ -11,12 +11,12 @@ use arc_swap::ArcSwap;
 use dashmap::DashMap;
 use tokio::sync::oneshot;
 
-pub use error::{Abandoned, EngineError, ResolveError};
+pub use error::{Abandoned, EngineError, ResolveError, WorkspaceUpdateError};
 
 use crate::approval::{Recommendation, ToolApprovalRequest, standard_actions};
 use crate::audit::{AuditEvent, AuditRecord, digest};
 use crate::call::{EvaluationContext, PermissionMode, ToolCall};
-use crate::catalog::ToolCatalog;
+use crate::catalog::{RuntimeTool, ToolCatalog};
 use crate::chain::{Chain, ChainTrace};
 use crate::decision::{
     Behavior, ResolutionSource, Scope, ToolPermissionDecision, ToolPermissionResolution,
@@ -29,7 +29,7 @@ use crate::part::{ToolPart, ToolParts};
 use crate::sanitize;
 use crate::store::{PendingApproval, Store};
 use crate::transport::Transport;
-use crate::workspace::WorkspaceState;
+use crate::workspace::{ApprovalError, WorkspaceState, load_workspace, prune_stale_tool_ids};
 
 /// How many settled call ids the engine remembers, to answer 409 rather than 404.
 const SETTLED_MEMORY: u64 = 65_536;
@@ -116,6 +116,8 @@ struct Inner {
     workspace_root: PathBuf,
     workspace: ArcSwap<WorkspaceState>,
     catalog: ArcSwap<ToolCatalog>,
+    /// Serializes workspace changes (read, apply, persist, install); never taken by decisions.
+    workspace_writer: tokio::sync::Mutex<()>,
     grants: ArcSwap<Vec<Grant>>,
     pending: DashMap<String, Pending>,
     tracked: DashMap<String, Tracked>,
@@ -139,7 +141,7 @@ pub struct EngineBuilder {
     transport: Arc<dyn Transport>,
     scoper: Arc<dyn GrantScoper>,
     workspace_root: PathBuf,
-    catalog: ToolCatalog,
+    runtime_tools: Option<Vec<RuntimeTool>>,
 }
 
 impl EngineBuilder {
@@ -167,9 +169,10 @@ impl EngineBuilder {
         self
     }
 
-    /// Sets the tool catalog (the built-in catalog by default).
-    pub fn catalog(mut self, catalog: ToolCatalog) -> Self {
-        self.catalog = catalog;
+    /// Sets the runtime tools the agent's runtime reported (the conservative built-in catalog
+    /// stands in until then). MCP and LSP tools come from the workspace's tooling.
+    pub fn runtime_tools(mut self, tools: Vec<RuntimeTool>) -> Self {
+        self.runtime_tools = Some(tools);
         self
     }
 
@@ -179,7 +182,11 @@ impl EngineBuilder {
     ///
     /// A [`StoreError`](crate::store::StoreError) when the store cannot be read.
     pub async fn build(self) -> Result<Engine, EngineError> {
-        let workspace = self.store.load_workspace().await?.unwrap_or_default();
+        let mut workspace = load_workspace(&*self.store).await?;
+        if let Some(tools) = &self.runtime_tools {
+            workspace = prune_stale_tool_ids(workspace, tools);
+        }
+        let catalog = ToolCatalog::new(&workspace.settings.tooling, self.runtime_tools.as_deref());
         let grants = self.store.grants().await?;
         let pending = DashMap::new();
         for p in self.store.pending_approvals().await? {
@@ -209,7 +216,8 @@ impl EngineBuilder {
                 scoper: self.scoper,
                 workspace_root: self.workspace_root,
                 workspace: ArcSwap::from_pointee(workspace),
-                catalog: ArcSwap::from_pointee(self.catalog),
+                catalog: ArcSwap::from_pointee(catalog),
+                workspace_writer: tokio::sync::Mutex::new(()),
                 grants: ArcSwap::from_pointee(grants),
                 pending,
                 tracked: DashMap::new(),
@@ -242,7 +250,7 @@ impl Engine {
             transport: Arc::new(Nowhere),
             scoper: Arc::new(ExactInputScoper),
             workspace_root: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-            catalog: ToolCatalog::builtin(),
+            runtime_tools: None,
         }
     }
 
@@ -261,25 +269,65 @@ impl Engine {
         self.inner.workspace.load_full()
     }
 
-    /// Saves and installs a new workspace state; later calls are judged by it.
+    /// Applies a change to the workspace (one of the operations of
+    /// [`workspace`](crate::workspace), given the state and the runtime tools), persists the
+    /// result and installs it with its catalog. Changes are serialized; decisions never wait.
+    ///
+    /// # Errors
+    ///
+    /// The operation's [`ApprovalError`] (nothing changes), or a store error (the old state
+    /// stays in force).
+    pub async fn update_workspace<F>(
+        &self,
+        change: F,
+    ) -> Result<Arc<WorkspaceState>, WorkspaceUpdateError>
+    where
+        F: FnOnce(&WorkspaceState, Option<&[RuntimeTool]>) -> Result<WorkspaceState, ApprovalError>,
+    {
+        let _writer = self.inner.workspace_writer.lock().await;
+        let catalog = self.inner.catalog.load_full();
+        let runtime_tools = catalog.runtime_tools();
+        let next = change(&self.inner.workspace.load(), runtime_tools)?;
+        self.install_workspace(next, runtime_tools).await
+    }
+
+    /// Records the tools the runtime reported: stale ids are pruned from every pattern and
+    /// session, and the catalog is rebuilt.
     ///
     /// # Errors
     ///
     /// A store error; the old state stays in force.
-    pub async fn set_workspace(&self, workspace: WorkspaceState) -> Result<(), EngineError> {
-        self.inner.store.save_workspace(&workspace).await?;
-        self.inner.workspace.store(Arc::new(workspace));
-        Ok(())
+    pub async fn set_runtime_tools(
+        &self,
+        tools: Vec<RuntimeTool>,
+    ) -> Result<Arc<WorkspaceState>, WorkspaceUpdateError> {
+        let _writer = self.inner.workspace_writer.lock().await;
+        let next =
+            prune_stale_tool_ids(WorkspaceState::clone(&self.inner.workspace.load()), &tools);
+        self.install_workspace(next, Some(&tools)).await
     }
 
-    /// The current tool catalog.
+    async fn install_workspace(
+        &self,
+        workspace: WorkspaceState,
+        runtime_tools: Option<&[RuntimeTool]>,
+    ) -> Result<Arc<WorkspaceState>, WorkspaceUpdateError> {
+        self.inner
+            .store
+            .save_workspace(&workspace)
+            .await
+            .map_err(EngineError::from)?;
+        let catalog = ToolCatalog::new(&workspace.settings.tooling, runtime_tools);
+        let workspace = Arc::new(workspace);
+        self.inner.workspace.store(workspace.clone());
+        self.inner.catalog.store(Arc::new(catalog));
+        Ok(workspace)
+    }
+
+    /// The current tool catalog (`listApprovalToolDefinitions` of the workspace's tooling and
+    /// the runtime's tools).
     pub fn catalog(&self) -> Arc<ToolCatalog> {
         self.inner.catalog.load_full()
-    }
-
-    /// Installs a new tool catalog.
-    pub fn set_catalog(&self, catalog: ToolCatalog) {
-        self.inner.catalog.store(Arc::new(catalog));
     }
 
     /// The grants in force.
@@ -651,10 +699,10 @@ impl Engine {
                 tracked.part.clone(),
             ))
         });
-        if let Some((sid, mid, part)) = part {
-            if let Err(e) = inner.store.upsert_tool_part(&sid, &mid, &part).await {
-                tracing::warn!(tool_call_id = %part.tool_call_id, error = %e, "tool part not persisted");
-            }
+        if let Some((sid, mid, part)) = part
+            && let Err(e) = inner.store.upsert_tool_part(&sid, &mid, &part).await
+        {
+            tracing::warn!(tool_call_id = %part.tool_call_id, error = %e, "tool part not persisted");
         }
         if let Err(e) = inner.transport.emit(session_id, &event).await {
             tracing::warn!(session_id, error = %e, "event not delivered");
@@ -665,7 +713,7 @@ impl Engine {
         let inner = &self.inner;
         let n = inner.settled_count.fetch_add(1, Ordering::Relaxed);
         inner.settled.insert(tool_call_id.to_owned(), n);
-        if n > 0 && n % SETTLED_MEMORY == 0 {
+        if n > 0 && n.is_multiple_of(SETTLED_MEMORY) {
             let floor = n.saturating_sub(SETTLED_MEMORY);
             inner.settled.retain(|_, seen| *seen >= floor);
         }

@@ -1,11 +1,13 @@
 //! An in-memory store, for tests and for embedding without persistence.
 
+use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
 use async_trait::async_trait;
 
-use super::{PendingApproval, Store, StoreError, StoredAuditRecord};
+use super::{AuditQuery, PendingApproval, Store, StoreError, StoredAuditRecord, StoredEvent};
 use crate::audit::AuditRecord;
+use crate::event::Event;
 use crate::grant::Grant;
 use crate::part::{Message, MessagePart, ToolPart};
 use crate::workspace::WorkspaceState;
@@ -17,18 +19,37 @@ struct State {
     pending: Vec<PendingApproval>,
     grants: Vec<Grant>,
     workspace: Option<WorkspaceState>,
+    events: HashMap<String, (u64, VecDeque<StoredEvent>)>,
 }
 
+/// How many of the latest events per session an event log keeps unless configured.
+pub const DEFAULT_EVENT_RETENTION: usize = 1_000;
+
 /// Keeps everything in memory; nothing survives the process.
-#[derive(Default)]
 pub struct MemoryStore {
     state: Mutex<State>,
+    event_retention: usize,
+}
+
+impl Default for MemoryStore {
+    fn default() -> Self {
+        Self::with_event_retention(DEFAULT_EVENT_RETENTION)
+    }
 }
 
 impl MemoryStore {
     /// An empty store.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty store whose event log keeps the latest `retention` events per session
+    /// (at least one).
+    pub fn with_event_retention(retention: usize) -> Self {
+        Self {
+            state: Mutex::default(),
+            event_retention: retention.max(1),
+        }
     }
 
     fn with<T>(&self, f: impl FnOnce(&mut State) -> T) -> Result<T, StoreError> {
@@ -50,12 +71,12 @@ impl Store for MemoryStore {
 
     async fn audit_records(
         &self,
-        session_id: Option<&str>,
+        query: &AuditQuery,
     ) -> Result<Vec<StoredAuditRecord>, StoreError> {
         self.with(|s| {
             s.audit
                 .iter()
-                .filter(|r| session_id.is_none_or(|id| r.record.session_id == id))
+                .filter(|r| query.matches(&r.record))
                 .cloned()
                 .collect()
         })
@@ -137,5 +158,37 @@ impl Store for MemoryStore {
 
     async fn save_workspace(&self, workspace: &WorkspaceState) -> Result<(), StoreError> {
         self.with(|s| s.workspace = Some(workspace.clone()))
+    }
+
+    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
+        self.with(|s| {
+            let (last, log) = s.events.entry(session_id.to_owned()).or_default();
+            *last += 1;
+            log.push_back(StoredEvent {
+                seq: *last,
+                event: event.clone(),
+            });
+            while log.len() > self.event_retention {
+                log.pop_front();
+            }
+            *last
+        })
+    }
+
+    async fn events_since(
+        &self,
+        session_id: &str,
+        after_seq: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        self.with(|s| {
+            s.events.get(session_id).map_or_else(Vec::new, |(_, log)| {
+                log.iter()
+                    .filter(|e| e.seq > after_seq)
+                    .take(limit)
+                    .cloned()
+                    .collect()
+            })
+        })
     }
 }

@@ -6,10 +6,11 @@ mod memory;
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
-pub use memory::MemoryStore;
+pub use memory::{DEFAULT_EVENT_RETENTION, MemoryStore};
 
 use crate::approval::ToolApprovalRequest;
 use crate::audit::AuditRecord;
+use crate::event::Event;
 use crate::grant::Grant;
 use crate::part::{Message, ToolPart};
 use crate::workspace::WorkspaceState;
@@ -56,6 +57,34 @@ pub struct StoredAuditRecord {
     pub record: AuditRecord,
 }
 
+/// Which audit records to read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AuditQuery {
+    /// Only this session's records; every session's when `None`.
+    pub session_id: Option<String>,
+}
+
+impl AuditQuery {
+    /// Every record.
+    pub fn all() -> Self {
+        Self::default()
+    }
+
+    /// One session's records.
+    pub fn session(session_id: impl Into<String>) -> Self {
+        Self {
+            session_id: Some(session_id.into()),
+        }
+    }
+
+    /// Whether a record matches.
+    pub fn matches(&self, record: &AuditRecord) -> bool {
+        self.session_id
+            .as_deref()
+            .is_none_or(|id| record.session_id == id)
+    }
+}
+
 /// An unresolved approval request, with where its tool part lives.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -66,6 +95,15 @@ pub struct PendingApproval {
     pub message_id: String,
     /// The request.
     pub request: ToolApprovalRequest,
+}
+
+/// One event of a session's event log, with its position in that session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredEvent {
+    /// Its position in the session (1 is the first; SSE's event id).
+    pub seq: u64,
+    /// The event.
+    pub event: Event,
 }
 
 /// Persists what Warrant must not lose.
@@ -81,11 +119,9 @@ pub trait Store: Send + Sync {
     /// Appends an audit record; durable when this returns.
     async fn append_audit(&self, record: AuditRecord) -> Result<u64, StoreError>;
 
-    /// The audit records, oldest first, of one session or of all.
-    async fn audit_records(
-        &self,
-        session_id: Option<&str>,
-    ) -> Result<Vec<StoredAuditRecord>, StoreError>;
+    /// The audit records that match a query, oldest first.
+    async fn audit_records(&self, query: &AuditQuery)
+    -> Result<Vec<StoredAuditRecord>, StoreError>;
 
     /// Inserts or replaces a tool part in its message (created when new, role `assistant`).
     async fn upsert_tool_part(
@@ -118,4 +154,21 @@ pub trait Store: Send + Sync {
 
     /// Saves the workspace state.
     async fn save_workspace(&self, workspace: &WorkspaceState) -> Result<(), StoreError>;
+
+    /// Appends an event to a session's event log and returns its position there (1, 2, …).
+    ///
+    /// The log keeps a bounded number of the latest events per session; older ones are
+    /// dropped, never renumbered.
+    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError>;
+
+    /// At most `limit` events of a session after position `after_seq`, oldest first.
+    ///
+    /// When the first event returned is past `after_seq + 1`, the events between were dropped
+    /// by retention: the reader resumed with a gap and should resynchronize.
+    async fn events_since(
+        &self,
+        session_id: &str,
+        after_seq: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError>;
 }

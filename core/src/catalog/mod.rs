@@ -1,7 +1,23 @@
 //! The tool catalog: the runtime tool identifiers that approvals, rules and the UI agree on.
+//!
+//! [`list_approval_tool_definitions`] is the one place tool ids are derived: runtime tools
+//! by their names, MCP tools by their raw names, LSP tools as `lsp_{profileId}_{operation}`.
+//! Validation, pruning, the rule evaluator and the UI all read its output.
+
+mod builtin;
+mod list;
+mod suggest;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
+
+pub use builtin::builtin_runtime_tools;
+pub use list::{
+    LSP_OPERATIONS, RUNTIME_PROVIDER_ID, RUNTIME_PROVIDER_NAME, known_runtime_tools,
+    list_approval_tool_definitions, lsp_tool_id,
+};
+
+use crate::workspace::Tooling;
 
 /// The shell tool's runtime id.
 pub const SHELL_TOOL: &str = "Bash";
@@ -63,30 +79,36 @@ pub struct RuntimeTool {
     pub input_schema: Option<Value>,
 }
 
-/// The tools known to a workspace, in a stable order.
+/// The tools known to a workspace, in the stable order of [`list_approval_tool_definitions`].
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ToolCatalog {
     /// The tools.
     pub tools: Vec<ToolDefinition>,
+    /// The runtime's own tools the catalog was built from, once the runtime reported them;
+    /// `None` while the conservative built-in catalog stands in. Pass it back to the workspace
+    /// operations so they validate and prune against the same runtime.
+    #[serde(skip)]
+    pub runtime_tools: Option<Vec<RuntimeTool>>,
 }
 
 impl ToolCatalog {
-    /// A catalog of the conservative built-in runtime tools.
-    pub fn builtin() -> Self {
+    /// The catalog of a workspace's tooling plus the runtime's tools when known (`None`: the
+    /// conservative built-in catalog stands in for them).
+    pub fn new(tooling: &Tooling, runtime_tools: Option<&[RuntimeTool]>) -> Self {
         Self {
-            tools: builtin_runtime_tools()
-                .into_iter()
-                .map(|t| ToolDefinition {
-                    label: t.name.clone(),
-                    id: t.name,
-                    kind: ToolKind::Builtin,
-                    provider_ids: vec!["runtime".to_owned()],
-                    provider_names: vec!["Runtime".to_owned()],
-                    description: t.description,
-                    input_schema: t.input_schema,
-                })
-                .collect(),
+            tools: list_approval_tool_definitions(tooling, runtime_tools),
+            runtime_tools: known_runtime_tools(runtime_tools).map(<[RuntimeTool]>::to_vec),
         }
+    }
+
+    /// A catalog of the conservative built-in runtime tools alone.
+    pub fn builtin() -> Self {
+        Self::new(&Tooling::default(), None)
+    }
+
+    /// The runtime's tools, when the runtime reported them.
+    pub fn runtime_tools(&self) -> Option<&[RuntimeTool]> {
+        self.runtime_tools.as_deref()
     }
 
     /// The tool with this id.
@@ -103,64 +125,10 @@ impl ToolCatalog {
     pub fn ids(&self) -> impl Iterator<Item = &str> {
         self.tools.iter().map(|t| t.id.as_str())
     }
-}
 
-fn tool(name: &str, description: &str, schema: Value) -> RuntimeTool {
-    RuntimeTool {
-        name: name.to_owned(),
-        description: Some(description.to_owned()),
-        input_schema: Some(schema),
+    /// The known id nearest to an unknown one, when one is close enough to be a likely typo
+    /// (`lsp_ts_hovr` → `lsp_ts_hover`).
+    pub fn suggest(&self, unknown: &str) -> Option<&str> {
+        suggest::nearest(unknown, self.ids())
     }
-}
-
-fn object(required: &[&str], properties: Value) -> Value {
-    json!({"type": "object", "required": required, "properties": properties})
-}
-
-/// The conservative built-in runtime tools, used until a runtime reports its own.
-pub fn builtin_runtime_tools() -> Vec<RuntimeTool> {
-    let s = json!({"type": "string"});
-    vec![
-        tool(
-            "Bash",
-            "Run a shell command in the workspace.",
-            object(
-                &["command"],
-                json!({"command": s, "timeout": {"type": "integer"}}),
-            ),
-        ),
-        tool(
-            "view",
-            "Read a file or list a directory.",
-            object(&["path"], json!({"path": s})),
-        ),
-        tool(
-            "glob",
-            "Find files by glob pattern.",
-            object(&["pattern"], json!({"pattern": s, "path": s})),
-        ),
-        tool(
-            "grep",
-            "Search file contents.",
-            object(&["pattern"], json!({"pattern": s, "path": s})),
-        ),
-        tool(
-            "Edit",
-            "Replace text in a file.",
-            object(
-                &["path"],
-                json!({"path": s, "old_string": s, "new_string": s}),
-            ),
-        ),
-        tool(
-            "Write",
-            "Create or overwrite a file.",
-            object(&["path"], json!({"path": s, "content": s})),
-        ),
-        tool(
-            "web_fetch",
-            "Fetch a URL.",
-            object(&["url"], json!({"url": s})),
-        ),
-    ]
 }
