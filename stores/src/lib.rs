@@ -1,0 +1,36 @@
+//! Warrant's stores: where decisions, tool parts, approvals and the audit log are kept.
+//!
+//! Two stores implement [`Store`](warrant_core::store::Store):
+//!
+//! - [`memory`]: everything in memory, nothing survives the process (core's
+//!   [`MemoryStore`](warrant_core::store::MemoryStore), re-exported);
+//! - [`sqlite`]: the embedded default, one SQLite file in WAL mode, with versioned migrations,
+//!   a hash-chained audit log and grouped commits.
+//!
+//! Both pass the same behaviour suite (`tests/behaviour/`); a new store proves itself by
+//! passing it too.
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), warrant_core::store::StoreError> {
+//! use warrant_core::store::Store;
+//! use warrant_stores::sqlite::SqliteStore;
+//!
+//! let store = SqliteStore::open(".warrant/warrant.db")?;
+//! let report = store.verify_audit().await?;
+//! assert!(report.is_intact(), "{report}");
+//! let pending = store.pending_approvals().await?;
+//! # let _ = pending;
+//! # Ok(())
+//! # }
+//! ```
+
+mod config;
+mod error;
+pub mod sqlite;
+
+pub use config::{DEFAULT_FILE_NAME, SqliteConfig};
+
+/// The in-memory store, for tests and for embedding without persistence.
+pub mod memory {
+    pub use warrant_core::store::{DEFAULT_EVENT_RETENTION, MemoryStore};
+}

@@ -1,0 +1,219 @@
+//! Pending approvals, grants, the workspace document and the session event log.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use warrant_core::event::Event;
+use warrant_core::grant::Grant;
+use warrant_core::store::{PendingApproval, StoreError, StoredEvent};
+use warrant_core::workspace::WorkspaceState;
+
+use crate::error::{Context, corrupt, to_json};
+
+/// An approval request ready to write.
+pub(crate) struct PendingRow {
+    tool_call_id: String,
+    session_id: String,
+    message_id: String,
+    request: String,
+}
+
+impl PendingRow {
+    /// Encodes a pending approval.
+    pub(crate) fn new(pending: &PendingApproval) -> Result<Self, StoreError> {
+        Ok(Self {
+            tool_call_id: pending.request.tool_call_id.clone(),
+            session_id: pending.session_id.clone(),
+            message_id: pending.message_id.clone(),
+            request: to_json("an approval request", &pending.request)?,
+        })
+    }
+}
+
+/// Records a pending approval; a request put again replaces the earlier one and moves last.
+pub(crate) fn put_pending(conn: &Connection, row: &PendingRow) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO pending_approvals (tool_call_id, session_id, message_id, request) \
+         VALUES (?1, ?2, ?3, ?4)",
+    )
+    .and_then(|mut s| {
+        s.execute(params![
+            row.tool_call_id,
+            row.session_id,
+            row.message_id,
+            row.request
+        ])
+    })
+    .context("recording a pending approval")?;
+    Ok(())
+}
+
+/// Forgets a pending approval (nothing happens for an unknown id).
+pub(crate) fn remove_pending(conn: &Connection, tool_call_id: &str) -> Result<(), StoreError> {
+    conn.prepare_cached("DELETE FROM pending_approvals WHERE tool_call_id = ?1")
+        .and_then(|mut s| s.execute([tool_call_id]))
+        .context("removing a pending approval")?;
+    Ok(())
+}
+
+/// Every pending approval, oldest first.
+///
+/// # Errors
+///
+/// A request that cannot be read is an error naming it, never skipped: a pending approval
+/// is never lost silently.
+pub(crate) fn pending(conn: &Connection) -> Result<Vec<PendingApproval>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT tool_call_id, session_id, message_id, request FROM pending_approvals ORDER BY rowid",
+        )
+        .context("reading pending approvals")?;
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get::<_, String>(3)?,
+            ))
+        })
+        .context("reading pending approvals")?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (id, session_id, message_id, request) = row.context("reading pending approvals")?;
+        let request = serde_json::from_str(&request).map_err(|e| {
+            corrupt(format!("the pending approval of tool call \"{id}\" cannot be read (resolve it by deleting its row from pending_approvals)"), e)
+        })?;
+        out.push(PendingApproval {
+            session_id,
+            message_id,
+            request,
+        });
+    }
+    Ok(out)
+}
+
+/// Records a grant.
+pub(crate) fn put_grant(conn: &Connection, session_id: &str, body: &str) -> Result<(), StoreError> {
+    conn.prepare_cached("INSERT INTO grants (session_id, body) VALUES (?1, ?2)")
+        .and_then(|mut s| s.execute(params![session_id, body]))
+        .context("recording a grant")?;
+    Ok(())
+}
+
+/// Every grant, oldest first. A grant that cannot be read is left out (it would only have
+/// allowed more) and logged.
+pub(crate) fn grants(conn: &Connection) -> Result<Vec<Grant>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached("SELECT id, body FROM grants ORDER BY id")
+        .context("reading grants")?;
+    let rows = stmt
+        .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
+        .context("reading grants")?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (id, body) = row.context("reading grants")?;
+        match serde_json::from_str(&body) {
+            Ok(grant) => out.push(grant),
+            Err(e) => tracing::warn!(grant = id, error = %e, "an unreadable grant is ignored"),
+        }
+    }
+    Ok(out)
+}
+
+/// Replaces the workspace document.
+pub(crate) fn save_workspace(conn: &Connection, body: &str) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "INSERT INTO workspace (id, state) VALUES (1, ?1) \
+         ON CONFLICT (id) DO UPDATE SET state = excluded.state",
+    )
+    .and_then(|mut s| s.execute([body]))
+    .context("saving the workspace")?;
+    Ok(())
+}
+
+/// The workspace document, `None` before the first save.
+///
+/// # Errors
+///
+/// A document that cannot be read is an error rather than a silent reset to defaults.
+pub(crate) fn load_workspace(conn: &Connection) -> Result<Option<WorkspaceState>, StoreError> {
+    let body: Option<String> = conn
+        .query_row("SELECT state FROM workspace WHERE id = 1", [], |r| r.get(0))
+        .optional()
+        .context("reading the workspace")?;
+    body.map(|b| serde_json::from_str(&b))
+        .transpose()
+        .map_err(|e| corrupt("the saved workspace state cannot be read", e))
+}
+
+/// An event ready to append to its session's log.
+pub(crate) struct EventRow {
+    session_id: String,
+    at: i64,
+    body: String,
+}
+
+impl EventRow {
+    /// Encodes an event of a session.
+    pub(crate) fn new(session_id: &str, event: &Event) -> Result<Self, StoreError> {
+        Ok(Self {
+            session_id: session_id.to_owned(),
+            at: warrant_core::event::now_millis(),
+            body: to_json("an event", event)?,
+        })
+    }
+}
+
+/// Appends an event, drops those beyond the latest `retention`, and returns its seq.
+pub(crate) fn append_event(
+    conn: &Connection,
+    row: &EventRow,
+    retention: usize,
+) -> Result<u64, StoreError> {
+    let seq: u64 = conn
+        .prepare_cached(
+            "INSERT INTO events (session_id, seq, at, body) \
+             SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3 FROM events WHERE session_id = ?1 \
+             RETURNING seq",
+        )
+        .and_then(|mut s| s.query_row(params![row.session_id, row.at, row.body], |r| r.get(0)))
+        .context("appending an event")?;
+    let keep = u64::try_from(retention.max(1)).unwrap_or(u64::MAX);
+    if seq > keep {
+        conn.prepare_cached("DELETE FROM events WHERE session_id = ?1 AND seq <= ?2")
+            .and_then(|mut s| s.execute(params![row.session_id, seq - keep]))
+            .context("dropping old events")?;
+    }
+    Ok(seq)
+}
+
+/// At most `limit` events of a session after `after_seq`, oldest first.
+pub(crate) fn events_since(
+    conn: &Connection,
+    session_id: &str,
+    after_seq: u64,
+    limit: usize,
+) -> Result<Vec<StoredEvent>, StoreError> {
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT seq, body FROM events WHERE session_id = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+        )
+        .context("reading events")?;
+    let rows = stmt
+        .query_map(params![session_id, after_seq, limit], |r| {
+            Ok((r.get::<_, u64>(0)?, r.get::<_, String>(1)?))
+        })
+        .context("reading events")?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (seq, body) = row.context("reading events")?;
+        let event = serde_json::from_str(&body).map_err(|e| {
+            corrupt(
+                format!("event {seq} of session \"{session_id}\" cannot be read"),
+                e,
+            )
+        })?;
+        out.push(StoredEvent { seq, event });
+    }
+    Ok(out)
+}

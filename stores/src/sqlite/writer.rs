@@ -1,0 +1,160 @@
+//! The writer: one thread owns the write connection and commits every write waiting for it
+//! in one transaction, so concurrent callers share one fsync.
+
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+
+use rusqlite::{Connection, TransactionBehavior};
+use tokio::sync::oneshot;
+use warrant_core::store::StoreError;
+
+use super::chain::{AuditRow, Head};
+use super::parts::{self, PartRow};
+use super::records;
+use crate::error::{Context, unavailable};
+
+/// One write, already encoded by its caller.
+pub(crate) enum Write {
+    /// Append an audit record; answers its seq.
+    Audit(AuditRow),
+    /// Insert or replace a tool part in its message.
+    ToolPart(PartRow),
+    /// Record an unresolved approval request.
+    PutPending(records::PendingRow),
+    /// Forget an approval request.
+    RemovePending(String),
+    /// Record a grant.
+    Grant {
+        /// The session it was granted in.
+        session_id: String,
+        /// The grant's JSON.
+        body: String,
+    },
+    /// Replace the workspace state.
+    Workspace(String),
+    /// Append to a session's event log; answers the event's seq.
+    Event(records::EventRow),
+}
+
+/// Bounds the writer keeps.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    pub event_retention: usize,
+    pub decision_map_limit: usize,
+    pub max_batch: usize,
+}
+
+struct Job {
+    write: Write,
+    reply: oneshot::Sender<Result<u64, StoreError>>,
+}
+
+/// The handle callers queue writes on. Dropping it lets the thread finish what is queued.
+pub(crate) struct Writer {
+    queue: Option<mpsc::Sender<Job>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Writer {
+    /// Starts the writer thread around a configured, migrated connection.
+    pub(crate) fn spawn(conn: Connection, limits: Limits) -> Result<Self, StoreError> {
+        let (queue, jobs) = mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name("warrant-sqlite-writer".to_owned())
+            .spawn(move || run(conn, limits, jobs))
+            .map_err(|e| unavailable("starting the sqlite writer", e))?;
+        Ok(Self {
+            queue: Some(queue),
+            thread: Some(thread),
+        })
+    }
+
+    /// Queues a write and waits until its transaction is committed (on disk).
+    pub(crate) async fn submit(&self, write: Write) -> Result<u64, StoreError> {
+        let (reply, committed) = oneshot::channel();
+        let queue = self.queue.as_ref().ok_or_else(stopped)?;
+        queue.send(Job { write, reply }).map_err(|_| stopped())?;
+        committed.await.map_err(|_| stopped())?
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        self.queue.take();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn stopped() -> StoreError {
+    unavailable("sqlite writer", "it stopped; the write was not committed")
+}
+
+fn run(mut conn: Connection, limits: Limits, jobs: mpsc::Receiver<Job>) {
+    // Writes that queue while a commit is on its way to disk go together in the next one.
+    while let Ok(first) = jobs.recv() {
+        let mut batch = vec![first];
+        while batch.len() < limits.max_batch.max(1) {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let results = commit(&mut conn, limits, &batch);
+        for (job, result) in batch.into_iter().zip(results) {
+            let _ = job.reply.send(result);
+        }
+    }
+}
+
+/// Commits a batch in one transaction, each write in its own savepoint so that one failing
+/// write fails alone. When the commit itself fails, every write of the batch fails.
+///
+/// The audit head is read under the write lock, so another handle or process appending to
+/// the same database never forks the chain.
+fn commit(conn: &mut Connection, limits: Limits, batch: &[Job]) -> Vec<Result<u64, StoreError>> {
+    let outcome = (|| {
+        let mut tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .context("starting a write")?;
+        let mut head = Head::load(&tx)?;
+        let mut results = Vec::with_capacity(batch.len());
+        for job in batch {
+            let job_head = head.clone();
+            let savepoint = tx.savepoint().context("starting a write")?;
+            let result = apply(&savepoint, &mut head, limits, &job.write)
+                .and_then(|answer| savepoint.commit().context("a write").map(|()| answer));
+            if result.is_err() {
+                head = job_head;
+            }
+            results.push(result);
+        }
+        tx.commit().context("committing writes")?;
+        Ok::<_, StoreError>(results)
+    })();
+    outcome.unwrap_or_else(|e| {
+        tracing::error!(error = %e, writes = batch.len(), "a group commit failed");
+        batch
+            .iter()
+            .map(|_| Err(StoreError::new(e.kind, e.message.clone())))
+            .collect()
+    })
+}
+
+fn apply(
+    conn: &Connection,
+    head: &mut Head,
+    limits: Limits,
+    write: &Write,
+) -> Result<u64, StoreError> {
+    match write {
+        Write::Audit(row) => head.append(conn, row),
+        Write::ToolPart(row) => parts::upsert(conn, row, limits.decision_map_limit).map(|()| 0),
+        Write::PutPending(row) => records::put_pending(conn, row).map(|()| 0),
+        Write::RemovePending(id) => records::remove_pending(conn, id).map(|()| 0),
+        Write::Grant { session_id, body } => records::put_grant(conn, session_id, body).map(|()| 0),
+        Write::Workspace(body) => records::save_workspace(conn, body).map(|()| 0),
+        Write::Event(row) => records::append_event(conn, row, limits.event_retention),
+    }
+}

@@ -1,0 +1,118 @@
+//! The audit log: append-only, numbered, filtered by session, durable.
+
+use std::sync::Arc;
+
+use warrant_core::store::AuditQuery;
+
+use crate::Subject;
+use crate::sample;
+
+pub async fn appended_records_are_numbered_from_one_in_order(s: Subject) {
+    for (i, call) in ["c1", "c2", "c3"].into_iter().enumerate() {
+        let seq = s
+            .store
+            .append_audit(sample::evaluation("s1", call))
+            .await
+            .unwrap();
+        assert_eq!(seq, i as u64 + 1);
+    }
+    let records = s.store.audit_records(&AuditQuery::all()).await.unwrap();
+    let calls: Vec<(u64, &str)> = records
+        .iter()
+        .map(|r| (r.seq, r.record.tool_call_id.as_str()))
+        .collect();
+    assert_eq!(calls, [(1, "c1"), (2, "c2"), (3, "c3")]);
+}
+
+pub async fn records_of_one_session_are_read_alone(s: Subject) {
+    s.store
+        .append_audit(sample::evaluation("s1", "a"))
+        .await
+        .unwrap();
+    s.store
+        .append_audit(sample::evaluation("s2", "b"))
+        .await
+        .unwrap();
+    s.store
+        .append_audit(sample::resolution_record("s1", "a"))
+        .await
+        .unwrap();
+    let s1 = s
+        .store
+        .audit_records(&AuditQuery::session("s1"))
+        .await
+        .unwrap();
+    assert_eq!(s1.iter().map(|r| r.seq).collect::<Vec<_>>(), [1, 3]);
+    assert!(s1.iter().all(|r| r.record.session_id == "s1"));
+    let unknown = s
+        .store
+        .audit_records(&AuditQuery::session("nobody"))
+        .await
+        .unwrap();
+    assert!(unknown.is_empty());
+}
+
+pub async fn every_kind_of_record_reads_back_as_written(s: Subject) {
+    let written = [
+        sample::evaluation("s1", "c1"),
+        sample::resolution_record("s1", "c1"),
+        sample::expiry_record("s1", "c2"),
+    ];
+    for record in written.clone() {
+        s.store.append_audit(record).await.unwrap();
+    }
+    let read: Vec<_> = s
+        .store
+        .audit_records(&AuditQuery::all())
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.record)
+        .collect();
+    assert_eq!(read, written);
+}
+
+pub async fn concurrent_appends_get_distinct_consecutive_numbers(s: Subject) {
+    let tasks: Vec<_> = (0..50)
+        .map(|i| {
+            let store = Arc::clone(&s.store);
+            tokio::spawn(async move {
+                store
+                    .append_audit(sample::evaluation("s1", &format!("c{i}")))
+                    .await
+                    .unwrap()
+            })
+        })
+        .collect();
+    let mut seqs = Vec::new();
+    for task in tasks {
+        seqs.push(task.await.unwrap());
+    }
+    seqs.sort_unstable();
+    assert_eq!(seqs, (1..=50).collect::<Vec<u64>>());
+    assert_eq!(
+        s.store
+            .audit_records(&AuditQuery::all())
+            .await
+            .unwrap()
+            .len(),
+        50
+    );
+}
+
+pub async fn records_survive_a_restart_and_numbering_continues(mut s: Subject) {
+    s.store
+        .append_audit(sample::evaluation("s1", "before"))
+        .await
+        .unwrap();
+    s.restart();
+    let seq = s
+        .store
+        .append_audit(sample::evaluation("s1", "after"))
+        .await
+        .unwrap();
+    assert_eq!(seq, 2);
+    let records = s.store.audit_records(&AuditQuery::all()).await.unwrap();
+    assert_eq!(records[0].record, sample::evaluation("s1", "before"));
+    assert_eq!(records[1].record.tool_call_id, "after");
+}

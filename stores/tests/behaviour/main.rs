@@ -1,0 +1,114 @@
+//! The behaviour every `Store` must show, run against every store this crate ships.
+//!
+//! Each behaviour is written once, as an async function taking a [`Subject`]; the
+//! [`behaviours!`] list instantiates all of them for `memory` and for `sqlite`. A new store
+//! proves itself by adding one `mod` line with a factory for its [`Subject`].
+
+mod approvals;
+mod audit;
+mod engine;
+mod events;
+mod parts;
+#[path = "../common/mod.rs"]
+mod sample;
+
+use std::sync::Arc;
+
+use warrant_core::store::Store;
+use warrant_stores::SqliteConfig;
+use warrant_stores::memory::MemoryStore;
+use warrant_stores::sqlite::SqliteStore;
+
+/// How many events per session the subjects' event logs keep.
+pub const EVENT_RETENTION: usize = 8;
+
+/// A store under test, and how to open it again as a restarted process would.
+pub struct Subject {
+    /// The store.
+    pub store: Arc<dyn Store>,
+    /// How many events per session its event log keeps.
+    pub event_retention: usize,
+    reopen: Box<dyn Fn() -> Arc<dyn Store> + Send + Sync>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Subject {
+    /// Replaces the store by a freshly opened one over the same data (the memory store has
+    /// no process to restart, so it stays itself).
+    pub fn restart(&mut self) {
+        self.store = (self.reopen)();
+    }
+}
+
+fn memory() -> Subject {
+    let store: Arc<dyn Store> = Arc::new(MemoryStore::with_event_retention(EVENT_RETENTION));
+    let same = Arc::clone(&store);
+    Subject {
+        store,
+        event_retention: EVENT_RETENTION,
+        reopen: Box::new(move || Arc::clone(&same)),
+        _dir: None,
+    }
+}
+
+fn sqlite() -> Subject {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let config = SqliteConfig::in_dir(dir.path()).event_retention(EVENT_RETENTION);
+    let open = move || -> Arc<dyn Store> {
+        Arc::new(SqliteStore::with_config(config.clone()).expect("the database opens"))
+    };
+    Subject {
+        store: open(),
+        event_retention: EVENT_RETENTION,
+        reopen: Box::new(open),
+        _dir: Some(dir),
+    }
+}
+
+/// Instantiates every behaviour for one store factory.
+macro_rules! behaviours {
+    ($factory:path) => {
+        behaviours!(@tests $factory;
+            approvals::a_pending_approval_is_listed_until_removed,
+            approvals::putting_a_request_again_keeps_one,
+            approvals::removing_an_unknown_approval_is_not_an_error,
+            approvals::a_pending_approval_survives_a_restart,
+            approvals::grants_read_back_in_order_after_a_restart,
+            approvals::the_workspace_is_none_before_the_first_save,
+            approvals::the_saved_workspace_survives_a_restart,
+            audit::appended_records_are_numbered_from_one_in_order,
+            audit::records_of_one_session_are_read_alone,
+            audit::every_kind_of_record_reads_back_as_written,
+            audit::concurrent_appends_get_distinct_consecutive_numbers,
+            audit::records_survive_a_restart_and_numbering_continues,
+            engine::a_pending_approval_survives_an_engine_restart_and_can_be_resolved,
+            engine::a_decision_is_audited_before_it_is_emitted,
+            engine::a_settled_call_never_enters_the_pending_list,
+            events::events_are_numbered_per_session,
+            events::events_since_returns_later_events_up_to_the_limit,
+            events::the_event_log_keeps_only_the_latest_events,
+            events::the_event_log_survives_a_restart_and_numbering_continues,
+            parts::a_new_tool_part_creates_its_assistant_message,
+            parts::upserting_a_part_replaces_it_in_place,
+            parts::decision_and_resolution_survive_a_restart,
+            parts::messages_belong_to_their_session,
+            parts::parts_and_messages_keep_their_order,
+        );
+    };
+    (@tests $factory:path; $($group:ident :: $test:ident),* $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $test() {
+                crate::$group::$test($factory()).await;
+            }
+        )*
+    };
+}
+
+mod memory_store {
+    behaviours!(crate::memory);
+}
+
+mod sqlite_store {
+    behaviours!(crate::sqlite);
+}
