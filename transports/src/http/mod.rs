@@ -1,0 +1,239 @@
+//! The HTTP API of `warrant serve`: the AG-UI endpoint, the session event streams, and the
+//! approval, message, catalog, pattern and workspace routes.
+//!
+//! Every error is a JSON body `{"error":{"code","message"}}` with a fitting status. Every
+//! `/v1/` route needs `Authorization: Bearer <token>`; `/healthz` and the UI's pages do not.
+//! A request carrying an `Origin` other than the server's own is refused (403).
+
+mod agent;
+mod approvals;
+mod body;
+mod guard;
+mod pages;
+mod sessions;
+mod workspace;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
+pub use tokio::net::TcpListener;
+use warrant_core::call::PermissionMode;
+use warrant_core::engine::Engine;
+
+pub use body::JsonBody;
+
+use crate::agent::DemoAgent;
+use crate::sse::{DEFAULT_KEEP_ALIVE, EventStream, SseHub};
+
+/// The request body limit unless configured (1 MiB).
+pub const DEFAULT_BODY_LIMIT: usize = 1024 * 1024;
+
+/// How the server guards and streams. The token is hidden from `Debug`.
+#[derive(Clone)]
+pub struct ServerConfig {
+    /// The bearer token every `/v1/` request must carry.
+    pub token: String,
+    /// Browser origins allowed besides the server's own (`http://localhost:5173`).
+    pub allowed_origins: Vec<String>,
+    /// The largest request body accepted, in bytes.
+    pub body_limit: usize,
+    /// How long an event stream stays silent before a keep-alive comment.
+    pub keep_alive: Duration,
+    /// The permission mode of sidecar tool calls that name none.
+    pub mode: PermissionMode,
+}
+
+impl ServerConfig {
+    /// The defaults, guarded by `token`.
+    pub fn new(token: impl Into<String>) -> Self {
+        Self {
+            token: token.into(),
+            allowed_origins: Vec::new(),
+            body_limit: DEFAULT_BODY_LIMIT,
+            keep_alive: DEFAULT_KEEP_ALIVE,
+            mode: PermissionMode::Default,
+        }
+    }
+}
+
+impl std::fmt::Debug for ServerConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerConfig")
+            .field("token", &"[hidden]")
+            .field("allowed_origins", &self.allowed_origins)
+            .field("body_limit", &self.body_limit)
+            .field("keep_alive", &self.keep_alive)
+            .field("mode", &self.mode)
+            .finish()
+    }
+}
+
+/// A random bearer token (two v4 UUIDs: 244 random bits, as 64 hex digits).
+pub fn generate_token() -> String {
+    format!(
+        "{}{}",
+        uuid::Uuid::new_v4().simple(),
+        uuid::Uuid::new_v4().simple()
+    )
+}
+
+/// What the handlers share. Cheap to clone.
+#[derive(Clone)]
+pub struct ServerState {
+    inner: Arc<Shared>,
+}
+
+struct Shared {
+    engine: Engine,
+    hub: Arc<SseHub>,
+    agent: Arc<DemoAgent>,
+    config: ServerConfig,
+    own_origins: Vec<String>,
+}
+
+impl ServerState {
+    /// The state of a server bound to `addr`, whose engine emits through `hub`.
+    pub fn new(engine: Engine, hub: Arc<SseHub>, config: ServerConfig, addr: SocketAddr) -> Self {
+        let mut own_origins = vec![format!("http://{addr}")];
+        if addr.ip().is_loopback() {
+            let port = addr.port();
+            for host in ["127.0.0.1", "localhost", "[::1]"] {
+                own_origins.push(format!("http://{host}:{port}"));
+            }
+        }
+        own_origins.extend(config.allowed_origins.iter().cloned());
+        let agent = DemoAgent::new(engine.clone(), Arc::clone(&hub));
+        Self {
+            inner: Arc::new(Shared {
+                engine,
+                hub,
+                agent,
+                config,
+                own_origins,
+            }),
+        }
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &Engine {
+        &self.inner.engine
+    }
+
+    /// The hub the engine emits through.
+    pub fn hub(&self) -> &Arc<SseHub> {
+        &self.inner.hub
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ServerConfig {
+        &self.inner.config
+    }
+
+    fn agent(&self) -> &Arc<DemoAgent> {
+        &self.inner.agent
+    }
+
+    fn origin_allowed(&self, origin: &str) -> bool {
+        let origin = origin.trim_end_matches('/');
+        self.inner
+            .own_origins
+            .iter()
+            .any(|o| o.trim_end_matches('/').eq_ignore_ascii_case(origin))
+    }
+}
+
+/// Every route, guarded, with the body limit.
+pub fn router(state: ServerState) -> Router {
+    let limit = state.config().body_limit;
+    Router::new()
+        .route("/", get(pages::ui))
+        .route("/assets/{*path}", get(pages::ui))
+        .route("/healthz", get(pages::healthz))
+        .route("/v1/agent", post(agent::run))
+        .route("/v1/sessions/{id}/events", get(sessions::events))
+        .route("/v1/sessions/{id}/tool-calls", post(sessions::tool_call))
+        .route(
+            "/v1/sessions/{id}/tool-calls/{tool_call_id}/result",
+            post(sessions::tool_result),
+        )
+        .route("/v1/sessions/{id}/messages", get(sessions::messages))
+        .route(
+            "/v1/sessions/{id}/approval-settings",
+            put(sessions::approval_settings),
+        )
+        .route("/v1/approvals", get(approvals::pending))
+        .route("/v1/approvals/{tool_call_id}", post(approvals::resolve))
+        .route("/v1/tools", get(workspace::tools))
+        .route("/v1/patterns", get(workspace::patterns))
+        .route("/v1/patterns/{id}", put(workspace::save_pattern))
+        .route("/v1/workspace", get(workspace::workspace))
+        .fallback(pages::not_found)
+        .method_not_allowed_fallback(pages::method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::guard,
+        ))
+        .layer(DefaultBodyLimit::max(limit))
+        .with_state(state)
+}
+
+/// Serves until `shutdown` completes; then every event stream ends and the server drains.
+///
+/// # Errors
+///
+/// An I/O error of the listener.
+pub async fn serve(
+    listener: TcpListener,
+    state: ServerState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let hub = Arc::clone(state.hub());
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            hub.shutdown();
+        })
+        .await
+}
+
+/// Completes on Ctrl-C (and SIGTERM on Unix).
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => drop(s.recv().await),
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+}
+
+/// An event stream as a `text/event-stream` response.
+fn sse_response(stream: EventStream) -> Response {
+    let mut response = stream.into_body().into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    response
+}

@@ -1,0 +1,18 @@
+//! Warrant's transports: AG-UI events over SSE/HTTP (`warrant serve`) and over stdio (`warrant stdio`).
+//!
+//! - [`sse`]: the [`SseHub`](sse::SseHub), a [`Transport`](warrant_core::transport::Transport)
+//!   that logs every event of a session in the store and streams it to subscribers, resumable
+//!   with `Last-Event-ID`;
+//! - [`http`]: the HTTP API of `warrant serve` (axum), the AG-UI endpoint among its routes;
+//! - [`agent`]: the scripted demo agent behind `POST /v1/agent`, whose tools are mocked but
+//!   whose permission decisions are real;
+//! - [`stdio`]: JSON lines in, AG-UI events out, one per line.
+
+pub mod agent;
+pub mod error;
+pub mod http;
+pub mod sse;
+pub mod stdio;
+pub mod workspace;
+
+pub use error::ApiError;

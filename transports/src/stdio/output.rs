@@ -1,0 +1,52 @@
+//! The output side: AG-UI events as JSON lines, one per line, flushed as they go.
+
+use async_trait::async_trait;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::Mutex;
+use warrant_core::event::Event;
+use warrant_core::transport::{Transport, TransportError};
+
+/// Writes each event as one line of JSON. A [`Transport`]; nothing else is ever written.
+pub struct LineTransport {
+    out: Mutex<Box<dyn AsyncWrite + Send + Unpin>>,
+}
+
+impl LineTransport {
+    /// Events go to `out` (stdout for `warrant stdio`).
+    pub fn new(out: impl AsyncWrite + Send + Unpin + 'static) -> Self {
+        Self {
+            out: Mutex::new(Box::new(out)),
+        }
+    }
+
+    /// Writes one event as one line, and flushes.
+    ///
+    /// # Errors
+    ///
+    /// An I/O error of the output.
+    pub async fn write(&self, event: &Event) -> std::io::Result<()> {
+        let mut line = serde_json::to_vec(event).map_err(std::io::Error::other)?;
+        line.push(b'\n');
+        let mut out = self.out.lock().await;
+        out.write_all(&line).await?;
+        out.flush().await
+    }
+
+    /// Flushes the output.
+    ///
+    /// # Errors
+    ///
+    /// An I/O error of the output.
+    pub async fn flush(&self) -> std::io::Result<()> {
+        self.out.lock().await.flush().await
+    }
+}
+
+#[async_trait]
+impl Transport for LineTransport {
+    async fn emit(&self, _session_id: &str, event: &Event) -> Result<(), TransportError> {
+        self.write(event)
+            .await
+            .map_err(|e| TransportError::new(format!("output closed: {e}")))
+    }
+}

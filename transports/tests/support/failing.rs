@@ -1,0 +1,111 @@
+//! A store that fails on demand, for the 503 paths.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use async_trait::async_trait;
+use warrant_core::audit::AuditRecord;
+use warrant_core::event::Event;
+use warrant_core::grant::Grant;
+use warrant_core::part::{Message, ToolPart};
+use warrant_core::store::*;
+use warrant_core::workspace::WorkspaceState;
+
+/// A memory store whose every operation fails while `failing` is set.
+#[derive(Default)]
+pub struct FailingStore {
+    inner: MemoryStore,
+    pub failing: AtomicBool,
+}
+
+impl FailingStore {
+    pub fn new() -> Arc<Self> {
+        Arc::new(Self::default())
+    }
+
+    pub fn fail(&self) {
+        self.failing.store(true, Ordering::SeqCst);
+    }
+
+    fn check(&self) -> Result<(), StoreError> {
+        if self.failing.load(Ordering::SeqCst) {
+            Err(StoreError::new(
+                StoreErrorKind::Unavailable,
+                "disk unplugged",
+            ))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[async_trait]
+impl Store for FailingStore {
+    async fn append_audit(&self, record: AuditRecord) -> Result<u64, StoreError> {
+        self.check()?;
+        self.inner.append_audit(record).await
+    }
+    async fn audit_records(
+        &self,
+        query: &AuditQuery,
+    ) -> Result<Vec<StoredAuditRecord>, StoreError> {
+        self.check()?;
+        self.inner.audit_records(query).await
+    }
+    async fn upsert_tool_part(
+        &self,
+        session_id: &str,
+        message_id: &str,
+        part: &ToolPart,
+    ) -> Result<(), StoreError> {
+        self.check()?;
+        self.inner
+            .upsert_tool_part(session_id, message_id, part)
+            .await
+    }
+    async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError> {
+        self.check()?;
+        self.inner.messages(session_id).await
+    }
+    async fn put_pending_approval(&self, pending: &PendingApproval) -> Result<(), StoreError> {
+        self.check()?;
+        self.inner.put_pending_approval(pending).await
+    }
+    async fn remove_pending_approval(&self, tool_call_id: &str) -> Result<(), StoreError> {
+        self.check()?;
+        self.inner.remove_pending_approval(tool_call_id).await
+    }
+    async fn pending_approvals(&self) -> Result<Vec<PendingApproval>, StoreError> {
+        self.check()?;
+        self.inner.pending_approvals().await
+    }
+    async fn put_grant(&self, grant: &Grant) -> Result<(), StoreError> {
+        self.check()?;
+        self.inner.put_grant(grant).await
+    }
+    async fn grants(&self) -> Result<Vec<Grant>, StoreError> {
+        self.check()?;
+        self.inner.grants().await
+    }
+    async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError> {
+        self.check()?;
+        self.inner.load_workspace().await
+    }
+    async fn save_workspace(&self, workspace: &WorkspaceState) -> Result<(), StoreError> {
+        self.check()?;
+        self.inner.save_workspace(workspace).await
+    }
+    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
+        self.check()?;
+        self.inner.append_event(session_id, event).await
+    }
+    async fn events_since(
+        &self,
+        session_id: &str,
+        after_seq: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        self.check()?;
+        self.inner.events_since(session_id, after_seq, limit).await
+    }
+}
