@@ -1,1 +1,107 @@
-//! x
+//! Warrant's built-in evaluators: `policy`, `rule`, `auto_classifier` and `full_access`, and
+//! the grant scoper that keys approvals by meaning.
+//!
+//! The CLI builds everything from one [`EvaluatorsConfig`]:
+//!
+//! ```
+//! use warrant_core::catalog::ToolCatalog;
+//! use warrant_evaluators::{EvaluatorsConfig, default_chain, grant_scoper};
+//!
+//! let config: EvaluatorsConfig = toml::from_str(r#"
+//!     [rules.user]
+//!     allow = ["Bash(npm run test:*)"]
+//!     deny = ["Bash(git push:*)"]
+//! "#).unwrap();
+//! let chain = default_chain(&config, &ToolCatalog::builtin()).unwrap();
+//! assert_eq!(chain.evaluator_names(), ["policy", "rule", "auto_classifier", "full_access"]);
+//! let _scoper = grant_scoper(&config, ".");
+//! ```
+
+pub mod classifier;
+mod error;
+pub mod full_access;
+mod grants;
+pub(crate) mod paths;
+pub mod policy;
+pub mod rule;
+pub mod shell;
+
+use std::path::PathBuf;
+
+use serde::Deserialize;
+use warrant_core::catalog::ToolCatalog;
+use warrant_core::chain::Chain;
+
+pub use classifier::{AutoClassifier, Classifier, ClassifierConfig};
+pub use error::ConfigError;
+pub use full_access::FullAccess;
+pub use grants::CanonicalGrantScoper;
+pub use policy::{PolicyConfig, PolicyEvaluator};
+pub use rule::{RuleEvaluator, RulesConfig};
+
+/// The configuration of every built-in evaluator; every field has a working default, so an
+/// empty configuration gives the policy, no rules, the embedded reviewer and Full Access.
+///
+/// ```toml
+/// [policy]
+/// sensitive_paths = ["secrets/**"]
+///
+/// [rules.project]
+/// allow = ["Bash(npm run test:*)", "Edit(src/**)"]
+/// ask = ["Bash(git push:*)"]
+///
+/// [[rules.files]]
+/// path = "/etc/warrant/managed-rules.toml"
+/// layer = "managed"
+///
+/// [classifier.openai]
+/// base_url = "http://127.0.0.1:8000/v1"
+/// model = "qwen2.5-7b-instruct"
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EvaluatorsConfig {
+    /// The `policy` evaluator.
+    pub policy: PolicyConfig,
+    /// The `rule` evaluator's rules.
+    pub rules: RulesConfig,
+    /// The `auto_classifier` evaluator's reviewer.
+    pub classifier: ClassifierConfig,
+}
+
+/// The built-in chain: `policy`, `rule`, `auto_classifier` (the embedded reviewer unless an
+/// OpenAI-compatible endpoint is configured) and `full_access`. Rules are checked against
+/// `catalog`, the tool ids the workspace knows.
+///
+/// # Errors
+///
+/// A [`ConfigError`] naming the offending rule, glob or classifier setting.
+pub fn default_chain(
+    config: &EvaluatorsConfig,
+    catalog: &ToolCatalog,
+) -> Result<Chain, ConfigError> {
+    let policy = PolicyEvaluator::new(&config.policy)?;
+    let rules = RuleEvaluator::new(&config.rules, catalog, policy.home_dir().map(PathBuf::from))?;
+    let (backend, wait) = config.classifier.backend(&policy)?;
+    let classifier = AutoClassifier::new(backend);
+    let builder = Chain::builder().evaluator(policy).evaluator(rules);
+    let builder = match wait {
+        Some(wait) => builder.evaluator_with_timeout(classifier, wait),
+        None => builder.evaluator(classifier),
+    };
+    Ok(builder.evaluator(FullAccess).build())
+}
+
+/// The grant scoper for a workspace at `workspace_root`: grants keyed by program and
+/// subcommand for shell commands, by directory for file tools (see [`CanonicalGrantScoper`]).
+pub fn grant_scoper(
+    config: &EvaluatorsConfig,
+    workspace_root: impl Into<PathBuf>,
+) -> CanonicalGrantScoper {
+    let home = config
+        .policy
+        .home_dir
+        .clone()
+        .or_else(|| std::env::var_os("HOME").map(PathBuf::from));
+    CanonicalGrantScoper::new(workspace_root, home)
+}

@@ -1,0 +1,256 @@
+//! The `auto_classifier` evaluator: in `auto` mode, a security reviewer settles the calls
+//! that no rule or hard policy decided, through a [`Classifier`] backend.
+
+pub mod codes;
+mod heuristic;
+mod openai;
+mod reply;
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use warrant_core::call::{EvaluationContext, PermissionMode, ToolCall};
+use warrant_core::decision::{Behavior, Confidence, PermissionDecisionSource, Risk};
+use warrant_core::evaluator::{Evaluator, EvaluatorError, Rationale, Role, Verdict};
+use warrant_core::sanitize;
+
+pub use heuristic::{HEURISTIC_MODEL_ID, HeuristicClassifier};
+pub use openai::{
+    DEFAULT_API_KEY_ENV, DEFAULT_TIMEOUT_MS, OpenAiCompatibleClassifier, OpenAiCompatibleConfig,
+    Secret,
+};
+
+/// The name the classifier evaluator goes by in traces and configuration.
+pub const NAME: &str = "auto_classifier";
+
+/// Which reviewer `auto` mode asks: the embedded heuristic reviewer unless an
+/// OpenAI-compatible endpoint is configured.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClassifierConfig {
+    /// An OpenAI-compatible chat-completions endpoint.
+    pub openai: Option<OpenAiCompatibleConfig>,
+}
+
+impl ClassifierConfig {
+    /// The configured backend, and how long the chain should wait for it (`None`: the
+    /// chain's default). `policy` is what the heuristic reviewer reads calls with.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::Classifier`](crate::ConfigError::Classifier) for an unusable endpoint
+    /// configuration.
+    pub fn backend(
+        &self,
+        policy: &crate::PolicyEvaluator,
+    ) -> Result<(Arc<dyn Classifier>, Option<std::time::Duration>), crate::ConfigError> {
+        Ok(match &self.openai {
+            Some(c) => {
+                let wait = std::time::Duration::from_millis(c.timeout_ms.saturating_add(2_000));
+                (Arc::new(OpenAiCompatibleClassifier::new(c)?), Some(wait))
+            }
+            None => (Arc::new(HeuristicClassifier::new(policy.clone())), None),
+        })
+    }
+}
+
+/// One open call put to a reviewer.
+#[derive(Debug, Clone, Copy)]
+pub struct Review<'a> {
+    /// The call.
+    pub call: &'a ToolCall,
+    /// Its context; `open_risk` is the highest risk the judges rated.
+    pub context: &'a EvaluationContext,
+}
+
+/// A reviewer's verdict on one call, already checked against the schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Classification {
+    /// Allow, ask or deny.
+    pub behavior: Behavior,
+    /// The reviewer's rating of the harm the call could do.
+    pub risk: Risk,
+    /// How sure the reviewer is.
+    pub confidence: Confidence,
+    /// What kinds of risk it saw.
+    pub risk_categories: Vec<String>,
+    /// Why (untrusted text: sanitized and bounded before it is shown).
+    pub reason: String,
+}
+
+/// Why a reviewer gave no usable verdict. Both turn into `ask`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClassifierError {
+    /// The reviewer could not be reached: an HTTP error, a timeout, a refused connection.
+    #[error("{0}")]
+    Unavailable(String),
+    /// The reviewer answered outside the schema: not JSON, a missing or unknown field, a value
+    /// off the scale.
+    #[error("{0}")]
+    InvalidOutput(String),
+}
+
+/// A security reviewer backend.
+///
+/// ```
+/// use async_trait::async_trait;
+/// use warrant_core::decision::{Behavior, Confidence, Risk};
+/// use warrant_evaluators::classifier::{Classification, Classifier, ClassifierError, Review};
+///
+/// /// Asks about everything.
+/// struct Cautious;
+///
+/// #[async_trait]
+/// impl Classifier for Cautious {
+///     fn model_id(&self) -> &str { "example/cautious" }
+///     async fn classify(&self, _review: &Review<'_>) -> Result<Classification, ClassifierError> {
+///         Ok(Classification {
+///             behavior: Behavior::Ask,
+///             risk: Risk::Medium,
+///             confidence: Confidence::Low,
+///             risk_categories: Vec::new(),
+///             reason: "Every call deserves a look.".to_owned(),
+///         })
+///     }
+/// }
+/// ```
+///
+/// # Errors
+///
+/// A [`ClassifierError`] when no usable verdict came back; the call then asks.
+#[async_trait]
+pub trait Classifier: Send + Sync {
+    /// The reviewing model's id, reported as `reviewerModel`.
+    fn model_id(&self) -> &str;
+
+    /// Reviews one open call.
+    async fn classify(&self, review: &Review<'_>) -> Result<Classification, ClassifierError>;
+}
+
+/// Settles open calls in `auto` mode with a [`Classifier`]'s verdict.
+///
+/// The chain consults it only for open calls, so it can never turn a deny into an allow nor
+/// override a user's rule. A failed review asks; so does an `allow` the reviewer itself rates
+/// `high` or `critical`.
+#[derive(Clone)]
+pub struct AutoClassifier {
+    backend: Arc<dyn Classifier>,
+}
+
+impl std::fmt::Debug for AutoClassifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AutoClassifier")
+            .field("model", &self.backend.model_id())
+            .finish()
+    }
+}
+
+impl AutoClassifier {
+    /// A classifier evaluator over `backend`.
+    pub fn new(backend: Arc<dyn Classifier>) -> Self {
+        Self { backend }
+    }
+
+    /// The reviewing model's id.
+    pub fn model_id(&self) -> &str {
+        self.backend.model_id()
+    }
+
+    fn rationale(&self, code: &str, reason: String, risk: Risk) -> Rationale {
+        let mut r = Rationale::new(
+            code,
+            sanitize::clean(&reason, sanitize::MAX_REASON_CHARS),
+            risk,
+        );
+        r.reviewer_model = Some(sanitize::clean(
+            self.backend.model_id(),
+            sanitize::MAX_MODEL_CHARS,
+        ));
+        r
+    }
+
+    fn settle(&self, c: Classification, open_risk: Option<Risk>) -> Verdict {
+        let risk = c.risk.max(open_risk.unwrap_or(Risk::Safe));
+        let behavior = match c.behavior {
+            Behavior::Allow if c.risk >= Risk::High => Behavior::Ask,
+            b => b,
+        };
+        let code = match behavior {
+            Behavior::Allow => codes::AUTO_CLASSIFIER_ALLOW,
+            Behavior::Ask => codes::AUTO_CLASSIFIER_ASK,
+            Behavior::Deny => codes::AUTO_CLASSIFIER_DENY,
+        };
+        let reason = if c.reason.trim().is_empty() {
+            "The reviewer gave no reason.".to_owned()
+        } else {
+            c.reason
+        };
+        let mut rationale = self.rationale(code, reason, risk);
+        rationale.confidence = Some(c.confidence);
+        rationale.risk_categories = Some(
+            c.risk_categories
+                .iter()
+                .take(sanitize::MAX_CATEGORIES)
+                .map(|s| sanitize::clean(s, sanitize::MAX_CATEGORY_CHARS))
+                .filter(|s| !s.is_empty())
+                .collect(),
+        );
+        Verdict::Settle {
+            behavior,
+            rationale,
+        }
+    }
+
+    fn failed(&self, error: ClassifierError, open_risk: Option<Risk>) -> Verdict {
+        tracing::warn!(model = self.backend.model_id(), %error, "the security reviewer gave no usable verdict; the call asks");
+        let risk = open_risk.unwrap_or(Risk::Medium);
+        let (code, reason) = match error {
+            ClassifierError::Unavailable(why) => (
+                codes::AUTO_CLASSIFIER_UNAVAILABLE,
+                format!(
+                    "The security reviewer could not be reached ({why}), so this call needs approval."
+                ),
+            ),
+            ClassifierError::InvalidOutput(why) => (
+                codes::AUTO_CLASSIFIER_INVALID_OUTPUT,
+                format!(
+                    "The security reviewer's answer could not be used ({why}), so this call needs approval."
+                ),
+            ),
+        };
+        Verdict::Settle {
+            behavior: Behavior::Ask,
+            rationale: self.rationale(code, reason, risk),
+        }
+    }
+}
+
+#[async_trait]
+impl Evaluator for AutoClassifier {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn source(&self) -> PermissionDecisionSource {
+        PermissionDecisionSource::AutoClassifier
+    }
+
+    fn role(&self) -> Role {
+        Role::Settle(PermissionMode::Auto)
+    }
+
+    async fn evaluate(
+        &self,
+        call: &ToolCall,
+        cx: &EvaluationContext,
+    ) -> Result<Verdict, EvaluatorError> {
+        if cx.mode != PermissionMode::Auto {
+            return Ok(Verdict::Abstain);
+        }
+        let review = Review { call, context: cx };
+        Ok(match self.backend.classify(&review).await {
+            Ok(c) => self.settle(c, cx.open_risk),
+            Err(e) => self.failed(e, cx.open_risk),
+        })
+    }
+}

@@ -1,0 +1,322 @@
+//! Paths as the evaluators see them: resolved against the workspace root (`..`, `~`,
+//! symlinks) and placed inside, outside, among the system's own files, or among secrets.
+
+use std::path::{Component, Path, PathBuf};
+
+mod sensitive;
+
+pub(crate) use sensitive::{SensitivePaths, compile};
+
+use crate::shell::WorkingDir;
+
+/// Directories of the operating system itself; writing there is never routine.
+const SYSTEM: &[&str] = &[
+    "/etc",
+    "/boot",
+    "/bin",
+    "/sbin",
+    "/usr",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/sys",
+    "/proc",
+    "/System",
+    "/private/etc",
+];
+
+/// Devices that are safe to read and write.
+const HARMLESS_DEVICES: &[&str] = &[
+    "/dev/null",
+    "/dev/zero",
+    "/dev/stdin",
+    "/dev/stdout",
+    "/dev/stderr",
+    "/dev/tty",
+    "/dev/random",
+    "/dev/urandom",
+];
+
+/// Where a path is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// A secret (the label says which kind).
+    Sensitive(String),
+    /// `/dev/null` and its kin.
+    HarmlessDevice,
+    /// Another device (a disk, a partition).
+    Device,
+    /// The filesystem root or a system directory.
+    System,
+    /// Inside the workspace.
+    Inside,
+    /// Outside the workspace.
+    Outside,
+    /// Somewhere the text does not tell (a relative path after an unknown `cd`).
+    Unknown,
+}
+
+/// A path resolved and placed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Located {
+    /// Where it is.
+    pub place: Place,
+    /// The resolved path (symlinks followed as far as they exist).
+    pub path: PathBuf,
+}
+
+/// Resolves and places paths for one workspace.
+pub(crate) struct Places<'a> {
+    root: PathBuf,
+    home: Option<&'a Path>,
+    sensitive: Option<&'a SensitivePaths>,
+}
+
+impl<'a> Places<'a> {
+    /// Places relative to `root`, with `~` naming `home`; secrets are recognized when
+    /// `sensitive` is given.
+    pub(crate) fn new(
+        root: &Path,
+        home: Option<&'a Path>,
+        sensitive: Option<&'a SensitivePaths>,
+    ) -> Self {
+        // A relative root is relative to the process's directory, never to nothing.
+        let absolute = match std::env::current_dir() {
+            Ok(cwd) if root.is_relative() => cwd.join(root),
+            _ => root.to_path_buf(),
+        };
+        let lexical = normalize(&absolute);
+        let root = std::fs::canonicalize(&lexical).unwrap_or(lexical);
+        Self {
+            root,
+            home,
+            sensitive,
+        }
+    }
+
+    /// The workspace root, resolved.
+    pub(crate) fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The path `raw` names when used in `cwd`, before symlinks; `None` when unknown.
+    fn lexical(&self, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
+        let expanded = self.expand_home(raw)?;
+        if expanded.is_absolute() {
+            return Some(normalize(&expanded));
+        }
+        let base = match cwd {
+            WorkingDir::Root => self.root.clone(),
+            WorkingDir::Dir(dir) => {
+                let dir = self.expand_home(dir)?;
+                if dir.is_absolute() {
+                    dir
+                } else {
+                    self.root.join(dir)
+                }
+            }
+            WorkingDir::Unknown => return None,
+        };
+        Some(normalize(&base.join(expanded)))
+    }
+
+    fn expand_home(&self, raw: &str) -> Option<PathBuf> {
+        let Some(rest) = raw.strip_prefix('~') else {
+            return Some(PathBuf::from(raw));
+        };
+        if let Some(tail) = rest.strip_prefix('/').or((rest.is_empty()).then_some("")) {
+            return Some(self.home?.join(tail));
+        }
+        // `~user/…`: another user's home.
+        let (user, tail) = rest.split_once('/').unwrap_or((rest, ""));
+        Some(Path::new("/home").join(user).join(tail))
+    }
+
+    /// Resolves `raw` (used in `cwd`) and places it.
+    pub(crate) fn locate(&self, raw: &str, cwd: &WorkingDir) -> Located {
+        let Some(lexical) = self.lexical(raw, cwd) else {
+            return Located {
+                place: Place::Unknown,
+                path: PathBuf::from(raw),
+            };
+        };
+        let real = real_path(&lexical);
+        for p in [&lexical, &real] {
+            if let Some(what) = self.sensitive.and_then(|s| s.matches(p)) {
+                return Located {
+                    place: Place::Sensitive(what.to_owned()),
+                    path: p.clone(),
+                };
+            }
+        }
+        let place = self.place(&real);
+        Located { place, path: real }
+    }
+
+    fn place(&self, real: &Path) -> Place {
+        let text = real.to_string_lossy();
+        if HARMLESS_DEVICES.contains(&text.as_ref()) || text.starts_with("/dev/fd/") {
+            return Place::HarmlessDevice;
+        }
+        if real.starts_with(&self.root) {
+            return Place::Inside;
+        }
+        if real.starts_with("/dev") {
+            return Place::Device;
+        }
+        if real == Path::new("/") || SYSTEM.iter().any(|s| real.starts_with(s)) {
+            return Place::System;
+        }
+        Place::Outside
+    }
+
+    /// The path relative to the workspace root, when inside it.
+    pub(crate) fn relative<'p>(&self, real: &'p Path) -> Option<&'p Path> {
+        real.strip_prefix(&self.root).ok()
+    }
+}
+
+/// Removes `.` and `..` without touching the filesystem.
+pub(crate) fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// Follows symlinks through the deepest part of `path` that exists (dangling links too).
+fn real_path(path: &Path) -> PathBuf {
+    let mut current = path.to_path_buf();
+    for _ in 0..8 {
+        let mut existing = current.as_path();
+        let mut rest = Vec::new();
+        while std::fs::symlink_metadata(existing).is_err() {
+            let Some(parent) = existing.parent() else {
+                return current;
+            };
+            rest.push(existing.file_name().map(PathBuf::from).unwrap_or_default());
+            existing = parent;
+        }
+        let base = match std::fs::canonicalize(existing) {
+            Ok(base) => base,
+            // A dangling symlink: where it points is where a write would land.
+            Err(_) => match std::fs::read_link(existing) {
+                Ok(target) => {
+                    let parent = existing.parent().unwrap_or(Path::new("/"));
+                    let mut next = normalize(&parent.join(target));
+                    next.extend(rest.iter().rev());
+                    current = next;
+                    continue;
+                }
+                Err(_) => return current,
+            },
+        };
+        let mut out = base;
+        out.extend(rest.iter().rev());
+        return out;
+    }
+    current
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn places<'a>(root: &Path, sensitive: &'a SensitivePaths) -> Places<'a> {
+        Places::new(root, Some(Path::new("/home/u")), Some(sensitive))
+    }
+
+    #[test]
+    fn dot_dot_leaves_the_workspace() {
+        let s = SensitivePaths::new(&[]).unwrap();
+        let p = places(Path::new("/nonexistent/ws"), &s);
+        assert_eq!(p.locate("src/../a", &WorkingDir::Root).place, Place::Inside);
+        assert_eq!(p.locate("../x", &WorkingDir::Root).place, Place::Outside);
+        assert_eq!(
+            p.locate("/etc/hosts", &WorkingDir::Root).place,
+            Place::System
+        );
+        assert_eq!(
+            p.locate("/dev/null", &WorkingDir::Root).place,
+            Place::HarmlessDevice
+        );
+        assert_eq!(p.locate("/dev/sda", &WorkingDir::Root).place, Place::Device);
+    }
+
+    #[test]
+    fn secrets_are_recognized_wherever_they_are() {
+        let s = SensitivePaths::new(&["secrets/**".to_owned()]).unwrap();
+        let p = places(Path::new("/nonexistent/ws"), &s);
+        for raw in [
+            "~/.ssh/id_rsa",
+            "~/.aws/credentials",
+            ".env",
+            "certs/server.pem",
+            "/etc/shadow",
+            "secrets/a",
+        ] {
+            assert!(
+                matches!(p.locate(raw, &WorkingDir::Root).place, Place::Sensitive(_)),
+                "{raw}"
+            );
+        }
+        assert_eq!(
+            p.locate(".env.example", &WorkingDir::Root).place,
+            Place::Inside
+        );
+    }
+
+    #[test]
+    fn symlinks_are_followed_out_of_the_workspace() {
+        let ws = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), ws.path().join("link")).unwrap();
+        std::os::unix::fs::symlink("/etc/nowhere-file", ws.path().join("dangling")).unwrap();
+        let s = SensitivePaths::new(&[]).unwrap();
+        let p = places(ws.path(), &s);
+        assert_eq!(
+            p.locate("link/new.txt", &WorkingDir::Root).place,
+            Place::Outside
+        );
+        assert_eq!(p.locate("dangling", &WorkingDir::Root).place, Place::System);
+        assert_eq!(
+            p.locate("plain.txt", &WorkingDir::Root).place,
+            Place::Inside
+        );
+    }
+
+    #[test]
+    fn a_relative_root_is_taken_from_the_current_directory() {
+        let s = SensitivePaths::new(&[]).unwrap();
+        for root in [".", "no-such-dir"] {
+            let p = places(Path::new(root), &s);
+            assert!(p.root().is_absolute(), "{root}");
+            assert_eq!(
+                p.locate("/etc/hosts", &WorkingDir::Root).place,
+                Place::System
+            );
+            assert_eq!(p.locate("a.txt", &WorkingDir::Root).place, Place::Inside);
+        }
+    }
+
+    #[test]
+    fn an_unknown_working_directory_leaves_relative_paths_unknown() {
+        let s = SensitivePaths::new(&[]).unwrap();
+        let p = places(Path::new("/nonexistent/ws"), &s);
+        assert_eq!(p.locate("x", &WorkingDir::Unknown).place, Place::Unknown);
+        assert_eq!(
+            p.locate("x", &WorkingDir::Dir("/tmp".into())).place,
+            Place::Outside
+        );
+    }
+}

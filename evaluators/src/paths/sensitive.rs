@@ -1,0 +1,109 @@
+//! The secrets no evaluator lets a call touch: SSH and cloud credentials, keyrings,
+//! environment files, private keys, the system's password hashes.
+
+use std::path::Path;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+
+use crate::error::ConfigError;
+
+/// Secrets that no evaluator lets a call touch, matched against absolute paths.
+const SENSITIVE: &[(&str, &str)] = &[
+    ("**/.ssh", "an SSH directory"),
+    ("**/.ssh/**", "an SSH directory"),
+    ("**/.aws", "AWS credentials"),
+    ("**/.aws/**", "AWS credentials"),
+    ("**/.gnupg", "a GnuPG keyring"),
+    ("**/.gnupg/**", "a GnuPG keyring"),
+    ("**/.config/gcloud/**", "Google Cloud credentials"),
+    ("**/.azure/**", "Azure credentials"),
+    ("**/.kube/config", "a Kubernetes config"),
+    ("**/.docker/config.json", "Docker credentials"),
+    ("**/.netrc", "a netrc file"),
+    ("**/.pgpass", "a PostgreSQL password file"),
+    ("**/.git-credentials", "Git credentials"),
+    ("**/.password-store/**", "a password store"),
+    ("**/.vault-token", "a Vault token"),
+    ("**/Library/Keychains/**", "a keychain"),
+    ("**/*.keychain", "a keychain"),
+    ("**/*.keychain-db", "a keychain"),
+    ("**/.env", "an environment file"),
+    ("**/.env.*", "an environment file"),
+    ("**/*.pem", "a PEM key or certificate"),
+    ("**/*.key", "a private key"),
+    ("**/*.p12", "a PKCS#12 bundle"),
+    ("**/*.pfx", "a PKCS#12 bundle"),
+    ("**/*.kdbx", "a password database"),
+    ("**/id_rsa", "an SSH private key"),
+    ("**/id_dsa", "an SSH private key"),
+    ("**/id_ecdsa", "an SSH private key"),
+    ("**/id_ed25519", "an SSH private key"),
+    ("/etc/shadow", "the system password hashes"),
+    ("/etc/gshadow", "the system password hashes"),
+    ("/etc/master.passwd", "the system password hashes"),
+    ("/etc/sudoers", "the sudo configuration"),
+    ("/etc/sudoers.d/**", "the sudo configuration"),
+    ("/etc/ssh/*_key", "an SSH host key"),
+];
+
+/// Environment-file templates that hold no secrets by convention.
+const ENV_TEMPLATES: &[&str] = &[".env.example", ".env.sample", ".env.template", ".env.dist"];
+
+/// The secret paths, compiled once.
+#[derive(Debug, Clone)]
+pub(crate) struct SensitivePaths {
+    set: GlobSet,
+    what: Vec<String>,
+}
+
+impl SensitivePaths {
+    /// The built-in secrets plus `extra` globs (a glob without a leading `/` or `**` matches
+    /// at any depth).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::SensitivePath`] naming a configured glob that does not compile.
+    pub(crate) fn new(extra: &[String]) -> Result<Self, ConfigError> {
+        let error = |glob: &str, e: globset::Error| ConfigError::SensitivePath {
+            glob: glob.to_owned(),
+            message: e.kind().to_string(),
+        };
+        let mut builder = GlobSetBuilder::new();
+        let mut what = Vec::new();
+        for (glob, label) in SENSITIVE {
+            builder.add(compile(glob).map_err(|e| error(glob, e))?);
+            what.push((*label).to_owned());
+        }
+        for glob in extra {
+            let anchored = if glob.starts_with('/') || glob.starts_with("**") {
+                glob.clone()
+            } else {
+                format!("**/{glob}")
+            };
+            builder.add(compile(&anchored).map_err(|e| error(glob, e))?);
+            what.push(format!("a path configured as sensitive ({glob})"));
+        }
+        Ok(Self {
+            set: builder.build().map_err(|e| error("(all)", e))?,
+            what,
+        })
+    }
+
+    /// What secret `path` is, if it is one.
+    pub(super) fn matches(&self, path: &Path) -> Option<&str> {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let hits = self.set.matches(path);
+        let hit = hits
+            .into_iter()
+            .find(|&i| !(ENV_TEMPLATES.contains(&name) && self.what[i] == "an environment file"))?;
+        Some(&self.what[hit])
+    }
+}
+
+/// A glob where `*` stays within one path component.
+pub(crate) fn compile(glob: &str) -> Result<globset::Glob, globset::Error> {
+    GlobBuilder::new(glob).literal_separator(true).build()
+}

@@ -1,0 +1,95 @@
+//! What the policy found about a call or a part of it, and how parts combine.
+
+use warrant_core::decision::Risk;
+use warrant_core::evaluator::{Rationale, Stance, Verdict};
+use warrant_core::sanitize;
+
+use crate::shell::SimpleCommand;
+
+/// One thing the policy found, with the stance it takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Finding {
+    /// How it binds.
+    pub stance: Stance,
+    /// Its reason code.
+    pub code: &'static str,
+    /// Why, in words.
+    pub reason: String,
+    /// How much harm it could do.
+    pub risk: Risk,
+}
+
+impl Finding {
+    /// A finding.
+    pub(crate) fn new(
+        stance: Stance,
+        code: &'static str,
+        risk: Risk,
+        reason: impl Into<String>,
+    ) -> Self {
+        Self {
+            stance,
+            code,
+            reason: reason.into(),
+            risk,
+        }
+    }
+
+    /// The verdict it stands for.
+    pub(crate) fn verdict(self) -> Verdict {
+        Verdict::decide(
+            self.stance,
+            Rationale::new(self.code, self.reason, self.risk),
+        )
+    }
+
+    /// Orders findings so that the most restrictive (deny, ask, allow), then the riskiest,
+    /// is the greatest.
+    fn weight(&self) -> (u8, Risk) {
+        (self.stance.behavior().restrictiveness(), self.risk)
+    }
+}
+
+/// The finding that decides: the most restrictive, then the riskiest; the first among equals.
+pub(crate) fn most_restrictive(findings: impl IntoIterator<Item = Finding>) -> Option<Finding> {
+    findings.into_iter().fold(None, |best, f| match best {
+        Some(b) if b.weight() >= f.weight() => Some(b),
+        _ => Some(f),
+    })
+}
+
+/// How a command reads in a reason: its words as written, bounded.
+pub(crate) fn quote(cmd: &SimpleCommand) -> String {
+    let text: Vec<String> = if cmd.words.is_empty() {
+        cmd.assignments.iter().map(|n| format!("{n}=…")).collect()
+    } else {
+        cmd.words.iter().map(|w| w.raw.clone()).collect()
+    };
+    quote_text(&text.join(" "))
+}
+
+/// Bounded text in backticks.
+pub(crate) fn quote_text(text: &str) -> String {
+    format!("`{}`", sanitize::bound(text.trim(), 80))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deny_beats_ask_beats_allow_whatever_the_order() {
+        let allow = Finding::new(Stance::PolicyAllow, "shell_read_only", Risk::Safe, "reads");
+        let ask = Finding::new(Stance::DefaultAsk, "shell_write", Risk::Medium, "writes");
+        let deny = Finding::new(
+            Stance::HardDeny,
+            "shell_destructive",
+            Risk::Critical,
+            "wipes",
+        );
+        let all = [allow.clone(), ask.clone(), deny.clone()];
+        assert_eq!(most_restrictive(all.clone()).unwrap(), deny);
+        assert_eq!(most_restrictive(all.into_iter().rev()).unwrap(), deny);
+        assert_eq!(most_restrictive([allow, ask.clone()]).unwrap(), ask);
+    }
+}

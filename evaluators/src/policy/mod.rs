@@ -1,0 +1,133 @@
+//! The `policy` evaluator: deterministic checks of input validity, shell commands and file
+//! access, answering with `validation_*`, `shell_*`, `filesystem_*` and `read_only_*` codes.
+
+pub mod codes;
+pub(crate) mod filesystem;
+pub(crate) mod finding;
+mod shell;
+mod validation;
+
+use std::path::PathBuf;
+
+use async_trait::async_trait;
+use serde::Deserialize;
+use warrant_core::call::{EvaluationContext, ToolCall};
+use warrant_core::catalog::{SHELL_TOOL, is_shell_tool};
+use warrant_core::decision::{PermissionDecisionSource, Risk};
+use warrant_core::evaluator::{Evaluator, EvaluatorError, Stance, Verdict};
+
+use crate::error::ConfigError;
+use crate::paths::{Places, SensitivePaths};
+use codes::VALIDATION_INVALID_INPUT;
+use finding::Finding;
+
+/// The name the policy evaluator goes by in traces and configuration.
+pub const NAME: &str = "policy";
+
+/// How the policy evaluator is set up. Every field has a safe default.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PolicyConfig {
+    /// The home directory `~` stands for (the `HOME` environment variable by default).
+    pub home_dir: Option<PathBuf>,
+    /// More secrets to protect, as globs matched against absolute paths (a glob without a
+    /// leading `/` or `**` matches at any depth: `secrets/**`).
+    pub sensitive_paths: Vec<String>,
+}
+
+/// Judges shell commands, file access and input validity without asking anyone.
+///
+/// Hard denies (invalid input, destructive commands, secrets) hold in every mode; reads
+/// inside the workspace are allowed; writes and anything outside the workspace stay open for
+/// the permission mode to settle. Tools it knows nothing about are left to the others.
+#[derive(Debug, Clone)]
+pub struct PolicyEvaluator {
+    home: Option<PathBuf>,
+    sensitive: SensitivePaths,
+}
+
+impl PolicyEvaluator {
+    /// A policy evaluator.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::SensitivePath`] when a configured glob does not compile.
+    pub fn new(config: &PolicyConfig) -> Result<Self, ConfigError> {
+        let sensitive = SensitivePaths::new(&config.sensitive_paths)?;
+        let home = config
+            .home_dir
+            .clone()
+            .or_else(|| std::env::var_os("HOME").map(PathBuf::from));
+        Ok(Self { home, sensitive })
+    }
+
+    /// The home directory `~` stands for, when known.
+    pub fn home_dir(&self) -> Option<&std::path::Path> {
+        self.home.as_deref()
+    }
+
+    /// What the policy finds about a call, if anything.
+    pub(crate) fn judge(&self, call: &ToolCall, cx: &EvaluationContext) -> Option<Finding> {
+        let tool = call.tool_name.as_str();
+        let catalog_id = if is_shell_tool(tool) {
+            SHELL_TOOL
+        } else {
+            tool
+        };
+        if let Some(schema) = cx
+            .catalog
+            .get(catalog_id)
+            .and_then(|t| t.input_schema.as_ref())
+            && let Err(problem) = validation::check(schema, &call.input)
+        {
+            return Some(invalid(tool, &problem));
+        }
+        let places = self.places(cx);
+        if is_shell_tool(tool) {
+            return Some(match call.input.get("command").and_then(|c| c.as_str()) {
+                Some(command) => shell::judge_command(command, &places),
+                None => invalid(tool, "field \"command\" must be a string"),
+            });
+        }
+        filesystem::judge(tool, &call.input, &cx.catalog, &places)
+    }
+
+    /// Paths resolved for the call's workspace.
+    pub(crate) fn places<'a>(&'a self, cx: &EvaluationContext) -> Places<'a> {
+        Places::new(
+            &cx.workspace_root,
+            self.home.as_deref(),
+            Some(&self.sensitive),
+        )
+    }
+}
+
+fn invalid(tool: &str, problem: &str) -> Finding {
+    Finding::new(
+        Stance::HardDeny,
+        VALIDATION_INVALID_INPUT,
+        Risk::High,
+        format!("Invalid input for \"{tool}\": {problem}."),
+    )
+}
+
+#[async_trait]
+impl Evaluator for PolicyEvaluator {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn source(&self) -> PermissionDecisionSource {
+        PermissionDecisionSource::Policy
+    }
+
+    async fn evaluate(
+        &self,
+        call: &ToolCall,
+        cx: &EvaluationContext,
+    ) -> Result<Verdict, EvaluatorError> {
+        Ok(self
+            .judge(call, cx)
+            .map_or(Verdict::Abstain, Finding::verdict))
+    }
+}

@@ -1,0 +1,209 @@
+//! `git`: which subcommands only read, which write the work tree, which talk to remotes, and
+//! which rewrite a remote's history.
+
+use warrant_core::decision::Risk;
+use warrant_core::evaluator::Stance;
+
+use super::judge::Judge;
+use crate::policy::codes::SHELL_NETWORK;
+use crate::policy::finding::quote;
+use crate::shell::{SimpleCommand, Word};
+
+/// Subcommands that only read the repository.
+const READ_ONLY: &[&str] = &[
+    "status",
+    "log",
+    "diff",
+    "show",
+    "blame",
+    "describe",
+    "shortlog",
+    "rev-parse",
+    "rev-list",
+    "ls-files",
+    "ls-tree",
+    "cat-file",
+    "grep",
+    "show-ref",
+    "show-branch",
+    "whatchanged",
+    "merge-base",
+    "name-rev",
+    "for-each-ref",
+    "count-objects",
+    "check-ignore",
+    "var",
+    "version",
+    "help",
+    "diff-tree",
+    "diff-files",
+    "diff-index",
+    "cherry",
+    "range-diff",
+];
+
+/// Subcommands that talk to remotes.
+const NETWORK: &[&str] = &["fetch", "pull", "clone", "ls-remote", "remote-update"];
+
+/// Subcommands that discard work in the tree.
+const DISCARDING: &[&str] = &["reset", "clean", "restore", "checkout", "stash"];
+
+/// Options of `git` itself that take the next word.
+const GLOBAL_WITH_VALUE: &[&str] = &[
+    "-C",
+    "-c",
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "--exec-path",
+];
+
+pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let args = cmd.args();
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        let Some(text) = w.literal() else { break };
+        if !text.starts_with('-') {
+            break;
+        }
+        if text == "-C"
+            && let Some(dir) = args.get(i + 1)
+        {
+            j.read(cmd, dir);
+        }
+        if text == "-c" || text.starts_with("--config-env") {
+            // Configuration can name programs git runs (`core.pager`, `core.fsmonitor`).
+            return j.unknown(
+                cmd,
+                "overrides git's configuration for this run",
+                Risk::High,
+            );
+        }
+        i += if GLOBAL_WITH_VALUE.contains(&text) {
+            2
+        } else {
+            1
+        };
+    }
+    let Some(sub) = args.get(i) else {
+        return j.read_only(cmd);
+    };
+    let Some(name) = sub.literal() else {
+        return j.unknown(
+            cmd,
+            "runs a git subcommand only known when it runs",
+            Risk::Medium,
+        );
+    };
+    let rest = &args[i + 1..];
+    for (k, w) in rest.iter().enumerate() {
+        match w.literal() {
+            Some("--output") => {
+                if let Some(file) = rest.get(k + 1) {
+                    j.write(cmd, file, None);
+                }
+            }
+            Some(t) if t.starts_with("--output=") => {
+                j.write(cmd, &Word::literal_text(&t["--output=".len()..]), None);
+            }
+            Some("-O" | "--open-files-in-pager") | Some("--ext-diff") => {
+                return j.unknown(cmd, "runs a program of git's configuration", Risk::Medium);
+            }
+            _ => {}
+        }
+    }
+    match name {
+        n if READ_ONLY.contains(&n) => j.read_only(cmd),
+        "branch"
+            if only_options(
+                rest,
+                &[
+                    "-a",
+                    "-r",
+                    "-v",
+                    "-vv",
+                    "-l",
+                    "--list",
+                    "--all",
+                    "--remotes",
+                    "--show-current",
+                    "--verbose",
+                    "--no-color",
+                    "--color",
+                ],
+            ) =>
+        {
+            j.read_only(cmd)
+        }
+        "tag" if rest.is_empty() || first_is(rest, &["-l", "--list"]) => j.read_only(cmd),
+        "remote" if rest.is_empty() || first_is(rest, &["-v", "--verbose", "show", "get-url"]) => {
+            j.read_only(cmd)
+        }
+        "config"
+            if rest
+                .iter()
+                .filter_map(Word::literal)
+                .any(|t| t.starts_with("--get") || t == "--list" || t == "-l") =>
+        {
+            j.read_only(cmd)
+        }
+        "stash" | "worktree" | "notes" | "reflog" | "submodule"
+            if first_is(rest, &["list", "show", "status"])
+                || (name == "reflog" && rest.is_empty()) =>
+        {
+            j.read_only(cmd)
+        }
+        "push" => push(j, cmd, rest),
+        n if NETWORK.contains(&n) => {
+            let reason = format!("{} talks to a remote repository.", quote(cmd));
+            j.add(Stance::DefaultAsk, SHELL_NETWORK, Risk::Medium, reason);
+        }
+        "reset" if rest.iter().any(|w| w.literal() == Some("--hard")) => {
+            j.write_inside(cmd, "discards uncommitted work", Risk::High);
+        }
+        "clean"
+            if rest
+                .iter()
+                .filter_map(Word::literal)
+                .any(|t| t.starts_with('-') && t.contains('f')) =>
+        {
+            j.write_inside(cmd, "deletes untracked files", Risk::High);
+        }
+        n if DISCARDING.contains(&n) => j.write_inside(cmd, "changes the work tree", Risk::Medium),
+        _ => j.write_inside(cmd, "changes the repository", Risk::Medium),
+    }
+}
+
+/// `git push --force`, `-f`, `--force-with-lease`, `--mirror`, `+refspec`: rewrites a remote.
+fn push(j: &mut Judge<'_>, cmd: &SimpleCommand, rest: &[Word]) {
+    let forced = rest.iter().filter_map(Word::literal).any(|t| {
+        t.starts_with("--force")
+            || t == "--mirror"
+            || (t.starts_with('-') && !t.starts_with("--") && t.contains('f'))
+            || (t.starts_with('+') && t.len() > 1)
+    });
+    if forced {
+        return j.destructive(cmd, "force-pushes, rewriting the remote's history");
+    }
+    let reason = format!("{} publishes commits to a remote repository.", quote(cmd));
+    j.add(Stance::DefaultAsk, SHELL_NETWORK, Risk::High, reason);
+}
+
+fn only_options(rest: &[Word], allowed: &[&str]) -> bool {
+    rest.iter().all(|w| {
+        w.literal().is_some_and(|t| {
+            allowed.contains(&t)
+                || t.starts_with("--sort=")
+                || t.starts_with("--format=")
+                || t.starts_with("--contains")
+                || t.starts_with("--merged")
+                || t.starts_with("--no-merged")
+        })
+    })
+}
+
+fn first_is(rest: &[Word], names: &[&str]) -> bool {
+    rest.first()
+        .and_then(Word::literal)
+        .is_some_and(|t| names.contains(&t))
+}

@@ -1,0 +1,240 @@
+//! The judge of one shell command: collects findings about its parts and the paths they touch.
+
+use warrant_core::decision::Risk;
+use warrant_core::evaluator::Stance;
+
+use crate::paths::{Located, Place, Places};
+use crate::policy::codes::{
+    FILESYSTEM_OUTSIDE_WORKSPACE, FILESYSTEM_SENSITIVE_PATH, SHELL_DESTRUCTIVE, SHELL_READ_ONLY,
+    SHELL_UNKNOWN_COMMAND, SHELL_WRITE,
+};
+use crate::policy::finding::{Finding, quote};
+use crate::shell::{Script, SimpleCommand, Word};
+
+/// What a path argument names, as far as the text tells.
+pub(super) enum Target {
+    /// A literal path (globs cut back to the directory they search).
+    Known(Located),
+    /// A path built at run time below a known directory (`/tmp/$X`, `build/$X`).
+    Below(Located),
+    /// A path built entirely at run time.
+    Unknown,
+}
+
+/// Collects findings about the parts of one script.
+pub(super) struct Judge<'a> {
+    pub places: &'a Places<'a>,
+    pub script: &'a Script,
+    pub findings: Vec<Finding>,
+}
+
+impl Judge<'_> {
+    pub(super) fn add(&mut self, stance: Stance, code: &'static str, risk: Risk, reason: String) {
+        self.findings.push(Finding::new(stance, code, risk, reason));
+    }
+
+    pub(super) fn destructive(&mut self, cmd: &SimpleCommand, what: &str) {
+        let reason = format!("{} {what}.", quote(cmd));
+        self.add(Stance::HardDeny, SHELL_DESTRUCTIVE, Risk::Critical, reason);
+    }
+
+    pub(super) fn read_only(&mut self, cmd: &SimpleCommand) {
+        let reason = format!("{} only reads.", quote(cmd));
+        self.add(Stance::PolicyAllow, SHELL_READ_ONLY, Risk::Safe, reason);
+    }
+
+    pub(super) fn unknown(&mut self, cmd: &SimpleCommand, why: &str, risk: Risk) {
+        let reason = format!("{} {why}.", quote(cmd));
+        self.add(Stance::DefaultAsk, SHELL_UNKNOWN_COMMAND, risk, reason);
+    }
+
+    pub(super) fn write_inside(&mut self, cmd: &SimpleCommand, what: &str, risk: Risk) {
+        let reason = format!("{} {what}.", quote(cmd));
+        self.add(Stance::DefaultAsk, SHELL_WRITE, risk, reason);
+    }
+
+    /// What a path word names.
+    pub(super) fn target(&self, cmd: &SimpleCommand, word: &Word) -> Target {
+        match word.literal() {
+            Some(text) => Target::Known(self.places.locate(&glob_base(text), &cmd.cwd)),
+            None => {
+                let dir = match word.prefix.rfind('/') {
+                    Some(i) => &word.prefix[..=i],
+                    None if word.prefix.starts_with('~') => "~",
+                    None => return Target::Unknown,
+                };
+                Target::Below(self.places.locate(dir, &cmd.cwd))
+            }
+        }
+    }
+
+    /// The command reads `word`.
+    pub(super) fn read(&mut self, cmd: &SimpleCommand, word: &Word) {
+        let shown = &word.raw;
+        match self.target(cmd, word) {
+            Target::Known(l) | Target::Below(l) => match l.place {
+                Place::Sensitive(what) => self.sensitive(cmd, shown, &what),
+                Place::Inside | Place::HarmlessDevice => {}
+                Place::Unknown => self.unknown(
+                    cmd,
+                    &format!("reads `{shown}` from a directory an earlier `cd` chose"),
+                    Risk::Medium,
+                ),
+                Place::Outside | Place::System | Place::Device => {
+                    let reason = format!("{} reads `{shown}`, outside the workspace.", quote(cmd));
+                    self.add(
+                        Stance::DefaultAsk,
+                        FILESYSTEM_OUTSIDE_WORKSPACE,
+                        Risk::Medium,
+                        reason,
+                    );
+                }
+            },
+            Target::Unknown => self.unknown(
+                cmd,
+                &format!("reads `{shown}`, a path only known when it runs"),
+                Risk::Medium,
+            ),
+        }
+    }
+
+    /// The command creates, changes or (with `delete`) removes `word`; `recursive` for whole trees.
+    pub(super) fn write(&mut self, cmd: &SimpleCommand, word: &Word, delete: Option<bool>) {
+        let shown = word.raw.as_str();
+        let verb = match delete {
+            Some(true) => "deletes the tree",
+            Some(false) => "deletes",
+            None => "writes",
+        };
+        let recursive = delete == Some(true);
+        let (located, exact) = match self.target(cmd, word) {
+            Target::Known(l) => (l, true),
+            Target::Below(l) => (l, false),
+            Target::Unknown => {
+                // `rm -rf "$X"/` is `rm -rf /` when `X` is empty.
+                let root_suffix = word.raw.ends_with('/') || word.raw.ends_with("/*");
+                if recursive && root_suffix {
+                    return self.destructive(
+                        cmd,
+                        &format!("deletes `{shown}`, which is `/` when its variable is empty"),
+                    );
+                }
+                let what = format!("{verb} `{shown}`, a path only known when it runs");
+                return self.write_inside(cmd, &what, Risk::High);
+            }
+        };
+        match located.place {
+            Place::Sensitive(what) => self.sensitive(cmd, shown, &what),
+            Place::HarmlessDevice => {}
+            Place::System | Place::Device => {
+                self.destructive(
+                    cmd,
+                    &format!("{verb} `{shown}`, part of the operating system or a device"),
+                );
+            }
+            Place::Outside if recursive => {
+                self.destructive(cmd, &format!("{verb} `{shown}`, outside the workspace"));
+            }
+            Place::Outside => {
+                let reason = format!("{} {verb} `{shown}`, outside the workspace.", quote(cmd));
+                self.add(
+                    Stance::DefaultAsk,
+                    FILESYSTEM_OUTSIDE_WORKSPACE,
+                    Risk::High,
+                    reason,
+                );
+            }
+            Place::Unknown => {
+                self.write_inside(
+                    cmd,
+                    &format!("{verb} `{shown}` in a directory an earlier `cd` chose"),
+                    Risk::High,
+                );
+            }
+            Place::Inside => {
+                let whole = located.path == self.places.root();
+                let risk = if whole || !exact || recursive {
+                    Risk::High
+                } else {
+                    Risk::Medium
+                };
+                let what = if whole {
+                    format!("{verb} `{shown}`, the whole workspace")
+                } else {
+                    format!("{verb} `{shown}` inside the workspace")
+                };
+                self.write_inside(cmd, &what, risk);
+            }
+        }
+    }
+
+    fn sensitive(&mut self, cmd: &SimpleCommand, shown: &str, what: &str) {
+        let reason = format!("{} touches `{shown}`, {what}.", quote(cmd));
+        self.add(
+            Stance::HardDeny,
+            FILESYSTEM_SENSITIVE_PATH,
+            Risk::Critical,
+            reason,
+        );
+    }
+
+    /// Denies when any argument of the command names a secret (`-d @~/.aws/credentials`).
+    pub(super) fn scan_for_secrets(&mut self, cmd: &SimpleCommand) {
+        for word in cmd.args() {
+            let Some(text) = word.literal() else { continue };
+            let candidate = text
+                .rsplit('=')
+                .next()
+                .unwrap_or(text)
+                .trim_start_matches('@');
+            if candidate.is_empty() || candidate.contains("://") || candidate.starts_with('-') {
+                continue;
+            }
+            if let Place::Sensitive(what) =
+                self.places.locate(&glob_base(candidate), &cmd.cwd).place
+            {
+                self.sensitive(cmd, candidate, &what);
+            }
+        }
+    }
+}
+
+/// A path with any glob cut back to the directory searched (`/*` → `/`, `src/*.o` → `src`).
+fn glob_base(text: &str) -> String {
+    if !text.contains(['*', '?', '[']) {
+        return text.to_owned();
+    }
+    let mut kept = Vec::new();
+    for part in text.split('/') {
+        if part.contains(['*', '?', '[']) {
+            break;
+        }
+        kept.push(part);
+    }
+    match kept.join("/") {
+        s if s.is_empty() && text.starts_with('/') => "/".to_owned(),
+        s if s.is_empty() => ".".to_owned(),
+        s => s,
+    }
+}
+
+/// The positional arguments: words that are not options (all of them after `--`).
+pub(super) fn positional(args: &[Word]) -> Vec<&Word> {
+    let mut out = Vec::new();
+    let mut options_done = false;
+    for w in args {
+        match w.literal() {
+            Some("--") if !options_done => options_done = true,
+            Some(t) if !options_done && t.starts_with('-') && t != "-" => {}
+            _ => out.push(w),
+        }
+    }
+    out
+}
+
+/// Whether a short-option cluster or a long option among the arguments sets `short` or `long`.
+pub(super) fn has_flag(args: &[Word], short: char, long: &str) -> bool {
+    args.iter().filter_map(Word::literal).any(|t| {
+        t == long || (t.starts_with('-') && !t.starts_with("--") && t[1..].contains(short))
+    })
+}

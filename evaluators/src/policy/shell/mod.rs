@@ -1,0 +1,73 @@
+//! The policy's reading of a shell command: every part is judged and the most restrictive
+//! part decides.
+
+mod destructive;
+mod files;
+mod git;
+mod judge;
+mod programs;
+
+use warrant_core::decision::Risk;
+use warrant_core::evaluator::Stance;
+
+use super::codes::{SHELL_DESTRUCTIVE, SHELL_READ_ONLY, SHELL_UNPARSEABLE};
+use super::finding::{Finding, most_restrictive, quote_text};
+use crate::paths::Places;
+use crate::shell::{self, Script};
+
+/// Judges a command line.
+pub(crate) fn judge_command(command: &str, places: &Places<'_>) -> Finding {
+    match shell::parse(command) {
+        Ok(script) => judge_script(&script, places),
+        Err(e) => Finding::new(
+            Stance::DefaultAsk,
+            SHELL_UNPARSEABLE,
+            Risk::Medium,
+            format!("The command cannot be checked because {e}."),
+        ),
+    }
+}
+
+/// Judges a parsed command: the most restrictive part decides.
+pub(crate) fn judge_script(script: &Script, places: &Places<'_>) -> Finding {
+    let mut j = judge::Judge {
+        places,
+        script,
+        findings: Vec::new(),
+    };
+    for name in &script.fork_bombs {
+        let reason = format!(
+            "The function `{name}` calls itself in the background without end: a fork bomb."
+        );
+        j.add(Stance::HardDeny, SHELL_DESTRUCTIVE, Risk::Critical, reason);
+    }
+    for u in &script.unreadable {
+        let reason = format!(
+            "Part of the command ({}) cannot be checked because {}.",
+            quote_text(&u.code),
+            u.error
+        );
+        j.add(Stance::DefaultAsk, SHELL_UNPARSEABLE, Risk::Medium, reason);
+    }
+    for cmd in &script.commands {
+        programs::judge(&mut j, cmd);
+    }
+    let reads: Vec<String> = j
+        .findings
+        .iter()
+        .filter(|f| f.code == SHELL_READ_ONLY)
+        .map(|f| f.reason.clone())
+        .collect();
+    let Some(mut decided) = most_restrictive(j.findings) else {
+        return Finding::new(
+            Stance::DefaultAsk,
+            SHELL_UNPARSEABLE,
+            Risk::Medium,
+            "The command runs nothing that can be checked.",
+        );
+    };
+    if decided.code == SHELL_READ_ONLY && reads.len() > 1 {
+        decided.reason = format!("Every part of the command only reads: {}", reads.join(" "));
+    }
+    decided
+}

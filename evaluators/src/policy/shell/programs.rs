@@ -1,0 +1,291 @@
+//! Programs the policy knows: which only read, which write, which destroy, which talk to the
+//! network, and which run code fed to them.
+
+use warrant_core::decision::Risk;
+use warrant_core::evaluator::Stance;
+
+use super::files;
+use super::judge::{Judge, has_flag, positional};
+use crate::policy::codes::{SHELL_NETWORK, SHELL_PRIVILEGED, SHELL_READ_ONLY};
+use crate::policy::finding::quote;
+use crate::shell::{SimpleCommand, Word};
+
+/// Programs that only read, and take no path arguments.
+const READ_ONLY_NO_PATHS: &[&str] = &[
+    "echo", "printf", "pwd", "true", "false", ":", "date", "whoami", "id", "uname", "hostname",
+    "which", "whereis", "type", "basename", "dirname", "seq", "sleep", "expr", "test", "[", "[[",
+    "printenv", "locale", "nproc", "arch", "tty", "groups", "uptime", "free", "ps", "cd", "pushd",
+    "popd", "export", "set", "unset", "shift", "local", "declare", "typeset", "read", "wait",
+    "exit", "return", "break", "continue", "alias", "hash", "help", "history", "jobs", "umask",
+    "command", "tr", "env", "lsblk", "lscpu", "getconf",
+];
+
+/// Programs that only read, and whose positional arguments are the paths they read.
+const READ_ONLY_PATHS: &[&str] = &[
+    "ls",
+    "cat",
+    "head",
+    "tail",
+    "less",
+    "more",
+    "wc",
+    "stat",
+    "file",
+    "du",
+    "df",
+    "tree",
+    "diff",
+    "cmp",
+    "comm",
+    "cut",
+    "nl",
+    "od",
+    "xxd",
+    "hexdump",
+    "strings",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "sha512sum",
+    "cksum",
+    "b2sum",
+    "realpath",
+    "readlink",
+    "paste",
+    "join",
+    "tac",
+    "rev",
+    "column",
+    "fold",
+    "expand",
+    "unexpand",
+    "bat",
+    "exa",
+    "eza",
+    "dir",
+    "vdir",
+    "fd",
+    "shasum",
+    "sum",
+    "look",
+    "zcat",
+    "bzcat",
+    "xzcat",
+];
+
+/// Programs whose first positional argument is a pattern or a filter, the rest paths read.
+const READ_ONLY_PATTERN_THEN_PATHS: &[&str] = &[
+    "grep", "egrep", "fgrep", "rg", "ag", "ack", "jq", "yq", "zgrep",
+];
+
+/// Programs that destroy filesystems, disks or the running system whatever their arguments.
+const ALWAYS_DESTRUCTIVE: &[&str] = &[
+    "mkfs", "mke2fs", "mkswap", "wipefs", "fdisk", "sfdisk", "parted", "gdisk", "sgdisk",
+    "shutdown", "reboot", "halt", "poweroff",
+];
+
+/// Programs that talk to other machines.
+const NETWORK: &[&str] = &[
+    "curl", "wget", "ssh", "scp", "sftp", "nc", "ncat", "netcat", "telnet", "ftp", "http", "https",
+    "xh", "aria2c", "socat", "ping", "dig", "nslookup", "host", "whois", "fetch",
+];
+
+/// Programs that download.
+pub(super) const DOWNLOADERS: &[&str] = &[
+    "curl",
+    "wget",
+    "fetch",
+    "aria2c",
+    "http",
+    "https",
+    "xh",
+    "lwp-request",
+    "GET",
+];
+
+/// Programs that create or change the paths they are given.
+const WRITERS: &[&str] = &[
+    "touch", "mkdir", "tee", "truncate", "mkfifo", "mknod", "mv", "cp", "ln", "install",
+];
+
+/// Wrappers judged by what they run (the wrapped command follows in the script).
+const NEUTRAL_WRAPPERS: &[&str] = &[
+    "env", "timeout", "nice", "ionice", "stdbuf", "time", "exec", "nohup", "builtin", "busybox",
+    "unbuffer", "setsid", "chronic", "command", "xargs", "eval", "watch", "sh", "bash", "zsh",
+    "dash", "ksh", "ash", "mksh", "fish",
+];
+
+/// Variables that decide which programs run or what they load.
+const STEERING_VARIABLES: &[&str] = &[
+    "PATH",
+    "BASH_ENV",
+    "ENV",
+    "IFS",
+    "PROMPT_COMMAND",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "PAGER",
+    "MANPAGER",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "EDITOR",
+    "VISUAL",
+    "PYTHONPATH",
+    "PYTHONSTARTUP",
+    "NODE_OPTIONS",
+    "PERL5OPT",
+    "PERL5LIB",
+    "RUBYOPT",
+];
+
+/// Builtins and programs whose `NAME=value` arguments set variables.
+const SETTERS: &[&str] = &["export", "declare", "typeset", "local", "readonly", "env"];
+
+/// The variable the command sets that steers what programs run, if any.
+fn steering_variable(cmd: &SimpleCommand) -> Option<&str> {
+    let steers = |name: &str| {
+        STEERING_VARIABLES.contains(&name)
+            || ["LD_", "DYLD_", "GIT_"].iter().any(|p| name.starts_with(p))
+    };
+    let set_by_args = cmd
+        .program()
+        .filter(|p| SETTERS.contains(p))
+        .map(|_| {
+            cmd.args().iter().filter_map(|w| {
+                w.literal()
+                    .unwrap_or(&w.prefix)
+                    .split_once('=')
+                    .map(|(n, _)| n)
+            })
+        })
+        .into_iter()
+        .flatten();
+    cmd.assignments
+        .iter()
+        .map(String::as_str)
+        .chain(set_by_args)
+        .find(|n| steers(n))
+}
+
+/// Judges one simple command.
+pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    for r in &cmd.redirects {
+        match r.kind {
+            crate::shell::RedirectKind::Read => j.read(cmd, &r.target),
+            crate::shell::RedirectKind::Write => j.write(cmd, &r.target, None),
+        }
+    }
+    if let Some(name) = steering_variable(cmd) {
+        let what = format!("sets {name}, which decides what programs run or load");
+        return j.unknown(cmd, &what, Risk::High);
+    }
+    if cmd.words.is_empty() {
+        if cmd.redirects.is_empty() {
+            let reason = "Setting shell variables only changes the shell itself.".to_owned();
+            j.add(Stance::PolicyAllow, SHELL_READ_ONLY, Risk::Safe, reason);
+        }
+        return;
+    }
+    if cmd
+        .program()
+        .is_none_or(|p| !READ_ONLY_NO_PATHS.contains(&p))
+    {
+        j.scan_for_secrets(cmd);
+    }
+    if super::destructive::runs_downloaded_code(j, cmd) {
+        return j.destructive(cmd, "runs code downloaded from the network");
+    }
+    if cmd.runs_dynamic_code {
+        return j.unknown(cmd, "runs code that only exists when it runs", Risk::High);
+    }
+    let Some(program) = cmd.program() else {
+        return j.unknown(
+            cmd,
+            "runs a program whose name is only known when it runs",
+            Risk::High,
+        );
+    };
+    let args = cmd.args();
+    match program {
+        "sudo" | "doas" | "su" | "sudoedit" | "pkexec" => {
+            let reason = format!("{} runs with raised privileges.", quote(cmd));
+            j.add(Stance::DefaultAsk, SHELL_PRIVILEGED, Risk::High, reason);
+        }
+        "find" => super::destructive::find(j, cmd),
+        _ if cmd.wraps && NEUTRAL_WRAPPERS.contains(&program) => {}
+        p if ALWAYS_DESTRUCTIVE.contains(&p) || p.starts_with("mkfs.") => {
+            j.destructive(cmd, "erases disks or stops the system");
+        }
+        "rm" | "rmdir" | "unlink" | "shred" | "srm" => super::destructive::remove(j, cmd),
+        "chmod" | "chown" | "chgrp" => super::destructive::permissions(j, cmd),
+        "dd" => super::destructive::dd(j, cmd),
+        "kill" | "pkill" | "killall" => super::destructive::kill(j, cmd),
+        "init" | "telinit" if args.iter().any(|a| matches!(a.literal(), Some("0" | "6"))) => {
+            j.destructive(cmd, "stops the system");
+        }
+        "git" => super::git::judge(j, cmd),
+        "sed" => files::sed(j, cmd),
+        "awk" | "gawk" | "mawk" | "nawk" => files::awk(j, cmd),
+        "sort" => files::sort(j, cmd),
+        "tar" => files::tar(j, cmd),
+        p if WRITERS.contains(&p) => files::writer(j, cmd, p),
+        p if NETWORK.contains(&p) => network(j, cmd, p),
+        p if READ_ONLY_NO_PATHS.contains(&p) => j.read_only(cmd),
+        p if READ_ONLY_PATHS.contains(&p) => reads(j, cmd, &positional(args)),
+        "rg" if args
+            .iter()
+            .filter_map(Word::literal)
+            .any(|t| t.starts_with("--pre")) =>
+        {
+            j.unknown(
+                cmd,
+                "runs a preprocessor program on every file",
+                Risk::Medium,
+            );
+        }
+        p if READ_ONLY_PATTERN_THEN_PATHS.contains(&p) => {
+            let pos = positional(args);
+            let pattern_given = has_flag(args, 'e', "--regexp") || has_flag(args, 'f', "--file");
+            let skip = usize::from(!pattern_given && !pos.is_empty());
+            reads(j, cmd, &pos[skip..]);
+        }
+        _ if is_version_or_help(args) => j.read_only(cmd),
+        _ => j.unknown(cmd, "runs a program that may change things", Risk::Medium),
+    }
+}
+
+fn is_version_or_help(args: &[Word]) -> bool {
+    matches!(args, [only] if matches!(only.literal(), Some("--version" | "--help")))
+}
+
+/// A read-only command reading `paths`.
+pub(super) fn reads(j: &mut Judge<'_>, cmd: &SimpleCommand, paths: &[&Word]) {
+    let before = j.findings.len();
+    for p in paths {
+        j.read(cmd, p);
+    }
+    if cmd.extra_args {
+        j.unknown(cmd, "reads paths only known when it runs", Risk::Low);
+    }
+    if j.findings.len() == before {
+        j.read_only(cmd);
+    }
+}
+
+fn network(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
+    let args = cmd.args();
+    let out_flags: &[&str] = match program {
+        "curl" => &["-o", "--output"],
+        "wget" => &["-O", "--output-document"],
+        _ => &[],
+    };
+    for (i, w) in args.iter().enumerate() {
+        if w.literal().is_some_and(|t| out_flags.contains(&t))
+            && let Some(file) = args.get(i + 1).filter(|f| f.literal() != Some("-"))
+        {
+            j.write(cmd, file, None);
+        }
+    }
+    let reason = format!("{} talks to the network.", quote(cmd));
+    j.add(Stance::DefaultAsk, SHELL_NETWORK, Risk::Medium, reason);
+}

@@ -1,0 +1,225 @@
+//! Checks a call's input against the tool's JSON schema (the subset tools declare: `type`,
+//! `required`, `properties`, `additionalProperties`, `items`, `enum`, lengths and bounds).
+
+use serde_json::{Map, Value};
+
+/// Checks `input` against `schema`; the error names the offending field.
+pub(crate) fn check(schema: &Value, input: &Value) -> Result<(), String> {
+    at(schema, input, "")
+}
+
+fn field(path: &str) -> String {
+    if path.is_empty() {
+        "the input".to_owned()
+    } else {
+        format!("field \"{path}\"")
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn has_type(v: &Value, ty: &str) -> bool {
+    match ty {
+        "null" => v.is_null(),
+        "boolean" => v.is_boolean(),
+        "integer" => v.is_i64() || v.is_u64() || v.as_f64().is_some_and(|f| f.fract() == 0.0),
+        "number" => v.is_number(),
+        "string" => v.is_string(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        // An unknown type name constrains nothing this checker can verify.
+        _ => true,
+    }
+}
+
+fn at(schema: &Value, value: &Value, path: &str) -> Result<(), String> {
+    let schema = match schema {
+        Value::Bool(false) => return Err(format!("{} is not allowed", field(path))),
+        Value::Object(s) => s,
+        _ => return Ok(()),
+    };
+    if let Some(ty) = schema.get("type") {
+        let names: Vec<&str> = match ty {
+            Value::String(t) => vec![t.as_str()],
+            Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        if !names.is_empty() && !names.iter().any(|t| has_type(value, t)) {
+            return Err(format!(
+                "{} must be {}, not {}",
+                field(path),
+                names.join(" or "),
+                type_name(value)
+            ));
+        }
+    }
+    if let Some(Value::Array(allowed)) = schema.get("enum")
+        && !allowed.contains(value)
+    {
+        return Err(format!(
+            "{} must be one of {}",
+            field(path),
+            Value::Array(allowed.clone())
+        ));
+    }
+    match value {
+        Value::Object(map) => object(schema, map, path),
+        Value::Array(items) => {
+            if let Some(item) = schema.get("items") {
+                for (i, v) in items.iter().enumerate() {
+                    at(item, v, &format!("{path}[{i}]"))?;
+                }
+            }
+            Ok(())
+        }
+        Value::String(s) => {
+            let len = s.chars().count() as u64;
+            bound(
+                schema,
+                "minLength",
+                |m| len >= m,
+                || format!("{} is too short", field(path)),
+            )?;
+            bound(
+                schema,
+                "maxLength",
+                |m| len <= m,
+                || format!("{} is too long", field(path)),
+            )
+        }
+        Value::Number(n) => {
+            let n = n.as_f64().unwrap_or(f64::NAN);
+            let ok = |key: &str, f: fn(f64, f64) -> bool| {
+                schema
+                    .get(key)
+                    .and_then(Value::as_f64)
+                    .is_none_or(|m| f(n, m))
+            };
+            if !ok("minimum", |n, m| n >= m) || !ok("maximum", |n, m| n <= m) {
+                return Err(format!("{} is out of range", field(path)));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn bound(
+    schema: &Map<String, Value>,
+    key: &str,
+    ok: impl Fn(u64) -> bool,
+    err: impl Fn() -> String,
+) -> Result<(), String> {
+    match schema.get(key).and_then(Value::as_u64) {
+        Some(m) if !ok(m) => Err(err()),
+        _ => Ok(()),
+    }
+}
+
+fn object(schema: &Map<String, Value>, map: &Map<String, Value>, path: &str) -> Result<(), String> {
+    if let Some(Value::Array(required)) = schema.get("required") {
+        for key in required.iter().filter_map(Value::as_str) {
+            if !map.contains_key(key) {
+                return Err(format!("{} is required", field(&join(path, key))));
+            }
+        }
+    }
+    let properties = schema.get("properties").and_then(Value::as_object);
+    for (key, v) in map {
+        let sub = join(path, key);
+        match properties.and_then(|p| p.get(key)) {
+            Some(prop) => at(prop, v, &sub)?,
+            None => match schema.get("additionalProperties") {
+                Some(Value::Bool(false)) => return Err(format!("{} is not allowed", field(&sub))),
+                Some(extra @ Value::Object(_)) => at(extra, v, &sub)?,
+                _ => {}
+            },
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema() -> Value {
+        json!({
+            "type": "object",
+            "required": ["command"],
+            "additionalProperties": false,
+            "properties": {
+                "command": {"type": "string", "minLength": 1},
+                "timeout": {"type": "integer", "minimum": 0},
+                "mode": {"enum": ["a", "b"]},
+                "tags": {"type": "array", "items": {"type": "string"}}
+            }
+        })
+    }
+
+    #[test]
+    fn a_valid_input_passes() {
+        assert_eq!(
+            check(
+                &schema(),
+                &json!({"command": "ls", "timeout": 5, "tags": ["x"]})
+            ),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn every_problem_names_its_field() {
+        let cases = [
+            (json!([]), "the input must be object, not an array"),
+            (json!({}), "field \"command\" is required"),
+            (
+                json!({"command": 1}),
+                "field \"command\" must be string, not an integer",
+            ),
+            (json!({"command": ""}), "field \"command\" is too short"),
+            (
+                json!({"command": "ls", "timeout": 1.5}),
+                "field \"timeout\" must be integer, not a number",
+            ),
+            (
+                json!({"command": "ls", "timeout": -1}),
+                "field \"timeout\" is out of range",
+            ),
+            (
+                json!({"command": "ls", "mode": "c"}),
+                "field \"mode\" must be one of [\"a\",\"b\"]",
+            ),
+            (
+                json!({"command": "ls", "tags": [1]}),
+                "field \"tags[0]\" must be string, not an integer",
+            ),
+            (
+                json!({"command": "ls", "extra": true}),
+                "field \"extra\" is not allowed",
+            ),
+        ];
+        for (input, message) in cases {
+            assert_eq!(check(&schema(), &input), Err(message.to_owned()), "{input}");
+        }
+    }
+}

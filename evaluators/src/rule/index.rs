@@ -1,0 +1,237 @@
+//! The compiled rules: hash maps by tool id and MCP server, a glob set over tool ids, a word
+//! trie per tool for command prefixes, and glob sets for paths and arguments. A lookup costs
+//! time in proportion to the call, not to the number of rules.
+
+use std::collections::HashMap;
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+
+use crate::shell::Script;
+
+/// A trie over command words; a node keeps the rules that end there, exactly or as a prefix.
+#[derive(Debug, Default)]
+pub(crate) struct CommandTrie {
+    exact: Vec<usize>,
+    prefix: Vec<usize>,
+    children: HashMap<String, CommandTrie>,
+}
+
+impl CommandTrie {
+    fn insert(&mut self, words: &[String], prefix: bool, rule: usize) {
+        let mut node = self;
+        for w in words {
+            node = node.children.entry(w.clone()).or_default();
+        }
+        if prefix {
+            node.prefix.push(rule);
+        } else {
+            node.exact.push(rule);
+        }
+    }
+
+    /// The rules whose words start `words` (or, for exact rules, are `words`, when `complete`:
+    /// a command cut short at a word only known at run time matches prefixes only).
+    fn lookup(&self, words: &[&str], complete: bool, out: &mut Vec<usize>) {
+        let mut node = self;
+        for w in words {
+            match node.children.get(*w) {
+                Some(next) => node = next,
+                None => return,
+            }
+            out.extend(&node.prefix);
+        }
+        if complete {
+            out.extend(&node.exact);
+        }
+    }
+}
+
+/// Globs compiled into one set, each mapped back to its rule.
+#[derive(Debug)]
+pub(crate) struct GlobIndex {
+    set: GlobSet,
+    rules: Vec<usize>,
+}
+
+impl GlobIndex {
+    fn build(globs: Vec<(Glob, usize)>) -> Result<Self, globset::Error> {
+        let mut builder = GlobSetBuilder::new();
+        let mut rules = Vec::with_capacity(globs.len());
+        for (g, rule) in globs {
+            builder.add(g);
+            rules.push(rule);
+        }
+        Ok(Self {
+            set: builder.build()?,
+            rules,
+        })
+    }
+
+    fn lookup(&self, candidate: &str, out: &mut Vec<usize>) {
+        out.extend(
+            self.set
+                .matches(candidate)
+                .into_iter()
+                .map(|i| self.rules[i]),
+        );
+    }
+}
+
+/// What a rule looks at within the tools it selects.
+#[derive(Debug, Clone)]
+pub(crate) enum Condition {
+    /// The whole tool.
+    Whole,
+    /// Shell commands starting with (or, when not a prefix, equal to) these words.
+    Command { words: Vec<String>, prefix: bool },
+    /// Paths matching one of these globs.
+    Path(Vec<Glob>),
+    /// An input field whose value matches one of these globs.
+    Argument { field: String, globs: Vec<Glob> },
+}
+
+/// The rules of one tool selector, before their globs are compiled together.
+#[derive(Debug, Default)]
+pub(crate) struct BucketBuilder {
+    whole: Vec<usize>,
+    commands: CommandTrie,
+    paths: Vec<(Glob, usize)>,
+    arguments: HashMap<String, Vec<(Glob, usize)>>,
+}
+
+impl BucketBuilder {
+    pub(crate) fn add(&mut self, condition: Condition, rule: usize) {
+        match condition {
+            Condition::Whole => self.whole.push(rule),
+            Condition::Command { words, prefix } => self.commands.insert(&words, prefix, rule),
+            Condition::Path(globs) => self.paths.extend(globs.into_iter().map(|g| (g, rule))),
+            Condition::Argument { field, globs } => self
+                .arguments
+                .entry(field)
+                .or_default()
+                .extend(globs.into_iter().map(|g| (g, rule))),
+        }
+    }
+
+    pub(crate) fn build(self) -> Result<Bucket, globset::Error> {
+        Ok(Bucket {
+            whole: self.whole,
+            commands: self.commands,
+            paths: GlobIndex::build(self.paths)?,
+            arguments: self
+                .arguments
+                .into_iter()
+                .map(|(f, g)| Ok((f, GlobIndex::build(g)?)))
+                .collect::<Result<_, globset::Error>>()?,
+        })
+    }
+}
+
+/// The compiled rules of one tool selector.
+#[derive(Debug)]
+pub(crate) struct Bucket {
+    whole: Vec<usize>,
+    commands: CommandTrie,
+    paths: GlobIndex,
+    arguments: HashMap<String, GlobIndex>,
+}
+
+/// A rule that matched, and for a command rule the command it matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Hit {
+    pub rule: usize,
+    pub command: Option<usize>,
+}
+
+/// A call as the rules look at it.
+pub(crate) struct CallView<'a> {
+    /// Every id the tool goes by (`Bash`; `git.status` and `mcp__git__git.status`).
+    pub identities: Vec<String>,
+    /// The MCP servers that offer it.
+    pub servers: Vec<String>,
+    /// The parsed shell command, for the shell tool.
+    pub script: Option<&'a Script>,
+    /// The paths it names, relative to the workspace root when inside and absolute.
+    pub paths: Vec<String>,
+    /// Its input.
+    pub input: &'a serde_json::Value,
+}
+
+impl Bucket {
+    fn lookup(&self, call: &CallView<'_>, hits: &mut Vec<Hit>) {
+        let whole = self.whole.iter().map(|&rule| Hit {
+            rule,
+            command: None,
+        });
+        hits.extend(whole);
+        let mut found = Vec::new();
+        for p in &call.paths {
+            self.paths.lookup(p, &mut found);
+        }
+        for (field, index) in &self.arguments {
+            if let Some(value) = call.input.get(field) {
+                let text = value
+                    .as_str()
+                    .map_or_else(|| value.to_string(), str::to_owned);
+                index.lookup(&text, &mut found);
+            }
+        }
+        hits.extend(found.drain(..).map(|rule| Hit {
+            rule,
+            command: None,
+        }));
+        let Some(script) = call.script else { return };
+        for (i, cmd) in script.commands.iter().enumerate() {
+            let Some(program) = cmd.program() else {
+                continue;
+            };
+            // A word only known at run time ends what can be matched.
+            let words: Vec<&str> = std::iter::once(program)
+                .chain(cmd.args().iter().map_while(|w| w.literal()))
+                .collect();
+            let complete = words.len() == cmd.words.len() && !cmd.extra_args;
+            self.commands.lookup(&words, complete, &mut found);
+            hits.extend(found.drain(..).map(|rule| Hit {
+                rule,
+                command: Some(i),
+            }));
+        }
+    }
+}
+
+/// Every rule, indexed by what selects it.
+#[derive(Debug)]
+pub(crate) struct Selectors {
+    pub exact: HashMap<String, Bucket>,
+    pub servers: HashMap<String, Bucket>,
+    pub globs: GlobSet,
+    pub glob_buckets: Vec<Bucket>,
+}
+
+impl Selectors {
+    /// The rules that match a call.
+    pub(crate) fn lookup(&self, call: &CallView<'_>) -> Vec<Hit> {
+        let mut hits = Vec::new();
+        for id in &call.identities {
+            if let Some(b) = self.exact.get(id) {
+                b.lookup(call, &mut hits);
+            }
+        }
+        for s in &call.servers {
+            if let Some(b) = self.servers.get(s) {
+                b.lookup(call, &mut hits);
+            }
+        }
+        let mut globbed: Vec<usize> = call
+            .identities
+            .iter()
+            .flat_map(|id| self.globs.matches(id))
+            .collect();
+        globbed.sort_unstable();
+        globbed.dedup();
+        for i in globbed {
+            self.glob_buckets[i].lookup(call, &mut hits);
+        }
+        hits
+    }
+}

@@ -1,0 +1,226 @@
+//! The `rule` evaluator: the user's rules (`Tool`, `Tool(specifier)`, MCP ids, `[[rule]]`
+//! tables) in layers, grants from earlier `session`/`global` approvals, and the approval
+//! checkpoint flow of the workspace's effective policy.
+
+pub mod codes;
+mod compile;
+mod config;
+mod decide;
+mod draft;
+mod file;
+mod index;
+mod known;
+
+use std::path::PathBuf;
+
+use async_trait::async_trait;
+use warrant_core::call::{EvaluationContext, ToolCall};
+use warrant_core::catalog::{SHELL_TOOL, ToolCatalog, is_shell_tool};
+use warrant_core::decision::{PermissionDecisionSource, Risk};
+use warrant_core::evaluator::{Evaluator, EvaluatorError, Rationale, Stance, Verdict};
+
+pub use config::{ArgumentPattern, Layer, RuleAction, RuleFile, RuleSet, RulesConfig, TableRule};
+
+use crate::error::ConfigError;
+use crate::paths::Places;
+use crate::policy::filesystem;
+use crate::shell::WorkingDir;
+use compile::CompiledRule;
+use index::{CallView, Selectors};
+use known::mcp_servers;
+
+/// The name the rule evaluator goes by in traces and configuration.
+pub const NAME: &str = "rule";
+
+/// Applies the user's rules, grants and auto-approvals.
+///
+/// Rules are checked against the tool catalog and compiled once, when the evaluator is built;
+/// a decision then costs time in proportion to the call, not to the number of rules. Among the
+/// rules that match, the highest layer (`managed` > `project` > `user` > `session`) decides,
+/// and within a layer deny > ask > allow. With no rule matching, a grant covering the call, a
+/// `tool-call` checkpoint that is off, or an auto-approved tool allows it; otherwise the
+/// evaluator abstains.
+#[derive(Debug)]
+pub struct RuleEvaluator {
+    rules: Vec<CompiledRule>,
+    selectors: Selectors,
+    home: Option<PathBuf>,
+}
+
+impl RuleEvaluator {
+    /// Reads, checks and compiles the rules of `config`, rule files included. Tool ids are
+    /// checked against `catalog`: an MCP tool `T` offered by server `S` is also `mcp__S__T`,
+    /// and `mcp__S__*` names every tool of `S`. `home` is what `~` in path globs stands for.
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::UnknownTool`] (with the nearest known id), [`ConfigError::MalformedRule`]
+    /// or [`ConfigError::RuleFile`], naming the rule and where it was written.
+    pub fn new(
+        config: &RulesConfig,
+        catalog: &ToolCatalog,
+        home: Option<PathBuf>,
+    ) -> Result<Self, ConfigError> {
+        let mut drafts = Vec::new();
+        for (layer, set) in [
+            (Layer::Managed, &config.managed),
+            (Layer::Project, &config.project),
+            (Layer::User, &config.user),
+            (Layer::Session, &config.session),
+        ] {
+            drafts.extend(draft::inline(set, layer)?);
+        }
+        for f in &config.files {
+            drafts.extend(file::load(f)?);
+        }
+        let (rules, selectors) = compile::compile(drafts, catalog, home.as_deref())?;
+        Ok(Self {
+            rules,
+            selectors,
+            home,
+        })
+    }
+
+    /// How many rules were compiled.
+    pub fn len(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// Whether there are no rules.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// The rule that decides the call, if one matches.
+    fn matching_rule(&self, call: &ToolCall, cx: &EvaluationContext) -> Option<&CompiledRule> {
+        if self.rules.is_empty() {
+            return None;
+        }
+        let tool = call.tool_name.as_str();
+        let canonical = if is_shell_tool(tool) {
+            SHELL_TOOL
+        } else {
+            tool
+        };
+        let mut identities = vec![canonical.to_owned()];
+        let mut servers: Vec<String> = Vec::new();
+        for s in mcp_servers(&cx.catalog, tool) {
+            identities.push(format!("mcp__{s}__{tool}"));
+            servers.push(s.to_owned());
+        }
+        if let Some((server, _)) = tool.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
+            servers.push(server.to_owned());
+        }
+        let script = is_shell_tool(tool)
+            .then(|| call.input.get("command").and_then(|c| c.as_str()))
+            .flatten()
+            .and_then(|c| crate::shell::parse(c).ok());
+        let view = CallView {
+            identities,
+            servers,
+            script: script.as_ref(),
+            paths: self.paths_of(call, cx),
+            input: &call.input,
+        };
+        let hits = self.selectors.lookup(&view);
+        decide::decide(&self.rules, &hits, script.as_ref()).map(|i| &self.rules[i])
+    }
+
+    /// The paths a call names, relative to the workspace root when inside, and absolute.
+    fn paths_of(&self, call: &ToolCall, cx: &EvaluationContext) -> Vec<String> {
+        let places = Places::new(&cx.workspace_root, self.home.as_deref(), None);
+        let mut out = Vec::new();
+        for raw in filesystem::paths(&call.input) {
+            let located = places.locate(raw, &WorkingDir::Root);
+            if let Some(rel) = places.relative(&located.path) {
+                out.push(rel.to_string_lossy().into_owned());
+            }
+            out.push(located.path.to_string_lossy().into_owned());
+        }
+        out
+    }
+}
+
+fn rule_verdict(rule: &CompiledRule) -> Verdict {
+    let (stance, risk, verb) = match rule.action {
+        RuleAction::Deny => (Stance::HardDeny, Risk::High, "denies"),
+        RuleAction::Ask => (Stance::RequireAsk, Risk::Medium, "asks for approval of"),
+        RuleAction::Allow => (Stance::UserAllow, Risk::Low, "allows"),
+    };
+    let code = match (rule.explicit, rule.action) {
+        (true, RuleAction::Allow) => codes::EXPLICIT_TOOL_ALLOW,
+        (true, RuleAction::Ask) => codes::EXPLICIT_TOOL_ASK,
+        (true, RuleAction::Deny) => codes::EXPLICIT_TOOL_DENY,
+        (false, RuleAction::Allow) => codes::NORMALIZED_RULE_ALLOW,
+        (false, RuleAction::Ask) => codes::NORMALIZED_RULE_ASK,
+        (false, RuleAction::Deny) => codes::NORMALIZED_RULE_DENY,
+    };
+    let reason = format!(
+        "The {} rule \"{}\" ({}) {verb} this call.",
+        rule.layer.as_str(),
+        rule.text,
+        rule.origin
+    );
+    Verdict::decide(stance, Rationale::new(code, reason, risk))
+}
+
+fn user_allow(code: &str, reason: String) -> Verdict {
+    Verdict::decide(Stance::UserAllow, Rationale::new(code, reason, Risk::Low))
+}
+
+/// Whether the effective policy auto-approves the tool (shell spellings count as one).
+fn auto_approved(tool: &str, cx: &EvaluationContext) -> bool {
+    !tool.is_empty()
+        && (cx.policy.auto_approves(tool)
+            || is_shell_tool(tool)
+                && cx
+                    .policy
+                    .auto_approved_tool_names
+                    .iter()
+                    .any(|t| is_shell_tool(t)))
+}
+
+#[async_trait]
+impl Evaluator for RuleEvaluator {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn source(&self) -> PermissionDecisionSource {
+        PermissionDecisionSource::Rule
+    }
+
+    async fn evaluate(
+        &self,
+        call: &ToolCall,
+        cx: &EvaluationContext,
+    ) -> Result<Verdict, EvaluatorError> {
+        if let Some(rule) = self.matching_rule(call, cx) {
+            return Ok(rule_verdict(rule));
+        }
+        if let Some(grant) = cx.grants.iter().find(|g| g.covers(&cx.grant_keys)) {
+            let reason = format!(
+                "An earlier approval covers this call ({}).",
+                grant.description
+            );
+            return Ok(user_allow(codes::NORMALIZED_RULE_ALLOW, reason));
+        }
+        let agent = call.agent();
+        if !cx.policy.tool_call_checkpoint(agent) {
+            let reason = format!(
+                "Tool-call approval is off for agent \"{agent}\", so its calls run without asking."
+            );
+            return Ok(user_allow(codes::EXPLICIT_TOOL_CHECKPOINT_OFF, reason));
+        }
+        if auto_approved(&call.tool_name, cx) {
+            let by = if cx.policy.session_override {
+                "this session's settings"
+            } else {
+                "the pattern's defaults"
+            };
+            let reason = format!("\"{}\" is auto-approved by {by}.", call.tool_name);
+            return Ok(user_allow(codes::EXPLICIT_TOOL_AUTO_APPROVED, reason));
+        }
+        Ok(Verdict::Abstain)
+    }
+}

@@ -1,0 +1,182 @@
+//! Lowers brush-parser's syntax tree into the flat list of simple commands of a [`Script`].
+
+mod simple;
+mod wrappers;
+
+use brush_parser::ast::{self, Command, CompoundCommand, CompoundList, Pipeline};
+use brush_parser::{Parser, ParserOptions};
+
+use super::{MAX_INNER_DEPTH, Script, ShellError, Unreadable, Word, WorkingDir, precheck};
+
+pub(super) struct Lowering<'s> {
+    script: &'s mut Script,
+    cwd: WorkingDir,
+    /// Commands of `>(…)` substitutions waiting for the command whose output they read.
+    readers: Vec<usize>,
+}
+
+impl<'s> Lowering<'s> {
+    pub(super) fn new(script: &'s mut Script) -> Self {
+        Self {
+            script,
+            cwd: WorkingDir::Root,
+            readers: Vec::new(),
+        }
+    }
+
+    /// Parses `code` and lowers it, starting in `cwd`.
+    pub(super) fn program(
+        &mut self,
+        code: &str,
+        depth: usize,
+        cwd: WorkingDir,
+    ) -> Result<(), ShellError> {
+        if depth > MAX_INNER_DEPTH {
+            return Err(ShellError::TooDeep);
+        }
+        precheck(code)?;
+        let mut parser = Parser::new(code.as_bytes(), &ParserOptions::default());
+        let program = parser
+            .parse_program()
+            .map_err(|e| ShellError::Syntax(e.to_string()))?;
+        self.cwd = cwd;
+        for list in &program.complete_commands {
+            self.list(list, depth, &[]);
+        }
+        Ok(())
+    }
+
+    /// Lowers nested code (a substitution, `bash -c`); returns the indices it added.
+    fn nested(&mut self, code: &str, depth: usize) -> std::ops::Range<usize> {
+        let start = self.script.commands.len();
+        let saved = self.cwd.clone();
+        if let Err(error) = self.program(code, depth + 1, saved.clone()) {
+            self.script.unreadable.push(Unreadable {
+                code: code.to_owned(),
+                error,
+            });
+        }
+        // Nested code runs in a subshell: its `cd` does not move the caller.
+        self.cwd = saved;
+        start..self.script.commands.len()
+    }
+
+    fn list(&mut self, list: &CompoundList, depth: usize, pipe: &[usize]) {
+        for item in &list.0 {
+            let and_or = &item.0;
+            self.pipeline(&and_or.first, depth, pipe);
+            for next in &and_or.additional {
+                let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
+                self.pipeline(p, depth, pipe);
+            }
+        }
+    }
+
+    fn pipeline(&mut self, pipeline: &Pipeline, depth: usize, pipe: &[usize]) {
+        let mut upstream = pipe.to_vec();
+        for command in &pipeline.seq {
+            let start = self.script.commands.len();
+            self.command(command, depth, &upstream);
+            upstream.extend(start..self.script.commands.len());
+        }
+    }
+
+    fn command(&mut self, command: &Command, depth: usize, pipe: &[usize]) {
+        match command {
+            Command::Simple(simple) => self.simple(simple, depth, pipe),
+            Command::Compound(compound, redirects) => {
+                self.compound(compound, depth, pipe);
+                self.redirect_only(redirects.as_ref(), depth, pipe);
+            }
+            Command::Function(def) => {
+                self.fork_bomb_check(def);
+                self.compound(&def.body.0, depth, pipe);
+                self.redirect_only(def.body.1.as_ref(), depth, pipe);
+            }
+            Command::ExtendedTest(test, redirects) => {
+                let mut words = vec![Word::literal_text("[[")];
+                let mut feeds = pipe.to_vec();
+                for w in test_words(&test.expr) {
+                    words.push(self.word(&w.value, depth, &mut feeds));
+                }
+                self.push(words, Vec::new(), feeds);
+                self.redirect_only(redirects.as_ref(), depth, pipe);
+            }
+        }
+    }
+
+    fn compound(&mut self, compound: &CompoundCommand, depth: usize, pipe: &[usize]) {
+        match compound {
+            CompoundCommand::Arithmetic(a) => self.expression(&a.expr.value, depth, pipe),
+            CompoundCommand::ArithmeticForClause(f) => {
+                for e in [&f.initializer, &f.condition, &f.updater]
+                    .into_iter()
+                    .flatten()
+                {
+                    self.expression(&e.value, depth, pipe);
+                }
+                self.list(&f.body.list, depth, pipe);
+            }
+            CompoundCommand::BraceGroup(b) => self.list(&b.list, depth, pipe),
+            CompoundCommand::Subshell(s) => {
+                let saved = self.cwd.clone();
+                self.list(&s.list, depth, pipe);
+                self.cwd = saved;
+            }
+            CompoundCommand::ForClause(f) => {
+                let mut feeds = pipe.to_vec();
+                for w in f.values.iter().flatten() {
+                    self.word(&w.value, depth, &mut feeds);
+                }
+                self.list(&f.body.list, depth, &feeds);
+            }
+            CompoundCommand::CaseClause(c) => {
+                let mut feeds = pipe.to_vec();
+                self.word(&c.value.value, depth, &mut feeds);
+                for case in &c.cases {
+                    for p in &case.patterns {
+                        self.word(&p.value, depth, &mut feeds);
+                    }
+                    if let Some(cmd) = &case.cmd {
+                        self.list(cmd, depth, pipe);
+                    }
+                }
+            }
+            CompoundCommand::IfClause(i) => {
+                self.list(&i.condition, depth, pipe);
+                self.list(&i.then, depth, pipe);
+                for e in i.elses.iter().flatten() {
+                    if let Some(c) = &e.condition {
+                        self.list(c, depth, pipe);
+                    }
+                    self.list(&e.body, depth, pipe);
+                }
+            }
+            CompoundCommand::WhileClause(w) | CompoundCommand::UntilClause(w) => {
+                self.list(&w.0, depth, pipe);
+                self.list(&w.1.list, depth, pipe);
+            }
+            CompoundCommand::Coprocess(c) => self.command(&c.body, depth, pipe),
+        }
+    }
+
+    /// Substitutions inside arithmetic still run.
+    fn expression(&mut self, text: &str, depth: usize, pipe: &[usize]) {
+        let mut feeds = pipe.to_vec();
+        self.word(&format!("$(({text}))"), depth, &mut feeds);
+    }
+}
+
+fn test_words(expr: &ast::ExtendedTestExpr) -> Vec<ast::Word> {
+    use ast::ExtendedTestExpr as E;
+    match expr {
+        E::And(a, b) | E::Or(a, b) => {
+            let mut w = test_words(a);
+            w.extend(test_words(b));
+            w
+        }
+        E::Not(a) | E::Parenthesized(a) => test_words(a),
+        E::UnaryTest(_, w) => vec![w.clone()],
+        E::BinaryTest(_, a, b) => vec![a.clone(), b.clone()],
+    }
+}

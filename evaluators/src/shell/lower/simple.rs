@@ -1,0 +1,263 @@
+//! Simple commands: their words, assignments, redirections and substitutions.
+
+use brush_parser::ast::{
+    self, CommandPrefixOrSuffixItem, IoFileRedirectKind, IoFileRedirectTarget, IoRedirect,
+};
+
+use super::Lowering;
+use crate::shell::words::{LoweredWord, heredoc_substitutions, lower};
+use crate::shell::{Redirect, RedirectKind, ShellError, SimpleCommand, Unreadable, Word};
+
+/// What a simple command is made of, gathered item by item.
+#[derive(Default)]
+pub(super) struct Parts {
+    words: Vec<Word>,
+    redirects: Vec<Redirect>,
+    feeds: Vec<usize>,
+    assignments: Vec<String>,
+}
+
+impl Lowering<'_> {
+    pub(super) fn simple(&mut self, simple: &ast::SimpleCommand, depth: usize, pipe: &[usize]) {
+        let mut parts = Parts {
+            feeds: pipe.to_vec(),
+            ..Parts::default()
+        };
+        for item in simple.prefix.iter().flat_map(|p| p.0.iter()) {
+            self.item(item, depth, false, &mut parts);
+        }
+        if let Some(name) = &simple.word_or_name {
+            let word = self.word(&name.value, depth, &mut parts.feeds);
+            parts.words.push(word);
+        }
+        for item in simple.suffix.iter().flat_map(|s| s.0.iter()) {
+            self.item(item, depth, true, &mut parts);
+        }
+        let index = self.push(parts.words, parts.redirects, parts.feeds);
+        self.script.commands[index].assignments = parts.assignments;
+        self.track_cwd(index);
+        self.unwrap(index, depth);
+    }
+
+    /// Reads one item; `argument` for items after the program name, where `x=y` is a word.
+    pub(super) fn item(
+        &mut self,
+        item: &CommandPrefixOrSuffixItem,
+        depth: usize,
+        argument: bool,
+        parts: &mut Parts,
+    ) {
+        let Parts {
+            words,
+            redirects,
+            feeds,
+            assignments,
+        } = parts;
+        match item {
+            CommandPrefixOrSuffixItem::IoRedirect(r) => {
+                if let Some(r) = self.redirect(r, depth, feeds) {
+                    redirects.push(r);
+                }
+            }
+            CommandPrefixOrSuffixItem::Word(w) => words.push(self.word(&w.value, depth, feeds)),
+            CommandPrefixOrSuffixItem::AssignmentWord(_, word) if argument => {
+                words.push(self.word(&word.value, depth, feeds));
+            }
+            CommandPrefixOrSuffixItem::AssignmentWord(assignment, _) => {
+                let (ast::AssignmentName::VariableName(name)
+                | ast::AssignmentName::ArrayElementName(name, _)) = &assignment.name;
+                assignments.push(name.clone());
+                self.assignment_value(&assignment.value, depth, feeds);
+            }
+            CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
+                self.process_substitution(kind, sub, depth, feeds);
+                words.push(Word::dynamic("<(…)", ""));
+            }
+        }
+    }
+
+    /// Substitutions in an assigned value still run.
+    fn assignment_value(
+        &mut self,
+        value: &ast::AssignmentValue,
+        depth: usize,
+        feeds: &mut Vec<usize>,
+    ) {
+        match value {
+            ast::AssignmentValue::Scalar(w) => {
+                self.word(&w.value, depth, feeds);
+            }
+            ast::AssignmentValue::Array(items) => {
+                for (k, v) in items {
+                    if let Some(k) = k {
+                        self.word(&k.value, depth, feeds);
+                    }
+                    self.word(&v.value, depth, feeds);
+                }
+            }
+        }
+    }
+
+    pub(super) fn redirect(
+        &mut self,
+        r: &IoRedirect,
+        depth: usize,
+        feeds: &mut Vec<usize>,
+    ) -> Option<Redirect> {
+        let (kind, target) = match r {
+            IoRedirect::File(_, kind, target) => {
+                let kind = match kind {
+                    IoFileRedirectKind::Read => RedirectKind::Read,
+                    IoFileRedirectKind::Write
+                    | IoFileRedirectKind::Append
+                    | IoFileRedirectKind::ReadAndWrite
+                    | IoFileRedirectKind::Clobber => RedirectKind::Write,
+                    IoFileRedirectKind::DuplicateInput | IoFileRedirectKind::DuplicateOutput => {
+                        return self.duplicate(target, depth, feeds);
+                    }
+                };
+                match target {
+                    IoFileRedirectTarget::Filename(w) => (kind, w),
+                    IoFileRedirectTarget::Fd(_) => return None,
+                    IoFileRedirectTarget::ProcessSubstitution(kind, sub) => {
+                        self.process_substitution(kind, sub, depth, feeds);
+                        return None;
+                    }
+                    IoFileRedirectTarget::Duplicate(w) => (kind, w),
+                }
+            }
+            IoRedirect::OutputAndError(w, _) => (RedirectKind::Write, w),
+            IoRedirect::HereDocument(_, doc) => {
+                if doc.requires_expansion {
+                    self.heredoc(&doc.doc.value, depth, feeds);
+                }
+                return None;
+            }
+            IoRedirect::HereString(_, w) => {
+                {
+                    self.word(&w.value, depth, feeds);
+                };
+                return None;
+            }
+        };
+        let target = self.word(&target.value, depth, feeds);
+        Some(Redirect { kind, target })
+    }
+
+    /// `>&2` duplicates a descriptor; `>& file` (a word that is not a number or `-`) writes.
+    pub(super) fn duplicate(
+        &mut self,
+        target: &IoFileRedirectTarget,
+        depth: usize,
+        feeds: &mut Vec<usize>,
+    ) -> Option<Redirect> {
+        let (IoFileRedirectTarget::Duplicate(w) | IoFileRedirectTarget::Filename(w)) = target
+        else {
+            return None;
+        };
+        let word = self.word(&w.value, depth, feeds);
+        let is_fd = word
+            .literal()
+            .is_some_and(|t| t.trim_end_matches('-').chars().all(|c| c.is_ascii_digit()));
+        (!is_fd).then_some(Redirect {
+            kind: RedirectKind::Write,
+            target: word,
+        })
+    }
+
+    pub(super) fn redirect_only(
+        &mut self,
+        redirects: Option<&ast::RedirectList>,
+        depth: usize,
+        pipe: &[usize],
+    ) {
+        let Some(list) = redirects else { return };
+        let mut feeds = pipe.to_vec();
+        let found: Vec<Redirect> = list
+            .0
+            .iter()
+            .filter_map(|r| self.redirect(r, depth, &mut feeds))
+            .collect();
+        if !found.is_empty() {
+            self.push(Vec::new(), found, feeds);
+        }
+    }
+
+    /// Reads a word; the commands of its substitutions are lowered and feed the caller.
+    pub(super) fn word(&mut self, raw: &str, depth: usize, feeds: &mut Vec<usize>) -> Word {
+        match lower(raw) {
+            Ok(LoweredWord {
+                word,
+                substitutions,
+            }) => {
+                for code in substitutions {
+                    feeds.extend(self.nested(&code, depth));
+                }
+                word
+            }
+            Err(e) => {
+                self.script.unreadable.push(Unreadable {
+                    code: raw.to_owned(),
+                    error: ShellError::Syntax(e),
+                });
+                Word::dynamic(raw, "")
+            }
+        }
+    }
+
+    /// `<(cmd)` feeds the command its output; `>(cmd)` reads the command's output, so it is
+    /// fed by the command once that is pushed.
+    fn process_substitution(
+        &mut self,
+        kind: &ast::ProcessSubstitutionKind,
+        sub: &ast::SubshellCommand,
+        depth: usize,
+        feeds: &mut Vec<usize>,
+    ) {
+        let start = self.script.commands.len();
+        let cwd = self.cwd.clone();
+        let readers = std::mem::take(&mut self.readers);
+        self.list(&sub.list, depth, &[]);
+        self.cwd = cwd;
+        self.readers = readers;
+        let added = start..self.script.commands.len();
+        match kind {
+            ast::ProcessSubstitutionKind::Read => feeds.extend(added),
+            ast::ProcessSubstitutionKind::Write => self.readers.extend(added),
+        }
+    }
+
+    pub(super) fn heredoc(&mut self, body: &str, depth: usize, feeds: &mut Vec<usize>) {
+        match heredoc_substitutions(body) {
+            Ok(codes) => {
+                for code in codes {
+                    feeds.extend(self.nested(&code, depth));
+                }
+            }
+            Err(e) => self.script.unreadable.push(Unreadable {
+                code: body.to_owned(),
+                error: ShellError::Syntax(e),
+            }),
+        }
+    }
+
+    pub(super) fn push(
+        &mut self,
+        words: Vec<Word>,
+        redirects: Vec<Redirect>,
+        feeds: Vec<usize>,
+    ) -> usize {
+        self.script.commands.push(SimpleCommand {
+            words,
+            redirects,
+            cwd: self.cwd.clone(),
+            feeds,
+            ..SimpleCommand::default()
+        });
+        let index = self.script.commands.len() - 1;
+        for reader in std::mem::take(&mut self.readers) {
+            self.script.commands[reader].feeds.push(index);
+        }
+        self.script.commands.len() - 1
+    }
+}

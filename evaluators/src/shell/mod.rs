@@ -1,0 +1,190 @@
+//! A shell command as Warrant judges it: parsed by a real shell parser (brush-parser) into the
+//! simple commands it would run, with wrappers (`sudo`, `env`, `bash -c`, `xargs`, …) unwrapped.
+//!
+//! Nothing here decides anything: the policy, the rules and the grant scoper read the same
+//! [`Script`] and judge it in their own terms.
+
+mod lower;
+mod unwrap;
+mod words;
+
+pub use words::Word;
+
+/// The longest command text that is parsed; longer ones are [`ShellError::TooLong`].
+pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
+
+/// The deepest nesting of brackets, braces and substitutions that is parsed.
+///
+/// The parser recurses per level; the bound keeps it far from the stack's end.
+pub const MAX_NESTING: usize = 48;
+
+/// Shells: they take code with `-c`.
+pub const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish"];
+
+/// Programs that run code: the shells and script interpreters.
+pub const INTERPRETERS: &[&str] = &[
+    "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "python", "python2", "python3",
+    "perl", "ruby", "node", "php", "lua", "deno", "bun",
+];
+
+/// How many times code inside code (`bash -c`, `eval`, `$(…)`) is parsed before giving up.
+pub const MAX_INNER_DEPTH: usize = 8;
+
+/// Why a command could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShellError {
+    /// The shell parser rejected it.
+    #[error("the shell parser rejected it: {0}")]
+    Syntax(String),
+    /// It is longer than [`MAX_COMMAND_BYTES`].
+    #[error("it is {0} bytes long, more than the {MAX_COMMAND_BYTES} that are read")]
+    TooLong(usize),
+    /// It nests deeper than [`MAX_NESTING`].
+    #[error("it nests deeper than {MAX_NESTING} levels")]
+    TooDeep,
+}
+
+/// Where a redirection sends or takes data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedirectKind {
+    /// `<`: the target is read.
+    Read,
+    /// `>`, `>>`, `>|`, `<>`, `&>`: the target is written.
+    Write,
+}
+
+/// One file redirection of a command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    /// Read or write.
+    pub kind: RedirectKind,
+    /// The file.
+    pub target: Word,
+}
+
+/// The directory a command runs in, as far as the text tells.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum WorkingDir {
+    /// The workspace root (no `cd` came before).
+    #[default]
+    Root,
+    /// A directory named by an earlier `cd` (relative to the workspace root, absolute, or `~…`).
+    Dir(String),
+    /// An earlier `cd` went somewhere the text does not tell.
+    Unknown,
+}
+
+/// One simple command the shell would run.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SimpleCommand {
+    /// The program and its arguments (empty for a bare assignment or redirection).
+    pub words: Vec<Word>,
+    /// Its file redirections.
+    pub redirects: Vec<Redirect>,
+    /// The variables assigned for it (`PATH=. ls` assigns `PATH`).
+    pub assignments: Vec<String>,
+    /// The directory it runs in.
+    pub cwd: WorkingDir,
+    /// The wrapper (`sudo`, `env`, `bash -c`, …) this command was unwrapped from.
+    pub parent: Option<usize>,
+    /// Whether this command is a wrapper whose inner commands follow in the script.
+    pub wraps: bool,
+    /// Whether it runs with raised privileges (under `sudo`, `doas` or `su`).
+    pub elevated: bool,
+    /// Whether arguments are appended at run time (`xargs`), so the words are not all of them.
+    pub extra_args: bool,
+    /// Whether it runs code that only exists at run time (`bash -c "$X"`, `eval "$(…)"`).
+    pub runs_dynamic_code: bool,
+    /// The commands whose output this one consumes: earlier parts of its pipeline, and
+    /// substitutions in its words and redirections.
+    pub feeds: Vec<usize>,
+}
+
+impl SimpleCommand {
+    /// The program's name: the last path component of the first word, when it is literal.
+    pub fn program(&self) -> Option<&str> {
+        let first = self.words.first()?.literal()?;
+        Some(first.rsplit('/').next().unwrap_or(first))
+    }
+
+    /// The arguments after the program.
+    pub fn args(&self) -> &[Word] {
+        self.words.get(1..).unwrap_or(&[])
+    }
+
+    /// The literal words, with `None` for those computed at run time.
+    pub fn literals(&self) -> impl Iterator<Item = Option<&str>> {
+        self.words.iter().map(Word::literal)
+    }
+}
+
+/// A code fragment inside the command that could not be read (`bash -c '…'` with bad syntax).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable {
+    /// The fragment.
+    pub code: String,
+    /// Why.
+    pub error: ShellError,
+}
+
+/// Everything a command would run.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Script {
+    /// Every simple command, nested ones included, roughly in the order they run.
+    pub commands: Vec<SimpleCommand>,
+    /// Inner code that could not be read.
+    pub unreadable: Vec<Unreadable>,
+    /// Functions that call themselves through a pipe or in the background: fork bombs.
+    pub fork_bombs: Vec<String>,
+}
+
+impl Script {
+    /// The commands that are not wrappers: what actually runs.
+    pub fn leaves(&self) -> impl Iterator<Item = (usize, &SimpleCommand)> {
+        self.commands.iter().enumerate().filter(|(_, c)| !c.wraps)
+    }
+
+    /// The wrappers a command was unwrapped from, innermost first.
+    pub fn ancestors(&self, index: usize) -> impl Iterator<Item = (usize, &SimpleCommand)> {
+        let mut next = self.commands.get(index).and_then(|c| c.parent);
+        std::iter::from_fn(move || {
+            let i = next?;
+            let c = self.commands.get(i)?;
+            next = c.parent;
+            Some((i, c))
+        })
+    }
+}
+
+/// Parses a command line into the commands it would run.
+///
+/// # Errors
+///
+/// A [`ShellError`] when the top-level text cannot be parsed; code nested inside it that cannot
+/// be parsed is kept in [`Script::unreadable`] instead.
+pub fn parse(command: &str) -> Result<Script, ShellError> {
+    let mut script = Script::default();
+    lower::Lowering::new(&mut script).program(command, 0, WorkingDir::Root)?;
+    Ok(script)
+}
+
+/// Rejects text the parser should not see: too long or nested too deep.
+fn precheck(code: &str) -> Result<(), ShellError> {
+    if code.len() > MAX_COMMAND_BYTES {
+        return Err(ShellError::TooLong(code.len()));
+    }
+    let mut depth = 0usize;
+    for c in code.chars() {
+        match c {
+            '(' | '{' | '[' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(ShellError::TooDeep);
+                }
+            }
+            ')' | '}' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}

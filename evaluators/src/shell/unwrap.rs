@@ -1,0 +1,310 @@
+//! Wrappers: commands that run another command (`sudo`, `env`, `timeout`, `xargs`,
+//! `find -exec`, …) or another piece of code (`bash -c`, `eval`, `watch`, `su -c`).
+
+use super::{SHELLS, SimpleCommand, Word, WorkingDir};
+
+/// What a wrapper runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Inner {
+    /// A command given as words, run in `cwd` when the wrapper moves it.
+    Command(Vec<Word>, Option<WorkingDir>),
+    /// Shell code given as literal text.
+    Code(String),
+    /// Shell code only known at run time.
+    DynamicCode,
+}
+
+/// How a wrapper runs what it wraps.
+#[derive(Debug, Default)]
+pub(super) struct Unwrapping {
+    pub inner: Vec<Inner>,
+    /// The inner commands run with raised privileges.
+    pub elevated: bool,
+    /// Arguments are appended to the inner command at run time.
+    pub extra_args: bool,
+}
+
+/// What a command wraps; nothing for a command that is not a wrapper.
+pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
+    let Some(program) = cmd.program() else {
+        return Unwrapping::default();
+    };
+    let args = cmd.args();
+    let command = |rest: &[Word]| -> Vec<Inner> {
+        if rest.is_empty() {
+            Vec::new()
+        } else {
+            vec![Inner::Command(rest.to_vec(), None)]
+        }
+    };
+    let mut out = Unwrapping::default();
+    match program {
+        "sudo" | "doas" => {
+            let rest = after_options(
+                args,
+                &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"],
+            );
+            out.inner = command(rest);
+            out.elevated = true;
+        }
+        "su" => {
+            out.elevated = true;
+            out.inner = option_value(args, &["-c", "--command"]).map_or_else(Vec::new, code);
+        }
+        "env" => return env(args),
+        "timeout" => {
+            let rest = after_options(args, &["-s", "-k", "--signal", "--kill-after"]);
+            out.inner = command(rest.get(1..).unwrap_or(&[]));
+        }
+        "nice" => out.inner = command(after_options(args, &["-n", "--adjustment"])),
+        "ionice" => out.inner = command(after_options(args, &["-c", "-n", "-p", "-P", "-u"])),
+        "stdbuf" => out.inner = command(after_options(args, &["-i", "-o", "-e"])),
+        "time" => out.inner = command(after_options(args, &["-o", "-f", "--output", "--format"])),
+        "exec" => out.inner = command(after_options(args, &["-a"])),
+        "nohup" | "builtin" | "busybox" | "unbuffer" => out.inner = command(args),
+        "setsid" | "chronic" => out.inner = command(after_options(args, &[])),
+        "command" => {
+            let lookup = args
+                .iter()
+                .any(|a| matches!(a.literal(), Some("-v" | "-V")));
+            if !lookup {
+                out.inner = command(after_options(args, &[]));
+            }
+        }
+        "xargs" => {
+            let (rest, replace) = xargs_options(args);
+            let words = if rest.is_empty() {
+                vec![Word::literal_text("echo")]
+            } else {
+                rest.iter()
+                    .map(|w| replaced(w, replace.as_deref()))
+                    .collect()
+            };
+            out.inner = vec![Inner::Command(words, None)];
+            out.extra_args = true;
+        }
+        "find" => out.inner = find_exec(args),
+        "eval" => out.inner = joined_code(args),
+        "watch" => {
+            let rest = after_options(args, &["-n", "--interval", "-q", "--equexit"]);
+            let exec = args
+                .iter()
+                .any(|a| matches!(a.literal(), Some("-x" | "--exec")));
+            out.inner = if exec {
+                command(rest)
+            } else {
+                joined_code(rest)
+            };
+        }
+        shell if SHELLS.contains(&shell) => out.inner = shell_code(args),
+        _ => {}
+    }
+    out
+}
+
+fn code(word: &Word) -> Vec<Inner> {
+    vec![match word.literal() {
+        Some(code) => Inner::Code(code.to_owned()),
+        None => Inner::DynamicCode,
+    }]
+}
+
+fn joined_code(words: &[Word]) -> Vec<Inner> {
+    if words.is_empty() {
+        return Vec::new();
+    }
+    let parts: Option<Vec<&str>> = words.iter().map(Word::literal).collect();
+    vec![match parts {
+        Some(parts) => Inner::Code(parts.join(" ")),
+        None => Inner::DynamicCode,
+    }]
+}
+
+/// The words after a wrapper's options; `with_value` lists options that take the next word.
+fn after_options<'a>(args: &'a [Word], with_value: &[&str]) -> &'a [Word] {
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        let Some(text) = w.literal() else { break };
+        if text == "--" {
+            return args.get(i + 1..).unwrap_or(&[]);
+        }
+        if !text.starts_with('-') || text == "-" {
+            break;
+        }
+        i += if with_value.contains(&text) { 2 } else { 1 };
+    }
+    args.get(i..).unwrap_or(&[])
+}
+
+/// The value of the first of `names` among the arguments (`-c CODE`, `--command=CODE`).
+fn option_value<'a>(args: &'a [Word], names: &[&str]) -> Option<&'a Word> {
+    args.iter().enumerate().find_map(|(i, w)| {
+        let text = w.literal()?;
+        if names.contains(&text) {
+            return args.get(i + 1);
+        }
+        None
+    })
+}
+
+fn env(args: &[Word]) -> Unwrapping {
+    let mut cwd = None;
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        let Some(text) = w.literal() else { break };
+        match text {
+            "-u" | "--unset" => i += 2,
+            "-C" | "--chdir" => {
+                cwd = Some(
+                    args.get(i + 1)
+                        .and_then(Word::literal)
+                        .map_or(WorkingDir::Unknown, |d| WorkingDir::Dir(d.to_owned())),
+                );
+                i += 2;
+            }
+            "-S" | "--split-string" => {
+                return Unwrapping {
+                    inner: args.get(i + 1).map_or_else(Vec::new, code),
+                    ..Unwrapping::default()
+                };
+            }
+            "--" => i += 1,
+            t if t.starts_with('-') && t != "-" => i += 1,
+            t if t.contains('=') && !t.starts_with('=') => i += 1,
+            _ => break,
+        }
+    }
+    let rest = args.get(i..).unwrap_or(&[]);
+    Unwrapping {
+        inner: if rest.is_empty() {
+            Vec::new()
+        } else {
+            vec![Inner::Command(rest.to_vec(), cwd)]
+        },
+        ..Unwrapping::default()
+    }
+}
+
+fn xargs_options(args: &[Word]) -> (&[Word], Option<String>) {
+    const WITH_VALUE: &[&str] = &[
+        "-d",
+        "-E",
+        "-L",
+        "-n",
+        "-P",
+        "-s",
+        "-a",
+        "--delimiter",
+        "--max-args",
+        "--max-procs",
+        "--arg-file",
+        "--max-lines",
+    ];
+    let mut replace = None;
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        let Some(text) = w.literal() else { break };
+        if text == "--" {
+            i += 1;
+            break;
+        }
+        if !text.starts_with('-') {
+            break;
+        }
+        if text == "-I" {
+            replace = args.get(i + 1).and_then(Word::literal).map(str::to_owned);
+            i += 2;
+        } else if let Some(r) = text.strip_prefix("--replace") {
+            replace = Some(r.trim_start_matches('=').to_owned()).filter(|r| !r.is_empty());
+            replace.get_or_insert_with(|| "{}".to_owned());
+            i += 1;
+        } else if let Some(r) = text.strip_prefix("-i") {
+            replace = Some(if r.is_empty() {
+                "{}".to_owned()
+            } else {
+                r.to_owned()
+            });
+            i += 1;
+        } else {
+            i += if WITH_VALUE.contains(&text) { 2 } else { 1 };
+        }
+    }
+    (args.get(i..).unwrap_or(&[]), replace)
+}
+
+/// A word with xargs' replacement string in it becomes unknown.
+fn replaced(word: &Word, replace: Option<&str>) -> Word {
+    match (word.literal(), replace) {
+        (Some(text), Some(r)) if text.contains(r) => {
+            let prefix = text.split(r).next().unwrap_or_default();
+            Word::dynamic(word.raw.clone(), prefix)
+        }
+        _ => word.clone(),
+    }
+}
+
+/// `find ROOTS… -exec CMD {} ;`: the commands run, with `{}` standing for the roots searched.
+fn find_exec(args: &[Word]) -> Vec<Inner> {
+    let is_expr = |w: &Word| {
+        w.literal()
+            .is_some_and(|t| t.starts_with('-') || t == "(" || t == "!" || t == ",")
+    };
+    let mut roots: Vec<Word> = args.iter().take_while(|w| !is_expr(w)).cloned().collect();
+    if roots.is_empty() {
+        roots.push(Word::literal_text("."));
+    }
+    let mut inner = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let starts = matches!(
+            args[i].literal(),
+            Some("-exec" | "-execdir" | "-ok" | "-okdir")
+        );
+        i += 1;
+        if !starts {
+            continue;
+        }
+        let mut words = Vec::new();
+        while let Some(w) = args.get(i) {
+            i += 1;
+            match w.literal() {
+                Some(";" | "+") => break,
+                Some("{}") => words.extend(roots.iter().cloned()),
+                Some(t) if t.contains("{}") => {
+                    let prefix = t.split("{}").next().unwrap_or_default();
+                    words.push(Word::dynamic(w.raw.clone(), prefix));
+                }
+                _ => words.push(w.clone()),
+            }
+        }
+        if !words.is_empty() {
+            inner.push(Inner::Command(words, None));
+        }
+    }
+    inner
+}
+
+/// `bash -c CODE`, `sh -lc CODE`, `bash -o pipefail -c CODE`: the code; a shell reading a
+/// script file or its input wraps nothing.
+fn shell_code(args: &[Word]) -> Vec<Inner> {
+    let mut takes_code = false;
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        let Some(text) = w.literal() else { break };
+        if text == "--" || !(text.starts_with('-') || text.starts_with('+')) || text.len() < 2 {
+            break;
+        }
+        if matches!(text, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
+            i += 2;
+            continue;
+        }
+        if !text.starts_with("--") && text[1..].contains('c') {
+            takes_code = true;
+        }
+        i += 1;
+    }
+    match (takes_code, args.get(i)) {
+        (true, Some(word)) => code(word),
+        _ => Vec::new(),
+    }
+}

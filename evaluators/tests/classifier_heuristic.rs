@@ -1,0 +1,87 @@
+//! The embedded reviewer: deterministic, offline, honest about its model id.
+
+mod support;
+
+use serde_json::json;
+use support::{bash, call, context, policy, workspace};
+use warrant_core::call::{PermissionMode, ToolCall};
+use warrant_core::decision::{Behavior, Confidence};
+use warrant_evaluators::classifier::{Classifier, HEURISTIC_MODEL_ID, HeuristicClassifier, Review};
+
+async fn review(c: &ToolCall) -> (Behavior, Confidence) {
+    let ws = workspace();
+    let cx = context(PermissionMode::Auto, ws.path());
+    let h = HeuristicClassifier::new(policy());
+    let out = h
+        .classify(&Review {
+            call: c,
+            context: &cx,
+        })
+        .await
+        .unwrap();
+    assert!(!out.reason.is_empty());
+    (out.behavior, out.confidence)
+}
+
+#[tokio::test]
+async fn routine_workspace_work_is_allowed() {
+    assert_eq!(
+        review(&call("Edit", json!({"path": "src/main.rs"}))).await,
+        (Behavior::Allow, Confidence::High)
+    );
+    assert_eq!(
+        review(&bash("mkdir -p build && touch build/x")).await.0,
+        Behavior::Allow
+    );
+    assert_eq!(
+        review(&bash("cargo test --workspace")).await.0,
+        Behavior::Allow
+    );
+    assert_eq!(
+        review(&bash("cd app && npm run test")).await.0,
+        Behavior::Allow
+    );
+    assert_eq!(
+        review(&call("list_issues", json!({}))).await.0,
+        Behavior::Allow
+    );
+}
+
+#[tokio::test]
+async fn reaching_outside_is_escalated() {
+    for c in [
+        bash("curl https://example.com"),
+        bash("sudo apt-get install x"),
+        bash("./deploy.sh"),
+        bash("git reset --hard"),
+        call("Write", json!({"path": "../elsewhere.txt"})),
+        call("deleteRepository", json!({})),
+        call("frobnicate", json!({})),
+    ] {
+        assert_eq!(
+            review(&c).await.0,
+            Behavior::Ask,
+            "{} {}",
+            c.tool_name,
+            c.input
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_same_call_always_gets_the_same_review() {
+    let c = bash("npm install left-pad");
+    let first = review(&c).await;
+    for _ in 0..5 {
+        assert_eq!(review(&c).await, first);
+    }
+}
+
+#[test]
+fn the_model_id_is_its_own() {
+    assert_eq!(
+        HeuristicClassifier::new(policy()).model_id(),
+        HEURISTIC_MODEL_ID
+    );
+    assert_eq!(HEURISTIC_MODEL_ID, "warrant/heuristic-v1");
+}

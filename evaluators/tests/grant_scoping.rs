@@ -1,0 +1,199 @@
+//! Grants key the canonical form of what was approved: program and subcommand for a shell
+//! command (never every command), the directory for a file tool, the host for a URL.
+
+mod support;
+
+use std::sync::Arc;
+
+use serde_json::json;
+use support::{HOME, bash, call, workspace};
+use warrant_core::approval::standard_actions;
+use warrant_core::call::PermissionMode;
+use warrant_core::decision::{Behavior, PermissionDecisionSource, Scope};
+use warrant_core::engine::{AuthorizeOptions, Engine};
+use warrant_core::grant::{Grant, GrantKey, GrantScoper};
+use warrant_evaluators::rule::codes;
+use warrant_evaluators::{CanonicalGrantScoper, EvaluatorsConfig, default_chain};
+
+fn scoper(root: &std::path::Path) -> CanonicalGrantScoper {
+    CanonicalGrantScoper::new(root, Some(HOME.into()))
+}
+
+fn specs(
+    s: &CanonicalGrantScoper,
+    c: &warrant_core::call::ToolCall,
+) -> Vec<(String, Option<String>)> {
+    s.keys(c)
+        .into_iter()
+        .map(|k| (k.tool_name, k.specifier))
+        .collect()
+}
+
+fn shell(spec: &str) -> (String, Option<String>) {
+    ("Bash".to_owned(), Some(spec.to_owned()))
+}
+
+#[test]
+fn shell_commands_key_by_program_and_subcommand() {
+    let ws = workspace();
+    let s = scoper(ws.path());
+    let rows = [
+        ("git push origin dev", vec![shell("git push")]),
+        ("git -C sub push --tags", vec![shell("git push")]),
+        ("npm run test && npm run build", vec![shell("npm run")]),
+        (
+            "git status && git push",
+            vec![shell("git status"), shell("git push")],
+        ),
+        ("ls -la src", vec![shell("ls")]),
+        ("timeout 60 cargo test", vec![shell("cargo test")]),
+        ("sudo apt install ripgrep", vec![shell("sudo apt install")]),
+        ("python build.py --fast", vec![shell("python build.py")]),
+        ("python -c 'print(1)'", vec![shell("python -c print(1)")]),
+        ("echo 'unterminated", vec![shell("echo 'unterminated")]),
+        ("$TOOL run", vec![shell("$TOOL run")]),
+    ];
+    for (command, expected) in rows {
+        assert_eq!(specs(&s, &bash(command)), expected, "{command}");
+    }
+    assert_eq!(
+        specs(&s, &call("bash", json!({"command": "git push"}))),
+        vec![shell("git push")]
+    );
+}
+
+#[test]
+fn other_tools_key_narrowly() {
+    let ws = workspace();
+    let s = scoper(ws.path());
+    let rows = [
+        (
+            call("Edit", json!({"path": "src/main.rs"})),
+            ("Edit", Some("src/")),
+        ),
+        (
+            call("Write", json!({"path": "README.md"})),
+            ("Write", Some("./")),
+        ),
+        (
+            call("web_fetch", json!({"url": "https://docs.rs/globset?x=1"})),
+            ("web_fetch", Some("docs.rs")),
+        ),
+        (call("git.status", json!({})), ("git.status", None)),
+    ];
+    for (c, (tool, spec)) in rows {
+        assert_eq!(
+            specs(&s, &c),
+            vec![(tool.to_owned(), spec.map(str::to_owned))],
+            "{}",
+            c.tool_name
+        );
+    }
+    let outside = specs(&s, &call("Write", json!({"path": "/tmp/x/y.txt"})));
+    assert_eq!(
+        outside,
+        vec![("Write".to_owned(), Some("/tmp/x/".to_owned()))]
+    );
+}
+
+#[test]
+fn the_approval_request_says_how_broad_the_grant_will_be() {
+    let ws = workspace();
+    let s = scoper(ws.path());
+    let actions = standard_actions(&s.describe(&s.keys(&bash("git push origin dev"))));
+    let labels: Vec<&str> = actions.iter().map(|a| a.label.as_str()).collect();
+    assert!(
+        labels.contains(&"Allow all \"git push\" commands for this session"),
+        "{labels:?}"
+    );
+    assert!(
+        labels.contains(&"Allow all \"git push\" commands in every session"),
+        "{labels:?}"
+    );
+    let two = s.describe(&s.keys(&bash("git status && git push")));
+    assert_eq!(two, "\"git status\" and \"git push\" commands");
+}
+
+#[test]
+fn a_grant_covers_the_same_subcommand_only() {
+    let ws = workspace();
+    let s = scoper(ws.path());
+    let grant = Grant {
+        keys: s.keys(&bash("git push origin dev")),
+        scope: Scope::Session,
+        session_id: "s1".to_owned(),
+        tool_call_id: "c0".to_owned(),
+        granted_at: 0,
+        description: String::new(),
+    };
+    assert!(grant.covers(&s.keys(&bash("git push origin main"))));
+    assert!(!grant.covers(&s.keys(&bash("git status"))));
+    assert!(!grant.covers(&s.keys(&bash("git push && rm -rf build"))));
+    assert!(!grant.covers(&[GrantKey {
+        tool_name: "Bash".to_owned(),
+        specifier: None
+    }]));
+}
+
+#[tokio::test]
+async fn approving_for_the_session_allows_later_calls_of_the_same_subcommand() {
+    let ws = workspace();
+    let config = EvaluatorsConfig::default();
+    let chain = default_chain(&config, &warrant_core::catalog::ToolCatalog::builtin()).unwrap();
+    let engine = Engine::builder(chain)
+        .grant_scoper(Arc::new(scoper(ws.path())))
+        .workspace_root(ws.path())
+        .build()
+        .await
+        .unwrap();
+    let options = AuthorizeOptions {
+        mode: PermissionMode::Default,
+        announce: false,
+    };
+    let with_id = |id: &str, command: &str| {
+        let mut c = bash(command);
+        c.tool_call_id = id.to_owned();
+        c
+    };
+
+    let first = engine
+        .authorize(with_id("c1", "git push origin dev"), options)
+        .await
+        .unwrap();
+    assert_eq!(first.decision.behavior, Behavior::Ask);
+    let request = &first.approval.as_ref().unwrap().request;
+    assert!(
+        request
+            .actions
+            .iter()
+            .any(|a| a.label == "Allow all \"git push\" commands for this session")
+    );
+    engine.resolve("c1", "allow_session").await.unwrap();
+
+    let later = engine
+        .authorize(with_id("c2", "git push origin main"), options)
+        .await
+        .unwrap();
+    assert_eq!(later.decision.behavior, Behavior::Allow);
+    assert_eq!(later.decision.source, PermissionDecisionSource::Rule);
+    assert_eq!(later.decision.reason_code, codes::NORMALIZED_RULE_ALLOW);
+
+    let other = engine
+        .authorize(with_id("c3", "git pull"), options)
+        .await
+        .unwrap();
+    assert_eq!(
+        other.decision.behavior,
+        Behavior::Ask,
+        "a grant for git push covers no other subcommand"
+    );
+    let forced = engine
+        .authorize(with_id("c4", "git push --force"), options)
+        .await
+        .unwrap();
+    assert_eq!(
+        forced.decision.behavior,
+        Behavior::Deny,
+        "a grant never beats a hard deny"
+    );
+}

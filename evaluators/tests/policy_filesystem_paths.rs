@@ -1,0 +1,212 @@
+//! File tools are judged by where their paths resolve: `..`, `~` and symlinks included.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{
+    HOME, assert_codes, call, context_with_catalog, decided, policy, verdict, workspace,
+};
+use warrant_core::call::PermissionMode;
+use warrant_evaluators::policy::codes::*;
+
+async fn check(root: &std::path::Path, rows: &[(&str, Value, &str)]) {
+    let cx = context_with_catalog(PermissionMode::Default, root);
+    let rows: Vec<_> = rows
+        .iter()
+        .map(|(tool, input, code)| (call(tool, input.clone()), Some(*code)))
+        .collect();
+    assert_codes(&policy(), &cx, &rows).await;
+}
+
+#[tokio::test]
+async fn reads_inside_are_allowed_and_reads_outside_ask() {
+    let ws = workspace();
+    let abs = ws.path().join("src/main.rs").display().to_string();
+    check(
+        ws.path(),
+        &[
+            ("view", json!({"path": "src/main.rs"}), READ_ONLY_TOOL),
+            ("view", json!({"path": abs}), READ_ONLY_TOOL),
+            (
+                "view",
+                json!({"path": "src/../src/main.rs"}),
+                READ_ONLY_TOOL,
+            ),
+            (
+                "grep",
+                json!({"pattern": "fn", "path": "src"}),
+                READ_ONLY_TOOL,
+            ),
+            ("glob", json!({"pattern": "**/*.rs"}), READ_ONLY_TOOL),
+            (
+                "lsp_ts_hover",
+                json!({"uri": format!("file://{}", ws.path().join("src/main.rs").display())}),
+                READ_ONLY_TOOL,
+            ),
+            ("lsp_ts_references", json!({}), READ_ONLY_TOOL),
+            (
+                "view",
+                json!({"path": "../elsewhere.txt"}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+            (
+                "view",
+                json!({"path": "/etc/hosts"}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+            (
+                "view",
+                json!({"path": "~/notes.txt"}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+            (
+                "glob",
+                json!({"pattern": "../**/*.rs"}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+            (
+                "grep",
+                json!({"pattern": "x", "path": "/"}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn writes_inside_stay_open_and_writes_elsewhere_ask_or_deny() {
+    let ws = workspace();
+    check(
+        ws.path(),
+        &[
+            (
+                "Edit",
+                json!({"path": "src/main.rs"}),
+                FILESYSTEM_WRITE_INSIDE_WORKSPACE,
+            ),
+            (
+                "Write",
+                json!({"path": "new/dir/file.txt"}),
+                FILESYSTEM_WRITE_INSIDE_WORKSPACE,
+            ),
+            (
+                "Write",
+                json!({"path": "../outside.txt"}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+            (
+                "Edit",
+                json!({"path": "~/.bashrc"}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+            (
+                "Write",
+                json!({"path": "/etc/passwd"}),
+                FILESYSTEM_SYSTEM_PATH,
+            ),
+            (
+                "Write",
+                json!({"path": "/usr/local/bin/tool"}),
+                FILESYSTEM_SYSTEM_PATH,
+            ),
+            ("Write", json!({"path": "/dev/sda"}), FILESYSTEM_SYSTEM_PATH),
+            ("Write", json!({"content": "x"}), VALIDATION_INVALID_INPUT),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn secrets_are_denied_for_reads_and_writes() {
+    let ws = workspace();
+    check(
+        ws.path(),
+        &[
+            (
+                "view",
+                json!({"path": "~/.ssh/id_ed25519"}),
+                FILESYSTEM_SENSITIVE_PATH,
+            ),
+            (
+                "view",
+                json!({"path": format!("{HOME}/.aws/credentials")}),
+                FILESYSTEM_SENSITIVE_PATH,
+            ),
+            ("view", json!({"path": ".env"}), FILESYSTEM_SENSITIVE_PATH),
+            (
+                "view",
+                json!({"path": "config/.env.production"}),
+                FILESYSTEM_SENSITIVE_PATH,
+            ),
+            (
+                "view",
+                json!({"path": "certs/server.pem"}),
+                FILESYSTEM_SENSITIVE_PATH,
+            ),
+            (
+                "view",
+                json!({"path": "/etc/shadow"}),
+                FILESYSTEM_SENSITIVE_PATH,
+            ),
+            (
+                "view",
+                json!({"path": "~/Library/Keychains/login.keychain-db"}),
+                FILESYSTEM_SENSITIVE_PATH,
+            ),
+            ("Edit", json!({"path": ".env"}), FILESYSTEM_SENSITIVE_PATH),
+            ("view", json!({"path": ".env.example"}), READ_ONLY_TOOL),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn symlinks_are_followed_to_where_they_lead() {
+    let ws = workspace();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("id_rsa"), "key").unwrap();
+    std::os::unix::fs::symlink(outside.path(), ws.path().join("linked")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("id_rsa"),
+        ws.path().join("innocent.txt"),
+    )
+    .unwrap();
+    check(
+        ws.path(),
+        &[
+            (
+                "Write",
+                json!({"path": "linked/new.txt"}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+            (
+                "view",
+                json!({"path": "innocent.txt"}),
+                FILESYSTEM_SENSITIVE_PATH,
+            ),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn configured_secrets_are_protected_too() {
+    let ws = workspace();
+    let p = warrant_evaluators::PolicyEvaluator::new(&warrant_evaluators::PolicyConfig {
+        home_dir: Some(HOME.into()),
+        sensitive_paths: vec!["vault/**".to_owned()],
+    })
+    .unwrap();
+    let cx = context_with_catalog(PermissionMode::Default, ws.path());
+    let (_, r) = decided(verdict(&p, &call("view", json!({"path": "vault/a.txt"})), &cx).await);
+    assert_eq!(r.reason_code, FILESYSTEM_SENSITIVE_PATH);
+    let bad = warrant_evaluators::PolicyConfig {
+        home_dir: None,
+        sensitive_paths: vec!["[".to_owned()],
+    };
+    let e = warrant_evaluators::PolicyEvaluator::new(&bad)
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("sensitive path glob \"[\" is invalid"), "{e}");
+}

@@ -1,0 +1,214 @@
+//! How rules match calls: command prefixes over every part of a shell command, path globs,
+//! MCP ids, tool globs and argument patterns; layers first, then deny > ask > allow.
+
+mod support;
+
+use serde_json::json;
+use support::{
+    HOME, assert_codes, bash, call, catalog, code, context_with_catalog, rule_set, user_rules,
+    verdict, workspace,
+};
+use warrant_core::call::{PermissionMode, ToolCall};
+use warrant_evaluators::rule::{ArgumentPattern, RuleAction, RuleSet, TableRule, codes};
+use warrant_evaluators::{RuleEvaluator, RulesConfig};
+
+async fn codes_for(rules: &RuleEvaluator, calls: &[(ToolCall, Option<&str>)]) {
+    let ws = workspace();
+    std::fs::create_dir_all(ws.path().join("secrets")).unwrap();
+    let cx = context_with_catalog(PermissionMode::Default, ws.path());
+    assert_codes(rules, &cx, calls).await;
+}
+
+const ALLOW: Option<&str> = Some(codes::NORMALIZED_RULE_ALLOW);
+const ASK: Option<&str> = Some(codes::NORMALIZED_RULE_ASK);
+const DENY: Option<&str> = Some(codes::NORMALIZED_RULE_DENY);
+
+#[tokio::test]
+async fn command_prefixes_match_every_part_of_a_shell_command() {
+    let rules = user_rules(
+        &["Bash(npm run test:*)", "Bash(git status)"],
+        &["Bash(git push:*)"],
+        &["Bash(rm:*)"],
+    );
+    codes_for(
+        &rules,
+        &[
+            (bash("npm run test"), ALLOW),
+            (bash("npm run test -- --watch"), ALLOW),
+            (bash("cd app && npm run test"), ALLOW),
+            (bash("npm run testing"), None),
+            (bash("npm run build"), None),
+            (bash("npm run test && curl x"), None),
+            (bash("git status"), ALLOW),
+            (bash("git status --short"), None),
+            (bash("git status $X"), None),
+            (bash("git push origin main"), ASK),
+            (bash("npm run test && git push"), ASK),
+            (bash("rm -rf build"), DENY),
+            (bash("/bin/rm x"), DENY),
+            (bash("echo $(rm x)"), DENY),
+            (bash("sudo rm x"), DENY),
+            (bash("bash -c 'rm x'"), DENY),
+            (bash("find . -exec rm {} +"), DENY),
+            (call("bash", json!({"command": "rm x"})), DENY),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn within_a_layer_deny_beats_ask_beats_allow() {
+    let rules = user_rules(
+        &["Bash(git:*)", "Bash"],
+        &["Bash(git push:*)"],
+        &["Bash(git push --force:*)"],
+    );
+    codes_for(
+        &rules,
+        &[
+            (bash("git log"), ALLOW),
+            (bash("git push"), ASK),
+            (bash("git push --force"), DENY),
+            (bash("ls"), Some(codes::EXPLICIT_TOOL_ALLOW)),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_higher_layer_wins_whatever_the_actions() {
+    let config = RulesConfig {
+        managed: rule_set(&["Bash(npm publish:*)"], &[], &[]),
+        project: rule_set(&[], &[], &["Bash(npm:*)"]),
+        user: rule_set(&["Bash(npm:*)"], &[], &[]),
+        session: rule_set(&[], &["Bash(npm test:*)"], &[]),
+        files: Vec::new(),
+    };
+    let rules = RuleEvaluator::new(&config, &catalog(), Some(HOME.into())).unwrap();
+    codes_for(
+        &rules,
+        &[
+            (bash("npm publish"), ALLOW),
+            (bash("npm test"), DENY),
+            (bash("npm ci"), DENY),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn path_globs_match_resolved_paths() {
+    let rules = user_rules(
+        &["Edit(src/**)", "view(~/notes/**)"],
+        &[],
+        &["Write(secrets/*)"],
+    );
+    codes_for(
+        &rules,
+        &[
+            (call("Edit", json!({"path": "src/main.rs"})), ALLOW),
+            (call("Edit", json!({"path": "./src/a/b.rs"})), ALLOW),
+            (call("Edit", json!({"path": "src/../src/x.rs"})), ALLOW),
+            (call("Edit", json!({"path": "../src/x.rs"})), None),
+            (call("Edit", json!({"path": "lib/x.rs"})), None),
+            (
+                call("view", json!({"path": format!("{HOME}/notes/todo.md")})),
+                ALLOW,
+            ),
+            (call("Write", json!({"path": "secrets/a"})), DENY),
+            (call("Write", json!({"path": "secrets/deeper/a"})), None),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_path_rule_does_not_follow_a_symlink_out_of_the_workspace() {
+    let ws = workspace();
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), ws.path().join("src/escape")).unwrap();
+    let cx = context_with_catalog(PermissionMode::Default, ws.path());
+    let rules = user_rules(&["Edit(src/**)"], &[], &[]);
+    let v = verdict(&rules, &call("Edit", json!({"path": "src/escape/x"})), &cx).await;
+    assert_eq!(code(v), None);
+}
+
+#[tokio::test]
+async fn mcp_rules_match_by_server_and_tool() {
+    let rules = user_rules(&["mcp__git__git.status"], &[], &[]);
+    let server = user_rules(&[], &["mcp__git__*"], &[]);
+    codes_for(
+        &rules,
+        &[
+            (
+                call("git.status", json!({})),
+                Some(codes::EXPLICIT_TOOL_ALLOW),
+            ),
+            (call("git.push", json!({})), None),
+        ],
+    )
+    .await;
+    codes_for(
+        &server,
+        &[
+            (call("git.status", json!({})), ASK),
+            (call("git.push", json!({})), ASK),
+            (call("mcp__git__anything", json!({})), ASK),
+            (call("view", json!({"path": "a"})), None),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn tables_match_tool_globs_and_argument_patterns() {
+    let table = |action, tool: &str, argument: Option<ArgumentPattern>| TableRule {
+        action,
+        tool: tool.to_owned(),
+        command: None,
+        path: None,
+        argument,
+    };
+    let config = RulesConfig {
+        user: RuleSet {
+            allow: vec!["web_fetch(domain:docs.rs)".to_owned()],
+            rule: vec![
+                table(RuleAction::Deny, "lsp_*_references", None),
+                table(
+                    RuleAction::Ask,
+                    "web_fetch",
+                    Some(ArgumentPattern {
+                        name: "url".to_owned(),
+                        pattern: "https://*.internal.example.com/*".to_owned(),
+                    }),
+                ),
+            ],
+            ..RuleSet::default()
+        },
+        ..RulesConfig::default()
+    };
+    let rules = RuleEvaluator::new(&config, &catalog(), Some(HOME.into())).unwrap();
+    codes_for(
+        &rules,
+        &[
+            (call("lsp_ts_references", json!({})), DENY),
+            (call("lsp_ts_hover", json!({})), None),
+            (
+                call("web_fetch", json!({"url": "https://docs.rs/globset"})),
+                ALLOW,
+            ),
+            (
+                call("web_fetch", json!({"url": "https://docs.rs.evil.com/x"})),
+                None,
+            ),
+            (
+                call(
+                    "web_fetch",
+                    json!({"url": "https://wiki.internal.example.com/page"}),
+                ),
+                ASK,
+            ),
+        ],
+    )
+    .await;
+}
