@@ -1,1 +1,113 @@
-fn main() {}
+//! The `warrant` command: decide, serve, record and inspect tool-call authorizations.
+
+mod audit;
+mod check;
+mod config;
+mod engine;
+mod plugins;
+mod serve;
+mod stdio;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Decides, explains and records how every tool call of an AI agent was authorized.
+#[derive(Debug, Parser)]
+#[command(name = "warrant", version, about, long_about = None)]
+struct Cli {
+    /// A configuration file (default: ./warrant.toml when it exists).
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Decide one tool call and print the decision as one JSON object.
+    ///
+    /// Exits 0 whatever the behaviour; bad arguments or bad JSON print one line on stderr
+    /// and exit 2.
+    Check(check::CheckArgs),
+    /// List every registered and loaded plugin: kind, name, version and origin.
+    Plugins(plugins::PluginsArgs),
+    /// Print the audit log as JSON lines; `--verify` checks its hash chain.
+    Audit(audit::AuditArgs),
+    /// Serve the HTTP API, the AG-UI endpoint (POST /v1/agent) and the web UI.
+    ///
+    /// Binds 127.0.0.1:7878 by default and prints the bound address on stderr; every /v1/
+    /// route needs the bearer token (WARRANT_TOKEN or `token` in warrant.toml, else generated
+    /// and printed at start).
+    Serve(serve::ServeArgs),
+    /// Decide tool calls over stdin/stdout: JSON lines in, AG-UI events out, one per line.
+    ///
+    /// Input lines: tool_call, approval, tool_result and session_settings objects. A
+    /// malformed line is answered with a RUN_ERROR event; the end of the input exits 0.
+    Stdio(stdio::StdioArgs),
+}
+
+/// The built-in crates register their plugins with `inventory`; the linker keeps those
+/// registrations only from crates the binary references, so reference every one of them.
+fn link_builtin_plugins() {
+    std::hint::black_box((
+        warrant_evaluators::default_chain as *const () as usize,
+        warrant_stores::SqliteConfig::open as *const () as usize,
+        warrant_transports::sse::SseHub::new as *const () as usize,
+    ));
+}
+
+fn main() -> ExitCode {
+    link_builtin_plugins();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    init_logging();
+    match cli.command {
+        Command::Check(args) => check::run(args, cli.config.as_deref()),
+        Command::Plugins(args) => plugins::run(args, cli.config.as_deref()),
+        Command::Audit(args) => audit::run(args, cli.config.as_deref()),
+        Command::Serve(args) => serve::run(args, cli.config.as_deref()),
+        Command::Stdio(args) => stdio::run(args, cli.config.as_deref()),
+    }
+}
+
+/// Prints help and version as clap does; any other parse error as one line, exit 2.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    // clap spreads a message over several lines, then usage and help: keep the message only.
+    let rendered = e.render().to_string();
+    let message: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    eprintln!("{}", message.join(" "));
+    ExitCode::from(2)
+}
+
+/// Logs go to stderr only, so stdout stays the protocol channel.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("WARRANT_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}

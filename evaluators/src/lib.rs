@@ -22,6 +22,7 @@ mod error;
 pub mod full_access;
 mod grants;
 pub(crate) mod paths;
+mod plugin;
 pub mod policy;
 pub mod rule;
 pub mod shell;

@@ -5,7 +5,6 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::Value;
 use warrant_core::chain::{Chain, DEFAULT_EVALUATOR_TIMEOUT};
 use warrant_core::evaluator::Evaluator;
 
@@ -14,7 +13,7 @@ use crate::error::PluginError;
 use crate::info::PluginInfo;
 use crate::library::LibraryEvaluator;
 use crate::process::ProcessEvaluator;
-use crate::registry::{PluginKind, builtin_evaluator, builtins};
+use crate::registry::{BuildContext, PluginKind, builtin_evaluator, builtins};
 
 /// A chain built from configuration, with what is in it.
 #[derive(Debug)]
@@ -25,8 +24,8 @@ pub struct Assembly {
     pub evaluators: Vec<PluginInfo>,
 }
 
-/// Builds the chain `config` names. Built-in evaluators get their table from `tables` (an
-/// object keyed by evaluator name, such as the `[evaluators]` section); process plugins are
+/// Builds the chain `config` names. Built-in evaluators are made from `cx` (they read their
+/// own sections of its tables, the `[evaluators]` configuration); process plugins are
 /// started, library plugins loaded.
 ///
 /// A process or library plugin that cannot start is kept: it fails every call, so its calls
@@ -35,7 +34,7 @@ pub struct Assembly {
 /// # Errors
 ///
 /// An unknown or duplicated name, a relative library path, or a built-in's broken table.
-pub async fn assemble(config: &PluginsConfig, tables: &Value) -> Result<Assembly, PluginError> {
+pub async fn assemble(config: &PluginsConfig, cx: &BuildContext) -> Result<Assembly, PluginError> {
     check_names(config)?;
     let mut builder = Chain::builder();
     let mut evaluators = Vec::new();
@@ -55,8 +54,7 @@ pub async fn assemble(config: &PluginsConfig, tables: &Value) -> Result<Assembly
                 let info = PluginInfo::library(&evaluator);
                 (Arc::new(evaluator), l.timeout(), info)
             } else {
-                let table = tables.get(&name).unwrap_or(&Value::Null);
-                let evaluator = builtin_evaluator(&name, table).map_err(|e| widen(e, config))?;
+                let evaluator = builtin_evaluator(&name, cx).map_err(|e| widen(e, config))?;
                 let plugin = builtins()
                     .find(|p| p.kind() == PluginKind::Evaluator && p.name == name)
                     .map(PluginInfo::builtin);

@@ -24,7 +24,7 @@ pub use assemble::{Assembly, assemble, list};
 pub use config::{DEFAULT_EVALUATORS, PluginsConfig};
 pub use error::PluginError;
 pub use info::{Origin, PluginInfo, render_table};
-pub use registry::{BuiltinPlugin, Constructor, PluginKind, builtins};
+pub use registry::{BuildContext, BuiltinPlugin, Constructor, PluginKind, builtins};
 
 /// Re-exported so that a crate registers with `warrant_plugins::inventory::submit!`.
 pub use inventory;

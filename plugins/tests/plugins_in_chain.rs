@@ -7,7 +7,7 @@ use common::{bash, decide, library, workspace_file};
 use serde_json::json;
 use warrant_core::chain::TraceOutcome;
 use warrant_core::decision::Behavior;
-use warrant_plugins::{Origin, PluginsConfig, assemble, list};
+use warrant_plugins::{BuildContext, Origin, PluginsConfig, assemble, list};
 
 fn config() -> PluginsConfig {
     let script = workspace_file("examples/process-evaluator/branch_guard.py");
@@ -34,7 +34,9 @@ fn config() -> PluginsConfig {
 
 #[tokio::test]
 async fn both_plugins_decide_in_one_chain() {
-    let assembly = assemble(&config(), &json!({})).await.unwrap();
+    let assembly = assemble(&config(), &BuildContext::new(json!({})))
+        .await
+        .unwrap();
     assert_eq!(
         assembly.chain.evaluator_names(),
         ["branch_guard", "office_hours"]

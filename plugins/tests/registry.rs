@@ -9,7 +9,9 @@ use async_trait::async_trait;
 use common::{bash, decide};
 use serde_json::{Value, json};
 use warrant_core::prelude::*;
-use warrant_plugins::{BuiltinPlugin, PluginError, PluginKind, PluginsConfig, assemble, builtins};
+use warrant_plugins::{
+    BuildContext, BuiltinPlugin, PluginError, PluginKind, PluginsConfig, assemble, builtins,
+};
 
 /// Denies the tool named in its table (`{"tool": "…"}`), abstains otherwise.
 struct DenyTool {
@@ -41,8 +43,9 @@ impl Evaluator for DenyTool {
     }
 }
 
-fn deny_tool(name: &'static str, table: &Value) -> Result<Arc<dyn Evaluator>, String> {
-    let tool = table
+fn deny_tool(name: &'static str, cx: &BuildContext) -> Result<Arc<dyn Evaluator>, String> {
+    let tool = cx
+        .table(name)
         .get("tool")
         .and_then(Value::as_str)
         .ok_or("key \"tool\" is missing")?;
@@ -53,11 +56,11 @@ fn deny_tool(name: &'static str, table: &Value) -> Result<Arc<dyn Evaluator>, St
 }
 
 warrant_plugins::inventory::submit! {
-    BuiltinPlugin::evaluator("deny_tool", "1.2.3", "Denies one tool.", |t| deny_tool("deny_tool", t))
+    BuiltinPlugin::evaluator("deny_tool", "1.2.3", "Denies one tool.", |cx| deny_tool("deny_tool", cx))
 }
 
 warrant_plugins::inventory::submit! {
-    BuiltinPlugin::evaluator("deny_other", "0.0.1", "Denies another tool.", |t| deny_tool("deny_other", t))
+    BuiltinPlugin::evaluator("deny_other", "0.0.1", "Denies another tool.", |cx| deny_tool("deny_other", cx))
 }
 
 warrant_plugins::inventory::submit! {
@@ -92,9 +95,12 @@ fn every_registration_is_listed_with_its_kind_name_and_version() {
 #[tokio::test]
 async fn configuration_selects_built_ins_by_name_in_order_with_their_tables() {
     let tables = json!({ "deny_tool": { "tool": "deploy" }, "deny_other": { "tool": "rm" } });
-    let assembly = assemble(&only(&["deny_other", "deny_tool"]), &tables)
-        .await
-        .unwrap();
+    let assembly = assemble(
+        &only(&["deny_other", "deny_tool"]),
+        &BuildContext::new(tables.clone()),
+    )
+    .await
+    .unwrap();
     assert_eq!(
         assembly.chain.evaluator_names(),
         ["deny_other", "deny_tool"]
@@ -113,7 +119,7 @@ async fn configuration_selects_built_ins_by_name_in_order_with_their_tables() {
 
 #[tokio::test]
 async fn an_unknown_name_lists_the_known_ones_and_the_nearest() {
-    let err = assemble(&only(&["deny_tol"]), &json!({}))
+    let err = assemble(&only(&["deny_tol"]), &BuildContext::new(json!({})))
         .await
         .unwrap_err();
     let PluginError::UnknownName { nearest, known, .. } = &err else {
@@ -130,7 +136,7 @@ async fn an_unknown_name_lists_the_known_ones_and_the_nearest() {
 
 #[tokio::test]
 async fn a_broken_table_names_the_plugin_and_the_key() {
-    let err = assemble(&only(&["deny_tool"]), &json!({}))
+    let err = assemble(&only(&["deny_tool"]), &BuildContext::new(json!({})))
         .await
         .unwrap_err();
     assert_eq!(
@@ -142,8 +148,11 @@ async fn a_broken_table_names_the_plugin_and_the_key() {
 #[tokio::test]
 async fn a_name_listed_twice_is_an_error() {
     let tables = json!({ "deny_tool": { "tool": "x" } });
-    let err = assemble(&only(&["deny_tool", "deny_tool"]), &tables)
-        .await
-        .unwrap_err();
+    let err = assemble(
+        &only(&["deny_tool", "deny_tool"]),
+        &BuildContext::new(tables.clone()),
+    )
+    .await
+    .unwrap_err();
     assert!(err.to_string().contains("named twice"), "{err}");
 }

@@ -26,6 +26,7 @@
 
 mod config;
 mod error;
+mod plugin;
 pub mod sqlite;
 
 pub use config::{DEFAULT_FILE_NAME, SqliteConfig};

@@ -11,6 +11,7 @@
 pub mod agent;
 pub mod error;
 pub mod http;
+mod plugin;
 pub mod sse;
 pub mod stdio;
 pub mod workspace;

@@ -16,7 +16,7 @@
 //! # }
 //!
 //! warrant_plugins::inventory::submit! {
-//!     BuiltinPlugin::evaluator("quiet", env!("CARGO_PKG_VERSION"), "Abstains on every call.", |_table| {
+//!     BuiltinPlugin::evaluator("quiet", env!("CARGO_PKG_VERSION"), "Abstains on every call.", |_cx| {
 //!         Ok(Arc::new(Quiet))
 //!     })
 //! }
@@ -32,10 +32,12 @@
 mod select;
 
 use std::any::Any;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::Value;
+use warrant_core::catalog::ToolCatalog;
 use warrant_core::evaluator::Evaluator;
 use warrant_core::store::Store;
 use warrant_core::transport::Transport;
@@ -74,19 +76,71 @@ impl std::fmt::Display for PluginKind {
     }
 }
 
-/// How a built-in plugin is made from its configuration table (`null` when there is none).
-/// An `Err` names the offending key.
+/// What a built-in plugin is made from: the configuration and what the host already has.
+#[derive(Clone)]
+pub struct BuildContext {
+    /// The configuration tables, keyed by section (the `[evaluators]` table: `policy`,
+    /// `rules`, `classifier`, or a plugin's own name). `null` when there is none.
+    pub tables: Value,
+    /// The tool ids the workspace knows (rules are checked against them when they load).
+    pub catalog: Arc<ToolCatalog>,
+    /// Where the host keeps its data (the SQLite store's folder).
+    pub data_dir: PathBuf,
+    /// The host's store, for plugins that need one (the SSE transport logs events in it).
+    pub store: Option<Arc<dyn Store>>,
+}
+
+impl BuildContext {
+    /// A context with these tables, the built-in catalog, `./.warrant` and no store.
+    pub fn new(tables: Value) -> Self {
+        Self {
+            tables,
+            catalog: Arc::new(ToolCatalog::builtin()),
+            data_dir: PathBuf::from(".warrant"),
+            store: None,
+        }
+    }
+
+    /// The table of one section (`null` when absent).
+    pub fn table(&self, section: &str) -> &Value {
+        self.tables.get(section).unwrap_or(&Value::Null)
+    }
+}
+
+impl Default for BuildContext {
+    fn default() -> Self {
+        Self::new(Value::Null)
+    }
+}
+
+impl std::fmt::Debug for BuildContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BuildContext")
+            .field(
+                "sections",
+                &self
+                    .tables
+                    .as_object()
+                    .map(|o| o.keys().collect::<Vec<_>>()),
+            )
+            .field("data_dir", &self.data_dir)
+            .field("store", &self.store.is_some())
+            .finish()
+    }
+}
+
+/// How a built-in plugin is made. An `Err` names the offending key.
 #[derive(Clone, Copy)]
 pub enum Constructor {
     /// Makes an evaluator.
-    Evaluator(fn(&Value) -> Result<Arc<dyn Evaluator>, String>),
+    Evaluator(fn(&BuildContext) -> Result<Arc<dyn Evaluator>, String>),
     /// Makes a classifier backend. Its trait lives with the `auto_classifier` evaluator, so
     /// the value is that crate's `Arc<dyn …>` behind `Any`, and that crate downcasts it.
-    ClassifierBackend(fn(&Value) -> Result<Arc<dyn Any + Send + Sync>, String>),
+    ClassifierBackend(fn(&BuildContext) -> Result<Arc<dyn Any + Send + Sync>, String>),
     /// Makes a transport.
-    Transport(fn(&Value) -> Result<Arc<dyn Transport>, String>),
+    Transport(fn(&BuildContext) -> Result<Arc<dyn Transport>, String>),
     /// Makes a store.
-    Store(fn(&Value) -> Result<Arc<dyn Store>, String>),
+    Store(fn(&BuildContext) -> Result<Arc<dyn Store>, String>),
 }
 
 /// A built-in plugin, submitted with `inventory::submit!` by the crate that implements it.
@@ -108,7 +162,7 @@ impl BuiltinPlugin {
         name: &'static str,
         version: &'static str,
         description: &'static str,
-        build: fn(&Value) -> Result<Arc<dyn Evaluator>, String>,
+        build: fn(&BuildContext) -> Result<Arc<dyn Evaluator>, String>,
     ) -> Self {
         Self {
             name,

@@ -2,10 +2,9 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
 use warrant_core::evaluator::Evaluator;
 
-use super::{BuiltinPlugin, Constructor, PluginKind, builtins};
+use super::{BuildContext, BuiltinPlugin, Constructor, PluginKind, builtins};
 use crate::error::PluginError;
 
 /// The built-in plugin of `kind` named `name`.
@@ -34,17 +33,17 @@ pub(crate) fn builtin_names(kind: PluginKind) -> Vec<String> {
         .collect()
 }
 
-/// Makes the built-in evaluator `name` from its configuration table.
+/// Makes the built-in evaluator `name` from the configuration in `cx`.
 ///
 /// # Errors
 ///
 /// As [`builtin`]; [`PluginError::Config`] when the table is wrong.
-pub fn builtin_evaluator(name: &str, table: &Value) -> Result<Arc<dyn Evaluator>, PluginError> {
+pub fn builtin_evaluator(name: &str, cx: &BuildContext) -> Result<Arc<dyn Evaluator>, PluginError> {
     let plugin = builtin(PluginKind::Evaluator, name)?;
     let Constructor::Evaluator(build) = plugin.constructor else {
         unreachable!("builtin() filtered by kind")
     };
-    build(table).map_err(|message| PluginError::Config {
+    build(cx).map_err(|message| PluginError::Config {
         kind: PluginKind::Evaluator,
         name: name.to_owned(),
         message,

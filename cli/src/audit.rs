@@ -1,0 +1,80 @@
+//! `warrant audit`: print the audit log as JSON lines, and verify its hash chain.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use warrant_core::store::AuditQuery;
+use warrant_stores::SqliteConfig;
+
+use crate::config::Config;
+
+/// Arguments of `warrant audit`.
+#[derive(Debug, clap::Args)]
+pub struct AuditArgs {
+    /// Only this session's entries.
+    #[arg(long, value_name = "ID")]
+    session: Option<String>,
+    /// Walk the hash chain and report the first edited or deleted entry (exit 1 if any).
+    #[arg(long)]
+    verify: bool,
+    /// The data directory holding the database (default: the configured one, `./.warrant`).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+/// Prints every matching entry as one JSON line (`{seq, prevHash, hash, record}`); with
+/// `--verify`, prints the verification as the last line and exits 1 when the chain is broken.
+pub fn run(args: AuditArgs, config_file: Option<&Path>) -> ExitCode {
+    match audit(args, config_file) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("warrant audit: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn audit(args: AuditArgs, config_file: Option<&Path>) -> Result<ExitCode, String> {
+    let config = Config::load(config_file).map_err(|e| e.to_string())?;
+    let data_dir = args.data_dir.unwrap_or(config.data_dir);
+    let path = SqliteConfig::in_dir(&data_dir).path;
+    if !path.exists() {
+        return Err(format!(
+            "no audit log at {} (is --data-dir right?)",
+            path.display()
+        ));
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    runtime.block_on(async {
+        let store = SqliteConfig::new(&path).open().map_err(|e| e.to_string())?;
+        let query = AuditQuery {
+            session_id: args.session,
+        };
+        let entries = store
+            .audit_entries(&query)
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut out = std::io::stdout().lock();
+        for entry in &entries {
+            let line = serde_json::to_string(entry).map_err(|e| e.to_string())?;
+            writeln!(out, "{line}").map_err(|e| e.to_string())?;
+        }
+        if !args.verify {
+            return Ok(ExitCode::SUCCESS);
+        }
+        let report = store.verify_audit().await.map_err(|e| e.to_string())?;
+        let line = serde_json::to_string(&serde_json::json!({ "verification": report }))
+            .map_err(|e| e.to_string())?;
+        writeln!(out, "{line}").map_err(|e| e.to_string())?;
+        eprintln!("{report}");
+        Ok(if report.is_intact() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        })
+    })
+}

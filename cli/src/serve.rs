@@ -1,0 +1,120 @@
+//! `warrant serve`: the HTTP API with the AG-UI endpoint and the web UI, on loopback by
+//! default, guarded by a bearer token; and the engine both sidecar commands share.
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use warrant_core::store::Store;
+use warrant_stores::SqliteConfig;
+use warrant_transports::http::TcpListener;
+use warrant_transports::http::{ServerConfig, ServerState, generate_token, serve, shutdown_signal};
+use warrant_transports::sse::SseHub;
+
+use crate::config::Config;
+use crate::engine::build_engine;
+
+/// Arguments of `warrant serve`.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The address to bind (default: the configured one, else 127.0.0.1:7878; port 0 picks a
+    /// free port). The bound address is printed on stderr.
+    #[arg(long, value_name = "ADDR")]
+    addr: Option<String>,
+    /// Where the SQLite database and everything else written lives (default: the configured
+    /// one, else ./.warrant).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+/// Serves until Ctrl-C. Configuration errors print one line and exit 2; a failure to start
+/// (the address is taken, the database cannot be opened) exits 1.
+pub fn run(args: ServeArgs, config_file: Option<&Path>) -> ExitCode {
+    let flags = |config: &mut Config| {
+        config.addr = args.addr.unwrap_or(std::mem::take(&mut config.addr));
+        config.data_dir = args
+            .data_dir
+            .unwrap_or(std::mem::take(&mut config.data_dir));
+    };
+    run_sidecar("serve", config_file, flags, start)
+}
+
+/// Loads the configuration, applies the command's `flags`, and runs `start` to its end on a
+/// runtime: a configuration error prints one line and exits 2, a failure exits 1.
+pub(crate) fn run_sidecar<F>(
+    command: &str,
+    config_file: Option<&Path>,
+    flags: impl FnOnce(&mut Config),
+    start: impl FnOnce(Config) -> F,
+) -> ExitCode
+where
+    F: Future<Output = Result<(), String>>,
+{
+    let mut config = match Config::load(config_file) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("warrant {command}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    flags(&mut config);
+    let outcome = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))
+        .and_then(|runtime| runtime.block_on(start(config)));
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("warrant {command}: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+async fn start(config: Config) -> Result<(), String> {
+    let store = open_store(&config)?;
+    let hub = Arc::new(SseHub::new(Arc::clone(&store)));
+    let engine = build_engine(&config, store, hub.clone()).await?;
+    let listener = TcpListener::bind(&config.addr)
+        .await
+        .map_err(|e| format!("cannot bind {}: {e}", config.addr))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    let (token, generated) = match config.token.clone() {
+        Some(token) if !token.trim().is_empty() => (token, false),
+        _ => (generate_token(), true),
+    };
+    eprintln!("warrant listening on http://{addr}");
+    if generated {
+        eprintln!("warrant token: {token}");
+    }
+    let server = ServerConfig {
+        token,
+        allowed_origins: config.allowed_origins.clone(),
+        body_limit: config.body_limit,
+        keep_alive: Duration::from_secs(config.keep_alive_secs.max(1)),
+        mode: config.mode,
+    };
+    let state = ServerState::new(engine, hub, server, addr);
+    serve(listener, state, shutdown_signal())
+        .await
+        .map_err(|e| format!("the server stopped: {e}"))
+}
+
+/// The SQLite store under the data directory (created when missing).
+pub(crate) fn open_store(config: &Config) -> Result<Arc<dyn Store>, String> {
+    let store = SqliteConfig::in_dir(&config.data_dir)
+        .event_retention(config.event_retention)
+        .open()
+        .map_err(|e| {
+            format!(
+                "cannot open the database in {}: {e}",
+                config.data_dir.display()
+            )
+        })?;
+    Ok(Arc::new(store))
+}

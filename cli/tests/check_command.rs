@@ -1,0 +1,151 @@
+//! `warrant check`, exactly as README states: one decision JSON object on stdout and exit 0
+//! whatever the behaviour; bad arguments or bad JSON, one line on stderr and exit 2.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn check(args: &[&str]) -> Output {
+    let workspace = tempfile::tempdir().unwrap();
+    Command::new(env!("CARGO_BIN_EXE_warrant"))
+        .arg("check")
+        .args(args)
+        .current_dir(workspace.path())
+        .env_remove("WARRANT_MODE")
+        .output()
+        .unwrap()
+}
+
+fn decision(args: &[&str]) -> Value {
+    let out = check(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        stdout.trim().lines().count(),
+        1,
+        "exactly one line: {stdout}"
+    );
+    serde_json::from_str(stdout.trim()).unwrap()
+}
+
+fn one_line_error(out: &Output) -> String {
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "nothing on stdout");
+    let stderr = String::from_utf8(out.stderr.clone()).unwrap();
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr:?}");
+    stderr
+}
+
+#[test]
+fn ls_prints_one_policy_allow_with_the_seeds_field_names() {
+    let d = decision(&["--tool", "Bash", "--input", r#"{"command":"ls"}"#]);
+    assert_eq!(d["toolCallId"], "cli-check");
+    assert_eq!(d["behavior"], "allow");
+    assert_eq!(d["source"], "policy");
+    assert_eq!(d["reasonCode"], "shell_read_only");
+    assert!(d["reason"].is_string() && d["risk"].is_string());
+    assert!(d.get("confidence").is_none() && d.get("reviewerModel").is_none());
+}
+
+#[test]
+fn ls_and_rm_rf_root_is_denied_in_every_mode() {
+    for mode in ["default", "auto", "full_access"] {
+        let d = decision(&[
+            "--tool",
+            "Bash",
+            "--input",
+            r#"{"command":"ls && rm -rf /"}"#,
+            "--mode",
+            mode,
+        ]);
+        assert_eq!(d["behavior"], "deny", "{mode}: {d}");
+        assert_eq!(d["risk"], "critical");
+    }
+}
+
+#[test]
+fn full_access_allows_an_open_call_without_review() {
+    let d = decision(&[
+        "--tool",
+        "Bash",
+        "--input",
+        r#"{"command":"make deploy"}"#,
+        "--mode",
+        "full_access",
+    ]);
+    assert_eq!(d["behavior"], "allow");
+    assert_eq!(d["source"], "full_access");
+    assert_eq!(d["reasonCode"], "mode_full_access");
+    assert_eq!(
+        d["reason"],
+        "Approval prompts are disabled by the active permission mode."
+    );
+    assert!(d.get("confidence").is_none() && d.get("reviewerModel").is_none());
+}
+
+#[test]
+fn auto_mode_with_no_configuration_gives_a_classifier_decision() {
+    let d = decision(&[
+        "--tool",
+        "Bash",
+        "--input",
+        r#"{"command":"make deploy"}"#,
+        "--mode",
+        "auto",
+    ]);
+    assert_eq!(d["source"], "auto_classifier");
+    assert!(d["confidence"].is_string(), "{d}");
+    assert_eq!(d["reviewerModel"], "warrant/heuristic-v1");
+}
+
+#[test]
+fn an_ask_still_exits_zero() {
+    let d = decision(&["--tool", "Bash", "--input", r#"{"command":"make deploy"}"#]);
+    assert_eq!(d["behavior"], "ask");
+}
+
+#[test]
+fn bad_input_json_is_one_line_on_stderr_and_exit_2() {
+    let stderr = one_line_error(&check(&["--tool", "Bash", "--input", "{nope"]));
+    assert!(
+        stderr.contains("--input") && stderr.contains("{nope"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_missing_argument_is_one_line_on_stderr_and_exit_2() {
+    let stderr = one_line_error(&check(&["--input", "{}"]));
+    assert!(stderr.contains("--tool"), "{stderr}");
+}
+
+#[test]
+fn an_unknown_mode_is_named() {
+    let stderr = one_line_error(&check(&[
+        "--tool", "Bash", "--input", "{}", "--mode", "yolo",
+    ]));
+    assert!(stderr.contains("yolo"), "{stderr}");
+}
+
+#[test]
+fn a_bad_config_file_names_the_file_and_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("warrant.toml");
+    std::fs::write(&file, "mode = \"sometimes\"\n").unwrap();
+    let stderr = one_line_error(&check(&[
+        "--tool",
+        "Bash",
+        "--input",
+        "{}",
+        "--config",
+        file.to_str().unwrap(),
+    ]));
+    assert!(
+        stderr.contains("warrant.toml") && stderr.contains("mode"),
+        "{stderr}"
+    );
+}
