@@ -3,6 +3,7 @@
 mod audit;
 mod check;
 mod config;
+mod demo;
 mod engine;
 mod plugins;
 mod serve;
@@ -26,6 +27,10 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the demo: server, demo agent and web UI on the embedded default, no configuration.
+    ///
+    /// Prints the address to open (with the access token in its fragment).
+    Demo(demo::DemoArgs),
     /// Decide one tool call and print the decision as one JSON object.
     ///
     /// Exits 0 whatever the behaviour; bad arguments or bad JSON print one line on stderr
@@ -66,6 +71,7 @@ fn main() -> ExitCode {
     };
     init_logging();
     match cli.command {
+        Command::Demo(args) => demo::run(args, cli.config.as_deref()),
         Command::Check(args) => check::run(args, cli.config.as_deref()),
         Command::Plugins(args) => plugins::run(args, cli.config.as_deref()),
         Command::Audit(args) => audit::run(args, cli.config.as_deref()),

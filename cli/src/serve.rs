@@ -38,7 +38,9 @@ pub fn run(args: ServeArgs, config_file: Option<&Path>) -> ExitCode {
             .data_dir
             .unwrap_or(std::mem::take(&mut config.data_dir));
     };
-    run_sidecar("serve", config_file, flags, start)
+    run_sidecar("serve", config_file, flags, |config| {
+        start(config, Launch::Serve)
+    })
 }
 
 /// Loads the configuration, applies the command's `flags`, and runs `start` to its end on a
@@ -74,13 +76,33 @@ where
     }
 }
 
-async fn start(config: Config) -> Result<(), String> {
+/// How the server was launched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Launch {
+    /// `warrant serve`: bind the configured address or fail.
+    Serve,
+    /// `warrant demo`: fall back to a free port when the configured one is taken, and print
+    /// the UI's address with its token for a newcomer to open.
+    Demo,
+}
+
+pub(crate) async fn start(config: Config, launch: Launch) -> Result<(), String> {
     let store = open_store(&config)?;
     let hub = Arc::new(SseHub::new(Arc::clone(&store)));
     let engine = build_engine(&config, store, hub.clone()).await?;
-    let listener = TcpListener::bind(&config.addr)
-        .await
-        .map_err(|e| format!("cannot bind {}: {e}", config.addr))?;
+    let listener = match TcpListener::bind(&config.addr).await {
+        Ok(listener) => listener,
+        Err(e) if launch == Launch::Demo => {
+            eprintln!(
+                "warrant demo: {} is taken ({e}); using a free port",
+                config.addr
+            );
+            TcpListener::bind("127.0.0.1:0")
+                .await
+                .map_err(|e| format!("cannot bind 127.0.0.1:0: {e}"))?
+        }
+        Err(e) => return Err(format!("cannot bind {}: {e}", config.addr)),
+    };
     let addr = listener
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
@@ -91,6 +113,13 @@ async fn start(config: Config) -> Result<(), String> {
     eprintln!("warrant listening on http://{addr}");
     if generated {
         eprintln!("warrant token: {token}");
+    }
+    if launch == Launch::Demo {
+        // The token rides in the fragment, which browsers never send to a server.
+        println!("Warrant demo is running. Open http://{addr}/#token={token}");
+        println!(
+            "Send a message (or just press Run) to start the demo agent's tour; Ctrl-C stops."
+        );
     }
     let server = ServerConfig {
         token,

@@ -40,7 +40,8 @@ fn start(data_dir: &Path) -> (Child, String) {
 
 /// POSTs one tool call; the decision's `toolCallId` when the server answered 200.
 fn post_call(addr: &str, id: &str) -> Option<String> {
-    let body = format!(r#"{{"toolCallId":"{id}","toolName":"Bash","input":{{"command":"ls -la"}}}}"#);
+    let body =
+        format!(r#"{{"toolCallId":"{id}","toolName":"Bash","input":{{"command":"ls -la"}}}}"#);
     let mut stream = TcpStream::connect(addr).ok()?;
     stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
     let request = format!(
@@ -63,7 +64,11 @@ fn audited_ids(data_dir: &Path) -> Vec<String> {
         .arg(data_dir)
         .output()
         .unwrap();
-    assert!(out.status.success(), "the audit log verifies: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "the audit log verifies: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -104,10 +109,17 @@ fn every_decision_a_client_saw_survives_sigkill() {
         }
     }
     let seen = seen.lock().unwrap().clone();
-    assert!(seen.len() >= ROUNDS, "calls went through before each kill: {}", seen.len());
+    assert!(
+        seen.len() >= ROUNDS,
+        "calls went through before each kill: {}",
+        seen.len()
+    );
     let audited = audited_ids(&data_dir);
     let missing: Vec<&String> = seen.iter().filter(|id| !audited.contains(id)).collect();
-    assert!(missing.is_empty(), "decisions seen but not audited: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "decisions seen but not audited: {missing:?}"
+    );
     // The database opens cleanly for a new server after the last kill.
     let (mut child, addr) = start(&data_dir);
     assert!(post_call(&addr, "after-restart").is_some());
