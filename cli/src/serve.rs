@@ -113,6 +113,7 @@ pub(crate) async fn start(config: Config, launch: Launch) -> Result<(), String> 
     eprintln!("warrant listening on http://{addr}");
     if generated {
         eprintln!("warrant token: {token}");
+        eprintln!("warrant UI: http://{addr}/#token={token}");
     }
     if launch == Launch::Demo {
         // The token rides in the fragment, which browsers never send to a server.
