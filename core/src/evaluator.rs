@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
 
 use crate::call::{EvaluationContext, PermissionMode, ToolCall};
 use crate::decision::{Behavior, Confidence, PermissionDecisionSource, Risk};
@@ -10,7 +11,8 @@ use crate::decision::{Behavior, Confidence, PermissionDecisionSource, Risk};
 /// How strongly an evaluator's decision binds, by the chain's strength table.
 ///
 /// Lower strengths win over higher ones whatever the order evaluators are configured in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Stance {
     /// Strength 1: a hard deny (invalid input, destructive command, sensitive path, deny rule).
     /// Holds in every mode.
@@ -49,7 +51,8 @@ impl Stance {
 }
 
 /// The explanation that comes with a decision.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Rationale {
     /// Why, in words.
     pub reason: String,
@@ -58,10 +61,13 @@ pub struct Rationale {
     /// The evaluator's risk rating.
     pub risk: Risk,
     /// The classifier's own confidence (classifiers only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confidence: Option<Confidence>,
     /// Risk categories.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub risk_categories: Option<Vec<String>>,
     /// The reviewing model (classifiers only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reviewer_model: Option<String>,
 }
 

@@ -91,81 +91,13 @@ impl EvaluationRequest {
     }
 }
 
-/// How strongly a judging plugin's decision binds (see the chain's strength table).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WireStance {
-    /// Strength 1: deny in every mode.
-    HardDeny,
-    /// Strength 2: ask in every mode.
-    RequireAsk,
-    /// Strength 3: a user allow.
-    UserAllow,
-    /// Strength 4: a policy allow.
-    PolicyAllow,
-    /// Strength 5: open, settled by the mode.
-    DefaultAsk,
-}
+/// How strongly a judging plugin's decision binds: core's [`Stance`], which serializes as
+/// `hard_deny`, `require_ask`, `user_allow`, `policy_allow` or `default_ask`.
+pub type WireStance = Stance;
 
-impl From<WireStance> for Stance {
-    fn from(value: WireStance) -> Self {
-        match value {
-            WireStance::HardDeny => Stance::HardDeny,
-            WireStance::RequireAsk => Stance::RequireAsk,
-            WireStance::UserAllow => Stance::UserAllow,
-            WireStance::PolicyAllow => Stance::PolicyAllow,
-            WireStance::DefaultAsk => Stance::DefaultAsk,
-        }
-    }
-}
-
-/// Why, as the decision contract spells it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WireRationale {
-    /// Why, in words.
-    pub reason: String,
-    /// Why, as a stable code.
-    pub reason_code: String,
-    /// The plugin's risk rating.
-    pub risk: Risk,
-    /// A classifier's own confidence.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub confidence: Option<Confidence>,
-    /// Risk categories.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub risk_categories: Option<Vec<String>>,
-    /// The reviewing model.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reviewer_model: Option<String>,
-}
-
-impl WireRationale {
-    /// A rationale with a code, a reason and a risk.
-    pub fn new(reason_code: impl Into<String>, reason: impl Into<String>, risk: Risk) -> Self {
-        Self {
-            reason: reason.into(),
-            reason_code: reason_code.into(),
-            risk,
-            confidence: None,
-            risk_categories: None,
-            reviewer_model: None,
-        }
-    }
-}
-
-impl From<WireRationale> for Rationale {
-    fn from(w: WireRationale) -> Self {
-        Rationale {
-            reason: w.reason,
-            reason_code: w.reason_code,
-            risk: w.risk,
-            confidence: w.confidence,
-            risk_categories: w.risk_categories,
-            reviewer_model: w.reviewer_model,
-        }
-    }
-}
+/// Why, as the decision contract spells it: core's [`Rationale`] (camelCase, optional fields
+/// left out).
+pub type WireRationale = Rationale;
 
 /// A plugin's answer to one [`EvaluationRequest`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -210,15 +142,13 @@ impl Reply {
     pub fn into_verdict(self) -> Result<Verdict, String> {
         match self {
             Reply::Abstain => Ok(Verdict::Abstain),
-            Reply::Decision { stance, rationale } => {
-                Ok(Verdict::decide(stance.into(), rationale.into()))
-            }
+            Reply::Decision { stance, rationale } => Ok(Verdict::decide(stance, rationale)),
             Reply::Settle {
                 behavior,
                 rationale,
             } => Ok(Verdict::Settle {
                 behavior,
-                rationale: rationale.into(),
+                rationale,
             }),
             Reply::Error { message } => Err(message),
         }
