@@ -1,35 +1,37 @@
 //! The engine: authorize a call through the chain, audit it, emit its events, ask the user
 //! when needed, and accept the user's resolution.
 
+mod builder;
 mod error;
+mod resolve;
+mod workspace;
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 
 use arc_swap::ArcSwap;
 use dashmap::DashMap;
 use tokio::sync::oneshot;
 
+pub use builder::EngineBuilder;
 pub use error::{Abandoned, EngineError, ResolveError, WorkspaceUpdateError};
 
 use crate::approval::{Recommendation, ToolApprovalRequest, standard_actions};
 use crate::audit::{AuditEvent, AuditRecord, digest};
 use crate::call::{EvaluationContext, PermissionMode, ToolCall};
-use crate::catalog::{RuntimeTool, ToolCatalog};
+use crate::catalog::ToolCatalog;
 use crate::chain::{Chain, ChainTrace};
-use crate::decision::{
-    Behavior, ResolutionSource, Scope, ToolPermissionDecision, ToolPermissionResolution,
-};
+use crate::decision::{Behavior, ToolPermissionDecision, ToolPermissionResolution};
 use crate::event::{
     Event, ToolCallArgs, ToolCallEnd, ToolCallResult, ToolCallStart, WarrantEvent, now_millis,
 };
-use crate::grant::{ExactInputScoper, Grant, GrantScoper};
+use crate::grant::{Grant, GrantScoper};
 use crate::part::{ToolPart, ToolParts};
 use crate::sanitize;
 use crate::store::{PendingApproval, Store};
 use crate::transport::Transport;
-use crate::workspace::{ApprovalError, WorkspaceState, load_workspace, prune_stale_tool_ids};
+use crate::workspace::WorkspaceState;
 
 /// How many settled call ids the engine remembers, to answer 409 rather than 404.
 const SETTLED_MEMORY: u64 = 65_536;
@@ -134,124 +136,10 @@ pub struct Engine {
     inner: Arc<Inner>,
 }
 
-/// Builds an [`Engine`].
-pub struct EngineBuilder {
-    chain: Chain,
-    store: Arc<dyn Store>,
-    transport: Arc<dyn Transport>,
-    scoper: Arc<dyn GrantScoper>,
-    workspace_root: PathBuf,
-    runtime_tools: Option<Vec<RuntimeTool>>,
-}
-
-impl EngineBuilder {
-    /// Sets the store (in-memory by default).
-    pub fn store(mut self, store: Arc<dyn Store>) -> Self {
-        self.store = store;
-        self
-    }
-
-    /// Sets the transport (events go nowhere by default).
-    pub fn transport(mut self, transport: Arc<dyn Transport>) -> Self {
-        self.transport = transport;
-        self
-    }
-
-    /// Sets how grants are keyed (exact input by default: the narrowest).
-    pub fn grant_scoper(mut self, scoper: Arc<dyn GrantScoper>) -> Self {
-        self.scoper = scoper;
-        self
-    }
-
-    /// Sets the workspace root (the current directory by default).
-    pub fn workspace_root(mut self, root: impl Into<PathBuf>) -> Self {
-        self.workspace_root = root.into();
-        self
-    }
-
-    /// Sets the runtime tools the agent's runtime reported (the conservative built-in catalog
-    /// stands in until then). MCP and LSP tools come from the workspace's tooling.
-    pub fn runtime_tools(mut self, tools: Vec<RuntimeTool>) -> Self {
-        self.runtime_tools = Some(tools);
-        self
-    }
-
-    /// Loads the workspace, grants and pending approvals from the store, and builds.
-    ///
-    /// # Errors
-    ///
-    /// A [`StoreError`](crate::store::StoreError) when the store cannot be read.
-    pub async fn build(self) -> Result<Engine, EngineError> {
-        let mut workspace = load_workspace(&*self.store).await?;
-        if let Some(tools) = &self.runtime_tools {
-            workspace = prune_stale_tool_ids(workspace, tools);
-        }
-        let catalog = ToolCatalog::new(&workspace.settings.tooling, self.runtime_tools.as_deref());
-        let grants = self.store.grants().await?;
-        let pending = DashMap::new();
-        for p in self.store.pending_approvals().await? {
-            let call = ToolCall::new(
-                p.session_id.clone(),
-                p.request.tool_call_id.clone(),
-                p.request.tool_name.clone().unwrap_or_default(),
-                serde_json::Value::Null,
-            );
-            pending.insert(
-                p.request.tool_call_id.clone(),
-                Pending {
-                    tool_name: call.tool_name.clone(),
-                    session_id: p.session_id,
-                    message_id: p.message_id,
-                    grant_keys: self.scoper.keys(&call),
-                    request: p.request,
-                    waiter: None,
-                },
-            );
-        }
-        Ok(Engine {
-            inner: Arc::new(Inner {
-                chain: self.chain,
-                store: self.store,
-                transport: self.transport,
-                scoper: self.scoper,
-                workspace_root: self.workspace_root,
-                workspace: ArcSwap::from_pointee(workspace),
-                catalog: ArcSwap::from_pointee(catalog),
-                workspace_writer: tokio::sync::Mutex::new(()),
-                grants: ArcSwap::from_pointee(grants),
-                pending,
-                tracked: DashMap::new(),
-                settled: DashMap::new(),
-                settled_count: AtomicU64::new(0),
-            }),
-        })
-    }
-}
-
-struct Nowhere;
-
-#[async_trait::async_trait]
-impl Transport for Nowhere {
-    async fn emit(
-        &self,
-        _session_id: &str,
-        _event: &Event,
-    ) -> Result<(), crate::transport::TransportError> {
-        Ok(())
-    }
-}
-
 impl Engine {
     /// Starts an engine around a chain.
     pub fn builder(chain: Chain) -> EngineBuilder {
-        EngineBuilder {
-            chain,
-            store: Arc::new(crate::store::MemoryStore::new()),
-            transport: Arc::new(Nowhere),
-            scoper: Arc::new(ExactInputScoper),
-            workspace_root: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
-            runtime_tools: None,
-        }
+        EngineBuilder::new(chain)
     }
 
     /// The store.
@@ -267,67 +155,6 @@ impl Engine {
     /// The current workspace state.
     pub fn workspace(&self) -> Arc<WorkspaceState> {
         self.inner.workspace.load_full()
-    }
-
-    /// Applies a change to the workspace (one of the operations of
-    /// [`workspace`](crate::workspace), given the state and the runtime tools), persists the
-    /// result and installs it with its catalog. Changes are serialized; decisions never wait.
-    ///
-    /// # Errors
-    ///
-    /// The operation's [`ApprovalError`] (nothing changes), or a store error (the old state
-    /// stays in force).
-    pub async fn update_workspace<F>(
-        &self,
-        change: F,
-    ) -> Result<Arc<WorkspaceState>, WorkspaceUpdateError>
-    where
-        F: FnOnce(&WorkspaceState, Option<&[RuntimeTool]>) -> Result<WorkspaceState, ApprovalError>,
-    {
-        let _writer = self.inner.workspace_writer.lock().await;
-        let catalog = self.inner.catalog.load_full();
-        let runtime_tools = catalog.runtime_tools();
-        let next = change(&self.inner.workspace.load(), runtime_tools)?;
-        self.install_workspace(next, runtime_tools).await
-    }
-
-    /// Records the tools the runtime reported: stale ids are pruned from every pattern and
-    /// session, and the catalog is rebuilt.
-    ///
-    /// # Errors
-    ///
-    /// A store error; the old state stays in force.
-    pub async fn set_runtime_tools(
-        &self,
-        tools: Vec<RuntimeTool>,
-    ) -> Result<Arc<WorkspaceState>, WorkspaceUpdateError> {
-        let _writer = self.inner.workspace_writer.lock().await;
-        let next =
-            prune_stale_tool_ids(WorkspaceState::clone(&self.inner.workspace.load()), &tools);
-        self.install_workspace(next, Some(&tools)).await
-    }
-
-    async fn install_workspace(
-        &self,
-        workspace: WorkspaceState,
-        runtime_tools: Option<&[RuntimeTool]>,
-    ) -> Result<Arc<WorkspaceState>, WorkspaceUpdateError> {
-        self.inner
-            .store
-            .save_workspace(&workspace)
-            .await
-            .map_err(EngineError::from)?;
-        let catalog = ToolCatalog::new(&workspace.settings.tooling, runtime_tools);
-        let workspace = Arc::new(workspace);
-        self.inner.workspace.store(workspace.clone());
-        self.inner.catalog.store(Arc::new(catalog));
-        Ok(workspace)
-    }
-
-    /// The current tool catalog (`listApprovalToolDefinitions` of the workspace's tooling and
-    /// the runtime's tools).
-    pub fn catalog(&self) -> Arc<ToolCatalog> {
-        self.inner.catalog.load_full()
     }
 
     /// The grants in force.
@@ -540,135 +367,6 @@ impl Engine {
         })
     }
 
-    /// Accepts the user's action on a pending approval request.
-    ///
-    /// Accepted only for a pending request, only with an offered action, only once. The
-    /// resolution is audited, emitted as `tool_permission_resolution`, merged into the tool
-    /// part, and a `session` or `global` scope becomes a grant.
-    ///
-    /// # Errors
-    ///
-    /// [`ResolveError`]: unknown call (404), not pending (409), action not offered (422), or
-    /// a store failure (the request then stays pending).
-    pub async fn resolve(
-        &self,
-        tool_call_id: &str,
-        action_id: &str,
-    ) -> Result<ToolPermissionResolution, ResolveError> {
-        let inner = &self.inner;
-        let action = match inner.pending.get(tool_call_id) {
-            None if inner.settled.contains_key(tool_call_id) => {
-                return Err(ResolveError::NotPending(tool_call_id.to_owned()));
-            }
-            None => return Err(ResolveError::Unknown(tool_call_id.to_owned())),
-            Some(p) => match p.request.action(action_id) {
-                Some(a) => a.clone(),
-                None => {
-                    let offered: Vec<&str> =
-                        p.request.actions.iter().map(|a| a.id.as_str()).collect();
-                    return Err(ResolveError::ActionNotOffered {
-                        tool_call_id: tool_call_id.to_owned(),
-                        action_id: action_id.to_owned(),
-                        offered: offered.join(", "),
-                    });
-                }
-            },
-        };
-        // Removing is the one atomic step: of two concurrent resolutions, one wins.
-        let Some((_, mut pending)) = inner.pending.remove(tool_call_id) else {
-            return Err(ResolveError::NotPending(tool_call_id.to_owned()));
-        };
-        let resolution = ToolPermissionResolution {
-            tool_call_id: tool_call_id.to_owned(),
-            behavior: action.behavior,
-            source: ResolutionSource::User,
-            action_id: action.id.clone(),
-            scope: action.scope,
-        };
-        let record = AuditRecord {
-            at: now_millis(),
-            session_id: pending.session_id.clone(),
-            tool_call_id: tool_call_id.to_owned(),
-            tool_name: pending.tool_name.clone(),
-            event: AuditEvent::Resolution {
-                resolution: resolution.clone(),
-            },
-        };
-        if let Err(e) = inner.store.append_audit(record).await {
-            inner.pending.insert(tool_call_id.to_owned(), pending);
-            return Err(ResolveError::Store(e));
-        }
-        self.remember_settled(tool_call_id);
-        if let Err(e) = inner.store.remove_pending_approval(tool_call_id).await {
-            tracing::warn!(tool_call_id, error = %e, "resolved approval stays in the store's pending list");
-        }
-        if resolution.scope != Scope::Once && !pending.grant_keys.is_empty() {
-            let grant = Grant {
-                keys: pending.grant_keys.clone(),
-                scope: resolution.scope,
-                session_id: pending.session_id.clone(),
-                tool_call_id: tool_call_id.to_owned(),
-                granted_at: now_millis(),
-                description: action.label.clone(),
-            };
-            if let Err(e) = inner.store.put_grant(&grant).await {
-                tracing::warn!(tool_call_id, error = %e, "grant kept in memory only");
-            }
-            inner.grants.rcu(|grants| {
-                let mut next = Vec::clone(grants);
-                next.push(grant.clone());
-                next
-            });
-        }
-        if !inner.tracked.contains_key(tool_call_id) {
-            // A request restored after a restart: its part lives in the store.
-            self.restore_part(&pending).await;
-        }
-        self.emit(
-            &pending.session_id,
-            WarrantEvent::Resolution(resolution.clone()).into_event(Some(now_millis())),
-        )
-        .await;
-        if let Some(waiter) = pending.waiter.take() {
-            let _ = waiter.send(resolution.clone());
-        }
-        Ok(resolution)
-    }
-
-    async fn restore_part(&self, pending: &Pending) {
-        let messages = self
-            .inner
-            .store
-            .messages(&pending.session_id)
-            .await
-            .unwrap_or_default();
-        let part = messages
-            .into_iter()
-            .flat_map(|m| m.parts)
-            .find_map(|p| match p {
-                crate::part::MessagePart::Tool(t)
-                    if t.tool_call_id == pending.request.tool_call_id =>
-                {
-                    Some(t)
-                }
-                _ => None,
-            })
-            .unwrap_or_else(|| {
-                ToolPart::new(
-                    pending.request.tool_call_id.clone(),
-                    pending.tool_name.clone(),
-                )
-            });
-        self.inner.tracked.insert(
-            pending.request.tool_call_id.clone(),
-            Tracked {
-                session_id: pending.session_id.clone(),
-                message_id: pending.message_id.clone(),
-                part,
-            },
-        );
-    }
-
     /// Reports a call's result (`TOOL_CALL_RESULT`); the tool part completes and is persisted
     /// with its decision and resolution.
     pub async fn complete(&self, session_id: &str, tool_call_id: &str, content: &str) {
@@ -706,16 +404,6 @@ impl Engine {
         }
         if let Err(e) = inner.transport.emit(session_id, &event).await {
             tracing::warn!(session_id, error = %e, "event not delivered");
-        }
-    }
-
-    fn remember_settled(&self, tool_call_id: &str) {
-        let inner = &self.inner;
-        let n = inner.settled_count.fetch_add(1, Ordering::Relaxed);
-        inner.settled.insert(tool_call_id.to_owned(), n);
-        if n > 0 && n.is_multiple_of(SETTLED_MEMORY) {
-            let floor = n.saturating_sub(SETTLED_MEMORY);
-            inner.settled.retain(|_, seen| *seen >= floor);
         }
     }
 }

@@ -1,0 +1,71 @@
+//! Changing the workspace the engine judges calls by, with its tool catalog.
+
+use std::sync::Arc;
+
+use crate::catalog::{RuntimeTool, ToolCatalog};
+use crate::workspace::{ApprovalError, WorkspaceState, prune_stale_tool_ids};
+
+use super::{Engine, EngineError, WorkspaceUpdateError};
+
+impl Engine {
+    /// Applies a change to the workspace (one of the operations of
+    /// [`workspace`](crate::workspace), given the state and the runtime tools), persists the
+    /// result and installs it with its catalog. Changes are serialized; decisions never wait.
+    ///
+    /// # Errors
+    ///
+    /// The operation's [`ApprovalError`] (nothing changes), or a store error (the old state
+    /// stays in force).
+    pub async fn update_workspace<F>(
+        &self,
+        change: F,
+    ) -> Result<Arc<WorkspaceState>, WorkspaceUpdateError>
+    where
+        F: FnOnce(&WorkspaceState, Option<&[RuntimeTool]>) -> Result<WorkspaceState, ApprovalError>,
+    {
+        let _writer = self.inner.workspace_writer.lock().await;
+        let catalog = self.inner.catalog.load_full();
+        let runtime_tools = catalog.runtime_tools();
+        let next = change(&self.inner.workspace.load(), runtime_tools)?;
+        self.install_workspace(next, runtime_tools).await
+    }
+
+    /// Records the tools the runtime reported: stale ids are pruned from every pattern and
+    /// session, and the catalog is rebuilt.
+    ///
+    /// # Errors
+    ///
+    /// A store error; the old state stays in force.
+    pub async fn set_runtime_tools(
+        &self,
+        tools: Vec<RuntimeTool>,
+    ) -> Result<Arc<WorkspaceState>, WorkspaceUpdateError> {
+        let _writer = self.inner.workspace_writer.lock().await;
+        let next =
+            prune_stale_tool_ids(WorkspaceState::clone(&self.inner.workspace.load()), &tools);
+        self.install_workspace(next, Some(&tools)).await
+    }
+
+    async fn install_workspace(
+        &self,
+        workspace: WorkspaceState,
+        runtime_tools: Option<&[RuntimeTool]>,
+    ) -> Result<Arc<WorkspaceState>, WorkspaceUpdateError> {
+        self.inner
+            .store
+            .save_workspace(&workspace)
+            .await
+            .map_err(EngineError::from)?;
+        let catalog = ToolCatalog::new(&workspace.settings.tooling, runtime_tools);
+        let workspace = Arc::new(workspace);
+        self.inner.workspace.store(workspace.clone());
+        self.inner.catalog.store(Arc::new(catalog));
+        Ok(workspace)
+    }
+
+    /// The current tool catalog (`listApprovalToolDefinitions` of the workspace's tooling and
+    /// the runtime's tools).
+    pub fn catalog(&self) -> Arc<ToolCatalog> {
+        self.inner.catalog.load_full()
+    }
+}
