@@ -1,0 +1,136 @@
+//! The quick run: a reduced version of every benchmark in a few minutes, rewriting
+//! `BENCHMARKS.md` (or the file named as the only argument).
+//!
+//! ```text
+//! cargo run --release -p warrant-benches --bin quick
+//! ```
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use warrant_benches::calls::Outcome;
+use warrant_benches::compare::SideBySide;
+use warrant_benches::endtoend::Rig;
+use warrant_benches::report::{Machine, PeerTiming, Results};
+use warrant_benches::timing::{Stats, sample};
+use warrant_benches::{fanout, latency, reload};
+
+/// The command this binary documents itself as.
+const COMMAND: &str = "cargo run --release -p warrant-benches --bin quick";
+
+/// Rule counts for Warrant's latencies.
+const SIZES: [usize; 4] = [100, 1_000, 10_000, 100_000];
+/// Timed runs per latency probe.
+const LATENCY_RUNS: usize = 5_000;
+/// Rule counts side by side with the peers, and the passes over the corpus each peer makes.
+const PEER_PASSES: [(usize, usize); 3] = [(100, 20), (1_000, 4), (10_000, 1)];
+/// Passes Warrant makes over the corpus.
+const WARRANT_PASSES: usize = 200;
+/// Rules of the engine end to end.
+const ENGINE_RULES: usize = 1_000;
+/// Concurrent sessions, and decisions per session.
+const ENGINE_RUNS: [(usize, usize); 3] = [(1, 300), (16, 40), (256, 8)];
+/// Fan-out subscribers, and the events timed.
+const FANOUT: (usize, usize) = (1_000, 40);
+/// Reload: parts, parts per message, concurrent writers, timed reads.
+const RELOAD: (usize, usize, usize, usize) = (10_000, 100, 64, 10);
+
+fn step(what: &str) -> Instant {
+    eprintln!("quick: {what}");
+    Instant::now()
+}
+
+/// Times `passes` passes of one engine over a corpus of `calls` calls, one decision at a time.
+fn over_corpus(calls: usize, passes: usize, mut decide: impl FnMut(usize) -> Outcome) -> Stats {
+    let mut k = 0;
+    sample(calls * passes, || {
+        let outcome = decide(k % calls);
+        k += 1;
+        outcome
+    })
+}
+
+/// Times each engine over the corpus, one decision at a time, cycling through the calls.
+fn peers() -> Vec<PeerTiming> {
+    PEER_PASSES
+        .iter()
+        .map(|&(n, passes)| {
+            let started = step(&format!("{n} rules side by side with Cedar and Rego"));
+            let s = SideBySide::new(n);
+            let calls = s.corpus.len();
+            let warrant = over_corpus(calls, WARRANT_PASSES, |i| s.warrant(&s.corpus[i].call));
+            let cedar = over_corpus(calls, passes, |i| s.cedar.decide(&s.corpus[i].call));
+            let rego = over_corpus(calls, passes, |i| s.rego.decide(&s.corpus[i].call));
+            eprintln!("quick:   done in {:.1} s", started.elapsed().as_secs_f64());
+            PeerTiming {
+                rules: n,
+                calls,
+                warrant,
+                cedar,
+                rego,
+            }
+        })
+        .collect()
+}
+
+fn main() {
+    let out = std::env::args_os().nth(1).map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md"),
+        PathBuf::from,
+    );
+    let started = Instant::now();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+
+    step("rule evaluator and chain latencies");
+    let latencies = latency::measure(&SIZES, LATENCY_RUNS);
+    let peers = peers();
+
+    let (engine, fanout, reload) = runtime.block_on(async {
+        step(&format!("engine end to end, {ENGINE_RULES} rules"));
+        let rig = Arc::new(Rig::new(ENGINE_RULES).await);
+        let mut engine = Vec::new();
+        for (sessions, per_session) in ENGINE_RUNS {
+            let t = rig
+                .run(&format!("run{sessions}"), sessions, per_session)
+                .await;
+            eprintln!(
+                "quick:   {sessions} sessions: {:.0} decisions/s",
+                t.per_second
+            );
+            engine.push((sessions, t));
+        }
+        let decided: usize = ENGINE_RUNS.iter().map(|(s, d)| s * d).sum();
+        let audited = rig.audit_entries().await;
+        assert_eq!(audited, decided, "every decision is in the audit log");
+        step(&format!("fan-out to {} subscribers", FANOUT.0));
+        let fanout = fanout::fan_out(FANOUT.0, FANOUT.1).await;
+        step(&format!("reload of {} parts", RELOAD.0));
+        let (parts, per_message, writers, reads) = RELOAD;
+        let reload = reload::reload(&rig, parts, per_message, writers, reads).await;
+        (engine, (FANOUT.0, fanout), (parts, reload))
+    });
+
+    let results = Results {
+        machine: Machine::current(),
+        latencies,
+        peers,
+        engine,
+        fanout: Some(fanout),
+        reload: Some(reload),
+        wall: started.elapsed(),
+    };
+    let previous = std::fs::read_to_string(&out).ok();
+    let markdown = results.markdown(COMMAND, previous.as_deref());
+    std::fs::write(&out, &markdown).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
+    println!("{}\n{}", results.figures(), results.targets());
+    eprintln!(
+        "quick: wrote {} in {:.0} s",
+        out.display(),
+        started.elapsed().as_secs_f64()
+    );
+}

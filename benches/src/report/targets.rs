@@ -1,0 +1,134 @@
+//! The targets of the benchmark issue, checked against a run's results.
+
+use std::time::Duration;
+
+use super::Results;
+use super::units::{duration, rate, significant};
+use crate::latency::Latency;
+
+/// One target and what the run measured for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The target.
+    pub text: &'static str,
+    /// What was measured.
+    pub measured: String,
+    /// Whether it is met; `None` when the run did not measure it.
+    pub met: Option<bool>,
+}
+
+/// The `rule` evaluator's median with shell parsing taken out (a command's parse, timed
+/// alone, is subtracted).
+fn rule_only(l: &Latency) -> Duration {
+    l.rule
+        .median
+        .saturating_sub(l.parse.map_or(Duration::ZERO, |p| p.median))
+}
+
+fn worst_rule_only(results: &Results, rules: usize) -> Option<Duration> {
+    results
+        .latencies
+        .iter()
+        .filter(|l| l.rules == rules)
+        .map(rule_only)
+        .max()
+}
+
+fn target(text: &'static str, measured: Option<(String, bool)>) -> Target {
+    match measured {
+        Some((measured, met)) => Target {
+            text,
+            measured,
+            met: Some(met),
+        },
+        None => Target {
+            text,
+            measured: "—".to_owned(),
+            met: None,
+        },
+    }
+}
+
+/// Every target, checked.
+pub fn evaluate(r: &Results) -> Vec<Target> {
+    let mut out = Vec::new();
+    out.push(target(
+        "rule evaluation (shell parsing excluded) median ≤ 1 µs at 10k rules, worst probe",
+        worst_rule_only(r, 10_000).map(|d| (duration(d), d <= Duration::from_micros(1))),
+    ));
+    let growth = r
+        .latencies
+        .iter()
+        .filter(|l| l.rules == 100)
+        .filter_map(|small| {
+            let large = r
+                .latencies
+                .iter()
+                .find(|l| l.rules == 100_000 && l.kind == small.kind && l.hit == small.hit)?;
+            Some(rule_only(large).as_secs_f64() / rule_only(small).as_secs_f64().max(1e-12))
+        })
+        .fold(None, |worst: Option<f64>, g| {
+            Some(worst.map_or(g, |w| w.max(g)))
+        });
+    out.push(target(
+        "rule evaluation growth from 100 to 100k rules ≤ 2×, worst probe",
+        growth.map(|g| (format!("{}×", significant(g)), g <= 2.0)),
+    ));
+    let chain = r
+        .latencies
+        .iter()
+        .filter(|l| l.kind == "command")
+        .map(|l| l.chain.median)
+        .max();
+    out.push(target(
+        "deterministic chain for a shell command (real parser) median ≤ 10 µs, worst size",
+        chain.map(|d| (duration(d), d <= Duration::from_micros(10))),
+    ));
+    for (rules, times, text) in [
+        (100, 100.0, "≥ 100× faster than Cedar and Rego at 100 rules"),
+        (
+            10_000,
+            1_000.0,
+            "≥ 1,000× faster than Cedar and Rego at 10k rules",
+        ),
+    ] {
+        let measured = r.peers.iter().find(|p| p.rules == rules).map(|p| {
+            let w = p.warrant.mean.as_secs_f64();
+            let (cedar, rego) = (
+                p.cedar.mean.as_secs_f64() / w,
+                p.rego.mean.as_secs_f64() / w,
+            );
+            let text = format!("Cedar {}×, Rego {}×", significant(cedar), significant(rego));
+            (text, cedar >= times && rego >= times)
+        });
+        out.push(target(text, measured));
+    }
+    let best = r
+        .engine
+        .iter()
+        .map(|(_, t)| t.per_second)
+        .fold(None, |b: Option<f64>, x| Some(b.map_or(x, |b| b.max(x))));
+    out.push(target(
+        "≥ 20,000 durable decisions/s on 2 cores (engine end to end, best concurrency)",
+        best.map(|b| (rate(b), b >= 20_000.0)),
+    ));
+    out.push(target(
+        "fan-out to 1,000 subscribers p99 ≤ 20 ms",
+        r.fanout.as_ref().map(|(_, f)| {
+            (
+                duration(f.last.p99),
+                f.last.p99 <= Duration::from_millis(20),
+            )
+        }),
+    ));
+    out.push(target(
+        "reload of 10,000 parts ≤ 50 ms (median)",
+        r.reload.as_ref().map(|(_, l)| {
+            (
+                duration(l.read.median),
+                l.read.median <= Duration::from_millis(50),
+            )
+        }),
+    ));
+    out
+}
