@@ -397,7 +397,13 @@ impl Engine {
                 tracked.part.clone(),
             ))
         });
-        if let Some((sid, mid, part)) = part
+        // The announcement alone changes nothing worth a durable write: the decision that
+        // follows persists the part with everything merged so far.
+        let announcement = matches!(
+            event,
+            Event::ToolCallStart(_) | Event::ToolCallArgs(_) | Event::ToolCallEnd(_)
+        );
+        if let Some((sid, mid, part)) = part.filter(|_| !announcement)
             && let Err(e) = inner.store.upsert_tool_part(&sid, &mid, &part).await
         {
             tracing::warn!(tool_call_id = %part.tool_call_id, error = %e, "tool part not persisted");

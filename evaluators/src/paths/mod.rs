@@ -82,12 +82,13 @@ impl<'a> Places<'a> {
         sensitive: Option<&'a SensitivePaths>,
     ) -> Self {
         // A relative root is relative to the process's directory, never to nothing.
-        let absolute = match std::env::current_dir() {
-            Ok(cwd) if root.is_relative() => cwd.join(root),
-            _ => root.to_path_buf(),
+        let absolute = if root.is_relative() {
+            std::env::current_dir().map_or_else(|_| root.to_path_buf(), |cwd| cwd.join(root))
+        } else {
+            root.to_path_buf()
         };
         let lexical = normalize(&absolute);
-        let root = std::fs::canonicalize(&lexical).unwrap_or(lexical);
+        let root = canonical_root(lexical);
         Self {
             root,
             home,
@@ -141,7 +142,7 @@ impl<'a> Places<'a> {
                 path: PathBuf::from(raw),
             };
         };
-        let real = real_path(&lexical);
+        let real = real_path(&lexical, &self.root);
         for p in [&lexical, &real] {
             if let Some(what) = self.sensitive.and_then(|s| s.matches(p)) {
                 return Located {
@@ -177,6 +178,23 @@ impl<'a> Places<'a> {
     }
 }
 
+/// The workspace root resolved, remembered per thread for the last root asked.
+fn canonical_root(lexical: PathBuf) -> PathBuf {
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(PathBuf, PathBuf)>> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        if let Some((k, v)) = &*last.borrow()
+            && *k == lexical
+        {
+            return v.clone();
+        }
+        let v = std::fs::canonicalize(&lexical).unwrap_or_else(|_| lexical.clone());
+        *last.borrow_mut() = Some((lexical, v.clone()));
+        v
+    })
+}
+
 /// Removes `.` and `..` without touching the filesystem.
 pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
@@ -195,7 +213,7 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
 }
 
 /// Follows symlinks through the deepest part of `path` that exists (dangling links too).
-fn real_path(path: &Path) -> PathBuf {
+fn real_path(path: &Path, root: &Path) -> PathBuf {
     let mut current = path.to_path_buf();
     for _ in 0..8 {
         let mut existing = current.as_path();
@@ -206,6 +224,11 @@ fn real_path(path: &Path) -> PathBuf {
             };
             rest.push(existing.file_name().map(PathBuf::from).unwrap_or_default());
             existing = parent;
+        }
+        if existing == root {
+            let mut out = root.to_path_buf();
+            out.extend(rest.iter().rev());
+            return out;
         }
         let base = match std::fs::canonicalize(existing) {
             Ok(base) => base,

@@ -128,9 +128,13 @@ impl RuleEvaluator {
 
     /// The paths a call names, relative to the workspace root when inside, and absolute.
     fn paths_of(&self, call: &ToolCall, cx: &EvaluationContext) -> Vec<String> {
-        let places = Places::new(&cx.workspace_root, self.home.as_deref(), None);
+        let raws = filesystem::paths(&call.input);
         let mut out = Vec::new();
-        for raw in filesystem::paths(&call.input) {
+        if raws.is_empty() {
+            return out;
+        }
+        let places = Places::new(&cx.workspace_root, self.home.as_deref(), None);
+        for raw in raws {
             let located = places.locate(raw, &WorkingDir::Root);
             if let Some(rel) = places.relative(&located.path) {
                 out.push(rel.to_string_lossy().into_owned());

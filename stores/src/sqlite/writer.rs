@@ -115,18 +115,26 @@ fn run(mut conn: Connection, limits: Limits, jobs: mpsc::Receiver<Job>) {
 /// the same database never forks the chain.
 fn commit(conn: &mut Connection, limits: Limits, batch: &[Job]) -> Vec<Result<u64, StoreError>> {
     let outcome = (|| {
-        let mut tx = conn
+        let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .context("starting a write")?;
         let mut head = Head::load(&tx)?;
         let mut results = Vec::with_capacity(batch.len());
         for job in batch {
             let job_head = head.clone();
-            let savepoint = tx.savepoint().context("starting a write")?;
-            let result = apply(&savepoint, &mut head, limits, &job.write)
-                .and_then(|answer| savepoint.commit().context("a write").map(|()| answer));
+            let run = |sql: &str| {
+                tx.prepare_cached(sql)
+                    .and_then(|mut s| s.execute([]))
+                    .map(drop)
+            };
+            run("SAVEPOINT w").context("starting a write")?;
+            let result = apply(&tx, &mut head, limits, &job.write)
+                .and_then(|answer| run("RELEASE w").context("a write").map(|()| answer));
             if result.is_err() {
                 head = job_head;
+                run("ROLLBACK TO w")
+                    .and_then(|()| run("RELEASE w"))
+                    .context("undoing a write")?;
             }
             results.push(result);
         }
