@@ -27,8 +27,8 @@ static WHOLE: LazyLock<Regex> = LazyLock::new(|| {
         // PEM private keys, whole block (or to the end when the block is cut).
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)",
         // Provider API keys.
-        r"|\bsk-ant-[A-Za-z0-9_\-]{8,}",
-        r"|\bsk-(?:proj-|live-|test-)?[A-Za-z0-9_\-]{16,}",
+        r"|(?:\b|_)sk-ant-[A-Za-z0-9_\-]{8,}",
+        r"|(?:\b|_)sk-(?:proj-|live-|test-)?[A-Za-z0-9_\-]{16,}",
         r"|\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}",
         r"|\bgithub_pat_[A-Za-z0-9_]{20,}",
         r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
@@ -47,15 +47,24 @@ static LABELLED: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)(?P<label>\b(?:proxy-)?authorization\s*[:=]\s*"?(?:bearer|basic|token)?\s*"#,
         r#"|\bbearer\s+"#,
         r#"|\b[A-Z0-9_]*(?:_KEY|_TOKEN|_SECRET|PASSWORD|PASSWD|_PAT)\s*[=:]\s*["']?"#,
-        r#"|"(?:api_?key|access_?token|secret|password|client_secret)"\s*:\s*")"#,
-        r#"(?P<value>[^\s"',;]{3,})"#,
+        r#"|"(?:api_?key|access_?token|secret|password|client_secret)"\s*:\s*""#,
+        // Password options.
+        r#"|--password[= ]\s*)"#,
+        r#"(?P<value>[^\s"',;@]{3,})"#,
     ))
     .expect("labelled secret patterns compile")
+});
+
+/// Credentials inside a URL (`https://user:pass@host`): the password is replaced.
+static URL_CREDENTIALS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)(?P<pre>\b[a-z][a-z0-9+.\-]*://[^\s:/@'"]+:)[^\s/@'"]+@"#)
+        .expect("URL credential pattern compiles")
 });
 
 /// Replaces every secret in `text` with [`REDACTED`].
 pub fn redact(text: &str) -> String {
     let once = WHOLE.replace_all(text, REDACTED);
+    let once = URL_CREDENTIALS.replace_all(&once, format!("${{pre}}{REDACTED}@"));
     LABELLED
         .replace_all(&once, |c: &regex::Captures<'_>| {
             if &c["value"] == REDACTED {
@@ -146,6 +155,15 @@ fn classifier_metadata(categories: &mut Option<Vec<String>>, model: &mut Option<
     }
     if let Some(model) = model.as_mut() {
         *model = clean(model, MAX_MODEL_CHARS);
+    }
+}
+
+/// Redacts and bounds the error texts of a chain trace (plugin and backend messages) in place.
+pub fn trace(trace: &mut crate::chain::ChainTrace) {
+    for entry in &mut trace.entries {
+        if let crate::chain::TraceOutcome::Failed { error, .. } = &mut entry.outcome {
+            *error = clean(error, MAX_REASON_CHARS);
+        }
     }
 }
 

@@ -570,3 +570,43 @@ async fn many_sessions_decide_concurrently() {
         400
     );
 }
+
+#[tokio::test]
+async fn a_settled_call_id_cannot_be_reused_for_another_input() {
+    let (engine, store, _) = engine(Stance::PolicyAllow, "shell_read_only").await;
+    engine
+        .authorize(call("x1"), AuthorizeOptions::default())
+        .await
+        .unwrap();
+    let mut other = call("x1");
+    other.input = json!({"command": "./evil"});
+    assert!(matches!(
+        engine.authorize(other, AuthorizeOptions::default()).await,
+        Err(EngineError::DuplicateCall(_))
+    ));
+    assert_eq!(
+        store.audit_records(&AuditQuery::all()).await.unwrap().len(),
+        1
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_calls_with_one_id_are_accepted_once() {
+    let (engine, _, _) = engine(Stance::DefaultAsk, "shell_write").await;
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let engine = engine.clone();
+            tokio::spawn(async move {
+                engine
+                    .authorize(call("same"), AuthorizeOptions::default())
+                    .await
+                    .is_ok()
+            })
+        })
+        .collect();
+    let mut accepted = 0;
+    for t in tasks {
+        accepted += usize::from(t.await.unwrap());
+    }
+    assert_eq!(accepted, 1);
+}

@@ -151,3 +151,26 @@ fn decision_metadata_is_sanitized_and_bounded() {
     );
     assert!(d.reviewer_model.unwrap().chars().count() <= sanitize::MAX_MODEL_CHARS);
 }
+
+#[test]
+fn url_credentials_and_password_options_are_redacted() {
+    for (text, secret) in [
+        (
+            "git clone https://user:s3cr3tPassw0rd@github.com/x/y",
+            "s3cr3tPassw0rd",
+        ),
+        (
+            "export DATABASE_URL=postgres://u:pw1234567@h/db",
+            "pw1234567",
+        ),
+        ("mysqldump --password=Hunter2secret db", "Hunter2secret"),
+        ("psql --password Hunter3secret", "Hunter3secret"),
+    ] {
+        let out = sanitize::redact(text);
+        assert!(!out.contains(secret), "{text} -> {out}");
+    }
+    assert_eq!(
+        sanitize::redact("see https://example.com:8080/path"),
+        "see https://example.com:8080/path"
+    );
+}

@@ -22,12 +22,16 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    /// An error with this status, code and message.
+    /// An error with this status, code and message. The message often quotes the request
+    /// (a serde error names the bad value), so secrets are redacted and its length bounded.
     pub fn new(status: StatusCode, code: impl Into<String>, message: impl Into<String>) -> Self {
         Self {
             status,
             code: code.into(),
-            message: message.into(),
+            message: warrant_core::sanitize::clean(
+                &message.into(),
+                warrant_core::sanitize::MAX_REASON_CHARS,
+            ),
         }
     }
 
@@ -135,5 +139,18 @@ impl From<WorkspaceUpdateError> for ApiError {
             WorkspaceUpdateError::Rejected(e) => e.into(),
             WorkspaceUpdateError::Engine(e) => e.into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_messages_never_echo_secrets() {
+        let key = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
+        let error = ApiError::bad_request("invalid_line", format!("unknown variant `bogus_{key}`"));
+        assert!(!error.message.contains(key), "{}", error.message);
+        assert!(error.message.contains("unknown variant"));
     }
 }

@@ -13,8 +13,8 @@ pub enum EngineError {
         /// The store's error.
         source: StoreError,
     },
-    /// A call with this id is already awaiting approval.
-    #[error("tool call \"{0}\" is already awaiting approval; use a new toolCallId")]
+    /// A call with this id was already authorized (in flight, awaiting approval or settled).
+    #[error("tool call id \"{0}\" is already in use; every call needs a new toolCallId")]
     DuplicateCall(String),
     /// A store operation failed.
     #[error(transparent)]

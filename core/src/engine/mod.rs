@@ -216,21 +216,29 @@ impl Engine {
         options: AuthorizeOptions,
     ) -> Result<Authorization, EngineError> {
         let inner = &self.inner;
-        if inner.pending.contains_key(&call.tool_call_id) {
-            return Err(EngineError::DuplicateCall(call.tool_call_id));
-        }
         let message_id = call
             .message_id
             .clone()
             .unwrap_or_else(|| format!("msg-{}", call.tool_call_id));
-        inner.tracked.insert(
-            call.tool_call_id.clone(),
-            Tracked {
-                session_id: call.session_id.clone(),
-                message_id: message_id.clone(),
-                part: ToolPart::new(call.tool_call_id.clone(), call.tool_name.clone()),
-            },
-        );
+        // Reserve the id atomically: an id in flight, pending or settled is never reused, so
+        // a second call cannot overwrite the part or the approval of the first.
+        match inner.tracked.entry(call.tool_call_id.clone()) {
+            dashmap::Entry::Occupied(_) => {
+                return Err(EngineError::DuplicateCall(call.tool_call_id));
+            }
+            dashmap::Entry::Vacant(slot) => {
+                if inner.pending.contains_key(&call.tool_call_id)
+                    || inner.settled.contains_key(&call.tool_call_id)
+                {
+                    return Err(EngineError::DuplicateCall(call.tool_call_id));
+                }
+                slot.insert(Tracked {
+                    session_id: call.session_id.clone(),
+                    message_id: message_id.clone(),
+                    part: ToolPart::new(call.tool_call_id.clone(), call.tool_name.clone()),
+                });
+            }
+        }
         if options.announce {
             self.announce(&call, &message_id).await;
         }
@@ -239,6 +247,8 @@ impl Engine {
         let outcome = inner.chain.decide(&call, &cx).await;
         let mut decision = outcome.decision;
         sanitize::decision(&mut decision);
+        let mut trace = outcome.trace;
+        sanitize::trace(&mut trace);
 
         let record = AuditRecord {
             at: now_millis(),
@@ -249,7 +259,7 @@ impl Engine {
                 mode: options.mode,
                 input_digest: digest(&call.input),
                 decision: decision.clone(),
-                trace: outcome.trace.clone(),
+                trace: trace.clone(),
             },
         };
         if let Err(source) = inner.store.append_audit(record).await {
@@ -283,7 +293,7 @@ impl Engine {
         }
         Ok(Authorization {
             decision,
-            trace: outcome.trace,
+            trace,
             approval,
         })
     }
