@@ -92,7 +92,13 @@ impl CanonicalGrantScoper {
             return exact();
         }
         let mut keys: Vec<GrantKey> = Vec::new();
-        for (_, cmd) in script.leaves() {
+        for (i, cmd) in script.leaves() {
+            let plain = std::iter::once(cmd)
+                .chain(script.ancestors(i).map(|(_, c)| c))
+                .all(generalizable);
+            if !plain {
+                return exact();
+            }
             if cmd.words.is_empty() {
                 continue;
             }
@@ -138,6 +144,37 @@ fn shell_key(spec: &str) -> GrantKey {
 }
 
 /// `program subcommand` of one command; `None` when the text does not tell.
+/// Whether a command may be widened to a program/subcommand key: no assignments (`PATH=…`,
+/// `env LD_PRELOAD=…`), no write redirection but to `/dev/null`, no `git -c`/`--exec-path`/
+/// `--git-dir`/`--work-tree`/`--config-env`, and a first word that is a bare name.
+fn generalizable(cmd: &SimpleCommand) -> bool {
+    let writes = cmd
+        .redirects
+        .iter()
+        .any(|r| r.kind == shell::RedirectKind::Write && r.target.literal() != Some("/dev/null"));
+    let first_is_bare = cmd
+        .words
+        .first()
+        .is_none_or(|w| w.literal().is_some_and(|t| !t.contains('/')));
+    let risky_arg = |t: &str| match cmd.program() {
+        Some("env") => t.contains('='),
+        Some("git") => [
+            "-c",
+            "--exec-path",
+            "--git-dir",
+            "--work-tree",
+            "--config-env",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p)),
+        _ => false,
+    };
+    let args_plain = cmd.args().iter().all(|w| {
+        w.literal().is_some_and(|t| !risky_arg(t)) || !matches!(cmd.program(), Some("env" | "git"))
+    });
+    !writes && cmd.assignments.is_empty() && first_is_bare && args_plain
+}
+
 fn command_key(cmd: &SimpleCommand) -> Option<String> {
     let program = cmd.program()?;
     let args = cmd.args();

@@ -171,3 +171,18 @@ async fn the_classifier_settles_only_in_auto_mode() {
         Verdict::Abstain
     );
 }
+
+#[tokio::test]
+async fn an_allow_on_a_call_the_judges_rated_high_asks_instead() {
+    let Verdict::Settle {
+        behavior,
+        rationale,
+    } = settle(says(Behavior::Allow, Risk::Low), Some(Risk::High)).await
+    else {
+        panic!("expected a settling verdict");
+    };
+    assert_eq!(
+        (behavior, rationale.reason_code.as_str()),
+        (Behavior::Ask, codes::AUTO_CLASSIFIER_ASK)
+    );
+}

@@ -197,3 +197,32 @@ async fn approving_for_the_session_allows_later_calls_of_the_same_subcommand() {
         "a grant never beats a hard deny"
     );
 }
+
+#[test]
+fn a_grant_does_not_widen_over_assignments_redirections_or_git_overrides() {
+    let ws = workspace();
+    let s = scoper(ws.path());
+    for command in [
+        "GIT_SSH_COMMAND=\"sh -c ./evil\" git push",
+        "git -c core.sshCommand=./evil push",
+        "git -ccore.sshCommand=./evil push",
+        "git --exec-path=./evil push",
+        "git --git-dir=/tmp/e push",
+        "git --work-tree=/tmp/e push",
+        "LD_PRELOAD=./x.so git push",
+        "env LD_PRELOAD=./x.so git push",
+        "git push > ~/.bashrc",
+        "./git push",
+        "/tmp/x/git push",
+    ] {
+        assert_eq!(
+            specs(&s, &bash(command)),
+            vec![shell(command)],
+            "{command} must key by its exact text"
+        );
+    }
+    assert_eq!(
+        specs(&s, &bash("git push origin main > /dev/null")),
+        vec![shell("git push")]
+    );
+}

@@ -212,3 +212,51 @@ async fn tables_match_tool_globs_and_argument_patterns() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn an_allow_rule_does_not_cover_redirections_assignments_or_other_programs() {
+    let rules = user_rules(&["Bash(npm run test:*)", "Bash(git status)"], &[], &[]);
+    codes_for(
+        &rules,
+        &[
+            (bash("npm run test > ~/.bashrc"), None),
+            (bash("npm run test >> .git/hooks/pre-commit"), None),
+            (bash("PATH=./bin npm run test"), None),
+            (bash("LD_PRELOAD=./x.so npm run test"), None),
+            (bash("env LD_PRELOAD=./x.so npm run test"), None),
+            (bash("./npm run test"), None),
+            (bash("/tmp/x/npm run test"), None),
+            (bash("GIT_DIR=/tmp/e git status"), None),
+            (bash("npm run test > /dev/null"), ALLOW),
+            (bash("npm run test 2>&1 | npm run test"), ALLOW),
+            (bash("git status"), ALLOW),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn deny_and_ask_rules_are_not_dodged_by_options_before_the_subcommand() {
+    let rules = user_rules(
+        &["Bash(git push:*)", "Bash(kubectl get:*)"],
+        &["Bash(kubectl delete:*)"],
+        &["Bash(git push:*)", "Bash(npm publish:*)"],
+    );
+    codes_for(
+        &rules,
+        &[
+            (bash("git -C . push"), DENY),
+            (bash("git --no-pager push"), DENY),
+            (bash("git -c x=y push origin main"), DENY),
+            (bash("npm --registry x publish"), DENY),
+            (bash("npm publish"), DENY),
+            (bash("kubectl -n prod delete pod x"), ASK),
+            (bash("kubectl --context prod delete pod x"), ASK),
+            (bash("kubectl delete pod x"), ASK),
+            (bash("kubectl -n prod get pods"), None),
+            (bash("kubectl get pods"), ALLOW),
+            (bash("npm run build"), None),
+        ],
+    )
+    .await;
+}

@@ -172,7 +172,7 @@ impl AutoClassifier {
     fn settle(&self, c: Classification, open_risk: Option<Risk>) -> Verdict {
         let risk = c.risk.max(open_risk.unwrap_or(Risk::Safe));
         let behavior = match c.behavior {
-            Behavior::Allow if c.risk >= Risk::High => Behavior::Ask,
+            Behavior::Allow if risk >= Risk::High => Behavior::Ask,
             b => b,
         };
         let code = match behavior {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::compile::CompiledRule;
 use super::config::RuleAction;
 use super::index::Hit;
-use crate::shell::{Script, SimpleCommand};
+use crate::shell::{RedirectKind, Script, SimpleCommand};
 
 /// Parts that change nothing a rule could care about, covered by any allow rule.
 const NEUTRAL: &[&str] = &["cd", "pushd", "popd", "true", ":"];
@@ -23,6 +23,26 @@ fn restrictiveness(action: RuleAction) -> u8 {
 fn is_neutral(cmd: &SimpleCommand) -> bool {
     let plain = cmd.words.iter().all(|w| w.literal().is_some()) && cmd.redirects.is_empty();
     plain && cmd.program().is_none_or(|p| NEUTRAL.contains(&p))
+}
+
+/// Whether an allow rule may cover this command at all: no write redirection (other than to
+/// `/dev/null`), no environment assignments (`PATH=./bin`, `env LD_PRELOAD=…`), and a first
+/// word that is a bare name (`./npm` or `/tmp/x/npm` is another program than the rule's).
+fn coverable(cmd: &SimpleCommand) -> bool {
+    let writes = cmd
+        .redirects
+        .iter()
+        .any(|r| r.kind == RedirectKind::Write && r.target.literal() != Some("/dev/null"));
+    let first_is_bare = cmd
+        .words
+        .first()
+        .is_none_or(|w| w.literal().is_some_and(|t| !t.contains('/')));
+    let env_assigns = cmd.program() == Some("env")
+        && cmd
+            .args()
+            .iter()
+            .any(|w| w.literal().is_none_or(|t| t.contains('=')));
+    !writes && cmd.assignments.is_empty() && first_is_bare && !env_assigns
 }
 
 /// The rule that decides, among the hits.
@@ -49,7 +69,7 @@ fn covering_allow(rules: &[CompiledRule], hits: &[Hit], script: &Script) -> Opti
     let mut best: HashMap<usize, usize> = HashMap::new();
     for h in hits
         .iter()
-        .filter(|h| rules[h.rule].action == RuleAction::Allow)
+        .filter(|h| rules[h.rule].action == RuleAction::Allow && !h.loose)
     {
         if let Some(c) = h.command {
             let slot = best.entry(c).or_insert(h.rule);
@@ -67,7 +87,11 @@ fn covering_allow(rules: &[CompiledRule], hits: &[Hit], script: &Script) -> Opti
         let cover = chain
             .filter_map(|j| best.get(&j).copied())
             .min_by_key(|&r| rules[r].layer);
+        let clean = std::iter::once(leaf)
+            .chain(script.ancestors(i).map(|(_, c)| c))
+            .all(coverable);
         match cover {
+            Some(_) if !clean => return None,
             Some(r) => {
                 if weakest.is_none_or(|w| rules[r].layer > rules[w].layer) {
                     weakest = Some(r);

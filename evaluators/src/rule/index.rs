@@ -29,6 +29,24 @@ impl CommandTrie {
         }
     }
 
+    /// Prefix rules whose words (after the program) appear in `rest` in order, with gaps: a
+    /// deny or ask rule is not dodged by options before or between its words
+    /// (`git -C . push`, `kubectl -n prod delete`). Each branch takes the first occurrence of its
+    /// word, which finds every subsequence match in time linear in the trie's size.
+    fn lookup_loose(&self, program: &str, rest: &[&str], out: &mut Vec<usize>) {
+        fn walk(node: &CommandTrie, rest: &[&str], out: &mut Vec<usize>) {
+            for (word, child) in &node.children {
+                if let Some(k) = rest.iter().position(|w| w == word) {
+                    out.extend(&child.prefix);
+                    walk(child, &rest[k + 1..], out);
+                }
+            }
+        }
+        if let Some(node) = self.children.get(program) {
+            walk(node, rest, out);
+        }
+    }
+
     /// The rules whose words start `words` (or, for exact rules, are `words`, when `complete`:
     /// a command cut short at a word only known at run time matches prefixes only).
     fn lookup(&self, words: &[&str], complete: bool, out: &mut Vec<usize>) {
@@ -141,6 +159,66 @@ pub(crate) struct Bucket {
 pub(crate) struct Hit {
     pub rule: usize,
     pub command: Option<usize>,
+    /// Matched only with options skipped (`git -C . push` for `git push:*`): counts for deny
+    /// and ask rules, never for allow rules.
+    pub loose: bool,
+}
+
+/// Options that take the next word as their value, by program, skipped in a loose match.
+fn value_options(program: &str) -> &'static [&'static str] {
+    match program {
+        "git" => &[
+            "-C",
+            "-c",
+            "--git-dir",
+            "--work-tree",
+            "--namespace",
+            "--super-prefix",
+            "--config-env",
+        ],
+        "kubectl" | "oc" => &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--cluster",
+            "--user",
+            "--kubeconfig",
+            "-s",
+            "--server",
+            "--token",
+            "--as",
+        ],
+        "npm" | "pnpm" | "yarn" => &[
+            "--registry",
+            "--prefix",
+            "-C",
+            "--dir",
+            "-w",
+            "--workspace",
+            "--userconfig",
+            "--cache",
+        ],
+        "docker" | "podman" => &["-H", "--host", "--context", "-c", "--config", "-l"],
+        "cargo" => &["-C", "--config", "-Z"],
+        _ => &[],
+    }
+}
+
+/// The words after the program with options (and the values of known value options) left
+/// out, for a loose match.
+fn positional_words<'a>(program: &str, args: &[&'a str]) -> Vec<&'a str> {
+    let with_value = value_options(program);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        if with_value.contains(w) {
+            i += 1;
+        } else if !w.starts_with('-') {
+            out.push(*w);
+        }
+    }
+    out
 }
 
 /// A call as the rules look at it.
@@ -162,6 +240,7 @@ impl Bucket {
         let whole = self.whole.iter().map(|&rule| Hit {
             rule,
             command: None,
+            loose: false,
         });
         hits.extend(whole);
         let mut found = Vec::new();
@@ -179,6 +258,7 @@ impl Bucket {
         hits.extend(found.drain(..).map(|rule| Hit {
             rule,
             command: None,
+            loose: false,
         }));
         let Some(script) = call.script else { return };
         for (i, cmd) in script.commands.iter().enumerate() {
@@ -194,6 +274,14 @@ impl Bucket {
             hits.extend(found.drain(..).map(|rule| Hit {
                 rule,
                 command: Some(i),
+                loose: false,
+            }));
+            let rest = positional_words(program, &words[1..]);
+            self.commands.lookup_loose(program, &rest, &mut found);
+            hits.extend(found.drain(..).map(|rule| Hit {
+                rule,
+                command: Some(i),
+                loose: true,
             }));
         }
     }

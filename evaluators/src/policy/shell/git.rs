@@ -71,7 +71,10 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         {
             j.read(cmd, dir);
         }
-        if text == "-c" || text.starts_with("--config-env") {
+        if text.starts_with("-c")
+            || text.starts_with("--config-env")
+            || text.starts_with("--exec-path")
+        {
             // Configuration can name programs git runs (`core.pager`, `core.fsmonitor`).
             return j.unknown(
                 cmd,
@@ -106,8 +109,15 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             Some(t) if t.starts_with("--output=") => {
                 j.write(cmd, &Word::literal_text(&t["--output=".len()..]), None);
             }
-            Some("-O" | "--open-files-in-pager") | Some("--ext-diff") => {
-                return j.unknown(cmd, "runs a program of git's configuration", Risk::Medium);
+            Some(t) if runs_configured_program(name, t) => {
+                return j.unknown(cmd, "runs a program of git's configuration", Risk::High);
+            }
+            None if name == "grep" => {
+                return j.unknown(
+                    cmd,
+                    "passes git grep options only known when it runs",
+                    Risk::Medium,
+                );
             }
             _ => {}
         }
@@ -206,4 +216,13 @@ fn first_is(rest: &[Word], names: &[&str]) -> bool {
     rest.first()
         .and_then(Word::literal)
         .is_some_and(|t| names.contains(&t))
+}
+
+/// `git grep -O[PAGER]` / `--open-files-in-pager[=PAGER]`, `--ext-diff`, `--textconv`:
+/// options that run a program (git accepts abbreviated long options and clustered short ones).
+fn runs_configured_program(sub: &str, t: &str) -> bool {
+    let grep_pager = sub == "grep"
+        && (t.starts_with("--op")
+            || (t.starts_with('-') && !t.starts_with("--") && t.contains('O')));
+    grep_pager || t.starts_with("--ext") || t.starts_with("--textc")
 }

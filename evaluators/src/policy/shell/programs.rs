@@ -15,9 +15,9 @@ const READ_ONLY_NO_PATHS: &[&str] = &[
     "echo", "printf", "pwd", "true", "false", ":", "date", "whoami", "id", "uname", "hostname",
     "which", "whereis", "type", "basename", "dirname", "seq", "sleep", "expr", "test", "[", "[[",
     "printenv", "locale", "nproc", "arch", "tty", "groups", "uptime", "free", "ps", "cd", "pushd",
-    "popd", "export", "set", "unset", "shift", "local", "declare", "typeset", "read", "wait",
-    "exit", "return", "break", "continue", "alias", "hash", "help", "history", "jobs", "umask",
-    "command", "tr", "env", "lsblk", "lscpu", "getconf",
+    "popd", "export", "set", "unset", "shift", "local", "declare", "typeset", "wait", "exit",
+    "return", "break", "continue", "alias", "hash", "help", "history", "jobs", "umask", "command",
+    "tr", "env", "lsblk", "lscpu", "getconf",
 ];
 
 /// Programs that only read, and whose positional arguments are the paths they read.
@@ -230,19 +230,46 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         "tar" => files::tar(j, cmd),
         p if WRITERS.contains(&p) => files::writer(j, cmd, p),
         p if NETWORK.contains(&p) => network(j, cmd, p),
-        p if READ_ONLY_NO_PATHS.contains(&p) => j.read_only(cmd),
-        p if READ_ONLY_PATHS.contains(&p) => reads(j, cmd, &positional(args)),
-        "rg" if args
-            .iter()
-            .filter_map(Word::literal)
-            .any(|t| t.starts_with("--pre")) =>
-        {
+        "fd" | "fdfind" if fd_executes(args) => {
+            j.unknown(cmd, "runs a command on every file it finds", Risk::High);
+        }
+        "bat" | "batcat" if any_starts_with(args, &["--pager"]) => {
+            j.unknown(cmd, "runs the pager program it is given", Risk::High);
+        }
+        "rg" if any_starts_with(args, &["--pre", "--hostname-bin"]) => {
+            j.unknown(cmd, "runs a program it is given", Risk::High);
+        }
+        "read" | "mapfile" | "readarray" => {
             j.unknown(
                 cmd,
-                "runs a preprocessor program on every file",
-                Risk::Medium,
+                "sets shell variables (such as PATH) from its input",
+                Risk::High,
             );
         }
+        "hash"
+            if args.iter().any(|w| {
+                w.literal()
+                    .is_none_or(|t| t.starts_with('-') && t.contains('p'))
+            }) =>
+        {
+            j.unknown(cmd, "changes which program a command name runs", Risk::High);
+        }
+        "alias"
+            if args
+                .iter()
+                .any(|w| w.literal().is_none_or(|t| t.contains('='))) =>
+        {
+            j.unknown(cmd, "changes what a command name runs", Risk::High);
+        }
+        "printf"
+            if args
+                .first()
+                .is_some_and(|w| w.literal().is_none_or(|t| t.starts_with('-') && t != "--")) =>
+        {
+            j.unknown(cmd, "may set a shell variable (such as PATH)", Risk::High);
+        }
+        p if READ_ONLY_NO_PATHS.contains(&p) => j.read_only(cmd),
+        p if READ_ONLY_PATHS.contains(&p) => reads(j, cmd, &positional(args)),
         p if READ_ONLY_PATTERN_THEN_PATHS.contains(&p) => {
             let pos = positional(args);
             let pattern_given = has_flag(args, 'e', "--regexp") || has_flag(args, 'f', "--file");
@@ -252,6 +279,24 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         _ if is_version_or_help(args) => j.read_only(cmd),
         _ => j.unknown(cmd, "runs a program that may change things", Risk::Medium),
     }
+}
+
+/// Whether any argument starts with one of `prefixes` (or is only known when it runs).
+fn any_starts_with(args: &[Word], prefixes: &[&str]) -> bool {
+    args.iter().any(|w| {
+        w.literal()
+            .is_none_or(|t| prefixes.iter().any(|p| t.starts_with(p)))
+    })
+}
+
+/// `fd -x CMD`, `-X`, `--exec`, `--exec-batch` (also inside clustered short flags).
+fn fd_executes(args: &[Word]) -> bool {
+    args.iter().any(|w| {
+        w.literal().is_none_or(|t| {
+            t.starts_with("--exec")
+                || (t.starts_with('-') && !t.starts_with("--") && t.contains(['x', 'X']))
+        })
+    })
 }
 
 fn is_version_or_help(args: &[Word]) -> bool {
