@@ -119,7 +119,7 @@ pub(crate) async fn start(config: Config, launch: Launch) -> Result<(), String> 
         // The token rides in the fragment, which browsers never send to a server.
         println!("Warrant demo is running. Open http://{addr}/#token={token}");
         println!(
-            "Send a message (or just press Run) to start the demo agent's tour; Ctrl-C stops."
+            "Type a message (try \"tour\") and press Send: the demo agent shows every kind of decision. Ctrl-C stops."
         );
     }
     let server = ServerConfig {
