@@ -155,6 +155,38 @@ impl<'a> Places<'a> {
         Located { place, path: real }
     }
 
+    /// What secret a glob pattern `raw` (used in `cwd`, braces already expanded) could expand
+    /// to, if any.
+    ///
+    /// The rule, conservative by design: the pattern is resolved like a path, then compared
+    /// component by component against well-known secret locations (`~/.ssh/id_rsa`,
+    /// `~/.aws/credentials`, `/etc/shadow`, …), each pattern component used as a glob on the
+    /// matching component of the secret. A pattern component matches a secret's name starting
+    /// with `.` only when it starts with `.` itself (the shell's default), unless `dotglob` is
+    /// set. A `**` in the pattern may reach any depth. When the working directory is unknown,
+    /// a relative pattern is compared against the secrets from every depth (fail-closed).
+    pub(crate) fn glob_sensitive(
+        &self,
+        raw: &str,
+        cwd: &WorkingDir,
+        dotglob: bool,
+    ) -> Option<String> {
+        let sensitive = self.sensitive?;
+        let pattern = match self.lexical(raw, cwd) {
+            Some(p) => p.to_string_lossy().into_owned(),
+            None => format!("/**/{raw}"),
+        };
+        let home = self.home.map(|h| h.to_string_lossy().into_owned());
+        for candidate in secret_candidates(home.as_deref()) {
+            if glob_reaches(&pattern, &candidate, dotglob)
+                && let Some(what) = sensitive.matches(Path::new(&candidate))
+            {
+                return Some(what.to_owned());
+            }
+        }
+        None
+    }
+
     fn place(&self, real: &Path) -> Place {
         let text = real.to_string_lossy();
         if HARMLESS_DEVICES.contains(&text.as_ref()) || text.starts_with("/dev/fd/") {
@@ -176,6 +208,99 @@ impl<'a> Places<'a> {
     pub(crate) fn relative<'p>(&self, real: &'p Path) -> Option<&'p Path> {
         real.strip_prefix(&self.root).ok()
     }
+}
+
+/// Concrete secret locations a glob is compared against (see [`Places::glob_sensitive`]).
+fn secret_candidates(home: Option<&str>) -> Vec<String> {
+    const IN_HOME: &[&str] = &[
+        ".ssh",
+        ".ssh/id_rsa",
+        ".ssh/id_dsa",
+        ".ssh/id_ecdsa",
+        ".ssh/id_ed25519",
+        ".ssh/authorized_keys",
+        ".ssh/config",
+        ".aws",
+        ".aws/credentials",
+        ".aws/config",
+        ".gnupg",
+        ".gnupg/private-keys-v1.d",
+        ".config/gcloud/credentials.db",
+        ".config/gcloud/application_default_credentials.json",
+        ".config/gh",
+        ".config/gh/hosts.yml",
+        ".azure/accessTokens.json",
+        ".kube/config",
+        ".docker/config.json",
+        ".netrc",
+        ".pgpass",
+        ".npmrc",
+        ".pypirc",
+        ".git-credentials",
+        ".password-store/x",
+        ".vault-token",
+        ".env",
+        "Library/Keychains/login.keychain-db",
+    ];
+    const SYSTEM_SECRETS: &[&str] = &[
+        "/etc/shadow",
+        "/etc/gshadow",
+        "/etc/master.passwd",
+        "/etc/sudoers",
+        "/etc/sudoers.d/x",
+        "/etc/ssh/ssh_host_rsa_key",
+        "/etc/ssh/ssh_host_ed25519_key",
+        "/etc/ssh/ssh_host_ecdsa_key",
+        "/proc/1/environ",
+        "/proc/self/environ",
+        "/root/.ssh/id_rsa",
+        "/root/.aws/credentials",
+    ];
+    let mut out: Vec<String> = SYSTEM_SECRETS.iter().map(|s| (*s).to_owned()).collect();
+    for base in home.into_iter().chain(["/home/*", "/Users/*"]) {
+        let base = base.trim_end_matches('/');
+        out.extend(IN_HOME.iter().map(|rel| format!("{base}/{rel}")));
+    }
+    out
+}
+
+/// Whether the glob `pattern` could expand to `candidate` (both absolute; a `*` component in
+/// the candidate stands for any name, such as another user's home).
+fn glob_reaches(pattern: &str, candidate: &str, dotglob: bool) -> bool {
+    let pat: Vec<&str> = pattern.split('/').filter(|c| !c.is_empty()).collect();
+    let cand: Vec<&str> = candidate.split('/').filter(|c| !c.is_empty()).collect();
+    reaches(&pat, &cand, dotglob)
+}
+
+fn reaches(pat: &[&str], cand: &[&str], dotglob: bool) -> bool {
+    match (pat.split_first(), cand.split_first()) {
+        (None, None) => true,
+        (Some((&"**", rest)), _) => {
+            (0..=cand.len()).any(|skip| reaches(rest, &cand[skip..], dotglob))
+        }
+        (Some((p, prest)), Some((c, crest))) => {
+            component_matches(p, c, dotglob) && reaches(prest, crest, dotglob)
+        }
+        _ => false,
+    }
+}
+
+/// Whether one glob component could match one name (`*` as a name matches anything).
+fn component_matches(pattern: &str, name: &str, dotglob: bool) -> bool {
+    if name == "*" {
+        return true;
+    }
+    if name.starts_with('.') && !pattern.starts_with('.') && !dotglob {
+        return false;
+    }
+    if pattern == name {
+        return true;
+    }
+    if !pattern.contains(['*', '?', '[']) {
+        return false;
+    }
+    // A pattern that does not compile is matched as if it could be anything (fail-closed).
+    compile(pattern).map_or(true, |g| g.compile_matcher().is_match(name))
 }
 
 /// The workspace root resolved, remembered per thread for the last root asked.

@@ -2,9 +2,11 @@
 //! process, and running code downloaded from the network.
 
 use warrant_core::decision::Risk;
+use warrant_core::evaluator::Stance;
 
 use super::judge::{Judge, has_flag, positional};
 use super::programs::DOWNLOADERS;
+use crate::paths::Place;
 use crate::shell::{INTERPRETERS, SimpleCommand, Word};
 
 /// `rm`, `rmdir`, `unlink`, `shred`: every target is deleted; `-r` deletes trees.
@@ -22,9 +24,96 @@ pub(super) fn remove(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         j.write(cmd, target, Some(recursive));
     }
     if cmd.extra_args {
+        // `… | xargs rm -rf`: the trees deleted come from the input, which may name `~` or `/`.
+        if recursive
+            && cmd.parent.is_some()
+            && !xargs_input_is_literal_inside(j, cmd)
+            && j.script.commands.iter().any(|c| c == cmd)
+        {
+            return j.destructive(
+                cmd,
+                "deletes trees named by its input, which may lie outside the workspace",
+            );
+        }
         let risk = if recursive { Risk::High } else { Risk::Medium };
         j.write_inside(cmd, "deletes paths only known when it runs", risk);
     }
+}
+
+/// Why a command whose program is only known when it runs (`$(echo rm) -rf /`, `$a -rf ~`)
+/// is destructive, if it is: with `rm`'s recursive flag it would delete a tree outside the
+/// workspace, the root or the home directory were the program `rm`.
+pub(super) fn unnamed_remove(j: &Judge<'_>, cmd: &SimpleCommand) -> Option<String> {
+    if cmd.words.first().is_none_or(|w| w.literal().is_some()) {
+        return None;
+    }
+    let args = cmd.args();
+    if !(has_flag(args, 'r', "--recursive") || has_flag(args, 'R', "--recursive")) {
+        return None;
+    }
+    let mut as_rm = cmd.clone();
+    as_rm.words[0] = Word::literal_text("rm");
+    let mut scratch = Judge {
+        places: j.places,
+        script: j.script,
+        findings: Vec::new(),
+    };
+    remove(&mut scratch, &as_rm);
+    scratch
+        .findings
+        .iter()
+        .any(|f| f.stance == Stance::HardDeny)
+        .then(|| {
+            "runs a program named only when it runs with `rm -r`-like arguments on a tree \
+             outside the workspace"
+                .to_owned()
+        })
+}
+
+/// Whether the paths `xargs` appends to the command come only from a literal list of paths
+/// inside the workspace (`printf '%s\n' a b | xargs rm -rf`).
+fn xargs_input_is_literal_inside(j: &Judge<'_>, cmd: &SimpleCommand) -> bool {
+    let Some((_, xargs)) = j
+        .script
+        .ancestors(
+            j.script
+                .commands
+                .iter()
+                .position(|c| c == cmd)
+                .unwrap_or(usize::MAX),
+        )
+        .find(|(_, c)| c.program() == Some("xargs"))
+    else {
+        return false;
+    };
+    let from_file = xargs.args().iter().any(|w| {
+        w.literal()
+            .is_none_or(|t| t.starts_with("-a") || t.starts_with("--arg-file"))
+    });
+    if from_file || !xargs.redirects.is_empty() || xargs.feeds.is_empty() {
+        return false;
+    }
+    xargs.feeds.iter().all(|&i| {
+        let Some(feed) = j.script.commands.get(i) else {
+            return false;
+        };
+        let words = match feed.program() {
+            Some("echo") => feed.args(),
+            Some("printf") => feed.args().get(1..).unwrap_or(&[]),
+            _ => return false,
+        };
+        feed.redirects.is_empty()
+            && words.iter().all(|w| {
+                w.literal().is_some_and(|t| {
+                    !t.contains(['*', '?', '[', '~', '$'])
+                        && !t.starts_with('-')
+                        && t.split_whitespace().all(|p| {
+                            let l = j.places.locate(p, &feed.cwd);
+                            l.place == Place::Inside && l.path != j.places.root()
+                        })
+                })
+            })
+    })
 }
 
 /// `chmod`, `chown`, `chgrp`: the first positional is the mode or owner; `-R` reaches trees.

@@ -71,6 +71,9 @@ impl Judge<'_> {
     /// The command reads `word`.
     pub(super) fn read(&mut self, cmd: &SimpleCommand, word: &Word) {
         let shown = &word.raw;
+        if let Some(what) = self.glob_secret(cmd, word) {
+            return self.sensitive(cmd, shown, &what);
+        }
         match self.target(cmd, word) {
             Target::Known(l) | Target::Below(l) => match l.place {
                 Place::Sensitive(what) => self.sensitive(cmd, shown, &what),
@@ -107,6 +110,9 @@ impl Judge<'_> {
             None => "writes",
         };
         let recursive = delete == Some(true);
+        if let Some(what) = self.glob_secret(cmd, word) {
+            return self.sensitive(cmd, shown, &what);
+        }
         let (located, exact) = match self.target(cmd, word) {
             Target::Known(l) => (l, true),
             Target::Below(l) => (l, false),
@@ -194,9 +200,120 @@ impl Judge<'_> {
                 self.places.locate(&glob_base(candidate), &cmd.cwd).place
             {
                 self.sensitive(cmd, candidate, &what);
+            } else if let Some(what) =
+                self.glob_secret(cmd, &Word::literal_text(candidate.to_owned()))
+            {
+                self.sensitive(cmd, candidate, &what);
+            }
+        }
+        for word in cmd.args().iter().filter(|w| w.literal().is_none()) {
+            if let Some(what) = self.glob_secret(cmd, word) {
+                self.sensitive(cmd, &word.raw, &what);
             }
         }
     }
+
+    /// The secret a path word with glob or brace characters could expand to, if any
+    /// (`~/.ss?/id_rsa`, `~/{.ssh,x}/id_rsa`, `/e*/shadow`). Braces are expanded into their
+    /// alternatives (a `{a..b}` sequence counts as `*`) and each alternative is compared with
+    /// [`Places::glob_sensitive`]. Words with other run-time parts than `$HOME` are left to
+    /// the ordinary checks.
+    pub(super) fn glob_secret(&self, cmd: &SimpleCommand, word: &Word) -> Option<String> {
+        let text = match word.literal() {
+            Some(t) => t.to_owned(),
+            None => {
+                let t = word
+                    .raw
+                    .replace("${HOME}", "~")
+                    .replace("$HOME", "~")
+                    .replace(['\'', '"'], "");
+                if t.contains(['$', '`']) {
+                    return None;
+                }
+                t
+            }
+        };
+        if !text.contains(['*', '?', '[', '{']) {
+            return None;
+        }
+        let dotglob = self.script.commands.iter().any(|c| {
+            c.assignments.iter().any(|a| a == "GLOBIGNORE")
+                || c.words.iter().any(|w| {
+                    ["dotglob", "globdots", "dot_glob", "GLOBIGNORE"]
+                        .iter()
+                        .any(|k| w.raw.contains(k))
+                })
+        });
+        let mut alternatives = Vec::new();
+        expand_braces(&text, &mut alternatives);
+        alternatives.iter().find_map(|alt| {
+            if let Place::Sensitive(what) = self.places.locate(alt, &cmd.cwd).place {
+                return Some(what);
+            }
+            if !alt.contains(['*', '?', '[']) {
+                return None;
+            }
+            self.places.glob_sensitive(alt, &cmd.cwd, dotglob)
+        })
+    }
+}
+
+/// The most alternatives a word's braces are expanded into; past it, the rest count as `*`.
+const MAX_BRACE_ALTERNATIVES: usize = 256;
+
+/// Expands the shell's braces in `text` into `out` (`a{b,c}d` → `abd`, `acd`); a sequence
+/// `{x..y}` becomes `*`, and expansion past [`MAX_BRACE_ALTERNATIVES`] collapses the braces
+/// into `*` (either way the result matches at least what the shell would produce).
+fn expand_braces(text: &str, out: &mut Vec<String>) {
+    let Some((open, close, parts)) = first_brace(text) else {
+        out.push(text.to_owned());
+        return;
+    };
+    let (before, after) = (&text[..open], &text[close + 1..]);
+    if out.len() >= MAX_BRACE_ALTERNATIVES || parts.is_empty() {
+        return expand_braces(&format!("{before}*{after}"), out);
+    }
+    for part in parts {
+        expand_braces(&format!("{before}{part}{after}"), out);
+    }
+}
+
+/// The first brace group: its bounds and alternatives (none for a `{x..y}` sequence).
+fn first_brace(text: &str) -> Option<(usize, usize, Vec<&str>)> {
+    let bytes = text.as_bytes();
+    for (open, &b) in bytes.iter().enumerate() {
+        if b != b'{' {
+            continue;
+        }
+        let mut depth = 0usize;
+        let mut parts = Vec::new();
+        let mut start = open + 1;
+        for (i, &c) in bytes.iter().enumerate().skip(open) {
+            match c {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let inner = &text[open + 1..i];
+                        if !parts.is_empty() {
+                            parts.push(&text[start..i]);
+                            return Some((open, i, parts));
+                        }
+                        if inner.contains("..") {
+                            return Some((open, i, Vec::new()));
+                        }
+                        break;
+                    }
+                }
+                b',' if depth == 1 => {
+                    parts.push(&text[start..i]);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    None
 }
 
 /// A path with any glob cut back to the directory searched (`/*` → `/`, `src/*.o` → `src`).

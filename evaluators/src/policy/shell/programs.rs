@@ -169,6 +169,9 @@ fn steering_variable(cmd: &SimpleCommand) -> Option<&str> {
 
 /// Judges one simple command.
 pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    if let Some(split) = split_on_ifs(cmd) {
+        return judge(j, &split);
+    }
     for r in &cmd.redirects {
         match r.kind {
             crate::shell::RedirectKind::Read => j.read(cmd, &r.target),
@@ -199,6 +202,9 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         return j.unknown(cmd, "runs code that only exists when it runs", Risk::High);
     }
     let Some(program) = cmd.program() else {
+        if let Some(what) = super::destructive::unnamed_remove(j, cmd) {
+            return j.destructive(cmd, &what);
+        }
         return j.unknown(
             cmd,
             "runs a program whose name is only known when it runs",
@@ -231,6 +237,9 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         p if WRITERS.contains(&p) => files::writer(j, cmd, p),
         p if NETWORK.contains(&p) => network(j, cmd, p),
         "fd" | "fdfind" if fd_executes(args) => {
+            for inner in fd_commands(cmd) {
+                judge(j, &inner);
+            }
             j.unknown(cmd, "runs a command on every file it finds", Risk::High);
         }
         "bat" | "batcat" if any_starts_with(args, &["--pager"]) => {
@@ -296,6 +305,85 @@ fn fd_executes(args: &[Word]) -> bool {
             t.starts_with("--exec")
                 || (t.starts_with('-') && !t.starts_with("--") && t.contains(['x', 'X']))
         })
+    })
+}
+
+/// The commands `fd -x CMD…`/`--exec CMD… ;`/`-X`/`--exec-batch` runs, with the found paths
+/// (`{}`, `{/}`, … or appended) as words only known when it runs.
+fn fd_commands(cmd: &SimpleCommand) -> Vec<SimpleCommand> {
+    let args = cmd.args();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let starts = w.literal().is_some_and(|t| {
+            matches!(t, "-x" | "-X" | "--exec" | "--exec-batch")
+                || t.starts_with("--exec=")
+                || t.starts_with("--exec-batch=")
+        });
+        if !starts {
+            continue;
+        }
+        let mut words = Vec::new();
+        while let Some(w) = args.get(i) {
+            i += 1;
+            match w.literal() {
+                Some(";") => break,
+                Some(t) if t.contains('{') && t.contains('}') => {
+                    let prefix = t.split('{').next().unwrap_or_default();
+                    words.push(Word::dynamic(w.raw.clone(), prefix));
+                }
+                _ => words.push(w.clone()),
+            }
+        }
+        if !words.is_empty() {
+            out.push(SimpleCommand {
+                words,
+                cwd: cmd.cwd.clone(),
+                elevated: cmd.elevated,
+                extra_args: true,
+                ..SimpleCommand::default()
+            });
+        }
+    }
+    out
+}
+
+/// The command with every word holding `$IFS`/`${IFS}` split where the shell splits it
+/// (`rm${IFS}-rf${IFS}~` is `rm -rf ~`), when any word holds one.
+fn split_on_ifs(cmd: &SimpleCommand) -> Option<SimpleCommand> {
+    const IFS: [&str; 2] = ["${IFS}", "$IFS"];
+    if !cmd
+        .words
+        .iter()
+        .any(|w| IFS.iter().any(|i| w.raw.contains(i)))
+    {
+        return None;
+    }
+    let mut words = Vec::new();
+    for w in &cmd.words {
+        if !IFS.iter().any(|i| w.raw.contains(i)) {
+            words.push(w.clone());
+            continue;
+        }
+        let raw = w.raw.replace("${IFS}", "$IFS");
+        for piece in raw.split("$IFS").filter(|p| !p.is_empty()) {
+            let piece = piece.replace("${HOME}", "~").replace("$HOME", "~");
+            if piece.contains(['$', '`', '\'', '"', '\\']) {
+                let prefix = piece
+                    .split(['$', '`', '\'', '"', '\\'])
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned();
+                words.push(Word::dynamic(piece, prefix));
+            } else {
+                words.push(Word::literal_text(piece));
+            }
+        }
+    }
+    Some(SimpleCommand {
+        words,
+        ..cmd.clone()
     })
 }
 
