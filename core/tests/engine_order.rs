@@ -81,6 +81,16 @@ fn empty_store() -> MockDb {
     db
 }
 
+/// An engine over mocked parts.
+async fn mocked(judge: MockEval, db: MockDb, wire: MockWire) -> Engine {
+    Engine::builder(Chain::builder().evaluator(judge).build())
+        .store(Arc::new(db))
+        .transport(Arc::new(wire))
+        .build()
+        .await
+        .unwrap()
+}
+
 fn is_custom(name: &'static str) -> impl Fn(&Event) -> bool {
     move |e| matches!(e, Event::Custom(c) if c.name == name)
 }
@@ -148,16 +158,7 @@ async fn audit_is_recorded_before_the_decision_is_emitted() {
         .times(1)
         .in_sequence(&mut seq)
         .returning(|_, _| Ok(()));
-    let engine = Engine::builder(
-        Chain::builder()
-            .evaluator(judge(Stance::DefaultAsk, "shell_write"))
-            .build(),
-    )
-    .store(Arc::new(db))
-    .transport(Arc::new(wire))
-    .build()
-    .await
-    .unwrap();
+    let engine = mocked(judge(Stance::DefaultAsk, "shell_write"), db, wire).await;
     let auth = engine
         .authorize(call("c1"), AuthorizeOptions::default())
         .await
@@ -172,16 +173,7 @@ async fn audit_failure_emits_nothing_and_the_call_does_not_run() {
         .returning(|_| Err(StoreError::new(StoreErrorKind::Unavailable, "disk full")));
     let mut wire = MockWire::new();
     wire.expect_emit().never();
-    let engine = Engine::builder(
-        Chain::builder()
-            .evaluator(judge(Stance::PolicyAllow, "shell_read_only"))
-            .build(),
-    )
-    .store(Arc::new(db))
-    .transport(Arc::new(wire))
-    .build()
-    .await
-    .unwrap();
+    let engine = mocked(judge(Stance::PolicyAllow, "shell_read_only"), db, wire).await;
     let err = engine
         .authorize(call("c1"), AuthorizeOptions::default())
         .await
