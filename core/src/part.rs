@@ -113,7 +113,12 @@ impl ToolParts {
         self.parts.iter().find(|p| p.tool_call_id == tool_call_id)
     }
 
-    fn part_mut(&mut self, tool_call_id: &str, tool_name: Option<&str>) -> &mut ToolPart {
+    /// Applies one event. Events that are not about tool calls are ignored, and so are
+    /// Warrant CUSTOM events whose value is malformed.
+    pub fn apply(&mut self, event: &Event) {
+        let Some((tool_call_id, change)) = Change::of(event) else {
+            return;
+        };
         let index = match self
             .parts
             .iter()
@@ -121,64 +126,79 @@ impl ToolParts {
         {
             Some(i) => i,
             None => {
-                self.parts
-                    .push(ToolPart::new(tool_call_id, tool_name.unwrap_or_default()));
+                self.parts.push(ToolPart::new(tool_call_id, ""));
                 self.parts.len() - 1
             }
         };
-        let part = &mut self.parts[index];
-        if let Some(name) = tool_name.filter(|n| !n.is_empty())
-            && part.tool_name.is_empty()
+        self.parts[index].merge(change);
+    }
+}
+
+/// What one event changes in the part of its call.
+// Lives only while one event is applied; boxing the Warrant variant would only allocate.
+#[allow(clippy::large_enum_variant)]
+enum Change<'a> {
+    Start(&'a str),
+    Args(&'a str),
+    End,
+    Result(&'a str),
+    Warrant(WarrantEvent),
+}
+
+impl<'a> Change<'a> {
+    /// The call an event is about and what it changes; `None` for events about no tool part.
+    fn of(event: &'a Event) -> Option<(String, Self)> {
+        Some(match event {
+            Event::ToolCallStart(e) => (e.tool_call_id.clone(), Change::Start(&e.tool_call_name)),
+            Event::ToolCallArgs(e) => (e.tool_call_id.clone(), Change::Args(&e.delta)),
+            Event::ToolCallEnd(e) => (e.tool_call_id.clone(), Change::End),
+            Event::ToolCallResult(e) => (e.tool_call_id.clone(), Change::Result(&e.content)),
+            Event::Custom(c) => {
+                let warrant = WarrantEvent::from_custom(c)?.ok()?;
+                (warrant.tool_call_id().to_owned(), Change::Warrant(warrant))
+            }
+            _ => return None,
+        })
+    }
+}
+
+impl ToolPart {
+    /// Applies one event about this part (events about other calls or no call are ignored).
+    pub fn apply(&mut self, event: &Event) {
+        if let Some((tool_call_id, change)) = Change::of(event)
+            && tool_call_id == self.tool_call_id
         {
-            part.tool_name = name.to_owned();
+            self.merge(change);
         }
-        part
     }
 
-    /// Applies one event. Events that are not about tool calls are ignored, and so are
-    /// Warrant CUSTOM events whose value is malformed.
-    pub fn apply(&mut self, event: &Event) {
-        match event {
-            Event::ToolCallStart(e) => {
-                let part = self.part_mut(&e.tool_call_id, Some(&e.tool_call_name));
-                part.tool_name = e.tool_call_name.clone();
-            }
-            Event::ToolCallArgs(e) => {
-                let part = self.part_mut(&e.tool_call_id, None);
-                part.args_text.push_str(&e.delta);
-            }
-            Event::ToolCallEnd(e) => {
-                let part = self.part_mut(&e.tool_call_id, None);
-                if let Ok(input) = serde_json::from_str::<Value>(&part.args_text) {
-                    part.input = Some(input);
-                    part.args_text.clear();
+    fn merge(&mut self, change: Change<'_>) {
+        match change {
+            Change::Start(name) => self.tool_name = name.to_owned(),
+            Change::Args(delta) => self.args_text.push_str(delta),
+            Change::End => {
+                if let Ok(input) = serde_json::from_str::<Value>(&self.args_text) {
+                    self.input = Some(input);
+                    self.args_text.clear();
                 }
-                if part.state == ToolState::Streaming {
-                    part.state = ToolState::Running;
+                if self.state == ToolState::Streaming {
+                    self.state = ToolState::Running;
                 }
             }
-            Event::ToolCallResult(e) => {
-                let part = self.part_mut(&e.tool_call_id, None);
-                part.output = Some(e.content.clone());
-                part.state = ToolState::Completed;
+            Change::Result(content) => {
+                self.output = Some(content.to_owned());
+                self.state = ToolState::Completed;
             }
-            Event::Custom(c) => match WarrantEvent::from_custom(c) {
-                Some(Ok(WarrantEvent::Decision(d))) => {
-                    let id = d.tool_call_id.clone();
-                    self.part_mut(&id, None).permission_decision = Some(d);
+            Change::Warrant(WarrantEvent::Decision(d)) => self.permission_decision = Some(d),
+            Change::Warrant(WarrantEvent::ApprovalRequest(r)) => {
+                if self.tool_name.is_empty()
+                    && let Some(name) = r.tool_name.as_deref().filter(|n| !n.is_empty())
+                {
+                    self.tool_name = name.to_owned();
                 }
-                Some(Ok(WarrantEvent::ApprovalRequest(r))) => {
-                    let id = r.tool_call_id.clone();
-                    let name = r.tool_name.clone();
-                    self.part_mut(&id, name.as_deref()).permission = Some(r);
-                }
-                Some(Ok(WarrantEvent::Resolution(r))) => {
-                    let id = r.tool_call_id.clone();
-                    self.part_mut(&id, None).permission_resolution = Some(r);
-                }
-                _ => {}
-            },
-            _ => {}
+                self.permission = Some(r);
+            }
+            Change::Warrant(WarrantEvent::Resolution(r)) => self.permission_resolution = Some(r),
         }
     }
 }

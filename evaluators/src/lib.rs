@@ -99,10 +99,5 @@ pub fn grant_scoper(
     config: &EvaluatorsConfig,
     workspace_root: impl Into<PathBuf>,
 ) -> CanonicalGrantScoper {
-    let home = config
-        .policy
-        .home_dir
-        .clone()
-        .or_else(|| std::env::var_os("HOME").map(PathBuf::from));
-    CanonicalGrantScoper::new(workspace_root, home)
+    CanonicalGrantScoper::new(workspace_root, config.policy.home())
 }

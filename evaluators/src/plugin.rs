@@ -55,8 +55,8 @@ inventory::submit! {
         "The user's rules (managed > project > user > session), grants and the tool auto-approval checkpoints.",
         |cx| {
             let rules = section::<RulesConfig>(cx, "rules")?;
-            let policy = policy(cx)?;
-            RuleEvaluator::new(&rules, &cx.catalog, policy.home_dir().map(Into::into))
+            let home = section::<PolicyConfig>(cx, "policy")?.home();
+            RuleEvaluator::new(&rules, &cx.catalog, home)
                 .map(arc)
                 .map_err(|e| e.to_string())
         })

@@ -27,7 +27,7 @@ use crate::event::{
     Event, ToolCallArgs, ToolCallEnd, ToolCallResult, ToolCallStart, WarrantEvent, now_millis,
 };
 use crate::grant::{Grant, GrantScoper};
-use crate::part::{ToolPart, ToolParts};
+use crate::part::ToolPart;
 use crate::sanitize;
 use crate::store::{PendingApproval, Store};
 use crate::transport::Transport;
@@ -394,26 +394,24 @@ impl Engine {
     /// Emits an event of a session: merged into the call's tool part (persisted), then sent.
     pub async fn emit(&self, session_id: &str, event: Event) {
         let inner = &self.inner;
-        let part = event.tool_call_id().and_then(|id| {
-            let mut tracked = inner.tracked.get_mut(id)?;
-            let mut parts = ToolParts {
-                parts: vec![tracked.part.clone()],
-            };
-            parts.apply(&event);
-            tracked.part = parts.parts.pop()?;
-            Some((
-                tracked.session_id.clone(),
-                tracked.message_id.clone(),
-                tracked.part.clone(),
-            ))
-        });
         // The announcement alone changes nothing worth a durable write: the decision that
         // follows persists the part with everything merged so far.
         let announcement = matches!(
             event,
             Event::ToolCallStart(_) | Event::ToolCallArgs(_) | Event::ToolCallEnd(_)
         );
-        if let Some((sid, mid, part)) = part.filter(|_| !announcement)
+        let part = event.tool_call_id().and_then(|id| {
+            let mut tracked = inner.tracked.get_mut(id)?;
+            tracked.part.apply(&event);
+            (!announcement).then(|| {
+                (
+                    tracked.session_id.clone(),
+                    tracked.message_id.clone(),
+                    tracked.part.clone(),
+                )
+            })
+        });
+        if let Some((sid, mid, part)) = part
             && let Err(e) = inner.store.upsert_tool_part(&sid, &mid, &part).await
         {
             tracing::warn!(tool_call_id = %part.tool_call_id, error = %e, "tool part not persisted");

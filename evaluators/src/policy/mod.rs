@@ -35,6 +35,15 @@ pub struct PolicyConfig {
     pub sensitive_paths: Vec<String>,
 }
 
+impl PolicyConfig {
+    /// The home directory `~` stands for: the configured one, else `HOME`.
+    pub fn home(&self) -> Option<PathBuf> {
+        self.home_dir
+            .clone()
+            .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
+    }
+}
+
 /// Judges shell commands, file access and input validity without asking anyone.
 ///
 /// Hard denies (invalid input, destructive commands, secrets) hold in every mode; reads
@@ -54,11 +63,10 @@ impl PolicyEvaluator {
     /// [`ConfigError::SensitivePath`] when a configured glob does not compile.
     pub fn new(config: &PolicyConfig) -> Result<Self, ConfigError> {
         let sensitive = SensitivePaths::new(&config.sensitive_paths)?;
-        let home = config
-            .home_dir
-            .clone()
-            .or_else(|| std::env::var_os("HOME").map(PathBuf::from));
-        Ok(Self { home, sensitive })
+        Ok(Self {
+            home: config.home(),
+            sensitive,
+        })
     }
 
     /// The home directory `~` stands for, when known.
