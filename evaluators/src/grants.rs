@@ -85,7 +85,8 @@ impl CanonicalGrantScoper {
 
     fn shell_keys(&self, command: &str) -> Vec<GrantKey> {
         let exact = || vec![shell_key(command.trim())];
-        let Ok(script) = shell::parse(command) else {
+        let parsed = shell::parse_shared(command);
+        let Ok(script) = &*parsed else {
             return exact();
         };
         if !script.unreadable.is_empty() {

@@ -43,7 +43,8 @@ async fn routine_workspace_work_is_allowed() {
     );
     assert_eq!(
         review(&call("list_issues", json!({}))).await.0,
-        Behavior::Allow
+        Behavior::Ask,
+        "a name proves nothing"
     );
 }
 

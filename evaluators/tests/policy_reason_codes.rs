@@ -14,8 +14,16 @@ use warrant_evaluators::policy::codes;
 #[tokio::test]
 async fn every_policy_reason_code_has_a_row() {
     let ws = workspace();
+    std::fs::create_dir_all(ws.path().join("conf")).expect("conf");
+    std::fs::write(ws.path().join("conf/.env"), "TOKEN=x\n").expect(".env");
     let cx = context(PermissionMode::Default, ws.path());
     let rows = [
+        (
+            bash("grep -rn TOKEN conf"),
+            Stance::DefaultAsk,
+            codes::FILESYSTEM_SENSITIVE_TREE,
+            Risk::High,
+        ),
         (
             bash("ls -la && git status"),
             Stance::PolicyAllow,

@@ -86,7 +86,11 @@ fn code_given_to_shells_and_eval_is_parsed() {
 #[test]
 fn find_exec_and_xargs_run_their_commands() {
     let s = parse("find / -name x -exec rm -rf {} \\;").unwrap();
-    assert_eq!(words(&s, 1), ["rm", "-rf", "/"]);
+    assert_eq!(words(&s, 1), ["rm", "-rf", "{}"]);
+    assert_eq!(
+        s.commands[1].words[2].prefix, "/",
+        "each path found under the root"
+    );
     let s = parse("git ls-files | xargs -0 rm -f").unwrap();
     let rm = s
         .commands

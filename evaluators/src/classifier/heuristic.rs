@@ -9,6 +9,7 @@ use warrant_core::decision::{Behavior, Confidence, Risk};
 use super::{Classification, Classifier, ClassifierError, Review};
 use crate::policy::PolicyEvaluator;
 use crate::policy::codes as policy;
+use crate::policy::finding::Finding;
 use crate::shell;
 
 /// The model id the embedded reviewer reports as `reviewerModel`.
@@ -107,34 +108,276 @@ fn verdict(
     }
 }
 
-/// Whether every command that runs is a development tool doing routine work.
-fn routine_builds(command: &str) -> bool {
-    let Ok(script) = shell::parse(command) else {
-        return false;
-    };
+/// Options of development tools that run code from elsewhere or change where they read
+/// their configuration.
+const CODE_FROM_ELSEWHERE: &[&str] = &[
+    "--config",
+    "-Z",
+    "--script-shell",
+    "--eval",
+    "--registry",
+    "--userconfig",
+    "--globalconfig",
+    "--node-options",
+    "--require",
+    "-r",
+    "--loader",
+    "--import",
+];
+
+/// Options whose value names a file or directory the tool reads its build from.
+const BUILD_FROM: &[&str] = &[
+    "-f",
+    "--file",
+    "--makefile",
+    "-C",
+    "--directory",
+    "--manifest-path",
+    "-I",
+    "--include-dir",
+    "--prefix",
+    "--cwd",
+    "--dir",
+];
+
+/// Whether a build option's value stays inside the workspace (relative, no `..`).
+fn stays_inside(value: &str) -> bool {
+    !(value.starts_with('/') || value.starts_with('~') || value.split('/').any(|c| c == ".."))
+}
+
+/// Whether every command that runs is a development tool doing routine work with the
+/// project's own code: no environment assignments, no wrapper, no option that runs code from
+/// elsewhere, no build file outside the workspace, no package named by a URL or a version
+/// (`go run example.com/x@latest`).
+fn routine_builds(script: &shell::Script) -> bool {
     let mut any = false;
-    for (_, cmd) in script.leaves() {
-        let Some(program) = cmd.program() else {
+    for (i, cmd) in script.leaves() {
+        if !cmd.assignments.is_empty() || script.ancestors(i).next().is_some() || cmd.elevated {
+            return false;
+        }
+        let Some(program) = cmd.words.first().and_then(|w| w.literal()) else {
             return false;
         };
-        let sub = cmd
+        if program.contains('/') {
+            return false;
+        }
+        let Some(texts) = cmd
             .args()
             .iter()
-            .find_map(|w| w.literal().filter(|t| !t.starts_with('-')));
-        let known = DEV_TOOLS.iter().find(|(p, _)| *p == program);
-        match known {
-            Some((_, subs)) if subs.is_empty() || sub.is_some_and(|s| subs.contains(&s)) => {
-                any = true
-            }
-            // Parts the policy already reads as harmless do not spoil the build.
+            .map(|w| w.literal())
+            .collect::<Option<Vec<_>>>()
+        else {
+            return false;
+        };
+        let sub = texts.iter().find(|t| !t.starts_with('-')).copied();
+        match DEV_TOOLS.iter().find(|(p, _)| *p == program) {
+            Some((_, subs)) if subs.is_empty() || sub.is_some_and(|s| subs.contains(&s)) => {}
+            // Parts the policy proves harmless do not spoil the build.
             _ if matches!(
-                program,
-                "cd" | "echo" | "true" | "ls" | "cat" | "grep" | "head" | "tail"
-            ) => {}
+                crate::programs::model(cmd),
+                crate::programs::Model::Modeled(ref e) if e.writes.is_empty()
+            ) =>
+            {
+                continue;
+            }
             _ => return false,
         }
+        for (k, t) in texts.iter().enumerate() {
+            let (name, attached) = t.split_once('=').map_or((*t, None), |(n, v)| (n, Some(v)));
+            if CODE_FROM_ELSEWHERE.iter().any(|o| {
+                name == *o || (o.len() == 2 && t.starts_with(o) && t.len() > 2 && *o == "-Z")
+            }) {
+                return false;
+            }
+            if BUILD_FROM.contains(&name) {
+                let value = attached
+                    .or_else(|| texts.get(k + 1).copied())
+                    .unwrap_or_default();
+                if !stays_inside(value) {
+                    return false;
+                }
+            }
+            if !t.starts_with('-') && (t.contains("://") || t.contains('@') || !stays_inside(t)) {
+                return false;
+            }
+            if program == "go" && !t.starts_with('-') && k > 0 {
+                let first = t.split('/').next().unwrap_or_default();
+                if first.contains('.') && first != "." && first != ".." {
+                    return false;
+                }
+            }
+        }
+        any = true;
     }
     any
+}
+
+/// Paths whose change runs code later or elsewhere: git's own files and hooks, CI
+/// configuration, shell startup files, editors' task runners, build tools' configuration.
+const PROTECTED: &[&str] = &[
+    ".git",
+    ".github",
+    ".gitlab-ci.yml",
+    ".gitlab",
+    ".circleci",
+    ".husky",
+    "Jenkinsfile",
+    ".travis.yml",
+    "azure-pipelines.yml",
+    ".buildkite",
+    ".pre-commit-config.yaml",
+    ".gitmodules",
+    ".gitattributes",
+    ".envrc",
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".inputrc",
+    "fish",
+    ".ssh",
+    ".vscode",
+    ".cargo",
+    "crontab",
+    ".npmrc",
+    ".yarnrc",
+    ".yarnrc.yml",
+];
+
+/// The protected path a text names, if any.
+fn protected(text: &str) -> Option<&'static str> {
+    text.split(['/', ' ', '=', '\'', '"'])
+        .find_map(|c| PROTECTED.iter().find(|p| **p == c).copied())
+}
+
+/// git subcommands that change only the repository in routine ways.
+const ROUTINE_GIT: &[&str] = &[
+    "add",
+    "commit",
+    "mv",
+    "switch",
+    "merge",
+    "cherry-pick",
+    "revert",
+    "init",
+    "tag",
+    "branch",
+    "stash",
+    "restore",
+    "checkout",
+    "rm",
+    "notes",
+    "apply",
+    "am",
+    "rebase",
+    "pull",
+    "fetch",
+    "push",
+    "clone",
+    "status",
+    "log",
+    "diff",
+    "show",
+];
+
+/// What a shell command does that the reviewer never lets pass: it writes a protected path,
+/// discards work, or uses a git subcommand that is not routine.
+fn shell_hazard(script: &shell::Script) -> Option<Classification> {
+    for cmd in &script.commands {
+        let only_reads = matches!(
+            crate::programs::model(cmd),
+            crate::programs::Model::Modeled(ref e) if e.writes.is_empty()
+        );
+        let writes_redirect = cmd
+            .redirects
+            .iter()
+            .filter(|r| r.kind == shell::RedirectKind::Write)
+            .find_map(|r| protected(&r.target.raw));
+        let writes_word = (!only_reads)
+            .then(|| cmd.words.iter().find_map(|w| protected(&w.raw)))
+            .flatten();
+        if let Some(p) = writes_redirect.or(writes_word) {
+            return Some(verdict(
+                Behavior::Ask,
+                Risk::High,
+                Confidence::High,
+                "persistence",
+                format!(
+                    "The command changes `{p}`, which runs code later (hooks, CI, shell start-up or tool configuration)."
+                ),
+            ));
+        }
+        if cmd.program() == Some("git")
+            && let Some(why) = git_hazard(cmd)
+        {
+            return Some(verdict(
+                Behavior::Ask,
+                Risk::High,
+                Confidence::High,
+                "data_loss",
+                why,
+            ));
+        }
+    }
+    None
+}
+
+/// Why a git command is not routine, if it is not.
+fn git_hazard(cmd: &shell::SimpleCommand) -> Option<String> {
+    let texts: Vec<&str> = cmd
+        .args()
+        .iter()
+        .map(|w| w.literal().unwrap_or("$?"))
+        .collect();
+    let at = texts.iter().position(|t| !t.starts_with('-'))?;
+    let sub = texts[at];
+    let rest = &texts[at + 1..];
+    let has = |names: &[&str]| {
+        rest.iter().any(|t| {
+            names
+                .iter()
+                .any(|n| t == n || t.starts_with(&format!("{n}=")))
+        })
+    };
+    let discards = match sub {
+        "checkout" => has(&["--", ".", "-f", "--force", "-p", "--patch"]),
+        "restore" => !has(&["--staged", "-S"]) || has(&["--worktree", "-W"]),
+        "reset" => has(&["--hard", "--merge", "--keep"]),
+        "clean" | "filter-branch" | "filter-repo" | "prune" | "update-ref" | "replace" => true,
+        "stash" => rest
+            .first()
+            .is_some_and(|s| matches!(*s, "clear" | "drop" | "pop")),
+        "reflog" => rest
+            .first()
+            .is_some_and(|s| matches!(*s, "expire" | "delete")),
+        "gc" => has(&["--prune", "--aggressive"]),
+        "branch" => has(&["-D", "-d", "--delete", "-f", "--force", "-M"]),
+        "rebase" => has(&["-x", "--exec", "-i", "--interactive"]),
+        "push" => has(&[
+            "-f",
+            "--force",
+            "--force-with-lease",
+            "--mirror",
+            "--delete",
+            "-d",
+        ]),
+        _ => false,
+    };
+    if discards {
+        return Some(format!("`git {sub}` may discard work or run commands."));
+    }
+    (!ROUTINE_GIT.contains(&sub)).then(|| format!("`git {sub}` is not a routine git command."))
+}
+
+/// The worse of two classifications: deny over ask over allow, then the higher risk.
+fn worse(a: Classification, b: Classification) -> Classification {
+    let weight = |c: &Classification| (c.behavior.restrictiveness(), c.risk);
+    if weight(&b) > weight(&a) { b } else { a }
 }
 
 fn name_words(tool: &str) -> Vec<String> {
@@ -172,11 +415,13 @@ fn by_name(tool: &str) -> Classification {
         )
     } else if has(READ_WORDS) {
         verdict(
-            Behavior::Allow,
-            Risk::Low,
-            Confidence::Medium,
-            "",
-            format!("`{tool}` looks like it only reads data, judging by its name."),
+            Behavior::Ask,
+            Risk::Medium,
+            Confidence::Low,
+            "unknown_tool",
+            format!(
+                "`{tool}` sounds like it only reads, but a name proves nothing and its input cannot be checked, so the user should confirm it."
+            ),
         )
     } else {
         verdict(
@@ -197,7 +442,7 @@ impl Classifier for HeuristicClassifier {
 
     async fn classify(&self, review: &Review<'_>) -> Result<Classification, ClassifierError> {
         let call = review.call;
-        let Some(finding) = self.policy.judge(call, review.context) else {
+        let Some((_, findings)) = self.policy.judge_all(call, review.context) else {
             return Ok(by_name(&call.tool_name));
         };
         let command = call
@@ -205,84 +450,123 @@ impl Classifier for HeuristicClassifier {
             .get("command")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        let risk = finding.risk;
-        let c = match finding.code {
-            policy::FILESYSTEM_WRITE_INSIDE_WORKSPACE => verdict(
-                Behavior::Allow,
-                risk,
-                Confidence::High,
-                "workspace_write",
-                "A file edit inside the workspace is routine work.".to_owned(),
-            ),
-            policy::SHELL_WRITE if risk <= Risk::Medium => verdict(
-                Behavior::Allow,
-                risk,
-                Confidence::Medium,
-                "workspace_write",
-                "The command changes files inside the workspace only.".to_owned(),
-            ),
-            policy::SHELL_WRITE => verdict(
-                Behavior::Ask,
-                risk,
-                Confidence::Medium,
-                "data_loss",
-                "The command may discard work inside the workspace.".to_owned(),
-            ),
-            policy::SHELL_UNKNOWN_COMMAND
-                if is_shell_tool(&call.tool_name) && routine_builds(command) =>
-            {
-                verdict(
-                    Behavior::Allow,
-                    Risk::Medium,
-                    Confidence::Medium,
-                    "code_execution",
-                    "The command builds, checks or tests the project with its usual tools."
-                        .to_owned(),
-                )
-            }
-            policy::SHELL_UNKNOWN_COMMAND => verdict(
-                Behavior::Ask,
-                risk,
-                Confidence::Low,
-                "code_execution",
-                "The command runs a program whose effects are not known.".to_owned(),
-            ),
-            policy::SHELL_NETWORK => verdict(
-                Behavior::Ask,
-                risk,
-                Confidence::Medium,
-                "network",
-                "The command talks to other machines.".to_owned(),
-            ),
-            policy::SHELL_PRIVILEGED => verdict(
-                Behavior::Ask,
-                risk.max(Risk::High),
-                Confidence::High,
-                "privilege_escalation",
-                "The command runs with raised privileges.".to_owned(),
-            ),
-            policy::FILESYSTEM_OUTSIDE_WORKSPACE => verdict(
-                Behavior::Ask,
-                risk,
-                Confidence::High,
-                "outside_workspace",
-                "The call reaches outside the workspace.".to_owned(),
-            ),
-            policy::SHELL_UNPARSEABLE => verdict(
-                Behavior::Ask,
-                risk,
-                Confidence::High,
-                "unparseable",
-                "The command cannot be read reliably.".to_owned(),
-            ),
-            _ => verdict(
-                Behavior::Ask,
-                risk,
-                Confidence::Low,
-                "",
-                format!("The policy flagged this call ({}).", finding.code),
-            ),
+        let shell = is_shell_tool(&call.tool_name);
+        let parsed = shell.then(|| shell::parse_shared(command));
+        let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
+        let routine = script.is_some_and(routine_builds);
+        // Every finding of the call is weighed; the worst decides.
+        let mut judged = findings.iter().map(|f| one(f, shell && routine));
+        let Some(first) = judged.next() else {
+            return Ok(by_name(&call.tool_name));
         };
+        let mut c = judged.fold(first, worse);
+        if let Some(script) = script
+            && let Some(hazard) = shell_hazard(script)
+        {
+            c = worse(c, hazard);
+        }
+        if !shell
+            && let Some(p) = crate::policy::filesystem::paths(&call.input)
+                .iter()
+                .find_map(|p| protected(p))
+        {
+            c = worse(
+                c,
+                verdict(
+                    Behavior::Ask,
+                    Risk::High,
+                    Confidence::High,
+                    "persistence",
+                    format!(
+                        "The call changes `{p}`, which runs code later (hooks, CI, shell start-up or tool configuration)."
+                    ),
+                ),
+            );
+        }
         Ok(c)
+    }
+}
+
+/// The reviewer's reading of one finding of the policy.
+fn one(finding: &Finding, routine_build: bool) -> Classification {
+    let risk = finding.risk;
+    match finding.code {
+        policy::SHELL_READ_ONLY | policy::READ_ONLY_TOOL => verdict(
+            Behavior::Allow,
+            risk,
+            Confidence::High,
+            "",
+            "Every part of the call only reads inside the workspace.".to_owned(),
+        ),
+        policy::FILESYSTEM_WRITE_INSIDE_WORKSPACE => verdict(
+            Behavior::Allow,
+            risk,
+            Confidence::High,
+            "workspace_write",
+            "A file edit inside the workspace is routine work.".to_owned(),
+        ),
+        policy::SHELL_WRITE if risk <= Risk::Medium => verdict(
+            Behavior::Allow,
+            risk,
+            Confidence::Medium,
+            "workspace_write",
+            "The command changes files inside the workspace only.".to_owned(),
+        ),
+        policy::SHELL_WRITE => verdict(
+            Behavior::Ask,
+            risk,
+            Confidence::Medium,
+            "data_loss",
+            "The command may discard work inside the workspace.".to_owned(),
+        ),
+        policy::SHELL_UNKNOWN_COMMAND if routine_build => verdict(
+            Behavior::Allow,
+            Risk::Medium,
+            Confidence::Medium,
+            "code_execution",
+            "The command builds, checks or tests the project with its usual tools.".to_owned(),
+        ),
+        policy::SHELL_UNKNOWN_COMMAND => verdict(
+            Behavior::Ask,
+            risk,
+            Confidence::Low,
+            "code_execution",
+            "The command runs a program whose effects are not known.".to_owned(),
+        ),
+        policy::SHELL_NETWORK => verdict(
+            Behavior::Ask,
+            risk,
+            Confidence::Medium,
+            "network",
+            "The command talks to other machines.".to_owned(),
+        ),
+        policy::SHELL_PRIVILEGED => verdict(
+            Behavior::Ask,
+            risk.max(Risk::High),
+            Confidence::High,
+            "privilege_escalation",
+            "The command runs with raised privileges.".to_owned(),
+        ),
+        policy::FILESYSTEM_OUTSIDE_WORKSPACE => verdict(
+            Behavior::Ask,
+            risk,
+            Confidence::High,
+            "outside_workspace",
+            "The call reaches outside the workspace.".to_owned(),
+        ),
+        policy::SHELL_UNPARSEABLE => verdict(
+            Behavior::Ask,
+            risk,
+            Confidence::High,
+            "unparseable",
+            "The command cannot be read reliably.".to_owned(),
+        ),
+        _ => verdict(
+            Behavior::Ask,
+            risk,
+            Confidence::Low,
+            "",
+            format!("The policy flagged this call ({}).", finding.code),
+        ),
     }
 }

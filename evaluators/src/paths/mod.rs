@@ -38,6 +38,14 @@ const HARMLESS_DEVICES: &[&str] = &[
     "/dev/urandom",
 ];
 
+/// The most directory entries one tree walk or glob expansion visits before the call is left
+/// unmodeled.
+pub(crate) const MAX_TREE_ENTRIES: usize = 20_000;
+
+/// A walk or an expansion went past [`MAX_TREE_ENTRIES`] or could not be done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Limit;
+
 /// Where a path is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Place {
@@ -101,11 +109,17 @@ impl<'a> Places<'a> {
         &self.root
     }
 
-    /// The path `raw` names when used in `cwd`, before symlinks; `None` when unknown.
+    /// The path `raw` names when used in `cwd`, with `.` and `..` removed as text (before
+    /// symlinks); `None` when unknown.
     fn lexical(&self, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
+        self.joined(raw, cwd).map(|p| normalize(&p))
+    }
+
+    /// The path `raw` names when used in `cwd`, as written (`..` kept); `None` when unknown.
+    fn joined(&self, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
         let expanded = self.expand_home(raw)?;
         if expanded.is_absolute() {
-            return Some(normalize(&expanded));
+            return Some(expanded);
         }
         let base = match cwd {
             WorkingDir::Root => self.root.clone(),
@@ -119,7 +133,7 @@ impl<'a> Places<'a> {
             }
             WorkingDir::Unknown => return None,
         };
-        Some(normalize(&base.join(expanded)))
+        Some(base.join(expanded))
     }
 
     fn expand_home(&self, raw: &str) -> Option<PathBuf> {
@@ -136,13 +150,20 @@ impl<'a> Places<'a> {
 
     /// Resolves `raw` (used in `cwd`) and places it.
     pub(crate) fn locate(&self, raw: &str, cwd: &WorkingDir) -> Located {
-        let Some(lexical) = self.lexical(raw, cwd) else {
+        let (Some(joined), Some(lexical)) = (self.joined(raw, cwd), self.lexical(raw, cwd)) else {
             return Located {
                 place: Place::Unknown,
                 path: PathBuf::from(raw),
             };
         };
-        let real = real_path(&lexical, &self.root);
+        // The kernel follows each symlink before the `..` after it: `link/../x` with `link`
+        // pointing to `/` is `/x`, not `x` inside the workspace.
+        let Some(real) = resolve(&joined) else {
+            return Located {
+                place: Place::Unknown,
+                path: lexical,
+            };
+        };
         for p in [&lexical, &real] {
             if let Some(what) = self.sensitive.and_then(|s| s.matches(p)) {
                 return Located {
@@ -202,6 +223,125 @@ impl<'a> Places<'a> {
             return Place::System;
         }
         Place::Outside
+    }
+
+    /// The first secret under the tree at `root` (a resolved path), as its path and what it
+    /// is: files whose name starts with `.` are skipped unless `hidden`; symlinks are skipped
+    /// unless `follow`, and then a link leaving the workspace counts as a secret too.
+    ///
+    /// # Errors
+    ///
+    /// [`Limit`] when the tree holds more than [`MAX_TREE_ENTRIES`] entries.
+    pub(crate) fn tree_secret(
+        &self,
+        root: &Path,
+        hidden: bool,
+        follow: bool,
+    ) -> Result<Option<(PathBuf, String)>, Limit> {
+        let mut stack = vec![root.to_path_buf()];
+        let mut seen = 0usize;
+        while let Some(path) = stack.pop() {
+            seen += 1;
+            if seen > MAX_TREE_ENTRIES {
+                return Err(Limit);
+            }
+            if let Some(what) = self.sensitive.and_then(|s| s.matches(&path)) {
+                return Ok(Some((path, what.to_owned())));
+            }
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            let dir = if meta.file_type().is_symlink() {
+                // Links inside the tree are skipped unless followed; the root is always.
+                if !follow && path != root {
+                    continue;
+                }
+                let Some(real) = resolve(&path) else {
+                    return Err(Limit);
+                };
+                if !real.starts_with(&self.root) {
+                    return Ok(Some((path, "a link that leaves the workspace".to_owned())));
+                }
+                if let Some(what) = self.sensitive.and_then(|s| s.matches(&real)) {
+                    return Ok(Some((path, what.to_owned())));
+                }
+                real.is_dir()
+            } else {
+                meta.is_dir()
+            };
+            if !dir {
+                continue;
+            }
+            let Ok(entries) = std::fs::read_dir(&path) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                if !hidden && name.to_string_lossy().starts_with('.') {
+                    continue;
+                }
+                stack.push(entry.path());
+            }
+        }
+        Ok(None)
+    }
+
+    /// The paths a glob `pattern` (braces already expanded) matches now, as the shell
+    /// expands it in `cwd`: `*`, `?` and `[…]` never match a leading `.` unless `dotglob`.
+    ///
+    /// # Errors
+    ///
+    /// [`Limit`] when the expansion visits more than [`MAX_TREE_ENTRIES`] entries, or the
+    /// directory is unknown.
+    pub(crate) fn expand_glob(
+        &self,
+        pattern: &str,
+        cwd: &WorkingDir,
+        dotglob: bool,
+    ) -> Result<Vec<String>, Limit> {
+        let (base, rest) = if pattern.starts_with('/') || pattern.starts_with('~') {
+            let first_glob = pattern.find(['*', '?', '[']).unwrap_or(pattern.len());
+            let cut = pattern[..first_glob].rfind('/').map_or(0, |i| i + 1);
+            (pattern[..cut].to_owned(), &pattern[cut..])
+        } else {
+            (String::new(), pattern)
+        };
+        let mut current = vec![base];
+        let mut visited = 0usize;
+        for part in rest.split('/') {
+            let mut next = Vec::new();
+            for prefix in &current {
+                if !part.contains(['*', '?', '[']) {
+                    next.push(format!("{prefix}{part}/"));
+                    continue;
+                }
+                let dir = if prefix.is_empty() {
+                    "."
+                } else {
+                    prefix.as_str()
+                };
+                let located = self.lexical(dir, cwd).ok_or(Limit)?;
+                let Ok(entries) = std::fs::read_dir(&located) else {
+                    continue;
+                };
+                for entry in entries.flatten() {
+                    visited += 1;
+                    if visited > MAX_TREE_ENTRIES {
+                        return Err(Limit);
+                    }
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    if component_matches(part, &name, dotglob) {
+                        next.push(format!("{prefix}{name}/"));
+                    }
+                }
+            }
+            current = next;
+        }
+        Ok(current
+            .into_iter()
+            .map(|p| p.trim_end_matches('/').to_owned())
+            .filter(|p| !p.is_empty())
+            .collect())
     }
 
     /// The path relative to the workspace root, when inside it.
@@ -337,43 +477,61 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
     out
 }
 
-/// Follows symlinks through the deepest part of `path` that exists (dangling links too).
-fn real_path(path: &Path, root: &Path) -> PathBuf {
-    let mut current = path.to_path_buf();
-    for _ in 0..8 {
-        let mut existing = current.as_path();
-        let mut rest = Vec::new();
-        while std::fs::symlink_metadata(existing).is_err() {
-            let Some(parent) = existing.parent() else {
-                return current;
-            };
-            rest.push(existing.file_name().map(PathBuf::from).unwrap_or_default());
-            existing = parent;
+/// The most symlinks followed in one path, as Linux allows (`MAXSYMLINKS`).
+const MAX_SYMLINKS: usize = 40;
+
+/// Resolves an absolute path component by component, as the kernel does: each symlink is
+/// followed before the next component (so `..` after a link leaves the link's target), a
+/// component that does not exist is kept with the rest of the path as text, and a dangling
+/// link is followed to where a write would land. `None` when more than [`MAX_SYMLINKS`]
+/// links are met (the kernel's `ELOOP`): the path is not modeled.
+pub(crate) fn resolve(path: &Path) -> Option<PathBuf> {
+    let mut pending: Vec<std::ffi::OsString> = path
+        .components()
+        .rev()
+        .filter_map(|c| match c {
+            Component::Normal(n) => Some(n.to_os_string()),
+            Component::ParentDir => Some("..".into()),
+            _ => None,
+        })
+        .collect();
+    let mut out = PathBuf::from("/");
+    let mut links = 0usize;
+    let mut exists = true;
+    while let Some(part) = pending.pop() {
+        if part == ".." {
+            out.pop();
+            continue;
         }
-        if existing == root {
-            let mut out = root.to_path_buf();
-            out.extend(rest.iter().rev());
-            return out;
+        let next = out.join(&part);
+        if !exists {
+            out = next;
+            continue;
         }
-        let base = match std::fs::canonicalize(existing) {
-            Ok(base) => base,
-            // A dangling symlink: where it points is where a write would land.
-            Err(_) => match std::fs::read_link(existing) {
-                Ok(target) => {
-                    let parent = existing.parent().unwrap_or(Path::new("/"));
-                    let mut next = normalize(&parent.join(target));
-                    next.extend(rest.iter().rev());
-                    current = next;
-                    continue;
+        match std::fs::symlink_metadata(&next) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                links += 1;
+                if links > MAX_SYMLINKS {
+                    return None;
                 }
-                Err(_) => return current,
-            },
-        };
-        let mut out = base;
-        out.extend(rest.iter().rev());
-        return out;
+                let target = std::fs::read_link(&next).ok()?;
+                if target.is_absolute() {
+                    out = PathBuf::from("/");
+                }
+                pending.extend(target.components().rev().filter_map(|c| match c {
+                    Component::Normal(n) => Some(n.to_os_string()),
+                    Component::ParentDir => Some("..".into()),
+                    _ => None,
+                }));
+            }
+            Ok(_) => out = next,
+            Err(_) => {
+                exists = false;
+                out = next;
+            }
+        }
     }
-    current
+    Some(out)
 }
 
 #[cfg(test)]

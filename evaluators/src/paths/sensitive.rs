@@ -33,6 +33,39 @@ const SENSITIVE: &[(&str, &str)] = &[
     ("**/*.keychain", "a keychain"),
     ("**/*.keychain-db", "a keychain"),
     ("**/.env", "an environment file"),
+    ("**/.envrc", "an environment file"),
+    ("**/*.tfstate", "Terraform state"),
+    ("**/*.tfstate.backup", "Terraform state"),
+    ("**/*.tfvars", "Terraform variables"),
+    ("**/credentials.json", "a credentials file"),
+    ("**/service-account*.json", "a cloud service account key"),
+    ("**/secrets.yaml", "a secrets file"),
+    ("**/secrets.yml", "a secrets file"),
+    ("**/secrets.json", "a secrets file"),
+    ("**/.bash_history", "a shell history"),
+    ("**/.zsh_history", "a shell history"),
+    ("**/.*_history", "a history file"),
+    ("**/Cookies", "browser cookies"),
+    ("**/Login Data", "browser passwords"),
+    ("**/cookies.sqlite", "browser cookies"),
+    ("**/logins.json", "browser passwords"),
+    ("**/key4.db", "browser passwords"),
+    ("**/.cargo/credentials", "Cargo credentials"),
+    ("**/.cargo/credentials.toml", "Cargo credentials"),
+    ("**/.gem/credentials", "RubyGems credentials"),
+    (
+        "**/.terraform.d/credentials.tfrc.json",
+        "Terraform credentials",
+    ),
+    ("**/.m2/settings.xml", "Maven credentials"),
+    ("**/.gradle/gradle.properties", "Gradle credentials"),
+    ("**/.composer/auth.json", "Composer credentials"),
+    ("**/.boto", "cloud credentials"),
+    ("**/.s3cfg", "cloud credentials"),
+    ("**/.htpasswd", "a password file"),
+    ("**/*.jks", "a Java keystore"),
+    ("**/*.keystore", "a keystore"),
+    ("**/.oci/**", "Oracle Cloud credentials"),
     ("**/.env.*", "an environment file"),
     ("**/*.pem", "a PEM key or certificate"),
     ("**/*.key", "a private key"),
@@ -101,14 +134,22 @@ impl SensitivePaths {
             .and_then(|n| n.to_str())
             .unwrap_or_default();
         let hits = self.set.matches(path);
-        let hit = hits
-            .into_iter()
-            .find(|&i| !(ENV_TEMPLATES.contains(&name) && self.what[i] == "an environment file"))?;
+        let lower = name.to_ascii_lowercase();
+        let hit = hits.into_iter().find(|&i| {
+            let what = self.what[i].as_str();
+            // Templates hold no secrets by convention; public keys are public.
+            !(ENV_TEMPLATES.contains(&lower.as_str()) && what == "an environment file")
+                && !(lower.ends_with(".pub") && what == "an SSH directory")
+        })?;
         Some(&self.what[hit])
     }
 }
 
-/// A glob where `*` stays within one path component.
+/// A glob where `*` stays within one path component, matched without regard to case (a
+/// case-insensitive file system opens `.ENV` as `.env`).
 pub(crate) fn compile(glob: &str) -> Result<globset::Glob, globset::Error> {
-    GlobBuilder::new(glob).literal_separator(true).build()
+    GlobBuilder::new(glob)
+        .literal_separator(true)
+        .case_insensitive(true)
+        .build()
 }

@@ -18,6 +18,9 @@ pub const SHELL_UNKNOWN_COMMAND: &str = "shell_unknown_command";
 pub const SHELL_UNPARSEABLE: &str = "shell_unparseable";
 /// The call touches a secret: SSH or cloud credentials, `.env`, keys, keychains (deny).
 pub const FILESYSTEM_SENSITIVE_PATH: &str = "filesystem_sensitive_path";
+/// A recursive read or search covers a tree that holds a secret, or a link leaving the
+/// workspace (open).
+pub const FILESYSTEM_SENSITIVE_TREE: &str = "filesystem_sensitive_tree";
 /// The call writes the operating system's own files or a device (deny).
 pub const FILESYSTEM_SYSTEM_PATH: &str = "filesystem_system_path";
 /// The call reads or writes outside the workspace (open).
@@ -38,6 +41,7 @@ pub const ALL: &[&str] = &[
     SHELL_UNKNOWN_COMMAND,
     SHELL_UNPARSEABLE,
     FILESYSTEM_SENSITIVE_PATH,
+    FILESYSTEM_SENSITIVE_TREE,
     FILESYSTEM_SYSTEM_PATH,
     FILESYSTEM_OUTSIDE_WORKSPACE,
     FILESYSTEM_WRITE_INSIDE_WORKSPACE,

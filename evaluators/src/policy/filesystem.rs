@@ -86,13 +86,125 @@ fn is_lsp_query(tool: &str, catalog: &ToolCatalog) -> bool {
     derived || catalog.get(tool).is_some_and(|t| t.kind == ToolKind::Lsp)
 }
 
-/// The paths a call names (a `file://` URI counts as its path).
-pub(crate) fn paths(input: &Value) -> Vec<&str> {
+/// Input fields of read-only tools that steer nothing but how much is shown.
+const READ_FIELDS: &[&str] = &[
+    "pattern",
+    "offset",
+    "limit",
+    "view_range",
+    "glob",
+    "type",
+    "output_mode",
+    "-i",
+    "-n",
+    "-A",
+    "-B",
+    "-C",
+    "context",
+    "multiline",
+    "head_limit",
+    "include",
+    "case_sensitive",
+    "ignore_case",
+    "line_numbers",
+    "max_results",
+    "start_line",
+    "end_line",
+    "description",
+];
+
+/// The paths a call names, as written.
+fn raw_paths(input: &Value) -> Vec<&str> {
     PATH_FIELDS
         .iter()
         .filter_map(|f| input.get(*f).and_then(Value::as_str))
-        .map(|p| p.strip_prefix("file://").unwrap_or(p))
         .collect()
+}
+
+/// The paths a call names, each with every path it may stand for (a `file:` URI for its
+/// path, a percent-encoded path for its decoding too).
+pub(crate) fn paths(input: &Value) -> Vec<String> {
+    raw_paths(input)
+        .into_iter()
+        .flat_map(|raw| meanings(raw).unwrap_or_else(|_| vec![raw.to_owned()]))
+        .collect()
+}
+
+/// The paths a written path may stand for: a `file:` URI (any case) for its path, a
+/// percent-encoded path for itself and its decoding.
+///
+/// # Errors
+///
+/// Why the path is not modeled: another scheme, a remote host, a NUL byte.
+fn meanings(raw: &str) -> Result<Vec<String>, String> {
+    if raw.contains('\0') {
+        return Err(format!("the path {raw:?} holds a NUL byte"));
+    }
+    let mut path = raw.to_owned();
+    let scheme_end = raw.find(':').filter(|&i| {
+        i > 1
+            && raw[..i]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'))
+            && raw.starts_with(|c: char| c.is_ascii_alphabetic())
+    });
+    if let Some(i) = scheme_end {
+        let scheme = raw[..i].to_ascii_lowercase();
+        if scheme != "file" {
+            return Err(format!("`{raw}` is a `{scheme}:` address, not a path"));
+        }
+        let rest = &raw[i + 1..];
+        path = match rest.strip_prefix("//") {
+            Some(after) => {
+                let (host, tail) = after.split_at(after.find('/').unwrap_or(after.len()));
+                if !(host.is_empty() || host.eq_ignore_ascii_case("localhost")) {
+                    return Err(format!("`{raw}` names a file on the host `{host}`"));
+                }
+                if tail.is_empty() {
+                    "/".to_owned()
+                } else {
+                    tail.to_owned()
+                }
+            }
+            None => rest.to_owned(),
+        };
+    }
+    let mut out = vec![path.clone()];
+    if let Some(decoded) = percent_decode(&path)
+        && decoded != path
+    {
+        if decoded.contains('\0') {
+            return Err(format!("the path {raw:?} holds an encoded NUL byte"));
+        }
+        out.push(decoded);
+    }
+    Ok(out)
+}
+
+/// `%2e%2e` → `..`; `None` when nothing is encoded.
+fn percent_decode(text: &str) -> Option<String> {
+    if !text.contains('%') {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                bytes.get(i + 1).copied().and_then(hex),
+                bytes.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Some(String::from_utf8_lossy(&out).into_owned())
 }
 
 /// Judges a file tool's call; `None` when `tool` is not a file tool.
@@ -103,7 +215,41 @@ pub(crate) fn judge(
     places: &Places<'_>,
 ) -> Option<Finding> {
     let access = access(tool, catalog)?;
-    let mut named: Vec<String> = paths(input).into_iter().map(str::to_owned).collect();
+    let mut named: Vec<String> = Vec::new();
+    for raw in raw_paths(input) {
+        match meanings(raw) {
+            Ok(m) => named.extend(m),
+            Err(why) if why.contains("NUL") => {
+                return Some(Finding::new(
+                    Stance::HardDeny,
+                    VALIDATION_INVALID_INPUT,
+                    Risk::High,
+                    format!("Invalid input for \"{tool}\": {why}."),
+                ));
+            }
+            Err(why) => {
+                return Some(Finding::new(
+                    Stance::DefaultAsk,
+                    FILESYSTEM_OUTSIDE_WORKSPACE,
+                    Risk::Medium,
+                    format!("`{tool}` cannot be checked: {why}."),
+                ));
+            }
+        }
+    }
+    if access == Access::Read
+        && let Some(map) = input.as_object()
+        && let Some(field) = map
+            .keys()
+            .find(|k| !PATH_FIELDS.contains(&k.as_str()) && !READ_FIELDS.contains(&k.as_str()))
+    {
+        return Some(Finding::new(
+            Stance::DefaultAsk,
+            FILESYSTEM_OUTSIDE_WORKSPACE,
+            Risk::Medium,
+            format!("`{tool}` has an input field `{field}` the policy does not model."),
+        ));
+    }
     // A glob pattern reaches as far as its literal directory (`../**`, `/etc/*`).
     if matches!(tool, "glob" | "Glob")
         && let Some(pattern) = input.get("pattern").and_then(Value::as_str)
@@ -123,6 +269,35 @@ pub(crate) fn judge(
     // Only reads inside the workspace are left; a write always has a finding of its own.
     if decided.is_some() || access == Access::Write {
         return decided;
+    }
+    // A search reads every file of its tree: the tree must hold no secret.
+    if matches!(tool, "grep" | "Grep") {
+        let roots = if named.is_empty() {
+            vec![".".to_owned()]
+        } else {
+            named.clone()
+        };
+        for root in roots {
+            let located = places.locate(&root, &WorkingDir::Root);
+            let found = match places.tree_secret(&located.path, true, false) {
+                Ok(None) => continue,
+                Ok(Some((path, what))) => format!(
+                    "`{tool}` searches every file under `{root}`, which holds `{}`, {what}.",
+                    places
+                        .relative(&path)
+                        .map_or_else(|| path.display().to_string(), |r| r.display().to_string())
+                ),
+                Err(_) => {
+                    format!("`{tool}` searches more files under `{root}` than can be checked.")
+                }
+            };
+            return Some(Finding::new(
+                Stance::DefaultAsk,
+                super::codes::FILESYSTEM_SENSITIVE_TREE,
+                Risk::High,
+                found,
+            ));
+        }
     }
     let reason = match named.first() {
         Some(p) => format!("`{tool}` only reads `{p}`, inside the workspace."),

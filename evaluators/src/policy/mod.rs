@@ -76,6 +76,17 @@ impl PolicyEvaluator {
 
     /// What the policy finds about a call, if anything.
     pub(crate) fn judge(&self, call: &ToolCall, cx: &EvaluationContext) -> Option<Finding> {
+        self.judge_all(call, cx).map(|(decided, _)| decided)
+    }
+
+    /// What the policy finds about a call: the finding that decides, and every finding about
+    /// every part of it (the reviewer weighs them all).
+    pub(crate) fn judge_all(
+        &self,
+        call: &ToolCall,
+        cx: &EvaluationContext,
+    ) -> Option<(Finding, Vec<Finding>)> {
+        let one = |f: Finding| (f.clone(), vec![f]);
         let tool = call.tool_name.as_str();
         let catalog_id = if is_shell_tool(tool) {
             SHELL_TOOL
@@ -88,16 +99,34 @@ impl PolicyEvaluator {
             .and_then(|t| t.input_schema.as_ref())
             && let Err(problem) = validation::check(schema, &call.input)
         {
-            return Some(invalid(tool, &problem));
+            return Some(one(invalid(tool, &problem)));
         }
         let places = self.places(cx);
         if is_shell_tool(tool) {
-            return Some(match call.input.get("command").and_then(|c| c.as_str()) {
+            let (decided, mut all) = match call.input.get("command").and_then(|c| c.as_str()) {
                 Some(command) => shell::judge_command(command, &places),
-                None => invalid(tool, "field \"command\" must be a string"),
-            });
+                None => one(invalid(tool, "field \"command\" must be a string")),
+            };
+            let unknown_field = call
+                .input
+                .as_object()
+                .and_then(|m| m.keys().find(|k| !SHELL_FIELDS.contains(&k.as_str())));
+            let Some(field) = unknown_field else {
+                return Some((decided, all));
+            };
+            all.push(Finding::new(
+                Stance::DefaultAsk,
+                codes::SHELL_UNKNOWN_COMMAND,
+                Risk::Medium,
+                format!(
+                    "`{tool}` has an input field `{field}` the policy does not model (a \
+                     directory or environment it would run in)."
+                ),
+            ));
+            let decided = finding::most_restrictive(all.iter().cloned()).unwrap_or(decided);
+            return Some((decided, all));
         }
-        filesystem::judge(tool, &call.input, &cx.catalog, &places)
+        filesystem::judge(tool, &call.input, &cx.catalog, &places).map(one)
     }
 
     /// Paths resolved for the call's workspace.
@@ -109,6 +138,9 @@ impl PolicyEvaluator {
         )
     }
 }
+
+/// Input fields of the shell tool that change nothing about what the command does.
+const SHELL_FIELDS: &[&str] = &["command", "description", "timeout", "run_in_background"];
 
 fn invalid(tool: &str, problem: &str) -> Finding {
     Finding::new(

@@ -111,19 +111,20 @@ impl RuleEvaluator {
         if let Some((server, _)) = tool.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
             servers.push(server.to_owned());
         }
-        let script = is_shell_tool(tool)
+        let parsed = is_shell_tool(tool)
             .then(|| call.input.get("command").and_then(|c| c.as_str()))
             .flatten()
-            .and_then(|c| crate::shell::parse(c).ok());
+            .map(crate::shell::parse_shared);
+        let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
         let view = CallView {
             identities,
             servers,
-            script: script.as_ref(),
+            script,
             paths: self.paths_of(call, cx),
             input: &call.input,
         };
         let hits = self.selectors.lookup(&view);
-        decide::decide(&self.rules, &hits, script.as_ref()).map(|i| &self.rules[i])
+        decide::decide(&self.rules, &hits, script).map(|i| &self.rules[i])
     }
 
     /// The paths a call names, relative to the workspace root when inside, and absolute.
@@ -135,7 +136,7 @@ impl RuleEvaluator {
         }
         let places = Places::new(&cx.workspace_root, self.home.as_deref(), None);
         for raw in raws {
-            let located = places.locate(raw, &WorkingDir::Root);
+            let located = places.locate(&raw, &WorkingDir::Root);
             if let Some(rel) = places.relative(&located.path) {
                 out.push(rel.to_string_lossy().into_owned());
             }

@@ -39,9 +39,17 @@ pub enum ShellError {
     /// It is longer than [`MAX_COMMAND_BYTES`].
     #[error("it is {0} bytes long, more than the {MAX_COMMAND_BYTES} that are read")]
     TooLong(usize),
-    /// It nests deeper than [`MAX_NESTING`].
+    /// It nests deeper than [`MAX_NESTING`], or wrappers and code inside code go deeper than
+    /// [`MAX_INNER_DEPTH`].
     #[error("it nests deeper than {MAX_NESTING} levels")]
     TooDeep,
+    /// Bash evaluates part of it as code when it runs (arithmetic on variables, indirection,
+    /// prompt expansion, subscripts, `-v` tests), or it expands an environment variable that
+    /// may hold a secret.
+    #[error(
+        "bash evaluates `{0}` when it runs, as code or from an environment that may hold secrets"
+    )]
+    EvaluatesCode(String),
 }
 
 /// Where a redirection sends or takes data.
@@ -166,6 +174,32 @@ pub fn parse(command: &str) -> Result<Script, ShellError> {
     let mut script = Script::default();
     lower::Lowering::new(&mut script).program(command, 0, WorkingDir::Root)?;
     Ok(script)
+}
+
+/// How many recently parsed commands [`parse_shared`] keeps.
+const SHARED_PARSES: usize = 64;
+
+/// Parses a command line once for every evaluator of a call: the policy, the rules, the
+/// grant scoper and the reviewer all read the same [`Script`], kept for the few most recent
+/// commands.
+pub fn parse_shared(command: &str) -> std::sync::Arc<Result<Script, ShellError>> {
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Cache = Mutex<std::collections::VecDeque<(String, Arc<Result<Script, ShellError>>)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(std::collections::VecDeque::new()));
+    if let Ok(c) = cache.lock()
+        && let Some((_, s)) = c.iter().find(|(k, _)| k == command)
+    {
+        return Arc::clone(s);
+    }
+    let parsed = Arc::new(parse(command));
+    if let Ok(mut c) = cache.lock() {
+        if c.len() >= SHARED_PARSES {
+            c.pop_back();
+        }
+        c.push_front((command.to_owned(), Arc::clone(&parsed)));
+    }
+    parsed
 }
 
 /// Rejects text the parser should not see: too long or nested too deep.

@@ -51,28 +51,41 @@ pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
             out.elevated = true;
             out.inner = option_value(args, &["-c", "--command"]).map_or_else(Vec::new, code);
         }
-        "env" => return env(args),
-        "timeout" => {
-            let rest = after_options(args, &["-s", "-k", "--signal", "--kill-after"]);
-            out.inner = command(rest.get(1..).unwrap_or(&[]));
+        // Wrappers of the program table: their options are read by the table's cursor, so
+        // the command found is the one they run.
+        "env" | "timeout" | "nice" | "nohup" | "stdbuf" | "time" | "builtin" | "exec" => {
+            out.inner = match crate::programs::wrapped_command(program, args) {
+                Ok(Some(at)) => command(&args[at..]),
+                Ok(None) => Vec::new(),
+                Err(_) => vec![Inner::DynamicCode],
+            };
         }
-        "nice" => out.inner = command(after_options(args, &["-n", "--adjustment"])),
-        "ionice" => out.inner = command(after_options(args, &["-c", "-n", "-p", "-P", "-u"])),
-        "stdbuf" => out.inner = command(after_options(args, &["-i", "-o", "-e"])),
-        "time" => out.inner = command(after_options(args, &["-o", "-f", "--output", "--format"])),
-        "exec" => out.inner = command(after_options(args, &["-a"])),
-        "nohup" | "builtin" | "busybox" | "unbuffer" => out.inner = command(args),
-        "setsid" | "chronic" => out.inner = command(after_options(args, &[])),
         "command" => {
-            let lookup = args
-                .iter()
-                .any(|a| matches!(a.literal(), Some("-v" | "-V")));
+            let lookup = args.iter().any(|a| {
+                a.literal()
+                    .is_none_or(|t| t.starts_with('-') && t.contains(['v', 'V']))
+            });
             if !lookup {
-                out.inner = command(after_options(args, &[]));
+                out.inner = match crate::programs::wrapped_command(program, args) {
+                    Ok(Some(at)) => command(&args[at..]),
+                    Ok(None) => Vec::new(),
+                    Err(_) => vec![Inner::DynamicCode],
+                };
             }
         }
+        "ionice" => out.inner = command(after_options(args, &["-c", "-n", "-p", "-P", "-u"])),
+        "busybox" | "unbuffer" => out.inner = command(args),
+        "setsid" | "chronic" => out.inner = command(after_options(args, &[])),
         "xargs" => {
-            let (rest, replace) = xargs_options(args);
+            let rest = match crate::programs::wrapped_command(program, args) {
+                Ok(Some(at)) => &args[at..],
+                Ok(None) => &[][..],
+                Err(_) => {
+                    out.inner = vec![Inner::DynamicCode];
+                    return out;
+                }
+            };
+            let (_, replace) = xargs_options(args);
             let words = if rest.is_empty() {
                 vec![Word::literal_text("echo")]
             } else {
@@ -145,44 +158,6 @@ fn option_value<'a>(args: &'a [Word], names: &[&str]) -> Option<&'a Word> {
         }
         None
     })
-}
-
-fn env(args: &[Word]) -> Unwrapping {
-    let mut cwd = None;
-    let mut i = 0;
-    while let Some(w) = args.get(i) {
-        let Some(text) = w.literal() else { break };
-        match text {
-            "-u" | "--unset" => i += 2,
-            "-C" | "--chdir" => {
-                cwd = Some(
-                    args.get(i + 1)
-                        .and_then(Word::literal)
-                        .map_or(WorkingDir::Unknown, |d| WorkingDir::Dir(d.to_owned())),
-                );
-                i += 2;
-            }
-            "-S" | "--split-string" => {
-                return Unwrapping {
-                    inner: args.get(i + 1).map_or_else(Vec::new, code),
-                    ..Unwrapping::default()
-                };
-            }
-            "--" => i += 1,
-            t if t.starts_with('-') && t != "-" => i += 1,
-            t if t.contains('=') && !t.starts_with('=') => i += 1,
-            _ => break,
-        }
-    }
-    let rest = args.get(i..).unwrap_or(&[]);
-    Unwrapping {
-        inner: if rest.is_empty() {
-            Vec::new()
-        } else {
-            vec![Inner::Command(rest.to_vec(), cwd)]
-        },
-        ..Unwrapping::default()
-    }
 }
 
 fn xargs_options(args: &[Word]) -> (&[Word], Option<String>) {
@@ -269,7 +244,11 @@ fn find_exec(args: &[Word]) -> Vec<Inner> {
             i += 1;
             match w.literal() {
                 Some(";" | "+") => break,
-                Some("{}") => words.extend(roots.iter().cloned()),
+                // `{}` is each path found under a root: only known when it runs.
+                Some("{}") => words.extend(roots.iter().map(|r| {
+                    let root = r.text().trim_end_matches('/');
+                    Word::dynamic("{}", format!("{root}/"))
+                })),
                 Some(t) if t.contains("{}") => {
                     let prefix = t.split("{}").next().unwrap_or_default();
                     words.push(Word::dynamic(w.raw.clone(), prefix));

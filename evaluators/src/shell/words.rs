@@ -52,6 +52,137 @@ pub(crate) struct LoweredWord {
     pub word: Word,
     /// Command substitutions inside the word, as source text.
     pub substitutions: Vec<String>,
+    /// Expansions that bash evaluates as code (`${!x}`, `${x@P}`, `$((x))`, `${a[i]}`).
+    pub code: Vec<String>,
+}
+
+/// Variables whose value is no secret: the shell's own and the usual directories.
+const PUBLIC_VARIABLES: &[&str] = &[
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "PWD",
+    "OLDPWD",
+    "PATH",
+    "LANG",
+    "LC_ALL",
+    "TERM",
+    "HOSTNAME",
+    "HOSTTYPE",
+    "OSTYPE",
+    "MACHTYPE",
+    "SHLVL",
+    "TMPDIR",
+    "EDITOR",
+    "VISUAL",
+    "PAGER",
+    "BASH",
+    "BASH_VERSION",
+    "BASHPID",
+    "BASH_SOURCE",
+    "BASH_LINENO",
+    "BASH_SUBSHELL",
+    "FUNCNAME",
+    "LINENO",
+    "RANDOM",
+    "SECONDS",
+    "EPOCHSECONDS",
+    "EPOCHREALTIME",
+    "UID",
+    "EUID",
+    "PPID",
+    "PIPESTATUS",
+    "COLUMNS",
+    "LINES",
+    "IFS",
+    "OPTIND",
+    "OPTARG",
+    "REPLY",
+    "GOPATH",
+    "GOROOT",
+    "CARGO_HOME",
+    "RUSTUP_HOME",
+    "JAVA_HOME",
+    "NODE_ENV",
+    "VIRTUAL_ENV",
+    "CI",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_RUNTIME_DIR",
+    "DISPLAY",
+    "TZ",
+];
+
+/// The environment variable a parameter expansion (its source) prints, when it may be a
+/// secret: any upper-case name that is not one of the [`PUBLIC_VARIABLES`]. Lower-case names
+/// are the script's own variables.
+pub(crate) fn secret_variable(source: &str) -> Option<&str> {
+    let inner = source
+        .strip_prefix("${")
+        .and_then(|s| s.strip_suffix('}'))
+        .or_else(|| source.strip_prefix('$'))?;
+    let inner = inner.trim_start_matches(['#', '!']);
+    let end = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(inner.len());
+    let name = &inner[..end];
+    let environment = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && !name.chars().any(|c| c.is_ascii_lowercase());
+    (environment && !PUBLIC_VARIABLES.contains(&name)).then_some(name)
+}
+
+/// Whether an arithmetic expression names a variable: bash evaluates a variable's value as
+/// an arithmetic expression in turn, and `a[$(cmd)]` there runs `cmd`.
+pub(crate) fn arithmetic_evaluates_code(text: &str) -> bool {
+    text.chars()
+        .any(|c| c.is_ascii_alphabetic() || c == '_' || c == '$' || c == '`')
+}
+
+/// Whether a parameter expansion (its source, `${…}` or `$x`) makes bash evaluate text as
+/// code: indirection (`${!x}`), prompt expansion (`${x@P}`), a subscript or a substring
+/// offset that is not a plain number (both are arithmetic).
+pub(crate) fn parameter_evaluates_code(source: &str) -> bool {
+    let Some(inner) = source.strip_prefix("${").and_then(|s| s.strip_suffix('}')) else {
+        return false;
+    };
+    if inner.starts_with('!') {
+        return true;
+    }
+    let inner = inner
+        .strip_prefix('#')
+        .filter(|r| !r.is_empty())
+        .unwrap_or(inner);
+    let name_end = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(inner.len());
+    let mut rest = &inner[name_end..];
+    if let Some(sub) = rest.strip_prefix('[') {
+        let Some(close) = sub.find(']') else {
+            return true;
+        };
+        let index = &sub[..close];
+        if !(index == "@"
+            || index == "*"
+            || (!index.is_empty() && index.chars().all(|c| c.is_ascii_digit())))
+        {
+            return true;
+        }
+        rest = &sub[close + 1..];
+    }
+    if rest.starts_with("@P") {
+        return true;
+    }
+    if let Some(offsets) = rest.strip_prefix(':')
+        && !offsets.starts_with(['-', '=', '?', '+'])
+    {
+        return !offsets
+            .chars()
+            .all(|c| c.is_ascii_digit() || " :-".contains(c));
+    }
+    false
 }
 
 #[derive(Default)]
@@ -60,6 +191,8 @@ struct Builder {
     dynamic: bool,
     prefix: String,
     substitutions: Vec<String>,
+    /// Parts of the word that bash evaluates as code when it runs.
+    code: Vec<String>,
 }
 
 impl Builder {
@@ -83,6 +216,14 @@ impl Builder {
     }
 
     fn piece(&mut self, piece: &WordPiece, raw: &str, source: &str, quoted: bool) {
+        if let WordPiece::ParameterExpansion(_) = piece {
+            if parameter_evaluates_code(source) {
+                self.code.push(source.to_owned());
+            }
+            if let Some(name) = secret_variable(source) {
+                self.code.push(format!("${name}"));
+            }
+        }
         match piece {
             WordPiece::Text(s) => {
                 // Unquoted braces may expand into several words (`{/,x}`): not one literal.
@@ -125,6 +266,9 @@ impl Builder {
             }
             WordPiece::ArithmeticExpression(expr) => {
                 self.unknown();
+                if arithmetic_evaluates_code(&expr.value) {
+                    self.code.push(source.to_owned());
+                }
                 self.nested(&expr.value);
             }
         }
@@ -140,6 +284,7 @@ impl Builder {
                 let mut inner = Builder::default();
                 inner.pieces(text, &pieces, true);
                 self.substitutions.extend(inner.substitutions);
+                self.code.extend(inner.code);
             }
             // Unreadable code is still code: hand the whole text on to be judged unreadable.
             Err(_) => self.substitutions.push(text.to_owned()),
@@ -161,6 +306,7 @@ pub(crate) fn lower(raw: &str) -> Result<LoweredWord, String> {
     Ok(LoweredWord {
         word,
         substitutions: b.substitutions,
+        code: b.code,
     })
 }
 
@@ -170,5 +316,8 @@ pub(crate) fn heredoc_substitutions(body: &str) -> Result<Vec<String>, String> {
         .map_err(|e| format!("here-document: {e}"))?;
     let mut b = Builder::default();
     b.pieces(body, &pieces, true);
+    if let Some(code) = b.code.first() {
+        return Err(format!("here-document evaluates `{code}` as code"));
+    }
     Ok(b.substitutions)
 }

@@ -57,6 +57,7 @@ pub(super) fn unnamed_remove(j: &Judge<'_>, cmd: &SimpleCommand) -> Option<Strin
         places: j.places,
         script: j.script,
         findings: Vec::new(),
+        unmodeled: Some(String::new()),
     };
     remove(&mut scratch, &as_rm);
     scratch

@@ -5,11 +5,12 @@ use warrant_core::evaluator::Stance;
 
 use crate::paths::{Located, Place, Places};
 use crate::policy::codes::{
-    FILESYSTEM_OUTSIDE_WORKSPACE, FILESYSTEM_SENSITIVE_PATH, SHELL_DESTRUCTIVE, SHELL_READ_ONLY,
-    SHELL_UNKNOWN_COMMAND, SHELL_WRITE,
+    FILESYSTEM_OUTSIDE_WORKSPACE, FILESYSTEM_SENSITIVE_PATH, FILESYSTEM_SENSITIVE_TREE,
+    SHELL_DESTRUCTIVE, SHELL_READ_ONLY, SHELL_UNKNOWN_COMMAND, SHELL_WRITE,
 };
 use crate::policy::finding::{Finding, quote};
-use crate::shell::{Script, SimpleCommand, Word};
+use crate::programs::{Effects, Tree};
+use crate::shell::{Script, SimpleCommand, Word, WorkingDir};
 
 /// What a path argument names, as far as the text tells.
 pub(super) enum Target {
@@ -26,6 +27,9 @@ pub(super) struct Judge<'a> {
     pub places: &'a Places<'a>,
     pub script: &'a Script,
     pub findings: Vec<Finding>,
+    /// Why the command being judged is not modeled by the program table, if it is not: then
+    /// it is never allowed, whatever else is found about it.
+    pub unmodeled: Option<String>,
 }
 
 impl Judge<'_> {
@@ -38,9 +42,231 @@ impl Judge<'_> {
         self.add(Stance::HardDeny, SHELL_DESTRUCTIVE, Risk::Critical, reason);
     }
 
+    /// A part the older readers found harmless: allowed only when the program table proves
+    /// it; an unmodeled part has its ask already.
     pub(super) fn read_only(&mut self, cmd: &SimpleCommand) {
-        let reason = format!("{} only reads.", quote(cmd));
-        self.add(Stance::PolicyAllow, SHELL_READ_ONLY, Risk::Safe, reason);
+        let why = self
+            .unmodeled
+            .clone()
+            .unwrap_or_else(|| "the program table does not model it".to_owned());
+        self.unknown(
+            cmd,
+            &format!("cannot be proven harmless: {why}"),
+            Risk::Medium,
+        );
+    }
+
+    /// A part the program table modeled: its effects are judged, and it is allowed when none
+    /// of them is restricted.
+    pub(super) fn effects(&mut self, cmd: &SimpleCommand, effects: Effects) {
+        let moved;
+        let cmd = match &effects.cwd {
+            Some(WorkingDir::Dir(dir)) => {
+                let mut c = cmd.clone();
+                c.cwd = match (&cmd.cwd, dir.starts_with(['/', '~'])) {
+                    (_, true) => WorkingDir::Dir(dir.clone()),
+                    (WorkingDir::Root, false) => WorkingDir::Dir(dir.clone()),
+                    (WorkingDir::Dir(base), false) => {
+                        WorkingDir::Dir(format!("{}/{dir}", base.trim_end_matches('/')))
+                    }
+                    (WorkingDir::Unknown, false) => WorkingDir::Unknown,
+                };
+                moved = c;
+                &moved
+            }
+            Some(WorkingDir::Unknown) => {
+                return self.unknown(
+                    cmd,
+                    "runs in a directory only known when it runs",
+                    Risk::Medium,
+                );
+            }
+            _ => cmd,
+        };
+        let before = self.findings.len();
+        for w in &effects.reads {
+            self.read(cmd, w);
+        }
+        for w in &effects.meta {
+            self.meta(cmd, w);
+        }
+        for t in &effects.trees {
+            self.tree(cmd, t);
+        }
+        for w in &effects.writes {
+            self.write(cmd, w, None);
+        }
+        for w in &effects.objects {
+            self.object(cmd, w);
+        }
+        for w in &effects.requires {
+            let located = self.places.locate(w.text(), &cmd.cwd);
+            if located.place != Place::Inside || !located.path.exists() {
+                let why = format!("would write `{}`, which does not exist yet", w.text());
+                self.unknown(cmd, &why, Risk::Medium);
+            }
+        }
+        if self.findings.len() == before {
+            let reason = format!("{} only reads.", quote(cmd));
+            self.add(Stance::PolicyAllow, SHELL_READ_ONLY, Risk::Safe, reason);
+        }
+    }
+
+    /// The command looks at `word` (its name, size, type), never its contents: a secret
+    /// inside the workspace may be looked at; anything outside asks.
+    pub(super) fn meta(&mut self, cmd: &SimpleCommand, word: &Word) {
+        let shown = &word.raw;
+        let Some(text) = word.literal().or_else(|| braces_only(word)) else {
+            return self.unknown(
+                cmd,
+                &format!("looks at `{shown}`, a path only known when it runs"),
+                Risk::Medium,
+            );
+        };
+        let base = std::iter::once(Some(glob_base(text)));
+        for path in base.chain(self.expanded(cmd, text)) {
+            let Some(path) = path else {
+                return self.unknown(
+                    cmd,
+                    &format!("expands `{shown}` past what can be checked"),
+                    Risk::Medium,
+                );
+            };
+            let located = self.places.locate(&path, &cmd.cwd);
+            let inside = located.path.starts_with(self.places.root());
+            match located.place {
+                Place::Inside | Place::HarmlessDevice => {}
+                Place::Sensitive(_) if inside => {}
+                Place::Unknown => {
+                    return self.unknown(
+                        cmd,
+                        &format!("looks at `{shown}` in a directory an earlier `cd` chose"),
+                        Risk::Medium,
+                    );
+                }
+                _ => {
+                    let reason =
+                        format!("{} looks at `{shown}`, outside the workspace.", quote(cmd));
+                    return self.add(
+                        Stance::DefaultAsk,
+                        FILESYSTEM_OUTSIDE_WORKSPACE,
+                        Risk::Medium,
+                        reason,
+                    );
+                }
+            }
+        }
+    }
+
+    /// The command reads every file under a tree: the tree must hold no secret.
+    pub(super) fn tree(&mut self, cmd: &SimpleCommand, tree: &Tree) {
+        let before = self.findings.len();
+        self.read(cmd, &tree.root);
+        if self.findings.len() > before {
+            return;
+        }
+        let Some(text) = tree.root.literal() else {
+            return;
+        };
+        for path in self.expanded(cmd, text) {
+            let Some(path) = path else {
+                return self.unknown(cmd, "searches more files than can be checked", Risk::Medium);
+            };
+            let located = self.places.locate(&path, &cmd.cwd);
+            match self
+                .places
+                .tree_secret(&located.path, tree.hidden, tree.follow)
+            {
+                Ok(None) => {}
+                Ok(Some((found, what))) => {
+                    let shown = self
+                        .places
+                        .relative(&found)
+                        .map_or_else(|| found.display().to_string(), |r| r.display().to_string());
+                    let reason = format!(
+                        "{} reads every file under `{}`, which holds `{shown}`, {what}.",
+                        quote(cmd),
+                        tree.root.raw
+                    );
+                    return self.add(
+                        Stance::DefaultAsk,
+                        FILESYSTEM_SENSITIVE_TREE,
+                        Risk::High,
+                        reason,
+                    );
+                }
+                Err(_) => {
+                    return self.unknown(
+                        cmd,
+                        "searches more files than can be checked",
+                        Risk::Medium,
+                    );
+                }
+            }
+        }
+    }
+
+    /// The command prints a repository object (`HEAD:path`, a pathspec): a secret's history
+    /// is a secret.
+    pub(super) fn object(&mut self, cmd: &SimpleCommand, word: &Word) {
+        let Some(text) = word.literal() else {
+            return self.unknown(
+                cmd,
+                &format!("prints `{}`, an object only known when it runs", word.raw),
+                Risk::Medium,
+            );
+        };
+        let path = text.split_once(':').map_or(text, |(_, p)| p);
+        if path.is_empty() {
+            return;
+        }
+        let candidate = Word::literal_text(path);
+        if let Some(what) = self.glob_secret(cmd, &candidate) {
+            return self.sensitive(cmd, text, &what);
+        }
+        if let Place::Sensitive(what) = self.places.locate(path, &cmd.cwd).place {
+            self.sensitive(cmd, text, &what);
+        }
+    }
+
+    /// The paths a literal word names: itself, or what its braces and globs expand to now
+    /// (`None` for an expansion past the limits).
+    fn expanded(&self, cmd: &SimpleCommand, text: &str) -> Vec<Option<String>> {
+        if !text.contains(['*', '?', '[', '{']) {
+            return vec![Some(text.to_owned())];
+        }
+        let dotglob = self.dotglob();
+        let mut alternatives = Vec::new();
+        expand_braces(text, &mut alternatives);
+        let mut out = Vec::new();
+        for alt in alternatives {
+            if !alt.contains(['*', '?', '[']) {
+                out.push(Some(alt));
+                continue;
+            }
+            match self.places.expand_glob(&alt, &cmd.cwd, dotglob) {
+                Ok(paths) => out.extend(paths.into_iter().map(Some)),
+                Err(_) => out.push(None),
+            }
+        }
+        out
+    }
+
+    fn dotglob(&self) -> bool {
+        self.script.commands.iter().any(|c| {
+            c.assignments.iter().any(|a| a == "GLOBIGNORE")
+                || c.words.iter().any(|w| {
+                    [
+                        "dotglob",
+                        "globdots",
+                        "dot_glob",
+                        "GLOBIGNORE",
+                        "nocaseglob",
+                    ]
+                    .iter()
+                    .any(|k| w.raw.contains(k))
+                })
+        })
     }
 
     pub(super) fn unknown(&mut self, cmd: &SimpleCommand, why: &str, risk: Risk) {
@@ -73,6 +299,32 @@ impl Judge<'_> {
         let shown = &word.raw;
         if let Some(what) = self.glob_secret(cmd, word) {
             return self.sensitive(cmd, shown, &what);
+        }
+        let Some(text) = word.literal().or_else(|| braces_only(word)) else {
+            return self.unknown(
+                cmd,
+                &format!("reads `{shown}`, a path only known when it runs"),
+                Risk::Medium,
+            );
+        };
+        if text.contains(['*', '?', '[', '{']) {
+            for path in self.expanded(cmd, text) {
+                match path {
+                    Some(p) if p != text => self.read(cmd, &Word::literal_text(p)),
+                    Some(_) => {}
+                    None => {
+                        return self.unknown(
+                            cmd,
+                            &format!("expands `{shown}` past what can be checked"),
+                            Risk::Medium,
+                        );
+                    }
+                }
+            }
+        }
+        if word.literal().is_none() {
+            // Braces alone: each alternative was read above.
+            return;
         }
         match self.target(cmd, word) {
             Target::Known(l) | Target::Below(l) => match l.place {
@@ -174,7 +426,7 @@ impl Judge<'_> {
         }
     }
 
-    fn sensitive(&mut self, cmd: &SimpleCommand, shown: &str, what: &str) {
+    pub(super) fn sensitive(&mut self, cmd: &SimpleCommand, shown: &str, what: &str) {
         let reason = format!("{} touches `{shown}`, {what}.", quote(cmd));
         self.add(
             Stance::HardDeny,
@@ -236,14 +488,7 @@ impl Judge<'_> {
         if !text.contains(['*', '?', '[', '{']) {
             return None;
         }
-        let dotglob = self.script.commands.iter().any(|c| {
-            c.assignments.iter().any(|a| a == "GLOBIGNORE")
-                || c.words.iter().any(|w| {
-                    ["dotglob", "globdots", "dot_glob", "GLOBIGNORE"]
-                        .iter()
-                        .any(|k| w.raw.contains(k))
-                })
-        });
+        let dotglob = self.dotglob();
         let mut alternatives = Vec::new();
         expand_braces(&text, &mut alternatives);
         alternatives.iter().find_map(|alt| {
@@ -314,6 +559,13 @@ fn first_brace(text: &str) -> Option<(usize, usize, Vec<&str>)> {
         }
     }
     None
+}
+
+/// The text of a word whose only run-time part is brace expansion (`src/{a,b}.rs`).
+fn braces_only(word: &Word) -> Option<&str> {
+    let raw = word.raw.as_str();
+    let expands = raw.contains('{') && (raw.contains(',') || raw.contains(".."));
+    (expands && !raw.contains(['$', '`', '"', '\'', '\\', '~'])).then_some(raw)
 }
 
 /// A path with any glob cut back to the directory searched (`/*` → `/`, `src/*.o` → `src`).

@@ -15,26 +15,31 @@ use super::finding::{Finding, most_restrictive, quote_text};
 use crate::paths::Places;
 use crate::shell::{self, Script};
 
-/// Judges a command line.
-pub(crate) fn judge_command(command: &str, places: &Places<'_>) -> Finding {
-    match shell::parse(command) {
-        Ok(script) => judge_script(&script, places),
-        Err(e) => Finding::new(
-            Stance::DefaultAsk,
-            SHELL_UNPARSEABLE,
-            Risk::Medium,
-            format!("The command cannot be checked because {e}."),
-        ),
+/// Judges a command line: the finding that decides, and every finding about its parts.
+pub(crate) fn judge_command(command: &str, places: &Places<'_>) -> (Finding, Vec<Finding>) {
+    match &*shell::parse_shared(command) {
+        Ok(script) => judge_script(script, places),
+        Err(e) => {
+            let f = Finding::new(
+                Stance::DefaultAsk,
+                SHELL_UNPARSEABLE,
+                Risk::Medium,
+                format!("The command cannot be checked because {e}."),
+            );
+            (f.clone(), vec![f])
+        }
     }
 }
 
 /// Judges a parsed command: the most restrictive part decides.
-pub(crate) fn judge_script(script: &Script, places: &Places<'_>) -> Finding {
-    let mut j = judge::Judge {
+pub(crate) fn judge_script(script: &Script, places: &Places<'_>) -> (Finding, Vec<Finding>) {
+    let j = judge::Judge {
         places,
         script,
         findings: Vec::new(),
+        unmodeled: None,
     };
+    let mut j = j;
     for name in &script.fork_bombs {
         let reason = format!(
             "The function `{name}` calls itself in the background without end: a fork bomb."
@@ -58,16 +63,18 @@ pub(crate) fn judge_script(script: &Script, places: &Places<'_>) -> Finding {
         .filter(|f| f.code == SHELL_READ_ONLY)
         .map(|f| f.reason.clone())
         .collect();
-    let Some(mut decided) = most_restrictive(j.findings) else {
-        return Finding::new(
+    let all = j.findings;
+    let Some(mut decided) = most_restrictive(all.iter().cloned()) else {
+        let f = Finding::new(
             Stance::DefaultAsk,
             SHELL_UNPARSEABLE,
             Risk::Medium,
             "The command runs nothing that can be checked.",
         );
+        return (f.clone(), vec![f]);
     };
     if decided.code == SHELL_READ_ONLY && reads.len() > 1 {
         decided.reason = format!("Every part of the command only reads: {}", reads.join(" "));
     }
-    decided
+    (decided, all)
 }

@@ -8,6 +8,7 @@ use super::files;
 use super::judge::{Judge, has_flag, positional};
 use crate::policy::codes::{SHELL_NETWORK, SHELL_PRIVILEGED, SHELL_READ_ONLY};
 use crate::policy::finding::quote;
+use crate::programs::{self, Model};
 use crate::shell::{SimpleCommand, Word};
 
 /// Programs that only read, and take no path arguments.
@@ -115,56 +116,20 @@ const NEUTRAL_WRAPPERS: &[&str] = &[
     "dash", "ksh", "ash", "mksh", "fish",
 ];
 
-/// Variables that decide which programs run or what they load.
-const STEERING_VARIABLES: &[&str] = &[
-    "PATH",
-    "BASH_ENV",
-    "ENV",
-    "IFS",
-    "PROMPT_COMMAND",
-    "SHELLOPTS",
-    "BASHOPTS",
-    "PAGER",
-    "MANPAGER",
-    "LESSOPEN",
-    "LESSCLOSE",
-    "EDITOR",
-    "VISUAL",
-    "PYTHONPATH",
-    "PYTHONSTARTUP",
-    "NODE_OPTIONS",
-    "PERL5OPT",
-    "PERL5LIB",
-    "RUBYOPT",
-];
-
-/// Builtins and programs whose `NAME=value` arguments set variables.
-const SETTERS: &[&str] = &["export", "declare", "typeset", "local", "readonly", "env"];
-
-/// The variable the command sets that steers what programs run, if any.
-fn steering_variable(cmd: &SimpleCommand) -> Option<&str> {
-    let steers = |name: &str| {
-        STEERING_VARIABLES.contains(&name)
-            || ["LD_", "DYLD_", "GIT_"].iter().any(|p| name.starts_with(p))
-    };
-    let set_by_args = cmd
-        .program()
-        .filter(|p| SETTERS.contains(p))
-        .map(|_| {
-            cmd.args().iter().filter_map(|w| {
-                w.literal()
-                    .unwrap_or(&w.prefix)
-                    .split_once('=')
-                    .map(|(n, _)| n)
-            })
-        })
-        .into_iter()
-        .flatten();
+/// The variable assigned for the command (or by `env NAME=value`) that may steer what
+/// programs run, read or load, if any: only the harmless ones of the program table are not.
+fn steering_variable(cmd: &SimpleCommand) -> Option<String> {
+    let bare = cmd.words.is_empty();
     cmd.assignments
         .iter()
-        .map(String::as_str)
-        .chain(set_by_args)
-        .find(|n| steers(n))
+        .find(|name| {
+            if bare {
+                !programs::harmless_shell_variable(name)
+            } else {
+                !programs::harmless_variable(name)
+            }
+        })
+        .cloned()
 }
 
 /// Judges one simple command.
@@ -179,8 +144,11 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         }
     }
     if let Some(name) = steering_variable(cmd) {
-        let what = format!("sets {name}, which decides what programs run or load");
-        return j.unknown(cmd, &what, Risk::High);
+        let what = format!("sets {name}, which may steer what programs run, read or load");
+        j.unknown(cmd, &what, Risk::High);
+        if cmd.words.is_empty() {
+            return;
+        }
     }
     if cmd.words.is_empty() {
         if cmd.redirects.is_empty() {
@@ -189,17 +157,46 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         }
         return;
     }
-    if cmd
-        .program()
-        .is_none_or(|p| !READ_ONLY_NO_PATHS.contains(&p))
-    {
-        j.scan_for_secrets(cmd);
-    }
     if super::destructive::runs_downloaded_code(j, cmd) {
         return j.destructive(cmd, "runs code downloaded from the network");
     }
     if cmd.runs_dynamic_code {
         return j.unknown(cmd, "runs code that only exists when it runs", Risk::High);
+    }
+    // The program table proves what it can; everything else is judged by the older readers
+    // for what they can deny, and is never allowed.
+    let why = match programs::model(cmd) {
+        Model::Modeled(_) if cmd.extra_args => {
+            "is given more arguments when it runs (by `xargs` or `find -exec`)".to_owned()
+        }
+        Model::Modeled(effects) => {
+            j.unmodeled = None;
+            return j.effects(cmd, effects);
+        }
+        Model::Unmodeled(why) => why,
+    };
+    // The older readers name what they can (a write, the network, a deny); whatever they
+    // leave unsaid, or call harmless, is an ask saying why the table cannot prove it.
+    j.unmodeled = Some(why.clone());
+    let before = j.findings.len();
+    unmodeled(j, cmd);
+    if j.findings.len() == before {
+        j.unknown(
+            cmd,
+            &format!("cannot be proven harmless: {why}"),
+            Risk::Medium,
+        );
+    }
+}
+
+/// The older readers of a command the program table does not model: they deny, ask and name
+/// writes and network use; they never allow.
+fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    if cmd
+        .program()
+        .is_none_or(|p| !READ_ONLY_NO_PATHS.contains(&p))
+    {
+        j.scan_for_secrets(cmd);
     }
     let Some(program) = cmd.program() else {
         if let Some(what) = super::destructive::unnamed_remove(j, cmd) {
@@ -286,7 +283,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             reads(j, cmd, &pos[skip..]);
         }
         _ if is_version_or_help(args) => j.read_only(cmd),
-        _ => j.unknown(cmd, "runs a program that may change things", Risk::Medium),
+        _ => j.read_only(cmd),
     }
 }
 

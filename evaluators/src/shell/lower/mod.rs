@@ -94,6 +94,12 @@ impl<'s> Lowering<'s> {
                 self.redirect_only(def.body.1.as_ref(), depth, pipe);
             }
             Command::ExtendedTest(test, redirects) => {
+                if let Some(code) = test_evaluates_code(&test.expr) {
+                    self.script.unreadable.push(Unreadable {
+                        code: code.clone(),
+                        error: ShellError::EvaluatesCode(code),
+                    });
+                }
                 let mut words = vec![Word::literal_text("[[")];
                 let mut feeds = pipe.to_vec();
                 for w in test_words(&test.expr) {
@@ -160,10 +166,48 @@ impl<'s> Lowering<'s> {
         }
     }
 
-    /// Substitutions inside arithmetic still run.
+    /// Substitutions inside arithmetic still run; variables in it are evaluated as code.
     fn expression(&mut self, text: &str, depth: usize, pipe: &[usize]) {
+        if super::words::arithmetic_evaluates_code(text) {
+            self.script.unreadable.push(Unreadable {
+                code: format!("(({text}))"),
+                error: ShellError::EvaluatesCode(format!("(({text}))")),
+            });
+        }
         let mut feeds = pipe.to_vec();
         self.word(&format!("$(({text}))"), depth, &mut feeds);
+    }
+}
+
+/// The part of a `[[ … ]]` test that bash evaluates as code, if any: a `-v` test (its
+/// subscript is arithmetic) or an arithmetic comparison of anything but plain integers.
+fn test_evaluates_code(expr: &ast::ExtendedTestExpr) -> Option<String> {
+    use ast::BinaryPredicate as B;
+    use ast::ExtendedTestExpr as E;
+    match expr {
+        E::And(a, b) | E::Or(a, b) => test_evaluates_code(a).or_else(|| test_evaluates_code(b)),
+        E::Not(a) | E::Parenthesized(a) => test_evaluates_code(a),
+        E::UnaryTest(ast::UnaryPredicate::ShellVariableIsSetAndAssigned, w)
+        | E::UnaryTest(ast::UnaryPredicate::ShellVariableIsSetAndNameRef, w) => {
+            Some(format!("-v {}", w.value))
+        }
+        E::UnaryTest(..) => None,
+        E::BinaryTest(op, a, b) => {
+            let arithmetic = matches!(
+                op,
+                B::ArithmeticEqualTo
+                    | B::ArithmeticNotEqualTo
+                    | B::ArithmeticLessThan
+                    | B::ArithmeticLessThanOrEqualTo
+                    | B::ArithmeticGreaterThan
+                    | B::ArithmeticGreaterThanOrEqualTo
+            );
+            let plain = |w: &ast::Word| {
+                let t = w.value.trim_start_matches('-');
+                !t.is_empty() && t.chars().all(|c| c.is_ascii_digit())
+            };
+            (arithmetic && !(plain(a) && plain(b))).then(|| format!("{} {}", a.value, b.value))
+        }
     }
 }
 

@@ -64,9 +64,19 @@ impl Lowering<'_> {
                 words.push(self.word(&word.value, depth, feeds));
             }
             CommandPrefixOrSuffixItem::AssignmentWord(assignment, _) => {
-                let (ast::AssignmentName::VariableName(name)
-                | ast::AssignmentName::ArrayElementName(name, _)) = &assignment.name;
-                assignments.push(name.clone());
+                match &assignment.name {
+                    ast::AssignmentName::VariableName(name) => assignments.push(name.clone()),
+                    ast::AssignmentName::ArrayElementName(name, index) => {
+                        // The subscript is an arithmetic expression: `a[$(cmd)]=1` runs `cmd`.
+                        if !index.chars().all(|c| c.is_ascii_digit()) {
+                            self.script.unreadable.push(Unreadable {
+                                code: format!("{name}[{index}]"),
+                                error: ShellError::EvaluatesCode(format!("{name}[{index}]")),
+                            });
+                        }
+                        assignments.push(format!("{name}[]"));
+                    }
+                }
                 self.assignment_value(&assignment.value, depth, feeds);
             }
             CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
@@ -189,9 +199,16 @@ impl Lowering<'_> {
             Ok(LoweredWord {
                 word,
                 substitutions,
+                code,
             }) => {
                 for code in substitutions {
                     feeds.extend(self.nested(&code, depth));
+                }
+                for c in code {
+                    self.script.unreadable.push(Unreadable {
+                        code: raw.to_owned(),
+                        error: ShellError::EvaluatesCode(c),
+                    });
                 }
                 word
             }

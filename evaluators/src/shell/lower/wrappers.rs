@@ -32,6 +32,17 @@ impl Lowering<'_> {
     /// Adds what a wrapper runs after it.
     pub(super) fn unwrap(&mut self, index: usize, depth: usize) {
         if depth > MAX_INNER_DEPTH {
+            // A limit reached is never a reason to stop looking: the rest is unread.
+            let code = self.script.commands[index]
+                .words
+                .iter()
+                .map(|w| w.raw.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            self.script.unreadable.push(crate::shell::Unreadable {
+                code,
+                error: crate::shell::ShellError::TooDeep,
+            });
             return;
         }
         let outer = self.script.commands[index].clone();
@@ -65,6 +76,13 @@ impl Lowering<'_> {
                 }
                 Inner::DynamicCode => self.script.commands[index].runs_dynamic_code = true,
             }
+        }
+        // `builtin cd`, `command cd`, `eval cd`: only a plain literal `cd DIR` is followed.
+        let moves = self.script.commands[index + 1..]
+            .iter()
+            .any(|c| matches!(c.program(), Some("cd" | "pushd" | "popd" | "chdir")));
+        if moves {
+            self.cwd = WorkingDir::Unknown;
         }
     }
 

@@ -1,0 +1,196 @@
+//! The argument cursor: reads a command's arguments the way GNU getopt does (clusters of short
+//! options, values attached or in the next word, `--name=value`, `--`), against the options a
+//! program's table entry lists. Anything it cannot read with certainty is an error that makes
+//! the command unmodeled: an unknown option, an abbreviated long option, an option only known
+//! when it runs.
+
+use super::spec::{Opt, Options, Value};
+use crate::shell::Word;
+
+/// How a program reads its options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Syntax {
+    /// GNU getopt: options anywhere among the operands (permutation).
+    Gnu,
+    /// Options only before the first operand (POSIX, wrappers).
+    Posix,
+}
+
+/// One argument as the program reads it.
+#[derive(Debug, Clone)]
+pub(crate) enum Item<'a> {
+    /// An option and its value.
+    Opt(&'a Opt, Option<Word>),
+    /// An operand, and its position among the arguments.
+    Operand(usize, Word),
+}
+
+/// Reads `args` against `options`.
+///
+/// `numeric` accepts `-NUM` (`head -5`). Words whose value is only known when they run are
+/// operands when their literal prefix shows they cannot be an option (`src/$F`), or when
+/// they come after `--` or after the first operand of a POSIX program, and errors otherwise.
+///
+/// # Errors
+///
+/// Why the arguments cannot be read with certainty, in words.
+pub(crate) fn read<'a>(
+    args: &[Word],
+    options: &'a Options,
+    syntax: Syntax,
+    numeric: bool,
+) -> Result<Vec<Item<'a>>, String> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut options_done = false;
+    let mut i = 0;
+    while let Some(word) = args.get(i) {
+        i += 1;
+        let at = i - 1;
+        if options_done {
+            out.push(Item::Operand(at, word.clone()));
+            continue;
+        }
+        let Some(text) = word.literal() else {
+            if word.prefix.is_empty() || word.prefix.starts_with('-') {
+                return Err(format!(
+                    "`{}` may be an option, and it is only known when it runs",
+                    word.raw
+                ));
+            }
+            if syntax == Syntax::Posix {
+                options_done = true;
+            }
+            out.push(Item::Operand(at, word.clone()));
+            continue;
+        };
+        if text == "--" {
+            options_done = true;
+            continue;
+        }
+        if text == "-" || !text.starts_with('-') {
+            if syntax == Syntax::Posix {
+                options_done = true;
+            }
+            out.push(Item::Operand(at, word.clone()));
+            continue;
+        }
+        if let Some(long) = text.strip_prefix("--") {
+            let (name, attached) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            let opt = options
+                .long(name)
+                .ok_or_else(|| format!("it does not know the option `--{name}`"))?;
+            let value = match (opt.value, attached) {
+                (Value::None, Some(_)) => {
+                    return Err(format!("`--{name}` takes no value"));
+                }
+                (Value::None | Value::Optional, None) => None,
+                (_, Some(v)) => Some(Word::literal_text(v)),
+                (_, None) if opt.has('o') && args.get(i).is_none() => None,
+                (_, None) => {
+                    let v = args
+                        .get(i)
+                        .ok_or_else(|| format!("`--{name}` lacks its value"))?;
+                    i += 1;
+                    Some(v.clone())
+                }
+            };
+            if opt.has('2') {
+                args.get(i)
+                    .ok_or_else(|| format!("`--{name}` lacks its second value"))?;
+                i += 1;
+            }
+            out.push(Item::Opt(opt, value));
+            continue;
+        }
+        let cluster = &text[1..];
+        if numeric && cluster.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        for (at, c) in cluster.char_indices() {
+            let opt = options
+                .short(c)
+                .ok_or_else(|| format!("it does not know the option `-{c}`"))?;
+            let rest = &cluster[at + c.len_utf8()..];
+            match opt.value {
+                Value::None => out.push(Item::Opt(opt, None)),
+                Value::Optional => {
+                    let v = (!rest.is_empty()).then(|| Word::literal_text(rest));
+                    out.push(Item::Opt(opt, v));
+                    break;
+                }
+                _ if !rest.is_empty() => {
+                    out.push(Item::Opt(opt, Some(Word::literal_text(rest))));
+                    break;
+                }
+                _ if opt.has('o') && args.get(i).is_none() => {
+                    out.push(Item::Opt(opt, None));
+                    break;
+                }
+                _ => {
+                    let v = args
+                        .get(i)
+                        .ok_or_else(|| format!("`-{c}` lacks its value"))?;
+                    i += 1;
+                    out.push(Item::Opt(opt, Some(v.clone())));
+                    break;
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &[&str]) -> Vec<Word> {
+        text.iter().map(|t| Word::literal_text(*t)).collect()
+    }
+
+    fn shown(items: &[Item<'_>]) -> Vec<String> {
+        items
+            .iter()
+            .map(|i| match i {
+                Item::Opt(o, v) => format!("{}={}", o.display, v.as_ref().map_or("", Word::text)),
+                Item::Operand(_, w) => w.text().to_owned(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn clusters_attached_values_and_permutation() {
+        let o = Options::parse("n|lines=n v|verbose o|output=w");
+        let items = read(
+            &words(&["-vn5", "a", "-ofile", "--lines=3", "b"]),
+            &o,
+            Syntax::Gnu,
+            false,
+        )
+        .unwrap();
+        assert_eq!(shown(&items), ["-v=", "-n=5", "a", "-o=file", "-n=3", "b"]);
+        let items = read(&words(&["-o", "out", "--", "-v"]), &o, Syntax::Gnu, false).unwrap();
+        assert_eq!(shown(&items), ["-o=out", "-v"]);
+    }
+
+    #[test]
+    fn unknown_abbreviated_and_run_time_options_are_errors() {
+        let o = Options::parse("i|in-place=?!w n");
+        assert!(read(&words(&["--in", "x"]), &o, Syntax::Gnu, false).is_err());
+        assert!(read(&words(&["-nz"]), &o, Syntax::Gnu, false).is_err());
+        let dynamic = [Word::dynamic("$X", "")];
+        assert!(read(&dynamic, &o, Syntax::Gnu, false).is_err());
+        let below = [Word::dynamic("src/$X", "src/")];
+        assert!(read(&below, &o, Syntax::Gnu, false).is_ok());
+    }
+
+    #[test]
+    fn posix_programs_stop_at_the_first_operand() {
+        let o = Options::parse("n");
+        let items = read(&words(&["-n", "cmd", "-x"]), &o, Syntax::Posix, false).unwrap();
+        assert_eq!(shown(&items), ["-n=", "cmd", "-x"]);
+    }
+}

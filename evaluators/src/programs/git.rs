@@ -1,0 +1,262 @@
+//! git: its own options, then the subcommands that only read, each with the options it takes.
+//! Configuration overrides (`-c`, `--git-dir`, `--exec-path`, …), unknown subcommands and
+//! unknown options are not modeled.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::cursor::{self, Item, Syntax};
+use super::spec::Options;
+use super::table::GIT_LOG;
+use super::{Effects, Result, literal};
+use crate::shell::{Word, WorkingDir};
+
+/// git's own options.
+const GLOBAL: &str = "C=v c=v!x p|paginate P|no-pager no-replace-objects literal-pathspecs \
+    glob-pathspecs noglob-pathspecs icase-pathspecs no-optional-locks git-dir=v!x \
+    work-tree=v!x namespace=v!x exec-path=?!x config-env=v!x bare!x super-prefix=v!x \
+    version";
+
+/// What a subcommand's operands are.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Revisions and other names: data.
+    Text,
+    /// Pathspecs looked at (`status`, `ls-files`).
+    Meta,
+    /// Revisions, `REV:PATH` objects and pathspecs whose contents it prints: checked against
+    /// secrets.
+    Objects,
+    /// A pattern, then trees searched (`grep`).
+    Grep,
+    /// None at all.
+    None,
+}
+
+const STATUS: &str = "s|short b|branch porcelain=? long v|verbose u|untracked-files=? \
+    ignore-submodules=? ignored=? z column=? no-column ahead-behind no-ahead-behind renames \
+    no-renames find-renames=? show-stash";
+const BLAME: &str = "L=v s e|show-email w M=? C=? p|porcelain line-porcelain incremental c l \
+    t n|show-number f|show-name root show-stats since=v first-parent date=v \
+    ignore-rev=v abbrev=? b score-debug color-lines color-by-age progress no-progress \
+    contents=r reverse=v encoding=v minimal";
+const LS_FILES: &str = "c|cached d|deleted m|modified o|others i|ignored s|stage u|unmerged \
+    k|killed z t v f full-name recurse-submodules abbrev=? x|exclude=v X|exclude-from=r \
+    exclude-per-directory=v exclude-standard error-unmatch with-tree=v debug eol \
+    deduplicate sparse format=v";
+const GREP: &str = "e=v!p f=r!p E|extended-regexp G|basic-regexp F|fixed-strings \
+    P|perl-regexp i|ignore-case I w|word-regexp v|invert-match h H full-name n|line-number \
+    column l|files-with-matches name-only L|files-without-match z|null o|only-matching \
+    c|count color=? no-color break heading p|show-function W|function-context \
+    A|after-context=v B|before-context=v C|context=v max-depth=v r|recursive no-recursive \
+    a|text no-textconv untracked!H no-index!H no-exclude-standard!H exclude-standard \
+    recurse-submodules cached q|quiet all-match and or not threads=v m|max-count=v";
+const REV_PARSE: &str = "abbrev-ref=? short=? verify q|quiet sq symbolic symbolic-full-name \
+    show-toplevel show-prefix show-cdup git-dir git-common-dir absolute-git-dir \
+    is-inside-work-tree is-inside-git-dir is-bare-repository is-shallow-repository \
+    show-superproject-working-tree shared-index-path show-object-format=? local-env-vars \
+    all branches=? tags=? remotes=? glob=v default=v revs-only no-revs flags no-flags \
+    since=v after=v until=v before=v path-format=v show-ref-format";
+const BRANCH: &str = "a|all r|remotes v|verbose l|list show-current color=? no-color \
+    column=? no-column sort=v merged=v!o no-merged=v!o contains=v!o no-contains=v!o \
+    points-at=v format=v i|ignore-case omit-empty abbrev=? no-abbrev q|quiet";
+const TAG: &str = "l|list n=? sort=v contains=v!o no-contains=v!o merged=v!o \
+    no-merged=v!o points-at=v column=? no-column format=v color=? i|ignore-case omit-empty";
+const CONFIG: &str = "get get-all get-regexp get-urlmatch l|list show-origin show-scope \
+    global local system worktree f|file=r blob=v type=v bool int bool-or-int path \
+    expiry-date z|null name-only includes no-includes default=v";
+
+fn subcommands() -> &'static HashMap<&'static str, (Options, Kind)> {
+    static SUBS: OnceLock<HashMap<&'static str, (Options, Kind)>> = OnceLock::new();
+    SUBS.get_or_init(|| {
+        let log = |extra: &str| Options::parse(&format!("{GIT_LOG} {extra}"));
+        let mut m = HashMap::new();
+        m.insert("status", (Options::parse(STATUS), Kind::Meta));
+        for name in ["log", "show", "whatchanged", "diff", "diff-tree", "diff-files", "diff-index"] {
+            m.insert(name, (log("r root stdin no-commit-id always v"), Kind::Objects));
+        }
+        m.insert("shortlog", (log("s|summary n|numbered e|email c|committer w=? group=v"), Kind::Objects));
+        m.insert("rev-list", (log("count objects objects-edge unpacked header timestamp"), Kind::Text));
+        m.insert("range-diff", (log("creation-factor=v no-dual-color"), Kind::Text));
+        m.insert("blame", (Options::parse(BLAME), Kind::Objects));
+        m.insert("annotate", (Options::parse(BLAME), Kind::Objects));
+        m.insert("ls-files", (Options::parse(LS_FILES), Kind::Meta));
+        m.insert("ls-tree", (Options::parse("d r t l|long z name-only name-status object-only full-name full-tree abbrev=? format=v"), Kind::Objects));
+        m.insert("grep", (Options::parse(GREP), Kind::Grep));
+        m.insert("rev-parse", (Options::parse(REV_PARSE), Kind::Text));
+        m.insert("describe", (Options::parse("all tags contains abbrev=? candidates=v exact-match debug long match=v exclude=v always first-parent dirty=? broken=?"), Kind::Text));
+        m.insert("show-ref", (Options::parse("head heads tags branches d|dereference s|hash=? verify abbrev=? q|quiet exists"), Kind::Text));
+        m.insert("merge-base", (Options::parse("a|all octopus independent is-ancestor fork-point"), Kind::Text));
+        m.insert("name-rev", (Options::parse("tags refs=v exclude=v all name-only no-undefined always"), Kind::Text));
+        m.insert("for-each-ref", (Options::parse("count=v shell perl python tcl sort=v format=v color=? points-at=v merged=v!o no-merged=v!o contains=v!o no-contains=v!o ignore-case omit-empty exclude=v"), Kind::Text));
+        m.insert("count-objects", (Options::parse("v|verbose H|human-readable"), Kind::None));
+        m.insert("check-ignore", (Options::parse("q|quiet v|verbose z n|non-matching no-index"), Kind::Meta));
+        m.insert("check-attr", (Options::parse("a|all cached z source=v"), Kind::Meta));
+        m.insert("cat-file", (Options::parse("t s e p batch-all-objects allow-unknown-type use-mailmap"), Kind::Objects));
+        m.insert("var", (Options::parse("l"), Kind::Text));
+        m.insert("version", (Options::parse("build-options"), Kind::None));
+        m.insert("cherry", (Options::parse("v abbrev=?"), Kind::Text));
+        m.insert("show-branch", (Options::parse("r|remotes a|all current topo-order date-order sparse more=v list independent merge-base no-name sha1-name reflog=? color=? no-color"), Kind::Text));
+        m.insert("branch", (Options::parse(BRANCH), Kind::Text));
+        m.insert("tag", (Options::parse(TAG), Kind::Text));
+        m.insert("config", (Options::parse(CONFIG), Kind::Text));
+        m.insert("remote", (Options::parse("v|verbose"), Kind::Text));
+        m.insert("stash", (log(""), Kind::Objects));
+        m.insert("reflog", (log(""), Kind::Objects));
+        m.insert("worktree", (Options::parse("porcelain v|verbose z"), Kind::Text));
+        m
+    })
+}
+
+pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
+    static OPTIONS: OnceLock<Options> = OnceLock::new();
+    let global = OPTIONS.get_or_init(|| Options::parse(GLOBAL));
+    let items = cursor::read(args, global, Syntax::Posix, false)?;
+    let mut sub_at = None;
+    for item in items {
+        match item {
+            Item::Opt(opt, _) if opt.has('x') => {
+                return Err(format!(
+                    "`git {}` overrides where git reads its configuration or programs",
+                    opt.display
+                ));
+            }
+            Item::Opt(opt, Some(dir)) if opt.display == "-C" => {
+                let d = literal(&dir)?;
+                e.meta.push(dir.clone());
+                e.cwd = Some(WorkingDir::Dir(d.to_owned()));
+            }
+            Item::Opt(..) => {}
+            Item::Operand(at, _) => {
+                sub_at = Some(at);
+                break;
+            }
+        }
+    }
+    let Some(at) = sub_at else {
+        return Ok(());
+    };
+    let sub = literal(&args[at])?;
+    let (options, kind) = subcommands()
+        .get(sub)
+        .ok_or_else(|| format!("`git {sub}` is not a subcommand known to only read"))?;
+    let rest = &args[at + 1..];
+    let items = cursor::read(rest, options, Syntax::Gnu, true)?;
+    let mut operands = Vec::new();
+    let (mut pattern_given, mut no_index, mut action, mut hidden) = (false, false, false, false);
+    for item in items {
+        match item {
+            Item::Operand(_, w) => operands.push(w),
+            Item::Opt(opt, value) => {
+                if opt.has('x') {
+                    return Err(format!("`git {sub} {}` is not read-only", opt.display));
+                }
+                pattern_given |= opt.has('p');
+                no_index |= opt.has('N');
+                hidden |= opt.has('H');
+                action |= matches!(
+                    opt.display.as_str(),
+                    "--get" | "--get-all" | "--get-regexp" | "--get-urlmatch" | "-l" | "--list"
+                );
+                match (opt.value, value) {
+                    (super::spec::Value::Reads, Some(v)) => e.reads.push(v),
+                    (super::spec::Value::Writes, Some(v)) => e.writes.push(v),
+                    _ => {}
+                }
+            }
+        }
+    }
+    subcommand_operands(
+        sub,
+        *kind,
+        operands,
+        pattern_given,
+        no_index,
+        action,
+        hidden,
+        e,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn subcommand_operands(
+    sub: &str,
+    kind: Kind,
+    mut operands: Vec<Word>,
+    pattern_given: bool,
+    no_index: bool,
+    action: bool,
+    hidden: bool,
+    e: &mut Effects,
+) -> Result<()> {
+    let first = operands.first().map(literal).transpose()?;
+    match sub {
+        "branch" | "tag" if !operands.is_empty() && !action => {
+            return Err(format!("`git {sub} NAME` creates or changes a {sub}"));
+        }
+        "config" => {
+            let first = first.unwrap_or_default();
+            let reads = action
+                || matches!(first, "get" | "list")
+                || (operands.len() == 1
+                    && !matches!(
+                        first,
+                        "edit" | "set" | "unset" | "rename-section" | "remove-section"
+                    ));
+            if !reads {
+                return Err("`git config` with a value changes the configuration".to_owned());
+            }
+            return Ok(());
+        }
+        "remote" => {
+            return match (first, operands.len()) {
+                (None, _) | (Some("get-url"), 2) => Ok(()),
+                (Some("show"), _) => Err("`git remote show` contacts the remote".to_owned()),
+                _ => Err("`git remote` with a subcommand changes or contacts remotes".to_owned()),
+            };
+        }
+        "stash" if !matches!(first, Some("list" | "show")) => {
+            return Err("`git stash` changes the work tree unless it lists or shows".to_owned());
+        }
+        "reflog" if matches!(first, Some("expire" | "delete" | "drop" | "write")) => {
+            return Err("`git reflog` expire/delete discards history".to_owned());
+        }
+        "worktree" if first != Some("list") => {
+            return Err("`git worktree` changes worktrees unless it lists them".to_owned());
+        }
+        _ => {}
+    }
+    match kind {
+        Kind::None if !operands.is_empty() => Err(format!("`git {sub}` takes no operand")),
+        Kind::None | Kind::Text => Ok(()),
+        Kind::Meta => {
+            e.meta.extend(operands);
+            Ok(())
+        }
+        Kind::Objects if no_index => {
+            e.reads.extend(operands);
+            Ok(())
+        }
+        Kind::Objects => {
+            e.objects.extend(operands);
+            Ok(())
+        }
+        Kind::Grep => {
+            if !pattern_given && !operands.is_empty() {
+                operands.remove(0);
+            }
+            let _ = hidden;
+            let roots = if operands.is_empty() {
+                vec![Word::literal_text(".")]
+            } else {
+                operands
+            };
+            e.trees.extend(roots.into_iter().map(|root| super::Tree {
+                root,
+                hidden: true,
+                follow: false,
+            }));
+            Ok(())
+        }
+    }
+}

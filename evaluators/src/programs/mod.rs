@@ -1,0 +1,960 @@
+//! The single source of shell knowledge: a declarative table of programs ([`table`]), the
+//! argument cursor that reads options the way each program does ([`cursor`]), the parsers of
+//! the embedded languages the policy allows at all (sed scripts, awk programs, jq filters,
+//! find expressions, git subcommands), and [`model`], which turns one simple command into its
+//! **effects**: the paths it reads, looks at, searches or writes, or the reason it cannot be
+//! modeled.
+//!
+//! A command is modeled only when every word of it is understood; an unknown program, an
+//! unknown or abbreviated option, an unparsed script or a word that may be an option only known
+//! when it runs makes it [`Model::Unmodeled`], and the policy never allows what is unmodeled.
+
+mod awk;
+pub mod cursor;
+mod find;
+mod git;
+mod sed;
+pub(crate) mod spec;
+pub mod table;
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::shell::{SimpleCommand, Word, WorkingDir};
+use cursor::{Item, Syntax};
+use spec::{Options, Value};
+pub use table::{Family, Operands, Program, Special, lookup};
+
+/// A tree a command reads recursively.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tree {
+    /// Its root.
+    pub root: Word,
+    /// Whether hidden files are read too.
+    pub hidden: bool,
+    /// Whether symlinks inside it are followed.
+    pub follow: bool,
+}
+
+/// What one modeled command does to files.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Effects {
+    /// Paths whose contents it reads.
+    pub reads: Vec<Word>,
+    /// Paths it only looks at (names, sizes, types).
+    pub meta: Vec<Word>,
+    /// Trees whose files it reads.
+    pub trees: Vec<Tree>,
+    /// Paths it writes.
+    pub writes: Vec<Word>,
+    /// Repository objects it prints (`HEAD:path`, pathspecs): checked against secrets only.
+    pub objects: Vec<Word>,
+    /// Files that must exist for the command to only read (`Cargo.lock` for `cargo tree`).
+    pub requires: Vec<Word>,
+    /// The directory its paths are relative to, when it moves (`git -C DIR`).
+    pub cwd: Option<WorkingDir>,
+}
+
+/// A command as the table reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Model {
+    /// Every word is understood; these are its effects.
+    Modeled(Effects),
+    /// Something in it is not understood: why, in words.
+    Unmodeled(String),
+}
+
+type Result<T> = std::result::Result<T, String>;
+
+/// A program with its options parsed.
+struct Entry {
+    program: &'static Program,
+    options: Options,
+}
+
+fn entries() -> &'static HashMap<&'static str, Entry> {
+    static ENTRIES: OnceLock<HashMap<&'static str, Entry>> = OnceLock::new();
+    ENTRIES.get_or_init(|| {
+        let mut map = HashMap::new();
+        for program in table::PROGRAMS {
+            for name in program.names {
+                map.insert(
+                    *name,
+                    Entry {
+                        program,
+                        options: Options::parse(program.options),
+                    },
+                );
+            }
+        }
+        map
+    })
+}
+
+/// Directories whose programs are the system's own: `/usr/bin/cat` is `cat`.
+const SYSTEM_BIN: &[&str] = &["/usr/bin/", "/bin/", "/usr/local/bin/"];
+
+/// Reads one simple command.
+pub fn model(cmd: &SimpleCommand) -> Model {
+    match effects(cmd) {
+        Ok(e) => Model::Modeled(e),
+        Err(why) => Model::Unmodeled(why),
+    }
+}
+
+/// The programs a command may run besides itself, by design (`cargo` runs `rustc`).
+pub fn also_runs(program: &str) -> &'static [&'static str] {
+    lookup(program).map_or(&[], |p| p.runs)
+}
+
+fn effects(cmd: &SimpleCommand) -> Result<Effects> {
+    let first = cmd
+        .words
+        .first()
+        .ok_or_else(|| "it runs nothing".to_owned())?;
+    let Some(name) = first.literal() else {
+        return Err("its program is only known when it runs".to_owned());
+    };
+    if name.contains('/') && !SYSTEM_BIN.iter().any(|d| name.starts_with(d)) {
+        return Err(format!(
+            "it runs `{name}` by path, not a program the policy knows"
+        ));
+    }
+    let program = name.rsplit('/').next().unwrap_or(name);
+    let entry = entries()
+        .get(program)
+        .ok_or_else(|| format!("the policy does not know what `{program}` does"))?;
+    let args = cmd.args();
+    let mut e = Effects::default();
+    match entry.program.operands {
+        Operands::Special(special) => self::special(special, program, entry, args, &mut e)?,
+        Operands::Command => {
+            let inner = wrapped_command(program, args)?;
+            if program == "env" {
+                for w in &args[..inner.unwrap_or(args.len())] {
+                    if let Some((name, _)) = w.literal().and_then(|t| t.split_once('='))
+                        && !name.starts_with('-')
+                        && !harmless_variable(name)
+                    {
+                        return Err(format!(
+                            "`env` sets `{name}`, which may steer what programs run or read"
+                        ));
+                    }
+                }
+                if inner.is_none() {
+                    return Err(
+                        "`env` alone prints the environment, which may hold secrets".to_owned()
+                    );
+                }
+            }
+        }
+        kind => generic(entry, kind, args, &mut e)?,
+    }
+    Ok(e)
+}
+
+/// What the options found say, for the generic readers.
+#[derive(Default)]
+struct Flags {
+    in_place: bool,
+    recursive: bool,
+    follow: bool,
+    hidden: bool,
+    pattern_given: bool,
+    files: bool,
+    no_index: bool,
+}
+
+/// Applies the options' own effects; returns the operands.
+fn options(items: Vec<Item<'_>>, e: &mut Effects, flags: &mut Flags) -> Result<Vec<Word>> {
+    let mut operands = Vec::new();
+    for item in items {
+        match item {
+            Item::Operand(_, w) => operands.push(w),
+            Item::Opt(opt, value) => {
+                if opt.has('x') {
+                    return Err(format!("its option `{}` is not read-only", opt.display));
+                }
+                flags.in_place |= opt.has('w');
+                flags.recursive |= opt.has('R');
+                flags.follow |= opt.has('L');
+                flags.hidden |= opt.has('H');
+                flags.pattern_given |= opt.has('p');
+                flags.files |= opt.has('F');
+                flags.no_index |= opt.has('N');
+                match (opt.value, value) {
+                    (Value::Reads, Some(v)) => e.reads.push(v),
+                    (Value::Writes, Some(v)) => e.writes.push(v),
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(operands)
+}
+
+fn read_args<'a>(entry: &'a Entry, args: &[Word]) -> Result<Vec<Item<'a>>> {
+    cursor::read(
+        args,
+        &entry.options,
+        entry.program.syntax,
+        entry.program.numeric,
+    )
+}
+
+fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Result<()> {
+    let mut flags = Flags::default();
+    let items = read_args(entry, args)?;
+    let mut operands = options(items, e, &mut flags)?;
+    if flags.in_place {
+        e.writes.append(&mut operands);
+        return Ok(());
+    }
+    match kind {
+        Operands::None if !operands.is_empty() => {
+            return Err(format!(
+                "it is given `{}`, and the policy knows no operand of it",
+                operands[0].raw
+            ));
+        }
+        Operands::None | Operands::Text | Operands::Command => {}
+        Operands::Paths if flags.recursive => {
+            e.trees.extend(operands.into_iter().map(|root| Tree {
+                root,
+                hidden: true,
+                follow: flags.follow,
+            }));
+        }
+        Operands::Paths => e.reads.extend(operands),
+        Operands::Meta => e.meta.extend(operands),
+        Operands::Trees => trees(operands, &flags, e),
+        Operands::PatternPaths | Operands::PatternMeta => {
+            if !flags.pattern_given && !flags.files && !operands.is_empty() {
+                operands.remove(0);
+            }
+            if kind == Operands::PatternMeta {
+                let roots = if operands.is_empty() {
+                    vec![Word::literal_text(".")]
+                } else {
+                    operands
+                };
+                e.meta.extend(roots);
+            } else if flags.recursive {
+                trees(operands, &flags, e);
+            } else {
+                e.reads.extend(operands);
+            }
+        }
+        Operands::InOut => {
+            let mut it = operands.into_iter();
+            e.reads.extend(it.next());
+            e.writes.extend(it);
+        }
+        Operands::Special(_) => unreachable_special()?,
+    }
+    Ok(())
+}
+
+fn unreachable_special() -> Result<()> {
+    Err("its arguments need a reader the table does not name".to_owned())
+}
+
+/// Recursive reads of `roots` (the working directory when none is named).
+fn trees(roots: Vec<Word>, flags: &Flags, e: &mut Effects) {
+    let roots = if roots.is_empty() {
+        vec![Word::literal_text(".")]
+    } else {
+        roots
+    };
+    for root in roots {
+        if flags.files {
+            e.meta.push(root);
+        } else {
+            e.trees.push(Tree {
+                root,
+                hidden: flags.hidden,
+                follow: flags.follow,
+            });
+        }
+    }
+}
+
+fn special(
+    special: Special,
+    program: &str,
+    entry: &Entry,
+    args: &[Word],
+    e: &mut Effects,
+) -> Result<()> {
+    match special {
+        Special::Echo | Special::Cd => Ok(()),
+        Special::Printf => printf(args),
+        Special::Sed => sed::model(entry, args, e),
+        Special::Awk => awk::model(entry, args, e),
+        Special::Jq if program == "rg" => rg(entry, args, e),
+        Special::Jq => jq(entry, args, e),
+        Special::Find => find::model(args, e),
+        Special::Test => test(program, args),
+        Special::Date => date(entry, args),
+        Special::Ps => ps(args),
+        Special::Git => git::model(args, e),
+        Special::Tar => tar(args, e),
+        Special::Dd => dd(args, e),
+        Special::Declare => declare(program, args),
+        Special::Set => set(args),
+        Special::Toolchain => toolchain(program, args, e),
+        Special::Listing => listing(args),
+    }
+}
+
+fn literal(word: &Word) -> Result<&str> {
+    word.literal()
+        .ok_or_else(|| format!("`{}` is only known when it runs", word.raw))
+}
+
+/// `printf FORMAT ARGS…`: only `-v` (assigning a variable) is not harmless.
+fn printf(args: &[Word]) -> Result<()> {
+    match args.first() {
+        None => Ok(()),
+        Some(w) => match w.literal() {
+            Some(t) if t.starts_with("-v") => {
+                Err("`printf -v` assigns a shell variable".to_owned())
+            }
+            Some(_) => Ok(()),
+            None if !w.prefix.is_empty() && !w.prefix.starts_with('-') => Ok(()),
+            None => Err(format!(
+                "its format `{}` may be `-v`, only known when it runs",
+                w.raw
+            )),
+        },
+    }
+}
+
+/// `rg`: a pattern (unless `-e`/`-f` or `--files`), then trees.
+fn rg(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
+    let mut flags = Flags::default();
+    let items = read_args(entry, args)?;
+    let mut operands = options(items, e, &mut flags)?;
+    if !flags.pattern_given && !flags.files && !operands.is_empty() {
+        operands.remove(0);
+    }
+    trees(operands, &flags, e);
+    Ok(())
+}
+
+/// Words of a jq or yq filter that read the environment, files or modules.
+const JQ_FORBIDDEN: &[&str] = &[
+    "env",
+    "$ENV",
+    "ENV",
+    "import",
+    "include",
+    "modulemeta",
+    "get_search_list",
+    "$__prog_args",
+    "strenv",
+    "load",
+    "load_str",
+    "load_base64",
+    "load_xml",
+    "load_props",
+    "load_yaml",
+    "eval",
+    "input_filename",
+    "$__loc__",
+    "getpath_env",
+    "halt_error",
+];
+
+/// `jq FILTER FILES…` / `yq`: the filter is checked word by word.
+fn jq(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
+    let mut flags = Flags::default();
+    let items = read_args(entry, args)?;
+    let mut operands = options(items, e, &mut flags)?.into_iter();
+    let filter = operands
+        .next()
+        .ok_or_else(|| "it is given no filter".to_owned())?;
+    let filter = literal(&filter)?;
+    let forbidden = filter
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .find(|w| JQ_FORBIDDEN.contains(w));
+    if let Some(word) = forbidden {
+        return Err(format!(
+            "its filter uses `{word}`, which reads outside its input"
+        ));
+    }
+    e.reads.extend(operands);
+    Ok(())
+}
+
+/// `test` / `[`: never reads contents; `-v` evaluates its subscript as code.
+fn test(program: &str, args: &[Word]) -> Result<()> {
+    if program == "[[" {
+        // The shell reader judged the operators; the operands are data.
+        return Ok(());
+    }
+    if program == "[" && args.last().and_then(Word::literal) != Some("]") {
+        return Err("`[` lacks its closing `]`".to_owned());
+    }
+    if args
+        .iter()
+        .any(|w| w.literal().is_none_or(|t| t == "-v" || t == "-R"))
+    {
+        let dynamic = args.iter().find(|w| w.literal().is_none());
+        return Err(match dynamic {
+            Some(w) => format!("`{}` may be an operator, only known when it runs", w.raw),
+            None => "`-v` evaluates a variable's subscript as code".to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// `date`: formats only; any other operand sets the clock.
+fn date(entry: &Entry, args: &[Word]) -> Result<()> {
+    let items = read_args(entry, args)?;
+    for item in items {
+        if let Item::Operand(_, w) = item {
+            let t = literal(&w)?;
+            if !t.starts_with('+') {
+                return Err(format!("`date {t}` sets the system clock"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `ps`: never the environment (`e`, `-E`, `eww`).
+fn ps(args: &[Word]) -> Result<()> {
+    static OPTIONS: OnceLock<Options> = OnceLock::new();
+    let options = OPTIONS.get_or_init(|| {
+        Options::parse(
+            "A a d N f F l j H w L T M y c u|user=v U=v p|pid=v o|format=v O=v C=v G|Group=v \
+             g|group=v t|tty=v s|sid=v q|quick-pid=v sort=v forest no-headers headers \
+             cols|columns|width=v lines|rows=v help version V",
+        )
+    });
+    let mut dashed = Vec::new();
+    for (i, w) in args.iter().enumerate() {
+        let t = literal(w)?;
+        if i == 0 && !t.starts_with('-') {
+            if t.chars().all(|c| "auxfwljrTvhcSnm".contains(c)) {
+                continue;
+            }
+            return Err(format!("`ps {t}` may print other processes' environments"));
+        }
+        dashed.push(w.clone());
+    }
+    for item in cursor::read(&dashed, options, Syntax::Gnu, false)? {
+        match item {
+            Item::Operand(_, w) => {
+                return Err(format!(
+                    "`{}` is not an option `ps` is known to take",
+                    w.raw
+                ));
+            }
+            Item::Opt(opt, Some(v)) if matches!(opt.display.as_str(), "-o" | "-O") => {
+                if literal(&v)?.to_ascii_lowercase().contains("env") {
+                    return Err("`ps` prints processes' environments".to_owned());
+                }
+            }
+            Item::Opt(..) => {}
+        }
+    }
+    Ok(())
+}
+
+/// `tar` listing an archive (`tar tf x.tar`, `tar -tzvf x.tgz`, `tar --list --file=x`).
+fn tar(args: &[Word], e: &mut Effects) -> Result<()> {
+    const FLAGS: &str = "tvzjJZaw";
+    const LONG: &[&str] = &[
+        "list",
+        "verbose",
+        "gzip",
+        "gunzip",
+        "ungzip",
+        "bzip2",
+        "xz",
+        "lzma",
+        "zstd",
+        "auto-compress",
+        "wildcards",
+        "no-wildcards",
+        "numeric-owner",
+        "full-time",
+        "utc",
+        "ignore-case",
+        "anchored",
+        "no-anchored",
+        "null",
+    ];
+    let mut listing = false;
+    let mut wants_file = 0usize;
+    let mut options_done = false;
+    for (i, w) in args.iter().enumerate() {
+        let t = literal(w)?;
+        if options_done || (i > 0 && !t.starts_with('-')) {
+            if wants_file > 0 {
+                wants_file -= 1;
+                e.reads.push(w.clone());
+            }
+            // Other operands name members to list.
+            continue;
+        }
+        if t == "--" {
+            options_done = true;
+        } else if let Some(long) = t.strip_prefix("--") {
+            match long.split_once('=') {
+                Some(("file", f)) => e.reads.push(Word::literal_text(f)),
+                None if long == "file" => wants_file += 1,
+                _ if LONG.contains(&long) => listing |= long == "list",
+                _ => return Err(format!("`tar --{long}` is not known to only list")),
+            }
+        } else {
+            let letters = t.trim_start_matches('-');
+            for (at, c) in letters.char_indices() {
+                match c {
+                    'f' if i > 0 && at + 1 < letters.len() => {
+                        e.reads.push(Word::literal_text(&letters[at + 1..]));
+                        break;
+                    }
+                    'f' => wants_file += 1,
+                    c if FLAGS.contains(c) => listing |= c == 't',
+                    c => return Err(format!("`tar` option `{c}` is not known to only list")),
+                }
+            }
+        }
+    }
+    if !listing {
+        return Err("`tar` creates or extracts archives unless it lists one".to_owned());
+    }
+    if wants_file > 0 {
+        return Err("`tar -f` lacks its archive".to_owned());
+    }
+    if e.reads.iter().any(|f| f.text().contains(':')) {
+        return Err("`tar` reads an archive through a remote shell".to_owned());
+    }
+    Ok(())
+}
+
+/// `dd if=… of=…`: `key=value` operands.
+fn dd(args: &[Word], e: &mut Effects) -> Result<()> {
+    const PLAIN: &[&str] = &[
+        "bs", "ibs", "obs", "cbs", "count", "skip", "seek", "iseek", "oseek", "conv", "iflag",
+        "oflag", "status",
+    ];
+    for w in args {
+        let t = literal(w)?;
+        match t.split_once('=') {
+            Some(("if", path)) => e.reads.push(Word::literal_text(path)),
+            Some(("of", path)) => e.writes.push(Word::literal_text(path)),
+            Some((key, _)) if PLAIN.contains(&key) => {}
+            _ => return Err(format!("`dd` operand `{t}` is not known")),
+        }
+    }
+    Ok(())
+}
+
+/// Environment variables that steer nothing: setting them never changes what a program
+/// runs, reads or writes.
+pub const HARMLESS_VARIABLES: &[&str] = &[
+    "LANG",
+    "LANGUAGE",
+    "LC_ALL",
+    "LC_CTYPE",
+    "LC_COLLATE",
+    "LC_MESSAGES",
+    "LC_NUMERIC",
+    "LC_TIME",
+    "LC_MONETARY",
+    "TZ",
+    "NO_COLOR",
+    "FORCE_COLOR",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "COLUMNS",
+    "LINES",
+    "TERM",
+    "COLORTERM",
+    "RUST_BACKTRACE",
+    "RUST_LOG",
+    "CARGO_TERM_COLOR",
+    "PYTHONUNBUFFERED",
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTHONIOENCODING",
+    "NODE_ENV",
+    "CI",
+    "GREP_COLORS",
+    "LS_COLORS",
+    "TIME_STYLE",
+];
+
+/// Shell variables spelled in lower case that still steer the shell or the programs it runs.
+const STEERING_LOWERCASE: &[&str] = &[
+    "histchars",
+    "auto_resume",
+    "http_proxy",
+    "https_proxy",
+    "ftp_proxy",
+    "all_proxy",
+    "no_proxy",
+];
+
+/// Whether assigning `name` for a command (`NAME=value cmd`, `export NAME`) steers nothing.
+pub fn harmless_variable(name: &str) -> bool {
+    HARMLESS_VARIABLES.contains(&name) || name.starts_with("LC_") && is_identifier(name)
+}
+
+/// Whether assigning `name` in the shell itself (`name=value` alone) steers nothing: a
+/// harmless variable, or a lower-case name bash and programs do not read.
+pub fn harmless_shell_variable(name: &str) -> bool {
+    harmless_variable(name)
+        || (is_identifier(name)
+            && name.chars().any(|c| c.is_ascii_lowercase())
+            && !STEERING_LOWERCASE.contains(&name))
+}
+
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `export`, `declare`, `local`, `readonly`, `typeset`, `unset`.
+fn declare(program: &str, args: &[Word]) -> Result<()> {
+    let allowed_flags: &str = match program {
+        "export" => "n",
+        "unset" => "vfn",
+        _ => "aArxgltu",
+    };
+    let mut names = 0usize;
+    for w in args {
+        let t = match w.literal() {
+            Some(t) => t,
+            None if w.prefix.contains('=') => w.prefix.as_str(),
+            None => return Err(format!("`{}` is only known when it runs", w.raw)),
+        };
+        if t == "--" {
+            continue;
+        }
+        if let Some(flags) = t.strip_prefix('-').or_else(|| t.strip_prefix('+')) {
+            if let Some(c) = flags.chars().find(|c| !allowed_flags.contains(*c)) {
+                return Err(format!(
+                    "`{program} -{c}` prints variables, evaluates values as code or makes references"
+                ));
+            }
+            continue;
+        }
+        names += 1;
+        let name = t.split_once('=').map_or(t, |(n, _)| n);
+        let name = name.strip_suffix('+').unwrap_or(name);
+        let ok = if program == "unset" {
+            is_identifier(name)
+        } else if program == "export" || args.iter().any(|a| a.literal() == Some("-x")) {
+            harmless_variable(name)
+        } else {
+            harmless_shell_variable(name)
+        };
+        if !ok {
+            return Err(format!(
+                "`{program}` sets `{name}`, which may steer what programs run or read"
+            ));
+        }
+    }
+    if names == 0 && program != "unset" {
+        return Err(format!(
+            "`{program}` alone prints variables, which may hold secrets"
+        ));
+    }
+    Ok(())
+}
+
+/// `set`: shell options that change nothing outside the shell; `set` alone prints every
+/// variable.
+fn set(args: &[Word]) -> Result<()> {
+    const LETTERS: &str = "euxvCfbBmHPhE";
+    const NAMES: &[&str] = &[
+        "errexit",
+        "nounset",
+        "pipefail",
+        "xtrace",
+        "verbose",
+        "noclobber",
+        "noglob",
+        "errtrace",
+        "braceexpand",
+        "hashall",
+    ];
+    if args.is_empty() {
+        return Err("`set` alone prints every variable, which may hold secrets".to_owned());
+    }
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let t = literal(w)?;
+        if t == "--" || t == "-" {
+            return Ok(());
+        }
+        let Some(letters) = t.strip_prefix('-').or_else(|| t.strip_prefix('+')) else {
+            return Ok(());
+        };
+        for c in letters.chars() {
+            if c == 'o' {
+                let name = args.get(i).map(literal).transpose()?;
+                i += 1;
+                match name {
+                    Some(n) if NAMES.contains(&n) => {}
+                    Some(n) => return Err(format!("`set -o {n}` is not known to be harmless")),
+                    None => return Err("`set -o` alone prints the shell's options".to_owned()),
+                }
+            } else if !LETTERS.contains(c) {
+                return Err(format!("`set -{c}` is not known to be harmless"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `alias`, `hash`: listing only.
+fn listing(args: &[Word]) -> Result<()> {
+    for w in args {
+        let t = literal(w)?;
+        if t.contains('=') || t.starts_with("-p") {
+            return Err("it changes what a command name runs".to_owned());
+        }
+    }
+    Ok(())
+}
+
+/// Toolchains: version queries; `cargo metadata`/`cargo tree` and `go env` read only.
+fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
+    let texts: Vec<&str> = args.iter().map(literal).collect::<Result<_>>()?;
+    let version = matches!(
+        texts.as_slice(),
+        ["--version" | "-V" | "-version" | "version"]
+            | ["-vV" | "-Vv"]
+            | ["--version", "--verbose"]
+    ) || (matches!(texts.as_slice(), ["-v"])
+        && matches!(
+            program,
+            "node" | "npm" | "yarn" | "pnpm" | "deno" | "bun" | "tsc"
+        ));
+    if version && !(program == "go" && texts == ["--version"]) {
+        return Ok(());
+    }
+    match (program, texts.as_slice()) {
+        ("go", ["env", rest @ ..]) if rest.iter().all(|t| !t.starts_with('-')) => Ok(()),
+        ("npm" | "pnpm", ["ls" | "list", rest @ ..])
+            if rest.iter().all(|t| {
+                matches!(
+                    *t,
+                    "--all"
+                        | "-a"
+                        | "--json"
+                        | "--depth=0"
+                        | "--long"
+                        | "--parseable"
+                        | "--prod"
+                        | "--dev"
+                )
+            }) =>
+        {
+            Ok(())
+        }
+        ("cargo", ["metadata" | "tree", rest @ ..]) => cargo(texts[0], rest, e),
+        _ => Err(format!(
+            "`{program}` may build, run or download code; only its version and metadata queries are known"
+        )),
+    }
+}
+
+/// `cargo metadata` / `cargo tree`: without dependencies resolved, or offline against an
+/// existing `Cargo.lock` (otherwise cargo may download the index or write the lock file).
+fn cargo(sub: &str, rest: &[&str], e: &mut Effects) -> Result<()> {
+    const OPTIONS: &[&str] = &[
+        "--format-version",
+        "--no-deps",
+        "--all-features",
+        "--no-default-features",
+        "--offline",
+        "--frozen",
+        "--locked",
+        "-q",
+        "--quiet",
+        "--workspace",
+        "--no-dedupe",
+        "-d",
+        "--duplicates",
+        "--depth",
+        "-e",
+        "--edges",
+        "-i",
+        "--invert",
+        "-p",
+        "--package",
+        "--prefix",
+        "--charset",
+        "-f",
+        "--format",
+        "--features",
+        "-F",
+        "--filter-platform",
+        "--target",
+        "--color",
+    ];
+    for t in rest {
+        let name = t.split_once('=').map_or(*t, |(n, _)| n);
+        if name.starts_with('-') && !OPTIONS.contains(&name) {
+            return Err(format!("`cargo {sub} {name}` is not known to only read"));
+        }
+    }
+    let no_deps = sub == "metadata" && rest.contains(&"--no-deps");
+    let offline = rest.iter().any(|t| matches!(*t, "--offline" | "--frozen"));
+    if !(no_deps || offline) {
+        return Err(format!(
+            "`cargo {sub}` may download the registry index or rewrite Cargo.lock; \
+             `--offline` or `--no-deps` read only"
+        ));
+    }
+    if !no_deps {
+        e.requires.push(Word::literal_text("Cargo.lock"));
+    }
+    Ok(())
+}
+
+/// Where a wrapper's command starts among its arguments (`timeout 5 ls` → 1), after its
+/// options and its own operands (`timeout`'s duration, `env`'s `NAME=value`); `Ok(None)` when
+/// it runs nothing.
+///
+/// # Errors
+///
+/// Why its options cannot be read with certainty.
+pub fn wrapped_command(program: &str, args: &[Word]) -> std::result::Result<Option<usize>, String> {
+    let Some(entry) = entries().get(program) else {
+        return Err(format!(
+            "the policy does not know how `{program}` reads its options"
+        ));
+    };
+    let items = read_args(entry, args)?;
+    for item in &items {
+        if let Item::Opt(opt, _) = item
+            && opt.has('x')
+        {
+            return Err(format!("its option `{}` is not modeled", opt.display));
+        }
+    }
+    let mut operands = items.iter().filter_map(|i| match i {
+        Item::Operand(at, w) => Some((*at, w)),
+        Item::Opt(..) => None,
+    });
+    match program {
+        "timeout" => {
+            operands.next();
+        }
+        "env" => {
+            for (at, w) in operands.by_ref() {
+                match w.literal() {
+                    Some(t) if t.contains('=') && !t.starts_with('=') => {}
+                    Some(_) => return Ok(Some(at)),
+                    None => return Err(format!("`{}` is only known when it runs", w.raw)),
+                }
+            }
+            return Ok(None);
+        }
+        _ => {}
+    }
+    Ok(operands.next().map(|(at, _)| at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(text: &str) -> SimpleCommand {
+        let script = crate::shell::parse(text).unwrap();
+        script.commands[0].clone()
+    }
+
+    fn modeled(text: &str) -> Effects {
+        match model(&cmd(text)) {
+            Model::Modeled(e) => e,
+            Model::Unmodeled(why) => panic!("{text}: unmodeled: {why}"),
+        }
+    }
+
+    fn unmodeled(text: &str) -> String {
+        match model(&cmd(text)) {
+            Model::Modeled(e) => panic!("{text}: modeled as {e:?}"),
+            Model::Unmodeled(why) => why,
+        }
+    }
+
+    #[test]
+    fn every_table_entry_parses() {
+        assert!(entries().len() > 100);
+        for p in table::PROGRAMS {
+            Options::parse(p.options);
+        }
+    }
+
+    #[test]
+    fn readers_read_their_operands_and_option_values() {
+        let e = modeled("head -n5 -q src/a.rs src/b.rs");
+        assert_eq!(e.reads.len(), 2);
+        let e = modeled("wc --files0-from=list.txt");
+        assert_eq!(e.reads[0].text(), "list.txt");
+        let e = modeled("grep -rn TODO src");
+        assert_eq!(e.trees[0].root.text(), "src");
+        let e = modeled("sort -o out.txt in.txt");
+        assert_eq!(e.writes[0].text(), "out.txt");
+        let e = modeled("uniq in.txt out.txt");
+        assert_eq!(e.writes[0].text(), "out.txt");
+    }
+
+    #[test]
+    fn unknown_programs_options_and_dumps_are_unmodeled() {
+        unmodeled("frobnicate");
+        unmodeled("./cat x");
+        unmodeled("sort --compress-program=sh x");
+        unmodeled("sort --out=x y");
+        unmodeled("printenv");
+        unmodeled("env");
+        unmodeled("export -p");
+        unmodeled("export PATH=.");
+        unmodeled("declare -n x=PATH");
+        unmodeled("set");
+        unmodeled("date -s 2020-01-01");
+        unmodeled("date 0101000020");
+        unmodeled("hostname evil");
+        unmodeled("ps e");
+        unmodeled("jq -n env");
+        unmodeled("jq '$ENV.HOME'");
+        unmodeled("printf -v x y");
+        unmodeled("cargo build");
+        unmodeled("cargo tree");
+        modeled("cargo tree --offline");
+        modeled("cargo metadata --format-version 1 --no-deps");
+        modeled("ls -la src");
+        modeled("ps aux");
+        modeled("date +%s");
+        modeled("export LANG=C");
+        modeled("set -euo pipefail");
+    }
+
+    #[test]
+    fn wrappers_find_their_command_with_the_cursor() {
+        let words = |t: &str| cmd(t).args().to_vec();
+        assert_eq!(
+            wrapped_command("env", &words("env -iu ls rm -rf x")).unwrap(),
+            Some(2)
+        );
+        assert_eq!(
+            wrapped_command("timeout", &words("timeout --foreground 5 ls")).unwrap(),
+            Some(2)
+        );
+        assert_eq!(wrapped_command("env", &words("env A=1 B=2")).unwrap(), None);
+        assert!(wrapped_command("env", &words("env -P /tmp ls")).is_err());
+        assert!(wrapped_command("nice", &words("nice --adj=5 ls")).is_err());
+    }
+}

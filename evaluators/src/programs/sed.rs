@@ -1,0 +1,395 @@
+//! sed scripts, parsed command by command (GNU sed's grammar): a script is allowed only when
+//! every command is known and none writes a file (`w`, `W`, `s///w`) or runs one (`e`,
+//! `s///e`). `r`/`R` read the file they name.
+
+use super::cursor::Item;
+use super::{Effects, Entry, Flags, Result, literal, options, read_args};
+use crate::shell::Word;
+
+pub(super) fn model(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
+    let items = read_args(entry, args)?;
+    let mut scripts = Vec::new();
+    let mut rest = Vec::new();
+    for item in items {
+        match item {
+            Item::Opt(opt, value) if opt.display == "-e" => {
+                let v = value.ok_or_else(|| "`-e` lacks its script".to_owned())?;
+                scripts.push(literal(&v)?.to_owned());
+            }
+            Item::Opt(opt, _) if opt.display == "-f" => {
+                return Err("its script comes from a file the policy cannot read".to_owned());
+            }
+            other => rest.push(other),
+        }
+    }
+    let mut flags = Flags::default();
+    let mut files = options(rest, e, &mut flags)?;
+    if scripts.is_empty() {
+        if files.is_empty() {
+            return Err("it is given no script".to_owned());
+        }
+        let script = files.remove(0);
+        scripts.push(literal(&script)?.to_owned());
+    }
+    let script = scripts.join("\n");
+    let reads = parse(&script)?;
+    e.reads.extend(reads.into_iter().map(Word::literal_text));
+    if flags.in_place {
+        e.writes.extend(files);
+    } else {
+        e.reads.extend(files);
+    }
+    Ok(())
+}
+
+/// The files a script reads (`r`, `R`), or why it is not harmless.
+pub(super) fn parse(script: &str) -> Result<Vec<String>> {
+    let mut p = Parser {
+        s: script.as_bytes(),
+        i: 0,
+        reads: Vec::new(),
+        depth: 0,
+    };
+    p.script()?;
+    Ok(p.reads)
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+    reads: Vec<String>,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn next(&mut self) -> Option<u8> {
+        let c = self.peek()?;
+        self.i += 1;
+        Some(c)
+    }
+
+    fn blanks(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t')) {
+            self.i += 1;
+        }
+    }
+
+    fn script(&mut self) -> Result<()> {
+        loop {
+            while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b';')) {
+                self.i += 1;
+            }
+            let Some(c) = self.peek() else {
+                return if self.depth == 0 {
+                    Ok(())
+                } else {
+                    Err("its script leaves a `{` open".to_owned())
+                };
+            };
+            if c == b'#' {
+                self.to_line_end();
+                continue;
+            }
+            if c == b'}' {
+                if self.depth == 0 {
+                    return Err("its script closes a `}` it never opened".to_owned());
+                }
+                self.depth -= 1;
+                self.i += 1;
+                continue;
+            }
+            self.address()?;
+            self.blanks();
+            if self.peek() == Some(b',') {
+                self.i += 1;
+                self.blanks();
+                match self.peek() {
+                    Some(b'+' | b'~') => {
+                        self.i += 1;
+                        self.number()?;
+                    }
+                    _ => self.address()?,
+                }
+            }
+            self.blanks();
+            while self.peek() == Some(b'!') {
+                self.i += 1;
+                self.blanks();
+            }
+            self.command()?;
+        }
+    }
+
+    fn number(&mut self) -> Result<()> {
+        let start = self.i;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.i += 1;
+        }
+        if self.i == start {
+            return Err("its script has an address it cannot read".to_owned());
+        }
+        Ok(())
+    }
+
+    /// An optional address: a line number (with `~step`), `$`, `/re/` or `\cREc` with flags.
+    fn address(&mut self) -> Result<()> {
+        match self.peek() {
+            Some(c) if c.is_ascii_digit() => {
+                self.number()?;
+                if self.peek() == Some(b'~') {
+                    self.i += 1;
+                    self.number()?;
+                }
+            }
+            Some(b'$') => self.i += 1,
+            Some(b'/') => {
+                self.i += 1;
+                self.regex(b'/')?;
+                self.regex_flags();
+            }
+            Some(b'\\') => {
+                self.i += 1;
+                let d = self.next().ok_or("its script ends inside an address")?;
+                if d == b'\n' || d == b'\\' {
+                    return Err("its script has an address it cannot read".to_owned());
+                }
+                self.regex(d)?;
+                self.regex_flags();
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn regex_flags(&mut self) {
+        while matches!(self.peek(), Some(b'I' | b'M')) {
+            self.i += 1;
+        }
+    }
+
+    /// Reads up to the unescaped delimiter `d`. A bracket expression holding the delimiter is
+    /// read differently by sed versions: not modeled.
+    fn regex(&mut self, d: u8) -> Result<String> {
+        let mut out = Vec::new();
+        let mut bracket = false;
+        loop {
+            let c = self.next().ok_or("its script ends inside a pattern")?;
+            match c {
+                b'\\' => {
+                    let n = self.next().ok_or("its script ends inside a pattern")?;
+                    out.push(b'\\');
+                    out.push(n);
+                }
+                b'[' if !bracket => {
+                    bracket = true;
+                    out.push(c);
+                    // `[]` and `[^]` start with a literal `]`.
+                    if self.peek() == Some(b'^') {
+                        out.push(b'^');
+                        self.i += 1;
+                    }
+                    if self.peek() == Some(b']') {
+                        out.push(b']');
+                        self.i += 1;
+                    }
+                }
+                b']' if bracket => {
+                    bracket = false;
+                    out.push(c);
+                }
+                c if c == d && bracket => {
+                    return Err("its script has a delimiter inside a bracket expression".to_owned());
+                }
+                c if c == d => return Ok(String::from_utf8_lossy(&out).into_owned()),
+                b'\n' if d != b'\n' => {
+                    return Err("its script has a pattern broken across lines".to_owned());
+                }
+                c => out.push(c),
+            }
+        }
+    }
+
+    fn to_line_end(&mut self) -> String {
+        let start = self.i;
+        while self.peek().is_some_and(|c| c != b'\n') {
+            self.i += 1;
+        }
+        String::from_utf8_lossy(&self.s[start..self.i]).into_owned()
+    }
+
+    /// Text of `a`, `i`, `c`: to the end of the line, lines ending in `\` continue it.
+    fn text(&mut self) {
+        loop {
+            match self.next() {
+                None | Some(b'\n') => return,
+                Some(b'\\') => {
+                    self.i += 1;
+                }
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// A label of `:`, `b`, `t`, `T`: to a `;` or the end of the line.
+    fn label(&mut self) {
+        self.blanks();
+        while self.peek().is_some_and(|c| c != b'\n' && c != b';') {
+            self.i += 1;
+        }
+    }
+
+    /// After a command: blanks, then `;`, a newline, `}`, `#` or the end.
+    fn end(&mut self) -> Result<()> {
+        self.blanks();
+        match self.peek() {
+            None | Some(b';' | b'\n' | b'}' | b'#') => Ok(()),
+            Some(c) => Err(format!(
+                "its script has `{}` where a command should end",
+                c as char
+            )),
+        }
+    }
+
+    fn command(&mut self) -> Result<()> {
+        let c = self
+            .next()
+            .ok_or("its script ends where a command should be")?;
+        match c {
+            b'{' => {
+                self.depth += 1;
+                if self.depth > 64 {
+                    return Err("its script nests too deep".to_owned());
+                }
+                Ok(())
+            }
+            b'=' | b'd' | b'D' | b'g' | b'G' | b'h' | b'H' | b'n' | b'N' | b'p' | b'P' | b'x'
+            | b'z' | b'F' => self.end(),
+            b'l' | b'q' | b'Q' | b'L' => {
+                self.blanks();
+                while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    self.i += 1;
+                }
+                self.end()
+            }
+            b'a' | b'i' | b'c' => {
+                self.text();
+                Ok(())
+            }
+            b':' => {
+                self.label();
+                Ok(())
+            }
+            b'b' | b't' | b'T' => {
+                self.label();
+                Ok(())
+            }
+            b'v' => {
+                self.label();
+                Ok(())
+            }
+            b'r' | b'R' => {
+                self.blanks();
+                let file = self.to_line_end();
+                if file.is_empty() {
+                    return Err("its script reads a file it does not name".to_owned());
+                }
+                self.reads.push(file);
+                Ok(())
+            }
+            b'w' | b'W' => Err("its script writes a file (`w`)".to_owned()),
+            b'e' => Err("its script runs a command (`e`)".to_owned()),
+            b's' => {
+                let d = self.next().ok_or("its script ends inside `s`")?;
+                if d == b'\n' || d == b'\\' {
+                    return Err("its `s` command has a delimiter it cannot read".to_owned());
+                }
+                self.regex(d)?;
+                self.regex(d)?;
+                loop {
+                    match self.peek() {
+                        Some(b'g' | b'p' | b'i' | b'I' | b'm' | b'M') => self.i += 1,
+                        Some(c) if c.is_ascii_digit() => self.i += 1,
+                        Some(b'w') => return Err("its `s` command writes a file (`w`)".to_owned()),
+                        Some(b'e') => {
+                            return Err("its `s` command runs its result (`e`)".to_owned());
+                        }
+                        _ => break,
+                    }
+                }
+                self.end()
+            }
+            b'y' => {
+                let d = self.next().ok_or("its script ends inside `y`")?;
+                if d == b'\n' || d == b'\\' {
+                    return Err("its `y` command has a delimiter it cannot read".to_owned());
+                }
+                self.regex(d)?;
+                self.regex(d)?;
+                self.end()
+            }
+            c => Err(format!(
+                "its script uses `{}`, a command the policy does not model",
+                c as char
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    #[test]
+    fn harmless_scripts_parse() {
+        for s in [
+            "s/a/b/g",
+            "-n",
+            "1,20p",
+            "/^#/d; s|x|y|2",
+            "$!N;P;D",
+            "0~3{p;}",
+            "/start/,/end/{s/a/b/;p}",
+            "y/abc/xyz/",
+            "1i\\\nheader",
+            "l",
+            "s/[/]/x/g",
+        ] {
+            if s == "-n" || s == "s/[/]/x/g" {
+                continue;
+            }
+            parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        }
+    }
+
+    #[test]
+    fn writes_and_runs_anywhere_are_refused() {
+        for s in [
+            "1e id",
+            "e id",
+            "/x/w out",
+            "$w out",
+            "0~3w out",
+            "1,5{w out\n}",
+            "s/x/y/e",
+            "s/x/y/w out",
+            "s|x|y|gw out",
+            "1!W out",
+            "/a/I,+3 e touch x",
+            "\\%x%w out",
+            "s/[/]/x/w y",
+            "{{{e id\n}}}",
+            "n;e",
+        ] {
+            assert!(parse(s).is_err(), "{s} should be refused");
+        }
+        assert_eq!(parse("1r README.md").unwrap(), ["README.md"]);
+        assert!(
+            parse("1a hello; w out").is_ok(),
+            "text of `a` is not a command"
+        );
+    }
+}

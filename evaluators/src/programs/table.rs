@@ -1,0 +1,665 @@
+//! The program table: every program the policy can prove harmless, with its options (their
+//! arity and effect, in the language of [`super::spec`]) and what its operands are. A program
+//! or an option that is not here is not modeled, and a call that uses it is never allowed by
+//! the policy.
+
+use super::cursor::Syntax;
+
+/// What a program is, for the reviewer and for reasons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// Prints or looks at files: `cat`, `head`, `ls`, `stat`.
+    FileReader,
+    /// Filters text: `sort`, `cut`, `sed`, `awk`, `jq`.
+    TextFilter,
+    /// Searches trees: `grep`, `rg`, `find`.
+    Search,
+    /// `git`.
+    Git,
+    /// Tells about the system or the shell: `date`, `uname`, `pwd`.
+    Info,
+    /// Shell builtins that only change the shell itself: `cd`, `export`, `set`.
+    Shell,
+    /// Runs another command: `env`, `xargs`, `timeout`.
+    Wrapper,
+    /// Toolchains asked for their version or metadata: `cargo`, `go`, `node`.
+    Toolchain,
+}
+
+/// What a program's operands are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operands {
+    /// It takes none.
+    None,
+    /// Data, not paths (`echo`, `basename`, `seq`).
+    Text,
+    /// Paths whose contents it reads (none: standard input).
+    Paths,
+    /// Paths it only looks at: names, sizes, types (`ls`, `stat`).
+    Meta,
+    /// Trees whose files it reads (`rg`): each operand is searched recursively.
+    Trees,
+    /// A pattern first (unless an option gave it), then paths it reads.
+    PatternPaths,
+    /// A pattern first, then trees whose names it lists (`fd`).
+    PatternMeta,
+    /// An input path it reads, then an output path it writes (`uniq IN OUT`).
+    InOut,
+    /// The first operand is a command it runs (wrappers).
+    Command,
+    /// Read by a dedicated parser (sed scripts, find expressions, git subcommands, …).
+    Special(Special),
+}
+
+/// Programs whose arguments need their own reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Special {
+    /// A sed script, then paths.
+    Sed,
+    /// An awk program, then paths.
+    Awk,
+    /// A jq or yq filter, then paths.
+    Jq,
+    /// A find expression.
+    Find,
+    /// `test` / `[` expressions.
+    Test,
+    /// `date`: `+FORMAT` only.
+    Date,
+    /// `ps`: BSD letters or options, never the environment.
+    Ps,
+    /// git subcommands.
+    Git,
+    /// `tar` listing an archive.
+    Tar,
+    /// `dd` operands `key=value`.
+    Dd,
+    /// `export`, `declare`, `local`, `readonly`, `typeset`, `unset`: names of harmless
+    /// variables only.
+    Declare,
+    /// `set`: shell options only.
+    Set,
+    /// `printf` without `-v`.
+    Printf,
+    /// `echo` and friends: every word is data.
+    Echo,
+    /// Toolchains: version queries, and the metadata subcommands the table names.
+    Toolchain,
+    /// `alias`, `hash`: listing only.
+    Listing,
+    /// `cd`, `pushd`, `popd`: followed by the shell reader.
+    Cd,
+}
+
+/// One program of the table.
+#[derive(Debug, Clone, Copy)]
+pub struct Program {
+    /// The names it is called by.
+    pub names: &'static [&'static str],
+    /// What it is.
+    pub family: Family,
+    /// Its options (see [`super::spec`]).
+    pub options: &'static str,
+    /// How it reads them.
+    pub syntax: Syntax,
+    /// Whether `-NUM` is an option (`head -5`).
+    pub numeric: bool,
+    /// What its operands are.
+    pub operands: Operands,
+    /// Programs it runs itself, by design (`cargo metadata` runs `rustc`).
+    pub runs: &'static [&'static str],
+}
+
+const fn p(
+    names: &'static [&'static str],
+    family: Family,
+    options: &'static str,
+    operands: Operands,
+) -> Program {
+    Program {
+        names,
+        family,
+        options,
+        syntax: Syntax::Gnu,
+        numeric: false,
+        operands,
+        runs: &[],
+    }
+}
+
+const fn numeric(mut program: Program) -> Program {
+    program.numeric = true;
+    program
+}
+
+const fn posix(mut program: Program) -> Program {
+    program.syntax = Syntax::Posix;
+    program
+}
+
+const fn runs(mut program: Program, programs: &'static [&'static str]) -> Program {
+    program.runs = programs;
+    program
+}
+
+use Family::*;
+use Operands::*;
+
+const HV: &str = "help version";
+
+/// The options of `grep` and its aliases.
+const GREP: &str = "E|extended-regexp F|fixed-strings G|basic-regexp P|perl-regexp \
+    e|regexp=v!p f|file=r!p i|ignore-case no-ignore-case v|invert-match w|word-regexp \
+    x|line-regexp y c|count color|colour=? L|files-without-match l|files-with-matches \
+    m|max-count=v o|only-matching q|quiet|silent s|no-messages b|byte-offset H|with-filename \
+    h|no-filename label=v n|line-number T|initial-tab u Z|null z|null-data A|after-context=v \
+    B|before-context=v C|context=v a|text I binary-files=v D|devices=v exclude=v \
+    exclude-from=r exclude-dir=v include=v r|recursive!R!H R|dereference-recursive!R!H!L \
+    line-buffered U|binary V|version help";
+
+/// The options of `rg`.
+const RG: &str = "e|regexp=v!p f|file=r!p i|ignore-case S|smart-case s|case-sensitive \
+    F|fixed-strings w|word-regexp x|line-regexp v|invert-match n|line-number N|no-line-number \
+    l|files-with-matches files-without-match c|count count-matches o|only-matching \
+    A|after-context=v B|before-context=v C|context=v g|glob=v iglob=v glob-case-insensitive \
+    t|type=v T|type-not=v type-list hidden!H .!H u|unrestricted!H L|follow!L H|with-filename \
+    I|no-filename heading no-heading color=v colors=v json vimgrep m|max-count=v \
+    d|max-depth|maxdepth=v max-filesize=v files!F no-ignore!H no-ignore-vcs!H no-ignore-dot \
+    no-ignore-parent no-ignore-global no-ignore-exclude no-messages q|quiet U|multiline \
+    multiline-dotall P|pcre2 no-pcre2 p|pretty 0|null null-data sort=v sortr=v stats \
+    trim r|replace=v column no-column b|byte-offset a|text binary E|encoding=v j|threads=v \
+    M|max-columns=v max-columns-preview passthru|passthrough crlf word-regexp \
+    line-buffered block-buffered no-config one-file-system include-zero \
+    z|search-zip!x pre=v!x pre-glob=v hostname-bin=v!x debug trace h|help V|version";
+
+/// The options shared by `git log`, `show`, `diff` and their kin.
+pub(super) const GIT_LOG: &str = "p|u|patch s|no-patch U|unified=v stat=? numstat shortstat \
+    dirstat=? summary name-only name-status raw patch-with-stat patch-with-raw z \
+    abbrev=? abbrev-commit no-abbrev-commit oneline pretty=? format=v encoding=v \
+    expand-tabs=? no-expand-tabs notes=? no-notes show-signature relative-date date=v \
+    parents children left-right graph show-linear-break=? n|max-count=v skip=v since=v \
+    after=v until=v before=v author=v committer=v grep-reflog=v grep=v all-match \
+    invert-grep i|regexp-ignore-case basic-regexp E|extended-regexp F|fixed-strings \
+    P|perl-regexp remove-empty merges no-merges min-parents=v max-parents=v no-min-parents \
+    no-max-parents first-parent exclude-first-parent-only not all branches=? tags=? \
+    remotes=? glob=v exclude=v reflog alternate-refs single-worktree ignore-missing \
+    bisect stdin cherry-mark cherry-pick left-only right-only cherry walk-reflogs g \
+    merge boundary simplify-by-decoration full-history dense sparse simplify-merges \
+    ancestry-path=? date-order author-date-order topo-order reverse no-walk=? do-walk \
+    decorate=? no-decorate decorate-refs=v decorate-refs-exclude=v source use-mailmap \
+    mailmap log-size L=v follow full-diff S=v G=v find-object=v pickaxe-all pickaxe-regex \
+    O=r R B|break-rewrites=? M|find-renames=? C|find-copies=? find-copies-harder \
+    D|irreversible-delete l=v diff-filter=v w|ignore-all-space b|ignore-space-change \
+    ignore-space-at-eol ignore-blank-lines ignore-cr-at-eol I|ignore-matching-lines=v \
+    inter-hunk-context=v W|function-context exit-code quiet color=? no-color \
+    color-moved=? no-color-moved color-words=? word-diff=? word-diff-regex=v \
+    minimal patience histogram anchored=v diff-algorithm=v indent-heuristic \
+    no-indent-heuristic full-index binary a|text R no-renames rename-empty no-rename-empty \
+    check ws-error-highlight=v relative=? no-relative src-prefix=v dst-prefix=v \
+    no-prefix default-prefix line-prefix=v ita-invisible-in-index ita-visible-in-index \
+    submodule=? ignore-submodules=? cc c m dd remerge-diff=? combined-all-paths \
+    diff-merges=v no-diff-merges t cached staged merge-base=v no-index!N \
+    1|base 2|ours 3|theirs 0 show-notes=? standard-notes no-standard-notes \
+    clear-decorations no-ext-diff no-textconv ext-diff!x textconv!x output=w \
+    output-indicator-new=v output-indicator-old=v output-indicator-context=v \
+    compact-summary no-stat histogram";
+
+/// The table.
+pub static PROGRAMS: &[Program] = &[
+    // File readers.
+    p(
+        &["cat"],
+        FileReader,
+        "A|show-all b|number-nonblank e E|show-ends n|number s|squeeze-blank t T|show-tabs u v|show-nonprinting help version",
+        Paths,
+    ),
+    numeric(p(
+        &["head"],
+        FileReader,
+        "c|bytes=v n|lines=v q|quiet|silent v|verbose z|zero-terminated help version",
+        Paths,
+    )),
+    numeric(p(
+        &["tail"],
+        FileReader,
+        "c|bytes=v n|lines=v q|quiet|silent v|verbose z|zero-terminated help version",
+        Paths,
+    )),
+    p(
+        &["wc"],
+        FileReader,
+        "c|bytes m|chars l|lines w|words L|max-line-length files0-from=r total=v help version",
+        Paths,
+    ),
+    p(
+        &["nl"],
+        FileReader,
+        "b|body-numbering=v d|section-delimiter=v f|footer-numbering=v h|header-numbering=v i|line-increment=v l|join-blank-lines=v n|number-format=v p|no-renumber s|number-separator=v v|starting-line-number=v w|number-width=v help version",
+        Paths,
+    ),
+    p(
+        &["od"],
+        FileReader,
+        "A|address-radix=v j|skip-bytes=v N|read-bytes=v S|strings=? t|format=v v|output-duplicates w|width=? traditional a b c d f i l o s x endian=v help version",
+        Paths,
+    ),
+    p(
+        &["xxd"],
+        FileReader,
+        "a|autoskip b|bits C|capitalize c|cols=v E|EBCDIC e g|groupsize=v i|include l|len=v n|name=v o|offset=v p|ps|postscript|plain s|seek=v u d h|help v|version",
+        InOut,
+    ),
+    p(
+        &["hexdump", "hd"],
+        FileReader,
+        "b c C d o x e=v n|length=v s|skip=v v L|color=? help version",
+        Paths,
+    ),
+    p(
+        &["strings"],
+        FileReader,
+        "a|all d|data f|print-file-name n|bytes=v t|radix=v e|encoding=v w|include-all-whitespace s|output-separator=v help version",
+        Paths,
+    ),
+    p(
+        &[
+            "md5sum",
+            "sha1sum",
+            "sha224sum",
+            "sha256sum",
+            "sha384sum",
+            "sha512sum",
+            "b2sum",
+            "cksum",
+            "sum",
+            "shasum",
+        ],
+        FileReader,
+        "b|binary t|text z|zero tag untagged l|length=v a|algorithm=v base64 raw r s|sysv help version",
+        Paths,
+    ),
+    p(
+        &["tac"],
+        FileReader,
+        "b|before r|regex s|separator=v help version",
+        Paths,
+    ),
+    p(&["rev"], FileReader, "0|zero h|help V|version", Paths),
+    p(
+        &["base64", "base32"],
+        FileReader,
+        "d|decode i|ignore-garbage w|wrap=v help version",
+        Paths,
+    ),
+    p(
+        &["cmp"],
+        FileReader,
+        "b|print-bytes i|ignore-initial=v l|verbose n|bytes=v s|quiet|silent help version",
+        Paths,
+    ),
+    p(
+        &["diff"],
+        FileReader,
+        "a|text b|ignore-space-change B|ignore-blank-lines c C=v context=? d|minimal e|ed q|brief i|ignore-case I|ignore-matching-lines=v N|new-file n|rcs p|show-c-function r|recursive!R!H s|report-identical-files t|expand-tabs T|initial-tab u U=v unified=? w|ignore-all-space W|width=v y|side-by-side x|exclude=v X|exclude-from=r color=? label=v no-dereference normal strip-trailing-cr suppress-common-lines ignore-file-name-case no-ignore-file-name-case ignore-tab-expansion Z|ignore-trailing-space left-column speed-large-files horizon-lines=v tabsize=v suppress-blank-empty help version",
+        Paths,
+    ),
+    p(
+        &["comm"],
+        TextFilter,
+        "1 2 3 check-order nocheck-order output-delimiter=v total z|zero-terminated help version",
+        Paths,
+    ),
+    p(
+        &["cut"],
+        TextFilter,
+        "b|bytes=v c|characters=v d|delimiter=v f|fields=v n complement s|only-delimited output-delimiter=v z|zero-terminated help version",
+        Paths,
+    ),
+    p(
+        &["paste"],
+        TextFilter,
+        "d|delimiters=v s|serial z|zero-terminated help version",
+        Paths,
+    ),
+    p(
+        &["join"],
+        TextFilter,
+        "a=v e=v i|ignore-case j=v o=v t=v v=v 1=v 2=v check-order nocheck-order header z|zero-terminated help version",
+        Paths,
+    ),
+    p(
+        &["column"],
+        TextFilter,
+        "t|table s|separator=v o|output-separator=v c|output-width=v x|fillrows n|table-name=v N|table-columns=v R|table-right=v T|table-truncate=v W|table-wrap=v E|table-noextreme=v H|table-hide=v O|table-order=v J|json d|table-noheadings L|keep-empty-lines h|help V|version",
+        Paths,
+    ),
+    numeric(p(
+        &["fold"],
+        TextFilter,
+        "b|bytes s|spaces w|width=v help version",
+        Paths,
+    )),
+    numeric(p(
+        &["expand", "unexpand"],
+        TextFilter,
+        "i|initial t|tabs=v a|all first-only help version",
+        Paths,
+    )),
+    p(
+        &["fmt"],
+        TextFilter,
+        "c|crown-margin p|prefix=v s|split-only t|tagged-paragraph u|uniform-spacing w|width=v g|goal=v help version",
+        Paths,
+    ),
+    p(
+        &["pr"],
+        TextFilter,
+        "a|across d|double-space F|f|form-feed h|header=v l|length=v m|merge n|number-lines=? o|indent=v r|no-file-warnings s|separator=? t|omit-header T|omit-pagination w|width=v W|page-width=v help version",
+        Paths,
+    ),
+    p(
+        &["uniq"],
+        TextFilter,
+        "c|count d|repeated D all-repeated=? f|skip-fields=v group=? i|ignore-case s|skip-chars=v u|unique z|zero-terminated w|check-chars=v help version",
+        InOut,
+    ),
+    p(
+        &["sort"],
+        TextFilter,
+        "b|ignore-leading-blanks d|dictionary-order f|ignore-case g|general-numeric-sort i|ignore-nonprinting M|month-sort h|human-numeric-sort n|numeric-sort R|random-sort random-source=r r|reverse sort=v V|version-sort c C check=? debug files0-from=r k|key=v m|merge o|output=w s|stable S|buffer-size=v t|field-separator=v u|unique z|zero-terminated help version",
+        Paths,
+    ),
+    p(
+        &["tr"],
+        TextFilter,
+        "c|C|complement d|delete s|squeeze-repeats t|truncate-set1 help version",
+        Text,
+    ),
+    p(
+        &["numfmt"],
+        TextFilter,
+        "d|delimiter=v field=v format=v from=v from-unit=v grouping header=? invalid=v padding=v round=v suffix=v to=v to-unit=v z|zero-terminated help version",
+        Text,
+    ),
+    p(
+        &["sdiff"],
+        FileReader,
+        "a|text b|ignore-space-change B|ignore-blank-lines d|minimal i|ignore-case I|ignore-matching-lines=v l|left-column s|suppress-common-lines t|expand-tabs tabsize=v w|width=v W|ignore-all-space Z|ignore-trailing-space strip-trailing-cr help version",
+        Paths,
+    ),
+    p(
+        &["diff3"],
+        FileReader,
+        "a|text A|show-all e|ed E|show-overlap x|overlap-only X 3|easy-only i m|merge L|label=v strip-trailing-cr T|initial-tab help version",
+        Paths,
+    ),
+    // Looking at files without reading them.
+    p(
+        &["ls", "dir", "vdir"],
+        FileReader,
+        "a|all A|almost-all author b|escape B|ignore-backups c C color=? d|directory D|dired f F|classify=? file-type format=v full-time g group-directories-first G|no-group h|human-readable si H|dereference-command-line dereference-command-line-symlink-to-dir hide=v hyperlink=? indicator-style=v i|inode I|ignore=v k|kibibytes l L|dereference m n|numeric-uid-gid N|literal o p q|hide-control-chars show-control-chars Q|quote-name quoting-style=v r|reverse R|recursive s|size S sort=v time=v time-style=v t T|tabsize=v u U v w|width=v x X Z|context 1 help version",
+        Meta,
+    ),
+    p(
+        &["stat"],
+        FileReader,
+        "L|dereference f|file-system c|format=v printf=v t|terse cached=v help version",
+        Meta,
+    ),
+    p(
+        &["file"],
+        FileReader,
+        "b|brief i|mime mime-type mime-encoding L|dereference h|no-dereference k|keep-going N|no-pad 0|print0 r|raw E F|separator=v e|exclude=v help v|version",
+        Meta,
+    ),
+    p(
+        &["du"],
+        FileReader,
+        "a|all b|bytes c|total h|human-readable s|summarize d|max-depth=v k m x|one-file-system L|dereference P|no-dereference H D apparent-size B|block-size=v exclude=v time=? l|count-links 0|null S|separate-dirs si t|threshold=v inodes help version",
+        Meta,
+    ),
+    p(
+        &["df"],
+        Info,
+        "h|human-readable H|si T|print-type i|inodes a|all l|local x|exclude-type=v t|type=v P|portability B|block-size=v output=? total sync no-sync help version",
+        Meta,
+    ),
+    p(
+        &["tree"],
+        FileReader,
+        "a d l f i q N Q p u g s h D F r t c U v L=v P=v I=v n C J X noreport charset=v filelimit=v dirsfirst du prune si gitignore matchdirs ignore-case help version",
+        Meta,
+    ),
+    p(
+        &["realpath"],
+        FileReader,
+        "e|canonicalize-existing m|canonicalize-missing L|logical P|physical q|quiet s|strip|no-symlinks z|zero relative-to=v relative-base=v help version",
+        Meta,
+    ),
+    p(
+        &["readlink"],
+        FileReader,
+        "f|canonicalize e|canonicalize-existing m|canonicalize-missing n|no-newline q|quiet s|silent v|verbose z|zero help version",
+        Meta,
+    ),
+    p(
+        &["namei"],
+        FileReader,
+        "x|mountpoints l|long m|modes n|nosymlinks o|owners v|vertical Z|context h|help V|version",
+        Meta,
+    ),
+    p(
+        &["basename"],
+        Info,
+        "a|multiple s|suffix=v z|zero help version",
+        Text,
+    ),
+    p(&["dirname"], Info, "z|zero help version", Text),
+    // Searching.
+    numeric(p(&["grep", "egrep", "fgrep"], Search, GREP, PatternPaths)),
+    p(&["rg"], Search, RG, Special(Special::Jq)),
+    p(
+        &["fd", "fdfind"],
+        Search,
+        "H|hidden!H I|no-ignore!H u|unrestricted!H s|case-sensitive i|ignore-case g|glob regex F|fixed-strings a|absolute-path p|full-path 0|print0 d|max-depth=v min-depth=v exact-depth=v E|exclude=v t|type=v e|extension=v S|size=v changed-within=v changed-before=v o|owner=v c|color=v j|threads=v max-results=v 1 q|quiet show-errors path-separator=v prune L|follow!L h|help V|version",
+        PatternMeta,
+    ),
+    p(&["find"], Search, "", Special(Special::Find)),
+    // Embedded languages.
+    p(
+        &["sed"],
+        TextFilter,
+        "n|quiet|silent e|expression=v f|file=r E|r|regexp-extended s|separate z|null-data l|line-length=v b|binary debug posix sandbox u|unbuffered follow-symlinks i|in-place=?!w help version",
+        Special(Special::Sed),
+    ),
+    p(
+        &["awk", "gawk", "mawk", "nawk"],
+        TextFilter,
+        "F|field-separator=v v|assign=v",
+        Special(Special::Awk),
+    ),
+    p(
+        &["jq"],
+        TextFilter,
+        "r|raw-output j|join-output a|ascii-output c|compact-output n|null-input s|slurp e|exit-status S|sort-keys C|color-output M|monochrome-output tab indent=v unbuffered stream stream-errors seq arg=v!2 argjson=v!2 args jsonargs R|raw-input raw-output0 h|help V|version",
+        Special(Special::Jq),
+    ),
+    p(
+        &["yq"],
+        TextFilter,
+        "r|raw-output o|output-format=v p|input-format=v e|exit-status I|indent=v P|prettyPrint C|colors M|no-colors N|no-doc h|help V|version",
+        Special(Special::Jq),
+    ),
+    p(&["test", "[", "[["], Shell, "", Special(Special::Test)),
+    // Information about the system and the shell.
+    p(&["echo"], Shell, "", Special(Special::Echo)),
+    p(&["printf"], Shell, "", Special(Special::Printf)),
+    p(&["true", "false", ":"], Shell, "", Special(Special::Echo)),
+    p(&["pwd"], Shell, "L P", None),
+    p(
+        &["date"],
+        Info,
+        "d|date=v I|iso-8601=? R|rfc-email rfc-3339=v u|utc|universal debug resolution help version",
+        Special(Special::Date),
+    ),
+    p(&["whoami", "logname", "arch", "users"], Info, HV, None),
+    p(
+        &["id"],
+        Info,
+        "u|user g|group G|groups n|name r|real z|zero a Z|context help version",
+        Text,
+    ),
+    p(
+        &["uname"],
+        Info,
+        "a|all s|kernel-name n|nodename r|kernel-release v|kernel-version m|machine p|processor i|hardware-platform o|operating-system help version",
+        None,
+    ),
+    p(
+        &["hostname"],
+        Info,
+        "s|short f|fqdn|long i|ip-address I|all-ip-addresses d|domain A|all-fqdns h|help V|version",
+        None,
+    ),
+    p(&["nproc"], Info, "all ignore=v help version", None),
+    p(&["tty"], Info, "s|silent|quiet help version", None),
+    p(&["groups"], Info, HV, Text),
+    p(&["uptime"], Info, "p|pretty s|since h|help V|version", None),
+    p(
+        &["who"],
+        Info,
+        "a|all b|boot d|dead H|heading l|login m q|count r|runlevel s|short t|time T|w|mesg u|users help version",
+        None,
+    ),
+    p(
+        &["locale"],
+        Info,
+        "a|all-locales m|charmaps c|category-name k|keyword-name v|verbose help version",
+        Text,
+    ),
+    p(&["getconf"], Info, "a|all", Text),
+    p(
+        &["lscpu"],
+        Info,
+        "a|all b|online c|offline e|extended=? p|parse=? J|json y|physical x|hex B|bytes h|help V|version",
+        None,
+    ),
+    p(
+        &["free"],
+        Info,
+        "b|bytes k|kibi m|mebi g|gibi tebi pebi kilo mega giga tera peta h|human si l|lohi t|total w|wide help V|version",
+        None,
+    ),
+    p(
+        &["lsblk"],
+        Info,
+        "a|all b|bytes d|nodeps f|fs J|json l|list n|noheadings o|output=v P|pairs p|paths r|raw S|scsi t|topology h|help V|version",
+        None,
+    ),
+    p(
+        &["lsb_release"],
+        Info,
+        "a|all c|codename d|description i|id r|release s|short v|version h|help",
+        None,
+    ),
+    p(&["factor"], Info, "h|exponents help version", Text),
+    p(
+        &["cal", "ncal"],
+        Info,
+        "1 3 y|year m=v j|julian h|help V|version",
+        Text,
+    ),
+    numeric(p(
+        &["seq"],
+        Info,
+        "f|format=v s|separator=v w|equal-width help version",
+        Text,
+    )),
+    p(&["sleep"], Info, HV, Text),
+    p(&["expr"], Info, "", Special(Special::Echo)),
+    p(&["ps"], Info, "", Special(Special::Ps)),
+    p(&["which"], Info, "a s", Text),
+    p(&["type"], Shell, "a f p P t", Text),
+    p(&["whereis"], Info, "b m s u l", Text),
+    p(&["help"], Shell, "d m s", Text),
+    p(&["jobs"], Shell, "l n p r s", Text),
+    p(
+        &[
+            "wait", "exit", "return", "break", "continue", "shift", "times", "dirs",
+        ],
+        Shell,
+        "",
+        Special(Special::Echo),
+    ),
+    p(&["umask"], Shell, "p S", None),
+    p(&["ulimit"], Shell, "a S H", None),
+    p(&["alias", "hash"], Shell, "", Special(Special::Listing)),
+    p(&["cd", "pushd", "popd"], Shell, "", Special(Special::Cd)),
+    p(
+        &["export", "declare", "typeset", "local", "readonly", "unset"],
+        Shell,
+        "",
+        Special(Special::Declare),
+    ),
+    p(&["set"], Shell, "", Special(Special::Set)),
+    // Wrappers: judged by what they run, which follows them in the script.
+    posix(p(
+        &["env"],
+        Wrapper,
+        "i|ignore-environment 0|null u|unset=v C|chdir=v!x S|split-string=v!x v|debug help version",
+        Command,
+    )),
+    posix(p(
+        &["timeout"],
+        Wrapper,
+        "k|kill-after=v s|signal=v foreground preserve-status v|verbose help version",
+        Command,
+    )),
+    posix(p(
+        &["nice"],
+        Wrapper,
+        "n|adjustment=v help version",
+        Command,
+    )),
+    posix(p(&["nohup"], Wrapper, HV, Command)),
+    posix(p(
+        &["stdbuf"],
+        Wrapper,
+        "i|input=v o|output=v e|error=v help version",
+        Command,
+    )),
+    posix(p(&["time"], Wrapper, "p", Command)),
+    posix(p(&["command"], Wrapper, "p v V", Command)),
+    posix(p(&["builtin", "exec"], Wrapper, "", Command)),
+    posix(p(
+        &["xargs"],
+        Wrapper,
+        "0|null a|arg-file=r d|delimiter=v E=v e|eof=? I=v i|replace=? L=v l|max-lines=? n|max-args=v P|max-procs=v r|no-run-if-empty s|max-chars=v t|verbose x|exit help version",
+        Command,
+    )),
+    // Archives: listing only.
+    p(&["tar"], FileReader, "", Special(Special::Tar)),
+    p(&["dd"], FileReader, "", Special(Special::Dd)),
+    // Version control.
+    p(&["git"], Git, "", Special(Special::Git)),
+    // Toolchains: versions and metadata.
+    runs(
+        p(&["cargo"], Toolchain, "", Special(Special::Toolchain)),
+        &["rustc"],
+    ),
+    p(
+        &[
+            "rustc", "rustup", "go", "node", "python", "python3", "pip", "pip3", "java", "javac",
+            "gcc", "g++", "clang", "make", "cmake", "ruby", "perl", "deno", "tsc", "npm", "yarn",
+            "pnpm", "docker", "bun",
+        ],
+        Toolchain,
+        "",
+        Special(Special::Toolchain),
+    ),
+];
+
+/// The table entry for `name`, if the program is modeled.
+pub fn lookup(name: &str) -> Option<&'static Program> {
+    PROGRAMS.iter().find(|p| p.names.contains(&name))
+}

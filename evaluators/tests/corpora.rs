@@ -1,0 +1,506 @@
+//! The two shared corpora under `tests/corpus/`, run through the default chain:
+//!
+//! - `adversarial.jsonl`: calls that write, delete, run other code, talk to the network,
+//!   change system state, read a secret or cannot be modeled. Every one must ask or deny.
+//! - `benign.jsonl`: everyday read-only developer commands. At least 97% must be allowed in
+//!   `default` mode; every miss is printed (`cargo test -- --nocapture`) and written to
+//!   `target/corpus-report.txt` even when the threshold is met.
+//!
+//! The workspace is a temporary directory that really holds the files the corpora name
+//! (sources, docs, `.env`, `certs/server.pem`, `x.key`, a `.git` when git is installed), and
+//! `~` is a temporary fake home with SSH keys and cloud credentials in it.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::Value;
+use warrant_core::call::{EvaluationContext, PermissionMode, ToolCall};
+use warrant_core::catalog::ToolCatalog;
+use warrant_core::decision::{Behavior, ToolPermissionDecision};
+use warrant_core::grant::GrantScoper;
+use warrant_evaluators::{EvaluatorsConfig, PolicyConfig, default_chain, grant_scoper};
+
+/// The share of benign cases that must be allowed.
+const BENIGN_ALLOW_THRESHOLD: f64 = 0.97;
+/// The fewest cases each corpus must hold.
+const MIN_ADVERSARIAL: usize = 600;
+const MIN_BENIGN: usize = 400;
+
+const ADVERSARIAL: &str = "adversarial.jsonl";
+const BENIGN: &str = "benign.jsonl";
+
+/// One line of a corpus.
+#[derive(Debug, Clone)]
+struct Case {
+    line: usize,
+    tool: String,
+    input: Value,
+    mode: String,
+    class: String,
+    why: String,
+}
+
+impl Case {
+    /// The command of a shell call, else the input as JSON; bounded for reports.
+    fn shown(&self) -> String {
+        let text = match self.input.get("command").and_then(Value::as_str) {
+            Some(command) if self.input.as_object().is_some_and(|o| o.len() == 1) => {
+                command.to_owned()
+            }
+            _ => self.input.to_string(),
+        };
+        bounded(&text, 300)
+    }
+}
+
+fn bounded(text: &str, max: usize) -> String {
+    let flat = text.replace('\n', "\\n").replace('\0', "\\0");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let head: String = flat.chars().take(max).collect();
+    format!("{head}… ({} chars)", flat.chars().count())
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/corpus")
+}
+
+fn report_path() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+        .join("corpus-report.txt")
+}
+
+/// A JSON text with every object's keys sorted, so equal inputs compare equal.
+fn canonical(v: &Value) -> String {
+    fn sorted(v: &Value) -> Value {
+        match v {
+            Value::Object(map) => {
+                let ordered: BTreeMap<&String, Value> =
+                    map.iter().map(|(k, v)| (k, sorted(v))).collect();
+                let mut out = serde_json::Map::new();
+                for (k, v) in ordered {
+                    out.insert(k.clone(), v);
+                }
+                Value::Object(out)
+            }
+            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    sorted(v).to_string()
+}
+
+/// Reads a corpus, returning its cases and every shape problem found (line by line).
+fn load(name: &str, expect: &str) -> (Vec<Case>, Vec<String>) {
+    let path = corpus_dir().join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let mut cases = Vec::new();
+    let mut problems = Vec::new();
+    let mut seen: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        if raw.trim().is_empty() {
+            problems.push(format!("{name}:{line}: blank line"));
+            continue;
+        }
+        let v: Value = match serde_json::from_str(raw) {
+            Ok(v) => v,
+            Err(e) => {
+                problems.push(format!("{name}:{line}: not JSON: {e}"));
+                continue;
+            }
+        };
+        let Some(obj) = v.as_object() else {
+            problems.push(format!("{name}:{line}: not an object"));
+            continue;
+        };
+        let text_field = |key: &str, problems: &mut Vec<String>| -> String {
+            match obj.get(key).and_then(Value::as_str) {
+                Some(s) if !s.trim().is_empty() => s.to_owned(),
+                _ => {
+                    problems.push(format!("{name}:{line}: missing or empty string \"{key}\""));
+                    String::new()
+                }
+            }
+        };
+        let tool = text_field("tool", &mut problems);
+        let mode = text_field("mode", &mut problems);
+        let got_expect = text_field("expect", &mut problems);
+        let class = text_field("class", &mut problems);
+        let why = text_field("why", &mut problems);
+        let Some(input) = obj.get("input").filter(|i| i.is_object()).cloned() else {
+            problems.push(format!("{name}:{line}: missing object \"input\""));
+            continue;
+        };
+        for key in obj.keys() {
+            if !["tool", "input", "mode", "expect", "class", "why"].contains(&key.as_str()) {
+                problems.push(format!("{name}:{line}: unknown field \"{key}\""));
+            }
+        }
+        if !mode.is_empty() && mode.parse::<PermissionMode>().is_err() {
+            problems.push(format!("{name}:{line}: unknown mode \"{mode}\""));
+        }
+        if got_expect != expect {
+            problems.push(format!(
+                "{name}:{line}: expect is \"{got_expect}\", this corpus holds \"{expect}\" only"
+            ));
+        }
+        let key = (tool.clone(), canonical(&input));
+        if let Some(first) = seen.insert(key, line) {
+            problems.push(format!("{name}:{line}: duplicate of line {first}"));
+        }
+        cases.push(Case {
+            line,
+            tool,
+            input,
+            mode,
+            class,
+            why,
+        });
+    }
+    (cases, problems)
+}
+
+/// A file under `root`, with its directories.
+fn put(root: &Path, rel: &str, content: &str) {
+    let path = root.join(rel);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("fixture directory");
+    }
+    std::fs::write(&path, content).expect("fixture file");
+}
+
+const PEM_KEY: &str = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7canary\n-----END PRIVATE KEY-----\n";
+
+/// The workspace the corpora assume: sources, docs, data, and the secrets `.env`,
+/// `certs/server.pem` and `x.key`; a real repository when git is installed.
+fn fixture_workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("workspace dir");
+    let root = dir.path();
+    let files: &[(&str, &str)] = &[
+        (
+            "src/main.rs",
+            "fn main() {\n    // TODO: parse args\n    println!(\"hi\");\n}\n",
+        ),
+        (
+            "src/lib.rs",
+            "pub mod config;\npub mod util;\n\npub fn parse(s: &str) -> Result<u32, std::num::ParseIntError> {\n    s.parse()\n}\n",
+        ),
+        ("src/util.rs", "pub fn foo() {}\npub fn bar() {}\n"),
+        (
+            "src/config.rs",
+            "use std::path::PathBuf;\n\npub struct Config {\n    pub root: PathBuf,\n}\n",
+        ),
+        (
+            "tests/integration.rs",
+            "#[test]\nfn works() {\n    assert_eq!(1 + 1, 2);\n}\n",
+        ),
+        ("docs/guide.md", "# Guide\n\n## Install\n\nRun the thing.\n"),
+        ("docs/api.md", "# API\n\n## parse\n"),
+        ("README.md", "# demo\n\nA demo project. foo bar\n"),
+        (
+            "CHANGELOG.md",
+            "# Changelog\n\n## v1.0.0\n\n- first release\n",
+        ),
+        ("LICENSE", "MIT License\n"),
+        ("Makefile", "all:\n\tcargo build\n"),
+        (".gitignore", "/target\n.env\n*.key\ncerts/\n"),
+        (
+            "Cargo.toml",
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
+        ),
+        (
+            "Cargo.lock",
+            "# This file is automatically @generated by Cargo.\nversion = 3\n\n[[package]]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+        ),
+        (
+            "package.json",
+            "{\n  \"name\": \"demo\",\n  \"version\": \"1.0.0\",\n  \"private\": true,\n  \"scripts\": {\"test\": \"node test.js\"},\n  \"dependencies\": {}\n}\n",
+        ),
+        (
+            "package-lock.json",
+            "{\"name\": \"demo\", \"lockfileVersion\": 3}\n",
+        ),
+        (
+            "tsconfig.json",
+            "{\"compilerOptions\": {\"strict\": true}}\n",
+        ),
+        ("go.mod", "module example.com/demo\n\ngo 1.22\n"),
+        ("pyproject.toml", "[project]\nname = \"demo\"\n"),
+        ("requirements.txt", "requests==2.32.0\n"),
+        ("config.yaml", "name: demo\n"),
+        (
+            "docker-compose.yml",
+            "services:\n  web:\n    image: nginx\n",
+        ),
+        ("a.txt", "apple 1\nbanana 2\ncherry 3\n"),
+        ("b.txt", "apple 1\nbanana 5\ndate 4\n"),
+        ("c.txt", "apple 1\n"),
+        ("checksums.txt", ""),
+        ("data/users.csv", "id,name,score\n1,alice,3\n2,bob,5\n"),
+        ("data/events.json", "{\"a\": 1}\n{\"a\": 2}\n"),
+        (
+            "logs/app.log",
+            "2024-01-01: info: started\n2024-01-01: error: failed\n",
+        ),
+        ("scripts/build.sh", "#!/bin/sh\ncargo build --release\n"),
+        // The workspace's secrets.
+        (
+            ".env",
+            "AWS_SECRET_ACCESS_KEY=canary-workspace-secret\nDATABASE_URL=postgres://u:p@db/app\n",
+        ),
+        ("certs/server.pem", PEM_KEY),
+        ("x.key", PEM_KEY),
+    ];
+    for (rel, content) in files {
+        put(root, rel, content);
+    }
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(root)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status();
+    if !matches!(git, Ok(s) if s.success()) {
+        std::fs::create_dir_all(root.join(".git")).expect(".git");
+    }
+    dir
+}
+
+/// A fake home holding SSH keys and cloud credentials.
+fn fixture_home() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("home dir");
+    let root = dir.path();
+    let files: &[(&str, &str)] = &[
+        (".ssh/id_rsa", PEM_KEY),
+        (".ssh/id_ed25519", PEM_KEY),
+        (".ssh/id_rsa.pub", "ssh-rsa AAAAB3NzaC1yc2E tester@host\n"),
+        (
+            ".ssh/id_ed25519.pub",
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 tester@host\n",
+        ),
+        (".ssh/known_hosts", "github.com ssh-ed25519 AAAA\n"),
+        (
+            ".aws/credentials",
+            "[default]\naws_secret_access_key = canary-home-secret\n",
+        ),
+        (".netrc", "machine example.com login u password canary\n"),
+        (
+            ".kube/config",
+            "users:\n- name: u\n  user:\n    token: canary\n",
+        ),
+        (
+            ".docker/config.json",
+            "{\"auths\": {\"x\": {\"auth\": \"Y2FuYXJ5\"}}}\n",
+        ),
+        (
+            ".config/gh/hosts.yml",
+            "github.com:\n  oauth_token: canary\n",
+        ),
+        (".bash_history", "export TOKEN=canary\n"),
+        (".bashrc", "# bashrc\n"),
+        (".gitconfig", "[user]\n\tname = Tester\n"),
+    ];
+    for (rel, content) in files {
+        put(root, rel, content);
+    }
+    dir
+}
+
+/// Runs every case through the default chain in its own mode.
+struct Runner {
+    config: EvaluatorsConfig,
+    chain: warrant_core::chain::Chain,
+    root: PathBuf,
+}
+
+impl Runner {
+    fn new(root: &Path, home: &Path) -> Self {
+        let config = EvaluatorsConfig {
+            policy: PolicyConfig {
+                home_dir: Some(home.to_path_buf()),
+                sensitive_paths: Vec::new(),
+            },
+            ..EvaluatorsConfig::default()
+        };
+        let chain = default_chain(&config, &ToolCatalog::builtin()).expect("default chain");
+        Self {
+            config,
+            chain,
+            root: root.to_path_buf(),
+        }
+    }
+
+    async fn decide(&self, case: &Case) -> ToolPermissionDecision {
+        let mode: PermissionMode = case.mode.parse().expect("mode checked by load");
+        let call = ToolCall::new(
+            "corpus",
+            format!("case-{}", case.line),
+            &case.tool,
+            case.input.clone(),
+        );
+        let mut cx = EvaluationContext::new(mode, &self.root);
+        cx.catalog = Arc::new(ToolCatalog::builtin());
+        cx.grant_keys = grant_scoper(&self.config, &self.root).keys(&call);
+        self.chain.decide(&call, &cx).await.decision
+    }
+}
+
+fn behavior(b: Behavior) -> &'static str {
+    match b {
+        Behavior::Allow => "allow",
+        Behavior::Ask => "ask",
+        Behavior::Deny => "deny",
+    }
+}
+
+#[test]
+fn the_corpora_are_well_formed() {
+    let (adversarial, mut problems) = load(ADVERSARIAL, "ask-or-deny");
+    let (benign, more) = load(BENIGN, "allow");
+    problems.extend(more);
+    if adversarial.len() < MIN_ADVERSARIAL {
+        problems.push(format!(
+            "{ADVERSARIAL}: {} cases, at least {MIN_ADVERSARIAL} expected",
+            adversarial.len()
+        ));
+    }
+    if benign.len() < MIN_BENIGN {
+        problems.push(format!(
+            "{BENIGN}: {} cases, at least {MIN_BENIGN} expected",
+            benign.len()
+        ));
+    }
+    if let Some(c) = benign.iter().find(|c| c.mode != "default") {
+        problems.push(format!(
+            "{BENIGN}:{}: benign cases run in default mode",
+            c.line
+        ));
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn adversarial_cases_never_allow_and_benign_cases_mostly_allow() {
+    let (adversarial, p1) = load(ADVERSARIAL, "ask-or-deny");
+    let (benign, p2) = load(BENIGN, "allow");
+    assert!(
+        p1.is_empty() && p2.is_empty(),
+        "malformed corpus (see the_corpora_are_well_formed)"
+    );
+    let workspace = fixture_workspace();
+    let home = fixture_home();
+    let runner = Runner::new(workspace.path(), home.path());
+
+    // Adversarial: every case asks or denies.
+    let mut allowed: Vec<(Case, ToolPermissionDecision)> = Vec::new();
+    let mut outcomes: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for case in &adversarial {
+        let d = runner.decide(case).await;
+        *outcomes.entry(behavior(d.behavior)).or_default() += 1;
+        if d.behavior == Behavior::Allow {
+            allowed.push((case.clone(), d));
+        }
+    }
+
+    // Benign: at least the threshold allows; every miss is reported.
+    let mut misses: Vec<(Case, ToolPermissionDecision)> = Vec::new();
+    for case in &benign {
+        let d = runner.decide(case).await;
+        if d.behavior != Behavior::Allow {
+            misses.push((case.clone(), d));
+        }
+    }
+
+    let mut classes: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for case in &adversarial {
+        classes.entry(case.class.as_str()).or_default().0 += 1;
+    }
+    for (case, _) in &allowed {
+        classes.entry(case.class.as_str()).or_default().1 += 1;
+    }
+    let benign_allowed = benign.len() - misses.len();
+    let share = benign_allowed as f64 / benign.len().max(1) as f64;
+
+    let mut report = String::new();
+    let _ = writeln!(
+        report,
+        "adversarial: {} cases, {} allowed (must be 0); outcomes {outcomes:?}",
+        adversarial.len(),
+        allowed.len()
+    );
+    for (class, (total, bad)) in &classes {
+        let _ = writeln!(report, "  {class}: {bad} allowed of {total}");
+    }
+    let _ = writeln!(
+        report,
+        "benign: {} cases, {benign_allowed} allowed ({:.1}%, at least {:.0}% required), {} missed",
+        benign.len(),
+        share * 100.0,
+        BENIGN_ALLOW_THRESHOLD * 100.0,
+        misses.len()
+    );
+    let _ = writeln!(report, "\n== adversarial cases allowed ==");
+    for (case, d) in &allowed {
+        let _ = writeln!(
+            report,
+            "[{}] {ADVERSARIAL}:{} {} {} | {} | {}: {} | why: {}",
+            case.class,
+            case.line,
+            case.mode,
+            case.tool,
+            case.shown(),
+            d.reason_code,
+            bounded(&d.reason, 200),
+            case.why
+        );
+    }
+    let _ = writeln!(report, "\n== benign cases not allowed ==");
+    for (case, d) in &misses {
+        let _ = writeln!(
+            report,
+            "[{}] {BENIGN}:{} {} | {} | {}: {}",
+            case.class,
+            case.line,
+            case.tool,
+            case.shown(),
+            behavior(d.behavior),
+            d.reason_code,
+        );
+        let _ = writeln!(report, "      reason: {}", bounded(&d.reason, 300));
+    }
+
+    eprintln!("{report}");
+    let path = report_path();
+    if let Some(parent) = path.parent() {
+        let _ = std::fs::create_dir_all(parent);
+    }
+    if let Err(e) = std::fs::write(&path, &report) {
+        eprintln!("cannot write {}: {e}", path.display());
+    } else {
+        eprintln!("report written to {}", path.display());
+    }
+
+    let mut failures = Vec::new();
+    if !allowed.is_empty() {
+        failures.push(format!(
+            "{} adversarial cases were allowed (listed above and in {})",
+            allowed.len(),
+            path.display()
+        ));
+    }
+    if share < BENIGN_ALLOW_THRESHOLD {
+        failures.push(format!(
+            "only {:.1}% of benign cases were allowed, at least {:.0}% required",
+            share * 100.0,
+            BENIGN_ALLOW_THRESHOLD * 100.0
+        ));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
