@@ -42,6 +42,21 @@ const HARMLESS_DEVICES: &[&str] = &[
 /// unmodeled.
 pub(crate) const MAX_TREE_ENTRIES: usize = 20_000;
 
+/// How a tree is walked.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scan<'a> {
+    /// Whether names starting with `.` are visited.
+    pub hidden: bool,
+    /// Whether symlinks inside the tree are followed.
+    pub follow: bool,
+    /// Only files whose name matches this glob count (`find -name '*.rs'`).
+    pub names: Option<&'a str>,
+    /// Whether a name starting with `-` counts as a finding (the tree's paths become words).
+    pub dash_names: bool,
+    /// Whether secrets count (not when only names are looked at).
+    pub secrets: bool,
+}
+
 /// A walk or an expansion went past [`MAX_TREE_ENTRIES`] or could not be done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Limit;
@@ -156,6 +171,12 @@ impl<'a> Places<'a> {
                 path: PathBuf::from(raw),
             };
         };
+        if self.place(&lexical) == Place::HarmlessDevice {
+            return Located {
+                place: Place::HarmlessDevice,
+                path: lexical,
+            };
+        }
         // The kernel follows each symlink before the `..` after it: `link/../x` with `link`
         // pointing to `/` is `/x`, not `x` inside the workspace.
         let Some(real) = resolve(&joined) else {
@@ -238,6 +259,35 @@ impl<'a> Places<'a> {
         hidden: bool,
         follow: bool,
     ) -> Result<Option<(PathBuf, String)>, Limit> {
+        self.scan_tree(
+            root,
+            &Scan {
+                hidden,
+                follow,
+                names: None,
+                dash_names: false,
+                secrets: true,
+            },
+        )
+    }
+
+    /// Walks the tree at `root` as [`Places::tree_secret`] does, with the options of `scan`.
+    ///
+    /// # Errors
+    ///
+    /// [`Limit`] when the tree holds more than [`MAX_TREE_ENTRIES`] entries.
+    pub(crate) fn scan_tree(
+        &self,
+        root: &Path,
+        scan: &Scan<'_>,
+    ) -> Result<Option<(PathBuf, String)>, Limit> {
+        let Scan {
+            hidden,
+            follow,
+            names,
+            dash_names,
+            secrets,
+        } = *scan;
         let mut stack = vec![root.to_path_buf()];
         let mut seen = 0usize;
         while let Some(path) = stack.pop() {
@@ -245,8 +295,19 @@ impl<'a> Places<'a> {
             if seen > MAX_TREE_ENTRIES {
                 return Err(Limit);
             }
-            if let Some(what) = self.sensitive.and_then(|s| s.matches(&path)) {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let named = names.is_none_or(|glob| component_matches(glob, &name, true));
+            if secrets
+                && named
+                && let Some(what) = self.sensitive.and_then(|s| s.matches(&path))
+            {
                 return Ok(Some((path, what.to_owned())));
+            }
+            if dash_names && path != root && name.starts_with('-') {
+                return Ok(Some((path, "a name that reads as an option".to_owned())));
             }
             let Ok(meta) = std::fs::symlink_metadata(&path) else {
                 continue;
@@ -259,10 +320,14 @@ impl<'a> Places<'a> {
                 let Some(real) = resolve(&path) else {
                     return Err(Limit);
                 };
-                if !real.starts_with(&self.root) {
+                if secrets && !real.starts_with(&self.root) {
                     return Ok(Some((path, "a link that leaves the workspace".to_owned())));
                 }
-                if let Some(what) = self.sensitive.and_then(|s| s.matches(&real)) {
+                if let Some(what) = self
+                    .sensitive
+                    .and_then(|s| s.matches(&real))
+                    .filter(|_| secrets)
+                {
                     return Ok(Some((path, what.to_owned())));
                 }
                 real.is_dir()

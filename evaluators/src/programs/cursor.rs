@@ -51,6 +51,16 @@ pub(crate) fn read<'a>(
             continue;
         }
         let Some(text) = word.literal() else {
+            if let Some(domain) = &word.domain {
+                if let Some(v) = domain.values.iter().find(|v| v.starts_with('-')) {
+                    return Err(format!("`{}` may be `{v}`, an option", word.raw));
+                }
+                if syntax == Syntax::Posix {
+                    options_done = true;
+                }
+                out.push(Item::Operand(at, word.clone()));
+                continue;
+            }
             if word.prefix.is_empty() || word.prefix.starts_with('-') {
                 return Err(format!(
                     "`{}` may be an option, and it is only known when it runs",

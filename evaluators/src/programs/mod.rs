@@ -130,6 +130,9 @@ fn effects(cmd: &SimpleCommand) -> Result<Effects> {
         Operands::Special(special) => self::special(special, program, entry, args, &mut e)?,
         Operands::Command => {
             let inner = wrapped_command(program, args)?;
+            let before = &args[..inner.unwrap_or(args.len())];
+            let mut flags = Flags::default();
+            options(read_args(entry, before)?, &mut e, &mut flags)?;
             if program == "env" {
                 for w in &args[..inner.unwrap_or(args.len())] {
                     if let Some((name, _)) = w.literal().and_then(|t| t.split_once('='))
@@ -291,7 +294,7 @@ fn special(
         Special::Printf => printf(args),
         Special::Sed => sed::model(entry, args, e),
         Special::Awk => awk::model(entry, args, e),
-        Special::Jq if program == "rg" => rg(entry, args, e),
+        Special::Jq if matches!(program, "rg" | "ag") => rg(entry, args, e),
         Special::Jq => jq(entry, args, e),
         Special::Find => find::model(args, e),
         Special::Test => test(program, args),
@@ -302,6 +305,22 @@ fn special(
         Special::Dd => dd(args, e),
         Special::Declare => declare(program, args),
         Special::Set => set(args),
+        Special::Read => {
+            for item in read_args(entry, args)? {
+                let name = match item {
+                    Item::Operand(_, w) => w,
+                    Item::Opt(o, Some(w)) if o.display == "-a" => w,
+                    Item::Opt(..) => continue,
+                };
+                let name = literal(&name)?;
+                if !harmless_shell_variable(name) {
+                    return Err(format!(
+                        "`read` sets `{name}`, which may steer what programs run"
+                    ));
+                }
+            }
+            Ok(())
+        }
         Special::Toolchain => toolchain(program, args, e),
         Special::Listing => listing(args),
     }
@@ -360,8 +379,6 @@ const JQ_FORBIDDEN: &[&str] = &[
     "load_props",
     "load_yaml",
     "eval",
-    "input_filename",
-    "$__loc__",
     "getpath_env",
     "halt_error",
 ];
@@ -647,6 +664,18 @@ fn declare(program: &str, args: &[Word]) -> Result<()> {
             continue;
         }
         names += 1;
+        if t.split_once('=').is_some_and(|(_, v)| v.starts_with('('))
+            || (program != "unset"
+                && t.contains('=')
+                && args.iter().any(|a| {
+                    a.literal()
+                        .is_some_and(|f| f.starts_with('-') && f.contains(['a', 'A']))
+                }))
+        {
+            return Err(format!(
+                "`{program}` evaluates the array value of `{t}`, subscripts and all"
+            ));
+        }
         let name = t.split_once('=').map_or(t, |(n, _)| n);
         let name = name.strip_suffix('+').unwrap_or(name);
         let ok = if program == "unset" {
@@ -745,6 +774,28 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
     }
     match (program, texts.as_slice()) {
         ("go", ["env", rest @ ..]) if rest.iter().all(|t| !t.starts_with('-')) => Ok(()),
+        ("rustup", ["toolchain" | "target" | "component", "list", rest @ ..])
+            if rest
+                .iter()
+                .all(|t| matches!(*t, "--installed" | "-v" | "--verbose")) =>
+        {
+            Ok(())
+        }
+        ("rustup", ["show"] | ["show", "active-toolchain"]) => Ok(()),
+        ("cargo", ["locate-project", rest @ ..])
+            if rest.iter().all(|t| {
+                matches!(
+                    *t,
+                    "--workspace"
+                        | "--message-format=plain"
+                        | "--message-format=json"
+                        | "-q"
+                        | "--quiet"
+                )
+            }) =>
+        {
+            Ok(())
+        }
         ("npm" | "pnpm", ["ls" | "list", rest @ ..])
             if rest.iter().all(|t| {
                 matches!(

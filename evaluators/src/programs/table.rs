@@ -79,6 +79,8 @@ pub enum Special {
     Declare,
     /// `set`: shell options only.
     Set,
+    /// `read`: into variables that steer nothing.
+    Read,
     /// `printf` without `-v`.
     Printf,
     /// `echo` and friends: every word is data.
@@ -459,6 +461,19 @@ pub static PROGRAMS: &[Program] = &[
     numeric(p(&["grep", "egrep", "fgrep"], Search, GREP, PatternPaths)),
     p(&["rg"], Search, RG, Special(Special::Jq)),
     p(
+        &["ag"],
+        Search,
+        "i|ignore-case s|case-sensitive S|smart-case w|word-regexp Q|literal v|invert-match l|files-with-matches L|files-without-matches c|count A|after=v B|before=v C|context=v color nocolor group nogroup heading noheading H|column f|follow!L hidden!H u|unrestricted!H U|skip-vcs-ignores t|all-text a|all-types m|max-count=v depth=v 0|null print0 vimgrep one-device ignore=v ignore-dir=v o|only-matching print-long-lines silent stats h|help version",
+        Special(Special::Jq),
+    ),
+    p(&["yes"], Info, HV, Text),
+    p(
+        &["bc"],
+        Info,
+        "l|mathlib q|quiet s|standard w|warn h|help v|version",
+        Paths,
+    ),
+    p(
         &["fd", "fdfind"],
         Search,
         "H|hidden!H I|no-ignore!H u|unrestricted!H s|case-sensitive i|ignore-case g|glob regex F|fixed-strings a|absolute-path p|full-path 0|print0 d|max-depth=v min-depth=v exact-depth=v E|exclude=v t|type=v e|extension=v S|size=v changed-within=v changed-before=v o|owner=v c|color=v j|threads=v max-results=v 1 q|quiet show-errors path-separator=v prune L|follow!L h|help V|version",
@@ -602,6 +617,12 @@ pub static PROGRAMS: &[Program] = &[
         Special(Special::Declare),
     ),
     p(&["set"], Shell, "", Special(Special::Set)),
+    p(
+        &["read"],
+        Shell,
+        "r s a=v d=v n=v N=v p=v t=v u=v e i=v",
+        Special(Special::Read),
+    ),
     // Wrappers: judged by what they run, which follows them in the script.
     posix(p(
         &["env"],

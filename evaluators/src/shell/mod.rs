@@ -8,7 +8,7 @@ mod lower;
 mod unwrap;
 mod words;
 
-pub use words::Word;
+pub use words::{Domain, Word};
 
 /// The longest command text that is parsed; longer ones are [`ShellError::TooLong`].
 pub const MAX_COMMAND_BYTES: usize = 64 * 1024;

@@ -93,6 +93,28 @@ pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
                     .map(|w| replaced(w, replace.as_deref()))
                     .collect()
             };
+            let mut words = words;
+            // With `-a FILE` the input is the file's, not the pipe's: its words are unknown.
+            let from_file = args[..args.len() - rest.len()].iter().any(|w| {
+                w.literal().is_none_or(|t| {
+                    t.starts_with("--arg-file")
+                        || (t.starts_with('-') && !t.starts_with("--") && t.contains('a'))
+                })
+            });
+            if from_file {
+                for w in &mut words {
+                    w.domain = None;
+                }
+            }
+            if replace.is_none() {
+                // What `xargs` appends: the words of its input (filled in by the caller).
+                let appended = Word::dynamic("…", "");
+                words.push(if from_file {
+                    appended
+                } else {
+                    appended.with_domain(crate::shell::Domain::default())
+                });
+            }
             out.inner = vec![Inner::Command(words, None)];
             out.extra_args = true;
         }
@@ -210,6 +232,10 @@ fn xargs_options(args: &[Word]) -> (&[Word], Option<String>) {
 /// A word with xargs' replacement string in it becomes unknown.
 fn replaced(word: &Word, replace: Option<&str>) -> Word {
     match (word.literal(), replace) {
+        // The input line itself: its values are what feeds `xargs` (filled in by the caller).
+        (Some(text), Some(r)) if text == r => {
+            Word::dynamic(word.raw.clone(), "").with_domain(crate::shell::Domain::default())
+        }
         (Some(text), Some(r)) if text.contains(r) => {
             let prefix = text.split(r).next().unwrap_or_default();
             Word::dynamic(word.raw.clone(), prefix)
@@ -248,6 +274,7 @@ fn find_exec(args: &[Word]) -> Vec<Inner> {
                 Some("{}") => words.extend(roots.iter().map(|r| {
                     let root = r.text().trim_end_matches('/');
                     Word::dynamic("{}", format!("{root}/"))
+                        .with_domain(crate::shell::Domain::default())
                 })),
                 Some(t) if t.contains("{}") => {
                     let prefix = t.split("{}").next().unwrap_or_default();

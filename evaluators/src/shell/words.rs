@@ -14,6 +14,20 @@ pub struct Word {
     /// The literal text before the first part computed at run time (the whole value when
     /// literal).
     pub prefix: String,
+    /// The values the word can take when they are known although the word is computed at run
+    /// time: a loop variable over a list, a command substitution, arguments `xargs` appends.
+    pub domain: Option<Domain>,
+}
+
+/// The values a run-time word can take.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Domain {
+    /// Literal values (globs among them are expanded by the shell).
+    pub values: Vec<String>,
+    /// Commands (indices into the script) whose output lines or words are the values.
+    pub producers: Vec<usize>,
+    /// The loop variable the word reads, when it comes from a loop.
+    pub var: Option<String>,
 }
 
 impl Word {
@@ -24,6 +38,7 @@ impl Word {
             raw: text.clone(),
             value: Some(text.clone()),
             prefix: text,
+            domain: None,
         }
     }
 
@@ -33,7 +48,14 @@ impl Word {
             raw: raw.into(),
             value: None,
             prefix: prefix.into(),
+            domain: None,
         }
+    }
+
+    /// A run-time word whose values are known to lie in `domain`.
+    pub fn with_domain(mut self, domain: Domain) -> Self {
+        self.domain = Some(domain);
+        self
     }
 
     /// The value, when the text alone decides it.
@@ -302,6 +324,7 @@ pub(crate) fn lower(raw: &str) -> Result<LoweredWord, String> {
         raw: raw.to_owned(),
         value: (!b.dynamic).then_some(b.value),
         prefix: b.prefix,
+        domain: None,
     };
     Ok(LoweredWord {
         word,

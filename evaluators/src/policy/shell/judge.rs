@@ -3,14 +3,15 @@
 use warrant_core::decision::Risk;
 use warrant_core::evaluator::Stance;
 
-use crate::paths::{Located, Place, Places};
+use super::producer;
+use crate::paths::{Located, Place, Places, Scan};
 use crate::policy::codes::{
     FILESYSTEM_OUTSIDE_WORKSPACE, FILESYSTEM_SENSITIVE_PATH, FILESYSTEM_SENSITIVE_TREE,
     SHELL_DESTRUCTIVE, SHELL_READ_ONLY, SHELL_UNKNOWN_COMMAND, SHELL_WRITE,
 };
 use crate::policy::finding::{Finding, quote};
 use crate::programs::{Effects, Tree};
-use crate::shell::{Script, SimpleCommand, Word, WorkingDir};
+use crate::shell::{Domain, Script, SimpleCommand, Word, WorkingDir};
 
 /// What a path argument names, as far as the text tells.
 pub(super) enum Target {
@@ -116,6 +117,9 @@ impl Judge<'_> {
     /// inside the workspace may be looked at; anything outside asks.
     pub(super) fn meta(&mut self, cmd: &SimpleCommand, word: &Word) {
         let shown = &word.raw;
+        if let Some(domain) = &word.domain {
+            return self.domain(cmd, word, domain, true);
+        }
         let Some(text) = word.literal().or_else(|| braces_only(word)) else {
             return self.unknown(
                 cmd,
@@ -153,6 +157,85 @@ impl Judge<'_> {
                         Risk::Medium,
                         reason,
                     );
+                }
+            }
+        }
+    }
+
+    /// A run-time word with a known domain: every value is checked as the word would be, and
+    /// every path a producer can print is checked against secrets.
+    fn domain(&mut self, cmd: &SimpleCommand, word: &Word, domain: &Domain, meta: bool) {
+        for v in &domain.values {
+            let w = Word::literal_text(v.clone());
+            if meta {
+                self.meta(cmd, &w)
+            } else {
+                self.read(cmd, &w)
+            }
+        }
+        for &p in &domain.producers {
+            let outputs = match producer::outputs(self.script, p, 0) {
+                Ok(o) => o,
+                Err(why) => {
+                    let reason = format!(
+                        "reads `{}`, paths printed by a command that {why}",
+                        word.raw
+                    );
+                    return self.unknown(cmd, &reason, Risk::Medium);
+                }
+            };
+            for out in outputs {
+                match out {
+                    producer::Output::Value(v) => {
+                        let w = Word::literal_text(v);
+                        if meta {
+                            self.meta(cmd, &w)
+                        } else {
+                            self.read(cmd, &w)
+                        }
+                    }
+                    producer::Output::Tree { root, names, cwd } => {
+                        if cwd != cmd.cwd {
+                            let reason =
+                                format!("reads `{}`, paths printed in another directory", word.raw);
+                            return self.unknown(cmd, &reason, Risk::Medium);
+                        }
+                        let located = self.places.locate(&root, &cmd.cwd);
+                        let scan = Scan {
+                            hidden: true,
+                            follow: !meta,
+                            names: names.as_deref(),
+                            dash_names: true,
+                            secrets: !meta,
+                        };
+                        match self.places.scan_tree(&located.path, &scan) {
+                            Ok(None) => {}
+                            Ok(Some((found, what))) => {
+                                let shown = self.places.relative(&found).map_or_else(
+                                    || found.display().to_string(),
+                                    |r| r.display().to_string(),
+                                );
+                                let reason = format!(
+                                    "{} reads `{}`, paths printed from `{root}`, which holds `{shown}`, {what}.",
+                                    quote(cmd),
+                                    word.raw
+                                );
+                                return self.add(
+                                    Stance::DefaultAsk,
+                                    FILESYSTEM_SENSITIVE_TREE,
+                                    Risk::High,
+                                    reason,
+                                );
+                            }
+                            Err(_) => {
+                                return self.unknown(
+                                    cmd,
+                                    "reads more paths than can be checked",
+                                    Risk::Medium,
+                                );
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -297,6 +380,9 @@ impl Judge<'_> {
     /// The command reads `word`.
     pub(super) fn read(&mut self, cmd: &SimpleCommand, word: &Word) {
         let shown = &word.raw;
+        if let Some(domain) = &word.domain {
+            return self.domain(cmd, word, domain, false);
+        }
         if let Some(what) = self.glob_secret(cmd, word) {
             return self.sensitive(cmd, shown, &what);
         }

@@ -5,6 +5,7 @@ mod destructive;
 mod files;
 mod git;
 mod judge;
+mod producer;
 mod programs;
 
 use warrant_core::decision::Risk;

@@ -166,7 +166,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     // The program table proves what it can; everything else is judged by the older readers
     // for what they can deny, and is never allowed.
     let why = match programs::model(cmd) {
-        Model::Modeled(_) if cmd.extra_args => {
+        Model::Modeled(_) if cmd.extra_args && !cmd.words.iter().any(|w| w.domain.is_some()) => {
             "is given more arguments when it runs (by `xargs` or `find -exec`)".to_owned()
         }
         Model::Modeled(effects) => {

@@ -1,16 +1,20 @@
 //! Lowers brush-parser's syntax tree into the flat list of simple commands of a [`Script`].
 
-mod simple;
+pub(super) mod simple;
 mod wrappers;
 
 use brush_parser::ast::{self, Command, CompoundCommand, CompoundList, Pipeline};
 use brush_parser::{Parser, ParserOptions};
 
-use super::{MAX_INNER_DEPTH, Script, ShellError, Unreadable, Word, WorkingDir, precheck};
+use super::{Domain, MAX_INNER_DEPTH, Script, ShellError, Unreadable, Word, WorkingDir, precheck};
 
 pub(super) struct Lowering<'s> {
     script: &'s mut Script,
     cwd: WorkingDir,
+    /// Loop variables whose values are known, innermost last.
+    loops: Vec<(String, Domain)>,
+    /// Whether the compound command being lowered reads its input from a redirection.
+    stdin_redirected: bool,
     /// Commands of `>(…)` substitutions waiting for the command whose output they read.
     readers: Vec<usize>,
 }
@@ -20,6 +24,8 @@ impl<'s> Lowering<'s> {
         Self {
             script,
             cwd: WorkingDir::Root,
+            loops: Vec::new(),
+            stdin_redirected: false,
             readers: Vec::new(),
         }
     }
@@ -85,7 +91,19 @@ impl<'s> Lowering<'s> {
         match command {
             Command::Simple(simple) => self.simple(simple, depth, pipe),
             Command::Compound(compound, redirects) => {
+                let reads_input = redirects.as_ref().is_some_and(|r| {
+                    r.0.iter().any(|r| {
+                        matches!(
+                            r,
+                            ast::IoRedirect::File(_, ast::IoFileRedirectKind::Read, _)
+                                | ast::IoRedirect::HereDocument(..)
+                                | ast::IoRedirect::HereString(..)
+                        )
+                    })
+                });
+                let saved = std::mem::replace(&mut self.stdin_redirected, reads_input);
                 self.compound(compound, depth, pipe);
+                self.stdin_redirected = saved;
                 self.redirect_only(redirects.as_ref(), depth, pipe);
             }
             Command::Function(def) => {
@@ -131,10 +149,33 @@ impl<'s> Lowering<'s> {
             }
             CompoundCommand::ForClause(f) => {
                 let mut feeds = pipe.to_vec();
+                let mut domain = Some(Domain {
+                    var: Some(f.variable_name.clone()),
+                    ..Domain::default()
+                });
                 for w in f.values.iter().flatten() {
-                    self.word(&w.value, depth, &mut feeds);
+                    let word = self.word(&w.value, depth, &mut feeds);
+                    domain = domain.and_then(|mut d| {
+                        match (word.literal(), word.domain.clone()) {
+                            (Some(t), _) => d.values.push(t.to_owned()),
+                            (None, Some(inner)) => {
+                                d.values.extend(inner.values);
+                                d.producers.extend(inner.producers);
+                            }
+                            (None, None) => return None,
+                        }
+                        Some(d)
+                    });
+                }
+                let start = self.script.commands.len();
+                if let Some(d) = &domain {
+                    self.loops.push((f.variable_name.clone(), d.clone()));
                 }
                 self.list(&f.body.list, depth, &feeds);
+                if domain.is_some() {
+                    self.loops.pop();
+                    self.forget_if_reassigned(&f.variable_name, start);
+                }
             }
             CompoundCommand::CaseClause(c) => {
                 let mut feeds = pipe.to_vec();
@@ -159,10 +200,80 @@ impl<'s> Lowering<'s> {
                 }
             }
             CompoundCommand::WhileClause(w) | CompoundCommand::UntilClause(w) => {
+                let start = self.script.commands.len();
                 self.list(&w.0, depth, pipe);
+                // `… | while read -r VAR; do …; done`: VAR takes the lines of the pipe.
+                let var = read_variable(&self.script.commands[start..]);
+                let domain = var
+                    .filter(|_| !pipe.is_empty() && !self.stdin_redirected)
+                    .map(|v| {
+                        (
+                            v.clone(),
+                            Domain {
+                                producers: simple::output_commands(&self.script.commands, 0..start)
+                                    .into_iter()
+                                    .filter(|i| pipe.contains(i))
+                                    .collect(),
+                                var: Some(v),
+                                ..Domain::default()
+                            },
+                        )
+                    });
+                let body = self.script.commands.len();
+                if let Some(d) = &domain {
+                    self.loops.push(d.clone());
+                }
                 self.list(&w.1.list, depth, pipe);
+                if let Some((v, _)) = domain {
+                    self.loops.pop();
+                    self.forget_if_reassigned(&v, body);
+                }
             }
             CompoundCommand::Coprocess(c) => self.command(&c.body, depth, pipe),
+        }
+    }
+
+    /// Drops the known values of loop variable `var` from the words of commands from `start`
+    /// on, when one of those commands may assign it.
+    fn forget_if_reassigned(&mut self, var: &str, start: usize) {
+        let assigns = self.script.commands[start..].iter().any(|c| {
+            c.assignments
+                .iter()
+                .any(|a| a.trim_end_matches("[]") == var)
+                || (matches!(
+                    c.program(),
+                    Some(
+                        "export"
+                            | "declare"
+                            | "typeset"
+                            | "local"
+                            | "readonly"
+                            | "read"
+                            | "mapfile"
+                            | "readarray"
+                            | "printf"
+                            | "let"
+                            | "unset"
+                            | "eval"
+                            | "source"
+                            | "."
+                            | "getopts"
+                            | "set"
+                    )
+                ) && c.args().iter().any(|w| w.raw.contains(var)))
+        });
+        if !assigns {
+            return;
+        }
+        for c in &mut self.script.commands[start..] {
+            for w in &mut c.words {
+                if w.domain
+                    .as_ref()
+                    .is_some_and(|d| d.var.as_deref() == Some(var))
+                {
+                    w.domain = None;
+                }
+            }
         }
     }
 
@@ -208,6 +319,20 @@ fn test_evaluates_code(expr: &ast::ExtendedTestExpr) -> Option<String> {
             };
             (arithmetic && !(plain(a) && plain(b))).then(|| format!("{} {}", a.value, b.value))
         }
+    }
+}
+
+/// The variable of a loop condition that is exactly `read [-r] VAR`.
+fn read_variable(condition: &[crate::shell::SimpleCommand]) -> Option<String> {
+    let [cmd] = condition else { return None };
+    if cmd.program() != Some("read") || !cmd.redirects.is_empty() {
+        return None;
+    }
+    match cmd.args() {
+        [v] | [_, v] if cmd.args().len() == 1 || cmd.args()[0].literal() == Some("-r") => {
+            v.literal().map(str::to_owned)
+        }
+        _ => None,
     }
 }
 

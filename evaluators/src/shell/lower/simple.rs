@@ -6,7 +6,7 @@ use brush_parser::ast::{
 
 use super::Lowering;
 use crate::shell::words::{LoweredWord, heredoc_substitutions, lower};
-use crate::shell::{Redirect, RedirectKind, ShellError, SimpleCommand, Unreadable, Word};
+use crate::shell::{Domain, Redirect, RedirectKind, ShellError, SimpleCommand, Unreadable, Word};
 
 /// What a simple command is made of, gathered item by item.
 #[derive(Default)]
@@ -81,7 +81,11 @@ impl Lowering<'_> {
             }
             CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
                 self.process_substitution(kind, sub, depth, feeds);
-                words.push(Word::dynamic("<(…)", ""));
+                // The command reads or writes a pipe, `/dev/fd/N`.
+                words.push(Word::dynamic("<(…)", "").with_domain(Domain {
+                    values: vec!["/dev/fd/63".to_owned()],
+                    ..Domain::default()
+                }));
             }
         }
     }
@@ -197,12 +201,25 @@ impl Lowering<'_> {
     pub(super) fn word(&mut self, raw: &str, depth: usize, feeds: &mut Vec<usize>) -> Word {
         match lower(raw) {
             Ok(LoweredWord {
-                word,
+                mut word,
                 substitutions,
                 code,
             }) => {
+                let whole = whole_substitution(raw);
                 for code in substitutions {
-                    feeds.extend(self.nested(&code, depth));
+                    let added = self.nested(&code, depth);
+                    if whole {
+                        word.domain = Some(Domain {
+                            producers: output_commands(&self.script.commands, added.clone()),
+                            ..Domain::default()
+                        });
+                    }
+                    feeds.extend(added);
+                }
+                if let Some(var) = loop_variable(raw)
+                    && let Some((_, d)) = self.loops.iter().rev().find(|(v, _)| v == var)
+                {
+                    word.domain = Some(d.clone());
                 }
                 for c in code {
                     self.script.unreadable.push(Unreadable {
@@ -277,4 +294,49 @@ impl Lowering<'_> {
         }
         self.script.commands.len() - 1
     }
+}
+
+/// Whether a word is exactly one command substitution (`$(cmd)`, `"$(cmd)"`, `` `cmd` ``).
+fn whole_substitution(raw: &str) -> bool {
+    let inner = raw
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .unwrap_or(raw);
+    let body = inner
+        .strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| inner.strip_prefix('`').and_then(|r| r.strip_suffix('`')));
+    // One substitution: no other `$(` or backquote opens after the first.
+    body.is_some_and(|b| !b.contains("$(") && !b.contains('`') && !b.starts_with('('))
+}
+
+/// The loop variable a word is exactly (`$f`, `"$f"`, `${f}`, `"${f}"`), if it is one.
+fn loop_variable(raw: &str) -> Option<&str> {
+    let inner = raw
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .unwrap_or(raw);
+    let name = inner.strip_prefix('$')?;
+    let name = name
+        .strip_prefix('{')
+        .and_then(|n| n.strip_suffix('}'))
+        .unwrap_or(name);
+    let ok = !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit());
+    ok.then_some(name)
+}
+
+/// The commands among `range` whose output leaves it: those no other command of the range
+/// reads from, wrappers excepted (what they run produces the output).
+pub(super) fn output_commands(
+    commands: &[SimpleCommand],
+    range: std::ops::Range<usize>,
+) -> Vec<usize> {
+    range
+        .clone()
+        .filter(|&i| {
+            !commands[i].wraps && !commands[range.clone()].iter().any(|c| c.feeds.contains(&i))
+        })
+        .collect()
 }

@@ -54,7 +54,22 @@ impl Lowering<'_> {
         let elevated = outer.elevated || unwrapping.elevated;
         for inner in unwrapping.inner {
             match inner {
-                Inner::Command(words, cwd) => {
+                Inner::Command(mut words, cwd) => {
+                    // Words standing for what the wrapper passes (`xargs` input, `find`'s
+                    // paths) take their values from its producers.
+                    let producers = if outer.program() == Some("find") {
+                        vec![index]
+                    } else {
+                        last_producers(&self.script.commands, &outer.feeds)
+                    };
+                    for w in &mut words {
+                        if let Some(d) = &mut w.domain
+                            && d.producers.is_empty()
+                            && d.values.is_empty()
+                        {
+                            d.producers.clone_from(&producers);
+                        }
+                    }
                     let at = self.push(words, Vec::new(), outer.feeds.clone());
                     let c = &mut self.script.commands[at];
                     c.cwd = cwd.map_or_else(|| outer.cwd.clone(), |d| join(&outer.cwd, d.text()));
@@ -120,4 +135,18 @@ fn join(from: &WorkingDir, dir: &str) -> WorkingDir {
         WorkingDir::Dir(base) => WorkingDir::Dir(format!("{}/{dir}", base.trim_end_matches('/'))),
         WorkingDir::Unknown => WorkingDir::Unknown,
     }
+}
+
+/// The commands among `feeds` whose output reaches the consumer: those no other feed reads.
+fn last_producers(commands: &[crate::shell::SimpleCommand], feeds: &[usize]) -> Vec<usize> {
+    feeds
+        .iter()
+        .copied()
+        .filter(|&i| {
+            commands.get(i).is_some_and(|c| !c.wraps)
+                && !feeds
+                    .iter()
+                    .any(|&j| commands.get(j).is_some_and(|c| c.feeds.contains(&i)))
+        })
+        .collect()
 }

@@ -1,0 +1,200 @@
+//! Commands whose output becomes the words of another (`$(git ls-files)`, `find … | xargs`,
+//! a loop over `$(…)`): what paths they can print. Only producers whose every line is a path
+//! inside a tree they name, or a literal value, are modeled; filters that keep whole lines
+//! (`grep`, `head`, `sort`, …) pass their input's domain on.
+
+use crate::programs::{self, Model};
+use crate::shell::{Script, SimpleCommand, Word, WorkingDir};
+
+/// What a producer can print.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Output {
+    /// A literal value.
+    Value(String),
+    /// Any path under `root` (relative to `cwd` as printed), whose name matches `names`.
+    Tree {
+        root: String,
+        names: Option<String>,
+        cwd: WorkingDir,
+    },
+}
+
+/// The deepest chain of filters followed back to a producer.
+const MAX_FILTERS: usize = 8;
+
+/// What command `index` of `script` can print.
+///
+/// # Errors
+///
+/// Why its output is not known to be paths inside the trees it names.
+pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec<Output>, String> {
+    let cmd = script
+        .commands
+        .get(index)
+        .ok_or_else(|| "is not in the command".to_owned())?;
+    if depth > MAX_FILTERS {
+        return Err("filters its input through too many commands".to_owned());
+    }
+    let program = cmd.program().unwrap_or_default();
+    let texts: Option<Vec<&str>> = cmd.args().iter().map(Word::literal).collect();
+    let Some(args) = texts else {
+        return Err(format!(
+            "(`{program}`) has arguments only known when they run"
+        ));
+    };
+    if !matches!(programs::model(cmd), Model::Modeled(_)) || !cmd.redirects.is_empty() {
+        return Err(format!("(`{program}`) is not proven to only read"));
+    }
+    let tree = |root: &str, names: Option<&str>| Output::Tree {
+        root: root.to_owned(),
+        names: names.map(str::to_owned),
+        cwd: cmd.cwd.clone(),
+    };
+    match program {
+        "echo" => Ok(args
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .flat_map(|a| a.split_whitespace())
+            .map(|a| Output::Value(a.to_owned()))
+            .collect()),
+        "git" if args.first() == Some(&"ls-files") => {
+            let specs: Vec<&&str> = args[1..].iter().filter(|a| !a.starts_with('-')).collect();
+            if specs.is_empty() {
+                return Ok(vec![tree(".", None)]);
+            }
+            Ok(specs.into_iter().map(|s| pathspec(s, &tree)).collect())
+        }
+        // Names of changed files, relative to the repository's top: under the tree of the
+        // working directory when it is the top, and checked as such.
+        "git"
+            if matches!(args.first(), Some(&("diff" | "show" | "log")))
+                && args.contains(&"--name-only")
+                && cmd.cwd == WorkingDir::Root =>
+        {
+            Ok(vec![tree(".", None)])
+        }
+        "find" => find(&args, &tree),
+        "ls" if args.iter().all(|a| a.starts_with('-') || *a == ".") => Ok(vec![tree(".", None)]),
+        "fd" | "fdfind" => {
+            let ops: Vec<&&str> = args.iter().filter(|a| !a.starts_with('-')).collect();
+            if ops.len() <= 1 {
+                return Ok(vec![tree(".", None)]);
+            }
+            Ok(ops[1..].iter().map(|r| tree(r, None)).collect())
+        }
+        "rg" if args
+            .iter()
+            .any(|a| matches!(*a, "--files" | "-l" | "--files-with-matches")) =>
+        {
+            let ops: Vec<&&str> = args.iter().filter(|a| !a.starts_with('-')).collect();
+            let roots = if args.contains(&"--files") {
+                &ops[..]
+            } else {
+                ops.get(1..).unwrap_or(&[])
+            };
+            if roots.is_empty() {
+                return Ok(vec![tree(".", None)]);
+            }
+            Ok(roots.iter().map(|r| tree(r, None)).collect())
+        }
+        "grep" | "head" | "tail" | "sort" | "uniq" | "tac" if keeps_lines(program, &args) => {
+            if args.iter().any(|a| !a.starts_with('-')) && program != "grep" {
+                return Err(format!("(`{program}`) reads files of its own"));
+            }
+            let mut out = Vec::new();
+            let upstream: Vec<usize> = cmd.feeds.clone();
+            if upstream.is_empty() {
+                return Err(format!("(`{program}`) filters nothing"));
+            }
+            for i in last(script, &upstream) {
+                out.extend(outputs(script, i, depth + 1)?);
+            }
+            Ok(out)
+        }
+        _ => Err(format!("(`{program}`) is not known to print only paths")),
+    }
+}
+
+/// Whether a filter prints only whole lines of its input.
+fn keeps_lines(program: &str, args: &[&str]) -> bool {
+    match program {
+        // `grep PATTERN` on its input: options that only select lines.
+        "grep" => {
+            let ops: Vec<&&str> = args.iter().filter(|a| !a.starts_with('-')).collect();
+            ops.len() == 1
+                && args.iter().filter(|a| a.starts_with('-')).all(|a| {
+                    a.trim_start_matches('-')
+                        .chars()
+                        .all(|c| "viEFxwGPe".contains(c))
+                })
+        }
+        "uniq" => !args.iter().any(|a| a.contains('c') && a.starts_with('-')),
+        _ => true,
+    }
+}
+
+/// The commands among `feeds` whose output reaches the consumer.
+fn last(script: &Script, feeds: &[usize]) -> Vec<usize> {
+    feeds
+        .iter()
+        .copied()
+        .filter(|&i| {
+            script.commands.get(i).is_some_and(|c| !c.wraps)
+                && !feeds.iter().any(|&j| {
+                    script
+                        .commands
+                        .get(j)
+                        .is_some_and(|c: &SimpleCommand| c.feeds.contains(&i))
+                })
+        })
+        .collect()
+}
+
+/// A git pathspec: a directory, a file, or a glob (matched against the whole path, so the
+/// literal part before it is the tree and its last component filters names).
+fn pathspec(spec: &str, tree: &dyn Fn(&str, Option<&str>) -> Output) -> Output {
+    if !spec.contains(['*', '?', '[']) {
+        return tree(spec, None);
+    }
+    let cut = spec[..spec.find(['*', '?', '[']).unwrap_or(0)]
+        .rfind('/')
+        .map_or(0, |i| i + 1);
+    let root = if cut == 0 { "." } else { &spec[..cut - 1] };
+    let last = spec.rsplit('/').next().unwrap_or(spec);
+    tree(root, Some(last))
+}
+
+/// `find ROOTS … -name PAT …`: the roots, filtered by the name pattern when the expression
+/// is a plain conjunction.
+fn find(args: &[&str], tree: &dyn Fn(&str, Option<&str>) -> Output) -> Result<Vec<Output>, String> {
+    let mut i = 0;
+    while i < args.len() && matches!(args[i], "-H" | "-L" | "-P") {
+        i += 1;
+    }
+    let mut roots = Vec::new();
+    while i < args.len() && !args[i].starts_with('-') && !matches!(args[i], "(" | "!" | ",") {
+        roots.push(args[i]);
+        i += 1;
+    }
+    if args
+        .iter()
+        .any(|a| matches!(*a, "-exec" | "-execdir" | "-ok" | "-okdir" | "-printf"))
+    {
+        return Err("(`find`) prints more than paths".to_owned());
+    }
+    let disjunction = args[i..]
+        .iter()
+        .any(|a| matches!(*a, "-o" | "-or" | "!" | "-not" | ","));
+    let names = (!disjunction)
+        .then(|| {
+            args[i..]
+                .windows(2)
+                .find(|w| matches!(w[0], "-name" | "-iname"))
+                .map(|w| w[1])
+        })
+        .flatten();
+    if roots.is_empty() {
+        roots.push(".");
+    }
+    Ok(roots.into_iter().map(|r| tree(r, names)).collect())
+}
