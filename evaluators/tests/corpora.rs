@@ -267,7 +267,15 @@ fn fixture_workspace() -> tempfile::TempDir {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .status();
-    if !matches!(git, Ok(s) if s.success()) {
+    if matches!(git, Ok(s) if s.success()) {
+        // Track what `.gitignore` lets through, as a real project would.
+        let _ = std::process::Command::new("git")
+            .args(["add", "-A"])
+            .current_dir(root)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+    } else {
         std::fs::create_dir_all(root.join(".git")).expect(".git");
     }
     dir

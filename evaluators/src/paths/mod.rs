@@ -3,6 +3,7 @@
 
 use std::path::{Component, Path, PathBuf};
 
+pub(crate) mod git_index;
 mod sensitive;
 
 pub(crate) use sensitive::{SensitivePaths, compile};
@@ -349,6 +350,65 @@ impl<'a> Places<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// The first secret among the files git tracks under `root` (a resolved path inside the
+    /// workspace), checked as [`Places::scan_tree`] checks a walked tree: by name, and a
+    /// tracked symlink by where it leads. `None` when the workspace has no readable index.
+    pub(crate) fn tracked_secret(
+        &self,
+        root: &Path,
+        scan: &Scan<'_>,
+    ) -> Option<Result<Option<(PathBuf, String)>, Limit>> {
+        let files = git_index::tracked(&self.root)?;
+        let prefix = root.strip_prefix(&self.root).ok()?;
+        if files.len() > MAX_TREE_ENTRIES {
+            return Some(Err(Limit));
+        }
+        for file in files {
+            let rel = Path::new(&file);
+            if !rel.starts_with(prefix) {
+                continue;
+            }
+            let path = self.root.join(rel);
+            let name = rel
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if scan.dash_names
+                && rel
+                    .components()
+                    .any(|c| c.as_os_str().to_string_lossy().starts_with('-'))
+            {
+                return Some(Ok(Some((
+                    path,
+                    "a name that reads as an option".to_owned(),
+                ))));
+            }
+            if !scan.secrets || !scan.names.is_none_or(|g| component_matches(g, &name, true)) {
+                continue;
+            }
+            if let Some(what) = self.sensitive.and_then(|s| s.matches(&path)) {
+                return Some(Ok(Some((path, what.to_owned()))));
+            }
+            let is_link =
+                std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+            if is_link {
+                let Some(real) = resolve(&path) else {
+                    return Some(Err(Limit));
+                };
+                if !real.starts_with(&self.root) {
+                    return Some(Ok(Some((
+                        path,
+                        "a link that leaves the workspace".to_owned(),
+                    ))));
+                }
+                if let Some(what) = self.sensitive.and_then(|s| s.matches(&real)) {
+                    return Some(Ok(Some((path, what.to_owned()))));
+                }
+            }
+        }
+        Some(Ok(None))
     }
 
     /// The paths a glob `pattern` (braces already expanded) matches now, as the shell

@@ -245,7 +245,6 @@ fn subcommand_operands(
             if !pattern_given && !operands.is_empty() {
                 operands.remove(0);
             }
-            let _ = hidden;
             let roots = if operands.is_empty() {
                 vec![Word::literal_text(".")]
             } else {
@@ -255,6 +254,8 @@ fn subcommand_operands(
                 root,
                 hidden: true,
                 follow: false,
+                // Without `--untracked` or `--no-index`, only tracked files are searched.
+                tracked: !hidden,
             }));
             Ok(())
         }

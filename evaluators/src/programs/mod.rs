@@ -34,6 +34,8 @@ pub struct Tree {
     pub hidden: bool,
     /// Whether symlinks inside it are followed.
     pub follow: bool,
+    /// Whether only the files git tracks are read (`git grep`).
+    pub tracked: bool,
 }
 
 /// What one modeled command does to files.
@@ -226,6 +228,7 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
                 root,
                 hidden: true,
                 follow: flags.follow,
+                tracked: false,
             }));
         }
         Operands::Paths => e.reads.extend(operands),
@@ -277,6 +280,7 @@ fn trees(roots: Vec<Word>, flags: &Flags, e: &mut Effects) {
                 root,
                 hidden: flags.hidden,
                 follow: flags.follow,
+                tracked: false,
             });
         }
     }

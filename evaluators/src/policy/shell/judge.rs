@@ -194,7 +194,12 @@ impl Judge<'_> {
                             self.read(cmd, &w)
                         }
                     }
-                    producer::Output::Tree { root, names, cwd } => {
+                    producer::Output::Tree {
+                        root,
+                        names,
+                        cwd,
+                        tracked,
+                    } => {
                         if cwd != cmd.cwd {
                             let reason =
                                 format!("reads `{}`, paths printed in another directory", word.raw);
@@ -208,7 +213,12 @@ impl Judge<'_> {
                             dash_names: true,
                             secrets: !meta,
                         };
-                        match self.places.scan_tree(&located.path, &scan) {
+                        let in_index = tracked
+                            .then(|| self.places.tracked_secret(&located.path, &scan))
+                            .flatten();
+                        match in_index
+                            .unwrap_or_else(|| self.places.scan_tree(&located.path, &scan))
+                        {
                             Ok(None) => {}
                             Ok(Some((found, what))) => {
                                 let shown = self.places.relative(&found).map_or_else(
@@ -256,10 +266,18 @@ impl Judge<'_> {
                 return self.unknown(cmd, "searches more files than can be checked", Risk::Medium);
             };
             let located = self.places.locate(&path, &cmd.cwd);
-            match self
-                .places
-                .tree_secret(&located.path, tree.hidden, tree.follow)
-            {
+            let scan = Scan {
+                hidden: tree.hidden,
+                follow: tree.follow,
+                names: None,
+                dash_names: false,
+                secrets: true,
+            };
+            let tracked = tree
+                .tracked
+                .then(|| self.places.tracked_secret(&located.path, &scan))
+                .flatten();
+            match tracked.unwrap_or_else(|| self.places.scan_tree(&located.path, &scan)) {
                 Ok(None) => {}
                 Ok(Some((found, what))) => {
                     let shown = self

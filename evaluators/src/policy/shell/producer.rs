@@ -11,11 +11,13 @@ use crate::shell::{Script, SimpleCommand, Word, WorkingDir};
 pub(super) enum Output {
     /// A literal value.
     Value(String),
-    /// Any path under `root` (relative to `cwd` as printed), whose name matches `names`.
+    /// Any path under `root` (relative to `cwd` as printed), whose name matches `names`;
+    /// only files git tracks when `tracked`.
     Tree {
         root: String,
         names: Option<String>,
         cwd: WorkingDir,
+        tracked: bool,
     },
 }
 
@@ -49,6 +51,20 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
         root: root.to_owned(),
         names: names.map(str::to_owned),
         cwd: cmd.cwd.clone(),
+        tracked: false,
+    };
+    // `git ls-files` without options that list untracked or ignored files prints tracked
+    // files only.
+    let tracked_tree = |root: &str, names: Option<&str>| Output::Tree {
+        root: root.to_owned(),
+        names: names.map(str::to_owned),
+        cwd: cmd.cwd.clone(),
+        tracked: !args.iter().any(|a| {
+            a.starts_with("--others")
+                || a.starts_with("--ignored")
+                || a.starts_with("--directory")
+                || (a.starts_with('-') && !a.starts_with("--") && a.contains(['o', 'i', 'k']))
+        }),
     };
     match program {
         "echo" => Ok(args
@@ -60,9 +76,12 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
         "git" if args.first() == Some(&"ls-files") => {
             let specs: Vec<&&str> = args[1..].iter().filter(|a| !a.starts_with('-')).collect();
             if specs.is_empty() {
-                return Ok(vec![tree(".", None)]);
+                return Ok(vec![tracked_tree(".", None)]);
             }
-            Ok(specs.into_iter().map(|s| pathspec(s, &tree)).collect())
+            Ok(specs
+                .into_iter()
+                .map(|s| pathspec(s, &tracked_tree))
+                .collect())
         }
         // Names of changed files, relative to the repository's top: under the tree of the
         // working directory when it is the top, and checked as such.
