@@ -93,7 +93,7 @@ fn subcommands() -> &'static HashMap<&'static str, (Options, Kind)> {
         m.insert("check-ignore", (Options::parse("q|quiet v|verbose z n|non-matching no-index"), Kind::Meta));
         m.insert("check-attr", (Options::parse("a|all cached z source=v"), Kind::Meta));
         m.insert("cat-file", (Options::parse("t s e p batch-all-objects allow-unknown-type use-mailmap"), Kind::Objects));
-        m.insert("var", (Options::parse("l"), Kind::Text));
+        m.insert("var", (Options::parse(""), Kind::Text));
         m.insert("version", (Options::parse("build-options"), Kind::None));
         m.insert("cherry", (Options::parse("v abbrev=?"), Kind::Text));
         m.insert("show-branch", (Options::parse("r|remotes a|all current topo-order date-order sparse more=v list independent merge-base no-name sha1-name reflog=? color=? no-color"), Kind::Text));
@@ -144,6 +144,8 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     let items = cursor::read(rest, options, Syntax::Gnu, true)?;
     let mut operands = Vec::new();
     let (mut pattern_given, mut no_index, mut action, mut hidden) = (false, false, false, false);
+    let mut action_lists = false;
+    let mut patch = false;
     for item in items {
         match item {
             Item::Operand(_, w) => operands.push(w),
@@ -158,6 +160,32 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
                     opt.display.as_str(),
                     "--get" | "--get-all" | "--get-regexp" | "--get-urlmatch" | "-l" | "--list"
                 );
+                patch |= matches!(
+                    opt.display.as_str(),
+                    "-p" | "-U"
+                        | "--word-diff"
+                        | "--color-words"
+                        | "-W"
+                        | "--cc"
+                        | "-c"
+                        | "--full-diff"
+                        | "-L"
+                        | "--patch-with-stat"
+                        | "--patch-with-raw"
+                        | "--remerge-diff"
+                        | "-m"
+                        | "--dd"
+                );
+                action_lists |= matches!(
+                    opt.display.as_str(),
+                    "--get-regexp" | "--get-urlmatch" | "-l" | "--list"
+                );
+                if let Some(v) = &value
+                    && matches!(opt.display.as_str(), "--pretty" | "--format")
+                    && v.literal().is_none_or(|t| t.contains("%G"))
+                {
+                    return Err("its format checks signatures, which runs gpg".to_owned());
+                }
                 match (opt.value, value) {
                     (super::spec::Value::Reads, Some(v)) => e.reads.push(v),
                     (super::spec::Value::Writes, Some(v)) => e.writes.push(v),
@@ -166,6 +194,9 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
             }
         }
     }
+    if sub == "config" && matches!(operands.first().and_then(Word::literal), Some("list")) {
+        action_lists = true;
+    }
     subcommand_operands(
         sub,
         *kind,
@@ -173,7 +204,9 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         pattern_given,
         no_index,
         action,
+        action_lists,
         hidden,
+        patch,
         e,
     )
 }
@@ -186,7 +219,9 @@ fn subcommand_operands(
     pattern_given: bool,
     no_index: bool,
     action: bool,
+    action_lists: bool,
     hidden: bool,
+    patch: bool,
     e: &mut Effects,
 ) -> Result<()> {
     let first = operands.first().map(literal).transpose()?;
@@ -195,6 +230,22 @@ fn subcommand_operands(
             return Err(format!("`git {sub} NAME` creates or changes a {sub}"));
         }
         "config" => {
+            if action_lists {
+                return Err(
+                    "`git config` listing prints every setting, credentials among them".to_owned(),
+                );
+            }
+            for key in &operands {
+                let key = literal(key)?.to_ascii_lowercase();
+                let section = key.split('.').next().unwrap_or_default();
+                let secret = matches!(section, "http" | "credential" | "url" | "sendemail")
+                    || ["token", "password", "secret", "extraheader", "auth", "key"]
+                        .iter()
+                        .any(|w| key.contains(w));
+                if secret {
+                    return Err(format!("`git config {key}` may print a credential"));
+                }
+            }
             let first = first.unwrap_or_default();
             let reads = action
                 || matches!(first, "get" | "list")
@@ -235,6 +286,11 @@ fn subcommand_operands(
         }
         Kind::Objects if no_index => {
             e.reads.extend(operands);
+            Ok(())
+        }
+        // A log without patches names commits, not contents: its pathspecs are looked at.
+        Kind::Objects if !patch && matches!(sub, "log" | "whatchanged" | "shortlog") => {
+            e.meta.extend(operands);
             Ok(())
         }
         Kind::Objects => {

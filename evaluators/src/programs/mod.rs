@@ -135,6 +135,13 @@ fn effects(cmd: &SimpleCommand) -> Result<Effects> {
             let before = &args[..inner.unwrap_or(args.len())];
             let mut flags = Flags::default();
             options(read_args(entry, before)?, &mut e, &mut flags)?;
+            // A wrapper whose command the shell reader did not unwrap runs something unread.
+            if inner.is_some()
+                && !cmd.wraps
+                && !(program == "command" && command_lookup(&args[..inner.unwrap_or(0)]))
+            {
+                return Err(format!("`{program}` runs a command that could not be read"));
+            }
             if program == "env" {
                 for w in &args[..inner.unwrap_or(args.len())] {
                     if let Some((name, _)) = w.literal().and_then(|t| t.split_once('='))
@@ -309,6 +316,24 @@ fn special(
         Special::Dd => dd(args, e),
         Special::Declare => declare(program, args),
         Special::Set => set(args),
+        Special::Fingerprint => {
+            let items = read_args(entry, args)?;
+            if !items
+                .iter()
+                .any(|i| matches!(i, Item::Opt(o, _) if o.display == "-l"))
+            {
+                return Err(
+                    "`ssh-keygen` creates or changes keys unless it lists a fingerprint (`-l`)"
+                        .to_owned(),
+                );
+            }
+            let mut flags = Flags::default();
+            let rest = options(items, e, &mut flags)?;
+            if !rest.is_empty() {
+                return Err("`ssh-keygen -l` takes no operand".to_owned());
+            }
+            Ok(())
+        }
         Special::Read => {
             for item in read_args(entry, args)? {
                 let name = match item {
@@ -876,6 +901,15 @@ fn cargo(sub: &str, rest: &[&str], e: &mut Effects) -> Result<()> {
         e.requires.push(Word::literal_text("Cargo.lock"));
     }
     Ok(())
+}
+
+/// Whether the options of `command` (the words before its operand) make it look a name up
+/// (`-v`, `-V`) rather than run it.
+pub fn command_lookup(options: &[Word]) -> bool {
+    options.iter().any(|w| {
+        w.literal()
+            .is_some_and(|t| t.starts_with('-') && t.contains(['v', 'V']))
+    })
 }
 
 /// Where a wrapper's command starts among its arguments (`timeout 5 ls` → 1), after its

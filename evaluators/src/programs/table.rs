@@ -81,6 +81,8 @@ pub enum Special {
     Set,
     /// `read`: into variables that steer nothing.
     Read,
+    /// `ssh-keygen -l -f KEY`: a key's fingerprint, nothing written.
+    Fingerprint,
     /// `printf` without `-v`.
     Printf,
     /// `echo` and friends: every word is data.
@@ -178,7 +180,7 @@ const RG: &str = "e|regexp=v!p f|file=r!p i|ignore-case S|smart-case s|case-sens
 pub(super) const GIT_LOG: &str = "p|u|patch s|no-patch U|unified=v stat=? numstat shortstat \
     dirstat=? summary name-only name-status raw patch-with-stat patch-with-raw z \
     abbrev=? abbrev-commit no-abbrev-commit oneline pretty=? format=v encoding=v \
-    expand-tabs=? no-expand-tabs notes=? no-notes show-signature relative-date date=v \
+    expand-tabs=? no-expand-tabs notes=? no-notes show-signature!x relative-date date=v \
     parents children left-right graph show-linear-break=? n|max-count=v skip=v since=v \
     after=v until=v before=v author=v committer=v grep-reflog=v grep=v all-match \
     invert-grep i|regexp-ignore-case basic-regexp E|extended-regexp F|fixed-strings \
@@ -383,17 +385,23 @@ pub static PROGRAMS: &[Program] = &[
         "d|delimiter=v field=v format=v from=v from-unit=v grouping header=? invalid=v padding=v round=v suffix=v to=v to-unit=v z|zero-terminated help version",
         Text,
     ),
-    p(
-        &["sdiff"],
-        FileReader,
-        "a|text b|ignore-space-change B|ignore-blank-lines d|minimal i|ignore-case I|ignore-matching-lines=v l|left-column s|suppress-common-lines t|expand-tabs tabsize=v w|width=v W|ignore-all-space Z|ignore-trailing-space strip-trailing-cr help version",
-        Paths,
+    runs(
+        p(
+            &["sdiff"],
+            FileReader,
+            "a|text b|ignore-space-change B|ignore-blank-lines d|minimal i|ignore-case I|ignore-matching-lines=v l|left-column s|suppress-common-lines t|expand-tabs tabsize=v w|width=v W|ignore-all-space Z|ignore-trailing-space strip-trailing-cr help version",
+            Paths,
+        ),
+        &["diff"],
     ),
-    p(
-        &["diff3"],
-        FileReader,
-        "a|text A|show-all e|ed E|show-overlap x|overlap-only X 3|easy-only i m|merge L|label=v strip-trailing-cr T|initial-tab help version",
-        Paths,
+    runs(
+        p(
+            &["diff3"],
+            FileReader,
+            "a|text A|show-all e|ed E|show-overlap x|overlap-only X 3|easy-only i m|merge L|label=v strip-trailing-cr T|initial-tab help version",
+            Paths,
+        ),
+        &["diff"],
     ),
     // Looking at files without reading them.
     p(
@@ -458,7 +466,14 @@ pub static PROGRAMS: &[Program] = &[
     ),
     p(&["dirname"], Info, "z|zero help version", Text),
     // Searching.
-    numeric(p(&["grep", "egrep", "fgrep"], Search, GREP, PatternPaths)),
+    numeric(p(&["grep"], Search, GREP, PatternPaths)),
+    runs(
+        runs(
+            numeric(p(&["egrep", "fgrep"], Search, GREP, PatternPaths)),
+            &["grep"],
+        ),
+        &["grep"],
+    ),
     p(&["rg"], Search, RG, Special(Special::Jq)),
     p(
         &["ag"],
@@ -467,6 +482,12 @@ pub static PROGRAMS: &[Program] = &[
         Special(Special::Jq),
     ),
     p(&["yes"], Info, HV, Text),
+    p(
+        &["ssh-keygen"],
+        Info,
+        "l E=v f=r v",
+        Special(Special::Fingerprint),
+    ),
     p(
         &["bc"],
         Info,
@@ -571,12 +592,6 @@ pub static PROGRAMS: &[Program] = &[
         "a|all b|bytes d|nodeps f|fs J|json l|list n|noheadings o|output=v P|pairs p|paths r|raw S|scsi t|topology h|help V|version",
         None,
     ),
-    p(
-        &["lsb_release"],
-        Info,
-        "a|all c|codename d|description i|id r|release s|short v|version h|help",
-        None,
-    ),
     p(&["factor"], Info, "h|exponents help version", Text),
     p(
         &["cal", "ncal"],
@@ -670,13 +685,25 @@ pub static PROGRAMS: &[Program] = &[
     ),
     p(
         &[
-            "rustc", "rustup", "go", "node", "python", "python3", "pip", "pip3", "java", "javac",
-            "gcc", "g++", "clang", "make", "cmake", "ruby", "perl", "deno", "tsc", "npm", "yarn",
-            "pnpm", "docker", "bun",
+            "rustc", "go", "node", "python", "python3", "gcc", "g++", "clang", "make", "cmake",
+            "ruby", "perl", "deno", "docker", "bun",
         ],
         Toolchain,
         "",
         Special(Special::Toolchain),
+    ),
+    runs(
+        p(&["rustup"], Toolchain, "", Special(Special::Toolchain)),
+        &["rustc", "cargo"],
+    ),
+    runs(
+        p(
+            &["npm", "yarn", "pnpm", "tsc"],
+            Toolchain,
+            "",
+            Special(Special::Toolchain),
+        ),
+        &["node"],
     ),
 ];
 

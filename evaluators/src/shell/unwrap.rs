@@ -61,17 +61,13 @@ pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
             };
         }
         "command" => {
-            let lookup = args.iter().any(|a| {
-                a.literal()
-                    .is_none_or(|t| t.starts_with('-') && t.contains(['v', 'V']))
-            });
-            if !lookup {
-                out.inner = match crate::programs::wrapped_command(program, args) {
-                    Ok(Some(at)) => command(&args[at..]),
-                    Ok(None) => Vec::new(),
-                    Err(_) => vec![Inner::DynamicCode],
-                };
-            }
+            out.inner = match crate::programs::wrapped_command(program, args) {
+                // `command -v NAME` only looks a name up: it runs nothing.
+                Ok(Some(at)) if crate::programs::command_lookup(&args[..at]) => Vec::new(),
+                Ok(Some(at)) => command(&args[at..]),
+                Ok(None) => Vec::new(),
+                Err(_) => vec![Inner::DynamicCode],
+            };
         }
         "ionice" => out.inner = command(after_options(args, &["-c", "-n", "-p", "-P", "-u"])),
         "busybox" | "unbuffer" => out.inner = command(args),

@@ -439,6 +439,7 @@ impl Judge<'_> {
                     &format!("reads `{shown}` from a directory an earlier `cd` chose"),
                     Risk::Medium,
                 ),
+                Place::Outside if is_public_key(&l.path) => {}
                 Place::Outside | Place::System | Place::Device => {
                     let reason = format!("{} reads `{shown}`, outside the workspace.", quote(cmd));
                     self.add(
@@ -663,6 +664,19 @@ fn first_brace(text: &str) -> Option<(usize, usize, Vec<&str>)> {
         }
     }
     None
+}
+
+/// Whether a resolved path is an SSH public key (`~/.ssh/id_ed25519.pub`): public by design.
+fn is_public_key(path: &std::path::Path) -> bool {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let in_ssh = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .is_some_and(|d| d == ".ssh");
+    in_ssh && name.ends_with(".pub") && name.len() > 4
 }
 
 /// The text of a word whose only run-time part is brace expansion (`src/{a,b}.rs`).
