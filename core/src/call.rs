@@ -114,6 +114,44 @@ pub struct EvaluationContext {
     pub grant_keys: Vec<crate::grant::GrantKey>,
     /// For evaluators asked to settle an open call: the highest risk the others rated.
     pub open_risk: Option<Risk>,
+    /// What the evaluators of this call computed about it and share (the parsed command), so
+    /// that the call is analyzed once however many evaluators read it.
+    pub analysis: Analysis,
+}
+
+/// A per-call slot for an analysis that every evaluator of the call reads: the first to need
+/// it computes it, the others reuse it. Clones share the slot.
+#[derive(Clone, Default)]
+pub struct Analysis(Arc<std::sync::OnceLock<Arc<dyn std::any::Any + Send + Sync>>>);
+
+impl Analysis {
+    /// The analysis of type `T`, computed by `make` if the slot is empty. When the slot holds
+    /// another type, `make`'s result is returned without being kept.
+    pub fn get_or_insert_with<T: std::any::Any + Send + Sync>(
+        &self,
+        make: impl FnOnce() -> T,
+    ) -> Arc<T> {
+        if let Some(held) = self.0.get() {
+            return match Arc::clone(held).downcast::<T>() {
+                Ok(value) => value,
+                Err(_) => Arc::new(make()),
+            };
+        }
+        let value = Arc::new(make());
+        let shared: Arc<dyn std::any::Any + Send + Sync> = value.clone();
+        let held = self.0.get_or_init(|| shared);
+        Arc::clone(held).downcast::<T>().unwrap_or(value)
+    }
+}
+
+impl std::fmt::Debug for Analysis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "Analysis(computed)"
+        } else {
+            "Analysis(empty)"
+        })
+    }
 }
 
 impl EvaluationContext {
@@ -127,6 +165,7 @@ impl EvaluationContext {
             grants: Arc::new(Vec::new()),
             grant_keys: Vec::new(),
             open_risk: None,
+            analysis: Analysis::default(),
         }
     }
 }
@@ -152,5 +191,29 @@ mod tests {
     fn calls_without_an_agent_belong_to_the_primary_agent() {
         let call = ToolCall::new("s", "c", "Bash", Value::Null);
         assert_eq!(call.agent(), "primary");
+    }
+}
+
+#[cfg(test)]
+mod analysis_tests {
+    use super::*;
+
+    #[test]
+    fn an_analysis_is_computed_once_and_shared_by_clones() {
+        let cx = EvaluationContext::new(PermissionMode::Default, "/w");
+        let copy = cx.clone();
+        let mut runs = 0;
+        let first = cx.analysis.get_or_insert_with(|| {
+            runs += 1;
+            String::from("parsed")
+        });
+        let second = copy.analysis.get_or_insert_with(|| {
+            runs += 1;
+            String::from("again")
+        });
+        assert_eq!(runs, 1);
+        assert!(Arc::ptr_eq(&first, &second));
+        let other: Arc<u32> = copy.analysis.get_or_insert_with(|| 7);
+        assert_eq!(*other, 7, "another type is computed, not confused");
     }
 }

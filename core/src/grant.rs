@@ -68,6 +68,13 @@ pub trait GrantScoper: Send + Sync {
     /// The keys of a call.
     fn keys(&self, call: &ToolCall) -> Vec<GrantKey>;
 
+    /// The keys of a call being evaluated in `cx`: a scoper may reuse the call's shared
+    /// analysis ([`EvaluationContext::analysis`](crate::call::EvaluationContext::analysis)).
+    fn keys_in(&self, call: &ToolCall, cx: &crate::call::EvaluationContext) -> Vec<GrantKey> {
+        let _ = cx;
+        self.keys(call)
+    }
+
     /// The phrase an approval action uses to say how broad its grant is.
     fn describe(&self, keys: &[GrantKey]) -> String {
         let parts: Vec<String> = keys.iter().map(GrantKey::describe).collect();

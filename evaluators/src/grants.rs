@@ -11,6 +11,7 @@ use warrant_core::grant::{GrantKey, GrantScoper};
 use crate::paths::Places;
 use crate::policy::filesystem;
 use crate::shell::{self, SimpleCommand, WorkingDir};
+use warrant_core::call::EvaluationContext;
 
 /// Programs whose first positional argument names what they do (`git push`, `npm run`).
 const WITH_SUBCOMMANDS: &[&str] = &[
@@ -83,9 +84,12 @@ impl CanonicalGrantScoper {
         }
     }
 
-    fn shell_keys(&self, command: &str) -> Vec<GrantKey> {
+    fn shell_keys(&self, command: &str, cx: Option<&EvaluationContext>) -> Vec<GrantKey> {
         let exact = || vec![shell_key(command.trim())];
-        let parsed = shell::parse_shared(command);
+        let parsed = match cx {
+            Some(cx) => shell::parse_in(cx, command),
+            None => std::sync::Arc::new(shell::parse(command)),
+        };
         let Ok(script) = &*parsed else {
             return exact();
         };
@@ -219,10 +223,24 @@ fn command_key(cmd: &SimpleCommand) -> Option<String> {
 
 impl GrantScoper for CanonicalGrantScoper {
     fn keys(&self, call: &ToolCall) -> Vec<GrantKey> {
+        self.keys_of(call, None)
+    }
+
+    fn keys_in(&self, call: &ToolCall, cx: &EvaluationContext) -> Vec<GrantKey> {
+        self.keys_of(call, Some(cx))
+    }
+
+    fn describe(&self, keys: &[GrantKey]) -> String {
+        self.describe_keys(keys)
+    }
+}
+
+impl CanonicalGrantScoper {
+    fn keys_of(&self, call: &ToolCall, cx: Option<&EvaluationContext>) -> Vec<GrantKey> {
         let tool = call.tool_name.as_str();
         if is_shell_tool(tool) {
             return match call.input.get("command").and_then(Value::as_str) {
-                Some(command) => self.shell_keys(command),
+                Some(command) => self.shell_keys(command, cx),
                 None => vec![shell_key(&call.input.to_string())],
             };
         }
@@ -250,7 +268,7 @@ impl GrantScoper for CanonicalGrantScoper {
         }]
     }
 
-    fn describe(&self, keys: &[GrantKey]) -> String {
+    fn describe_keys(&self, keys: &[GrantKey]) -> String {
         let shell_specs: Option<Vec<String>> = keys
             .iter()
             .map(|k| {

@@ -184,7 +184,7 @@ impl Engine {
             .filter(|g| g.applies_in(&call.session_id))
             .cloned()
             .collect();
-        EvaluationContext {
+        let mut cx = EvaluationContext {
             mode,
             workspace_root: self.inner.workspace_root.clone(),
             policy: Arc::new(
@@ -195,9 +195,12 @@ impl Engine {
             ),
             catalog: self.inner.catalog.load_full(),
             grants: Arc::new(grants),
-            grant_keys: self.inner.scoper.keys(call),
+            grant_keys: Vec::new(),
             open_risk: None,
-        }
+            analysis: crate::call::Analysis::default(),
+        };
+        cx.grant_keys = self.inner.scoper.keys_in(call, &cx);
+        cx
     }
 
     /// Decides one call.

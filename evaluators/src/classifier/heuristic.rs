@@ -451,7 +451,7 @@ impl Classifier for HeuristicClassifier {
             .and_then(Value::as_str)
             .unwrap_or_default();
         let shell = is_shell_tool(&call.tool_name);
-        let parsed = shell.then(|| shell::parse_shared(command));
+        let parsed = shell.then(|| shell::parse_in(review.context, command));
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
         let routine = script.is_some_and(routine_builds);
         // Every finding of the call is weighed; the worst decides.

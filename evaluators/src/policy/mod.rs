@@ -104,7 +104,7 @@ impl PolicyEvaluator {
         let places = self.places(cx);
         if is_shell_tool(tool) {
             let (decided, mut all) = match call.input.get("command").and_then(|c| c.as_str()) {
-                Some(command) => shell::judge_command(command, &places),
+                Some(command) => shell::judge_command(cx, command, &places),
                 None => one(invalid(tool, "field \"command\" must be a string")),
             };
             let unknown_field = call

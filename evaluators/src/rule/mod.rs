@@ -114,7 +114,7 @@ impl RuleEvaluator {
         let parsed = is_shell_tool(tool)
             .then(|| call.input.get("command").and_then(|c| c.as_str()))
             .flatten()
-            .map(crate::shell::parse_shared);
+            .map(|c| crate::shell::parse_in(cx, c));
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
         let view = CallView {
             identities,

@@ -176,30 +176,27 @@ pub fn parse(command: &str) -> Result<Script, ShellError> {
     Ok(script)
 }
 
-/// How many recently parsed commands [`parse_shared`] keeps.
-const SHARED_PARSES: usize = 64;
+/// A command as parsed for one call.
+struct Parsed {
+    command: String,
+    script: std::sync::Arc<Result<Script, ShellError>>,
+}
 
-/// Parses a command line once for every evaluator of a call: the policy, the rules, the
-/// grant scoper and the reviewer all read the same [`Script`], kept for the few most recent
-/// commands.
-pub fn parse_shared(command: &str) -> std::sync::Arc<Result<Script, ShellError>> {
-    use std::sync::{Arc, Mutex, OnceLock};
-    type Cache = Mutex<std::collections::VecDeque<(String, Arc<Result<Script, ShellError>>)>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| Mutex::new(std::collections::VecDeque::new()));
-    if let Ok(c) = cache.lock()
-        && let Some((_, s)) = c.iter().find(|(k, _)| k == command)
-    {
-        return Arc::clone(s);
+/// The command of the call evaluated in `cx`, parsed once for all its evaluators: the policy,
+/// the rules, the grant scoper and the reviewer read the same [`Script`].
+pub fn parse_in(
+    cx: &warrant_core::call::EvaluationContext,
+    command: &str,
+) -> std::sync::Arc<Result<Script, ShellError>> {
+    let parsed = cx.analysis.get_or_insert_with(|| Parsed {
+        command: command.to_owned(),
+        script: std::sync::Arc::new(parse(command)),
+    });
+    if parsed.command == command {
+        std::sync::Arc::clone(&parsed.script)
+    } else {
+        std::sync::Arc::new(parse(command))
     }
-    let parsed = Arc::new(parse(command));
-    if let Ok(mut c) = cache.lock() {
-        if c.len() >= SHARED_PARSES {
-            c.pop_back();
-        }
-        c.push_front((command.to_owned(), Arc::clone(&parsed)));
-    }
-    parsed
 }
 
 /// Rejects text the parser should not see: too long or nested too deep.
@@ -221,4 +218,20 @@ fn precheck(code: &str) -> Result<(), ShellError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod parse_once_tests {
+    use super::*;
+    use warrant_core::call::{EvaluationContext, PermissionMode};
+
+    #[test]
+    fn every_evaluator_of_a_call_reads_one_parse() {
+        let cx = EvaluationContext::new(PermissionMode::Default, "/w");
+        let a = parse_in(&cx, "ls | wc -l");
+        let b = parse_in(&cx.clone(), "ls | wc -l");
+        assert!(std::sync::Arc::ptr_eq(&a, &b));
+        let other = parse_in(&cx, "pwd");
+        assert!(!std::sync::Arc::ptr_eq(&a, &other), "another text is parsed on its own");
+    }
 }

@@ -17,8 +17,12 @@ use crate::paths::Places;
 use crate::shell::{self, Script};
 
 /// Judges a command line: the finding that decides, and every finding about its parts.
-pub(crate) fn judge_command(command: &str, places: &Places<'_>) -> (Finding, Vec<Finding>) {
-    match &*shell::parse_shared(command) {
+pub(crate) fn judge_command(
+    cx: &warrant_core::call::EvaluationContext,
+    command: &str,
+    places: &Places<'_>,
+) -> (Finding, Vec<Finding>) {
+    match &*shell::parse_in(cx, command) {
         Ok(script) => judge_script(script, places),
         Err(e) => {
             let f = Finding::new(
