@@ -141,11 +141,17 @@ impl<'a> Places<'a> {
             WorkingDir::Root => self.root.clone(),
             WorkingDir::Dir(dir) => {
                 let dir = self.expand_home(dir)?;
-                if dir.is_absolute() {
+                let dir = if dir.is_absolute() {
                     dir
                 } else {
                     self.root.join(dir)
+                };
+                // A `cd` into something that is not a directory fails and moves nothing:
+                // where the command then runs is not what the text says.
+                if !dir.is_dir() {
+                    return None;
                 }
+                dir
             }
             WorkingDir::Unknown => return None,
         };
@@ -172,7 +178,8 @@ impl<'a> Places<'a> {
                 path: PathBuf::from(raw),
             };
         };
-        if self.place(&lexical) == Place::HarmlessDevice {
+        // A device named exactly (`/dev/null`, `/dev/fd/63`), never through `..`.
+        if !raw.contains("..") && self.place(&lexical) == Place::HarmlessDevice {
             return Located {
                 place: Place::HarmlessDevice,
                 path: lexical,
@@ -232,7 +239,10 @@ impl<'a> Places<'a> {
 
     fn place(&self, real: &Path) -> Place {
         let text = real.to_string_lossy();
-        if HARMLESS_DEVICES.contains(&text.as_ref()) || text.starts_with("/dev/fd/") {
+        let fd = text
+            .strip_prefix("/dev/fd/")
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if HARMLESS_DEVICES.contains(&text.as_ref()) || fd {
             return Place::HarmlessDevice;
         }
         if real.starts_with(&self.root) {
@@ -310,6 +320,15 @@ impl<'a> Places<'a> {
             if dash_names && path != root && name.starts_with('-') {
                 return Ok(Some((path, "a name that reads as an option".to_owned())));
             }
+            if dash_names
+                && path != root
+                && name.contains(|c: char| c.is_whitespace() || "'\"\\*?[".contains(c))
+            {
+                return Ok(Some((
+                    path,
+                    "a name that word splitting, globbing or `xargs` would change".to_owned(),
+                )));
+            }
             let Ok(meta) = std::fs::symlink_metadata(&path) else {
                 continue;
             };
@@ -375,11 +394,12 @@ impl<'a> Places<'a> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            if scan.dash_names
-                && rel
-                    .components()
-                    .any(|c| c.as_os_str().to_string_lossy().starts_with('-'))
-            {
+            let odd = |c: std::path::Component<'_>| {
+                let n = c.as_os_str().to_string_lossy();
+                n.starts_with('-')
+                    || n.contains(|ch: char| ch.is_whitespace() || "'\"\\*?[".contains(ch))
+            };
+            if scan.dash_names && rel.components().any(odd) {
                 return Some(Ok(Some((
                     path,
                     "a name that reads as an option".to_owned(),

@@ -138,8 +138,9 @@ impl SensitivePaths {
         let hit = hits.into_iter().find(|&i| {
             let what = self.what[i].as_str();
             // Templates hold no secrets by convention; public keys are public.
-            !(ENV_TEMPLATES.contains(&lower.as_str()) && what == "an environment file")
-                && !(lower.ends_with(".pub") && what == "an SSH directory")
+            let template = ENV_TEMPLATES.contains(&lower.as_str()) && what == "an environment file";
+            let public_key = lower.ends_with(".pub") && what == "an SSH directory";
+            !(template || public_key)
         })?;
         Some(&self.what[hit])
     }

@@ -61,8 +61,14 @@ pub(super) fn model(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()>
     Ok(())
 }
 
-/// Why an awk program is not harmless, if it is not.
+/// Why an awk program is not harmless, if it is not. A `/` after `)` may start a regex or
+/// divide depending on the grammar around it: the program must pass either way.
 pub(super) fn check(program: &str) -> Result<()> {
+    lex(program, false)?;
+    lex(program, true)
+}
+
+fn lex(program: &str, regex_after_paren: bool) -> Result<()> {
     let s = program.as_bytes();
     let mut i = 0;
     // Whether the last token ends an operand (so `/` divides rather than starting a regex).
@@ -77,7 +83,8 @@ pub(super) fn check(program: &str) -> Result<()> {
             b'\\' if s.get(i + 1) == Some(&b'\n') => i += 2,
             b'\n' | b';' | b'{' | b'}' => {
                 printing = None;
-                after_operand = c == b'}';
+                // After `}` a new pattern may start, and a pattern may be a regex.
+                after_operand = false;
                 i += 1;
             }
             b'#' => {
@@ -135,7 +142,7 @@ pub(super) fn check(program: &str) -> Result<()> {
             }
             b')' | b']' => {
                 depth = depth.saturating_sub(1);
-                after_operand = true;
+                after_operand = !(regex_after_paren && c == b')');
                 i += 1;
             }
             c if c.is_ascii_alphabetic() || c == b'_' => {

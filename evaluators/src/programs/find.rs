@@ -129,11 +129,18 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
             continue;
         }
         if matches!(t, "-exec" | "-execdir" | "-ok" | "-okdir") {
-            // What it runs follows in the script and is judged there.
-            while let Some(w) = args.get(i) {
+            // What it runs follows in the script and is judged there. It ends at `;`, or at
+            // `+` right after `{}`.
+            let mut previous: Option<&str> = None;
+            loop {
+                let w = args
+                    .get(i)
+                    .ok_or_else(|| format!("`{t}` is not ended by `;` or `{{}} +`"))?;
                 i += 1;
-                if matches!(w.literal(), Some(";" | "+")) {
-                    break;
+                match w.literal() {
+                    Some(";") => break,
+                    Some("+") if previous == Some("{}") => break,
+                    other => previous = other,
                 }
             }
             continue;

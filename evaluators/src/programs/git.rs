@@ -112,6 +112,7 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     static OPTIONS: OnceLock<Options> = OnceLock::new();
     let global = OPTIONS.get_or_init(|| Options::parse(GLOBAL));
     let items = cursor::read(args, global, Syntax::Posix, false)?;
+    e.repository = true;
     let mut sub_at = None;
     for item in items {
         match item {
@@ -194,6 +195,15 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
             }
         }
     }
+    // Contents from history: a secret committed once is printed again.
+    e.history = match sub {
+        "show" | "diff" | "diff-tree" | "diff-index" | "diff-files" | "cat-file" | "range-diff" => {
+            true
+        }
+        "log" | "whatchanged" | "reflog" | "shortlog" => patch,
+        "stash" => patch || operands.first().and_then(Word::literal) == Some("show"),
+        _ => false,
+    };
     if sub == "config" && matches!(operands.first().and_then(Word::literal), Some("list")) {
         action_lists = true;
     }

@@ -53,8 +53,17 @@ pub struct Effects {
     pub objects: Vec<Word>,
     /// Files that must exist for the command to only read (`Cargo.lock` for `cargo tree`).
     pub requires: Vec<Word>,
+    /// Files of the workspace (from its root up to the command's directory) whose presence
+    /// makes the command run programs they name (`.cargo/config.toml`).
+    pub forbids: Vec<Word>,
     /// The directory its paths are relative to, when it moves (`git -C DIR`).
     pub cwd: Option<WorkingDir>,
+    /// Whether it reads the configuration of the repository it runs in (git): only the
+    /// workspace's own repository is trusted, never one nested in it.
+    pub repository: bool,
+    /// Whether it prints file contents from the repository's history (`git show`, `git log
+    /// -p`, `git cat-file -p`): then the repository must track no secret.
+    pub history: bool,
 }
 
 /// A command as the table reads it.
@@ -117,7 +126,11 @@ fn effects(cmd: &SimpleCommand) -> Result<Effects> {
     let Some(name) = first.literal() else {
         return Err("its program is only known when it runs".to_owned());
     };
-    if name.contains('/') && !SYSTEM_BIN.iter().any(|d| name.starts_with(d)) {
+    let system_program = SYSTEM_BIN.iter().any(|d| {
+        name.strip_prefix(d)
+            .is_some_and(|rest| !rest.is_empty() && !rest.contains('/') && rest != "..")
+    });
+    if name.contains('/') && !system_program {
         return Err(format!(
             "it runs `{name}` by path, not a program the policy knows"
         ));
@@ -141,6 +154,9 @@ fn effects(cmd: &SimpleCommand) -> Result<Effects> {
                 && !(program == "command" && command_lookup(&args[..inner.unwrap_or(0)]))
             {
                 return Err(format!("`{program}` runs a command that could not be read"));
+            }
+            if program == "nohup" {
+                return Err("`nohup` writes `nohup.out` when its output is a terminal".to_owned());
             }
             if program == "env" {
                 for w in &args[..inner.unwrap_or(args.len())] {
@@ -774,11 +790,14 @@ fn set(args: &[Word]) -> Result<()> {
     Ok(())
 }
 
-/// `alias`, `hash`: listing only.
+/// `alias`, `hash`: listing only (`hash -r` forgets, `-t`/`-l` print; `alias -p` prints).
 fn listing(args: &[Word]) -> Result<()> {
     for w in args {
         let t = literal(w)?;
-        if t.contains('=') || t.starts_with("-p") {
+        let harmless_options = t
+            .strip_prefix('-')
+            .is_some_and(|o| !o.is_empty() && o.chars().all(|c| "rtl".contains(c)));
+        if t.contains('=') || (t.starts_with('-') && !harmless_options) {
             return Err("it changes what a command name runs".to_owned());
         }
     }
@@ -788,16 +807,34 @@ fn listing(args: &[Word]) -> Result<()> {
 /// Toolchains: version queries; `cargo metadata`/`cargo tree` and `go env` read only.
 fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
     let texts: Vec<&str> = args.iter().map(literal).collect::<Result<_>>()?;
+    // Configuration in the workspace can make these toolchains run its programs: a
+    // `rust-toolchain.toml` names the toolchain, `.cargo/config.toml` a `rustc-wrapper`,
+    // `go.mod` a toolchain to download.
+    let config: &[&str] = match program {
+        "cargo" | "rustc" | "rustup" => &[
+            "rust-toolchain.toml",
+            "rust-toolchain",
+            ".cargo/config.toml",
+            ".cargo/config",
+        ],
+        "go" => &["go.mod", "go.work"],
+        "npm" | "yarn" | "pnpm" => &[".npmrc", ".yarnrc", ".yarnrc.yml"],
+        _ => &[],
+    };
+    e.forbids
+        .extend(config.iter().map(|c| Word::literal_text(*c)));
+    // Only `go` has a `version` subcommand; elsewhere `version` is a file or a target.
     let version = matches!(
         texts.as_slice(),
-        ["--version" | "-V" | "-version" | "version"]
-            | ["-vV" | "-Vv"]
-            | ["--version", "--verbose"]
-    ) || (matches!(texts.as_slice(), ["-v"])
-        && matches!(
-            program,
-            "node" | "npm" | "yarn" | "pnpm" | "deno" | "bun" | "tsc"
-        ));
+        ["--version" | "-V"] | ["-vV" | "-Vv"] | ["--version", "--verbose"]
+    ) || (texts == ["-version"] && matches!(program, "java" | "javac"))
+        || (texts == ["version"] && program == "go")
+        || (matches!(texts.as_slice(), ["-v"])
+            && matches!(
+                program,
+                "node" | "npm" | "yarn" | "pnpm" | "deno" | "bun" | "tsc"
+            ));
+    let version = version || (texts == ["version"] && program == "cargo");
     if version && !(program == "go" && texts == ["--version"]) {
         return Ok(());
     }
@@ -991,7 +1028,7 @@ mod tests {
     fn readers_read_their_operands_and_option_values() {
         let e = modeled("head -n5 -q src/a.rs src/b.rs");
         assert_eq!(e.reads.len(), 2);
-        let e = modeled("wc --files0-from=list.txt");
+        let e = modeled("sort --random-source=list.txt x");
         assert_eq!(e.reads[0].text(), "list.txt");
         let e = modeled("grep -rn TODO src");
         assert_eq!(e.trees[0].root.text(), "src");

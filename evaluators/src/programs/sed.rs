@@ -91,7 +91,7 @@ impl Parser<'_> {
                 };
             };
             if c == b'#' {
-                self.to_line_end();
+                self.rest_of_line();
                 continue;
             }
             if c == b'}' {
@@ -213,7 +213,7 @@ impl Parser<'_> {
         }
     }
 
-    fn to_line_end(&mut self) -> String {
+    fn rest_of_line(&mut self) -> String {
         let start = self.i;
         while self.peek().is_some_and(|c| c != b'\n') {
             self.i += 1;
@@ -293,7 +293,7 @@ impl Parser<'_> {
             }
             b'r' | b'R' => {
                 self.blanks();
-                let file = self.to_line_end();
+                let file = self.rest_of_line();
                 if file.is_empty() {
                     return Err("its script reads a file it does not name".to_owned());
                 }

@@ -232,7 +232,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["wc"],
         FileReader,
-        "c|bytes m|chars l|lines w|words L|max-line-length files0-from=r total=v help version",
+        "c|bytes m|chars l|lines w|words L|max-line-length files0-from=r!x total=v help version",
         Paths,
     ),
     p(
@@ -370,7 +370,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["sort"],
         TextFilter,
-        "b|ignore-leading-blanks d|dictionary-order f|ignore-case g|general-numeric-sort i|ignore-nonprinting M|month-sort h|human-numeric-sort n|numeric-sort R|random-sort random-source=r r|reverse sort=v V|version-sort c C check=? debug files0-from=r k|key=v m|merge o|output=w s|stable S|buffer-size=v t|field-separator=v u|unique z|zero-terminated help version",
+        "b|ignore-leading-blanks d|dictionary-order f|ignore-case g|general-numeric-sort i|ignore-nonprinting M|month-sort h|human-numeric-sort n|numeric-sort R|random-sort random-source=r r|reverse sort=v V|version-sort c C check=? debug files0-from=r!x k|key=v m|merge o|output=w s|stable S|buffer-size=v t|field-separator=v u|unique z|zero-terminated help version",
         Paths,
     ),
     p(
@@ -520,11 +520,15 @@ pub static PROGRAMS: &[Program] = &[
         "r|raw-output j|join-output a|ascii-output c|compact-output n|null-input s|slurp e|exit-status S|sort-keys C|color-output M|monochrome-output tab indent=v unbuffered stream stream-errors seq arg=v!2 argjson=v!2 args jsonargs R|raw-input raw-output0 h|help V|version",
         Special(Special::Jq),
     ),
-    p(
-        &["yq"],
-        TextFilter,
-        "r|raw-output o|output-format=v p|input-format=v e|exit-status I|indent=v P|prettyPrint C|colors M|no-colors N|no-doc h|help V|version",
-        Special(Special::Jq),
+    // The Python `yq` is a wrapper of `jq`.
+    runs(
+        p(
+            &["yq"],
+            TextFilter,
+            "r|raw-output o|output-format=v p|input-format=v e|exit-status I|indent=v P|prettyPrint C|colors M|no-colors N|no-doc h|help V|version",
+            Special(Special::Jq),
+        ),
+        &["jq"],
     ),
     p(&["test", "[", "[["], Shell, "", Special(Special::Test)),
     // Information about the system and the shell.
@@ -674,7 +678,13 @@ pub static PROGRAMS: &[Program] = &[
         Command,
     )),
     // Archives: listing only.
-    p(&["tar"], FileReader, "", Special(Special::Tar)),
+    // Compressed archives are read through the compressor.
+    runs(
+        p(&["tar"], FileReader, "", Special(Special::Tar)),
+        &[
+            "gzip", "bzip2", "xz", "lzma", "lzip", "lzop", "zstd", "compress", "unxz", "pigz",
+        ],
+    ),
     p(&["dd"], FileReader, "", Special(Special::Dd)),
     // Version control.
     p(&["git"], Git, "", Special(Special::Git)),

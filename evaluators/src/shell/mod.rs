@@ -115,6 +115,22 @@ impl SimpleCommand {
         Some(first.rsplit('/').next().unwrap_or(first))
     }
 
+    /// Whether no `xargs` stands between this command and its wrappers: then arguments it is
+    /// given at run time are not represented among its words.
+    pub fn ancestors_are_xargs_free(&self, script: &Script) -> bool {
+        let mut next = self.parent;
+        while let Some(i) = next {
+            let Some(c) = script.commands.get(i) else {
+                return true;
+            };
+            if c.program() == Some("xargs") {
+                return false;
+            }
+            next = c.parent;
+        }
+        true
+    }
+
     /// The arguments after the program.
     pub fn args(&self) -> &[Word] {
         self.words.get(1..).unwrap_or(&[])
@@ -144,6 +160,8 @@ pub struct Script {
     pub unreadable: Vec<Unreadable>,
     /// Functions that call themselves through a pipe or in the background: fork bombs.
     pub fork_bombs: Vec<String>,
+    /// The functions the command defines: a call of one runs its body, not a program.
+    pub functions: Vec<String>,
 }
 
 impl Script {
@@ -232,6 +250,9 @@ mod parse_once_tests {
         let b = parse_in(&cx.clone(), "ls | wc -l");
         assert!(std::sync::Arc::ptr_eq(&a, &b));
         let other = parse_in(&cx, "pwd");
-        assert!(!std::sync::Arc::ptr_eq(&a, &other), "another text is parsed on its own");
+        assert!(
+            !std::sync::Arc::ptr_eq(&a, &other),
+            "another text is parsed on its own"
+        );
     }
 }

@@ -90,11 +90,22 @@ pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
                     .collect()
             };
             let mut words = words;
-            // With `-a FILE` the input is the file's, not the pipe's: its words are unknown.
-            let from_file = args[..args.len() - rest.len()].iter().any(|w| {
+            // With `-a FILE` the input is the file's, not the pipe's; with a delimiter other
+            // than a newline, the input is cut into other words than its lines: its words are
+            // unknown either way.
+            let options = &args[..args.len() - rest.len()];
+            let from_file = options.iter().enumerate().any(|(k, w)| {
                 w.literal().is_none_or(|t| {
+                    let delimiter = if t == "-d" || t == "--delimiter" {
+                        options.get(k + 1).and_then(Word::literal)
+                    } else {
+                        t.strip_prefix("--delimiter=")
+                            .or_else(|| t.strip_prefix("-d").filter(|v| !v.is_empty()))
+                    };
                     t.starts_with("--arg-file")
                         || (t.starts_with('-') && !t.starts_with("--") && t.contains('a'))
+                        || delimiter.is_some_and(|d| d != "\\n")
+                        || ((t == "-d" || t == "--delimiter") && delimiter.is_none())
                 })
             });
             if from_file {
@@ -207,6 +218,9 @@ fn xargs_options(args: &[Word]) -> (&[Word], Option<String>) {
         if text == "-I" {
             replace = args.get(i + 1).and_then(Word::literal).map(str::to_owned);
             i += 2;
+        } else if let Some(r) = text.strip_prefix("-I") {
+            replace = Some(r.to_owned());
+            i += 1;
         } else if let Some(r) = text.strip_prefix("--replace") {
             replace = Some(r.trim_start_matches('=').to_owned()).filter(|r| !r.is_empty());
             replace.get_or_insert_with(|| "{}".to_owned());
@@ -253,19 +267,20 @@ fn find_exec(args: &[Word]) -> Vec<Inner> {
     let mut inner = Vec::new();
     let mut i = 0;
     while i < args.len() {
-        let starts = matches!(
-            args[i].literal(),
-            Some("-exec" | "-execdir" | "-ok" | "-okdir")
-        );
+        let primary = args[i].literal();
+        let starts = matches!(primary, Some("-exec" | "-execdir" | "-ok" | "-okdir"));
+        // `-execdir` runs in the directory of each path found.
+        let in_found_dir = matches!(primary, Some("-execdir" | "-okdir"));
         i += 1;
         if !starts {
             continue;
         }
-        let mut words = Vec::new();
+        let mut words: Vec<Word> = Vec::new();
         while let Some(w) = args.get(i) {
             i += 1;
             match w.literal() {
-                Some(";" | "+") => break,
+                Some(";") => break,
+                Some("+") if words.last().is_some_and(|l| l.raw == "{}") => break,
                 // `{}` is each path found under a root: only known when it runs.
                 Some("{}") => words.extend(roots.iter().map(|r| {
                     let root = r.text().trim_end_matches('/');
@@ -280,7 +295,8 @@ fn find_exec(args: &[Word]) -> Vec<Inner> {
             }
         }
         if !words.is_empty() {
-            inner.push(Inner::Command(words, None));
+            let cwd = in_found_dir.then_some(WorkingDir::Unknown);
+            inner.push(Inner::Command(words, cwd));
         }
     }
     inner

@@ -78,6 +78,79 @@ pub(crate) struct LoweredWord {
     pub code: Vec<String>,
 }
 
+/// The value of ANSI-C quoted text (`$'…'`) as bash decodes it; `None` when it holds a NUL
+/// or an escape that is not decoded here.
+pub(crate) fn ansi_c(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        let digits =
+            |chars: &mut std::iter::Peekable<std::str::Chars<'_>>, radix: u32, max: usize| {
+                let mut v = 0u32;
+                let mut n = 0;
+                while n < max {
+                    match chars.peek().and_then(|c| c.to_digit(radix)) {
+                        Some(d) => {
+                            v = v * radix + d;
+                            chars.next();
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                (n > 0).then_some(v)
+            };
+        let decoded = match e {
+            'a' => '\u{7}',
+            'b' => '\u{8}',
+            'e' | 'E' => '\u{1b}',
+            'f' => '\u{c}',
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            'v' => '\u{b}',
+            '\\' | '\'' | '"' | '?' => e,
+            'x' => char::from_u32(digits(&mut chars, 16, 2)?)?,
+            'u' => char::from_u32(digits(&mut chars, 16, 4)?)?,
+            'U' => char::from_u32(digits(&mut chars, 16, 8)?)?,
+            '0'..='7' => {
+                let mut v = e.to_digit(8)?;
+                for _ in 0..2 {
+                    match chars.peek().and_then(|c| c.to_digit(8)) {
+                        Some(d) => {
+                            v = v * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                char::from_u32(v & 0xff)?
+            }
+            'c' => {
+                let ctl = chars.next()?;
+                char::from_u32(u32::from(ctl.to_ascii_uppercase()) ^ 0x40)?
+            }
+            _ => {
+                out.push('\\');
+                e
+            }
+        };
+        if decoded == '\0' {
+            return None;
+        }
+        out.push(decoded);
+    }
+    Some(out)
+}
+
 /// Variables whose value is no secret: the shell's own and the usual directories.
 const PUBLIC_VARIABLES: &[&str] = &[
     "HOME",
@@ -256,7 +329,12 @@ impl Builder {
                 }
                 self.text(s);
             }
-            WordPiece::SingleQuotedText(s) | WordPiece::AnsiCQuotedText(s) => self.text(s),
+            WordPiece::SingleQuotedText(s) => self.text(s),
+            WordPiece::AnsiCQuotedText(s) => match ansi_c(s) {
+                Some(decoded) => self.text(&decoded),
+                // A NUL ends the word where bash cuts it; anything else undecodable is unknown.
+                None => self.unknown(),
+            },
             WordPiece::DoubleQuotedSequence(inner)
             | WordPiece::GettextDoubleQuotedSequence(inner) => self.pieces(raw, inner, true),
             WordPiece::TildeExpansion(TildeExpr::Home) => self.text("~"),

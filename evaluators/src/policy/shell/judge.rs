@@ -100,6 +100,35 @@ impl Judge<'_> {
         for w in &effects.objects {
             self.object(cmd, w);
         }
+        if effects.repository
+            && let Some(repo) = self.nested_repository(cmd)
+        {
+            let why = format!(
+                "runs git in `{repo}`, a repository other than the workspace's, whose configuration can run programs"
+            );
+            self.unknown(cmd, &why, Risk::High);
+        }
+        if effects.history
+            && let Some(what) = self.tracked_secret_anywhere()
+        {
+            let why = format!(
+                "prints contents from the repository's history, and the repository tracks {what}"
+            );
+            self.add(
+                Stance::DefaultAsk,
+                FILESYSTEM_SENSITIVE_TREE,
+                Risk::High,
+                format!("{} {why}.", quote(cmd)),
+            );
+        }
+        for w in &effects.forbids {
+            if let Some(found) = self.found_upwards(cmd, w.text()) {
+                let why = format!(
+                    "would read `{found}`, configuration in the workspace that can name programs to run"
+                );
+                self.unknown(cmd, &why, Risk::Medium);
+            }
+        }
         for w in &effects.requires {
             let located = self.places.locate(w.text(), &cmd.cwd);
             if located.place != Place::Inside || !located.path.exists() {
@@ -110,6 +139,81 @@ impl Judge<'_> {
         if self.findings.len() == before {
             let reason = format!("{} only reads.", quote(cmd));
             self.add(Stance::PolicyAllow, SHELL_READ_ONLY, Risk::Safe, reason);
+        }
+    }
+
+    /// A secret the workspace's repository tracks, if any (or why that cannot be told).
+    fn tracked_secret_anywhere(&self) -> Option<String> {
+        let scan = Scan {
+            hidden: true,
+            follow: false,
+            names: None,
+            dash_names: false,
+            secrets: true,
+        };
+        let root = self.places.root();
+        match self.places.tracked_secret(root, &scan) {
+            Some(Ok(None)) => None,
+            Some(Ok(Some((path, what)))) => Some(format!(
+                "`{}`, {what}",
+                self.places
+                    .relative(&path)
+                    .map_or_else(|| path.display().to_string(), |r| r.display().to_string())
+            )),
+            Some(Err(_)) => Some("more files than can be checked".to_owned()),
+            None if root.join(".git").exists() => {
+                Some("files whose list cannot be read".to_owned())
+            }
+            None => None,
+        }
+    }
+
+    /// The repository git would use from the command's directory, when it is not the
+    /// workspace's own: a `.git` or a bare repository between the directory and the root.
+    fn nested_repository(&self, cmd: &SimpleCommand) -> Option<String> {
+        let start = self.places.locate(".", &cmd.cwd);
+        if start.place == Place::Unknown {
+            return Some("a directory an earlier `cd` chose".to_owned());
+        }
+        let root = self.places.root();
+        let mut dir = start.path.as_path();
+        while dir != root && dir.starts_with(root) {
+            let bare = ["HEAD", "objects", "config"]
+                .iter()
+                .all(|n| dir.join(n).exists());
+            if dir.join(".git").exists() || bare || dir.file_name().is_some_and(|n| n == ".git") {
+                return Some(
+                    self.places
+                        .relative(dir)
+                        .map_or_else(|| dir.display().to_string(), |r| r.display().to_string()),
+                );
+            }
+            dir = dir.parent()?;
+        }
+        None
+    }
+
+    /// The first of `name` found in the command's directory or any directory above it up to
+    /// the workspace root, shown relative to the root.
+    fn found_upwards(&self, cmd: &SimpleCommand, name: &str) -> Option<String> {
+        let start = self.places.locate(".", &cmd.cwd);
+        if start.place == Place::Unknown {
+            return Some(format!("{name} (in a directory an earlier `cd` chose)"));
+        }
+        let root = self.places.root();
+        let mut dir = start.path.as_path();
+        loop {
+            let candidate = dir.join(name);
+            if std::fs::symlink_metadata(&candidate).is_ok() {
+                return Some(self.places.relative(&candidate).map_or_else(
+                    || candidate.display().to_string(),
+                    |r| r.display().to_string(),
+                ));
+            }
+            if dir == root || !dir.starts_with(root) {
+                return None;
+            }
+            dir = dir.parent()?;
         }
     }
 
@@ -165,12 +269,21 @@ impl Judge<'_> {
     /// A run-time word with a known domain: every value is checked as the word would be, and
     /// every path a producer can print is checked against secrets.
     fn domain(&mut self, cmd: &SimpleCommand, word: &Word, domain: &Domain, meta: bool) {
+        // An unquoted word is split on blanks (and each piece globbed) when it runs.
+        let unquoted = !word.raw.starts_with('"');
         for v in &domain.values {
-            let w = Word::literal_text(v.clone());
-            if meta {
-                self.meta(cmd, &w)
+            let pieces: Vec<&str> = if unquoted {
+                v.split_whitespace().collect()
             } else {
-                self.read(cmd, &w)
+                vec![v.as_str()]
+            };
+            for piece in pieces {
+                let w = Word::literal_text(piece.to_owned());
+                if meta {
+                    self.meta(cmd, &w)
+                } else {
+                    self.read(cmd, &w)
+                }
             }
         }
         for &p in &domain.producers {

@@ -67,13 +67,37 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
         }),
     };
     match program {
-        "echo" => Ok(args
-            .iter()
-            .filter(|a| !a.starts_with('-'))
-            .flat_map(|a| a.split_whitespace())
-            .map(|a| Output::Value(a.to_owned()))
-            .collect()),
+        // Plain `echo` (no `-e`): its words as they are; quotes and backslashes would be read
+        // again by `xargs`.
+        "echo" => {
+            if args.iter().any(|a| a.starts_with('-') && a.contains('e')) {
+                return Err("(`echo -e`) decodes escapes".to_owned());
+            }
+            if args.iter().any(|a| a.contains(['\'', '"', '\\'])) {
+                return Err("(`echo`) prints quotes or backslashes that are read again".to_owned());
+            }
+            Ok(args
+                .iter()
+                .filter(|a| !a.starts_with('-'))
+                .flat_map(|a| a.split_whitespace())
+                .map(|a| Output::Value(a.to_owned()))
+                .collect())
+        }
         "git" if args.first() == Some(&"ls-files") => {
+            only_options(
+                &args[1..],
+                &[
+                    "-z",
+                    "--cached",
+                    "-c",
+                    "--exclude-standard",
+                    "-o",
+                    "--others",
+                    "-m",
+                    "--modified",
+                    "--",
+                ],
+            )?;
             let specs: Vec<&&str> = args[1..].iter().filter(|a| !a.starts_with('-')).collect();
             if specs.is_empty() {
                 return Ok(vec![tracked_tree(".", None)]);
@@ -86,15 +110,53 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
         // Names of changed files, relative to the repository's top: under the tree of the
         // working directory when it is the top, and checked as such.
         "git"
-            if matches!(args.first(), Some(&("diff" | "show" | "log")))
+            if args.first() == Some(&"diff")
                 && args.contains(&"--name-only")
                 && cmd.cwd == WorkingDir::Root =>
         {
+            only_options(
+                &args[1..],
+                &[
+                    "--name-only",
+                    "--cached",
+                    "--staged",
+                    "-z",
+                    "--no-renames",
+                    "--",
+                ],
+            )?;
             Ok(vec![tree(".", None)])
         }
         "find" => find(&args, &tree),
-        "ls" if args.iter().all(|a| a.starts_with('-') || *a == ".") => Ok(vec![tree(".", None)]),
+        "ls" if args
+            .iter()
+            .all(|a| matches!(*a, "-1" | "-A" | "--almost-all" | ".")) =>
+        {
+            Ok(vec![tree(".", None)])
+        }
         "fd" | "fdfind" => {
+            only_options(
+                &args,
+                &[
+                    "-t",
+                    "--type",
+                    "-e",
+                    "--extension",
+                    "-H",
+                    "--hidden",
+                    "-I",
+                    "--no-ignore",
+                    "-0",
+                    "--print0",
+                    "-d",
+                    "--max-depth",
+                    "-g",
+                    "--glob",
+                    "-i",
+                    "-s",
+                    "-F",
+                ],
+            )?;
             let ops: Vec<&&str> = args.iter().filter(|a| !a.starts_with('-')).collect();
             if ops.len() <= 1 {
                 return Ok(vec![tree(".", None)]);
@@ -134,9 +196,30 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
     }
 }
 
+/// Fails when an option is not one of `allowed` (a value given to an option that takes one
+/// is not an option: `-t f`).
+fn only_options(args: &[&str], allowed: &[&str]) -> Result<(), String> {
+    match args
+        .iter()
+        .filter(|a| a.starts_with('-'))
+        .find(|a| !allowed.contains(&a.split('=').next().unwrap_or_default()))
+    {
+        Some(a) => Err(format!("prints more than paths with `{a}`")),
+        None => Ok(()),
+    }
+}
+
 /// Whether a filter prints only whole lines of its input.
 fn keeps_lines(program: &str, args: &[&str]) -> bool {
     match program {
+        // Lines, never bytes (`-c` cuts a path in two).
+        "head" | "tail" => args.iter().all(|a| {
+            !a.starts_with('-')
+                || a.trim_start_matches('-')
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || "nqvz".contains(c))
+                || a.starts_with("--lines")
+        }),
         // `grep PATTERN` on its input: options that only select lines.
         "grep" => {
             let ops: Vec<&&str> = args.iter().filter(|a| !a.starts_with('-')).collect();

@@ -163,11 +163,21 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     if cmd.runs_dynamic_code {
         return j.unknown(cmd, "runs code that only exists when it runs", Risk::High);
     }
+    if let Some(f) = cmd
+        .program()
+        .filter(|p| j.script.functions.iter().any(|f| f == p))
+    {
+        let why =
+            format!("calls `{f}`, a function the command defines, where it cannot be followed");
+        return j.unknown(cmd, &why, Risk::Medium);
+    }
     // The program table proves what it can; everything else is judged by the older readers
     // for what they can deny, and is never allowed.
     let why = match programs::model(cmd) {
-        Model::Modeled(_) if cmd.extra_args && !cmd.words.iter().any(|w| w.domain.is_some()) => {
-            "is given more arguments when it runs (by `xargs` or `find -exec`)".to_owned()
+        // What `xargs` appends is a word of its own (`…`, its input's domain), and what it
+        // replaces (`-I {}`) a word only known when it runs: the table saw every argument.
+        Model::Modeled(_) if cmd.extra_args && cmd.ancestors_are_xargs_free(j.script) => {
+            "is given more arguments when it runs".to_owned()
         }
         Model::Modeled(effects) => {
             j.unmodeled = None;

@@ -15,6 +15,8 @@ pub(super) struct Lowering<'s> {
     loops: Vec<(String, Domain)>,
     /// Whether the compound command being lowered reads its input from a redirection.
     stdin_redirected: bool,
+    /// Loop variables an inner loop bound again: their outer values are no longer known.
+    rebound: Vec<String>,
     /// Commands of `>(…)` substitutions waiting for the command whose output they read.
     readers: Vec<usize>,
 }
@@ -26,6 +28,7 @@ impl<'s> Lowering<'s> {
             cwd: WorkingDir::Root,
             loops: Vec::new(),
             stdin_redirected: false,
+            rebound: Vec::new(),
             readers: Vec::new(),
         }
     }
@@ -67,24 +70,72 @@ impl<'s> Lowering<'s> {
         start..self.script.commands.len()
     }
 
+    /// Lowers a list. The directory is followed only where it is certain: after a `cd` in
+    /// an and-or list, commands after `||` (which run when something failed) and everything
+    /// after the list run in an unknown directory unless the `cd` came first; a command run
+    /// in the background (`&`) moves nothing.
     fn list(&mut self, list: &CompoundList, depth: usize, pipe: &[usize]) {
         for item in &list.0 {
             let and_or = &item.0;
+            let entry = self.cwd.clone();
             self.pipeline(&and_or.first, depth, pipe);
+            let moved_first = self.cwd != entry;
+            let mut moved_later = false;
             for next in &and_or.additional {
-                let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
-                self.pipeline(p, depth, pipe);
+                let before = self.cwd.clone();
+                match next {
+                    ast::AndOr::And(p) => self.pipeline(p, depth, pipe),
+                    ast::AndOr::Or(p) => {
+                        if self.cwd != entry {
+                            self.cwd = WorkingDir::Unknown;
+                        }
+                        self.pipeline(p, depth, pipe);
+                    }
+                }
+                moved_later |= self.cwd != before;
+            }
+            if moved_later || (moved_first && !and_or.additional.is_empty() && self.cwd != entry) {
+                self.cwd = if moved_later {
+                    WorkingDir::Unknown
+                } else {
+                    self.cwd.clone()
+                };
+            }
+            if matches!(item.1, ast::SeparatorOperator::Async) {
+                self.cwd = entry;
             }
         }
     }
 
+    /// Lowers a pipeline: each of several parts runs in a subshell of its own, starting in
+    /// the directory the pipeline starts in, and moves nothing after it.
     fn pipeline(&mut self, pipeline: &Pipeline, depth: usize, pipe: &[usize]) {
         let mut upstream = pipe.to_vec();
+        let entry = self.cwd.clone();
+        let subshells = pipeline.seq.len() > 1;
         for command in &pipeline.seq {
+            if subshells {
+                self.cwd = entry.clone();
+            }
             let start = self.script.commands.len();
             self.command(command, depth, &upstream);
             upstream.extend(start..self.script.commands.len());
         }
+        if subshells {
+            self.cwd = entry;
+        }
+    }
+
+    /// Lowers a body that may run several times or not at all (a loop, a branch): when it
+    /// moves the directory, every command in it and after it runs in an unknown one.
+    fn uncertain(&mut self, start: usize, entry: &WorkingDir) {
+        if self.cwd == *entry {
+            return;
+        }
+        for c in &mut self.script.commands[start..] {
+            c.cwd = WorkingDir::Unknown;
+        }
+        self.cwd = WorkingDir::Unknown;
     }
 
     fn command(&mut self, command: &Command, depth: usize, pipe: &[usize]) {
@@ -108,8 +159,15 @@ impl<'s> Lowering<'s> {
             }
             Command::Function(def) => {
                 self.fork_bomb_check(def);
-                self.compound(&def.body.0, depth, pipe);
-                self.redirect_only(def.body.1.as_ref(), depth, pipe);
+                self.script.functions.push(def.fname.value.clone());
+                // A function runs where and when it is called: its body is read with no
+                // directory and no loop values known.
+                let cwd = std::mem::replace(&mut self.cwd, WorkingDir::Unknown);
+                let loops = std::mem::take(&mut self.loops);
+                self.compound(&def.body.0, depth, &[]);
+                self.redirect_only(def.body.1.as_ref(), depth, &[]);
+                self.cwd = cwd;
+                self.loops = loops;
             }
             Command::ExtendedTest(test, redirects) => {
                 if let Some(code) = test_evaluates_code(&test.expr) {
@@ -139,7 +197,9 @@ impl<'s> Lowering<'s> {
                 {
                     self.expression(&e.value, depth, pipe);
                 }
+                let (start, entry) = (self.script.commands.len(), self.cwd.clone());
                 self.list(&f.body.list, depth, pipe);
+                self.uncertain(start, &entry);
             }
             CompoundCommand::BraceGroup(b) => self.list(&b.list, depth, pipe),
             CompoundCommand::Subshell(s) => {
@@ -168,10 +228,16 @@ impl<'s> Lowering<'s> {
                     });
                 }
                 let start = self.script.commands.len();
+                let entry = self.cwd.clone();
+                if self.loops.iter().any(|(v, _)| *v == f.variable_name) {
+                    // An inner loop rebinds an outer loop's variable.
+                    self.rebound.push(f.variable_name.clone());
+                }
                 if let Some(d) = &domain {
                     self.loops.push((f.variable_name.clone(), d.clone()));
                 }
                 self.list(&f.body.list, depth, &feeds);
+                self.uncertain(start, &entry);
                 if domain.is_some() {
                     self.loops.pop();
                     self.forget_if_reassigned(&f.variable_name, start);
@@ -180,27 +246,46 @@ impl<'s> Lowering<'s> {
             CompoundCommand::CaseClause(c) => {
                 let mut feeds = pipe.to_vec();
                 self.word(&c.value.value, depth, &mut feeds);
+                let (start, entry) = (self.script.commands.len(), self.cwd.clone());
+                let mut moved = false;
                 for case in &c.cases {
                     for p in &case.patterns {
                         self.word(&p.value, depth, &mut feeds);
                     }
                     if let Some(cmd) = &case.cmd {
+                        self.cwd = entry.clone();
                         self.list(cmd, depth, pipe);
+                        moved |= self.cwd != entry;
                     }
+                }
+                if moved {
+                    self.cwd = WorkingDir::Unknown;
+                    self.uncertain(start, &entry);
                 }
             }
             CompoundCommand::IfClause(i) => {
+                let (start, entry) = (self.script.commands.len(), self.cwd.clone());
                 self.list(&i.condition, depth, pipe);
+                let after_condition = self.cwd.clone();
+                let mut moved = after_condition != entry;
                 self.list(&i.then, depth, pipe);
+                moved |= self.cwd != after_condition;
                 for e in i.elses.iter().flatten() {
+                    self.cwd = after_condition.clone();
                     if let Some(c) = &e.condition {
                         self.list(c, depth, pipe);
                     }
                     self.list(&e.body, depth, pipe);
+                    moved |= self.cwd != after_condition;
+                }
+                if moved {
+                    self.cwd = WorkingDir::Unknown;
+                    self.uncertain(start, &entry);
                 }
             }
             CompoundCommand::WhileClause(w) | CompoundCommand::UntilClause(w) => {
                 let start = self.script.commands.len();
+                let entry = self.cwd.clone();
                 self.list(&w.0, depth, pipe);
                 // `… | while read -r VAR; do …; done`: VAR takes the lines of the pipe.
                 let var = read_variable(&self.script.commands[start..]);
@@ -224,6 +309,7 @@ impl<'s> Lowering<'s> {
                     self.loops.push(d.clone());
                 }
                 self.list(&w.1.list, depth, pipe);
+                self.uncertain(start, &entry);
                 if let Some((v, _)) = domain {
                     self.loops.pop();
                     self.forget_if_reassigned(&v, body);
@@ -236,32 +322,40 @@ impl<'s> Lowering<'s> {
     /// Drops the known values of loop variable `var` from the words of commands from `start`
     /// on, when one of those commands may assign it.
     fn forget_if_reassigned(&mut self, var: &str, start: usize) {
-        let assigns = self.script.commands[start..].iter().any(|c| {
-            c.assignments
-                .iter()
-                .any(|a| a.trim_end_matches("[]") == var)
-                || (matches!(
-                    c.program(),
-                    Some(
-                        "export"
-                            | "declare"
-                            | "typeset"
-                            | "local"
-                            | "readonly"
-                            | "read"
-                            | "mapfile"
-                            | "readarray"
-                            | "printf"
-                            | "let"
-                            | "unset"
-                            | "eval"
-                            | "source"
-                            | "."
-                            | "getopts"
-                            | "set"
-                    )
-                ) && c.args().iter().any(|w| w.raw.contains(var)))
+        let default_assigned = self.script.commands[start..].iter().any(|c| {
+            c.words.iter().any(|w| {
+                w.raw.contains(&format!("${{{var}:=")) || w.raw.contains(&format!("${{{var}="))
+            })
         });
+        let rebound = self.rebound.iter().any(|v| v == var);
+        let assigns = rebound
+            || default_assigned
+            || self.script.commands[start..].iter().any(|c| {
+                c.assignments
+                    .iter()
+                    .any(|a| a.trim_end_matches("[]") == var)
+                    || (matches!(
+                        c.program(),
+                        Some(
+                            "export"
+                                | "declare"
+                                | "typeset"
+                                | "local"
+                                | "readonly"
+                                | "read"
+                                | "mapfile"
+                                | "readarray"
+                                | "printf"
+                                | "let"
+                                | "unset"
+                                | "eval"
+                                | "source"
+                                | "."
+                                | "getopts"
+                                | "set"
+                        )
+                    ) && c.args().iter().any(|w| w.raw.contains(var)))
+            });
         if !assigns {
             return;
         }

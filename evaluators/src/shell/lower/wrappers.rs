@@ -11,6 +11,13 @@ impl Lowering<'_> {
     /// `cd DIR` moves the commands after it.
     pub(super) fn track_cwd(&mut self, index: usize) {
         let cmd = &self.script.commands[index];
+        if cmd
+            .program()
+            .is_some_and(|p| self.script.functions.iter().any(|f| f == p))
+        {
+            self.cwd = WorkingDir::Unknown;
+            return;
+        }
         let next = match cmd.program() {
             Some("cd" | "pushd") => {
                 let target = cmd
@@ -72,7 +79,11 @@ impl Lowering<'_> {
                     }
                     let at = self.push(words, Vec::new(), outer.feeds.clone());
                     let c = &mut self.script.commands[at];
-                    c.cwd = cwd.map_or_else(|| outer.cwd.clone(), |d| join(&outer.cwd, d.text()));
+                    c.cwd = match cwd {
+                        None => outer.cwd.clone(),
+                        Some(WorkingDir::Unknown) => WorkingDir::Unknown,
+                        Some(d) => join(&outer.cwd, d.text()),
+                    };
                     c.parent = Some(index);
                     c.elevated = elevated;
                     c.extra_args = unwrapping.extra_args;

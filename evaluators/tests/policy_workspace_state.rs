@@ -1,0 +1,165 @@
+//! What the workspace holds changes what a command does: configuration that names programs,
+//! repositories nested in it, secrets its repository tracks, names that word splitting
+//! changes, directories a `cd` cannot enter. Each case here builds the workspace it needs.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::json;
+use support::{call, context, decided, policy, verdict};
+use warrant_core::call::PermissionMode;
+use warrant_core::evaluator::Stance;
+
+fn put(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
+    std::fs::write(path, text).expect("write");
+}
+
+fn git(root: &Path, args: &[&str]) -> bool {
+    Command::new("git")
+        .args(args)
+        .current_dir(root)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+async fn stance(root: &Path, command: &str) -> (Stance, String) {
+    let cx = context(PermissionMode::Default, root);
+    let (s, r) =
+        decided(verdict(&policy(), &call("Bash", json!({ "command": command })), &cx).await);
+    (s, format!("{} ({})", r.reason_code, r.reason))
+}
+
+async fn allowed(root: &Path, command: &str) {
+    let (s, why) = stance(root, command).await;
+    assert_eq!(s, Stance::PolicyAllow, "{command}: {why}");
+}
+
+async fn not_allowed(root: &Path, command: &str) {
+    let (s, why) = stance(root, command).await;
+    assert_ne!(
+        s,
+        Stance::PolicyAllow,
+        "{command} must not be allowed: {why}"
+    );
+}
+
+#[tokio::test]
+async fn toolchain_configuration_in_the_workspace_can_run_its_programs() {
+    let ws = tempfile::tempdir().expect("dir");
+    put(ws.path(), "Cargo.toml", "[package]\nname = \"x\"\n");
+    allowed(ws.path(), "cargo metadata --format-version 1 --no-deps").await;
+    allowed(ws.path(), "rustc --version").await;
+    put(
+        ws.path(),
+        ".cargo/config.toml",
+        "[build]\nrustc-wrapper = \"./evil\"\n",
+    );
+    not_allowed(ws.path(), "cargo metadata --format-version 1 --no-deps").await;
+    not_allowed(ws.path(), "cd src 2>/dev/null; cargo --version").await;
+    let other = tempfile::tempdir().expect("dir");
+    put(
+        other.path(),
+        "rust-toolchain.toml",
+        "[toolchain]\npath = \"./tc\"\n",
+    );
+    not_allowed(other.path(), "rustc --version").await;
+    put(other.path(), "go.mod", "module x\n\ngo 1.99\n");
+    not_allowed(other.path(), "go version").await;
+}
+
+#[tokio::test]
+async fn git_in_a_repository_nested_in_the_workspace_is_not_trusted() {
+    let ws = tempfile::tempdir().expect("dir");
+    if !git(ws.path(), &["init", "-q"]) {
+        eprintln!("git is not installed: nested repositories are not checked here");
+        return;
+    }
+    allowed(ws.path(), "git status").await;
+    // A bare repository committed as plain files.
+    for f in ["HEAD", "config"] {
+        put(
+            ws.path(),
+            &format!("evil/{f}"),
+            "[core]\n\tfsmonitor = touch PWNED\n",
+        );
+    }
+    std::fs::create_dir_all(ws.path().join("evil/objects")).expect("objects");
+    not_allowed(ws.path(), "git -C evil status").await;
+    not_allowed(ws.path(), "cd evil && git log").await;
+    put(
+        ws.path(),
+        "vendor/lib/.git/config",
+        "[core]\n\tpager = sh\n",
+    );
+    not_allowed(ws.path(), "cd vendor/lib && git status").await;
+}
+
+#[tokio::test]
+async fn history_of_a_repository_that_tracks_a_secret_is_a_secret() {
+    let ws = tempfile::tempdir().expect("dir");
+    if !git(ws.path(), &["init", "-q"]) {
+        eprintln!("git is not installed: tracked secrets are not checked here");
+        return;
+    }
+    put(ws.path(), "README.md", "hello\n");
+    assert!(git(ws.path(), &["add", "README.md"]));
+    allowed(ws.path(), "git show HEAD").await;
+    allowed(ws.path(), "git log -p -n 3").await;
+    put(ws.path(), "config/.env", "TOKEN=canary\n");
+    assert!(git(ws.path(), &["add", "config/.env"]));
+    for c in [
+        "git show HEAD",
+        "git log -p",
+        "git diff HEAD~1 HEAD",
+        "git cat-file -p 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+        "git stash show -p",
+        "git grep TOKEN",
+        "git ls-files | xargs cat",
+    ] {
+        not_allowed(ws.path(), c).await;
+    }
+    allowed(ws.path(), "git log --oneline -n 5").await;
+}
+
+#[tokio::test]
+async fn names_that_splitting_or_xargs_would_change_are_not_paths() {
+    let ws = tempfile::tempdir().expect("dir");
+    put(ws.path(), "src/main.rs", "fn main() {}\n");
+    allowed(ws.path(), "find src -name '*.rs' | xargs wc -l").await;
+    allowed(ws.path(), "for f in src/*.rs; do cat $f; done").await;
+    put(ws.path(), "src/x .env y.rs", "x\n");
+    put(ws.path(), ".env", "TOKEN=canary\n");
+    not_allowed(ws.path(), "find src -name '*.rs' | xargs wc -l").await;
+    not_allowed(ws.path(), "cat $(find src -type f)").await;
+    not_allowed(ws.path(), "for f in 'a .env'; do cat $f; done").await;
+    allowed(ws.path(), "for f in 'a b'; do echo \"$f\"; done").await;
+}
+
+#[tokio::test]
+async fn the_directory_is_followed_only_where_it_is_certain() {
+    let ws = tempfile::tempdir().expect("dir");
+    put(ws.path(), "src/inner/main.rs", "fn main() {}\n");
+    put(ws.path(), "README.md", "hello\n");
+    // From `src/inner`, `../../README.md` is inside; from anywhere else it is not.
+    allowed(ws.path(), "cd src/inner && cat ../../README.md").await;
+    allowed(ws.path(), "cd src/inner; cat ../../README.md").await;
+    for c in [
+        "false && cd src/inner; cat ../../README.md",
+        "if false; then cd src/inner; fi; cat ../../README.md",
+        "cd src/inner; for i in 1 2; do cd ..; done; cat ../README.md",
+        "cd src/nonexistent; cat ../../README.md",
+        "cd src/inner | :; cat ../../README.md",
+        "cd src/inner & cat ../../README.md",
+        "cd(){ :; }; cd src/inner; cat ../../README.md",
+        "cd src/inner || true; cat ../../README.md",
+        "builtin cd src/inner; cat ../../README.md",
+    ] {
+        not_allowed(ws.path(), c).await;
+    }
+}
