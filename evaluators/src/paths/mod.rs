@@ -50,12 +50,29 @@ pub(crate) struct Scan<'a> {
     pub hidden: bool,
     /// Whether symlinks inside the tree are followed.
     pub follow: bool,
-    /// Only files whose name matches this glob count (`find -name '*.rs'`).
-    pub names: Option<&'a str>,
+    /// Only files whose name matches one of these globs count (`find -name '*.rs'`,
+    /// `grep --include`, `rg -g`, `rg -t`); none: every file.
+    pub names: &'a [String],
+    /// Files whose name matches one of these globs are not read (`--exclude`, `rg -g '!…'`).
+    pub excludes: &'a [String],
+    /// Whether `.gitignore`-style files are honoured, as `rg` does.
+    pub ignores: bool,
     /// Whether a name starting with `-` counts as a finding (the tree's paths become words).
     pub dash_names: bool,
     /// Whether secrets count (not when only names are looked at).
     pub secrets: bool,
+}
+
+/// What one entry of a walk is.
+enum Visit {
+    /// A finding: the path and what it is.
+    Found((PathBuf, String)),
+    /// Nothing to look at (gone, a link not followed).
+    Skip,
+    /// A file.
+    File,
+    /// A directory to descend into.
+    Dir,
 }
 
 /// A walk or an expansion went past [`MAX_TREE_ENTRIES`] or could not be done.
@@ -275,7 +292,9 @@ impl<'a> Places<'a> {
             &Scan {
                 hidden,
                 follow,
-                names: None,
+                names: &[],
+                excludes: &[],
+                ignores: false,
                 dash_names: false,
                 secrets: true,
             },
@@ -292,13 +311,9 @@ impl<'a> Places<'a> {
         root: &Path,
         scan: &Scan<'_>,
     ) -> Result<Option<(PathBuf, String)>, Limit> {
-        let Scan {
-            hidden,
-            follow,
-            names,
-            dash_names,
-            secrets,
-        } = *scan;
+        if scan.ignores {
+            return self.scan_ignoring(root, scan);
+        }
         let mut stack = vec![root.to_path_buf()];
         let mut seen = 0usize;
         while let Some(path) = stack.pop() {
@@ -306,53 +321,11 @@ impl<'a> Places<'a> {
             if seen > MAX_TREE_ENTRIES {
                 return Err(Limit);
             }
-            let name = path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let named = names.is_none_or(|glob| component_matches(glob, &name, true));
-            if secrets
-                && named
-                && let Some(what) = self.sensitive.and_then(|s| s.matches(&path))
-            {
-                return Ok(Some((path, what.to_owned())));
-            }
-            if dash_names && path != root && name.starts_with('-') {
-                return Ok(Some((path, "a name that reads as an option".to_owned())));
-            }
-            if dash_names
-                && path != root
-                && name.contains(|c: char| c.is_whitespace() || "'\"\\*?[".contains(c))
-            {
-                return Ok(Some((
-                    path,
-                    "a name that word splitting, globbing or `xargs` would change".to_owned(),
-                )));
-            }
-            let Ok(meta) = std::fs::symlink_metadata(&path) else {
-                continue;
-            };
-            let dir = if meta.file_type().is_symlink() {
-                // Links inside the tree are skipped unless followed; the root is always.
-                if !follow && path != root {
-                    continue;
-                }
-                let Some(real) = resolve(&path) else {
-                    return Err(Limit);
-                };
-                if secrets && !real.starts_with(&self.root) {
-                    return Ok(Some((path, "a link that leaves the workspace".to_owned())));
-                }
-                if let Some(what) = self
-                    .sensitive
-                    .and_then(|s| s.matches(&real))
-                    .filter(|_| secrets)
-                {
-                    return Ok(Some((path, what.to_owned())));
-                }
-                real.is_dir()
-            } else {
-                meta.is_dir()
+            let dir = match self.visit(&path, root, scan)? {
+                Visit::Found(found) => return Ok(Some(found)),
+                Visit::Skip => continue,
+                Visit::File => false,
+                Visit::Dir => true,
             };
             if !dir {
                 continue;
@@ -362,13 +335,96 @@ impl<'a> Places<'a> {
             };
             for entry in entries.flatten() {
                 let name = entry.file_name();
-                if !hidden && name.to_string_lossy().starts_with('.') {
+                if !scan.hidden && name.to_string_lossy().starts_with('.') {
                     continue;
                 }
                 stack.push(entry.path());
             }
         }
         Ok(None)
+    }
+
+    /// Walks as `rg` does by default: `.gitignore`, `.ignore` and `.rgignore` files are
+    /// honoured, so an ignored secret is never read.
+    fn scan_ignoring(
+        &self,
+        root: &Path,
+        scan: &Scan<'_>,
+    ) -> Result<Option<(PathBuf, String)>, Limit> {
+        let walker = ignore::WalkBuilder::new(root)
+            .hidden(!scan.hidden)
+            .follow_links(scan.follow)
+            .add_custom_ignore_filename(".rgignore")
+            .build();
+        for (seen, entry) in walker.enumerate() {
+            if seen > MAX_TREE_ENTRIES {
+                return Err(Limit);
+            }
+            let Ok(entry) = entry else {
+                // A loop of links or an unreadable directory: the walk cannot vouch for it.
+                return Err(Limit);
+            };
+            if let Visit::Found(found) = self.visit(entry.path(), root, scan)? {
+                return Ok(Some(found));
+            }
+        }
+        Ok(None)
+    }
+
+    /// One entry of a walk: a finding, or what it is.
+    fn visit(&self, path: &Path, root: &Path, scan: &Scan<'_>) -> Result<Visit, Limit> {
+        let found = |what: &str| Ok(Visit::Found((path.to_path_buf(), what.to_owned())));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let excluded = scan
+            .excludes
+            .iter()
+            .any(|g| component_matches(g, &name, true));
+        let named = !excluded
+            && (scan.names.is_empty()
+                || scan.names.iter().any(|g| component_matches(g, &name, true)));
+        let Ok(meta) = std::fs::symlink_metadata(path) else {
+            return Ok(Visit::Skip);
+        };
+        let is_dir = meta.is_dir();
+        if scan.secrets
+            && (named || is_dir)
+            && let Some(what) = self.sensitive.and_then(|s| s.matches(path))
+        {
+            // A directory that is a secret (`.ssh`) holds only secrets; a file counts when
+            // its name is among those read.
+            if !is_dir || named || scan.names.is_empty() {
+                return found(what);
+            }
+        }
+        if scan.dash_names && path != root && name.starts_with('-') {
+            return found("a name that reads as an option");
+        }
+        if scan.dash_names
+            && path != root
+            && name.contains(|c: char| c.is_whitespace() || "'\"\\*?[".contains(c))
+        {
+            return found("a name that word splitting, globbing or `xargs` would change");
+        }
+        if meta.file_type().is_symlink() {
+            // Links inside the tree are skipped unless followed; the root is always.
+            if !scan.follow && path != root {
+                return Ok(Visit::Skip);
+            }
+            let real = resolve(path).ok_or(Limit)?;
+            if scan.secrets && !real.starts_with(&self.root) {
+                return found("a link that leaves the workspace");
+            }
+            if scan.secrets
+                && let Some(what) = self.sensitive.and_then(|s| s.matches(&real))
+            {
+                return found(what);
+            }
+            return Ok(if real.is_dir() { Visit::Dir } else { Visit::File });
+        }
+        Ok(if is_dir { Visit::Dir } else { Visit::File })
     }
 
     /// The first secret among the files git tracks under `root` (a resolved path inside the
@@ -405,7 +461,10 @@ impl<'a> Places<'a> {
                     "a name that reads as an option".to_owned(),
                 ))));
             }
-            if !scan.secrets || !scan.names.is_none_or(|g| component_matches(g, &name, true)) {
+            let named = scan.names.is_empty()
+                || scan.names.iter().any(|g| component_matches(g, &name, true));
+            let excluded = scan.excludes.iter().any(|g| component_matches(g, &name, true));
+            if !scan.secrets || !named || excluded {
                 continue;
             }
             if let Some(what) = self.sensitive.and_then(|s| s.matches(&path)) {

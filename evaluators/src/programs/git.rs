@@ -322,6 +322,9 @@ fn subcommand_operands(
                 follow: false,
                 // Without `--untracked` or `--no-index`, only tracked files are searched.
                 tracked: !hidden,
+                names: Vec::new(),
+                excludes: Vec::new(),
+                ignores: false,
             }));
             Ok(())
         }

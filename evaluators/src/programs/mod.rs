@@ -36,6 +36,12 @@ pub struct Tree {
     pub follow: bool,
     /// Whether only the files git tracks are read (`git grep`).
     pub tracked: bool,
+    /// Only files with these names are read (none: every file).
+    pub names: Vec<String>,
+    /// Files with these names are not read.
+    pub excludes: Vec<String>,
+    /// Whether ignore files (`.gitignore`, `.ignore`) are honoured, as `rg` does.
+    pub ignores: bool,
 }
 
 /// What one modeled command does to files.
@@ -191,6 +197,33 @@ struct Flags {
     pattern_given: bool,
     files: bool,
     no_index: bool,
+    /// Ignore files (`.gitignore`, …) are not honoured.
+    no_ignore: bool,
+    /// Name globs a search is limited to (`--include`, `rg -g`, `rg -t`); `None` inside
+    /// when one of them is not known, which limits nothing.
+    names: Vec<Option<String>>,
+    /// Name globs a search leaves out.
+    excludes: Vec<String>,
+}
+
+/// File names of the `rg` types the policy knows; another type limits nothing.
+fn rg_type(name: &str) -> &'static [&'static str] {
+    match name {
+        "rust" => &["*.rs"],
+        "py" | "python" => &["*.py", "*.pyi"],
+        "go" => &["*.go"],
+        "js" => &["*.js", "*.jsx", "*.mjs", "*.cjs", "*.vue"],
+        "ts" | "typescript" => &["*.ts", "*.tsx", "*.mts", "*.cts"],
+        "java" => &["*.java", "*.jsp", "*.jspx", "*.properties"],
+        "c" => &["*.c", "*.h", "*.H"],
+        "cpp" => &["*.cpp", "*.cc", "*.cxx", "*.c++", "*.hpp", "*.hh", "*.hxx", "*.h", "*.inl", "*.C", "*.H"],
+        "md" | "markdown" => &["*.md", "*.markdown", "*.mdx", "*.mkd", "*.mdwn", "*.mkdn", "*.mdown", "*.ron"],
+        "toml" => &["*.toml", "Cargo.lock"],
+        "html" => &["*.html", "*.htm", "*.xhtml", "*.ejs"],
+        "css" => &["*.css", "*.scss"],
+        "rb" | "ruby" => &["*.rb", "Gemfile", "*.gemspec", ".irbrc", "Rakefile", "config.ru"],
+        _ => &[],
+    }
 }
 
 /// Applies the options' own effects; returns the operands.
@@ -210,6 +243,33 @@ fn options(items: Vec<Item<'_>>, e: &mut Effects, flags: &mut Flags) -> Result<V
                 flags.pattern_given |= opt.has('p');
                 flags.files |= opt.has('F');
                 flags.no_index |= opt.has('N');
+                flags.no_ignore |= opt.has('I');
+                let text = value.as_ref().and_then(Word::literal).map(str::to_owned);
+                if opt.has('i') {
+                    flags.names.push(text.clone());
+                }
+                if opt.has('e')
+                    && let Some(t) = &text
+                {
+                    flags.excludes.push(t.clone());
+                }
+                if opt.has('g') {
+                    match text.as_deref().map(|t| t.strip_prefix('!')) {
+                        Some(Some(excluded)) => flags.excludes.push(excluded.to_owned()),
+                        // A path glob (`src/**`) is matched against whole paths: no name filter.
+                        Some(None) if text.as_deref().is_some_and(|t| !t.contains('/')) => {
+                            flags.names.push(text.clone());
+                        }
+                        _ => flags.names.push(None),
+                    }
+                }
+                if opt.has('t') {
+                    let globs = text.as_deref().map(rg_type).unwrap_or(&[]);
+                    if globs.is_empty() {
+                        flags.names.push(None);
+                    }
+                    flags.names.extend(globs.iter().map(|g| Some((*g).to_owned())));
+                }
                 match (opt.value, value) {
                     (Value::Reads, Some(v)) => e.reads.push(v),
                     (Value::Writes, Some(v)) => e.writes.push(v),
@@ -247,16 +307,12 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
         }
         Operands::None | Operands::Text | Operands::Command => {}
         Operands::Paths if flags.recursive => {
-            e.trees.extend(operands.into_iter().map(|root| Tree {
-                root,
-                hidden: true,
-                follow: flags.follow,
-                tracked: false,
-            }));
+            e.trees
+                .extend(operands.into_iter().map(|root| tree(root, &flags, true, false)));
         }
         Operands::Paths => e.reads.extend(operands),
         Operands::Meta => e.meta.extend(operands),
-        Operands::Trees => trees(operands, &flags, e),
+        Operands::Trees => trees(operands, &flags, false, e),
         Operands::PatternPaths | Operands::PatternMeta => {
             if !flags.pattern_given && !flags.files && !operands.is_empty() {
                 operands.remove(0);
@@ -269,7 +325,7 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
                 };
                 e.meta.extend(roots);
             } else if flags.recursive {
-                trees(operands, &flags, e);
+                trees(operands, &flags, false, e);
             } else {
                 e.reads.extend(operands);
             }
@@ -288,8 +344,28 @@ fn unreachable_special() -> Result<()> {
     Err("its arguments need a reader the table does not name".to_owned())
 }
 
+/// A tree searched as `flags` say; `ignores` for searchers that honour ignore files unless
+/// told not to (`rg`, `ag`).
+fn tree(root: Word, flags: &Flags, hidden: bool, ignores: bool) -> Tree {
+    // One unknown limit limits nothing.
+    let names = if flags.names.iter().any(Option::is_none) {
+        Vec::new()
+    } else {
+        flags.names.iter().flatten().cloned().collect()
+    };
+    Tree {
+        root,
+        hidden,
+        follow: flags.follow,
+        tracked: false,
+        names,
+        excludes: flags.excludes.clone(),
+        ignores: ignores && !flags.no_ignore,
+    }
+}
+
 /// Recursive reads of `roots` (the working directory when none is named).
-fn trees(roots: Vec<Word>, flags: &Flags, e: &mut Effects) {
+fn trees(roots: Vec<Word>, flags: &Flags, ignores: bool, e: &mut Effects) {
     let roots = if roots.is_empty() {
         vec![Word::literal_text(".")]
     } else {
@@ -299,12 +375,7 @@ fn trees(roots: Vec<Word>, flags: &Flags, e: &mut Effects) {
         if flags.files {
             e.meta.push(root);
         } else {
-            e.trees.push(Tree {
-                root,
-                hidden: flags.hidden,
-                follow: flags.follow,
-                tracked: false,
-            });
+            e.trees.push(tree(root, flags, flags.hidden, ignores));
         }
     }
 }
@@ -402,7 +473,8 @@ fn rg(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
     if !flags.pattern_given && !flags.files && !operands.is_empty() {
         operands.remove(0);
     }
-    trees(operands, &flags, e);
+    // `rg` and `ag` honour ignore files.
+    trees(operands, &flags, true, e);
     Ok(())
 }
 

@@ -157,19 +157,19 @@ const GREP: &str = "E|extended-regexp F|fixed-strings G|basic-regexp P|perl-rege
     x|line-regexp y c|count color|colour=? L|files-without-match l|files-with-matches \
     m|max-count=v o|only-matching q|quiet|silent s|no-messages b|byte-offset H|with-filename \
     h|no-filename label=v n|line-number T|initial-tab u Z|null z|null-data A|after-context=v \
-    B|before-context=v C|context=v a|text I binary-files=v D|devices=v exclude=v \
-    exclude-from=r exclude-dir=v include=v r|recursive!R!H R|dereference-recursive!R!H!L \
+    B|before-context=v C|context=v a|text I binary-files=v D|devices=v exclude=v!e \
+    exclude-from=r exclude-dir=v include=v!i r|recursive!R!H R|dereference-recursive!R!H!L \
     line-buffered U|binary V|version help";
 
 /// The options of `rg`.
 const RG: &str = "e|regexp=v!p f|file=r!p i|ignore-case S|smart-case s|case-sensitive \
     F|fixed-strings w|word-regexp x|line-regexp v|invert-match n|line-number N|no-line-number \
     l|files-with-matches files-without-match c|count count-matches o|only-matching \
-    A|after-context=v B|before-context=v C|context=v g|glob=v iglob=v glob-case-insensitive \
-    t|type=v T|type-not=v type-list hidden!H .!H u|unrestricted!H L|follow!L H|with-filename \
+    A|after-context=v B|before-context=v C|context=v g|glob=v!g iglob=v!g glob-case-insensitive \
+    t|type=v!t T|type-not=v type-list!F hidden!H .!H u|unrestricted!H!I L|follow!L H|with-filename \
     I|no-filename heading no-heading color=v colors=v json vimgrep m|max-count=v \
-    d|max-depth|maxdepth=v max-filesize=v files!F no-ignore!H no-ignore-vcs!H no-ignore-dot \
-    no-ignore-parent no-ignore-global no-ignore-exclude no-messages q|quiet U|multiline \
+    d|max-depth|maxdepth=v max-filesize=v files!F no-ignore!H!I no-ignore-vcs!H!I no-ignore-dot!I \
+    no-ignore-parent!I no-ignore-global!I no-ignore-exclude!I no-messages q|quiet U|multiline \
     multiline-dotall P|pcre2 no-pcre2 p|pretty 0|null null-data sort=v sortr=v stats \
     trim r|replace=v column no-column b|byte-offset a|text binary E|encoding=v j|threads=v \
     M|max-columns=v max-columns-preview passthru|passthrough crlf word-regexp \
@@ -478,7 +478,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["ag"],
         Search,
-        "i|ignore-case s|case-sensitive S|smart-case w|word-regexp Q|literal v|invert-match l|files-with-matches L|files-without-matches c|count A|after=v B|before=v C|context=v color nocolor group nogroup heading noheading H|column f|follow!L hidden!H u|unrestricted!H U|skip-vcs-ignores t|all-text a|all-types m|max-count=v depth=v 0|null print0 vimgrep one-device ignore=v ignore-dir=v o|only-matching print-long-lines silent stats h|help version",
+        "i|ignore-case s|case-sensitive S|smart-case w|word-regexp Q|literal v|invert-match l|files-with-matches L|files-without-matches c|count A|after=v B|before=v C|context=v color nocolor group nogroup heading noheading H|column f|follow!L hidden!H u|unrestricted!H!I U|skip-vcs-ignores!I t|all-text a|all-types m|max-count=v depth=v 0|null print0 vimgrep one-device ignore=v ignore-dir=v o|only-matching print-long-lines silent stats h|help version",
         Special(Special::Jq),
     ),
     p(&["yes"], Info, HV, Text),

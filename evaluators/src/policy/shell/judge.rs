@@ -147,7 +147,9 @@ impl Judge<'_> {
         let scan = Scan {
             hidden: true,
             follow: false,
-            names: None,
+            names: &[],
+            excludes: &[],
+            ignores: false,
             dash_names: false,
             secrets: true,
         };
@@ -319,10 +321,13 @@ impl Judge<'_> {
                             return self.unknown(cmd, &reason, Risk::Medium);
                         }
                         let located = self.places.locate(&root, &cmd.cwd);
+                        let names: Vec<String> = names.into_iter().collect();
                         let scan = Scan {
                             hidden: true,
                             follow: !meta,
-                            names: names.as_deref(),
+                            names: &names,
+                            excludes: &[],
+                            ignores: false,
                             dash_names: true,
                             secrets: !meta,
                         };
@@ -382,7 +387,9 @@ impl Judge<'_> {
             let scan = Scan {
                 hidden: tree.hidden,
                 follow: tree.follow,
-                names: None,
+                names: &tree.names,
+                excludes: &tree.excludes,
+                ignores: tree.ignores,
                 dash_names: false,
                 secrets: true,
             };
