@@ -163,3 +163,60 @@ async fn the_directory_is_followed_only_where_it_is_certain() {
         not_allowed(ws.path(), c).await;
     }
 }
+
+#[tokio::test]
+async fn diff_reads_directories_and_follows_links() {
+    let ws = tempfile::tempdir().expect("dir");
+    let home = tempfile::tempdir().expect("home");
+    put(home.path(), ".ssh/id_rsa", "KEY\n");
+    put(ws.path(), "d1/a.txt", "a\n");
+    put(ws.path(), "d2/a.txt", "b\n");
+    allowed(ws.path(), "diff -r d1 d2").await;
+    allowed(ws.path(), "diff d1 d2").await;
+    std::os::unix::fs::symlink(home.path().join(".ssh/id_rsa"), ws.path().join("d1/k"))
+        .expect("link");
+    not_allowed(ws.path(), "diff -rN d1 d2").await;
+    not_allowed(ws.path(), "diff d1 d2").await;
+    not_allowed(ws.path(), "diff d1/ README.md").await;
+}
+
+#[tokio::test]
+async fn producers_print_paths_only_when_the_table_says_so() {
+    let ws = tempfile::tempdir().expect("dir");
+    let home = tempfile::tempdir().expect("home");
+    put(home.path(), ".ssh/id_rsa", "KEY\n");
+    put(ws.path(), "src/a.rs", "fn a() {}\n");
+    put(
+        ws.path(),
+        "notes.txt",
+        &format!("{}\n", home.path().join(".ssh/id_rsa").display()),
+    );
+    put(ws.path(), "etc/passwd", "x\n");
+    put(ws.path(), ".env", "TOKEN=x\n");
+    allowed(
+        ws.path(),
+        "find src -name '*.rs' | grep -v test | xargs wc -l",
+    )
+    .await;
+    allowed(ws.path(), "find src -name '*.rs' -print0 | xargs -0 wc -l").await;
+    std::os::unix::fs::symlink("../notes.txt", ws.path().join("src/l")).expect("link");
+    for c in [
+        "git ls-files | grep -ee notes.txt | xargs cat",
+        "find . -name passwd | tac -s. | xargs cat",
+        "find src -type l -ls | xargs cat --",
+        "find . -iname .ENV | xargs cat",
+    ] {
+        not_allowed(ws.path(), c).await;
+    }
+}
+
+#[tokio::test]
+async fn the_glob_tool_reaches_as_far_as_its_braces() {
+    let ws = tempfile::tempdir().expect("dir");
+    let cx = context(PermissionMode::Default, ws.path());
+    for pattern in ["{../home/.ssh,x}/*", "{/etc,x}/*"] {
+        let (s, r) =
+            decided(verdict(&policy(), &call("glob", json!({ "pattern": pattern })), &cx).await);
+        assert_ne!(s, Stance::PolicyAllow, "{pattern}: {}", r.reason);
+    }
+}

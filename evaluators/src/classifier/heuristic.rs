@@ -142,7 +142,11 @@ const BUILD_FROM: &[&str] = &[
 
 /// Whether a build option's value stays inside the workspace (relative, no `..`).
 fn stays_inside(value: &str) -> bool {
-    !(value.starts_with('/') || value.starts_with('~') || value.split('/').any(|c| c == ".."))
+    !(value.is_empty()
+        || value == "-"
+        || value.starts_with('/')
+        || value.starts_with('~')
+        || value.split('/').any(|c| c == ".."))
 }
 
 /// Whether every command that runs is a development tool doing routine work with the
@@ -159,6 +163,14 @@ fn routine_builds(script: &shell::Script) -> bool {
             return false;
         };
         if program.contains('/') {
+            return false;
+        }
+        if cmd
+            .redirects
+            .iter()
+            .any(|r| r.kind == shell::RedirectKind::Read)
+        {
+            // A build file or input read from a redirection or a here-document.
             return false;
         }
         let Some(texts) = cmd
@@ -181,6 +193,22 @@ fn routine_builds(script: &shell::Script) -> bool {
                 continue;
             }
             _ => return false,
+        }
+        if program == "make"
+            && texts
+                .iter()
+                .any(|t| t.contains('=') || t.contains("$(") || t.starts_with("-E"))
+        {
+            // `make 'x:=$(shell …)'`, `make -E …`: code from the command line.
+            return false;
+        }
+        if matches!(program, "npm" | "pnpm" | "yarn" | "bun")
+            && texts
+                .iter()
+                .any(|t| matches!(*t, "env" | "exec" | "x" | "dlx"))
+        {
+            // `npm run env` prints every environment variable; `exec`/`dlx` fetch packages.
+            return false;
         }
         for (k, t) in texts.iter().enumerate() {
             let (name, attached) = t.split_once('=').map_or((*t, None), |(n, v)| (n, Some(v)));
@@ -255,6 +283,13 @@ fn protected(text: &str) -> Option<&'static str> {
         .find_map(|c| PROTECTED.iter().find(|p| **p == c).copied())
 }
 
+/// Programs that write or change the paths they are given.
+const WRITERS: &[&str] = &[
+    "cp", "mv", "tee", "touch", "mkdir", "ln", "install", "rm", "rmdir", "chmod", "chown", "chgrp",
+    "truncate", "dd", "sed", "rsync", "patch", "unzip", "tar", "perl", "awk", "gawk", "printf",
+    "echo", "cat", "shred", "mkfifo", "mknod", "setfacl", "xattr", "curl", "wget",
+];
+
 /// git subcommands that change only the repository in routine ways.
 const ROUTINE_GIT: &[&str] = &[
     "add",
@@ -287,19 +322,53 @@ const ROUTINE_GIT: &[&str] = &[
 
 /// What a shell command does that the reviewer never lets pass: it writes a protected path,
 /// discards work, or uses a git subcommand that is not routine.
-fn shell_hazard(script: &shell::Script) -> Option<Classification> {
+fn shell_hazard(
+    script: &shell::Script,
+    places: &crate::paths::Places<'_>,
+) -> Option<Classification> {
     for cmd in &script.commands {
+        let model = crate::programs::model(cmd);
         let only_reads = matches!(
-            crate::programs::model(cmd),
+            model,
             crate::programs::Model::Modeled(ref e) if e.writes.is_empty()
         );
+        // The words that name what the command writes: the table's writes, or every
+        // argument of a program that writes its operands.
+        let written: Vec<&shell::Word> = match &model {
+            crate::programs::Model::Modeled(e) => e.writes.iter().collect(),
+            crate::programs::Model::Unmodeled(_)
+                if cmd.program().is_some_and(|p| WRITERS.contains(&p)) =>
+            {
+                cmd.args().iter().collect()
+            }
+            crate::programs::Model::Unmodeled(_) => Vec::new(),
+        };
+        // Protection is decided on what a word names once quotes are gone, `cd` applied and
+        // symlinks followed; a word only known when it runs may name anything.
+        let names = |w: &shell::Word| -> Option<&'static str> {
+            let Some(text) = w.literal() else {
+                return Some("a path only known when it runs");
+            };
+            protected(text).or_else(|| {
+                let located = places.locate(text, &cmd.cwd);
+                if located.place == crate::paths::Place::Unknown {
+                    return Some("a path in a directory only known when it runs");
+                }
+                let rel = places.relative(&located.path)?;
+                protected(&rel.to_string_lossy())
+            })
+        };
         let writes_redirect = cmd
             .redirects
             .iter()
             .filter(|r| r.kind == shell::RedirectKind::Write)
-            .find_map(|r| protected(&r.target.raw));
+            .find_map(|r| names(&r.target));
+        let in_protected_dir = match &cmd.cwd {
+            shell::WorkingDir::Dir(d) => protected(d),
+            _ => None,
+        };
         let writes_word = (!only_reads)
-            .then(|| cmd.words.iter().find_map(|w| protected(&w.raw)))
+            .then(|| in_protected_dir.or_else(|| written.into_iter().find_map(names)))
             .flatten();
         if let Some(p) = writes_redirect.or(writes_word) {
             return Some(verdict(
@@ -460,8 +529,9 @@ impl Classifier for HeuristicClassifier {
             return Ok(by_name(&call.tool_name));
         };
         let mut c = judged.fold(first, worse);
+        let places = self.policy.places(review.context);
         if let Some(script) = script
-            && let Some(hazard) = shell_hazard(script)
+            && let Some(hazard) = shell_hazard(script, &places)
         {
             c = worse(c, hazard);
         }

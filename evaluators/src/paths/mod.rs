@@ -422,7 +422,11 @@ impl<'a> Places<'a> {
             {
                 return found(what);
             }
-            return Ok(if real.is_dir() { Visit::Dir } else { Visit::File });
+            return Ok(if real.is_dir() {
+                Visit::Dir
+            } else {
+                Visit::File
+            });
         }
         Ok(if is_dir { Visit::Dir } else { Visit::File })
     }
@@ -463,7 +467,10 @@ impl<'a> Places<'a> {
             }
             let named = scan.names.is_empty()
                 || scan.names.iter().any(|g| component_matches(g, &name, true));
-            let excluded = scan.excludes.iter().any(|g| component_matches(g, &name, true));
+            let excluded = scan
+                .excludes
+                .iter()
+                .any(|g| component_matches(g, &name, true));
             if !scan.secrets || !named || excluded {
                 continue;
             }
@@ -637,7 +644,7 @@ fn component_matches(pattern: &str, name: &str, dotglob: bool) -> bool {
     if name.starts_with('.') && !pattern.starts_with('.') && !dotglob {
         return false;
     }
-    if pattern == name {
+    if pattern.eq_ignore_ascii_case(name) {
         return true;
     }
     if !pattern.contains(['*', '?', '[']) {

@@ -254,7 +254,10 @@ pub(crate) fn judge(
     if matches!(tool, "glob" | "Glob")
         && let Some(pattern) = input.get("pattern").and_then(Value::as_str)
     {
-        named.push(literal_base(pattern));
+        // Braces first: `{../x,y}/*` reaches `../x`.
+        let mut alternatives = Vec::new();
+        super::shell::judge::expand_braces(pattern, &mut alternatives);
+        named.extend(alternatives.iter().map(|p| literal_base(p)));
     }
     if access == Access::Write && named.is_empty() {
         let reason = format!("Invalid input for \"{tool}\": field \"path\" is required.");

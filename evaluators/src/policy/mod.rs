@@ -4,7 +4,7 @@
 pub mod codes;
 pub(crate) mod filesystem;
 pub(crate) mod finding;
-mod shell;
+pub(crate) mod shell;
 mod validation;
 
 use std::path::PathBuf;

@@ -81,7 +81,13 @@ fn lex(program: &str, regex_after_paren: bool) -> Result<()> {
         match c {
             b' ' | b'\t' | b'\r' => i += 1,
             b'\\' if s.get(i + 1) == Some(&b'\n') => i += 2,
-            b'\n' | b';' | b'{' | b'}' => {
+            // A newline may continue a statement (after `,`, `&&`, `||`, `{`, `do`, `else`):
+            // only `;` and `}` end a `print` for certain.
+            b'\n' => {
+                after_operand = false;
+                i += 1;
+            }
+            b';' | b'{' | b'}' => {
                 printing = None;
                 // After `}` a new pattern may start, and a pattern may be a regex.
                 after_operand = false;
@@ -109,8 +115,26 @@ fn lex(program: &str, regex_after_paren: bool) -> Result<()> {
                 while i < s.len() && (s[i] != b'/' || bracket) {
                     match s[i] {
                         b'\\' => i += 1,
-                        b'[' => bracket = true,
-                        b']' => bracket = false,
+                        b'[' if !bracket => {
+                            bracket = true;
+                            // `[]…]` and `[^]…]` hold a literal `]`.
+                            if s.get(i + 1) == Some(&b'^') {
+                                i += 1;
+                            }
+                            if s.get(i + 1) == Some(&b']') {
+                                i += 1;
+                            }
+                        }
+                        // `[:alpha:]`, `[.x.]`, `[=x=]` inside a bracket expression.
+                        b'[' if matches!(s.get(i + 1), Some(b':' | b'.' | b'=')) => {
+                            let kind = s[i + 1];
+                            let close = s[i + 2..]
+                                .windows(2)
+                                .position(|w| w[0] == kind && w[1] == b']')
+                                .ok_or_else(|| "its awk program leaves a class open".to_owned())?;
+                            i += close + 3;
+                        }
+                        b']' if bracket => bracket = false,
                         b'\n' => {
                             return Err(
                                 "its awk program has a regex broken across lines".to_owned()
@@ -225,6 +249,10 @@ mod tests {
             "BEGIN { print |& \"cmd\" }",
             "BEGIN{x=\"a\"} {print x > \"f\"}",
             "BEGIN{system (\"id\")}",
+            "BEGIN{print \"x\",\n\"y\" > \"PWNED\"}",
+            "BEGIN{ if (match(\"x\", /[]/\"]/)) {}; print \"touch P\" | \"sh\" } # \"",
+            "BEGIN{ if (match(\"x\", /[[:alpha:]/\"]/)) {}; print \"t\" | \"sh\" } # \"",
+            "BEGIN{} /#*/ { print \"touch P\" | \"sh\" }",
         ] {
             assert!(check(p).is_err(), "{p} should be refused");
         }

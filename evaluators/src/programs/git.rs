@@ -41,7 +41,7 @@ const BLAME: &str = "L=v s e|show-email w M=? C=? p|porcelain line-porcelain inc
     ignore-rev=v abbrev=? b score-debug color-lines color-by-age progress no-progress \
     contents=r reverse=v encoding=v minimal";
 const LS_FILES: &str = "c|cached d|deleted m|modified o|others i|ignored s|stage u|unmerged \
-    k|killed z t v f full-name recurse-submodules abbrev=? x|exclude=v X|exclude-from=r \
+    k|killed z t v f full-name recurse-submodules!x abbrev=? x|exclude=v X|exclude-from=r \
     exclude-per-directory=v exclude-standard error-unmatch with-tree=v debug eol \
     deduplicate sparse format=v";
 const GREP: &str = "e=v!p f=r!p E|extended-regexp G|basic-regexp F|fixed-strings \
@@ -50,7 +50,7 @@ const GREP: &str = "e=v!p f=r!p E|extended-regexp G|basic-regexp F|fixed-strings
     c|count color=? no-color break heading p|show-function W|function-context \
     A|after-context=v B|before-context=v C|context=v max-depth=v r|recursive no-recursive \
     a|text no-textconv untracked!H no-index!H no-exclude-standard!H exclude-standard \
-    recurse-submodules cached q|quiet all-match and or not threads=v m|max-count=v";
+    recurse-submodules!x cached q|quiet all-match and or not threads=v m|max-count=v";
 const REV_PARSE: &str = "abbrev-ref=? short=? verify q|quiet sq symbolic symbolic-full-name \
     show-toplevel show-prefix show-cdup git-dir git-common-dir absolute-git-dir \
     is-inside-work-tree is-inside-git-dir is-bare-repository is-shallow-repository \

@@ -216,12 +216,31 @@ fn rg_type(name: &str) -> &'static [&'static str] {
         "ts" | "typescript" => &["*.ts", "*.tsx", "*.mts", "*.cts"],
         "java" => &["*.java", "*.jsp", "*.jspx", "*.properties"],
         "c" => &["*.c", "*.h", "*.H"],
-        "cpp" => &["*.cpp", "*.cc", "*.cxx", "*.c++", "*.hpp", "*.hh", "*.hxx", "*.h", "*.inl", "*.C", "*.H"],
-        "md" | "markdown" => &["*.md", "*.markdown", "*.mdx", "*.mkd", "*.mdwn", "*.mkdn", "*.mdown", "*.ron"],
+        "cpp" => &[
+            "*.cpp", "*.cc", "*.cxx", "*.c++", "*.hpp", "*.hh", "*.hxx", "*.h", "*.inl", "*.C",
+            "*.H",
+        ],
+        "md" | "markdown" => &[
+            "*.md",
+            "*.markdown",
+            "*.mdx",
+            "*.mkd",
+            "*.mdwn",
+            "*.mkdn",
+            "*.mdown",
+            "*.ron",
+        ],
         "toml" => &["*.toml", "Cargo.lock"],
         "html" => &["*.html", "*.htm", "*.xhtml", "*.ejs"],
         "css" => &["*.css", "*.scss"],
-        "rb" | "ruby" => &["*.rb", "Gemfile", "*.gemspec", ".irbrc", "Rakefile", "config.ru"],
+        "rb" | "ruby" => &[
+            "*.rb",
+            "Gemfile",
+            "*.gemspec",
+            ".irbrc",
+            "Rakefile",
+            "config.ru",
+        ],
         _ => &[],
     }
 }
@@ -268,7 +287,9 @@ fn options(items: Vec<Item<'_>>, e: &mut Effects, flags: &mut Flags) -> Result<V
                     if globs.is_empty() {
                         flags.names.push(None);
                     }
-                    flags.names.extend(globs.iter().map(|g| Some((*g).to_owned())));
+                    flags
+                        .names
+                        .extend(globs.iter().map(|g| Some((*g).to_owned())));
                 }
                 match (opt.value, value) {
                     (Value::Reads, Some(v)) => e.reads.push(v),
@@ -307,12 +328,18 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
         }
         Operands::None | Operands::Text | Operands::Command => {}
         Operands::Paths if flags.recursive => {
-            e.trees
-                .extend(operands.into_iter().map(|root| tree(root, &flags, true, false)));
+            e.trees.extend(
+                operands
+                    .into_iter()
+                    .map(|root| tree(root, &flags, true, false)),
+            );
         }
         Operands::Paths => e.reads.extend(operands),
         Operands::Meta => e.meta.extend(operands),
-        Operands::Trees => trees(operands, &flags, false, e),
+        Operands::Trees => e.trees.extend(operands.into_iter().map(|root| Tree {
+            follow: true,
+            ..tree(root, &flags, true, false)
+        })),
         Operands::PatternPaths | Operands::PatternMeta => {
             if !flags.pattern_given && !flags.files && !operands.is_empty() {
                 operands.remove(0);

@@ -235,7 +235,20 @@ impl Parser<'_> {
     }
 
     /// A label of `:`, `b`, `t`, `T`: to a `;` or the end of the line.
+    /// A label of `b`, `t`, `T`: GNU sed ends it at a blank, `;` or the end of the line, and
+    /// reads what follows a blank as the next command.
     fn label(&mut self) {
+        self.blanks();
+        while self
+            .peek()
+            .is_some_and(|c| !matches!(c, b'\n' | b';' | b' ' | b'\t'))
+        {
+            self.i += 1;
+        }
+    }
+
+    /// The label of `:`: to a `;` or the end of the line (blanks inside are part of it).
+    fn definition(&mut self) {
         self.blanks();
         while self.peek().is_some_and(|c| c != b'\n' && c != b';') {
             self.i += 1;
@@ -280,7 +293,7 @@ impl Parser<'_> {
                 Ok(())
             }
             b':' => {
-                self.label();
+                self.definition();
                 Ok(())
             }
             b'b' | b't' | b'T' => {
@@ -380,6 +393,9 @@ mod tests {
             "1!W out",
             "/a/I,+3 e touch x",
             "\\%x%w out",
+            "t x e touch PWN\n:x",
+            "T x e touch PWN\n:x",
+            "b x w README.md\n:x",
             "s/[/]/x/w y",
             "{{{e id\n}}}",
             "n;e",

@@ -37,7 +37,7 @@ pub enum Operands {
     Paths,
     /// Paths it only looks at: names, sizes, types (`ls`, `stat`).
     Meta,
-    /// Trees whose files it reads (`rg`): each operand is searched recursively.
+    /// Paths whose files it reads, whole directories included, through symlinks (`diff`).
     Trees,
     /// A pattern first (unless an option gave it), then paths it reads.
     PatternPaths,
@@ -201,7 +201,7 @@ pub(super) const GIT_LOG: &str = "p|u|patch s|no-patch U|unified=v stat=? numsta
     no-indent-heuristic full-index binary a|text R no-renames rename-empty no-rename-empty \
     check ws-error-highlight=v relative=? no-relative src-prefix=v dst-prefix=v \
     no-prefix default-prefix line-prefix=v ita-invisible-in-index ita-visible-in-index \
-    submodule=? ignore-submodules=? cc c m dd remerge-diff=? combined-all-paths \
+    submodule=?!x ignore-submodules=? cc c m dd remerge-diff=? combined-all-paths \
     diff-merges=v no-diff-merges t cached staged merge-base=v no-index!N \
     1|base 2|ours 3|theirs 0 show-notes=? standard-notes no-standard-notes \
     clear-decorations no-ext-diff no-textconv ext-diff!x textconv!x output=w \
@@ -304,8 +304,8 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["diff"],
         FileReader,
-        "a|text b|ignore-space-change B|ignore-blank-lines c C=v context=? d|minimal e|ed q|brief i|ignore-case I|ignore-matching-lines=v N|new-file n|rcs p|show-c-function r|recursive!R!H s|report-identical-files t|expand-tabs T|initial-tab u U=v unified=? w|ignore-all-space W|width=v y|side-by-side x|exclude=v X|exclude-from=r color=? label=v no-dereference normal strip-trailing-cr suppress-common-lines ignore-file-name-case no-ignore-file-name-case ignore-tab-expansion Z|ignore-trailing-space left-column speed-large-files horizon-lines=v tabsize=v suppress-blank-empty help version",
-        Paths,
+        "a|text b|ignore-space-change B|ignore-blank-lines c C=v context=? d|minimal e|ed q|brief i|ignore-case I|ignore-matching-lines=v N|new-file n|rcs p|show-c-function r|recursive!R!H!L s|report-identical-files t|expand-tabs T|initial-tab u U=v unified=? w|ignore-all-space W|width=v y|side-by-side x|exclude=v X|exclude-from=r color=? label=v no-dereference normal strip-trailing-cr suppress-common-lines ignore-file-name-case no-ignore-file-name-case ignore-tab-expansion Z|ignore-trailing-space left-column speed-large-files horizon-lines=v tabsize=v suppress-blank-empty help version",
+        Trees,
     ),
     p(
         &["comm"],
@@ -390,7 +390,7 @@ pub static PROGRAMS: &[Program] = &[
             &["sdiff"],
             FileReader,
             "a|text b|ignore-space-change B|ignore-blank-lines d|minimal i|ignore-case I|ignore-matching-lines=v l|left-column s|suppress-common-lines t|expand-tabs tabsize=v w|width=v W|ignore-all-space Z|ignore-trailing-space strip-trailing-cr help version",
-            Paths,
+            Trees,
         ),
         &["diff"],
     ),
@@ -399,7 +399,7 @@ pub static PROGRAMS: &[Program] = &[
             &["diff3"],
             FileReader,
             "a|text A|show-all e|ed E|show-overlap x|overlap-only X 3|easy-only i m|merge L|label=v strip-trailing-cr T|initial-tab help version",
-            Paths,
+            Trees,
         ),
         &["diff"],
     ),
@@ -431,7 +431,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["df"],
         Info,
-        "h|human-readable H|si T|print-type i|inodes a|all l|local x|exclude-type=v t|type=v P|portability B|block-size=v output=? total sync no-sync help version",
+        "h|human-readable H|si T|print-type i|inodes a|all l|local x|exclude-type=v t|type=v P|portability B|block-size=v output=? total no-sync help version",
         Meta,
     ),
     p(
@@ -555,12 +555,7 @@ pub static PROGRAMS: &[Program] = &[
         "a|all s|kernel-name n|nodename r|kernel-release v|kernel-version m|machine p|processor i|hardware-platform o|operating-system help version",
         None,
     ),
-    p(
-        &["hostname"],
-        Info,
-        "s|short f|fqdn|long i|ip-address I|all-ip-addresses d|domain A|all-fqdns h|help V|version",
-        None,
-    ),
+    p(&["hostname"], Info, "s|short h|help V|version", None),
     p(&["nproc"], Info, "all ignore=v help version", None),
     p(&["tty"], Info, "s|silent|quiet help version", None),
     p(&["groups"], Info, HV, Text),

@@ -734,7 +734,7 @@ const MAX_BRACE_ALTERNATIVES: usize = 256;
 /// Expands the shell's braces in `text` into `out` (`a{b,c}d` → `abd`, `acd`); a sequence
 /// `{x..y}` becomes `*`, and expansion past [`MAX_BRACE_ALTERNATIVES`] collapses the braces
 /// into `*` (either way the result matches at least what the shell would produce).
-fn expand_braces(text: &str, out: &mut Vec<String>) {
+pub(crate) fn expand_braces(text: &str, out: &mut Vec<String>) {
     let Some((open, close, parts)) = first_brace(text) else {
         out.push(text.to_owned());
         return;

@@ -4,7 +4,7 @@
 mod destructive;
 mod files;
 mod git;
-mod judge;
+pub(crate) mod judge;
 mod producer;
 mod programs;
 

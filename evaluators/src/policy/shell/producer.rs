@@ -179,7 +179,12 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
             Ok(roots.iter().map(|r| tree(r, None)).collect())
         }
         "grep" | "head" | "tail" | "sort" | "uniq" | "tac" if keeps_lines(program, &args) => {
-            if args.iter().any(|a| !a.starts_with('-')) && program != "grep" {
+            // A filter of its input only: the table says it reads no file of its own.
+            let reads_files = match programs::model(cmd) {
+                Model::Modeled(e) => !e.reads.is_empty() || !e.trees.is_empty(),
+                Model::Unmodeled(_) => true,
+            };
+            if reads_files {
                 return Err(format!("(`{program}`) reads files of its own"));
             }
             let mut out = Vec::new();
@@ -231,6 +236,14 @@ fn keeps_lines(program: &str, args: &[&str]) -> bool {
                 })
         }
         "uniq" => !args.iter().any(|a| a.contains('c') && a.starts_with('-')),
+        // `tac -s` splits records on another separator than a newline.
+        "tac" => args.is_empty(),
+        "sort" => args.iter().all(|a| {
+            a.starts_with('-')
+                && a.trim_start_matches('-')
+                    .chars()
+                    .all(|c| "bdfgihMnRrsuVz".contains(c))
+        }),
         _ => true,
     }
 }
@@ -278,10 +291,12 @@ fn find(args: &[&str], tree: &dyn Fn(&str, Option<&str>) -> Output) -> Result<Ve
         roots.push(args[i]);
         i += 1;
     }
-    if args
-        .iter()
-        .any(|a| matches!(*a, "-exec" | "-execdir" | "-ok" | "-okdir" | "-printf"))
-    {
+    if args.iter().any(|a| {
+        matches!(
+            *a,
+            "-exec" | "-execdir" | "-ok" | "-okdir" | "-printf" | "-ls" | "-fls"
+        )
+    }) {
         return Err("(`find`) prints more than paths".to_owned());
     }
     let disjunction = args[i..]
