@@ -510,6 +510,15 @@ impl<'a> Places<'a> {
         cwd: &WorkingDir,
         dotglob: bool,
     ) -> Result<Vec<String>, Limit> {
+        // `*/` matches directories only.
+        if let Some(dirs) = pattern.strip_suffix('/').filter(|p| !p.is_empty()) {
+            let found = self.expand_glob(dirs, cwd, dotglob)?;
+            return Ok(found
+                .into_iter()
+                .filter(|p| self.lexical(p, cwd).is_some_and(|l| l.is_dir()))
+                .map(|p| format!("{p}/"))
+                .collect());
+        }
         let (base, rest) = if pattern.starts_with('/') || pattern.starts_with('~') {
             let first_glob = pattern.find(['*', '?', '[']).unwrap_or(pattern.len());
             let cut = pattern[..first_glob].rfind('/').map_or(0, |i| i + 1);

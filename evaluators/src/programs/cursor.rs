@@ -61,7 +61,7 @@ pub(crate) fn read<'a>(
                 out.push(Item::Operand(at, word.clone()));
                 continue;
             }
-            if word.prefix.is_empty() || word.prefix.starts_with('-') {
+            if (word.prefix.is_empty() || word.prefix.starts_with('-')) && !options.inert {
                 return Err(format!(
                     "`{}` may be an option, and it is only known when it runs",
                     word.raw

@@ -86,7 +86,8 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     let mut i = 0;
     // Leading options: -H, -L, -P, -D debugopts, -Olevel.
     while let Some(w) = args.get(i) {
-        match literal(w)? {
+        let Some(t) = w.literal() else { break };
+        match t {
             "-H" | "-L" | "-P" => i += 1,
             "-D" => i += 2,
             t if t.starts_with("-O") => i += 1,
@@ -101,7 +102,13 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         if starts_expression {
             break;
         }
-        if w.literal().is_none() && (w.prefix.is_empty() || w.prefix.starts_with('-')) {
+        let safe_domain = w.domain.as_ref().is_some_and(|d| {
+            d.values.iter().all(|v| !v.starts_with('-')) && d.producers.is_empty()
+        });
+        if w.literal().is_none()
+            && !safe_domain
+            && (w.prefix.is_empty() || w.prefix.starts_with('-'))
+        {
             return Err(format!(
                 "`{}` may be a primary, only known when it runs",
                 w.raw

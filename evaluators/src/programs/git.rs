@@ -104,6 +104,18 @@ fn subcommands() -> &'static HashMap<&'static str, (Options, Kind)> {
         m.insert("stash", (log(""), Kind::Objects));
         m.insert("reflog", (log(""), Kind::Objects));
         m.insert("worktree", (Options::parse("porcelain v|verbose z"), Kind::Text));
+        m.insert("symbolic-ref", (Options::parse("q|quiet short"), Kind::Text));
+        m.insert("notes", (Options::parse(""), Kind::Objects));
+        m.insert(
+            "fsck",
+            (
+                Options::parse(
+                    "no-progress progress unreachable dangling no-dangling root tags cache \
+                     no-reflogs full no-full strict verbose connectivity-only name-objects",
+                ),
+                Kind::Text,
+            ),
+        );
         m
     })
 }
@@ -281,6 +293,12 @@ fn subcommand_operands(
         }
         "reflog" if matches!(first, Some("expire" | "delete" | "drop" | "write")) => {
             return Err("`git reflog` expire/delete discards history".to_owned());
+        }
+        "symbolic-ref" if operands.len() > 1 => {
+            return Err("`git symbolic-ref NAME REF` changes a reference".to_owned());
+        }
+        "notes" if !matches!(first, Some("list" | "show")) => {
+            return Err("`git notes` changes notes unless it lists or shows them".to_owned());
         }
         "worktree" if first != Some("list") => {
             return Err("`git worktree` changes worktrees unless it lists them".to_owned());

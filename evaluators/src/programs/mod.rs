@@ -336,6 +336,7 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
         }
         Operands::Paths => e.reads.extend(operands),
         Operands::Meta => e.meta.extend(operands),
+        Operands::Walked => trees(operands, &flags, true, e),
         Operands::Trees => e.trees.extend(operands.into_iter().map(|root| Tree {
             follow: true,
             ..tree(root, &flags, true, false)
@@ -430,6 +431,28 @@ fn special(
         Special::Dd => dd(args, e),
         Special::Declare => declare(program, args),
         Special::Set => set(args),
+        Special::Printenv => {
+            let mut names = 0;
+            for item in read_args(entry, args)? {
+                if let Item::Operand(_, w) = item {
+                    let name = literal(&w)?;
+                    let lower = name.to_ascii_lowercase();
+                    let secret_like = ["token", "secret", "key", "pass", "auth", "cred", "proxy"]
+                        .iter()
+                        .any(|w| lower.contains(w));
+                    if secret_like || crate::shell::secret_variable(&format!("${name}")).is_some() {
+                        return Err(format!("`printenv {name}` may print a secret"));
+                    }
+                    names += 1;
+                }
+            }
+            if names == 0 {
+                return Err(
+                    "`printenv` alone prints the environment, which may hold secrets".to_owned(),
+                );
+            }
+            Ok(())
+        }
         Special::Fingerprint => {
             let items = read_args(entry, args)?;
             if !items
@@ -559,15 +582,38 @@ fn test(program: &str, args: &[Word]) -> Result<()> {
     }
     if args
         .iter()
-        .any(|w| w.literal().is_none_or(|t| t == "-v" || t == "-R"))
+        .any(|w| matches!(w.literal(), Some("-v" | "-R")))
     {
-        let dynamic = args.iter().find(|w| w.literal().is_none());
-        return Err(match dynamic {
-            Some(w) => format!("`{}` may be an operator, only known when it runs", w.raw),
-            None => "`-v` evaluates a variable's subscript as code".to_owned(),
-        });
+        return Err("`-v` evaluates a variable's subscript as code".to_owned());
     }
-    Ok(())
+    // With at most four arguments, `test` reads them by their count: the operator positions
+    // are fixed, so a quoted run-time word there can only be an operand. Only those
+    // positions must be literal.
+    let operands: &[Word] = if program == "[" {
+        &args[..args.len() - 1]
+    } else {
+        args
+    };
+    let quoted = |w: &Word| w.literal().is_some() || w.raw.starts_with('"');
+    if operands.iter().all(|w| w.literal().is_some()) {
+        return Ok(());
+    }
+    let literal_at = |i: usize| operands.get(i).is_some_and(|w| w.literal().is_some());
+    let fixed = match operands.len() {
+        1 => true,
+        2 => literal_at(0),
+        3 => literal_at(1) || (literal_at(0) && operands[0].literal() == Some("!")),
+        4 => literal_at(0) && (literal_at(2) || literal_at(1)),
+        _ => false,
+    };
+    if fixed && operands.iter().all(quoted) {
+        return Ok(());
+    }
+    let w = operands.iter().find(|w| w.literal().is_none());
+    Err(format!(
+        "`{}` may be an operator, only known when it runs",
+        w.map_or("?", |w| w.raw.as_str())
+    ))
 }
 
 /// `date`: formats only; any other operand sets the clock.
@@ -589,7 +635,7 @@ fn ps(args: &[Word]) -> Result<()> {
     static OPTIONS: OnceLock<Options> = OnceLock::new();
     let options = OPTIONS.get_or_init(|| {
         Options::parse(
-            "A a d N f F l j H w L T M y c u|user=v U=v p|pid=v o|format=v O=v C=v G|Group=v \
+            "e A a d N f F l j H w L T M y c u|user=v U=v p|pid=v o|format=v O=v C=v G|Group=v \
              g|group=v t|tty=v s|sid=v q|quick-pid=v sort=v forest no-headers headers \
              cols|columns|width=v lines|rows=v help version V",
         )
@@ -958,6 +1004,21 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
                         | "--quiet"
                 )
             }) =>
+        {
+            Ok(())
+        }
+        ("rustc", ["--print", what])
+            if matches!(
+                *what,
+                "sysroot" | "target-list" | "cfg" | "target-libdir" | "host-tuple" | "crate-name"
+            ) =>
+        {
+            Ok(())
+        }
+        ("npm" | "pnpm", ["ls" | "list", rest @ ..])
+            if rest
+                .iter()
+                .all(|t| !t.starts_with('-') && !t.contains(['/', '.'])) =>
         {
             Ok(())
         }

@@ -55,6 +55,9 @@ pub(crate) struct Options {
     short: HashMap<char, usize>,
     long: HashMap<String, usize>,
     all: Vec<Opt>,
+    /// Whether no option has an effect (no path value, no mark): a word that turns out to
+    /// be one of them changes nothing the policy judges.
+    pub inert: bool,
 }
 
 impl Options {
@@ -101,6 +104,9 @@ impl Options {
                 marks,
             });
         }
+        out.inert = out.all.iter().all(|o| {
+            o.marks.is_empty() && matches!(o.value, Value::None | Value::Plain | Value::Optional)
+        });
         out
     }
 

@@ -39,6 +39,9 @@ pub enum Operands {
     Meta,
     /// Paths whose files it reads, whole directories included, through symlinks (`diff`).
     Trees,
+    /// Trees whose files it reads as `rg` walks them: hidden and ignored files left out
+    /// unless its options say otherwise (`tokei`, `scc`).
+    Walked,
     /// A pattern first (unless an option gave it), then paths it reads.
     PatternPaths,
     /// A pattern first, then trees whose names it lists (`fd`).
@@ -81,6 +84,8 @@ pub enum Special {
     Set,
     /// `read`: into variables that steer nothing.
     Read,
+    /// `printenv NAME…`: public variables only; alone it prints every one.
+    Printenv,
     /// `ssh-keygen -l -f KEY`: a key's fingerprint, nothing written.
     Fingerprint,
     /// `printf` without `-v`.
@@ -411,6 +416,12 @@ pub static PROGRAMS: &[Program] = &[
         Meta,
     ),
     p(
+        &["exa", "eza"],
+        FileReader,
+        "l|long a|all A|almost-all 1|oneline T|tree R|recurse L|level=v h|header G|grid x|across F|classify D|only-dirs f|only-files r|reverse s|sort=v git icons no-icons color=v colour=v group-directories-first group-directories-last g|group H|links i|inode b|binary B|bytes m|modified u|accessed U|created time-style=v no-permissions no-user no-time no-filesize",
+        Meta,
+    ),
+    p(
         &["stat"],
         FileReader,
         "L|dereference f|file-system c|format=v printf=v t|terse cached=v help version",
@@ -482,6 +493,24 @@ pub static PROGRAMS: &[Program] = &[
         Special(Special::Jq),
     ),
     p(&["yes"], Info, HV, Text),
+    p(
+        &["tokei"],
+        FileReader,
+        "f|files l|languages o|output=v s|sort=v t|type=v e|exclude=v!e hidden!H no-ignore!I no-ignore-vcs!I no-ignore-parent!I no-ignore-dot!I C|compact c|columns=v n|num-format=v v|verbose h|help V|version",
+        Walked,
+    ),
+    p(
+        &["scc"],
+        FileReader,
+        "no-cocomo no-complexity w|wide f|format=v s|sort=v exclude-dir=v i|include-ext=v no-gitignore!I no-ignore!I c|ci M|not-match=v x|exclude-ext=v by-file no-duplicates no-min-gen no-size h|help v|version",
+        Walked,
+    ),
+    p(
+        &["printenv"],
+        Info,
+        "0|null help version",
+        Special(Special::Printenv),
+    ),
     p(
         &["ssh-keygen"],
         Info,
@@ -621,7 +650,12 @@ pub static PROGRAMS: &[Program] = &[
         Special(Special::Echo),
     ),
     p(&["umask"], Shell, "p S", None),
-    p(&["ulimit"], Shell, "a S H", None),
+    p(
+        &["ulimit"],
+        Shell,
+        "a S H b c d e f i k l m n p q r s t u v x P R T",
+        Text,
+    ),
     p(&["alias", "hash"], Shell, "", Special(Special::Listing)),
     p(&["cd", "pushd", "popd"], Shell, "", Special(Special::Cd)),
     p(
@@ -691,7 +725,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &[
             "rustc", "go", "node", "python", "python3", "gcc", "g++", "clang", "make", "cmake",
-            "ruby", "perl", "deno", "docker", "bun",
+            "ruby", "perl", "deno", "docker", "bun", "java", "javac",
         ],
         Toolchain,
         "",

@@ -8,6 +8,7 @@ mod lower;
 mod unwrap;
 mod words;
 
+pub(crate) use words::secret_variable;
 pub use words::{Domain, Word};
 
 /// The longest command text that is parsed; longer ones are [`ShellError::TooLong`].
@@ -91,6 +92,8 @@ pub struct SimpleCommand {
     pub redirects: Vec<Redirect>,
     /// The variables assigned for it (`PATH=. ls` assigns `PATH`).
     pub assignments: Vec<String>,
+    /// The values assigned, in the same order, when literal.
+    pub assignment_values: Vec<Option<String>>,
     /// The directory it runs in.
     pub cwd: WorkingDir,
     /// The wrapper (`sudo`, `env`, `bash -c`, …) this command was unwrapped from.

@@ -289,7 +289,15 @@ impl Judge<'_> {
             }
         }
         for &p in &domain.producers {
-            let outputs = match producer::outputs(self.script, p, 0) {
+            // `find … -exec CMD {}`: `{}` is each path the find matches.
+            let from_find = cmd.parent == Some(p)
+                && self.script.commands.get(p).and_then(SimpleCommand::program) == Some("find");
+            let outputs = if from_find {
+                producer::find_matches(self.script, p)
+            } else {
+                producer::outputs(self.script, p, 0)
+            };
+            let outputs = match outputs {
                 Ok(o) => o,
                 Err(why) => {
                     let reason = format!(
@@ -301,6 +309,22 @@ impl Judge<'_> {
             };
             for out in outputs {
                 match out {
+                    producer::Output::Listed(v) => {
+                        let dir = self.expanded(cmd, &v).into_iter().any(|p| {
+                            p.is_none_or(|p| self.places.locate(&p, &cmd.cwd).path.is_dir())
+                        });
+                        if dir {
+                            let reason =
+                                format!("reads `{}`, the entries `ls {v}` lists", word.raw);
+                            return self.unknown(cmd, &reason, Risk::Medium);
+                        }
+                        let w = Word::literal_text(v);
+                        if meta {
+                            self.meta(cmd, &w)
+                        } else {
+                            self.read(cmd, &w)
+                        }
+                    }
                     producer::Output::Value(v) => {
                         let w = Word::literal_text(v);
                         if meta {

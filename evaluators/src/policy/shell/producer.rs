@@ -11,6 +11,9 @@ use crate::shell::{Script, SimpleCommand, Word, WorkingDir};
 pub(super) enum Output {
     /// A literal value.
     Value(String),
+    /// A path as `ls` prints it: itself when it is not a directory (a directory would print
+    /// its entries instead).
+    Listed(String),
     /// Any path under `root` (relative to `cwd` as printed), whose name matches `names`;
     /// only files git tracks when `tracked`.
     Tree {
@@ -125,9 +128,47 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
                     "--",
                 ],
             )?;
-            Ok(vec![tree(".", None)])
+            // Without revisions, the changed files are tracked ones.
+            let revisions = args[1..].iter().any(|a| !a.starts_with('-'));
+            Ok(vec![if revisions {
+                tree(".", None)
+            } else {
+                tracked_tree(".", None)
+            }])
         }
-        "find" => find(&args, &tree),
+        "find" => find(&args, &tree, false),
+        // `ls FILE…` prints the files as given (globs expanded by the shell); `printf '%s\n'
+        // WORD…` prints its words a line each.
+        "ls" if !args.is_empty()
+            && args
+                .iter()
+                .all(|a| !a.starts_with('-') || matches!(*a, "-1" | "-d" | "--directory"))
+            && args.iter().any(|a| *a != "." && !a.starts_with('-')) =>
+        {
+            let directories = args.iter().any(|a| matches!(*a, "-d" | "--directory"));
+            Ok(args
+                .iter()
+                .filter(|a| !a.starts_with('-'))
+                .map(|a| {
+                    if directories {
+                        Output::Value((*a).to_owned())
+                    } else {
+                        Output::Listed((*a).to_owned())
+                    }
+                })
+                .collect())
+        }
+        "printf"
+            if matches!(args.first(), Some(&("%s\\n" | "%s\n")))
+                && args[1..]
+                    .iter()
+                    .all(|a| !a.contains(['\'', '"', '\\', '%'])) =>
+        {
+            Ok(args[1..]
+                .iter()
+                .map(|a| Output::Value((*a).to_owned()))
+                .collect())
+        }
         "ls" if args
             .iter()
             .all(|a| matches!(*a, "-1" | "-A" | "--almost-all" | ".")) =>
@@ -214,6 +255,27 @@ fn only_options(args: &[&str], allowed: &[&str]) -> Result<(), String> {
     }
 }
 
+/// The paths a `find` command matches (what its `-exec … {}` is given), whatever it prints.
+///
+/// # Errors
+///
+/// Why they are not known.
+pub(super) fn find_matches(script: &Script, index: usize) -> Result<Vec<Output>, String> {
+    let cmd = script
+        .commands
+        .get(index)
+        .ok_or_else(|| "is not in the command".to_owned())?;
+    let texts: Option<Vec<&str>> = cmd.args().iter().map(Word::literal).collect();
+    let args = texts.ok_or_else(|| "(`find`) has arguments only known when they run".to_owned())?;
+    let tree = |root: &str, names: Option<&str>| Output::Tree {
+        root: root.to_owned(),
+        names: names.map(str::to_owned),
+        cwd: cmd.cwd.clone(),
+        tracked: false,
+    };
+    find(&args, &tree, true)
+}
+
 /// Whether a filter prints only whole lines of its input.
 fn keeps_lines(program: &str, args: &[&str]) -> bool {
     match program {
@@ -281,7 +343,11 @@ fn pathspec(spec: &str, tree: &dyn Fn(&str, Option<&str>) -> Output) -> Output {
 
 /// `find ROOTS … -name PAT …`: the roots, filtered by the name pattern when the expression
 /// is a plain conjunction.
-fn find(args: &[&str], tree: &dyn Fn(&str, Option<&str>) -> Output) -> Result<Vec<Output>, String> {
+fn find(
+    args: &[&str],
+    tree: &dyn Fn(&str, Option<&str>) -> Output,
+    matches: bool,
+) -> Result<Vec<Output>, String> {
     let mut i = 0;
     while i < args.len() && matches!(args[i], "-H" | "-L" | "-P") {
         i += 1;
@@ -291,23 +357,31 @@ fn find(args: &[&str], tree: &dyn Fn(&str, Option<&str>) -> Output) -> Result<Ve
         roots.push(args[i]);
         i += 1;
     }
-    if args.iter().any(|a| {
+    let prints_more = args.iter().any(|a| {
         matches!(
             *a,
             "-exec" | "-execdir" | "-ok" | "-okdir" | "-printf" | "-ls" | "-fls"
         )
-    }) {
+    });
+    if prints_more && !matches {
         return Err("(`find`) prints more than paths".to_owned());
     }
-    let disjunction = args[i..]
-        .iter()
-        .any(|a| matches!(*a, "-o" | "-or" | "!" | "-not" | ","));
+    // A name test narrows the paths when the expression is a conjunction; a negated one
+    // (`! -name x`, `-not -name x`) does not.
+    let disjunction = args[i..].iter().any(|a| matches!(*a, "-o" | "-or" | ","));
     let names = (!disjunction)
         .then(|| {
             args[i..]
-                .windows(2)
-                .find(|w| matches!(w[0], "-name" | "-iname"))
-                .map(|w| w[1])
+                .windows(3)
+                .find(|w| matches!(w[1], "-name" | "-iname") && !matches!(w[0], "!" | "-not"))
+                .map(|w| w[2])
+                .or_else(|| {
+                    (args
+                        .get(i)
+                        .is_some_and(|a| matches!(*a, "-name" | "-iname")))
+                    .then(|| args.get(i + 1).copied())
+                    .flatten()
+                })
         })
         .flatten();
     if roots.is_empty() {

@@ -122,14 +122,24 @@ fn steering_variable(cmd: &SimpleCommand) -> Option<String> {
     let bare = cmd.words.is_empty();
     cmd.assignments
         .iter()
-        .find(|name| {
+        .enumerate()
+        .find(|(i, name)| {
+            let value = cmd.assignment_values.get(*i).cloned().flatten();
+            // A pager that is `cat` (or nothing) pages nothing; `IFS` only splits what `read`
+            // reads.
+            let plain_pager = matches!(name.as_str(), "PAGER" | "GIT_PAGER" | "MANPAGER")
+                && matches!(value.as_deref(), Some("cat" | ""));
+            let read_ifs = name.as_str() == "IFS" && cmd.program() == Some("read");
+            if plain_pager || read_ifs {
+                return false;
+            }
             if bare {
                 !programs::harmless_shell_variable(name)
             } else {
                 !programs::harmless_variable(name)
             }
         })
-        .cloned()
+        .map(|(_, name)| name.clone())
 }
 
 /// Judges one simple command.

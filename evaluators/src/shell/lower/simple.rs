@@ -15,6 +15,7 @@ pub(super) struct Parts {
     redirects: Vec<Redirect>,
     feeds: Vec<usize>,
     assignments: Vec<String>,
+    values: Vec<Option<String>>,
 }
 
 impl Lowering<'_> {
@@ -35,6 +36,7 @@ impl Lowering<'_> {
         }
         let index = self.push(parts.words, parts.redirects, parts.feeds);
         self.script.commands[index].assignments = parts.assignments;
+        self.script.commands[index].assignment_values = parts.values;
         self.track_cwd(index);
         self.unwrap(index, depth);
     }
@@ -52,6 +54,7 @@ impl Lowering<'_> {
             redirects,
             feeds,
             assignments,
+            values,
         } = parts;
         match item {
             CommandPrefixOrSuffixItem::IoRedirect(r) => {
@@ -77,7 +80,7 @@ impl Lowering<'_> {
                         assignments.push(format!("{name}[]"));
                     }
                 }
-                self.assignment_value(&assignment.value, depth, feeds);
+                values.push(self.assignment_value(&assignment.value, depth, feeds));
             }
             CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
                 self.process_substitution(kind, sub, depth, feeds);
@@ -90,16 +93,19 @@ impl Lowering<'_> {
         }
     }
 
-    /// Substitutions in an assigned value still run.
+    /// Substitutions in an assigned value still run; the value, when literal.
     fn assignment_value(
         &mut self,
         value: &ast::AssignmentValue,
         depth: usize,
         feeds: &mut Vec<usize>,
-    ) {
+    ) -> Option<String> {
         match value {
             ast::AssignmentValue::Scalar(w) => {
-                self.word(&w.value, depth, feeds);
+                return self
+                    .word(&w.value, depth, feeds)
+                    .literal()
+                    .map(str::to_owned);
             }
             ast::AssignmentValue::Array(items) => {
                 for (k, v) in items {
@@ -108,6 +114,7 @@ impl Lowering<'_> {
                     }
                     self.word(&v.value, depth, feeds);
                 }
+                None
             }
         }
     }
