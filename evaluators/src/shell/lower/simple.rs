@@ -101,12 +101,10 @@ impl Lowering<'_> {
         feeds: &mut Vec<usize>,
     ) -> Option<String> {
         match value {
-            ast::AssignmentValue::Scalar(w) => {
-                return self
-                    .word(&w.value, depth, feeds)
-                    .literal()
-                    .map(str::to_owned);
-            }
+            ast::AssignmentValue::Scalar(w) => self
+                .word(&w.value, depth, feeds)
+                .literal()
+                .map(str::to_owned),
             ast::AssignmentValue::Array(items) => {
                 for (k, v) in items {
                     if let Some(k) = k {
