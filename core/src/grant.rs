@@ -90,7 +90,8 @@ pub struct ExactInputScoper;
 
 impl GrantScoper for ExactInputScoper {
     fn keys(&self, call: &ToolCall) -> Vec<GrantKey> {
-        let specifier = match call.input.get("command").and_then(|c| c.as_str()) {
+        let command = crate::catalog::shell_command(&call.input);
+        let specifier = match command.as_deref() {
             Some(command) => command.to_owned(),
             None => call.input.to_string(),
         };

@@ -239,8 +239,8 @@ impl CanonicalGrantScoper {
     fn keys_of(&self, call: &ToolCall, cx: Option<&EvaluationContext>) -> Vec<GrantKey> {
         let tool = call.tool_name.as_str();
         if is_shell_tool(tool) {
-            return match call.input.get("command").and_then(Value::as_str) {
-                Some(command) => self.shell_keys(command, cx),
+            return match warrant_core::catalog::shell_command(&call.input) {
+                Some(command) => self.shell_keys(&command, cx),
                 None => vec![shell_key(&call.input.to_string())],
             };
         }

@@ -22,9 +22,47 @@ use crate::workspace::Tooling;
 /// The shell tool's runtime id.
 pub const SHELL_TOOL: &str = "Bash";
 
-/// Whether a tool name is the shell tool or one of its accepted spellings (`bash`, `shell`).
+/// Whether a tool name is the shell tool or one of its accepted spellings: `bash`, `shell`,
+/// and the shell tools of other agents (Cursor's `run_terminal_cmd`, Cline's
+/// `execute_command`, Gemini CLI's `run_shell_command`, Codex's `local_shell` and
+/// `exec_command`).
 pub fn is_shell_tool(name: &str) -> bool {
-    matches!(name, "Bash" | "bash" | "shell" | "Shell")
+    matches!(
+        name,
+        "Bash"
+            | "bash"
+            | "shell"
+            | "Shell"
+            | "run_terminal_cmd"
+            | "execute_command"
+            | "run_shell_command"
+            | "local_shell"
+            | "exec_command"
+            | "shell_command"
+    )
+}
+
+/// The command line of a shell tool's input: `command` as a string, or as an argument vector
+/// (`["bash", "-lc", "ls"]`) quoted back into one line; `None` when it is neither.
+pub fn shell_command(input: &serde_json::Value) -> Option<String> {
+    match input.get("command")? {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Array(items) => {
+            let words: Option<Vec<&str>> = items.iter().map(serde_json::Value::as_str).collect();
+            let words = words?;
+            if words.is_empty() {
+                return None;
+            }
+            Some(
+                words
+                    .iter()
+                    .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        }
+        _ => None,
+    }
 }
 
 /// Where a tool comes from.

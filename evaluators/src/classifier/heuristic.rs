@@ -2,7 +2,6 @@
 //! `auto` mode works with no configuration. It reports under its own model id.
 
 use async_trait::async_trait;
-use serde_json::Value;
 use warrant_core::catalog::is_shell_tool;
 use warrant_core::decision::{Behavior, Confidence, Risk};
 
@@ -514,13 +513,9 @@ impl Classifier for HeuristicClassifier {
         let Some((_, findings)) = self.policy.judge_all(call, review.context) else {
             return Ok(by_name(&call.tool_name));
         };
-        let command = call
-            .input
-            .get("command")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+        let command = warrant_core::catalog::shell_command(&call.input).unwrap_or_default();
         let shell = is_shell_tool(&call.tool_name);
-        let parsed = shell.then(|| shell::parse_in(review.context, command));
+        let parsed = shell.then(|| shell::parse_in(review.context, &command));
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
         let routine = script.is_some_and(routine_builds);
         // Every finding of the call is weighed; the worst decides.

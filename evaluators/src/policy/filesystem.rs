@@ -25,7 +25,18 @@ const READ_TOOLS: &[&str] = &[
     "Grep",
     "LS",
     "NotebookRead",
+    // Other agents' readers: Gemini CLI, Cline, Cursor.
+    "read_file",
+    "list_directory",
+    "list_dir",
+    "list_files",
+    "search_file_content",
+    "grep_search",
+    "file_search",
 ];
+
+/// Tools that read every file of a tree (searches).
+const SEARCH_TOOLS: &[&str] = &["grep", "Grep", "search_file_content", "grep_search"];
 
 /// Tools that create or change files.
 const WRITE_TOOLS: &[&str] = &[
@@ -36,6 +47,17 @@ const WRITE_TOOLS: &[&str] = &[
     "write",
     "MultiEdit",
     "NotebookEdit",
+    // Other agents' writers: Gemini CLI, Cline, Cursor, Codex, the text editor tool.
+    "write_file",
+    "create_file",
+    "write_to_file",
+    "replace",
+    "replace_in_file",
+    "edit_file",
+    "search_replace",
+    "apply_patch",
+    "str_replace_based_edit_tool",
+    "str_replace_editor",
 ];
 
 /// The operations of LSP tools (`lsp_{profile}_{operation}`): all queries.
@@ -55,6 +77,10 @@ const PATH_FIELDS: &[&str] = &[
     "file",
     "uri",
     "notebook_path",
+    "target_file",
+    "absolute_path",
+    "dir_path",
+    "directory",
 ];
 
 /// How a tool touches files.
@@ -68,6 +94,16 @@ pub(crate) enum Access {
 
 /// How `tool` touches files, if it is a file tool.
 pub(crate) fn access(tool: &str, catalog: &ToolCatalog) -> Option<Access> {
+    access_of(tool, &Value::Null, catalog)
+}
+
+/// How a call of `tool` with `input` touches files: the text editor tool reads with `view`.
+pub(crate) fn access_of(tool: &str, input: &Value, catalog: &ToolCatalog) -> Option<Access> {
+    if matches!(tool, "str_replace_based_edit_tool" | "str_replace_editor")
+        && input.get("command").and_then(Value::as_str) == Some("view")
+    {
+        return Some(Access::Read);
+    }
     if READ_TOOLS.contains(&tool) || is_lsp_query(tool, catalog) {
         Some(Access::Read)
     } else if WRITE_TOOLS.contains(&tool) {
@@ -88,6 +124,17 @@ fn is_lsp_query(tool: &str, catalog: &ToolCatalog) -> bool {
 
 /// Input fields of read-only tools that steer nothing but how much is shown.
 const READ_FIELDS: &[&str] = &[
+    "ignore",
+    "respect_git_ignore",
+    "should_read_entire_file",
+    "start_line_one_indexed",
+    "end_line_one_indexed_inclusive",
+    "explanation",
+    "query",
+    "include_pattern",
+    "exclude_pattern",
+    "recursive",
+    "command",
     "pattern",
     "offset",
     "limit",
@@ -113,12 +160,41 @@ const READ_FIELDS: &[&str] = &[
     "description",
 ];
 
-/// The paths a call names, as written.
+/// The paths a call names, as written: its path fields, and the files a patch touches
+/// (`*** Update File: PATH`, `+++ b/PATH`).
 fn raw_paths(input: &Value) -> Vec<&str> {
-    PATH_FIELDS
+    let mut out: Vec<&str> = PATH_FIELDS
         .iter()
         .filter_map(|f| input.get(*f).and_then(Value::as_str))
-        .collect()
+        .collect();
+    for field in ["input", "patch", "diff"] {
+        let Some(patch) = input.get(field).and_then(Value::as_str) else {
+            continue;
+        };
+        for line in patch.lines() {
+            let named = [
+                "*** Add File: ",
+                "*** Update File: ",
+                "*** Delete File: ",
+                "*** Move to: ",
+                "+++ ",
+                "--- ",
+            ]
+            .iter()
+            .find_map(|p| line.strip_prefix(p));
+            if let Some(path) = named {
+                let path = path.trim();
+                let path = path
+                    .strip_prefix("a/")
+                    .or_else(|| path.strip_prefix("b/"))
+                    .unwrap_or(path);
+                if path != "/dev/null" && !path.is_empty() {
+                    out.push(path);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The paths a call names, each with every path it may stand for (a `file:` URI for its
@@ -214,7 +290,7 @@ pub(crate) fn judge(
     catalog: &ToolCatalog,
     places: &Places<'_>,
 ) -> Option<Finding> {
-    let access = access(tool, catalog)?;
+    let access = access_of(tool, input, catalog)?;
     let mut named: Vec<String> = Vec::new();
     for raw in raw_paths(input) {
         match meanings(raw) {
@@ -274,7 +350,7 @@ pub(crate) fn judge(
         return decided;
     }
     // A search reads every file of its tree: the tree must hold no secret.
-    if matches!(tool, "grep" | "Grep") {
+    if SEARCH_TOOLS.contains(&tool) {
         let roots = if named.is_empty() {
             vec![".".to_owned()]
         } else {

@@ -88,29 +88,46 @@ impl PolicyEvaluator {
     ) -> Option<(Finding, Vec<Finding>)> {
         let one = |f: Finding| (f.clone(), vec![f]);
         let tool = call.tool_name.as_str();
-        let catalog_id = if is_shell_tool(tool) {
-            SHELL_TOOL
-        } else {
-            tool
-        };
+        let shell_tool = is_shell_tool(tool);
+        // Another agent's shell tool may give its command as an argument vector: it is
+        // validated and judged as the line it stands for.
+        let command = shell_tool
+            .then(|| warrant_core::catalog::shell_command(&call.input))
+            .flatten();
+        let mut input = call.input.clone();
+        if let (Some(c), Some(map)) = (&command, input.as_object_mut()) {
+            map.insert("command".to_owned(), serde_json::Value::String(c.clone()));
+        }
+        let catalog_id = if shell_tool { SHELL_TOOL } else { tool };
         if let Some(schema) = cx
             .catalog
             .get(catalog_id)
             .and_then(|t| t.input_schema.as_ref())
-            && let Err(problem) = validation::check(schema, &call.input)
+            && let Err(problem) = validation::check(schema, &input)
         {
             return Some(one(invalid(tool, &problem)));
         }
         let places = self.places(cx);
-        if is_shell_tool(tool) {
-            let (decided, mut all) = match call.input.get("command").and_then(|c| c.as_str()) {
-                Some(command) => shell::judge_command(cx, command, &places),
+        if shell_tool {
+            // The directory the tool runs the command in (Codex's `workdir`, `cwd`).
+            let start = SHELL_DIRECTORY_FIELDS
+                .iter()
+                .find_map(|f| input.get(*f))
+                .map(|d| match d.as_str() {
+                    Some(d) => crate::shell::WorkingDir::Dir(d.to_owned()),
+                    None => crate::shell::WorkingDir::Unknown,
+                })
+                .unwrap_or_default();
+            let (decided, mut all) = match &command {
+                Some(command) => shell::judge_command(cx, command, &places, &start),
                 None => one(invalid(tool, "field \"command\" must be a string")),
             };
-            let unknown_field = call
-                .input
-                .as_object()
-                .and_then(|m| m.keys().find(|k| !SHELL_FIELDS.contains(&k.as_str())));
+            let unknown_field = input.as_object().and_then(|m| {
+                m.keys().find(|k| {
+                    !SHELL_FIELDS.contains(&k.as_str())
+                        && !SHELL_DIRECTORY_FIELDS.contains(&k.as_str())
+                })
+            });
             let Some(field) = unknown_field else {
                 return Some((decided, all));
             };
@@ -139,8 +156,21 @@ impl PolicyEvaluator {
     }
 }
 
-/// Input fields of the shell tool that change nothing about what the command does.
-const SHELL_FIELDS: &[&str] = &["command", "description", "timeout", "run_in_background"];
+/// Input fields of shell tools that change nothing about what the command does.
+const SHELL_FIELDS: &[&str] = &[
+    "command",
+    "description",
+    "timeout",
+    "timeout_ms",
+    "run_in_background",
+    "is_background",
+    "requires_approval",
+    "explanation",
+    "justification",
+];
+
+/// Input fields of shell tools that name the directory the command runs in: honoured.
+const SHELL_DIRECTORY_FIELDS: &[&str] = &["workdir", "cwd", "directory", "dir_path"];
 
 fn invalid(tool: &str, problem: &str) -> Finding {
     Finding::new(

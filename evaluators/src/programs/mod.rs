@@ -148,7 +148,9 @@ fn effects(cmd: &SimpleCommand) -> Result<Effects> {
     let args = cmd.args();
     let mut e = Effects::default();
     match entry.program.operands {
-        Operands::Special(special) => self::special(special, program, entry, args, &mut e)?,
+        Operands::Special(special) => {
+            self::special(special, program, entry, args, cmd.wraps, &mut e)?;
+        }
         Operands::Command => {
             let inner = wrapped_command(program, args)?;
             let before = &args[..inner.unwrap_or(args.len())];
@@ -413,6 +415,7 @@ fn special(
     program: &str,
     entry: &Entry,
     args: &[Word],
+    cmd_wraps: bool,
     e: &mut Effects,
 ) -> Result<()> {
     match special {
@@ -431,6 +434,7 @@ fn special(
         Special::Dd => dd(args, e),
         Special::Declare => declare(program, args),
         Special::Set => set(args),
+        Special::ShellCode => shell_code(cmd_wraps, args),
         Special::Printenv => {
             let mut names = 0;
             for item in read_args(entry, args)? {
@@ -885,6 +889,57 @@ fn declare(program: &str, args: &[Word]) -> Result<()> {
         return Err(format!(
             "`{program}` alone prints variables, which may hold secrets"
         ));
+    }
+    Ok(())
+}
+
+/// `bash -c CODE [NAME ARGS…]`: harmless when the code was read (the shell reader unwrapped
+/// it) and no start-up file is: a login or interactive shell reads the user's profile.
+fn shell_code(unwrapped: bool, args: &[Word]) -> Result<()> {
+    const FLAGS: &str = "ceuxvfnE";
+    const NAMES: &[&str] = &[
+        "errexit", "nounset", "pipefail", "xtrace", "verbose", "noglob",
+    ];
+    let mut code = false;
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        let t = literal(w)?;
+        i += 1;
+        match t {
+            "--noprofile" | "--norc" | "--posix" => continue,
+            "--" => break,
+            _ if t.starts_with("--") => {
+                return Err(format!(
+                    "`{t}` makes the shell read start-up files or is not known"
+                ));
+            }
+            _ if (t.starts_with('-') || t.starts_with('+')) && t.len() > 1 => {
+                for c in t[1..].chars() {
+                    match c {
+                        'o' | 'O' => {
+                            let name = args.get(i).map(literal).transpose()?;
+                            i += 1;
+                            if !name.is_some_and(|n| NAMES.contains(&n)) {
+                                return Err(
+                                    "its `-o` option is not known to be harmless".to_owned()
+                                );
+                            }
+                        }
+                        'c' => code = true,
+                        c if FLAGS.contains(c) => {}
+                        c => {
+                            return Err(format!(
+                                "`-{c}` makes the shell read start-up files or input, or is not known"
+                            ));
+                        }
+                    }
+                }
+            }
+            _ => break,
+        }
+    }
+    if !code || !unwrapped {
+        return Err("the shell runs a script or input the policy does not read".to_owned());
     }
     Ok(())
 }

@@ -84,6 +84,8 @@ pub enum Special {
     Set,
     /// `read`: into variables that steer nothing.
     Read,
+    /// `bash -c CODE`: the code is read on its own; start-up files are not.
+    ShellCode,
     /// `printenv NAME…`: public variables only; alone it prints every one.
     Printenv,
     /// `ssh-keygen -l -f KEY`: a key's fingerprint, nothing written.
@@ -665,6 +667,12 @@ pub static PROGRAMS: &[Program] = &[
         Special(Special::Declare),
     ),
     p(&["set"], Shell, "", Special(Special::Set)),
+    p(
+        &["bash", "sh", "dash"],
+        Wrapper,
+        "",
+        Special(Special::ShellCode),
+    ),
     p(
         &["read"],
         Shell,

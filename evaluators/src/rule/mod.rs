@@ -112,9 +112,9 @@ impl RuleEvaluator {
             servers.push(server.to_owned());
         }
         let parsed = is_shell_tool(tool)
-            .then(|| call.input.get("command").and_then(|c| c.as_str()))
+            .then(|| warrant_core::catalog::shell_command(&call.input))
             .flatten()
-            .map(|c| crate::shell::parse_in(cx, c));
+            .map(|c| crate::shell::parse_in(cx, &c));
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
         let view = CallView {
             identities,

@@ -192,8 +192,17 @@ impl Script {
 /// A [`ShellError`] when the top-level text cannot be parsed; code nested inside it that cannot
 /// be parsed is kept in [`Script::unreadable`] instead.
 pub fn parse(command: &str) -> Result<Script, ShellError> {
+    parse_from(command, WorkingDir::Root)
+}
+
+/// Parses a command line that starts in the directory `start`.
+///
+/// # Errors
+///
+/// As [`parse`].
+pub fn parse_from(command: &str, start: WorkingDir) -> Result<Script, ShellError> {
     let mut script = Script::default();
-    lower::Lowering::new(&mut script).program(command, 0, WorkingDir::Root)?;
+    lower::Lowering::new(&mut script).program(command, 0, start)?;
     Ok(script)
 }
 

@@ -21,8 +21,14 @@ pub(crate) fn judge_command(
     cx: &warrant_core::call::EvaluationContext,
     command: &str,
     places: &Places<'_>,
+    start: &shell::WorkingDir,
 ) -> (Finding, Vec<Finding>) {
-    match &*shell::parse_in(cx, command) {
+    let parsed = if *start == shell::WorkingDir::Root {
+        shell::parse_in(cx, command)
+    } else {
+        std::sync::Arc::new(shell::parse_from(command, start.clone()))
+    };
+    match &*parsed {
         Ok(script) => judge_script(script, places),
         Err(e) => {
             let f = Finding::new(
