@@ -38,6 +38,7 @@ pub(super) fn model(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()>
             }
         }
     }
+    super::single_words(&operands, 1)?;
     let mut operands = operands.into_iter();
     let program = operands.next().ok_or("it is given no program")?;
     check(literal(&program)?)?;

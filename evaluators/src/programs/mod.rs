@@ -313,10 +313,52 @@ fn read_args<'a>(entry: &'a Entry, args: &[Word]) -> Result<Vec<Item<'a>>> {
     )
 }
 
+/// Whether a word may become several words when it runs: an unquoted glob, brace expansion
+/// or expansion without a known domain.
+pub(crate) fn may_split(word: &Word) -> bool {
+    let mut quote: Option<char> = None;
+    let mut chars = word.raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (None, '\\') => {
+                chars.next();
+            }
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') => {
+                chars.next();
+            }
+            (None, '*' | '?' | '[' | '{') => return true,
+            (None, '$' | '`') if word.domain.is_none() => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Fails when one of the first `n` operands may become several words: the roles of the
+/// operands after it would shift (`grep {x,.env}` is `grep x .env`).
+fn single_words(operands: &[Word], n: usize) -> Result<()> {
+    match operands.iter().take(n).find(|w| may_split(w)) {
+        Some(w) => Err(format!(
+            "`{}` may become several words, and the operands after it would change roles",
+            w.raw
+        )),
+        None => Ok(()),
+    }
+}
+
 fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Result<()> {
     let mut flags = Flags::default();
     let items = read_args(entry, args)?;
     let mut operands = options(items, e, &mut flags)?;
+    match kind {
+        Operands::PatternPaths | Operands::PatternMeta if !flags.pattern_given => {
+            single_words(&operands, 1)?;
+        }
+        Operands::InOut => single_words(&operands, operands.len())?,
+        _ => {}
+    }
     if flags.in_place {
         e.writes.append(&mut operands);
         return Ok(());
@@ -525,6 +567,7 @@ fn rg(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
     let items = read_args(entry, args)?;
     let mut operands = options(items, e, &mut flags)?;
     if !flags.pattern_given && !flags.files && !operands.is_empty() {
+        single_words(&operands, 1)?;
         operands.remove(0);
     }
     // `rg` and `ag` honour ignore files.
@@ -558,7 +601,9 @@ const JQ_FORBIDDEN: &[&str] = &[
 fn jq(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
     let mut flags = Flags::default();
     let items = read_args(entry, args)?;
-    let mut operands = options(items, e, &mut flags)?.into_iter();
+    let operands = options(items, e, &mut flags)?;
+    single_words(&operands, 1)?;
+    let mut operands = operands.into_iter();
     let filter = operands
         .next()
         .ok_or_else(|| "it is given no filter".to_owned())?;

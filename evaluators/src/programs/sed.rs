@@ -28,6 +28,7 @@ pub(super) fn model(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()>
         if files.is_empty() {
             return Err("it is given no script".to_owned());
         }
+        super::single_words(&files, 1)?;
         let script = files.remove(0);
         scripts.push(literal(&script)?.to_owned());
     }

@@ -433,7 +433,8 @@ pub static PROGRAMS: &[Program] = &[
         &["file"],
         FileReader,
         "b|brief i|mime mime-type mime-encoding L|dereference h|no-dereference k|keep-going N|no-pad 0|print0 r|raw E F|separator=v e|exclude=v help v|version",
-        Meta,
+        // `file` reads the first bytes of what it describes.
+        Paths,
     ),
     p(
         &["du"],
@@ -733,7 +734,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &[
             "rustc", "go", "node", "python", "python3", "gcc", "g++", "clang", "make", "cmake",
-            "ruby", "perl", "deno", "docker", "bun", "java", "javac",
+            "ruby", "perl", "deno", "docker", "bun",
         ],
         Toolchain,
         "",
@@ -744,12 +745,7 @@ pub static PROGRAMS: &[Program] = &[
         &["rustc", "cargo"],
     ),
     runs(
-        p(
-            &["npm", "yarn", "pnpm", "tsc"],
-            Toolchain,
-            "",
-            Special(Special::Toolchain),
-        ),
+        p(&["tsc"], Toolchain, "", Special(Special::Toolchain)),
         &["node"],
     ),
 ];

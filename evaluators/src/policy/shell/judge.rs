@@ -490,6 +490,8 @@ impl Judge<'_> {
                 continue;
             }
             match self.places.expand_glob(&alt, &cmd.cwd, dotglob) {
+                // A name that reads as an option changes how the program reads the rest.
+                Ok(paths) if paths.iter().any(|p| p.starts_with('-')) => out.push(None),
                 Ok(paths) => out.extend(paths.into_iter().map(Some)),
                 Err(_) => out.push(None),
             }
