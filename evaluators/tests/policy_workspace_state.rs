@@ -220,3 +220,27 @@ async fn the_glob_tool_reaches_as_far_as_its_braces() {
         assert_ne!(s, Stance::PolicyAllow, "{pattern}: {}", r.reason);
     }
 }
+
+#[tokio::test]
+async fn names_that_read_as_options_or_split_are_never_operands() {
+    let ws = tempfile::tempdir().expect("dir");
+    put(ws.path(), "README.md", "hello\n");
+    put(ws.path(), "notes.md", "notes\n");
+    put(ws.path(), "src/a.rs", "fn a() {}\n");
+    allowed(ws.path(), "sort *.md").await;
+    allowed(ws.path(), "for f in src/*.rs; do cat $f; done").await;
+    allowed(ws.path(), "ls *.md | xargs cat").await;
+    put(ws.path(), "-oREADME.md", "x\n");
+    put(ws.path(), ".env", "TOKEN=x\n");
+    put(ws.path(), "src/x .env y.rs", "x\n");
+    put(ws.path(), "a .env", "x\n");
+    for c in [
+        "sort *.md",
+        "for f in src/*.rs; do cat $f; done",
+        "ls a* | xargs cat",
+        "printf '%s\\n' a* | xargs cat",
+        "cat $(ls a*)",
+    ] {
+        not_allowed(ws.path(), c).await;
+    }
+}

@@ -515,7 +515,15 @@ impl Classifier for HeuristicClassifier {
         };
         let command = warrant_core::catalog::shell_command(&call.input).unwrap_or_default();
         let shell = is_shell_tool(&call.tool_name);
-        let parsed = shell.then(|| shell::parse_in(review.context, &command));
+        // From the directory the tool names, as the policy reads it.
+        let start = crate::policy::shell_start(&call.input);
+        let parsed = shell.then(|| {
+            if start == shell::WorkingDir::Root {
+                shell::parse_in(review.context, &command)
+            } else {
+                std::sync::Arc::new(shell::parse_from(&command, start.clone()))
+            }
+        });
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
         let routine = script.is_some_and(routine_builds);
         // Every finding of the call is weighed; the worst decides.

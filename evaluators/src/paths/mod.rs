@@ -378,10 +378,9 @@ impl<'a> Places<'a> {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let excluded = scan
-            .excludes
-            .iter()
-            .any(|g| component_matches(g, &name, true));
+        // An exclusion is matched as the program matches it, with case: a looser match would
+        // leave out a file the program reads.
+        let excluded = scan.excludes.iter().any(|g| excluded_by(g, &name));
         let named = !excluded
             && (scan.names.is_empty()
                 || scan.names.iter().any(|g| component_matches(g, &name, true)));
@@ -467,10 +466,7 @@ impl<'a> Places<'a> {
             }
             let named = scan.names.is_empty()
                 || scan.names.iter().any(|g| component_matches(g, &name, true));
-            let excluded = scan
-                .excludes
-                .iter()
-                .any(|g| component_matches(g, &name, true));
+            let excluded = scan.excludes.iter().any(|g| excluded_by(g, &name));
             if !scan.secrets || !named || excluded {
                 continue;
             }
@@ -643,6 +639,15 @@ fn reaches(pat: &[&str], cand: &[&str], dotglob: bool) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether a name is left out by an exclusion glob, matched as the program matches it: with
+/// case (a looser match would leave out a file the program reads).
+fn excluded_by(glob: &str, name: &str) -> bool {
+    globset::GlobBuilder::new(glob)
+        .literal_separator(true)
+        .build()
+        .is_ok_and(|g| g.compile_matcher().is_match(name))
 }
 
 /// Whether one glob component could match one name (`*` as a name matches anything).

@@ -171,7 +171,7 @@ fn raw_paths(input: &Value) -> Vec<&str> {
         let Some(patch) = input.get(field).and_then(Value::as_str) else {
             continue;
         };
-        for line in patch.lines() {
+        for line in patch.lines().map(str::trim) {
             let named = [
                 "*** Add File: ",
                 "*** Update File: ",

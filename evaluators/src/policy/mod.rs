@@ -109,15 +109,7 @@ impl PolicyEvaluator {
         }
         let places = self.places(cx);
         if shell_tool {
-            // The directory the tool runs the command in (Codex's `workdir`, `cwd`).
-            let start = SHELL_DIRECTORY_FIELDS
-                .iter()
-                .find_map(|f| input.get(*f))
-                .map(|d| match d.as_str() {
-                    Some(d) => crate::shell::WorkingDir::Dir(d.to_owned()),
-                    None => crate::shell::WorkingDir::Unknown,
-                })
-                .unwrap_or_default();
+            let start = shell_start(&input);
             let (decided, mut all) = match &command {
                 Some(command) => shell::judge_command(cx, command, &places, &start),
                 None => one(invalid(tool, "field \"command\" must be a string")),
@@ -171,6 +163,22 @@ const SHELL_FIELDS: &[&str] = &[
 
 /// Input fields of shell tools that name the directory the command runs in: honoured.
 const SHELL_DIRECTORY_FIELDS: &[&str] = &["workdir", "cwd", "directory", "dir_path"];
+
+/// The directory a shell tool runs its command in (Codex's `workdir`, `cwd`, Gemini's
+/// `directory`): unknown when it is not a string or several fields name one.
+pub(crate) fn shell_start(input: &serde_json::Value) -> crate::shell::WorkingDir {
+    let named: Vec<&serde_json::Value> = SHELL_DIRECTORY_FIELDS
+        .iter()
+        .filter_map(|f| input.get(*f))
+        .collect();
+    match named.as_slice() {
+        [] => crate::shell::WorkingDir::Root,
+        [one] => one.as_str().map_or(crate::shell::WorkingDir::Unknown, |d| {
+            crate::shell::WorkingDir::Dir(d.to_owned())
+        }),
+        _ => crate::shell::WorkingDir::Unknown,
+    }
+}
 
 fn invalid(tool: &str, problem: &str) -> Finding {
     Finding::new(

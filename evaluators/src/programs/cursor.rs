@@ -51,7 +51,7 @@ pub(crate) fn read<'a>(
             continue;
         }
         let Some(text) = word.literal() else {
-            if let Some(domain) = &word.domain {
+            if let Some(domain) = word.domain.as_ref().filter(|_| options.checked_operands) {
                 if let Some(v) = domain.values.iter().find(|v| v.starts_with('-')) {
                     return Err(format!("`{}` may be `{v}`, an option", word.raw));
                 }

@@ -95,18 +95,30 @@ fn entries() -> &'static HashMap<&'static str, Entry> {
         let mut map = HashMap::new();
         for program in table::PROGRAMS {
             for name in program.names {
-                map.insert(
-                    *name,
-                    Entry {
-                        program,
-                        options: Options::parse(program.options),
-                    },
+                let mut options = Options::parse(program.options);
+                options.inert = INERT.contains(name);
+                options.checked_operands = matches!(
+                    program.operands,
+                    Operands::Paths
+                        | Operands::Meta
+                        | Operands::Trees
+                        | Operands::Walked
+                        | Operands::PatternPaths
+                        | Operands::PatternMeta
+                        | Operands::InOut
+                        | Operands::Special(
+                            Special::Jq | Special::Sed | Special::Awk | Special::Find
+                        )
                 );
+                map.insert(*name, Entry { program, options });
             }
         }
         map
     })
 }
+
+/// Programs all of whose real options are in the table and harmless.
+const INERT: &[&str] = &["basename", "dirname"];
 
 /// Directories whose programs are the system's own: `/usr/bin/cat` is `cat`.
 const SYSTEM_BIN: &[&str] = &["/usr/bin/", "/bin/", "/usr/local/bin/"];
@@ -206,6 +218,8 @@ struct Flags {
     names: Vec<Option<String>>,
     /// Name globs a search leaves out.
     excludes: Vec<String>,
+    /// `rg -g`: globs override the ignore files.
+    globbed: bool,
 }
 
 /// File names of the `rg` types the policy knows; another type limits nothing.
@@ -275,6 +289,7 @@ fn options(items: Vec<Item<'_>>, e: &mut Effects, flags: &mut Flags) -> Result<V
                     flags.excludes.push(t.clone());
                 }
                 if opt.has('g') {
+                    flags.globbed = true;
                     match text.as_deref().map(|t| t.strip_prefix('!')) {
                         Some(Some(excluded)) => flags.excludes.push(excluded.to_owned()),
                         // A path glob (`src/**`) is matched against whole paths: no name filter.
@@ -425,14 +440,21 @@ fn tree(root: Word, flags: &Flags, hidden: bool, ignores: bool) -> Tree {
     } else {
         flags.names.iter().flatten().cloned().collect()
     };
+    // The last matching include or exclude decides (grep, rg): with both given, an exclude
+    // cannot be relied on.
+    let excludes = if flags.names.is_empty() {
+        flags.excludes.clone()
+    } else {
+        Vec::new()
+    };
     Tree {
         root,
         hidden,
         follow: flags.follow,
         tracked: false,
         names,
-        excludes: flags.excludes.clone(),
-        ignores: ignores && !flags.no_ignore,
+        excludes,
+        ignores: ignores && !flags.no_ignore && !flags.globbed,
     }
 }
 
@@ -447,7 +469,9 @@ fn trees(roots: Vec<Word>, flags: &Flags, ignores: bool, e: &mut Effects) {
         if flags.files {
             e.meta.push(root);
         } else {
-            e.trees.push(tree(root, flags, flags.hidden, ignores));
+            // `rg -g` overrides ignore files and hidden-file rules alike.
+            let hidden = flags.hidden || flags.globbed;
+            e.trees.push(tree(root, flags, hidden, ignores));
         }
     }
 }
@@ -635,27 +659,44 @@ fn test(program: &str, args: &[Word]) -> Result<()> {
     {
         return Err("`-v` evaluates a variable's subscript as code".to_owned());
     }
-    // With at most four arguments, `test` reads them by their count: the operator positions
-    // are fixed, so a quoted run-time word there can only be an operand. Only those
-    // positions must be literal.
     let operands: &[Word] = if program == "[" {
         &args[..args.len() - 1]
     } else {
         args
     };
-    let quoted = |w: &Word| w.literal().is_some() || w.raw.starts_with('"');
+    // With at most four arguments, `test` reads them by their count, and in these shapes a
+    // single run-time word can only be an operand: `X`, `OP X`, `X BINOP Y`, `! UNOP X`,
+    // `( X )`, `! X BINOP Y`, `( UNOP X )`. Anything else is unmodeled.
     if operands.iter().all(|w| w.literal().is_some()) {
         return Ok(());
     }
-    let literal_at = |i: usize| operands.get(i).is_some_and(|w| w.literal().is_some());
+    const BINARY: &[&str] = &[
+        "=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef",
+    ];
+    const UNARY: &[&str] = &[
+        "-e", "-f", "-d", "-r", "-w", "-x", "-s", "-L", "-h", "-b", "-c", "-p", "-S", "-t", "-g",
+        "-u", "-k", "-O", "-G", "-N", "-z", "-n",
+    ];
+    let lit = |i: usize| operands.get(i).and_then(Word::literal);
+    let is = |i: usize, set: &[&str]| lit(i).is_some_and(|t| set.contains(&t));
+    let single = operands
+        .iter()
+        .all(|w| w.literal().is_some() || !may_split(w));
     let fixed = match operands.len() {
         1 => true,
-        2 => literal_at(0),
-        3 => literal_at(1) || (literal_at(0) && operands[0].literal() == Some("!")),
-        4 => literal_at(0) && (literal_at(2) || literal_at(1)),
+        2 => is(0, UNARY),
+        3 => {
+            is(1, BINARY)
+                || (lit(0) == Some("!") && is(1, UNARY))
+                || (lit(0) == Some("(") && lit(2) == Some(")"))
+        }
+        4 => {
+            (lit(0) == Some("!") && is(2, BINARY))
+                || (lit(0) == Some("(") && is(1, UNARY) && lit(3) == Some(")"))
+        }
         _ => false,
     };
-    if fixed && operands.iter().all(quoted) {
+    if fixed && single {
         return Ok(());
     }
     let w = operands.iter().find(|w| w.literal().is_none());

@@ -55,9 +55,14 @@ pub(crate) struct Options {
     short: HashMap<char, usize>,
     long: HashMap<String, usize>,
     all: Vec<Opt>,
-    /// Whether no option has an effect (no path value, no mark): a word that turns out to
-    /// be one of them changes nothing the policy judges.
+    /// Whether every option the program really has is listed and harmless, so that a word
+    /// only known when it runs changes nothing the policy judges even if it is an option
+    /// (set by the table for such programs only: `basename`, `dirname`).
     pub inert: bool,
+    /// Whether the program's operands are paths whose values the policy checks one by one
+    /// (names that read as options included): only then is a word with a known domain an
+    /// operand.
+    pub checked_operands: bool,
 }
 
 impl Options {
@@ -104,9 +109,6 @@ impl Options {
                 marks,
             });
         }
-        out.inert = out.all.iter().all(|o| {
-            o.marks.is_empty() && matches!(o.value, Value::None | Value::Plain | Value::Optional)
-        });
         out
     }
 

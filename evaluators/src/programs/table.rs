@@ -646,13 +646,15 @@ pub static PROGRAMS: &[Program] = &[
     p(&["jobs"], Shell, "l n p r s", Text),
     p(
         &[
-            "wait", "exit", "return", "break", "continue", "shift", "times", "dirs",
+            "exit", "return", "break", "continue", "shift", "times", "dirs",
         ],
         Shell,
         "",
         Special(Special::Echo),
     ),
     p(&["umask"], Shell, "p S", None),
+    // `wait -p VAR` assigns (a subscript there is code): not listed.
+    p(&["wait"], Shell, "n f", Text),
     p(
         &["ulimit"],
         Shell,

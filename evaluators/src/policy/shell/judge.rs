@@ -85,6 +85,22 @@ impl Judge<'_> {
             _ => cmd,
         };
         let before = self.findings.len();
+        // Where it runs: outside the workspace, what it reads by default (`.`) and the
+        // configuration it finds there are not the workspace's.
+        let here = self.places.locate(".", &cmd.cwd);
+        if !matches!(here.place, Place::Inside) {
+            let reason = format!(
+                "{} runs in `{}`, outside the workspace or in a directory that does not exist.",
+                quote(cmd),
+                here.path.display()
+            );
+            self.add(
+                Stance::DefaultAsk,
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+                Risk::Medium,
+                reason,
+            );
+        }
         for w in &effects.reads {
             self.read(cmd, w);
         }
@@ -271,21 +287,9 @@ impl Judge<'_> {
     /// A run-time word with a known domain: every value is checked as the word would be, and
     /// every path a producer can print is checked against secrets.
     fn domain(&mut self, cmd: &SimpleCommand, word: &Word, domain: &Domain, meta: bool) {
-        // An unquoted word is split on blanks (and each piece globbed) when it runs.
-        let unquoted = !word.raw.starts_with('"');
         for v in &domain.values {
-            let pieces: Vec<&str> = if unquoted {
-                v.split_whitespace().collect()
-            } else {
-                vec![v.as_str()]
-            };
-            for piece in pieces {
-                let w = Word::literal_text(piece.to_owned());
-                if meta {
-                    self.meta(cmd, &w)
-                } else {
-                    self.read(cmd, &w)
-                }
+            if !self.value(cmd, word, v, meta) {
+                return;
             }
         }
         for &p in &domain.producers {
@@ -318,19 +322,13 @@ impl Judge<'_> {
                                 format!("reads `{}`, the entries `ls {v}` lists", word.raw);
                             return self.unknown(cmd, &reason, Risk::Medium);
                         }
-                        let w = Word::literal_text(v);
-                        if meta {
-                            self.meta(cmd, &w)
-                        } else {
-                            self.read(cmd, &w)
+                        if !self.value(cmd, word, &v, meta) {
+                            return;
                         }
                     }
                     producer::Output::Value(v) => {
-                        let w = Word::literal_text(v);
-                        if meta {
-                            self.meta(cmd, &w)
-                        } else {
-                            self.read(cmd, &w)
+                        if !self.value(cmd, word, &v, meta) {
+                            return;
                         }
                     }
                     producer::Output::Tree {
@@ -391,6 +389,53 @@ impl Judge<'_> {
                 }
             }
         }
+    }
+
+    /// One value of a run-time word, checked as the shell will use it: an unquoted word is
+    /// globbed and split on blanks, and what `xargs` appends is read again for quotes. `false`
+    /// when the value cannot be checked (an ask was added).
+    fn value(&mut self, cmd: &SimpleCommand, word: &Word, value: &str, meta: bool) -> bool {
+        let unquoted = !word.raw.starts_with('"');
+        let from_xargs = word.raw == "…";
+        let expansions: Vec<Option<String>> = if unquoted {
+            self.expanded(cmd, value)
+        } else {
+            vec![Some(value.to_owned())]
+        };
+        for expansion in expansions {
+            let Some(expansion) = expansion else {
+                let reason = format!(
+                    "reads `{}`, which expands past what can be checked",
+                    word.raw
+                );
+                self.unknown(cmd, &reason, Risk::Medium);
+                return false;
+            };
+            if from_xargs && expansion.contains(['\'', '"', '\\']) {
+                let reason = format!("reads `{expansion}`, whose quotes `xargs` reads again");
+                self.unknown(cmd, &reason, Risk::Medium);
+                return false;
+            }
+            let pieces: Vec<&str> = if unquoted || from_xargs {
+                expansion.split_whitespace().collect()
+            } else {
+                vec![expansion.as_str()]
+            };
+            for piece in pieces {
+                if piece.starts_with('-') {
+                    let reason = format!("reads `{}`, which may be `{piece}`, an option", word.raw);
+                    self.unknown(cmd, &reason, Risk::Medium);
+                    return false;
+                }
+                let w = Word::literal_text(piece.to_owned());
+                if meta {
+                    self.meta(cmd, &w);
+                } else {
+                    self.read(cmd, &w);
+                }
+            }
+        }
+        true
     }
 
     /// The command reads every file under a tree: the tree must hold no secret.

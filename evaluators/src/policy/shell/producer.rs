@@ -368,7 +368,9 @@ fn find(
     }
     // A name test narrows the paths when the expression is a conjunction; a negated one
     // (`! -name x`, `-not -name x`) does not.
-    let disjunction = args[i..].iter().any(|a| matches!(*a, "-o" | "-or" | ","));
+    let disjunction = args[i..]
+        .iter()
+        .any(|a| matches!(*a, "-o" | "-or" | "," | "(" | ")"));
     let names = (!disjunction)
         .then(|| {
             args[i..]
