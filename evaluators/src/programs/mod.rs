@@ -434,14 +434,15 @@ fn unreachable_special() -> Result<()> {
 /// A tree searched as `flags` say; `ignores` for searchers that honour ignore files unless
 /// told not to (`rg`, `ag`).
 fn tree(root: Word, flags: &Flags, hidden: bool, ignores: bool) -> Tree {
-    // One unknown limit limits nothing.
-    let names = if flags.names.iter().any(Option::is_none) {
+    // One unknown limit limits nothing; with both includes and excludes given, which one
+    // decides depends on their order and on the program (grep: the last that matches, and a
+    // file no option matches is read when an exclude came first): neither limits.
+    let mixed = !flags.names.is_empty() && !flags.excludes.is_empty();
+    let names = if mixed || flags.names.iter().any(Option::is_none) {
         Vec::new()
     } else {
         flags.names.iter().flatten().cloned().collect()
     };
-    // The last matching include or exclude decides (grep, rg): with both given, an exclude
-    // cannot be relied on.
     let excludes = if flags.names.is_empty() {
         flags.excludes.clone()
     } else {
