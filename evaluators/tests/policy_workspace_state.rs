@@ -244,3 +244,20 @@ async fn names_that_read_as_options_or_split_are_never_operands() {
         not_allowed(ws.path(), c).await;
     }
 }
+
+#[tokio::test]
+async fn exclusions_are_matched_as_the_program_matches_them() {
+    let ws = tempfile::tempdir().expect("dir");
+    put(ws.path(), "src/a.rs", "fn a() {}\n");
+    put(ws.path(), "certs/server.pem", "KEY\n");
+    allowed(ws.path(), "grep -rn --exclude='*.pem' KEY .").await;
+    allowed(ws.path(), "rg -g '!*.pem' KEY").await;
+    for c in [
+        "grep -rn --exclude='*.PEM' KEY .",
+        "rg -g '!*.PEM' KEY",
+        "grep -r --exclude='*.pem' --include='*.pem' KEY .",
+        "rg -g '*.pem' KEY",
+    ] {
+        not_allowed(ws.path(), c).await;
+    }
+}

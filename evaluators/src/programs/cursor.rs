@@ -25,6 +25,30 @@ pub(crate) enum Item<'a> {
     Operand(usize, Word),
 }
 
+/// The words a brace expansion stands for, when braces are the word's only run-time part.
+fn word_braces(word: &Word) -> Option<Vec<String>> {
+    let raw = word.raw.as_str();
+    let plain = !raw.contains(['$', '`', '"', '\'', '\\']);
+    if !plain || !super::may_split(word) || !raw.contains('{') {
+        return None;
+    }
+    let mut out = Vec::new();
+    crate::shell::expand_braces(raw, &mut out);
+    (out.len() > 1 || out.first().is_some_and(|o| o != raw)).then_some(out)
+}
+
+/// An option's value taken from the next word: it must stay one word (`-s **` would give
+/// the option the first expansion and the program the rest).
+fn single(word: &Word) -> Result<&Word, String> {
+    if super::may_split(word) {
+        return Err(format!(
+            "`{}` may become several words where one value is read",
+            word.raw
+        ));
+    }
+    Ok(word)
+}
+
 /// Reads `args` against `options`.
 ///
 /// `numeric` accepts `-NUM` (`head -5`). Words whose value is only known when they run are
@@ -61,6 +85,16 @@ pub(crate) fn read<'a>(
                 out.push(Item::Operand(at, word.clone()));
                 continue;
             }
+            // Brace expansion alone (`{src,tests}/*.rs`): its words are known.
+            if let Some(alternatives) = word_braces(word)
+                && alternatives.iter().all(|a| !a.starts_with('-'))
+            {
+                if syntax == Syntax::Posix {
+                    options_done = true;
+                }
+                out.push(Item::Operand(at, word.clone()));
+                continue;
+            }
             if (word.prefix.is_empty() || word.prefix.starts_with('-')) && !options.inert {
                 return Err(format!(
                     "`{}` may be an option, and it is only known when it runs",
@@ -76,6 +110,10 @@ pub(crate) fn read<'a>(
         if text == "--" {
             options_done = true;
             continue;
+        }
+        if text.starts_with('-') && word_braces(word).is_some() {
+            // `-{s,x}` is two words.
+            return Err(format!("`{}` may expand into other words", word.raw));
         }
         if text == "-" || !text.starts_with('-') {
             if syntax == Syntax::Posix {
@@ -104,7 +142,7 @@ pub(crate) fn read<'a>(
                         .get(i)
                         .ok_or_else(|| format!("`--{name}` lacks its value"))?;
                     i += 1;
-                    Some(v.clone())
+                    Some(single(v)?.clone())
                 }
             };
             if opt.has('2') {
@@ -144,7 +182,7 @@ pub(crate) fn read<'a>(
                         .get(i)
                         .ok_or_else(|| format!("`-{c}` lacks its value"))?;
                     i += 1;
-                    out.push(Item::Opt(opt, Some(v.clone())));
+                    out.push(Item::Opt(opt, Some(single(v)?.clone())));
                     break;
                 }
             }

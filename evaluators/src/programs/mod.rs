@@ -289,7 +289,7 @@ fn options(items: Vec<Item<'_>>, e: &mut Effects, flags: &mut Flags) -> Result<V
                     flags.excludes.push(t.clone());
                 }
                 if opt.has('g') {
-                    flags.globbed = true;
+                    flags.globbed |= text.as_deref().is_none_or(|t| !t.starts_with('!'));
                     match text.as_deref().map(|t| t.strip_prefix('!')) {
                         Some(Some(excluded)) => flags.excludes.push(excluded.to_owned()),
                         // A path glob (`src/**`) is matched against whole paths: no name filter.
@@ -343,7 +343,14 @@ pub(crate) fn may_split(word: &Word) -> bool {
             (Some('"'), '\\') => {
                 chars.next();
             }
-            (None, '*' | '?' | '[' | '{') => return true,
+            (None, '*' | '?' | '[') => return true,
+            (None, '{') => {
+                let rest: String = chars.clone().collect();
+                let group = rest.split('}').next().unwrap_or_default();
+                if rest.contains('}') && (group.contains(',') || group.contains("..")) {
+                    return true;
+                }
+            }
             (None, '$' | '`') if word.domain.is_none() => return true,
             _ => {}
         }
@@ -501,6 +508,7 @@ fn special(
         Special::Dd => dd(args, e),
         Special::Declare => declare(program, args),
         Special::Set => set(args),
+        Special::Xxd => xxd(args, e),
         Special::ShellCode => shell_code(cmd_wraps, args),
         Special::Printenv => {
             let mut names = 0;
@@ -1028,6 +1036,80 @@ fn shell_code(unwrapped: bool, args: &[Word]) -> Result<()> {
     if !code || !unwrapped {
         return Err("the shell runs a script or input the policy does not read".to_owned());
     }
+    Ok(())
+}
+
+/// `xxd [OPTIONS] [INFILE]`: xxd matches its single-dash options by their first letters
+/// (`-ps` is `-p`), so only exact spellings of the harmless ones are read; a second operand
+/// is an output file, `-r` writes binary: neither is modeled.
+fn xxd(args: &[Word], e: &mut Effects) -> Result<()> {
+    const FLAGS: &[&str] = &[
+        "-a",
+        "-autoskip",
+        "-b",
+        "-bits",
+        "-C",
+        "-capitalize",
+        "-E",
+        "-EBCDIC",
+        "-e",
+        "-i",
+        "-include",
+        "-p",
+        "-ps",
+        "-postscript",
+        "-plain",
+        "-u",
+        "-d",
+    ];
+    const VALUES: &[&str] = &[
+        "-c",
+        "-cols",
+        "-g",
+        "-groupsize",
+        "-l",
+        "-len",
+        "-o",
+        "-offset",
+        "-s",
+        "-seek",
+        "-n",
+        "-name",
+    ];
+    let mut operands = Vec::new();
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let t = literal(w)?;
+        if FLAGS.contains(&t) {
+            continue;
+        }
+        if VALUES.contains(&t) {
+            let v = args
+                .get(i)
+                .ok_or_else(|| format!("`xxd {t}` lacks its value"))?;
+            literal(v)?;
+            if may_split(v) {
+                return Err(format!("`{}` may become several words", v.raw));
+            }
+            i += 1;
+            continue;
+        }
+        if t.starts_with('-') && t != "-" {
+            return Err(format!("`xxd {t}` is not an option the policy reads"));
+        }
+        if may_split(w) {
+            return Err(format!(
+                "`{}` may become several files, the second written",
+                w.raw
+            ));
+        }
+        operands.push(w.clone());
+    }
+    if operands.len() > 1 {
+        return Err("`xxd IN OUT` writes its second operand".to_owned());
+    }
+    e.reads.extend(operands);
     Ok(())
 }
 

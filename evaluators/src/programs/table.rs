@@ -84,6 +84,8 @@ pub enum Special {
     Set,
     /// `read`: into variables that steer nothing.
     Read,
+    /// `xxd`: single-dash options, one input file, never an output file.
+    Xxd,
     /// `bash -c CODE`: the code is read on its own; start-up files are not.
     ShellCode,
     /// `printenv NAME…`: public variables only; alone it prints every one.
@@ -254,12 +256,8 @@ pub static PROGRAMS: &[Program] = &[
         "A|address-radix=v j|skip-bytes=v N|read-bytes=v S|strings=? t|format=v v|output-duplicates w|width=? traditional a b c d f i l o s x endian=v help version",
         Paths,
     ),
-    p(
-        &["xxd"],
-        FileReader,
-        "a|autoskip b|bits C|capitalize c|cols=v E|EBCDIC e g|groupsize=v i|include l|len=v n|name=v o|offset=v p|ps|postscript|plain s|seek=v u d h|help v|version",
-        InOut,
-    ),
+    // xxd reads `-ps`, `-cols 8` as single-dash words, not clusters: its own reader.
+    p(&["xxd"], FileReader, "", Special(Special::Xxd)),
     p(
         &["hexdump", "hd"],
         FileReader,

@@ -8,6 +8,7 @@ mod lower;
 mod unwrap;
 mod words;
 
+pub(crate) use crate::policy::shell::judge::expand_braces;
 pub(crate) use words::secret_variable;
 pub use words::{Domain, Word};
 

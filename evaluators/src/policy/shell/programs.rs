@@ -181,6 +181,23 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             format!("calls `{f}`, a function the command defines, where it cannot be followed");
         return j.unknown(cmd, &why, Risk::Medium);
     }
+    // An option word with a glob (`--include=*.md`) stays one word unless files match it:
+    // then it is those files' names, which may read as other options.
+    for w in cmd.args() {
+        if w.literal().is_some_and(|t| t.starts_with('-')) && crate::programs::may_split(w) {
+            let mut names = Vec::new();
+            crate::shell::expand_braces(w.literal().unwrap_or_default(), &mut names);
+            let matches = names.iter().any(|n| {
+                j.places
+                    .expand_glob(n, &cmd.cwd, false)
+                    .map_or(true, |found| !found.is_empty())
+            });
+            if matches {
+                let why = format!("`{}` expands to names of files when it runs", w.raw);
+                return j.unknown(cmd, &why, Risk::Medium);
+            }
+        }
+    }
     // The program table proves what it can; everything else is judged by the older readers
     // for what they can deny, and is never allowed.
     let why = match programs::model(cmd) {
