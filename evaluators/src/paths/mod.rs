@@ -665,7 +665,7 @@ fn component_matches(pattern: &str, name: &str, dotglob: bool) -> bool {
         return false;
     }
     // A pattern that does not compile is matched as if it could be anything (fail-closed).
-    compile(pattern).map_or(true, |g| g.compile_matcher().is_match(name))
+    sensitive::compile_secret(pattern).map_or(true, |g| g.compile_matcher().is_match(name))
 }
 
 /// The workspace root resolved, remembered per thread for the last root asked.

@@ -109,7 +109,7 @@ impl SensitivePaths {
         let mut builder = GlobSetBuilder::new();
         let mut what = Vec::new();
         for (glob, label) in SENSITIVE {
-            builder.add(compile(glob).map_err(|e| error(glob, e))?);
+            builder.add(compile_secret(glob).map_err(|e| error(glob, e))?);
             what.push((*label).to_owned());
         }
         for glob in extra {
@@ -118,7 +118,7 @@ impl SensitivePaths {
             } else {
                 format!("**/{glob}")
             };
-            builder.add(compile(&anchored).map_err(|e| error(glob, e))?);
+            builder.add(compile_secret(&anchored).map_err(|e| error(glob, e))?);
             what.push(format!("a path configured as sensitive ({glob})"));
         }
         Ok(Self {
@@ -146,9 +146,15 @@ impl SensitivePaths {
     }
 }
 
-/// A glob where `*` stays within one path component, matched without regard to case (a
-/// case-insensitive file system opens `.ENV` as `.env`).
+/// A glob where `*` stays within one path component (rules: matched with case, so an allow
+/// rule is never wider than written).
 pub(crate) fn compile(glob: &str) -> Result<globset::Glob, globset::Error> {
+    GlobBuilder::new(glob).literal_separator(true).build()
+}
+
+/// A glob of secrets: `*` within one component, matched without regard to case (a
+/// case-insensitive file system opens `.ENV` as `.env`).
+pub(crate) fn compile_secret(glob: &str) -> Result<globset::Glob, globset::Error> {
     GlobBuilder::new(glob)
         .literal_separator(true)
         .case_insensitive(true)
