@@ -207,4 +207,3 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         None => j.write_inside(cmd, "creates or extracts an archive", Risk::Medium),
     }
 }
-
