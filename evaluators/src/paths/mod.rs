@@ -110,6 +110,8 @@ pub(crate) struct Located {
 /// Resolves and places paths for one workspace.
 pub(crate) struct Places<'a> {
     root: PathBuf,
+    /// Whether `root` is real (canonical): paths below it are resolved from it.
+    root_real: bool,
     home: Option<&'a Path>,
     sensitive: Option<&'a SensitivePaths>,
 }
@@ -129,9 +131,10 @@ impl<'a> Places<'a> {
             root.to_path_buf()
         };
         let lexical = normalize(&absolute);
-        let root = canonical_root(lexical);
+        let (root, root_real) = canonical_root(lexical);
         Self {
             root,
+            root_real,
             home,
             sensitive,
         }
@@ -204,7 +207,8 @@ impl<'a> Places<'a> {
         }
         // The kernel follows each symlink before the `..` after it: `link/../x` with `link`
         // pointing to `/` is `/x`, not `x` inside the workspace.
-        let Some(real) = resolve(&joined) else {
+        let start = self.root_real.then_some(self.root.as_path());
+        let Some(real) = resolve_from(&joined, start) else {
             return Located {
                 place: Place::Unknown,
                 path: lexical,
@@ -669,19 +673,25 @@ fn component_matches(pattern: &str, name: &str, dotglob: bool) -> bool {
 }
 
 /// The workspace root resolved, remembered per thread for the last root asked.
-fn canonical_root(lexical: PathBuf) -> PathBuf {
+/// The workspace root resolved, and whether it is real (it exists and holds no symlink),
+/// remembered per thread for the last root asked.
+fn canonical_root(lexical: PathBuf) -> (PathBuf, bool) {
+    type Memo = Option<(PathBuf, PathBuf, bool)>;
     thread_local! {
-        static LAST: std::cell::RefCell<Option<(PathBuf, PathBuf)>> = const { std::cell::RefCell::new(None) };
+        static LAST: std::cell::RefCell<Memo> = const { std::cell::RefCell::new(None) };
     }
     LAST.with(|last| {
-        if let Some((k, v)) = &*last.borrow()
+        if let Some((k, v, real)) = &*last.borrow()
             && *k == lexical
         {
-            return v.clone();
+            return (v.clone(), *real);
         }
-        let v = std::fs::canonicalize(&lexical).unwrap_or_else(|_| lexical.clone());
-        *last.borrow_mut() = Some((lexical, v.clone()));
-        v
+        let (v, real) = match std::fs::canonicalize(&lexical) {
+            Ok(v) => (v, true),
+            Err(_) => (lexical.clone(), false),
+        };
+        *last.borrow_mut() = Some((lexical, v.clone(), real));
+        (v, real)
     })
 }
 
@@ -711,7 +721,17 @@ const MAX_SYMLINKS: usize = 40;
 /// link is followed to where a write would land. `None` when more than [`MAX_SYMLINKS`]
 /// links are met (the kernel's `ELOOP`): the path is not modeled.
 pub(crate) fn resolve(path: &Path) -> Option<PathBuf> {
-    let mut pending: Vec<std::ffi::OsString> = path
+    resolve_from(path, None)
+}
+
+/// As [`resolve`], starting from `real` when `path` lies below it: `real` must be a real
+/// path (canonical, no symlink in it), so its components need not be looked at again.
+fn resolve_from(path: &Path, real: Option<&Path>) -> Option<PathBuf> {
+    let (start, rest) = match real.and_then(|r| path.strip_prefix(r).ok().map(|rest| (r, rest))) {
+        Some((r, rest)) => (r.to_path_buf(), rest),
+        None => (PathBuf::from("/"), path),
+    };
+    let mut pending: Vec<std::ffi::OsString> = rest
         .components()
         .rev()
         .filter_map(|c| match c {
@@ -720,7 +740,7 @@ pub(crate) fn resolve(path: &Path) -> Option<PathBuf> {
             _ => None,
         })
         .collect();
-    let mut out = PathBuf::from("/");
+    let mut out = start;
     let mut links = 0usize;
     let mut exists = true;
     while let Some(part) = pending.pop() {
