@@ -564,6 +564,13 @@ impl<'a> Places<'a> {
             .collect())
     }
 
+    /// How a resolved path reads in a reason: relative to the workspace root when inside it,
+    /// else absolute.
+    pub(crate) fn shown(&self, path: &Path) -> String {
+        self.relative(path)
+            .map_or_else(|| path.display().to_string(), |r| r.display().to_string())
+    }
+
     /// The path relative to the workspace root, when inside it.
     pub(crate) fn relative<'p>(&self, real: &'p Path) -> Option<&'p Path> {
         real.strip_prefix(&self.root).ok()

@@ -362,9 +362,7 @@ pub(crate) fn judge(
                 Ok(None) => continue,
                 Ok(Some((path, what))) => format!(
                     "`{tool}` searches every file under `{root}`, which holds `{}`, {what}.",
-                    places
-                        .relative(&path)
-                        .map_or_else(|| path.display().to_string(), |r| r.display().to_string())
+                    places.shown(&path)
                 ),
                 Err(_) => {
                     format!("`{tool}` searches more files under `{root}` than can be checked.")

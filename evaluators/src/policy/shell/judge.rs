@@ -172,12 +172,7 @@ impl Judge<'_> {
         let root = self.places.root();
         match self.places.tracked_secret(root, &scan) {
             Some(Ok(None)) => None,
-            Some(Ok(Some((path, what)))) => Some(format!(
-                "`{}`, {what}",
-                self.places
-                    .relative(&path)
-                    .map_or_else(|| path.display().to_string(), |r| r.display().to_string())
-            )),
+            Some(Ok(Some((path, what)))) => Some(format!("`{}`, {what}", self.places.shown(&path))),
             Some(Err(_)) => Some("more files than can be checked".to_owned()),
             None if root.join(".git").exists() => {
                 Some("files whose list cannot be read".to_owned())
@@ -223,10 +218,7 @@ impl Judge<'_> {
         loop {
             let candidate = dir.join(name);
             if std::fs::symlink_metadata(&candidate).is_ok() {
-                return Some(self.places.relative(&candidate).map_or_else(
-                    || candidate.display().to_string(),
-                    |r| r.display().to_string(),
-                ));
+                return Some(self.places.shown(&candidate));
             }
             if dir == root || !dir.starts_with(root) {
                 return None;
@@ -361,10 +353,7 @@ impl Judge<'_> {
                         {
                             Ok(None) => {}
                             Ok(Some((found, what))) => {
-                                let shown = self.places.relative(&found).map_or_else(
-                                    || found.display().to_string(),
-                                    |r| r.display().to_string(),
-                                );
+                                let shown = self.places.shown(&found);
                                 let reason = format!(
                                     "{} reads `{}`, paths printed from `{root}`, which holds `{shown}`, {what}.",
                                     quote(cmd),
@@ -469,10 +458,7 @@ impl Judge<'_> {
             match tracked.unwrap_or_else(|| self.places.scan_tree(&located.path, &scan)) {
                 Ok(None) => {}
                 Ok(Some((found, what))) => {
-                    let shown = self
-                        .places
-                        .relative(&found)
-                        .map_or_else(|| found.display().to_string(), |r| r.display().to_string());
+                    let shown = self.places.shown(&found);
                     let reason = format!(
                         "{} reads every file under `{}`, which holds `{shown}`, {what}.",
                         quote(cmd),
