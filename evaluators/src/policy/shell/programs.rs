@@ -311,7 +311,6 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         {
             j.unknown(cmd, "may set a shell variable (such as PATH)", Risk::High);
         }
-        p if READ_ONLY_NO_PATHS.contains(&p) => j.read_only(cmd),
         p if READ_ONLY_PATHS.contains(&p) => reads(j, cmd, &positional(args)),
         p if READ_ONLY_PATTERN_THEN_PATHS.contains(&p) => {
             let pos = positional(args);
@@ -319,7 +318,6 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             let skip = usize::from(!pattern_given && !pos.is_empty());
             reads(j, cmd, &pos[skip..]);
         }
-        _ if is_version_or_help(args) => j.read_only(cmd),
         _ => j.read_only(cmd),
     }
 }
@@ -419,10 +417,6 @@ fn split_on_ifs(cmd: &SimpleCommand) -> Option<SimpleCommand> {
         words,
         ..cmd.clone()
     })
-}
-
-fn is_version_or_help(args: &[Word]) -> bool {
-    matches!(args, [only] if matches!(only.literal(), Some("--version" | "--help")))
 }
 
 /// A read-only command reading `paths`.
