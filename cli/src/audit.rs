@@ -1,4 +1,5 @@
-//! `warrant audit`: print the audit log as JSON lines, and verify its hash chain.
+//! `warrant audit`: print the audit log as JSON lines, and verify its keyed chain against the
+//! checkpoint file and, when given, a head kept elsewhere.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -6,6 +7,7 @@ use std::process::ExitCode;
 
 use warrant_core::store::AuditQuery;
 use warrant_stores::SqliteConfig;
+use warrant_stores::sqlite::AuditHead;
 
 use crate::config::Config;
 
@@ -15,16 +17,23 @@ pub struct AuditArgs {
     /// Only this session's entries.
     #[arg(long, value_name = "ID")]
     session: Option<String>,
-    /// Walk the hash chain and report the first edited or deleted entry (exit 1 if any).
+    /// Walk the keyed chain, compare it with the checkpoint file, and report the first
+    /// edited, forged or deleted entry (exit 1 if any).
     #[arg(long)]
     verify: bool,
+    /// With --verify: the log must also hold this link, as an earlier --verify printed it
+    /// (`headSeq:headHash`), so a log truncated or emptied below it is reported even when
+    /// the checkpoint file went with it.
+    #[arg(long, value_name = "SEQ:HASH", requires = "verify")]
+    expect_head: Option<String>,
     /// The data directory holding the database (default: the configured one, `./.warrant`).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
 }
 
 /// Prints every matching entry as one JSON line (`{seq, prevHash, hash, record}`); with
-/// `--verify`, prints the verification as the last line and exits 1 when the chain is broken.
+/// `--verify`, prints the verification as the last line (`{"verification": {...}}`, with the
+/// head to keep for `--expect-head`) and exits 1 when the chain is broken.
 pub fn run(args: AuditArgs, config_file: Option<&Path>) -> ExitCode {
     match audit(args, config_file) {
         Ok(code) => code,
@@ -36,6 +45,14 @@ pub fn run(args: AuditArgs, config_file: Option<&Path>) -> ExitCode {
 }
 
 fn audit(args: AuditArgs, config_file: Option<&Path>) -> Result<ExitCode, String> {
+    let expected = args
+        .expect_head
+        .as_deref()
+        .map(|text| {
+            text.parse::<AuditHead>()
+                .map_err(|e| format!("--expect-head: {}", e.message))
+        })
+        .transpose()?;
     let config = Config::load(config_file).map_err(|e| e.to_string())?;
     let data_dir = args.data_dir.unwrap_or(config.data_dir);
     let path = SqliteConfig::in_dir(&data_dir).path;
@@ -50,7 +67,11 @@ fn audit(args: AuditArgs, config_file: Option<&Path>) -> Result<ExitCode, String
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async {
-        let store = SqliteConfig::new(&path).open().map_err(|e| e.to_string())?;
+        // Reading the log changes nothing else: no session expires on the way.
+        let store = SqliteConfig::new(&path)
+            .session_idle_expiry_secs(0)
+            .open()
+            .map_err(|e| e.to_string())?;
         let query = AuditQuery {
             session_id: args.session,
         };
@@ -66,7 +87,11 @@ fn audit(args: AuditArgs, config_file: Option<&Path>) -> Result<ExitCode, String
         if !args.verify {
             return Ok(ExitCode::SUCCESS);
         }
-        let report = store.verify_audit().await.map_err(|e| e.to_string())?;
+        let report = match &expected {
+            Some(head) => store.verify_audit_expecting(head).await,
+            None => store.verify_audit().await,
+        }
+        .map_err(|e| e.to_string())?;
         let line = serde_json::to_string(&serde_json::json!({ "verification": report }))
             .map_err(|e| e.to_string())?;
         writeln!(out, "{line}").map_err(|e| e.to_string())?;

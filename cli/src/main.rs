@@ -38,7 +38,7 @@ enum Command {
     Check(check::CheckArgs),
     /// List every registered and loaded plugin: kind, name, version and origin.
     Plugins(plugins::PluginsArgs),
-    /// Print the audit log as JSON lines; `--verify` checks its hash chain.
+    /// Print the audit log as JSON lines; `--verify` checks its keyed chain and checkpoints.
     Audit(audit::AuditArgs),
     /// Serve the HTTP API, the AG-UI endpoint (POST /v1/agent) and the web UI.
     ///
@@ -112,8 +112,10 @@ fn usage_error(e: clap::Error) -> ExitCode {
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("WARRANT_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    // Colour codes only for a terminal: a log file or a pipe gets plain text.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
 }

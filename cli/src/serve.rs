@@ -66,7 +66,13 @@ where
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))
-        .and_then(|runtime| runtime.block_on(start(config)));
+        .and_then(|runtime| {
+            let outcome = runtime.block_on(start(config));
+            // Whatever is left (a blocked stdin read, a connection past the shutdown
+            // deadline) must not keep the process alive.
+            runtime.shutdown_timeout(RUNTIME_GRACE);
+            outcome
+        });
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -74,6 +80,48 @@ where
             ExitCode::from(1)
         }
     }
+}
+
+/// How long leftover tasks get once the command is done.
+const RUNTIME_GRACE: Duration = Duration::from_millis(500);
+
+/// The connection settings of `warrant serve` read from the environment:
+/// `WARRANT_ALLOWED_HOSTS` (comma-separated host names, `*` for any),
+/// `WARRANT_HEADER_TIMEOUT_SECS`, `WARRANT_BODY_TIMEOUT_SECS`, `WARRANT_MAX_CONNECTIONS` and
+/// `WARRANT_SHUTDOWN_DEADLINE_SECS`.
+fn connection_settings(server: &mut ServerConfig) -> Result<(), String> {
+    fn number(name: &str) -> Result<Option<u64>, String> {
+        match std::env::var(name) {
+            Err(_) => Ok(None),
+            Ok(text) => match text.trim().parse::<u64>() {
+                Ok(n) if n > 0 => Ok(Some(n)),
+                _ => Err(format!(
+                    "invalid {name} \"{text}\": expected a whole number above 0"
+                )),
+            },
+        }
+    }
+    if let Ok(hosts) = std::env::var("WARRANT_ALLOWED_HOSTS") {
+        server.allowed_hosts = hosts
+            .split(',')
+            .map(str::trim)
+            .filter(|h| !h.is_empty())
+            .map(str::to_owned)
+            .collect();
+    }
+    if let Some(secs) = number("WARRANT_HEADER_TIMEOUT_SECS")? {
+        server.header_timeout = Duration::from_secs(secs);
+    }
+    if let Some(secs) = number("WARRANT_BODY_TIMEOUT_SECS")? {
+        server.body_timeout = Duration::from_secs(secs);
+    }
+    if let Some(n) = number("WARRANT_MAX_CONNECTIONS")? {
+        server.max_connections = usize::try_from(n).unwrap_or(usize::MAX);
+    }
+    if let Some(secs) = number("WARRANT_SHUTDOWN_DEADLINE_SECS")? {
+        server.shutdown_deadline = Duration::from_secs(secs);
+    }
+    Ok(())
 }
 
 /// How the server was launched.
@@ -87,6 +135,15 @@ pub(crate) enum Launch {
 }
 
 pub(crate) async fn start(config: Config, launch: Launch) -> Result<(), String> {
+    // Settings first: a bad one fails before anything is opened or printed.
+    let mut server = ServerConfig {
+        allowed_origins: config.allowed_origins.clone(),
+        body_limit: config.body_limit,
+        keep_alive: Duration::from_secs(config.keep_alive_secs.max(1)),
+        mode: config.mode,
+        ..ServerConfig::new(String::new())
+    };
+    connection_settings(&mut server)?;
     let store = open_store(&config)?;
     let hub = Arc::new(SseHub::new(Arc::clone(&store)));
     let engine = build_engine(&config, store, hub.clone()).await?;
@@ -122,13 +179,7 @@ pub(crate) async fn start(config: Config, launch: Launch) -> Result<(), String> 
             "Type a message (try \"tour\") and press Send: the demo agent shows every kind of decision. Ctrl-C stops."
         );
     }
-    let server = ServerConfig {
-        token,
-        allowed_origins: config.allowed_origins.clone(),
-        body_limit: config.body_limit,
-        keep_alive: Duration::from_secs(config.keep_alive_secs.max(1)),
-        mode: config.mode,
-    };
+    server.token = token;
     let state = ServerState::new(engine, hub, server, addr);
     serve(listener, state, shutdown_signal())
         .await

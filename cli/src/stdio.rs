@@ -38,6 +38,7 @@ async fn start(config: Config) -> Result<(), String> {
     let options = StdioOptions {
         mode: config.mode,
         max_line: config.body_limit,
+        ..StdioOptions::default()
     };
     serve(tokio::io::stdin(), engine, out, options)
         .await

@@ -311,3 +311,128 @@ pub fn now_millis() -> i64 {
         .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
         .unwrap_or(0)
 }
+
+/// Why an embedder's event was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "CUSTOM event name \"{0}\" is reserved: decisions, approval requests and resolutions come only from the engine"
+)]
+pub struct ReservedEventName(pub String);
+
+/// A CUSTOM event of the embedder's own: any name but Warrant's three.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppCustom {
+    name: String,
+    value: Value,
+}
+
+impl AppCustom {
+    /// A CUSTOM event named `name` carrying `value`.
+    ///
+    /// # Errors
+    ///
+    /// [`ReservedEventName`] for `tool_permission_decision`, `tool_approval_request` and
+    /// `tool_permission_resolution`, which only the engine emits.
+    pub fn new(name: impl Into<String>, value: Value) -> Result<Self, ReservedEventName> {
+        let name = name.into();
+        if [
+            TOOL_PERMISSION_DECISION,
+            TOOL_APPROVAL_REQUEST,
+            TOOL_PERMISSION_RESOLUTION,
+        ]
+        .contains(&name.as_str())
+        {
+            return Err(ReservedEventName(name));
+        }
+        Ok(Self { name, value })
+    }
+
+    /// Its name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Its value.
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+}
+
+/// An event an embedder may emit through [`Engine::emit`](crate::engine::Engine::emit):
+/// run lifecycle, text, state, raw and its own CUSTOM events. Tool-call events, decisions,
+/// approval requests, resolutions and results come only from the engine's own operations
+/// (`authorize`, `resolve`, `complete`), so no variant can carry them.
+#[derive(Debug, Clone, PartialEq)]
+#[allow(missing_docs)]
+pub enum AgentEvent {
+    RunStarted(RunStarted),
+    RunFinished(RunFinished),
+    RunError(RunError),
+    TextMessageStart(TextMessageStart),
+    TextMessageContent(TextMessageContent),
+    TextMessageEnd(TextMessageEnd),
+    StateSnapshot(StateSnapshot),
+    MessagesSnapshot(MessagesSnapshot),
+    Raw(Raw),
+    Custom(AppCustom),
+}
+
+impl AgentEvent {
+    /// The AG-UI event.
+    pub fn into_event(self) -> Event {
+        match self {
+            AgentEvent::RunStarted(e) => Event::RunStarted(e),
+            AgentEvent::RunFinished(e) => Event::RunFinished(e),
+            AgentEvent::RunError(e) => Event::RunError(e),
+            AgentEvent::TextMessageStart(e) => Event::TextMessageStart(e),
+            AgentEvent::TextMessageContent(e) => Event::TextMessageContent(e),
+            AgentEvent::TextMessageEnd(e) => Event::TextMessageEnd(e),
+            AgentEvent::StateSnapshot(e) => Event::StateSnapshot(e),
+            AgentEvent::MessagesSnapshot(e) => Event::MessagesSnapshot(e),
+            AgentEvent::Raw(e) => Event::Raw(e),
+            AgentEvent::Custom(c) => Event::Custom(Custom {
+                name: c.name,
+                value: c.value,
+                timestamp: Some(now_millis()),
+            }),
+        }
+    }
+}
+
+/// Why an AG-UI event cannot be emitted by an embedder.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotAnAgentEvent {
+    /// A tool-call event (`TOOL_CALL_START`, `…_ARGS`, `…_END`, `…_RESULT`).
+    #[error(
+        "{0} events come only from the engine (announce the call with authorize, report its result with complete)"
+    )]
+    ToolCall(&'static str),
+    /// One of Warrant's CUSTOM events.
+    #[error(transparent)]
+    Reserved(#[from] ReservedEventName),
+}
+
+impl TryFrom<Event> for AgentEvent {
+    type Error = NotAnAgentEvent;
+
+    fn try_from(event: Event) -> Result<Self, Self::Error> {
+        Ok(match event {
+            Event::RunStarted(e) => AgentEvent::RunStarted(e),
+            Event::RunFinished(e) => AgentEvent::RunFinished(e),
+            Event::RunError(e) => AgentEvent::RunError(e),
+            Event::TextMessageStart(e) => AgentEvent::TextMessageStart(e),
+            Event::TextMessageContent(e) => AgentEvent::TextMessageContent(e),
+            Event::TextMessageEnd(e) => AgentEvent::TextMessageEnd(e),
+            Event::StateSnapshot(e) => AgentEvent::StateSnapshot(e),
+            Event::MessagesSnapshot(e) => AgentEvent::MessagesSnapshot(e),
+            Event::Raw(e) => AgentEvent::Raw(e),
+            Event::Custom(c) => AgentEvent::Custom(AppCustom::new(c.name, c.value)?),
+            other @ (Event::ToolCallStart(_)
+            | Event::ToolCallArgs(_)
+            | Event::ToolCallEnd(_)
+            | Event::ToolCallResult(_)) => {
+                return Err(NotAnAgentEvent::ToolCall(other.type_name()));
+            }
+        })
+    }
+}

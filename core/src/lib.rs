@@ -32,7 +32,7 @@ pub mod prelude {
     };
     pub use crate::engine::{Authorization, AuthorizeOptions, Engine};
     pub use crate::evaluator::{Evaluator, EvaluatorError, Rationale, Role, Stance, Verdict};
-    pub use crate::event::{Event, WarrantEvent};
+    pub use crate::event::{AgentEvent, AppCustom, Event, WarrantEvent};
     pub use crate::store::{MemoryStore, Store};
     pub use crate::transport::{MemoryTransport, Transport};
 }

@@ -297,7 +297,7 @@ async fn decision_request_and_resolution_share_the_tool_call_id() {
         auth.settled().await.unwrap(),
         (Behavior::Allow, Some(resolution.clone()))
     );
-    engine.complete("s1", "c9", "deployed").await;
+    engine.complete("s1", "c9", "deployed").await.unwrap();
     let events = drain(&mut rx);
     assert_eq!(names(&events).last().unwrap(), "TOOL_CALL_RESULT");
     let ids: Vec<&str> = events.iter().filter_map(|e| e.tool_call_id()).collect();

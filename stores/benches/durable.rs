@@ -2,6 +2,7 @@
 //! commits, and the time to reload a session of 10,000 tool parts.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 use warrant_core::store::Store;
@@ -13,6 +14,9 @@ mod sample;
 /// Parts in the reloaded session: 100 messages of 100 tool parts.
 const PARTS: usize = 10_000;
 const PARTS_PER_MESSAGE: usize = 100;
+
+/// Numbers the benchmarked calls: a tool call id is evaluated once, iterations included.
+static NEXT_CALL: AtomicU64 = AtomicU64::new(0);
 
 /// Runs `count` futures made by `each` concurrently and waits for all of them.
 async fn concurrently<F>(count: usize, each: impl Fn(usize) -> F)
@@ -38,10 +42,11 @@ fn durable_decisions(c: &mut Criterion) {
             |b, &writers| {
                 b.to_async(&runtime).iter(|| {
                     let store = Arc::clone(&store);
-                    concurrently(writers, move |i| {
+                    concurrently(writers, move |_| {
                         let store = Arc::clone(&store);
                         async move {
-                            let record = sample::evaluation("bench", &format!("call-{i}"));
+                            let call = NEXT_CALL.fetch_add(1, Ordering::Relaxed);
+                            let record = sample::evaluation("bench", &format!("call-{call}"));
                             store.append_audit(record).await.expect("durable");
                         }
                     })

@@ -5,7 +5,8 @@
 //! - [`memory`]: everything in memory, nothing survives the process (core's
 //!   [`MemoryStore`](warrant_core::store::MemoryStore), re-exported);
 //! - [`sqlite`]: the embedded default, one SQLite file in WAL mode, with versioned migrations,
-//!   a hash-chained audit log and grouped commits.
+//!   an audit log chained with an HMAC whose key lives outside the database, sessions as
+//!   rows of their own, and grouped commits.
 //!
 //! Both pass the same behaviour suite (`tests/behaviour/`); a new store proves itself by
 //! passing it too.
@@ -26,10 +27,14 @@
 
 mod config;
 mod error;
+mod files;
 mod plugin;
 pub mod sqlite;
 
-pub use config::{DEFAULT_FILE_NAME, SqliteConfig};
+pub use config::{
+    CHECKPOINT_FILE_SUFFIX, DEFAULT_FILE_NAME, DEFAULT_SESSION_IDLE_EXPIRY_SECS, KEY_FILE_SUFFIX,
+    SqliteConfig,
+};
 
 /// The in-memory store, for tests and for embedding without persistence.
 pub mod memory {

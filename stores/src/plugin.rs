@@ -20,7 +20,7 @@ inventory::submit! {
     BuiltinPlugin {
         name: "sqlite",
         version: env!("CARGO_PKG_VERSION"),
-        description: "The embedded default: one SQLite file (WAL) under the data directory, hash-chained audit log.",
+        description: "The embedded default: one SQLite file (WAL) under the data directory, audit log chained with an HMAC keyed outside the database, sessions as rows.",
         constructor: Constructor::Store(|cx| {
             let config = match cx.table("sqlite") {
                 serde_json::Value::Null => SqliteConfig::in_dir(&cx.data_dir),

@@ -3,19 +3,20 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, params};
 use warrant_core::chain::Chain;
 use warrant_core::decision::Behavior;
 use warrant_core::engine::Engine;
 use warrant_core::part::{ToolPart, ToolState};
 use warrant_core::store::{AuditQuery, Store, StoreErrorKind};
-use warrant_stores::sqlite::{SCHEMA_VERSION, SqliteStore};
+use warrant_stores::sqlite::{AuditProblem, GENESIS, SCHEMA_VERSION, SqliteStore};
 
 #[path = "common/mod.rs"]
 mod sample;
 
 const FIXTURE: &str = include_str!("fixtures/schema_v1.sql");
 const SCHEMA_V1: &str = include_str!("../src/sqlite/schema_v1.sql");
+const SCHEMA_V2: &str = include_str!("../src/sqlite/schema_v2.sql");
 
 /// Writes the version-1 fixture into a fresh database file.
 fn v1_database(dir: &Path) -> PathBuf {
@@ -57,6 +58,8 @@ async fn a_v1_database_migrates_and_keeps_its_audit_log_verifiable() {
     let report = store.verify_audit().await.unwrap();
     assert!(report.is_intact(), "{report}");
     assert_eq!(report.records, 2);
+    assert_eq!(report.legacy_records, 2, "never reported as keyed");
+    assert!(!report.is_keyed());
 
     let seq = store
         .append_audit(sample::evaluation("s-old", "call-6"))
@@ -65,7 +68,9 @@ async fn a_v1_database_migrates_and_keeps_its_audit_log_verifiable() {
     assert_eq!(seq, 3);
     let entries = store.audit_entries(&AuditQuery::all()).await.unwrap();
     assert_eq!(entries[2].prev_hash, entries[1].hash);
-    assert!(store.verify_audit().await.unwrap().is_intact());
+    let report = store.verify_audit().await.unwrap();
+    assert!(report.is_intact(), "{report}");
+    assert_eq!((report.records, report.legacy_records), (3, 2));
 }
 
 #[tokio::test]
@@ -123,6 +128,183 @@ fn reopening_a_current_database_migrates_nothing() {
     drop(SqliteStore::open(&path).unwrap());
     let again = SqliteStore::open(&path).unwrap();
     assert_eq!(again.migrated_from(), SCHEMA_VERSION);
+}
+
+/// Writes a version-2 database: the version-1 fixture, the version-2 schema, and the
+/// unkeyed SHA-256 chain version 2 computed over its records.
+fn v2_database(dir: &Path) -> PathBuf {
+    let path = v1_database(dir);
+    let conn = Connection::open(&path).unwrap();
+    conn.execute_batch(SCHEMA_V2).unwrap();
+    rechain_unkeyed(&conn);
+    conn.pragma_update(None, "user_version", 2).unwrap();
+    path
+}
+
+/// Recomputes the unkeyed chain of every record and the head, as version 2 did (and as
+/// anyone who can write a version-2 database can).
+fn rechain_unkeyed(conn: &Connection) {
+    let rows: Vec<(u64, String)> = conn
+        .prepare("SELECT seq, record FROM audit ORDER BY seq")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let mut prev = GENESIS.to_owned();
+    for (seq, record) in rows {
+        let hash = sha256_link(&prev, &record);
+        conn.execute(
+            "UPDATE audit SET prev_hash = ?2, hash = ?3 WHERE seq = ?1",
+            params![seq, prev, hash],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO audit_head (id, seq, hash) VALUES (1, ?1, ?2) \
+             ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
+            params![seq, hash],
+        )
+        .unwrap();
+        prev = hash;
+    }
+}
+
+fn sha256_link(prev: &str, record: &str) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(format!("{prev}\n{record}").as_bytes()))
+}
+
+#[tokio::test]
+async fn a_v2_log_verifies_as_legacy_and_never_as_keyed() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(v2_database(dir.path())).unwrap();
+    assert_eq!(store.migrated_from(), 2);
+    let report = store.verify_audit().await.unwrap();
+    assert!(report.is_intact(), "{report}");
+    assert!(!report.is_keyed(), "{report}");
+    assert_eq!(report.legacy_records, 2);
+    let said = report.to_string();
+    assert!(
+        said.contains("records 1 to 2 predate the keyed chain"),
+        "{said}"
+    );
+    assert!(said.contains("unkeyed"), "{said}");
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["legacyRecords"], 2);
+}
+
+#[tokio::test]
+async fn a_v2_log_rewritten_before_the_upgrade_is_still_only_legacy() {
+    // Unkeyed links can be recomputed by anyone: the upgrade cannot vouch for them, and the
+    // report says so rather than calling them intact under the key.
+    let dir = tempfile::tempdir().unwrap();
+    let path = v2_database(dir.path());
+    let raw = Connection::open(&path).unwrap();
+    raw.execute(
+        "UPDATE audit SET record = replace(record, 'call-1', 'call-X') WHERE seq = 1",
+        [],
+    )
+    .unwrap();
+    rechain_unkeyed(&raw);
+    let store = SqliteStore::open(&path).unwrap();
+    let report = store.verify_audit().await.unwrap();
+    assert_eq!(report.legacy_records, 2);
+    assert!(!report.is_keyed());
+}
+
+#[tokio::test]
+async fn a_legacy_record_edited_after_the_upgrade_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = v2_database(dir.path());
+    let store = SqliteStore::open(&path).unwrap();
+    let raw = Connection::open(&path).unwrap();
+    raw.execute(
+        "UPDATE audit SET record = replace(record, 'Bash', 'Sh') WHERE seq = 2",
+        [],
+    )
+    .unwrap();
+    let bad = store.verify_audit().await.unwrap().first_bad.unwrap();
+    assert_eq!((bad.seq, bad.problem), (2, AuditProblem::Edited));
+}
+
+#[tokio::test]
+async fn keyed_records_cannot_be_passed_off_as_legacy() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = v2_database(dir.path());
+    let store = SqliteStore::open(&path).unwrap();
+    store
+        .append_audit(sample::evaluation("s-old", "call-6"))
+        .await
+        .unwrap();
+    let raw = Connection::open(&path).unwrap();
+
+    // Moving the signed boundary past a keyed record breaks its signature.
+    raw.execute(
+        "UPDATE audit_meta SET value = '3' || substr(value, instr(value, ':')) \
+         WHERE name = 'legacy_through'",
+        [],
+    )
+    .unwrap();
+    let bad = store.verify_audit().await.unwrap().first_bad.unwrap();
+    assert_eq!(bad.problem, AuditProblem::Edited);
+    assert!(
+        bad.detail.contains("not signed with the audit key"),
+        "{bad}"
+    );
+
+    // Removing it makes the legacy records fail the key instead.
+    raw.execute("DELETE FROM audit_meta WHERE name = 'legacy_through'", [])
+        .unwrap();
+    let bad = store.verify_audit().await.unwrap().first_bad.unwrap();
+    assert_eq!((bad.seq, bad.problem), (1, AuditProblem::Edited));
+}
+
+#[tokio::test]
+async fn an_old_log_with_two_evaluations_of_one_id_migrates_and_refuses_a_third() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = v1_database(dir.path());
+    let raw = Connection::open(&path).unwrap();
+    let record: String = raw
+        .query_row("SELECT record FROM audit WHERE seq = 1", [], |r| r.get(0))
+        .unwrap();
+    raw.execute(
+        "INSERT INTO audit (seq, session_id, tool_call_id, at, record) \
+         VALUES (3, 's-old', 'call-1', 1700000009000, ?1)",
+        [record],
+    )
+    .unwrap();
+    drop(raw);
+    let store = SqliteStore::open(&path).unwrap();
+    assert_eq!(store.evaluation_of("call-1").await.unwrap(), Some(1));
+    let err = store
+        .append_audit(sample::evaluation("s-old", "call-1"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, StoreErrorKind::Duplicate, "{err}");
+    assert!(store.verify_audit().await.unwrap().is_intact());
+}
+
+#[tokio::test]
+async fn the_sessions_of_an_old_workspace_document_become_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = v1_database(dir.path());
+    let store = SqliteStore::open(&path).unwrap();
+    let raw = Connection::open(&path).unwrap();
+    let rows: Vec<String> = raw
+        .prepare("SELECT id FROM sessions ORDER BY ordinal")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(rows, ["s-old"]);
+    let document: String = raw
+        .query_row("SELECT state FROM workspace", [], |r| r.get(0))
+        .unwrap();
+    assert!(!document.contains("sessions"), "{document}");
+    let workspace = store.load_workspace().await.unwrap().unwrap();
+    assert_eq!(workspace.sessions.len(), 1);
+    assert_eq!(workspace.patterns[0].id, "default");
 }
 
 #[test]

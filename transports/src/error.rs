@@ -4,9 +4,9 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use warrant_core::engine::{EngineError, ResolveError, WorkspaceUpdateError};
+use warrant_core::engine::{EngineError, ResolveError, ResultError, WorkspaceUpdateError};
 use warrant_core::event::{Event, RunError, now_millis};
-use warrant_core::store::StoreError;
+use warrant_core::store::{StoreError, StoreErrorKind};
 use warrant_core::workspace::ApprovalError;
 
 /// A refused or failed request: what went wrong, as a status, a code and a message.
@@ -32,6 +32,17 @@ impl ApiError {
                 &message.into(),
                 warrant_core::sanitize::MAX_REASON_CHARS,
             ),
+        }
+    }
+
+    /// An error whose message is the server's own fixed text (help such as
+    /// `"Authorization: Bearer <token>"`): it quotes nothing from a request, so it is shown as
+    /// written, never redacted.
+    pub fn fixed(status: StatusCode, code: impl Into<String>, message: &'static str) -> Self {
+        Self {
+            status,
+            code: code.into(),
+            message: message.to_owned(),
         }
     }
 
@@ -78,11 +89,19 @@ impl IntoResponse for ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
-        Self::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "store_unavailable",
-            e.to_string(),
-        )
+        match e.kind {
+            StoreErrorKind::Invalid => Self::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_value",
+                e.to_string(),
+            ),
+            StoreErrorKind::Duplicate => Self::conflict("duplicate_tool_call", e.to_string()),
+            _ => Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "store_unavailable",
+                e.to_string(),
+            ),
+        }
     }
 }
 
@@ -90,7 +109,8 @@ impl From<EngineError> for ApiError {
     fn from(e: EngineError) -> Self {
         match e {
             EngineError::DuplicateCall(_) => Self::conflict("duplicate_tool_call", e.to_string()),
-            EngineError::Audit { .. } | EngineError::Store(_) => Self::new(
+            EngineError::Store(e) => e.into(),
+            EngineError::Audit { .. } => Self::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "store_unavailable",
                 e.to_string(),
@@ -108,6 +128,20 @@ impl From<ResolveError> for ApiError {
                 Self::unprocessable("action_not_offered", e.to_string())
             }
             ResolveError::Store(_) => Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "store_unavailable",
+                e.to_string(),
+            ),
+        }
+    }
+}
+
+impl From<ResultError> for ApiError {
+    fn from(e: ResultError) -> Self {
+        match &e {
+            ResultError::Unknown(_) => Self::not_found("tool_call_not_found", e.to_string()),
+            ResultError::NotAccepted { .. } => Self::conflict("result_not_accepted", e.to_string()),
+            ResultError::Store(_) => Self::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "store_unavailable",
                 e.to_string(),

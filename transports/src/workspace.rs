@@ -3,10 +3,11 @@
 
 use std::sync::Arc;
 
+use axum::http::StatusCode;
+
 use warrant_core::engine::Engine;
 use warrant_core::workspace::{
-    self, Pattern, SessionApprovalSettingsRequest, SessionRecord, WorkspaceState,
-    update_session_approval_settings,
+    self, Pattern, SessionApprovalSettingsRequest, WorkspaceState, update_session_approval_settings,
 };
 
 use crate::error::ApiError;
@@ -18,18 +19,14 @@ use crate::error::ApiError;
 ///
 /// A store failure.
 pub async fn ensure_session(engine: &Engine, session_id: &str) -> Result<(), ApiError> {
-    if engine.workspace().session(session_id).is_some() {
-        return Ok(());
-    }
-    engine
-        .update_workspace(|state, _| {
-            let mut next = state.clone();
-            if next.session(session_id).is_none() {
-                next.sessions.push(SessionRecord::new(session_id));
-            }
-            Ok(next)
-        })
-        .await?;
+    warrant_core::workspace::check_session_id(session_id).map_err(|e| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_value",
+            e.to_string(),
+        )
+    })?;
+    engine.add_session(session_id).await?;
     Ok(())
 }
 
@@ -44,6 +41,21 @@ pub async fn save_pattern(
 ) -> Result<Arc<WorkspaceState>, ApiError> {
     Ok(engine
         .update_workspace(|state, runtime| workspace::save_pattern(state, pattern, runtime))
+        .await?)
+}
+
+/// `savePattern` of the pattern `make` builds from the current workspace (read and saved
+/// under the engine's workspace lock, so a merge never loses a concurrent change).
+///
+/// # Errors
+///
+/// See [`workspace::save_pattern`]; or a store failure.
+pub async fn save_pattern_with(
+    engine: &Engine,
+    make: impl FnOnce(&WorkspaceState) -> Pattern,
+) -> Result<Arc<WorkspaceState>, ApiError> {
+    Ok(engine
+        .update_workspace(|state, runtime| workspace::save_pattern(state, make(state), runtime))
         .await?)
 }
 

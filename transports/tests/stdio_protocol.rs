@@ -274,16 +274,22 @@ async fn session_settings_answer_with_the_session_record() {
 }
 
 #[tokio::test]
-async fn a_result_for_an_unknown_call_needs_its_session() {
+async fn a_result_for_an_unknown_call_is_refused_naming_its_line() {
     let mut pipe = Pipe::default().await;
     pipe.send(json!({"type": "tool_result", "toolCallId": "old", "content": "x"}).to_string())
         .await;
-    assert_eq!(pipe.error().await["code"], "unknown_tool_call");
+    let error = pipe.error().await;
+    assert_eq!(error["code"], "unknown_tool_call");
+    assert!(
+        error["message"].as_str().unwrap().starts_with("line 1: "),
+        "{error}"
+    );
     pipe.send(json!({"type": "tool_result", "toolCallId": "old", "sessionId": "s1", "content": {"ok": true}}).to_string()).await;
-    let result = pipe.next().await;
-    assert_eq!(
-        (result["type"].as_str(), result["content"].as_str()),
-        (Some("TOOL_CALL_RESULT"), Some(r#"{"ok":true}"#))
+    let error = pipe.error().await;
+    assert_eq!(error["code"], "tool_call_not_found");
+    assert!(
+        error["message"].as_str().unwrap().starts_with("line 2: "),
+        "{error}"
     );
 }
 
@@ -317,7 +323,7 @@ async fn a_call_that_cannot_be_audited_is_an_error_event_never_an_allow() {
 #[tokio::test]
 async fn end_of_input_decides_calls_in_flight_then_returns() {
     let mut pipe = Pipe::default().await;
-    pipe.send(tool_call("c1", "Bash", json!({"command": "git push"})))
+    pipe.send(tool_call("c1", "view", json!({"path": "README.md"})))
         .await;
     pipe.send(json!({"type": "tool_result", "toolCallId": "c1", "content": "late"}).to_string())
         .await;
@@ -329,7 +335,6 @@ async fn end_of_input_decides_calls_in_flight_then_returns() {
             "TOOL_CALL_START",
             "TOOL_CALL_ARGS",
             "TOOL_CALL_END",
-            "CUSTOM",
             "CUSTOM",
             "TOOL_CALL_RESULT"
         ]

@@ -61,6 +61,26 @@ pub enum ResolveError {
     Store(#[from] StoreError),
 }
 
+/// Why a call's result was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultError {
+    /// No call with this id is known in the session (HTTP 404).
+    #[error("no tool call \"{0}\" is known in this session")]
+    Unknown(String),
+    /// The call may not have a result: another session's, denied, awaiting the user, still
+    /// being decided, or already completed (HTTP 409).
+    #[error("a result for tool call \"{tool_call_id}\" is not accepted: {reason}")]
+    NotAccepted {
+        /// The call.
+        tool_call_id: String,
+        /// Why not.
+        reason: String,
+    },
+    /// The store could not be read to check the call.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 /// Why waiting for a resolution ended without one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the approval request for tool call \"{0}\" was abandoned before the user acted")]

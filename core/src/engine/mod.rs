@@ -2,20 +2,26 @@
 //! when needed, and accept the user's resolution.
 
 mod builder;
+mod calls;
 mod error;
 mod resolve;
+mod result;
 mod workspace;
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
 
 use arc_swap::ArcSwap;
 use dashmap::DashMap;
 use tokio::sync::oneshot;
 
 pub use builder::EngineBuilder;
-pub use error::{Abandoned, EngineError, ResolveError, WorkspaceUpdateError};
+pub use calls::EngineLimits;
+pub use error::{Abandoned, EngineError, ResolveError, ResultError, WorkspaceUpdateError};
+
+use calls::{Awaiting, Outcome, Settled, Stage, Tracked};
 
 use crate::approval::{Recommendation, ToolApprovalRequest, standard_actions};
 use crate::audit::{AuditEvent, AuditRecord, digest};
@@ -24,7 +30,7 @@ use crate::catalog::ToolCatalog;
 use crate::chain::{Chain, ChainTrace};
 use crate::decision::{Behavior, ToolPermissionDecision, ToolPermissionResolution};
 use crate::event::{
-    Event, ToolCallArgs, ToolCallEnd, ToolCallResult, ToolCallStart, WarrantEvent, now_millis,
+    AgentEvent, Event, ToolCallArgs, ToolCallEnd, ToolCallStart, WarrantEvent, now_millis,
 };
 use crate::grant::{Grant, GrantScoper};
 use crate::part::ToolPart;
@@ -32,9 +38,6 @@ use crate::sanitize;
 use crate::store::{PendingApproval, Store};
 use crate::transport::Transport;
 use crate::workspace::WorkspaceState;
-
-/// How many settled call ids the engine remembers, to answer 409 rather than 404.
-const SETTLED_MEMORY: u64 = 65_536;
 
 /// How one call is to be authorized.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -102,12 +105,8 @@ struct Pending {
     waiter: Option<oneshot::Sender<ToolPermissionResolution>>,
     grant_keys: Vec<crate::grant::GrantKey>,
     tool_name: String,
-}
-
-struct Tracked {
-    session_id: String,
-    message_id: String,
-    part: ToolPart,
+    /// Set while one resolution is being recorded: concurrent ones are refused (409).
+    resolving: bool,
 }
 
 struct Inner {
@@ -122,9 +121,13 @@ struct Inner {
     workspace_writer: tokio::sync::Mutex<()>,
     grants: ArcSwap<Vec<Grant>>,
     pending: DashMap<String, Pending>,
+    /// The pending ids, oldest first (ids resolved meanwhile are skipped).
+    pending_order: Mutex<VecDeque<String>>,
     tracked: DashMap<String, Tracked>,
-    settled: DashMap<String, u64>,
+    awaiting: Mutex<Awaiting>,
+    settled: DashMap<String, Settled>,
     settled_count: AtomicU64,
+    limits: EngineLimits,
 }
 
 /// Authorizes tool calls: chain → audit → emit → (ask → resolve) → result.
@@ -235,10 +238,16 @@ impl Engine {
                 {
                     return Err(EngineError::DuplicateCall(call.tool_call_id));
                 }
+                let mut part = ToolPart::new(call.tool_call_id.clone(), call.tool_name.clone());
+                // The (redacted) input rides with the part, so a request restored after a
+                // restart can derive the same grant its actions promised.
+                part.input = Some(sanitize::redact_value(&call.input));
                 slot.insert(Tracked {
                     session_id: call.session_id.clone(),
                     message_id: message_id.clone(),
-                    part: ToolPart::new(call.tool_call_id.clone(), call.tool_name.clone()),
+                    part: Some(part),
+                    stage: Stage::Deciding,
+                    size: serde_json::to_vec(&call.input).map_or(0, |v| v.len()),
                 });
             }
         }
@@ -267,32 +276,57 @@ impl Engine {
         };
         if let Err(source) = inner.store.append_audit(record).await {
             inner.tracked.remove(&call.tool_call_id);
+            // The store remembers every evaluated id, across restarts: a repeat is a
+            // duplicate call (409), not an outage.
+            if source.kind == crate::store::StoreErrorKind::Duplicate {
+                return Err(EngineError::DuplicateCall(call.tool_call_id));
+            }
             return Err(EngineError::Audit {
                 tool_call_id: call.tool_call_id,
                 source,
             });
         }
 
-        let approval = if decision.behavior == Behavior::Ask {
-            Some(
-                self.open_request(&call, &message_id, &decision, &cx.grant_keys)
-                    .await?,
-            )
-        } else {
-            self.remember_settled(&call.tool_call_id);
-            None
+        let id = call.tool_call_id.clone();
+        let approval = match decision.behavior {
+            Behavior::Ask => {
+                match self
+                    .open_request(&call, &message_id, &decision, &cx.grant_keys)
+                    .await
+                {
+                    Ok(pending) => Some(pending),
+                    Err(e) => {
+                        inner.tracked.remove(&id);
+                        return Err(e);
+                    }
+                }
+            }
+            Behavior::Allow => {
+                self.set_stage(&id, Stage::Allowed);
+                None
+            }
+            Behavior::Deny => None,
         };
-        self.emit(
+        self.send(
             &call.session_id,
             WarrantEvent::Decision(decision.clone()).into_event(Some(now_millis())),
         )
         .await;
         if let Some(p) = &approval {
-            self.emit(
+            self.send(
                 &call.session_id,
                 WarrantEvent::ApprovalRequest(p.request.clone()).into_event(Some(now_millis())),
             )
             .await;
+        }
+        match decision.behavior {
+            // A denied call never runs, so nothing more about it can come: forget it.
+            Behavior::Deny => self.untrack(&id, Outcome::Denied),
+            Behavior::Allow => self.await_result(&id),
+            Behavior::Ask => {
+                self.spill_if_large(&id);
+                self.expire_beyond_limit().await;
+            }
         }
         Ok(Authorization {
             decision,
@@ -323,7 +357,13 @@ impl Engine {
             }),
         ];
         for event in events {
-            self.emit(&call.session_id, event).await;
+            self.send(&call.session_id, event).await;
+        }
+    }
+
+    fn set_stage(&self, tool_call_id: &str, stage: Stage) {
+        if let Some(mut t) = self.inner.tracked.get_mut(tool_call_id) {
+            t.stage = stage;
         }
     }
 
@@ -363,6 +403,8 @@ impl Engine {
         };
         self.inner.store.put_pending_approval(&pending).await?;
         let (tx, rx) = oneshot::channel();
+        self.set_stage(&call.tool_call_id, Stage::Pending);
+        calls::lock(&self.inner.pending_order).push_back(call.tool_call_id.clone());
         self.inner.pending.insert(
             call.tool_call_id.clone(),
             Pending {
@@ -372,6 +414,7 @@ impl Engine {
                 waiter: Some(tx),
                 grant_keys: grant_keys.to_vec(),
                 tool_name: call.tool_name.clone(),
+                resolving: false,
             },
         );
         Ok(PendingResolution {
@@ -380,22 +423,19 @@ impl Engine {
         })
     }
 
-    /// Reports a call's result (`TOOL_CALL_RESULT`); the tool part completes and is persisted
-    /// with its decision and resolution.
-    pub async fn complete(&self, session_id: &str, tool_call_id: &str, content: &str) {
-        let event = Event::ToolCallResult(ToolCallResult {
-            message_id: format!("{tool_call_id}-result"),
-            tool_call_id: tool_call_id.to_owned(),
-            content: sanitize::redact(content),
-            role: Some("tool".to_owned()),
-            timestamp: Some(now_millis()),
-        });
-        self.emit(session_id, event).await;
-        self.inner.tracked.remove(tool_call_id);
+    /// Emits an embedder's event of a session (text, run lifecycle, state, its own CUSTOM
+    /// events). Decisions, approval requests, resolutions and tool-call events come only from
+    /// the engine's own operations, so an [`AgentEvent`] cannot carry them.
+    pub async fn emit(&self, session_id: &str, event: AgentEvent) {
+        let event = event.into_event();
+        if let Err(e) = self.inner.transport.emit(session_id, &event).await {
+            tracing::warn!(session_id, error = %e, "event not delivered");
+        }
     }
 
-    /// Emits an event of a session: merged into the call's tool part (persisted), then sent.
-    pub async fn emit(&self, session_id: &str, event: Event) {
+    /// Emits one of the engine's own events: merged into the call's tool part (persisted),
+    /// then sent.
+    async fn send(&self, session_id: &str, event: Event) {
         let inner = &self.inner;
         // The announcement alone changes nothing worth a durable write: the decision that
         // follows persists the part with everything merged so far.
@@ -405,12 +445,14 @@ impl Engine {
         );
         let part = event.tool_call_id().and_then(|id| {
             let mut tracked = inner.tracked.get_mut(id)?;
-            tracked.part.apply(&event);
+            let tracked = &mut *tracked;
+            let part = tracked.part.as_mut()?;
+            part.apply(&event);
             (!announcement).then(|| {
                 (
                     tracked.session_id.clone(),
                     tracked.message_id.clone(),
-                    tracked.part.clone(),
+                    part.clone(),
                 )
             })
         });

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::catalog::{RuntimeTool, ToolCatalog};
-use crate::workspace::{ApprovalError, WorkspaceState, prune_stale_tool_ids};
+use crate::workspace::{ApprovalError, SessionRecord, WorkspaceState, prune_stale_tool_ids};
 
 use super::{Engine, EngineError, WorkspaceUpdateError};
 
@@ -28,6 +28,30 @@ impl Engine {
         let runtime_tools = catalog.runtime_tools();
         let next = change(&self.inner.workspace.load(), runtime_tools)?;
         self.install_workspace(next, runtime_tools).await
+    }
+
+    /// Adds a session (when new) as one record of its own: the store writes one row, and the
+    /// catalog is left as it is (a session changes no tool). Returns whether it was new.
+    ///
+    /// # Errors
+    ///
+    /// A store error, such as a session id longer than
+    /// [`MAX_SESSION_ID_BYTES`](crate::workspace::MAX_SESSION_ID_BYTES); nothing changes.
+    pub async fn add_session(&self, session_id: &str) -> Result<bool, EngineError> {
+        if self.inner.workspace.load().session(session_id).is_some() {
+            return Ok(false);
+        }
+        let _writer = self.inner.workspace_writer.lock().await;
+        let current = self.inner.workspace.load_full();
+        if current.session(session_id).is_some() {
+            return Ok(false);
+        }
+        let record = SessionRecord::new(session_id);
+        self.inner.store.put_session(&record).await?;
+        let mut next = WorkspaceState::clone(&current);
+        next.sessions.push(record);
+        self.inner.workspace.store(Arc::new(next));
+        Ok(true)
     }
 
     /// Records the tools the runtime reported: stale ids are pruned from every pattern and

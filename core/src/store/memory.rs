@@ -5,12 +5,15 @@ use std::sync::Mutex;
 
 use async_trait::async_trait;
 
-use super::{AuditQuery, PendingApproval, Store, StoreError, StoredAuditRecord, StoredEvent};
-use crate::audit::AuditRecord;
-use crate::event::Event;
+use super::{
+    AuditQuery, PendingApproval, Store, StoreError, StoredAuditRecord, StoredEvent,
+    duplicate_evaluation,
+};
+use crate::audit::{AuditEvent, AuditRecord};
+use crate::event::{Event, now_millis};
 use crate::grant::Grant;
 use crate::part::{Message, MessagePart, ToolPart};
-use crate::workspace::WorkspaceState;
+use crate::workspace::{SessionRecord, WorkspaceState, check_session_id};
 
 #[derive(Default)]
 struct State {
@@ -20,6 +23,23 @@ struct State {
     grants: Vec<Grant>,
     workspace: Option<WorkspaceState>,
     events: HashMap<String, (u64, VecDeque<StoredEvent>)>,
+    /// The seq of each tool call id's evaluation record.
+    evaluated: HashMap<String, u64>,
+    /// When each session was last written or sent an event (Unix milliseconds).
+    touched: HashMap<String, i64>,
+}
+
+impl State {
+    fn touch(&mut self, session_id: &str) {
+        self.touched.insert(session_id.to_owned(), now_millis());
+    }
+
+    /// Whether anything but its record refers to the session.
+    fn holds_content(&self, session_id: &str) -> bool {
+        self.messages.iter().any(|(sid, _)| sid == session_id)
+            || self.pending.iter().any(|p| p.session_id == session_id)
+            || self.grants.iter().any(|g| g.session_id == session_id)
+    }
 }
 
 /// How many of the latest events per session an event log keeps unless configured.
@@ -62,11 +82,22 @@ impl MemoryStore {
 #[async_trait]
 impl Store for MemoryStore {
     async fn append_audit(&self, record: AuditRecord) -> Result<u64, StoreError> {
+        check_session_id(&record.session_id)?;
         self.with(|s| {
             let seq = s.audit.len() as u64 + 1;
+            if matches!(record.event, AuditEvent::Evaluation { .. }) {
+                if let Some(&first) = s.evaluated.get(&record.tool_call_id) {
+                    return Err(duplicate_evaluation(&record.tool_call_id, first));
+                }
+                s.evaluated.insert(record.tool_call_id.clone(), seq);
+            }
             s.audit.push(StoredAuditRecord { seq, record });
-            seq
-        })
+            Ok(seq)
+        })?
+    }
+
+    async fn evaluation_of(&self, tool_call_id: &str) -> Result<Option<u64>, StoreError> {
+        self.with(|s| s.evaluated.get(tool_call_id).copied())
     }
 
     async fn audit_records(
@@ -88,7 +119,9 @@ impl Store for MemoryStore {
         message_id: &str,
         part: &ToolPart,
     ) -> Result<(), StoreError> {
+        check_session_id(session_id)?;
         self.with(|s| {
+            s.touch(session_id);
             let index = s
                 .messages
                 .iter()
@@ -129,7 +162,9 @@ impl Store for MemoryStore {
     }
 
     async fn put_pending_approval(&self, pending: &PendingApproval) -> Result<(), StoreError> {
+        check_session_id(&pending.session_id)?;
         self.with(|s| {
+            s.touch(&pending.session_id);
             s.pending
                 .retain(|p| p.request.tool_call_id != pending.request.tool_call_id);
             s.pending.push(pending.clone());
@@ -145,7 +180,11 @@ impl Store for MemoryStore {
     }
 
     async fn put_grant(&self, grant: &Grant) -> Result<(), StoreError> {
-        self.with(|s| s.grants.push(grant.clone()))
+        check_session_id(&grant.session_id)?;
+        self.with(|s| {
+            s.touch(&grant.session_id);
+            s.grants.push(grant.clone());
+        })
     }
 
     async fn grants(&self) -> Result<Vec<Grant>, StoreError> {
@@ -157,11 +196,84 @@ impl Store for MemoryStore {
     }
 
     async fn save_workspace(&self, workspace: &WorkspaceState) -> Result<(), StoreError> {
-        self.with(|s| s.workspace = Some(workspace.clone()))
+        self.with(|s| {
+            // Work on a copy, so a refused session leaves the state as it was.
+            let mut sessions = s
+                .workspace
+                .as_ref()
+                .map(|w| w.sessions.clone())
+                .unwrap_or_default();
+            let mut index: HashMap<String, usize> = sessions
+                .iter()
+                .enumerate()
+                .map(|(i, k)| (k.id.clone(), i))
+                .collect();
+            let mut touched = Vec::new();
+            for session in &workspace.sessions {
+                match index.get(&session.id) {
+                    Some(&i) if sessions[i] == *session => continue,
+                    Some(&i) => sessions[i] = session.clone(),
+                    None => {
+                        index.insert(session.id.clone(), sessions.len());
+                        sessions.push(session.clone());
+                    }
+                }
+                check_session_id(&session.id)?;
+                touched.push(session.id.as_str());
+            }
+            for id in touched {
+                s.touch(id);
+            }
+            s.workspace = Some(WorkspaceState {
+                settings: workspace.settings.clone(),
+                patterns: workspace.patterns.clone(),
+                sessions,
+            });
+            Ok(())
+        })?
+    }
+
+    async fn put_session(&self, session: &SessionRecord) -> Result<(), StoreError> {
+        check_session_id(&session.id)?;
+        self.with(|s| {
+            let state = s.workspace.get_or_insert_with(WorkspaceState::default);
+            match state.sessions.iter_mut().find(|r| r.id == session.id) {
+                Some(slot) => *slot = session.clone(),
+                None => state.sessions.push(session.clone()),
+            }
+            s.touch(&session.id);
+        })
+    }
+
+    async fn expire_idle_sessions(&self, untouched_since: i64) -> Result<Vec<String>, StoreError> {
+        self.with(|s| {
+            let Some(mut state) = s.workspace.take() else {
+                return Vec::new();
+            };
+            let mut expired = Vec::new();
+            state.sessions.retain(|session| {
+                let idle = s
+                    .touched
+                    .get(&session.id)
+                    .is_none_or(|&at| at < untouched_since);
+                let expire = idle && session.is_blank() && !s.holds_content(&session.id);
+                if expire {
+                    expired.push(session.id.clone());
+                }
+                !expire
+            });
+            for id in &expired {
+                s.touched.remove(id);
+            }
+            s.workspace = Some(state);
+            expired
+        })
     }
 
     async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
+        check_session_id(session_id)?;
         self.with(|s| {
+            s.touch(session_id);
             let (last, log) = s.events.entry(session_id.to_owned()).or_default();
             *last += 1;
             log.push_back(StoredEvent {

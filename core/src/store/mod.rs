@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 pub use memory::{DEFAULT_EVENT_RETENTION, MemoryStore};
 
 use crate::approval::ToolApprovalRequest;
-use crate::audit::AuditRecord;
+use crate::audit::{AuditEvent, AuditRecord};
 use crate::event::Event;
 use crate::grant::Grant;
 use crate::part::{Message, ToolPart};
-use crate::workspace::WorkspaceState;
+use crate::workspace::{SessionIdTooLong, SessionRecord, WorkspaceState, check_session_id};
 
 /// Why a store operation failed.
 #[derive(Debug, thiserror::Error)]
@@ -34,6 +34,15 @@ pub enum StoreErrorKind {
     /// The data is not what the store expects; a retry will not help.
     #[error("corrupt")]
     Corrupt,
+    /// The store refuses a value it was given (a session id over
+    /// [`MAX_SESSION_ID_BYTES`](crate::workspace::MAX_SESSION_ID_BYTES), …); the message
+    /// names it. A retry will not help; a corrected value will.
+    #[error("invalid")]
+    Invalid,
+    /// The write would repeat what may happen only once: a second evaluation of a tool call
+    /// id. Nothing was written; the call must not run.
+    #[error("duplicate")]
+    Duplicate,
 }
 
 impl StoreError {
@@ -44,6 +53,24 @@ impl StoreError {
             message: message.into(),
         }
     }
+}
+
+impl From<SessionIdTooLong> for StoreError {
+    fn from(e: SessionIdTooLong) -> Self {
+        Self::new(StoreErrorKind::Invalid, e.to_string())
+    }
+}
+
+/// The error a store returns when a tool call id was already evaluated: kind
+/// [`Duplicate`](StoreErrorKind::Duplicate), naming the id and the seq of its evaluation.
+pub fn duplicate_evaluation(tool_call_id: &str, seq: u64) -> StoreError {
+    StoreError::new(
+        StoreErrorKind::Duplicate,
+        format!(
+            "tool call id \"{tool_call_id}\" was already evaluated (audit record {seq}); \
+             every call needs a new toolCallId"
+        ),
+    )
 }
 
 /// An audit record as stored, with its position in the log.
@@ -114,10 +141,33 @@ pub struct StoredEvent {
 /// # Errors
 ///
 /// Every method returns a [`StoreError`] when the backend fails; the engine fails closed.
+/// Every method that takes a session id refuses one longer than
+/// [`MAX_SESSION_ID_BYTES`](crate::workspace::MAX_SESSION_ID_BYTES) with kind
+/// [`Invalid`](StoreErrorKind::Invalid).
 #[async_trait]
 pub trait Store: Send + Sync {
     /// Appends an audit record; durable when this returns.
+    ///
+    /// # Errors
+    ///
+    /// [`Duplicate`](StoreErrorKind::Duplicate) (see [`duplicate_evaluation`]) for a second
+    /// evaluation record of a tool call id, durably: a restart does not forget the first.
     async fn append_audit(&self, record: AuditRecord) -> Result<u64, StoreError>;
+
+    /// The seq of the evaluation record of a tool call id, `None` when the id was never
+    /// evaluated.
+    ///
+    /// The default reads the whole log; stores override it with a lookup.
+    async fn evaluation_of(&self, tool_call_id: &str) -> Result<Option<u64>, StoreError> {
+        let records = self.audit_records(&AuditQuery::all()).await?;
+        Ok(records
+            .iter()
+            .find(|r| {
+                r.record.tool_call_id == tool_call_id
+                    && matches!(r.record.event, AuditEvent::Evaluation { .. })
+            })
+            .map(|r| r.seq))
+    }
 
     /// The audit records that match a query, oldest first.
     async fn audit_records(&self, query: &AuditQuery)
@@ -152,8 +202,36 @@ pub trait Store: Send + Sync {
     /// The workspace state, `None` before it was first saved.
     async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError>;
 
-    /// Saves the workspace state.
+    /// Saves the workspace state: its settings and patterns, and the sessions it holds (added
+    /// at the end, or replaced in place). A stored session it does not hold is kept: sessions
+    /// leave only by [`expire_idle_sessions`](Store::expire_idle_sessions), so a caller with
+    /// an older copy never drops one added meanwhile by [`put_session`](Store::put_session).
+    ///
+    /// Stores that keep sessions as rows of their own write only the sessions that changed.
     async fn save_workspace(&self, workspace: &WorkspaceState) -> Result<(), StoreError>;
+
+    /// Adds a session, or replaces the one with its id, without rewriting the others.
+    ///
+    /// The default loads and saves the whole workspace; stores override it with one row.
+    async fn put_session(&self, session: &SessionRecord) -> Result<(), StoreError> {
+        check_session_id(&session.id)?;
+        let mut state = self.load_workspace().await?.unwrap_or_default();
+        match state.sessions.iter_mut().find(|s| s.id == session.id) {
+            Some(slot) => *slot = session.clone(),
+            None => state.sessions.push(session.clone()),
+        }
+        self.save_workspace(&state).await
+    }
+
+    /// Forgets the sessions that are idle and empty: [blank](SessionRecord::is_blank), with no
+    /// message, pending approval or grant, and neither written nor sent an event since
+    /// `untouched_since` (Unix milliseconds). Returns their ids; their audit records stay.
+    ///
+    /// The default expires nothing.
+    async fn expire_idle_sessions(&self, untouched_since: i64) -> Result<Vec<String>, StoreError> {
+        let _ = untouched_since;
+        Ok(Vec::new())
+    }
 
     /// Appends an event to a session's event log and returns its position there (1, 2, …).
     ///

@@ -14,6 +14,7 @@ mod policy;
 mod records;
 mod repair;
 mod retooling;
+mod session_id;
 mod session_settings;
 mod tooling;
 mod validate;
@@ -26,6 +27,7 @@ pub use policy::{ApprovalCheckpointRule, ApprovalPolicy, CheckpointKind, Effecti
 pub use records::{Pattern, SessionApprovalSettings, SessionKind, SessionRecord, SessionStatus};
 pub use repair::{load_workspace, normalize_approval_state, prune_stale_tool_ids};
 pub use retooling::{delete_lsp_profile, delete_mcp_server, save_lsp_profile, save_mcp_server};
+pub use session_id::{MAX_SESSION_ID_BYTES, SessionIdTooLong, check_session_id};
 pub use session_settings::{SessionApprovalSettingsRequest, update_session_approval_settings};
 pub use tooling::{LspProfile, McpServer, Tooling, WorkspaceSettings};
 

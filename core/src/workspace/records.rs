@@ -13,8 +13,9 @@ pub struct Pattern {
     /// Its display name.
     #[serde(default)]
     pub name: String,
-    /// Its approval policy.
-    #[serde(default)]
+    /// Its approval policy; absent means checkpoints on (a missing policy never turns
+    /// approvals off).
+    #[serde(default = "ApprovalPolicy::checkpoints_on")]
     pub approval_policy: ApprovalPolicy,
 }
 
@@ -94,5 +95,12 @@ impl SessionRecord {
             status: SessionStatus::Idle,
             approval_settings: None,
         }
+    }
+
+    /// Whether the session holds nothing of its own: idle, and no approval override. A blank
+    /// session with no messages, approvals or grants may expire (see
+    /// [`Store::expire_idle_sessions`](crate::store::Store::expire_idle_sessions)).
+    pub fn is_blank(&self) -> bool {
+        self.status == SessionStatus::Idle && self.approval_settings.is_none()
     }
 }

@@ -18,7 +18,9 @@ pub struct AuditEntry {
     pub seq: u64,
     /// The hash of the record before it (64 zeros for the first).
     pub prev_hash: String,
-    /// SHA-256 (hex) over `prev_hash`, a newline and the record's stored JSON.
+    /// HMAC-SHA-256 (hex) under the audit key over every column of the row (seq,
+    /// `prev_hash`, session, tool call id, `at`, the record); for a legacy record of schema
+    /// version 2 or older, SHA-256 over `prev_hash`, a newline and the record's JSON.
     pub hash: String,
     /// The record.
     pub record: Value,

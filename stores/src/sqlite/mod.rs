@@ -1,17 +1,27 @@
 //! The SQLite store: one database file in WAL mode, the embedded default.
 //!
-//! # Layout (schema version 2)
+//! # Layout (schema version 3)
 //!
 //! | table | holds |
 //! |---|---|
-//! | `audit` | the append-only audit log: `seq`, the record's canonical JSON, and its link in the hash chain (`prev_hash`, `hash`) |
-//! | `audit_head` | the chain's last link, written with every append, so a truncated tail shows |
+//! | `audit` | the append-only audit log: `seq`, session, tool call id, `at`, the record's canonical JSON, and its link in the chain (`prev_hash`, `hash`: HMAC-SHA-256 under the audit key over every column) |
+//! | `audit_head` | the chain's last link, written with every append; also appended to the checkpoint file outside the database, so a truncated or emptied log shows |
+//! | `audit_meta` | the audit key's id (never the key) and the signed boundary of the legacy, unkeyed records of older schemas |
+//! | `evaluated_calls` | each evaluated tool call id once, so an id is never evaluated twice, restarts included |
 //! | `messages`, `tool_parts` | messages and their tool parts as JSON (`permissionDecision` and `permissionResolution` included), in order |
 //! | `part_decisions` | the per-message decision map, bounded to the newest calls of each message: it serves a part whose JSON cannot be restored |
 //! | `pending_approvals` | unresolved approval requests only; a request leaves when it is resolved or expired |
 //! | `grants` | standing approvals from `session` and `global` resolutions |
-//! | `workspace` | the workspace state (settings, patterns, sessions) as one JSON document, so fields added to it need no migration |
+//! | `workspace` | the workspace settings and patterns as one JSON document, so fields added to it need no migration |
+//! | `sessions` | one row per session (its JSON and when it was last written): a new session is one insert |
 //! | `events` | each session's event log for SSE resumption, bounded to the latest events per session |
+//!
+//! # Files
+//!
+//! Beside the database (`warrant.db`): its WAL and shared memory, the audit key file
+//! (`warrant.db.audit-key`, unless `WARRANT_AUDIT_KEY` or the configuration supplies the key)
+//! and the checkpoint file (`warrant.db.audit-head`), all mode 0600; a data directory the
+//! store creates is 0700.
 //!
 //! # Durability
 //!
@@ -21,10 +31,16 @@
 
 mod audit;
 mod chain;
+mod checkpoint;
+mod key;
+mod legacy;
+mod meta;
 mod parts;
 mod readers;
 mod records;
+mod report;
 mod schema;
+mod sessions;
 mod verify;
 mod writer;
 
@@ -34,26 +50,33 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use rusqlite::Connection;
+use warrant_core::audit::AuditEvent;
 use warrant_core::audit::AuditRecord;
 use warrant_core::event::Event;
+use warrant_core::event::now_millis;
 use warrant_core::grant::Grant;
 use warrant_core::part::{Message, ToolPart};
 use warrant_core::store::{
     AuditQuery, PendingApproval, Store, StoreError, StoredAuditRecord, StoredEvent,
 };
-use warrant_core::workspace::WorkspaceState;
+use warrant_core::workspace::{SessionRecord, WorkspaceState, check_session_id};
 
 pub use audit::AuditEntry;
 pub use chain::GENESIS;
+pub use checkpoint::AuditHead;
+pub use key::{AUDIT_KEY_ENV, AuditKey, MIN_KEY_BYTES};
+pub use report::{AuditBreak, AuditProblem, AuditVerification};
 pub use schema::SCHEMA_VERSION;
-pub use verify::{AuditBreak, AuditProblem, AuditVerification};
 
 use self::chain::{AuditRow, canonical_json};
 use self::readers::Readers;
 use self::records::{EventRow, PendingRow};
-use self::writer::{Limits, Write, Writer};
+use self::sessions::{SessionRow, Written};
+use self::verify::Anchors;
+use self::writer::{ChainConfig, Limits, Write, Writer};
 use crate::config::SqliteConfig;
 use crate::error::{Context, corrupt, to_json, unavailable};
+use crate::files;
 
 /// The SQLite store. See the [module documentation](self) for its tables.
 ///
@@ -62,8 +85,14 @@ use crate::error::{Context, corrupt, to_json, unavailable};
 pub struct SqliteStore {
     path: PathBuf,
     migrated_from: u32,
+    busy_timeout: Duration,
+    key: AuditKey,
+    checkpoint: PathBuf,
     writer: Writer,
     readers: Arc<Readers>,
+    /// What this handle last wrote of the workspace (loaded on the first save), so a save
+    /// writes only what changed; held across a save so saves apply in order.
+    written: tokio::sync::Mutex<Option<Written>>,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -94,23 +123,72 @@ impl SqliteStore {
     pub fn with_config(config: SqliteConfig) -> Result<Self, StoreError> {
         let path = config.path.clone();
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
+            files::create_private_dir(dir)
                 .map_err(|e| unavailable(format!("creating {}", dir.display()), e))?;
         }
+        files::make_private(&path)
+            .map_err(|e| unavailable(format!("creating {}", path.display()), e))?;
         let busy_timeout = Duration::from_millis(config.busy_timeout_ms);
         let mut conn = Connection::open(&path).context(&format!("opening {}", path.display()))?;
         schema::configure(&conn, busy_timeout)?;
-        let migrated_from = schema::migrate(&mut conn)?;
+        let log_key_id = meta::get(&conn, meta::KEY_ID)?;
+        let key = key::resolve(
+            config.audit_key.as_ref(),
+            &config.key_file_path(),
+            log_key_id.as_deref(),
+        )?;
+        if let Some(id) = log_key_id.as_deref().filter(|id| *id != key.id()) {
+            return Err(corrupt(
+                "the audit key",
+                format!(
+                    "it has id {}, but the audit log of {} was written with the key of id {id}; \
+                     use that key (its file, or {})",
+                    key.id(),
+                    path.display(),
+                    key::AUDIT_KEY_ENV
+                ),
+            ));
+        }
+        let migrated_from = schema::migrate(&mut conn, &key)?;
+        if log_key_id.is_none() {
+            meta::set(&conn, meta::KEY_ID, &key.id())?;
+        }
+        for companion in ["-wal", "-shm"] {
+            let mut name = path.as_os_str().to_owned();
+            name.push(companion);
+            let file = PathBuf::from(name);
+            files::narrow(&file)
+                .map_err(|e| unavailable(format!("restricting {}", file.display()), e))?;
+        }
+        if config.session_idle_expiry_secs > 0 {
+            let idle = i64::try_from(config.session_idle_expiry_secs.saturating_mul(1_000))
+                .unwrap_or(i64::MAX);
+            let expired = expire_sessions(&mut conn, now_millis().saturating_sub(idle))?;
+            if !expired.is_empty() {
+                tracing::info!(sessions = expired.len(), "expired idle empty sessions");
+            }
+        }
         let limits = Limits {
             event_retention: config.event_retention.max(1),
             decision_map_limit: config.decision_map_limit.max(1),
             max_batch: config.max_batch.max(1),
         };
+        let checkpoint = config.checkpoint_path();
+        files::narrow(&checkpoint)
+            .map_err(|e| unavailable(format!("restricting {}", checkpoint.display()), e))?;
+        let chain = ChainConfig {
+            key: key.clone(),
+            checkpoint: checkpoint.clone(),
+        };
         Ok(Self {
-            writer: Writer::spawn(conn, limits)?,
+            writer: Writer::spawn(conn, limits, chain)?,
             readers: Readers::new(path.clone(), busy_timeout),
             path,
             migrated_from,
+            busy_timeout,
+            key,
+            checkpoint,
+            written: tokio::sync::Mutex::new(None),
         })
     }
 
@@ -135,30 +213,85 @@ impl SqliteStore {
         self.readers.run(move |c| audit::entries(c, &query)).await
     }
 
-    /// Walks the audit log's hash chain and names the first record that was edited or
-    /// deleted, if any.
+    /// The checkpoint file the audit head is appended to.
+    pub fn checkpoint_path(&self) -> &Path {
+        &self.checkpoint
+    }
+
+    /// The id of the audit key (a public name, not the key).
+    pub fn audit_key_id(&self) -> String {
+        self.key.id()
+    }
+
+    /// Walks the audit log's keyed chain, compares it with the checkpoint file, and names
+    /// the first record that was edited, forged or deleted, if any.
     ///
     /// # Errors
     ///
     /// A [`StoreError`] when the database cannot be read; a broken chain is a report, not
     /// an error.
     pub async fn verify_audit(&self) -> Result<AuditVerification, StoreError> {
-        self.readers.run(verify::verify).await
+        self.verify(None).await
+    }
+
+    /// As [`verify_audit`](Self::verify_audit), and the log must also hold `expected` (a
+    /// head noted earlier, kept where the database's writers cannot reach): a log truncated
+    /// or emptied below it is reported even when the checkpoint file was removed too.
+    ///
+    /// # Errors
+    ///
+    /// As [`verify_audit`](Self::verify_audit).
+    pub async fn verify_audit_expecting(
+        &self,
+        expected: &AuditHead,
+    ) -> Result<AuditVerification, StoreError> {
+        self.verify(Some(expected.clone())).await
+    }
+
+    async fn verify(&self, expect: Option<AuditHead>) -> Result<AuditVerification, StoreError> {
+        let key = self.key.clone();
+        let checkpoint = self.checkpoint.clone();
+        self.readers
+            .run(move |c| {
+                let anchors = Anchors {
+                    checkpoint: Some(&checkpoint),
+                    expect: expect.as_ref(),
+                };
+                verify::verify(c, &key, &anchors)
+            })
+            .await
+    }
+
+    /// A new read-write connection, for the rare writes that answer more than a number.
+    fn side_connection(&self) -> Result<Connection, StoreError> {
+        let conn = Connection::open(&self.path).context("opening a write connection")?;
+        conn.busy_timeout(self.busy_timeout)
+            .context("busy timeout")?;
+        Ok(conn)
     }
 }
 
 #[async_trait]
 impl Store for SqliteStore {
     async fn append_audit(&self, record: AuditRecord) -> Result<u64, StoreError> {
+        check_session_id(&record.session_id)?;
         let value = serde_json::to_value(&record)
             .map_err(|e| corrupt("cannot encode an audit record", e))?;
         let row = AuditRow {
             json: canonical_json(&value),
+            evaluation: matches!(record.event, AuditEvent::Evaluation { .. }),
             session_id: record.session_id,
             tool_call_id: record.tool_call_id,
             at: record.at,
         };
         self.writer.submit(Write::Audit(row)).await
+    }
+
+    async fn evaluation_of(&self, tool_call_id: &str) -> Result<Option<u64>, StoreError> {
+        let id = tool_call_id.to_owned();
+        self.readers
+            .run(move |c| chain::evaluation_of(c, &id))
+            .await
     }
 
     async fn audit_records(
@@ -201,6 +334,7 @@ impl Store for SqliteStore {
     }
 
     async fn put_grant(&self, grant: &Grant) -> Result<(), StoreError> {
+        check_session_id(&grant.session_id)?;
         let write = Write::Grant {
             session_id: grant.session_id.clone(),
             body: to_json("a grant", grant)?,
@@ -213,12 +347,57 @@ impl Store for SqliteStore {
     }
 
     async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError> {
-        self.readers.run(records::load_workspace).await
+        self.readers.run(sessions::load_workspace).await
     }
 
     async fn save_workspace(&self, workspace: &WorkspaceState) -> Result<(), StoreError> {
-        let write = Write::Workspace(to_json("the workspace state", workspace)?);
-        self.writer.submit(write).await.map(drop)
+        let mut written = self.written.lock().await;
+        if written.is_none() {
+            *written = Some(self.readers.run(Written::load).await?);
+        }
+        let Some(known) = written.as_mut() else {
+            return Err(unavailable(
+                "saving the workspace",
+                "nothing is known of it",
+            ));
+        };
+        let change = known.diff(workspace)?;
+        if change.is_empty() {
+            return Ok(());
+        }
+        self.writer.submit(Write::Workspace(change.clone())).await?;
+        known.apply(change);
+        Ok(())
+    }
+
+    async fn put_session(&self, session: &SessionRecord) -> Result<(), StoreError> {
+        let row = SessionRow::new(session)?;
+        let mut written = self.written.lock().await;
+        self.writer.submit(Write::Session(row)).await?;
+        if let Some(known) = written.as_mut() {
+            known.put(session);
+        }
+        Ok(())
+    }
+
+    async fn expire_idle_sessions(&self, untouched_since: i64) -> Result<Vec<String>, StoreError> {
+        let mut written = self.written.lock().await;
+        let conn = self.side_connection()?;
+        let expire = move || {
+            let mut conn = conn;
+            expire_sessions(&mut conn, untouched_since)
+        };
+        let expired = match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => runtime
+                .spawn_blocking(expire)
+                .await
+                .map_err(|e| unavailable("expiring sessions", e))??,
+            Err(_) => expire()?,
+        };
+        if let Some(known) = written.as_mut() {
+            known.expire(&expired);
+        }
+        Ok(expired)
     }
 
     async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
@@ -237,4 +416,14 @@ impl Store for SqliteStore {
             .run(move |c| records::events_since(c, &session, after_seq, limit))
             .await
     }
+}
+
+/// Expires idle empty sessions in one transaction (see [`Store::expire_idle_sessions`]).
+fn expire_sessions(conn: &mut Connection, untouched_since: i64) -> Result<Vec<String>, StoreError> {
+    let tx = conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .context("starting to expire sessions")?;
+    let expired = sessions::expire(&tx, untouched_since)?;
+    tx.commit().context("expiring sessions")?;
+    Ok(expired)
 }

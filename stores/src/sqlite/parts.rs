@@ -6,6 +6,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use warrant_core::part::{Message, MessagePart, ToolPart};
 use warrant_core::store::StoreError;
+use warrant_core::workspace::check_session_id;
 
 use crate::error::{Context, to_json};
 
@@ -28,6 +29,7 @@ impl PartRow {
         message_id: &str,
         part: &ToolPart,
     ) -> Result<Self, StoreError> {
+        check_session_id(session_id)?;
         let decision = part.permission_decision.as_ref();
         let resolution = part.permission_resolution.as_ref();
         Ok(Self {

@@ -1,10 +1,10 @@
-//! Pending approvals, grants, the workspace document and the session event log.
+//! Pending approvals, grants and the session event log.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, params};
 use warrant_core::event::Event;
 use warrant_core::grant::Grant;
 use warrant_core::store::{PendingApproval, StoreError, StoredEvent};
-use warrant_core::workspace::WorkspaceState;
+use warrant_core::workspace::check_session_id;
 
 use crate::error::{Context, corrupt, to_json};
 
@@ -19,6 +19,7 @@ pub(crate) struct PendingRow {
 impl PendingRow {
     /// Encodes a pending approval.
     pub(crate) fn new(pending: &PendingApproval) -> Result<Self, StoreError> {
+        check_session_id(&pending.session_id)?;
         Ok(Self {
             tool_call_id: pending.request.tool_call_id.clone(),
             session_id: pending.session_id.clone(),
@@ -119,32 +120,6 @@ pub(crate) fn grants(conn: &Connection) -> Result<Vec<Grant>, StoreError> {
     Ok(out)
 }
 
-/// Replaces the workspace document.
-pub(crate) fn save_workspace(conn: &Connection, body: &str) -> Result<(), StoreError> {
-    conn.prepare_cached(
-        "INSERT INTO workspace (id, state) VALUES (1, ?1) \
-         ON CONFLICT (id) DO UPDATE SET state = excluded.state",
-    )
-    .and_then(|mut s| s.execute([body]))
-    .context("saving the workspace")?;
-    Ok(())
-}
-
-/// The workspace document, `None` before the first save.
-///
-/// # Errors
-///
-/// A document that cannot be read is an error rather than a silent reset to defaults.
-pub(crate) fn load_workspace(conn: &Connection) -> Result<Option<WorkspaceState>, StoreError> {
-    let body: Option<String> = conn
-        .query_row("SELECT state FROM workspace WHERE id = 1", [], |r| r.get(0))
-        .optional()
-        .context("reading the workspace")?;
-    body.map(|b| serde_json::from_str(&b))
-        .transpose()
-        .map_err(|e| corrupt("the saved workspace state cannot be read", e))
-}
-
 /// An event ready to append to its session's log.
 pub(crate) struct EventRow {
     session_id: String,
@@ -155,6 +130,7 @@ pub(crate) struct EventRow {
 impl EventRow {
     /// Encodes an event of a session.
     pub(crate) fn new(session_id: &str, event: &Event) -> Result<Self, StoreError> {
+        check_session_id(session_id)?;
         Ok(Self {
             session_id: session_id.to_owned(),
             at: warrant_core::event::now_millis(),

@@ -5,27 +5,34 @@ use std::time::Duration;
 use rusqlite::{Connection, TransactionBehavior};
 use warrant_core::store::StoreError;
 
-use super::chain;
+use super::key::AuditKey;
+use super::legacy;
 use crate::error::{Context, corrupt};
 
 /// The schema version this build writes. A database at an older version is migrated when
 /// it opens; one at a newer version is refused.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
-/// One step of the schema, run inside the transaction that records its version.
-type Migration = fn(&Connection) -> Result<(), StoreError>;
+/// One step of the schema, run inside the transaction that records its version, with the
+/// audit key.
+type Migration = fn(&Connection, &AuditKey) -> Result<(), StoreError>;
 
 /// Every migration, in order: the one at index `i` takes a database from version `i` to
 /// `i + 1`. Shipped migrations are never edited.
 const MIGRATIONS: [Migration; SCHEMA_VERSION as usize] = [
-    |tx| {
+    |tx, _| {
         tx.execute_batch(include_str!("schema_v1.sql"))
             .context("schema v1")
     },
-    |tx| {
+    |tx, _| {
         tx.execute_batch(include_str!("schema_v2.sql"))
             .context("schema v2")?;
-        chain::backfill(tx)
+        legacy::backfill(tx)
+    },
+    |tx, key| {
+        tx.execute_batch(include_str!("schema_v3.sql"))
+            .context("schema v3")?;
+        legacy::LegacyBoundary::mark(tx, key)
     },
 ];
 
@@ -58,7 +65,7 @@ pub(crate) fn version(conn: &Connection) -> Result<u32, StoreError> {
 /// # Errors
 ///
 /// A database written by a newer build is refused rather than guessed at.
-pub(crate) fn migrate(conn: &mut Connection) -> Result<u32, StoreError> {
+pub(crate) fn migrate(conn: &mut Connection, key: &AuditKey) -> Result<u32, StoreError> {
     let found = version(conn)?;
     check_not_newer(found)?;
     loop {
@@ -71,7 +78,7 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<u32, StoreError> {
         let Some(step) = MIGRATIONS.get(current as usize) else {
             return Ok(found);
         };
-        step(&tx)?;
+        step(&tx, key)?;
         tx.pragma_update(None, "user_version", current + 1)
             .context("recording the schema version")?;
         tx.commit().context("committing a migration")?;

@@ -1,6 +1,7 @@
 //! The writer: one thread owns the write connection and commits every write waiting for it
 //! in one transaction, so concurrent callers share one fsync.
 
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
@@ -9,8 +10,11 @@ use tokio::sync::oneshot;
 use warrant_core::store::StoreError;
 
 use super::chain::{AuditRow, Head};
+use super::checkpoint::{self, AuditHead};
+use super::key::AuditKey;
 use super::parts::{self, PartRow};
 use super::records;
+use super::sessions::{self, SessionRow, WorkspaceChange};
 use crate::error::{Context, unavailable};
 
 /// One write, already encoded by its caller.
@@ -30,8 +34,10 @@ pub(crate) enum Write {
         /// The grant's JSON.
         body: String,
     },
-    /// Replace the workspace state.
-    Workspace(String),
+    /// Write what changed of the workspace.
+    Workspace(WorkspaceChange),
+    /// Insert or replace one session.
+    Session(SessionRow),
     /// Append to a session's event log; answers the event's seq.
     Event(records::EventRow),
 }
@@ -42,6 +48,14 @@ pub(crate) struct Limits {
     pub event_retention: usize,
     pub decision_map_limit: usize,
     pub max_batch: usize,
+}
+
+/// What keys the audit chain and where its head is exported.
+pub(crate) struct ChainConfig {
+    /// The audit key.
+    pub key: AuditKey,
+    /// The checkpoint file.
+    pub checkpoint: PathBuf,
 }
 
 struct Job {
@@ -57,11 +71,15 @@ pub(crate) struct Writer {
 
 impl Writer {
     /// Starts the writer thread around a configured, migrated connection.
-    pub(crate) fn spawn(conn: Connection, limits: Limits) -> Result<Self, StoreError> {
+    pub(crate) fn spawn(
+        conn: Connection,
+        limits: Limits,
+        chain: ChainConfig,
+    ) -> Result<Self, StoreError> {
         let (queue, jobs) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("warrant-sqlite-writer".to_owned())
-            .spawn(move || run(conn, limits, jobs))
+            .spawn(move || run(conn, limits, &chain, jobs))
             .map_err(|e| unavailable("starting the sqlite writer", e))?;
         Ok(Self {
             queue: Some(queue),
@@ -91,7 +109,7 @@ fn stopped() -> StoreError {
     unavailable("sqlite writer", "it stopped; the write was not committed")
 }
 
-fn run(mut conn: Connection, limits: Limits, jobs: mpsc::Receiver<Job>) {
+fn run(mut conn: Connection, limits: Limits, chain: &ChainConfig, jobs: mpsc::Receiver<Job>) {
     // Writes that queue while a commit is on its way to disk go together in the next one.
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
@@ -101,7 +119,7 @@ fn run(mut conn: Connection, limits: Limits, jobs: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        let results = commit(&mut conn, limits, &batch);
+        let results = commit(&mut conn, limits, chain, &batch);
         for (job, result) in batch.into_iter().zip(results) {
             let _ = job.reply.send(result);
         }
@@ -112,13 +130,20 @@ fn run(mut conn: Connection, limits: Limits, jobs: mpsc::Receiver<Job>) {
 /// write fails alone. When the commit itself fails, every write of the batch fails.
 ///
 /// The audit head is read under the write lock, so another handle or process appending to
-/// the same database never forks the chain.
-fn commit(conn: &mut Connection, limits: Limits, batch: &[Job]) -> Vec<Result<u64, StoreError>> {
+/// the same database never forks the chain. Once the commit is on disk, a moved head is
+/// appended to the checkpoint file.
+fn commit(
+    conn: &mut Connection,
+    limits: Limits,
+    chain: &ChainConfig,
+    batch: &[Job],
+) -> Vec<Result<u64, StoreError>> {
     let outcome = (|| {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .context("starting a write")?;
         let mut head = Head::load(&tx)?;
+        let start = head.seq;
         let mut results = Vec::with_capacity(batch.len());
         for job in batch {
             let job_head = head.clone();
@@ -128,7 +153,7 @@ fn commit(conn: &mut Connection, limits: Limits, batch: &[Job]) -> Vec<Result<u6
                     .map(drop)
             };
             run("SAVEPOINT w").context("starting a write")?;
-            let result = apply(&tx, &mut head, limits, &job.write)
+            let result = apply(&tx, &mut head, limits, &chain.key, &job.write)
                 .and_then(|answer| run("RELEASE w").context("a write").map(|()| answer));
             if result.is_err() {
                 head = job_head;
@@ -139,6 +164,9 @@ fn commit(conn: &mut Connection, limits: Limits, batch: &[Job]) -> Vec<Result<u6
             results.push(result);
         }
         tx.commit().context("committing writes")?;
+        if head.seq != start {
+            export_head(chain, head);
+        }
         Ok::<_, StoreError>(results)
     })();
     outcome.unwrap_or_else(|e| {
@@ -150,19 +178,33 @@ fn commit(conn: &mut Connection, limits: Limits, batch: &[Job]) -> Vec<Result<u6
     })
 }
 
+/// Appends the committed head to the checkpoint file. The records are durable already, so a
+/// failure is logged, not returned: the checkpoint then lags, which verification tolerates.
+fn export_head(chain: &ChainConfig, head: Head) {
+    let head = AuditHead {
+        seq: head.seq,
+        hash: head.hash,
+    };
+    if let Err(e) = checkpoint::append(&chain.checkpoint, &head) {
+        tracing::error!(error = %e, seq = head.seq, "the audit head was not checkpointed");
+    }
+}
+
 fn apply(
     conn: &Connection,
     head: &mut Head,
     limits: Limits,
+    key: &AuditKey,
     write: &Write,
 ) -> Result<u64, StoreError> {
     match write {
-        Write::Audit(row) => head.append(conn, row),
+        Write::Audit(row) => head.append(conn, key, row),
         Write::ToolPart(row) => parts::upsert(conn, row, limits.decision_map_limit).map(|()| 0),
         Write::PutPending(row) => records::put_pending(conn, row).map(|()| 0),
         Write::RemovePending(id) => records::remove_pending(conn, id).map(|()| 0),
         Write::Grant { session_id, body } => records::put_grant(conn, session_id, body).map(|()| 0),
-        Write::Workspace(body) => records::save_workspace(conn, body).map(|()| 0),
+        Write::Workspace(change) => sessions::write_change(conn, change).map(|()| 0),
+        Write::Session(row) => sessions::upsert(conn, row).map(|()| 0),
         Write::Event(row) => records::append_event(conn, row, limits.event_retention),
     }
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use warrant_core::store::AuditQuery;
+use warrant_core::store::{AuditQuery, StoreErrorKind};
 
 use crate::Subject;
 use crate::sample;
@@ -115,4 +115,47 @@ pub async fn records_survive_a_restart_and_numbering_continues(mut s: Subject) {
     let records = s.store.audit_records(&AuditQuery::all()).await.unwrap();
     assert_eq!(records[0].record, sample::evaluation("s1", "before"));
     assert_eq!(records[1].record.tool_call_id, "after");
+}
+
+pub async fn a_tool_call_id_is_evaluated_once_even_after_a_restart(mut s: Subject) {
+    s.store
+        .append_audit(sample::evaluation("s1", "c1"))
+        .await
+        .unwrap();
+    s.restart();
+    let err = s
+        .store
+        .append_audit(sample::evaluation("s2", "c1"))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, StoreErrorKind::Duplicate, "{err}");
+    assert!(err.message.contains("\"c1\""), "{err}");
+    assert!(err.message.contains("audit record 1"), "{err}");
+    assert_eq!(s.store.evaluation_of("c1").await.unwrap(), Some(1));
+    assert_eq!(s.store.evaluation_of("c2").await.unwrap(), None);
+    let records = s.store.audit_records(&AuditQuery::all()).await.unwrap();
+    assert_eq!(records.len(), 1, "the second evaluation was not written");
+}
+
+pub async fn an_evaluated_call_still_takes_its_resolution_and_expiry(s: Subject) {
+    s.store
+        .append_audit(sample::evaluation("s1", "c1"))
+        .await
+        .unwrap();
+    s.store
+        .append_audit(sample::resolution_record("s1", "c1"))
+        .await
+        .unwrap();
+    let seq = s
+        .store
+        .append_audit(sample::expiry_record("s1", "c1"))
+        .await
+        .unwrap();
+    assert_eq!(seq, 3);
+    let next = s
+        .store
+        .append_audit(sample::evaluation("s1", "c2"))
+        .await
+        .unwrap();
+    assert_eq!(next, 4, "a refused duplicate leaves no gap either");
 }

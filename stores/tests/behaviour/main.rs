@@ -11,6 +11,7 @@ mod events;
 mod parts;
 #[path = "../common/mod.rs"]
 mod sample;
+mod sessions;
 
 use std::sync::Arc;
 
@@ -81,6 +82,8 @@ macro_rules! behaviours {
             audit::every_kind_of_record_reads_back_as_written,
             audit::concurrent_appends_get_distinct_consecutive_numbers,
             audit::records_survive_a_restart_and_numbering_continues,
+            audit::a_tool_call_id_is_evaluated_once_even_after_a_restart,
+            audit::an_evaluated_call_still_takes_its_resolution_and_expiry,
             engine::a_pending_approval_survives_an_engine_restart_and_can_be_resolved,
             engine::a_decision_is_audited_before_it_is_emitted,
             engine::a_settled_call_never_enters_the_pending_list,
@@ -93,6 +96,11 @@ macro_rules! behaviours {
             parts::decision_and_resolution_survive_a_restart,
             parts::messages_belong_to_their_session,
             parts::parts_and_messages_keep_their_order,
+            sessions::a_257_byte_session_id_is_refused_by_every_write_naming_it,
+            sessions::a_256_byte_session_id_is_accepted,
+            sessions::put_session_adds_or_replaces_one_session_and_survives_a_restart,
+            sessions::saving_the_workspace_adds_and_changes_sessions_and_keeps_the_others,
+            sessions::idle_empty_sessions_expire_and_the_others_stay,
         );
     };
     (@tests $factory:path; $($group:ident :: $test:ident),* $(,)?) => {

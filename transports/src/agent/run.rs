@@ -7,7 +7,7 @@ use warrant_core::call::ToolCall;
 use warrant_core::decision::{Behavior, ResolutionBehavior};
 use warrant_core::engine::{AuthorizeOptions, Engine, ResolveError};
 use warrant_core::event::{
-    Event, Interrupt, RunFinished, RunOutcome, TextMessageContent, TextMessageEnd,
+    AgentEvent, Interrupt, RunError, RunFinished, RunOutcome, TextMessageContent, TextMessageEnd,
     TextMessageStart, now_millis,
 };
 
@@ -110,13 +110,18 @@ impl Run {
     pub async fn finish(&self, finish: Finish) {
         let outcome = match finish {
             Finish::Error(e) => {
-                self.engine.emit(&self.thread_id, e.to_event()).await;
+                let event = AgentEvent::RunError(RunError {
+                    message: e.message,
+                    code: Some(e.code),
+                    timestamp: Some(now_millis()),
+                });
+                self.engine.emit(&self.thread_id, event).await;
                 return;
             }
             Finish::Success => RunOutcome::Success,
             Finish::Interrupt(interrupts) => RunOutcome::Interrupt { interrupts },
         };
-        let event = Event::RunFinished(RunFinished {
+        let event = AgentEvent::RunFinished(RunFinished {
             thread_id: self.thread_id.clone(),
             run_id: self.run_id.clone(),
             result: None,
@@ -164,13 +169,22 @@ impl Run {
 
     /// Reports a call's (mocked) result, or why it did not run.
     async fn conclude(&self, tool_call_id: &str, step: Option<&Step>, outcome: Result<(), &str>) {
-        let content = match outcome {
-            Ok(()) => step.map_or("Done.", |s| s.output).to_owned(),
-            Err(why) => format!("Not run: {why}"),
+        let reported = match outcome {
+            Ok(()) => {
+                let content = step.map_or("Done.", |s| s.output);
+                self.engine
+                    .complete(&self.thread_id, tool_call_id, content)
+                    .await
+            }
+            Err(why) => {
+                self.engine
+                    .report_not_run(&self.thread_id, tool_call_id, why)
+                    .await
+            }
         };
-        self.engine
-            .complete(&self.thread_id, tool_call_id, &content)
-            .await;
+        if let Err(e) = reported {
+            tracing::warn!(tool_call_id, error = %e, "the demo's tool result was not reported");
+        }
     }
 
     /// One assistant text message; returns its id (the parent of the call that follows).
@@ -179,17 +193,17 @@ impl Run {
         let id = format!("{}-m{}", self.run_id, self.messages);
         let now = Some(now_millis());
         let events = [
-            Event::TextMessageStart(TextMessageStart {
+            AgentEvent::TextMessageStart(TextMessageStart {
                 message_id: id.clone(),
                 role: Some("assistant".to_owned()),
                 timestamp: now,
             }),
-            Event::TextMessageContent(TextMessageContent {
+            AgentEvent::TextMessageContent(TextMessageContent {
                 message_id: id.clone(),
                 delta: text.to_owned(),
                 timestamp: now,
             }),
-            Event::TextMessageEnd(TextMessageEnd {
+            AgentEvent::TextMessageEnd(TextMessageEnd {
                 message_id: id.clone(),
                 timestamp: now,
             }),

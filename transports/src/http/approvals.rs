@@ -2,12 +2,12 @@
 //! user's action on one of them.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use serde::Deserialize;
 use warrant_core::approval::ToolApprovalRequest;
 use warrant_core::decision::ToolPermissionResolution;
 
-use super::{JsonBody, ServerState};
+use super::{JsonBody, PathParams, ServerState};
 use crate::error::ApiError;
 
 /// The body of a resolution.
@@ -25,7 +25,7 @@ pub(super) async fn pending(State(state): State<ServerState>) -> Json<Vec<ToolAp
 /// `{actionId}` → the resolution: 404 unknown call, 409 not pending, 422 action not offered.
 pub(super) async fn resolve(
     State(state): State<ServerState>,
-    Path(tool_call_id): Path<String>,
+    PathParams(tool_call_id): PathParams<String>,
     JsonBody(body): JsonBody<Resolve>,
 ) -> Result<Json<ToolPermissionResolution>, ApiError> {
     Ok(Json(

@@ -1,5 +1,6 @@
-//! The JSON body extractor: a body over the limit is 413, malformed JSON or a body of the
-//! wrong shape is 400, each with a message naming the problem.
+//! The JSON body extractor: a body over the limit is 413, one that does not arrive in time
+//! is 408, malformed JSON or a body of the wrong shape is 400, each with a message naming
+//! the problem.
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
@@ -17,8 +18,20 @@ impl<T: DeserializeOwned> FromRequest<ServerState> for JsonBody<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &ServerState) -> Result<Self, ApiError> {
-        let bytes = Bytes::from_request(request, state)
+        let limit = state.config().body_timeout;
+        let read = tokio::time::timeout(limit, Bytes::from_request(request, state));
+        let bytes = read
             .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "body_timeout",
+                    format!(
+                        "the request body did not arrive within {} seconds",
+                        limit.as_secs_f64()
+                    ),
+                )
+            })?
             .map_err(|rejection| {
                 if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
                     ApiError::new(

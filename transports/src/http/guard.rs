@@ -1,5 +1,6 @@
-//! The guard in front of every route: browser requests from a foreign origin are refused
-//! (403), and every `/v1/` route needs the bearer token (401).
+//! The guard in front of every route: a `Host` that does not name the server is refused
+//! (421, DNS rebinding), so are browser requests from a foreign origin (403) and overlong
+//! URIs (414); every `/v1/` route needs the bearer token (401).
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -9,12 +10,42 @@ use axum::response::{IntoResponse, Response};
 use super::ServerState;
 use crate::error::ApiError;
 
-/// Checks the origin, then the token, then passes the request on.
+/// The longest request target accepted (path and query), in bytes.
+pub(super) const MAX_URI_BYTES: usize = 8 * 1024;
+
+/// Checks the URI's length, the host, the origin, then the token, then passes the request on.
 pub(super) async fn guard(
     State(state): State<ServerState>,
     request: Request,
     next: Next,
 ) -> Response {
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |p| p.as_str().len());
+    if target > MAX_URI_BYTES {
+        return ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            "uri_too_long",
+            format!("the request URI is {target} bytes long; the limit is {MAX_URI_BYTES}"),
+        )
+        .into_response();
+    }
+    if let Some(host) = request.headers().get(header::HOST) {
+        let allowed = host.to_str().is_ok_and(|h| state.host_allowed(h));
+        if !allowed {
+            let shown: String = String::from_utf8_lossy(host.as_bytes())
+                .chars()
+                .take(200)
+                .collect();
+            return ApiError::new(
+                StatusCode::MISDIRECTED_REQUEST,
+                "foreign_host",
+                format!("Host \"{shown}\" does not name this server: use its address, localhost or an IP address, or add the name to allowed_hosts"),
+            )
+            .into_response();
+        }
+    }
     if let Some(origin) = request.headers().get(header::ORIGIN) {
         let allowed = origin.to_str().is_ok_and(|o| state.origin_allowed(o));
         if !allowed {
@@ -43,7 +74,8 @@ pub(super) async fn guard(
 }
 
 fn check_token(headers: &HeaderMap, token: &str) -> Result<(), ApiError> {
-    let unauthorized = |code, message: &str| ApiError::new(StatusCode::UNAUTHORIZED, code, message);
+    let unauthorized =
+        |code, message: &'static str| ApiError::fixed(StatusCode::UNAUTHORIZED, code, message);
     let Some(value) = headers.get(header::AUTHORIZATION) else {
         return Err(unauthorized(
             "missing_token",

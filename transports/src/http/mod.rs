@@ -1,19 +1,22 @@
 //! The HTTP API of `warrant serve`: the AG-UI endpoint, the session event streams, and the
 //! approval, message, catalog, pattern and workspace routes.
 //!
-//! Every error is a JSON body `{"error":{"code","message"}}` with a fitting status. Every
-//! `/v1/` route needs `Authorization: Bearer <token>`; `/healthz` and the UI's pages do not.
-//! A request carrying an `Origin` other than the server's own is refused (403).
+//! Every error is a JSON body `{"error":{"code","message"}}` with a fitting status, the
+//! router's and hyper's own rejections included. Every `/v1/` route needs
+//! `Authorization: Bearer <token>`; `/healthz` and the UI's pages do not. A request whose
+//! `Host` does not name the server (DNS rebinding) is refused (421), and so is one carrying
+//! an `Origin` other than the server's own (403).
 
 mod agent;
 mod approvals;
 mod body;
 mod guard;
 mod pages;
+mod path;
+mod server;
 mod sessions;
 mod workspace;
 
-use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -28,6 +31,11 @@ use warrant_core::call::PermissionMode;
 use warrant_core::engine::Engine;
 
 pub use body::JsonBody;
+pub use path::PathParams;
+pub use server::{
+    DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_SHUTDOWN_DEADLINE, serve,
+};
 
 use crate::agent::DemoAgent;
 use crate::sse::{DEFAULT_KEEP_ALIVE, EventStream, SseHub};
@@ -48,6 +56,18 @@ pub struct ServerConfig {
     pub keep_alive: Duration,
     /// The permission mode of sidecar tool calls that name none.
     pub mode: PermissionMode,
+    /// Host names (or `name:port`) a request's `Host` may name besides `localhost` and IP
+    /// literals, which always may; `*` allows any (the DNS-rebinding defence is then off).
+    pub allowed_hosts: Vec<String>,
+    /// How long a client may take to send a request's headers; also how long a keep-alive
+    /// connection may stay idle.
+    pub header_timeout: Duration,
+    /// How long a client may take to send a request's body.
+    pub body_timeout: Duration,
+    /// The most connections open at once (keep it well below the descriptor limit).
+    pub max_connections: usize,
+    /// How long a graceful shutdown waits for open requests before dropping them.
+    pub shutdown_deadline: Duration,
 }
 
 impl ServerConfig {
@@ -59,6 +79,11 @@ impl ServerConfig {
             body_limit: DEFAULT_BODY_LIMIT,
             keep_alive: DEFAULT_KEEP_ALIVE,
             mode: PermissionMode::Default,
+            allowed_hosts: Vec::new(),
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            shutdown_deadline: DEFAULT_SHUTDOWN_DEADLINE,
         }
     }
 }
@@ -71,6 +96,11 @@ impl std::fmt::Debug for ServerConfig {
             .field("body_limit", &self.body_limit)
             .field("keep_alive", &self.keep_alive)
             .field("mode", &self.mode)
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("header_timeout", &self.header_timeout)
+            .field("body_timeout", &self.body_timeout)
+            .field("max_connections", &self.max_connections)
+            .field("shutdown_deadline", &self.shutdown_deadline)
             .finish()
     }
 }
@@ -140,6 +170,22 @@ impl ServerState {
         &self.inner.agent
     }
 
+    /// Whether a `Host` header names this server: `localhost`, an IP literal, or a name in
+    /// `allowed_hosts` (`name` or `name:port`; `*` allows any). A browser tricked by DNS
+    /// rebinding sends the attacker's host name, which is none of these.
+    fn host_allowed(&self, host: &str) -> bool {
+        let host = host.trim().trim_end_matches('.').to_ascii_lowercase();
+        let (name, _) = split_host(&host);
+        let literal = name.trim_start_matches('[').trim_end_matches(']');
+        if name == "localhost" || literal.parse::<std::net::IpAddr>().is_ok() {
+            return true;
+        }
+        self.inner.config.allowed_hosts.iter().any(|allowed| {
+            let allowed = allowed.trim().to_ascii_lowercase();
+            allowed == "*" || allowed == host || allowed == name
+        })
+    }
+
     fn origin_allowed(&self, origin: &str) -> bool {
         let origin = origin.trim_end_matches('/');
         self.inner
@@ -184,25 +230,6 @@ pub fn router(state: ServerState) -> Router {
         .with_state(state)
 }
 
-/// Serves until `shutdown` completes; then every event stream ends and the server drains.
-///
-/// # Errors
-///
-/// An I/O error of the listener.
-pub async fn serve(
-    listener: TcpListener,
-    state: ServerState,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let hub = Arc::clone(state.hub());
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            hub.shutdown();
-        })
-        .await
-}
-
 /// Completes on Ctrl-C (and SIGTERM on Unix).
 pub async fn shutdown_signal() {
     let ctrl_c = async {
@@ -236,4 +263,28 @@ fn sse_response(stream: EventStream) -> Response {
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
     response
+}
+
+/// A `Host` value as name and port (`[::1]:80` → `("[::1]", Some(80))`; an unreadable port
+/// reads as 0).
+fn split_host(host: &str) -> (&str, Option<u16>) {
+    let (name, port) = if let Some(rest) = host.strip_prefix('[') {
+        match rest.split_once(']') {
+            Some((_, tail)) => {
+                let end = host.len() - tail.len();
+                (&host[..end], tail.strip_prefix(':'))
+            }
+            None => (host, None),
+        }
+    } else {
+        match host.rsplit_once(':') {
+            Some((name, port)) => (name, Some(port)),
+            None => (host, None),
+        }
+    };
+    match port {
+        // An unparseable port names no port of ours: the check fails closed.
+        Some(p) => (name, Some(p.parse().unwrap_or(0))),
+        None => (name, None),
+    }
 }

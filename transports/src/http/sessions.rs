@@ -2,7 +2,7 @@
 //! messages, and its approval settings.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use serde::Deserialize;
@@ -13,7 +13,7 @@ use warrant_core::engine::AuthorizeOptions;
 use warrant_core::part::Message;
 use warrant_core::workspace::WorkspaceState;
 
-use super::{JsonBody, ServerState, sse_response};
+use super::{JsonBody, PathParams, ServerState, sse_response};
 use crate::error::ApiError;
 use crate::sse::{EventStream, StopAt};
 use crate::workspace::{ensure_session, update_session_settings};
@@ -22,24 +22,48 @@ use crate::workspace::{ensure_session, update_session_settings};
 /// retained one without it), then live ones, until the client leaves.
 pub(super) async fn events(
     State(state): State<ServerState>,
-    Path(id): Path<String>,
+    PathParams(id): PathParams<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let after = match headers.get("last-event-id") {
         None => 0,
-        Some(value) => value
-            .to_str()
-            .ok()
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .ok_or_else(|| {
-                ApiError::bad_request(
+        Some(value) => {
+            let shown = String::from_utf8_lossy(value.as_bytes())
+                .chars()
+                .take(100)
+                .collect::<String>();
+            let after = value
+                .to_str()
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .filter(|n| i64::try_from(*n).is_ok())
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        "invalid_last_event_id",
+                        format!(
+                            "Last-Event-ID must be an event id (a whole number), got {shown:?}"
+                        ),
+                    )
+                })?;
+            // An id past the session's last event was never sent: resuming after it would
+            // silently skip every event up to it.
+            if after > 0
+                && state
+                    .hub()
+                    .store()
+                    .events_since(&id, after - 1, 1)
+                    .await?
+                    .is_empty()
+            {
+                return Err(ApiError::bad_request(
                     "invalid_last_event_id",
                     format!(
-                        "Last-Event-ID must be an event id (a whole number), got {:?}",
-                        String::from_utf8_lossy(value.as_bytes())
+                        "Last-Event-ID {shown:?} is past the last event of session \"{id}\"; reconnect without it to read from the start"
                     ),
-                )
-            })?,
+                ));
+            }
+            after
+        }
     };
     let subscription = state.hub().subscribe(&id, after);
     let stream = EventStream::new(subscription, state.config().keep_alive, StopAt::Never);
@@ -69,7 +93,7 @@ pub(super) struct ToolCallRequest {
 /// `ask` stays pending until `POST /v1/approvals/{toolCallId}`.
 pub(super) async fn tool_call(
     State(state): State<ServerState>,
-    Path(session_id): Path<String>,
+    PathParams(session_id): PathParams<String>,
     JsonBody(request): JsonBody<ToolCallRequest>,
 ) -> Result<Json<ToolPermissionDecision>, ApiError> {
     if request.tool_name.trim().is_empty() {
@@ -108,13 +132,14 @@ pub(super) struct ToolResult {
     content: Value,
 }
 
-/// `POST /v1/sessions/{id}/tool-calls/{toolCallId}/result`: reports what the call returned
-/// (`TOOL_CALL_RESULT`); its tool part completes.
+/// `POST /v1/sessions/{id}/tool-calls/{toolCallId}/result`: reports what an allowed call of
+/// the session returned (`TOOL_CALL_RESULT`); its tool part completes. 404 for an unknown
+/// call; 409 for a call of another session, denied, awaiting approval or already completed.
 pub(super) async fn tool_result(
     State(state): State<ServerState>,
-    Path((session_id, tool_call_id)): Path<(String, String)>,
+    PathParams((session_id, tool_call_id)): PathParams<(String, String)>,
     JsonBody(result): JsonBody<ToolResult>,
-) -> StatusCode {
+) -> Result<StatusCode, ApiError> {
     let content = match result.content {
         Value::String(text) => text,
         other => other.to_string(),
@@ -122,14 +147,14 @@ pub(super) async fn tool_result(
     state
         .engine()
         .complete(&session_id, &tool_call_id, &content)
-        .await;
-    StatusCode::NO_CONTENT
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// `GET /v1/sessions/{id}/messages`: the persisted messages with their tool parts.
 pub(super) async fn messages(
     State(state): State<ServerState>,
-    Path(session_id): Path<String>,
+    PathParams(session_id): PathParams<String>,
 ) -> Result<Json<Vec<Message>>, ApiError> {
     Ok(Json(state.engine().store().messages(&session_id).await?))
 }
@@ -146,7 +171,7 @@ pub(super) struct ApprovalSettings {
 /// override (absent or `null` clears it) and answers with the workspace state.
 pub(super) async fn approval_settings(
     State(state): State<ServerState>,
-    Path(session_id): Path<String>,
+    PathParams(session_id): PathParams<String>,
     JsonBody(body): JsonBody<ApprovalSettings>,
 ) -> Result<Json<WorkspaceState>, ApiError> {
     let workspace =

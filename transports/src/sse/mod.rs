@@ -62,7 +62,7 @@ struct Channel {
 /// ```
 pub struct SseHub {
     store: Arc<dyn Store>,
-    channels: DashMap<String, Arc<Channel>>,
+    channels: Arc<DashMap<String, Arc<Channel>>>,
     window: usize,
     closed: watch::Sender<bool>,
 }
@@ -78,7 +78,7 @@ impl SseHub {
     pub fn with_window(store: Arc<dyn Store>, window: usize) -> Self {
         Self {
             store,
-            channels: DashMap::new(),
+            channels: Arc::new(DashMap::new()),
             window: window.max(1),
             closed: watch::Sender::new(false),
         }
@@ -98,7 +98,19 @@ impl SseHub {
     /// since a subscriber could never resume past it.
     pub async fn publish(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
         loop {
-            let channel = self.channel(session_id);
+            let Some(channel) = self.channels.get(session_id).map(|c| Arc::clone(&c)) else {
+                // Nobody listens: the log is all there is. A subscriber arriving meanwhile
+                // reads the log after subscribing, and is handed the event if it subscribed
+                // before the event was logged, so it never misses it.
+                let seq = self.store.append_event(session_id, event).await?;
+                if let Some(channel) = self.channels.get(session_id).map(|c| Arc::clone(&c)) {
+                    let _ = channel.live.send(Arc::new(StoredEvent {
+                        seq,
+                        event: event.clone(),
+                    }));
+                }
+                return Ok(seq);
+            };
             let _in_order = channel.order.lock().await;
             if channel.retired.load(Ordering::Acquire) {
                 continue;
@@ -109,7 +121,8 @@ impl SseHub {
                 event: event.clone(),
             });
             if channel.live.send(stored).is_err() {
-                // Nobody listens: drop the channel, unless someone subscribed meanwhile.
+                // Nobody listens any more: drop the channel, unless someone subscribed
+                // meanwhile.
                 let removed = self.channels.remove_if(session_id, |_, c| {
                     Arc::ptr_eq(c, &channel) && c.live.receiver_count() == 0
                 });
@@ -126,36 +139,36 @@ impl SseHub {
     pub fn subscribe(&self, session_id: &str, after_seq: u64) -> Subscription {
         // Subscribing under the map's entry lock: a channel is never retired while it has
         // a subscriber, and never subscribed to once retired.
-        let live = self
-            .channels
-            .entry(session_id.to_owned())
-            .or_insert_with(|| self.new_channel())
-            .live
-            .subscribe();
+        let (channel, live) = {
+            let entry = self
+                .channels
+                .entry(session_id.to_owned())
+                .or_insert_with(|| self.new_channel());
+            (Arc::clone(&entry), entry.live.subscribe())
+        };
+        let release = Release {
+            channels: Arc::clone(&self.channels),
+            session_id: session_id.to_owned(),
+            channel,
+        };
         Subscription::new(
             Arc::clone(&self.store),
             session_id.to_owned(),
             live,
             self.closed.subscribe(),
             after_seq,
+            release,
         )
+    }
+
+    /// How many sessions have a live channel (a subscriber, or an event being published).
+    pub fn live_sessions(&self) -> usize {
+        self.channels.len()
     }
 
     /// Ends every subscription (for a graceful shutdown); later subscriptions end at once.
     pub fn shutdown(&self) {
         self.closed.send_replace(true);
-    }
-
-    fn channel(&self, session_id: &str) -> Arc<Channel> {
-        if let Some(c) = self.channels.get(session_id) {
-            return Arc::clone(&c);
-        }
-        Arc::clone(
-            &self
-                .channels
-                .entry(session_id.to_owned())
-                .or_insert_with(|| self.new_channel()),
-        )
     }
 
     fn new_channel(&self) -> Arc<Channel> {
@@ -164,6 +177,30 @@ impl SseHub {
             live: broadcast::channel(self.window).0,
             retired: AtomicBool::new(false),
         })
+    }
+}
+
+/// Retires a session's channel when its last subscriber leaves, so sessions subscribed to
+/// but never published to leave nothing behind.
+pub(crate) struct Release {
+    channels: Arc<DashMap<String, Arc<Channel>>>,
+    session_id: String,
+    channel: Arc<Channel>,
+}
+
+impl Drop for Release {
+    fn drop(&mut self) {
+        // A publisher holding the order lock retires the channel itself when it finds no
+        // subscriber; otherwise the lock keeps publishers out while the channel goes.
+        let Ok(_in_order) = self.channel.order.try_lock() else {
+            return;
+        };
+        let removed = self.channels.remove_if(&self.session_id, |_, c| {
+            Arc::ptr_eq(c, &self.channel) && c.live.receiver_count() == 0
+        });
+        if removed.is_some() {
+            self.channel.retired.store(true, Ordering::Release);
+        }
     }
 }
 

@@ -8,6 +8,8 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
 use warrant_core::store::{Store, StoredEvent};
 
+use super::Release;
+
 /// How many logged events one store read returns.
 const PAGE: usize = 256;
 
@@ -38,6 +40,8 @@ pub struct Subscription {
     backlog: VecDeque<Arc<StoredEvent>>,
     read_store: bool,
     resumed: bool,
+    /// Dropped after `live` (fields drop in order): retires the channel once unused.
+    _release: Release,
 }
 
 impl Subscription {
@@ -47,6 +51,7 @@ impl Subscription {
         live: broadcast::Receiver<Arc<StoredEvent>>,
         closed: watch::Receiver<bool>,
         after_seq: u64,
+        release: Release,
     ) -> Self {
         Self {
             store,
@@ -57,6 +62,7 @@ impl Subscription {
             backlog: VecDeque::new(),
             read_store: true,
             resumed: after_seq > 0,
+            _release: release,
         }
     }
 

@@ -1,9 +1,12 @@
 //! `warrant stdio`: JSON lines in, AG-UI events out, one per line, nothing else on stdout.
 //!
 //! Tool calls are decided concurrently, so a call that asks (or a slow classifier) never
-//! holds up later lines: approvals arrive on later lines. A malformed line is answered with
-//! a `RUN_ERROR` naming the problem, and serving goes on; at the end of the input every call
-//! in flight is decided, the output is flushed, and [`serve`] returns.
+//! holds up later lines: approvals arrive on later lines (an approval or a result for a call
+//! still being decided waits for its decision). A malformed line, or one that cannot be
+//! handled, is answered with a `RUN_ERROR` naming the problem and its line number, and
+//! serving goes on; at the end of the input every call in flight is decided, the output is
+//! flushed, and [`serve`] returns. When the output closes, nobody reads the decisions any
+//! more: [`serve`] stops at once (calls in flight are abandoned) and returns an error.
 
 mod input;
 mod lines;
@@ -18,7 +21,7 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 use warrant_core::call::{PermissionMode, ToolCall};
 use warrant_core::engine::{AuthorizeOptions, Engine};
-use warrant_core::event::{Custom, Event, now_millis};
+use warrant_core::event::{AgentEvent, AppCustom};
 
 pub use input::{
     ApprovalLine, Command, INPUT_TYPES, SessionSettingsLine, ToolCallLine, ToolResultLine, parse,
@@ -39,18 +42,26 @@ pub struct StdioOptions {
     pub mode: PermissionMode,
     /// The longest input line accepted, in bytes.
     pub max_line: usize,
+    /// The most lines handled at once; further input is read once one is done, so a writer
+    /// faster than the decisions is slowed down rather than buffered without bound.
+    pub max_in_flight: usize,
 }
+
+/// The most lines handled at once unless configured.
+pub const DEFAULT_MAX_IN_FLIGHT: usize = 256;
 
 impl Default for StdioOptions {
     fn default() -> Self {
         Self {
             mode: PermissionMode::Default,
             max_line: DEFAULT_MAX_LINE,
+            max_in_flight: DEFAULT_MAX_IN_FLIGHT,
         }
     }
 }
 
-/// A call this process saw: its session, and whether its decision is out yet.
+/// A call being decided: its session, and whether its decision is out yet. Forgotten once
+/// decided (the engine remembers what follows).
 struct Seen {
     session_id: String,
     decided: watch::Receiver<bool>,
@@ -70,24 +81,70 @@ pub async fn serve(
     let mut lines = Lines::new(input, options.max_line);
     let calls: Arc<DashMap<String, Seen>> = Arc::new(DashMap::new());
     let mut tasks = JoinSet::new();
-    while let Some((number, line)) = lines.next().await? {
+    loop {
+        let next = tokio::select! {
+            next = lines.next() => next,
+            () = out.closed() => {
+                tasks.abort_all();
+                return Err(output_closed());
+            }
+        };
+        let Some((number, line)) = next? else { break };
         if matches!(&line, Line::Text(t) if t.trim().is_empty()) {
             continue;
+        }
+        while tasks.len() >= options.max_in_flight.max(1) {
+            tokio::select! {
+                _ = tasks.join_next() => {}
+                () = out.closed() => {
+                    tasks.abort_all();
+                    return Err(output_closed());
+                }
+            }
         }
         let handled = match parse(number, line, options.max_line) {
             Err(e) => Err(e),
             Ok(command) => {
                 let context = (&engine, &calls, &mut tasks, &out);
-                handle(command, context, options).await
+                handle(number, command, context, options)
+                    .await
+                    .map_err(|e| at_line(number, e))
             }
         };
-        if let Err(e) = handled {
-            out.write(&e.to_event()).await?;
+        if let Err(e) = handled
+            && out.write(&e.to_event()).await.is_err()
+        {
+            tasks.abort_all();
+            return Err(output_closed());
         }
         while tasks.try_join_next().is_some() {}
     }
-    while tasks.join_next().await.is_some() {}
+    loop {
+        tokio::select! {
+            next = tasks.join_next() => if next.is_none() { break },
+            () = out.closed() => {
+                tasks.abort_all();
+                return Err(output_closed());
+            }
+        }
+    }
     out.flush().await
+}
+
+fn output_closed() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::BrokenPipe,
+        "the output closed; nobody reads the decisions",
+    )
+}
+
+/// The error, naming the line it answers (once).
+fn at_line(number: usize, mut error: ApiError) -> ApiError {
+    let prefix = format!("line {number}: ");
+    if !error.message.starts_with(&prefix) {
+        error.message = format!("{prefix}{}", error.message);
+    }
+    error
 }
 
 type Context<'a> = (
@@ -98,6 +155,7 @@ type Context<'a> = (
 );
 
 async fn handle(
+    number: usize,
     command: Command,
     (engine, calls, tasks, out): Context<'_>,
     options: StdioOptions,
@@ -122,48 +180,67 @@ async fn handle(
                     decided,
                 },
             );
-            let (engine, out) = (engine.clone(), Arc::clone(out));
+            let (engine, out, calls) = (engine.clone(), Arc::clone(out), Arc::clone(calls));
             tasks.spawn(async move {
+                let id = line.tool_call_id.clone();
                 if let Err(e) = decide(&engine, line, options.mode).await {
-                    report(&out, &e).await;
+                    report(&out, &at_line(number, e)).await;
                 }
                 decided_tx.send_replace(true);
+                calls.remove(&id);
             });
             Ok(())
         }
         Command::Approval(line) => {
-            engine.resolve(&line.tool_call_id, &line.action_id).await?;
+            let Some(mut decided) = calls.get(&line.tool_call_id).map(|s| s.decided.clone()) else {
+                engine.resolve(&line.tool_call_id, &line.action_id).await?;
+                return Ok(());
+            };
+            // The call is still being decided: its request opens with the decision.
+            let (engine, out) = (engine.clone(), Arc::clone(out));
+            tasks.spawn(async move {
+                let _ = decided.wait_for(|d| *d).await;
+                if let Err(e) = engine.resolve(&line.tool_call_id, &line.action_id).await {
+                    report(&out, &at_line(number, e.into())).await;
+                }
+            });
             Ok(())
         }
         Command::ToolResult(line) => {
             let seen = calls
                 .get(&line.tool_call_id)
                 .map(|s| (s.session_id.clone(), s.decided.clone()));
-            let (session_id, mut decided) = match (seen, line.session_id) {
+            let known = || engine.call_session(&line.tool_call_id);
+            let (session_id, mut decided) = match (seen, line.session_id.clone()) {
                 (Some(seen), _) => seen,
                 (None, Some(session_id)) => (session_id, watch::channel(true).1),
-                (None, None) => {
-                    return Err(ApiError::not_found(
-                        "unknown_tool_call",
-                        format!(
-                            "tool_result for unknown tool call \"{}\" (send its tool_call first, or give its sessionId)",
-                            line.tool_call_id
-                        ),
-                    ));
-                }
+                (None, None) => match known() {
+                    Some(session_id) => (session_id, watch::channel(true).1),
+                    None => {
+                        return Err(ApiError::not_found(
+                            "unknown_tool_call",
+                            format!(
+                                "tool_result for unknown tool call \"{}\" (send its tool_call first, or give its sessionId)",
+                                line.tool_call_id
+                            ),
+                        ));
+                    }
+                },
             };
             let content = match line.content {
                 Value::String(text) => text,
                 other => other.to_string(),
             };
-            let (engine, calls) = (engine.clone(), Arc::clone(calls));
+            let (engine, out) = (engine.clone(), Arc::clone(out));
             tasks.spawn(async move {
                 // The result follows the call's decision, never precedes it.
                 let _ = decided.wait_for(|d| *d).await;
-                engine
+                if let Err(e) = engine
                     .complete(&session_id, &line.tool_call_id, &content)
-                    .await;
-                calls.remove(&line.tool_call_id);
+                    .await
+                {
+                    report(&out, &at_line(number, e.into())).await;
+                }
             });
             Ok(())
         }
@@ -175,13 +252,12 @@ async fn handle(
             let record = workspace
                 .session(&line.session_id)
                 .map(serde_json::to_value);
-            if let Some(Ok(value)) = record {
-                let event = Event::Custom(Custom {
-                    name: SESSION_APPROVAL_SETTINGS.to_owned(),
-                    value,
-                    timestamp: Some(now_millis()),
-                });
-                engine.emit(&line.session_id, event).await;
+            if let Some(Ok(value)) = record
+                && let Ok(custom) = AppCustom::new(SESSION_APPROVAL_SETTINGS, value)
+            {
+                engine
+                    .emit(&line.session_id, AgentEvent::Custom(custom))
+                    .await;
             }
             Ok(())
         }

@@ -1,7 +1,8 @@
-//! A store that fails on demand, for the 503 paths.
+//! A store that fails on demand, for the 503 paths, and that can record resolutions slowly,
+//! for races.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use async_trait::async_trait;
 use warrant_core::audit::AuditRecord;
@@ -16,6 +17,8 @@ use warrant_core::workspace::WorkspaceState;
 pub struct FailingStore {
     inner: MemoryStore,
     pub failing: AtomicBool,
+    /// Milliseconds each resolution takes to audit.
+    pub resolution_delay_ms: AtomicU64,
 }
 
 impl FailingStore {
@@ -43,6 +46,15 @@ impl FailingStore {
 impl Store for FailingStore {
     async fn append_audit(&self, record: AuditRecord) -> Result<u64, StoreError> {
         self.check()?;
+        let delay = self.resolution_delay_ms.load(Ordering::SeqCst);
+        if delay > 0
+            && matches!(
+                record.event,
+                warrant_core::audit::AuditEvent::Resolution { .. }
+            )
+        {
+            tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
+        }
         self.inner.append_audit(record).await
     }
     async fn audit_records(

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod chain;
+pub mod discard;
 pub mod failing;
 pub mod sse;
 
