@@ -129,11 +129,14 @@ impl SensitivePaths {
 
     /// What secret `path` is, if it is one.
     pub(super) fn matches(&self, path: &Path) -> Option<&str> {
+        let hits = self.set.matches(path);
+        if hits.is_empty() {
+            return None;
+        }
         let name = path
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or_default();
-        let hits = self.set.matches(path);
         let lower = name.to_ascii_lowercase();
         let hit = hits.into_iter().find(|&i| {
             let what = self.what[i].as_str();

@@ -94,10 +94,19 @@ impl PolicyEvaluator {
         let command = shell_tool
             .then(|| warrant_core::catalog::shell_command(&call.input))
             .flatten();
-        let mut input = call.input.clone();
-        if let (Some(c), Some(map)) = (&command, input.as_object_mut()) {
-            map.insert("command".to_owned(), serde_json::Value::String(c.clone()));
-        }
+        // An argument vector is validated as the line it stands for; a string is left as is.
+        let vector = call
+            .input
+            .get("command")
+            .is_some_and(serde_json::Value::is_array);
+        let input = match (&command, call.input.as_object()) {
+            (Some(c), Some(map)) if vector => {
+                let mut map = map.clone();
+                map.insert("command".to_owned(), serde_json::Value::String(c.clone()));
+                std::borrow::Cow::Owned(serde_json::Value::Object(map))
+            }
+            _ => std::borrow::Cow::Borrowed(&call.input),
+        };
         let catalog_id = if shell_tool { SHELL_TOOL } else { tool };
         if let Some(schema) = cx
             .catalog

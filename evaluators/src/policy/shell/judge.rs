@@ -46,14 +46,19 @@ impl Judge<'_> {
     /// A part the older readers found harmless: allowed only when the program table proves
     /// it; an unmodeled part has its ask already.
     pub(super) fn read_only(&mut self, cmd: &SimpleCommand) {
-        let why = self
-            .unmodeled
-            .clone()
-            .unwrap_or_else(|| "the program table does not model it".to_owned());
-        self.unknown(
-            cmd,
-            &format!("cannot be proven harmless: {why}"),
+        let mut reason = quote(cmd);
+        reason.push_str(" cannot be proven harmless: ");
+        reason.push_str(
+            self.unmodeled
+                .as_deref()
+                .unwrap_or("the program table does not model it"),
+        );
+        reason.push('.');
+        self.add(
+            Stance::DefaultAsk,
+            SHELL_UNKNOWN_COMMAND,
             Risk::Medium,
+            reason,
         );
     }
 
@@ -548,7 +553,10 @@ impl Judge<'_> {
     }
 
     pub(super) fn unknown(&mut self, cmd: &SimpleCommand, why: &str, risk: Risk) {
-        let reason = format!("{} {why}.", quote(cmd));
+        let mut reason = quote(cmd);
+        reason.push(' ');
+        reason.push_str(why);
+        reason.push('.');
         self.add(Stance::DefaultAsk, SHELL_UNKNOWN_COMMAND, risk, reason);
     }
 
