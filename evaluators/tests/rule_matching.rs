@@ -34,7 +34,12 @@ async fn command_prefixes_match_every_part_of_a_shell_command() {
         &rules,
         &[
             (bash("npm run test"), ALLOW),
-            (bash("npm run test -- --watch"), ALLOW),
+            (bash("npm run test unit"), ALLOW),
+            // Never wider than its plain form: an option the rule does not name (here one
+            // the script reads) stays open, whatever the prefix.
+            (bash("npm run test -- --watch"), None),
+            (bash("npm run test --script-shell=./evil.sh"), None),
+            (bash("npm run test ../../elsewhere/x"), None),
             (bash("cd app && npm run test"), ALLOW),
             (bash("npm run testing"), None),
             (bash("npm run build"), None),

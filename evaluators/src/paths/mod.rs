@@ -140,6 +140,22 @@ impl<'a> Places<'a> {
         }
     }
 
+    /// What configuration a located path is, when no call may write it (Warrant's own, an
+    /// agent's settings): the path as written and as resolved are both compared.
+    pub(crate) fn protected(
+        &self,
+        located: &Located,
+        raw: &str,
+        cwd: &WorkingDir,
+    ) -> Option<String> {
+        let sensitive = self.sensitive?;
+        if let Some(what) = sensitive.protects(&located.path) {
+            return Some(what.to_owned());
+        }
+        let lexical = self.lexical(raw, cwd)?;
+        sensitive.protects(&lexical).map(str::to_owned)
+    }
+
     /// The workspace root, resolved.
     pub(crate) fn root(&self) -> &Path {
         &self.root
@@ -149,6 +165,12 @@ impl<'a> Places<'a> {
     /// symlinks); `None` when unknown.
     fn lexical(&self, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
         self.joined(raw, cwd).map(|p| normalize(&p))
+    }
+
+    /// [`Places::lexical`], for other modules: the path as written, `.` and `..` removed as
+    /// text.
+    pub(crate) fn lexical_path(&self, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
+        self.lexical(raw, cwd)
     }
 
     /// The path `raw` names when used in `cwd`, as written (`..` kept); `None` when unknown.

@@ -33,6 +33,10 @@ pub struct PolicyConfig {
     /// More secrets to protect, as globs matched against absolute paths (a glob without a
     /// leading `/` or `**` matches at any depth: `secrets/**`).
     pub sensitive_paths: Vec<String>,
+    /// More configuration no call may write, besides Warrant's own and the agents' settings
+    /// files (`warrant.toml`, `.warrant/`, `.claude/settings.json`, …): globs as for
+    /// `sensitive_paths`. `warrant` adds its data directory and configuration file.
+    pub protected_paths: Vec<String>,
 }
 
 impl PolicyConfig {
@@ -62,7 +66,8 @@ impl PolicyEvaluator {
     ///
     /// [`ConfigError::SensitivePath`] when a configured glob does not compile.
     pub fn new(config: &PolicyConfig) -> Result<Self, ConfigError> {
-        let sensitive = SensitivePaths::new(&config.sensitive_paths)?;
+        let sensitive =
+            SensitivePaths::with_protected(&config.sensitive_paths, &config.protected_paths)?;
         Ok(Self {
             home: config.home(),
             sensitive,

@@ -6,8 +6,9 @@ use warrant_core::evaluator::Stance;
 use super::producer;
 use crate::paths::{Located, Place, Places, Scan};
 use crate::policy::codes::{
-    FILESYSTEM_OUTSIDE_WORKSPACE, FILESYSTEM_SENSITIVE_PATH, FILESYSTEM_SENSITIVE_TREE,
-    SHELL_DESTRUCTIVE, SHELL_READ_ONLY, SHELL_UNKNOWN_COMMAND, SHELL_WRITE,
+    FILESYSTEM_OUTSIDE_WORKSPACE, FILESYSTEM_PROTECTED_CONFIG, FILESYSTEM_SENSITIVE_PATH,
+    FILESYSTEM_SENSITIVE_TREE, SHELL_DESTRUCTIVE, SHELL_READ_ONLY, SHELL_UNKNOWN_COMMAND,
+    SHELL_WRITE,
 };
 use crate::policy::finding::{Finding, quote};
 use crate::programs::{Effects, Tree};
@@ -671,6 +672,18 @@ impl Judge<'_> {
                 return self.write_inside(cmd, &what, Risk::High);
             }
         };
+        if exact && let Some(what) = self.places.protected(&located, &glob_base(shown), &cmd.cwd) {
+            let reason = format!(
+                "{} {verb} `{shown}`, {what}: a person edits it, never a call.",
+                quote(cmd)
+            );
+            return self.add(
+                Stance::HardDeny,
+                FILESYSTEM_PROTECTED_CONFIG,
+                Risk::Critical,
+                reason,
+            );
+        }
         match located.place {
             Place::Sensitive(what) => self.sensitive(cmd, shown, &what),
             Place::HarmlessDevice => {}
