@@ -52,7 +52,7 @@ fn coverable(cmd: &SimpleCommand) -> bool {
 ///
 /// - Modeled by the program table: every path it reads, searches or writes is inside the
 ///   workspace, and it writes only if the plain form may write (`git diff` never writes, so
-///   `git diff --output=…` is not covered; `cp` does, so `cp -r a b` is).
+///   `git diff --output=…` is not covered, `git diff --stat` is).
 /// - Not modeled: what it adds are plain operands: no option (`--script-shell=…`, `--eval`),
 ///   no `NAME=value`, no word only known at run time, no path outside the workspace.
 fn within_plain_form(cmd: &SimpleCommand, named: usize, places: &Places<'_>) -> bool {
