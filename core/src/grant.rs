@@ -15,6 +15,11 @@ pub struct GrantKey {
     /// The canonical specifier within the tool (`git push`); the whole tool when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub specifier: Option<String>,
+    /// The workspace root the approval was given in: a grant covers calls of that workspace
+    /// only, even when several workspaces share one data directory. Absent for scopers that
+    /// know no workspace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace: Option<String>,
 }
 
 impl GrantKey {
@@ -98,6 +103,7 @@ impl GrantScoper for ExactInputScoper {
         vec![GrantKey {
             tool_name: call.tool_name.clone(),
             specifier: Some(specifier),
+            workspace: None,
         }]
     }
 }
@@ -111,6 +117,7 @@ mod tests {
         GrantKey {
             tool_name: tool.to_owned(),
             specifier: spec.map(str::to_owned),
+            workspace: None,
         }
     }
 

@@ -13,60 +13,21 @@ use crate::policy::filesystem;
 use crate::shell::{self, SimpleCommand, WorkingDir};
 use warrant_core::call::EvaluationContext;
 
-/// Programs whose first positional argument names what they do (`git push`, `npm run`).
-const WITH_SUBCOMMANDS: &[&str] = &[
-    "git",
-    "npm",
-    "pnpm",
-    "yarn",
-    "bun",
-    "cargo",
-    "go",
-    "docker",
-    "podman",
-    "kubectl",
-    "helm",
-    "terraform",
-    "gh",
-    "pip",
-    "pip3",
-    "uv",
-    "poetry",
-    "dotnet",
-    "make",
-    "just",
-    "brew",
-    "apt",
-    "apt-get",
-    "dnf",
-    "yum",
-    "systemctl",
-    "rustup",
-    "deno",
-    "mvn",
-    "gradle",
-    "npx",
-    "bundle",
-    "rake",
-    "composer",
-    "mix",
-    "aws",
-    "gcloud",
-    "az",
-];
-
-/// Options of `git` that take the next word.
-const GIT_WITH_VALUE: &[&str] = &["-C", "-c", "--git-dir", "--work-tree", "--namespace"];
-
-/// Keys grants narrowly, by meaning:
+/// Keys grants narrowly: a grant covers what its label shows, and nothing wider.
 ///
-/// - a shell command: one key per command that runs, its program and subcommand
-///   (`git push`, `npm run`, `python build.py`, `sudo apt`), never every command; a part that
-///   cannot be read keys the whole command text;
+/// - a shell command: one key per command that runs, its words exactly as approved
+///   (`git push origin main`, never `git push` with other options, remotes or
+///   repositories), with the directory it runs in when a `cd` moved it; a part that cannot
+///   be read keys the whole command text;
 /// - a file tool: the tool and the directory of the file (`"Edit" calls on "src/"`, files
-///   directly in that directory);
-/// - a tool with a `url`: the tool and the URL's host;
+///   directly in that directory; Warrant's and the agents' configuration stays a hard deny
+///   whatever a grant covers);
+/// - a tool with a `url`: the tool and the URL's host as parsed (`https://docs.rs/…` →
+///   `docs.rs`); a URL without a host (`file:`) is keyed whole;
 /// - any other tool: the tool.
+///
+/// Every key names the workspace it was given in: a grant never covers a call of another
+/// workspace served from the same data directory.
 #[derive(Debug, Clone)]
 pub struct CanonicalGrantScoper {
     root: PathBuf,
@@ -85,7 +46,7 @@ impl CanonicalGrantScoper {
     }
 
     fn shell_keys(&self, command: &str, cx: Option<&EvaluationContext>) -> Vec<GrantKey> {
-        let exact = || vec![shell_key(command.trim())];
+        let exact = || vec![self.key(SHELL_TOOL, Some(command.trim().to_owned()))];
         let parsed = match cx {
             Some(cx) => shell::parse_in(cx, command),
             None => std::sync::Arc::new(shell::parse(command)),
@@ -104,21 +65,30 @@ impl CanonicalGrantScoper {
             if !plain {
                 return exact();
             }
-            if cmd.words.is_empty() {
+            // A `cd` only moves the shell: the keys of what then runs name the directory.
+            let moves = matches!(cmd.program(), Some("cd" | "pushd" | "popd"))
+                && cmd.words.iter().all(|w| w.literal().is_some());
+            if cmd.words.is_empty() || moves {
                 continue;
             }
-            let Some(mut spec) = command_key(cmd) else {
+            let Some(spec) = command_key(cmd) else {
                 return exact();
             };
-            if cmd.elevated {
-                spec = format!("sudo {spec}");
-            }
-            let key = shell_key(&spec);
+            let key = self.key(SHELL_TOOL, Some(spec));
             if !keys.contains(&key) {
                 keys.push(key);
             }
         }
         if keys.is_empty() { exact() } else { keys }
+    }
+
+    /// A key of this scoper's workspace.
+    fn key(&self, tool: &str, specifier: Option<String>) -> GrantKey {
+        GrantKey {
+            tool_name: tool.to_owned(),
+            specifier,
+            workspace: Some(self.root.to_string_lossy().into_owned()),
+        }
     }
 
     fn directory_key(&self, tool: &str, raw: &str) -> GrantKey {
@@ -134,17 +104,7 @@ impl CanonicalGrantScoper {
             Some(rel) => format!("{}/", rel.display()),
             None => format!("{}/", dir.display().to_string().trim_end_matches('/')),
         };
-        GrantKey {
-            tool_name: tool.to_owned(),
-            specifier: Some(spec),
-        }
-    }
-}
-
-fn shell_key(spec: &str) -> GrantKey {
-    GrantKey {
-        tool_name: SHELL_TOOL.to_owned(),
-        specifier: Some(spec.to_owned()),
+        self.key(tool, Some(spec))
     }
 }
 
@@ -180,45 +140,41 @@ fn generalizable(cmd: &SimpleCommand) -> bool {
     !writes && cmd.assignments.is_empty() && first_is_bare && args_plain
 }
 
+/// One command's key: its words exactly (quoted where the shell would need it), with
+/// `sudo` when raised and the directory a `cd` moved it to; `None` when a word or the
+/// directory is only known at run time, or the command is given more words when it runs.
 fn command_key(cmd: &SimpleCommand) -> Option<String> {
-    let program = cmd.program()?;
-    let args = cmd.args();
-    let first_positional = |skip_values: &[&str]| {
-        let mut i = 0;
-        while let Some(w) = args.get(i) {
-            match w.literal() {
-                Some(t) if skip_values.contains(&t) => i += 2,
-                Some(t) if t.starts_with('-') => i += 1,
-                _ => return Some(w),
-            }
-        }
-        None
-    };
-    if WITH_SUBCOMMANDS.contains(&program) {
-        let values = if program == "git" {
-            GIT_WITH_VALUE
-        } else {
-            &[]
-        };
-        return match first_positional(values) {
-            Some(sub) => sub.literal().map(|s| format!("{program} {s}")),
-            None => Some(program.to_owned()),
-        };
+    if cmd.extra_args {
+        return None;
     }
-    if shell::INTERPRETERS.contains(&program) {
-        let inline = args
-            .iter()
-            .any(|w| matches!(w.literal(), Some("-c" | "-e" | "-E" | "-r" | "--eval")));
-        if inline {
-            let words: Option<Vec<&str>> = cmd.literals().collect();
-            return words.map(|w| w.join(" "));
-        }
-        return match first_positional(&[]) {
-            Some(script) => script.literal().map(|s| format!("{program} {s}")),
-            None => Some(program.to_owned()),
-        };
+    let words: Vec<String> = cmd
+        .words
+        .iter()
+        .map(|w| w.literal().map(quoted))
+        .collect::<Option<_>>()?;
+    let mut spec = words.join(" ");
+    if cmd.elevated {
+        spec = format!("sudo {spec}");
     }
-    Some(program.to_owned())
+    match &cmd.cwd {
+        WorkingDir::Root => {}
+        WorkingDir::Dir(dir) => spec = format!("cd {} && {spec}", quoted(dir)),
+        WorkingDir::Unknown => return None,
+    }
+    Some(spec)
+}
+
+/// A word as the shell would need it written to stay one word.
+fn quoted(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,^".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 impl GrantScoper for CanonicalGrantScoper {
@@ -241,7 +197,7 @@ impl CanonicalGrantScoper {
         if is_shell_tool(tool) {
             return match warrant_core::catalog::shell_command(&call.input) {
                 Some(command) => self.shell_keys(&command, cx),
-                None => vec![shell_key(&call.input.to_string())],
+                None => vec![self.key(SHELL_TOOL, Some(call.input.to_string()))],
             };
         }
         if filesystem::access(tool, &self.catalog).is_some()
@@ -250,22 +206,16 @@ impl CanonicalGrantScoper {
             return vec![self.directory_key(tool, raw)];
         }
         if let Some(url) = call.input.get("url").and_then(Value::as_str) {
-            let host = url
-                .split("://")
-                .nth(1)
-                .unwrap_or(url)
-                .split(['/', '?', '#'])
-                .next()
-                .unwrap_or(url);
-            return vec![GrantKey {
-                tool_name: tool.to_owned(),
-                specifier: Some(host.to_owned()),
-            }];
+            let web = url.get(..8).is_some_and(|p| {
+                p.eq_ignore_ascii_case("https://") || p[..7].eq_ignore_ascii_case("http://")
+            });
+            let spec = match crate::rule::host_of(url) {
+                Some(host) if web => host,
+                _ => url.to_owned(),
+            };
+            return vec![self.key(tool, Some(spec))];
         }
-        vec![GrantKey {
-            tool_name: tool.to_owned(),
-            specifier: None,
-        }]
+        vec![self.key(tool, None)]
     }
 
     fn describe_keys(&self, keys: &[GrantKey]) -> String {

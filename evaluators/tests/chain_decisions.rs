@@ -33,6 +33,7 @@ fn config(rules: RulesConfig) -> EvaluatorsConfig {
         policy: PolicyConfig {
             home_dir: Some(HOME.into()),
             sensitive_paths: Vec::new(),
+            protected_paths: Vec::new(),
         },
         rules,
         ..EvaluatorsConfig::default()
@@ -322,6 +323,7 @@ async fn the_order_evaluators_are_configured_in_never_changes_a_decision() {
     let policy = PolicyEvaluator::new(&PolicyConfig {
         home_dir: Some(HOME.into()),
         sensitive_paths: Vec::new(),
+        protected_paths: Vec::new(),
     })
     .unwrap();
     let rules = RulesConfig {

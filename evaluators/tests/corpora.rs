@@ -18,9 +18,10 @@ use std::sync::Arc;
 use serde_json::Value;
 use warrant_core::call::{EvaluationContext, PermissionMode, ToolCall};
 use warrant_core::catalog::ToolCatalog;
+use warrant_core::decision::Scope;
 use warrant_core::decision::{Behavior, ToolPermissionDecision};
-use warrant_core::grant::GrantScoper;
-use warrant_evaluators::{EvaluatorsConfig, PolicyConfig, default_chain, grant_scoper};
+use warrant_core::grant::{Grant, GrantScoper};
+use warrant_evaluators::{EvaluatorsConfig, default_chain, grant_scoper};
 
 /// The share of benign cases that must be allowed.
 const BENIGN_ALLOW_THRESHOLD: f64 = 0.97;
@@ -40,6 +41,12 @@ struct Case {
     mode: String,
     class: String,
     why: String,
+    /// The `[evaluators]` configuration the case runs with (rules, say), as JSON; the
+    /// default chain's when absent.
+    config: Option<Value>,
+    /// Calls approved earlier in the session with "allow for this session": their grants
+    /// stand when the case is decided.
+    granted: Vec<(String, Value)>,
 }
 
 impl Case {
@@ -139,8 +146,35 @@ fn load(name: &str, expect: &str) -> (Vec<Case>, Vec<String>) {
             continue;
         };
         for key in obj.keys() {
-            if !["tool", "input", "mode", "expect", "class", "why"].contains(&key.as_str()) {
+            let known = [
+                "tool", "input", "mode", "expect", "class", "why", "config", "granted",
+            ];
+            if !known.contains(&key.as_str()) {
                 problems.push(format!("{name}:{line}: unknown field \"{key}\""));
+            }
+        }
+        let config = obj
+            .get("config")
+            .map(|c| c.get("evaluators").cloned().unwrap_or_else(|| c.clone()));
+        if let Some(c) = &config
+            && let Err(e) = serde_json::from_value::<EvaluatorsConfig>(c.clone())
+        {
+            problems.push(format!(
+                "{name}:{line}: \"config\" is not an evaluators configuration: {e}"
+            ));
+        }
+        let mut granted = Vec::new();
+        for g in obj
+            .get("granted")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            match (g.get("tool").and_then(Value::as_str), g.get("input")) {
+                (Some(t), Some(i)) if i.is_object() => granted.push((t.to_owned(), i.clone())),
+                _ => problems.push(format!(
+                    "{name}:{line}: each of \"granted\" is {{\"tool\": …, \"input\": {{…}}}}"
+                )),
             }
         }
         if !mode.is_empty() && mode.parse::<PermissionMode>().is_err() {
@@ -151,7 +185,15 @@ fn load(name: &str, expect: &str) -> (Vec<Case>, Vec<String>) {
                 "{name}:{line}: expect is \"{got_expect}\", this corpus holds \"{expect}\" only"
             ));
         }
-        let key = (tool.clone(), canonical(&input));
+        let key = (
+            tool.clone(),
+            format!(
+                "{} {} {}",
+                canonical(&input),
+                obj.get("config").map(canonical).unwrap_or_default(),
+                obj.get("granted").map(canonical).unwrap_or_default()
+            ),
+        );
         if let Some(first) = seen.insert(key, line) {
             problems.push(format!("{name}:{line}: duplicate of line {first}"));
         }
@@ -162,6 +204,8 @@ fn load(name: &str, expect: &str) -> (Vec<Case>, Vec<String>) {
             mode,
             class,
             why,
+            config,
+            granted,
         });
     }
     (cases, problems)
@@ -250,6 +294,10 @@ fn fixture_workspace() -> tempfile::TempDir {
             "2024-01-01: info: started\n2024-01-01: error: failed\n",
         ),
         ("scripts/build.sh", "#!/bin/sh\ncargo build --release\n"),
+        // What the rules of some cases protect: configured, not built-in, secrets.
+        ("private/token.txt", "internal-token-value\n"),
+        ("private/notes/plan.md", "# plan\n"),
+        (".github/workflows/ci.yml", "on: push\njobs: {}\n"),
         // The workspace's secrets.
         (
             ".env",
@@ -321,42 +369,76 @@ fn fixture_home() -> tempfile::TempDir {
     dir
 }
 
-/// Runs every case through the default chain in its own mode.
+/// Runs every case through the default chain in its own mode (and configuration).
 struct Runner {
-    config: EvaluatorsConfig,
-    chain: warrant_core::chain::Chain,
+    home: PathBuf,
     root: PathBuf,
+    /// Chains by the canonical text of their configuration.
+    chains: std::sync::Mutex<BTreeMap<String, Arc<(EvaluatorsConfig, warrant_core::chain::Chain)>>>,
 }
 
 impl Runner {
     fn new(root: &Path, home: &Path) -> Self {
-        let config = EvaluatorsConfig {
-            policy: PolicyConfig {
-                home_dir: Some(home.to_path_buf()),
-                sensitive_paths: Vec::new(),
-            },
-            ..EvaluatorsConfig::default()
-        };
-        let chain = default_chain(&config, &ToolCatalog::builtin()).expect("default chain");
         Self {
-            config,
-            chain,
+            home: home.to_path_buf(),
             root: root.to_path_buf(),
+            chains: std::sync::Mutex::new(BTreeMap::new()),
         }
+    }
+
+    /// The chain of a case's configuration, built once.
+    fn chain(&self, config: Option<&Value>) -> Arc<(EvaluatorsConfig, warrant_core::chain::Chain)> {
+        let key = config.map(canonical).unwrap_or_default();
+        let mut chains = self.chains.lock().expect("chains");
+        if let Some(c) = chains.get(&key) {
+            return Arc::clone(c);
+        }
+        let mut config: EvaluatorsConfig = config
+            .map(|c| serde_json::from_value(c.clone()).expect("checked by load"))
+            .unwrap_or_default();
+        if config.policy.home_dir.is_none() {
+            config.policy.home_dir = Some(self.home.clone());
+        }
+        let chain = default_chain(&config, &ToolCatalog::builtin())
+            .unwrap_or_else(|e| panic!("the configuration {key} does not build a chain: {e}"));
+        let built = Arc::new((config, chain));
+        chains.insert(key, Arc::clone(&built));
+        built
     }
 
     async fn decide(&self, case: &Case) -> ToolPermissionDecision {
         let mode: PermissionMode = case.mode.parse().expect("mode checked by load");
+        let built = self.chain(case.config.as_ref());
+        let (config, chain) = (&built.0, &built.1);
         let call = ToolCall::new(
             "corpus",
             format!("case-{}", case.line),
             &case.tool,
             case.input.clone(),
         );
+        let scoper = grant_scoper(config, &self.root);
+        let grants: Vec<Grant> = case
+            .granted
+            .iter()
+            .enumerate()
+            .map(|(i, (tool, input))| {
+                let earlier = ToolCall::new("corpus", format!("earlier-{i}"), tool, input.clone());
+                let keys = scoper.keys(&earlier);
+                Grant {
+                    description: scoper.describe(&keys),
+                    keys,
+                    scope: Scope::Session,
+                    session_id: "corpus".to_owned(),
+                    tool_call_id: format!("earlier-{i}"),
+                    granted_at: 0,
+                }
+            })
+            .collect();
         let mut cx = EvaluationContext::new(mode, &self.root);
         cx.catalog = Arc::new(ToolCatalog::builtin());
-        cx.grant_keys = grant_scoper(&self.config, &self.root).keys(&call);
-        self.chain.decide(&call, &cx).await.decision
+        cx.grants = Arc::new(grants);
+        cx.grant_keys = scoper.keys(&call);
+        chain.decide(&call, &cx).await.decision
     }
 }
 

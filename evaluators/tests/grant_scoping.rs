@@ -1,5 +1,6 @@
-//! Grants key the canonical form of what was approved: program and subcommand for a shell
-//! command (never every command), the directory for a file tool, the host for a URL.
+//! Grants key exactly what was approved and nothing wider: each shell command's words (with
+//! the directory a `cd` moved it to), the directory for a file tool, the parsed host for a
+//! web URL; every key names the workspace it was given in.
 
 mod support;
 
@@ -34,24 +35,37 @@ fn shell(spec: &str) -> (String, Option<String>) {
 }
 
 #[test]
-fn shell_commands_key_by_program_and_subcommand() {
+fn shell_commands_key_by_their_exact_words() {
     let ws = workspace();
     let s = scoper(ws.path());
     let rows = [
-        ("git push origin dev", vec![shell("git push")]),
-        ("git -C sub push --tags", vec![shell("git push")]),
-        ("npm run test && npm run build", vec![shell("npm run")]),
+        ("git push origin dev", vec![shell("git push origin dev")]),
+        (
+            "git -C sub push --tags",
+            vec![shell("git -C sub push --tags")],
+        ),
+        (
+            "npm run test && npm run build",
+            vec![shell("npm run test"), shell("npm run build")],
+        ),
         (
             "git status && git push",
             vec![shell("git status"), shell("git push")],
         ),
-        ("ls -la src", vec![shell("ls")]),
+        ("ls -la src", vec![shell("ls -la src")]),
         ("timeout 60 cargo test", vec![shell("cargo test")]),
-        ("sudo apt install ripgrep", vec![shell("sudo apt install")]),
-        ("python build.py --fast", vec![shell("python build.py")]),
-        ("python -c 'print(1)'", vec![shell("python -c print(1)")]),
+        (
+            "sudo apt install ripgrep",
+            vec![shell("sudo apt install ripgrep")],
+        ),
+        ("python -c 'print(1)'", vec![shell("python -c 'print(1)'")]),
+        ("cd src && cargo test", vec![shell("cd src && cargo test")]),
         ("echo 'unterminated", vec![shell("echo 'unterminated")]),
         ("$TOOL run", vec![shell("$TOOL run")]),
+        (
+            "git diff | xargs wc -l",
+            vec![shell("git diff | xargs wc -l")],
+        ),
     ];
     for (command, expected) in rows {
         assert_eq!(specs(&s, &bash(command)), expected, "{command}");
@@ -60,6 +74,28 @@ fn shell_commands_key_by_program_and_subcommand() {
         specs(&s, &call("bash", json!({"command": "git push"}))),
         vec![shell("git push")]
     );
+    let root = ws.path().to_string_lossy().into_owned();
+    assert!(
+        s.keys(&bash("git push"))
+            .iter()
+            .all(|k| k.workspace.as_deref() == Some(root.as_str())),
+        "every key names its workspace"
+    );
+}
+
+#[test]
+fn a_grant_given_in_one_workspace_covers_nothing_in_another() {
+    let (a, b) = (workspace(), workspace());
+    let grant = Grant {
+        keys: scoper(a.path()).keys(&bash("npm test")),
+        scope: Scope::Global,
+        session_id: "s1".to_owned(),
+        tool_call_id: "c0".to_owned(),
+        granted_at: 0,
+        description: String::new(),
+    };
+    assert!(grant.covers(&scoper(a.path()).keys(&bash("npm test"))));
+    assert!(!grant.covers(&scoper(b.path()).keys(&bash("npm test"))));
 }
 
 #[test]
@@ -78,6 +114,14 @@ fn other_tools_key_narrowly() {
         (
             call("web_fetch", json!({"url": "https://docs.rs/globset?x=1"})),
             ("web_fetch", Some("docs.rs")),
+        ),
+        (
+            call("web_fetch", json!({"url": "https://docs.rs:1@evil.com/"})),
+            ("web_fetch", Some("evil.com")),
+        ),
+        (
+            call("web_fetch", json!({"url": "file:///tmp/notes.txt"})),
+            ("web_fetch", Some("file:///tmp/notes.txt")),
         ),
         (call("git.status", json!({})), ("git.status", None)),
     ];
@@ -103,11 +147,11 @@ fn the_approval_request_says_how_broad_the_grant_will_be() {
     let actions = standard_actions(&s.describe(&s.keys(&bash("git push origin dev"))));
     let labels: Vec<&str> = actions.iter().map(|a| a.label.as_str()).collect();
     assert!(
-        labels.contains(&"Allow all \"git push\" commands for this session"),
+        labels.contains(&"Allow all \"git push origin dev\" commands for this session"),
         "{labels:?}"
     );
     assert!(
-        labels.contains(&"Allow all \"git push\" commands in every session"),
+        labels.contains(&"Allow all \"git push origin dev\" commands in every session"),
         "{labels:?}"
     );
     let two = s.describe(&s.keys(&bash("git status && git push")));
@@ -115,7 +159,7 @@ fn the_approval_request_says_how_broad_the_grant_will_be() {
 }
 
 #[test]
-fn a_grant_covers_the_same_subcommand_only() {
+fn a_grant_covers_what_was_approved_only() {
     let ws = workspace();
     let s = scoper(ws.path());
     let grant = Grant {
@@ -126,17 +170,28 @@ fn a_grant_covers_the_same_subcommand_only() {
         granted_at: 0,
         description: String::new(),
     };
-    assert!(grant.covers(&s.keys(&bash("git push origin main"))));
-    assert!(!grant.covers(&s.keys(&bash("git status"))));
-    assert!(!grant.covers(&s.keys(&bash("git push && rm -rf build"))));
+    assert!(grant.covers(&s.keys(&bash("git push origin dev"))));
+    assert!(grant.covers(&s.keys(&bash("timeout 30 git push origin dev"))));
+    for wider in [
+        "git push origin main",
+        "git push --force origin dev",
+        "git push --receive-pack=./evil origin dev",
+        "git -C /tmp/elsewhere push origin dev",
+        "cd sub && git push origin dev",
+        "git status",
+        "git push origin dev && rm -rf build",
+    ] {
+        assert!(!grant.covers(&s.keys(&bash(wider))), "{wider}");
+    }
     assert!(!grant.covers(&[GrantKey {
         tool_name: "Bash".to_owned(),
-        specifier: None
+        specifier: None,
+        workspace: None,
     }]));
 }
 
 #[tokio::test]
-async fn approving_for_the_session_allows_later_calls_of_the_same_subcommand() {
+async fn approving_for_the_session_allows_the_same_call_again_and_nothing_wider() {
     let ws = workspace();
     let config = EvaluatorsConfig::default();
     let chain = default_chain(&config, &warrant_core::catalog::ToolCatalog::builtin()).unwrap();
@@ -166,12 +221,12 @@ async fn approving_for_the_session_allows_later_calls_of_the_same_subcommand() {
         request
             .actions
             .iter()
-            .any(|a| a.label == "Allow all \"git push\" commands for this session")
+            .any(|a| a.label == "Allow all \"git push origin dev\" commands for this session")
     );
     engine.resolve("c1", "allow_session").await.unwrap();
 
     let later = engine
-        .authorize(with_id("c2", "git push origin main"), options)
+        .authorize(with_id("c2", "git push origin dev"), options)
         .await
         .unwrap();
     assert_eq!(later.decision.behavior, Behavior::Allow);
@@ -186,6 +241,15 @@ async fn approving_for_the_session_allows_later_calls_of_the_same_subcommand() {
         other.decision.behavior,
         Behavior::Ask,
         "a grant for git push covers no other subcommand"
+    );
+    let elsewhere = engine
+        .authorize(with_id("c5", "git push origin main"), options)
+        .await
+        .unwrap();
+    assert_eq!(
+        elsewhere.decision.behavior,
+        Behavior::Ask,
+        "a grant for one branch covers no other"
     );
     let forced = engine
         .authorize(with_id("c4", "git push --force"), options)
@@ -223,6 +287,6 @@ fn a_grant_does_not_widen_over_assignments_redirections_or_git_overrides() {
     }
     assert_eq!(
         specs(&s, &bash("git push origin main > /dev/null")),
-        vec![shell("git push")]
+        vec![shell("git push origin main")]
     );
 }

@@ -196,6 +196,7 @@ async fn configured_secrets_are_protected_too() {
     let p = warrant_evaluators::PolicyEvaluator::new(&warrant_evaluators::PolicyConfig {
         home_dir: Some(HOME.into()),
         sensitive_paths: vec!["vault/**".to_owned()],
+        protected_paths: Vec::new(),
     })
     .unwrap();
     let cx = context_with_catalog(PermissionMode::Default, ws.path());
@@ -204,6 +205,7 @@ async fn configured_secrets_are_protected_too() {
     let bad = warrant_evaluators::PolicyConfig {
         home_dir: None,
         sensitive_paths: vec!["[".to_owned()],
+        protected_paths: Vec::new(),
     };
     let e = warrant_evaluators::PolicyEvaluator::new(&bad)
         .unwrap_err()

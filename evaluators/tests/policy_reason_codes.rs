@@ -73,6 +73,15 @@ async fn every_policy_reason_code_has_a_row() {
             Risk::Medium,
         ),
         (
+            call(
+                "Write",
+                json!({"path": ".claude/settings.json", "content": "{}"}),
+            ),
+            Stance::HardDeny,
+            codes::FILESYSTEM_PROTECTED_CONFIG,
+            Risk::Critical,
+        ),
+        (
             call("view", json!({"path": "~/.ssh/id_rsa"})),
             Stance::HardDeny,
             codes::FILESYSTEM_SENSITIVE_PATH,

@@ -15,6 +15,9 @@ use warrant_evaluators::{RuleEvaluator, RulesConfig};
 async fn codes_for(rules: &RuleEvaluator, calls: &[(ToolCall, Option<&str>)]) {
     let ws = workspace();
     std::fs::create_dir_all(ws.path().join("secrets")).unwrap();
+    std::fs::write(ws.path().join("secrets/key.txt"), "k").unwrap();
+    std::fs::create_dir_all(ws.path().join("src")).unwrap();
+    std::fs::write(ws.path().join("src/lib.rs"), "").unwrap();
     let cx = context_with_catalog(PermissionMode::Default, ws.path());
     assert_codes(rules, &cx, calls).await;
 }
@@ -34,7 +37,12 @@ async fn command_prefixes_match_every_part_of_a_shell_command() {
         &rules,
         &[
             (bash("npm run test"), ALLOW),
-            (bash("npm run test -- --watch"), ALLOW),
+            (bash("npm run test unit"), ALLOW),
+            // Never wider than its plain form: an option the rule does not name (here one
+            // the script reads) stays open, whatever the prefix.
+            (bash("npm run test -- --watch"), None),
+            (bash("npm run test --script-shell=./evil.sh"), None),
+            (bash("npm run test ../../elsewhere/x"), None),
             (bash("cd app && npm run test"), ALLOW),
             (bash("npm run testing"), None),
             (bash("npm run build"), None),
@@ -256,6 +264,76 @@ async fn deny_and_ask_rules_are_not_dodged_by_options_before_the_subcommand() {
             (bash("kubectl -n prod get pods"), None),
             (bash("kubectl get pods"), ALLOW),
             (bash("npm run build"), None),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn an_allow_rule_covers_nothing_wider_than_its_plain_form() {
+    let rules = user_rules(
+        &["Bash(git diff:*)", "Bash(cp:*)", "Bash(make:*)"],
+        &[],
+        &[],
+    );
+    codes_for(
+        &rules,
+        &[
+            // Read-only options of a modeled command: its effects stay the plain form's.
+            (bash("git diff --stat HEAD~3"), ALLOW),
+            (bash("git diff --name-only -- src"), ALLOW),
+            // An option that writes (the plain `git diff` never writes) or runs a program.
+            (bash("git diff --output=out.patch"), None),
+            (bash("git diff --ext-diff"), None),
+            // A program the table does not model (`cp`): plain operands inside the
+            // workspace, no option the rule does not name.
+            (bash("cp a.txt b.txt"), ALLOW),
+            (bash("cp -r src backup"), None),
+            (bash("cp a.txt ~/.bashrc"), None),
+            (bash("cp a.txt ../elsewhere.txt"), None),
+            // An unmodeled program: plain operands only.
+            (bash("make test"), ALLOW),
+            (bash("make --eval=x"), None),
+            (bash("make CC=./evil"), None),
+            (bash("make -f /tmp/evil.mk"), None),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn deny_and_ask_rules_on_effects_hold_for_every_tool() {
+    let rules = user_rules(
+        &[],
+        &["Run(git push)"],
+        &["Read(secrets/**)", "Edit(.github/**)", "Net(evil.example)"],
+    );
+    codes_for(
+        &rules,
+        &[
+            (bash("cat secrets/key.txt"), DENY),
+            (bash("grep -r token secrets"), DENY),
+            (call("view", json!({"path": "secrets/key.txt"})), DENY),
+            (
+                call("Write", json!({"path": ".github/workflows/ci.yml"})),
+                DENY,
+            ),
+            (bash("sed -i s/a/b/ .github/workflows/ci.yml"), DENY),
+            (
+                call("web_fetch", json!({"url": "https://EVIL.example./x"})),
+                DENY,
+            ),
+            (bash("curl -s https://evil.example/p"), DENY),
+            (
+                call(
+                    "web_fetch",
+                    json!({"url": "https://example.com/?u=evil.example"}),
+                ),
+                None,
+            ),
+            (bash("git send-pack origin main"), ASK),
+            (bash("env git push"), ASK),
+            (bash("cat README.md"), None),
         ],
     )
     .await;

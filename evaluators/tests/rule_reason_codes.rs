@@ -38,7 +38,7 @@ async fn every_rule_reason_code_has_a_row() {
 
     let rows = [
         (
-            bash("npm run test -- --watch"),
+            bash("npm run test unit"),
             &base,
             Stance::UserAllow,
             codes::NORMALIZED_RULE_ALLOW,
@@ -127,6 +127,7 @@ async fn a_grant_covering_the_call_is_a_user_allow_naming_the_approval() {
     let key = GrantKey {
         tool_name: "Bash".to_owned(),
         specifier: Some("git push".to_owned()),
+        workspace: None,
     };
     cx.grants = Arc::new(vec![Grant {
         keys: vec![key.clone()],

@@ -81,7 +81,7 @@ fn nearest<'a>(unknown: &str, known: impl IntoIterator<Item = &'a str>) -> Optio
     let budget = (unknown.chars().count() / 3).max(1);
     known
         .into_iter()
-        .map(|k| (strsim::levenshtein(unknown, k), k))
+        .map(|k| (strsim::osa_distance(unknown, k), k))
         .filter(|&(distance, _)| distance <= budget)
         .min_by_key(|&(distance, _)| distance)
         .map(|(_, k)| k)

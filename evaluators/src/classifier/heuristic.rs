@@ -508,6 +508,10 @@ impl Classifier for HeuristicClassifier {
         HEURISTIC_MODEL_ID
     }
 
+    fn reads_whole_input(&self) -> bool {
+        true
+    }
+
     async fn classify(&self, review: &Review<'_>) -> Result<Classification, ClassifierError> {
         let call = review.call;
         let Some((_, findings)) = self.policy.judge_all(call, review.context) else {

@@ -30,6 +30,9 @@ pub const NAME: &str = "auto_classifier";
 pub struct ClassifierConfig {
     /// An OpenAI-compatible chat-completions endpoint.
     pub openai: Option<OpenAiCompatibleConfig>,
+    /// The least confidence a reviewer's `allow` must come with (`low`, `medium`, `high`;
+    /// default `medium`): a less confident allow asks.
+    pub min_confidence: Option<Confidence>,
 }
 
 impl ClassifierConfig {
@@ -125,6 +128,13 @@ pub trait Classifier: Send + Sync {
 
     /// Reviews one open call.
     async fn classify(&self, review: &Review<'_>) -> Result<Classification, ClassifierError>;
+
+    /// Whether the reviewer reads the call's input whole (a local reader), rather than a
+    /// quotation bounded for a model's prompt. A reviewer that sees only part of a call never
+    /// allows it.
+    fn reads_whole_input(&self) -> bool {
+        false
+    }
 }
 
 /// Settles open calls in `auto` mode with a [`Classifier`]'s verdict.
@@ -135,6 +145,15 @@ pub trait Classifier: Send + Sync {
 #[derive(Clone)]
 pub struct AutoClassifier {
     backend: Arc<dyn Classifier>,
+    min_confidence: Confidence,
+}
+
+fn confidence_word(c: Confidence) -> &'static str {
+    match c {
+        Confidence::Low => "low",
+        Confidence::Medium => "medium",
+        Confidence::High => "high",
+    }
 }
 
 impl std::fmt::Debug for AutoClassifier {
@@ -148,7 +167,18 @@ impl std::fmt::Debug for AutoClassifier {
 impl AutoClassifier {
     /// A classifier evaluator over `backend`.
     pub fn new(backend: Arc<dyn Classifier>) -> Self {
-        Self { backend }
+        Self {
+            backend,
+            min_confidence: Confidence::Medium,
+        }
+    }
+
+    /// The least confidence an `allow` must come with to stand (default `medium`): a
+    /// less confident allow asks, as the reviewer was told to when unsure.
+    #[must_use]
+    pub fn with_min_confidence(mut self, min: Confidence) -> Self {
+        self.min_confidence = min;
+        self
     }
 
     /// The reviewing model's id.
@@ -169,21 +199,36 @@ impl AutoClassifier {
         r
     }
 
-    fn settle(&self, c: Classification, open_risk: Option<Risk>) -> Verdict {
+    fn settle(&self, c: Classification, open_risk: Option<Risk>, cuts: &[String]) -> Verdict {
         let risk = c.risk.max(open_risk.unwrap_or(Risk::Safe));
+        let mut reason = if c.reason.trim().is_empty() {
+            "The reviewer gave no reason.".to_owned()
+        } else {
+            c.reason.clone()
+        };
         let behavior = match c.behavior {
             Behavior::Allow if risk >= Risk::High => Behavior::Ask,
+            Behavior::Allow if !cuts.is_empty() => {
+                reason = format!(
+                    "The reviewer saw only part of this call ({}), so it needs approval. {reason}",
+                    cuts.join("; ")
+                );
+                Behavior::Ask
+            }
+            Behavior::Allow if c.confidence < self.min_confidence => {
+                reason = format!(
+                    "The reviewer would allow this call but is not sure ({} confidence), so it \
+                     needs approval. {reason}",
+                    confidence_word(c.confidence)
+                );
+                Behavior::Ask
+            }
             b => b,
         };
         let code = match behavior {
             Behavior::Allow => codes::AUTO_CLASSIFIER_ALLOW,
             Behavior::Ask => codes::AUTO_CLASSIFIER_ASK,
             Behavior::Deny => codes::AUTO_CLASSIFIER_DENY,
-        };
-        let reason = if c.reason.trim().is_empty() {
-            "The reviewer gave no reason.".to_owned()
-        } else {
-            c.reason
         };
         let mut rationale = self.rationale(code, reason, risk);
         rationale.confidence = Some(c.confidence);
@@ -248,8 +293,13 @@ impl Evaluator for AutoClassifier {
             return Ok(Verdict::Abstain);
         }
         let review = Review { call, context: cx };
+        let cuts = if self.backend.reads_whole_input() {
+            Vec::new()
+        } else {
+            reply::cuts(&call.input)
+        };
         Ok(match self.backend.classify(&review).await {
-            Ok(c) => self.settle(c, cx.open_risk),
+            Ok(c) => self.settle(c, cx.open_risk, &cuts),
             Err(e) => self.failed(e, cx.open_risk),
         })
     }

@@ -32,31 +32,72 @@ Answer with exactly one JSON object and nothing else, with exactly these fields:
 \"high\" | \"critical\", \"confidence\": \"low\" | \"medium\" | \"high\", \"riskCategories\": \
 [short strings], \"reason\": \"one or two plain sentences\"}\n\
 Allow only routine work inside the user's workspace. Ask when the call changes things outside \
-the workspace, talks to other systems, or when you are unsure. Deny calls that destroy data, \
+the workspace, talks to other systems, or when you are unsure. The field \"cut\" names any part of \
+the input too long to quote: what you cannot see may be anything. Deny calls that destroy data, \
 leak secrets or credentials, or run code downloaded from the network.";
 
-/// Bounds and redacts the call's input before it is quoted.
-fn quotable(value: &Value) -> Value {
+/// Bounds the call's input before it is quoted, naming each cut (`input.command: 9000
+/// characters, the first 4000 shown`) in `cuts`.
+fn quotable(value: &Value, at: &str, cuts: &mut Vec<String>) -> Value {
     match value {
-        Value::String(s) => Value::String(sanitize::bound(s, MAX_QUOTED_STRING)),
+        Value::String(s) => {
+            let n = s.chars().count();
+            if n > MAX_QUOTED_STRING {
+                cuts.push(format!(
+                    "{at}: {n} characters, the first {MAX_QUOTED_STRING} shown"
+                ));
+            }
+            Value::String(sanitize::bound(s, MAX_QUOTED_STRING))
+        }
         Value::Array(items) => {
-            Value::Array(items.iter().take(MAX_QUOTED_ITEMS).map(quotable).collect())
+            if items.len() > MAX_QUOTED_ITEMS {
+                cuts.push(format!(
+                    "{at}: {} items, the first {MAX_QUOTED_ITEMS} shown",
+                    items.len()
+                ));
+            }
+            Value::Array(
+                items
+                    .iter()
+                    .take(MAX_QUOTED_ITEMS)
+                    .enumerate()
+                    .map(|(i, v)| quotable(v, &format!("{at}[{i}]"), cuts))
+                    .collect(),
+            )
         }
-        Value::Object(map) => {
-            Value::Object(map.iter().map(|(k, v)| (k.clone(), quotable(v))).collect())
-        }
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), quotable(v, &format!("{at}.{k}"), cuts)))
+                .collect(),
+        ),
         other => other.clone(),
     }
+}
+
+/// What of a call's input a quoting reviewer does not see: each cut, named. Empty when the
+/// call is quoted whole.
+pub(crate) fn cuts(input: &Value) -> Vec<String> {
+    let mut cuts = Vec::new();
+    quotable(&sanitize::redact_value(input), "input", &mut cuts);
+    cuts
 }
 
 /// The user message: the call as JSON between the markers. `<` and `>` are escaped inside the
 /// JSON, so nothing in the call can forge a marker and step out of the quotation.
 pub(crate) fn user_message(review: &Review<'_>) -> String {
     let cx = review.context;
+    let mut cuts = Vec::new();
+    let input = quotable(
+        &sanitize::redact_value(&review.call.input),
+        "input",
+        &mut cuts,
+    );
     let data = json!({
         "toolName": review.call.tool_name,
         "agentId": review.call.agent(),
-        "input": quotable(&sanitize::redact_value(&review.call.input)),
+        "input": input,
+        // What is not shown is named: the reviewer is told it judges part of the call.
+        "cut": cuts,
         "workspaceRoot": cx.workspace_root.display().to_string(),
         "policyRisk": cx.open_risk.map(Risk::as_str),
     });

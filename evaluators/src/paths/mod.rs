@@ -140,6 +140,22 @@ impl<'a> Places<'a> {
         }
     }
 
+    /// What configuration a located path is, when no call may write it (Warrant's own, an
+    /// agent's settings): the path as written and as resolved are both compared.
+    pub(crate) fn protected(
+        &self,
+        located: &Located,
+        raw: &str,
+        cwd: &WorkingDir,
+    ) -> Option<String> {
+        let sensitive = self.sensitive?;
+        if let Some(what) = sensitive.protects(&located.path) {
+            return Some(what.to_owned());
+        }
+        let lexical = self.lexical(raw, cwd)?;
+        sensitive.protects(&lexical).map(str::to_owned)
+    }
+
     /// The workspace root, resolved.
     pub(crate) fn root(&self) -> &Path {
         &self.root
@@ -151,8 +167,19 @@ impl<'a> Places<'a> {
         self.joined(raw, cwd).map(|p| normalize(&p))
     }
 
+    /// [`Places::lexical`], for other modules: the path as written, `.` and `..` removed as
+    /// text.
+    pub(crate) fn lexical_path(&self, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
+        self.lexical(raw, cwd)
+    }
+
     /// The path `raw` names when used in `cwd`, as written (`..` kept); `None` when unknown.
     fn joined(&self, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
+        if !raw.starts_with(['~', '/']) && matches!(cwd, WorkingDir::Root) {
+            let mut path = self.root.clone();
+            path.push(raw);
+            return Some(path);
+        }
         let expanded = self.expand_home(raw)?;
         if expanded.is_absolute() {
             return Some(expanded);
@@ -192,14 +219,15 @@ impl<'a> Places<'a> {
 
     /// Resolves `raw` (used in `cwd`) and places it.
     pub(crate) fn locate(&self, raw: &str, cwd: &WorkingDir) -> Located {
-        let (Some(joined), Some(lexical)) = (self.joined(raw, cwd), self.lexical(raw, cwd)) else {
+        let Some(joined) = self.joined(raw, cwd) else {
             return Located {
                 place: Place::Unknown,
                 path: PathBuf::from(raw),
             };
         };
+        let lexical = normalize(&joined);
         // A device named exactly (`/dev/null`, `/dev/fd/63`), never through `..`.
-        if !raw.contains("..") && self.place(&lexical) == Place::HarmlessDevice {
+        if !raw.contains("..") && harmless_device(&lexical) {
             return Located {
                 place: Place::HarmlessDevice,
                 path: lexical,
@@ -214,7 +242,13 @@ impl<'a> Places<'a> {
                 path: lexical,
             };
         };
-        for p in [&lexical, &real] {
+        let both = [&lexical, &real];
+        let distinct = if lexical == real {
+            &both[..1]
+        } else {
+            &both[..]
+        };
+        for &p in distinct {
             if let Some(what) = self.sensitive.and_then(|s| s.matches(p)) {
                 return Located {
                     place: Place::Sensitive(what.to_owned()),
@@ -259,20 +293,16 @@ impl<'a> Places<'a> {
     }
 
     fn place(&self, real: &Path) -> Place {
-        let text = real.to_string_lossy();
-        let fd = text
-            .strip_prefix("/dev/fd/")
-            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
-        if HARMLESS_DEVICES.contains(&text.as_ref()) || fd {
+        if harmless_device(real) {
             return Place::HarmlessDevice;
         }
-        if real.starts_with(&self.root) {
+        if below(real, &self.root) {
             return Place::Inside;
         }
-        if real.starts_with("/dev") {
+        if below(real, Path::new("/dev")) {
             return Place::Device;
         }
-        if real == Path::new("/") || SYSTEM.iter().any(|s| real.starts_with(s)) {
+        if real == Path::new("/") || SYSTEM.iter().any(|s| below(real, Path::new(s))) {
             return Place::System;
         }
         Place::Outside
@@ -702,8 +732,48 @@ fn canonical_root(lexical: PathBuf) -> (PathBuf, bool) {
     })
 }
 
+/// Whether `path` is a device that reads as empty or discards what is written
+/// (`/dev/null`, `/dev/fd/N`, …), named exactly.
+fn harmless_device(path: &Path) -> bool {
+    if !path.as_os_str().as_encoded_bytes().starts_with(b"/dev/") {
+        return false;
+    }
+    let text = path.to_string_lossy();
+    let fd = text
+        .strip_prefix("/dev/fd/")
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    HARMLESS_DEVICES.contains(&text.as_ref()) || fd
+}
+
+/// Whether `path` is already in normal form: no `.` or `..` component, no empty component
+/// (`a//b`), no trailing `/`.
+fn plain(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let body = bytes.strip_prefix(b"/").unwrap_or(bytes);
+    body.is_empty()
+        || body
+            .split(|b| *b == b'/')
+            .all(|c| !c.is_empty() && c != b"." && c != b"..")
+}
+
+/// Whether `path` is `base` or below it, component by component (`/ab` is not below `/a`).
+fn below(path: &Path, base: &Path) -> bool {
+    if !(plain(path) && plain(base)) {
+        return path.starts_with(base);
+    }
+    let (path, base) = (
+        path.as_os_str().as_encoded_bytes(),
+        base.as_os_str().as_encoded_bytes(),
+    );
+    path.strip_prefix(base)
+        .is_some_and(|rest| rest.is_empty() || rest[0] == b'/' || base.ends_with(b"/"))
+}
+
 /// Removes `.` and `..` without touching the filesystem.
 pub(crate) fn normalize(path: &Path) -> PathBuf {
+    if plain(path) {
+        return path.to_path_buf();
+    }
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
@@ -734,53 +804,59 @@ pub(crate) fn resolve(path: &Path) -> Option<PathBuf> {
 /// As [`resolve`], starting from `real` when `path` lies below it: `real` must be a real
 /// path (canonical, no symlink in it), so its components need not be looked at again.
 fn resolve_from(path: &Path, real: Option<&Path>) -> Option<PathBuf> {
-    let (start, rest) = match real.and_then(|r| path.strip_prefix(r).ok().map(|rest| (r, rest))) {
+    use std::borrow::Cow;
+    use std::ffi::OsStr;
+    fn parts(path: &Path) -> impl DoubleEndedIterator<Item = &OsStr> {
+        path.components().filter_map(|c| match c {
+            Component::Normal(n) => Some(n),
+            Component::ParentDir => Some(OsStr::new("..")),
+            _ => None,
+        })
+    }
+    let below_real = |r: &'_ Path| -> Option<&Path> {
+        // Both in normal form and UTF-8 (the usual case): a prefix of text is a prefix of
+        // components; otherwise component by component.
+        match (path.to_str(), r.to_str()) {
+            (Some(p), Some(base)) if plain(path) && plain(r) && below(path, r) => {
+                Some(Path::new(p[base.len()..].trim_start_matches('/')))
+            }
+            _ => path.strip_prefix(r).ok(),
+        }
+    };
+    let (start, rest) = match real.and_then(|r| below_real(r).map(|rest| (r, rest))) {
         Some((r, rest)) => (r.to_path_buf(), rest),
         None => (PathBuf::from("/"), path),
     };
-    let mut pending: Vec<std::ffi::OsString> = rest
-        .components()
-        .rev()
-        .filter_map(|c| match c {
-            Component::Normal(n) => Some(n.to_os_string()),
-            Component::ParentDir => Some("..".into()),
-            _ => None,
-        })
-        .collect();
+    // The components still to walk, last first: borrowed from `path`, owned once a link's
+    // target adds its own.
+    let mut pending: Vec<Cow<'_, OsStr>> = parts(rest).rev().map(Cow::Borrowed).collect();
     let mut out = start;
     let mut links = 0usize;
     let mut exists = true;
     while let Some(part) = pending.pop() {
-        if part == ".." {
+        if part == OsStr::new("..") {
             out.pop();
             continue;
         }
-        let next = out.join(&part);
+        out.push(&part);
         if !exists {
-            out = next;
             continue;
         }
-        match std::fs::symlink_metadata(&next) {
+        match std::fs::symlink_metadata(&out) {
             Ok(meta) if meta.file_type().is_symlink() => {
                 links += 1;
                 if links > MAX_SYMLINKS {
                     return None;
                 }
-                let target = std::fs::read_link(&next).ok()?;
+                let target = std::fs::read_link(&out).ok()?;
+                out.pop();
                 if target.is_absolute() {
                     out = PathBuf::from("/");
                 }
-                pending.extend(target.components().rev().filter_map(|c| match c {
-                    Component::Normal(n) => Some(n.to_os_string()),
-                    Component::ParentDir => Some("..".into()),
-                    _ => None,
-                }));
+                pending.extend(parts(&target).rev().map(|p| Cow::Owned(p.to_os_string())));
             }
-            Ok(_) => out = next,
-            Err(_) => {
-                exists = false;
-                out = next;
-            }
+            Ok(_) => {}
+            Err(_) => exists = false,
         }
     }
     Some(out)
@@ -792,6 +868,53 @@ mod tests {
 
     fn places<'a>(root: &Path, sensitive: &'a SensitivePaths) -> Places<'a> {
         Places::new(root, Some(Path::new("/home/u")), Some(sensitive))
+    }
+
+    #[test]
+    fn normal_form_is_the_same_whether_or_not_the_quick_path_is_taken() {
+        for (raw, want) in [
+            ("/a/b", "/a/b"),
+            ("/", "/"),
+            ("", ""),
+            ("a/b", "a/b"),
+            ("/a//b", "/a/b"),
+            ("/a/b/", "/a/b"),
+            ("/a/./b", "/a/b"),
+            ("/a/../b", "/b"),
+            ("./a", "a"),
+            ("../a", "../a"),
+            ("/a/.b/c..", "/a/.b/c.."),
+            ("//a", "/a"),
+        ] {
+            let got = normalize(Path::new(raw));
+            assert_eq!(got.as_os_str(), want, "normalize({raw:?})");
+        }
+    }
+
+    #[test]
+    fn below_compares_whole_components() {
+        for (path, base, want) in [
+            ("/a/b", "/a", true),
+            ("/a", "/a", true),
+            ("/ab", "/a", false),
+            ("/a/b", "/", true),
+            ("/", "/", true),
+            ("/a/./b", "/a", true),
+            ("/a//b", "/a/b", true),
+            ("a/b", "a", true),
+            ("/b", "/a", false),
+        ] {
+            assert_eq!(
+                below(Path::new(path), Path::new(base)),
+                Path::new(path).starts_with(base),
+                "below({path:?}, {base:?}) differs from Path::starts_with"
+            );
+            assert_eq!(
+                below(Path::new(path), Path::new(base)),
+                want,
+                "{path} {base}"
+            );
+        }
     }
 
     #[test]

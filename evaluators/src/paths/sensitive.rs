@@ -84,6 +84,30 @@ const SENSITIVE: &[(&str, &str)] = &[
     ("/etc/ssh/*_key", "an SSH host key"),
 ];
 
+/// Configuration that decides what an agent may do: Warrant's own and the agents' settings.
+/// A call never writes it, whatever a rule or grant says; a person edits it.
+const PROTECTED: &[(&str, &str)] = &[
+    ("**/warrant.toml", "Warrant's configuration"),
+    ("**/.warrant", "Warrant's configuration"),
+    ("**/.warrant/**", "Warrant's configuration"),
+    ("**/.claude/settings.json", "Claude Code's settings"),
+    ("**/.claude/settings.local.json", "Claude Code's settings"),
+    ("**/.claude.json", "Claude Code's settings"),
+    ("**/.mcp.json", "the MCP servers an agent starts"),
+    ("**/.codex/config.toml", "Codex's settings"),
+    ("**/.codex/rules/**", "Codex's rules"),
+    ("**/.gemini/settings.json", "Gemini CLI's settings"),
+    ("**/.gemini/policies/**", "Gemini CLI's policies"),
+    ("**/.cursor/mcp.json", "Cursor's MCP servers"),
+    ("**/.cursor/cli.json", "Cursor's permissions"),
+    ("**/.cursor/cli-config.json", "Cursor's permissions"),
+    (
+        "**/.vscode/settings.json",
+        "the editor's settings (agents' auto-approval)",
+    ),
+    ("**/.vscode/mcp.json", "the editor's MCP servers"),
+];
+
 /// Environment-file templates that hold no secrets by convention.
 const ENV_TEMPLATES: &[&str] = &[".env.example", ".env.sample", ".env.template", ".env.dist"];
 
@@ -92,6 +116,9 @@ const ENV_TEMPLATES: &[&str] = &[".env.example", ".env.sample", ".env.template",
 pub(crate) struct SensitivePaths {
     set: GlobSet,
     what: Vec<String>,
+    /// Configuration no call writes ([`PROTECTED`] and the configured `protected_paths`).
+    protected: GlobSet,
+    protected_what: Vec<String>,
 }
 
 impl SensitivePaths {
@@ -101,7 +128,21 @@ impl SensitivePaths {
     /// # Errors
     ///
     /// [`ConfigError::SensitivePath`] naming a configured glob that does not compile.
+    #[cfg(test)]
     pub(crate) fn new(extra: &[String]) -> Result<Self, ConfigError> {
+        Self::with_protected(extra, &[])
+    }
+
+    /// As [`SensitivePaths::new`], with `protected` globs of configuration no call may write
+    /// besides the built-in ones (Warrant's data directory and configuration file, say).
+    ///
+    /// # Errors
+    ///
+    /// [`ConfigError::SensitivePath`] naming a configured glob that does not compile.
+    pub(crate) fn with_protected(
+        extra: &[String],
+        protected: &[String],
+    ) -> Result<Self, ConfigError> {
         let error = |glob: &str, e: globset::Error| ConfigError::SensitivePath {
             glob: glob.to_owned(),
             message: e.kind().to_string(),
@@ -113,27 +154,43 @@ impl SensitivePaths {
             what.push((*label).to_owned());
         }
         for glob in extra {
-            let anchored = if glob.starts_with('/') || glob.starts_with("**") {
-                glob.clone()
-            } else {
-                format!("**/{glob}")
-            };
-            builder.add(compile_secret(&anchored).map_err(|e| error(glob, e))?);
+            builder.add(compile_secret(&anchored(glob)).map_err(|e| error(glob, e))?);
             what.push(format!("a path configured as sensitive ({glob})"));
+        }
+        let mut config = GlobSetBuilder::new();
+        let mut protected_what = Vec::new();
+        for (glob, label) in PROTECTED {
+            config.add(compile_secret(glob).map_err(|e| error(glob, e))?);
+            protected_what.push((*label).to_owned());
+        }
+        for glob in protected {
+            config.add(compile_secret(&anchored(glob)).map_err(|e| error(glob, e))?);
+            protected_what.push(format!("a path configured as protected ({glob})"));
         }
         Ok(Self {
             set: builder.build().map_err(|e| error("(all)", e))?,
             what,
+            protected: config.build().map_err(|e| error("(all)", e))?,
+            protected_what,
         })
+    }
+
+    /// What configuration `path` is, if no call may write it.
+    pub(super) fn protects(&self, path: &Path) -> Option<&str> {
+        let hit = self.protected.matches(path).into_iter().next()?;
+        Some(&self.protected_what[hit])
     }
 
     /// What secret `path` is, if it is one.
     pub(super) fn matches(&self, path: &Path) -> Option<&str> {
+        let hits = self.set.matches(path);
+        if hits.is_empty() {
+            return None;
+        }
         let name = path
             .file_name()
             .and_then(|n| n.to_str())
             .unwrap_or_default();
-        let hits = self.set.matches(path);
         let lower = name.to_ascii_lowercase();
         let hit = hits.into_iter().find(|&i| {
             let what = self.what[i].as_str();
@@ -143,6 +200,16 @@ impl SensitivePaths {
             !(template || public_key)
         })?;
         Some(&self.what[hit])
+    }
+}
+
+/// A configured glob as matched against absolute paths: one without a leading `/` or `**`
+/// matches at any depth.
+fn anchored(glob: &str) -> String {
+    if glob.starts_with('/') || glob.starts_with("**") {
+        glob.to_owned()
+    } else {
+        format!("**/{glob}")
     }
 }
 

@@ -27,6 +27,9 @@ pub const FILESYSTEM_SYSTEM_PATH: &str = "filesystem_system_path";
 pub const FILESYSTEM_OUTSIDE_WORKSPACE: &str = "filesystem_outside_workspace";
 /// The call writes a file inside the workspace (open).
 pub const FILESYSTEM_WRITE_INSIDE_WORKSPACE: &str = "filesystem_write_inside_workspace";
+/// The call writes configuration that decides what agents may do: Warrant's own, an
+/// agent's settings (deny: a person edits it, never a call).
+pub const FILESYSTEM_PROTECTED_CONFIG: &str = "filesystem_protected_config";
 /// A read-only tool (view, glob, grep, an LSP query) reads inside the workspace (allow).
 pub const READ_ONLY_TOOL: &str = "read_only_tool";
 
@@ -45,5 +48,6 @@ pub const ALL: &[&str] = &[
     FILESYSTEM_SYSTEM_PATH,
     FILESYSTEM_OUTSIDE_WORKSPACE,
     FILESYSTEM_WRITE_INSIDE_WORKSPACE,
+    FILESYSTEM_PROTECTED_CONFIG,
     READ_ONLY_TOOL,
 ];

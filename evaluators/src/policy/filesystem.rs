@@ -122,6 +122,20 @@ fn is_lsp_query(tool: &str, catalog: &ToolCatalog) -> bool {
     derived || catalog.get(tool).is_some_and(|t| t.kind == ToolKind::Lsp)
 }
 
+/// Whether `tool` searches every file of a tree.
+pub(crate) fn is_search(tool: &str) -> bool {
+    SEARCH_TOOLS.contains(&tool)
+}
+
+/// The directory a glob tool's pattern reaches (`src` for `src/**/*.rs`), when `tool` is one.
+pub(crate) fn glob_base(tool: &str, input: &Value) -> Option<String> {
+    if !matches!(tool, "glob" | "Glob") {
+        return None;
+    }
+    let pattern = input.get("pattern").and_then(Value::as_str)?;
+    Some(literal_base(pattern))
+}
+
 /// Input fields of read-only tools that steer nothing but how much is shown.
 const READ_FIELDS: &[&str] = &[
     "ignore",
@@ -391,6 +405,16 @@ pub(crate) fn judge(
 fn place(tool: &str, raw: &str, access: Access, places: &Places<'_>) -> Option<Finding> {
     let located = places.locate(raw, &WorkingDir::Root);
     let f = |stance, code, risk, reason: String| Some(Finding::new(stance, code, risk, reason));
+    if access == Access::Write
+        && let Some(what) = places.protected(&located, raw, &WorkingDir::Root)
+    {
+        return f(
+            Stance::HardDeny,
+            super::codes::FILESYSTEM_PROTECTED_CONFIG,
+            Risk::Critical,
+            format!("`{tool}` would write `{raw}`, {what}: a person edits it, never a call."),
+        );
+    }
     match (located.place, access) {
         (Place::Sensitive(what), _) => f(
             Stance::HardDeny,

@@ -60,17 +60,34 @@ pub(crate) fn most_restrictive(findings: impl IntoIterator<Item = Finding>) -> O
 
 /// How a command reads in a reason: its words as written, bounded.
 pub(crate) fn quote(cmd: &SimpleCommand) -> String {
-    let text: Vec<String> = if cmd.words.is_empty() {
-        cmd.assignments.iter().map(|n| format!("{n}=…")).collect()
+    let mut text = String::new();
+    if cmd.words.is_empty() {
+        for (i, name) in cmd.assignments.iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            text.push_str(name);
+            text.push_str("=…");
+        }
     } else {
-        cmd.words.iter().map(|w| w.raw.clone()).collect()
-    };
-    quote_text(&text.join(" "))
+        for (i, word) in cmd.words.iter().enumerate() {
+            if i > 0 {
+                text.push(' ');
+            }
+            text.push_str(&word.raw);
+        }
+    }
+    quote_text(&text)
 }
 
 /// Bounded text in backticks.
 pub(crate) fn quote_text(text: &str) -> String {
-    format!("`{}`", sanitize::bound(text.trim(), 80))
+    let bounded = sanitize::bound(text.trim(), 80);
+    let mut quoted = String::with_capacity(bounded.len() + 2);
+    quoted.push('`');
+    quoted.push_str(&bounded);
+    quoted.push('`');
+    quoted
 }
 
 #[cfg(test)]

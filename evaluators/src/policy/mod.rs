@@ -33,6 +33,10 @@ pub struct PolicyConfig {
     /// More secrets to protect, as globs matched against absolute paths (a glob without a
     /// leading `/` or `**` matches at any depth: `secrets/**`).
     pub sensitive_paths: Vec<String>,
+    /// More configuration no call may write, besides Warrant's own and the agents' settings
+    /// files (`warrant.toml`, `.warrant/`, `.claude/settings.json`, …): globs as for
+    /// `sensitive_paths`. `warrant` adds its data directory and configuration file.
+    pub protected_paths: Vec<String>,
 }
 
 impl PolicyConfig {
@@ -62,7 +66,8 @@ impl PolicyEvaluator {
     ///
     /// [`ConfigError::SensitivePath`] when a configured glob does not compile.
     pub fn new(config: &PolicyConfig) -> Result<Self, ConfigError> {
-        let sensitive = SensitivePaths::new(&config.sensitive_paths)?;
+        let sensitive =
+            SensitivePaths::with_protected(&config.sensitive_paths, &config.protected_paths)?;
         Ok(Self {
             home: config.home(),
             sensitive,
@@ -94,10 +99,19 @@ impl PolicyEvaluator {
         let command = shell_tool
             .then(|| warrant_core::catalog::shell_command(&call.input))
             .flatten();
-        let mut input = call.input.clone();
-        if let (Some(c), Some(map)) = (&command, input.as_object_mut()) {
-            map.insert("command".to_owned(), serde_json::Value::String(c.clone()));
-        }
+        // An argument vector is validated as the line it stands for; a string is left as is.
+        let vector = call
+            .input
+            .get("command")
+            .is_some_and(serde_json::Value::is_array);
+        let input = match (&command, call.input.as_object()) {
+            (Some(c), Some(map)) if vector => {
+                let mut map = map.clone();
+                map.insert("command".to_owned(), serde_json::Value::String(c.clone()));
+                std::borrow::Cow::Owned(serde_json::Value::Object(map))
+            }
+            _ => std::borrow::Cow::Borrowed(&call.input),
+        };
         let catalog_id = if shell_tool { SHELL_TOOL } else { tool };
         if let Some(schema) = cx
             .catalog

@@ -57,16 +57,21 @@ fn at(schema: &Value, value: &Value, path: &str) -> Result<(), String> {
         _ => return Ok(()),
     };
     if let Some(ty) = schema.get("type") {
-        let names: Vec<&str> = match ty {
-            Value::String(t) => vec![t.as_str()],
-            Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
+        let (single, list) = match ty {
+            Value::String(t) => (Some(t.as_str()), &[][..]),
+            Value::Array(ts) => (None, ts.as_slice()),
+            _ => (None, &[][..]),
         };
-        if !names.is_empty() && !names.iter().any(|t| has_type(value, t)) {
+        let names = || {
+            single
+                .into_iter()
+                .chain(list.iter().filter_map(Value::as_str))
+        };
+        if names().next().is_some() && !names().any(|t| has_type(value, t)) {
             return Err(format!(
                 "{} must be {}, not {}",
                 field(path),
-                names.join(" or "),
+                names().collect::<Vec<_>>().join(" or "),
                 type_name(value)
             ));
         }

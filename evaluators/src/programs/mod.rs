@@ -1190,15 +1190,23 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
         "npm" | "yarn" | "pnpm" => &[".npmrc", ".yarnrc", ".yarnrc.yml"],
         _ => &[],
     };
-    e.forbids
-        .extend(config.iter().map(|c| Word::literal_text(*c)));
+    let proven = toolchain_query(program, &texts, e);
+    if proven.is_ok() {
+        e.forbids
+            .extend(config.iter().map(|c| Word::literal_text(*c)));
+    }
+    proven
+}
+
+/// Whether `program texts…` is a toolchain query the table knows to only read.
+fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()> {
     // Only `go` has a `version` subcommand; elsewhere `version` is a file or a target.
     let version = matches!(
-        texts.as_slice(),
+        texts,
         ["--version" | "-V"] | ["-vV" | "-Vv"] | ["--version", "--verbose"]
     ) || (texts == ["-version"] && matches!(program, "java" | "javac"))
         || (texts == ["version"] && program == "go")
-        || (matches!(texts.as_slice(), ["-v"])
+        || (matches!(texts, ["-v"])
             && matches!(
                 program,
                 "node" | "npm" | "yarn" | "pnpm" | "deno" | "bun" | "tsc"
@@ -1207,7 +1215,7 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
     if version && !(program == "go" && texts == ["--version"]) {
         return Ok(());
     }
-    match (program, texts.as_slice()) {
+    match (program, texts) {
         ("go", ["env", rest @ ..]) if rest.iter().all(|t| !t.starts_with('-')) => Ok(()),
         ("rustup", ["toolchain" | "target" | "component", "list", rest @ ..])
             if rest

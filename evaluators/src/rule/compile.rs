@@ -9,6 +9,7 @@ use warrant_core::catalog::{SHELL_TOOL, ToolCatalog, is_shell_tool};
 
 use super::config::{Layer, RuleAction};
 use super::draft::{Draft, has_glob};
+use super::effects::{self, EffectRules, EffectRulesBuilder, Named};
 use super::index::{BucketBuilder, Condition, Selectors};
 use super::known::KnownTools;
 use crate::error::ConfigError;
@@ -96,15 +97,7 @@ fn specifier_condition(
         return path_condition(d, spec, home);
     }
     if schema_has("url") {
-        let patterns = match spec.strip_prefix("domain:") {
-            Some(host) => vec![
-                format!("http*://{host}"),
-                format!("http*://{host}/*"),
-                format!("http*://{host}:*"),
-            ],
-            None => vec![spec.to_owned()],
-        };
-        return argument_condition(d, "url", &patterns);
+        return argument_condition(d, "url", &[spec.to_owned()]);
     }
     Err(d.malformed(format!(
         "the tool {tool:?} takes no specifier; use a [[rule]] table with an argument pattern"
@@ -153,6 +146,12 @@ fn command_condition(d: &Draft, spec: &str) -> Result<Condition, ConfigError> {
 }
 
 fn path_condition(d: &Draft, spec: &str, home: Option<&Path>) -> Result<Condition, ConfigError> {
+    Ok(Condition::Path(vec![path_glob(d, spec, home)?]))
+}
+
+/// A path glob as a rule writes it: relative to the workspace root unless absolute, `~/` for
+/// the home directory.
+fn path_glob(d: &Draft, spec: &str, home: Option<&Path>) -> Result<Glob, ConfigError> {
     let spec = spec.strip_prefix("./").unwrap_or(spec);
     let spec = match spec.strip_prefix("~/") {
         Some(rest) => match home {
@@ -165,9 +164,7 @@ fn path_condition(d: &Draft, spec: &str, home: Option<&Path>) -> Result<Conditio
         },
         None => spec.to_owned(),
     };
-    let glob = crate::paths::compile(&spec)
-        .map_err(|e| d.malformed(format!("bad path glob: {}", e.kind())))?;
-    Ok(Condition::Path(vec![glob]))
+    crate::paths::compile(&spec).map_err(|e| d.malformed(format!("bad path glob: {}", e.kind())))
 }
 
 fn argument_condition(
@@ -225,22 +222,76 @@ pub(crate) fn compile(
     drafts: Vec<Draft>,
     catalog: &ToolCatalog,
     home: Option<&Path>,
-) -> Result<(Vec<CompiledRule>, Selectors), ConfigError> {
+) -> Result<(Vec<CompiledRule>, Selectors, EffectRules), ConfigError> {
     let known = KnownTools::new(catalog);
     let mut rules = Vec::with_capacity(drafts.len());
     let mut exact: HashMap<String, BucketBuilder> = HashMap::new();
     let mut servers: HashMap<String, BucketBuilder> = HashMap::new();
     let mut globbed: HashMap<String, BucketBuilder> = HashMap::new();
+    let mut on_effects = EffectRulesBuilder::default();
     for d in drafts {
-        let sel = selector(&d, &known)?;
-        let cond = condition(&d, &sel, catalog, home)?;
         let id = rules.len();
-        let bucket = match sel {
-            Selector::Exact(t) => exact.entry(t),
-            Selector::Server(s) => servers.entry(s),
-            Selector::Glob(g) => globbed.entry(g),
-        };
-        bucket.or_default().add(cond, id);
+        let spec = d.specifier.as_deref().or(d.path.as_deref());
+        let host = d
+            .specifier
+            .as_deref()
+            .and_then(|s| s.strip_prefix("domain:"));
+        match (effects::named(&d.tool, catalog), spec) {
+            // `Run(git push)`: that command (with any arguments) on every shell tool.
+            (Some(Named::Run), _) => {
+                let command = d
+                    .specifier
+                    .as_deref()
+                    .or(d.command.as_deref())
+                    .ok_or_else(|| d.malformed("`Run` names a command: `Run(git push)`"))?;
+                let command = if command.ends_with(":*") || command.ends_with(" *") {
+                    command.to_owned()
+                } else {
+                    format!("{command}:*")
+                };
+                let cond = command_condition(&d, &command)?;
+                exact
+                    .entry(SHELL_TOOL.to_owned())
+                    .or_default()
+                    .add(cond, id);
+            }
+            // `Net(docs.rs)`: calls that reach the host, whichever tool.
+            (Some(Named::Net), Some(spec)) => {
+                on_effects.host(id, d.action, &checked_host(&d, spec)?);
+            }
+            (Some(Named::Net), None) => {
+                return Err(d.malformed("`Net` names a host: `Net(docs.rs)`"));
+            }
+            // A path rule of a file tool, `Read(…)` or `Write(…)`: the effect, whichever tool
+            // has it; on a tool the catalog knows, that tool's rule too.
+            (Some(Named::Path(kind)), Some(spec)) if d.argument.is_none() => {
+                let glob = path_glob(&d, spec, home)?;
+                on_effects.path(id, kind, d.action, glob.clone());
+                if known.ids.contains(&d.tool) {
+                    let sel = selector(&d, &known)?;
+                    if let Selector::Exact(t) = sel {
+                        exact
+                            .entry(t)
+                            .or_default()
+                            .add(Condition::Path(vec![glob]), id);
+                    }
+                }
+            }
+            // `WebFetch(domain:docs.rs)`: the host, parsed.
+            _ if host.is_some() && selector(&d, &known).is_ok() => {
+                on_effects.host(id, d.action, &checked_host(&d, host.unwrap_or_default())?);
+            }
+            _ => {
+                let sel = selector(&d, &known)?;
+                let cond = condition(&d, &sel, catalog, home)?;
+                let bucket = match sel {
+                    Selector::Exact(t) => exact.entry(t),
+                    Selector::Server(s) => servers.entry(s),
+                    Selector::Glob(g) => globbed.entry(g),
+                };
+                bucket.or_default().add(cond, id);
+            }
+        }
         rules.push(CompiledRule {
             explicit: d.is_bare_tool(),
             text: d.text,
@@ -271,5 +322,22 @@ pub(crate) fn compile(
         globs: set.build().map_err(too_many)?,
         glob_buckets,
     };
-    Ok((rules, selectors))
+    Ok((rules, selectors, on_effects.build().map_err(too_many)?))
+}
+
+/// A host as a rule names it: a name (`docs.rs`) or its subdomains (`*.example.com`), never
+/// a URL or a pattern.
+fn checked_host(d: &Draft, spec: &str) -> Result<String, ConfigError> {
+    let host = spec.trim();
+    let name = host.strip_prefix("*.").unwrap_or(host);
+    let bad = name.is_empty()
+        || name
+            .chars()
+            .any(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')));
+    if bad {
+        return Err(d.malformed(format!(
+            "{host:?} is not a host name: write `docs.rs` or `*.example.com`"
+        )));
+    }
+    Ok(host.to_owned())
 }

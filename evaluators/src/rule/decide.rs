@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use super::compile::CompiledRule;
 use super::config::RuleAction;
 use super::index::Hit;
-use crate::shell::{RedirectKind, Script, SimpleCommand};
+use crate::paths::{Place, Places};
+use crate::programs::{self, Model};
+use crate::shell::{RedirectKind, Script, SimpleCommand, Word};
 
 /// Parts that change nothing a rule could care about, covered by any allow rule.
 const NEUTRAL: &[&str] = &["cd", "pushd", "popd", "true", ":"];
@@ -45,19 +47,65 @@ fn coverable(cmd: &SimpleCommand) -> bool {
     !writes && cmd.assignments.is_empty() && first_is_bare && !env_assigns
 }
 
+/// Whether `cmd`, covered by an allow rule naming its first `named` words, does nothing the
+/// rule's plain form (those words alone) would not: never wider than shown.
+///
+/// - Modeled by the program table: every path it reads, searches or writes is inside the
+///   workspace, and it writes only if the plain form may write (`git diff` never writes, so
+///   `git diff --output=…` is not covered, `git diff --stat` is).
+/// - Not modeled: what it adds are plain operands: no option (`--script-shell=…`, `--eval`),
+///   no `NAME=value`, no word only known at run time, no path outside the workspace.
+fn within_plain_form(cmd: &SimpleCommand, named: usize, places: &Places<'_>) -> bool {
+    if named >= cmd.words.len() && !cmd.extra_args {
+        return true;
+    }
+    let inside = |w: &Word| {
+        w.literal().is_some_and(|t| {
+            matches!(
+                places.locate(t, &cmd.cwd).place,
+                Place::Inside | Place::HarmlessDevice
+            )
+        })
+    };
+    match programs::model(cmd) {
+        Model::Modeled(e) if e.cwd.is_none() && !cmd.extra_args => {
+            let plain_writes = {
+                let mut plain = cmd.clone();
+                plain.words.truncate(named.max(1));
+                !matches!(programs::model(&plain), Model::Modeled(p) if p.writes.is_empty())
+            };
+            (plain_writes || e.writes.is_empty())
+                && e.reads.iter().chain(&e.meta).chain(&e.writes).all(inside)
+                && e.trees.iter().all(|t| inside(&t.root))
+        }
+        Model::Modeled(_) => false,
+        Model::Unmodeled(_) => {
+            !cmd.extra_args
+                && cmd.words[named.min(cmd.words.len())..].iter().all(|w| {
+                    w.literal().is_some_and(|t| {
+                        let path_like =
+                            t.contains('/') || t.starts_with(['~', '.']) || t.contains("..");
+                        !t.starts_with('-') && !t.contains('=') && (!path_like || inside(w))
+                    })
+                })
+        }
+    }
+}
+
 /// The rule that decides, among the hits.
 pub(crate) fn decide(
     rules: &[CompiledRule],
     hits: &[Hit],
     script: Option<&Script>,
+    places: &Places<'_>,
 ) -> Option<usize> {
     let mut candidates: Vec<usize> = hits
         .iter()
-        .filter(|h| rules[h.rule].action != RuleAction::Allow || h.command.is_none())
+        .filter(|h| rules[h.rule].action != RuleAction::Allow || h.command.is_none() && !h.loose)
         .map(|h| h.rule)
         .collect();
     if let Some(script) = script.filter(|s| s.unreadable.is_empty()) {
-        candidates.extend(covering_allow(rules, hits, script));
+        candidates.extend(covering_allow(rules, hits, script, places));
     }
     candidates
         .into_iter()
@@ -65,13 +113,20 @@ pub(crate) fn decide(
 }
 
 /// The allow rule that covers every part of the script, reported by its weakest layer.
-fn covering_allow(rules: &[CompiledRule], hits: &[Hit], script: &Script) -> Option<usize> {
+fn covering_allow(
+    rules: &[CompiledRule],
+    hits: &[Hit],
+    script: &Script,
+    places: &Places<'_>,
+) -> Option<usize> {
     let mut best: HashMap<usize, usize> = HashMap::new();
     for h in hits
         .iter()
         .filter(|h| rules[h.rule].action == RuleAction::Allow && !h.loose)
     {
-        if let Some(c) = h.command {
+        if let Some(c) = h.command
+            && within_plain_form(&script.commands[c], h.words, places)
+        {
             let slot = best.entry(c).or_insert(h.rule);
             if rules[h.rule].layer < rules[*slot].layer {
                 *slot = h.rule;

@@ -49,17 +49,17 @@ impl CommandTrie {
 
     /// The rules whose words start `words` (or, for exact rules, are `words`, when `complete`:
     /// a command cut short at a word only known at run time matches prefixes only).
-    fn lookup(&self, words: &[&str], complete: bool, out: &mut Vec<usize>) {
+    fn lookup(&self, words: &[&str], complete: bool, out: &mut Vec<(usize, usize)>) {
         let mut node = self;
-        for w in words {
+        for (depth, w) in words.iter().enumerate() {
             match node.children.get(*w) {
                 Some(next) => node = next,
                 None => return,
             }
-            out.extend(&node.prefix);
+            out.extend(node.prefix.iter().map(|&r| (r, depth + 1)));
         }
         if complete {
-            out.extend(&node.exact);
+            out.extend(node.exact.iter().map(|&r| (r, words.len())));
         }
     }
 }
@@ -113,7 +113,8 @@ pub(crate) enum Condition {
 pub(crate) struct BucketBuilder {
     whole: Vec<usize>,
     commands: CommandTrie,
-    paths: Vec<(Glob, usize)>,
+    relative: Vec<(Glob, usize)>,
+    absolute: Vec<(Glob, usize)>,
     arguments: HashMap<String, Vec<(Glob, usize)>>,
 }
 
@@ -122,7 +123,16 @@ impl BucketBuilder {
         match condition {
             Condition::Whole => self.whole.push(rule),
             Condition::Command { words, prefix } => self.commands.insert(&words, prefix, rule),
-            Condition::Path(globs) => self.paths.extend(globs.into_iter().map(|g| (g, rule))),
+            Condition::Path(globs) => {
+                for g in globs {
+                    // A relative glob names paths inside the workspace only.
+                    if g.glob().starts_with('/') {
+                        self.absolute.push((g, rule));
+                    } else {
+                        self.relative.push((g, rule));
+                    }
+                }
+            }
             Condition::Argument { field, globs } => self
                 .arguments
                 .entry(field)
@@ -135,7 +145,8 @@ impl BucketBuilder {
         Ok(Bucket {
             whole: self.whole,
             commands: self.commands,
-            paths: GlobIndex::build(self.paths)?,
+            relative: GlobIndex::build(self.relative)?,
+            absolute: GlobIndex::build(self.absolute)?,
             arguments: self
                 .arguments
                 .into_iter()
@@ -150,7 +161,8 @@ impl BucketBuilder {
 pub(crate) struct Bucket {
     whole: Vec<usize>,
     commands: CommandTrie,
-    paths: GlobIndex,
+    relative: GlobIndex,
+    absolute: GlobIndex,
     arguments: HashMap<String, GlobIndex>,
 }
 
@@ -162,6 +174,22 @@ pub(crate) struct Hit {
     /// Matched only with options skipped (`git -C . push` for `git push:*`): counts for deny
     /// and ask rules, never for allow rules.
     pub loose: bool,
+    /// For a command rule matched word for word: how many words of the command it names
+    /// (the rest are what the command adds to the rule's plain form).
+    pub words: usize,
+}
+
+/// The subcommand a program's first positional word does the same as, for deny and ask
+/// rules: `git send-pack` pushes as `git push` does.
+fn alias(program: &str, rest: &[&str]) -> Option<&'static str> {
+    match (program, rest.first()?) {
+        ("git", &"send-pack") => Some("push"),
+        ("git", &"fetch-pack") => Some("fetch"),
+        ("npm" | "pnpm", &"run-script") => Some("run"),
+        ("npm" | "pnpm" | "yarn", &"t" | &"tst") => Some("test"),
+        ("npm", &"i" | &"add") => Some("install"),
+        _ => None,
+    }
 }
 
 /// Options that take the next word as their value, by program, skipped in a loose match.
@@ -229,8 +257,8 @@ pub(crate) struct CallView<'a> {
     pub servers: Vec<String>,
     /// The parsed shell command, for the shell tool.
     pub script: Option<&'a Script>,
-    /// The paths it names, relative to the workspace root when inside and absolute.
-    pub paths: Vec<String>,
+    /// The paths it names, as written and as resolved.
+    pub paths: Vec<super::effects::NamedPath>,
     /// Its input.
     pub input: &'a serde_json::Value,
 }
@@ -241,12 +269,39 @@ impl Bucket {
             rule,
             command: None,
             loose: false,
+            words: 0,
         });
         hits.extend(whole);
+        // A path rule hits when a form of a path matches it; it covers (for an allow) only
+        // when every path, as resolved, matches it.
         let mut found = Vec::new();
+        let mut real_matches: HashMap<usize, usize> = HashMap::new();
+        let mut any = Vec::new();
         for p in &call.paths {
-            self.paths.lookup(p, &mut found);
+            for (form, real) in [(&p.written, false), (&p.real, true)] {
+                let mut here = Vec::new();
+                if let Some(rel) = &form.relative {
+                    self.relative.lookup(rel, &mut here);
+                }
+                self.absolute.lookup(&form.absolute, &mut here);
+                here.sort_unstable();
+                here.dedup();
+                if real {
+                    for &r in &here {
+                        *real_matches.entry(r).or_default() += 1;
+                    }
+                }
+                any.extend(here);
+            }
         }
+        any.sort_unstable();
+        any.dedup();
+        hits.extend(any.into_iter().map(|rule| Hit {
+            rule,
+            command: None,
+            loose: real_matches.get(&rule).copied().unwrap_or(0) < call.paths.len(),
+            words: 0,
+        }));
         for (field, index) in &self.arguments {
             if let Some(value) = call.input.get(field) {
                 let text = value
@@ -259,8 +314,10 @@ impl Bucket {
             rule,
             command: None,
             loose: false,
+            words: 0,
         }));
         let Some(script) = call.script else { return };
+        let mut matched = Vec::new();
         for (i, cmd) in script.commands.iter().enumerate() {
             let Some(program) = cmd.program() else {
                 continue;
@@ -270,18 +327,25 @@ impl Bucket {
                 .chain(cmd.args().iter().map_while(|w| w.literal()))
                 .collect();
             let complete = words.len() == cmd.words.len() && !cmd.extra_args;
-            self.commands.lookup(&words, complete, &mut found);
-            hits.extend(found.drain(..).map(|rule| Hit {
+            self.commands.lookup(&words, complete, &mut matched);
+            hits.extend(matched.drain(..).map(|(rule, words)| Hit {
                 rule,
                 command: Some(i),
                 loose: false,
+                words,
             }));
-            let rest = positional_words(program, &words[1..]);
+            let mut rest = positional_words(program, &words[1..]);
             self.commands.lookup_loose(program, &rest, &mut found);
+            // What does the same by another name (`git send-pack` pushes): for deny and ask.
+            if let Some(alias) = alias(program, &rest) {
+                rest[0] = alias;
+                self.commands.lookup_loose(program, &rest, &mut found);
+            }
             hits.extend(found.drain(..).map(|rule| Hit {
                 rule,
                 command: Some(i),
                 loose: true,
+                words: 0,
             }));
         }
     }

@@ -7,6 +7,7 @@ mod compile;
 mod config;
 mod decide;
 mod draft;
+mod effects;
 mod file;
 mod index;
 mod known;
@@ -20,6 +21,7 @@ use warrant_core::decision::{PermissionDecisionSource, Risk};
 use warrant_core::evaluator::{Evaluator, EvaluatorError, Rationale, Stance, Verdict};
 
 pub use config::{ArgumentPattern, Layer, RuleAction, RuleFile, RuleSet, RulesConfig, TableRule};
+pub(crate) use effects::host_of;
 
 use crate::error::ConfigError;
 use crate::paths::Places;
@@ -44,6 +46,7 @@ pub const NAME: &str = "rule";
 pub struct RuleEvaluator {
     rules: Vec<CompiledRule>,
     selectors: Selectors,
+    effects: effects::EffectRules,
     home: Option<PathBuf>,
 }
 
@@ -73,10 +76,11 @@ impl RuleEvaluator {
         for f in &config.files {
             drafts.extend(file::load(f)?);
         }
-        let (rules, selectors) = compile::compile(drafts, catalog, home.as_deref())?;
+        let (rules, selectors, effects) = compile::compile(drafts, catalog, home.as_deref())?;
         Ok(Self {
             rules,
             selectors,
+            effects,
             home,
         })
     }
@@ -116,33 +120,23 @@ impl RuleEvaluator {
             .flatten()
             .map(|c| crate::shell::parse_in(cx, &c));
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
+        let places = Places::new(&cx.workspace_root, self.home.as_deref(), None);
         let view = CallView {
             identities,
             servers,
             script,
-            paths: self.paths_of(call, cx),
+            paths: filesystem::paths(&call.input)
+                .iter()
+                .map(|raw| effects::name(&places, raw, &WorkingDir::Root))
+                .collect(),
             input: &call.input,
         };
-        let hits = self.selectors.lookup(&view);
-        decide::decide(&self.rules, &hits, script).map(|i| &self.rules[i])
-    }
-
-    /// The paths a call names, relative to the workspace root when inside, and absolute.
-    fn paths_of(&self, call: &ToolCall, cx: &EvaluationContext) -> Vec<String> {
-        let raws = filesystem::paths(&call.input);
-        let mut out = Vec::new();
-        if raws.is_empty() {
-            return out;
+        let mut hits = self.selectors.lookup(&view);
+        if !self.effects.is_empty() {
+            let done = effects::of_call(call, cx, &places, script);
+            hits.extend(self.effects.lookup(&done, &places));
         }
-        let places = Places::new(&cx.workspace_root, self.home.as_deref(), None);
-        for raw in raws {
-            let located = places.locate(&raw, &WorkingDir::Root);
-            if let Some(rel) = places.relative(&located.path) {
-                out.push(rel.to_string_lossy().into_owned());
-            }
-            out.push(located.path.to_string_lossy().into_owned());
-        }
-        out
+        decide::decide(&self.rules, &hits, script, &places).map(|i| &self.rules[i])
     }
 }
 

@@ -39,6 +39,7 @@ pub fn policy() -> PolicyEvaluator {
     PolicyEvaluator::new(&PolicyConfig {
         home_dir: Some(HOME.into()),
         sensitive_paths: Vec::new(),
+        protected_paths: Vec::new(),
     })
     .expect("policy")
 }

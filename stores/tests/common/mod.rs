@@ -151,6 +151,7 @@ pub fn grant(session_id: &str, tool_call_id: &str, command: &str) -> Grant {
         keys: vec![GrantKey {
             tool_name: "Bash".to_owned(),
             specifier: Some(command.to_owned()),
+            workspace: None,
         }],
         scope: Scope::Session,
         session_id: session_id.to_owned(),

@@ -6,8 +6,9 @@ use warrant_core::evaluator::Stance;
 use super::producer;
 use crate::paths::{Located, Place, Places, Scan};
 use crate::policy::codes::{
-    FILESYSTEM_OUTSIDE_WORKSPACE, FILESYSTEM_SENSITIVE_PATH, FILESYSTEM_SENSITIVE_TREE,
-    SHELL_DESTRUCTIVE, SHELL_READ_ONLY, SHELL_UNKNOWN_COMMAND, SHELL_WRITE,
+    FILESYSTEM_OUTSIDE_WORKSPACE, FILESYSTEM_PROTECTED_CONFIG, FILESYSTEM_SENSITIVE_PATH,
+    FILESYSTEM_SENSITIVE_TREE, SHELL_DESTRUCTIVE, SHELL_READ_ONLY, SHELL_UNKNOWN_COMMAND,
+    SHELL_WRITE,
 };
 use crate::policy::finding::{Finding, quote};
 use crate::programs::{Effects, Tree};
@@ -46,14 +47,19 @@ impl Judge<'_> {
     /// A part the older readers found harmless: allowed only when the program table proves
     /// it; an unmodeled part has its ask already.
     pub(super) fn read_only(&mut self, cmd: &SimpleCommand) {
-        let why = self
-            .unmodeled
-            .clone()
-            .unwrap_or_else(|| "the program table does not model it".to_owned());
-        self.unknown(
-            cmd,
-            &format!("cannot be proven harmless: {why}"),
+        let mut reason = quote(cmd);
+        reason.push_str(" cannot be proven harmless: ");
+        reason.push_str(
+            self.unmodeled
+                .as_deref()
+                .unwrap_or("the program table does not model it"),
+        );
+        reason.push('.');
+        self.add(
+            Stance::DefaultAsk,
+            SHELL_UNKNOWN_COMMAND,
             Risk::Medium,
+            reason,
         );
     }
 
@@ -548,7 +554,10 @@ impl Judge<'_> {
     }
 
     pub(super) fn unknown(&mut self, cmd: &SimpleCommand, why: &str, risk: Risk) {
-        let reason = format!("{} {why}.", quote(cmd));
+        let mut reason = quote(cmd);
+        reason.push(' ');
+        reason.push_str(why);
+        reason.push('.');
         self.add(Stance::DefaultAsk, SHELL_UNKNOWN_COMMAND, risk, reason);
     }
 
@@ -663,6 +672,18 @@ impl Judge<'_> {
                 return self.write_inside(cmd, &what, Risk::High);
             }
         };
+        if exact && let Some(what) = self.places.protected(&located, &glob_base(shown), &cmd.cwd) {
+            let reason = format!(
+                "{} {verb} `{shown}`, {what}: a person edits it, never a call.",
+                quote(cmd)
+            );
+            return self.add(
+                Stance::HardDeny,
+                FILESYSTEM_PROTECTED_CONFIG,
+                Risk::Critical,
+                reason,
+            );
+        }
         match located.place {
             Place::Sensitive(what) => self.sensitive(cmd, shown, &what),
             Place::HarmlessDevice => {}

@@ -1,0 +1,665 @@
+//! Rules over effects: what a call reads, searches, writes and reaches, whichever tool does
+//! it. `Read(secrets/**)`, `Write(.github/**)` and `Net(docs.rs)` name effects; so does a path
+//! rule written on a file tool (`view(secrets/**)` is a read, `Edit(.github/**)` a write).
+//! A deny or ask rule on an effect applies to every call with that effect: the shell's
+//! `cat secrets/x`, a grep over `secrets`, `Write` as well as `Edit`. An allow rule on an
+//! effect covers only a file tool's call whose every path it matches.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
+use serde_json::Value;
+use warrant_core::call::{EvaluationContext, ToolCall};
+use warrant_core::catalog::{ToolCatalog, is_shell_tool};
+
+use super::config::RuleAction;
+use super::index::Hit;
+use crate::paths::Places;
+use crate::policy::filesystem::{self, Access};
+use crate::programs::{self, Model};
+use crate::shell::{RedirectKind, Script, SimpleCommand, Word, WorkingDir};
+
+/// The most files looked at when a search's tree is compared with a rule's glob; past it,
+/// the tree counts as reaching the glob.
+const MAX_TREE_FILES: usize = 20_000;
+
+/// What a path effect is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// File contents are read (a search reads its whole tree).
+    Read,
+    /// A file is created, changed or removed.
+    Write,
+}
+
+/// A path as a rule sees it: relative to the workspace root when inside it (relative globs
+/// match only this form), and absolute (absolute globs match only this form).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Form {
+    pub relative: Option<String>,
+    pub absolute: String,
+}
+
+/// A path a call names: as written (`..` removed as text) and as resolved (symlinks
+/// followed). A deny or ask rule matching either form applies; an allow rule must match the
+/// resolved one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct NamedPath {
+    pub written: Form,
+    pub real: Form,
+}
+
+impl NamedPath {
+    fn forms(&self) -> [&Form; 2] {
+        [&self.written, &self.real]
+    }
+}
+
+/// A call's effects.
+#[derive(Debug, Default)]
+pub(crate) struct CallEffects {
+    /// Files read.
+    pub reads: Vec<NamedPath>,
+    /// Trees whose every file is read (searches, recursive reads).
+    pub trees: Vec<NamedPath>,
+    /// Files written.
+    pub writes: Vec<NamedPath>,
+    /// Words of command parts whose effects cannot be read: each may name a file read,
+    /// written or searched.
+    pub opaque: Vec<NamedPath>,
+    /// Hosts reached (URLs of fetch tools, URLs on command lines).
+    pub hosts: Vec<String>,
+    /// The access of a file tool, when the call is one.
+    pub file_tool: Option<Access>,
+    /// Whether the call is a fetch: neither a shell nor a file tool, with URLs.
+    pub fetch: bool,
+}
+
+/// Reads a call's effects.
+pub(crate) fn of_call(
+    call: &ToolCall,
+    cx: &EvaluationContext,
+    places: &Places<'_>,
+    script: Option<&Script>,
+) -> CallEffects {
+    let mut out = CallEffects::default();
+    let tool = call.tool_name.as_str();
+    if is_shell_tool(tool) {
+        if let Some(script) = script {
+            for cmd in &script.commands {
+                shell_effects(cmd, places, &mut out);
+            }
+        }
+    } else if let Some(access) = filesystem::access_of(tool, &call.input, &cx.catalog) {
+        out.file_tool = Some(access);
+        let named: Vec<NamedPath> = filesystem::paths(&call.input)
+            .iter()
+            .map(|raw| name(places, raw, &WorkingDir::Root))
+            .collect();
+        let search = filesystem::is_search(tool);
+        match access {
+            Access::Write => out.writes.extend(named),
+            Access::Read if search && named.is_empty() => {
+                out.trees.push(name(places, ".", &WorkingDir::Root));
+            }
+            Access::Read if search => out.trees.extend(named),
+            Access::Read => out.reads.extend(named),
+        }
+        if let Some(base) = filesystem::glob_base(tool, &call.input) {
+            out.trees.push(name(places, &base, &WorkingDir::Root));
+        }
+    }
+    urls(&call.input, &mut out.hosts);
+    out.fetch = !is_shell_tool(tool) && out.file_tool.is_none() && !out.hosts.is_empty();
+    out
+}
+
+/// The hosts of the URLs in a tool's input, at any depth.
+fn urls(input: &Value, hosts: &mut Vec<String>) {
+    match input {
+        Value::String(s) if s.contains("://") => hosts.extend(host_of(s)),
+        Value::Array(items) => items.iter().for_each(|v| urls(v, hosts)),
+        Value::Object(map) => map.values().for_each(|v| urls(v, hosts)),
+        _ => {}
+    }
+}
+
+/// The host a URL names, lower-cased; `None` when it is not a URL with a host.
+pub(crate) fn host_of(text: &str) -> Option<String> {
+    let start = text.find("://").and_then(|i| {
+        text[..i]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-')))
+            .map_or(Some(0), |j| Some(j + 1))
+    })?;
+    let url = url::Url::parse(&text[start..]).ok()?;
+    url.host_str().map(|h| {
+        h.trim_start_matches('[')
+            .trim_end_matches(']')
+            .trim_end_matches('.')
+            .to_ascii_lowercase()
+    })
+}
+
+fn form(places: &Places<'_>, path: &Path) -> Form {
+    Form {
+        relative: places
+            .relative(path)
+            .map(|r| r.to_string_lossy().into_owned()),
+        absolute: path.to_string_lossy().into_owned(),
+    }
+}
+
+/// A path word used in `cwd`, named both ways.
+pub(crate) fn name(places: &Places<'_>, raw: &str, cwd: &WorkingDir) -> NamedPath {
+    let located = places.locate(raw, cwd);
+    let written = places
+        .lexical_path(raw, cwd)
+        .unwrap_or_else(|| located.path.clone());
+    NamedPath {
+        written: form(places, &written),
+        real: form(places, &located.path),
+    }
+}
+
+fn word_name(places: &Places<'_>, word: &Word, cwd: &WorkingDir) -> Option<NamedPath> {
+    word.literal().map(|t| name(places, t, cwd))
+}
+
+fn shell_effects(cmd: &SimpleCommand, places: &Places<'_>, out: &mut CallEffects) {
+    for r in &cmd.redirects {
+        if let Some(n) = word_name(places, &r.target, &cmd.cwd) {
+            match r.kind {
+                RedirectKind::Read => out.reads.push(n),
+                RedirectKind::Write => out.writes.push(n),
+            }
+        }
+    }
+    for w in cmd.args() {
+        if let Some(t) = w.literal() {
+            out.hosts.extend(host_of(t));
+        }
+    }
+    if cmd.words.is_empty() || cmd.wraps {
+        return;
+    }
+    match programs::model(cmd) {
+        Model::Modeled(e) if e.cwd.is_none() => {
+            let at = |w: &Word| word_name(places, w, &cmd.cwd);
+            out.reads
+                .extend(e.reads.iter().chain(&e.meta).filter_map(at));
+            out.trees.extend(e.trees.iter().filter_map(|t| at(&t.root)));
+            out.writes.extend(e.writes.iter().filter_map(at));
+        }
+        // What it does cannot be read (or happens in another directory): every word may be
+        // a path it reads or writes.
+        _ => {
+            for w in cmd.args() {
+                let Some(text) = w.literal() else { continue };
+                let value = text.rsplit('=').next().unwrap_or(text);
+                if value.is_empty() || (value.starts_with('-') && !text.contains('=')) {
+                    continue;
+                }
+                out.opaque.push(name(places, value, &cmd.cwd));
+            }
+        }
+    }
+}
+
+/// One rule on a path effect.
+#[derive(Debug)]
+struct PathRule {
+    rule: usize,
+    kind: Kind,
+    action: RuleAction,
+    matcher: GlobMatcher,
+    /// Whether the glob is absolute (matched against absolute forms only).
+    absolute: bool,
+}
+
+/// One rule on a host.
+#[derive(Debug)]
+struct HostRule {
+    rule: usize,
+    action: RuleAction,
+    /// `*.example.com`: subdomains only; `example.com`: that host only.
+    subdomains: bool,
+}
+
+/// Rules on effects, compiled once.
+#[derive(Debug, Default)]
+pub(crate) struct EffectRules {
+    paths: Vec<PathRule>,
+    /// Relative and absolute globs, each set mapping back to `paths`.
+    relative: Option<(GlobSet, Vec<usize>)>,
+    absolute: Option<(GlobSet, Vec<usize>)>,
+    /// Rules by the literal directory their glob starts with (`secrets` for `secrets/**`),
+    /// to find those a searched tree may reach.
+    prefixes: BTreeMap<String, Vec<usize>>,
+    hosts: HashMap<String, Vec<HostRule>>,
+}
+
+/// Builds [`EffectRules`].
+#[derive(Debug, Default)]
+pub(crate) struct EffectRulesBuilder {
+    paths: Vec<(PathRule, Glob)>,
+    hosts: HashMap<String, Vec<HostRule>>,
+}
+
+impl EffectRulesBuilder {
+    /// A rule on a path effect.
+    pub(crate) fn path(&mut self, rule: usize, kind: Kind, action: RuleAction, glob: Glob) {
+        let absolute = glob.glob().starts_with('/');
+        self.paths.push((
+            PathRule {
+                rule,
+                kind,
+                action,
+                matcher: glob.compile_matcher(),
+                absolute,
+            },
+            glob,
+        ));
+    }
+
+    /// A rule on a host (`docs.rs`, `*.example.com`).
+    pub(crate) fn host(&mut self, rule: usize, action: RuleAction, pattern: &str) {
+        let pattern = pattern.trim().trim_end_matches('.').to_ascii_lowercase();
+        let (host, subdomains) = match pattern.strip_prefix("*.") {
+            Some(rest) => (rest.to_owned(), true),
+            None => (pattern, false),
+        };
+        self.hosts.entry(host).or_default().push(HostRule {
+            rule,
+            action,
+            subdomains,
+        });
+    }
+
+    /// The compiled rules.
+    ///
+    /// # Errors
+    ///
+    /// When the globs cannot be compiled together.
+    pub(crate) fn build(self) -> Result<EffectRules, globset::Error> {
+        let mut relative = (GlobSetBuilder::new(), Vec::new());
+        let mut absolute = (GlobSetBuilder::new(), Vec::new());
+        let mut prefixes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let mut paths = Vec::with_capacity(self.paths.len());
+        for (i, (rule, glob)) in self.paths.into_iter().enumerate() {
+            let side = if rule.absolute {
+                &mut absolute
+            } else {
+                &mut relative
+            };
+            side.0.add(glob.clone());
+            side.1.push(i);
+            prefixes
+                .entry(literal_prefix(glob.glob()))
+                .or_default()
+                .push(i);
+            paths.push(rule);
+        }
+        let finish = |(builder, index): (GlobSetBuilder, Vec<usize>)| {
+            if index.is_empty() {
+                Ok(None)
+            } else {
+                builder.build().map(|set| Some((set, index)))
+            }
+        };
+        Ok(EffectRules {
+            paths,
+            relative: finish(relative)?,
+            absolute: finish(absolute)?,
+            prefixes,
+            hosts: self.hosts,
+        })
+    }
+}
+
+/// The directories of a glob before its first glob character (`secrets` for `secrets/**`,
+/// `/etc` for `/etc/*.conf`, empty for `**/*.pem`).
+fn literal_prefix(glob: &str) -> String {
+    let parts: Vec<&str> = glob
+        .split('/')
+        .take_while(|p| !p.contains(['*', '?', '[', '{']))
+        .collect();
+    let mut prefix = parts.join("/");
+    if parts.len() == glob.split('/').count() {
+        // No glob character at all: the prefix is the path's directory.
+        prefix = match prefix.rsplit_once('/') {
+            Some((dir, _)) => dir.to_owned(),
+            None => String::new(),
+        };
+    }
+    if prefix.is_empty() && glob.starts_with('/') {
+        "/".to_owned()
+    } else {
+        prefix
+    }
+}
+
+impl EffectRules {
+    /// Whether there are no rules on effects.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.paths.is_empty() && self.hosts.is_empty()
+    }
+
+    /// The rules of `kind` whose glob matches a form of `path` (`real_only`: the resolved
+    /// form only).
+    fn matching(&self, path: &NamedPath, real_only: bool, out: &mut Vec<usize>) {
+        let forms: &[&Form] = if real_only {
+            &[&path.real]
+        } else {
+            &path.forms()
+        };
+        for f in forms {
+            if let (Some(rel), Some((set, index))) = (&f.relative, &self.relative) {
+                out.extend(set.matches(rel).into_iter().map(|i| index[i]));
+            }
+            if let Some((set, index)) = &self.absolute {
+                out.extend(set.matches(&f.absolute).into_iter().map(|i| index[i]));
+            }
+        }
+    }
+
+    /// The path rules a tree may reach: its own path matches, or a file under it does.
+    fn reaching(&self, tree: &NamedPath, places: &Places<'_>, out: &mut Vec<usize>) {
+        self.matching(tree, false, out);
+        let mut candidates: Vec<usize> = Vec::new();
+        for f in tree.forms() {
+            for (text, absolute) in [(f.relative.as_deref(), false), (Some(&*f.absolute), true)] {
+                let Some(text) = text else { continue };
+                // Globs starting below the tree, and globs whose literal part the tree is in.
+                let under = if text.is_empty() || text == "/" {
+                    String::new()
+                } else {
+                    format!("{text}/")
+                };
+                for (prefix, rules) in self.prefixes.range(under.clone()..) {
+                    if !prefix.starts_with(&under) && prefix != text {
+                        break;
+                    }
+                    candidates.extend(
+                        rules
+                            .iter()
+                            .filter(|&&i| self.paths[i].absolute == absolute),
+                    );
+                }
+                if let Some(rules) = self.prefixes.get(text) {
+                    candidates.extend(
+                        rules
+                            .iter()
+                            .filter(|&&i| self.paths[i].absolute == absolute),
+                    );
+                }
+                let mut dir = Some(Path::new(text));
+                while let Some(d) = dir {
+                    let key = d.to_string_lossy();
+                    if let Some(rules) = self.prefixes.get(key.as_ref()) {
+                        candidates.extend(
+                            rules
+                                .iter()
+                                .filter(|&&i| self.paths[i].absolute == absolute),
+                        );
+                    }
+                    dir = d.parent();
+                }
+                if !absolute && let Some(rules) = self.prefixes.get("") {
+                    candidates.extend(rules.iter().filter(|&&i| !self.paths[i].absolute));
+                }
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        candidates.retain(|i| !out.contains(i));
+        if candidates.is_empty() {
+            return;
+        }
+        // Ground truth: the files under the tree, compared with each candidate's glob.
+        let root = PathBuf::from(&tree.real.absolute);
+        let mut seen = 0usize;
+        let mut stack = vec![root];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                seen += 1;
+                if seen > MAX_TREE_FILES {
+                    out.extend(candidates);
+                    return;
+                }
+                let path = entry.path();
+                let f = form(places, &path);
+                candidates.retain(|&i| {
+                    let rule = &self.paths[i];
+                    let hit = match (&f.relative, rule.absolute) {
+                        (_, true) => rule.matcher.is_match(&f.absolute),
+                        (Some(rel), false) => rule.matcher.is_match(rel),
+                        (None, false) => false,
+                    };
+                    if hit {
+                        out.push(i);
+                    }
+                    !hit
+                });
+                if candidates.is_empty() {
+                    return;
+                }
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    stack.push(path);
+                }
+            }
+        }
+    }
+
+    /// The hits of effect rules on a call. Deny and ask rules hit on any matching effect;
+    /// an allow rule hits (covers) only a file tool's call of its kind whose every path it
+    /// matches as resolved.
+    pub(crate) fn lookup(&self, effects: &CallEffects, places: &Places<'_>) -> Vec<Hit> {
+        let mut hits = Vec::new();
+        if self.is_empty() {
+            return hits;
+        }
+        let mut found: Vec<(usize, Kind)> = Vec::new();
+        let mut scratch = Vec::new();
+        for (list, kinds) in [
+            (&effects.reads, &[Kind::Read][..]),
+            (&effects.writes, &[Kind::Write][..]),
+            (&effects.opaque, &[Kind::Read, Kind::Write][..]),
+        ] {
+            for p in list {
+                self.matching(p, false, &mut scratch);
+                found.extend(
+                    scratch
+                        .drain(..)
+                        .flat_map(|i| kinds.iter().map(move |k| (i, *k))),
+                );
+            }
+        }
+        for t in effects.trees.iter().chain(&effects.opaque) {
+            self.reaching(t, places, &mut scratch);
+            found.extend(scratch.drain(..).map(|i| (i, Kind::Read)));
+        }
+        for (i, kind) in found {
+            let rule = &self.paths[i];
+            if rule.kind == kind && rule.action != RuleAction::Allow {
+                hits.push(Hit {
+                    rule: rule.rule,
+                    command: None,
+                    loose: true,
+                    words: 0,
+                });
+            }
+        }
+        // Hosts: a deny or ask rule hits on any host; an allow rule covers a fetch (a tool
+        // that is neither a shell nor a file tool) whose every host it names.
+        let mut allowed: Option<Vec<usize>> = None;
+        for host in &effects.hosts {
+            let mut here = Vec::new();
+            for (suffix, subdomain) in host_suffixes(host) {
+                for r in self.hosts.get(suffix).into_iter().flatten() {
+                    if r.subdomains != subdomain {
+                        continue;
+                    }
+                    if r.action == RuleAction::Allow {
+                        here.push(r.rule);
+                    } else {
+                        hits.push(Hit {
+                            rule: r.rule,
+                            command: None,
+                            loose: true,
+                            words: 0,
+                        });
+                    }
+                }
+            }
+            allowed = Some(match allowed {
+                None => here,
+                Some(a) => a.into_iter().filter(|r| here.contains(r)).collect(),
+            });
+        }
+        if effects.fetch {
+            hits.extend(allowed.unwrap_or_default().into_iter().map(|rule| Hit {
+                rule,
+                command: None,
+                loose: false,
+                words: 0,
+            }));
+        }
+        hits.extend(self.covering_allows(effects));
+        hits.sort_unstable_by_key(|h| (h.rule, h.loose));
+        hits.dedup_by_key(|h| h.rule);
+        hits
+    }
+
+    /// Allow rules on a path effect that cover a file tool's call: every path, as resolved,
+    /// matches the rule, and the rule's kind is the tool's.
+    fn covering_allows(&self, effects: &CallEffects) -> Vec<Hit> {
+        let Some(access) = effects.file_tool else {
+            return Vec::new();
+        };
+        let (kind, paths) = match access {
+            Access::Read if effects.trees.is_empty() => (Kind::Read, &effects.reads),
+            Access::Write => (Kind::Write, &effects.writes),
+            Access::Read => return Vec::new(),
+        };
+        if paths.is_empty() {
+            return Vec::new();
+        }
+        let mut common: Option<Vec<usize>> = None;
+        for p in paths {
+            let mut m = Vec::new();
+            self.matching(p, true, &mut m);
+            m.retain(|&i| self.paths[i].kind == kind && self.paths[i].action == RuleAction::Allow);
+            common = Some(match common {
+                None => m,
+                Some(c) => c.into_iter().filter(|i| m.contains(i)).collect(),
+            });
+        }
+        common
+            .unwrap_or_default()
+            .into_iter()
+            .map(|i| Hit {
+                rule: self.paths[i].rule,
+                command: None,
+                loose: false,
+                words: 0,
+            })
+            .collect()
+    }
+}
+
+/// A host and each parent domain: `(host, false)` then `(parent, true)` for each parent
+/// (`a.b.c` → `a.b.c`, then `b.c` and `c` as subdomain matches).
+fn host_suffixes(host: &str) -> Vec<(&str, bool)> {
+    let mut out = vec![(host, false)];
+    let mut rest = host;
+    while let Some((_, parent)) = rest.split_once('.') {
+        out.push((parent, true));
+        rest = parent;
+    }
+    out
+}
+
+/// How a rule names an effect: `Read(glob)`, `Write(glob)`, `Net(host)`, `Run(command)`, or
+/// a path rule on a file tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Named {
+    /// A path effect.
+    Path(Kind),
+    /// A host.
+    Net,
+    /// A command that runs (a shell command prefix on every shell tool).
+    Run,
+}
+
+/// The effect a rule on `tool` names, if it names one.
+pub(crate) fn named(tool: &str, catalog: &ToolCatalog) -> Option<Named> {
+    match tool {
+        "Read" => Some(Named::Path(Kind::Read)),
+        "Write" => Some(Named::Path(Kind::Write)),
+        "Net" => Some(Named::Net),
+        "Run" => Some(Named::Run),
+        _ => match filesystem::access(tool, catalog)? {
+            Access::Read => Some(Named::Path(Kind::Read)),
+            Access::Write => Some(Named::Path(Kind::Write)),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_are_parsed_not_searched_for() {
+        assert_eq!(host_of("https://docs.rs/x").as_deref(), Some("docs.rs"));
+        assert_eq!(
+            host_of("https://docs.rs:1@evil.com/").as_deref(),
+            Some("evil.com")
+        );
+        assert_eq!(
+            host_of("https://evil.com/?q=://docs.rs").as_deref(),
+            Some("evil.com")
+        );
+        assert_eq!(host_of("https://DOCS.rs./").as_deref(), Some("docs.rs"));
+        assert_eq!(host_of("url=https://a.b/c").as_deref(), Some("a.b"));
+        assert_eq!(host_of("not a url"), None);
+    }
+
+    #[test]
+    fn literal_prefixes_stop_at_the_first_glob() {
+        assert_eq!(literal_prefix("secrets/**"), "secrets");
+        assert_eq!(literal_prefix("**/*.pem"), "");
+        assert_eq!(literal_prefix("/etc/*.conf"), "/etc");
+        assert_eq!(literal_prefix("a/b/c.txt"), "a/b");
+        assert_eq!(literal_prefix(".env"), "");
+    }
+
+    #[test]
+    fn host_rules_match_the_host_or_its_subdomains_only() {
+        let mut b = EffectRulesBuilder::default();
+        b.host(0, RuleAction::Deny, "docs.rs");
+        b.host(1, RuleAction::Deny, "*.example.com");
+        let rules = b.build().unwrap();
+        let hits = |host: &str| {
+            let effects = CallEffects {
+                hosts: vec![host.to_owned()],
+                ..CallEffects::default()
+            };
+            let places = Places::new(Path::new("/nonexistent"), None, None);
+            rules
+                .lookup(&effects, &places)
+                .into_iter()
+                .map(|h| h.rule)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(hits("docs.rs"), vec![0]);
+        assert!(hits("evil-docs.rs").is_empty());
+        assert!(hits("docs.rs.evil.com").is_empty());
+        assert_eq!(hits("api.example.com"), vec![1]);
+        assert!(hits("example.com").is_empty());
+    }
+}
