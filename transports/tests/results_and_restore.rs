@@ -205,6 +205,7 @@ async fn an_approval_restored_after_a_restart_grants_what_its_label_promised() {
         [GrantKey {
             tool_name: "Bash".into(),
             specifier: Some("git push origin main".into()),
+            workspace: None,
         }]
     );
     assert_eq!(grant.description, promised);
