@@ -61,7 +61,7 @@ const GROUP_CASES: [(&str, &str, &str, Outcome); 10] = [
     (
         "command prefix allow",
         "Bash",
-        "prog{g} build --release",
+        "prog{g} build release",
         Ruled(Allow),
     ),
     ("command prefix alone", "Bash", "prog{g}", Ruled(Allow)),
@@ -213,7 +213,7 @@ pub fn probes(n: usize) -> Vec<Probe> {
         Probe {
             kind: "command",
             hit: true,
-            call: bash(&format!("prog{g} build --release")),
+            call: bash(&format!("prog{g} build release")),
         },
         Probe {
             kind: "command",

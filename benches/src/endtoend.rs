@@ -83,7 +83,7 @@ impl Rig {
     pub fn command(&self, i: usize) -> String {
         let g = (i / 3) % (self.rules / GROUP).max(1);
         match i % 3 {
-            0 => format!("prog{g} build --release"),
+            0 => format!("prog{g} build release"),
             1 => "git status".to_owned(),
             _ => format!("prog{g} push origin main"),
         }
