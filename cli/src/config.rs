@@ -29,6 +29,15 @@ pub struct Config {
     /// The bearer token of the HTTP API; generated and printed at start when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
+    /// The agents' credentials (`[[agents]] id = "…", token = "…"`): an agent's token posts
+    /// its own tool calls and reports their results, never approves, changes patterns or
+    /// settings. When none is configured, `warrant serve` makes one (agent `agent`) and
+    /// prints it beside the person's token.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agents: Vec<AgentEntry>,
+    /// The permission modes an agent's call may ask for (default `["default", "auto"]`).
+    #[serde(default = "default_agent_modes")]
+    pub agent_modes: Vec<PermissionMode>,
     /// Browser origins allowed to call `warrant serve` besides its own (`http://localhost:5173`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allowed_origins: Vec<String>,
@@ -52,12 +61,37 @@ pub struct Config {
     pub plugins: warrant_plugins::PluginsConfig,
 }
 
+/// One agent's credential in the configuration.
+#[derive(Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentEntry {
+    /// The agent id its calls carry.
+    pub id: String,
+    /// Its bearer token.
+    pub token: String,
+}
+
+impl std::fmt::Debug for AgentEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AgentEntry")
+            .field("id", &self.id)
+            .field("token", &"[hidden]")
+            .finish()
+    }
+}
+
+fn default_agent_modes() -> Vec<PermissionMode> {
+    vec![PermissionMode::Default, PermissionMode::Auto]
+}
+
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Config")
             .field("mode", &self.mode)
             .field("workspace", &self.workspace)
             .field("addr", &self.addr)
+            .field("agents", &self.agents)
+            .field("agent_modes", &self.agent_modes)
             .field("data_dir", &self.data_dir)
             .field("token", &self.token.as_ref().map(|_| "[hidden]"))
             .field("allowed_origins", &self.allowed_origins)
@@ -98,6 +132,8 @@ impl Default for Config {
             addr: default_addr(),
             data_dir: default_data_dir(),
             token: None,
+            agents: Vec::new(),
+            agent_modes: default_agent_modes(),
             allowed_origins: Vec::new(),
             body_limit: default_body_limit(),
             event_retention: default_event_retention(),
@@ -115,6 +151,8 @@ const KEYS: &[&str] = &[
     "addr",
     "data_dir",
     "token",
+    "agents",
+    "agent_modes",
     "allowed_origins",
     "body_limit",
     "event_retention",

@@ -10,7 +10,9 @@ use std::time::Duration;
 use warrant_core::store::Store;
 use warrant_stores::SqliteConfig;
 use warrant_transports::http::TcpListener;
-use warrant_transports::http::{ServerConfig, ServerState, generate_token, serve, shutdown_signal};
+use warrant_transports::http::{
+    AgentCredential, ServerConfig, ServerState, generate_token, serve, shutdown_signal,
+};
 use warrant_transports::sse::SseHub;
 
 use crate::config::Config;
@@ -141,6 +143,7 @@ pub(crate) async fn start(config: Config, launch: Launch) -> Result<(), String> 
         body_limit: config.body_limit,
         keep_alive: Duration::from_secs(config.keep_alive_secs.max(1)),
         mode: config.mode,
+        agent_modes: config.agent_modes.clone(),
         ..ServerConfig::new(String::new())
     };
     connection_settings(&mut server)?;
@@ -167,10 +170,42 @@ pub(crate) async fn start(config: Config, launch: Launch) -> Result<(), String> 
         Some(token) if !token.trim().is_empty() => (token, false),
         _ => (generate_token(), true),
     };
+    // The agents' credentials: configured, `WARRANT_AGENT_TOKEN` (agent `agent`), or one
+    // made now, so an agent never needs the person's token.
+    server.agents = config
+        .agents
+        .iter()
+        .map(|a| AgentCredential::new(&a.id, &a.token))
+        .collect();
+    let mut agent_generated = None;
+    if server.agents.is_empty() {
+        let agent_token = match std::env::var("WARRANT_AGENT_TOKEN") {
+            Ok(t) if !t.trim().is_empty() => t.trim().to_owned(),
+            _ => {
+                let t = generate_token();
+                agent_generated = Some(t.clone());
+                t
+            }
+        };
+        server
+            .agents
+            .push(AgentCredential::new("agent", agent_token));
+    }
+    if let Some(a) = server.agents.iter().find(|a| a.token == token) {
+        return Err(format!(
+            "the agent \"{}\" has the person's token: an agent's token must be its own",
+            a.id
+        ));
+    }
     eprintln!("warrant listening on http://{addr}");
     if generated {
+        // A person's token: the UI, approvals, patterns and settings.
         eprintln!("warrant token: {token}");
         eprintln!("warrant UI: http://{addr}/#token={token}");
+    }
+    if let Some(agent_token) = agent_generated {
+        // An agent's token: its tool calls and their results only.
+        eprintln!("warrant agent token (agent \"agent\"): {agent_token}");
     }
     if launch == Launch::Demo {
         // The token rides in the fragment, which browsers never send to a server.

@@ -100,8 +100,9 @@ pub fn default_chain(
     Ok(builder.evaluator(FullAccess).build())
 }
 
-/// The grant scoper for a workspace at `workspace_root`: grants keyed by program and
-/// subcommand for shell commands, by directory for file tools (see [`CanonicalGrantScoper`]).
+/// The grant scoper for a workspace at `workspace_root`: grants keyed by each command's exact
+/// words for shell commands, by directory for file tools, by host for web URLs, all bound to
+/// the workspace (see [`CanonicalGrantScoper`]).
 pub fn grant_scoper(
     config: &EvaluatorsConfig,
     workspace_root: impl Into<PathBuf>,

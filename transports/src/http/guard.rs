@@ -7,7 +7,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::ServerState;
+use super::{Caller, ServerConfig, ServerState};
 use crate::error::ApiError;
 
 /// The longest request target accepted (path and query), in bytes.
@@ -61,19 +61,74 @@ pub(super) async fn guard(
             .into_response();
         }
     }
-    if request.uri().path().starts_with("/v1/")
-        && let Err(e) = check_token(request.headers(), &state.config().token)
-    {
-        let mut response = e.into_response();
-        response
-            .headers_mut()
-            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-        return response;
+    let mut request = request;
+    if request.uri().path().starts_with("/v1/") {
+        let caller = match caller(request.headers(), state.config()) {
+            Ok(caller) => caller,
+            Err(e) => {
+                let mut response = e.into_response();
+                response
+                    .headers_mut()
+                    .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+                return response;
+            }
+        };
+        if let Caller::Agent(id) = &caller
+            && !agent_route(request.method(), request.uri().path())
+        {
+            return ApiError::new(
+                StatusCode::FORBIDDEN,
+                "person_only",
+                format!(
+                    "{} {} is a person's route; the agent \"{id}\" may post its tool calls, report their results and read its session's events and the tool catalog",
+                    request.method(),
+                    request.uri().path()
+                ),
+            )
+            .into_response();
+        }
+        request.extensions_mut().insert(caller);
     }
     next.run(request).await
 }
 
-fn check_token(headers: &HeaderMap, token: &str) -> Result<(), ApiError> {
+/// The routes an agent's credential opens: its calls, their results, the session's events
+/// and the tool catalog. Approvals, patterns, settings and the AG-UI chat are a person's.
+fn agent_route(method: &axum::http::Method, path: &str) -> bool {
+    let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    match (method.as_str(), parts.as_slice()) {
+        ("POST", ["", "v1", "sessions", _, "tool-calls"]) => true,
+        ("POST", ["", "v1", "sessions", _, "tool-calls", _, "result"]) => true,
+        ("GET", ["", "v1", "sessions", _, "events"]) => true,
+        ("GET", ["", "v1", "tools"]) => true,
+        _ => false,
+    }
+}
+
+/// Who the request's bearer token names: the person's token, or an agent's.
+fn caller(headers: &HeaderMap, config: &ServerConfig) -> Result<Caller, ApiError> {
+    let presented = presented(headers)?;
+    if !config.token.is_empty() && same(presented.as_bytes(), config.token.as_bytes()) {
+        return Ok(Caller::Person);
+    }
+    // Every credential is compared, so the time taken does not tell which one matched.
+    let mut found = None;
+    for agent in &config.agents {
+        if !agent.token.is_empty() && same(presented.as_bytes(), agent.token.as_bytes()) {
+            found = Some(agent.id.clone());
+        }
+    }
+    found.map(Caller::Agent).ok_or_else(|| {
+        ApiError::fixed(
+            StatusCode::UNAUTHORIZED,
+            "invalid_token",
+            "the bearer token is not valid for this server",
+        )
+    })
+}
+
+/// The token of an `Authorization: Bearer <token>` header.
+fn presented(headers: &HeaderMap) -> Result<String, ApiError> {
     let unauthorized =
         |code, message: &'static str| ApiError::fixed(StatusCode::UNAUTHORIZED, code, message);
     let Some(value) = headers.get(header::AUTHORIZATION) else {
@@ -82,26 +137,18 @@ fn check_token(headers: &HeaderMap, token: &str) -> Result<(), ApiError> {
             "this route needs \"Authorization: Bearer <token>\" (the token is configured as WARRANT_TOKEN, or printed by warrant serve at start)",
         ));
     };
-    let presented = value
+    value
         .to_str()
         .ok()
         .and_then(|v| v.trim().split_once(' '))
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, presented)| presented.trim());
-    match presented {
-        // An empty configured token never matches: no token is not an open door.
-        Some(presented) if !token.is_empty() && same(presented.as_bytes(), token.as_bytes()) => {
-            Ok(())
-        }
-        Some(_) => Err(unauthorized(
-            "invalid_token",
-            "the bearer token is not valid for this server",
-        )),
-        None => Err(unauthorized(
-            "invalid_token",
-            "the Authorization header must read \"Bearer <token>\"",
-        )),
-    }
+        .map(|(_, presented)| presented.trim().to_owned())
+        .ok_or_else(|| {
+            unauthorized(
+                "invalid_token",
+                "the Authorization header must read \"Bearer <token>\"",
+            )
+        })
 }
 
 /// Compares in time independent of where the inputs differ.

