@@ -96,13 +96,13 @@ pub(super) async fn guard(
 /// and the tool catalog. Approvals, patterns, settings and the AG-UI chat are a person's.
 fn agent_route(method: &axum::http::Method, path: &str) -> bool {
     let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
-    match (method.as_str(), parts.as_slice()) {
-        ("POST", ["", "v1", "sessions", _, "tool-calls"]) => true,
-        ("POST", ["", "v1", "sessions", _, "tool-calls", _, "result"]) => true,
-        ("GET", ["", "v1", "sessions", _, "events"]) => true,
-        ("GET", ["", "v1", "tools"]) => true,
-        _ => false,
-    }
+    matches!(
+        (method.as_str(), parts.as_slice()),
+        ("POST", ["", "v1", "sessions", _, "tool-calls"])
+            | ("POST", ["", "v1", "sessions", _, "tool-calls", _, "result"])
+            | ("GET", ["", "v1", "sessions", _, "events"])
+            | ("GET", ["", "v1", "tools"])
+    )
 }
 
 /// Who the request's bearer token names: the person's token, or an agent's.
