@@ -149,3 +149,22 @@ fn a_bad_config_file_names_the_file_and_the_key() {
         "{stderr}"
     );
 }
+
+#[test]
+fn logs_to_a_pipe_carry_no_colour_codes() {
+    let workspace = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_warrant"))
+        .args(["check", "--tool", "Bash", "--input", r#"{"command":"ls"}"#])
+        .current_dir(workspace.path())
+        .env("WARRANT_LOG", "debug")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.trim().is_empty(), "debug logging writes to stderr");
+    assert!(
+        !stderr.contains('\u{1b}'),
+        "no ANSI escape in piped logs: {:?}",
+        stderr.chars().take(200).collect::<String>()
+    );
+}

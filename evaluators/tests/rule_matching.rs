@@ -338,3 +338,35 @@ async fn deny_and_ask_rules_on_effects_hold_for_every_tool() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn an_mcp_wildcard_covers_a_tool_only_when_every_provider_is_covered() {
+    use warrant_core::catalog::ToolKind;
+    // `git.status` is offered by the `git` server and by another one, `evil`.
+    let mut shared = catalog();
+    for t in shared.tools.iter_mut().filter(|t| t.id == "git.status") {
+        t.kind = ToolKind::Mcp;
+        t.provider_ids = vec!["git".to_owned(), "evil".to_owned()];
+    }
+    let rules = |allow: &[&str]| {
+        let config = RulesConfig {
+            user: rule_set(allow, &[], &[]),
+            ..Default::default()
+        };
+        RuleEvaluator::new(&config, &shared, Some(HOME.into())).expect("rules compile")
+    };
+    let ws = workspace();
+    let mut cx = context_with_catalog(PermissionMode::Default, ws.path());
+    cx.catalog = std::sync::Arc::new(shared.clone());
+    let status = call("git.status", json!({}));
+    let push = call("git.push", json!({}));
+    // One provider's wildcard: not enough for the shared tool; enough for `git.push`.
+    let one = rules(&["mcp__git__*"]);
+    assert_eq!(code(verdict(&one, &status, &cx).await), None);
+    assert_eq!(code(verdict(&one, &push, &cx).await).as_deref(), ALLOW);
+    let one_exact = rules(&["mcp__git__git.status"]);
+    assert_eq!(code(verdict(&one_exact, &status, &cx).await), None);
+    // Every provider covered, or the tool named by its own id: allowed.
+    let both = rules(&["mcp__git__*", "mcp__evil__*"]);
+    assert_eq!(code(verdict(&both, &status, &cx).await).as_deref(), ALLOW);
+}

@@ -132,6 +132,30 @@ impl RuleEvaluator {
             input: &call.input,
         };
         let mut hits = self.selectors.lookup(&view);
+        // A tool several MCP servers offer: an allow stands only when every provider is
+        // covered (`mcp__github__*` says nothing of another server's tool of the same name).
+        if view.servers.len() > 1 {
+            let every_provider = view.servers.iter().all(|server| {
+                let one = CallView {
+                    identities: vec![canonical.to_owned(), format!("mcp__{server}__{tool}")],
+                    servers: vec![server.clone()],
+                    script: view.script,
+                    paths: view.paths.clone(),
+                    input: view.input,
+                };
+                self.selectors
+                    .lookup(&one)
+                    .iter()
+                    .any(|h| self.rules[h.rule].action == RuleAction::Allow && !h.loose)
+            });
+            if !every_provider {
+                for h in &mut hits {
+                    if self.rules[h.rule].action == RuleAction::Allow {
+                        h.loose = true;
+                    }
+                }
+            }
+        }
         if !self.effects.is_empty() {
             let done = effects::of_call(call, cx, &places, script);
             hits.extend(self.effects.lookup(&done, &places));
