@@ -33,6 +33,14 @@ const READ_TOOLS: &[&str] = &[
     "search_file_content",
     "grep_search",
     "file_search",
+    // The MCP filesystem server's readers.
+    "read_text_file",
+    "read_media_file",
+    "read_multiple_files",
+    "list_directory_with_sizes",
+    "directory_tree",
+    "search_files",
+    "get_file_info",
 ];
 
 /// Tools that read every file of a tree (searches).
@@ -58,6 +66,9 @@ const WRITE_TOOLS: &[&str] = &[
     "apply_patch",
     "str_replace_based_edit_tool",
     "str_replace_editor",
+    // The MCP filesystem server's writers.
+    "create_directory",
+    "move_file",
 ];
 
 /// The operations of LSP tools (`lsp_{profile}_{operation}`): all queries.
@@ -81,7 +92,21 @@ const PATH_FIELDS: &[&str] = &[
     "absolute_path",
     "dir_path",
     "directory",
+    // The MCP filesystem server's `move_file`.
+    "source",
+    "destination",
 ];
+
+/// Input fields that hold a list of paths (`read_multiple_files`).
+const PATH_LIST_FIELDS: &[&str] = &["paths", "file_paths", "files"];
+
+/// A tool's own name: an MCP tool called by its qualified id (`mcp__fs__read_file`) is known
+/// by the name its server gives it.
+fn own_name(tool: &str) -> &str {
+    tool.strip_prefix("mcp__")
+        .and_then(|rest| rest.split_once("__"))
+        .map_or(tool, |(_, name)| name)
+}
 
 /// How a tool touches files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,9 +129,10 @@ pub(crate) fn access_of(tool: &str, input: &Value, catalog: &ToolCatalog) -> Opt
     {
         return Some(Access::Read);
     }
-    if READ_TOOLS.contains(&tool) || is_lsp_query(tool, catalog) {
+    let name = own_name(tool);
+    if READ_TOOLS.contains(&name) || is_lsp_query(tool, catalog) {
         Some(Access::Read)
-    } else if WRITE_TOOLS.contains(&tool) {
+    } else if WRITE_TOOLS.contains(&name) {
         Some(Access::Write)
     } else {
         None
@@ -181,6 +207,11 @@ fn raw_paths(input: &Value) -> Vec<&str> {
         .iter()
         .filter_map(|f| input.get(*f).and_then(Value::as_str))
         .collect();
+    for field in PATH_LIST_FIELDS {
+        if let Some(items) = input.get(*field).and_then(Value::as_array) {
+            out.extend(items.iter().filter_map(Value::as_str));
+        }
+    }
     for field in ["input", "patch", "diff"] {
         let Some(patch) = input.get(field).and_then(Value::as_str) else {
             continue;
@@ -304,7 +335,9 @@ pub(crate) fn judge(
     catalog: &ToolCatalog,
     places: &Places<'_>,
 ) -> Option<Finding> {
-    let access = access_of(tool, input, catalog)?;
+    let Some(access) = access_of(tool, input, catalog) else {
+        return unknown_tool(tool, input, places);
+    };
     let mut named: Vec<String> = Vec::new();
     for raw in raw_paths(input) {
         match meanings(raw) {
@@ -327,18 +360,23 @@ pub(crate) fn judge(
             }
         }
     }
+    // A reader with a field the policy does not model is open, but never less than what its
+    // paths already say (a secret among them is still a hard deny).
     if access == Access::Read
         && let Some(map) = input.as_object()
-        && let Some(field) = map
-            .keys()
-            .find(|k| !PATH_FIELDS.contains(&k.as_str()) && !READ_FIELDS.contains(&k.as_str()))
+        && let Some(field) = map.keys().find(|k| {
+            let k = k.as_str();
+            !PATH_FIELDS.contains(&k) && !PATH_LIST_FIELDS.contains(&k) && !READ_FIELDS.contains(&k)
+        })
     {
-        return Some(Finding::new(
+        let open = Finding::new(
             Stance::DefaultAsk,
             FILESYSTEM_OUTSIDE_WORKSPACE,
             Risk::Medium,
             format!("`{tool}` has an input field `{field}` the policy does not model."),
-        ));
+        );
+        let found = named.iter().filter_map(|p| place(tool, p, access, places));
+        return most_restrictive(found.chain(std::iter::once(open)));
     }
     // A glob pattern reaches as far as its literal directory (`../**`, `/etc/*`).
     if matches!(tool, "glob" | "Glob")
@@ -400,6 +438,70 @@ pub(crate) fn judge(
         Risk::Safe,
         reason,
     ))
+}
+
+/// A tool no profile knows: what it does with the paths in its input cannot be read, so it is
+/// never allowed by the policy, but a secret, protected configuration or a place outside the
+/// workspace among them is named (a `file:` URL counts as its path). `None` when it names no
+/// path.
+fn unknown_tool(tool: &str, input: &Value, places: &Places<'_>) -> Option<Finding> {
+    if warrant_core::catalog::is_shell_tool(tool) {
+        return None;
+    }
+    let mut raws: Vec<&str> = raw_paths(input);
+    for field in ["url", "uri"] {
+        if let Some(url) = input.get(field).and_then(Value::as_str)
+            && url
+                .get(..5)
+                .is_some_and(|p| p.eq_ignore_ascii_case("file:"))
+        {
+            raws.push(url);
+        }
+    }
+    let mut findings = Vec::new();
+    for raw in raws {
+        let named = match meanings(raw) {
+            Ok(m) => m,
+            Err(why) => {
+                findings.push(Finding::new(
+                    Stance::DefaultAsk,
+                    FILESYSTEM_OUTSIDE_WORKSPACE,
+                    Risk::Medium,
+                    format!("`{tool}` cannot be checked: {why}."),
+                ));
+                continue;
+            }
+        };
+        for p in named {
+            let located = places.locate(&p, &WorkingDir::Root);
+            let f = |stance, code, risk, reason: String| Finding::new(stance, code, risk, reason);
+            if let Some(what) = places.protected(&located, &p, &WorkingDir::Root) {
+                findings.push(f(
+                    Stance::HardDeny,
+                    super::codes::FILESYSTEM_PROTECTED_CONFIG,
+                    Risk::Critical,
+                    format!("`{tool}` names `{p}`, {what}: a tool whose effects are unknown may write it."),
+                ));
+                continue;
+            }
+            match located.place {
+                Place::Sensitive(what) => findings.push(f(
+                    Stance::HardDeny,
+                    FILESYSTEM_SENSITIVE_PATH,
+                    Risk::Critical,
+                    format!("`{tool}` touches `{p}`, {what}."),
+                )),
+                Place::Inside | Place::HarmlessDevice => {}
+                _ => findings.push(f(
+                    Stance::DefaultAsk,
+                    FILESYSTEM_OUTSIDE_WORKSPACE,
+                    Risk::High,
+                    format!("`{tool}` names `{p}`, outside the workspace, and what it does there is unknown."),
+                )),
+            }
+        }
+    }
+    most_restrictive(findings)
 }
 
 fn place(tool: &str, raw: &str, access: Access, places: &Places<'_>) -> Option<Finding> {
