@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use globset::{Glob, GlobMatcher, GlobSet, GlobSetBuilder};
+use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde_json::Value;
 use warrant_core::call::{EvaluationContext, ToolCall};
 use warrant_core::catalog::{ToolCatalog, is_shell_tool};
@@ -51,8 +51,9 @@ pub(crate) struct NamedPath {
 }
 
 impl NamedPath {
-    fn forms(&self) -> [&Form; 2] {
-        [&self.written, &self.real]
+    /// Its forms: written and resolved, once when they are the same.
+    fn forms(&self) -> impl Iterator<Item = &Form> {
+        std::iter::once(&self.written).chain((self.real != self.written).then_some(&self.real))
     }
 }
 
@@ -82,13 +83,14 @@ pub(crate) fn of_call(
     cx: &EvaluationContext,
     places: &Places<'_>,
     script: Option<&Script>,
+    shell_paths: bool,
 ) -> CallEffects {
     let mut out = CallEffects::default();
     let tool = call.tool_name.as_str();
     if is_shell_tool(tool) {
         if let Some(script) = script {
             for cmd in &script.commands {
-                shell_effects(cmd, places, &mut out);
+                shell_effects(cmd, places, shell_paths, &mut out);
             }
         }
     } else if let Some(access) = filesystem::access_of(tool, &call.input, &cx.catalog) {
@@ -166,18 +168,23 @@ fn word_name(places: &Places<'_>, word: &Word, cwd: &WorkingDir) -> Option<Named
     word.literal().map(|t| name(places, t, cwd))
 }
 
-fn shell_effects(cmd: &SimpleCommand, places: &Places<'_>, out: &mut CallEffects) {
+fn shell_effects(cmd: &SimpleCommand, places: &Places<'_>, paths: bool, out: &mut CallEffects) {
+    for w in cmd.args() {
+        if let Some(t) = w.literal()
+            && t.contains("://")
+        {
+            out.hosts.extend(host_of(t));
+        }
+    }
+    if !paths {
+        return;
+    }
     for r in &cmd.redirects {
         if let Some(n) = word_name(places, &r.target, &cmd.cwd) {
             match r.kind {
                 RedirectKind::Read => out.reads.push(n),
                 RedirectKind::Write => out.writes.push(n),
             }
-        }
-    }
-    for w in cmd.args() {
-        if let Some(t) = w.literal() {
-            out.hosts.extend(host_of(t));
         }
     }
     if cmd.words.is_empty() || cmd.wraps {
@@ -212,7 +219,6 @@ struct PathRule {
     rule: usize,
     kind: Kind,
     action: RuleAction,
-    matcher: GlobMatcher,
     /// Whether the glob is absolute (matched against absolute forms only).
     absolute: bool,
 }
@@ -255,7 +261,6 @@ impl EffectRulesBuilder {
                 rule,
                 kind,
                 action,
-                matcher: glob.compile_matcher(),
                 absolute,
             },
             glob,
@@ -345,13 +350,19 @@ impl EffectRules {
         self.paths.is_empty() && self.hosts.is_empty()
     }
 
+    /// Whether a deny or ask rule names a path effect: only then do a shell command's
+    /// paths need reading (an allow on a path effect covers file tools only).
+    pub(crate) fn restricts_paths(&self) -> bool {
+        self.paths.iter().any(|p| p.action != RuleAction::Allow)
+    }
+
     /// The rules of `kind` whose glob matches a form of `path` (`real_only`: the resolved
     /// form only).
     fn matching(&self, path: &NamedPath, real_only: bool, out: &mut Vec<usize>) {
-        let forms: &[&Form] = if real_only {
-            &[&path.real]
+        let forms: Vec<&Form> = if real_only {
+            vec![&path.real]
         } else {
-            &path.forms()
+            path.forms().collect()
         };
         for f in forms {
             if let (Some(rel), Some((set, index))) = (&f.relative, &self.relative) {
@@ -370,43 +381,35 @@ impl EffectRules {
         for f in tree.forms() {
             for (text, absolute) in [(f.relative.as_deref(), false), (Some(&*f.absolute), true)] {
                 let Some(text) = text else { continue };
-                // Globs starting below the tree, and globs whose literal part the tree is in.
+                let mut take = |rules: &Vec<usize>| {
+                    candidates.extend(
+                        rules
+                            .iter()
+                            .filter(|&&i| self.paths[i].absolute == absolute),
+                    );
+                };
+                // Globs whose literal part lies below the tree.
                 let under = if text.is_empty() || text == "/" {
                     String::new()
                 } else {
                     format!("{text}/")
                 };
                 for (prefix, rules) in self.prefixes.range(under.clone()..) {
-                    if !prefix.starts_with(&under) && prefix != text {
+                    if !prefix.starts_with(&under) {
                         break;
                     }
-                    candidates.extend(
-                        rules
-                            .iter()
-                            .filter(|&&i| self.paths[i].absolute == absolute),
-                    );
+                    take(rules);
                 }
-                if let Some(rules) = self.prefixes.get(text) {
-                    candidates.extend(
-                        rules
-                            .iter()
-                            .filter(|&&i| self.paths[i].absolute == absolute),
-                    );
-                }
-                let mut dir = Some(Path::new(text));
-                while let Some(d) = dir {
-                    let key = d.to_string_lossy();
-                    if let Some(rules) = self.prefixes.get(key.as_ref()) {
-                        candidates.extend(
-                            rules
-                                .iter()
-                                .filter(|&&i| self.paths[i].absolute == absolute),
-                        );
+                // Globs whose literal part is the tree or a directory above it (`a/b/c`,
+                // `a/b`, `a`, and the root), looked up as slices of its text.
+                let ancestors = std::iter::once(text.len())
+                    .chain(text.match_indices('/').map(|(i, _)| i).filter(|&i| i > 0))
+                    .map(|end| &text[..end])
+                    .chain(std::iter::once(if absolute { "/" } else { "" }));
+                for dir in ancestors {
+                    if let Some(rules) = self.prefixes.get(dir) {
+                        take(rules);
                     }
-                    dir = d.parent();
-                }
-                if !absolute && let Some(rules) = self.prefixes.get("") {
-                    candidates.extend(rules.iter().filter(|&&i| !self.paths[i].absolute));
                 }
             }
         }
@@ -416,10 +419,14 @@ impl EffectRules {
         if candidates.is_empty() {
             return;
         }
-        // Ground truth: the files under the tree, compared with each candidate's glob.
+        // Ground truth: the files under the tree, each matched once against every glob.
         let root = PathBuf::from(&tree.real.absolute);
+        if !root.is_dir() {
+            return;
+        }
         let mut seen = 0usize;
         let mut stack = vec![root];
+        let mut hits = Vec::new();
         while let Some(dir) = stack.pop() {
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;
@@ -432,18 +439,22 @@ impl EffectRules {
                 }
                 let path = entry.path();
                 let f = form(places, &path);
-                candidates.retain(|&i| {
-                    let rule = &self.paths[i];
-                    let hit = match (&f.relative, rule.absolute) {
-                        (_, true) => rule.matcher.is_match(&f.absolute),
-                        (Some(rel), false) => rule.matcher.is_match(rel),
-                        (None, false) => false,
-                    };
+                self.matching(
+                    &NamedPath {
+                        written: f.clone(),
+                        real: f,
+                    },
+                    true,
+                    &mut hits,
+                );
+                candidates.retain(|i| {
+                    let hit = hits.contains(i);
                     if hit {
-                        out.push(i);
+                        out.push(*i);
                     }
                     !hit
                 });
+                hits.clear();
                 if candidates.is_empty() {
                     return;
                 }

@@ -157,7 +157,7 @@ impl RuleEvaluator {
             }
         }
         if !self.effects.is_empty() {
-            let done = effects::of_call(call, cx, &places, script);
+            let done = effects::of_call(call, cx, &places, script, self.effects.restricts_paths());
             hits.extend(self.effects.lookup(&done, &places));
         }
         decide::decide(&self.rules, &hits, script, &places).map(|i| &self.rules[i])
