@@ -59,6 +59,9 @@ pub struct Config {
     /// The chain by name, and the process and library plugins (`[plugins]` table).
     #[serde(default)]
     pub plugins: warrant_plugins::PluginsConfig,
+    /// The configuration file this was read from, if any.
+    #[serde(skip)]
+    pub source: Option<PathBuf>,
 }
 
 /// One agent's credential in the configuration.
@@ -140,6 +143,7 @@ impl Default for Config {
             keep_alive_secs: default_keep_alive_secs(),
             evaluators: serde_json::Value::Null,
             plugins: Default::default(),
+            source: None,
         }
     }
 }
@@ -205,9 +209,14 @@ impl Config {
                 .split("__")
                 .filter(|key| is_setting(key.as_str())),
         );
-        let config: Config = figment
+        let mut config: Config = figment
             .extract()
             .map_err(|e| ConfigError::Invalid(describe(e)))?;
+        config.source = match file {
+            Some(path) => Some(path.to_owned()),
+            None if Path::new(DEFAULT_CONFIG_FILE).exists() => Some(DEFAULT_CONFIG_FILE.into()),
+            None => None,
+        };
         if figment.contains("evaluators") {
             figment
                 .extract_inner::<warrant_evaluators::EvaluatorsConfig>("evaluators")

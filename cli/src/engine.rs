@@ -27,6 +27,50 @@ pub(crate) fn workspace_root(config: &Config) -> Result<PathBuf, String> {
     Ok(root)
 }
 
+/// The `[evaluators]` tables with Warrant's own files added to `policy.protected_paths`:
+/// the data directory (database, audit key and checkpoint), the configuration file and the
+/// rule files. No call writes them, whatever a rule or grant says.
+fn with_own_files_protected(tables: &serde_json::Value, config: &Config) -> serde_json::Value {
+    let absolute = |p: &std::path::Path| {
+        let joined = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            std::env::current_dir().map_or_else(|_| p.to_path_buf(), |cwd| cwd.join(p))
+        };
+        std::fs::canonicalize(&joined).unwrap_or(joined)
+    };
+    let mut own: Vec<String> = Vec::new();
+    let data = absolute(&config.data_dir);
+    own.push(data.display().to_string());
+    own.push(format!("{}/**", data.display()));
+    if let Some(file) = &config.source {
+        own.push(absolute(file).display().to_string());
+    }
+    let rule_files = tables
+        .pointer("/rules/files")
+        .and_then(serde_json::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f.get("path").and_then(serde_json::Value::as_str));
+    own.extend(rule_files.map(|p| absolute(std::path::Path::new(p)).display().to_string()));
+    let mut tables = match tables {
+        serde_json::Value::Null => serde_json::json!({}),
+        t => t.clone(),
+    };
+    if let Some(map) = tables.as_object_mut() {
+        let policy = map.entry("policy").or_insert_with(|| serde_json::json!({}));
+        if let Some(policy) = policy.as_object_mut() {
+            let list = policy
+                .entry("protected_paths")
+                .or_insert_with(|| serde_json::json!([]));
+            if let Some(list) = list.as_array_mut() {
+                list.extend(own.into_iter().map(serde_json::Value::String));
+            }
+        }
+    }
+    tables
+}
+
 /// The engine of the configured chain over `store`, emitting through `transport`.
 pub(crate) async fn build_engine(
     config: &Config,
@@ -37,7 +81,7 @@ pub(crate) async fn build_engine(
     // Rules are checked against the workspace's own tools (MCP servers, LSP profiles).
     let stored = load_workspace(&*store).await.map_err(|e| e.to_string())?;
     let cx = BuildContext {
-        tables: config.evaluators.clone(),
+        tables: with_own_files_protected(&config.evaluators, config),
         catalog: Arc::new(ToolCatalog::new(&stored.settings.tooling, None)),
         data_dir: config.data_dir.clone(),
         store: Some(store.clone()),
@@ -45,7 +89,7 @@ pub(crate) async fn build_engine(
     let assembly = warrant_plugins::assemble(&config.plugins, &cx)
         .await
         .map_err(|e| e.to_string())?;
-    let evaluators: EvaluatorsConfig = match &config.evaluators {
+    let evaluators: EvaluatorsConfig = match &cx.tables {
         serde_json::Value::Null => EvaluatorsConfig::default(),
         table => serde_json::from_value(table.clone()).map_err(|e| format!("[evaluators]: {e}"))?,
     };

@@ -168,3 +168,34 @@ fn logs_to_a_pipe_carry_no_colour_codes() {
         stderr.chars().take(200).collect::<String>()
     );
 }
+
+#[test]
+fn warrants_own_files_are_never_written_by_a_call() {
+    let workspace = tempfile::tempdir().unwrap();
+    let config = workspace.path().join("settings/warrant-local.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "mode = \"full_access\"\n").unwrap();
+    for path in [
+        "state/warrant.db",
+        "state/warrant.db.audit-key",
+        "settings/warrant-local.toml",
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_warrant"))
+            .arg("--config")
+            .arg(&config)
+            .args(["check", "--tool", "Write", "--input"])
+            .arg(serde_json::json!({"path": path, "content": "x"}).to_string())
+            .current_dir(workspace.path())
+            .env("WARRANT_DATA_DIR", workspace.path().join("state"))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let d: Value = serde_json::from_str(stdout.trim())
+            .unwrap_or_else(|e| panic!("{e}: {stdout} {}", String::from_utf8_lossy(&out.stderr)));
+        assert_eq!(d["behavior"], "deny", "{path}: {d}");
+        assert_eq!(
+            d["reasonCode"], "filesystem_protected_config",
+            "{path}: {d}"
+        );
+    }
+}
