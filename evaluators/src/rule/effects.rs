@@ -143,25 +143,28 @@ pub(crate) fn host_of(text: &str) -> Option<String> {
     })
 }
 
+/// A path (in normal form, as [`Places`] gives them) as a rule sees it.
 fn form(places: &Places<'_>, path: &Path) -> Form {
-    Form {
-        relative: places
-            .relative(path)
-            .map(|r| r.to_string_lossy().into_owned()),
-        absolute: path.to_string_lossy().into_owned(),
-    }
+    let absolute = path.to_string_lossy().into_owned();
+    let root = places.root().to_string_lossy();
+    let relative = match absolute.strip_prefix(root.as_ref()) {
+        Some("") => Some(String::new()),
+        Some(rest) if rest.starts_with('/') => Some(rest[1..].to_owned()),
+        Some(rest) if root.ends_with('/') => Some(rest.to_owned()),
+        _ => None,
+    };
+    Form { relative, absolute }
 }
 
 /// A path word used in `cwd`, named both ways.
 pub(crate) fn name(places: &Places<'_>, raw: &str, cwd: &WorkingDir) -> NamedPath {
     let located = places.locate(raw, cwd);
-    let written = places
-        .lexical_path(raw, cwd)
-        .unwrap_or_else(|| located.path.clone());
-    NamedPath {
-        written: form(places, &written),
-        real: form(places, &located.path),
-    }
+    let real = form(places, &located.path);
+    let written = match places.lexical_path(raw, cwd) {
+        Some(w) if w != located.path => form(places, &w),
+        _ => real.clone(),
+    };
+    NamedPath { written, real }
 }
 
 fn word_name(places: &Places<'_>, word: &Word, cwd: &WorkingDir) -> Option<NamedPath> {
@@ -388,17 +391,17 @@ impl EffectRules {
                             .filter(|&&i| self.paths[i].absolute == absolute),
                     );
                 };
-                // Globs whose literal part lies below the tree.
-                let under = if text.is_empty() || text == "/" {
-                    String::new()
-                } else {
-                    format!("{text}/")
-                };
-                for (prefix, rules) in self.prefixes.range(under.clone()..) {
-                    if !prefix.starts_with(&under) {
+                // Globs whose literal part lies below the tree: after it in order, starting
+                // with its text and a `/` (the root: every glob of its kind).
+                let whole = text.is_empty() || text == "/";
+                let after = (std::ops::Bound::Excluded(text), std::ops::Bound::Unbounded);
+                for (prefix, rules) in self.prefixes.range::<str, _>(after) {
+                    let Some(rest) = prefix.strip_prefix(text) else {
                         break;
+                    };
+                    if whole || rest.starts_with('/') {
+                        take(rules);
                     }
-                    take(rules);
                 }
                 // Globs whose literal part is the tree or a directory above it (`a/b/c`,
                 // `a/b`, `a`, and the root), looked up as slices of its text.
