@@ -138,3 +138,39 @@ fn text_the_parser_should_not_see_is_refused() {
         Err(ShellError::TooLong(70_000))
     ));
 }
+
+/// Inputs the fuzzer found (`fuzz/artifacts-found/shell_parse/`): the parser underneath looped
+/// until memory ran out on the first, and backtracked for minutes on the second. Both are
+/// refused before it sees them, in no time, and so asked about, never allowed.
+#[test]
+fn inputs_that_hang_the_parser_are_refused_before_it() {
+    let started = std::time::Instant::now();
+    let heredoc_formfeed =
+        include_bytes!("../../fuzz/artifacts-found/shell_parse/oom-heredoc-formfeed-tag");
+    let text = String::from_utf8_lossy(heredoc_formfeed);
+    assert!(matches!(
+        parse(&text),
+        Err(ShellError::ControlCharacter('\u{c}'))
+    ));
+    for c in ['\u{b}', '\0', '\u{1b}', '\u{85}'] {
+        assert!(
+            matches!(
+                parse(&format!("cat <<{c} x")),
+                Err(ShellError::ControlCharacter(_))
+            ),
+            "{c:?}"
+        );
+    }
+    let parens = include_bytes!("../../fuzz/artifacts-found/shell_parse/timeout-nested-parens");
+    assert!(matches!(
+        parse(&String::from_utf8_lossy(parens)),
+        Err(ShellError::TooDeep)
+    ));
+    // Tabs and line ends stay ordinary.
+    assert!(parse("ls\t-la\r\nls").is_ok());
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "refused quickly: {:?}",
+        started.elapsed()
+    );
+}

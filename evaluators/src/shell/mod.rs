@@ -18,7 +18,7 @@ pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
 /// The deepest nesting of brackets, braces and substitutions that is parsed.
 ///
 /// The parser recurses per level; the bound keeps it far from the stack's end.
-pub const MAX_NESTING: usize = 48;
+pub const MAX_NESTING: usize = 16;
 
 /// Shells: they take code with `-c`.
 pub const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish"];
@@ -45,6 +45,9 @@ pub enum ShellError {
     /// [`MAX_INNER_DEPTH`].
     #[error("it nests deeper than {MAX_NESTING} levels")]
     TooDeep,
+    /// It holds a control character other than a tab or a line end.
+    #[error("it holds the control character {0:?}")]
+    ControlCharacter(char),
     /// Bash evaluates part of it as code when it runs (arithmetic on variables, indirection,
     /// prompt expansion, subscripts, `-v` tests), or it expands an environment variable that
     /// may hold a secret.
@@ -237,6 +240,12 @@ fn precheck(code: &str) -> Result<(), ShellError> {
     }
     let mut depth = 0usize;
     for c in code.chars() {
+        // A control character (a form feed, a vertical tab, a NUL, an escape) is no part of
+        // a command a person types; some make the parser loop (`<<` with a form feed for a
+        // here-document tag).
+        if c.is_control() && !matches!(c, '\t' | '\n' | '\r') {
+            return Err(ShellError::ControlCharacter(c));
+        }
         match c {
             '(' | '{' | '[' => {
                 depth += 1;
