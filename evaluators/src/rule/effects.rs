@@ -246,6 +246,8 @@ pub(crate) struct EffectRules {
     /// to find those a searched tree may reach.
     prefixes: BTreeMap<String, Vec<usize>>,
     hosts: HashMap<String, Vec<HostRule>>,
+    /// Whether a deny or ask rule names a path effect.
+    restricting: bool,
 }
 
 /// Builds [`EffectRules`].
@@ -316,6 +318,7 @@ impl EffectRulesBuilder {
             }
         };
         Ok(EffectRules {
+            restricting: paths.iter().any(|p| p.action != RuleAction::Allow),
             paths,
             relative: finish(relative)?,
             absolute: finish(absolute)?,
@@ -356,7 +359,7 @@ impl EffectRules {
     /// Whether a deny or ask rule names a path effect: only then do a shell command's
     /// paths need reading (an allow on a path effect covers file tools only).
     pub(crate) fn restricts_paths(&self) -> bool {
-        self.paths.iter().any(|p| p.action != RuleAction::Allow)
+        self.restricting
     }
 
     /// The rules of `kind` whose glob matches a form of `path` (`real_only`: the resolved
@@ -378,8 +381,8 @@ impl EffectRules {
     }
 
     /// The path rules a tree may reach: its own path matches, or a file under it does.
+    /// (The tree's own path is compared by [`EffectRules::matching`], by the caller.)
     fn reaching(&self, tree: &NamedPath, places: &Places<'_>, out: &mut Vec<usize>) {
-        self.matching(tree, false, out);
         let mut candidates: Vec<usize> = Vec::new();
         for f in tree.forms() {
             for (text, absolute) in [(f.relative.as_deref(), false), (Some(&*f.absolute), true)] {
@@ -478,13 +481,30 @@ impl EffectRules {
         }
         let mut found: Vec<(usize, Kind)> = Vec::new();
         let mut scratch = Vec::new();
+        // The resolved form's matches of each path a file tool names, for its allows.
+        let mut real_matches: Vec<Vec<usize>> = Vec::new();
+        let allow_list = match effects.file_tool {
+            Some(Access::Read) if effects.trees.is_empty() => Some(Kind::Read),
+            Some(Access::Write) => Some(Kind::Write),
+            _ => None,
+        };
         for (list, kinds) in [
             (&effects.reads, &[Kind::Read][..]),
             (&effects.writes, &[Kind::Write][..]),
             (&effects.opaque, &[Kind::Read, Kind::Write][..]),
+            (&effects.trees, &[Kind::Read][..]),
         ] {
             for p in list {
                 self.matching(p, false, &mut scratch);
+                if allow_list.is_some_and(|k| kinds == [k]) && !std::ptr::eq(list, &effects.trees) {
+                    real_matches.push(if p.written == p.real {
+                        scratch.clone()
+                    } else {
+                        let mut real = Vec::new();
+                        self.matching(p, true, &mut real);
+                        real
+                    });
+                }
                 found.extend(
                     scratch
                         .drain(..)
@@ -542,39 +562,30 @@ impl EffectRules {
                 words: 0,
             }));
         }
-        hits.extend(self.covering_allows(effects));
+        if let Some(kind) = allow_list {
+            hits.extend(self.covering_allows(kind, &real_matches));
+        }
         hits.sort_unstable_by_key(|h| (h.rule, h.loose));
         hits.dedup_by_key(|h| h.rule);
         hits
     }
 
     /// Allow rules on a path effect that cover a file tool's call: every path, as resolved,
-    /// matches the rule, and the rule's kind is the tool's.
-    fn covering_allows(&self, effects: &CallEffects) -> Vec<Hit> {
-        let Some(access) = effects.file_tool else {
+    /// matches the rule (`real_matches`: each path's matches), and the rule's kind is the
+    /// tool's.
+    fn covering_allows(&self, kind: Kind, real_matches: &[Vec<usize>]) -> Vec<Hit> {
+        let Some((first, rest)) = real_matches.split_first() else {
             return Vec::new();
         };
-        let (kind, paths) = match access {
-            Access::Read if effects.trees.is_empty() => (Kind::Read, &effects.reads),
-            Access::Write => (Kind::Write, &effects.writes),
-            Access::Read => return Vec::new(),
-        };
-        if paths.is_empty() {
-            return Vec::new();
-        }
-        let mut common: Option<Vec<usize>> = None;
-        for p in paths {
-            let mut m = Vec::new();
-            self.matching(p, true, &mut m);
-            m.retain(|&i| self.paths[i].kind == kind && self.paths[i].action == RuleAction::Allow);
-            common = Some(match common {
-                None => m,
-                Some(c) => c.into_iter().filter(|i| m.contains(i)).collect(),
-            });
-        }
-        common
-            .unwrap_or_default()
-            .into_iter()
+        first
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let rule = &self.paths[i];
+                rule.kind == kind
+                    && rule.action == RuleAction::Allow
+                    && rest.iter().all(|m| m.contains(&i))
+            })
             .map(|i| Hit {
                 rule: self.paths[i].rule,
                 command: None,
