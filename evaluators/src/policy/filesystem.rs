@@ -449,15 +449,11 @@ fn unknown_tool(tool: &str, input: &Value, places: &Places<'_>) -> Option<Findin
         return None;
     }
     let mut raws: Vec<&str> = raw_paths(input);
-    for field in ["url", "uri"] {
-        if let Some(url) = input.get(field).and_then(Value::as_str)
-            && url
-                .get(..5)
-                .is_some_and(|p| p.eq_ignore_ascii_case("file:"))
-        {
-            raws.push(url);
-        }
-    }
+    // Any other string that reads as a path or a `file:` URL, at any depth: what the tool
+    // does with it is unknown, so it is checked as a path too.
+    path_like(input, &mut raws);
+    raws.sort_unstable();
+    raws.dedup();
     let mut findings = Vec::new();
     for raw in raws {
         let named = match meanings(raw) {
@@ -502,6 +498,25 @@ fn unknown_tool(tool: &str, input: &Value, places: &Places<'_>) -> Option<Findin
         }
     }
     most_restrictive(findings)
+}
+
+/// The strings of `value`, at any depth, that read as paths (`/…`, `~…`, `./…`, `../…`) or
+/// `file:` URLs; at most a few hundred are looked at.
+fn path_like<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
+    const MAX_STRINGS: usize = 512;
+    match value {
+        Value::String(s) if out.len() < MAX_STRINGS => {
+            let t = s.trim_start();
+            let file_url = t.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("file:"));
+            let path = t.starts_with(['/', '~']) || t.starts_with("./") || t.starts_with("../");
+            if (file_url || path) && !t.contains('\n') {
+                out.push(t);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| path_like(v, out)),
+        Value::Object(map) => map.values().for_each(|v| path_like(v, out)),
+        _ => {}
+    }
 }
 
 fn place(tool: &str, raw: &str, access: Access, places: &Places<'_>) -> Option<Finding> {
