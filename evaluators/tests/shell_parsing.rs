@@ -166,6 +166,24 @@ fn inputs_that_hang_the_parser_are_refused_before_it() {
         parse(&String::from_utf8_lossy(parens)),
         Err(ShellError::TooDeep)
     ));
+    // Numbers the parser underneath would overflow on (it unwraps their parse).
+    let fd = include_bytes!("../../fuzz/artifacts-found/shell_parse/panic-fd-number-overflow");
+    assert!(matches!(
+        parse(&String::from_utf8_lossy(fd)),
+        Err(ShellError::NumberTooLong)
+    ));
+    for text in [
+        "echo 99999999999>x",
+        "echo {1..9999999999999999999999}",
+        "cd ~+99999999999999999999999",
+        "cd ~-99999999999999999999999",
+    ] {
+        assert!(
+            matches!(parse(text), Err(ShellError::NumberTooLong)),
+            "{text}"
+        );
+    }
+    assert!(parse("echo 2>/dev/null 123456789>x; sleep 100000000000000000").is_ok());
     // Tabs and line ends stay ordinary.
     assert!(parse("ls\t-la\r\nls").is_ok());
     assert!(

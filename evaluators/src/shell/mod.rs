@@ -20,6 +20,12 @@ pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
 /// The parser recurses per level; the bound keeps it far from the stack's end.
 pub const MAX_NESTING: usize = 16;
 
+/// The most digits in a row a command may hold (an `i64` has 19).
+pub const MAX_NUMBER_DIGITS: usize = 18;
+
+/// The most digits of a file descriptor number before `<` or `>` (a `u32` has 10).
+pub const MAX_FD_DIGITS: usize = 9;
+
 /// Shells: they take code with `-c`.
 pub const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish"];
 
@@ -45,6 +51,10 @@ pub enum ShellError {
     /// [`MAX_INNER_DEPTH`].
     #[error("it nests deeper than {MAX_NESTING} levels")]
     TooDeep,
+    /// It holds a number longer than [`MAX_NUMBER_DIGITS`] digits, or a file descriptor
+    /// number longer than [`MAX_FD_DIGITS`].
+    #[error("it holds a number too long to read")]
+    NumberTooLong,
     /// It holds a control character other than a tab or a line end.
     #[error("it holds the control character {0:?}")]
     ControlCharacter(char),
@@ -239,7 +249,22 @@ fn precheck(code: &str) -> Result<(), ShellError> {
         return Err(ShellError::TooLong(code.len()));
     }
     let mut depth = 0usize;
+    // The length of the run of digits just read: the parser underneath reads numbers (a
+    // file descriptor before `<` or `>`, a brace sequence, `~N`) into fixed-size integers and
+    // panics when one overflows.
+    let mut digits = 0usize;
     for c in code.chars() {
+        if c.is_ascii_digit() {
+            digits += 1;
+            if digits > MAX_NUMBER_DIGITS {
+                return Err(ShellError::NumberTooLong);
+            }
+            continue;
+        }
+        if matches!(c, '<' | '>') && digits > MAX_FD_DIGITS {
+            return Err(ShellError::NumberTooLong);
+        }
+        digits = 0;
         // A control character (a form feed, a vertical tab, a NUL, an escape) is no part of
         // a command a person types; some make the parser loop (`<<` with a form feed for a
         // here-document tag).
