@@ -41,8 +41,19 @@ fn with_own_files_protected(tables: &serde_json::Value, config: &Config) -> serd
     };
     let mut own: Vec<String> = Vec::new();
     let data = absolute(&config.data_dir);
-    own.push(data.display().to_string());
-    own.push(format!("{}/**", data.display()));
+    let root = workspace_root(config).map(|r| absolute(&r));
+    if root.as_ref().is_ok_and(|r| r.starts_with(&data)) {
+        // The data directory holds the workspace (`--data-dir .`): only the database and its
+        // companions (WAL, shared memory, audit key, head checkpoint) are Warrant's.
+        own.push(format!(
+            "{}/{}*",
+            data.display(),
+            warrant_stores::DEFAULT_FILE_NAME
+        ));
+    } else {
+        own.push(data.display().to_string());
+        own.push(format!("{}/**", data.display()));
+    }
     if let Some(file) = &config.source {
         own.push(absolute(file).display().to_string());
     }

@@ -199,3 +199,29 @@ fn warrants_own_files_are_never_written_by_a_call() {
         );
     }
 }
+
+#[test]
+fn a_data_directory_holding_the_workspace_protects_only_the_database() {
+    let workspace = tempfile::tempdir().unwrap();
+    let decide = |path: &str| -> Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_warrant"))
+            .args(["check", "--tool", "Write", "--input"])
+            .arg(serde_json::json!({"path": path, "content": "x"}).to_string())
+            .current_dir(workspace.path())
+            .env("WARRANT_DATA_DIR", ".")
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
+    };
+    for db in ["warrant.db", "warrant.db-wal", "warrant.db.audit-key"] {
+        let d = decide(db);
+        assert_eq!(d["reasonCode"], "filesystem_protected_config", "{db}: {d}");
+    }
+    let d = decide("src/lib.rs");
+    assert_ne!(
+        d["behavior"], "deny",
+        "the workspace's own files stay writable: {d}"
+    );
+    assert_eq!(d["reasonCode"], "filesystem_write_inside_workspace", "{d}");
+}
