@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use warrant_core::catalog::ToolCatalog;
-use warrant_core::engine::Engine;
+use warrant_core::engine::{Engine, EngineLimits};
 use warrant_core::store::Store;
 use warrant_core::transport::Transport;
 use warrant_core::workspace::load_workspace;
@@ -88,6 +88,25 @@ pub(crate) async fn build_engine(
     store: Arc<dyn Store>,
     transport: Arc<dyn Transport>,
 ) -> Result<Engine, String> {
+    build(config, store, transport, false).await
+}
+
+/// [`build_engine`] for a short-lived process sharing the store with a server or other
+/// hooks: requests pending in the store are adopted, not ended as interrupted.
+pub(crate) async fn build_shared_engine(
+    config: &Config,
+    store: Arc<dyn Store>,
+    transport: Arc<dyn Transport>,
+) -> Result<Engine, String> {
+    build(config, store, transport, true).await
+}
+
+async fn build(
+    config: &Config,
+    store: Arc<dyn Store>,
+    transport: Arc<dyn Transport>,
+    adopt_pending: bool,
+) -> Result<Engine, String> {
     let root = workspace_root(config)?;
     // Rules are checked against the workspace's own tools (MCP servers, LSP profiles).
     let stored = load_workspace(&*store).await.map_err(|e| e.to_string())?;
@@ -105,12 +124,20 @@ pub(crate) async fn build_engine(
         table => serde_json::from_value(table.clone()).map_err(|e| format!("[evaluators]: {e}"))?,
     };
     let scoper = warrant_evaluators::grant_scoper(&evaluators, &root);
-    Engine::builder(assembly.chain)
+    let builder = Engine::builder(assembly.chain)
         .store(store)
         .transport(transport)
         .grant_scoper(Arc::new(scoper))
-        .workspace_root(root)
-        .build()
-        .await
-        .map_err(|e| e.to_string())
+        .workspace_root(root);
+    let builder = if adopt_pending {
+        // Requests adopted from the store are other processes' too: none may expire to make
+        // room for this process's own.
+        builder.adopt_pending().limits(EngineLimits {
+            max_pending_approvals: usize::MAX,
+            ..EngineLimits::default()
+        })
+    } else {
+        builder
+    };
+    builder.build().await.map_err(|e| e.to_string())
 }

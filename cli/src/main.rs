@@ -5,6 +5,9 @@ mod check;
 mod config;
 mod demo;
 mod engine;
+mod hook;
+mod init;
+mod mcp;
 mod plugins;
 mod serve;
 mod stdio;
@@ -51,6 +54,20 @@ enum Command {
     /// Input lines: tool_call, approval, tool_result and session_settings objects. A
     /// malformed line is answered with a RUN_ERROR event; the end of the input exits 0.
     Stdio(stdio::StdioArgs),
+    /// Guard an MCP server: a stdio MCP server that runs `CMD ARGS…` as its child, passes
+    /// every message through, and decides every tools/call before forwarding it.
+    ///
+    /// Exits with the server's exit status.
+    Mcp(mcp::McpArgs),
+    /// Decide an agent's tool call from its hook payload on stdin (claude-code, codex,
+    /// gemini) and answer in that agent's schema.
+    ///
+    /// Fails closed: a payload that cannot be read, an error or a timeout is an ask (Claude
+    /// Code) or a deny (Codex, Gemini CLI), never an allow.
+    Hook(hook::HookArgs),
+    /// Set Warrant up where an agent runs: `--agent NAME` installs the hook entries in that
+    /// agent's settings file (`--project` for the project's, `--remove` to take them out).
+    Init(init::InitArgs),
 }
 
 /// The built-in crates register their plugins with `inventory`; the linker keeps those
@@ -77,6 +94,9 @@ fn main() -> ExitCode {
         Command::Audit(args) => audit::run(args, cli.config.as_deref()),
         Command::Serve(args) => serve::run(args, cli.config.as_deref()),
         Command::Stdio(args) => stdio::run(args, cli.config.as_deref()),
+        Command::Mcp(args) => mcp::run(args, cli.config.as_deref()),
+        Command::Hook(args) => hook::run(args, cli.config.as_deref()),
+        Command::Init(args) => init::run(args, cli.config.as_deref()),
     }
 }
 

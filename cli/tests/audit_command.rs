@@ -33,6 +33,8 @@ fn evaluation(tool_call_id: &str) -> AuditRecord {
                 confidence: None,
                 risk_categories: None,
                 reviewer_model: None,
+                provenance: None,
+                evaluator: None,
             },
             trace: ChainTrace::default(),
         },

@@ -8,6 +8,8 @@ use crate::chain::ChainTrace;
 use crate::decision::{ToolPermissionDecision, ToolPermissionResolution};
 
 /// What an audit record is about.
+// Most records are evaluations, so boxing the large variant would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum AuditEvent {
@@ -31,6 +33,19 @@ pub enum AuditEvent {
     Expiry {
         /// Why.
         reason: String,
+    },
+    /// The agent (or its host) withdrew a pending approval request: the call never ran.
+    Cancel {
+        /// Why.
+        reason: String,
+    },
+    /// The user revoked a grant: calls it covered ask again.
+    #[serde(rename_all = "camelCase")]
+    GrantRevoked {
+        /// The grant's id.
+        grant_id: String,
+        /// What it covered, as the approval described it.
+        description: String,
     },
 }
 

@@ -166,6 +166,77 @@ pub struct ToolPermissionDecision {
     /// The classifier model that reviewed the call; only on classifier decisions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reviewer_model: Option<String>,
+    /// Which kind of user decision it was, when the `rule` source decided: the user's own
+    /// rule, a grant from an earlier approval, auto-approval, or checkpoints that are off.
+    /// Optional: clients that do not know it keep reading `source`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
+    /// The evaluator that decided (its name and version), alongside the four-valued
+    /// `source`; absent when no evaluator decided (an open call left to the user).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evaluator: Option<DecidingEvaluator>,
+}
+
+/// Which kind of user decision a `rule`-sourced decision was (`provenance` on the wire).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Provenance {
+    /// One of the user's rules matched.
+    UserRule {
+        /// The rule as written (`Bash(git push:*)`).
+        rule: String,
+        /// Its layer: `managed`, `project`, `user` or `session`.
+        layer: String,
+        /// Where it was written: `FILE:LINE` for a rule file, else the configuration layer.
+        origin: String,
+    },
+    /// A grant from an earlier `session` or `global` approval covers the call.
+    #[serde(rename_all = "camelCase")]
+    Grant {
+        /// The grant's id (`GET /v1/grants`, `DELETE /v1/grants/{id}`).
+        grant_id: String,
+        /// `session` or `global`.
+        scope: Scope,
+        /// When it was granted (Unix milliseconds).
+        granted_at: i64,
+        /// The call whose approval made it.
+        tool_call_id: String,
+        /// The action the user chose on that call.
+        action_id: String,
+        /// What it covers, as the approval described it.
+        description: String,
+    },
+    /// The tool is auto-approved by the session's settings or the pattern's defaults.
+    AutoApproved {
+        /// Where the auto-approval comes from.
+        from: AutoApprovalOrigin,
+    },
+    /// The pattern's `tool-call` checkpoints are off for the agent: nothing was reviewed.
+    CheckpointsOff {
+        /// The agent whose checkpoints are off.
+        agent: String,
+    },
+}
+
+/// Where an auto-approval comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AutoApprovalOrigin {
+    /// The session's own override of the pattern's settings.
+    Session,
+    /// The pattern's defaults.
+    Pattern,
+}
+
+/// The evaluator that decided, as streamed (`evaluator` on the wire).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DecidingEvaluator {
+    /// Its stable name (`policy`, `rule`, a plugin's own name).
+    pub name: String,
+    /// Its version, when it reports one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
 }
 
 /// What the user decided about a call that asked (`behavior` of a resolution).
@@ -210,7 +281,14 @@ pub struct ToolPermissionResolution {
     pub action_id: String,
     /// How far the resolution reaches.
     pub scope: Scope,
+    /// What the user told the agent with a denial (redacted, at most
+    /// [`MAX_DENIAL_MESSAGE_CHARS`] characters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
+
+/// The longest message a denial may carry to the agent, in characters.
+pub const MAX_DENIAL_MESSAGE_CHARS: usize = 2000;
 
 #[cfg(test)]
 mod tests {

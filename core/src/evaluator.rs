@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::call::{EvaluationContext, PermissionMode, ToolCall};
-use crate::decision::{Behavior, Confidence, PermissionDecisionSource, Risk};
+use crate::decision::{Behavior, Confidence, PermissionDecisionSource, Provenance, Risk};
 
 /// How strongly an evaluator's decision binds, by the chain's strength table.
 ///
@@ -69,6 +69,9 @@ pub struct Rationale {
     /// The reviewing model (classifiers only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reviewer_model: Option<String>,
+    /// Which kind of user decision it was (the `rule` source only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
 }
 
 impl Rationale {
@@ -81,7 +84,14 @@ impl Rationale {
             confidence: None,
             risk_categories: None,
             reviewer_model: None,
+            provenance: None,
         }
+    }
+
+    /// The same rationale, saying which kind of user decision it was.
+    pub fn with_provenance(mut self, provenance: Provenance) -> Self {
+        self.provenance = Some(provenance);
+        self
     }
 }
 
@@ -110,6 +120,14 @@ impl Verdict {
     /// A decision with the given stance.
     pub fn decide(stance: Stance, rationale: Rationale) -> Self {
         Verdict::Decide { stance, rationale }
+    }
+
+    /// A settling evaluator's answer for an open call (see [`Role::Settle`]).
+    pub fn settle(behavior: Behavior, rationale: Rationale) -> Self {
+        Verdict::Settle {
+            behavior,
+            rationale,
+        }
     }
 }
 
@@ -156,16 +174,26 @@ impl EvaluatorError {
 /// #[async_trait]
 /// impl Evaluator for NoDeploys {
 ///     fn name(&self) -> &str { "no_deploys" }
-///     fn source(&self) -> PermissionDecisionSource { PermissionDecisionSource::Rule }
+///     fn source(&self) -> PermissionDecisionSource { PermissionDecisionSource::Policy }
+///     fn version(&self) -> Option<&str> { Some("1.0.0") }
 ///     async fn evaluate(&self, call: &ToolCall, _cx: &EvaluationContext) -> Result<Verdict, EvaluatorError> {
 ///         Ok(if call.tool_name == "deploy" {
-///             Verdict::decide(Stance::HardDeny, Rationale::new("normalized_rule_deny", "Deploys are off.", Risk::High))
+///             Verdict::decide(Stance::HardDeny, Rationale::new("plugin_no_deploys_deny", "Deploys are off.", Risk::High))
 ///         } else {
 ///             Verdict::Abstain
 ///         })
 ///     }
 /// }
 /// ```
+///
+/// Decisions stream with the evaluator's [`source`](Evaluator::source) (one of the seed's
+/// four) and, beside it, its [`name`](Evaluator::name) and [`version`](Evaluator::version)
+/// (`evaluator` on the wire), so a UI can say which plugin decided. Reason codes of
+/// third-party evaluators belong to the `plugin_<name>_…` family; the built-in families
+/// (`shell_`, `normalized_rule_`, `auto_classifier_`, …) are the built-in evaluators' own.
+/// For closures and test doubles, see the `testkit` feature ([`evaluator_fn`], `MockEvaluator`).
+///
+/// [`evaluator_fn`]: https://docs.rs/warrant-core/latest/warrant_core/testkit/fn.evaluator_fn.html
 ///
 /// # Errors
 ///
@@ -178,6 +206,12 @@ pub trait Evaluator: Send + Sync {
 
     /// The provenance the engine stamps on decisions this evaluator makes.
     fn source(&self) -> PermissionDecisionSource;
+
+    /// The evaluator's version, streamed with its decisions (`evaluator.version`). None by
+    /// default; a plugin reports its own.
+    fn version(&self) -> Option<&str> {
+        None
+    }
 
     /// When the chain consults this evaluator. Judges by default.
     fn role(&self) -> Role {
@@ -200,6 +234,9 @@ impl<E: Evaluator + ?Sized> Evaluator for Arc<E> {
     fn source(&self) -> PermissionDecisionSource {
         (**self).source()
     }
+    fn version(&self) -> Option<&str> {
+        (**self).version()
+    }
     fn role(&self) -> Role {
         (**self).role()
     }
@@ -219,6 +256,9 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
     }
     fn source(&self) -> PermissionDecisionSource {
         (**self).source()
+    }
+    fn version(&self) -> Option<&str> {
+        (**self).version()
     }
     fn role(&self) -> Role {
         (**self).role()

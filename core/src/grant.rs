@@ -39,6 +39,10 @@ impl GrantKey {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Grant {
+    /// Its stable id (`grt_…`), derived from the session and the call whose approval made it
+    /// ([`Grant::id_for`]); grants recorded before ids existed get theirs when loaded.
+    #[serde(default)]
+    pub id: String,
     /// What it covers.
     pub keys: Vec<GrantKey>,
     /// `session` or `global`.
@@ -51,9 +55,43 @@ pub struct Grant {
     pub granted_at: i64,
     /// How it was described to the user.
     pub description: String,
+    /// The action the user chose on that call (empty for grants recorded before it was kept).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub action_id: String,
 }
 
 impl Grant {
+    /// The id of the grant made by approving `tool_call_id` in `session_id`: `grt_` and 16
+    /// hex digits of their SHA-256, so the same approval always names the same grant.
+    pub fn id_for(session_id: &str, tool_call_id: &str) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(session_id.as_bytes());
+        h.update([0]);
+        h.update(tool_call_id.as_bytes());
+        format!("grt_{}", &hex::encode(h.finalize())[..16])
+    }
+
+    /// Gives a grant recorded before ids existed its id.
+    pub fn with_id(mut self) -> Self {
+        if self.id.is_empty() {
+            self.id = Self::id_for(&self.session_id, &self.tool_call_id);
+        }
+        self
+    }
+
+    /// Whether `other` allows exactly what this grant allows, in the same place: a second
+    /// such grant adds nothing and is not kept.
+    pub fn same_reach(&self, other: &Grant) -> bool {
+        let mut a = self.keys.clone();
+        let mut b = other.keys.clone();
+        a.sort();
+        b.sort();
+        a == b
+            && self.scope == other.scope
+            && (self.scope == Scope::Global || self.session_id == other.session_id)
+    }
+
     /// Whether the grant applies in `session_id`.
     pub fn applies_in(&self, session_id: &str) -> bool {
         self.scope == Scope::Global || self.session_id == session_id
@@ -123,6 +161,8 @@ mod tests {
 
     fn grant(keys: Vec<GrantKey>, scope: Scope) -> Grant {
         Grant {
+            id: Grant::id_for("s1", "c"),
+            action_id: "allow_session".into(),
             keys,
             scope,
             session_id: "s1".into(),
@@ -157,6 +197,42 @@ mod tests {
         assert!(g.covers(&[key("Bash", Some("git push"))]));
         assert!(!g.covers(&[key("Bash", Some("git push")), key("Bash", Some("rm"))]));
         assert!(!g.covers(&[]), "a call with no keys is never covered");
+    }
+
+    #[test]
+    fn ids_are_stable_and_given_to_old_grants() {
+        let id = Grant::id_for("s1", "c");
+        assert!(id.starts_with("grt_") && id.len() == 20, "{id}");
+        assert_ne!(id, Grant::id_for("s1", "d"));
+        assert_ne!(Grant::id_for("s1c", ""), Grant::id_for("s1", "c"));
+        let old: Grant = serde_json::from_value(json!({
+            "keys": [], "scope": "session", "sessionId": "s1", "toolCallId": "c",
+            "grantedAt": 0, "description": ""
+        }))
+        .unwrap();
+        assert_eq!(old.with_id().id, id);
+    }
+
+    #[test]
+    fn grants_of_the_same_reach_are_recognised() {
+        let a = grant(
+            vec![key("Bash", Some("ls")), key("Bash", Some("pwd"))],
+            Scope::Session,
+        );
+        let mut b = grant(
+            vec![key("Bash", Some("pwd")), key("Bash", Some("ls"))],
+            Scope::Session,
+        );
+        b.tool_call_id = "other".into();
+        assert!(a.same_reach(&b));
+        b.session_id = "s2".into();
+        assert!(!a.same_reach(&b), "session grants of two sessions differ");
+        let mut g = grant(vec![key("Bash", Some("ls"))], Scope::Global);
+        let mut h = g.clone();
+        h.session_id = "s2".into();
+        assert!(g.same_reach(&h), "global grants reach every session");
+        g.scope = Scope::Session;
+        assert!(!g.same_reach(&h));
     }
 
     #[test]

@@ -18,8 +18,14 @@ pub mod grant;
 pub mod part;
 pub mod sanitize;
 pub mod store;
+#[cfg(any(test, feature = "testkit"))]
+pub mod testkit;
 pub mod transport;
 pub mod workspace;
+
+/// Re-exported: [`Evaluator`](evaluator::Evaluator), [`Store`](store::Store) and
+/// [`Transport`](transport::Transport) are implemented with `#[async_trait]`.
+pub use async_trait::async_trait;
 
 /// The names most users need.
 pub mod prelude {
@@ -27,8 +33,9 @@ pub mod prelude {
     pub use crate::call::{EvaluationContext, PermissionMode, ToolCall};
     pub use crate::chain::{Chain, ChainOutcome};
     pub use crate::decision::{
-        Behavior, Confidence, PermissionDecisionSource, ResolutionBehavior, Risk, Scope,
-        ToolPermissionDecision, ToolPermissionResolution,
+        AutoApprovalOrigin, Behavior, Confidence, DecidingEvaluator, PermissionDecisionSource,
+        Provenance, ResolutionBehavior, Risk, Scope, ToolPermissionDecision,
+        ToolPermissionResolution,
     };
     pub use crate::engine::{Authorization, AuthorizeOptions, Engine};
     pub use crate::evaluator::{Evaluator, EvaluatorError, Rationale, Role, Stance, Verdict};

@@ -49,6 +49,10 @@ pub struct ToolPart {
     /// What the user did, after an escalation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub permission_resolution: Option<ToolPermissionResolution>,
+    /// The call ended without running: its approval request expired or was cut short by a
+    /// restart. `output` then says why; a result is refused from then on.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 impl ToolPart {
@@ -64,6 +68,7 @@ impl ToolPart {
             permission: None,
             permission_decision: None,
             permission_resolution: None,
+            interrupted: false,
         }
     }
 }

@@ -144,6 +144,45 @@ pub fn decision(d: &mut ToolPermissionDecision) {
     d.reason = clean(&d.reason, MAX_REASON_CHARS);
     d.reason_code = clean(&d.reason_code, MAX_CATEGORY_CHARS);
     classifier_metadata(&mut d.risk_categories, &mut d.reviewer_model);
+    if let Some(p) = d.provenance.as_mut() {
+        provenance(p);
+    }
+    if let Some(e) = d.evaluator.as_mut() {
+        e.name = clean(&e.name, MAX_MODEL_CHARS);
+        if let Some(v) = e.version.as_mut() {
+            *v = clean(v, MAX_CATEGORY_CHARS);
+        }
+    }
+}
+
+/// Redacts and bounds a provenance's texts (a rule, where it was written, a grant's label).
+fn provenance(p: &mut crate::decision::Provenance) {
+    use crate::decision::Provenance;
+    match p {
+        Provenance::UserRule {
+            rule,
+            layer,
+            origin,
+        } => {
+            *rule = clean(rule, MAX_REASON_CHARS);
+            *layer = clean(layer, MAX_CATEGORY_CHARS);
+            *origin = clean(origin, MAX_LABEL_CHARS);
+        }
+        Provenance::Grant {
+            grant_id,
+            tool_call_id,
+            action_id,
+            description,
+            ..
+        } => {
+            *grant_id = clean(grant_id, MAX_CATEGORY_CHARS);
+            *tool_call_id = clean(tool_call_id, MAX_LABEL_CHARS);
+            *action_id = clean(action_id, MAX_CATEGORY_CHARS);
+            *description = clean(description, MAX_LABEL_CHARS);
+        }
+        Provenance::AutoApproved { .. } => {}
+        Provenance::CheckpointsOff { agent } => *agent = clean(agent, MAX_LABEL_CHARS),
+    }
 }
 
 fn classifier_metadata(categories: &mut Option<Vec<String>>, model: &mut Option<String>) {

@@ -24,6 +24,59 @@ fn seed_decision_payload_round_trips() {
 }
 
 #[test]
+fn every_provenance_kind_round_trips_and_old_clients_read_on() {
+    let Value::Array(payloads) = fixture("decision_provenance.json") else {
+        panic!("an array of decisions");
+    };
+    let kinds: Vec<Option<&str>> = payloads
+        .iter()
+        .map(|p| p["provenance"]["kind"].as_str())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            Some("user_rule"),
+            Some("grant"),
+            Some("auto_approved"),
+            Some("checkpoints_off"),
+            None
+        ]
+    );
+    for payload in &payloads {
+        let decision: ToolPermissionDecision = serde_json::from_value(payload.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&decision).unwrap(), *payload);
+        assert!(decision.evaluator.is_some());
+    }
+    let grant: ToolPermissionDecision = serde_json::from_value(payloads[1].clone()).unwrap();
+    assert_eq!(
+        grant.provenance,
+        Some(Provenance::Grant {
+            grant_id: "grt_0123456789abcdef".into(),
+            scope: Scope::Session,
+            granted_at: 1_700_000_000_000,
+            tool_call_id: "call-earlier".into(),
+            action_id: "allow_session".into(),
+            description: "Allow all \"git push origin main\" commands for this session".into(),
+        })
+    );
+    // A client that knows only the seed's fields reads the seed's fields.
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct SeedOnly {
+        tool_call_id: String,
+        behavior: Behavior,
+        source: PermissionDecisionSource,
+        reason: String,
+        reason_code: String,
+        risk: Risk,
+    }
+    for payload in payloads {
+        serde_json::from_value::<SeedOnly>(payload).unwrap();
+    }
+}
+
+#[test]
 fn seed_resolution_payload_round_trips() {
     let payload = fixture("resolution.json");
     let resolution: ToolPermissionResolution =

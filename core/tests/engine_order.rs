@@ -42,6 +42,7 @@ mock! {
         async fn pending_approvals(&self) -> Result<Vec<PendingApproval>, StoreError>;
         async fn put_grant(&self, grant: &Grant) -> Result<(), StoreError>;
         async fn grants(&self) -> Result<Vec<Grant>, StoreError>;
+        async fn remove_grant(&self, grant_id: &str) -> Result<bool, StoreError>;
         async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError>;
         async fn save_workspace(&self, workspace: &WorkspaceState) -> Result<(), StoreError>;
         async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError>;
@@ -442,11 +443,24 @@ async fn session_and_global_scopes_become_grants() {
         .await
         .unwrap();
     engine.resolve("c2", "allow_global").await.unwrap();
-    engine
+    // The session grant covers "make deploy" in s1 from now on, whatever the chain.
+    let covered = engine
         .authorize(call("c3"), AuthorizeOptions::default())
         .await
         .unwrap();
-    engine.resolve("c3", "allow_once").await.unwrap();
+    assert_eq!(covered.decision.behavior, Behavior::Allow);
+    assert!(matches!(
+        covered.decision.provenance,
+        Some(Provenance::Grant { ref action_id, scope: Scope::Session, .. }) if action_id == "allow_session"
+    ));
+    engine
+        .authorize(
+            ToolCall::new("s1", "c5", "Bash", json!({"command": "make clean"})),
+            AuthorizeOptions::default(),
+        )
+        .await
+        .unwrap();
+    engine.resolve("c5", "allow_once").await.unwrap();
     let grants = engine.grants();
     assert_eq!(grants.len(), 2, "allow_once grants nothing");
     assert_eq!(grants[0].scope, Scope::Session);
@@ -459,6 +473,37 @@ async fn session_and_global_scopes_become_grants() {
     // The next call's context carries the grants and the keys they must cover.
     let cx = engine.context(&call("c4"), PermissionMode::Default);
     assert!(cx.grants.iter().any(|g| g.covers(&cx.grant_keys)));
+}
+
+#[tokio::test]
+async fn identical_grants_are_kept_once_and_a_revoked_grant_stops_allowing() {
+    let (engine, store, _) = engine(Stance::DefaultAsk, "shell_write").await;
+    // Two calls of the same reach wait at once; both are approved for the session.
+    for id in ["c1", "c2"] {
+        engine
+            .authorize(call(id), AuthorizeOptions::default())
+            .await
+            .unwrap();
+    }
+    engine.resolve("c1", "allow_session").await.unwrap();
+    engine.resolve("c2", "allow_session").await.unwrap();
+    let grants = engine.grants();
+    assert_eq!(grants.len(), 1, "the second grant adds nothing: {grants:?}");
+    assert_eq!(grants[0].tool_call_id, "c1");
+    assert_eq!(store.grants().await.unwrap().len(), 1);
+
+    let revoked = engine.revoke_grant(&grants[0].id).await.unwrap();
+    assert_eq!(revoked.id, grants[0].id);
+    assert!(engine.grants().is_empty() && store.grants().await.unwrap().is_empty());
+    assert!(matches!(
+        engine.revoke_grant(&revoked.id).await,
+        Err(warrant_core::engine::RevokeError::Unknown(_))
+    ));
+    let again = engine
+        .authorize(call("c3"), AuthorizeOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(again.decision.behavior, Behavior::Ask);
 }
 
 #[tokio::test]
@@ -491,7 +536,7 @@ async fn a_pending_call_id_cannot_be_authorized_twice() {
 }
 
 #[tokio::test]
-async fn pending_approvals_survive_an_engine_restart() {
+async fn pending_approvals_end_as_interrupted_at_an_engine_restart() {
     let store = Arc::new(MemoryStore::new());
     let chain = || {
         Chain::builder()
@@ -519,17 +564,37 @@ async fn pending_approvals_survive_an_engine_restart() {
         .build()
         .await
         .unwrap();
-    assert_eq!(second.pending_requests().len(), 1);
-    let resolution = second.resolve("c1", "allow_once").await.unwrap();
+    // The agent that asked lost its waiter with the first engine: the request can no longer
+    // become an allow for a call that never ran.
+    assert!(second.pending_requests().is_empty());
+    assert!(store.pending_approvals().await.unwrap().is_empty());
+    assert!(matches!(
+        second.resolve("c1", "allow_once").await,
+        Err(ResolveError::NotPending(_))
+    ));
+    assert!(second.complete("s1", "c1", "ran anyway").await.is_err());
     let messages = store.messages("s1").await.unwrap();
     let MessagePart::Tool(part) = &messages[0].parts[0] else {
         panic!()
     };
-    assert_eq!(part.permission_resolution.as_ref(), Some(&resolution));
+    assert!(part.interrupted, "{part:?}");
+    assert!(
+        part.output.as_deref().unwrap().starts_with("Interrupted"),
+        "{part:?}"
+    );
     assert!(
         part.permission_decision.is_some(),
-        "the restored part keeps its decision"
+        "the part keeps its decision"
     );
+    assert!(part.permission_resolution.is_none());
+    let audit = store
+        .audit_records(&warrant_core::store::AuditQuery::all())
+        .await
+        .unwrap();
+    assert!(matches!(
+        audit.last().unwrap().record.event,
+        AuditEvent::Expiry { ref reason } if reason.contains("restarted")
+    ));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -601,4 +666,145 @@ async fn concurrent_calls_with_one_id_are_accepted_once() {
         accepted += usize::from(t.await.unwrap());
     }
     assert_eq!(accepted, 1);
+}
+
+/// The kinds of a session's audit records, in order.
+async fn audit_kinds(store: &MemoryStore) -> Vec<&'static str> {
+    store
+        .audit_records(&warrant_core::store::AuditQuery::session("s1"))
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| match r.record.event {
+            AuditEvent::Evaluation { .. } => "evaluation",
+            AuditEvent::Resolution { .. } => "resolution",
+            AuditEvent::Expiry { .. } => "expiry",
+            AuditEvent::Cancel { .. } => "cancel",
+            AuditEvent::GrantRevoked { .. } => "grant revoked",
+        })
+        .collect()
+}
+
+async fn interrupted_part(store: &MemoryStore, id: &str) -> ToolPart {
+    let messages = store.messages("s1").await.unwrap();
+    let part = messages
+        .into_iter()
+        .flat_map(|m| m.parts)
+        .find_map(|p| match p {
+            MessagePart::Tool(t) if t.tool_call_id == id => Some(t),
+            _ => None,
+        })
+        .expect("the part");
+    assert!(part.interrupted, "{part:?}");
+    part
+}
+
+#[tokio::test]
+async fn a_cancelled_request_is_audited_says_it_never_ran_and_cannot_be_resolved() {
+    let (engine, store, _) = engine(Stance::DefaultAsk, "shell_write").await;
+    let auth = engine
+        .authorize(call("c1"), AuthorizeOptions::default())
+        .await
+        .unwrap();
+    engine.cancel("c1", "the run was stopped").await.unwrap();
+    assert!(engine.pending_requests().is_empty());
+    assert!(store.pending_approvals().await.unwrap().is_empty());
+    assert!(matches!(
+        engine.resolve("c1", "allow_once").await,
+        Err(ResolveError::NotPending(_))
+    ));
+    assert!(matches!(
+        engine.cancel("c1", "again").await,
+        Err(ResolveError::NotPending(_))
+    ));
+    assert!(matches!(
+        engine.cancel("nope", "unknown").await,
+        Err(ResolveError::Unknown(_))
+    ));
+    assert!(
+        auth.settled().await.is_err(),
+        "the waiter learns it was abandoned"
+    );
+    assert_eq!(audit_kinds(&store).await, ["evaluation", "cancel"]);
+    let part = interrupted_part(&store, "c1").await;
+    assert!(part.output.unwrap().starts_with("Cancelled"));
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_unanswered_request_expires_after_the_configured_wait() {
+    let store = Arc::new(MemoryStore::new());
+    let engine = Engine::builder(
+        Chain::builder()
+            .evaluator(judge(Stance::DefaultAsk, "shell_write"))
+            .build(),
+    )
+    .store(store.clone())
+    .limits(warrant_core::engine::EngineLimits {
+        approval_timeout: Some(std::time::Duration::from_secs(60)),
+        ..Default::default()
+    })
+    .build()
+    .await
+    .unwrap();
+    let auth = engine
+        .authorize(call("c1"), AuthorizeOptions::default())
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_secs(30)).await;
+    assert_eq!(engine.pending_requests().len(), 1, "not yet");
+    assert!(
+        auth.settled().await.is_err(),
+        "expired after 60 s: never runs"
+    );
+    assert!(engine.pending_requests().is_empty());
+    assert!(matches!(
+        engine.resolve("c1", "allow_once").await,
+        Err(ResolveError::NotPending(_))
+    ));
+    assert_eq!(audit_kinds(&store).await, ["evaluation", "expiry"]);
+    interrupted_part(&store, "c1").await;
+
+    // A request resolved in time is not touched by its timer.
+    let auth = engine
+        .authorize(call("c2"), AuthorizeOptions::default())
+        .await
+        .unwrap();
+    engine.resolve("c2", "allow_once").await.unwrap();
+    assert_eq!(auth.settled().await.unwrap().0, Behavior::Allow);
+    tokio::time::sleep(std::time::Duration::from_secs(120)).await;
+    assert_eq!(
+        audit_kinds(&store).await,
+        ["evaluation", "expiry", "evaluation", "resolution"]
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_agent_that_stops_waiting_withdraws_its_request() {
+    let (engine, store, _) = engine(Stance::DefaultAsk, "shell_write").await;
+    let auth = engine
+        .authorize(call("c1"), AuthorizeOptions::default())
+        .await
+        .unwrap();
+    let waited = tokio::time::timeout(std::time::Duration::from_secs(5), auth.settled()).await;
+    assert!(waited.is_err(), "nobody answered within 5 s");
+    // The withdrawal runs on the runtime once the wait is dropped.
+    for _ in 0..10 {
+        if engine.pending_requests().is_empty() {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    assert!(engine.pending_requests().is_empty());
+    assert_eq!(audit_kinds(&store).await, ["evaluation", "cancel"]);
+    assert!(engine.resolve("c1", "allow_once").await.is_err());
+
+    // Dropping the handle without waiting hands the request to the user's other channels.
+    let handed_over = engine
+        .authorize(call("c2"), AuthorizeOptions::default())
+        .await
+        .unwrap();
+    drop(handed_over);
+    tokio::task::yield_now().await;
+    assert_eq!(engine.pending_requests().len(), 1);
+    engine.resolve("c2", "allow_once").await.unwrap();
 }

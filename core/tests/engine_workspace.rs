@@ -131,3 +131,43 @@ async fn runtime_tools_replace_the_builtin_catalog_and_prune_stale_ids() {
         .auto_approved_tool_names;
     assert_eq!(names, &vec!["view".to_owned()]);
 }
+
+#[tokio::test]
+async fn sessions_the_last_run_left_running_are_idle_after_a_restart() {
+    use warrant_core::workspace::{SessionRecord, SessionStatus};
+    let store = std::sync::Arc::new(warrant_core::store::MemoryStore::new());
+    let mut running = SessionRecord::new("busy");
+    running.status = SessionStatus::Running;
+    warrant_core::store::Store::put_session(&*store, &running)
+        .await
+        .unwrap();
+    warrant_core::store::Store::put_session(&*store, &SessionRecord::new("calm"))
+        .await
+        .unwrap();
+    let engine =
+        warrant_core::engine::Engine::builder(warrant_core::chain::Chain::builder().build())
+            .store(store.clone())
+            .build()
+            .await
+            .unwrap();
+    let workspace = engine.workspace();
+    assert_eq!(
+        workspace.session("busy").unwrap().status,
+        SessionStatus::Idle
+    );
+    assert_eq!(
+        workspace.session("calm").unwrap().status,
+        SessionStatus::Idle
+    );
+    let stored = warrant_core::store::Store::load_workspace(&*store)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        stored
+            .sessions
+            .iter()
+            .all(|s| s.status == SessionStatus::Idle),
+        "written back to the store"
+    );
+}

@@ -88,6 +88,7 @@ fn rationale() -> impl Strategy<Value = Rationale> {
                 confidence,
                 risk_categories,
                 reviewer_model,
+                provenance: None,
             },
         )
 }

@@ -139,8 +139,23 @@ fn decision_metadata_is_sanitized_and_bounded() {
                 .collect(),
         ),
         reviewer_model: Some("m".repeat(1000)),
+        provenance: Some(Provenance::UserRule {
+            rule: format!("Bash(curl -H 'Authorization: Bearer {}')", SECRETS[0].1),
+            layer: "user".into(),
+            origin: format!("/rules.toml:{}", "9".repeat(5000)),
+        }),
+        evaluator: Some(DecidingEvaluator {
+            name: "n".repeat(1000),
+            version: None,
+        }),
     };
     sanitize::decision(&mut d);
+    let Some(Provenance::UserRule { rule, origin, .. }) = &d.provenance else {
+        panic!("provenance kept: {:?}", d.provenance);
+    };
+    assert!(!rule.contains(SECRETS[0].1), "{rule}");
+    assert!(origin.chars().count() <= sanitize::MAX_LABEL_CHARS);
+    assert!(d.evaluator.as_ref().unwrap().name.chars().count() <= sanitize::MAX_MODEL_CHARS);
     assert!(!d.reason.contains(SECRETS[0].1));
     assert!(d.reason.chars().count() <= sanitize::MAX_REASON_CHARS);
     let cats = d.risk_categories.unwrap();

@@ -32,6 +32,10 @@ impl Evaluator for FullAccess {
         PermissionDecisionSource::FullAccess
     }
 
+    fn version(&self) -> Option<&str> {
+        Some(crate::VERSION)
+    }
+
     fn role(&self) -> Role {
         Role::Settle(PermissionMode::FullAccess)
     }

@@ -109,3 +109,6 @@ pub fn grant_scoper(
 ) -> CanonicalGrantScoper {
     CanonicalGrantScoper::new(workspace_root, config.policy.home())
 }
+
+/// The version of the built-in evaluators, streamed with their decisions.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

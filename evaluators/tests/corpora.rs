@@ -425,6 +425,8 @@ impl Runner {
                 let earlier = ToolCall::new("corpus", format!("earlier-{i}"), tool, input.clone());
                 let keys = scoper.keys(&earlier);
                 Grant {
+                    id: String::new(),
+                    action_id: String::new(),
                     description: scoper.describe(&keys),
                     keys,
                     scope: Scope::Session,

@@ -87,6 +87,8 @@ fn shell_commands_key_by_their_exact_words() {
 fn a_grant_given_in_one_workspace_covers_nothing_in_another() {
     let (a, b) = (workspace(), workspace());
     let grant = Grant {
+        id: String::new(),
+        action_id: String::new(),
         keys: scoper(a.path()).keys(&bash("npm test")),
         scope: Scope::Global,
         session_id: "s1".to_owned(),
@@ -163,6 +165,8 @@ fn a_grant_covers_what_was_approved_only() {
     let ws = workspace();
     let s = scoper(ws.path());
     let grant = Grant {
+        id: String::new(),
+        action_id: String::new(),
         keys: s.keys(&bash("git push origin dev")),
         scope: Scope::Session,
         session_id: "s1".to_owned(),

@@ -10,7 +10,7 @@ use support::{
     assert_every_code, bash, call, context_with_catalog, decided, user_rules, verdict, workspace,
 };
 use warrant_core::call::PermissionMode;
-use warrant_core::decision::Scope;
+use warrant_core::decision::{AutoApprovalOrigin, Provenance, Scope};
 use warrant_core::evaluator::Stance;
 use warrant_core::grant::{Grant, GrantKey};
 use warrant_core::workspace::EffectivePolicy;
@@ -97,6 +97,33 @@ async fn every_rule_reason_code_has_a_row() {
             c.input,
             r.reason
         );
+        // Every rule verdict says which kind of user decision it is.
+        let kind = match r.provenance {
+            Some(Provenance::UserRule {
+                ref layer,
+                ref origin,
+                ..
+            }) => {
+                assert_eq!(layer, "user");
+                assert!(origin.starts_with("configuration, user."), "{origin}");
+                "user_rule"
+            }
+            Some(Provenance::AutoApproved { from }) => {
+                assert_eq!(from, AutoApprovalOrigin::Pattern);
+                "auto_approved"
+            }
+            Some(Provenance::CheckpointsOff { ref agent }) => {
+                assert_eq!(agent, "primary");
+                "checkpoints_off"
+            }
+            ref other => panic!("{code}: unexpected provenance {other:?}"),
+        };
+        let expected = match code {
+            codes::EXPLICIT_TOOL_AUTO_APPROVED => "auto_approved",
+            codes::EXPLICIT_TOOL_CHECKPOINT_OFF => "checkpoints_off",
+            _ => "user_rule",
+        };
+        assert_eq!(kind, expected, "{code}");
         seen.insert(code);
     }
     assert_every_code(&seen, codes::ALL);
@@ -121,7 +148,7 @@ async fn a_rule_reason_names_the_rule_and_where_it_came_from() {
 }
 
 #[tokio::test]
-async fn a_grant_covering_the_call_is_a_user_allow_naming_the_approval() {
+async fn a_grant_covering_the_call_is_a_user_allow_of_the_chain_naming_the_approval() {
     let ws = workspace();
     let mut cx = context_with_catalog(PermissionMode::Default, ws.path());
     let key = GrantKey {
@@ -130,32 +157,67 @@ async fn a_grant_covering_the_call_is_a_user_allow_naming_the_approval() {
         workspace: None,
     };
     cx.grants = Arc::new(vec![Grant {
+        id: Grant::id_for("s1", "earlier"),
+        action_id: "allow_session".to_owned(),
         keys: vec![key.clone()],
         scope: Scope::Session,
         session_id: "s1".to_owned(),
         tool_call_id: "earlier".to_owned(),
-        granted_at: 0,
+        granted_at: 7,
         description: "Allow all \"git push\" commands for this session".to_owned(),
     }]);
     cx.grant_keys = vec![key];
-    let (stance, r) = decided(
-        verdict(
-            &user_rules(&[], &[], &[]),
-            &bash("git push origin main"),
-            &cx,
-        )
-        .await,
-    );
+    let call = bash("git push origin main");
+    // The rule evaluator leaves grants to the chain: any chain honours them, even one
+    // without the rule evaluator.
     assert_eq!(
-        (stance, r.reason_code.as_str()),
-        (Stance::UserAllow, codes::NORMALIZED_RULE_ALLOW)
+        verdict(&user_rules(&[], &[], &[]), &call, &cx).await,
+        warrant_core::evaluator::Verdict::Abstain
     );
-    assert!(
-        r.reason
-            .contains("Allow all \"git push\" commands for this session"),
-        "{}",
-        r.reason
-    );
+    for chain in [
+        warrant_core::chain::Chain::builder().build(),
+        warrant_core::chain::Chain::builder()
+            .evaluator(user_rules(&[], &[], &[]))
+            .build(),
+    ] {
+        let d = chain.decide(&call, &cx).await.decision;
+        assert_eq!(
+            (d.behavior, d.source, d.reason_code.as_str()),
+            (
+                warrant_core::decision::Behavior::Allow,
+                warrant_core::decision::PermissionDecisionSource::Rule,
+                codes::NORMALIZED_RULE_ALLOW
+            )
+        );
+        assert!(
+            d.reason
+                .contains("Allow all \"git push\" commands for this session"),
+            "{}",
+            d.reason
+        );
+        assert_eq!(
+            d.provenance,
+            Some(warrant_core::decision::Provenance::Grant {
+                grant_id: Grant::id_for("s1", "earlier"),
+                scope: Scope::Session,
+                granted_at: 7,
+                tool_call_id: "earlier".to_owned(),
+                action_id: "allow_session".to_owned(),
+                description: "Allow all \"git push\" commands for this session".to_owned(),
+            })
+        );
+        assert_eq!(d.evaluator.map(|e| e.name), Some("grants".to_owned()));
+    }
+    // The user's own ask rule still wins over a grant.
+    let chain = warrant_core::chain::Chain::builder()
+        .evaluator(user_rules(&[], &["Bash(git push:*)"], &[]))
+        .build();
+    let d = chain.decide(&call, &cx).await.decision;
+    assert_eq!(d.behavior, warrant_core::decision::Behavior::Ask);
+    assert!(matches!(
+        d.provenance,
+        Some(warrant_core::decision::Provenance::UserRule { .. })
+    ));
 }
 
 #[tokio::test]

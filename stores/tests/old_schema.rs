@@ -100,7 +100,7 @@ async fn old_tool_parts_load_and_an_unrestorable_part_keeps_its_decision() {
 }
 
 #[tokio::test]
-async fn a_v1_pending_approval_can_be_resolved_after_the_upgrade() {
+async fn a_v1_pending_approval_ends_as_interrupted_and_a_v1_grant_gets_its_id_after_the_upgrade() {
     let dir = tempfile::tempdir().unwrap();
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(v1_database(dir.path())).unwrap());
     assert_eq!(store.grants().await.unwrap().len(), 1);
@@ -116,9 +116,20 @@ async fn a_v1_pending_approval_can_be_resolved_after_the_upgrade() {
         .build()
         .await
         .unwrap();
-    let resolution = engine.resolve("call-5", "allow_once").await.unwrap();
-    assert_eq!(resolution.action_id, "allow_once");
+    assert!(engine.resolve("call-5", "allow_once").await.is_err());
     assert!(store.pending_approvals().await.unwrap().is_empty());
+    let grants = engine.grants();
+    let id = &grants[0].id;
+    assert_eq!(
+        *id,
+        warrant_core::grant::Grant::id_for(&grants[0].session_id, &grants[0].tool_call_id)
+    );
+    let revoked = engine.revoke_grant(id).await.unwrap();
+    assert_eq!(revoked.id, *id);
+    assert!(
+        store.grants().await.unwrap().is_empty(),
+        "revoked in the store too"
+    );
 }
 
 #[test]

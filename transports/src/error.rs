@@ -127,6 +127,9 @@ impl From<ResolveError> for ApiError {
             ResolveError::ActionNotOffered { .. } => {
                 Self::unprocessable("action_not_offered", e.to_string())
             }
+            ResolveError::MessageRefused(_) => {
+                Self::unprocessable("message_refused", e.to_string())
+            }
             ResolveError::Store(_) => Self::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "store_unavailable",

@@ -7,7 +7,8 @@ use axum::http::StatusCode;
 
 use warrant_core::engine::Engine;
 use warrant_core::workspace::{
-    self, Pattern, SessionApprovalSettingsRequest, WorkspaceState, update_session_approval_settings,
+    self, Pattern, SessionApprovalSettingsRequest, SessionStatus, WorkspaceState,
+    update_session_approval_settings,
 };
 
 use crate::error::ApiError;
@@ -76,4 +77,99 @@ pub async fn update_session_settings(
             update_session_approval_settings(state, &request, runtime)
         })
         .await?)
+}
+
+/// Marks a session running or idle (adding it when new), so that `session_running` refuses
+/// approval-settings changes while it runs. Nothing is written when the status is already
+/// the one asked for.
+///
+/// # Errors
+///
+/// An invalid session id (422) or a store failure.
+pub async fn set_session_status(
+    engine: &Engine,
+    session_id: &str,
+    status: SessionStatus,
+) -> Result<Arc<WorkspaceState>, ApiError> {
+    update_session(
+        engine,
+        session_id,
+        |s| s.status == status,
+        |s| s.status = status,
+    )
+    .await
+}
+
+/// Adds the session when new, then changes its record with `change` unless `done` says it
+/// already is as asked.
+async fn update_session(
+    engine: &Engine,
+    session_id: &str,
+    done: impl Fn(&warrant_core::workspace::SessionRecord) -> bool,
+    change: impl Fn(&mut warrant_core::workspace::SessionRecord),
+) -> Result<Arc<WorkspaceState>, ApiError> {
+    ensure_session(engine, session_id).await?;
+    let current = engine.workspace();
+    if current.session(session_id).is_some_and(&done) {
+        return Ok(current);
+    }
+    Ok(engine
+        .update_workspace(|state, _| {
+            let mut next = state.clone();
+            let session = next
+                .sessions
+                .iter_mut()
+                .find(|s| s.id == session_id)
+                .ok_or_else(|| workspace::ApprovalError::UnknownSession {
+                    session_id: session_id.to_owned(),
+                })?;
+            change(session);
+            Ok(next)
+        })
+        .await?)
+}
+
+/// Records which agent runs a session and where (shown in the UI's session list). A value
+/// left out keeps the recorded one; an over-long one is refused naming the field (422).
+///
+/// # Errors
+///
+/// `invalid_value` for a value over its limit; the errors of a workspace update.
+pub async fn set_session_origin(
+    engine: &Engine,
+    session_id: &str,
+    agent: Option<&str>,
+    cwd: Option<&str>,
+) -> Result<Arc<WorkspaceState>, ApiError> {
+    use warrant_core::workspace::{MAX_SESSION_AGENT_CHARS, MAX_SESSION_CWD_CHARS};
+    for (field, value, max) in [
+        ("agent", agent, MAX_SESSION_AGENT_CHARS),
+        ("cwd", cwd, MAX_SESSION_CWD_CHARS),
+    ] {
+        if let Some(v) = value
+            && (v.chars().count() > max || v.chars().any(char::is_control))
+        {
+            return Err(ApiError::unprocessable(
+                "invalid_value",
+                format!("{field} must be at most {max} characters with no control characters"),
+            ));
+        }
+    }
+    update_session(
+        engine,
+        session_id,
+        |s| {
+            agent.is_none_or(|a| s.agent.as_deref() == Some(a))
+                && cwd.is_none_or(|c| s.cwd.as_deref() == Some(c))
+        },
+        |s| {
+            if let Some(a) = agent {
+                s.agent = Some(a.to_owned());
+            }
+            if let Some(c) = cwd {
+                s.cwd = Some(c.to_owned());
+            }
+        },
+    )
+    .await
 }

@@ -137,6 +137,10 @@ async fn every_decision_event_precedes_its_result_and_follows_its_call() {
         types,
         [
             "RUN_STARTED",
+            // The user's message, echoed into the thread's log.
+            "TEXT_MESSAGE_START",
+            "TEXT_MESSAGE_CONTENT",
+            "TEXT_MESSAGE_END",
             "TEXT_MESSAGE_START",
             "TEXT_MESSAGE_CONTENT",
             "TEXT_MESSAGE_END",
@@ -151,7 +155,13 @@ async fn every_decision_event_precedes_its_result_and_follows_its_call() {
             "RUN_FINISHED",
         ]
     );
-    assert_eq!(events[4]["parentMessageId"], events[1]["messageId"]);
+    assert_eq!(events[1]["role"], "user");
+    assert_eq!(
+        events[1]["messageId"], "u-r1",
+        "the client's own message id"
+    );
+    assert_eq!(events[2]["delta"], "read the readme");
+    assert_eq!(events[7]["parentMessageId"], events[4]["messageId"]);
     assert!(
         events
             .iter()

@@ -1,6 +1,6 @@
-//! Tool results are accepted only for allowed calls of their session, once; approvals
-//! restored after a restart grant exactly what their labels promised; concurrent approvals
-//! of one call get one winner and 409s.
+//! Tool results are accepted only for allowed calls of their session, once; approvals left
+//! pending by a restart end as interrupted and are refused; concurrent approvals of one call
+//! get one winner and 409s.
 
 mod support;
 
@@ -9,11 +9,9 @@ use std::sync::atomic::Ordering;
 
 use axum::http::{Method, StatusCode};
 use serde_json::{Value, json};
-use warrant_core::approval::ToolApprovalRequest;
 use warrant_core::call::ToolCall;
 use warrant_core::engine::{AuthorizeOptions, Engine, EngineLimits, ResolveError, ResultError};
-use warrant_core::grant::GrantKey;
-use warrant_core::store::{MemoryStore, PendingApproval, Store};
+use warrant_core::store::{MemoryStore, Store};
 use warrant_transports::http::ServerConfig;
 
 use support::failing::FailingStore;
@@ -176,80 +174,47 @@ fn push() -> ToolCall {
 }
 
 #[tokio::test]
-async fn an_approval_restored_after_a_restart_grants_what_its_label_promised() {
-    let store = Arc::new(MemoryStore::new());
+async fn an_approval_left_pending_by_a_restart_is_interrupted_and_refused_over_http() {
+    let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
     let before = Engine::builder(support::chain::demo())
         .store(store.clone())
         .build()
         .await
         .unwrap();
-    // Not announced: the part's input comes from the engine, not from TOOL_CALL_ARGS.
     let auth = before
         .authorize(push(), AuthorizeOptions::default())
         .await
         .unwrap();
-    let promised = auth.approval.unwrap().request.actions[1].label.clone();
-    drop(before);
+    assert!(auth.approval.is_some());
+    drop((auth, before));
 
-    let after = Engine::builder(support::chain::demo())
-        .store(store.clone())
-        .build()
+    let server = Server::with(store.clone(), ServerConfig::new(TOKEN)).await;
+    let pending = server.send(Method::GET, "/v1/approvals", None).await;
+    assert_eq!(pending.json(), json!([]));
+    server
+        .send(
+            Method::POST,
+            "/v1/approvals/push",
+            Some(json!({"actionId": "allow_session"})),
+        )
         .await
-        .unwrap();
-    let restored: Vec<ToolApprovalRequest> = after.pending_requests();
-    assert_eq!(restored[0].actions[1].label, promised);
-    after.resolve("push", "allow_session").await.unwrap();
-    let grant = after.grants().last().cloned().expect("a grant");
-    assert_eq!(
-        grant.keys,
-        [GrantKey {
-            tool_name: "Bash".into(),
-            specifier: Some("git push origin main".into()),
-            workspace: None,
-        }]
+        .assert_error(StatusCode::CONFLICT, "approval_not_pending");
+    assert!(
+        server.engine().grants().is_empty(),
+        "no grant from a dead request"
     );
-    assert_eq!(grant.description, promised);
-}
-
-#[tokio::test]
-async fn a_restored_approval_whose_input_is_lost_offers_only_one_call_actions() {
-    let store = Arc::new(MemoryStore::new());
-    let before = Engine::builder(support::chain::demo())
-        .store(store.clone())
-        .build()
+    let messages = server
+        .send(Method::GET, "/v1/sessions/s1/messages", None)
         .await
-        .unwrap();
-    let auth = before
-        .authorize(push(), AuthorizeOptions::default())
-        .await
-        .unwrap();
-    let request = auth.approval.unwrap().request;
-    drop(before);
-    // A store holding the request but not the call's part (as an older server wrote it).
-    let bare = Arc::new(MemoryStore::new());
-    bare.put_pending_approval(&PendingApproval {
-        session_id: "s1".into(),
-        message_id: "m".into(),
-        request,
-    })
-    .await
-    .unwrap();
-    let after = Engine::builder(support::chain::demo())
-        .store(bare)
-        .build()
-        .await
-        .unwrap();
-    let ids: Vec<String> = after.pending_requests()[0]
-        .actions
-        .iter()
-        .map(|a| a.id.clone())
-        .collect();
-    assert_eq!(ids, ["allow_once", "deny"]);
-    assert!(matches!(
-        after.resolve("push", "allow_session").await,
-        Err(ResolveError::ActionNotOffered { .. })
-    ));
-    assert!(after.grants().is_empty());
+        .json();
+    let part = part_of(&messages, "push");
+    assert_eq!(part["interrupted"], json!(true), "{part}");
+    assert!(
+        part["output"].as_str().unwrap().starts_with("Interrupted"),
+        "{part}"
+    );
+    let late = result(&server, "s1", "push").await;
+    late.assert_error(StatusCode::CONFLICT, "result_not_accepted");
 }
 
 #[tokio::test]

@@ -80,6 +80,8 @@ async fn an_agent_credential_posts_calls_and_nothing_a_person_does() {
         (Method::GET, "/v1/workspace", None),
         (Method::GET, "/v1/sessions/s1/messages", None),
         (Method::POST, "/v1/agent", Some(json!({}))),
+        (Method::GET, "/v1/grants", None),
+        (Method::DELETE, "/v1/grants/grt_0000000000000000", None),
     ] {
         let reply = as_agent(&server, method.clone(), path, body).await;
         reply.assert_error(StatusCode::FORBIDDEN, "person_only");
@@ -284,4 +286,225 @@ async fn after_a_narrow_approval_every_widening_asks_again() {
             "{wider} is wider than any approval given"
         );
     }
+}
+
+#[tokio::test]
+async fn grants_are_listed_with_their_provenance_and_a_revoked_one_asks_again() {
+    let ws = tempfile::tempdir().unwrap();
+    let server = real_server(ws.path()).await;
+    assert_eq!(
+        server.send(Method::GET, "/v1/grants", None).await.json(),
+        json!({"grants": []})
+    );
+    assert_eq!(
+        decide(&server, "first", "git push origin main").await,
+        "ask"
+    );
+    let reply = server
+        .send(
+            Method::POST,
+            "/v1/approvals/first",
+            Some(json!({"actionId": "allow_session"})),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    // The same approval twice (another call of the same reach) keeps one grant.
+    let covered = server
+        .send(
+            Method::POST,
+            "/v1/sessions/s1/tool-calls",
+            Some(json!({"toolCallId": "again", "toolName": "Bash",
+                "input": {"command": "git push origin main"}})),
+        )
+        .await
+        .json();
+    assert_eq!(covered["behavior"], "allow", "{covered}");
+    assert_eq!(covered["provenance"]["kind"], "grant", "{covered}");
+    assert_eq!(covered["provenance"]["scope"], "session");
+    assert_eq!(covered["provenance"]["toolCallId"], "first");
+    assert_eq!(covered["provenance"]["actionId"], "allow_session");
+    assert_eq!(covered["evaluator"]["name"], "grants");
+
+    let listed = server.send(Method::GET, "/v1/grants", None).await.json();
+    let grants = listed["grants"].as_array().unwrap();
+    assert_eq!(grants.len(), 1, "{listed}");
+    let id = grants[0]["id"].as_str().unwrap().to_owned();
+    assert_eq!(covered["provenance"]["grantId"], id.as_str());
+    assert!(id.starts_with("grt_"), "{id}");
+    assert_eq!(grants[0]["scope"], "session");
+    assert_eq!(grants[0]["sessionId"], "s1");
+    assert_eq!(grants[0]["actionId"], "allow_session");
+    assert!(
+        grants[0]["description"]
+            .as_str()
+            .unwrap()
+            .contains("git push origin main")
+    );
+
+    let revoked = server
+        .send(Method::DELETE, &format!("/v1/grants/{id}"), None)
+        .await;
+    assert_eq!(revoked.status, StatusCode::OK, "{}", revoked.text);
+    assert_eq!(revoked.json()["revoked"]["id"], id.as_str());
+    server
+        .send(Method::DELETE, &format!("/v1/grants/{id}"), None)
+        .await
+        .assert_error(StatusCode::NOT_FOUND, "grant_not_found");
+    server
+        .send(Method::DELETE, "/v1/grants/grt_unknown", None)
+        .await
+        .assert_error(StatusCode::NOT_FOUND, "grant_not_found");
+    assert_eq!(
+        server.send(Method::GET, "/v1/grants", None).await.json(),
+        json!({"grants": []})
+    );
+    assert_eq!(
+        decide(&server, "after", "git push origin main").await,
+        "ask",
+        "a revoked grant no longer allows"
+    );
+    let audit = server
+        .engine()
+        .store()
+        .audit_records(&warrant_core::store::AuditQuery::session("s1"))
+        .await
+        .unwrap();
+    assert!(audit.iter().any(|r| matches!(
+        &r.record.event,
+        warrant_core::audit::AuditEvent::GrantRevoked { grant_id, .. } if *grant_id == id
+    )));
+}
+
+#[tokio::test]
+async fn a_denial_carries_the_users_message_to_the_agent_and_an_allow_cannot() {
+    let ws = tempfile::tempdir().unwrap();
+    let server = real_server(ws.path()).await;
+    assert_eq!(decide(&server, "c1", "git push origin main").await, "ask");
+    server
+        .send(
+            Method::POST,
+            "/v1/approvals/c1",
+            Some(json!({"actionId": "allow_once", "message": "go ahead"})),
+        )
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "message_refused");
+    server
+        .send(
+            Method::POST,
+            "/v1/approvals/c1",
+            Some(json!({"actionId": "deny", "message": "x".repeat(2001)})),
+        )
+        .await
+        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "message_refused");
+    let reply = server
+        .send(
+            Method::POST,
+            "/v1/approvals/c1",
+            Some(json!({"actionId": "deny",
+                "message": "Push to a branch instead; token ghp_abcdefghijklmnopqrstuvwxyz0123456789 is mine"})),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    let message = reply.json()["message"].as_str().unwrap().to_owned();
+    assert!(message.starts_with("Push to a branch instead"), "{message}");
+    assert!(
+        !message.contains("ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+        "secrets are redacted: {message}"
+    );
+}
+
+#[tokio::test]
+async fn an_agent_withdraws_its_own_request_and_no_one_elses() {
+    let server = Server::with(
+        Arc::new(MemoryStore::new()),
+        config(vec![PermissionMode::Default]),
+    )
+    .await;
+    let ask = |id: &str, agent: Option<&str>| {
+        let mut body =
+            json!({"toolCallId": id, "toolName": "Bash", "input": {"command": "touch x"}});
+        if let Some(agent) = agent {
+            body["agentId"] = json!(agent);
+        }
+        body
+    };
+    let reply = as_agent(
+        &server,
+        Method::POST,
+        "/v1/sessions/s1/tool-calls",
+        Some(ask("mine", None)),
+    )
+    .await;
+    assert_eq!(reply.json()["behavior"], "ask", "{}", reply.text);
+    // The person's own session asks for another agent's call.
+    let theirs = server
+        .send(
+            Method::POST,
+            "/v1/sessions/s1/tool-calls",
+            Some(ask("theirs", Some("reviewer"))),
+        )
+        .await;
+    assert_eq!(theirs.json()["behavior"], "ask");
+
+    as_agent(&server, Method::DELETE, "/v1/approvals/theirs", None)
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "agent_mismatch");
+    as_agent(
+        &server,
+        Method::DELETE,
+        "/v1/approvals/mine",
+        Some(json!({"size": 1})),
+    )
+    .await
+    .assert_error(StatusCode::BAD_REQUEST, "invalid_body");
+    let withdrawn = as_agent(
+        &server,
+        Method::DELETE,
+        "/v1/approvals/mine",
+        Some(json!({"reason": "no approval within 120 s"})),
+    )
+    .await;
+    assert_eq!(
+        withdrawn.status,
+        StatusCode::NO_CONTENT,
+        "{}",
+        withdrawn.text
+    );
+    as_agent(&server, Method::DELETE, "/v1/approvals/mine", None)
+        .await
+        .assert_error(StatusCode::CONFLICT, "approval_not_pending");
+    server
+        .send(
+            Method::POST,
+            "/v1/approvals/mine",
+            Some(json!({"actionId": "allow_once"})),
+        )
+        .await
+        .assert_error(StatusCode::CONFLICT, "approval_not_pending");
+    server
+        .send(Method::DELETE, "/v1/approvals/nope", None)
+        .await
+        .assert_error(StatusCode::NOT_FOUND, "approval_not_found");
+    // The person may withdraw any request.
+    let reply = server
+        .send(Method::DELETE, "/v1/approvals/theirs", None)
+        .await;
+    assert_eq!(reply.status, StatusCode::NO_CONTENT, "{}", reply.text);
+    let audit = server
+        .engine()
+        .store()
+        .audit_records(&warrant_core::store::AuditQuery::session("s1"))
+        .await
+        .unwrap();
+    let reasons: Vec<&str> = audit
+        .iter()
+        .filter_map(|r| match &r.record.event {
+            warrant_core::audit::AuditEvent::Cancel { reason } => Some(reason.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        reasons,
+        ["no approval within 120 s", "the agent withdrew the request"]
+    );
 }

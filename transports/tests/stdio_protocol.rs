@@ -340,3 +340,48 @@ async fn end_of_input_decides_calls_in_flight_then_returns() {
         ]
     );
 }
+
+#[tokio::test]
+async fn a_revoke_grant_line_revokes_and_answers_with_the_grant() {
+    let mut pipe = Pipe::default().await;
+    let push = json!({"command": "git push origin main"});
+    pipe.send(tool_call("c1", "Bash", push.clone())).await;
+    pipe.until(is_custom("tool_approval_request")).await;
+    pipe.send(
+        json!({"type": "approval", "toolCallId": "c1", "actionId": "allow_session"}).to_string(),
+    )
+    .await;
+    pipe.until(is_custom("tool_permission_resolution")).await;
+    pipe.send(tool_call("c2", "Bash", push.clone())).await;
+    let decided = pipe.until(is_custom("tool_permission_decision")).await;
+    let decision = &decided.last().unwrap()["value"];
+    assert_eq!(decision["behavior"], "allow", "{decision}");
+    let grant_id = decision["provenance"]["grantId"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    pipe.send(json!({"type": "revoke_grant", "grantId": grant_id}).to_string())
+        .await;
+    let answer = pipe.until(is_custom("grant_revoked")).await;
+    assert_eq!(answer.last().unwrap()["value"]["id"], grant_id.as_str());
+    pipe.send(json!({"type": "revoke_grant", "grantId": grant_id}).to_string())
+        .await;
+    let error = pipe.error().await;
+    assert!(
+        error["message"].as_str().unwrap().contains(&grant_id),
+        "{error}"
+    );
+    pipe.send(json!({"type": "revoke_grant", "grantId": " "}).to_string())
+        .await;
+    let error = pipe.error().await;
+    assert!(
+        error["message"].as_str().unwrap().contains("grantId"),
+        "{error}"
+    );
+
+    pipe.send(tool_call("c3", "Bash", push)).await;
+    let decided = pipe.until(is_custom("tool_permission_decision")).await;
+    assert_eq!(decided.last().unwrap()["value"]["behavior"], "ask");
+    pipe.close().await;
+}

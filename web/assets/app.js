@@ -4,14 +4,19 @@
 import { ApiError, adoptToken, authHeaders, forgetToken, request, saveToken } from "./api.js";
 import { ApprovalDock } from "./dock.js";
 import { h, replaceChildren } from "./dom.js";
-import { applyStreamEvent, emptyTimeline, timelineFromMessages } from "./reducer.js";
-import { renderActivity, renderPatternEditor, toolList } from "./settings.js";
+import { formatTime } from "./decision.js";
+import { addUserMessage, applyStreamEvent, emptyTimeline, timelineFromMessages } from "./reducer.js";
+import { grantList, renderActivity, renderGrants, renderInbox, renderPatternEditor, renderSessions, toolList } from "./settings.js";
 import { followEventStream, readEventStream } from "./sse.js";
 import { TimelineView } from "./timeline.js";
 
 const $ = (id) => document.getElementById(id);
 const VERBOSE_KEY = "warrant.verboseSecurityView";
 const DEFAULT_SESSION = "demo";
+const TITLE = "Warrant";
+/** How often the approvals inbox asks the server what waits in other sessions. */
+const INBOX_POLL_MS = 3000;
+const TABS = ["activity", "patterns", "grants", "inbox", "sessions"];
 
 const app = {
   token: "",
@@ -24,14 +29,32 @@ const app = {
   settingsAvailable: true,
   activity: { busy: false, error: null },
   patterns: { busy: false, error: null, selectedId: null },
+  grants: { list: [], loaded: false, busy: null, error: null },
+  inbox: { requests: [], error: null },
   stream: null,
   drawQueued: false,
 };
 
 const timelineView = new TimelineView($("timeline"));
-const dock = new ApprovalDock($("dock"), $("approval-banner"), (part, action) =>
-  call(`/v1/approvals/${encodeURIComponent(part.toolCallId)}`, { method: "POST", body: { actionId: action.id } }),
-);
+const dock = new ApprovalDock($("dock"), $("approval-banner"), {
+  onAction: async (part, action, message) => {
+    const body = message ? { actionId: action.id, message } : { actionId: action.id };
+    const answer = await call(`/v1/approvals/${encodeURIComponent(part.toolCallId)}`, { method: "POST", body });
+    loadInbox();
+    if (action.scope === "session" || action.scope === "global") loadGrants();
+    return answer;
+  },
+  onRequest: (part) => scrollToCall(part.toolCallId),
+  onLeave: () => $("composer-input").focus({ preventScroll: true }),
+});
+
+/** Scrolls the timeline so a call is in view above the dock. */
+function scrollToCall(toolCallId) {
+  requestAnimationFrame(() => {
+    const el = [...$("timeline").querySelectorAll("details.tool")].find((d) => d.dataset.toolCallId === toolCallId);
+    el?.scrollIntoView({ block: "nearest" });
+  });
+}
 
 /** Calls the API with the token; a 401 asks for a new token. */
 async function call(path, options) {
@@ -72,10 +95,12 @@ function draw() {
     const { timeline } = app;
     timelineView.render(timeline);
     dock.update(timeline.parts);
+    drawTitle();
     $("empty").hidden = timeline.items.length > 0;
     $("run-error").hidden = !timeline.error;
     $("run-error").textContent = timeline.error ? `The run failed: ${timeline.error}` : "";
     $("composer-send").disabled = timeline.running;
+    $("composer").dataset.running = String(timeline.running);
   });
 }
 
@@ -133,6 +158,78 @@ async function savePattern(pattern) {
   drawSettings();
 }
 
+async function loadGrants() {
+  try {
+    app.grants = { ...app.grants, list: grantList(await call("/v1/grants")), loaded: true, error: null };
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) return;
+    const missing = e instanceof ApiError && e.status === 404;
+    app.grants = { ...app.grants, loaded: true, error: missing ? "This server does not list grants." : e.message };
+  }
+  drawPanels();
+}
+
+async function revokeGrant(grant) {
+  app.grants = { ...app.grants, busy: grant.id, error: null };
+  drawPanels();
+  try {
+    await call(`/v1/grants/${encodeURIComponent(grant.id)}`, { method: "DELETE" });
+    app.grants = { ...app.grants, busy: null };
+  } catch (e) {
+    // 404: revoked meanwhile; the refreshed list shows it gone.
+    app.grants = { ...app.grants, busy: null, error: e.status === 404 ? null : e.message };
+  }
+  await loadGrants();
+}
+
+let inboxTimer = null;
+
+/** Reads what waits for the user in every session, and polls on. */
+async function loadInbox() {
+  clearTimeout(inboxTimer);
+  try {
+    const answer = await call("/v1/approvals");
+    const list = Array.isArray(answer) ? answer : Array.isArray(answer?.requests) ? answer.requests : [];
+    app.inbox = { requests: list.filter((r) => r && typeof r.toolCallId === "string"), error: null };
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) return;
+    app.inbox = { ...app.inbox, error: e instanceof ApiError && e.status === 404 ? null : e.message };
+  }
+  drawPanels();
+  // Calls may overlap (an event and the timer): one timer stays.
+  clearTimeout(inboxTimer);
+  if (app.token) inboxTimer = setTimeout(loadInbox, INBOX_POLL_MS);
+}
+
+/** The number of requests waiting: the server's inbox, and this session's open dock. */
+function waitingCount() {
+  const ids = new Set(app.inbox.requests.map((r) => r.toolCallId));
+  for (const p of dock.pending) ids.add(p.toolCallId);
+  return ids.size;
+}
+
+function drawPanels() {
+  renderGrants($("grants"), {
+    grants: app.grants.list,
+    sessionId: app.sessionId,
+    busy: app.grants.busy,
+    error: app.grants.error,
+    loaded: app.grants.loaded,
+    onRevoke: revokeGrant,
+    formatTime,
+  });
+  renderInbox($("inbox"), { requests: app.inbox.requests, sessionId: app.sessionId, error: app.inbox.error, onOpen: openSession });
+  renderSessions($("sessions"), { sessions: app.workspace?.sessions, sessionId: app.sessionId, onOpen: openSession });
+  drawTitle();
+}
+
+/** The tab title and the inbox tab carry the number waiting: "(2) Warrant". */
+function drawTitle() {
+  const n = waitingCount();
+  document.title = n > 0 ? `(${n}) ${TITLE}` : TITLE;
+  $("tab-inbox").textContent = n > 0 ? `Approvals (${n})` : "Approvals";
+}
+
 async function loadSettings() {
   try {
     const [workspace, tools] = await Promise.all([call("/v1/workspace"), call("/v1/tools")]);
@@ -154,6 +251,10 @@ function onEvent(event) {
     drawSettings();
     loadSettings();
   }
+  if (event?.type === "CUSTOM") {
+    if (event.name === "tool_approval_request" || event.name === "tool_permission_resolution") loadInbox();
+    if (event.name === "tool_permission_resolution" && event.value?.scope !== "once") loadGrants();
+  }
   draw();
 }
 
@@ -169,6 +270,8 @@ async function openSession(sessionId) {
   notice(null);
   draw();
   loadSettings();
+  loadGrants();
+  loadInbox();
   try {
     const messages = await call(`/v1/sessions/${encodeURIComponent(sessionId)}/messages`);
     const list = Array.isArray(messages) ? messages : messages?.messages;
@@ -204,10 +307,13 @@ function randomId() {
 
 /** Starts a run of the agent with the user's message; its events arrive on the session stream. */
 async function send(text) {
+  const messageId = `msg-${randomId()}`;
+  app.timeline = addUserMessage(app.timeline, messageId, text);
+  draw();
   const body = {
     threadId: app.sessionId,
     runId: `run-${randomId()}`,
-    messages: [{ id: `msg-${randomId()}`, role: "user", content: text }],
+    messages: [{ id: messageId, role: "user", content: text }],
     state: {},
     tools: [],
     context: [],
@@ -235,10 +341,13 @@ async function send(text) {
 }
 
 function selectTab(name) {
-  for (const tab of ["activity", "patterns"]) {
+  for (const tab of TABS) {
     $(`tab-${tab}`).setAttribute("aria-selected", String(tab === name));
     $(tab).hidden = tab !== name;
   }
+  if (name === "grants") loadGrants();
+  if (name === "inbox") loadInbox();
+  if (name === "sessions") loadSettings().then(drawPanels);
 }
 
 /** Keeps the page's bottom padding equal to the dock's height, so the dock hides nothing. */
@@ -261,8 +370,7 @@ function start() {
     timelineView.setVerbose(e.target.checked);
     draw();
   });
-  $("tab-activity").addEventListener("click", () => selectTab("activity"));
-  $("tab-patterns").addEventListener("click", () => selectTab("patterns"));
+  for (const tab of TABS) $(`tab-${tab}`).addEventListener("click", () => selectTab(tab));
   $("session-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const id = $("session-input").value.trim();

@@ -26,6 +26,18 @@ const DOCK_EVALUATORS = {
   full_access: "Full Access",
 };
 
+/** The evaluators that ship with Warrant (and the chain's own grant check). */
+const BUILT_IN_EVALUATORS = new Set(["policy", "rule", "auto_classifier", "full_access", "grants"]);
+
+/** The collapsed badge of an allow, by the kind of user decision it was. */
+const PROVENANCE_BADGES = {
+  user_rule: () => ({ label: "Your rule", tone: "blue" }),
+  grant: (p) => ({ label: p.scope === "global" ? "Your grant · every session" : "Your grant · this session", tone: "blue" }),
+  auto_approved: () => ({ label: "Auto-approved by your settings", tone: "blue" }),
+  // Nothing was reviewed: like Full Access, it must never look like a review.
+  checkpoints_off: () => ({ label: "Approvals off · Not reviewed", tone: "violet" }),
+};
+
 const RESOLUTIONS = {
   once: "User allowed once",
   session: "User allowed for this session",
@@ -74,6 +86,8 @@ export function badgeFor(part, { verbose = false } = {}) {
   if (decision.behavior === "ask") {
     return { label: `Review required · ${decision.risk}`, tone: "amber", tooltip };
   }
+  const kind = decision.provenance?.kind;
+  if (kind && PROVENANCE_BADGES[kind]) return { ...PROVENANCE_BADGES[kind](decision.provenance), tooltip };
   switch (decision.source) {
     case "full_access":
       return { label: "Full Access · Not reviewed", tone: "violet", tooltip };
@@ -99,9 +113,74 @@ function categories(list) {
   return Array.isArray(list) && list.length > 0 ? list.join(", ") : "None";
 }
 
+/** `1764470000000` → a local date and time a person reads. */
+export function formatTime(ms) {
+  const date = new Date(ms);
+  if (!Number.isFinite(date.getTime())) return "";
+  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** `session` → `This session`, `global` → `Every session`. */
+export function scopeText(scope) {
+  return scope === "global" ? "Every session" : scope === "session" ? "This session" : capitalize(scope);
+}
+
+/**
+ * The Evaluator row: the built-in evaluator by source, or the plugin that decided, named
+ * with its version ("Decided by plugin branch_guard 1.2.0").
+ */
+export function evaluatorText(decision) {
+  const evaluator = decision.evaluator;
+  if (evaluator && !BUILT_IN_EVALUATORS.has(evaluator.name)) {
+    return ["Decided by plugin", evaluator.name, evaluator.version].filter(Boolean).join(" ");
+  }
+  return EVALUATORS[decision.source] ?? decision.source;
+}
+
+/** The built-in evaluator's name and version, when the decision carries them. */
+function versionRow(decision) {
+  const evaluator = decision.evaluator;
+  if (!evaluator || !BUILT_IN_EVALUATORS.has(evaluator.name) || !evaluator.version) return [];
+  return [["Version", `${evaluator.name} ${evaluator.version}`]];
+}
+
+/** The rows saying which of the user's own decisions applied: the rule, grant or setting. */
+export function userDecisionRows(provenance) {
+  switch (provenance?.kind) {
+    case "user_rule":
+      return [
+        ["Decided by", "Your rule"],
+        ["Rule", provenance.rule],
+        ["Layer", capitalize(provenance.layer)],
+        ["Written in", provenance.origin],
+      ];
+    case "grant":
+      return [
+        ["Decided by", provenance.scope === "global" ? "Your grant for every session" : "Your grant for this session"],
+        ["Grant", provenance.description],
+        ["Scope", scopeText(provenance.scope)],
+        ["Granted", formatTime(provenance.grantedAt)],
+        ["Approved on call", provenance.actionId ? `${provenance.toolCallId} (${provenance.actionId})` : provenance.toolCallId],
+        ["Grant id", provenance.grantId],
+      ];
+    case "auto_approved":
+      return [
+        ["Decided by", "Auto-approved by your settings"],
+        ["Setting", provenance.from === "session" ? "This session's auto-approved tools" : "The pattern's default auto-approved tools"],
+      ];
+    case "checkpoints_off":
+      return [
+        ["Decided by", "Approvals off · Not reviewed"],
+        ["Checkpoints", `Tool-call approvals are off for agent "${provenance.agent}": nothing reviewed this call.`],
+      ];
+    default:
+      return [];
+  }
+}
+
 /** The rows a decision's evaluator adds: who, which model, how sure, how risky, about what. */
 function provenanceRows(decision) {
-  const rows = [["Evaluator", EVALUATORS[decision.source]]];
+  const rows = [["Evaluator", evaluatorText(decision)], ...versionRow(decision), ...userDecisionRows(decision.provenance)];
   if (decision.reviewerModel) rows.push(["Reviewer", decision.reviewerModel]);
   if (decision.confidence) rows.push(["Confidence", capitalize(decision.confidence)]);
   rows.push(["Risk", capitalize(decision.risk)], ["Categories", categories(decision.riskCategories)]);
@@ -109,9 +188,22 @@ function provenanceRows(decision) {
   return rows;
 }
 
-/** Policy and rule allows share the outcome "Policy allowed"; the Evaluator row tells them apart. */
-function allowOutcome(source) {
-  return source === "auto_classifier" ? "Auto allowed" : "Policy allowed";
+/** The outcome of an allow, by the kind of user decision it was. */
+const PROVENANCE_OUTCOMES = {
+  user_rule: "Allowed by your rule",
+  grant: "Allowed by your grant",
+  auto_approved: "Auto-approved by your settings",
+  checkpoints_off: "Allowed without review",
+};
+
+/**
+ * Policy and rule allows without provenance share the outcome "Policy allowed"; the
+ * Evaluator row tells them apart.
+ */
+function allowOutcome(decision) {
+  const kind = decision.provenance?.kind;
+  if (kind && PROVENANCE_OUTCOMES[kind]) return PROVENANCE_OUTCOMES[kind];
+  return decision.source === "auto_classifier" ? "Auto allowed" : "Policy allowed";
 }
 
 /**
@@ -131,20 +223,24 @@ export function decisionSections(part) {
   if (decision.source === "full_access" && decision.behavior === "allow") {
     const rows = [
       ["Outcome", "Allowed without review"],
-      ["Evaluator", "Full Access"],
+      ["Evaluator", evaluatorText(decision)],
+      ...versionRow(decision),
       ["Reason", truncate(decision.reason, EXPANDED_REASON_CHARS)],
     ];
     return [{ title: "Permission decision", rows }];
   }
   if (decision.behavior !== "ask") {
-    const outcome = decision.behavior === "deny" ? "Denied" : allowOutcome(decision.source);
+    const outcome = decision.behavior === "deny" ? "Denied" : allowOutcome(decision);
     return [{ title: "Permission decision", rows: [["Outcome", outcome], ...provenanceRows(decision)] }];
   }
+  const interrupted = part.interrupted === true && !resolution;
   const outcome = resolution
     ? resolution.behavior === "allow" ? "User approved" : "User denied"
-    : "Waiting for your decision";
+    : interrupted ? "Interrupted — never ran" : "Waiting for your decision";
   const review = [["Recommendation", "Review required"], ...provenanceRows(decision)];
-  review.push(["Resolution", resolution ? resolutionText(resolution) : "Not yet resolved"]);
+  const unresolved = interrupted ? "Never resolved: the request ended before you acted" : "Not yet resolved";
+  review.push(["Resolution", resolution ? resolutionText(resolution) : unresolved]);
+  if (resolution?.message) review.push(["Message to the agent", resolution.message]);
   return [
     { title: "Permission decision", rows: [["Outcome", outcome]] },
     { title: "Review", rows: review },
@@ -164,15 +260,71 @@ export function dockProvenance(part) {
   const cats = rec.riskCategories ?? decision.riskCategories;
   const model = rec.reviewerModel ?? decision.reviewerModel;
   const bits = [];
-  if (source) bits.push(DOCK_EVALUATORS[source] ?? source);
+  const plugin = decision.evaluator && !BUILT_IN_EVALUATORS.has(decision.evaluator.name);
+  if (plugin) bits.push(evaluatorText(decision));
+  else if (source) bits.push(DOCK_EVALUATORS[source] ?? source);
   if (confidence && source !== "full_access") bits.push(`${capitalize(confidence)} confidence`);
   bits.push(Array.isArray(cats) && cats.length > 0 ? `Categories: ${cats.join(", ")}` : "No risk categories");
   if (model && source !== "full_access") bits.push(model);
   return { aiRecommendation: source === "auto_classifier", line: bits.join(" · ") };
 }
 
+/**
+ * The dock's verdict in words: who asks for the user's review, and why. The reason is
+ * kept apart so it renders as plain text beside the lead.
+ */
+export function dockVerdict(part) {
+  const request = part.permission ?? {};
+  const rec = request.recommendation ?? {};
+  const decision = part.permissionDecision ?? {};
+  const source = rec.source ?? decision.source;
+  const reason = request.reason ?? decision.reason ?? "";
+  const provenance = decision.provenance;
+  let lead;
+  if (source === "auto_classifier") lead = "The reviewer recommends review:";
+  else if (provenance?.kind === "user_rule") lead = `Your rule ${provenance.rule} asks for review:`;
+  else if (source === "rule") lead = "A rule asks for your review:";
+  else if (source === "policy") lead = "The policy asks for your review:";
+  else lead = "Review required:";
+  return { lead, reason };
+}
+
+/** Builds a line-by-line diff of an edit's old and new text (`-` old, `+` new). */
+function editDiff(path, oldText, newText) {
+  const lines = [`--- ${path}`, `+++ ${path}`];
+  for (const line of String(oldText).split("\n")) lines.push(`-${line}`);
+  for (const line of String(newText).split("\n")) lines.push(`+${line}`);
+  return lines.join("\n");
+}
+
+/**
+ * What a call is about, exactly and in full, for the dock: `{kind, label, text}` where
+ * `kind` is `command`, `diff`, `path`, `url` or `input`. Never truncated.
+ */
+export function subjectOf(part) {
+  const input = part.input;
+  if (input && typeof input === "object" && !Array.isArray(input)) {
+    const path = [input.path, input.file_path, input.filePath].find((p) => typeof p === "string");
+    if (typeof input.command === "string") return { kind: "command", label: "Command", text: input.command };
+    if (typeof input.patch === "string") return { kind: "diff", label: "Diff", text: input.patch };
+    if (typeof input.diff === "string") return { kind: "diff", label: "Diff", text: input.diff };
+    if (path !== undefined && typeof input.old_string === "string" && typeof input.new_string === "string") {
+      return { kind: "diff", label: `Diff of ${path}`, text: editDiff(path, input.old_string, input.new_string) };
+    }
+    if (path !== undefined && typeof input.content === "string") {
+      return { kind: "diff", label: `New content of ${path}`, text: input.content };
+    }
+    if (path !== undefined) return { kind: "path", label: "Path", text: path };
+    if (typeof input.url === "string") return { kind: "url", label: "URL", text: input.url };
+  }
+  if (input === undefined) return { kind: "input", label: "Input", text: part.argsText ?? "" };
+  return { kind: "input", label: "Input", text: JSON.stringify(input, null, 2) };
+}
+
 /** Where a call stands, as the collapsed header shows it: `{icon, label}`. */
 export function statusOf(part) {
+  if (part.interrupted === true) return { icon: "⊘", label: "Interrupted — never ran", key: "interrupted" };
+  if (part.state === "output-error") return { icon: "✕", label: "Failed", key: "failed" };
   const denied =
     part.permissionResolution?.behavior === "deny" ||
     (!part.permissionResolution && part.permissionDecision?.behavior === "deny");
@@ -185,5 +337,11 @@ export function statusOf(part) {
 
 /** Whether a part's approval request is still open. */
 export function awaitsApproval(part) {
-  return Boolean(part.permission) && !part.permissionResolution && part.state !== "completed";
+  return (
+    Boolean(part.permission) &&
+    !part.permissionResolution &&
+    part.state !== "completed" &&
+    part.state !== "output-error" &&
+    part.interrupted !== true
+  );
 }

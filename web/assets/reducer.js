@@ -14,7 +14,8 @@ const SOURCES = ["policy", "rule", "auto_classifier", "full_access"];
 const RISKS = ["safe", "low", "medium", "high", "critical"];
 const CONFIDENCES = ["low", "medium", "high"];
 const SCOPES = ["once", "session", "global"];
-const STATES = ["streaming", "running", "completed"];
+const STATES = ["streaming", "running", "completed", "output-error"];
+const AUTO_APPROVAL_ORIGINS = ["session", "pattern"];
 
 /** Thrown inside the readers when a value breaks the contract; never escapes this module. */
 class Malformed extends Error {}
@@ -59,6 +60,40 @@ function object(obj, key) {
   return v;
 }
 
+/**
+ * Which kind of user decision a `rule` decision was (`provenance`), by its `kind`. A kind
+ * this reader does not know, or a missing field, makes the whole value malformed, as the
+ * Rust contract's tagged enum reads it.
+ */
+const PROVENANCE_KINDS = {
+  user_rule: (v) => ({ rule: str(v, "rule"), layer: str(v, "layer"), origin: str(v, "origin") }),
+  grant: (v) => ({
+    grantId: str(v, "grantId"),
+    scope: oneOf(v, "scope", SCOPES),
+    grantedAt: integer(v, "grantedAt"),
+    toolCallId: str(v, "toolCallId"),
+    actionId: str(v, "actionId"),
+    description: str(v, "description"),
+  }),
+  auto_approved: (v) => ({ from: oneOf(v, "from", AUTO_APPROVAL_ORIGINS) }),
+  checkpoints_off: (v) => ({ agent: str(v, "agent") }),
+};
+
+function decisionProvenance(obj, key) {
+  const v = object(obj, key);
+  const kind = str(v, "kind");
+  if (!Object.hasOwn(PROVENANCE_KINDS, kind)) throw new Malformed(key);
+  return { kind, ...PROVENANCE_KINDS[kind](v) };
+}
+
+/** The evaluator that decided: its name, and its version when it reports one. */
+function decidingEvaluator(obj, key) {
+  const v = object(obj, key);
+  const out = { name: str(v, "name") };
+  optional(out, v, "version", str);
+  return out;
+}
+
 /** The provenance fields a decision and a recommendation share. */
 function provenance(out, v) {
   optional(out, v, "confidence", (o, k) => oneOf(o, k, CONFIDENCES));
@@ -80,8 +115,8 @@ function strict(read) {
 }
 
 /** A `ToolPermissionDecision` in its canonical shape, or null when `value` is not one. */
-export const readDecision = strict((v) =>
-  provenance(
+export const readDecision = strict((v) => {
+  const out = provenance(
     {
       toolCallId: str(v, "toolCallId"),
       behavior: oneOf(v, "behavior", BEHAVIORS),
@@ -91,17 +126,25 @@ export const readDecision = strict((v) =>
       risk: oneOf(v, "risk", RISKS),
     },
     v,
-  ),
-);
+  );
+  optional(out, v, "provenance", decisionProvenance);
+  optional(out, v, "evaluator", decidingEvaluator);
+  return out;
+});
 
 /** A `ToolPermissionResolution` in its canonical shape, or null when `value` is not one. */
-export const readResolution = strict((v) => ({
-  toolCallId: str(v, "toolCallId"),
-  behavior: oneOf(v, "behavior", RESOLUTION_BEHAVIORS),
-  source: oneOf(v, "source", ["user"]),
-  actionId: str(v, "actionId"),
-  scope: oneOf(v, "scope", SCOPES),
-}));
+export const readResolution = strict((v) => {
+  const out = {
+    toolCallId: str(v, "toolCallId"),
+    behavior: oneOf(v, "behavior", RESOLUTION_BEHAVIORS),
+    source: oneOf(v, "source", ["user"]),
+    actionId: str(v, "actionId"),
+    scope: oneOf(v, "scope", SCOPES),
+  };
+  // What the user told the agent with a denial.
+  optional(out, v, "message", str);
+  return out;
+});
 
 function readAction(a) {
   if (!isObject(a)) throw new Malformed("action");
@@ -269,6 +312,8 @@ export function readPersistedToolPart(raw) {
   if (raw.input !== undefined) part.input = raw.input;
   if (typeof raw.argsText === "string" && raw.argsText !== "") part.argsText = raw.argsText;
   if (hasOutput) part.output = raw.output;
+  if (typeof raw.errorText === "string") part.errorText = raw.errorText;
+  if (raw.interrupted === true) part.interrupted = true;
   for (const [field, read] of Object.values(WARRANT_READERS)) {
     const value = read(raw[field]);
     if (value) part[field] = value;
@@ -281,7 +326,23 @@ export function readPersistedToolPart(raw) {
  * parts they refer to, and whether a run is active.
  */
 export function emptyTimeline() {
-  return { items: [], parts: [], running: false, error: null };
+  return { items: [], parts: [], running: false, error: null, interrupted: {} };
+}
+
+/**
+ * Whether a part is a call that never ran because its run died (the server marks a call
+ * that was pending or running when it stopped: `interrupted`, state `output-error`).
+ */
+export function isInterrupted(part) {
+  return part?.interrupted === true;
+}
+
+/** The fields that make a part interrupted, as persistence reported them. */
+function interruptedFields(part) {
+  const out = { state: part.state, interrupted: true };
+  if (typeof part.errorText === "string") out.errorText = part.errorText;
+  if (typeof part.output === "string") out.output = part.output;
+  return out;
 }
 
 /** The timeline of persisted messages (`GET /v1/sessions/{id}/messages`). */
@@ -297,6 +358,7 @@ export function timelineFromMessages(messages) {
       } else if (raw.type === "tool") {
         const part = readPersistedToolPart(raw);
         if (!part || timeline.parts.some((p) => p.toolCallId === part.toolCallId)) return;
+        if (isInterrupted(part)) timeline.interrupted[part.toolCallId] = interruptedFields(part);
         timeline.parts.push(part);
         timeline.items.push({ kind: "tool", id: part.toolCallId });
       }
@@ -329,13 +391,29 @@ export function applyTimelineEvent(timeline, event) {
     default:
       break;
   }
-  const parts = applyToolEvent(timeline.parts, event);
+  let parts = applyToolEvent(timeline.parts, event);
   if (parts === timeline.parts) return timeline;
   const id = toolCallIdOf(event);
   const items = timeline.items.some((i) => i.kind === "tool" && i.id === id)
     ? timeline.items
     : [...timeline.items, { kind: "tool", id }];
+  // A call persistence reports as interrupted stays so whatever its replayed events say:
+  // its run is over, so the timeline is no longer running either.
+  const dead = timeline.interrupted?.[id];
+  if (dead) {
+    parts = parts.map((p) => (p.toolCallId === id ? { ...p, ...dead } : p));
+    return { ...timeline, parts, items, running: false };
+  }
   return { ...timeline, parts, items };
+}
+
+/**
+ * Adds the user's own message to the timeline as it is sent (the stream may echo it later
+ * under the same id, which then replaces it).
+ */
+export function addUserMessage(timeline, id, text) {
+  if (timeline.items.some((i) => i.kind === "text" && i.id === id)) return timeline;
+  return { ...timeline, items: [...timeline.items, { kind: "text", id, role: "user", text }] };
 }
 
 function applyText(timeline, event) {
@@ -346,6 +424,10 @@ function applyText(timeline, event) {
   if (at === -1) {
     const role = typeof event.role === "string" ? event.role : "assistant";
     items.push({ kind: "text", id, role, text: event.delta ?? "" });
+  } else if (event.type === "TEXT_MESSAGE_START") {
+    // The stream (re)starts a message shown already, such as the user's own: it rebuilds it.
+    const role = typeof event.role === "string" ? event.role : items[at].role;
+    items[at] = { ...items[at], role, text: "" };
   } else if (event.type === "TEXT_MESSAGE_CONTENT") {
     items[at] = { ...items[at], text: items[at].text + event.delta };
   }

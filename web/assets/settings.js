@@ -49,6 +49,33 @@ export function toolToggles(tools, selected, { disabled = false, onToggle, name 
   );
 }
 
+/**
+ * Where a pattern's `tool-call` checkpoints stand: `{on, agents}` where `agents` lists the
+ * agents they are limited to (null: every agent).
+ */
+export function checkpointState(pattern) {
+  const rules = (pattern?.approvalPolicy?.rules ?? []).filter((r) => r && r.kind === "tool-call");
+  if (rules.length === 0) return { on: false, agents: null };
+  if (rules.some((r) => !Array.isArray(r.agentIds))) return { on: true, agents: null };
+  return { on: true, agents: [...new Set(rules.flatMap((r) => r.agentIds))] };
+}
+
+/**
+ * The pattern's checkpoint rules with `tool-call` checkpoints on for every agent, or off:
+ * other checkpoints (`final-response`) are kept as they are.
+ */
+export function withToolCallCheckpoints(pattern, on) {
+  const others = (pattern?.approvalPolicy?.rules ?? []).filter((r) => r && r.kind !== "tool-call");
+  return on ? [...others, { kind: "tool-call" }] : others;
+}
+
+/** The sentence saying what a pattern's checkpoint state means. */
+export function checkpointText(state) {
+  if (!state.on) return "Approvals off: tool calls of this pattern run without review, and auto-approval has no effect.";
+  if (state.agents) return `Approvals on for ${state.agents.join(", ")}: their tool calls need your approval unless a rule, a grant or auto-approval allows them.`;
+  return "Approvals on: tool calls need your approval unless a rule, a grant or auto-approval allows them.";
+}
+
 /** The pattern a session runs (its own, else `default`, else the first). */
 export function patternOf(workspace, session) {
   const patterns = workspace?.patterns ?? [];
@@ -94,9 +121,16 @@ export function renderActivity(container, { workspace, tools, sessionId, running
     ? session.approvalSettings.autoApprovedToolNames ?? []
     : pattern?.approvalPolicy?.autoApprovedToolNames ?? [];
   const locked = running || session.status === "running" || busy;
+  const checkpoints = checkpointState(pattern);
   replaceChildren(
     container,
     heading,
+    !checkpoints.on &&
+      h(
+        "p",
+        { class: "note checkpoints-off-note", "data-note": "checkpoints-off" },
+        "Approvals are off for this session's pattern: nothing is reviewed, so these switches have no effect until approvals are on again (Patterns tab).",
+      ),
     h(
       "div",
       { class: "settings-head" },
@@ -113,7 +147,7 @@ export function renderActivity(container, { workspace, tools, sessionId, running
     error && h("p", { class: "error", role: "alert" }, error),
     toolToggles(tools, effective, {
       name: "session",
-      disabled: locked,
+      disabled: locked || !checkpoints.on,
       onToggle: (id, on) => onChange(toggledIds(tools, effective, id, on)),
     }),
   );
@@ -131,6 +165,8 @@ export function renderPatternEditor(container, { workspace, tools, selectedId, b
     return;
   }
   const defaults = pattern.approvalPolicy?.autoApprovedToolNames ?? [];
+  const checkpoints = checkpointState(pattern);
+  const save = (approvalPolicy) => onSave({ ...pattern, approvalPolicy: { ...pattern.approvalPolicy, ...approvalPolicy } });
   replaceChildren(
     container,
     h("h3", {}, "Pattern defaults"),
@@ -144,16 +180,186 @@ export function renderPatternEditor(container, { workspace, tools, selectedId, b
         patterns.map((p) => h("option", { value: p.id, selected: p.id === pattern.id }, p.name || p.id)),
       ),
     ),
-    h("p", { class: "note" }, "Tools auto-approved by default in every session of this pattern, unless the session sets its own list."),
+    h(
+      "div",
+      { class: "checkpoints", "data-on": String(checkpoints.on) },
+      h(
+        "label",
+        { class: "checkpoints-toggle" },
+        h("input", {
+          type: "checkbox",
+          role: "switch",
+          class: "checkpoints-switch",
+          checked: checkpoints.on,
+          disabled: busy,
+          onChange: (e) => save({ rules: withToolCallCheckpoints(pattern, e.target.checked) }),
+        }),
+        h("span", { class: "checkpoints-label" }, "Ask before tool calls (tool-call checkpoints)"),
+      ),
+      h("span", { class: "checkpoints-state", "data-on": String(checkpoints.on) }, checkpoints.on ? "Approvals on" : "Approvals off · Not reviewed"),
+      h("p", { class: "note checkpoints-note" }, checkpointText(checkpoints)),
+    ),
+    h("h4", { class: "subhead" }, "Auto-approved tools"),
+    h(
+      "p",
+      { class: "note" },
+      checkpoints.on
+        ? "Tools auto-approved by default in every session of this pattern, unless the session sets its own list."
+        : "Kept for when approvals are on again: while they are off, every tool call runs without review.",
+    ),
     error && h("p", { class: "error", role: "alert" }, error),
     toolToggles(tools, defaults, {
       name: "pattern",
-      disabled: busy,
-      onToggle: (id, on) =>
-        onSave({
-          ...pattern,
-          approvalPolicy: { ...pattern.approvalPolicy, autoApprovedToolNames: toggledIds(tools, defaults, id, on) },
-        }),
+      disabled: busy || !checkpoints.on,
+      onToggle: (id, on) => save({ autoApprovedToolNames: toggledIds(tools, defaults, id, on) }),
     }),
+  );
+}
+
+/** `grants` of a `GET /v1/grants` answer, dropping items without an id. */
+export function grantList(answer) {
+  const list = Array.isArray(answer?.grants) ? answer.grants : Array.isArray(answer) ? answer : [];
+  return list.filter((g) => g && typeof g.id === "string" && g.id !== "");
+}
+
+/** `Bash(git push origin main)`, or the bare tool name when the key has no specifier. */
+export function grantKeyText(key) {
+  if (!key || typeof key.toolName !== "string") return "";
+  return typeof key.specifier === "string" && key.specifier !== "" ? `${key.toolName}(${key.specifier})` : key.toolName;
+}
+
+/**
+ * The grants panel: every standing approval the user has given (session and global), what
+ * it covers, where it came from, and a button to revoke it. `onRevoke(grant)` revokes.
+ */
+export function renderGrants(container, { grants, sessionId, busy, error, loaded, onRevoke, formatTime }) {
+  const heading = h("h3", {}, "Grants you have given");
+  const intro = h(
+    "p",
+    { class: "note" },
+    "Each \"allow for this session\" or \"in every session\" approval lets later matching calls run without asking. Revoke one and those calls ask again.",
+  );
+  if (!loaded && !error) return replaceChildren(container, heading, intro, h("p", { class: "note" }, "Loading…"));
+  const list = grants ?? [];
+  replaceChildren(
+    container,
+    heading,
+    intro,
+    error && h("p", { class: "error", role: "alert" }, error),
+    list.length === 0
+      ? h("p", { class: "note", "data-note": "no-grants" }, "No grants: every call that needs approval asks you.")
+      : h(
+          "ul",
+          { class: "grant-list" },
+          list.map((g) =>
+            h(
+              "li",
+              { class: "grant", "data-grant-id": g.id, "data-scope": g.scope },
+              h(
+                "div",
+                { class: "grant-head" },
+                h("span", { class: "grant-description" }, g.description || (g.keys ?? []).map(grantKeyText).join(", ") || g.id),
+                h(
+                  "span",
+                  { class: "grant-scope", "data-scope": g.scope },
+                  g.scope === "global" ? "Every session" : g.sessionId === sessionId ? "This session" : `Session ${g.sessionId}`,
+                ),
+              ),
+              (g.keys ?? []).length > 0 && h("div", { class: "grant-keys" }, (g.keys ?? []).map((k) => h("code", {}, grantKeyText(k)))),
+              h(
+                "div",
+                { class: "grant-origin note" },
+                [
+                  Number.isSafeInteger(g.grantedAt) ? `Granted ${formatTime(g.grantedAt)}` : "Granted",
+                  g.toolCallId ? `approving call ${g.toolCallId}${g.actionId ? ` (${g.actionId})` : ""}` : null,
+                  g.scope !== "global" && g.sessionId ? `in session ${g.sessionId}` : null,
+                ]
+                  .filter(Boolean)
+                  .join(", "),
+              ),
+              h(
+                "button",
+                { type: "button", class: "revoke", "data-grant-id": g.id, disabled: busy === g.id, onClick: () => onRevoke(g) },
+                "Revoke",
+              ),
+            ),
+          ),
+        ),
+  );
+}
+
+/**
+ * The approvals inbox: every request waiting for the user, in every session
+ * (`GET /v1/approvals`). `onOpen(sessionId)` opens a session; the current one's requests
+ * are in the dock.
+ */
+export function renderInbox(container, { requests, sessionId, error, onOpen }) {
+  const list = requests ?? [];
+  replaceChildren(
+    container,
+    h("h3", {}, "Waiting for you"),
+    error && h("p", { class: "error", role: "alert" }, error),
+    list.length === 0
+      ? h("p", { class: "note", "data-note": "inbox-empty" }, "Nothing is waiting for your approval.")
+      : h(
+          "ul",
+          { class: "inbox-list" },
+          list.map((r) =>
+            h(
+              "li",
+              { class: "inbox-item", "data-tool-call-id": r.toolCallId, "data-session-id": r.sessionId ?? "" },
+              h(
+                "div",
+                { class: "inbox-head" },
+                h("strong", { class: "inbox-tool" }, r.toolName || "Tool"),
+                h("span", { class: "dock-risk", "data-risk": r.risk }, `Risk: ${r.risk ? r.risk[0].toUpperCase() + r.risk.slice(1) : "?"}`),
+              ),
+              h("div", { class: "inbox-title" }, r.title ?? ""),
+              h(
+                "div",
+                { class: "inbox-session note" },
+                r.sessionId === sessionId ? "In this session (see the dock)" : `Session ${r.sessionId ?? "?"}`,
+              ),
+              r.sessionId &&
+                r.sessionId !== sessionId &&
+                h("button", { type: "button", class: "open-session", "data-session-id": r.sessionId, onClick: () => onOpen(r.sessionId) }, "Open session"),
+            ),
+          ),
+        ),
+  );
+}
+
+/**
+ * The workspace's sessions: each with the agent that runs it and where, when it said so (a
+ * hook or a sidecar), whether it is running, and a button to open it.
+ */
+export function renderSessions(container, { sessions, sessionId, onOpen }) {
+  const list = sessions ?? [];
+  replaceChildren(
+    container,
+    h("h3", {}, "Sessions"),
+    list.length === 0
+      ? h("p", { class: "note", "data-note": "sessions-empty" }, "No session yet.")
+      : h(
+          "ul",
+          { class: "inbox-list session-list" },
+          list.map((s) =>
+            h(
+              "li",
+              { class: "inbox-item session-item", "data-session-id": s.id },
+              h(
+                "div",
+                { class: "inbox-head" },
+                h("strong", { class: "session-id" }, s.id),
+                h("span", { class: "note session-status" }, s.status === "running" ? "Running" : "Idle"),
+              ),
+              h("div", { class: "session-agent note" }, s.agent ? `Agent: ${s.agent}` : "Agent: not reported"),
+              s.cwd && h("div", { class: "session-cwd note", title: s.cwd }, `In ${s.cwd}`),
+              s.id === sessionId
+                ? h("div", { class: "note" }, "Open in this tab")
+                : h("button", { type: "button", class: "open-session", "data-session-id": s.id, onClick: () => onOpen(s.id) }, "Open session"),
+            ),
+          ),
+        ),
   );
 }

@@ -80,6 +80,7 @@ function updateTool(el, part, verbose) {
     h("span", { class: "status", "data-status": status.key, role: "img", "aria-label": status.label, title: status.label }, status.icon),
     h("span", { class: "tool-name" }, part.toolName || "Tool"),
     h("span", { class: "tool-summary" }, inputSummary(part)),
+    (status.key === "interrupted" || status.key === "failed") && h("span", { class: "status-text", "data-status": status.key }, status.label),
     badge && h("span", { class: "badge", "data-tone": badge.tone, title: badge.tooltip }, badge.label),
   );
   replaceChildren(
@@ -88,7 +89,17 @@ function updateTool(el, part, verbose) {
     decisionSections(part).map((s) =>
       section(s.title === "Review" ? "review" : "permission-decision", s.title, rowsList(s.rows)),
     ),
-    part.output !== undefined && section("tool-output", "Output", h("pre", {}, part.output)),
+    part.interrupted
+      ? section(
+          "tool-error",
+          "Interrupted — never ran",
+          h("p", { class: "never-ran" }, "This call never ran: its run ended before it could (the server restarted, or its approval request expired). Ask the agent again if it is still needed."),
+          (part.errorText ?? part.output) && h("pre", {}, part.errorText ?? part.output),
+        )
+      : [
+          part.output !== undefined && section("tool-output", "Output", h("pre", {}, part.output)),
+          part.state === "output-error" && section("tool-error", "Error", h("pre", {}, part.errorText ?? "The call failed.")),
+        ],
   );
 }
 

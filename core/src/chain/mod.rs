@@ -13,7 +13,9 @@ use futures::future::join_all;
 pub use trace::{ChainTrace, TraceEntry, TraceOutcome};
 
 use crate::call::{EvaluationContext, PermissionMode, ToolCall};
-use crate::decision::{Behavior, PermissionDecisionSource, Risk, ToolPermissionDecision};
+use crate::decision::{
+    Behavior, DecidingEvaluator, PermissionDecisionSource, Provenance, Risk, ToolPermissionDecision,
+};
 use crate::evaluator::{Evaluator, Rationale, Role, Stance, Verdict};
 
 /// The time an evaluator gets before the chain gives up on it and asks.
@@ -107,14 +109,28 @@ struct Candidate {
     rationale: Rationale,
     source: PermissionDecisionSource,
     evaluator: String,
+    version: Option<String>,
 }
+
+/// The name the chain's own grant check goes by in traces and on decisions.
+pub const GRANTS: &str = "grants";
 
 impl Candidate {
     /// Orders candidates so that the winner is the minimum, independent of input order.
+    /// Between user allows, the user's own rule comes before a grant, a grant before
+    /// checkpoints that are off, and those before auto-approval.
     fn rank(&self) -> impl Ord + '_ {
+        let provenance = match &self.rationale.provenance {
+            Some(Provenance::UserRule { .. }) => 0,
+            Some(Provenance::Grant { .. }) => 1,
+            Some(Provenance::CheckpointsOff { .. }) => 2,
+            Some(Provenance::AutoApproved { .. }) => 3,
+            None => 4,
+        };
         (
             self.stance,
             std::cmp::Reverse(self.behavior.restrictiveness()),
+            provenance,
             std::cmp::Reverse(self.rationale.risk),
             self.source,
             self.rationale.reason_code.as_str(),
@@ -144,6 +160,12 @@ impl Chain {
     }
 
     /// Decides one call.
+    #[tracing::instrument(
+        level = "debug",
+        name = "decide",
+        skip_all,
+        fields(tool_call_id = %call.tool_call_id, mode = ?cx.mode)
+    )]
     pub async fn decide(&self, call: &ToolCall, cx: &EvaluationContext) -> ChainOutcome {
         let mut entries: Vec<Option<TraceEntry>> = (0..self.links.len()).map(|_| None).collect();
         let judges: Vec<usize> = (0..self.links.len())
@@ -157,6 +179,14 @@ impl Chain {
             entries[i] = Some(entry(&self.links[i], outcome, elapsed));
             candidates.extend(candidate);
         }
+        candidates.extend(granted(cx));
+        // The action's own risk, as the deterministic policy rates it: a decision carries it
+        // whoever decided, so a grant or a rule never makes `git push` look harmless.
+        let action_risk = candidates
+            .iter()
+            .filter(|c| c.source == PermissionDecisionSource::Policy)
+            .map(|c| c.rationale.risk)
+            .max();
 
         let best = candidates.iter().min_by(|a, b| a.rank().cmp(&b.rank()));
         let (winner, stance) = match best {
@@ -166,18 +196,21 @@ impl Chain {
         let (decision_parts, decided_by) = if let Some(c) = winner {
             (
                 (c.behavior, c.source, c.rationale.clone()),
-                Some(c.evaluator.clone()),
+                Some((c.evaluator.clone(), c.version.clone())),
             )
         } else {
             let open = best;
             let open_risk = candidates.iter().map(|c| c.rationale.risk).max();
             let settled = self.settle(call, cx, open_risk, &mut entries).await;
             match settled {
-                Some(c) => ((c.behavior, c.source, c.rationale), Some(c.evaluator)),
+                Some(c) => (
+                    (c.behavior, c.source, c.rationale),
+                    Some((c.evaluator, c.version)),
+                ),
                 None => match open {
                     Some(c) => (
                         (Behavior::Ask, c.source, c.rationale.clone()),
-                        Some(c.evaluator.clone()),
+                        Some((c.evaluator.clone(), c.version.clone())),
                     ),
                     None => (
                         (
@@ -209,15 +242,19 @@ impl Chain {
                 source,
                 reason: rationale.reason,
                 reason_code: rationale.reason_code,
-                risk: rationale.risk,
+                risk: action_risk.map_or(rationale.risk, |r| r.max(rationale.risk)),
                 confidence: rationale.confidence,
                 risk_categories: rationale.risk_categories,
                 reviewer_model: rationale.reviewer_model,
+                provenance: rationale.provenance,
+                evaluator: decided_by
+                    .clone()
+                    .map(|(name, version)| DecidingEvaluator { name, version }),
             },
             stance,
             trace: ChainTrace {
                 entries,
-                decided_by,
+                decided_by: decided_by.map(|(name, _)| name),
             },
         }
     }
@@ -274,6 +311,16 @@ impl Chain {
             Ok(Ok(Ok(verdict))) => Answer::Verdict(verdict),
         };
         let elapsed = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        tracing::debug!(
+            evaluator = link.evaluator.name(),
+            elapsed_micros = elapsed,
+            outcome = match &answer {
+                Answer::Verdict(Verdict::Abstain) => "abstained",
+                Answer::Verdict(_) => "decided",
+                Answer::Failed { kind, .. } => kind,
+            },
+            "evaluator answered"
+        );
         (answer, elapsed)
     }
 }
@@ -283,6 +330,7 @@ impl Chain {
 fn judge(link: &Link, answer: Answer, role: Role) -> (Option<Candidate>, TraceOutcome) {
     let source = link.evaluator.source();
     let evaluator = link.evaluator.name().to_owned();
+    let version = link.evaluator.version().map(str::to_owned);
     let (kind, error) = match (answer, role) {
         (Answer::Verdict(Verdict::Abstain), _) => return (None, TraceOutcome::Abstained),
         (Answer::Verdict(Verdict::Decide { stance, rationale }), Role::Judge) => {
@@ -297,6 +345,7 @@ fn judge(link: &Link, answer: Answer, role: Role) -> (Option<Candidate>, TraceOu
                 rationale,
                 source,
                 evaluator,
+                version,
             };
             return (Some(candidate), outcome);
         }
@@ -319,6 +368,7 @@ fn judge(link: &Link, answer: Answer, role: Role) -> (Option<Candidate>, TraceOu
                 rationale,
                 source,
                 evaluator,
+                version,
             };
             return (Some(candidate), outcome);
         }
@@ -342,6 +392,7 @@ fn judge(link: &Link, answer: Answer, role: Role) -> (Option<Candidate>, TraceOu
         ),
         source: PermissionDecisionSource::Policy,
         evaluator,
+        version,
     };
     (
         Some(candidate),
@@ -350,6 +401,37 @@ fn judge(link: &Link, answer: Answer, role: Role) -> (Option<Candidate>, TraceOu
             error,
         },
     )
+}
+
+/// A grant from an earlier `session`/`global` approval that covers the call: a user allow the
+/// chain itself applies, whatever evaluators it holds, so an "allow for this session" is
+/// honoured by every chain. Rules still win over it by strength (a deny, the user's ask).
+fn granted(cx: &EvaluationContext) -> Option<Candidate> {
+    let grant = cx.grants.iter().find(|g| g.covers(&cx.grant_keys))?;
+    let rationale = Rationale::new(
+        "normalized_rule_allow",
+        format!(
+            "An earlier approval covers this call ({}).",
+            grant.description
+        ),
+        Risk::Low,
+    )
+    .with_provenance(Provenance::Grant {
+        grant_id: grant.id.clone(),
+        scope: grant.scope,
+        granted_at: grant.granted_at,
+        tool_call_id: grant.tool_call_id.clone(),
+        action_id: grant.action_id.clone(),
+        description: grant.description.clone(),
+    });
+    Some(Candidate {
+        stance: Stance::UserAllow,
+        behavior: Behavior::Allow,
+        rationale,
+        source: PermissionDecisionSource::Rule,
+        evaluator: GRANTS.to_owned(),
+        version: None,
+    })
 }
 
 fn entry(link: &Link, outcome: TraceOutcome, elapsed_micros: u64) -> TraceEntry {

@@ -1,6 +1,6 @@
 //! Building an [`Engine`]: its chain, store, transport, grant scoper and workspace root.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
@@ -8,20 +8,15 @@ use std::sync::{Arc, Mutex};
 use arc_swap::ArcSwap;
 use dashmap::DashMap;
 
-use crate::approval::{ToolApprovalRequest, standard_actions};
-use crate::call::ToolCall;
 use crate::catalog::{RuntimeTool, ToolCatalog};
 use crate::chain::Chain;
-use crate::decision::Scope;
 use crate::event::Event;
-use crate::grant::GrantKey;
 use crate::grant::{ExactInputScoper, GrantScoper};
-use crate::part::{Message, MessagePart};
 use crate::store::{MemoryStore, Store};
 use crate::transport::Transport;
 use crate::workspace::{load_workspace, prune_stale_tool_ids};
 
-use super::{Engine, EngineError, EngineLimits, Inner, Pending};
+use super::{Engine, EngineError, EngineLimits, Inner, Pending, calls};
 
 /// Builds an [`Engine`].
 pub struct EngineBuilder {
@@ -32,6 +27,19 @@ pub struct EngineBuilder {
     workspace_root: PathBuf,
     runtime_tools: Option<Vec<RuntimeTool>>,
     limits: EngineLimits,
+    adopt_pending: bool,
+}
+
+impl std::fmt::Debug for EngineBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineBuilder")
+            .field("chain", &self.chain)
+            .field("workspace_root", &self.workspace_root)
+            .field("runtime_tools", &self.runtime_tools.as_ref().map(Vec::len))
+            .field("limits", &self.limits)
+            .field("adopt_pending", &self.adopt_pending)
+            .finish_non_exhaustive()
+    }
 }
 
 impl EngineBuilder {
@@ -72,6 +80,16 @@ impl EngineBuilder {
         self
     }
 
+    /// For a short-lived process that shares its store with others (an agent's hook beside
+    /// `warrant serve`): requests left pending in the store are adopted as they are, with only
+    /// their one-call actions (their grants cannot be derived again here), instead of being
+    /// ended as interrupted. Nothing pending in the store is changed unless this engine
+    /// resolves it.
+    pub fn adopt_pending(mut self) -> Self {
+        self.adopt_pending = true;
+        self
+    }
+
     /// Loads the workspace, grants and pending approvals from the store, and builds.
     ///
     /// # Errors
@@ -83,32 +101,26 @@ impl EngineBuilder {
             workspace = prune_stale_tool_ids(workspace, tools);
         }
         let catalog = ToolCatalog::new(&workspace.settings.tooling, self.runtime_tools.as_deref());
-        let grants = self.store.grants().await?;
-        let pending = DashMap::new();
-        let mut order = VecDeque::new();
-        let mut sessions: HashMap<String, Vec<Message>> = HashMap::new();
-        for mut p in self.store.pending_approvals().await? {
-            if !sessions.contains_key(&p.session_id) {
-                let messages = self.store.messages(&p.session_id).await?;
-                sessions.insert(p.session_id.clone(), messages);
-            }
-            let input = stored_input(&sessions[&p.session_id], &p.request.tool_call_id);
-            let grant_keys = restored_keys(&*self.scoper, &p.session_id, &mut p.request, input);
-            order.push_back(p.request.tool_call_id.clone());
-            pending.insert(
-                p.request.tool_call_id.clone(),
-                Pending {
-                    tool_name: p.request.tool_name.clone().unwrap_or_default(),
-                    session_id: p.session_id,
-                    message_id: p.message_id,
-                    grant_keys,
-                    request: p.request,
-                    waiter: None,
-                    resolving: false,
-                },
-            );
-        }
-        Ok(Engine {
+        let grants = super::grants::loaded(self.store.grants().await?);
+        // A request left pending by the last run can no longer be answered to the agent that
+        // asked (it lost its waiter with the process): each ends, audited, as interrupted.
+        let interrupted: Vec<Pending> = self
+            .store
+            .pending_approvals()
+            .await?
+            .into_iter()
+            .map(|p| Pending {
+                tool_name: p.request.tool_name.clone().unwrap_or_default(),
+                session_id: p.session_id,
+                message_id: p.message_id,
+                grant_keys: Vec::new(),
+                request: p.request,
+                agent: String::new(),
+                waiter: None,
+                resolving: false,
+            })
+            .collect();
+        let engine = Engine {
             inner: Arc::new(Inner {
                 chain: self.chain,
                 store: self.store,
@@ -119,15 +131,41 @@ impl EngineBuilder {
                 catalog: ArcSwap::from_pointee(catalog),
                 workspace_writer: tokio::sync::Mutex::new(()),
                 grants: ArcSwap::from_pointee(grants),
-                pending,
-                pending_order: Mutex::new(order),
+                pending: DashMap::new(),
+                pending_order: Mutex::new(VecDeque::new()),
                 tracked: DashMap::new(),
                 awaiting: Mutex::default(),
                 settled: DashMap::new(),
                 settled_count: AtomicU64::new(0),
                 limits: self.limits,
             }),
-        })
+        };
+        if self.adopt_pending {
+            for mut pending in interrupted {
+                let id = pending.request.tool_call_id.clone();
+                pending
+                    .request
+                    .actions
+                    .retain(|a| a.scope == crate::decision::Scope::Once);
+                calls::lock(&engine.inner.pending_order).push_back(id.clone());
+                engine.inner.pending.insert(id, pending);
+            }
+            return Ok(engine);
+        }
+        for pending in interrupted {
+            engine
+                .end_unresolved(
+                    pending,
+                    crate::audit::AuditEvent::Expiry {
+                        reason: "interrupted: the engine restarted before the request was resolved"
+                            .to_owned(),
+                    },
+                    "Interrupted: Warrant restarted while this call waited for approval, so it never ran.",
+                )
+                .await;
+        }
+        engine.idle_sessions_of_the_last_run().await;
+        Ok(engine)
     }
 }
 
@@ -154,51 +192,7 @@ impl EngineBuilder {
             workspace_root: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
             runtime_tools: None,
             limits: EngineLimits::default(),
+            adopt_pending: false,
         }
     }
-}
-
-/// The (redacted) input the call's persisted part holds.
-fn stored_input(messages: &[Message], tool_call_id: &str) -> Option<serde_json::Value> {
-    messages
-        .iter()
-        .flat_map(|m| &m.parts)
-        .find_map(|p| match p {
-            MessagePart::Tool(t) if t.tool_call_id == tool_call_id => t.input.clone(),
-            _ => None,
-        })
-}
-
-/// The grant keys of a request restored after a restart, derived again from the call's
-/// input. When they cannot be derived, or do not read as the labels the user was shown, the
-/// request keeps only its one-call actions: a broader grant than promised is never made.
-fn restored_keys(
-    scoper: &dyn GrantScoper,
-    session_id: &str,
-    request: &mut ToolApprovalRequest,
-    input: Option<serde_json::Value>,
-) -> Vec<GrantKey> {
-    let tool = request.tool_name.clone().unwrap_or_default();
-    let keys = input
-        .map(|input| {
-            let call = ToolCall::new(session_id, request.tool_call_id.clone(), tool, input);
-            scoper.keys(&call)
-        })
-        .unwrap_or_default();
-    let promised = standard_actions(&scoper.describe(&keys));
-    let faithful = !keys.is_empty()
-        && request
-            .actions
-            .iter()
-            .filter(|a| a.scope != Scope::Once)
-            .all(|a| promised.iter().any(|p| p.id == a.id && p.label == a.label));
-    if faithful {
-        return keys;
-    }
-    tracing::warn!(
-        tool_call_id = %request.tool_call_id,
-        "restored approval request offers only one-call actions: its grant cannot be derived again"
-    );
-    request.actions.retain(|a| a.scope == Scope::Once);
-    Vec::new()
 }

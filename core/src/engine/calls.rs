@@ -26,6 +26,10 @@ pub struct EngineLimits {
     pub max_part_bytes: usize,
     /// How many settled calls are remembered (to answer 409 rather than 404 quickly).
     pub settled_memory: usize,
+    /// How long an approval request waits for the user before it expires (audited as
+    /// `Expiry`; its call never runs). `None`: it waits until resolved, cancelled or pushed
+    /// out by [`max_pending_approvals`](Self::max_pending_approvals).
+    pub approval_timeout: Option<std::time::Duration>,
 }
 
 impl Default for EngineLimits {
@@ -36,6 +40,7 @@ impl Default for EngineLimits {
             awaiting_result_bytes: 8 * 1024 * 1024,
             max_part_bytes: 16 * 1024,
             settled_memory: 16_384,
+            approval_timeout: None,
         }
     }
 }

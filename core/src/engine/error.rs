@@ -56,9 +56,26 @@ pub enum ResolveError {
         /// The offered action ids, comma-separated.
         offered: String,
     },
+    /// A message the resolution cannot carry (HTTP 422): with an allowing action, or too long.
+    #[error("{0}")]
+    MessageRefused(String),
     /// The resolution could not be audited; the request stays pending.
     #[error("the resolution could not be audited, the request stays pending: {0}")]
     Store(#[from] StoreError),
+}
+
+/// Why a grant could not be revoked.
+#[derive(Debug, thiserror::Error)]
+pub enum RevokeError {
+    /// No grant in force has this id (HTTP 404).
+    #[error("no grant \"{0}\" is in force")]
+    Unknown(String),
+    /// The store could not remove it; it stays in force.
+    #[error("the grant could not be removed from the store and stays in force: {0}")]
+    Store(StoreError),
+    /// It is revoked, but the revocation could not be audited.
+    #[error("the grant is revoked, but the revocation could not be audited: {0}")]
+    Unaudited(StoreError),
 }
 
 /// Why a call's result was refused.

@@ -4,6 +4,7 @@
 mod builder;
 mod calls;
 mod error;
+mod grants;
 mod resolve;
 mod result;
 mod workspace;
@@ -19,7 +20,9 @@ use tokio::sync::oneshot;
 
 pub use builder::EngineBuilder;
 pub use calls::EngineLimits;
-pub use error::{Abandoned, EngineError, ResolveError, ResultError, WorkspaceUpdateError};
+pub use error::{
+    Abandoned, EngineError, ResolveError, ResultError, RevokeError, WorkspaceUpdateError,
+};
 
 use calls::{Awaiting, Outcome, Settled, Stage, Tracked};
 
@@ -79,11 +82,17 @@ impl Authorization {
 }
 
 /// A pending approval request and the means to wait for its resolution.
+///
+/// Dropping it without waiting leaves the request to the user's other channels (the UI,
+/// `POST /v1/approvals`): that is how transports hand a request over. Waiting and then giving
+/// up — dropping the [`resolution`](Self::resolution) future, as a timeout around it does —
+/// withdraws the request: it is audited as `Cancel` and can no longer be resolved.
 #[derive(Debug)]
 pub struct PendingResolution {
     /// The request, as streamed.
     pub request: ToolApprovalRequest,
     receiver: oneshot::Receiver<ToolPermissionResolution>,
+    engine: std::sync::Weak<Inner>,
 }
 
 impl PendingResolution {
@@ -91,10 +100,46 @@ impl PendingResolution {
     ///
     /// # Errors
     ///
-    /// [`Abandoned`] when the engine went away before the user acted.
+    /// [`Abandoned`] when the request ended unresolved (expired, cancelled, interrupted) or
+    /// the engine went away: the call must not run.
     pub async fn resolution(self) -> Result<ToolPermissionResolution, Abandoned> {
         let id = self.request.tool_call_id.clone();
-        self.receiver.await.map_err(|_| Abandoned(id))
+        let mut guard = GiveUp {
+            engine: self.engine,
+            tool_call_id: id.clone(),
+            armed: true,
+        };
+        let answer = self.receiver.await;
+        guard.armed = false;
+        answer.map_err(|_| Abandoned(id))
+    }
+}
+
+/// Withdraws a request whose waiter was dropped before the user answered.
+struct GiveUp {
+    engine: std::sync::Weak<Inner>,
+    tool_call_id: String,
+    armed: bool,
+}
+
+impl Drop for GiveUp {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        let (Some(inner), Ok(runtime)) =
+            (self.engine.upgrade(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        let engine = Engine { inner };
+        let id = std::mem::take(&mut self.tool_call_id);
+        runtime.spawn(async move {
+            // Already resolved or ended: nothing to withdraw.
+            let _ = engine
+                .cancel(&id, "the agent stopped waiting for the user's answer")
+                .await;
+        });
     }
 }
 
@@ -105,6 +150,8 @@ struct Pending {
     waiter: Option<oneshot::Sender<ToolPermissionResolution>>,
     grant_keys: Vec<crate::grant::GrantKey>,
     tool_name: String,
+    /// The agent whose call asked (empty when unknown, as for a request restored from a store).
+    agent: String,
     /// Set while one resolution is being recorded: concurrent ones are refused (409).
     resolving: bool,
 }
@@ -139,6 +186,20 @@ pub struct Engine {
     inner: Arc<Inner>,
 }
 
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let inner = &self.inner;
+        f.debug_struct("Engine")
+            .field("chain", &inner.chain)
+            .field("workspace_root", &inner.workspace_root)
+            .field("pending", &inner.pending.len())
+            .field("tracked", &inner.tracked.len())
+            .field("grants", &inner.grants.load().len())
+            .field("limits", &inner.limits)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Engine {
     /// Starts an engine around a chain.
     pub fn builder(chain: Chain) -> EngineBuilder {
@@ -163,6 +224,15 @@ impl Engine {
     /// The grants in force.
     pub fn grants(&self) -> Arc<Vec<Grant>> {
         self.inner.grants.load_full()
+    }
+
+    /// The agent whose call a pending request is about (empty when unknown); `None` when no
+    /// request of that id is pending.
+    pub fn request_agent(&self, tool_call_id: &str) -> Option<String> {
+        self.inner
+            .pending
+            .get(tool_call_id)
+            .map(|p| p.agent.clone())
     }
 
     /// The approval requests awaiting the user, oldest first.
@@ -216,6 +286,17 @@ impl Engine {
     ///
     /// [`EngineError`] when the decision could not be audited or the id is already pending:
     /// the call must not run.
+    #[tracing::instrument(
+        level = "debug",
+        name = "authorize",
+        skip_all,
+        fields(
+            session_id = %call.session_id,
+            tool_call_id = %call.tool_call_id,
+            tool = %call.tool_name,
+            mode = ?options.mode,
+        )
+    )]
     pub async fn authorize(
         &self,
         call: ToolCall,
@@ -414,12 +495,24 @@ impl Engine {
                 waiter: Some(tx),
                 grant_keys: grant_keys.to_vec(),
                 tool_name: call.tool_name.clone(),
+                agent: call.agent().to_owned(),
                 resolving: false,
             },
         );
+        if let Some(wait) = self.inner.limits.approval_timeout {
+            let engine = Arc::downgrade(&self.inner);
+            let id = call.tool_call_id.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(wait).await;
+                if let Some(inner) = engine.upgrade() {
+                    Engine { inner }.expire_if_waiting(&id, wait).await;
+                }
+            });
+        }
         Ok(PendingResolution {
             request,
             receiver: rx,
+            engine: Arc::downgrade(&self.inner),
         })
     }
 

@@ -27,7 +27,37 @@ impl Engine {
         tool_call_id: &str,
         action_id: &str,
     ) -> Result<ToolPermissionResolution, ResolveError> {
+        self.resolve_with_message(tool_call_id, action_id, None)
+            .await
+    }
+
+    /// Like [`resolve`](Self::resolve), with a message the user tells the agent along with a
+    /// denial (redacted; it rides on the resolution event and in the audit log).
+    ///
+    /// # Errors
+    ///
+    /// As [`resolve`](Self::resolve), and [`ResolveError::MessageRefused`] (422) for a message
+    /// with an allowing action or longer than
+    /// [`MAX_DENIAL_MESSAGE_CHARS`](crate::decision::MAX_DENIAL_MESSAGE_CHARS).
+    #[tracing::instrument(level = "debug", name = "resolve", skip(self, message))]
+    pub async fn resolve_with_message(
+        &self,
+        tool_call_id: &str,
+        action_id: &str,
+        message: Option<&str>,
+    ) -> Result<ToolPermissionResolution, ResolveError> {
         let inner = &self.inner;
+        let message = match message {
+            None => None,
+            Some(m) if m.chars().count() > crate::decision::MAX_DENIAL_MESSAGE_CHARS => {
+                return Err(ResolveError::MessageRefused(format!(
+                    "the message has {} characters; at most {} are accepted",
+                    m.chars().count(),
+                    crate::decision::MAX_DENIAL_MESSAGE_CHARS
+                )));
+            }
+            Some(m) => Some(crate::sanitize::redact(m)),
+        };
         // Claiming the request is the one atomic step: of two concurrent resolutions, one
         // wins and the other sees a request being resolved (409), never a missing one.
         let action = match inner.pending.get_mut(tool_call_id) {
@@ -41,6 +71,11 @@ impl Engine {
                 return Err(ResolveError::NotPending(tool_call_id.to_owned()));
             }
             Some(mut p) => match p.request.action(action_id) {
+                Some(a) if message.is_some() && a.behavior != ResolutionBehavior::Deny => {
+                    return Err(ResolveError::MessageRefused(format!(
+                        "action \"{action_id}\" allows the call; only a denial carries a message to the agent"
+                    )));
+                }
                 Some(a) => {
                     let a = a.clone();
                     p.resolving = true;
@@ -67,6 +102,7 @@ impl Engine {
             source: ResolutionSource::User,
             action_id: action.id.clone(),
             scope: action.scope,
+            message,
         };
         let record = AuditRecord {
             at: now_millis(),
@@ -113,22 +149,17 @@ impl Engine {
             tracing::warn!(tool_call_id, error = %e, "resolved approval stays in the store's pending list");
         }
         if resolution.scope != Scope::Once && !pending.grant_keys.is_empty() {
-            let grant = Grant {
+            self.keep_grant(Grant {
+                id: Grant::id_for(&pending.session_id, tool_call_id),
                 keys: pending.grant_keys.clone(),
                 scope: resolution.scope,
                 session_id: pending.session_id.clone(),
                 tool_call_id: tool_call_id.to_owned(),
                 granted_at: now_millis(),
                 description: action.label.clone(),
-            };
-            if let Err(e) = inner.store.put_grant(&grant).await {
-                tracing::warn!(tool_call_id, error = %e, "grant kept in memory only");
-            }
-            inner.grants.rcu(|grants| {
-                let mut next = Vec::clone(grants);
-                next.push(grant.clone());
-                next
-            });
+                action_id: action.id.clone(),
+            })
+            .await;
         }
         self.send(
             &pending.session_id,
@@ -226,20 +257,87 @@ impl Engine {
     }
 
     async fn expire(&self, pending: Pending) {
+        let reason = format!(
+            "more than {} approval requests awaited the user; the oldest expired",
+            self.inner.limits.max_pending_approvals
+        );
+        tracing::warn!(tool_call_id = %pending.request.tool_call_id, "approval request expired: too many requests await the user");
+        self.end_unresolved(
+            pending,
+            AuditEvent::Expiry { reason },
+            "Expired: too many approval requests awaited you, so this call never ran.",
+        )
+        .await;
+    }
+
+    /// Withdraws a pending approval request: the agent gave up on it (or will not run the
+    /// call). Audited as `Cancel`; its part says it never ran; a later resolution is 409.
+    ///
+    /// # Errors
+    ///
+    /// [`ResolveError::Unknown`] (404) or [`ResolveError::NotPending`] (409), as for
+    /// [`resolve`](Self::resolve).
+    pub async fn cancel(&self, tool_call_id: &str, reason: &str) -> Result<(), ResolveError> {
+        let pending = self.take_unresolved(tool_call_id)?;
+        tracing::info!(tool_call_id, reason, "approval request cancelled");
+        self.end_unresolved(
+            pending,
+            AuditEvent::Cancel {
+                reason: reason.to_owned(),
+            },
+            "Cancelled: the agent withdrew this request, so the call never ran.",
+        )
+        .await;
+        Ok(())
+    }
+
+    /// Expires a request that waited longer than [`EngineLimits::approval_timeout`]; nothing
+    /// happens when it was resolved or ended meanwhile.
+    ///
+    /// [`EngineLimits::approval_timeout`]: super::EngineLimits::approval_timeout
+    pub(super) async fn expire_if_waiting(&self, tool_call_id: &str, waited: std::time::Duration) {
+        let Ok(pending) = self.take_unresolved(tool_call_id) else {
+            return;
+        };
+        tracing::info!(tool_call_id, "approval request expired unanswered");
+        self.end_unresolved(
+            pending,
+            AuditEvent::Expiry {
+                reason: format!("no resolution within {} s", waited.as_secs()),
+            },
+            "Expired: nobody answered this request in time, so the call never ran.",
+        )
+        .await;
+    }
+
+    /// Takes a pending request out of the pending map, unless a resolution is being recorded.
+    fn take_unresolved(&self, tool_call_id: &str) -> Result<Pending, ResolveError> {
+        let inner = &self.inner;
+        match inner.pending.remove_if(tool_call_id, |_, p| !p.resolving) {
+            Some((_, pending)) => Ok(pending),
+            None if inner.pending.contains_key(tool_call_id)
+                || inner.tracked.contains_key(tool_call_id)
+                || inner.settled.contains_key(tool_call_id) =>
+            {
+                Err(ResolveError::NotPending(tool_call_id.to_owned()))
+            }
+            None => Err(ResolveError::Unknown(tool_call_id.to_owned())),
+        }
+    }
+
+    /// Ends a request that will never be resolved: audited (`event`: expired or cancelled), out of
+    /// the store's pending list, its part marked interrupted with `note`, its call settled as
+    /// expired (a resolution or a result is refused from then on), and its waiter told the
+    /// call must not run.
+    pub(super) async fn end_unresolved(&self, pending: Pending, event: AuditEvent, note: &str) {
         let inner = &self.inner;
         let id = pending.request.tool_call_id.clone();
-        tracing::warn!(tool_call_id = %id, "approval request expired: too many requests await the user");
         let record = AuditRecord {
             at: now_millis(),
             session_id: pending.session_id.clone(),
             tool_call_id: id.clone(),
             tool_name: pending.tool_name.clone(),
-            event: AuditEvent::Expiry {
-                reason: format!(
-                    "more than {} approval requests awaited the user; the oldest expired",
-                    inner.limits.max_pending_approvals
-                ),
-            },
+            event,
         };
         if let Err(e) = inner.store.append_audit(record).await {
             tracing::warn!(tool_call_id = %id, error = %e, "expiry not audited");
@@ -247,10 +345,29 @@ impl Engine {
         if let Err(e) = inner.store.remove_pending_approval(&id).await {
             tracing::warn!(tool_call_id = %id, error = %e, "expired approval stays in the store's pending list");
         }
-        match inner.tracked.remove(&id) {
-            Some((_, t)) => self.settle(&id, &t.session_id, Outcome::Expired),
-            None => self.settle(&id, &pending.session_id, Outcome::Expired),
+        let tracked = inner.tracked.remove(&id).map(|(_, t)| t);
+        let part = match tracked.as_ref().and_then(|t| t.part.clone()) {
+            Some(part) => Some(part),
+            None => self
+                .stored_part(&pending.session_id, &id)
+                .await
+                .ok()
+                .flatten()
+                .map(|(_, part)| part),
+        };
+        if let Some(mut part) = part {
+            part.state = crate::part::ToolState::Completed;
+            part.output = Some(note.to_owned());
+            part.interrupted = true;
+            if let Err(e) = inner
+                .store
+                .upsert_tool_part(&pending.session_id, &pending.message_id, &part)
+                .await
+            {
+                tracing::warn!(tool_call_id = %id, error = %e, "interrupted part not recorded");
+            }
         }
+        self.settle(&id, &pending.session_id, Outcome::Expired);
         // Dropping the waiter tells the agent the request was abandoned: the call must not run.
         drop(pending.waiter);
     }

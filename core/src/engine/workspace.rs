@@ -54,6 +54,36 @@ impl Engine {
         Ok(true)
     }
 
+    /// Marks idle every session the last run left running: its run died with the process, and
+    /// a session shown as running refuses settings changes. A store failure is logged and
+    /// the session stays as it was.
+    pub(super) async fn idle_sessions_of_the_last_run(&self) {
+        let _writer = self.inner.workspace_writer.lock().await;
+        let current = self.inner.workspace.load_full();
+        let mut next = WorkspaceState::clone(&current);
+        let mut changed = false;
+        for session in next
+            .sessions
+            .iter_mut()
+            .filter(|s| s.status == crate::workspace::SessionStatus::Running)
+        {
+            let mut idle = session.clone();
+            idle.status = crate::workspace::SessionStatus::Idle;
+            match self.inner.store.put_session(&idle).await {
+                Ok(()) => {
+                    *session = idle;
+                    changed = true;
+                }
+                Err(e) => {
+                    tracing::warn!(session_id = %session.id, error = %e, "session left running");
+                }
+            }
+        }
+        if changed {
+            self.inner.workspace.store(Arc::new(next));
+        }
+    }
+
     /// Records the tools the runtime reported: stale ids are pruned from every pattern and
     /// session, and the catalog is rebuilt.
     ///

@@ -191,6 +191,14 @@ impl Store for MemoryStore {
         self.with(|s| s.grants.clone())
     }
 
+    async fn remove_grant(&self, grant_id: &str) -> Result<bool, StoreError> {
+        self.with(|s| {
+            let before = s.grants.len();
+            s.grants.retain(|g| g.clone().with_id().id != grant_id);
+            s.grants.len() != before
+        })
+    }
+
     async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError> {
         self.with(|s| s.workspace.clone())
     }

@@ -199,6 +199,10 @@ pub trait Store: Send + Sync {
     /// Every grant, of every session.
     async fn grants(&self) -> Result<Vec<Grant>, StoreError>;
 
+    /// Forgets the grant with this id (see [`Grant::id_for`]: grants recorded without an id
+    /// are matched by the id derived from them); answers whether one was removed.
+    async fn remove_grant(&self, grant_id: &str) -> Result<bool, StoreError>;
+
     /// The workspace state, `None` before it was first saved.
     async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError>;
 

@@ -24,7 +24,10 @@ use serde::{Deserialize, Serialize};
 pub use error::{ApprovalError, PolicyOwner, UnknownToolId};
 pub use patterns::{delete_pattern, save_pattern};
 pub use policy::{ApprovalCheckpointRule, ApprovalPolicy, CheckpointKind, EffectivePolicy};
-pub use records::{Pattern, SessionApprovalSettings, SessionKind, SessionRecord, SessionStatus};
+pub use records::{
+    MAX_SESSION_AGENT_CHARS, MAX_SESSION_CWD_CHARS, Pattern, SessionApprovalSettings, SessionKind,
+    SessionRecord, SessionStatus,
+};
 pub use repair::{load_workspace, normalize_approval_state, prune_stale_tool_ids};
 pub use retooling::{delete_lsp_profile, delete_mcp_server, save_lsp_profile, save_mcp_server};
 pub use session_id::{MAX_SESSION_ID_BYTES, SessionIdTooLong, check_session_id};

@@ -79,7 +79,18 @@ pub struct SessionRecord {
     /// The session's override; inherits the pattern's defaults when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approval_settings: Option<SessionApprovalSettings>,
+    /// The agent that runs the session, when it said (`claude-code`, a sidecar's name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// The directory the agent works in, when it said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
 }
+
+/// The longest agent name a session record keeps, in characters.
+pub const MAX_SESSION_AGENT_CHARS: usize = 128;
+/// The longest working directory a session record keeps, in characters.
+pub const MAX_SESSION_CWD_CHARS: usize = 4096;
 
 fn default_pattern_id() -> String {
     DEFAULT_PATTERN_ID.to_owned()
@@ -94,6 +105,8 @@ impl SessionRecord {
             kind: SessionKind::Chat,
             status: SessionStatus::Idle,
             approval_settings: None,
+            agent: None,
+            cwd: None,
         }
     }
 

@@ -280,6 +280,10 @@ impl Evaluator for AutoClassifier {
         PermissionDecisionSource::AutoClassifier
     }
 
+    fn version(&self) -> Option<&str> {
+        Some(crate::VERSION)
+    }
+
     fn role(&self) -> Role {
         Role::Settle(PermissionMode::Auto)
     }

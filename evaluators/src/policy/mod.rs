@@ -213,6 +213,10 @@ impl Evaluator for PolicyEvaluator {
         PermissionDecisionSource::Policy
     }
 
+    fn version(&self) -> Option<&str> {
+        Some(crate::VERSION)
+    }
+
     async fn evaluate(
         &self,
         call: &ToolCall,

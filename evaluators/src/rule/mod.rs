@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use async_trait::async_trait;
 use warrant_core::call::{EvaluationContext, ToolCall};
 use warrant_core::catalog::{SHELL_TOOL, ToolCatalog, is_shell_tool};
-use warrant_core::decision::{PermissionDecisionSource, Risk};
+use warrant_core::decision::{AutoApprovalOrigin, PermissionDecisionSource, Provenance, Risk};
 use warrant_core::evaluator::{Evaluator, EvaluatorError, Rationale, Stance, Verdict};
 
 pub use config::{ArgumentPattern, Layer, RuleAction, RuleFile, RuleSet, RulesConfig, TableRule};
@@ -184,11 +184,22 @@ fn rule_verdict(rule: &CompiledRule) -> Verdict {
         rule.text,
         rule.origin
     );
-    Verdict::decide(stance, Rationale::new(code, reason, risk))
+    let provenance = Provenance::UserRule {
+        rule: rule.text.clone(),
+        layer: rule.layer.as_str().to_owned(),
+        origin: rule.origin.clone(),
+    };
+    Verdict::decide(
+        stance,
+        Rationale::new(code, reason, risk).with_provenance(provenance),
+    )
 }
 
-fn user_allow(code: &str, reason: String) -> Verdict {
-    Verdict::decide(Stance::UserAllow, Rationale::new(code, reason, Risk::Low))
+fn user_allow(code: &str, reason: String, provenance: Provenance) -> Verdict {
+    Verdict::decide(
+        Stance::UserAllow,
+        Rationale::new(code, reason, Risk::Low).with_provenance(provenance),
+    )
 }
 
 /// Whether the effective policy auto-approves the tool (shell spellings count as one).
@@ -213,6 +224,10 @@ impl Evaluator for RuleEvaluator {
         PermissionDecisionSource::Rule
     }
 
+    fn version(&self) -> Option<&str> {
+        Some(crate::VERSION)
+    }
+
     async fn evaluate(
         &self,
         call: &ToolCall,
@@ -221,28 +236,33 @@ impl Evaluator for RuleEvaluator {
         if let Some(rule) = self.matching_rule(call, cx) {
             return Ok(rule_verdict(rule));
         }
-        if let Some(grant) = cx.grants.iter().find(|g| g.covers(&cx.grant_keys)) {
-            let reason = format!(
-                "An earlier approval covers this call ({}).",
-                grant.description
-            );
-            return Ok(user_allow(codes::NORMALIZED_RULE_ALLOW, reason));
-        }
+        // Grants are applied by the chain itself, whatever evaluators it holds.
         let agent = call.agent();
         if !cx.policy.tool_call_checkpoint(agent) {
             let reason = format!(
                 "Tool-call approval is off for agent \"{agent}\", so its calls run without asking."
             );
-            return Ok(user_allow(codes::EXPLICIT_TOOL_CHECKPOINT_OFF, reason));
+            let provenance = Provenance::CheckpointsOff {
+                agent: agent.to_owned(),
+            };
+            return Ok(user_allow(
+                codes::EXPLICIT_TOOL_CHECKPOINT_OFF,
+                reason,
+                provenance,
+            ));
         }
         if auto_approved(&call.tool_name, cx) {
-            let by = if cx.policy.session_override {
-                "this session's settings"
+            let (by, from) = if cx.policy.session_override {
+                ("this session's settings", AutoApprovalOrigin::Session)
             } else {
-                "the pattern's defaults"
+                ("the pattern's defaults", AutoApprovalOrigin::Pattern)
             };
             let reason = format!("\"{}\" is auto-approved by {by}.", call.tool_name);
-            return Ok(user_allow(codes::EXPLICIT_TOOL_AUTO_APPROVED, reason));
+            return Ok(user_allow(
+                codes::EXPLICIT_TOOL_AUTO_APPROVED,
+                reason,
+                Provenance::AutoApproved { from },
+            ));
         }
         Ok(Verdict::Abstain)
     }

@@ -346,6 +346,11 @@ impl Store for SqliteStore {
         self.readers.run(records::grants).await
     }
 
+    async fn remove_grant(&self, grant_id: &str) -> Result<bool, StoreError> {
+        let write = Write::RemoveGrant(grant_id.to_owned());
+        self.writer.submit(write).await.map(|n| n > 0)
+    }
+
     async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError> {
         self.readers.run(sessions::load_workspace).await
     }

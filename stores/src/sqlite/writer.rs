@@ -34,6 +34,8 @@ pub(crate) enum Write {
         /// The grant's JSON.
         body: String,
     },
+    /// Forget a grant by its id; answers how many rows went.
+    RemoveGrant(String),
     /// Write what changed of the workspace.
     Workspace(WorkspaceChange),
     /// Insert or replace one session.
@@ -203,6 +205,7 @@ fn apply(
         Write::PutPending(row) => records::put_pending(conn, row).map(|()| 0),
         Write::RemovePending(id) => records::remove_pending(conn, id).map(|()| 0),
         Write::Grant { session_id, body } => records::put_grant(conn, session_id, body).map(|()| 0),
+        Write::RemoveGrant(id) => records::remove_grant(conn, id),
         Write::Workspace(change) => sessions::write_change(conn, change).map(|()| 0),
         Write::Session(row) => sessions::upsert(conn, row).map(|()| 0),
         Write::Event(row) => records::append_event(conn, row, limits.event_retention),

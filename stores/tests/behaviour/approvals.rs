@@ -87,6 +87,33 @@ pub async fn grants_read_back_in_order_after_a_restart(mut s: Subject) {
     assert_eq!(s.store.grants().await.unwrap(), written);
 }
 
+pub async fn a_removed_grant_is_gone_after_a_restart(mut s: Subject) {
+    let kept = sample::grant("s1", "a", "git push");
+    let revoked = sample::grant("s1", "b", "npm test");
+    // A grant recorded before grants had ids is removed by the id derived from it.
+    let old = warrant_core::grant::Grant {
+        id: String::new(),
+        ..sample::grant("s2", "c", "make")
+    };
+    for grant in [&kept, &revoked, &old] {
+        s.store.put_grant(grant).await.unwrap();
+    }
+    assert!(s.store.remove_grant(&revoked.id).await.unwrap());
+    assert!(
+        !s.store.remove_grant(&revoked.id).await.unwrap(),
+        "a second removal removes nothing"
+    );
+    assert!(!s.store.remove_grant("grt_unknown").await.unwrap());
+    assert!(
+        s.store
+            .remove_grant(&warrant_core::grant::Grant::id_for("s2", "c"))
+            .await
+            .unwrap()
+    );
+    s.restart();
+    assert_eq!(s.store.grants().await.unwrap(), [kept]);
+}
+
 pub async fn the_workspace_is_none_before_the_first_save(s: Subject) {
     assert_eq!(s.store.load_workspace().await.unwrap(), None);
 }

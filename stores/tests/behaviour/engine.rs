@@ -8,7 +8,7 @@ use serde_json::json;
 use warrant_core::audit::AuditEvent;
 use warrant_core::call::{EvaluationContext, PermissionMode, ToolCall};
 use warrant_core::chain::Chain;
-use warrant_core::decision::{Behavior, PermissionDecisionSource, ResolutionBehavior, Risk};
+use warrant_core::decision::{Behavior, PermissionDecisionSource, Risk};
 use warrant_core::engine::{AuthorizeOptions, Engine};
 use warrant_core::evaluator::{Evaluator, EvaluatorError, Rationale, Stance, Verdict};
 use warrant_core::event::{Event, WarrantEvent};
@@ -83,7 +83,7 @@ async fn part(store: &Arc<dyn Store>, id: &str) -> ToolPart {
     part.expect("the call's tool part is persisted")
 }
 
-pub async fn a_pending_approval_survives_an_engine_restart_and_can_be_resolved(mut s: Subject) {
+pub async fn a_pending_approval_ends_as_interrupted_at_an_engine_restart(mut s: Subject) {
     let first = engine(&s.store, None).await;
     let asked = first.authorize(call("c1", "Bash"), OPTIONS).await.unwrap();
     assert_eq!(asked.decision.behavior, Behavior::Ask);
@@ -91,15 +91,11 @@ pub async fn a_pending_approval_survives_an_engine_restart_and_can_be_resolved(m
 
     s.restart();
     let second = engine(&s.store, None).await;
-    let pending: Vec<String> = second
-        .pending_requests()
-        .into_iter()
-        .map(|r| r.tool_call_id)
-        .collect();
-    assert_eq!(pending, ["c1"]);
-    let resolution = second.resolve("c1", "allow_once").await.unwrap();
-    assert_eq!(resolution.behavior, ResolutionBehavior::Allow);
-
+    assert!(second.pending_requests().is_empty());
+    assert!(
+        second.resolve("c1", "allow_once").await.is_err(),
+        "a request cut short by a restart never becomes an allow"
+    );
     assert!(s.store.pending_approvals().await.unwrap().is_empty());
     let audit = s
         .store
@@ -112,18 +108,25 @@ pub async fn a_pending_approval_survives_an_engine_restart_and_can_be_resolved(m
             AuditEvent::Evaluation { .. } => "evaluation",
             AuditEvent::Resolution { .. } => "resolution",
             AuditEvent::Expiry { .. } => "expiry",
+            AuditEvent::Cancel { .. } => "cancel",
+            AuditEvent::GrantRevoked { .. } => "grant revoked",
         })
         .collect();
-    assert_eq!(kinds, ["evaluation", "resolution"]);
+    assert_eq!(kinds, ["evaluation", "expiry"]);
     let part = part(&s.store, "c1").await;
+    assert!(part.interrupted);
     assert_eq!(
         part.permission_decision.map(|d| d.behavior),
         Some(Behavior::Ask)
     );
-    assert_eq!(
-        part.permission_resolution.map(|r| r.action_id),
-        Some("allow_once".to_owned())
-    );
+    assert_eq!(part.permission_resolution, None);
+
+    // A second restart finds nothing left to interrupt.
+    s.restart();
+    let third = engine(&s.store, None).await;
+    assert!(third.pending_requests().is_empty());
+    let records = s.store.audit_records(&AuditQuery::session("s1")).await;
+    assert_eq!(records.unwrap().len(), 2);
 }
 
 /// Records, for every decision event, whether the store already held its audit record.

@@ -8,8 +8,8 @@ use warrant_core::audit::{AuditEvent, AuditRecord};
 use warrant_core::call::PermissionMode;
 use warrant_core::chain::{ChainTrace, TraceEntry, TraceOutcome};
 use warrant_core::decision::{
-    Behavior, Confidence, PermissionDecisionSource, ResolutionBehavior, ResolutionSource, Risk,
-    Scope, ToolPermissionDecision, ToolPermissionResolution,
+    Behavior, Confidence, DecidingEvaluator, PermissionDecisionSource, ResolutionBehavior,
+    ResolutionSource, Risk, Scope, ToolPermissionDecision, ToolPermissionResolution,
 };
 use warrant_core::event::{Event, ToolCallStart};
 use warrant_core::grant::{Grant, GrantKey};
@@ -28,6 +28,11 @@ pub fn decision(tool_call_id: &str) -> ToolPermissionDecision {
         confidence: Some(Confidence::High),
         risk_categories: Some(Vec::new()),
         reviewer_model: Some("openai/gpt-4.1-mini".to_owned()),
+        provenance: None,
+        evaluator: Some(DecidingEvaluator {
+            name: "auto_classifier".to_owned(),
+            version: Some("0.1.0".to_owned()),
+        }),
     }
 }
 
@@ -39,6 +44,7 @@ pub fn resolution(tool_call_id: &str) -> ToolPermissionResolution {
         source: ResolutionSource::User,
         action_id: "allow_once".to_owned(),
         scope: Scope::Once,
+        message: None,
     }
 }
 
@@ -148,6 +154,8 @@ pub fn pending(session_id: &str, tool_call_id: &str) -> PendingApproval {
 /// A session grant made by approving a call.
 pub fn grant(session_id: &str, tool_call_id: &str, command: &str) -> Grant {
     Grant {
+        id: Grant::id_for(session_id, tool_call_id),
+        action_id: "allow_session".to_owned(),
         keys: vec![GrantKey {
             tool_name: "Bash".to_owned(),
             specifier: Some(command.to_owned()),

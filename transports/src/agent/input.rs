@@ -108,14 +108,23 @@ impl RunAgentInput {
 
     /// The text of the latest user message (text parts joined), empty when there is none.
     pub fn last_user_text(&self) -> String {
-        let Some(message) = self
+        self.last_user_message()
+            .map(|(_, text)| text)
+            .unwrap_or_default()
+    }
+
+    /// The id (when the client gave one) and text of the latest user message.
+    pub fn last_user_message(&self) -> Option<(Option<String>, String)> {
+        let message = self
             .messages
             .iter()
             .rev()
-            .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))
-        else {
-            return String::new();
-        };
+            .find(|m| m.get("role").and_then(Value::as_str) == Some("user"))?;
+        let id = message.get("id").and_then(Value::as_str).map(str::to_owned);
+        Some((id, Self::text_of(message)))
+    }
+
+    fn text_of(message: &Value) -> String {
         match message.get("content") {
             Some(Value::String(text)) => text.clone(),
             Some(Value::Array(parts)) => parts

@@ -19,7 +19,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use dashmap::DashMap;
 use tokio::sync::{Mutex, OwnedMutexGuard, oneshot};
 use warrant_core::engine::Engine;
-use warrant_core::event::{Event, RunStarted, now_millis};
+use warrant_core::event::{
+    AgentEvent, Event, RunStarted, TextMessageContent, TextMessageEnd, TextMessageStart, now_millis,
+};
+use warrant_core::workspace::SessionStatus;
 
 pub use input::{ResumeEntry, ResumeStatus, RunAgentInput, RunOptions};
 pub use resume::{TOOL_CALL_REASON, interrupt_for, interrupt_id};
@@ -27,7 +30,7 @@ pub use script::{Scenario, Step, scenario_for};
 
 use crate::error::ApiError;
 use crate::sse::SseHub;
-use crate::workspace::ensure_session;
+use crate::workspace::{ensure_session, set_session_status};
 use resume::{Suspended, answers, restored};
 use run::{Ending, Finish, Run};
 
@@ -97,13 +100,47 @@ impl DemoAgent {
         let claim = self.claim(&thread_id).await?;
         ensure_session(&self.engine, &thread_id).await?;
         let plan = self.plan(&input)?;
+        // The thread runs until its run ends: its approval settings hold still meanwhile.
+        set_session_status(&self.engine, &thread_id, SessionStatus::Running).await?;
         let started = Event::RunStarted(RunStarted {
             thread_id: thread_id.clone(),
             run_id: input.run_id.clone(),
             parent_run_id: input.parent_run_id.clone(),
             timestamp: Some(now_millis()),
         });
-        let first_seq = self.hub.publish(&thread_id, &started).await?;
+        let first_seq = match self.hub.publish(&thread_id, &started).await {
+            Ok(seq) => seq,
+            Err(e) => {
+                let _ = set_session_status(&self.engine, &thread_id, SessionStatus::Idle).await;
+                return Err(e.into());
+            }
+        };
+        // The user's new message joins the thread's log, so every tab (and a reload) shows it.
+        if input.resume.as_deref().is_none_or(<[_]>::is_empty)
+            && let Some((id, text)) = input.last_user_message()
+            && !text.is_empty()
+        {
+            let id = id.unwrap_or_else(|| format!("{}-user", input.run_id));
+            let now = Some(now_millis());
+            for event in [
+                AgentEvent::TextMessageStart(TextMessageStart {
+                    message_id: id.clone(),
+                    role: Some("user".to_owned()),
+                    timestamp: now,
+                }),
+                AgentEvent::TextMessageContent(TextMessageContent {
+                    message_id: id.clone(),
+                    delta: warrant_core::sanitize::redact(&text),
+                    timestamp: now,
+                }),
+                AgentEvent::TextMessageEnd(TextMessageEnd {
+                    message_id: id,
+                    timestamp: now,
+                }),
+            ] {
+                self.engine.emit(&thread_id, event).await;
+            }
+        }
         let (done_tx, done) = oneshot::channel();
         let run = Run::new(
             self.engine.clone(),
@@ -197,6 +234,10 @@ impl DemoAgent {
                 Finish::Interrupt(interrupts)
             }
         };
+        if let Err(e) = set_session_status(&self.engine, &run.thread_id, SessionStatus::Idle).await
+        {
+            tracing::warn!(thread_id = %run.thread_id, error = %e, "the session stays marked running");
+        }
         claim.finishing.store(true, Ordering::Release);
         run.finish(finish).await;
         drop(claim);

@@ -102,6 +102,8 @@ fn agent_route(method: &axum::http::Method, path: &str) -> bool {
             | ("POST", ["", "v1", "sessions", _, "tool-calls", _, "result"])
             | ("GET", ["", "v1", "sessions", _, "events"])
             | ("GET", ["", "v1", "tools"])
+            | ("DELETE", ["", "v1", "approvals", _])
+            | ("POST", ["", "v1", "sessions", _, "run"])
     )
 }
 

@@ -10,9 +10,11 @@
 mod agent;
 mod approvals;
 mod body;
+mod grants;
 mod guard;
 mod pages;
 mod path;
+mod runtime;
 mod server;
 mod sessions;
 mod workspace;
@@ -25,7 +27,8 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post, put};
+use axum::routing::{delete, get, post, put};
+pub use runtime::check_runtime_tools;
 pub use tokio::net::TcpListener;
 use warrant_core::call::PermissionMode;
 use warrant_core::engine::Engine;
@@ -263,11 +266,26 @@ pub fn router(state: ServerState) -> Router {
             put(sessions::approval_settings),
         )
         .route("/v1/approvals", get(approvals::pending))
-        .route("/v1/approvals/{tool_call_id}", post(approvals::resolve))
+        .route(
+            "/v1/approvals/{tool_call_id}",
+            post(approvals::resolve).delete(approvals::cancel),
+        )
+        .route("/v1/grants", get(grants::list))
+        .route("/v1/grants/{id}", delete(grants::revoke))
         .route("/v1/tools", get(workspace::tools))
         .route("/v1/patterns", get(workspace::patterns))
         .route("/v1/patterns/{id}", put(workspace::save_pattern))
         .route("/v1/workspace", get(workspace::workspace))
+        .route("/v1/runtime-tools", put(runtime::put_runtime_tools))
+        .route(
+            "/v1/mcp-servers/{id}",
+            put(runtime::put_mcp_server).delete(runtime::delete_mcp_server),
+        )
+        .route(
+            "/v1/lsp-profiles/{id}",
+            put(runtime::put_lsp_profile).delete(runtime::delete_lsp_profile),
+        )
+        .route("/v1/sessions/{id}/run", post(runtime::run))
         .fallback(pages::not_found)
         .method_not_allowed_fallback(pages::method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(

@@ -8,7 +8,14 @@ use super::lines::Line;
 use crate::error::ApiError;
 
 /// The input types understood.
-pub const INPUT_TYPES: [&str; 4] = ["tool_call", "approval", "tool_result", "session_settings"];
+pub const INPUT_TYPES: [&str; 6] = [
+    "tool_call",
+    "approval",
+    "tool_result",
+    "session_settings",
+    "runtime_tools",
+    "revoke_grant",
+];
 
 /// One input line, read.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -16,13 +23,35 @@ pub const INPUT_TYPES: [&str; 4] = ["tool_call", "approval", "tool_result", "ses
 pub enum Command {
     /// `{"type":"tool_call","sessionId","toolCallId","toolName","input","mode"?}`: decide a call.
     ToolCall(ToolCallLine),
-    /// `{"type":"approval","toolCallId","actionId"}`: the user's action on a pending request.
+    /// `{"type":"approval","toolCallId","actionId","message"?}`: the user's action on a
+    /// pending request (a denial may carry a message to the agent).
     Approval(ApprovalLine),
     /// `{"type":"tool_result","toolCallId","content"}`: what an allowed call returned.
     ToolResult(ToolResultLine),
     /// `{"type":"session_settings","sessionId","autoApprovedToolNames"?}`: set or clear a
     /// session's tool auto-approval override.
     SessionSettings(SessionSettingsLine),
+    /// `{"type":"runtime_tools","tools":[{"name","description"?,"inputSchema"?}]}`: the tools
+    /// the runtime reports; stale tool ids are pruned and the catalog rebuilt.
+    RuntimeTools(RuntimeToolsLine),
+    /// `{"type":"revoke_grant","grantId"}`: revoke a grant; calls it covered ask again.
+    RevokeGrant(RevokeGrantLine),
+}
+
+/// A grant to revoke.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RevokeGrantLine {
+    /// The grant's id (`grt_…`).
+    pub grant_id: String,
+}
+
+/// The tools the runtime reports.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuntimeToolsLine {
+    /// The tools, each with its runtime id as `name`.
+    pub tools: Vec<warrant_core::catalog::RuntimeTool>,
 }
 
 /// A tool call to decide.
@@ -59,6 +88,9 @@ pub struct ApprovalLine {
     pub tool_call_id: String,
     /// One of the offered actions.
     pub action_id: String,
+    /// What to tell the agent with a denial.
+    #[serde(default)]
+    pub message: Option<String>,
 }
 
 /// A call's result.
@@ -138,6 +170,14 @@ pub fn parse(number: usize, line: Line, max: usize) -> Result<Command, ApiError>
         }
         Command::SessionSettings(s) => {
             Some(("sessionId", &s.session_id)).filter(|(_, v)| v.trim().is_empty())
+        }
+        Command::RevokeGrant(g) => {
+            Some(("grantId", &g.grant_id)).filter(|(_, v)| v.trim().is_empty())
+        }
+        Command::RuntimeTools(r) => {
+            crate::http::check_runtime_tools(&r.tools)
+                .map_err(|e| bad("invalid_line", format!("{kind}: {}", e.message)))?;
+            None
         }
     };
     match blank {

@@ -24,7 +24,8 @@ use warrant_core::engine::{AuthorizeOptions, Engine};
 use warrant_core::event::{AgentEvent, AppCustom};
 
 pub use input::{
-    ApprovalLine, Command, INPUT_TYPES, SessionSettingsLine, ToolCallLine, ToolResultLine, parse,
+    ApprovalLine, Command, INPUT_TYPES, RuntimeToolsLine, SessionSettingsLine, ToolCallLine,
+    ToolResultLine, parse,
 };
 pub use lines::{DEFAULT_MAX_LINE, Line, Lines};
 pub use output::LineTransport;
@@ -34,6 +35,12 @@ use crate::workspace::{ensure_session, update_session_settings};
 
 /// The CUSTOM event answering a `session_settings` line: its value is the session record.
 pub const SESSION_APPROVAL_SETTINGS: &str = "session_approval_settings";
+
+/// The CUSTOM event answering a `revoke_grant` line: its value is the revoked grant.
+pub const GRANT_REVOKED: &str = "grant_revoked";
+
+/// The CUSTOM event answering a `runtime_tools` line: its value is the new tool catalog.
+pub const TOOL_CATALOG: &str = "tool_catalog";
 
 /// How `warrant stdio` serves.
 #[derive(Debug, Clone, Copy)]
@@ -193,14 +200,27 @@ async fn handle(
         }
         Command::Approval(line) => {
             let Some(mut decided) = calls.get(&line.tool_call_id).map(|s| s.decided.clone()) else {
-                engine.resolve(&line.tool_call_id, &line.action_id).await?;
+                engine
+                    .resolve_with_message(
+                        &line.tool_call_id,
+                        &line.action_id,
+                        line.message.as_deref(),
+                    )
+                    .await?;
                 return Ok(());
             };
             // The call is still being decided: its request opens with the decision.
             let (engine, out) = (engine.clone(), Arc::clone(out));
             tasks.spawn(async move {
                 let _ = decided.wait_for(|d| *d).await;
-                if let Err(e) = engine.resolve(&line.tool_call_id, &line.action_id).await {
+                let resolved = engine
+                    .resolve_with_message(
+                        &line.tool_call_id,
+                        &line.action_id,
+                        line.message.as_deref(),
+                    )
+                    .await;
+                if let Err(e) = resolved {
                     report(&out, &at_line(number, e.into())).await;
                 }
             });
@@ -258,6 +278,30 @@ async fn handle(
                 engine
                     .emit(&line.session_id, AgentEvent::Custom(custom))
                     .await;
+            }
+            Ok(())
+        }
+        Command::RevokeGrant(line) => {
+            let grant = engine.revoke_grant(&line.grant_id).await?;
+            let value = serde_json::to_value(&grant)
+                .map_err(|e| ApiError::bad_request("invalid_line", e.to_string()))?;
+            if let Ok(custom) = AppCustom::new(GRANT_REVOKED, value) {
+                let event = AgentEvent::Custom(custom).into_event();
+                out.write(&event)
+                    .await
+                    .map_err(|e| ApiError::bad_request("output_failed", e.to_string()))?;
+            }
+            Ok(())
+        }
+        Command::RuntimeTools(line) => {
+            engine.set_runtime_tools(line.tools).await?;
+            let catalog = serde_json::to_value(&engine.catalog().tools)
+                .map_err(|e| ApiError::bad_request("invalid_line", e.to_string()))?;
+            if let Ok(custom) = AppCustom::new(TOOL_CATALOG, catalog) {
+                let event = AgentEvent::Custom(custom).into_event();
+                out.write(&event)
+                    .await
+                    .map_err(|e| ApiError::bad_request("output_failed", e.to_string()))?;
             }
             Ok(())
         }

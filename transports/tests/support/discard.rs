@@ -50,6 +50,9 @@ impl Store for DiscardStore {
     async fn grants(&self) -> Result<Vec<Grant>, StoreError> {
         Ok(Vec::new())
     }
+    async fn remove_grant(&self, _: &str) -> Result<bool, StoreError> {
+        Ok(false)
+    }
     async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError> {
         Ok(self.workspace.lock().unwrap().clone())
     }

@@ -99,6 +99,10 @@ impl Store for FailingStore {
         self.check()?;
         self.inner.grants().await
     }
+    async fn remove_grant(&self, grant_id: &str) -> Result<bool, StoreError> {
+        self.check()?;
+        self.inner.remove_grant(grant_id).await
+    }
     async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError> {
         self.check()?;
         self.inner.load_workspace().await

@@ -121,11 +121,15 @@ test("a Full Access call is labeled Not reviewed", async () => {
   await expand(call);
   const rows = await sectionRows(call, "permission-decision");
   const part = await persisted("full-access", "Write");
+  const { evaluator } = part.permissionDecision;
   assert.deepStrictEqual(rows, {
     Outcome: "Allowed without review",
     Evaluator: "Full Access",
+    ...(evaluator?.version ? { Version: `${evaluator.name} ${evaluator.version}` } : {}),
     Reason: part.permissionDecision.reason,
   });
+  // Nothing in it suggests a review happened.
+  assert.doesNotMatch(Object.values(rows).join(" "), /review(ed|er)\b|confidence/i);
   await screenshot(call, "expanded-full-access");
   assert.deepStrictEqual(page.problems, []);
 });
@@ -139,14 +143,15 @@ test("explicit policy and rule allows are distinguishable from classifier allows
   const readCall = toolCall(page, "view");
   await badgeOf(readCall, "Policy allowed");
   await page.locator("#composer-send:enabled").waitFor();
-  // A rule allow: the session auto-approves Bash, so `git push` is allowed by the rule.
+  // A rule allow: the session auto-approves Bash, so `git push` is allowed by the rule,
+  // and the badge says it was the user's own setting.
   const set = await api(env.server, "/v1/sessions/distinguish/approval-settings", { method: "PUT", body: { autoApprovedToolNames: ["Bash"] } });
   assert.equal(set.status, 200);
   await ask(page, "push");
   const ruleCall = toolCall(page, "Bash");
-  const ruleBadge = await badgeOf(ruleCall, "Policy allowed");
-  assert.equal(await ruleBadge.getAttribute("data-tone"), "neutral");
-  await screenshot(ruleCall, "badge-policy-allowed");
+  const ruleBadge = await badgeOf(ruleCall, "Auto-approved by your settings");
+  assert.equal(await ruleBadge.getAttribute("data-tone"), "blue");
+  await screenshot(readCall, "badge-policy-allowed");
   await page.locator("#composer-send:enabled").waitFor();
   await ask(page, "auto");
   const autoCall = toolCall(page, "Edit");
@@ -156,7 +161,8 @@ test("explicit policy and rule allows are distinguishable from classifier allows
     await expand(call);
     assert.equal((await sectionRows(call, "permission-decision")).Evaluator, evaluator);
   }
-  assert.equal((await sectionRows(ruleCall, "permission-decision")).Outcome, "Policy allowed");
+  assert.equal((await sectionRows(ruleCall, "permission-decision")).Outcome, "Auto-approved by your settings");
+  assert.equal((await sectionRows(readCall, "permission-decision")).Outcome, "Policy allowed");
   assert.equal((await sectionRows(autoCall, "permission-decision")).Outcome, "Auto allowed");
   assert.deepStrictEqual(page.problems, []);
 });
@@ -211,7 +217,7 @@ test("every badge is one label whose colours contrast readably", async () => {
   );
   assert.ok(found.length >= 4, `badges: ${JSON.stringify(found)}`);
   for (const { label, color, background } of found) {
-    assert.match(label, /^(Auto allowed · \w+ conf|Review required · \w+|Policy allowed|Full Access · Not reviewed|Denied · \w+|User approved|User denied)$/);
+    assert.match(label, /^(Auto allowed · \w+ conf|Review required · \w+|Policy allowed|Full Access · Not reviewed|Denied · \w+|User approved|User denied|Your rule|Your grant · (this|every) session|Auto-approved by your settings|Approvals off · Not reviewed)$/);
     const ratio = contrast(rgb(color), rgb(background));
     assert.ok(ratio >= 4.5, `${label}: contrast ${ratio.toFixed(2)}`);
   }

@@ -3,7 +3,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { api, ask, framesUntil, newPage, openSession, screenshot, sectionRows, TOKEN, toolCall, serverAndBrowser } from "./support.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { api, ask, framesUntil, newPage, openSession, screenshot, sectionRows, startServer, TOKEN, toolCall, serverAndBrowser } from "./support.js";
 
 const env = serverAndBrowser();
 
@@ -47,7 +50,8 @@ test("metadata stays attached after completion and after a reload", async () => 
     "Full Access · Not reviewed",
   ]);
   assert.equal(before[2].review.Resolution, "User allowed for this session");
-  const order = () => page.locator(".timeline > *").evaluateAll((els) => els.map((e) => e.textContent.slice(0, 40)));
+  // The user's own message is shown as it is sent; the server does not replay it.
+  const order = () => page.locator(".timeline > :not([data-role=user])").evaluateAll((els) => els.map((e) => e.textContent.slice(0, 40)));
   const orderBefore = await order();
   await page.reload();
   await page.locator("text=That's all for now.").waitFor();
@@ -171,4 +175,44 @@ test("the stream resumes after a dropped connection without gaps or repeats", as
   assert.equal(await call.locator(".tool-input pre").textContent(), JSON.stringify(part.input, null, 2));
   assert.equal(await call.locator(".tool-output pre").textContent(), part.output);
   assert.deepStrictEqual(page.problems, []);
+});
+
+test("a call pending when the server stops reads as interrupted after a restart, and the composer works", async () => {
+  const home = mkdtempSync(join(tmpdir(), "warrant-restart-"));
+  const dirs = { dataDir: join(home, "data"), workspace: join(home, "workspace") };
+  let server = await startServer(dirs);
+  try {
+    const before = await newPage(env.browser);
+    await openSession(before, server, "restart");
+    await ask(before, "push");
+    await before.locator("#dock").waitFor();
+    await before.context().close();
+    await server.stop();
+    // The same data directory, a new process: nobody can answer the old request any more.
+    server = await startServer(dirs);
+    assert.deepStrictEqual((await api(server, "/v1/approvals")).body, []);
+    const page = await newPage(env.browser);
+    await openSession(page, server, "restart");
+    const call = toolCall(page, "Bash");
+    await call.locator(".status[data-status=interrupted]").waitFor();
+    assert.equal(await call.locator(".status-text").textContent(), "Interrupted — never ran");
+    assert.equal(await call.getAttribute("data-status"), "interrupted");
+    assert.equal(await page.locator("#dock").isHidden(), true);
+    assert.equal(await page.locator("#approval-banner").isHidden(), true);
+    await page.locator("#composer-send:enabled").waitFor();
+    await call.locator("summary").click();
+    await call.locator(".tool-error h4", { hasText: "Interrupted — never ran" }).waitFor();
+    assert.match(await call.locator(".tool-error").textContent(), /never ran/);
+    assert.equal((await sectionRows(call, "permission-decision")).Outcome, "Interrupted — never ran");
+    await screenshot(page, "interrupted-after-restart");
+    // The session goes on.
+    await ask(page, "read");
+    await toolCall(page, "view").locator(".status[data-status=completed]").waitFor();
+    await page.locator("#composer-send:enabled").waitFor();
+    assert.equal(await call.getAttribute("data-status"), "interrupted");
+    assert.deepStrictEqual(page.problems, []);
+  } finally {
+    await server.stop();
+    rmSync(home, { recursive: true, force: true });
+  }
 });

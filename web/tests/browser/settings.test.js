@@ -65,7 +65,7 @@ test("the activity panel inherits, customizes per tool, and resets to the patter
   await screenshot(page.locator(".panel"), "activity-custom");
   // The override takes effect: the push is now allowed by the rule, without a prompt.
   await ask(page, "push");
-  await toolCall(page, "Bash").locator(".badge", { hasText: "Policy allowed" }).waitFor();
+  await toolCall(page, "Bash").locator(".badge", { hasText: "Auto-approved by your settings" }).waitFor();
   await page.locator("#composer-send:enabled").waitFor();
   // Unchecking the last tool keeps an explicit, empty override.
   await page.locator('#activity input[data-tool-id="Bash"]').uncheck();

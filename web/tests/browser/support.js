@@ -3,7 +3,7 @@
 
 import { execFileSync, spawn } from "node:child_process";
 import { after, before } from "node:test";
-import { mkdirSync, mkdtempSync, rmSync, existsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
@@ -51,14 +51,17 @@ export function warrantBinary() {
 }
 
 /**
- * Starts `warrant serve` on 127.0.0.1, port 0, with a fresh data dir and workspace, and
- * waits until it prints its address and answers /healthz. Returns `{url, dataDir, stop}`.
+ * Starts `warrant serve` on 127.0.0.1, port 0, with a fresh data dir and workspace (or the
+ * given ones, which are kept when it stops), and waits until it prints its address and
+ * answers /healthz. `files` are written into the workspace first (`warrant.toml`, rule
+ * files). Returns `{url, dataDir, workspace, stop}`.
  */
-export async function startServer({ env = {}, dataDir } = {}) {
+export async function startServer({ env = {}, dataDir, workspace: workspaceDir, files = {} } = {}) {
   const home = mkdtempSync(join(tmpdir(), "warrant-web-"));
   const data = dataDir ?? join(home, "data");
-  const workspace = join(home, "workspace");
+  const workspace = workspaceDir ?? join(home, "workspace");
   mkdirSync(workspace, { recursive: true });
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(workspace, name), content);
   const child = spawn(warrantBinary(), ["serve", "--addr", "127.0.0.1:0", "--data-dir", data], {
     cwd: workspace,
     env: { ...process.env, WARRANT_TOKEN: TOKEN, WARRANT_LOG: process.env.WARRANT_LOG ?? "warn", ...env },
@@ -93,19 +96,19 @@ export async function startServer({ env = {}, dataDir } = {}) {
       child.kill("SIGTERM");
       await exited;
     }
-    if (!dataDir) rmSync(home, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
   };
-  return { url, dataDir: data, stop, output: () => output };
+  return { url, dataDir: data, workspace, stop, output: () => output };
 }
 
 /**
  * Starts a server and a browser before a test file's tests (then runs `ready(env)`, when
  * given) and stops them after: returns the object whose `server` and `browser` the tests use.
  */
-export function serverAndBrowser(ready) {
+export function serverAndBrowser(ready, options) {
   const env = {};
   before(async () => {
-    env.server = await startServer();
+    env.server = await startServer(options);
     env.browser = await launchBrowser();
     await ready?.(env);
   });

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  addUserMessage,
   applyTimelineEvent,
   applyStreamEvent,
   emptyTimeline,
@@ -134,4 +135,63 @@ test("a persisted call whose start is no longer retained keeps its input and tak
   assert.equal(part.argsText, undefined);
   assert.equal(part.state, "completed");
   assert.equal(part.permissionDecision.reasonCode, "shell_read_only");
+});
+
+/** A persisted session whose call `c` was waiting for approval when the server stopped. */
+function interruptedSession() {
+  return timelineFromMessages([
+    {
+      id: "m",
+      role: "assistant",
+      parts: [
+        {
+          type: "tool",
+          toolCallId: "c",
+          toolName: "Bash",
+          state: "output-error",
+          interrupted: true,
+          errorText: "Interrupted: the server restarted before this call ran.",
+          input: { command: "git push" },
+          permission: { toolCallId: "c", title: "Approve Bash", detail: "d", risk: "high", reason: "r", recommendation: { behavior: "ask", source: "policy", reasonCode: "policy_default_ask" }, actions: [] },
+        },
+      ],
+    },
+  ]);
+}
+
+test("a persisted interrupted call keeps its state, and its replayed run no longer runs", () => {
+  const timeline = interruptedSession();
+  assert.deepStrictEqual(
+    { state: timeline.parts[0].state, interrupted: timeline.parts[0].interrupted, errorText: timeline.parts[0].errorText },
+    { state: "output-error", interrupted: true, errorText: "Interrupted: the server restarted before this call ran." },
+  );
+  // The retained stream replays the dead run: it started, and the call asked.
+  const ids = new Set(["c"]);
+  const events = [
+    { type: "RUN_STARTED", threadId: "t", runId: "r" },
+    { type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "Bash" },
+    { type: "TOOL_CALL_ARGS", toolCallId: "c", delta: "{\"command\":\"git push\"}" },
+    { type: "TOOL_CALL_END", toolCallId: "c" },
+    { type: "CUSTOM", name: "tool_permission_decision", value: { toolCallId: "c", behavior: "ask", source: "policy", reason: "r", reasonCode: "policy_default_ask", risk: "high" } },
+  ];
+  const replayed = events.reduce((t, e) => applyStreamEvent(t, e, ids), timeline);
+  assert.equal(replayed.running, false);
+  assert.equal(replayed.parts[0].state, "output-error");
+  assert.equal(replayed.parts[0].interrupted, true);
+  assert.equal(replayed.parts[0].permissionDecision.behavior, "ask");
+  // A new run after the restart runs.
+  const next = applyStreamEvent(replayed, { type: "RUN_STARTED", threadId: "t", runId: "r2" }, ids);
+  assert.equal(next.running, true);
+});
+
+test("the user's own message shows at once and a stream echo of it replaces it", () => {
+  let timeline = addUserMessage(emptyTimeline(), "u1", "push");
+  assert.deepStrictEqual(timeline.items, [{ kind: "text", id: "u1", role: "user", text: "push" }]);
+  assert.equal(addUserMessage(timeline, "u1", "push"), timeline);
+  for (const event of [
+    { type: "TEXT_MESSAGE_START", messageId: "u1", role: "user" },
+    { type: "TEXT_MESSAGE_CONTENT", messageId: "u1", delta: "push" },
+    { type: "TEXT_MESSAGE_END", messageId: "u1" },
+  ]) timeline = applyTimelineEvent(timeline, event);
+  assert.deepStrictEqual(timeline.items, [{ kind: "text", id: "u1", role: "user", text: "push" }]);
 });

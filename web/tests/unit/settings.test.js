@@ -1,7 +1,7 @@
 // The settings helpers: tool ids straight from the catalog, lists kept in catalog order.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { patternOf, toggledIds, toolList } from "../../assets/settings.js";
+import { checkpointState, checkpointText, grantKeyText, grantList, patternOf, toggledIds, toolList, withToolCallCheckpoints } from "../../assets/settings.js";
 import { adoptToken } from "../../assets/api.js";
 
 const tools = [{ id: "Bash" }, { id: "view" }, { id: "git.status" }, { id: "lsp_ts_hover" }];
@@ -48,4 +48,23 @@ test("the token moves from the fragment to sessionStorage and out of the address
   later.sessionStorage.setItem("warrant.token", "kept");
   assert.equal(adoptToken(later), "kept");
   assert.equal(later.replaced, undefined);
+});
+
+test("checkpoints are on for every agent, some agents, or off, and toggling keeps other checkpoints", () => {
+  const pattern = (rules) => ({ id: "p", approvalPolicy: { rules, autoApprovedToolNames: ["view"] } });
+  assert.deepStrictEqual(checkpointState(pattern([{ kind: "tool-call" }])), { on: true, agents: null });
+  assert.deepStrictEqual(checkpointState(pattern([{ kind: "tool-call", agentIds: ["a", "b"] }])), { on: true, agents: ["a", "b"] });
+  assert.deepStrictEqual(checkpointState(pattern([{ kind: "final-response" }])), { on: false, agents: null });
+  assert.deepStrictEqual(checkpointState({}), { on: false, agents: null });
+  const both = pattern([{ kind: "final-response" }, { kind: "tool-call", agentIds: ["a"] }]);
+  assert.deepStrictEqual(withToolCallCheckpoints(both, false), [{ kind: "final-response" }]);
+  assert.deepStrictEqual(withToolCallCheckpoints(both, true), [{ kind: "final-response" }, { kind: "tool-call" }]);
+  assert.match(checkpointText({ on: false, agents: null }), /^Approvals off/);
+});
+
+test("grants are read from the answer and their keys written as rules", () => {
+  assert.deepStrictEqual(grantList({ grants: [{ id: "grt_1" }, { id: "" }, null] }), [{ id: "grt_1" }]);
+  assert.deepStrictEqual(grantList(null), []);
+  assert.equal(grantKeyText({ toolName: "Bash", specifier: "git push origin main" }), "Bash(git push origin main)");
+  assert.equal(grantKeyText({ toolName: "view" }), "view");
 });

@@ -1,0 +1,142 @@
+//! One hook event, handled: a pre-tool event is decided; a post-tool event records that the
+//! user let the call run ("User approved" for a call that asked) and its result; a denial or
+//! the end of a turn records "User denied" for calls that asked and never ran.
+
+use serde_json::Value;
+use warrant_core::call::ToolCall;
+use warrant_core::decision::{Behavior, ToolPermissionDecision};
+use warrant_core::part::{ToolPart, ToolState};
+use warrant_core::sanitize::redact_value;
+
+use super::Agent;
+use super::answer::Verdict;
+use super::backend::Backend;
+use super::event::{EventKind, HookEvent, ToolUse};
+use super::tools::{MappedCall, map};
+
+/// The action that records a call that asked as run by the user's leave.
+const APPROVE_ONCE: &str = "allow_once";
+/// The action that records a call that asked as refused.
+const DENY: &str = "deny";
+
+/// Handles one event.
+///
+/// # Errors
+///
+/// What went wrong, for the caller to answer in the agent's fail-closed terms.
+pub(crate) async fn handle<B: Backend>(
+    agent: Agent,
+    event: &HookEvent,
+    backend: &B,
+) -> Result<Verdict, String> {
+    let session = event.session_id.as_str();
+    match (&event.kind, &event.tool) {
+        (EventKind::PreTool, Some(tool)) => {
+            let cwd = event.cwd.to_string_lossy();
+            backend.start(session, agent.id(), &cwd).await?;
+            decide(agent, session, tool, backend).await
+        }
+        (EventKind::PostTool, Some(tool)) => {
+            let id = call_id(session, tool, backend).await?;
+            backend.resolve(&id, APPROVE_ONCE).await?;
+            backend
+                .complete(session, &id, &result_text(tool.response.as_ref()))
+                .await?;
+            Ok(Verdict::Nothing)
+        }
+        (EventKind::Denied, Some(tool)) => {
+            let id = call_id(session, tool, backend).await?;
+            backend.resolve(&id, DENY).await?;
+            Ok(Verdict::Nothing)
+        }
+        (EventKind::TurnEnd, _) => {
+            for id in backend.pending(session).await? {
+                backend.resolve(&id, DENY).await?;
+            }
+            backend.finish(session).await?;
+            Ok(Verdict::Nothing)
+        }
+        _ => Ok(Verdict::Nothing),
+    }
+}
+
+async fn decide<B: Backend>(
+    agent: Agent,
+    session: &str,
+    tool: &ToolUse,
+    backend: &B,
+) -> Result<Verdict, String> {
+    let MappedCall { tool: name, input } = map(&tool.name, &tool.input);
+    let id = tool
+        .id
+        .clone()
+        .unwrap_or_else(|| format!("{}-{}", agent.id(), uuid::Uuid::new_v4().simple()));
+    let mut call = ToolCall::new(session, id.clone(), name, input);
+    call.agent_id = Some(agent.id().to_owned());
+    let decision = match backend.decide(call).await {
+        Ok(decision) => decision,
+        // Asked again about a call already decided (a retried hook): the recorded decision
+        // stands; anything else fails closed.
+        Err(e) => backend
+            .parts(session)
+            .await
+            .ok()
+            .and_then(|parts| parts.into_iter().find(|p| p.tool_call_id == id))
+            .and_then(|p| p.permission_decision)
+            .ok_or(e)?,
+    };
+    Ok(verdict(&decision))
+}
+
+/// Warrant's decision as a verdict whose reason says who decided and why.
+fn verdict(decision: &ToolPermissionDecision) -> Verdict {
+    let reason = format!(
+        "Warrant ({}, {}): {}",
+        decision.source.as_str(),
+        decision.reason_code,
+        decision.reason
+    );
+    match decision.behavior {
+        Behavior::Allow => Verdict::Allow(reason),
+        Behavior::Ask => Verdict::Ask(reason),
+        Behavior::Deny => Verdict::Deny(reason),
+    }
+}
+
+/// The Warrant id of a call a post-tool event reports: the agent's own id, or (Gemini CLI
+/// gives none) the latest unfinished call of the session with the same tool and input.
+async fn call_id<B: Backend>(session: &str, tool: &ToolUse, backend: &B) -> Result<String, String> {
+    if let Some(id) = &tool.id {
+        return Ok(id.clone());
+    }
+    let mapped = map(&tool.name, &tool.input);
+    let input = redact_value(&mapped.input);
+    backend
+        .parts(session)
+        .await?
+        .into_iter()
+        .rev()
+        .find(|p| same_call(p, &mapped.tool, &input))
+        .map(|p| p.tool_call_id)
+        .ok_or_else(|| {
+            format!(
+                "no unfinished {} call of session \"{session}\" matches this {} result",
+                mapped.tool, tool.name
+            )
+        })
+}
+
+fn same_call(part: &ToolPart, tool: &str, input: &Value) -> bool {
+    part.tool_name == tool
+        && part.state != ToolState::Completed
+        && part.input.as_ref() == Some(input)
+}
+
+/// A tool's response as result text: text as is, anything else as its JSON text.
+fn result_text(response: Option<&Value>) -> String {
+    match response {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(text)) => text.clone(),
+        Some(other) => other.to_string(),
+    }
+}

@@ -1,0 +1,172 @@
+//! Agents' tool names and inputs mapped onto Warrant's runtime tool ids, so rules, grants and
+//! auto-approved tool lists apply to every agent alike. A tool with no Warrant counterpart
+//! (MCP tools, sub-agents, web search) keeps its name and input: it is decided as the tool it
+//! is, never as a known one.
+
+use serde_json::{Map, Value, json};
+use warrant_core::catalog::{SHELL_TOOL, is_shell_tool, shell_command};
+
+/// A call as Warrant decides it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct MappedCall {
+    /// The runtime tool id (`Bash`, `view`, `Edit`, or the agent's own name).
+    pub tool: String,
+    /// The input in Warrant's shape.
+    pub input: Value,
+}
+
+/// The input fields that name the file a tool works on, as agents spell them.
+const PATH_FIELDS: [&str; 5] = [
+    "file_path",
+    "absolute_path",
+    "notebook_path",
+    "dir_path",
+    "path",
+];
+
+/// Maps an agent's tool call onto Warrant's ids and input shapes.
+pub(crate) fn map(name: &str, input: &Value) -> MappedCall {
+    let keep = || MappedCall {
+        tool: name.to_owned(),
+        input: input.clone(),
+    };
+    if name.starts_with("mcp__") {
+        return keep();
+    }
+    if is_shell_tool(name) {
+        return match shell_line(input) {
+            Some(command) => MappedCall {
+                tool: SHELL_TOOL.to_owned(),
+                input: json!({ "command": command }),
+            },
+            // No readable command: the shell tool with the input as given, which the policy
+            // refuses as invalid rather than guessing.
+            None => MappedCall {
+                tool: SHELL_TOOL.to_owned(),
+                input: input.clone(),
+            },
+        };
+    }
+    let id = match name {
+        "Read" | "read_file" | "LS" | "list_directory" => "view",
+        "Glob" | "glob" => "glob",
+        "Grep" | "search_file_content" | "grep_search" => "grep",
+        "Write" | "write_file" => "Write",
+        "Edit" | "MultiEdit" | "NotebookEdit" | "replace" => "Edit",
+        "WebFetch" | "web_fetch" => "web_fetch",
+        "apply_patch" => return apply_patch(input).unwrap_or_else(keep),
+        _ => return keep(),
+    };
+    MappedCall {
+        tool: id.to_owned(),
+        input: with_path(input),
+    }
+}
+
+/// The command line of a shell call; Gemini CLI's `dir_path` becomes a leading `cd`, so the
+/// policy judges the command where it runs.
+fn shell_line(input: &Value) -> Option<String> {
+    let command = shell_command(input)?;
+    match input.get("dir_path").and_then(Value::as_str) {
+        Some(dir) if !dir.is_empty() => Some(format!("cd {} && {command}", quote(dir))),
+        _ => Some(command),
+    }
+}
+
+fn quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+/// The input with its path under `path` (the first of the agent's path fields), every other
+/// field kept.
+fn with_path(input: &Value) -> Value {
+    let Some(object) = input.as_object() else {
+        return input.clone();
+    };
+    let mut out = Map::new();
+    let path = PATH_FIELDS.iter().find_map(|f| object.get(*f).cloned());
+    if let Some(path) = path {
+        out.insert("path".to_owned(), path);
+    }
+    for (key, value) in object {
+        if !PATH_FIELDS.contains(&key.as_str()) {
+            out.insert(key.clone(), value.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+/// Codex's `apply_patch` (the patch in `command`) touching exactly one file: an `Edit` of
+/// that file. A patch over several files stays `apply_patch`.
+fn apply_patch(input: &Value) -> Option<MappedCall> {
+    let patch = input.get("command").and_then(Value::as_str)?;
+    let mut paths = patch.lines().filter_map(|line| {
+        ["*** Update File: ", "*** Add File: ", "*** Delete File: "]
+            .iter()
+            .find_map(|p| line.strip_prefix(p))
+            .map(str::trim)
+    });
+    let first = paths.next()?;
+    if paths.any(|p| p != first) || first.is_empty() {
+        return None;
+    }
+    Some(MappedCall {
+        tool: "Edit".to_owned(),
+        input: json!({ "path": first, "patch": patch }),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_tools_of_every_agent_become_bash_with_their_command() {
+        for name in ["Bash", "shell", "run_shell_command"] {
+            let mapped = map(name, &json!({"command": "ls", "description": "list"}));
+            assert_eq!(mapped.tool, "Bash");
+            assert_eq!(mapped.input, json!({"command": "ls"}));
+        }
+    }
+
+    #[test]
+    fn gemini_dir_path_becomes_a_leading_cd() {
+        let mapped = map(
+            "run_shell_command",
+            &json!({"command": "ls", "dir_path": "sub dir"}),
+        );
+        assert_eq!(mapped.input, json!({"command": "cd 'sub dir' && ls"}));
+    }
+
+    #[test]
+    fn readers_become_view_with_path() {
+        let mapped = map("Read", &json!({"file_path": "/w/a.txt", "limit": 5}));
+        assert_eq!(mapped.tool, "view");
+        assert_eq!(mapped.input, json!({"path": "/w/a.txt", "limit": 5}));
+        assert_eq!(
+            map("read_file", &json!({"absolute_path": "/w/a"})).input,
+            json!({"path": "/w/a"})
+        );
+    }
+
+    #[test]
+    fn mcp_and_unknown_tools_keep_their_name_and_input() {
+        let input = json!({"path": "/etc/passwd"});
+        assert_eq!(map("mcp__fs__view", &input).tool, "mcp__fs__view");
+        assert_eq!(map("Task", &input).tool, "Task");
+        assert_eq!(map("Task", &input).input, input);
+    }
+
+    #[test]
+    fn a_one_file_patch_is_an_edit_and_a_patch_over_many_files_stays_apply_patch() {
+        let one = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-a\n+b\n*** End Patch";
+        let mapped = map("apply_patch", &json!({ "command": one }));
+        assert_eq!(mapped.tool, "Edit");
+        assert_eq!(mapped.input["path"], "src/a.rs");
+        let two = "*** Begin Patch\n*** Add File: a\n+x\n*** Delete File: b\n*** End Patch";
+        assert_eq!(
+            map("apply_patch", &json!({ "command": two })).tool,
+            "apply_patch"
+        );
+    }
+}

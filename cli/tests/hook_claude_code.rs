@@ -1,0 +1,373 @@
+//! `warrant hook claude-code` over Claude Code's real payload shapes: the answer is
+//! `hookSpecificOutput.permissionDecision` with a reason, exit 0; an unreadable payload is
+//! blocked (exit 2) or asked, never allowed; post-tool, permission-denied and stop events
+//! record what the user did.
+
+mod hook_support;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use hook_support::Workspace;
+
+const AGENT: &str = "claude-code";
+
+fn decision(answer: &hook_support::Answer) -> (String, String) {
+    assert_eq!(answer.code, 0, "{answer:?}");
+    let json = answer.json();
+    let out = &json["hookSpecificOutput"];
+    assert_eq!(out["hookEventName"], "PreToolUse", "{json}");
+    let keys: Vec<&String> = out.as_object().unwrap().keys().collect();
+    assert_eq!(keys.len(), 3, "only the documented fields: {json}");
+    (
+        out["permissionDecision"].as_str().unwrap().to_owned(),
+        out["permissionDecisionReason"].as_str().unwrap().to_owned(),
+    )
+}
+
+#[test]
+fn a_read_inside_the_workspace_is_allowed() {
+    let ws = Workspace::new();
+    let answer = ws.hook(AGENT, &ws.payload(AGENT, "pre_tool_use_read"));
+    let (behavior, reason) = decision(&answer);
+    assert_eq!(behavior, "allow", "{reason}");
+    assert!(reason.contains("read_only_tool"), "{reason}");
+    let records = ws.audit_of("toolu_01ReadNotes");
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0]["toolName"], "view");
+    assert_eq!(records[0]["sessionId"], "abc123-claude");
+}
+
+#[test]
+fn rm_rf_root_is_denied() {
+    let ws = Workspace::new();
+    let answer = ws.hook(AGENT, &ws.payload(AGENT, "pre_tool_use_rm_rf"));
+    let (behavior, reason) = decision(&answer);
+    assert_eq!(behavior, "deny");
+    assert!(reason.contains("rm -rf /"), "{reason}");
+    assert_eq!(
+        ws.audit_of("toolu_01RmRf")[0]["decision"]["behavior"],
+        "deny"
+    );
+}
+
+#[test]
+fn a_command_the_policy_cannot_prove_harmless_asks() {
+    let ws = Workspace::new();
+    let (behavior, reason) = decision(&ws.hook(AGENT, &ws.payload(AGENT, "pre_tool_use_ask")));
+    assert_eq!(behavior, "ask", "{reason}");
+    assert!(reason.starts_with("Warrant (policy, "), "{reason}");
+}
+
+#[test]
+fn an_unknown_tool_is_never_allowed_by_default() {
+    let ws = Workspace::new();
+    let payload = ws
+        .payload(AGENT, "pre_tool_use_read")
+        .replace("\"Read\"", "\"Task\"")
+        .replace("toolu_01ReadNotes", "toolu_01Task");
+    let (behavior, _) = decision(&ws.hook(AGENT, &payload));
+    assert_eq!(behavior, "ask");
+    assert_eq!(ws.audit_of("toolu_01Task")[0]["toolName"], "Task");
+}
+
+#[test]
+fn a_payload_that_is_not_json_is_blocked_with_exit_code_2() {
+    let ws = Workspace::new();
+    let answer = ws.hook(AGENT, "{\"session_id\": ");
+    assert_eq!(answer.code, 2, "{answer:?}");
+    assert!(answer.stdout.is_empty());
+    assert!(
+        answer.stderr.contains("not valid JSON"),
+        "{}",
+        answer.stderr
+    );
+}
+
+#[test]
+fn a_pre_tool_use_payload_missing_its_tool_asks_naming_the_field() {
+    let ws = Workspace::new();
+    let answer = ws.hook(AGENT, &ws.payload(AGENT, "pre_tool_use_no_tool_name"));
+    let (behavior, reason) = decision(&answer);
+    assert_eq!(behavior, "ask");
+    assert!(reason.contains("\"tool_name\""), "{reason}");
+}
+
+#[test]
+fn running_the_call_after_an_ask_records_user_approved_and_its_result() {
+    let ws = Workspace::new();
+    decision(&ws.hook(AGENT, &ws.payload(AGENT, "pre_tool_use_ask")));
+    let answer = ws.hook(AGENT, &ws.payload(AGENT, "post_tool_use"));
+    assert_eq!(answer.code, 0, "{answer:?}");
+    assert!(answer.stdout.is_empty(), "{answer:?}");
+    let records = ws.audit_of("toolu_01NpmInstall");
+    let kinds: Vec<&str> = records
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["evaluation", "resolution"], "{records:?}");
+    let resolution = &records[1]["resolution"];
+    assert_eq!(resolution["behavior"], "allow");
+    assert_eq!(resolution["source"], "user");
+    assert_eq!(resolution["actionId"], "allow_once");
+
+    // The session's tool part, as a server (and its UI) reads it: decided, approved, done.
+    let server = hook_support_server::Serve::start(&ws.data);
+    let workspace = server.get("/v1/workspace");
+    let session = workspace["sessions"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["id"] == "abc123-claude"))
+        .cloned()
+        .unwrap_or_else(|| panic!("{workspace}"));
+    assert_eq!(session["agent"], "claude-code", "{session}");
+    assert!(session["cwd"].is_string(), "{session}");
+    let messages = server.get("/v1/sessions/abc123-claude/messages");
+    let part = messages
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|m| m["parts"].as_array().unwrap().clone())
+        .find(|p| p["toolCallId"] == "toolu_01NpmInstall")
+        .unwrap_or_else(|| panic!("{messages}"));
+    assert_eq!(part["toolName"], "Bash");
+    assert_eq!(part["state"], "completed", "{part}");
+    assert_eq!(part["permissionDecision"]["behavior"], "ask");
+    assert_eq!(part["permissionResolution"]["behavior"], "allow");
+    assert!(
+        part["output"]
+            .as_str()
+            .unwrap()
+            .contains("added 3 packages"),
+        "{part}"
+    );
+}
+
+#[test]
+fn a_call_that_failed_after_an_ask_was_still_approved() {
+    let ws = Workspace::new();
+    decision(&ws.hook(AGENT, &ws.payload(AGENT, "pre_tool_use_ask")));
+    let answer = ws.hook(AGENT, &ws.payload(AGENT, "post_tool_use_failure"));
+    assert_eq!(answer.code, 0, "{answer:?}");
+    let records = ws.audit_of("toolu_01NpmInstall");
+    assert_eq!(records[1]["resolution"]["behavior"], "allow", "{records:?}");
+}
+
+#[test]
+fn a_permission_denied_event_records_user_denied() {
+    let ws = Workspace::new();
+    decision(&ws.hook(AGENT, &ws.payload(AGENT, "pre_tool_use_ask")));
+    let answer = ws.hook(AGENT, &ws.payload(AGENT, "permission_denied"));
+    assert_eq!(answer.code, 0, "{answer:?}");
+    let records = ws.audit_of("toolu_01NpmInstall");
+    assert_eq!(records.len(), 2, "{records:?}");
+    assert_eq!(records[1]["resolution"]["behavior"], "deny");
+}
+
+#[test]
+fn the_end_of_a_turn_records_user_denied_for_calls_still_waiting() {
+    let ws = Workspace::new();
+    decision(&ws.hook(AGENT, &ws.payload(AGENT, "pre_tool_use_ask")));
+    let answer = ws.hook(AGENT, &ws.payload(AGENT, "stop"));
+    assert_eq!(answer.code, 0, "{answer:?}");
+    assert!(
+        answer.stdout.is_empty(),
+        "a Stop hook must not block: {answer:?}"
+    );
+    let records = ws.audit_of("toolu_01NpmInstall");
+    assert_eq!(records.len(), 2, "{records:?}");
+    assert_eq!(records[1]["resolution"]["behavior"], "deny");
+}
+
+#[test]
+fn a_hook_leaves_requests_it_did_not_make_pending() {
+    let ws = Workspace::new();
+    decision(&ws.hook(AGENT, &ws.payload(AGENT, "pre_tool_use_ask")));
+    // Another session's call, decided by another process over the same store.
+    let other = ws
+        .payload(AGENT, "pre_tool_use_read")
+        .replace("abc123-claude", "other-session");
+    decision(&ws.hook(AGENT, &other));
+    let records = ws.audit_of("toolu_01NpmInstall");
+    assert_eq!(
+        records.len(),
+        1,
+        "still pending, nothing ended it: {records:?}"
+    );
+}
+
+#[test]
+fn a_hook_asked_twice_about_one_call_answers_the_recorded_decision() {
+    let ws = Workspace::new();
+    let payload = ws.payload(AGENT, "pre_tool_use_rm_rf");
+    decision(&ws.hook(AGENT, &payload));
+    let (behavior, _) = decision(&ws.hook(AGENT, &payload));
+    assert_eq!(behavior, "deny");
+    assert_eq!(ws.audit_of("toolu_01RmRf").len(), 1);
+}
+
+#[test]
+fn a_store_that_cannot_be_opened_asks_instead_of_allowing() {
+    let ws = Workspace::new();
+    // The data directory is a file: nothing can be opened or recorded there.
+    std::fs::write(&ws.data, "not a directory").unwrap();
+    let (behavior, reason) = decision(&ws.hook(AGENT, &ws.payload(AGENT, "pre_tool_use_read")));
+    assert_eq!(behavior, "ask");
+    assert!(reason.contains("could not decide"), "{reason}");
+}
+
+#[test]
+fn a_payload_that_never_ends_is_blocked_once_the_timeout_passes() {
+    let ws = Workspace::new();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warrant"))
+        .args(["hook", AGENT, "--timeout", "1", "--data-dir"])
+        .arg(&ws.data)
+        .current_dir(&ws.root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"{\"session_id\":").unwrap();
+    let started = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    assert!(started.elapsed() < Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no hook payload arrived"), "{stderr}");
+}
+
+#[test]
+fn an_unknown_agent_is_a_usage_error_that_blocks() {
+    let out = Command::new(env!("CARGO_BIN_EXE_warrant"))
+        .args(["hook", "cursor"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cursor"), "{stderr}");
+}
+
+#[test]
+fn decisions_reach_a_running_server_with_server() {
+    let ws = Workspace::new();
+    let server = hook_support_server::Serve::start(&ws.data);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warrant"))
+        .args(["hook", AGENT, "--server", &server.url])
+        .current_dir(&ws.root)
+        .env("WARRANT_TOKEN", hook_support_server::TOKEN)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(ws.payload(AGENT, "pre_tool_use_rm_rf").as_bytes())
+        .unwrap();
+    let answer = hook_support::Answer::from(child.wait_with_output().unwrap());
+    let (behavior, _) = decision(&answer);
+    assert_eq!(behavior, "deny");
+    let workspace: Value = server.get("/v1/workspace");
+    let session = workspace["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "abc123-claude")
+        .cloned()
+        .unwrap_or_else(|| panic!("{workspace}"));
+    assert_eq!(session["status"], "running", "{session}");
+    assert_eq!(session["agent"], "claude-code", "{session}");
+    let cwd = session["cwd"].as_str().unwrap_or_default();
+    assert!(
+        !cwd.is_empty(),
+        "the session says where the agent works: {session}"
+    );
+    let messages: Value = server.get("/v1/sessions/abc123-claude/messages");
+    assert!(messages.to_string().contains("toolu_01RmRf"), "{messages}");
+}
+
+#[test]
+fn server_mode_without_a_token_asks_and_names_the_variable() {
+    let ws = Workspace::new();
+    let answer = ws.hook_with(
+        AGENT,
+        &ws.payload(AGENT, "pre_tool_use_read"),
+        &["--server", "http://127.0.0.1:9"],
+    );
+    let (behavior, reason) = decision(&answer);
+    assert_eq!(behavior, "ask");
+    assert!(reason.contains("WARRANT_TOKEN"), "{reason}");
+}
+
+mod hook_support_server {
+    //! A `warrant serve` of the test's own, on a free port.
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::TcpStream;
+    use std::path::Path;
+    use std::process::{Child, Command, Stdio};
+
+    use serde_json::Value;
+
+    pub const TOKEN: &str = "hook-test-token";
+
+    pub struct Serve {
+        child: Child,
+        pub url: String,
+        addr: String,
+    }
+
+    impl Serve {
+        pub fn start(data_dir: &Path) -> Self {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_warrant"))
+                .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
+                .arg(data_dir)
+                .current_dir(data_dir.parent().unwrap())
+                .env("WARRANT_TOKEN", TOKEN)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+            let addr = loop {
+                let line = lines.next().expect("serve prints its address").unwrap();
+                if let Some(rest) = line.strip_prefix("warrant listening on http://") {
+                    break rest.trim().to_owned();
+                }
+            };
+            std::thread::spawn(move || for _ in lines {});
+            Self {
+                child,
+                url: format!("http://{addr}"),
+                addr,
+            }
+        }
+
+        pub fn get(&self, path: &str) -> Value {
+            let mut stream = TcpStream::connect(&self.addr).unwrap();
+            let request = format!(
+                "GET {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {TOKEN}\r\nConnection: close\r\n\r\n",
+                self.addr
+            );
+            stream.write_all(request.as_bytes()).unwrap();
+            let mut response = String::new();
+            stream.read_to_string(&mut response).unwrap();
+            assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+            serde_json::from_str(response.split("\r\n\r\n").nth(1).unwrap()).unwrap()
+        }
+    }
+
+    impl Drop for Serve {
+        fn drop(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}

@@ -1,0 +1,245 @@
+//! `warrant init --agent`: installs and removes Warrant's hook entries in each agent's
+//! settings file, keeping every other key (in its order), atomically, with a backup,
+//! idempotently, and refuses a file that is not valid JSON.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+struct Home {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+impl Home {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        let project = dir.path().join("project");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        Self {
+            _dir: dir,
+            home,
+            project,
+        }
+    }
+
+    fn init(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_warrant"))
+            .arg("init")
+            .args(args)
+            .current_dir(&self.project)
+            .env("HOME", &self.home)
+            .output()
+            .unwrap()
+    }
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn read(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn commands(settings: &Value, event: &str) -> Vec<String> {
+    settings["hooks"][event]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|g| g["hooks"].as_array().unwrap().clone())
+        .map(|h| h["command"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+const EXISTING: &str = r#"{
+  "model": "opus",
+  "permissions": {"allow": ["Bash(ls:*)"], "deny": []},
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Write", "hooks": [{"type": "command", "command": "prettier --check", "timeout": 5}]}
+    ],
+    "Notification": [{"hooks": [{"type": "command", "command": "notify-send hi"}]}]
+  },
+  "env": {"FOO": "1"}
+}
+"#;
+
+#[test]
+fn claude_code_settings_keep_every_other_key_and_hook() {
+    let h = Home::new();
+    let path = h.home.join(".claude/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, EXISTING).unwrap();
+    let before: Value = serde_json::from_str(EXISTING).unwrap();
+
+    let said = ok(&h.init(&["--agent", "claude-code"]));
+    assert!(said.contains("installed"), "{said}");
+    let after = read(&path);
+    for key in ["model", "permissions", "env"] {
+        assert_eq!(after[key], before[key], "{key}");
+    }
+    assert_eq!(
+        after["hooks"]["Notification"],
+        before["hooks"]["Notification"]
+    );
+    let pre = commands(&after, "PreToolUse");
+    assert_eq!(pre[0], "prettier --check", "the user's hook stays first");
+    assert!(pre[1].ends_with(" hook claude-code"), "{pre:?}");
+    for event in [
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PermissionDenied",
+        "Stop",
+    ] {
+        assert_eq!(commands(&after, event).len(), 1, "{event}");
+    }
+    // The file's keys keep their order.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let at = |k: &str| text.find(&format!("\"{k}\"")).unwrap();
+    assert!(
+        at("model") < at("permissions")
+            && at("permissions") < at("hooks")
+            && at("hooks") < at("env")
+    );
+    // The previous file is backed up as it was.
+    let backup = h.home.join(".claude/settings.json.warrant-backup");
+    assert_eq!(std::fs::read_to_string(backup).unwrap(), EXISTING);
+}
+
+#[test]
+fn installing_twice_changes_nothing() {
+    let h = Home::new();
+    ok(&h.init(&["--agent", "claude-code"]));
+    let path = h.home.join(".claude/settings.json");
+    let first = std::fs::read_to_string(&path).unwrap();
+    let said = ok(&h.init(&["--agent", "claude-code"]));
+    assert!(said.contains("already"), "{said}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), first);
+    assert_eq!(commands(&read(&path), "PreToolUse").len(), 1);
+}
+
+#[test]
+fn removing_leaves_the_settings_as_they_were() {
+    let h = Home::new();
+    let path = h.home.join(".claude/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, EXISTING).unwrap();
+    ok(&h.init(&["--agent", "claude-code"]));
+    let said = ok(&h.init(&["--agent", "claude-code", "--remove"]));
+    assert!(said.contains("removed"), "{said}");
+    assert_eq!(
+        read(&path),
+        serde_json::from_str::<Value>(EXISTING).unwrap()
+    );
+    let said = ok(&h.init(&["--agent", "claude-code", "--remove"]));
+    assert!(said.contains("no Warrant hook"), "{said}");
+}
+
+#[test]
+fn a_settings_file_that_is_not_json_is_refused_and_left_alone() {
+    let h = Home::new();
+    let path = h.home.join(".gemini/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, "{ \"theme\": \"dark\", }").unwrap();
+    let out = h.init(&["--agent", "gemini"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(path.to_str().unwrap()), "{stderr}");
+    assert!(stderr.contains("not valid JSON"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "{ \"theme\": \"dark\", }"
+    );
+}
+
+#[test]
+fn hooks_that_are_not_an_object_are_refused() {
+    let h = Home::new();
+    let path = h.home.join(".claude/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, r#"{"hooks": []}"#).unwrap();
+    let out = h.init(&["--agent", "claude-code"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("hooks must be an object"));
+}
+
+#[test]
+fn codex_hooks_json_is_created_with_pre_post_and_stop() {
+    let h = Home::new();
+    ok(&h.init(&["--agent", "codex", "--server", "http://127.0.0.1:7878"]));
+    let settings = read(&h.home.join(".codex/hooks.json"));
+    for event in ["PreToolUse", "PostToolUse", "Stop"] {
+        let c = commands(&settings, event);
+        assert_eq!(c.len(), 1, "{event}");
+        assert!(
+            c[0].contains(" hook codex --server http://127.0.0.1:7878"),
+            "{c:?}"
+        );
+    }
+    assert_eq!(
+        settings["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"],
+        json!(30)
+    );
+}
+
+#[test]
+fn gemini_project_settings_use_milliseconds_and_the_project_directory() {
+    let h = Home::new();
+    ok(&h.init(&["--agent", "gemini", "--project"]));
+    assert!(!h.home.join(".gemini/settings.json").exists());
+    let settings = read(&h.project.join(".gemini/settings.json"));
+    let group = &settings["hooks"]["BeforeTool"][0];
+    assert_eq!(group["matcher"], ".*");
+    assert_eq!(group["hooks"][0]["timeout"], json!(30000));
+    assert_eq!(group["hooks"][0]["name"], "warrant");
+    assert_eq!(commands(&settings, "AfterTool").len(), 1);
+    assert_eq!(commands(&settings, "AfterAgent").len(), 1);
+}
+
+#[test]
+fn init_without_an_agent_says_what_to_name() {
+    let h = Home::new();
+    let out = h.init(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--agent"));
+}
+
+#[test]
+fn an_installed_hook_command_runs() {
+    let h = Home::new();
+    ok(&h.init(&["--agent", "claude-code"]));
+    let settings = read(&h.home.join(".claude/settings.json"));
+    let command = &commands(&settings, "PreToolUse")[0];
+    let payload = json!({
+        "session_id": "s", "transcript_path": "/t", "cwd": h.project, "permission_mode": "default",
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf /"}, "tool_use_id": "toolu_x"
+    });
+    let mut child = Command::new("sh")
+        .args(["-c", command])
+        .current_dir(&h.project)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny");
+}

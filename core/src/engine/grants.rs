@@ -1,0 +1,99 @@
+//! The grants in force: made by `session`/`global` resolutions (one per reach, never a
+//! duplicate), listed, and revoked by the user.
+
+use crate::audit::{AuditEvent, AuditRecord};
+use crate::event::now_millis;
+use crate::grant::Grant;
+
+use super::{Engine, RevokeError};
+
+impl Engine {
+    /// The grant with this id, when it is in force.
+    pub fn grant(&self, grant_id: &str) -> Option<Grant> {
+        self.inner
+            .grants
+            .load()
+            .iter()
+            .find(|g| g.id == grant_id)
+            .cloned()
+    }
+
+    /// Revokes a grant: it is removed from the store and from memory (calls it covered ask
+    /// again from now on), and the revocation is audited.
+    ///
+    /// # Errors
+    ///
+    /// [`RevokeError::Unknown`] (HTTP 404) when no grant in force has this id;
+    /// [`RevokeError::Store`] when the store could not remove it (it stays in force) or the
+    /// revocation could not be audited (it is revoked; the error says so).
+    pub async fn revoke_grant(&self, grant_id: &str) -> Result<Grant, RevokeError> {
+        let inner = &self.inner;
+        let _writer = inner.workspace_writer.lock().await;
+        let Some(grant) = self.grant(grant_id) else {
+            return Err(RevokeError::Unknown(grant_id.to_owned()));
+        };
+        inner
+            .store
+            .remove_grant(grant_id)
+            .await
+            .map_err(RevokeError::Store)?;
+        inner.grants.rcu(|grants| {
+            grants
+                .iter()
+                .filter(|g| g.id != grant_id)
+                .cloned()
+                .collect::<Vec<_>>()
+        });
+        let record = AuditRecord {
+            at: now_millis(),
+            session_id: grant.session_id.clone(),
+            tool_call_id: grant.tool_call_id.clone(),
+            tool_name: grant
+                .keys
+                .first()
+                .map(|k| k.tool_name.clone())
+                .unwrap_or_default(),
+            event: AuditEvent::GrantRevoked {
+                grant_id: grant.id.clone(),
+                description: grant.description.clone(),
+            },
+        };
+        inner
+            .store
+            .append_audit(record)
+            .await
+            .map_err(RevokeError::Unaudited)?;
+        Ok(grant)
+    }
+
+    /// Keeps a new grant unless one of the same reach is in force; answers the grant that
+    /// stands (the earlier one when it was a duplicate).
+    pub(super) async fn keep_grant(&self, grant: Grant) -> Grant {
+        let inner = &self.inner;
+        let _writer = inner.workspace_writer.lock().await;
+        if let Some(existing) = inner.grants.load().iter().find(|g| g.same_reach(&grant)) {
+            return existing.clone();
+        }
+        if let Err(e) = inner.store.put_grant(&grant).await {
+            tracing::warn!(grant_id = %grant.id, error = %e, "grant kept in memory only");
+        }
+        inner.grants.rcu(|grants| {
+            let mut next = Vec::clone(grants);
+            next.push(grant.clone());
+            next
+        });
+        grant
+    }
+}
+
+/// Grants as loaded from a store: each with its id, duplicates of an earlier grant's reach
+/// left out.
+pub(super) fn loaded(grants: Vec<Grant>) -> Vec<Grant> {
+    let mut out: Vec<Grant> = Vec::with_capacity(grants.len());
+    for g in grants.into_iter().map(Grant::with_id) {
+        if !out.iter().any(|k| k.same_reach(&g)) {
+            out.push(g);
+        }
+    }
+    out
+}
