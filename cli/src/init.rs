@@ -20,10 +20,15 @@ pub struct InitArgs {
     /// Remove Warrant's hook entries instead of installing them.
     #[arg(long)]
     remove: bool,
-    /// Have the hook forward to a running `warrant serve` at this URL (it then needs
-    /// WARRANT_TOKEN in the agent's environment).
+    /// Have the hook forward to a running `warrant serve` at this URL. The hook reads the
+    /// person's bearer token from a file only its owner can read (--token-file), never from
+    /// the agent's environment, which the agent's own tools inherit.
     #[arg(long, value_name = "URL")]
     server: Option<String>,
+    /// With --server: the hook reads the token from this file (default:
+    /// $XDG_CONFIG_HOME/warrant/hook-token, else ~/.config/warrant/hook-token).
+    #[arg(long, value_name = "PATH", requires = "server")]
+    token_file: Option<PathBuf>,
     /// Print the MCP client configuration that runs the server given after `--` through
     /// `warrant mcp --name NAME`.
     #[arg(long, value_name = "NAME", conflicts_with = "agent")]
@@ -37,7 +42,8 @@ pub struct InitArgs {
     command: Vec<String>,
 }
 
-/// Runs the command: one line saying what changed, exit 0; an error on one line, exit 2.
+/// Runs the command: one line saying what changed (with --server, a second saying where the
+/// hook reads its token), exit 0; an error on one line, exit 2.
 pub fn run(args: InitArgs, config_file: Option<&Path>) -> ExitCode {
     if let Some(name) = &args.mcp {
         return crate::mcp::init_snippet(name, args.write.as_deref(), &args.command);
@@ -58,6 +64,42 @@ pub fn run(args: InitArgs, config_file: Option<&Path>) -> ExitCode {
     }
 }
 
+/// A project's settings file must really be in the project: a repository may hold a symlinked
+/// `.claude` (or settings file) that points elsewhere, and `init` would write there.
+fn inside_project(path: &Path, project: &Path) -> Result<(), String> {
+    let project = std::fs::canonicalize(project).map_err(|e| {
+        format!(
+            "cannot resolve the project directory {}: {e}",
+            project.display()
+        )
+    })?;
+    // The deepest part of the path that exists, resolved (links followed).
+    let mut existing = path;
+    while std::fs::symlink_metadata(existing).is_err() {
+        match existing.parent() {
+            Some(parent) => existing = parent,
+            None => break,
+        }
+    }
+    let real = std::fs::canonicalize(existing).map_err(|e| {
+        format!(
+            "cannot resolve {} ({e}): a symlink there may point nowhere; fix it and run warrant init again",
+            existing.display()
+        )
+    })?;
+    if real.starts_with(&project) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} resolves to {}, outside the project {}: refusing to write there (a symlink in the \
+             project points out of it)",
+            path.display(),
+            real.display(),
+            project.display()
+        ))
+    }
+}
+
 fn init_agent(agent: Agent, args: &InitArgs, config_file: Option<&Path>) -> Result<String, String> {
     let home = std::env::var_os("HOME")
         .filter(|h| !h.is_empty())
@@ -66,6 +108,9 @@ fn init_agent(agent: Agent, args: &InitArgs, config_file: Option<&Path>) -> Resu
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let path = install::settings_path(agent, &home, args.project.then_some(cwd.as_path()));
+    if args.project {
+        inside_project(&path, &cwd)?;
+    }
     let name = agent.display_name();
     if args.remove {
         return Ok(match install::remove(&path, agent)? {
@@ -78,7 +123,7 @@ fn init_agent(agent: Agent, args: &InitArgs, config_file: Option<&Path>) -> Resu
         });
     }
     let command = hook_command(agent, args, config_file)?;
-    Ok(match install::install(&path, agent, &command)? {
+    let said = match install::install(&path, agent, &command)? {
         Change::Installed { backup: Some(b) } => format!(
             "installed the Warrant hook for {name} in {} (backup: {})",
             path.display(),
@@ -94,7 +139,32 @@ fn init_agent(agent: Agent, args: &InitArgs, config_file: Option<&Path>) -> Resu
             "the Warrant hook for {name} is already in {}",
             path.display()
         ),
-    })
+    };
+    if args.server.is_none() {
+        return Ok(said);
+    }
+    let where_ = token_file(args)?.map_or_else(
+        || "the file named with --token-file".to_owned(),
+        |f| f.display().to_string(),
+    );
+    Ok(format!(
+        "{said}\nthe hook reads the server's token from {where_}: write the person's token there, \
+         readable by you only (chmod 600); never put it in the agent's environment"
+    ))
+}
+
+/// The token file the hook is told to read with --server: --token-file, else the default
+/// one as this environment resolves it (pinned in the command, so the hook reads the file
+/// named here whatever the agent's environment says).
+fn token_file(args: &InitArgs) -> Result<Option<PathBuf>, String> {
+    match &args.token_file {
+        Some(file) => absolute(file, "--token-file").map(Some),
+        None => Ok(crate::hook::default_token_file()),
+    }
+}
+
+fn absolute(file: &Path, flag: &str) -> Result<PathBuf, String> {
+    std::path::absolute(file).map_err(|e| format!("cannot resolve {flag} {}: {e}", file.display()))
 }
 
 /// The command the agent runs: this very program (by its absolute path), `hook <agent>`,
@@ -108,8 +178,7 @@ fn hook_command(
         .map_err(|e| format!("cannot find the warrant program's own path: {e}"))?;
     let mut words = vec![shell_word(&exe.display().to_string())];
     if let Some(file) = config_file {
-        let file = std::path::absolute(file)
-            .map_err(|e| format!("cannot resolve --config {}: {e}", file.display()))?;
+        let file = absolute(file, "--config")?;
         words.push("--config".to_owned());
         words.push(shell_word(&file.display().to_string()));
     }
@@ -123,6 +192,10 @@ fn hook_command(
         }
         words.push("--server".to_owned());
         words.push(shell_word(url));
+        if let Some(file) = token_file(args)? {
+            words.push("--token-file".to_owned());
+            words.push(shell_word(&file.display().to_string()));
+        }
     }
     Ok(words.join(" "))
 }

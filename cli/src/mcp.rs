@@ -12,7 +12,7 @@ use warrant_mcp::{Decider, GatewayOptions, RemoteServer};
 use warrant_transports::sse::SseHub;
 
 use crate::config::Config;
-use crate::engine::build_engine;
+use crate::engine::build_shared_engine;
 use crate::serve::open_store;
 
 /// Arguments of `warrant mcp`.
@@ -24,10 +24,16 @@ pub struct McpArgs {
     /// The permission mode: default, auto or full_access (default: the configured mode).
     #[arg(long, value_name = "MODE")]
     mode: Option<PermissionMode>,
-    /// Decide through a running `warrant serve` (bearer token: WARRANT_TOKEN) instead of
-    /// the SQLite store in the data directory.
+    /// Decide through a running `warrant serve` instead of the SQLite store in the data
+    /// directory. Its bearer token must be given in WARRANT_TOKEN: the configuration's token
+    /// (the person's) is never used.
     #[arg(long, value_name = "URL")]
     server: Option<String>,
+    /// Let a client that declares MCP elicitation answer a call that asks (Allow once /
+    /// Deny). Off by default: the client's own UI then speaks for the user, and a client that
+    /// answers by itself would approve its own calls.
+    #[arg(long)]
+    elicitation: bool,
     /// The session the calls belong to (default: mcp-NAME).
     #[arg(long, value_name = "ID")]
     session: Option<String>,
@@ -63,6 +69,22 @@ pub fn run(args: McpArgs, config_file: Option<&Path>) -> ExitCode {
     if server_id.trim().is_empty() {
         return fail(2, "--name must not be blank");
     }
+    // With --server, the token is named explicitly: falling back to the configuration's (the
+    // person's, from ./warrant.toml) would hand the gateway, and through it the client, the
+    // right to approve.
+    let token = match &args.server {
+        Some(_) => match std::env::var("WARRANT_TOKEN") {
+            Ok(token) if !token.trim().is_empty() => Some(token),
+            _ => {
+                return fail(
+                    2,
+                    "--server needs the bearer token in WARRANT_TOKEN (the configuration's \
+                     token is never used for it)",
+                );
+            }
+        },
+        None => None,
+    };
     let options = GatewayOptions {
         session_id: args
             .session
@@ -71,6 +93,7 @@ pub fn run(args: McpArgs, config_file: Option<&Path>) -> ExitCode {
         server_id,
         mode: args.mode.unwrap_or(config.mode),
         ask_timeout: Duration::from_secs_f64(args.ask_timeout),
+        elicitation: args.elicitation,
         command: args.command.clone(),
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -82,17 +105,14 @@ pub fn run(args: McpArgs, config_file: Option<&Path>) -> ExitCode {
     };
     let outcome = runtime.block_on(async {
         let decider = match &args.server {
-            Some(url) => {
-                let token = std::env::var("WARRANT_TOKEN")
-                    .ok()
-                    .filter(|t| !t.trim().is_empty())
-                    .or_else(|| config.token.clone());
-                Decider::Remote(RemoteServer::new(url, token)?)
-            }
+            Some(url) => Decider::Remote(RemoteServer::new(url, token)?),
             None => {
                 let store = open_store(&config)?;
                 let hub = Arc::new(SseHub::new(Arc::clone(&store)));
-                Decider::Local(build_engine(&config, store, hub).await?)
+                // The data directory may be shared with `warrant serve`, hooks or other
+                // gateways: their pending requests are adopted, not ended, and their sessions
+                // are left running.
+                Decider::Local(build_shared_engine(&config, store, hub).await?)
             }
         };
         warrant_mcp::run(options, decider, tokio::io::stdin(), tokio::io::stdout()).await

@@ -90,3 +90,47 @@ fn a_post_tool_use_event_completes_the_allowed_call_and_stop_says_nothing() {
         "a Stop hook must not block: {answer:?}"
     );
 }
+
+#[test]
+fn a_shell_call_is_judged_in_its_workdir_not_the_workspace() {
+    let ws = Workspace::new();
+    // `cat passwd` with `workdir: "/etc"` reads /etc/passwd, not a file of the workspace.
+    let reason = denial(&ws.hook(AGENT, &ws.payload(AGENT, "pre_tool_use_workdir")));
+    let records = ws.audit_of("call_CatPasswd");
+    assert_ne!(
+        records[0]["decision"]["behavior"], "allow",
+        "{reason} {records:?}"
+    );
+    assert_eq!(records[0]["toolName"], "Bash");
+}
+
+#[test]
+fn a_shell_call_with_a_field_the_policy_does_not_model_asks() {
+    let ws = Workspace::new();
+    let payload = ws.codex_pre_tool(
+        "call_Env",
+        "Bash",
+        serde_json::json!({"command": ["cat", "notes.txt"], "env": {"LD_PRELOAD": "/tmp/x.so"}}),
+    );
+    let reason = denial(&ws.hook(AGENT, &payload));
+    assert!(reason.contains("cannot ask"), "{reason}");
+    let records = ws.audit_of("call_Env");
+    assert_eq!(records[0]["decision"]["behavior"], "ask", "{records:?}");
+    // Without the field, the same read is allowed: the field is what asks.
+    let payload = ws.codex_pre_tool(
+        "call_NoEnv",
+        "Bash",
+        serde_json::json!({"command": ["cat", "notes.txt"]}),
+    );
+    let answer = ws.hook(AGENT, &payload);
+    assert!(answer.stdout.is_empty(), "{answer:?}");
+}
+
+#[test]
+fn a_patch_that_moves_its_file_elsewhere_is_not_an_edit_of_that_file() {
+    let ws = Workspace::new();
+    denial(&ws.hook(AGENT, &ws.payload(AGENT, "pre_tool_use_patch_move")));
+    let records = ws.audit_of("call_PatchMove");
+    assert_eq!(records[0]["toolName"], "apply_patch", "{records:?}");
+    assert_ne!(records[0]["decision"]["behavior"], "allow", "{records:?}");
+}

@@ -33,6 +33,7 @@ impl Home {
             .args(args)
             .current_dir(&self.project)
             .env("HOME", &self.home)
+            .env_remove("XDG_CONFIG_HOME")
             .output()
             .unwrap()
     }
@@ -193,6 +194,114 @@ fn codex_hooks_json_is_created_with_pre_post_and_stop() {
 }
 
 #[test]
+fn server_mode_says_where_the_token_goes_and_never_the_environment() {
+    let h = Home::new();
+    let said = ok(&h.init(&["--agent", "codex", "--server", "http://127.0.0.1:7878"]));
+    let default = h.home.join(".config/warrant/hook-token");
+    assert!(said.contains(default.to_str().unwrap()), "{said}");
+    assert!(said.contains("chmod 600"), "{said}");
+    assert!(!said.contains("WARRANT_TOKEN="), "{said}");
+    // The hook reads the very file named here, whatever the agent's environment says.
+    let c = &commands(&read(&h.home.join(".codex/hooks.json")), "PreToolUse")[0];
+    assert!(
+        c.ends_with(&format!(" --token-file {}", default.display())),
+        "{c}"
+    );
+
+    let file = h.home.join("secrets/token");
+    let said = ok(&h.init(&[
+        "--agent",
+        "claude-code",
+        "--server",
+        "http://127.0.0.1:7878",
+        "--token-file",
+        file.to_str().unwrap(),
+    ]));
+    assert!(said.contains(file.to_str().unwrap()), "{said}");
+    let settings = read(&h.home.join(".claude/settings.json"));
+    let c = &commands(&settings, "PreToolUse")[0];
+    assert!(
+        c.ends_with(&format!(
+            " hook claude-code --server http://127.0.0.1:7878 --token-file {}",
+            file.display()
+        )),
+        "{c}"
+    );
+    // --token-file without --server is a usage error.
+    let out = h.init(&["--agent", "gemini", "--token-file", "/x"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_at_the_backup_path_is_replaced_never_written_through() {
+    use std::os::unix::fs::PermissionsExt;
+    let h = Home::new();
+    // An untrusted repository plants a link where the backup goes.
+    let victim = h.home.join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let dir = h.project.join(".claude");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("settings.json"), EXISTING).unwrap();
+    let backup = dir.join("settings.json.warrant-backup");
+    std::os::unix::fs::symlink(&victim, &backup).unwrap();
+
+    ok(&h.init(&["--agent", "claude-code", "--project"]));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let meta = std::fs::symlink_metadata(&backup).unwrap();
+    assert!(meta.file_type().is_file(), "the link itself was replaced");
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    assert_eq!(std::fs::read_to_string(&backup).unwrap(), EXISTING);
+    // No temporary file is left behind.
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_settings_file_is_written_where_it_points_and_stays_a_link() {
+    use std::os::unix::fs::PermissionsExt;
+    let h = Home::new();
+    let real = h.home.join("dotfiles/claude-settings.json");
+    std::fs::create_dir_all(real.parent().unwrap()).unwrap();
+    std::fs::write(&real, EXISTING).unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let link = h.home.join(".claude/settings.json");
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+
+    ok(&h.init(&["--agent", "claude-code"]));
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink(), "the link stays a link");
+    assert_eq!(std::fs::read_link(&link).unwrap(), real);
+    let written = read(&real);
+    assert_eq!(commands(&written, "PreToolUse").len(), 2, "{written}");
+    assert_eq!(
+        std::fs::metadata(&real).unwrap().permissions().mode() & 0o777,
+        0o600,
+        "the file keeps its permissions"
+    );
+    let backup = h.home.join(".claude/settings.json.warrant-backup");
+    assert_eq!(std::fs::read_to_string(backup).unwrap(), EXISTING);
+
+    ok(&h.init(&["--agent", "claude-code", "--remove"]));
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        read(&real),
+        serde_json::from_str::<Value>(EXISTING).unwrap()
+    );
+}
+
+#[test]
 fn gemini_project_settings_use_milliseconds_and_the_project_directory() {
     let h = Home::new();
     ok(&h.init(&["--agent", "gemini", "--project"]));
@@ -242,4 +351,25 @@ fn an_installed_hook_command_runs() {
     let out = child.wait_with_output().unwrap();
     let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny");
+}
+
+#[test]
+fn a_project_whose_settings_link_out_of_it_is_refused() {
+    let h = Home::new();
+    // An untrusted repository's `.claude` points at the user's own settings directory.
+    let outside = h.home.join("elsewhere");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("settings.json"), EXISTING).unwrap();
+    std::os::unix::fs::symlink(&outside, h.project.join(".claude")).unwrap();
+    let out = h.init(&["--agent", "claude-code", "--project"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("outside the project"), "{err}");
+    assert_eq!(
+        read(&outside.join("settings.json")),
+        serde_json::from_str::<Value>(EXISTING).unwrap(),
+        "nothing written through the link"
+    );
+    // Another agent's settings, really inside the project, are written as usual.
+    ok(&h.init(&["--agent", "gemini", "--project"]));
 }

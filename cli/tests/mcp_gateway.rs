@@ -279,7 +279,7 @@ fn elicitation_lets_the_client_answer_an_ask() {
         dir.path(),
         None,
         &[],
-        &gateway(&data, &["--ask-timeout", "20"]),
+        &gateway(&data, &["--elicitation", "--ask-timeout", "20"]),
     );
     assert_eq!(
         report["elicitations"].as_array().unwrap().len(),
@@ -309,6 +309,76 @@ fn elicitation_lets_the_client_answer_an_ask() {
         .filter_map(|r| r.pointer("/resolution/actionId").and_then(Value::as_str))
         .collect();
     assert_eq!(resolutions, ["allow_once", "deny"]);
+}
+
+#[test]
+fn without_the_elicitation_option_a_clients_answer_is_not_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    // The same client, ready to accept: it is never asked, and the calls wait for the user.
+    let report = client(
+        "elicit",
+        dir.path(),
+        None,
+        &[],
+        &gateway(&data, &["--ask-timeout", "1"]),
+    );
+    assert_eq!(report["elicitations"], json!([]), "{report}");
+    for call in ["accepted", "declined"] {
+        assert_eq!(report[call]["isError"], true, "{report}");
+        assert!(
+            report[call]["text"]
+                .as_str()
+                .unwrap()
+                .contains("no approval within 1 s"),
+            "{report}"
+        );
+    }
+    let records = audit(&data);
+    assert!(
+        records.iter().all(|r| r.get("resolution").is_none()),
+        "nothing was resolved: {records:?}"
+    );
+    assert_eq!(
+        records.iter().filter(|r| r["kind"] == "cancel").count(),
+        2,
+        "{records:?}"
+    );
+}
+
+#[test]
+fn with_a_server_the_token_must_be_given_in_warrant_token() {
+    let dir = tempfile::tempdir().unwrap();
+    // The person's token in ./warrant.toml is not borrowed.
+    std::fs::write(
+        dir.path().join("warrant.toml"),
+        "token = \"person-token-in-the-config\"\n",
+    )
+    .unwrap();
+    let mut args = vec!["mcp", "--server", "http://127.0.0.1:9", "--"]
+        .into_iter()
+        .map(str::to_owned)
+        .collect::<Vec<_>>();
+    args.extend(server_command());
+    for token in [None, Some(" ")] {
+        let mut command = Command::new(WARRANT);
+        command
+            .args(&args)
+            .current_dir(dir.path())
+            .env_remove("WARRANT_TOKEN")
+            .stdin(Stdio::null());
+        if let Some(token) = token {
+            command.env("WARRANT_TOKEN", token);
+        }
+        let out = command.output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{token:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--server needs the bearer token in WARRANT_TOKEN"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty());
+    }
 }
 
 /// `warrant serve` on a free port; killed on drop.
@@ -524,6 +594,25 @@ fn the_raw_protocol_keeps_ids_refuses_malformed_lines_and_exits_with_the_server(
         (parse["id"].clone(), parse["error"]["code"].clone()),
         (Value::Null, json!(-32700))
     );
+    // A bare CR is JSON whitespace, but the SDK server's stdin reader ends a line there: this
+    // one line would reach it as a ping and an undecided tools/call.
+    raw.send(
+        "{\"jsonrpc\":\"2.0\",\"id\":40,\"method\":\"ping\",\"params\":{\"x\":\r\
+         {\"jsonrpc\":\"2.0\",\"id\":66,\"method\":\"tools/call\",\"params\":{\"name\":\"write_note\",\"arguments\":{\"text\":\"smuggled\"}}}\r}}",
+    );
+    let smuggled = raw.next();
+    assert_eq!(
+        (smuggled["id"].clone(), smuggled["error"]["code"].clone()),
+        (Value::Null, json!(-32700)),
+        "{smuggled}"
+    );
+    assert!(
+        smuggled["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("carriage return"),
+        "{smuggled}"
+    );
     raw.send(r#"{"jsonrpc":"2.0","id":41,"method":"tools/call","method":"ping"}"#);
     assert_eq!(raw.next()["error"]["code"], -32600);
     // A tools/call without an id is not forwarded (and nothing answers a notification).
@@ -630,6 +719,56 @@ fn the_gateway_exits_with_the_crashed_servers_status() {
 }
 
 #[test]
+fn a_second_gateway_on_the_data_directory_leaves_the_first_ones_requests_pending() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+    let mut first = Raw::start(&data, dir.path(), &["--name", "a", "--ask-timeout", "4"]);
+    first.send(init);
+    assert_eq!(first.next()["id"], 1);
+    first.send(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"write_note","arguments":{"text":"x"}}}"#);
+    let started = Instant::now();
+    while records_of(&audit(&data), "write_note").is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the call was not decided"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // A second gateway starts on the same directory while the first one's call waits.
+    let mut second = Raw::start(&data, dir.path(), &["--name", "b"]);
+    second.send(init);
+    assert_eq!(second.next()["id"], 1);
+    // The first call is still the user's to answer: it ends by its own timeout, not as
+    // interrupted by the second gateway's start.
+    let denied = first.next();
+    assert_eq!(denied["id"], 7);
+    assert!(
+        denied["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("no approval within 4 s"),
+        "{denied}"
+    );
+    let records = audit(&data);
+    let kinds: Vec<&str> = records_of(&records, "write_note")
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap_or_default())
+        .collect();
+    assert!(!kinds.contains(&"expiry"), "{records:?}");
+    assert_eq!(kinds.last(), Some(&"cancel"), "{records:?}");
+    drop(first.stdin);
+    drop(second.stdin);
+    for mut raw in [first.child, second.child] {
+        let started = Instant::now();
+        while raw.try_wait().unwrap().is_none() {
+            assert!(started.elapsed() < Duration::from_secs(20));
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+#[test]
 fn init_prints_and_writes_the_client_snippet() {
     let out = Command::new(WARRANT)
         .args([
@@ -675,6 +814,24 @@ fn init_prints_and_writes_the_client_snippet() {
         written["mcpServers"]["files"]["args"],
         json!(["mcp", "--name", "files", "--", "uvx", "srv"])
     );
+    // The previous content is kept beside it.
+    let backup = dir.path().join(".mcp.json.warrant-backup");
+    assert_eq!(
+        std::fs::read_to_string(&backup).unwrap(),
+        r#"{"mcpServers":{"kept":{"command":"x"}}}"#
+    );
+    // Not JSON: refused, naming the file, which stays as it was.
+    std::fs::write(&file, "{oops").unwrap();
+    let out = Command::new(WARRANT)
+        .args(["init", "--mcp", "files", "--write"])
+        .arg(&file)
+        .args(["--", "uvx", "srv"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(".mcp.json is not JSON"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "{oops");
     // No command to wrap: one line, exit 2.
     let out = Command::new(WARRANT)
         .args(["init", "--mcp", "files"])

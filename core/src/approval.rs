@@ -91,6 +91,64 @@ pub struct ToolApprovalRequest {
     /// When the request was made (Unix milliseconds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requested_at: Option<i64>,
+    /// The call's input, redacted: what the approver is asked about, in full.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<serde_json::Value>,
+}
+
+/// The user's choice among the standard actions, typed (`allow_once`, `allow_session`,
+/// `allow_global`, `deny` on the wire).
+///
+/// ```
+/// use warrant_core::approval::ApprovalChoice;
+///
+/// assert_eq!(ApprovalChoice::AllowSession.action_id(), "allow_session");
+/// assert_eq!("deny".parse::<ApprovalChoice>().unwrap(), ApprovalChoice::Deny);
+/// assert!("allow_forever".parse::<ApprovalChoice>().unwrap_err().contains("allow_forever"));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ApprovalChoice {
+    /// This call only.
+    AllowOnce,
+    /// Matching calls for the rest of the session (a grant).
+    AllowSession,
+    /// Matching calls in every session (a grant).
+    AllowGlobal,
+    /// The call does not run.
+    Deny,
+}
+
+impl ApprovalChoice {
+    /// The action id it stands for.
+    pub fn action_id(self) -> &'static str {
+        match self {
+            Self::AllowOnce => ALLOW_ONCE,
+            Self::AllowSession => ALLOW_SESSION,
+            Self::AllowGlobal => ALLOW_GLOBAL,
+            Self::Deny => DENY,
+        }
+    }
+}
+
+impl std::str::FromStr for ApprovalChoice {
+    type Err = String;
+
+    fn from_str(id: &str) -> Result<Self, String> {
+        [
+            Self::AllowOnce,
+            Self::AllowSession,
+            Self::AllowGlobal,
+            Self::Deny,
+        ]
+        .into_iter()
+        .find(|c| c.action_id() == id)
+        .ok_or_else(|| {
+            format!(
+                "unknown action \"{id}\" (expected {ALLOW_ONCE}, {ALLOW_SESSION}, {ALLOW_GLOBAL} or {DENY})"
+            )
+        })
+    }
 }
 
 impl ToolApprovalRequest {

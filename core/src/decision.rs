@@ -180,6 +180,7 @@ pub struct ToolPermissionDecision {
 /// Which kind of user decision a `rule`-sourced decision was (`provenance` on the wire).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Provenance {
     /// One of the user's rules matched.
     UserRule {
@@ -221,6 +222,7 @@ pub enum Provenance {
 /// Where an auto-approval comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum AutoApprovalOrigin {
     /// The session's own override of the pattern's settings.
     Session,

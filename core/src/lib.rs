@@ -37,7 +37,7 @@ pub mod prelude {
         Provenance, ResolutionBehavior, Risk, Scope, ToolPermissionDecision,
         ToolPermissionResolution,
     };
-    pub use crate::engine::{Authorization, AuthorizeOptions, Engine};
+    pub use crate::engine::{Authorization, AuthorizeOptions, Engine, NotPermitted, Permit};
     pub use crate::evaluator::{Evaluator, EvaluatorError, Rationale, Role, Stance, Verdict};
     pub use crate::event::{AgentEvent, AppCustom, Event, WarrantEvent};
     pub use crate::store::{MemoryStore, Store};

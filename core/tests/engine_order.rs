@@ -808,3 +808,112 @@ async fn an_agent_that_stops_waiting_withdraws_its_request() {
     assert_eq!(engine.pending_requests().len(), 1);
     engine.resolve("c2", "allow_once").await.unwrap();
 }
+
+#[tokio::test]
+async fn revoking_a_grant_removes_its_stored_duplicates_too() {
+    let (engine, store, _) = engine(Stance::DefaultAsk, "shell_write").await;
+    engine
+        .authorize(call("c1"), AuthorizeOptions::default())
+        .await
+        .unwrap();
+    engine.resolve("c1", "allow_session").await.unwrap();
+    let kept = engine.grants()[0].clone();
+    // Another process recorded the same reach under another approval.
+    let twin = Grant {
+        id: Grant::id_for("s1", "elsewhere"),
+        tool_call_id: "elsewhere".to_owned(),
+        ..kept.clone()
+    };
+    store.put_grant(&twin).await.unwrap();
+    engine.revoke_grant(&kept.id).await.unwrap();
+    assert!(
+        store.grants().await.unwrap().is_empty(),
+        "no duplicate survives to allow again after a restart"
+    );
+    let restarted = Engine::builder(
+        Chain::builder()
+            .evaluator(judge(Stance::DefaultAsk, "shell_write"))
+            .build(),
+    )
+    .store(store.clone())
+    .build()
+    .await
+    .unwrap();
+    let again = restarted
+        .authorize(call("c2"), AuthorizeOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(again.decision.behavior, Behavior::Ask);
+}
+
+#[tokio::test]
+async fn a_request_carries_the_redacted_input_and_takes_a_typed_choice() {
+    use warrant_core::approval::ApprovalChoice;
+    let (engine, _, _) = engine(Stance::DefaultAsk, "shell_write").await;
+    let secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    let auth = engine
+        .authorize(
+            ToolCall::new(
+                "s1",
+                "c1",
+                "Bash",
+                json!({"command": format!("curl -H 'Authorization: token {secret}' https://api.github.com")}),
+            ),
+            AuthorizeOptions::default(),
+        )
+        .await
+        .unwrap();
+    let request = &auth.approval.as_ref().unwrap().request;
+    let command = request.input.as_ref().unwrap()["command"].as_str().unwrap();
+    assert!(command.starts_with("curl -H"), "{command}");
+    assert!(!command.contains(secret), "redacted: {command}");
+    let resolution = engine
+        .resolve_choice("c1", ApprovalChoice::AllowSession)
+        .await
+        .unwrap();
+    assert_eq!(resolution.action_id, "allow_session");
+    assert_eq!(resolution.scope, Scope::Session);
+}
+
+#[tokio::test]
+async fn the_engine_verifies_its_stores_audit_log() {
+    let (engine, _, _) = engine(Stance::DefaultAsk, "shell_write").await;
+    engine
+        .authorize(call("c1"), AuthorizeOptions::default())
+        .await
+        .unwrap();
+    engine.resolve("c1", "deny").await.unwrap();
+    let report = engine.verify_audit(None).await.unwrap();
+    assert!(report.is_intact(), "{report}");
+    assert_eq!(report.records, 2);
+    assert!(!report.is_keyed(), "the memory store keeps no keyed chain");
+    assert!(report.to_string().contains("no keyed chain"), "{report}");
+}
+
+#[tokio::test]
+async fn a_result_is_reported_with_the_permit_of_an_allowed_call_only() {
+    let (engine, store, _) = engine(Stance::DefaultAsk, "shell_write").await;
+    let asked = engine
+        .authorize(call("c1"), AuthorizeOptions::default())
+        .await
+        .unwrap();
+    let denied = engine
+        .authorize(call("c2"), AuthorizeOptions::default())
+        .await
+        .unwrap();
+    engine.resolve("c1", "allow_once").await.unwrap();
+    engine.resolve("c2", "deny").await.unwrap();
+    let permit = asked.permit().await.unwrap();
+    assert_eq!(permit.tool_call_id(), "c1");
+    engine.report(permit, "done").await.unwrap();
+    assert!(matches!(
+        denied.permit().await,
+        Err(NotPermitted::Denied(id)) if id == "c2"
+    ));
+    let messages = store.messages("s1").await.unwrap();
+    let done = messages
+        .iter()
+        .flat_map(|m| &m.parts)
+        .any(|p| matches!(p, MessagePart::Tool(t) if t.tool_call_id == "c1" && t.output.as_deref() == Some("done")));
+    assert!(done);
+}

@@ -32,7 +32,7 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 use warrant_core::catalog::ToolCatalog;
-use warrant_core::chain::Chain;
+use warrant_core::chain::{Chain, ChainBuilder};
 use warrant_core::decision::Confidence;
 
 pub use classifier::{AutoClassifier, Classifier, ClassifierConfig};
@@ -83,6 +83,45 @@ pub fn default_chain(
     config: &EvaluatorsConfig,
     catalog: &ToolCatalog,
 ) -> Result<Chain, ConfigError> {
+    Ok(default_chain_builder(config, catalog)?.build())
+}
+
+/// The built-in chain's builder, to add evaluators of one's own to it (the chain combines
+/// verdicts by strength, never by order, so an added evaluator cannot weaken a built-in deny).
+///
+/// ```
+/// use warrant_core::catalog::ToolCatalog;
+/// use warrant_core::prelude::*;
+/// use warrant_core::testkit::evaluator_fn;
+/// use warrant_evaluators::{EvaluatorsConfig, default_chain_builder};
+///
+/// let no_deploys = evaluator_fn("no_deploys", PermissionDecisionSource::Policy, |call, _| {
+///     if call.tool_name == "deploy" {
+///         Verdict::decide(
+///             Stance::HardDeny,
+///             Rationale::new("plugin_no_deploys_deny", "Deploys are off.", Risk::High),
+///         )
+///     } else {
+///         Verdict::Abstain
+///     }
+/// });
+/// let chain = default_chain_builder(&EvaluatorsConfig::default(), &ToolCatalog::builtin())
+///     .unwrap()
+///     .evaluator(no_deploys)
+///     .build();
+/// assert_eq!(
+///     chain.evaluator_names(),
+///     ["policy", "rule", "auto_classifier", "full_access", "no_deploys"]
+/// );
+/// ```
+///
+/// # Errors
+///
+/// As [`default_chain`].
+pub fn default_chain_builder(
+    config: &EvaluatorsConfig,
+    catalog: &ToolCatalog,
+) -> Result<ChainBuilder, ConfigError> {
     let policy = PolicyEvaluator::new(&config.policy)?;
     let rules = RuleEvaluator::new(&config.rules, catalog, policy.home_dir().map(PathBuf::from))?;
     let (backend, wait) = config.classifier.backend(&policy)?;
@@ -97,7 +136,7 @@ pub fn default_chain(
         Some(wait) => builder.evaluator_with_timeout(classifier, wait),
         None => builder.evaluator(classifier),
     };
-    Ok(builder.evaluator(FullAccess).build())
+    Ok(builder.evaluator(FullAccess))
 }
 
 /// The grant scoper for a workspace at `workspace_root`: grants keyed by each command's exact

@@ -67,6 +67,10 @@ impl Message {
 pub enum LineError {
     /// The line is not JSON at all (JSON-RPC's parse error, -32700).
     NotJson(String),
+    /// The line holds a bare carriage return (`\r`) before its end (JSON-RPC's parse error,
+    /// -32700). JSON reads it as whitespace, but stdio readers with universal newlines (the
+    /// Python SDK's) end a line there: one line here could be several messages to the child.
+    BareCarriageReturn,
     /// The line is JSON but not a valid JSON-RPC 2.0 message (invalid request, -32600).
     NotMessage {
         /// What is wrong with it.
@@ -80,7 +84,7 @@ impl LineError {
     /// The JSON-RPC error code for this problem.
     pub fn code(&self) -> i64 {
         match self {
-            Self::NotJson(_) => PARSE_ERROR,
+            Self::NotJson(_) | Self::BareCarriageReturn => PARSE_ERROR,
             Self::NotMessage { .. } => INVALID_REQUEST,
         }
     }
@@ -90,6 +94,10 @@ impl fmt::Display for LineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::NotJson(e) => write!(f, "not JSON ({e})"),
+            Self::BareCarriageReturn => f.write_str(
+                "a bare carriage return (\\r) inside the line, which stdio readers may take for a line end; \
+                 write none (inside a string it is \"\\r\")",
+            ),
             Self::NotMessage { reason, .. } => write!(f, "not a JSON-RPC 2.0 message: {reason}"),
         }
     }
@@ -111,8 +119,15 @@ pub const SERVER_GONE: i64 = -32000;
 /// [`LineError`] when the line is not JSON, or is JSON but not a JSON-RPC 2.0 message (a
 /// repeated top-level key included: two `method`s could be read differently by the server
 /// than here). An empty batch and a batch holding an invalid message are errors as a whole.
+/// A bare `\r` anywhere but in the line's ending (`\n` or `\r\n`) is refused: valid JSON never
+/// needs one (a string holds it escaped), and a reader that splits lines on it would see other
+/// messages than the one classified here.
 pub fn parse_line(line: &str) -> Result<Vec<Message>, LineError> {
-    let text = line.trim_end_matches(['\r', '\n']);
+    let text = line.strip_suffix('\n').unwrap_or(line);
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    if text.contains('\r') {
+        return Err(LineError::BareCarriageReturn);
+    }
     let value: Value = serde_json::from_str(text).map_err(|e| LineError::NotJson(e.to_string()))?;
     match value {
         Value::Array(items) => {
@@ -423,5 +438,38 @@ mod tests {
     fn crlf_line_endings_are_accepted() {
         let message = one("{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\r\n");
         assert_eq!(message.raw(), "{\"jsonrpc\":\"2.0\",\"method\":\"x\"}");
+    }
+
+    #[test]
+    fn a_bare_carriage_return_inside_a_line_is_refused() {
+        // JSON whitespace to serde_json, a line end to a universal-newline reader: the child
+        // would read a ping, then an undecided tools/call.
+        let smuggled = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":\r\
+            {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"wipe\"}}\r}}";
+        assert!(
+            serde_json::from_str::<Value>(smuggled).is_ok(),
+            "valid JSON"
+        );
+        for line in [
+            smuggled.to_owned(),
+            format!("{smuggled}\n"),
+            format!("{smuggled}\r\n"),
+            "\r{\"jsonrpc\":\"2.0\",\"method\":\"x\"}".to_owned(),
+            "{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\r\r\n".to_owned(),
+            "[{\"jsonrpc\":\"2.0\",\"method\":\"x\"},\r{\"jsonrpc\":\"2.0\",\"method\":\"y\"}]"
+                .to_owned(),
+        ] {
+            let e = parse_line(&line).unwrap_err();
+            assert_eq!(e, LineError::BareCarriageReturn, "{line:?}");
+            assert_eq!(e.code(), PARSE_ERROR);
+            assert!(e.to_string().contains("carriage return (\\r)"), "{e}");
+        }
+        // Escaped inside a string, it is a character like any other.
+        let escaped = r#"{"jsonrpc":"2.0","method":"x","params":{"t":"a\rb"}}"#;
+        assert_eq!(one(escaped).raw(), escaped);
+        assert_eq!(
+            one("{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\r").raw(),
+            "{\"jsonrpc\":\"2.0\",\"method\":\"x\"}"
+        );
     }
 }

@@ -10,7 +10,8 @@
 //! - allow: the call is forwarded and its result recorded on the session's tool part;
 //! - deny: the client gets a `tools/call` result with `isError: true` whose text is the reason;
 //! - ask: the call is held until the user resolves it (the `warrant serve` dock or HTTP API,
-//!   or MCP elicitation when the client declares it), or until the timeout, which denies.
+//!   or, with [`GatewayOptions::elicitation`], MCP elicitation when the client declares it), or
+//!   until the timeout, which denies.
 //!
 //! Every message other than a `tools/call` request passes through as it arrived, ids
 //! included; `tools/list` results feed the tool catalog and the tools' annotations become
@@ -40,6 +41,11 @@ pub struct GatewayOptions {
     pub mode: PermissionMode,
     /// How long a call may wait for the user before it is denied.
     pub ask_timeout: Duration,
+    /// Whether a call that asks may be answered through the client with MCP elicitation
+    /// (`--elicitation`, off by default). The client's own UI then speaks for the user: an
+    /// agent that is its own MCP client could approve its own calls, so only a client trusted
+    /// to put the question to the person should get it.
+    pub elicitation: bool,
     /// The server's command and its arguments.
     pub command: Vec<String>,
 }

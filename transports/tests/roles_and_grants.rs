@@ -508,3 +508,65 @@ async fn an_agent_withdraws_its_own_request_and_no_one_elses() {
         ["no approval within 120 s", "the agent withdrew the request"]
     );
 }
+
+#[tokio::test]
+async fn an_agent_runs_only_the_sessions_it_opened() {
+    let server = Server::with(
+        Arc::new(MemoryStore::new()),
+        config(vec![PermissionMode::Default]),
+    )
+    .await;
+    let ls = json!({"toolName": "Bash", "input": {"command": "ls"}});
+    // The agent opens its session by posting a call; the person opens another.
+    let reply = as_agent(
+        &server,
+        Method::POST,
+        "/v1/sessions/agents/tool-calls",
+        Some(ls.clone()),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    server
+        .send(Method::POST, "/v1/sessions/persons/tool-calls", Some(ls))
+        .await;
+    let start = json!({"action": "start"});
+    let reply = as_agent(
+        &server,
+        Method::POST,
+        "/v1/sessions/agents/run",
+        Some(start.clone()),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    assert_eq!(reply.json()["agent"], "coder");
+    assert_eq!(reply.json()["status"], "running");
+    as_agent(
+        &server,
+        Method::POST,
+        "/v1/sessions/persons/run",
+        Some(start.clone()),
+    )
+    .await
+    .assert_error(StatusCode::FORBIDDEN, "agent_mismatch");
+    as_agent(
+        &server,
+        Method::POST,
+        "/v1/sessions/agents/run",
+        Some(json!({"action": "finish", "agent": "reviewer"})),
+    )
+    .await
+    .assert_error(StatusCode::FORBIDDEN, "agent_mismatch");
+    // A new session started by the agent becomes its own.
+    let reply = as_agent(&server, Method::POST, "/v1/sessions/fresh/run", Some(start)).await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+    assert_eq!(reply.json()["agent"], "coder");
+    let workspace = server.send(Method::GET, "/v1/workspace", None).await.json();
+    let persons = workspace["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == "persons")
+        .cloned()
+        .unwrap();
+    assert_eq!(persons["status"], "idle", "{persons}");
+}

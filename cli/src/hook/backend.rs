@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use warrant_core::call::{PermissionMode, ToolCall};
 use warrant_core::decision::ToolPermissionDecision;
-use warrant_core::engine::{AuthorizeOptions, Engine, ResolveError};
+use warrant_core::engine::{AuthorizeOptions, Engine, EngineError, ResolveError};
 use warrant_core::event::Event;
 use warrant_core::part::{MessagePart, ToolPart};
 use warrant_core::store::Store;
@@ -22,7 +22,7 @@ pub(crate) trait Backend {
     /// The session is running (added when new).
     async fn start(&self, session_id: &str, agent: &str, cwd: &str) -> Result<(), String>;
     /// Decides a call, records it and its tool part, and returns the decision.
-    async fn decide(&self, call: ToolCall) -> Result<ToolPermissionDecision, String>;
+    async fn decide(&self, call: ToolCall) -> Result<ToolPermissionDecision, DecideError>;
     /// Resolves a pending request with one of its actions; `false` when nothing is pending
     /// under that id.
     async fn resolve(&self, tool_call_id: &str, action_id: &str) -> Result<bool, String>;
@@ -39,6 +39,32 @@ pub(crate) trait Backend {
     async fn parts(&self, session_id: &str) -> Result<Vec<ToolPart>, String>;
     /// The session is idle again.
     async fn finish(&self, session_id: &str) -> Result<(), String>;
+}
+
+/// Why a call was not decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DecideError {
+    /// Whether a call with this id was decided before (the engine's duplicate call, the
+    /// server's 409 `duplicate_tool_call`): only then may a recorded decision answer.
+    pub duplicate: bool,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl DecideError {
+    /// Any failure other than a duplicate call.
+    pub(crate) fn failed(message: impl Into<String>) -> Self {
+        Self {
+            duplicate: false,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<String> for DecideError {
+    fn from(message: String) -> Self {
+        Self::failed(message)
+    }
 }
 
 /// The engine of this process, over the configured store.
@@ -163,7 +189,7 @@ impl Backend for Local {
             .await
     }
 
-    async fn decide(&self, call: ToolCall) -> Result<ToolPermissionDecision, String> {
+    async fn decide(&self, call: ToolCall) -> Result<ToolPermissionDecision, DecideError> {
         let options = AuthorizeOptions {
             mode: self.mode,
             announce: true,
@@ -172,7 +198,10 @@ impl Backend for Local {
             .authorize(call, options)
             .await
             .map(|a| a.decision)
-            .map_err(|e| e.to_string())
+            .map_err(|e| DecideError {
+                duplicate: matches!(e, EngineError::DuplicateCall(_)),
+                message: e.to_string(),
+            })
     }
 
     async fn resolve(&self, tool_call_id: &str, action_id: &str) -> Result<bool, String> {

@@ -71,19 +71,25 @@ async fn decide<B: Backend>(
         .id
         .clone()
         .unwrap_or_else(|| format!("{}-{}", agent.id(), uuid::Uuid::new_v4().simple()));
-    let mut call = ToolCall::new(session, id.clone(), name, input);
+    // What the engine records as the call's part: a recorded decision answers only the
+    // very call it was made for.
+    let recorded_input = redact_value(&input);
+    let mut call = ToolCall::new(session, id.clone(), name.clone(), input);
     call.agent_id = Some(agent.id().to_owned());
     let decision = match backend.decide(call).await {
         Ok(decision) => decision,
         // Asked again about a call already decided (a retried hook): the recorded decision
-        // stands; anything else fails closed.
-        Err(e) => backend
+        // stands, but only for the same tool and input under that id. Anything else (another
+        // call reusing the id, any other error) fails closed.
+        Err(e) if e.duplicate => backend
             .parts(session)
             .await
             .ok()
             .and_then(|parts| parts.into_iter().find(|p| p.tool_call_id == id))
+            .filter(|p| p.tool_name == name && p.input.as_ref() == Some(&recorded_input))
             .and_then(|p| p.permission_decision)
-            .ok_or(e)?,
+            .ok_or(e.message)?,
+        Err(e) => return Err(e.message),
     };
     Ok(verdict(&decision))
 }

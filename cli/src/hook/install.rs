@@ -1,7 +1,8 @@
 //! Installing and removing Warrant's hook entries in an agent's settings file, changing
 //! nothing else: keys keep their order, other hooks stay, the file is replaced atomically
 //! (a temporary file renamed over it) after a backup, and a file that is not valid JSON is
-//! refused, never rewritten.
+//! refused, never rewritten. Neither the backup nor the temporary file is ever written
+//! through a symlink; a settings file that is a symlink is written where it points.
 //!
 //! - Claude Code: `~/.claude/settings.json` (`.claude/settings.json` in the project),
 //!   `hooks.{PreToolUse,PostToolUse,PostToolUseFailure,PermissionDenied,Stop}`.
@@ -280,8 +281,14 @@ fn read(path: &Path) -> Result<(Json, bool), String> {
     Ok((doc, true))
 }
 
-/// Writes `doc` to `path` atomically, after copying the old file to `<name>.warrant-backup`.
-/// Returns the backup's path.
+/// Writes `doc` to `path` atomically, after copying the old file to `<name>.warrant-backup`
+/// beside it. Returns the backup's path.
+///
+/// Nothing is written through a link an attacker may have planted (`--project` edits files
+/// of a repository that may not be trusted): the backup and the temporary file are new files
+/// (`O_EXCL`, mode 0600) renamed into place, so a symlink at the backup path is replaced,
+/// never followed. A settings file that is itself a symlink (dotfiles kept elsewhere) is
+/// written where it points, the link left as it is.
 fn write(path: &Path, doc: &Json, existed: bool) -> Result<Option<PathBuf>, String> {
     let dir = path
         .parent()
@@ -293,9 +300,12 @@ fn write(path: &Path, doc: &Json, existed: bool) -> Result<Option<PathBuf>, Stri
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("settings.json");
+    let target = resolved(path)?;
     let backup = if existed {
         let backup = dir.join(format!("{name}.warrant-backup"));
-        std::fs::copy(path, &backup).map_err(|e| {
+        let old =
+            std::fs::read(&target).map_err(|e| format!("cannot read {}: {e}", target.display()))?;
+        replace_with(&backup, &old, None).map_err(|e| {
             format!(
                 "cannot back {} up to {}: {e}",
                 path.display(),
@@ -309,22 +319,69 @@ fn write(path: &Path, doc: &Json, existed: bool) -> Result<Option<PathBuf>, Stri
     let mut text = serde_json::to_string_pretty(doc)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     text.push('\n');
-    let temp = dir.join(format!(".{name}.warrant-{}.tmp", std::process::id()));
-    let written = std::fs::write(&temp, text.as_bytes())
-        .and_then(|()| {
-            // Keep the file's permissions (settings may be private).
-            match std::fs::metadata(path) {
-                Ok(meta) => std::fs::set_permissions(&temp, meta.permissions()),
-                Err(_) => Ok(()),
-            }
-        })
-        .and_then(|()| std::fs::File::open(&temp)?.sync_all())
-        .and_then(|()| std::fs::rename(&temp, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temp);
-        return Err(format!("cannot write {}: {e}", path.display()));
-    }
+    // Keep the file's permissions (settings may be private).
+    let permissions = std::fs::metadata(&target).ok().map(|m| m.permissions());
+    replace_with(&target, text.as_bytes(), permissions)
+        .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
     Ok(backup)
+}
+
+/// Where the settings at `path` live: `path` itself, or, when it is a symlink, the file it
+/// points to (a link to a missing file is refused).
+fn resolved(path: &Path) -> Result<PathBuf, String> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path).map_err(|e| {
+            format!(
+                "cannot edit {}: it is a symlink whose target cannot be resolved ({e}); fix the \
+                 link (or move it away) and run warrant init again",
+                path.display()
+            )
+        }),
+        _ => Ok(path.to_path_buf()),
+    }
+}
+
+/// Replaces whatever is at `path` (a file or a symlink, never followed) with a new file
+/// holding `bytes`: written to a new temporary file beside it (unpredictable name, created
+/// exclusively with mode 0600, then given `permissions`), flushed, and renamed over `path`.
+fn replace_with(
+    path: &Path,
+    bytes: &[u8],
+    permissions: Option<std::fs::Permissions>,
+) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("settings.json");
+    let temp = dir.join(format!(
+        ".{name}.warrant-{}.tmp",
+        uuid::Uuid::new_v4().simple()
+    ));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(&temp)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| match permissions {
+            Some(p) => file.set_permissions(p),
+            None => Ok(()),
+        })
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&temp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
 }
 
 /// A JSON value whose objects keep their keys in the file's order.

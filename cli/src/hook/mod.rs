@@ -28,6 +28,7 @@ use answer::{Answer, Verdict, render, unreadable};
 use backend::Local;
 use event::{EventKind, HookEvent};
 use remote::Remote;
+pub(crate) use remote::default_token_file;
 
 use crate::config::Config;
 
@@ -67,15 +68,24 @@ impl Agent {
 }
 
 /// Arguments of `warrant hook`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct HookArgs {
     /// The agent whose hook payload arrives on stdin.
     #[arg(value_enum)]
     agent: Agent,
-    /// Forward to a running `warrant serve` at this URL (bearer token from WARRANT_TOKEN)
+    /// Forward to a running `warrant serve` at this URL (bearer token from --token-file)
     /// instead of opening the store here.
     #[arg(long, value_name = "URL")]
     server: Option<String>,
+    /// With --server: the file holding the server's bearer token, readable by its owner only
+    /// (default: $XDG_CONFIG_HOME/warrant/hook-token, else ~/.config/warrant/hook-token).
+    #[arg(long, value_name = "PATH", requires = "server")]
+    token_file: Option<PathBuf>,
+    /// With --server: read the token from WARRANT_TOKEN instead of a file. Unsafe when the
+    /// agent's tools can read the environment they inherit: the agent could then approve
+    /// its own asks.
+    #[arg(long, requires = "server", conflicts_with = "token_file")]
+    token_from_env: bool,
     /// Where the SQLite database lives when deciding locally (default: the configured one,
     /// else ./.warrant).
     #[arg(long, value_name = "DIR")]
@@ -114,14 +124,48 @@ fn answer(args: &HookArgs, config_file: Option<&Path>) -> Answer {
         Ok(event) => event,
         Err(e) => return unreadable(agent, e.event.as_deref(), &e.message),
     };
-    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        handle(args, config_file, &event, deadline)
-    }));
-    let failed = |why: String| fail_closed(agent, &event, &why);
-    match outcome {
-        Ok(Ok(verdict)) => render(agent, &verdict),
-        Ok(Err(why)) => failed(why),
-        Err(_) => failed("an internal error interrupted Warrant".to_owned()),
+    match handle_within(args, config_file, &event, deadline) {
+        Ok(verdict) => render(agent, &verdict),
+        Err(why) => fail_closed(agent, &event, &why),
+    }
+}
+
+/// Handles the event on a thread of its own and waits for it at most `deadline`: opening the
+/// store, reading the configuration or building the engine block the thread they run on,
+/// which no timer of that thread can interrupt. When the deadline passes, the answer fails
+/// closed and the process exits with the thread still blocked.
+fn handle_within(
+    args: &HookArgs,
+    config_file: Option<&Path>,
+    event: &HookEvent,
+    deadline: Duration,
+) -> Result<Verdict, String> {
+    let (tx, rx) = mpsc::channel();
+    let (args, config_file, event) = (
+        args.clone(),
+        config_file.map(Path::to_path_buf),
+        event.clone(),
+    );
+    let spawned = std::thread::Builder::new()
+        .name("warrant-hook".to_owned())
+        .spawn(move || {
+            let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                handle(&args, config_file.as_deref(), &event, deadline)
+            }))
+            .unwrap_or_else(|_| Err("an internal error interrupted Warrant".to_owned()));
+            let _ = tx.send(outcome);
+        });
+    if let Err(e) = spawned {
+        return Err(format!("cannot start the hook's thread: {e}"));
+    }
+    match rx.recv_timeout(deadline) {
+        Ok(outcome) => outcome,
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            Err(format!("no decision within {} seconds", deadline.as_secs()))
+        }
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            Err("an internal error interrupted Warrant".to_owned())
+        }
     }
 }
 
@@ -178,7 +222,8 @@ fn handle(
     let work = async {
         match &args.server {
             Some(url) => {
-                let remote = Remote::new(url, args.mode, deadline)?;
+                let token = remote::token(args.token_file.as_deref(), args.token_from_env)?;
+                let remote = Remote::new(url, token, args.mode, deadline)?;
                 flow::handle(args.agent, event, &remote).await
             }
             None => {

@@ -34,17 +34,9 @@ pub(crate) fn map(name: &str, input: &Value) -> MappedCall {
         return keep();
     }
     if is_shell_tool(name) {
-        return match shell_line(input) {
-            Some(command) => MappedCall {
-                tool: SHELL_TOOL.to_owned(),
-                input: json!({ "command": command }),
-            },
-            // No readable command: the shell tool with the input as given, which the policy
-            // refuses as invalid rather than guessing.
-            None => MappedCall {
-                tool: SHELL_TOOL.to_owned(),
-                input: input.clone(),
-            },
+        return MappedCall {
+            tool: SHELL_TOOL.to_owned(),
+            input: shell_input(input),
         };
     }
     let id = match name {
@@ -63,18 +55,20 @@ pub(crate) fn map(name: &str, input: &Value) -> MappedCall {
     }
 }
 
-/// The command line of a shell call; Gemini CLI's `dir_path` becomes a leading `cd`, so the
-/// policy judges the command where it runs.
-fn shell_line(input: &Value) -> Option<String> {
-    let command = shell_command(input)?;
-    match input.get("dir_path").and_then(Value::as_str) {
-        Some(dir) if !dir.is_empty() => Some(format!("cd {} && {command}", quote(dir))),
-        _ => Some(command),
+/// A shell call's input with its command as one line (an argument vector such as Codex's
+/// `["bash", "-lc", "ls"]` quoted back into the line it stands for) and every other field as
+/// it came: the directory it runs in (Codex's `workdir`, `cwd`, Gemini CLI's `dir_path`),
+/// which the policy honours, and any field the policy does not model (`env`), on which it
+/// asks. Without a readable command the input is kept as given, which the policy refuses as
+/// invalid rather than guessing.
+fn shell_input(input: &Value) -> Value {
+    let mut input = input.clone();
+    if let Some(command) = shell_command(&input)
+        && let Some(object) = input.as_object_mut()
+    {
+        object.insert("command".to_owned(), Value::String(command));
     }
-}
-
-fn quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', "'\\''"))
+    input
 }
 
 /// The input with its path under `path` (the first of the agent's path fields), every other
@@ -97,14 +91,20 @@ fn with_path(input: &Value) -> Value {
 }
 
 /// Codex's `apply_patch` (the patch in `command`) touching exactly one file: an `Edit` of
-/// that file. A patch over several files stays `apply_patch`.
+/// that file. A patch over several files stays `apply_patch`, and so does a patch that moves
+/// its file (`*** Move to: <path>` names a second path the patch writes).
 fn apply_patch(input: &Value) -> Option<MappedCall> {
     let patch = input.get("command").and_then(Value::as_str)?;
     let mut paths = patch.lines().filter_map(|line| {
-        ["*** Update File: ", "*** Add File: ", "*** Delete File: "]
-            .iter()
-            .find_map(|p| line.strip_prefix(p))
-            .map(str::trim)
+        [
+            "*** Update File: ",
+            "*** Add File: ",
+            "*** Delete File: ",
+            "*** Move to: ",
+        ]
+        .iter()
+        .find_map(|p| line.strip_prefix(p))
+        .map(str::trim)
     });
     let first = paths.next()?;
     if paths.any(|p| p != first) || first.is_empty() {
@@ -125,17 +125,34 @@ mod tests {
         for name in ["Bash", "shell", "run_shell_command"] {
             let mapped = map(name, &json!({"command": "ls", "description": "list"}));
             assert_eq!(mapped.tool, "Bash");
-            assert_eq!(mapped.input, json!({"command": "ls"}));
+            assert_eq!(
+                mapped.input,
+                json!({"command": "ls", "description": "list"})
+            );
         }
     }
 
     #[test]
-    fn gemini_dir_path_becomes_a_leading_cd() {
+    fn a_shell_call_keeps_its_directory_and_every_field_the_policy_does_not_model() {
+        let mapped = map(
+            "shell",
+            &json!({"command": ["cat", "passwd"], "workdir": "/etc", "env": {"A": "1"}, "timeout_ms": 5}),
+        );
+        assert_eq!(
+            mapped.input,
+            json!({"command": "'cat' 'passwd'", "workdir": "/etc", "env": {"A": "1"}, "timeout_ms": 5})
+        );
         let mapped = map(
             "run_shell_command",
             &json!({"command": "ls", "dir_path": "sub dir"}),
         );
-        assert_eq!(mapped.input, json!({"command": "cd 'sub dir' && ls"}));
+        assert_eq!(
+            mapped.input,
+            json!({"command": "ls", "dir_path": "sub dir"})
+        );
+        // No readable command: as given.
+        let odd = json!({"command": 7, "cwd": "/"});
+        assert_eq!(map("Bash", &odd).input, odd);
     }
 
     #[test]
@@ -168,5 +185,16 @@ mod tests {
             map("apply_patch", &json!({ "command": two })).tool,
             "apply_patch"
         );
+    }
+
+    #[test]
+    fn a_patch_that_moves_its_file_stays_apply_patch() {
+        let moved = "*** Begin Patch\n*** Update File: src/a.rs\n*** Move to: ~/.bashrc\n@@\n-a\n+b\n*** End Patch";
+        let mapped = map("apply_patch", &json!({ "command": moved }));
+        assert_eq!(mapped.tool, "apply_patch");
+        assert_eq!(mapped.input, json!({ "command": moved }));
+        // A move onto the very same path is still one file.
+        let same = "*** Begin Patch\n*** Update File: src/a.rs\n*** Move to: src/a.rs\n@@\n-a\n+b\n*** End Patch";
+        assert_eq!(map("apply_patch", &json!({ "command": same })).tool, "Edit");
     }
 }

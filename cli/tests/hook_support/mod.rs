@@ -15,6 +15,8 @@ pub struct Workspace {
     pub root: PathBuf,
     /// Warrant's data directory.
     pub data: PathBuf,
+    /// The hook's `XDG_CONFIG_HOME`: where it looks for its token file.
+    pub config: PathBuf,
 }
 
 impl Workspace {
@@ -25,10 +27,12 @@ impl Workspace {
         std::fs::write(root.join("notes.txt"), "hello\n").unwrap();
         let root = std::fs::canonicalize(root).unwrap();
         let data = dir.path().join("data");
+        let config = dir.path().join("config");
         Self {
             _dir: dir,
             root,
             data,
+            config,
         }
     }
 
@@ -56,6 +60,7 @@ impl Workspace {
             .current_dir(&self.root)
             .env_remove("WARRANT_TOKEN")
             .env_remove("WARRANT_DATA_DIR")
+            .env("XDG_CONFIG_HOME", &self.config)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -68,6 +73,33 @@ impl Workspace {
             .write_all(stdin.as_bytes())
             .unwrap();
         Answer::from(child.wait_with_output().unwrap())
+    }
+
+    /// The default token file of the hook (under [`Self::config`]), written with `mode`.
+    pub fn write_token(&self, token: &str, mode: u32) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.config.join("warrant/hook-token");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, format!("{token}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+        path
+    }
+
+    /// A Codex `PreToolUse` payload for `tool_name` with `tool_input`, call id `id`.
+    pub fn codex_pre_tool(&self, id: &str, tool_name: &str, tool_input: Value) -> String {
+        serde_json::json!({
+            "session_id": "0199a1b2-codex",
+            "turn_id": "turn-1",
+            "transcript_path": null,
+            "cwd": self.root,
+            "hook_event_name": "PreToolUse",
+            "model": "gpt-5-codex",
+            "permission_mode": "default",
+            "tool_name": tool_name,
+            "tool_input": tool_input,
+            "tool_use_id": id,
+        })
+        .to_string()
     }
 
     /// The audit log as JSON records.

@@ -55,6 +55,14 @@ pub struct ChainBuilder {
     links: Vec<Link>,
 }
 
+impl std::fmt::Debug for ChainBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.links.iter().map(|l| l.evaluator.name().to_owned()))
+            .finish()
+    }
+}
+
 impl ChainBuilder {
     /// Adds an evaluator with the default timeout.
     pub fn evaluator(self, evaluator: impl Evaluator + 'static) -> Self {

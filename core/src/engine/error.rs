@@ -66,6 +66,7 @@ pub enum ResolveError {
 
 /// Why a grant could not be revoked.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RevokeError {
     /// No grant in force has this id (HTTP 404).
     #[error("no grant \"{0}\" is in force")]

@@ -18,8 +18,8 @@ impl Engine {
             .cloned()
     }
 
-    /// Revokes a grant: it is removed from the store and from memory (calls it covered ask
-    /// again from now on), and the revocation is audited.
+    /// Revokes a grant: it is removed from the store and from memory with every grant of the
+    /// same reach (calls it covered ask again from now on), and the revocation is audited.
     ///
     /// # Errors
     ///
@@ -32,15 +32,29 @@ impl Engine {
         let Some(grant) = self.grant(grant_id) else {
             return Err(RevokeError::Unknown(grant_id.to_owned()));
         };
-        inner
-            .store
-            .remove_grant(grant_id)
-            .await
-            .map_err(RevokeError::Store)?;
+        // Every stored grant of the same reach goes too: a duplicate another process (or an
+        // older version) recorded would otherwise allow again at the next start.
+        let stored = inner.store.grants().await.map_err(RevokeError::Store)?;
+        let mut ids: Vec<String> = stored
+            .into_iter()
+            .map(Grant::with_id)
+            .filter(|g| g.same_reach(&grant))
+            .map(|g| g.id)
+            .collect();
+        if !ids.iter().any(|id| id == grant_id) {
+            ids.push(grant_id.to_owned());
+        }
+        for id in &ids {
+            inner
+                .store
+                .remove_grant(id)
+                .await
+                .map_err(RevokeError::Store)?;
+        }
         inner.grants.rcu(|grants| {
             grants
                 .iter()
-                .filter(|g| g.id != grant_id)
+                .filter(|g| g.id != grant_id && !g.same_reach(&grant))
                 .cloned()
                 .collect::<Vec<_>>()
         });
@@ -64,6 +78,19 @@ impl Engine {
             .await
             .map_err(RevokeError::Unaudited)?;
         Ok(grant)
+    }
+
+    /// Verifies the audit log through the store, whichever it is (see
+    /// [`Store::verify_audit`](crate::store::Store::verify_audit)).
+    ///
+    /// # Errors
+    ///
+    /// A store error when the log cannot be read; a broken log is a report, not an error.
+    pub async fn verify_audit(
+        &self,
+        expected: Option<&crate::audit::AuditHead>,
+    ) -> Result<crate::audit::AuditVerification, crate::store::StoreError> {
+        self.inner.store.verify_audit(expected).await
     }
 
     /// Keeps a new grant unless one of the same reach is in force; answers the grant that

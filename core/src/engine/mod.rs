@@ -61,9 +61,58 @@ pub struct Authorization {
     pub trace: ChainTrace,
     /// Present when the decision is `ask`.
     pub approval: Option<PendingResolution>,
+    /// The session of the call (for the [`Permit`]).
+    session_id: String,
+}
+
+/// Proof that a call may run: made only by [`Authorization::permit`] for an allowed call (by
+/// the decision or the user), and consumed by [`Engine::report`], so a result can only be
+/// reported for a call that was allowed, once.
+#[derive(Debug)]
+#[must_use = "run the call, then report its result with Engine::report"]
+pub struct Permit {
+    session_id: String,
+    tool_call_id: String,
+}
+
+impl Permit {
+    /// The call it permits.
+    pub fn tool_call_id(&self) -> &str {
+        &self.tool_call_id
+    }
+}
+
+/// Why a call may not run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum NotPermitted {
+    /// The decision or the user denied it.
+    #[error("tool call \"{0}\" was denied")]
+    Denied(String),
+    /// Its approval request ended unanswered (expired, cancelled, interrupted).
+    #[error(transparent)]
+    Abandoned(#[from] Abandoned),
 }
 
 impl Authorization {
+    /// Waits for the user when the decision asked; answers a [`Permit`] when the call may
+    /// run.
+    ///
+    /// # Errors
+    ///
+    /// [`NotPermitted`]: denied, or the request ended unanswered. The call must not run.
+    pub async fn permit(self) -> Result<Permit, NotPermitted> {
+        let session_id = self.session_id.clone();
+        let tool_call_id = self.decision.tool_call_id.clone();
+        match self.settled().await? {
+            (Behavior::Allow, _) => Ok(Permit {
+                session_id,
+                tool_call_id,
+            }),
+            _ => Err(NotPermitted::Denied(tool_call_id)),
+        }
+    }
+
     /// Waits for the user when the decision asked; returns the final behaviour (`allow` or
     /// `deny`) with the resolution when there was one.
     ///
@@ -413,6 +462,7 @@ impl Engine {
             decision,
             trace,
             approval,
+            session_id: call.session_id.clone(),
         })
     }
 
@@ -475,6 +525,7 @@ impl Engine {
             recommendation: Recommendation::from(decision),
             actions: standard_actions(&self.inner.scoper.describe(grant_keys)),
             requested_at: Some(now_millis()),
+            input: Some(sanitize::redact_value(&call.input)),
         };
         sanitize::approval_request(&mut request);
         let pending = PendingApproval {

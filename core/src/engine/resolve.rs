@@ -31,6 +31,19 @@ impl Engine {
             .await
     }
 
+    /// [`resolve`](Self::resolve) with a typed choice among the standard actions.
+    ///
+    /// # Errors
+    ///
+    /// As [`resolve`](Self::resolve).
+    pub async fn resolve_choice(
+        &self,
+        tool_call_id: &str,
+        choice: crate::approval::ApprovalChoice,
+    ) -> Result<ToolPermissionResolution, ResolveError> {
+        self.resolve(tool_call_id, choice.action_id()).await
+    }
+
     /// Like [`resolve`](Self::resolve), with a message the user tells the agent along with a
     /// denial (redacted; it rides on the resolution event and in the audit log).
     ///

@@ -9,6 +9,18 @@ use super::calls::{Outcome, Stage};
 use super::{Engine, ResultError};
 
 impl Engine {
+    /// Reports the result of a call run under `permit` (see [`Authorization::permit`]).
+    ///
+    /// [`Authorization::permit`]: super::Authorization::permit
+    ///
+    /// # Errors
+    ///
+    /// As [`complete`](Self::complete) (a store failure, or a result already reported).
+    pub async fn report(&self, permit: super::Permit, content: &str) -> Result<(), ResultError> {
+        self.complete(&permit.session_id, &permit.tool_call_id, content)
+            .await
+    }
+
     /// Reports an allowed call's result (`TOOL_CALL_RESULT`); its tool part completes and is
     /// persisted with its decision and resolution.
     ///

@@ -199,6 +199,22 @@ pub trait Store: Send + Sync {
     /// Every grant, of every session.
     async fn grants(&self) -> Result<Vec<Grant>, StoreError>;
 
+    /// Verifies the audit log: numbering, and for stores that keep one, the keyed chain and
+    /// its checkpoints. `expected` is a head noted earlier (`SEQ:HASH`) the log must still
+    /// hold. A broken log is a report ([`AuditVerification::first_bad`]), not an error.
+    ///
+    /// The default reads every record and checks that none is missing
+    /// ([`verify_unkeyed`](crate::audit::verify_unkeyed)); it cannot detect an edit.
+    ///
+    /// [`AuditVerification::first_bad`]: crate::audit::AuditVerification::first_bad
+    async fn verify_audit(
+        &self,
+        expected: Option<&crate::audit::AuditHead>,
+    ) -> Result<crate::audit::AuditVerification, StoreError> {
+        let records = self.audit_records(&AuditQuery::all()).await?;
+        Ok(crate::audit::verify_unkeyed(&records, expected))
+    }
+
     /// Forgets the grant with this id (see [`Grant::id_for`]: grants recorded without an id
     /// are matched by the id derived from them); answers whether one was removed.
     async fn remove_grant(&self, grant_id: &str) -> Result<bool, StoreError>;

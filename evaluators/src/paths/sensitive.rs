@@ -82,6 +82,7 @@ const SENSITIVE: &[(&str, &str)] = &[
     ("/etc/sudoers", "the sudo configuration"),
     ("/etc/sudoers.d/**", "the sudo configuration"),
     ("/etc/ssh/*_key", "an SSH host key"),
+    ("**/warrant/hook-token", "Warrant's access token for hooks"),
 ];
 
 /// Configuration that decides what an agent may do: Warrant's own and the agents' settings.
@@ -95,6 +96,7 @@ const PROTECTED: &[(&str, &str)] = &[
     ("**/.claude.json", "Claude Code's settings"),
     ("**/.mcp.json", "the MCP servers an agent starts"),
     ("**/.codex/config.toml", "Codex's settings"),
+    ("**/.codex/hooks.json", "Codex's hooks"),
     ("**/.codex/rules/**", "Codex's rules"),
     ("**/.gemini/settings.json", "Gemini CLI's settings"),
     ("**/.gemini/policies/**", "Gemini CLI's policies"),

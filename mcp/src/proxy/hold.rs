@@ -8,7 +8,7 @@ use tokio::sync::oneshot;
 use warrant_core::call::ToolCall;
 use warrant_core::decision::Behavior;
 
-use super::{Forwarded, Gateway, Held, Out, gone, lock};
+use super::{Forwarded, Gateway, Held, OWN_ID_PREFIX, Out, gone, lock};
 use crate::hints::ToolHints;
 use crate::jsonrpc::{self, IdKey, Message};
 
@@ -302,13 +302,10 @@ impl Gateway {
         timeout: std::time::Duration,
     ) -> impl Future<Output = Option<Message>> + Send + 'static {
         let (tx, rx) = oneshot::channel();
-        let id = {
-            let mut state = lock(&self.state);
-            state.next_own += 1;
-            let id = json!(format!("warrant-elicitation-{}", state.next_own));
-            state.own.insert(IdKey::of(&id), tx);
-            id
-        };
+        // A random id: the child, whose requests to the client share the id space, cannot
+        // foresee it (and its requests with the prefix are dropped).
+        let id = json!(format!("{OWN_ID_PREFIX}{}", uuid::Uuid::new_v4()));
+        lock(&self.state).own.insert(IdKey::of(&id), tx);
         let message = format!(
             "Warrant: allow the tool \"{name}\" of MCP server \"{}\"? {reason}",
             self.options.server_id

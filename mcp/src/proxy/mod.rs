@@ -20,13 +20,18 @@ use crate::jsonrpc::{self, IdKey, Message};
 
 /// The longest line read from either side; a longer one is reported and dropped.
 const MAX_LINE: usize = 64 * 1024 * 1024;
+/// How the ids of the gateway's own requests to the client begin; a request of the child's
+/// whose id begins so is dropped.
+const OWN_ID_PREFIX: &str = "warrant-elicitation-";
 /// How long the child gets to exit once the client has closed its input.
 const CHILD_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// A line for one side, or a request to confirm everything before it was written.
+/// A line for one side, a request to confirm everything before it was written, or the end
+/// of that side's input once everything before it was written.
 enum Out {
     Line(String),
     Flush(oneshot::Sender<()>),
+    Close,
 }
 
 /// A client request forwarded to the child, awaiting its response.
@@ -49,9 +54,10 @@ struct Held {
 struct State {
     forwarded: HashMap<IdKey, Forwarded>,
     held: HashMap<IdKey, Held>,
-    /// Requests of the gateway's own to the client (elicitation), by id.
+    /// Requests of the gateway's own to the client (elicitation), by id: `OWN_ID_PREFIX`
+    /// and a random UUID, so that no request of the child's can be taken for one.
     own: HashMap<IdKey, oneshot::Sender<Message>>,
-    next_own: u64,
+    /// `--elicitation` was given and the client declared the capability.
     elicitation: bool,
     hints: HashMap<String, ToolHints>,
     listed: Vec<String>,
@@ -140,12 +146,19 @@ where
     };
 
     let mut from_child = from_child;
-    let stopping = tokio::select! {
-        _ = &mut from_child => "its output closed",
+    let (stopping, client_gone) = tokio::select! {
+        _ = &mut from_child => ("its output closed", false),
         // The client is gone: let the server finish, as MCP's stdio shutdown says.
-        _ = from_client => "its input closed",
+        _ = from_client => ("its input closed", true),
     };
-    drop(close_child_in);
+    let close_child_in = if client_gone {
+        // What the client sent last still reaches the child, then its stdin closes.
+        let _ = gateway.to_child.send(Out::Close);
+        Some(close_child_in)
+    } else {
+        drop(close_child_in);
+        None
+    };
     if tokio::time::timeout(CHILD_GRACE, child.wait())
         .await
         .is_err()
@@ -153,6 +166,7 @@ where
         eprintln!("warrant mcp: the MCP server did not exit after {stopping}; stopping it");
         let _ = child.start_kill();
     }
+    drop(close_child_in);
     let status = child
         .wait()
         .await
@@ -206,6 +220,7 @@ async fn write_lines<W: AsyncWrite + Unpin>(mut out: W, mut rx: mpsc::UnboundedR
             Out::Flush(done) => {
                 let _ = done.send(());
             }
+            Out::Close => return,
         }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{Forwarded, Gateway, Out, gone, lock};
+use super::{Forwarded, Gateway, OWN_ID_PREFIX, Out, gone, lock};
 use crate::hints::ToolHints;
 use crate::jsonrpc::{self, IdKey, LineError, Message};
 
@@ -46,10 +46,12 @@ impl Gateway {
             } => {
                 let mut state = lock(&self.state);
                 if method == "initialize" {
-                    state.elicitation = params
-                        .as_ref()
-                        .and_then(|p| p.pointer("/capabilities/elicitation"))
-                        .is_some_and(Value::is_object);
+                    // Only with --elicitation: the client's answer then stands for the user's.
+                    state.elicitation = self.options.elicitation
+                        && params
+                            .as_ref()
+                            .and_then(|p| p.pointer("/capabilities/elicitation"))
+                            .is_some_and(Value::is_object);
                 }
                 if state.closed {
                     drop(state);
@@ -103,6 +105,8 @@ impl Gateway {
                             raw,
                         });
                     }
+                    // A late answer to a question the gateway withdrew: not the child's.
+                    None if id.as_str().is_some_and(|id| id.starts_with(OWN_ID_PREFIX)) => {}
                     None => {
                         let _ = self.to_child.send(Out::Line(raw));
                     }
@@ -120,6 +124,15 @@ impl Gateway {
             }
         };
         for message in messages {
+            if let Message::Request { id, method, .. } = &message
+                && id.as_str().is_some_and(|id| id.starts_with(OWN_ID_PREFIX))
+            {
+                // The client's answer could be taken for the user's answer to the gateway.
+                eprintln!(
+                    "warrant mcp: the MCP server sent a {method} request with id {id}, which only the gateway's own requests use; not forwarded"
+                );
+                continue;
+            }
             if let Message::Response {
                 id, result, raw, ..
             } = &message

@@ -11,8 +11,7 @@ use warrant_core::store::{StoreError, duplicate_evaluation};
 use super::key::{AuditKey, HmacSha256};
 use crate::error::Context;
 
-/// The `prev_hash` of the first record.
-pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+pub use warrant_core::audit::GENESIS;
 
 /// The record's JSON as it is stored and hashed: object keys sorted, no whitespace, so the
 /// same record always has the same text.

@@ -2,69 +2,15 @@
 //! commit that appended records), kept outside the database so that a truncated or emptied
 //! log no longer matches it.
 
-use std::fmt;
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
-use warrant_core::store::{StoreError, StoreErrorKind};
+use warrant_core::store::StoreError;
 
 use crate::error::unavailable;
 use crate::files;
 
-/// A link of the audit chain named by its seq and hash: what `--expect-head SEQ:HASH` and
-/// each line of the checkpoint file hold.
-///
-/// ```
-/// use warrant_stores::sqlite::AuditHead;
-///
-/// let head: AuditHead = "7:ab12".parse().unwrap();
-/// assert_eq!((head.seq, head.hash.as_str()), (7, "ab12"));
-/// assert!("7".parse::<AuditHead>().unwrap_err().message.contains("\"7\""));
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AuditHead {
-    /// The record's seq.
-    pub seq: u64,
-    /// Its hash (hex).
-    pub hash: String,
-}
-
-impl fmt::Display for AuditHead {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.seq, self.hash)
-    }
-}
-
-impl FromStr for AuditHead {
-    type Err = StoreError;
-
-    fn from_str(text: &str) -> Result<Self, StoreError> {
-        let invalid = |why: &str| {
-            StoreError::new(
-                StoreErrorKind::Invalid,
-                format!(
-                    "audit head \"{text}\" {why}; write SEQ:HASH as `warrant audit --verify` prints it"
-                ),
-            )
-        };
-        let (seq, hash) = text
-            .trim()
-            .split_once(':')
-            .ok_or_else(|| invalid("has no ':'"))?;
-        let seq = seq
-            .parse()
-            .map_err(|_| invalid("does not start with a seq number"))?;
-        if hash.is_empty() || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(invalid("has a hash that is not hex digits"));
-        }
-        Ok(Self {
-            seq,
-            hash: hash.to_ascii_lowercase(),
-        })
-    }
-}
+pub use warrant_core::audit::AuditHead;
 
 /// Appends the head to the checkpoint file (created with mode 0600).
 pub(crate) fn append(path: &Path, head: &AuditHead) -> Result<(), StoreError> {

@@ -346,6 +346,13 @@ impl Store for SqliteStore {
         self.readers.run(records::grants).await
     }
 
+    async fn verify_audit(
+        &self,
+        expected: Option<&AuditHead>,
+    ) -> Result<AuditVerification, StoreError> {
+        self.verify(expected.cloned()).await
+    }
+
     async fn remove_grant(&self, grant_id: &str) -> Result<bool, StoreError> {
         let write = Write::RemoveGrant(grant_id.to_owned());
         self.writer.submit(write).await.map(|n| n > 0)

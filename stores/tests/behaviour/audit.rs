@@ -159,3 +159,29 @@ pub async fn an_evaluated_call_still_takes_its_resolution_and_expiry(s: Subject)
         .unwrap();
     assert_eq!(next, 4, "a refused duplicate leaves no gap either");
 }
+
+pub async fn every_store_verifies_its_log_through_the_trait(s: Subject) {
+    let empty = s.store.verify_audit(None).await.unwrap();
+    assert!(empty.is_intact(), "{empty}");
+    assert_eq!((empty.records, empty.head_seq), (0, 0));
+    for id in ["a", "b", "c"] {
+        s.store
+            .append_audit(sample::evaluation("s1", id))
+            .await
+            .unwrap();
+    }
+    let report = s.store.verify_audit(None).await.unwrap();
+    assert!(report.is_intact(), "{report}");
+    assert_eq!((report.records, report.head_seq), (3, 3));
+    // A head the log no longer reaches is reported, by every store.
+    let beyond = warrant_core::audit::AuditHead {
+        seq: 9,
+        hash: report.head_hash.clone(),
+    };
+    let short = s.store.verify_audit(Some(&beyond)).await.unwrap();
+    assert!(!short.is_intact(), "{short}");
+    assert_eq!(
+        short.first_bad.map(|b| b.problem),
+        Some(warrant_core::audit::AuditProblem::Missing)
+    );
+}

@@ -85,6 +85,7 @@ macro_rules! behaviours {
             audit::records_survive_a_restart_and_numbering_continues,
             audit::a_tool_call_id_is_evaluated_once_even_after_a_restart,
             audit::an_evaluated_call_still_takes_its_resolution_and_expiry,
+            audit::every_store_verifies_its_log_through_the_trait,
             engine::a_pending_approval_ends_as_interrupted_at_an_engine_restart,
             engine::a_decision_is_audited_before_it_is_emitted,
             engine::a_settled_call_never_enters_the_pending_list,

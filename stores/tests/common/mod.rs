@@ -139,6 +139,7 @@ pub fn request(session_id: &str, tool_call_id: &str) -> ToolApprovalRequest {
         recommendation: Recommendation::from(&decision),
         actions: standard_actions("\"git push\" commands"),
         requested_at: Some(1_700_000_000_000),
+        input: Some(serde_json::json!({"command": "git push"})),
     }
 }
 

@@ -42,7 +42,7 @@ impl From<RevokeError> for ApiError {
     fn from(e: RevokeError) -> Self {
         match &e {
             RevokeError::Unknown(_) => Self::not_found("grant_not_found", e.to_string()),
-            RevokeError::Store(_) | RevokeError::Unaudited(_) => Self::new(
+            _ => Self::new(
                 axum::http::StatusCode::SERVICE_UNAVAILABLE,
                 "store_unavailable",
                 e.to_string(),

@@ -2,8 +2,9 @@
 //! servers, LSP profiles (each change validates ids and prunes the tool ids no longer
 //! offered), and whether a session is running.
 
-use axum::Json;
 use axum::extract::State;
+use axum::http::StatusCode;
+use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::Value;
 use warrant_core::catalog::{RuntimeTool, ToolDefinition};
@@ -11,7 +12,7 @@ use warrant_core::workspace::{
     self, LspProfile, McpServer, SessionRecord, SessionStatus, WorkspaceState,
 };
 
-use super::{JsonBody, PathParams, ServerState};
+use super::{Caller, JsonBody, PathParams, ServerState};
 use crate::error::ApiError;
 use crate::workspace::set_session_status;
 
@@ -219,9 +220,39 @@ enum RunAction {
 /// idempotent; `start` adds an unknown session, `finish` of an unknown session is 404.
 pub(super) async fn run(
     State(state): State<ServerState>,
+    caller: Option<Extension<Caller>>,
     PathParams(session_id): PathParams<String>,
     JsonBody(body): JsonBody<RunBody>,
 ) -> Result<Json<SessionRecord>, ApiError> {
+    let mut body = body;
+    // An agent's credential runs only its own sessions: new ones (which become its own) or
+    // those it opened; never the person's, nor another agent's.
+    if let Some(Extension(Caller::Agent(agent))) = &caller {
+        if body.agent.as_deref().is_some_and(|named| named != agent) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "agent_mismatch",
+                format!("the body names another agent; the credential is agent \"{agent}\"'s"),
+            ));
+        }
+        let owner = state
+            .engine()
+            .workspace()
+            .session(&session_id)
+            .map(|s| s.agent.clone());
+        if let Some(owner) = owner
+            && owner.as_deref() != Some(agent.as_str())
+        {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "agent_mismatch",
+                format!(
+                    "session \"{session_id}\" is not agent \"{agent}\"'s; an agent runs only the sessions it opened"
+                ),
+            ));
+        }
+        body.agent = Some(agent.clone());
+    }
     let status = match body.action {
         RunAction::Start => SessionStatus::Running,
         RunAction::Finish => {

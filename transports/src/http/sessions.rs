@@ -149,7 +149,13 @@ pub(super) async fn tool_call(
         Some(id) => id,
         None => format!("call-{}", uuid::Uuid::new_v4().simple()),
     };
+    let new_session = state.engine().workspace().session(&session_id).is_none();
     ensure_session(state.engine(), &session_id).await?;
+    // A session an agent's credential opens is that agent's (it may then mark it running).
+    if new_session && let Some(Extension(Caller::Agent(agent))) = &caller {
+        crate::workspace::set_session_origin(state.engine(), &session_id, Some(agent), None)
+            .await?;
+    }
     let mut call = ToolCall::new(session_id, tool_call_id, request.tool_name, request.input);
     call.agent_id = request.agent_id;
     call.message_id = request.message_id;

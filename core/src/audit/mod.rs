@@ -3,6 +3,12 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+mod verification;
+
+pub use verification::{
+    AuditBreak, AuditHead, AuditProblem, AuditVerification, GENESIS, verify_unkeyed,
+};
+
 use crate::call::PermissionMode;
 use crate::chain::ChainTrace;
 use crate::decision::{ToolPermissionDecision, ToolPermissionResolution};
