@@ -70,6 +70,8 @@ fuzz_target!(|data: &[u8]| {
                     Command::Approval(a) => vec![&a.tool_call_id, &a.action_id],
                     Command::ToolResult(r) => vec![&r.tool_call_id],
                     Command::SessionSettings(s) => vec![&s.session_id],
+                    Command::RevokeGrant(g) => vec![&g.grant_id],
+                    Command::RuntimeTools(t) => t.tools.iter().map(|t| t.name.as_str()).collect(),
                 };
                 assert!(ids.iter().all(|v| !v.trim().is_empty()), "a blank id passed: {command:?}");
             }
