@@ -103,24 +103,11 @@ pub(crate) fn put_grant(conn: &Connection, session_id: &str, body: &str) -> Resu
 /// Deletes the grant whose id (recorded, or derived for grants recorded without one) is
 /// `grant_id`; answers how many rows went.
 pub(crate) fn remove_grant(conn: &Connection, grant_id: &str) -> Result<u64, StoreError> {
-    let rows: Vec<i64> = {
-        let mut stmt = conn
-            .prepare_cached("SELECT id, body FROM grants ORDER BY id")
-            .context("reading grants")?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))
-            .context("reading grants")?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (row_id, body) = row.context("reading grants")?;
-            if serde_json::from_str::<Grant>(&body).is_ok_and(|g| g.with_id().id == grant_id) {
-                out.push(row_id);
-            }
-        }
-        out
-    };
     let mut removed = 0;
-    for row_id in rows {
+    for (row_id, _) in stored_grants(conn)?
+        .into_iter()
+        .filter(|(_, g)| g.clone().with_id().id == grant_id)
+    {
         removed += conn
             .prepare_cached("DELETE FROM grants WHERE id = ?1")
             .and_then(|mut s| s.execute(params![row_id]))
@@ -132,6 +119,12 @@ pub(crate) fn remove_grant(conn: &Connection, grant_id: &str) -> Result<u64, Sto
 /// Every grant, oldest first. A grant that cannot be read is left out (it would only have
 /// allowed more) and logged.
 pub(crate) fn grants(conn: &Connection) -> Result<Vec<Grant>, StoreError> {
+    Ok(stored_grants(conn)?.into_iter().map(|(_, g)| g).collect())
+}
+
+/// Every readable grant with its row id, oldest first; an unreadable one is logged and left
+/// out.
+fn stored_grants(conn: &Connection) -> Result<Vec<(i64, Grant)>, StoreError> {
     let mut stmt = conn
         .prepare_cached("SELECT id, body FROM grants ORDER BY id")
         .context("reading grants")?;
@@ -142,7 +135,7 @@ pub(crate) fn grants(conn: &Connection) -> Result<Vec<Grant>, StoreError> {
     for row in rows {
         let (id, body) = row.context("reading grants")?;
         match serde_json::from_str(&body) {
-            Ok(grant) => out.push(grant),
+            Ok(grant) => out.push((id, grant)),
             Err(e) => tracing::warn!(grant = id, error = %e, "an unreadable grant is ignored"),
         }
     }
