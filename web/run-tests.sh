@@ -25,6 +25,14 @@ if ! command -v chromium >/dev/null 2>&1; then
   apt-get install -y -qq chromium >/dev/null
 fi
 
+# The History view's broken-chain test edits the database with the sqlite3 shell.
+if ! command -v sqlite3 >/dev/null 2>&1; then
+  echo "== installing Debian's sqlite3"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq sqlite3 >/dev/null
+fi
+
 if [ -z "${WARRANT_BIN:-}" ]; then
   echo "== cargo build -p warrant"
   (cd .. && cargo build --locked -p warrant --bin warrant)

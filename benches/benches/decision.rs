@@ -8,7 +8,7 @@ use warrant_benches::benchmarking;
 use warrant_benches::calls::probes;
 use warrant_benches::rules::generate;
 use warrant_benches::warrant::{
-    chain_decision, clock_runtime, context, deterministic_chain, now, rule_evaluator,
+    chain_decision, clock_runtime, context, deterministic_chain, for_call, now, rule_evaluator,
 };
 use warrant_core::call::ToolCall;
 use warrant_core::evaluator::Evaluator;
@@ -48,7 +48,7 @@ fn rule_decision(c: &mut Criterion) {
     let cx = context();
     let build = |n| rule_evaluator(&generate(n));
     bench_probes(c, "rule_decision", build, |evaluator, call| {
-        black_box(now(evaluator.evaluate(call, &cx)).ok());
+        black_box(now(evaluator.evaluate(call, &for_call(&cx))).ok());
     });
 }
 
@@ -58,7 +58,7 @@ fn chain_decision_latency(c: &mut Criterion) {
     let cx = context();
     let build = |n| deterministic_chain(&generate(n));
     bench_probes(c, "chain_decision", build, |chain, call| {
-        black_box(chain_decision(chain, call, &cx));
+        black_box(chain_decision(chain, call, &for_call(&cx)));
     });
 }
 

@@ -26,6 +26,17 @@ pub const EVENTS_PER_DECISION: u64 = 4;
 /// How long subscribers may take to catch up before the run is declared stuck.
 const CATCH_UP: Duration = Duration::from_secs(120);
 
+/// The `i`th command of the engine benches over `rules` generated rules: allowed by a rule,
+/// allowed as read-only (`git status`), or denied by a rule, in turn; none asks.
+pub fn command(rules: usize, i: usize) -> String {
+    let g = (i / 3) % (rules / GROUP).max(1);
+    match i % 3 {
+        0 => format!("prog{g} build release"),
+        1 => "git status".to_owned(),
+        _ => format!("prog{g} push origin main"),
+    }
+}
+
 /// An engine over a SQLite store in a temporary directory, streaming through an SSE hub.
 pub struct Rig {
     /// The engine.
@@ -81,12 +92,7 @@ impl Rig {
     /// A command that one of the rules or the policy settles without asking: allowed by a
     /// rule, allowed as read-only, or denied by a rule.
     pub fn command(&self, i: usize) -> String {
-        let g = (i / 3) % (self.rules / GROUP).max(1);
-        match i % 3 {
-            0 => format!("prog{g} build release"),
-            1 => "git status".to_owned(),
-            _ => format!("prog{g} push origin main"),
-        }
+        command(self.rules, i)
     }
 
     /// Authorizes one announced shell call; returns how long it took.

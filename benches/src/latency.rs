@@ -9,9 +9,10 @@ use warrant_evaluators::RuleEvaluator;
 
 use crate::calls::{Probe, probes};
 use crate::rules::generate;
-use crate::timing::{Stats, timings};
+use crate::timing::{Stats, timings, timings_with};
 use crate::warrant::{
-    chain_decision, clock_runtime, context, deterministic_chain, now, rule_evaluator,
+    chain_decision, clock_runtime, context, deterministic_chain, for_call, now, parsed_for_call,
+    rule_evaluator,
 };
 
 /// The latencies of one probe call at one rule count.
@@ -25,6 +26,9 @@ pub struct Latency {
     pub hit: bool,
     /// The `rule` evaluator alone (for a command, its own parse included).
     pub rule: Stats,
+    /// The `rule` evaluator with the command already parsed (as the engine's grant scoper
+    /// leaves it): rule evaluation with shell parsing excluded. For a path, as [`Self::rule`].
+    pub rule_parsed: Stats,
     /// The deterministic chain (`policy` + `rule`).
     pub chain: Stats,
     /// Parsing the command once, for commands.
@@ -40,6 +44,7 @@ struct Timed {
     rules: usize,
     probe: Probe,
     rule: Vec<Duration>,
+    rule_parsed: Vec<Duration>,
     chain: Vec<Duration>,
     parse: Vec<Duration>,
 }
@@ -63,6 +68,7 @@ pub fn measure(sizes: &[usize], runs: usize) -> Vec<Latency> {
             rules,
             probe,
             rule: Vec::new(),
+            rule_parsed: Vec::new(),
             chain: Vec::new(),
             parse: Vec::new(),
         })
@@ -75,10 +81,23 @@ pub fn measure(sizes: &[usize], runs: usize) -> Vec<Latency> {
                 .find(|(n, ..)| *n == t.rules)
                 .expect("built");
             let call = &t.probe.call;
-            t.rule
-                .extend(timings(chunk, || now(evaluator.evaluate(call, &cx))));
-            t.chain
-                .extend(timings(chunk, || chain_decision(chain, call, &cx)));
+            // Each decision gets a context of its own, made untimed, as the engine makes one
+            // per call: the analysis the evaluators share (the parsed command) is the call's.
+            t.rule.extend(timings_with(
+                chunk,
+                || for_call(&cx),
+                |cx| now(evaluator.evaluate(call, &cx)),
+            ));
+            t.rule_parsed.extend(timings_with(
+                chunk,
+                || parsed_for_call(&cx, call),
+                |cx| now(evaluator.evaluate(call, &cx)),
+            ));
+            t.chain.extend(timings_with(
+                chunk,
+                || for_call(&cx),
+                |cx| chain_decision(chain, call, &cx),
+            ));
             if let Some(command) = call.input.get("command").and_then(|c| c.as_str()) {
                 t.parse
                     .extend(timings(chunk, || warrant_evaluators::shell::parse(command)));
@@ -92,6 +111,7 @@ pub fn measure(sizes: &[usize], runs: usize) -> Vec<Latency> {
             kind: t.probe.kind,
             hit: t.probe.hit,
             rule: Stats::of(t.rule),
+            rule_parsed: Stats::of(t.rule_parsed),
             chain: Stats::of(t.chain),
             parse: (!t.parse.is_empty()).then(|| Stats::of(t.parse)),
         })

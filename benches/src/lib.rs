@@ -7,7 +7,8 @@
 //! - [`rules`] generates the rule sets, [`calls`] the calls they are measured with;
 //! - [`warrant`] and [`peers`] decide them; [`compare`] builds all three side by side and
 //!   refuses to time engines that disagree;
-//! - [`latency`], [`endtoend`], [`fanout`] and [`reload`] measure;
+//! - [`latency`], [`endtoend`], [`fanout`] and [`reload`] measure, and [`sidecar`] the
+//!   HTTP and stdio transports around the engine;
 //! - [`report`] writes the results as `BENCHMARKS.md`.
 
 pub mod calls;
@@ -19,6 +20,7 @@ pub mod peers;
 pub mod reload;
 pub mod report;
 pub mod rules;
+pub mod sidecar;
 pub mod timing;
 pub mod warrant;
 

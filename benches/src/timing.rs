@@ -57,6 +57,27 @@ pub fn timings<T>(runs: usize, mut f: impl FnMut() -> T) -> Vec<Duration> {
         .collect()
 }
 
+/// The raw timings of `runs` runs of `f` (at least one), each given a fresh input made by
+/// `setup`, which is not timed (dropping the input and the result is); after `runs / 10` untimed runs.
+pub fn timings_with<I, T>(
+    runs: usize,
+    mut setup: impl FnMut() -> I,
+    mut f: impl FnMut(I) -> T,
+) -> Vec<Duration> {
+    for _ in 0..runs / 10 {
+        std::hint::black_box(f(setup()));
+    }
+    (0..runs.max(1))
+        .map(|_| {
+            let input = setup();
+            let started = Instant::now();
+            // The input and what the run returns are dropped inside the timing.
+            std::hint::black_box(f(input));
+            started.elapsed()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

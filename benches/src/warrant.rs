@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use futures::FutureExt;
-use warrant_core::call::{EvaluationContext, PermissionMode, ToolCall};
+use warrant_core::call::{Analysis, EvaluationContext, PermissionMode, ToolCall};
 use warrant_core::chain::{Chain, ChainOutcome};
 use warrant_core::evaluator::{Evaluator, Verdict};
 use warrant_evaluators::rule::codes;
@@ -28,9 +28,34 @@ pub fn workspace_root() -> PathBuf {
 }
 
 /// The context every call is decided in: default mode, the rules' catalog, no grants.
+///
+/// A context carries its call's analysis (the parsed command every evaluator shares), so a
+/// decision needs a context of its own, as the engine builds one per call: decide with
+/// [`for_call`] of this one, never with this one again and again (the second call of the
+/// same command would find it parsed already).
 pub fn context() -> EvaluationContext {
     let mut cx = EvaluationContext::new(PermissionMode::Default, workspace_root());
     cx.catalog = Arc::new(rules::catalog());
+    cx
+}
+
+/// A context for one call: `base`'s settings with an empty analysis, so that the decision
+/// parses and analyses its call itself.
+pub fn for_call(base: &EvaluationContext) -> EvaluationContext {
+    let mut cx = base.clone();
+    cx.analysis = Analysis::default();
+    cx
+}
+
+/// A context for one call whose command (for a shell call) is already parsed, as the
+/// engine's grant scoper leaves it: what the `rule` evaluator costs with parsing excluded.
+pub fn parsed_for_call(base: &EvaluationContext, call: &ToolCall) -> EvaluationContext {
+    let cx = for_call(base);
+    if warrant_core::catalog::is_shell_tool(&call.tool_name)
+        && let Some(command) = warrant_core::catalog::shell_command(&call.input)
+    {
+        std::hint::black_box(warrant_evaluators::shell::parse_in(&cx, &command));
+    }
     cx
 }
 
@@ -64,14 +89,15 @@ pub fn now<F: Future>(future: F) -> F::Output {
         .expect("deterministic evaluation completes without waiting")
 }
 
-/// What the `rule` evaluator makes of a call.
+/// What the `rule` evaluator makes of a call, in a context of its own made from `cx` (see
+/// [`for_call`]; making it is part of what is timed).
 ///
 /// # Panics
 ///
 /// When the evaluator fails, or decides without a rule (the context has no grant and no
 /// auto-approval, so it cannot).
 pub fn rule_outcome(evaluator: &RuleEvaluator, call: &ToolCall, cx: &EvaluationContext) -> Outcome {
-    match now(evaluator.evaluate(call, cx)).expect("the rule evaluator answers") {
+    match now(evaluator.evaluate(call, &for_call(cx))).expect("the rule evaluator answers") {
         Verdict::Abstain => Outcome::NoRule,
         Verdict::Decide { stance, rationale } => {
             let effect = match rationale.reason_code.as_str() {
@@ -99,8 +125,9 @@ pub fn clock_runtime() -> tokio::runtime::Runtime {
         .expect("a runtime")
 }
 
-/// Decides a call through the chain. The chain times its evaluators with tokio's clock, so
-/// the calling thread must be inside a runtime (`Runtime::enter`).
+/// Decides a call through the chain, in `cx` as given (a context of its own, see
+/// [`for_call`]). The chain times its evaluators with tokio's clock, so the calling thread
+/// must be inside a runtime (`Runtime::enter`).
 pub fn chain_decision(chain: &Chain, call: &ToolCall, cx: &EvaluationContext) -> ChainOutcome {
     now(chain.decide(call, cx))
 }

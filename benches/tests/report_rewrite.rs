@@ -15,6 +15,8 @@ fn empty_results() -> Results {
         engine: Vec::new(),
         fanout: None,
         reload: None,
+        http: Vec::new(),
+        stdio: None,
         wall: Duration::from_secs(42),
     }
 }

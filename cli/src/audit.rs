@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use warrant_core::store::AuditQuery;
-use warrant_stores::SqliteConfig;
 use warrant_stores::sqlite::AuditHead;
 
 use crate::config::Config;
@@ -53,9 +52,13 @@ fn audit(args: AuditArgs, config_file: Option<&Path>) -> Result<ExitCode, String
                 .map_err(|e| format!("--expect-head: {}", e.message))
         })
         .transpose()?;
-    let config = Config::load(config_file).map_err(|e| e.to_string())?;
-    let data_dir = args.data_dir.unwrap_or(config.data_dir);
-    let path = SqliteConfig::in_dir(&data_dir).path;
+    let mut config = Config::load(config_file).map_err(|e| e.to_string())?;
+    if let Some(dir) = args.data_dir {
+        config.data_dir = dir;
+    }
+    // The store as `[store]` configures it: its file, audit key and checkpoint.
+    let sqlite = crate::engine::sqlite_config(&config)?;
+    let path = sqlite.path.clone();
     if !path.exists() {
         return Err(format!(
             "no audit log at {} (is --data-dir right?)",
@@ -68,12 +71,13 @@ fn audit(args: AuditArgs, config_file: Option<&Path>) -> Result<ExitCode, String
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async {
         // Reading the log changes nothing else: no session expires on the way.
-        let store = SqliteConfig::new(&path)
+        let store = sqlite
             .session_idle_expiry_secs(0)
             .open()
             .map_err(|e| e.to_string())?;
         let query = AuditQuery {
             session_id: args.session,
+            ..AuditQuery::all()
         };
         let entries = store
             .audit_entries(&query)

@@ -5,7 +5,12 @@ use std::path::{Path, PathBuf};
 use figment::Figment;
 use figment::providers::{Env, Format, Toml};
 use serde::Deserialize;
+use serde_json::{Map, Value, json};
 use warrant_core::call::PermissionMode;
+use warrant_core::decision::Confidence;
+use warrant_evaluators::classifier::{
+    Fallback, OpenAiCompatibleClassifier, OpenAiCompatibleConfig,
+};
 
 /// The configuration file read when none is named and it exists.
 pub const DEFAULT_CONFIG_FILE: &str = "warrant.toml";
@@ -59,9 +64,253 @@ pub struct Config {
     /// The chain by name, and the process and library plugins (`[plugins]` table).
     #[serde(default)]
     pub plugins: warrant_plugins::PluginsConfig,
+    /// Which registered store keeps everything (`[store]` table: `kind`, then that store's
+    /// own keys); the SQLite file in the data directory by default.
+    #[serde(default)]
+    pub store: StoreSelection,
+    /// The security reviewer role (`[reviewer]` table): the model `auto` mode asks about open
+    /// calls, and what decides when it is down or slow. Absent: the embedded heuristic
+    /// reviewer (or `[evaluators.classifier.openai]`, which it is mapped onto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer: Option<ReviewerConfig>,
+    /// Telemetry (`[telemetry]` table): where decision spans are exported.
+    #[serde(default)]
+    pub telemetry: TelemetryConfig,
     /// The configuration file this was read from, if any.
     #[serde(skip)]
     pub source: Option<PathBuf>,
+}
+
+/// The security reviewer role, `[reviewer]`:
+///
+/// ```toml
+/// [reviewer]
+/// model = "qwen2.5:7b"                    # "embedded" (or no endpoint): the heuristic reviewer
+/// endpoint = "http://127.0.0.1:11434/v1"  # OpenAI-compatible, the part before /chat/completions
+/// prompt_version = "review-v1"            # pin the review prompt (default: this build's)
+/// timeout_ms = 5000                       # slower is "down"
+/// fallback = "embedded"                   # or "ask" (default) when it is down or slow
+/// api_key_env = "OPENAI_API_KEY"          # default WARRANT_CLASSIFIER_API_KEY
+/// min_confidence = "medium"               # a less confident allow asks
+/// ```
+///
+/// It is mapped onto `[evaluators.classifier]` when the configuration is loaded; setting a
+/// model endpoint in both places is an error.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewerConfig {
+    /// The reviewing model's id, or `embedded` for the embedded heuristic reviewer.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// The OpenAI-compatible endpoint's base URL.
+    #[serde(default)]
+    pub endpoint: Option<String>,
+    /// The review prompt's version.
+    #[serde(default)]
+    pub prompt_version: Option<String>,
+    /// How long a review may take, in milliseconds.
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+    /// What decides when the model is down or slow: `ask` or `embedded`.
+    #[serde(default)]
+    pub fallback: Option<Fallback>,
+    /// The environment variable holding the endpoint's API key.
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+    /// The least confidence a reviewer's allow must come with.
+    #[serde(default)]
+    pub min_confidence: Option<Confidence>,
+}
+
+/// The model id that names the embedded heuristic reviewer in `[reviewer] model`.
+pub const EMBEDDED_REVIEWER: &str = "embedded";
+
+impl ReviewerConfig {
+    /// Writes this role onto the `[evaluators]` tables (`classifier.openai`,
+    /// `classifier.min_confidence`).
+    ///
+    /// # Errors
+    ///
+    /// A message naming the key: a model without an endpoint or the other way round, an
+    /// endpoint also configured in `[evaluators.classifier.openai]`, or a value the reviewer
+    /// refuses (URL, timeout, prompt version).
+    pub fn apply(&self, evaluators: &mut Value) -> Result<(), String> {
+        let model = self
+            .model
+            .as_deref()
+            .map(str::trim)
+            .filter(|m| !m.is_empty());
+        let embedded = model.is_none_or(|m| m.eq_ignore_ascii_case(EMBEDDED_REVIEWER));
+        let endpoint = self.endpoint.as_deref().map(str::trim);
+        if !evaluators.is_object() {
+            *evaluators = json!({});
+        }
+        let classifier = evaluators
+            .as_object_mut()
+            .map(|t| t.entry("classifier").or_insert_with(|| json!({})))
+            .ok_or("[evaluators] is not a table")?;
+        if !classifier.is_object() {
+            return Err("[evaluators.classifier] is not a table".to_owned());
+        }
+        let table: &mut Map<String, Value> = classifier.as_object_mut().expect("a table");
+        if let Some(min) = self.min_confidence {
+            // Set in one place only: a second, different value would silently win.
+            match table.get("min_confidence").filter(|v| !v.is_null()) {
+                Some(set) if *set != json!(min) => {
+                    return Err(
+                        "min_confidence is configured twice, in [reviewer] and in [evaluators.classifier]; keep one"
+                            .to_owned(),
+                    );
+                }
+                _ => {
+                    table.insert("min_confidence".into(), json!(min));
+                }
+            }
+        }
+        let openai_set = table.get("openai").is_some_and(|v| !v.is_null());
+        match (embedded, endpoint) {
+            (true, None) => {
+                if self.fallback.is_some()
+                    || self.prompt_version.is_some()
+                    || self.timeout_ms.is_some()
+                    || self.api_key_env.is_some()
+                {
+                    return Err(
+                        "[reviewer]: fallback, prompt_version, timeout_ms and api_key_env apply to a model reviewer; set model and endpoint, or remove them"
+                            .to_owned(),
+                    );
+                }
+                if self.model.is_some() && openai_set {
+                    return Err(
+                        "[reviewer] model = \"embedded\" but [evaluators.classifier.openai] configures a model reviewer; keep one"
+                            .to_owned(),
+                    );
+                }
+                return Ok(());
+            }
+            (true, Some(endpoint)) => {
+                return Err(format!(
+                    "[reviewer]: endpoint {endpoint:?} needs the model to ask (model = \"…\")"
+                ));
+            }
+            (false, None) => {
+                return Err(format!(
+                    "[reviewer]: model {:?} needs an endpoint (endpoint = \"http://…/v1\"), or use model = \"embedded\"",
+                    model.unwrap_or_default()
+                ));
+            }
+            (false, Some(_)) => {}
+        }
+        let mut openai = Map::new();
+        openai.insert("base_url".into(), json!(endpoint));
+        openai.insert("model".into(), json!(model));
+        if let Some(v) = self.timeout_ms {
+            openai.insert("timeout_ms".into(), json!(v));
+        }
+        if let Some(v) = self.fallback {
+            openai.insert("fallback".into(), json!(v.as_str()));
+        }
+        if let Some(v) = &self.prompt_version {
+            openai.insert("prompt_version".into(), json!(v));
+        }
+        if let Some(v) = &self.api_key_env {
+            openai.insert("api_key_env".into(), json!(v));
+        }
+        let openai = Value::Object(openai);
+        if openai_set {
+            // Applied already (the same mapping again) is fine; anything else is twice.
+            if table.get("openai") == Some(&openai) {
+                return Ok(());
+            }
+            return Err(
+                "the reviewer is configured twice, in [reviewer] and in [evaluators.classifier.openai]; keep one"
+                    .to_owned(),
+            );
+        }
+        let checked: OpenAiCompatibleConfig =
+            serde_json::from_value(openai.clone()).map_err(|e| format!("[reviewer]: {e}"))?;
+        OpenAiCompatibleClassifier::new(&checked).map_err(|e| format!("[reviewer]: {e}"))?;
+        table.insert("openai".into(), openai);
+        Ok(())
+    }
+}
+
+/// Telemetry, `[telemetry]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TelemetryConfig {
+    /// The OTLP/HTTP collector decision spans are exported to (`http://127.0.0.1:4318`;
+    /// `/v1/traces` is added). Needs a build with the `otel` feature.
+    pub otlp_endpoint: Option<String>,
+}
+
+impl TelemetryConfig {
+    /// Checks the settings against this build.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the key and value when the endpoint is unusable, or when it is set
+    /// in a build without the `otel` feature.
+    pub fn check(&self) -> Result<(), String> {
+        let Some(endpoint) = &self.otlp_endpoint else {
+            return Ok(());
+        };
+        #[cfg(feature = "otel")]
+        {
+            warrant_transports::telemetry::otel::OtlpConfig::new(endpoint)
+                .traces_url()
+                .map(drop)
+        }
+        #[cfg(not(feature = "otel"))]
+        {
+            Err(format!(
+                "telemetry.otlp_endpoint {endpoint:?} is set, but this warrant was built without OpenTelemetry export (build it with --features otel)"
+            ))
+        }
+    }
+}
+
+/// The store, by its name in the plugin registry (`warrant plugins` lists them):
+///
+/// ```toml
+/// [store]
+/// kind = "sqlite"          # the default; "memory" keeps nothing across restarts
+/// busy_timeout_ms = 5000   # the store's own keys (for sqlite: path, event_retention, …)
+/// ```
+#[derive(Clone, PartialEq, Deserialize)]
+pub struct StoreSelection {
+    /// The registered store's name.
+    #[serde(default = "default_store_kind")]
+    pub kind: String,
+    /// The store's own keys, handed to it as its configuration table.
+    #[serde(flatten)]
+    pub options: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The store used when `[store]` names none.
+pub const DEFAULT_STORE: &str = "sqlite";
+
+fn default_store_kind() -> String {
+    DEFAULT_STORE.to_owned()
+}
+
+impl Default for StoreSelection {
+    fn default() -> Self {
+        Self {
+            kind: default_store_kind(),
+            options: serde_json::Map::new(),
+        }
+    }
+}
+
+impl std::fmt::Debug for StoreSelection {
+    // A store's keys may hold a password (a database URL): only their names are shown.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoreSelection")
+            .field("kind", &self.kind)
+            .field("keys", &self.options.keys().collect::<Vec<_>>())
+            .finish()
+    }
 }
 
 /// One agent's credential in the configuration.
@@ -101,8 +350,18 @@ impl std::fmt::Debug for Config {
             .field("body_limit", &self.body_limit)
             .field("event_retention", &self.event_retention)
             .field("keep_alive_secs", &self.keep_alive_secs)
-            .field("evaluators", &self.evaluators)
+            // A section may hold a secret (`classifier.openai.api_key`): names only.
+            .field(
+                "evaluators",
+                &self
+                    .evaluators
+                    .as_object()
+                    .map(|o| o.keys().collect::<Vec<_>>()),
+            )
             .field("plugins", &self.plugins)
+            .field("store", &self.store)
+            .field("reviewer", &self.reviewer)
+            .field("telemetry", &self.telemetry)
             .finish()
     }
 }
@@ -143,6 +402,9 @@ impl Default for Config {
             keep_alive_secs: default_keep_alive_secs(),
             evaluators: serde_json::Value::Null,
             plugins: Default::default(),
+            store: StoreSelection::default(),
+            reviewer: None,
+            telemetry: TelemetryConfig::default(),
             source: None,
         }
     }
@@ -163,6 +425,9 @@ const KEYS: &[&str] = &[
     "keep_alive_secs",
     "evaluators",
     "plugins",
+    "store",
+    "reviewer",
+    "telemetry",
 ];
 
 /// Whether an environment key (`TOKEN`, `DATA_DIR`, `EVALUATORS.RULES…`) sets one of [`KEYS`].
@@ -202,13 +467,7 @@ impl Config {
             }
             None => {}
         }
-        // Only the configuration's own keys: other WARRANT_* variables (WARRANT_LOG) are not
-        // settings.
-        figment = figment.merge(
-            Env::prefixed("WARRANT_")
-                .split("__")
-                .filter(|key| is_setting(key.as_str())),
-        );
+        figment = figment.merge(environment());
         let mut config: Config = figment
             .extract()
             .map_err(|e| ConfigError::Invalid(describe(e)))?;
@@ -220,15 +479,55 @@ impl Config {
         if figment.contains("evaluators") {
             figment
                 .extract_inner::<warrant_evaluators::EvaluatorsConfig>("evaluators")
-                .map_err(|e| ConfigError::Invalid(describe(e)))?;
+                .map_err(|e| ConfigError::Invalid(describe(under("evaluators", e))))?;
         }
+        config.settle().map_err(ConfigError::Invalid)?;
         Ok(config)
+    }
+
+    /// The last steps of loading, for a configuration read some other way (a posted
+    /// proposal): maps the `[reviewer]` role onto `[evaluators.classifier]` and checks the
+    /// result and `[telemetry]`.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the key and what was expected.
+    pub fn settle(&mut self) -> Result<(), String> {
+        if let Some(reviewer) = &self.reviewer {
+            reviewer.apply(&mut self.evaluators)?;
+            serde_json::from_value::<warrant_evaluators::EvaluatorsConfig>(self.evaluators.clone())
+                .map_err(|e| format!("[reviewer]: {e}"))?;
+        }
+        self.telemetry.check()
     }
 }
 
-/// One line per problem: where (file or variable), which key, and what was expected.
-fn describe(error: figment::Error) -> String {
+/// The `WARRANT_*` variables that are settings (`WARRANT_DATA_DIR`, `WARRANT_EVALUATORS__…`);
+/// other `WARRANT_*` variables (`WARRANT_LOG`) are not.
+pub fn environment() -> Env {
+    Env::prefixed("WARRANT_")
+        .split("__")
+        .filter(|key| is_setting(key.as_str()))
+}
+
+/// The errors of `extract_inner(section)` with their keys written from the top: figment
+/// puts the section last (`rules.user.ask.evaluators` for `evaluators.rules.user.ask`).
+fn under(section: &str, error: figment::Error) -> Vec<figment::Error> {
     error
+        .into_iter()
+        .map(|mut e| {
+            if e.path.last().is_some_and(|last| last == section) {
+                e.path.pop();
+                e.path.insert(0, section.to_owned());
+            }
+            e
+        })
+        .collect()
+}
+
+/// One line per problem: where (file or variable), which key, and what was expected.
+fn describe(errors: impl IntoIterator<Item = figment::Error>) -> String {
+    errors
         .into_iter()
         .map(|e| {
             let key = if e.path.is_empty() {
@@ -253,4 +552,145 @@ fn describe(error: figment::Error) -> String {
         })
         .collect::<Vec<_>>()
         .join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_setting_given_twice_is_refused_and_settling_again_changes_nothing() {
+        let twice = error(
+            "[reviewer]\nmin_confidence = \"low\"\n\n[evaluators.classifier]\nmin_confidence = \"high\"\n",
+        );
+        assert!(
+            twice.contains("min_confidence is configured twice"),
+            "{twice}"
+        );
+        let embedded = error(
+            "[reviewer]\nmodel = \"embedded\"\n\n[evaluators.classifier.openai]\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\n",
+        );
+        assert!(embedded.contains("keep one"), "{embedded}");
+        let ignored = error("[reviewer]\ntimeout_ms = 5000\n");
+        assert!(ignored.contains("apply to a model reviewer"), "{ignored}");
+
+        let mut config = load(
+            "[reviewer]\nmodel = \"m\"\nendpoint = \"http://127.0.0.1:9/v1\"\nmin_confidence = \"high\"\n",
+        )
+        .expect("loads");
+        let loaded = config.evaluators.clone();
+        config.settle().expect("settling again is fine");
+        assert_eq!(config.evaluators, loaded);
+    }
+
+    #[test]
+    fn debug_shows_no_secret_of_a_section() {
+        let config = load(
+            "[evaluators.classifier.openai]\nbase_url = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\napi_key = \"sk-live-0123456789abcdef0123456789\"\n",
+        )
+        .expect("loads");
+        let shown = format!("{config:?}");
+        assert!(!shown.contains("sk-live"), "{shown}");
+        assert!(shown.contains("classifier"), "{shown}");
+    }
+
+    fn load(text: &str) -> Result<Config, ConfigError> {
+        let dir = tempfile::tempdir().expect("a directory");
+        let path = dir.path().join("warrant.toml");
+        std::fs::write(&path, text).expect("written");
+        Config::load(Some(&path))
+    }
+
+    fn error(text: &str) -> String {
+        match load(text) {
+            Ok(_) => panic!("accepted:\n{text}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn the_reviewer_role_maps_onto_the_classifier() {
+        let config = load(
+            r#"
+            [reviewer]
+            model = "qwen2.5:7b"
+            endpoint = "http://127.0.0.1:11434/v1"
+            prompt_version = "review-v1"
+            timeout_ms = 1500
+            fallback = "embedded"
+            min_confidence = "high"
+            "#,
+        )
+        .unwrap();
+        let evaluators: warrant_evaluators::EvaluatorsConfig =
+            serde_json::from_value(config.evaluators).unwrap();
+        let openai = evaluators.classifier.openai.unwrap();
+        assert_eq!(openai.model, "qwen2.5:7b");
+        assert_eq!(openai.base_url, "http://127.0.0.1:11434/v1");
+        assert_eq!(openai.timeout_ms, 1500);
+        assert_eq!(openai.fallback, Fallback::Embedded);
+        assert_eq!(openai.prompt_version.as_deref(), Some("review-v1"));
+        assert_eq!(evaluators.classifier.min_confidence, Some(Confidence::High));
+    }
+
+    #[test]
+    fn the_embedded_reviewer_needs_no_endpoint() {
+        let config = load("[reviewer]\nmodel = \"embedded\"\n").unwrap();
+        let evaluators: warrant_evaluators::EvaluatorsConfig =
+            serde_json::from_value(config.evaluators).unwrap();
+        assert_eq!(evaluators.classifier.openai, None);
+    }
+
+    #[test]
+    fn the_classifier_section_still_works_alone() {
+        let config = load(
+            "[evaluators.classifier.openai]\nbase_url = \"http://127.0.0.1:1/v1\"\nmodel = \"m\"\n",
+        )
+        .unwrap();
+        assert!(config.reviewer.is_none());
+        assert_eq!(
+            config.evaluators["classifier"]["openai"]["model"],
+            serde_json::json!("m")
+        );
+    }
+
+    #[test]
+    fn bad_reviewer_settings_are_named() {
+        for (text, named) in [
+            ("[reviewer]\nmodel = \"m\"\n", "\"m\" needs an endpoint"),
+            (
+                "[reviewer]\nendpoint = \"http://x/v1\"\n",
+                "\"http://x/v1\" needs the model",
+            ),
+            (
+                "[reviewer]\nmodel = \"m\"\nendpoint = \"ftp://x\"\n",
+                "\"ftp://x\" is not an http(s) URL",
+            ),
+            (
+                "[reviewer]\nmodel = \"m\"\nendpoint = \"http://x/v1\"\nprompt_version = \"v0\"\n",
+                "prompt_version \"v0\" is unknown",
+            ),
+            (
+                "[reviewer]\nmodel = \"m\"\nendpoint = \"http://x/v1\"\nfallback = \"allow\"\n",
+                "allow",
+            ),
+            ("[reviewer]\nmodle = \"m\"\n", "modle"),
+            (
+                "[reviewer]\nmodel = \"m\"\nendpoint = \"http://x/v1\"\n[evaluators.classifier.openai]\nbase_url = \"http://y/v1\"\nmodel = \"n\"\n",
+                "configured twice",
+            ),
+        ] {
+            let e = error(text);
+            assert!(e.contains(named), "{e:?} does not name {named:?}");
+        }
+    }
+
+    #[test]
+    fn telemetry_settings_are_checked() {
+        assert!(load("[telemetry]\n").is_ok());
+        let e = error("[telemetry]\notlp_endpont = \"http://x\"\n");
+        assert!(e.contains("otlp_endpont"), "{e}");
+        let e = error("[telemetry]\notlp_endpoint = \"collector:4318\"\n");
+        assert!(e.contains("collector:4318"), "{e}");
+    }
 }

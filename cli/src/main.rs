@@ -2,13 +2,12 @@
 
 mod audit;
 mod check;
-mod config;
 mod demo;
-mod engine;
 mod hook;
 mod init;
 mod mcp;
 mod plugins;
+mod replay;
 mod serve;
 mod stdio;
 
@@ -16,6 +15,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use warrant::{config, engine};
 
 /// Decides, explains and records how every tool call of an AI agent was authorized.
 #[derive(Debug, Parser)]
@@ -43,6 +43,13 @@ enum Command {
     Plugins(plugins::PluginsArgs),
     /// Print the audit log as JSON lines; `--verify` checks its keyed chain and checkpoints.
     Audit(audit::AuditArgs),
+    /// Decide the recorded calls again under a proposed configuration (`--with NEW.toml`)
+    /// and print those that would be allowed, asked or denied differently, grouped by
+    /// reason code. Writes nothing.
+    ///
+    /// Reads the data directory of the current configuration (`--config`, else
+    /// ./warrant.toml); `--json` prints the report as one JSON object.
+    Replay(replay::ReplayArgs),
     /// Serve the HTTP API, the AG-UI endpoint (POST /v1/agent) and the web UI.
     ///
     /// Binds 127.0.0.1:7878 by default and prints the bound address on stderr; every /v1/
@@ -70,18 +77,8 @@ enum Command {
     Init(init::InitArgs),
 }
 
-/// The built-in crates register their plugins with `inventory`; the linker keeps those
-/// registrations only from crates the binary references, so reference every one of them.
-fn link_builtin_plugins() {
-    std::hint::black_box((
-        warrant_evaluators::default_chain as *const () as usize,
-        warrant_stores::SqliteConfig::open as *const () as usize,
-        warrant_transports::sse::SseHub::new as *const () as usize,
-    ));
-}
-
 fn main() -> ExitCode {
-    link_builtin_plugins();
+    warrant::engine::link_builtin_plugins();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
@@ -92,6 +89,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args, cli.config.as_deref()),
         Command::Plugins(args) => plugins::run(args, cli.config.as_deref()),
         Command::Audit(args) => audit::run(args, cli.config.as_deref()),
+        Command::Replay(args) => replay::run(args, cli.config.as_deref()),
         Command::Serve(args) => serve::run(args, cli.config.as_deref()),
         Command::Stdio(args) => stdio::run(args, cli.config.as_deref()),
         Command::Mcp(args) => mcp::run(args, cli.config.as_deref()),

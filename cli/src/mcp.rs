@@ -13,7 +13,7 @@ use warrant_transports::sse::SseHub;
 
 use crate::config::Config;
 use crate::engine::build_shared_engine;
-use crate::serve::open_store;
+use crate::engine::open_store;
 
 /// Arguments of `warrant mcp`.
 #[derive(Debug, clap::Args)]

@@ -36,14 +36,38 @@ fn list(args: &PluginsArgs, config_file: Option<&Path>) -> Result<String, String
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let plugins = runtime
+    crate::engine::link_builtin_plugins();
+    let mut plugins = runtime
         .block_on(warrant_plugins::list(&config.plugins))
         .map_err(|e| e.to_string())?;
+    mark_selected(&mut plugins, &config);
     if args.json {
         serde_json::to_string_pretty(&plugins)
             .map(|json| json + "\n")
             .map_err(|e| e.to_string())
     } else {
         Ok(warrant_plugins::render_table(&plugins))
+    }
+}
+
+/// Marks what the configuration uses: the chain's evaluators by position, the store, and each
+/// transport with the command that runs it.
+fn mark_selected(plugins: &mut [warrant_plugins::PluginInfo], config: &Config) {
+    use warrant_plugins::PluginKind;
+    let chain = config.plugins.evaluator_names();
+    for p in plugins {
+        p.selected = match p.kind {
+            PluginKind::Evaluator => chain
+                .iter()
+                .position(|n| *n == p.name)
+                .map(|i| format!("chain {}", i + 1)),
+            PluginKind::Store => (p.name == config.store.kind).then(|| "store".to_owned()),
+            PluginKind::Transport => match p.name.as_str() {
+                "sse" => Some("warrant serve".to_owned()),
+                "stdio" => Some("warrant stdio".to_owned()),
+                _ => None,
+            },
+            _ => None,
+        };
     }
 }

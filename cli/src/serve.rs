@@ -7,16 +7,15 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use warrant_core::store::Store;
-use warrant_stores::SqliteConfig;
 use warrant_transports::http::TcpListener;
 use warrant_transports::http::{
     AgentCredential, ServerConfig, ServerState, generate_token, serve, shutdown_signal,
 };
 use warrant_transports::sse::SseHub;
+use warrant_transports::telemetry::{Metrics, Observer};
 
 use crate::config::Config;
-use crate::engine::build_engine;
+use crate::engine::{build_engine, open_store};
 
 /// Arguments of `warrant serve`.
 #[derive(Debug, clap::Args)]
@@ -149,7 +148,8 @@ pub(crate) async fn start(config: Config, launch: Launch) -> Result<(), String> 
     connection_settings(&mut server)?;
     let store = open_store(&config)?;
     let hub = Arc::new(SseHub::new(Arc::clone(&store)));
-    let engine = build_engine(&config, store, hub.clone()).await?;
+    let replayer = crate::replay::ServerReplayer::new(config.clone(), Arc::clone(&store));
+    let engine = build_engine(&config, store, observed(&config, hub.clone())?).await?;
     let listener = match TcpListener::bind(&config.addr).await {
         Ok(listener) => listener,
         Err(e) if launch == Launch::Demo => {
@@ -216,21 +216,33 @@ pub(crate) async fn start(config: Config, launch: Launch) -> Result<(), String> 
     }
     server.token = token;
     let state = ServerState::new(engine, hub, server, addr);
+    state.set_replayer(Arc::new(replayer));
     serve(listener, state, shutdown_signal())
         .await
         .map_err(|e| format!("the server stopped: {e}"))
 }
 
-/// The SQLite store under the data directory (created when missing).
-pub(crate) fn open_store(config: &Config) -> Result<Arc<dyn Store>, String> {
-    let store = SqliteConfig::in_dir(&config.data_dir)
-        .event_retention(config.event_retention)
-        .open()
-        .map_err(|e| {
-            format!(
-                "cannot open the database in {}: {e}",
-                config.data_dir.display()
-            )
-        })?;
-    Ok(Arc::new(store))
+/// The engine's transports: the hub, and the observer that counts decisions for
+/// `GET /metrics` (the reviewer's account included) and, with the `otel` feature and
+/// `[telemetry] otlp_endpoint`, exports a span per decision.
+fn observed(
+    config: &Config,
+    hub: Arc<SseHub>,
+) -> Result<Arc<dyn warrant_core::transport::Transport>, String> {
+    let observer = Observer::new(Arc::clone(Metrics::global()));
+    #[cfg(feature = "otel")]
+    let observer = match &config.telemetry.otlp_endpoint {
+        Some(endpoint) => {
+            use warrant_transports::telemetry::otel::{OtlpConfig, OtlpDecisions};
+            let exporter =
+                OtlpDecisions::new(&OtlpConfig::new(endpoint), Arc::clone(Metrics::global()))?;
+            observer.with_sink(Arc::new(exporter))
+        }
+        None => observer,
+    };
+    #[cfg(not(feature = "otel"))]
+    let _ = config;
+    let transports: Vec<Arc<dyn warrant_core::transport::Transport>> =
+        vec![hub, Arc::new(observer)];
+    Ok(Arc::new(transports))
 }

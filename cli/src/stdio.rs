@@ -9,7 +9,8 @@ use warrant_transports::stdio::{LineTransport, StdioOptions, serve};
 
 use crate::config::Config;
 use crate::engine::build_engine;
-use crate::serve::{open_store, run_sidecar};
+use crate::engine::open_store;
+use crate::serve::run_sidecar;
 
 /// Arguments of `warrant stdio`.
 #[derive(Debug, clap::Args)]

@@ -33,6 +33,7 @@ fn evaluation(tool_call_id: &str) -> AuditRecord {
                 confidence: None,
                 risk_categories: None,
                 reviewer_model: None,
+                review: Default::default(),
                 provenance: None,
                 evaluator: None,
             },
@@ -180,4 +181,42 @@ fn the_key_comes_from_the_environment_and_never_shows() {
         assert!(!all.contains(&hex_key), "the key leaked: {all}");
         assert!(!all.contains(&"11".repeat(32)), "the key leaked: {all}");
     }
+}
+
+#[test]
+fn the_store_is_read_as_store_configures_it() {
+    // The database elsewhere than the data directory, with its key and checkpoint beside it.
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    append(SqliteConfig::in_dir(&elsewhere), 1, 2);
+    // A stale log in the data directory must not be the one verified.
+    append(SqliteConfig::in_dir(dir.path()), 1, 5);
+    std::fs::write(
+        dir.path().join("warrant.toml"),
+        format!(
+            "[store]\nkind = \"sqlite\"\npath = {:?}\n",
+            elsewhere.join("warrant.db").display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = audit(dir.path(), &["--verify"], None);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(verification(&out)["records"], 2);
+
+    // Another kind of store is named, not silently replaced by a file.
+    std::fs::write(
+        dir.path().join("warrant.toml"),
+        "[store]\nkind = \"memory\"\n",
+    )
+    .unwrap();
+    let out = audit(dir.path(), &["--verify"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("kind is \"memory\""), "{stderr}");
 }

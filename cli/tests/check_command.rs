@@ -151,6 +151,25 @@ fn a_bad_config_file_names_the_file_and_the_key() {
 }
 
 #[test]
+fn a_bad_nested_key_is_named_from_the_top() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("warrant.toml");
+    std::fs::write(&file, "[evaluators.policy]\nhome_dirr = \"/x\"\n").unwrap();
+    let stderr = one_line_error(&check(&[
+        "--tool",
+        "Bash",
+        "--input",
+        "{}",
+        "--config",
+        file.to_str().unwrap(),
+    ]));
+    assert!(
+        stderr.contains("key \"evaluators.policy.home_dirr\""),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn logs_to_a_pipe_carry_no_colour_codes() {
     let workspace = tempfile::tempdir().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_warrant"))

@@ -93,4 +93,22 @@ fn json_lists_kind_name_version_and_origin() {
         .find(|p| p["name"] == "office_hours")
         .expect("listed");
     assert_eq!(hours["origin"], "library");
+    // What the configuration uses: the default chain, then the store and the transports.
+    let selected = |kind: &str, name: &str| {
+        list.iter()
+            .find(|p| p["kind"] == kind && p["name"] == name)
+            .and_then(|p| p["selected"].as_str())
+            .map(str::to_owned)
+    };
+    assert_eq!(selected("evaluator", "policy").as_deref(), Some("chain 1"));
+    assert_eq!(
+        selected("evaluator", "full_access").as_deref(),
+        Some("chain 4")
+    );
+    assert_eq!(selected("store", "sqlite").as_deref(), Some("store"));
+    assert_eq!(selected("store", "memory"), None);
+    assert_eq!(
+        selected("transport", "sse").as_deref(),
+        Some("warrant serve")
+    );
 }

@@ -175,6 +175,63 @@ pub struct ToolPermissionDecision {
     /// `source`; absent when no evaluator decided (an open call left to the user).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evaluator: Option<DecidingEvaluator>,
+    /// How the security reviewer reviewed the call (classifier decisions only): flattened
+    /// beside `reviewerModel` as `reviewerEmbedded`, `reviewerPromptVersion`,
+    /// `reviewerLatencyMs`, `reviewerFallback`, `reviewerFallbackReason`.
+    #[serde(flatten, default)]
+    pub review: ReviewDetails,
+}
+
+/// How a classifier decision was reviewed: by the embedded heuristic reviewer or a model, with
+/// which prompt, how long it took, and what stood in when the configured reviewer was down or
+/// slow. Every field is optional on the wire; all are absent on other decisions.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReviewDetails {
+    /// Whether the embedded heuristic reviewer decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer_embedded: Option<bool>,
+    /// The version of the review prompt a model was sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer_prompt_version: Option<String>,
+    /// How long the review took, in milliseconds (the fallback included).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer_latency_ms: Option<u64>,
+    /// What stood in for the configured reviewer when it was down or slow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer_fallback: Option<ReviewerFallback>,
+    /// Why the configured reviewer gave no verdict (bounded, redacted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reviewer_fallback_reason: Option<String>,
+}
+
+impl ReviewDetails {
+    /// Whether nothing is said (a decision no reviewer made).
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// What decides a call when the configured security reviewer is down, slow or answers outside
+/// the schema (`fallback` of `[reviewer]`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReviewerFallback {
+    /// The call asks the user (the default: a reviewer failure never allows).
+    #[default]
+    Ask,
+    /// The embedded heuristic reviewer decides instead.
+    Embedded,
+}
+
+impl ReviewerFallback {
+    /// The wire name (`ask`, `embedded`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Ask => "ask",
+            Self::Embedded => "embedded",
+        }
+    }
 }
 
 /// Which kind of user decision a `rule`-sourced decision was (`provenance` on the wire).
@@ -263,6 +320,7 @@ impl From<ResolutionBehavior> for Behavior {
 /// The source of every resolution: the user.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ResolutionSource {
     /// The user acted on an approval request.
     #[default]

@@ -6,7 +6,9 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 use crate::call::{EvaluationContext, PermissionMode, ToolCall};
-use crate::decision::{Behavior, Confidence, PermissionDecisionSource, Provenance, Risk};
+use crate::decision::{
+    Behavior, Confidence, PermissionDecisionSource, Provenance, ReviewDetails, Risk,
+};
 
 /// How strongly an evaluator's decision binds, by the chain's strength table.
 ///
@@ -72,6 +74,9 @@ pub struct Rationale {
     /// Which kind of user decision it was (the `rule` source only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<Provenance>,
+    /// How the security reviewer reviewed the call (classifiers only).
+    #[serde(flatten, default)]
+    pub review: ReviewDetails,
 }
 
 impl Rationale {
@@ -85,6 +90,7 @@ impl Rationale {
             risk_categories: None,
             reviewer_model: None,
             provenance: None,
+            review: ReviewDetails::default(),
         }
     }
 
@@ -218,6 +224,13 @@ pub trait Evaluator: Send + Sync {
         Role::Judge
     }
 
+    /// How long this evaluator needs at most, when it knows better than the chain's default
+    /// (a reviewer whose own timeout is longer). Configuration-built chains give it that
+    /// long; past it, the call asks.
+    fn time_limit(&self) -> Option<std::time::Duration> {
+        None
+    }
+
     /// Looks at one call.
     async fn evaluate(
         &self,
@@ -239,6 +252,9 @@ impl<E: Evaluator + ?Sized> Evaluator for Arc<E> {
     }
     fn role(&self) -> Role {
         (**self).role()
+    }
+    fn time_limit(&self) -> Option<std::time::Duration> {
+        (**self).time_limit()
     }
     async fn evaluate(
         &self,
@@ -262,6 +278,9 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
     }
     fn role(&self) -> Role {
         (**self).role()
+    }
+    fn time_limit(&self) -> Option<std::time::Duration> {
+        (**self).time_limit()
     }
     async fn evaluate(
         &self,

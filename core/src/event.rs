@@ -145,6 +145,7 @@ event_structs! {
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", tag = "type")]
+#[non_exhaustive]
 pub enum RunOutcome {
     /// It completed.
     Success,
@@ -186,6 +187,7 @@ pub struct Interrupt {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "SCREAMING_SNAKE_CASE")]
 #[allow(missing_docs)]
+#[non_exhaustive]
 pub enum Event {
     RunStarted(RunStarted),
     RunFinished(RunFinished),
@@ -205,6 +207,7 @@ pub enum Event {
 
 /// Warrant's CUSTOM events, typed.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum WarrantEvent {
     /// `tool_permission_decision`.
     Decision(ToolPermissionDecision),
@@ -364,6 +367,7 @@ impl AppCustom {
 /// (`authorize`, `resolve`, `complete`), so no variant can carry them.
 #[derive(Debug, Clone, PartialEq)]
 #[allow(missing_docs)]
+#[non_exhaustive]
 pub enum AgentEvent {
     RunStarted(RunStarted),
     RunFinished(RunFinished),

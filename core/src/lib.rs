@@ -14,6 +14,7 @@ pub mod decision;
 pub mod engine;
 pub mod evaluator;
 pub mod event;
+pub mod events;
 pub mod grant;
 pub mod part;
 pub mod sanitize;

@@ -10,6 +10,7 @@ use crate::event::{Event, WarrantEvent};
 /// Where a tool call's execution stands. Permission metadata never changes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ToolState {
     /// Its arguments are streaming in.
     #[default]
@@ -78,6 +79,7 @@ impl ToolPart {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum MessagePart {
     /// Text.
     Text {

@@ -144,6 +144,7 @@ pub fn decision(d: &mut ToolPermissionDecision) {
     d.reason = clean(&d.reason, MAX_REASON_CHARS);
     d.reason_code = clean(&d.reason_code, MAX_CATEGORY_CHARS);
     classifier_metadata(&mut d.risk_categories, &mut d.reviewer_model);
+    review(&mut d.review);
     if let Some(p) = d.provenance.as_mut() {
         provenance(p);
     }
@@ -194,6 +195,25 @@ fn classifier_metadata(categories: &mut Option<Vec<String>>, model: &mut Option<
     }
     if let Some(model) = model.as_mut() {
         *model = clean(model, MAX_MODEL_CHARS);
+    }
+}
+
+/// The longest reason a reviewer fallback keeps, in characters.
+pub const MAX_FALLBACK_REASON_CHARS: usize = 200;
+
+/// The longest review time kept, in milliseconds (a day; also within what every JSON reader
+/// holds exactly).
+pub const MAX_REVIEW_LATENCY_MS: u64 = 86_400_000;
+
+fn review(r: &mut crate::decision::ReviewDetails) {
+    if let Some(ms) = r.reviewer_latency_ms.as_mut() {
+        *ms = (*ms).min(MAX_REVIEW_LATENCY_MS);
+    }
+    if let Some(v) = r.reviewer_prompt_version.as_mut() {
+        *v = clean(v, MAX_MODEL_CHARS);
+    }
+    if let Some(why) = r.reviewer_fallback_reason.as_mut() {
+        *why = clean(why, MAX_FALLBACK_REASON_CHARS);
     }
 }
 

@@ -79,6 +79,7 @@ fn empty_store() -> MockDb {
     db.expect_grants().returning(|| Ok(vec![]));
     db.expect_pending_approvals().returning(|| Ok(vec![]));
     db.expect_upsert_tool_part().returning(|_, _, _| Ok(()));
+    db.expect_append_event().returning(|_, _| Ok(1));
     db
 }
 
@@ -681,6 +682,7 @@ async fn audit_kinds(store: &MemoryStore) -> Vec<&'static str> {
             AuditEvent::Expiry { .. } => "expiry",
             AuditEvent::Cancel { .. } => "cancel",
             AuditEvent::GrantRevoked { .. } => "grant revoked",
+            _ => "other",
         })
         .collect()
 }

@@ -4,6 +4,7 @@
 use async_trait::async_trait;
 use proptest::prelude::*;
 use serde_json::json;
+use warrant_core::decision::{ReviewDetails, ReviewerFallback};
 use warrant_core::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -79,18 +80,39 @@ fn rationale() -> impl Strategy<Value = Rationale> {
             Risk::High,
             Risk::Critical,
         ]),
+        review(),
     )
         .prop_map(
-            |(reason, reason_code, risk_categories, reviewer_model, confidence, risk)| Rationale {
-                reason,
-                reason_code,
-                risk,
-                confidence,
-                risk_categories,
-                reviewer_model,
-                provenance: None,
+            |(reason, reason_code, risk_categories, reviewer_model, confidence, risk, review)| {
+                let mut r = Rationale::new(reason_code, reason, risk);
+                r.confidence = confidence;
+                r.risk_categories = risk_categories;
+                r.reviewer_model = reviewer_model;
+                r.review = review;
+                r
             },
         )
+}
+
+/// What a reviewer may say about its own review, hostile text included.
+fn review() -> impl Strategy<Value = ReviewDetails> {
+    (
+        prop::option::of(any::<bool>()),
+        prop::option::of(hostile_text()),
+        prop::option::of(any::<u64>()),
+        prop::option::of(prop::sample::select(vec![
+            ReviewerFallback::Ask,
+            ReviewerFallback::Embedded,
+        ])),
+        prop::option::of(hostile_text()),
+    )
+        .prop_map(|(embedded, prompt, latency, fallback, why)| ReviewDetails {
+            reviewer_embedded: embedded,
+            reviewer_prompt_version: prompt,
+            reviewer_latency_ms: latency,
+            reviewer_fallback: fallback,
+            reviewer_fallback_reason: why,
+        })
 }
 
 fn stance() -> impl Strategy<Value = Stance> {

@@ -148,8 +148,36 @@ fn decision_metadata_is_sanitized_and_bounded() {
             name: "n".repeat(1000),
             version: None,
         }),
+        review: warrant_core::decision::ReviewDetails {
+            reviewer_embedded: Some(false),
+            reviewer_prompt_version: Some("v".repeat(1000)),
+            reviewer_latency_ms: Some(u64::MAX),
+            reviewer_fallback: Some(warrant_core::decision::ReviewerFallback::Ask),
+            reviewer_fallback_reason: Some(format!(
+                "401 from the endpoint with key {} {}",
+                SECRETS[0].1,
+                "z".repeat(3000)
+            )),
+        },
     };
     sanitize::decision(&mut d);
+    assert_eq!(
+        d.review.reviewer_latency_ms,
+        Some(sanitize::MAX_REVIEW_LATENCY_MS),
+        "bounded so every JSON reader holds it exactly"
+    );
+    let why = d.review.reviewer_fallback_reason.as_deref().unwrap();
+    assert!(!why.contains(SECRETS[0].1), "{why}");
+    assert!(why.chars().count() <= sanitize::MAX_FALLBACK_REASON_CHARS);
+    assert!(
+        d.review
+            .reviewer_prompt_version
+            .as_deref()
+            .unwrap()
+            .chars()
+            .count()
+            <= sanitize::MAX_MODEL_CHARS
+    );
     let Some(Provenance::UserRule { rule, origin, .. }) = &d.provenance else {
         panic!("provenance kept: {:?}", d.provenance);
     };

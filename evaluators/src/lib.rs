@@ -33,7 +33,6 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use warrant_core::catalog::ToolCatalog;
 use warrant_core::chain::{Chain, ChainBuilder};
-use warrant_core::decision::Confidence;
 
 pub use classifier::{AutoClassifier, Classifier, ClassifierConfig};
 pub use error::ConfigError;
@@ -124,13 +123,7 @@ pub fn default_chain_builder(
 ) -> Result<ChainBuilder, ConfigError> {
     let policy = PolicyEvaluator::new(&config.policy)?;
     let rules = RuleEvaluator::new(&config.rules, catalog, policy.home_dir().map(PathBuf::from))?;
-    let (backend, wait) = config.classifier.backend(&policy)?;
-    let classifier = AutoClassifier::new(backend).with_min_confidence(
-        config
-            .classifier
-            .min_confidence
-            .unwrap_or(Confidence::Medium),
-    );
+    let (classifier, wait) = config.classifier.evaluator(&policy)?;
     let builder = Chain::builder().evaluator(policy).evaluator(rules);
     let builder = match wait {
         Some(wait) => builder.evaluator_with_timeout(classifier, wait),

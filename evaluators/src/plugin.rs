@@ -14,9 +14,7 @@ use warrant_plugins::{BuildContext, BuiltinPlugin, Constructor, inventory};
 use crate::classifier::{
     Classifier, ClassifierConfig, HeuristicClassifier, OpenAiCompatibleClassifier,
 };
-use crate::{
-    AutoClassifier, FullAccess, PolicyConfig, PolicyEvaluator, RuleEvaluator, RulesConfig,
-};
+use crate::{FullAccess, PolicyConfig, PolicyEvaluator, RuleEvaluator, RulesConfig};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -32,12 +30,6 @@ fn section<T: DeserializeOwned + Default>(cx: &BuildContext, name: &str) -> Resu
 
 fn policy(cx: &BuildContext) -> Result<PolicyEvaluator, String> {
     PolicyEvaluator::new(&section::<PolicyConfig>(cx, "policy")?).map_err(|e| e.to_string())
-}
-
-fn classifier(cx: &BuildContext) -> Result<Arc<dyn Classifier>, String> {
-    let config = section::<ClassifierConfig>(cx, "classifier")?;
-    let (backend, _wait) = config.backend(&policy(cx)?).map_err(|e| e.to_string())?;
-    Ok(backend)
 }
 
 fn arc<E: Evaluator + 'static>(evaluator: E) -> Arc<dyn Evaluator> {
@@ -65,7 +57,11 @@ inventory::submit! {
 inventory::submit! {
     BuiltinPlugin::evaluator("auto_classifier", VERSION,
         "The security reviewer for open calls in auto mode (an OpenAI-compatible model, or the embedded heuristic reviewer).",
-        |cx| classifier(cx).map(|backend| arc(AutoClassifier::new(backend))))
+        |cx| {
+            let config = section::<ClassifierConfig>(cx, "classifier")?;
+            let (classifier, _wait) = config.evaluator(&policy(cx)?).map_err(|e| e.to_string())?;
+            Ok(arc(classifier))
+        })
 }
 
 inventory::submit! {

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use warrant_core::chain::{Chain, DEFAULT_EVALUATOR_TIMEOUT};
+use warrant_core::chain::{Chain, ChainBuilder, DEFAULT_EVALUATOR_TIMEOUT};
 use warrant_core::evaluator::Evaluator;
 
 use crate::config::PluginsConfig;
@@ -35,6 +35,23 @@ pub struct Assembly {
 ///
 /// An unknown or duplicated name, a relative library path, or a built-in's broken table.
 pub async fn assemble(config: &PluginsConfig, cx: &BuildContext) -> Result<Assembly, PluginError> {
+    let (builder, evaluators) = assemble_builder(config, cx).await?;
+    Ok(Assembly {
+        chain: builder.build(),
+        evaluators,
+    })
+}
+
+/// [`assemble`] stopped before the chain is sealed: the builder holds the configured
+/// evaluators in order, so a host may add its own before building it.
+///
+/// # Errors
+///
+/// As [`assemble`].
+pub async fn assemble_builder(
+    config: &PluginsConfig,
+    cx: &BuildContext,
+) -> Result<(ChainBuilder, Vec<PluginInfo>), PluginError> {
     check_names(config)?;
     let mut builder = Chain::builder();
     let mut evaluators = Vec::new();
@@ -58,11 +75,9 @@ pub async fn assemble(config: &PluginsConfig, cx: &BuildContext) -> Result<Assem
                 let plugin = builtins()
                     .find(|p| p.kind() == PluginKind::Evaluator && p.name == name)
                     .map(PluginInfo::builtin);
-                (
-                    evaluator,
-                    DEFAULT_EVALUATOR_TIMEOUT,
-                    plugin.expect("found above"),
-                )
+                // A built-in that needs longer than the default (a model reviewer) says so.
+                let limit = evaluator.time_limit().unwrap_or(DEFAULT_EVALUATOR_TIMEOUT);
+                (evaluator, limit, plugin.expect("found above"))
             };
         builder = builder.evaluator_with_timeout(evaluator, timeout);
         evaluators.push(info);
@@ -77,10 +92,7 @@ pub async fn assemble(config: &PluginsConfig, cx: &BuildContext) -> Result<Assem
             tracing::warn!(plugin = %unused, "configured but not named in plugins.evaluators");
         }
     }
-    Ok(Assembly {
-        chain: builder.build(),
-        evaluators,
-    })
+    Ok((builder, evaluators))
 }
 
 /// Every plugin: the built-ins of every kind, then each configured process and library

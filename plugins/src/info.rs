@@ -51,6 +51,10 @@ pub struct PluginInfo {
     /// Why it cannot run, when it cannot (its calls then ask).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Where the configuration uses it (`chain 1`, `store`, `warrant serve`); absent when
+    /// it is only available.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selected: Option<String>,
 }
 
 impl PluginInfo {
@@ -64,6 +68,7 @@ impl PluginInfo {
             description: plugin.description.to_owned(),
             location: None,
             error: None,
+            selected: None,
         }
     }
 
@@ -87,6 +92,7 @@ impl PluginInfo {
             description,
             location: Some(location),
             error,
+            selected: None,
         }
     }
 
@@ -101,13 +107,15 @@ impl PluginInfo {
             description: manifest.map(|m| m.description.clone()).unwrap_or_default(),
             location: Some(evaluator.config().path.display().to_string()),
             error: evaluator.refusal().map(str::to_owned),
+            selected: None,
         }
     }
 }
 
-/// The plugins as a table: kind, name, version, origin, and where or why.
+/// The plugins as a table: kind, name, version, origin, where the configuration uses it, and
+/// where or why.
 pub fn render_table(plugins: &[PluginInfo]) -> String {
-    let rows: Vec<[String; 5]> = plugins
+    let rows: Vec<[String; 6]> = plugins
         .iter()
         .map(|p| {
             let note = match (&p.error, &p.location) {
@@ -120,11 +128,12 @@ pub fn render_table(plugins: &[PluginInfo]) -> String {
                 p.name.clone(),
                 p.version.clone().unwrap_or_else(|| "-".to_owned()),
                 p.origin.as_str().to_owned(),
+                p.selected.clone().unwrap_or_else(|| "-".to_owned()),
                 note,
             ]
         })
         .collect();
-    let header = ["KIND", "NAME", "VERSION", "ORIGIN", "DETAIL"].map(str::to_owned);
+    let header = ["KIND", "NAME", "VERSION", "ORIGIN", "SELECTED", "DETAIL"].map(str::to_owned);
     let mut widths = header.clone().map(|h| h.len());
     for row in &rows {
         for (w, cell) in widths.iter_mut().zip(row) {
@@ -159,6 +168,7 @@ mod tests {
                 description: String::new(),
                 location: Some("/x.so".to_owned()),
                 error: Some("refused".to_owned()),
+                selected: Some("chain 5".to_owned()),
             },
             PluginInfo {
                 kind: PluginKind::Store,
@@ -168,14 +178,15 @@ mod tests {
                 description: "SQLite.".to_owned(),
                 location: None,
                 error: None,
+                selected: None,
             },
         ];
         let table = render_table(&plugins);
         assert_eq!(
             table,
-            "KIND       NAME          VERSION  ORIGIN    DETAIL\n\
-             evaluator  office_hours  -        library   error: refused\n\
-             store      sqlite        0.1.0    built-in  SQLite.\n"
+            "KIND       NAME          VERSION  ORIGIN    SELECTED  DETAIL\n\
+             evaluator  office_hours  -        library   chain 5   error: refused\n\
+             store      sqlite        0.1.0    built-in  -         SQLite.\n"
         );
     }
 }

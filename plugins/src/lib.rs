@@ -20,7 +20,7 @@ pub mod library;
 pub mod process;
 pub mod registry;
 
-pub use assemble::{Assembly, assemble, list};
+pub use assemble::{Assembly, assemble, assemble_builder, list};
 pub use config::{DEFAULT_EVALUATORS, PluginsConfig};
 pub use error::PluginError;
 pub use info::{Origin, PluginInfo, render_table};

@@ -33,7 +33,7 @@ pub const DEFAULT_SESSION_IDLE_EXPIRY_SECS: u64 = 30 * 24 * 3600;
 /// assert!(config.path.ends_with("warrant.db"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct SqliteConfig {
     /// The database file; its directory is created when missing.
     pub path: PathBuf,

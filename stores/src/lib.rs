@@ -1,14 +1,16 @@
 //! Warrant's stores: where decisions, tool parts, approvals and the audit log are kept.
 //!
-//! Two stores implement [`Store`](warrant_core::store::Store):
+//! Three stores implement [`Store`](warrant_core::store::Store):
 //!
 //! - [`memory`]: everything in memory, nothing survives the process (core's
 //!   [`MemoryStore`](warrant_core::store::MemoryStore), re-exported);
 //! - [`sqlite`]: the embedded default, one SQLite file in WAL mode, with versioned migrations,
 //!   an audit log chained with an HMAC whose key lives outside the database, sessions as
-//!   rows of their own, and grouped commits.
+//!   rows of their own, and grouped commits;
+//! - `postgres` (feature `postgres`, on by default): one PostgreSQL database shared by
+//!   several instances, with the same keyed audit chain kept gap-free across them.
 //!
-//! Both pass the same behaviour suite (`tests/behaviour/`); a new store proves itself by
+//! All pass the same behaviour suite (`tests/behaviour/`); a new store proves itself by
 //! passing it too.
 //!
 //! ```no_run
@@ -25,16 +27,22 @@
 //! # }
 //! ```
 
+mod audit_chain;
 mod config;
 mod error;
 mod files;
 mod plugin;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 pub mod sqlite;
+mod stored_part;
 
 pub use config::{
     CHECKPOINT_FILE_SUFFIX, DEFAULT_FILE_NAME, DEFAULT_SESSION_IDLE_EXPIRY_SECS, KEY_FILE_SUFFIX,
     SqliteConfig,
 };
+#[cfg(feature = "postgres")]
+pub use postgres::{PostgresConfig, PostgresStore};
 
 /// The in-memory store, for tests and for embedding without persistence.
 pub mod memory {

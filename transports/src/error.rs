@@ -115,6 +115,11 @@ impl From<EngineError> for ApiError {
                 "store_unavailable",
                 e.to_string(),
             ),
+            _ => Self::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal_error",
+                e.to_string(),
+            ),
         }
     }
 }
@@ -135,6 +140,11 @@ impl From<ResolveError> for ApiError {
                 "store_unavailable",
                 e.to_string(),
             ),
+            _ => Self::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal_error",
+                e.to_string(),
+            ),
         }
     }
 }
@@ -147,6 +157,11 @@ impl From<ResultError> for ApiError {
             ResultError::Store(_) => Self::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "store_unavailable",
+                e.to_string(),
+            ),
+            _ => Self::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal_error",
                 e.to_string(),
             ),
         }
@@ -175,6 +190,11 @@ impl From<WorkspaceUpdateError> for ApiError {
         match e {
             WorkspaceUpdateError::Rejected(e) => e.into(),
             WorkspaceUpdateError::Engine(e) => e.into(),
+            _ => Self::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal_error",
+                e.to_string(),
+            ),
         }
     }
 }

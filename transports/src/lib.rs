@@ -6,7 +6,9 @@
 //! - [`http`]: the HTTP API of `warrant serve` (axum), the AG-UI endpoint among its routes;
 //! - [`agent`]: the scripted demo agent behind `POST /v1/agent`, whose tools are mocked but
 //!   whose permission decisions are real;
-//! - [`stdio`]: JSON lines in, AG-UI events out, one per line.
+//! - [`stdio`]: JSON lines in, AG-UI events out, one per line;
+//! - [`telemetry`]: decision counters for `GET /metrics` and, with the `otel` feature, a span
+//!   per decision exported over OTLP/HTTP.
 
 pub mod agent;
 pub mod error;
@@ -14,6 +16,7 @@ pub mod http;
 mod plugin;
 pub mod sse;
 pub mod stdio;
+pub mod telemetry;
 pub mod workspace;
 
 pub use error::ApiError;

@@ -5,6 +5,7 @@ import { ApiError, adoptToken, authHeaders, forgetToken, request, saveToken } fr
 import { ApprovalDock } from "./dock.js";
 import { h, replaceChildren } from "./dom.js";
 import { formatTime } from "./decision.js";
+import { HistoryView } from "./history.js";
 import { addUserMessage, applyStreamEvent, emptyTimeline, timelineFromMessages } from "./reducer.js";
 import { grantList, renderActivity, renderGrants, renderInbox, renderPatternEditor, renderSessions, toolList } from "./settings.js";
 import { followEventStream, readEventStream } from "./sse.js";
@@ -16,7 +17,7 @@ const DEFAULT_SESSION = "demo";
 const TITLE = "Warrant";
 /** How often the approvals inbox asks the server what waits in other sessions. */
 const INBOX_POLL_MS = 3000;
-const TABS = ["activity", "patterns", "grants", "inbox", "sessions"];
+const TABS = ["activity", "patterns", "grants", "inbox", "sessions", "history"];
 
 const app = {
   token: "",
@@ -56,6 +57,8 @@ function scrollToCall(toolCallId) {
   });
 }
 
+const historyView = new HistoryView($("history"), { call, download, onOpenCall: openCall, formatTime });
+
 /** Calls the API with the token; a 401 asks for a new token. */
 async function call(path, options) {
   try {
@@ -64,6 +67,51 @@ async function call(path, options) {
     if (e instanceof ApiError && e.status === 401) askForToken();
     throw e;
   }
+}
+
+/**
+ * Fetches a file from the API with the token and saves it under `name`; resolves to the
+ * response's `Warrant-Audit-Chain` header (the audit log's state an export was made in).
+ */
+async function download(path, name) {
+  const response = await fetch(path, { headers: authHeaders(app.token), cache: "no-store" });
+  if (response.status === 401) askForToken();
+  if (!response.ok) {
+    const error = await response.json().catch(() => null);
+    throw new ApiError(response.status, error?.error?.code ?? "http_error", error?.error?.message ?? `The server answered ${response.status}.`);
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const link = h("a", { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return response.headers.get("warrant-audit-chain");
+}
+
+/** Opens a call in its session (from the history): the session, then the call, unfolded. */
+async function openCall(sessionId, toolCallId) {
+  if (sessionId !== app.sessionId) await openSession(sessionId);
+  const url = new URL(window.location.href);
+  url.searchParams.set("call", toolCallId);
+  window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+  focusCall(toolCallId);
+}
+
+/** Unfolds a call of the timeline and scrolls to it, once it is drawn; says so when it is not there. */
+function focusCall(toolCallId, tries = 60) {
+  requestAnimationFrame(() => {
+    const el = [...$("timeline").querySelectorAll("details.tool")].find((d) => d.dataset.toolCallId === toolCallId);
+    if (!el) {
+      if (tries > 0) setTimeout(() => focusCall(toolCallId, tries - 1), 50);
+      else notice(`The call ${toolCallId} is not in this session's timeline.`);
+      return;
+    }
+    for (const other of $("timeline").querySelectorAll("details.tool[data-focused]")) delete other.dataset.focused;
+    el.open = true;
+    el.dataset.focused = "true";
+    el.scrollIntoView({ block: "center" });
+  });
 }
 
 function askForToken() {
@@ -145,11 +193,12 @@ async function changeSessionSettings(autoApprovedToolNames) {
   drawSettings();
 }
 
-async function savePattern(pattern) {
+async function savePattern(pattern, { onSaved } = {}) {
   app.patterns = { ...app.patterns, busy: true, error: null, selectedId: pattern.id };
   drawSettings();
   try {
     await call(`/v1/patterns/${encodeURIComponent(pattern.id)}`, { method: "PUT", body: pattern });
+    onSaved?.();
     app.workspace = await call("/v1/workspace");
     app.patterns = { ...app.patterns, busy: false };
   } catch (e) {
@@ -266,6 +315,7 @@ async function openSession(sessionId) {
   $("session-input").value = sessionId;
   const url = new URL(window.location.href);
   url.searchParams.set("session", sessionId);
+  url.searchParams.delete("call");
   window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
   notice(null);
   draw();
@@ -348,6 +398,7 @@ function selectTab(name) {
   if (name === "grants") loadGrants();
   if (name === "inbox") loadInbox();
   if (name === "sessions") loadSettings().then(drawPanels);
+  if (name === "history") historyView.show();
 }
 
 /** Keeps the page's bottom padding equal to the dock's height, so the dock hides nothing. */
@@ -399,7 +450,8 @@ function start() {
     askForToken();
     return;
   }
-  openSession(sessionId);
+  const callId = new URLSearchParams(window.location.search).get("call");
+  openSession(sessionId).then(() => callId && focusCall(callId));
 }
 
 start();

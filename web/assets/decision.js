@@ -38,6 +38,18 @@ const PROVENANCE_BADGES = {
   checkpoints_off: () => ({ label: "Approvals off · Not reviewed", tone: "violet" }),
 };
 
+/** The model id the embedded heuristic reviewer reports as `reviewerModel`. */
+export const EMBEDDED_REVIEWER_MODEL = "warrant/heuristic-v1";
+
+/** The label of the embedded heuristic reviewer wherever it decided. */
+export const EMBEDDED_REVIEWER_LABEL = "Embedded reviewer (heuristic)";
+
+/** The classifier's reason codes for a review that failed, so the call asks. */
+const FAILED_REVIEW_CODES = new Set(["auto_classifier_unavailable", "auto_classifier_invalid_output"]);
+
+/** The sentence the server opens a reason with when the embedded reviewer stood in. */
+const EMBEDDED_STOOD_IN = /^The security reviewer .* was unavailable \((.*)\), so the embedded reviewer decided\./;
+
 const RESOLUTIONS = {
   once: "User allowed once",
   session: "User allowed for this session",
@@ -53,6 +65,48 @@ export function capitalize(word) {
 export function truncate(text, max) {
   const chars = Array.from(String(text ?? ""));
   return chars.length <= max ? chars.join("") : `${chars.slice(0, max - 1).join("").trimEnd()}…`;
+}
+
+/** Whether the embedded heuristic reviewer made a classifier decision. */
+export function isEmbeddedReviewer(decision) {
+  if (!decision?.reviewerModel) return false;
+  return decision.reviewerEmbedded === true || decision.reviewerModel === EMBEDDED_REVIEWER_MODEL;
+}
+
+/**
+ * Who reviewed a classifier decision, as a person reads it: "Embedded reviewer (heuristic)"
+ * with its id, or the model's name. Empty when no reviewer is named.
+ */
+export function reviewerText(decision) {
+  const model = decision?.reviewerModel;
+  if (!model) return "";
+  return isEmbeddedReviewer(decision) ? `${EMBEDDED_REVIEWER_LABEL} · ${model}` : model;
+}
+
+/**
+ * The fallback that decided a classifier call because the configured reviewer was down,
+ * slow or answered outside the schema: `{kind: "embedded" | "ask", reason}`, or null. Read
+ * from `reviewerFallback` when the server sends it, else from the reason code (a failed review
+ * asks) or the reason's opening sentence (the embedded reviewer stood in).
+ */
+export function reviewerFallback(decision) {
+  if (!decision || decision.source !== "auto_classifier") return null;
+  const why = typeof decision.reviewerFallbackReason === "string" ? decision.reviewerFallbackReason : "";
+  if (decision.reviewerFallback === "embedded" || decision.reviewerFallback === "ask") {
+    return { kind: decision.reviewerFallback, reason: why };
+  }
+  if (FAILED_REVIEW_CODES.has(decision.reasonCode)) return { kind: "ask", reason: why };
+  const stoodIn = isEmbeddedReviewer(decision) && EMBEDDED_STOOD_IN.exec(String(decision.reason ?? ""));
+  return stoodIn ? { kind: "embedded", reason: stoodIn[1] } : null;
+}
+
+/** A fallback in words, for the expanded view and the dock. */
+export function fallbackText(fallback) {
+  if (!fallback) return "";
+  const why = fallback.reason ? ` (${fallback.reason})` : "";
+  return fallback.kind === "embedded"
+    ? `Reviewer unavailable${why}: the embedded reviewer decided`
+    : `Reviewer unavailable${why}: the call asks for your review`;
 }
 
 /**
@@ -91,12 +145,10 @@ export function badgeFor(part, { verbose = false } = {}) {
   switch (decision.source) {
     case "full_access":
       return { label: "Full Access · Not reviewed", tone: "violet", tooltip };
-    case "auto_classifier":
-      return {
-        label: decision.confidence ? `Auto allowed · ${decision.confidence} conf` : "Auto allowed",
-        tone: "green",
-        tooltip,
-      };
+    case "auto_classifier": {
+      const label = decision.confidence ? `Auto allowed · ${decision.confidence} conf` : "Auto allowed";
+      return { label: reviewerFallback(decision) ? `${label} · fallback` : label, tone: "green", tooltip };
+    }
     default:
       if (isRoutineReadOnly(decision) && !verbose) return null;
       return { label: "Policy allowed", tone: "neutral", tooltip };
@@ -181,7 +233,11 @@ export function userDecisionRows(provenance) {
 /** The rows a decision's evaluator adds: who, which model, how sure, how risky, about what. */
 function provenanceRows(decision) {
   const rows = [["Evaluator", evaluatorText(decision)], ...versionRow(decision), ...userDecisionRows(decision.provenance)];
-  if (decision.reviewerModel) rows.push(["Reviewer", decision.reviewerModel]);
+  if (decision.reviewerModel) rows.push(["Reviewer", reviewerText(decision)]);
+  const fallback = reviewerFallback(decision);
+  if (fallback) rows.push(["Reviewer fallback", fallbackText(fallback)]);
+  if (typeof decision.reviewerPromptVersion === "string") rows.push(["Prompt version", decision.reviewerPromptVersion]);
+  if (Number.isFinite(decision.reviewerLatencyMs)) rows.push(["Review time", `${decision.reviewerLatencyMs} ms`]);
   if (decision.confidence) rows.push(["Confidence", capitalize(decision.confidence)]);
   rows.push(["Risk", capitalize(decision.risk)], ["Categories", categories(decision.riskCategories)]);
   rows.push(["Reason", truncate(decision.reason, EXPANDED_REASON_CHARS)]);
@@ -265,7 +321,9 @@ export function dockProvenance(part) {
   else if (source) bits.push(DOCK_EVALUATORS[source] ?? source);
   if (confidence && source !== "full_access") bits.push(`${capitalize(confidence)} confidence`);
   bits.push(Array.isArray(cats) && cats.length > 0 ? `Categories: ${cats.join(", ")}` : "No risk categories");
-  if (model && source !== "full_access") bits.push(model);
+  if (model && source !== "full_access") bits.push(reviewerText({ ...decision, reviewerModel: model }));
+  const fallback = reviewerFallback(decision);
+  if (fallback) bits.push(fallbackText(fallback));
   return { aiRecommendation: source === "auto_classifier", line: bits.join(" · ") };
 }
 

@@ -13,6 +13,7 @@ const RESOLUTION_BEHAVIORS = ["allow", "deny"];
 const SOURCES = ["policy", "rule", "auto_classifier", "full_access"];
 const RISKS = ["safe", "low", "medium", "high", "critical"];
 const CONFIDENCES = ["low", "medium", "high"];
+const REVIEWER_FALLBACKS = ["ask", "embedded"];
 const SCOPES = ["once", "session", "global"];
 const STATES = ["streaming", "running", "completed", "output-error"];
 const AUTO_APPROVAL_ORIGINS = ["session", "pattern"];
@@ -46,6 +47,12 @@ function strings(obj, key) {
   const v = obj[key];
   if (!Array.isArray(v) || v.some((s) => typeof s !== "string")) throw new Malformed(key);
   return [...v];
+}
+
+function boolean(obj, key) {
+  const v = obj[key];
+  if (typeof v !== "boolean") throw new Malformed(key);
+  return v;
 }
 
 function integer(obj, key) {
@@ -129,6 +136,12 @@ export const readDecision = strict((v) => {
   );
   optional(out, v, "provenance", decisionProvenance);
   optional(out, v, "evaluator", decidingEvaluator);
+  // How the security reviewer reviewed it (classifier decisions only).
+  optional(out, v, "reviewerEmbedded", boolean);
+  optional(out, v, "reviewerPromptVersion", str);
+  optional(out, v, "reviewerLatencyMs", integer);
+  optional(out, v, "reviewerFallback", (o, k) => oneOf(o, k, REVIEWER_FALLBACKS));
+  optional(out, v, "reviewerFallbackReason", str);
   return out;
 });
 

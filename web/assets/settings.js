@@ -3,6 +3,14 @@
 // derives one.
 
 import { h, replaceChildren } from "./dom.js";
+import { replayPanel } from "./replay.js";
+
+/**
+ * Pattern edits not yet saved, by pattern id, while "Preview before saving" is on: the
+ * editor shows the draft, the replay panel previews it, and only Save sends it.
+ */
+const drafts = new Map();
+let previewFirst = false;
 
 /** The tools of a `GET /v1/tools` answer (a list, or `{tools: [...]}`). */
 export function toolList(answer) {
@@ -155,18 +163,41 @@ export function renderActivity(container, { workspace, tools, sessionId, running
 
 /**
  * The pattern editor: pick a pattern, switch its default auto-approved tools on and off.
- * `onSave(pattern)` saves the changed pattern.
+ * `onSave(pattern, { onSaved })` saves the changed pattern and calls `onSaved()` once the
+ * server took it (before drawing again). With "Preview before saving" on, changes make a
+ * draft instead, which the policy replay panel below previews and Save sends; the draft
+ * stays until a save succeeds.
  */
-export function renderPatternEditor(container, { workspace, tools, selectedId, busy, error, onSelect, onSave }) {
+export function renderPatternEditor(container, props) {
+  const { workspace, tools, selectedId, busy, error, onSelect, onSave } = props;
+  const rerender = () => renderPatternEditor(container, props);
   const patterns = workspace?.patterns ?? [];
-  const pattern = patterns.find((p) => p.id === selectedId) ?? patterns[0];
-  if (!pattern) {
-    replaceChildren(container, h("h3", {}, "Patterns"), h("p", { class: "note" }, "No patterns yet."));
+  const stored = patterns.find((p) => p.id === selectedId) ?? patterns[0];
+  if (!stored) {
+    replaceChildren(container, h("h3", {}, "Patterns"), h("p", { class: "note" }, "No patterns yet."), replayPanel().root);
     return;
   }
+  const draft = drafts.get(stored.id);
+  const pattern = draft ?? stored;
   const defaults = pattern.approvalPolicy?.autoApprovedToolNames ?? [];
   const checkpoints = checkpointState(pattern);
-  const save = (approvalPolicy) => onSave({ ...pattern, approvalPolicy: { ...pattern.approvalPolicy, ...approvalPolicy } });
+  const save = (approvalPolicy) => {
+    const changed = { ...pattern, approvalPolicy: { ...pattern.approvalPolicy, ...approvalPolicy } };
+    if (!previewFirst) return onSave(changed);
+    drafts.set(stored.id, changed);
+    rerender();
+  };
+  // The draft is dropped only once the save succeeded: a failed save keeps it to try again.
+  const saveDraft = () =>
+    onSave(draft, {
+      onSaved: () => {
+        if (drafts.get(stored.id) === draft) drafts.delete(stored.id);
+      },
+    });
+  const discard = () => {
+    drafts.delete(stored.id);
+    rerender();
+  };
   replaceChildren(
     container,
     h("h3", {}, "Pattern defaults"),
@@ -213,6 +244,32 @@ export function renderPatternEditor(container, { workspace, tools, selectedId, b
       disabled: busy || !checkpoints.on,
       onToggle: (id, on) => save({ autoApprovedToolNames: toggledIds(tools, defaults, id, on) }),
     }),
+    h(
+      "label",
+      { class: "preview-first" },
+      h("input", {
+        type: "checkbox",
+        role: "switch",
+        class: "preview-first-switch",
+        checked: previewFirst,
+        disabled: busy || draft !== undefined,
+        onChange: (e) => {
+          previewFirst = e.target.checked;
+          rerender();
+        },
+      }),
+      " Preview before saving",
+    ),
+    draft &&
+      h(
+        "div",
+        { class: "pattern-draft", role: "status" },
+        h("span", { class: "draft-state" }, "Unsaved changes to this pattern"),
+        h("button", { type: "button", class: "draft-preview", disabled: busy, onClick: () => replayPanel().previewPattern(draft) }, "Preview effect"),
+        h("button", { type: "button", class: "draft-save", disabled: busy, onClick: saveDraft }, "Save"),
+        h("button", { type: "button", class: "draft-discard", disabled: busy, onClick: discard }, "Discard"),
+      ),
+    replayPanel().root,
   );
 }
 

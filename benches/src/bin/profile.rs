@@ -6,21 +6,24 @@
 //! valgrind --tool=callgrind target/release/profile chain command hit 10000 2000
 //! ```
 //!
-//! Arguments: `rule|chain|parse`, `path|command`, `hit|miss`, the rule count, the repetitions;
+//! Arguments: `rule|parsed|chain|parse` (`parsed`: the rule evaluator with the command
+//! already parsed), `path|command`, `hit|miss`, the rule count, the repetitions;
 //! or `engine`, the concurrent sessions, the decisions per session (1,000 rules, SQLite, SSE).
 
 use std::hint::black_box;
+use std::time::Instant;
 
 use warrant_benches::calls::probes;
 use warrant_benches::endtoend::Rig;
 use warrant_benches::rules::generate;
 use warrant_benches::warrant::{
-    chain_decision, clock_runtime, context, deterministic_chain, now, rule_evaluator,
+    chain_decision, clock_runtime, context, deterministic_chain, for_call, now, parsed_for_call,
+    rule_evaluator,
 };
 use warrant_core::evaluator::Evaluator;
 
 fn usage() -> ! {
-    eprintln!("usage: profile rule|chain|parse path|command hit|miss RULES REPETITIONS");
+    eprintln!("usage: profile rule|parsed|chain|parse path|command hit|miss RULES REPETITIONS");
     eprintln!("       profile engine SESSIONS DECISIONS_PER_SESSION");
     std::process::exit(2)
 }
@@ -71,17 +74,31 @@ fn main() {
     let _inside = runtime.enter();
     let cx = context();
     let call = &probe.call;
+    // The loop's wall time per repetition goes to standard error (setup excluded): a rough
+    // figure next to what the profiler counts.
+    let started;
     match what.as_str() {
         "rule" => {
             let evaluator = rule_evaluator(&generate(rules));
+            started = Instant::now();
             for _ in 0..repetitions {
+                black_box(now(evaluator.evaluate(black_box(call), &for_call(&cx))).ok());
+            }
+        }
+        "parsed" => {
+            // The rule evaluator with the command already parsed (parse excluded).
+            let evaluator = rule_evaluator(&generate(rules));
+            started = Instant::now();
+            for _ in 0..repetitions {
+                let cx = parsed_for_call(&cx, call);
                 black_box(now(evaluator.evaluate(black_box(call), &cx)).ok());
             }
         }
         "chain" => {
             let chain = deterministic_chain(&generate(rules));
+            started = Instant::now();
             for _ in 0..repetitions {
-                black_box(chain_decision(&chain, black_box(call), &cx));
+                black_box(chain_decision(&chain, black_box(call), &for_call(&cx)));
             }
         }
         "parse" => {
@@ -90,10 +107,13 @@ fn main() {
                 .get("command")
                 .and_then(|c| c.as_str())
                 .unwrap_or_else(|| usage());
+            started = Instant::now();
             for _ in 0..repetitions {
                 black_box(warrant_evaluators::shell::parse(black_box(command)).ok());
             }
         }
         _ => usage(),
     }
+    let per = started.elapsed() / u32::try_from(repetitions.max(1)).unwrap_or(u32::MAX);
+    eprintln!("{per:?} per repetition (wall, loop only)");
 }

@@ -7,12 +7,13 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use warrant_benches::calls::Outcome;
 use warrant_benches::compare::SideBySide;
 use warrant_benches::endtoend::Rig;
 use warrant_benches::report::{Machine, PeerTiming, Results};
+use warrant_benches::sidecar::{self, HttpLoad};
 use warrant_benches::timing::{Stats, sample};
 use warrant_benches::{fanout, latency, reload};
 
@@ -30,11 +31,22 @@ const WARRANT_PASSES: usize = 200;
 /// Rules of the engine end to end.
 const ENGINE_RULES: usize = 1_000;
 /// Concurrent sessions, and decisions per session.
-const ENGINE_RUNS: [(usize, usize); 3] = [(1, 300), (16, 40), (256, 8)];
+const ENGINE_RUNS: [(usize, usize); 4] = [(1, 300), (8, 80), (16, 40), (256, 8)];
 /// Fan-out subscribers, and the events timed.
 const FANOUT: (usize, usize) = (1_000, 40);
 /// Reload: parts, parts per message, concurrent writers, timed reads.
 const RELOAD: (usize, usize, usize, usize) = (10_000, 100, 64, 10);
+/// `warrant serve` over HTTP: keep-alive clients, 2 s of warm-up, then at most 5 s or
+/// 50,000 calls counted.
+const HTTP: HttpLoad = HttpLoad {
+    clients: 8,
+    warm_up: Duration::from_secs(2),
+    measure: Duration::from_secs(5),
+    max_calls: 50_000,
+    announce: true,
+};
+/// `warrant stdio`: input lines, and the sessions they are spread over.
+const STDIO: (usize, usize) = (20_000, 8);
 
 fn step(what: &str) -> Instant {
     eprintln!("quick: {what}");
@@ -90,7 +102,7 @@ fn main() {
     let latencies = latency::measure(&SIZES, LATENCY_RUNS);
     let peers = peers();
 
-    let (engine, fanout, reload) = runtime.block_on(async {
+    let (engine, fanout, reload, http, stdio) = runtime.block_on(async {
         step(&format!("engine end to end, {ENGINE_RULES} rules"));
         let rig = Arc::new(Rig::new(ENGINE_RULES).await);
         let mut engine = Vec::new();
@@ -112,7 +124,26 @@ fn main() {
         step(&format!("reload of {} parts", RELOAD.0));
         let (parts, per_message, writers, reads) = RELOAD;
         let reload = reload::reload(&rig, parts, per_message, writers, reads).await;
-        (engine, (FANOUT.0, fanout), (parts, reload))
+        step(&format!(
+            "`warrant serve` over HTTP, {} keep-alive clients, {ENGINE_RULES} rules",
+            HTTP.clients
+        ));
+        let mut http = Vec::new();
+        for announce in [true, false] {
+            let h = sidecar::http(ENGINE_RULES, HttpLoad { announce, ..HTTP }).await;
+            eprintln!(
+                "quick:   announce {announce}: {:.0} calls/s, p99 {:?}",
+                h.per_second, h.latency.p99
+            );
+            http.push(h);
+        }
+        step(&format!(
+            "`warrant stdio`, {} lines, {ENGINE_RULES} rules",
+            STDIO.0
+        ));
+        let stdio = sidecar::stdio(ENGINE_RULES, STDIO.0, STDIO.1).await;
+        eprintln!("quick:   {:.0} lines/s", stdio.per_second);
+        (engine, (FANOUT.0, fanout), (parts, reload), http, stdio)
     });
 
     let results = Results {
@@ -122,6 +153,8 @@ fn main() {
         engine,
         fanout: Some(fanout),
         reload: Some(reload),
+        http,
+        stdio: Some(stdio),
         wall: started.elapsed(),
     };
     let previous = std::fs::read_to_string(&out).ok();

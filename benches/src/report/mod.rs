@@ -15,6 +15,7 @@ use crate::endtoend::Throughput;
 use crate::fanout::FanOut;
 use crate::latency::Latency;
 use crate::reload::Reload;
+use crate::sidecar::{HttpThroughput, StdioThroughput};
 use crate::timing::Stats;
 use units::{duration, rate, ratio};
 
@@ -52,8 +53,18 @@ pub struct Results {
     pub fanout: Option<(usize, FanOut)>,
     /// Reload, with the number of parts.
     pub reload: Option<(usize, Reload)>,
+    /// `warrant serve` over HTTP with keep-alive clients: announced calls (the route's
+    /// default, which the target is about), and possibly unannounced ones for comparison.
+    pub http: Vec<HttpThroughput>,
+    /// `warrant stdio` fed a file of tool-call lines.
+    pub stdio: Option<StdioThroughput>,
     /// How long the run took.
     pub wall: Duration,
+}
+
+/// A rate of `what`: `21 300 lines/s`.
+fn rate_of(per_second: f64, what: &str) -> String {
+    format!("{} {what}/s", rate(per_second).trim_end_matches(" /s"))
 }
 
 fn spread(s: &Stats) -> String {
@@ -88,6 +99,15 @@ impl Results {
                 format!("`rule` evaluator, {}{note}", probe(l)),
                 spread(&l.rule),
             ));
+            if l.kind == "command" {
+                rows.push(own(
+                    format!(
+                        "`rule` evaluator, {} (command already parsed: parse excluded)",
+                        probe(l)
+                    ),
+                    spread(&l.rule_parsed),
+                ));
+            }
         }
         for l in &self.latencies {
             rows.push(own(
@@ -147,6 +167,34 @@ impl Results {
             );
             rows.push(own(fill, rate(*parts as f64 / r.fill.as_secs_f64())));
         }
+        for h in &self.http {
+            let announced = if h.announce {
+                "announced calls, the default"
+            } else {
+                "`\"announce\": false`"
+            };
+            let figure = format!(
+                "`warrant serve` over HTTP, `POST /v1/sessions/{{id}}/tool-calls`, {} keep-alive \
+                 clients, {announced} (durable audit; {} calls counted)",
+                h.clients, h.calls
+            );
+            rows.push(own(
+                figure,
+                format!(
+                    "{}; latency {}",
+                    rate_of(h.per_second, "calls"),
+                    spread(&h.latency)
+                ),
+            ));
+        }
+        if let Some(s) = &self.stdio {
+            let figure = format!(
+                "`warrant stdio`, {} `tool_call` lines over {} sessions, until every decision \
+                 is written (durable audit)",
+                s.lines, s.sessions
+            );
+            rows.push(own(figure, rate_of(s.per_second, "lines")));
+        }
         let machine = format!("{}", self.machine);
         let mut out = String::from(
             "| figure | value | peer | ratio (Warrant / peer) | machine |\n|---|---|---|---|---|\n",
@@ -159,14 +207,16 @@ impl Results {
 
     /// The targets table: target, measured, met.
     pub fn targets(&self) -> String {
-        let mut out = String::from("| target | measured | met |\n|---|---|---|\n");
+        let mut out = String::from(
+            "| target | measured | met | if missed: why, and what would fix it |\n|---|---|---|---|\n",
+        );
         for t in evaluate(self) {
-            let met = match t.met {
-                Some(true) => "yes",
-                Some(false) => "**no**",
-                None => "not measured",
+            let (met, why) = match t.met {
+                Some(true) => ("yes", "—"),
+                Some(false) => ("**no**", t.why),
+                None => ("not measured", "—"),
             };
-            let _ = writeln!(out, "| {} | {} | {met} |", t.text, t.measured);
+            let _ = writeln!(out, "| {} | {} | {met} | {why} |", t.text, t.measured);
         }
         out
     }

@@ -15,7 +15,7 @@ use warrant_core::workspace::{SessionRecord, SessionStatus};
 
 use crate::config::Config;
 use crate::engine::build_shared_engine;
-use crate::serve::open_store;
+use crate::engine::open_store;
 
 /// What a hook needs of Warrant.
 pub(crate) trait Backend {
@@ -74,10 +74,10 @@ pub(crate) struct Local {
     log: Arc<DeferredLog>,
 }
 
-/// The session events of one hook, logged in the store together once the hook's event is
-/// handled: queued at once, the store's writer commits them in one transaction instead of
-/// one commit (and one flush to disk) each. The audit record and the tool part are written
-/// by the engine as it decides; these events only feed the UI's stream.
+/// The session events of one hook the engine could not log itself (it logs every event it
+/// emits), logged in the store once the hook's event is handled. The audit record and the
+/// tool part are written by the engine as it decides; these events only feed the UI's
+/// stream.
 struct DeferredLog {
     store: Arc<dyn Store>,
     events: Mutex<Vec<(String, Event)>>,
@@ -90,6 +90,17 @@ impl Transport for DeferredLog {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .push((session_id.to_owned(), event.clone()));
+        Ok(())
+    }
+
+    /// The engine logged this event in the store already: only the events it could not log
+    /// (handed over through `emit`) are left to log here.
+    async fn emit_logged(
+        &self,
+        _session_id: &str,
+        _event: &Arc<warrant_core::store::StoredEvent>,
+        _hub: &warrant_core::events::EventHub,
+    ) -> Result<(), TransportError> {
         Ok(())
     }
 }

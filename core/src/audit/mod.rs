@@ -6,7 +6,8 @@ use sha2::{Digest, Sha256};
 mod verification;
 
 pub use verification::{
-    AuditBreak, AuditHead, AuditProblem, AuditVerification, GENESIS, verify_unkeyed,
+    AuditBreak, AuditChainState, AuditHead, AuditProblem, AuditVerification, GENESIS,
+    verify_unkeyed,
 };
 
 use crate::call::PermissionMode;
@@ -17,13 +18,21 @@ use crate::decision::{ToolPermissionDecision, ToolPermissionResolution};
 // Most records are evaluations, so boxing the large variant would only add an allocation.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
+// Kinds are snake_case values; field names are camelCase like every other name in the log
+// (records written before read `input_digest` too).
+#[serde(
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase",
+    tag = "kind"
+)]
+#[non_exhaustive]
 pub enum AuditEvent {
     /// A call was evaluated.
     Evaluation {
         /// The permission mode in force.
         mode: PermissionMode,
         /// SHA-256 of the call's input (canonical JSON), so the input is never stored.
+        #[serde(alias = "input_digest")]
         input_digest: String,
         /// The decision, sanitized as it was streamed.
         decision: ToolPermissionDecision,
@@ -46,7 +55,6 @@ pub enum AuditEvent {
         reason: String,
     },
     /// The user revoked a grant: calls it covered ask again.
-    #[serde(rename_all = "camelCase")]
     GrantRevoked {
         /// The grant's id.
         grant_id: String,

@@ -179,6 +179,7 @@ impl fmt::Display for AuditBreak {
 /// How a record broke the chain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum AuditProblem {
     /// Its contents, a column or its hash are not what was written with the audit key.
     Edited,
@@ -232,5 +233,78 @@ pub fn verify_unkeyed(
         legacy_records: records.len() as u64,
         checkpoint_seq: None,
         first_bad,
+    }
+}
+
+/// The state of the audit log's chain as a reader of it is told (`chain` in `GET /v1/audit`,
+/// its exports and policy replay): what verified, through which record, and why not further.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditChainState {
+    /// `intact`: every record verified; `unanchored`: every record verified, but nothing
+    /// outside the database says where the log ends, so a truncation cannot be ruled out;
+    /// `broken`: a record was edited, forged or deleted.
+    pub status: &'static str,
+    /// Whether every record the log holds verified.
+    pub verified: bool,
+    /// The last record served: records after it are withheld as unverified.
+    pub verified_through: u64,
+    /// The seq of the log's last record.
+    pub head_seq: u64,
+    /// How many records were checked.
+    pub checked: u64,
+    /// Whether the records are checked against an audit key (a store without a keyed
+    /// chain only checks that none is missing).
+    pub keyed: bool,
+    /// How many of the first records predate the keyed chain: they are checked only against
+    /// an unkeyed SHA-256 chain, which a writer of the database could recompute.
+    pub legacy_records: u64,
+    /// The first record at which the chain breaks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_bad: Option<AuditBreak>,
+    /// The verification in words.
+    pub message: String,
+}
+
+impl AuditChainState {
+    /// The state `report` describes.
+    pub fn of(report: &AuditVerification) -> Self {
+        let (status, verified_through) = match &report.first_bad {
+            None => ("intact", report.head_seq),
+            // Every record was checked; only the end of the log is not anchored.
+            Some(bad) if bad.problem == AuditProblem::Unanchored && bad.seq > 0 => {
+                ("unanchored", bad.seq)
+            }
+            Some(bad) => ("broken", bad.seq.saturating_sub(1)),
+        };
+        Self {
+            status,
+            verified: report.first_bad.is_none(),
+            verified_through,
+            head_seq: report.head_seq,
+            checked: report.records,
+            keyed: !report.key_id.is_empty(),
+            legacy_records: report.legacy_records,
+            first_bad: report.first_bad.clone(),
+            message: report.to_string(),
+        }
+    }
+
+    /// The export header's value: `intact; verified-through=12`,
+    /// `broken; verified-through=4; first-bad=5; problem=edited`.
+    pub fn header(&self) -> String {
+        let mut out = format!(
+            "{}; verified-through={}",
+            self.status, self.verified_through
+        );
+        if let Some(bad) = &self.first_bad {
+            let problem = match bad.problem {
+                AuditProblem::Edited => "edited",
+                AuditProblem::Missing => "missing",
+                AuditProblem::Unanchored => "unanchored",
+            };
+            out.push_str(&format!("; first-bad={}; problem={problem}", bad.seq));
+        }
+        out
     }
 }

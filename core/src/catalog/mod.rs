@@ -68,6 +68,7 @@ pub fn shell_command(input: &serde_json::Value) -> Option<String> {
 /// Where a tool comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ToolKind {
     /// A runtime (built-in) tool.
     Builtin,

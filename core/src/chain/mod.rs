@@ -14,7 +14,8 @@ pub use trace::{ChainTrace, TraceEntry, TraceOutcome};
 
 use crate::call::{EvaluationContext, PermissionMode, ToolCall};
 use crate::decision::{
-    Behavior, DecidingEvaluator, PermissionDecisionSource, Provenance, Risk, ToolPermissionDecision,
+    Behavior, DecidingEvaluator, PermissionDecisionSource, Provenance, ReviewDetails, Risk,
+    ToolPermissionDecision,
 };
 use crate::evaluator::{Evaluator, Rationale, Role, Stance, Verdict};
 
@@ -36,6 +37,39 @@ struct Link {
 /// strength, so configuration order never matters. A call no judge settles is *open*: `default`
 /// mode asks the user, `auto` asks the classifier, `full_access` allows without review.
 /// An evaluator that errors, panics or times out counts as a strength-2 `ask`.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use warrant_core::prelude::*;
+/// use warrant_core::testkit::evaluator_fn;
+///
+/// let allow_reads = evaluator_fn("reads", PermissionDecisionSource::Policy, |call, _| {
+///     match call.tool_name.as_str() {
+///         "read" => Verdict::decide(Stance::PolicyAllow, Rationale::new("plugin_reads_allow", "A read.", Risk::Safe)),
+///         _ => Verdict::Abstain,
+///     }
+/// });
+/// let no_deploys = evaluator_fn("no_deploys", PermissionDecisionSource::Policy, |call, _| {
+///     match call.tool_name.as_str() {
+///         "deploy" => Verdict::decide(Stance::HardDeny, Rationale::new("plugin_no_deploys_deny", "Deploys are off.", Risk::High)),
+///         _ => Verdict::Abstain,
+///     }
+/// });
+/// let chain = Chain::builder().evaluator(allow_reads).evaluator(no_deploys).build();
+/// let cx = EvaluationContext::new(PermissionMode::Default, "/srv/project");
+///
+/// let read = ToolCall::new("s1", "c1", "read", serde_json::json!({}));
+/// assert_eq!(chain.decide(&read, &cx).await.decision.behavior, Behavior::Allow);
+/// let deploy = ToolCall::new("s1", "c2", "deploy", serde_json::json!({}));
+/// let outcome = chain.decide(&deploy, &cx).await;
+/// assert_eq!(outcome.decision.behavior, Behavior::Deny);
+/// assert_eq!(outcome.decision.evaluator.unwrap().name, "no_deploys");
+/// // Nobody settles an unknown tool: it is open, and `default` mode asks.
+/// let other = ToolCall::new("s1", "c3", "email", serde_json::json!({}));
+/// assert_eq!(chain.decide(&other, &cx).await.decision.behavior, Behavior::Ask);
+/// # }
+/// ```
 #[derive(Clone, Default)]
 pub struct Chain {
     links: Arc<Vec<Link>>,
@@ -148,6 +182,9 @@ impl Candidate {
     }
 }
 
+/// What one evaluator answered. A verdict is kept inline: it lives for one decision, and a box
+/// would cost an allocation per evaluator per call.
+#[allow(clippy::large_enum_variant)]
 enum Answer {
     Verdict(Verdict),
     Failed { kind: &'static str, error: String },
@@ -196,18 +233,23 @@ impl Chain {
             .map(|c| c.rationale.risk)
             .max();
 
-        let best = candidates.iter().min_by(|a, b| a.rank().cmp(&b.rank()));
-        let (winner, stance) = match best {
-            Some(c) if c.stance != Stance::DefaultAsk => (Some(c), Some(c.stance)),
-            _ => (None, None),
-        };
-        let (decision_parts, decided_by) = if let Some(c) = winner {
+        // The winner is taken out of the candidates, not copied: its rationale becomes the
+        // decision's.
+        let best = candidates
+            .iter()
+            .enumerate()
+            .min_by(|(_, a), (_, b)| a.rank().cmp(&b.rank()))
+            .map(|(i, _)| i);
+        let stance = best
+            .map(|i| candidates[i].stance)
+            .filter(|&s| s != Stance::DefaultAsk);
+        let (decision_parts, decided_by) = if let (Some(i), Some(_)) = (best, stance) {
+            let c = candidates.swap_remove(i);
             (
-                (c.behavior, c.source, c.rationale.clone()),
-                Some((c.evaluator.clone(), c.version.clone())),
+                (c.behavior, c.source, c.rationale),
+                Some((c.evaluator, c.version)),
             )
         } else {
-            let open = best;
             let open_risk = candidates.iter().map(|c| c.rationale.risk).max();
             let settled = self.settle(call, cx, open_risk, &mut entries).await;
             match settled {
@@ -215,10 +257,10 @@ impl Chain {
                     (c.behavior, c.source, c.rationale),
                     Some((c.evaluator, c.version)),
                 ),
-                None => match open {
+                None => match best.map(|i| candidates.swap_remove(i)) {
                     Some(c) => (
-                        (Behavior::Ask, c.source, c.rationale.clone()),
-                        Some((c.evaluator.clone(), c.version.clone())),
+                        (Behavior::Ask, c.source, c.rationale),
+                        Some((c.evaluator, c.version)),
                     ),
                     None => (
                         (
@@ -255,6 +297,12 @@ impl Chain {
                 risk_categories: rationale.risk_categories,
                 reviewer_model: rationale.reviewer_model,
                 provenance: rationale.provenance,
+                // Only the security reviewer speaks of its review.
+                review: if source == PermissionDecisionSource::AutoClassifier {
+                    rationale.review
+                } else {
+                    ReviewDetails::default()
+                },
                 evaluator: decided_by
                     .clone()
                     .map(|(name, version)| DecidingEvaluator { name, version }),

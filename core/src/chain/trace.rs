@@ -6,7 +6,14 @@ use crate::decision::Behavior;
 
 /// What one evaluator did for one call.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "outcome")]
+// Outcomes are snake_case values; field names are camelCase like the rest of the trace
+// (traces written before read `reason_code` too).
+#[serde(
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase",
+    tag = "outcome"
+)]
+#[non_exhaustive]
 pub enum TraceOutcome {
     /// It took a stance or settled the call.
     Decided {
@@ -16,6 +23,7 @@ pub enum TraceOutcome {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         strength: Option<u8>,
         /// Its reason code.
+        #[serde(alias = "reason_code")]
         reason_code: String,
     },
     /// It had nothing to say.

@@ -11,6 +11,7 @@ use dashmap::DashMap;
 use crate::catalog::{RuntimeTool, ToolCatalog};
 use crate::chain::Chain;
 use crate::event::Event;
+use crate::events::EventHub;
 use crate::grant::{ExactInputScoper, GrantScoper};
 use crate::store::{MemoryStore, Store};
 use crate::transport::Transport;
@@ -19,6 +20,32 @@ use crate::workspace::{load_workspace, prune_stale_tool_ids};
 use super::{Engine, EngineError, EngineLimits, Inner, Pending, calls};
 
 /// Builds an [`Engine`].
+///
+/// Every setting has a default: the in-memory store, no transport (events still reach
+/// subscribers and the store's event log), the exact-input grant scoper, the current
+/// directory as the workspace root. For the engine `warrant serve` runs (configured chain,
+/// SQLite store, canonical grant scoper), use the `warrant` crate's `Setup`.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use warrant_core::engine::EngineLimits;
+/// use warrant_core::prelude::*;
+///
+/// let mut limits = EngineLimits::default();
+/// limits.approval_timeout = Some(Duration::from_secs(600));
+/// let engine = Engine::builder(Chain::builder().build())
+///     .store(Arc::new(MemoryStore::new()))
+///     .workspace_root("/srv/project")
+///     .limits(limits)
+///     .build()
+///     .await
+///     .unwrap();
+/// assert!(engine.pending_requests().is_empty());
+/// # }
+/// ```
 pub struct EngineBuilder {
     chain: Chain,
     store: Arc<dyn Store>,
@@ -55,7 +82,9 @@ impl EngineBuilder {
         self
     }
 
-    /// Sets the transport (events go nowhere by default).
+    /// Sets the transport (events go nowhere by default). Whatever the transport, the engine
+    /// logs every event in the store's event log first (see [`Engine::subscribe`]); a
+    /// transport that is an [`EventHub`] on the engine's store becomes the engine's hub.
     pub fn transport(mut self, transport: Arc<dyn Transport>) -> Self {
         self.transport = transport;
         self
@@ -120,11 +149,18 @@ impl EngineBuilder {
                 resolving: false,
             })
             .collect();
+        // A transport that is a hub on this store is the engine's hub: every event is
+        // logged once, and that hub's subscribers see the engine's events.
+        let events = match self.transport.event_hub() {
+            Some(hub) if hub.logs_into(&self.store) => hub,
+            _ => EventHub::new(Arc::clone(&self.store)),
+        };
         let engine = Engine {
             inner: Arc::new(Inner {
                 chain: self.chain,
                 store: self.store,
                 transport: self.transport,
+                events,
                 scoper: self.scoper,
                 workspace_root: self.workspace_root,
                 workspace: ArcSwap::from_pointee(workspace),

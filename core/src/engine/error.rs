@@ -4,6 +4,7 @@ use crate::store::StoreError;
 
 /// Why the engine could not decide a call. The call must not run.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum EngineError {
     /// The audit record could not be made durable, so no decision was emitted.
     #[error("the decision for tool call \"{tool_call_id}\" could not be audited: {source}")]
@@ -23,6 +24,7 @@ pub enum EngineError {
 
 /// Why a workspace change was refused or not saved.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum WorkspaceUpdateError {
     /// The change breaks a rule of the approval model; nothing changed.
     #[error(transparent)]
@@ -34,6 +36,7 @@ pub enum WorkspaceUpdateError {
 
 /// Why a resolution was refused.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ResolveError {
     /// No call with this id was ever seen (HTTP 404).
     #[error("no approval request for tool call \"{0}\"")]
@@ -81,6 +84,7 @@ pub enum RevokeError {
 
 /// Why a call's result was refused.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ResultError {
     /// No call with this id is known in the session (HTTP 404).
     #[error("no tool call \"{0}\" is known in this session")]

@@ -35,6 +35,7 @@ use crate::decision::{Behavior, ToolPermissionDecision, ToolPermissionResolution
 use crate::event::{
     AgentEvent, Event, ToolCallArgs, ToolCallEnd, ToolCallStart, WarrantEvent, now_millis,
 };
+use crate::events::{AllSubscription, EventHub, Subscription};
 use crate::grant::{Grant, GrantScoper};
 use crate::part::ToolPart;
 use crate::sanitize;
@@ -209,6 +210,8 @@ struct Inner {
     chain: Chain,
     store: Arc<dyn Store>,
     transport: Arc<dyn Transport>,
+    /// Logs every event in the store's event log, then hands it to live subscribers.
+    events: EventHub,
     scoper: Arc<dyn GrantScoper>,
     workspace_root: PathBuf,
     workspace: ArcSwap<WorkspaceState>,
@@ -230,6 +233,38 @@ struct Inner {
 ///
 /// Cheap to clone; every clone shares the same pending approvals. Many sessions and calls run
 /// concurrently: the decision path takes no global lock.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use warrant_core::prelude::*;
+/// use warrant_core::testkit::evaluator_fn;
+///
+/// // Deploys wait for a person; everything else is left open (`default` mode asks).
+/// let guard = evaluator_fn("deploy_guard", PermissionDecisionSource::Policy, |call, _cx| {
+///     if call.tool_name == "read" {
+///         Verdict::decide(Stance::PolicyAllow, Rationale::new("plugin_guard_read", "Reads are harmless.", Risk::Safe))
+///     } else {
+///         Verdict::Abstain
+///     }
+/// });
+/// let engine = Engine::builder(Chain::builder().evaluator(guard).build())
+///     .build()
+///     .await
+///     .unwrap();
+///
+/// let read = ToolCall::new("s1", "c1", "read", serde_json::json!({"path": "README.md"}));
+/// let authorization = engine.authorize(read, AuthorizeOptions::default()).await.unwrap();
+/// assert_eq!(authorization.decision.behavior, Behavior::Allow);
+///
+/// let deploy = ToolCall::new("s1", "c2", "deploy", serde_json::json!({"env": "prod"}));
+/// let authorization = engine.authorize(deploy, AuthorizeOptions::default()).await.unwrap();
+/// assert_eq!(authorization.decision.behavior, Behavior::Ask);
+/// engine.resolve("c2", "deny").await.unwrap();
+/// let (behavior, _) = authorization.settled().await.unwrap();
+/// assert_eq!(behavior, Behavior::Deny);
+/// # }
+/// ```
 #[derive(Clone)]
 pub struct Engine {
     inner: Arc<Inner>,
@@ -258,6 +293,61 @@ impl Engine {
     /// The store.
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.inner.store
+    }
+
+    /// The hub every event of this engine is logged and published through (the store's
+    /// event log, then live subscribers, then the transports).
+    pub fn events(&self) -> &EventHub {
+        &self.inner.events
+    }
+
+    /// A session's events after position `after` (its event id, SSE's `Last-Event-ID`; 0
+    /// for the oldest event the store retains): the logged ones first, then the live ones,
+    /// each exactly once and in the order they were emitted, whatever the transports.
+    ///
+    /// A subscriber that falls behind the live feed resumes from the store's event log with
+    /// no gap and no duplicate; events the store no longer retains come as
+    /// [`Item::Missed`](crate::events::Item::Missed).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// use futures::StreamExt;
+    /// use warrant_core::engine::Engine;
+    /// use warrant_core::event::{AgentEvent, TextMessageContent};
+    /// use warrant_core::events::Item;
+    /// use warrant_core::chain::Chain;
+    ///
+    /// let engine = Engine::builder(Chain::builder().build()).build().await.unwrap();
+    /// let say = |text: &str| {
+    ///     AgentEvent::TextMessageContent(TextMessageContent {
+    ///         message_id: "m1".into(),
+    ///         delta: text.into(),
+    ///         timestamp: None,
+    ///     })
+    /// };
+    /// engine.emit("s1", say("one")).await;
+    /// engine.emit("s1", say("two")).await;
+    ///
+    /// // A client that saw event 1 resumes with event 2, then follows live.
+    /// let mut events = engine.subscribe("s1", 1);
+    /// let Some(Item::Event(two)) = events.next().await else { panic!() };
+    /// assert_eq!(two.seq, 2);
+    /// engine.emit("s1", say("three")).await;
+    /// let Some(Item::Event(three)) = events.next().await else { panic!() };
+    /// assert_eq!(three.seq, 3);
+    /// # }
+    /// ```
+    pub fn subscribe(&self, session_id: &str, after: u64) -> Subscription {
+        self.inner.events.subscribe(session_id, after)
+    }
+
+    /// The events of every session from now on, each tagged with its session and its
+    /// position in that session's log. Nothing logged before is replayed; a subscriber that
+    /// falls behind resumes each session it missed events of from the store's event log, so
+    /// every session's events come in order, each once. See [`AllSubscription`].
+    pub fn subscribe_all(&self) -> AllSubscription {
+        self.inner.events.subscribe_all()
     }
 
     /// The chain.
@@ -487,8 +577,22 @@ impl Engine {
                 timestamp: now,
             }),
         ];
-        for event in events {
-            self.send(&call.session_id, event).await;
+        // Merged into the part (persisted with the decision that follows), then logged
+        // together: one commit for the three, in order.
+        if let Some(mut tracked) = self.inner.tracked.get_mut(call.tool_call_id.as_str())
+            && let Some(part) = tracked.part.as_mut()
+        {
+            for event in &events {
+                part.apply(event);
+            }
+        }
+        let logged = self
+            .inner
+            .events
+            .publish_batch(&call.session_id, &events)
+            .await;
+        for (event, logged) in events.iter().zip(logged) {
+            self.deliver(&call.session_id, event, logged).await;
         }
     }
 
@@ -571,9 +675,40 @@ impl Engine {
     /// events). Decisions, approval requests, resolutions and tool-call events come only from
     /// the engine's own operations, so an [`AgentEvent`] cannot carry them.
     pub async fn emit(&self, session_id: &str, event: AgentEvent) {
-        let event = event.into_event();
-        if let Err(e) = self.inner.transport.emit(session_id, &event).await {
-            tracing::warn!(session_id, error = %e, "event not delivered");
+        self.publish(session_id, &event.into_event()).await;
+    }
+
+    /// Logs an event in the store's event log and hands it to live subscribers, then to the
+    /// transports. An event that could not be logged still reaches the transports, unlogged.
+    pub(super) async fn publish(&self, session_id: &str, event: &Event) {
+        let logged = self.inner.events.publish_logged(session_id, event).await;
+        self.deliver(session_id, event, logged).await;
+    }
+
+    /// Hands an event the hub logged (or failed to log) to the transports.
+    async fn deliver(
+        &self,
+        session_id: &str,
+        event: &Event,
+        logged: Result<Arc<crate::store::StoredEvent>, crate::store::StoreError>,
+    ) {
+        let inner = &self.inner;
+        match logged {
+            Ok(logged) => {
+                if let Err(e) = inner
+                    .transport
+                    .emit_logged(session_id, &logged, &inner.events)
+                    .await
+                {
+                    tracing::warn!(session_id, error = %e, "event not delivered");
+                }
+            }
+            Err(e) => {
+                tracing::warn!(session_id, error = %e, "event not logged");
+                if let Err(e) = inner.transport.emit(session_id, event).await {
+                    tracing::warn!(session_id, error = %e, "event not delivered");
+                }
+            }
         }
     }
 
@@ -605,8 +740,6 @@ impl Engine {
         {
             tracing::warn!(tool_call_id = %part.tool_call_id, error = %e, "tool part not persisted");
         }
-        if let Err(e) = inner.transport.emit(session_id, &event).await {
-            tracing::warn!(session_id, error = %e, "event not delivered");
-        }
+        self.publish(session_id, &event).await;
     }
 }

@@ -186,9 +186,7 @@ impl Engine {
         {
             tracing::warn!(tool_call_id = %part.tool_call_id, error = %e, "tool part not persisted");
         }
-        if let Err(e) = self.inner.transport.emit(session_id, &event).await {
-            tracing::warn!(session_id, error = %e, "event not delivered");
-        }
+        self.publish(session_id, &event).await;
     }
 }
 

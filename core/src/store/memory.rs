@@ -51,6 +51,14 @@ pub struct MemoryStore {
     event_retention: usize,
 }
 
+impl std::fmt::Debug for MemoryStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryStore")
+            .field("event_retention", &self.event_retention)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Default for MemoryStore {
     fn default() -> Self {
         Self::with_event_retention(DEFAULT_EVENT_RETENTION)
@@ -105,11 +113,17 @@ impl Store for MemoryStore {
         query: &AuditQuery,
     ) -> Result<Vec<StoredAuditRecord>, StoreError> {
         self.with(|s| {
-            s.audit
+            // From the end, so a page stops as soon as it is full.
+            let mut page: Vec<StoredAuditRecord> = s
+                .audit
                 .iter()
-                .filter(|r| query.matches(&r.record))
+                .rev()
+                .filter(|r| query.matches_stored(r))
+                .take(query.limit.unwrap_or(usize::MAX))
                 .cloned()
-                .collect()
+                .collect();
+            page.reverse();
+            page
         })
     }
 

@@ -2,11 +2,13 @@
 //! audit log are kept.
 
 mod memory;
+mod query;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
 pub use memory::{DEFAULT_EVENT_RETENTION, MemoryStore};
+pub use query::{AuditKind, AuditQuery};
 
 use crate::approval::ToolApprovalRequest;
 use crate::audit::{AuditEvent, AuditRecord};
@@ -27,6 +29,7 @@ pub struct StoreError {
 
 /// Kinds of store failure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum StoreErrorKind {
     /// The backend could not be reached or failed; a retry may help.
     #[error("unavailable")]
@@ -84,34 +87,6 @@ pub struct StoredAuditRecord {
     pub record: AuditRecord,
 }
 
-/// Which audit records to read.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct AuditQuery {
-    /// Only this session's records; every session's when `None`.
-    pub session_id: Option<String>,
-}
-
-impl AuditQuery {
-    /// Every record.
-    pub fn all() -> Self {
-        Self::default()
-    }
-
-    /// One session's records.
-    pub fn session(session_id: impl Into<String>) -> Self {
-        Self {
-            session_id: Some(session_id.into()),
-        }
-    }
-
-    /// Whether a record matches.
-    pub fn matches(&self, record: &AuditRecord) -> bool {
-        self.session_id
-            .as_deref()
-            .is_none_or(|id| record.session_id == id)
-    }
-}
-
 /// An unresolved approval request, with where its tool part lives.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -144,6 +119,27 @@ pub struct StoredEvent {
 /// Every method that takes a session id refuses one longer than
 /// [`MAX_SESSION_ID_BYTES`](crate::workspace::MAX_SESSION_ID_BYTES) with kind
 /// [`Invalid`](StoreErrorKind::Invalid).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use warrant_core::event::{Event, TextMessageContent};
+/// use warrant_core::store::{MemoryStore, Store};
+///
+/// let store = MemoryStore::new();
+/// let hello = Event::TextMessageContent(TextMessageContent {
+///     message_id: "m1".into(),
+///     delta: "hello".into(),
+///     timestamp: None,
+/// });
+/// assert_eq!(store.append_event("s1", &hello).await.unwrap(), 1);
+/// assert_eq!(store.append_event("s1", &hello).await.unwrap(), 2);
+/// // A reader that saw event 1 resumes with event 2.
+/// let after = store.events_since("s1", 1, 10).await.unwrap();
+/// assert_eq!(after.len(), 1);
+/// assert_eq!(after[0].seq, 2);
+/// # }
+/// ```
 #[async_trait]
 pub trait Store: Send + Sync {
     /// Appends an audit record; durable when this returns.
@@ -169,7 +165,9 @@ pub trait Store: Send + Sync {
             .map(|r| r.seq))
     }
 
-    /// The audit records that match a query, oldest first.
+    /// The audit records that match a query, oldest first. With a
+    /// [`limit`](AuditQuery::limit), the newest `limit` of those below
+    /// [`before_seq`](AuditQuery::before_seq), still oldest first.
     async fn audit_records(&self, query: &AuditQuery)
     -> Result<Vec<StoredAuditRecord>, StoreError>;
 
@@ -269,4 +267,21 @@ pub trait Store: Send + Sync {
         after_seq: u64,
         limit: usize,
     ) -> Result<Vec<StoredEvent>, StoreError>;
+
+    /// Starts [appending](Self::append_event) an event without waiting for it to be durable:
+    /// the event is queued now, and the returned future resolves to its position once it is
+    /// durable. Events of a session started one after another get positions in that order,
+    /// however their futures are awaited, so a caller may hold its ordering lock only while
+    /// starting, not across the commit.
+    ///
+    /// `None` (the default) when the store cannot promise that order; callers then await
+    /// [`append_event`](Self::append_event) one event at a time.
+    fn start_append_event(&self, session_id: &str, event: &Event) -> Option<PendingAppend> {
+        let _ = (session_id, event);
+        None
+    }
 }
+
+/// An event being appended by [`Store::start_append_event`]: resolves to its position in the
+/// session's log once it is durable.
+pub type PendingAppend = futures::future::BoxFuture<'static, Result<u64, StoreError>>;

@@ -10,10 +10,24 @@ use crate::event::Event;
 /// The events each subscriber may fall behind by before it misses some.
 pub const DEFAULT_CAPACITY: usize = 1024;
 
-/// Broadcasts each session's events to every subscriber of that session.
+/// Broadcasts each session's events to every subscriber of that session, from the moment it
+/// subscribes; a subscriber more than the capacity behind misses events.
+///
+/// To follow a session without losing events, resuming from an event id, use
+/// [`Engine::subscribe`](crate::engine::Engine::subscribe) instead: the engine logs every
+/// event whatever its transport.
 pub struct MemoryTransport {
     sessions: DashMap<String, broadcast::Sender<Event>>,
     capacity: usize,
+}
+
+impl std::fmt::Debug for MemoryTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryTransport")
+            .field("sessions", &self.sessions.len())
+            .field("capacity", &self.capacity)
+            .finish()
+    }
 }
 
 impl Default for MemoryTransport {

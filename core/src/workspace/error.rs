@@ -6,6 +6,7 @@ use super::DEFAULT_PATTERN_ID;
 
 /// Whose tool list an error is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PolicyOwner {
     /// A pattern's defaults (`approvalPolicy.autoApprovedToolNames`).
     Pattern(String),
@@ -44,6 +45,7 @@ impl fmt::Display for UnknownToolId {
 /// A rejected change to the workspace's approval state. Each variant names the rule it broke,
 /// the offending value, and how to fix it; the state is left as it was.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ApprovalError {
     /// No session has this id.
     #[error("unknown session \"{session_id}\": check the session id")]

@@ -33,6 +33,7 @@ impl Pattern {
 /// The kind of a session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum SessionKind {
     /// A chat session.
     #[default]
@@ -44,6 +45,7 @@ pub enum SessionKind {
 /// Whether a session is running.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum SessionStatus {
     /// Not running.
     #[default]

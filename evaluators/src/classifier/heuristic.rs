@@ -512,6 +512,10 @@ impl Classifier for HeuristicClassifier {
         true
     }
 
+    fn is_embedded(&self) -> bool {
+        true
+    }
+
     async fn classify(&self, review: &Review<'_>) -> Result<Classification, ClassifierError> {
         let call = review.call;
         let Some((_, findings)) = self.policy.judge_all(call, review.context) else {

@@ -5,6 +5,7 @@ pub mod codes;
 mod heuristic;
 mod openai;
 mod reply;
+pub mod reviewer;
 
 use std::sync::Arc;
 
@@ -19,6 +20,7 @@ pub use openai::{
     DEFAULT_API_KEY_ENV, DEFAULT_TIMEOUT_MS, OpenAiCompatibleClassifier, OpenAiCompatibleConfig,
     Secret,
 };
+pub use reviewer::{Fallback, PROMPT_VERSION, Reviewed, WithFallback};
 
 /// The name the classifier evaluator goes by in traces and configuration.
 pub const NAME: &str = "auto_classifier";
@@ -36,6 +38,24 @@ pub struct ClassifierConfig {
 }
 
 impl ClassifierConfig {
+    /// The `auto_classifier` evaluator this configuration describes (its backend and
+    /// `min_confidence`), and how long the chain should wait for it (`None`: the chain's
+    /// default). The one place both the default chain and the plugin registry make it.
+    ///
+    /// # Errors
+    ///
+    /// As [`ClassifierConfig::backend`].
+    pub fn evaluator(
+        &self,
+        policy: &crate::PolicyEvaluator,
+    ) -> Result<(AutoClassifier, Option<std::time::Duration>), crate::ConfigError> {
+        let (backend, wait) = self.backend(policy)?;
+        let mut classifier = AutoClassifier::new(backend)
+            .with_min_confidence(self.min_confidence.unwrap_or(Confidence::Medium));
+        classifier.time_limit = wait;
+        Ok((classifier, wait))
+    }
+
     /// The configured backend, and how long the chain should wait for it (`None`: the
     /// chain's default). `policy` is what the heuristic reviewer reads calls with.
     ///
@@ -47,12 +67,15 @@ impl ClassifierConfig {
         &self,
         policy: &crate::PolicyEvaluator,
     ) -> Result<(Arc<dyn Classifier>, Option<std::time::Duration>), crate::ConfigError> {
+        let embedded: Arc<dyn Classifier> = Arc::new(HeuristicClassifier::new(policy.clone()));
         Ok(match &self.openai {
             Some(c) => {
                 let wait = std::time::Duration::from_millis(c.timeout_ms.saturating_add(2_000));
-                (Arc::new(OpenAiCompatibleClassifier::new(c)?), Some(wait))
+                let model: Arc<dyn Classifier> = Arc::new(OpenAiCompatibleClassifier::new(c)?);
+                let reviewer = WithFallback::new(model, c.fallback, embedded);
+                (Arc::new(reviewer), Some(wait))
             }
-            None => (Arc::new(HeuristicClassifier::new(policy.clone())), None),
+            None => (embedded, None),
         })
     }
 }
@@ -135,6 +158,37 @@ pub trait Classifier: Send + Sync {
     fn reads_whole_input(&self) -> bool {
         false
     }
+
+    /// The version of the prompt the reviewer is sent (`reviewerPromptVersion`); `None` for a
+    /// reviewer that is not prompted.
+    fn prompt_version(&self) -> Option<&str> {
+        None
+    }
+
+    /// Whether this is the embedded heuristic reviewer (labelled as such wherever it decides).
+    fn is_embedded(&self) -> bool {
+        false
+    }
+
+    /// Reviews one open call and says who answered and how fast. The default asks
+    /// [`classify`](Classifier::classify) and times it; a reviewer with a fallback says which
+    /// one stood in.
+    async fn review(&self, review: &Review<'_>) -> Reviewed {
+        let started = std::time::Instant::now();
+        let outcome = self.classify(review).await;
+        let fallback = match &outcome {
+            Err(e) => Some((Fallback::Ask, e.to_string())),
+            Ok(_) => None,
+        };
+        Reviewed {
+            outcome,
+            model: self.model_id().to_owned(),
+            embedded: self.is_embedded(),
+            prompt_version: self.prompt_version().map(str::to_owned),
+            latency: started.elapsed(),
+            fallback,
+        }
+    }
 }
 
 /// Settles open calls in `auto` mode with a [`Classifier`]'s verdict.
@@ -146,6 +200,8 @@ pub trait Classifier: Send + Sync {
 pub struct AutoClassifier {
     backend: Arc<dyn Classifier>,
     min_confidence: Confidence,
+    /// How long the chain should wait for the backend (its own timeout and a margin).
+    time_limit: Option<std::time::Duration>,
 }
 
 fn confidence_word(c: Confidence) -> &'static str {
@@ -170,6 +226,7 @@ impl AutoClassifier {
         Self {
             backend,
             min_confidence: Confidence::Medium,
+            time_limit: None,
         }
     }
 
@@ -186,20 +243,24 @@ impl AutoClassifier {
         self.backend.model_id()
     }
 
-    fn rationale(&self, code: &str, reason: String, risk: Risk) -> Rationale {
+    fn rationale(&self, model: &str, code: &str, reason: String, risk: Risk) -> Rationale {
         let mut r = Rationale::new(
             code,
             sanitize::clean(&reason, sanitize::MAX_REASON_CHARS),
             risk,
         );
-        r.reviewer_model = Some(sanitize::clean(
-            self.backend.model_id(),
-            sanitize::MAX_MODEL_CHARS,
-        ));
+        r.reviewer_model = Some(sanitize::clean(model, sanitize::MAX_MODEL_CHARS));
         r
     }
 
-    fn settle(&self, c: Classification, open_risk: Option<Risk>, cuts: &[String]) -> Verdict {
+    fn settle(
+        &self,
+        c: Classification,
+        model: &str,
+        stood_in: Option<&str>,
+        open_risk: Option<Risk>,
+        cuts: &[String],
+    ) -> Verdict {
         let risk = c.risk.max(open_risk.unwrap_or(Risk::Safe));
         let mut reason = if c.reason.trim().is_empty() {
             "The reviewer gave no reason.".to_owned()
@@ -225,12 +286,21 @@ impl AutoClassifier {
             }
             b => b,
         };
+        if let Some(why) = stood_in {
+            // First, so that bounding the reason never cuts it: the history shows who decided.
+            reason = format!(
+                "The security reviewer {:?} was unavailable ({}), so the embedded reviewer \
+                 decided. {reason}",
+                sanitize::bound(self.backend.model_id(), sanitize::MAX_MODEL_CHARS),
+                sanitize::bound(why, 120)
+            );
+        }
         let code = match behavior {
             Behavior::Allow => codes::AUTO_CLASSIFIER_ALLOW,
             Behavior::Ask => codes::AUTO_CLASSIFIER_ASK,
             Behavior::Deny => codes::AUTO_CLASSIFIER_DENY,
         };
-        let mut rationale = self.rationale(code, reason, risk);
+        let mut rationale = self.rationale(model, code, reason, risk);
         rationale.confidence = Some(c.confidence);
         rationale.risk_categories = Some(
             c.risk_categories
@@ -246,8 +316,8 @@ impl AutoClassifier {
         }
     }
 
-    fn failed(&self, error: ClassifierError, open_risk: Option<Risk>) -> Verdict {
-        tracing::warn!(model = self.backend.model_id(), %error, "the security reviewer gave no usable verdict; the call asks");
+    fn failed(&self, error: ClassifierError, model: &str, open_risk: Option<Risk>) -> Verdict {
+        tracing::warn!(model, %error, "the security reviewer gave no usable verdict; the call asks");
         let risk = open_risk.unwrap_or(Risk::Medium);
         let (code, reason) = match error {
             ClassifierError::Unavailable(why) => (
@@ -265,7 +335,7 @@ impl AutoClassifier {
         };
         Verdict::Settle {
             behavior: Behavior::Ask,
-            rationale: self.rationale(code, reason, risk),
+            rationale: self.rationale(model, code, reason, risk),
         }
     }
 }
@@ -288,6 +358,10 @@ impl Evaluator for AutoClassifier {
         Role::Settle(PermissionMode::Auto)
     }
 
+    fn time_limit(&self) -> Option<std::time::Duration> {
+        self.time_limit
+    }
+
     async fn evaluate(
         &self,
         call: &ToolCall,
@@ -302,9 +376,20 @@ impl Evaluator for AutoClassifier {
         } else {
             reply::cuts(&call.input)
         };
-        Ok(match self.backend.classify(&review).await {
-            Ok(c) => self.settle(c, cx.open_risk, &cuts),
-            Err(e) => self.failed(e, cx.open_risk),
-        })
+        let reviewed = self.backend.review(&review).await;
+        let details = reviewer::details(&reviewed);
+        let stood_in = match &reviewed.fallback {
+            Some((Fallback::Embedded, why)) => Some(why.as_str()),
+            _ => None,
+        };
+        let mut verdict = match reviewed.outcome {
+            Ok(c) => self.settle(c, &reviewed.model, stood_in, cx.open_risk, &cuts),
+            Err(e) => self.failed(e, &reviewed.model, cx.open_risk),
+        };
+        // Every classifier decision says who reviewed it, how, and what stood in.
+        if let Verdict::Settle { rationale, .. } = &mut verdict {
+            rationale.review = details;
+        }
+        Ok(verdict)
     }
 }

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::reply::{SYSTEM_PROMPT, parse, user_message};
+use super::reviewer::{Fallback, PROMPT_VERSION, PROMPT_VERSIONS};
 use super::{Classification, Classifier, ClassifierError, Review};
 use crate::error::ConfigError;
 
@@ -65,6 +66,8 @@ fn default_max_tokens() -> u32 {
 /// model = "qwen2.5:7b"
 /// api_key_env = "OPENAI_API_KEY"            # default: WARRANT_CLASSIFIER_API_KEY
 /// timeout_ms = 10000
+/// fallback = "embedded"                     # when it is down or slow; default "ask"
+/// prompt_version = "review-v1"              # pin the review prompt; default: this build's
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -88,6 +91,14 @@ pub struct OpenAiCompatibleConfig {
     /// The most tokens the reply may use.
     #[serde(default = "default_max_tokens")]
     pub max_tokens: u32,
+    /// What decides when the reviewer is down or slow: `ask` (default) or `embedded` (the
+    /// embedded heuristic reviewer). An answer outside the schema always asks.
+    #[serde(default)]
+    pub fallback: Fallback,
+    /// The review prompt's version to send ([`PROMPT_VERSION`] when unset); an unknown
+    /// version is a configuration error.
+    #[serde(default)]
+    pub prompt_version: Option<String>,
 }
 
 impl OpenAiCompatibleConfig {
@@ -101,6 +112,8 @@ impl OpenAiCompatibleConfig {
             timeout_ms: DEFAULT_TIMEOUT_MS,
             json_mode: true,
             max_tokens: default_max_tokens(),
+            fallback: Fallback::Ask,
+            prompt_version: None,
         }
     }
 }
@@ -113,6 +126,7 @@ pub struct OpenAiCompatibleClassifier {
     json_mode: bool,
     max_tokens: u32,
     timeout: Duration,
+    prompt_version: &'static str,
     client: reqwest::Client,
 }
 
@@ -147,6 +161,19 @@ impl OpenAiCompatibleClassifier {
                 "model is empty; name the model to ask".to_owned(),
             ));
         }
+        let prompt_version = match config.prompt_version.as_deref().map(str::trim) {
+            None => PROMPT_VERSION,
+            Some(v) => PROMPT_VERSIONS
+                .iter()
+                .copied()
+                .find(|k| *k == v)
+                .ok_or_else(|| {
+                    ConfigError::Classifier(format!(
+                        "prompt_version {v:?} is unknown; this build sends {}",
+                        PROMPT_VERSIONS.join(", ")
+                    ))
+                })?,
+        };
         if config.timeout_ms == 0 {
             return Err(ConfigError::Classifier(
                 "timeout_ms is 0; give the reviewer time to answer".to_owned(),
@@ -170,6 +197,7 @@ impl OpenAiCompatibleClassifier {
             json_mode: config.json_mode,
             max_tokens: config.max_tokens,
             timeout,
+            prompt_version,
             client,
         })
     }
@@ -211,6 +239,10 @@ impl OpenAiCompatibleClassifier {
 impl Classifier for OpenAiCompatibleClassifier {
     fn model_id(&self) -> &str {
         &self.model
+    }
+
+    fn prompt_version(&self) -> Option<&str> {
+        Some(self.prompt_version)
     }
 
     async fn classify(&self, review: &Review<'_>) -> Result<Classification, ClassifierError> {

@@ -114,6 +114,8 @@ pub(crate) struct Places<'a> {
     root_real: bool,
     home: Option<&'a Path>,
     sensitive: Option<&'a SensitivePaths>,
+    /// The call's shared analysis, whose resolutions are reused (see [`Places::sharing`]).
+    shared: Option<std::sync::Arc<crate::shell::CallAnalysis>>,
 }
 
 impl<'a> Places<'a> {
@@ -137,7 +139,15 @@ impl<'a> Places<'a> {
             root_real,
             home,
             sensitive,
+            shared: None,
         }
+    }
+
+    /// These places, resolving paths through the analysis of the call evaluated in `cx`: a
+    /// path another evaluator of the same call has resolved is not looked at on disk again.
+    pub(crate) fn sharing(mut self, cx: &warrant_core::call::EvaluationContext) -> Self {
+        self.shared = Some(crate::shell::CallAnalysis::of(cx));
+        self
     }
 
     /// What configuration a located path is, when no call may write it (Warrant's own, an
@@ -165,12 +175,6 @@ impl<'a> Places<'a> {
     /// symlinks); `None` when unknown.
     fn lexical(&self, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
         self.joined(raw, cwd).map(|p| normalize(&p))
-    }
-
-    /// [`Places::lexical`], for other modules: the path as written, `.` and `..` removed as
-    /// text.
-    pub(crate) fn lexical_path(&self, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
-        self.lexical(raw, cwd)
     }
 
     /// The path `raw` names when used in `cwd`, as written (`..` kept); `None` when unknown.
@@ -219,13 +223,34 @@ impl<'a> Places<'a> {
 
     /// Resolves `raw` (used in `cwd`) and places it.
     pub(crate) fn locate(&self, raw: &str, cwd: &WorkingDir) -> Located {
-        let Some(joined) = self.joined(raw, cwd) else {
-            return Located {
-                place: Place::Unknown,
-                path: PathBuf::from(raw),
-            };
-        };
-        let lexical = normalize(&joined);
+        match self.joined(raw, cwd) {
+            Some(joined) => {
+                let lexical = normalize(&joined);
+                self.locate_joined(raw, &joined, lexical)
+            }
+            None => unknown(raw),
+        }
+    }
+
+    /// [`Places::locate`], with the path as written (`.` and `..` removed as text; `None`
+    /// when unknown) that it computed on the way.
+    pub(crate) fn locate_with_lexical(
+        &self,
+        raw: &str,
+        cwd: &WorkingDir,
+    ) -> (Located, Option<PathBuf>) {
+        match self.joined(raw, cwd) {
+            Some(joined) => {
+                let lexical = normalize(&joined);
+                let located = self.locate_joined(raw, &joined, lexical.clone());
+                (located, Some(lexical))
+            }
+            None => (unknown(raw), None),
+        }
+    }
+
+    /// Resolves and places `joined`, the path `raw` names (`lexical`: it in normal form).
+    fn locate_joined(&self, raw: &str, joined: &Path, lexical: PathBuf) -> Located {
         // A device named exactly (`/dev/null`, `/dev/fd/63`), never through `..`.
         if !raw.contains("..") && harmless_device(&lexical) {
             return Located {
@@ -236,7 +261,11 @@ impl<'a> Places<'a> {
         // The kernel follows each symlink before the `..` after it: `link/../x` with `link`
         // pointing to `/` is `/x`, not `x` inside the workspace.
         let start = self.root_real.then_some(self.root.as_path());
-        let Some(real) = resolve_from(&joined, start) else {
+        let real = match &self.shared {
+            Some(shared) => shared.resolved(start, joined, || resolve_from(joined, start)),
+            None => resolve_from(joined, start),
+        };
+        let Some(real) = real else {
             return Located {
                 place: Place::Unknown,
                 path: lexical,
@@ -296,13 +325,18 @@ impl<'a> Places<'a> {
         if harmless_device(real) {
             return Place::HarmlessDevice;
         }
-        if below(real, &self.root) {
+        let real_plain = plain(real);
+        if below_known(real, real_plain, &self.root) {
             return Place::Inside;
         }
-        if below(real, Path::new("/dev")) {
+        if below_known(real, real_plain, Path::new("/dev")) {
             return Place::Device;
         }
-        if real == Path::new("/") || SYSTEM.iter().any(|s| below(real, Path::new(s))) {
+        if real == Path::new("/")
+            || SYSTEM
+                .iter()
+                .any(|s| below_known(real, real_plain, Path::new(s)))
+        {
             return Place::System;
         }
         Place::Outside
@@ -732,6 +766,14 @@ fn canonical_root(lexical: PathBuf) -> (PathBuf, bool) {
     })
 }
 
+/// A path whose place the text does not tell (a relative path after an unknown `cd`).
+fn unknown(raw: &str) -> Located {
+    Located {
+        place: Place::Unknown,
+        path: PathBuf::from(raw),
+    }
+}
+
 /// Whether `path` is a device that reads as empty or discards what is written
 /// (`/dev/null`, `/dev/fd/N`, …), named exactly.
 fn harmless_device(path: &Path) -> bool {
@@ -758,7 +800,12 @@ fn plain(path: &Path) -> bool {
 
 /// Whether `path` is `base` or below it, component by component (`/ab` is not below `/a`).
 fn below(path: &Path, base: &Path) -> bool {
-    if !(plain(path) && plain(base)) {
+    below_known(path, plain(path), base)
+}
+
+/// [`below`], told whether `path` is in normal form ([`plain`]).
+fn below_known(path: &Path, path_plain: bool, base: &Path) -> bool {
+    if !(path_plain && plain(base)) {
         return path.starts_with(base);
     }
     let (path, base) = (

@@ -159,6 +159,7 @@ impl PolicyEvaluator {
             self.home.as_deref(),
             Some(&self.sensitive),
         )
+        .sharing(cx)
     }
 }
 

@@ -77,13 +77,15 @@ pub(crate) struct CallEffects {
     pub fetch: bool,
 }
 
-/// Reads a call's effects.
+/// Reads a call's effects. `named` are the paths of the call's input
+/// ([`filesystem::paths`]), each named by [`name`] from the workspace root.
 pub(crate) fn of_call(
     call: &ToolCall,
     cx: &EvaluationContext,
     places: &Places<'_>,
     script: Option<&Script>,
     shell_paths: bool,
+    named: &[NamedPath],
 ) -> CallEffects {
     let mut out = CallEffects::default();
     let tool = call.tool_name.as_str();
@@ -95,10 +97,7 @@ pub(crate) fn of_call(
         }
     } else if let Some(access) = filesystem::access_of(tool, &call.input, &cx.catalog) {
         out.file_tool = Some(access);
-        let named: Vec<NamedPath> = filesystem::paths(&call.input)
-            .iter()
-            .map(|raw| name(places, raw, &WorkingDir::Root))
-            .collect();
+        let named = named.to_vec();
         let search = filesystem::is_search(tool);
         match access {
             Access::Write => out.writes.extend(named),
@@ -158,9 +157,9 @@ fn form(places: &Places<'_>, path: &Path) -> Form {
 
 /// A path word used in `cwd`, named both ways.
 pub(crate) fn name(places: &Places<'_>, raw: &str, cwd: &WorkingDir) -> NamedPath {
-    let located = places.locate(raw, cwd);
+    let (located, lexical) = places.locate_with_lexical(raw, cwd);
     let real = form(places, &located.path);
-    let written = match places.lexical_path(raw, cwd) {
+    let written = match lexical {
         Some(w) if w != located.path => form(places, &w),
         _ => real.clone(),
     };
@@ -387,6 +386,15 @@ impl EffectRules {
         for f in tree.forms() {
             for (text, absolute) in [(f.relative.as_deref(), false), (Some(&*f.absolute), true)] {
                 let Some(text) = text else { continue };
+                // No rule of this side: nothing it finds would be taken.
+                let side = if absolute {
+                    &self.absolute
+                } else {
+                    &self.relative
+                };
+                if side.is_none() {
+                    continue;
+                }
                 let mut take = |rules: &Vec<usize>| {
                     candidates.extend(
                         rules

@@ -252,9 +252,10 @@ fn positional_words<'a>(program: &str, args: &[&'a str]) -> Vec<&'a str> {
 /// A call as the rules look at it.
 pub(crate) struct CallView<'a> {
     /// Every id the tool goes by (`Bash`; `git.status` and `mcp__git__git.status`).
-    pub identities: Vec<String>,
+    /// Borrowed where the call spells them; only an MCP tool's `mcp__S__T` is built.
+    pub identities: Vec<std::borrow::Cow<'a, str>>,
     /// The MCP servers that offer it.
-    pub servers: Vec<String>,
+    pub servers: Vec<&'a str>,
     /// The parsed shell command, for the shell tool.
     pub script: Option<&'a Script>,
     /// The paths it names, as written and as resolved.
@@ -365,19 +366,22 @@ impl Selectors {
     pub(crate) fn lookup(&self, call: &CallView<'_>) -> Vec<Hit> {
         let mut hits = Vec::new();
         for id in &call.identities {
-            if let Some(b) = self.exact.get(id) {
+            if let Some(b) = self.exact.get(id.as_ref()) {
                 b.lookup(call, &mut hits);
             }
         }
         for s in &call.servers {
-            if let Some(b) = self.servers.get(s) {
+            if let Some(b) = self.servers.get(*s) {
                 b.lookup(call, &mut hits);
             }
+        }
+        if self.globs.is_empty() {
+            return hits;
         }
         let mut globbed: Vec<usize> = call
             .identities
             .iter()
-            .flat_map(|id| self.globs.matches(id))
+            .flat_map(|id| self.globs.matches(&**id))
             .collect();
         globbed.sort_unstable();
         globbed.dedup();

@@ -12,6 +12,7 @@ mod file;
 mod index;
 mod known;
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use async_trait::async_trait;
@@ -106,21 +107,21 @@ impl RuleEvaluator {
         } else {
             tool
         };
-        let mut identities = vec![canonical.to_owned()];
-        let mut servers: Vec<String> = Vec::new();
+        let mut identities = vec![Cow::Borrowed(canonical)];
+        let mut servers: Vec<&str> = Vec::new();
         for s in mcp_servers(&cx.catalog, tool) {
-            identities.push(format!("mcp__{s}__{tool}"));
-            servers.push(s.to_owned());
+            identities.push(Cow::Owned(format!("mcp__{s}__{tool}")));
+            servers.push(s);
         }
         if let Some((server, _)) = tool.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
-            servers.push(server.to_owned());
+            servers.push(server);
         }
         let parsed = is_shell_tool(tool)
             .then(|| warrant_core::catalog::shell_command(&call.input))
             .flatten()
             .map(|c| crate::shell::parse_in(cx, &c));
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
-        let places = Places::new(&cx.workspace_root, self.home.as_deref(), None);
+        let places = Places::new(&cx.workspace_root, self.home.as_deref(), None).sharing(cx);
         let view = CallView {
             identities,
             servers,
@@ -137,8 +138,11 @@ impl RuleEvaluator {
         if view.servers.len() > 1 {
             let every_provider = view.servers.iter().all(|server| {
                 let one = CallView {
-                    identities: vec![canonical.to_owned(), format!("mcp__{server}__{tool}")],
-                    servers: vec![server.clone()],
+                    identities: vec![
+                        Cow::Borrowed(canonical),
+                        Cow::Owned(format!("mcp__{server}__{tool}")),
+                    ],
+                    servers: vec![*server],
                     script: view.script,
                     paths: view.paths.clone(),
                     input: view.input,
@@ -157,7 +161,14 @@ impl RuleEvaluator {
             }
         }
         if !self.effects.is_empty() {
-            let done = effects::of_call(call, cx, &places, script, self.effects.restricts_paths());
+            let done = effects::of_call(
+                call,
+                cx,
+                &places,
+                script,
+                self.effects.restricts_paths(),
+                &view.paths,
+            );
             hits.extend(self.effects.lookup(&done, &places));
         }
         decide::decide(&self.rules, &hits, script, &places).map(|i| &self.rules[i])

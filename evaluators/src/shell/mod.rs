@@ -201,6 +201,10 @@ impl Script {
 
 /// Parses a command line into the commands it would run.
 ///
+/// One simple command of plain words (`cargo build --release`) is split into its words
+/// without the shell parser, as the parser would read it (a test compares the two readings);
+/// everything else goes through the parser.
+///
 /// # Errors
 ///
 /// A [`ShellError`] when the top-level text cannot be parsed; code nested inside it that cannot
@@ -220,10 +224,63 @@ pub fn parse_from(command: &str, start: WorkingDir) -> Result<Script, ShellError
     Ok(script)
 }
 
-/// A command as parsed for one call.
-struct Parsed {
-    command: String,
-    script: std::sync::Arc<Result<Script, ShellError>>,
+/// What the evaluators of one call share, kept in the call's analysis slot
+/// ([`EvaluationContext::analysis`](warrant_core::call::EvaluationContext)): its command as
+/// parsed, and the paths resolved on disk while judging it, so that the policy, the rules, the
+/// grant scoper and the reviewer parse the command once and resolve each path once, and all
+/// judge the same view of the filesystem.
+#[derive(Default)]
+pub(crate) struct CallAnalysis {
+    /// The command parsed first (by whichever evaluator asked first), with its text.
+    parsed: std::sync::OnceLock<(String, std::sync::Arc<Result<Script, ShellError>>)>,
+    /// Paths resolved (symlinks followed): the resolution's start, the path as joined, and
+    /// what it resolved to.
+    resolved: std::sync::Mutex<Vec<Resolved>>,
+}
+
+/// One path resolved for a call: from where, what, and the result (`None`: not modeled).
+type Resolved = (
+    Option<std::path::PathBuf>,
+    std::path::PathBuf,
+    Option<std::path::PathBuf>,
+);
+
+/// The most resolutions one call keeps; past it, paths are resolved again when asked.
+const MAX_RESOLVED: usize = 256;
+
+impl CallAnalysis {
+    /// The analysis of the call evaluated in `cx`, made empty by the first to ask.
+    pub(crate) fn of(cx: &warrant_core::call::EvaluationContext) -> std::sync::Arc<Self> {
+        cx.analysis.get_or_insert_with(Self::default)
+    }
+
+    /// `path` resolved from `start` by `resolve`, or as it was resolved earlier in this call.
+    pub(crate) fn resolved(
+        &self,
+        start: Option<&std::path::Path>,
+        path: &std::path::Path,
+        resolve: impl FnOnce() -> Option<std::path::PathBuf>,
+    ) -> Option<std::path::PathBuf> {
+        // A poisoned lock only loses the memo: the path is resolved again.
+        if let Ok(memo) = self.resolved.lock()
+            && let Some((_, _, real)) = memo
+                .iter()
+                .find(|(s, p, _)| p == path && s.as_deref() == start)
+        {
+            return real.clone();
+        }
+        let real = resolve();
+        if let Ok(mut memo) = self.resolved.lock()
+            && memo.len() < MAX_RESOLVED
+        {
+            memo.push((
+                start.map(std::path::Path::to_path_buf),
+                path.to_path_buf(),
+                real.clone(),
+            ));
+        }
+        real
+    }
 }
 
 /// The command of the call evaluated in `cx`, parsed once for all its evaluators: the policy,
@@ -232,12 +289,12 @@ pub fn parse_in(
     cx: &warrant_core::call::EvaluationContext,
     command: &str,
 ) -> std::sync::Arc<Result<Script, ShellError>> {
-    let parsed = cx.analysis.get_or_insert_with(|| Parsed {
-        command: command.to_owned(),
-        script: std::sync::Arc::new(parse(command)),
-    });
-    if parsed.command == command {
-        std::sync::Arc::clone(&parsed.script)
+    let analysis = CallAnalysis::of(cx);
+    let (text, script) = analysis
+        .parsed
+        .get_or_init(|| (command.to_owned(), std::sync::Arc::new(parse(command))));
+    if text == command {
+        std::sync::Arc::clone(script)
     } else {
         std::sync::Arc::new(parse(command))
     }

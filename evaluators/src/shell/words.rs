@@ -392,8 +392,41 @@ impl Builder {
     }
 }
 
+/// Whether the shell reads `raw` as itself: it holds only characters that start no
+/// expansion, quoting, escape, glob, brace, tilde, history or pattern form (letters, digits
+/// and `_ . / - + , : @ % =`), so the word's value is its text.
+fn plain_text(raw: &str) -> bool {
+    !raw.is_empty()
+        && raw.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'_' | b'.' | b'/' | b'-' | b'+' | b',' | b':' | b'@' | b'%' | b'='
+                )
+        })
+}
+
 /// Reads a word from its source text.
 pub(crate) fn lower(raw: &str) -> Result<LoweredWord, String> {
+    // A word of plain text is its own value: what the word parser would make of it, without
+    // running it (a test compares the two).
+    if plain_text(raw) {
+        return Ok(LoweredWord {
+            word: Word {
+                raw: raw.to_owned(),
+                value: Some(raw.to_owned()),
+                prefix: raw.to_owned(),
+                domain: None,
+            },
+            substitutions: Vec::new(),
+            code: Vec::new(),
+        });
+    }
+    parsed(raw)
+}
+
+/// Reads a word from its source text with the word parser.
+fn parsed(raw: &str) -> Result<LoweredWord, String> {
     let pieces = brush_parser::word::parse(raw, &ParserOptions::default())
         .map_err(|e| format!("word {raw:?}: {e}"))?;
     let mut b = Builder::default();
@@ -421,4 +454,63 @@ pub(crate) fn heredoc_substitutions(body: &str) -> Result<Vec<String>, String> {
         return Err(format!("here-document evaluates `{code}` as code"));
     }
     Ok(b.substitutions)
+}
+
+#[cfg(test)]
+mod plain_words {
+    use super::*;
+
+    fn same(raw: &str) {
+        let fast = lower(raw).expect("a plain word reads");
+        let slow = parsed(raw).expect("the word parser reads it");
+        assert_eq!(fast.word, slow.word, "{raw:?}");
+        assert_eq!(fast.substitutions, slow.substitutions, "{raw:?}");
+        assert_eq!(fast.code, slow.code, "{raw:?}");
+    }
+
+    #[test]
+    fn a_plain_word_reads_as_the_word_parser_reads_it() {
+        for raw in [
+            "build",
+            "release",
+            "src/main.rs",
+            "--release",
+            "-la",
+            "a=b",
+            "--opt=x/y",
+            "user@host:path",
+            "50%",
+            "a,b",
+            "+x",
+            "..",
+            "../..",
+            "/etc/passwd",
+            "-",
+            "--",
+            "=",
+            "v1.2.3-rc+4",
+        ] {
+            assert!(plain_text(raw), "{raw:?} is plain");
+            same(raw);
+        }
+        // Every short word over the plain alphabet.
+        let alphabet = b"a0_./-+,:@%=";
+        for &x in alphabet {
+            for &y in alphabet {
+                for &z in alphabet {
+                    same(std::str::from_utf8(&[x, y, z]).expect("ASCII"));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn words_with_any_other_character_go_to_the_word_parser() {
+        for raw in [
+            "~", "~/x", "$HOME", "a*", "a?", "[ab]", "{a,b}", "'a'", "\"a\"", "a\\b", "$(x)",
+            "`x`", "!x", "a#b", "a^b", "a b", "é", "",
+        ] {
+            assert!(!plain_text(raw), "{raw:?} is not plain");
+        }
+    }
 }

@@ -143,6 +143,17 @@ pub enum Constructor {
     Store(fn(&BuildContext) -> Result<Arc<dyn Store>, String>),
 }
 
+impl std::fmt::Debug for Constructor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Evaluator(_) => "Constructor::Evaluator",
+            Self::ClassifierBackend(_) => "Constructor::ClassifierBackend",
+            Self::Transport(_) => "Constructor::Transport",
+            Self::Store(_) => "Constructor::Store",
+        })
+    }
+}
+
 /// A built-in plugin, submitted with `inventory::submit!` by the crate that implements it.
 #[derive(Clone, Copy)]
 pub struct BuiltinPlugin {

@@ -3,53 +3,15 @@
 //! detected by [`verify`](super::verify). Records of schema version 2 and older keep their
 //! unkeyed links ([`legacy`](super::legacy)).
 
-use hmac::Mac;
 use rusqlite::{Connection, OptionalExtension, params};
-use serde_json::Value;
 use warrant_core::store::{StoreError, duplicate_evaluation};
 
-use super::key::{AuditKey, HmacSha256};
+use super::key::AuditKey;
 use crate::error::Context;
 
 pub use warrant_core::audit::GENESIS;
 
-/// The record's JSON as it is stored and hashed: object keys sorted, no whitespace, so the
-/// same record always has the same text.
-pub(crate) fn canonical_json(value: &Value) -> String {
-    let mut out = String::new();
-    write_canonical(value, &mut out);
-    out
-}
-
-fn write_canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
-            for (i, (key, value)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                write_canonical(value, out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
-}
+pub(crate) use crate::audit_chain::{Columns, canonical_json, keyed_link, keyed_link_matches};
 
 /// The last link of the chain: its seq and hash (`0` and [`GENESIS`] for an empty log).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,53 +129,60 @@ impl AuditRow {
     }
 }
 
-/// The columns of an audit row a link covers, besides its seq and `prev_hash`.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Columns<'a> {
-    pub session_id: &'a str,
-    pub tool_call_id: &'a str,
-    pub at: i64,
-    pub record: &'a str,
-}
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
 
-/// The keyed hash of a link: HMAC-SHA-256 (hex) under the audit key over a version tag and
-/// every column of the row (seq, `prev_hash`, session, tool call id, `at`, record), each
-/// length-prefixed so that no two rows share an input.
-pub(crate) fn keyed_link(key: &AuditKey, seq: u64, prev_hash: &str, row: &Columns<'_>) -> String {
-    hex::encode(link_mac(key, seq, prev_hash, row).finalize().into_bytes())
-}
+    use super::canonical_json;
 
-/// Whether `hash` is the keyed hash of the row (compared in constant time).
-pub(crate) fn keyed_link_matches(
-    key: &AuditKey,
-    seq: u64,
-    prev_hash: &str,
-    row: &Columns<'_>,
-    hash: &str,
-) -> bool {
-    hex::decode(hash).is_ok_and(|bytes| {
-        link_mac(key, seq, prev_hash, row)
-            .verify_slice(&bytes)
-            .is_ok()
-    })
-}
-
-fn link_mac(key: &AuditKey, seq: u64, prev_hash: &str, row: &Columns<'_>) -> HmacSha256 {
-    let mut mac = key.mac();
-    let at = row.at.to_string();
-    let seq = seq.to_string();
-    let fields: [&[u8]; 7] = [
-        b"warrant audit link v3",
-        seq.as_bytes(),
-        prev_hash.as_bytes(),
-        row.session_id.as_bytes(),
-        row.tool_call_id.as_bytes(),
-        at.as_bytes(),
-        row.record.as_bytes(),
-    ];
-    for field in fields {
-        mac.update(&(field.len() as u64).to_be_bytes());
-        mac.update(field);
+    /// The encoding the audit chain was first hashed with: keys and scalars through
+    /// `to_string`. The chain's hashes depend on the text staying exactly this.
+    fn reference(value: &Value, out: &mut String) {
+        match value {
+            Value::Object(map) => {
+                let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+                out.push('{');
+                for (i, (key, value)) in entries.into_iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::String(key.clone()).to_string());
+                    out.push(':');
+                    reference(value, out);
+                }
+                out.push('}');
+            }
+            Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    reference(item, out);
+                }
+                out.push(']');
+            }
+            scalar => out.push_str(&scalar.to_string()),
+        }
     }
-    mac
+
+    #[test]
+    fn the_canonical_text_is_unchanged() {
+        let samples = [
+            json!(null),
+            json!(true),
+            json!(-12.5e-7),
+            json!(u64::MAX),
+            json!(i64::MIN),
+            json!("quote \" backslash \\ newline \n tab \t nul \u{0} bell \u{7} é ☃ 𝄞"),
+            json!({"z": 1, "a": [1, 2.5, "x", {"k\"ey": null, "b": false}], "m": {}, "é": []}),
+            json!([{"b": {"d": 1, "c": 2}, "a": "\u{1f}"}, [], [[]], 0.1, 1e300]),
+        ];
+        for value in samples {
+            let mut expected = String::new();
+            reference(&value, &mut expected);
+            assert_eq!(canonical_json(&value), expected, "{value}");
+        }
+    }
 }

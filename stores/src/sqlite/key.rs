@@ -10,7 +10,7 @@ use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use warrant_core::store::StoreError;
 
-use crate::error::{corrupt, unavailable};
+use crate::error::unavailable;
 use crate::files;
 
 /// The environment variable that supplies the audit key (hex, at least 32 bytes); it wins
@@ -124,33 +124,4 @@ impl AuditKey {
     }
 }
 
-/// Where the key comes from, in order: the configuration's key, `WARRANT_AUDIT_KEY`, the key
-/// file. A missing key file is created only when the log holds no keyed record yet.
-pub(crate) fn resolve(
-    configured: Option<&AuditKey>,
-    key_file: &Path,
-    log_key_id: Option<&str>,
-) -> Result<AuditKey, StoreError> {
-    if let Some(key) = configured {
-        return Ok(key.clone());
-    }
-    if let Ok(text) = std::env::var(AUDIT_KEY_ENV) {
-        return AuditKey::from_hex(&text, AUDIT_KEY_ENV);
-    }
-    if key_file.exists() {
-        return AuditKey::read_file(key_file);
-    }
-    if let Some(id) = log_key_id {
-        return Err(corrupt(
-            format!("the audit key file {} is missing", key_file.display()),
-            format!(
-                "the audit log was written with the key of id {id}; restore the file or set \
-                 {AUDIT_KEY_ENV} (a new key would make every record look forged)"
-            ),
-        ));
-    }
-    let key = AuditKey::generate()?;
-    key.write_new_file(key_file)?;
-    tracing::info!(path = %key_file.display(), key_id = %key.id(), "created the audit key file");
-    Ok(key)
-}
+pub(crate) use crate::audit_chain::resolve_key as resolve;

@@ -57,7 +57,7 @@ use warrant_core::event::now_millis;
 use warrant_core::grant::Grant;
 use warrant_core::part::{Message, ToolPart};
 use warrant_core::store::{
-    AuditQuery, PendingApproval, Store, StoreError, StoredAuditRecord, StoredEvent,
+    AuditQuery, PendingAppend, PendingApproval, Store, StoreError, StoredAuditRecord, StoredEvent,
 };
 use warrant_core::workspace::{SessionRecord, WorkspaceState, check_session_id};
 
@@ -415,6 +415,15 @@ impl Store for SqliteStore {
     async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
         let row = EventRow::new(session_id, event)?;
         self.writer.submit(Write::Event(row)).await
+    }
+
+    /// The writer applies queued writes in order, so events get positions in the order they
+    /// were started.
+    fn start_append_event(&self, session_id: &str, event: &Event) -> Option<PendingAppend> {
+        Some(match EventRow::new(session_id, event) {
+            Ok(row) => Box::pin(self.writer.queue(Write::Event(row))),
+            Err(e) => Box::pin(std::future::ready(Err(e))),
+        })
     }
 
     async fn events_since(

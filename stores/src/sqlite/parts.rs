@@ -2,13 +2,12 @@
 //! a part's JSON can no longer be restored.
 
 use rusqlite::{Connection, params};
-use serde::de::DeserializeOwned;
-use serde_json::Value;
 use warrant_core::part::{Message, MessagePart, ToolPart};
 use warrant_core::store::StoreError;
 use warrant_core::workspace::check_session_id;
 
 use crate::error::{Context, to_json};
+use crate::stored_part::StoredPart;
 
 /// A tool part ready to write: where it goes, its JSON, and its decision and resolution
 /// for the map.
@@ -137,58 +136,4 @@ pub(crate) fn messages(conn: &Connection, session_id: &str) -> Result<Vec<Messag
         }
     }
     Ok(out.into_iter().map(|(_, m)| m).collect())
-}
-
-struct StoredPart {
-    tool_call_id: String,
-    tool_name: String,
-    json: String,
-    decision: Option<String>,
-    resolution: Option<String>,
-}
-
-impl StoredPart {
-    fn restore(self) -> ToolPart {
-        let mut part = match serde_json::from_str::<ToolPart>(&self.json) {
-            Ok(part) => part,
-            Err(e) => {
-                tracing::warn!(tool_call_id = %self.tool_call_id, error = %e,
-                    "a tool part cannot be restored; rebuilt from its readable fields and the decision map");
-                self.salvage()
-            }
-        };
-        if part.permission_decision.is_none() {
-            part.permission_decision = self.decision.as_deref().and_then(parse_lenient);
-        }
-        if part.permission_resolution.is_none() {
-            part.permission_resolution = self.resolution.as_deref().and_then(parse_lenient);
-        }
-        part
-    }
-
-    fn salvage(&self) -> ToolPart {
-        let value = serde_json::from_str::<Value>(&self.json).unwrap_or(Value::Null);
-        let name = match field::<String>(&value, "toolName") {
-            Some(name) if self.tool_name.is_empty() => name,
-            _ => self.tool_name.clone(),
-        };
-        let mut part = ToolPart::new(self.tool_call_id.clone(), name);
-        part.state = field(&value, "state").unwrap_or_default();
-        part.input = field(&value, "input");
-        part.output = field(&value, "output");
-        part.permission = field(&value, "permission");
-        part.permission_decision = field(&value, "permissionDecision");
-        part.permission_resolution = field(&value, "permissionResolution");
-        part
-    }
-}
-
-fn field<T: DeserializeOwned>(value: &Value, name: &str) -> Option<T> {
-    value
-        .get(name)
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
-}
-
-fn parse_lenient<T: DeserializeOwned>(json: &str) -> Option<T> {
-    serde_json::from_str(json).ok()
 }

@@ -91,10 +91,24 @@ impl Writer {
 
     /// Queues a write and waits until its transaction is committed (on disk).
     pub(crate) async fn submit(&self, write: Write) -> Result<u64, StoreError> {
+        self.queue(write).await
+    }
+
+    /// Queues a write now (writes are applied in the order they were queued) and returns a
+    /// future resolving once its transaction is committed (on disk).
+    pub(crate) fn queue(
+        &self,
+        write: Write,
+    ) -> impl std::future::Future<Output = Result<u64, StoreError>> + Send + 'static {
         let (reply, committed) = oneshot::channel();
-        let queue = self.queue.as_ref().ok_or_else(stopped)?;
-        queue.send(Job { write, reply }).map_err(|_| stopped())?;
-        committed.await.map_err(|_| stopped())?
+        let queued = match self.queue.as_ref() {
+            Some(queue) => queue.send(Job { write, reply }).map_err(|_| stopped()),
+            None => Err(stopped()),
+        };
+        async move {
+            queued?;
+            committed.await.map_err(|_| stopped())?
+        }
     }
 }
 

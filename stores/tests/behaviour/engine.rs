@@ -110,6 +110,7 @@ pub async fn a_pending_approval_ends_as_interrupted_at_an_engine_restart(mut s: 
             AuditEvent::Expiry { .. } => "expiry",
             AuditEvent::Cancel { .. } => "cancel",
             AuditEvent::GrantRevoked { .. } => "grant revoked",
+            _ => "other",
         })
         .collect();
     assert_eq!(kinds, ["evaluation", "expiry"]);

@@ -1,14 +1,21 @@
 //! The behaviour every `Store` must show, run against every store this crate ships.
 //!
 //! Each behaviour is written once, as an async function taking a [`Subject`]; the
-//! [`behaviours!`] list instantiates all of them for `memory` and for `sqlite`. A new store
-//! proves itself by adding one `mod` line with a factory for its [`Subject`].
+//! [`behaviours!`] list instantiates all of them for `memory`, `sqlite` and `postgres`. A new
+//! store proves itself by adding one `mod` line with a factory for its [`Subject`].
+//!
+//! The PostgreSQL subjects need a server: `scripts/with-postgres cargo test -p warrant-stores`
+//! starts a throwaway one; without `WARRANT_TEST_POSTGRES_URL` their tests fail.
 
 mod approvals;
 mod audit;
 mod engine;
 mod events;
+mod history;
 mod parts;
+#[cfg(feature = "postgres")]
+#[path = "../postgres_common/mod.rs"]
+mod pg;
 #[path = "../common/mod.rs"]
 mod sample;
 mod sessions;
@@ -66,6 +73,30 @@ fn sqlite() -> Subject {
     }
 }
 
+/// A store on a fresh database of the test server (dropped with the subject); a restart
+/// connects a new store to it.
+#[cfg(feature = "postgres")]
+fn postgres() -> Subject {
+    use warrant_stores::postgres::{PostgresConfig, PostgresStore};
+
+    let database = pg::Database::create();
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let config = PostgresConfig::new(database.url.clone())
+        .event_retention(EVENT_RETENTION)
+        .audit_key_file(dir.path().join("audit-key"))
+        .checkpoint_file(Some(&dir.path().join("audit-head")));
+    let open = move || -> Arc<dyn Store> {
+        let _database = &database;
+        Arc::new(PostgresStore::connect_lazy(config.clone()).expect("the configuration is valid"))
+    };
+    Subject {
+        store: open(),
+        event_retention: EVENT_RETENTION,
+        reopen: Box::new(open),
+        _dir: Some(dir),
+    }
+}
+
 /// Instantiates every behaviour for one store factory.
 macro_rules! behaviours {
     ($factory:path) => {
@@ -90,6 +121,9 @@ macro_rules! behaviours {
             engine::a_decision_is_audited_before_it_is_emitted,
             engine::a_settled_call_never_enters_the_pending_list,
             events::events_are_numbered_per_session,
+            history::every_history_filter_selects_its_records,
+            history::the_text_filter_ignores_ascii_case_and_reads_quotes,
+            history::history_pages_run_from_the_newest_record_back,
             events::events_since_returns_later_events_up_to_the_limit,
             events::the_event_log_keeps_only_the_latest_events,
             events::the_event_log_survives_a_restart_and_numbering_continues,
@@ -121,4 +155,9 @@ mod memory_store {
 
 mod sqlite_store {
     behaviours!(crate::sqlite);
+}
+
+#[cfg(feature = "postgres")]
+mod postgres_store {
+    behaviours!(crate::postgres);
 }

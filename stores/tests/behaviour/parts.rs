@@ -12,7 +12,7 @@ fn shape(messages: &[Message]) -> Vec<(&str, Vec<&str>)> {
         .map(|m| {
             let calls = m.parts.iter().filter_map(|p| match p {
                 MessagePart::Tool(t) => Some(t.tool_call_id.as_str()),
-                MessagePart::Text { .. } => None,
+                _ => None,
             });
             (m.id.as_str(), calls.collect())
         })

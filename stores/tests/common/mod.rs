@@ -28,6 +28,7 @@ pub fn decision(tool_call_id: &str) -> ToolPermissionDecision {
         confidence: Some(Confidence::High),
         risk_categories: Some(Vec::new()),
         reviewer_model: Some("openai/gpt-4.1-mini".to_owned()),
+        review: Default::default(),
         provenance: None,
         evaluator: Some(DecidingEvaluator {
             name: "auto_classifier".to_owned(),
@@ -124,6 +125,7 @@ pub fn request(session_id: &str, tool_call_id: &str) -> ToolApprovalRequest {
         confidence: None,
         risk_categories: None,
         reviewer_model: None,
+        review: Default::default(),
         ..decision(tool_call_id)
     };
     ToolApprovalRequest {
@@ -187,7 +189,7 @@ pub fn tool_parts(messages: Vec<Message>) -> Vec<ToolPart> {
         .flat_map(|m| m.parts)
         .filter_map(|p| match p {
             MessagePart::Tool(t) => Some(t),
-            MessagePart::Text { .. } => None,
+            _ => None,
         })
         .collect()
 }

@@ -55,6 +55,15 @@ pub struct DemoAgent {
     suspended: DashMap<String, Suspended>,
 }
 
+impl std::fmt::Debug for DemoAgent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DemoAgent")
+            .field("threads", &self.threads.len())
+            .field("suspended", &self.suspended.len())
+            .finish_non_exhaustive()
+    }
+}
+
 #[derive(Default)]
 struct ThreadSlot {
     run: Arc<Mutex<()>>,

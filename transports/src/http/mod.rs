@@ -12,8 +12,11 @@ mod approvals;
 mod body;
 mod grants;
 mod guard;
+mod history;
+mod metrics;
 mod pages;
 mod path;
+mod replay;
 mod runtime;
 mod server;
 mod sessions;
@@ -34,7 +37,9 @@ use warrant_core::call::PermissionMode;
 use warrant_core::engine::Engine;
 
 pub use body::JsonBody;
+pub use history::parse_instant;
 pub use path::PathParams;
+pub use replay::{ProposedConfig, ReplayError, ReplayRequest, Replayer};
 pub use server::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_HEADER_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_SHUTDOWN_DEADLINE, serve,
@@ -171,17 +176,36 @@ pub struct ServerState {
     inner: Arc<Shared>,
 }
 
+impl std::fmt::Debug for ServerState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The configuration holds the tokens: only the engine is shown.
+        f.debug_struct("ServerState")
+            .field("engine", &self.inner.engine)
+            .finish_non_exhaustive()
+    }
+}
+
 struct Shared {
     engine: Engine,
     hub: Arc<SseHub>,
     agent: Arc<DemoAgent>,
     config: ServerConfig,
     own_origins: Vec<String>,
+    replayer: std::sync::OnceLock<Arc<dyn Replayer>>,
 }
 
 impl ServerState {
     /// The state of a server bound to `addr`, whose engine emits through `hub`.
+    ///
+    /// The server streams the engine's own hub ([`Engine::events`]): `hub` is used when it is
+    /// that hub (given to the engine as its transport), and otherwise replaced by it, so no
+    /// event is logged twice or missed by a stream.
     pub fn new(engine: Engine, hub: Arc<SseHub>, config: ServerConfig, addr: SocketAddr) -> Self {
+        let hub = if hub.same_hub(engine.events()) {
+            hub
+        } else {
+            Arc::new(engine.events().clone())
+        };
         let mut own_origins = vec![format!("http://{addr}")];
         if addr.ip().is_loopback() {
             let port = addr.port();
@@ -198,6 +222,7 @@ impl ServerState {
                 agent,
                 config,
                 own_origins,
+                replayer: std::sync::OnceLock::new(),
             }),
         }
     }
@@ -215,6 +240,17 @@ impl ServerState {
     /// The configuration.
     pub fn config(&self) -> &ServerConfig {
         &self.inner.config
+    }
+
+    /// Enables `POST /v1/replay` with `replayer`; answers `false` (and keeps the first) when
+    /// one was already set.
+    pub fn set_replayer(&self, replayer: Arc<dyn Replayer>) -> bool {
+        self.inner.replayer.set(replayer).is_ok()
+    }
+
+    /// The policy replayer, when the host set one.
+    pub fn replayer(&self) -> Option<&Arc<dyn Replayer>> {
+        self.inner.replayer.get()
     }
 
     fn agent(&self) -> &Arc<DemoAgent> {
@@ -253,6 +289,7 @@ pub fn router(state: ServerState) -> Router {
         .route("/", get(pages::ui))
         .route("/assets/{*path}", get(pages::ui))
         .route("/healthz", get(pages::healthz))
+        .route("/metrics", get(metrics::metrics))
         .route("/v1/agent", post(agent::run))
         .route("/v1/sessions/{id}/events", get(sessions::events))
         .route("/v1/sessions/{id}/tool-calls", post(sessions::tool_call))
@@ -270,6 +307,8 @@ pub fn router(state: ServerState) -> Router {
             "/v1/approvals/{tool_call_id}",
             post(approvals::resolve).delete(approvals::cancel),
         )
+        .route("/v1/audit", get(history::list))
+        .route("/v1/audit/export", get(history::export))
         .route("/v1/grants", get(grants::list))
         .route("/v1/grants/{id}", delete(grants::revoke))
         .route("/v1/tools", get(workspace::tools))
@@ -286,6 +325,7 @@ pub fn router(state: ServerState) -> Router {
             put(runtime::put_lsp_profile).delete(runtime::delete_lsp_profile),
         )
         .route("/v1/sessions/{id}/run", post(runtime::run))
+        .route("/v1/replay", post(replay::replay))
         .fallback(pages::not_found)
         .method_not_allowed_fallback(pages::method_not_allowed)
         .layer(axum::middleware::from_fn_with_state(

@@ -9,7 +9,7 @@ use tokio::sync::oneshot;
 use warrant_core::event::Event;
 
 use super::frame::{KEEP_ALIVE, comment_frame, event_frame};
-use super::subscription::{Item, Subscription};
+use warrant_core::events::{Item, Subscription};
 
 /// How long a stream stays silent before it sends a keep-alive comment.
 pub const DEFAULT_KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -37,6 +37,17 @@ pub struct EventStream {
     done: Option<oneshot::Receiver<()>>,
     draining: bool,
     finished: bool,
+}
+
+impl std::fmt::Debug for EventStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventStream")
+            .field("session_id", &self.sub.session_id())
+            .field("last_seq", &self.sub.last_seq())
+            .field("keep_alive", &self.keep_alive)
+            .field("finished", &self.finished)
+            .finish_non_exhaustive()
+    }
 }
 
 impl EventStream {

@@ -24,6 +24,15 @@ pub struct Lines<R> {
     number: usize,
 }
 
+impl<R> std::fmt::Debug for Lines<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lines")
+            .field("max", &self.max)
+            .field("number", &self.number)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<R: AsyncRead + Unpin> Lines<R> {
     /// Lines of `reader`, each at most `max` bytes.
     pub fn new(reader: R, max: usize) -> Self {

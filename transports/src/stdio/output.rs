@@ -13,6 +13,14 @@ pub struct LineTransport {
     closed: watch::Sender<bool>,
 }
 
+impl std::fmt::Debug for LineTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LineTransport")
+            .field("closed", &*self.closed.borrow())
+            .finish_non_exhaustive()
+    }
+}
+
 impl LineTransport {
     /// Events go to `out` (stdout for `warrant stdio`).
     pub fn new(out: impl AsyncWrite + Send + Unpin + 'static) -> Self {

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { api, ask, newPage, openSession, screenshot, sectionRows, serverAndBrowser, toolCall } from "./support.js";
-import { TOOLTIP_REASON_CHARS, truncate } from "../../assets/decision.js";
+import { TOOLTIP_REASON_CHARS, reviewerText, truncate } from "../../assets/decision.js";
 
 const env = serverAndBrowser();
 
@@ -49,7 +49,7 @@ test("an Auto-allowed tool call shows its classifier confidence and reason", asy
   assert.equal(rows.Confidence.toLowerCase(), decision.confidence);
   assert.equal(rows.Reason, decision.reason);
   assert.equal(rows.Risk.toLowerCase(), decision.risk);
-  if (decision.reviewerModel) assert.equal(rows.Reviewer, decision.reviewerModel);
+  if (decision.reviewerModel) assert.equal(rows.Reviewer, reviewerText(decision));
   await screenshot(call, "expanded-auto-allowed");
   assert.deepStrictEqual(page.problems, []);
 });

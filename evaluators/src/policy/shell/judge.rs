@@ -247,7 +247,7 @@ impl Judge<'_> {
                 Risk::Medium,
             );
         };
-        let base = std::iter::once(Some(glob_base(text)));
+        let base = std::iter::once(Some(glob_base(text).into_owned()));
         for path in base.chain(self.expanded(cmd, text)) {
             let Some(path) = path else {
                 return self.unknown(
@@ -751,12 +751,11 @@ impl Judge<'_> {
             if candidate.is_empty() || candidate.contains("://") || candidate.starts_with('-') {
                 continue;
             }
-            if let Place::Sensitive(what) =
-                self.places.locate(&glob_base(candidate), &cmd.cwd).place
-            {
+            let base = glob_base(candidate);
+            if let Place::Sensitive(what) = self.places.locate(&base, &cmd.cwd).place {
                 self.sensitive(cmd, candidate, &what);
-            } else if let Some(what) =
-                self.glob_secret(cmd, &Word::literal_text(candidate.to_owned()))
+            } else if matches!(base, std::borrow::Cow::Owned(_))
+                && let Some(what) = self.glob_secret(cmd, &Word::literal_text(candidate.to_owned()))
             {
                 self.sensitive(cmd, candidate, &what);
             }
@@ -885,9 +884,9 @@ fn braces_only(word: &Word) -> Option<&str> {
 }
 
 /// A path with any glob cut back to the directory searched (`/*` → `/`, `src/*.o` → `src`).
-fn glob_base(text: &str) -> String {
-    if !text.contains(['*', '?', '[']) {
-        return text.to_owned();
+fn glob_base(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(['*', '?', '[', '{']) {
+        return std::borrow::Cow::Borrowed(text);
     }
     let mut kept = Vec::new();
     for part in text.split('/') {
@@ -896,11 +895,11 @@ fn glob_base(text: &str) -> String {
         }
         kept.push(part);
     }
-    match kept.join("/") {
+    std::borrow::Cow::Owned(match kept.join("/") {
         s if s.is_empty() && text.starts_with('/') => "/".to_owned(),
         s if s.is_empty() => ".".to_owned(),
         s => s,
-    }
+    })
 }
 
 /// The positional arguments: words that are not options (all of them after `--`).

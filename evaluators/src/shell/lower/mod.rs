@@ -19,6 +19,9 @@ pub(super) struct Lowering<'s> {
     rebound: Vec<String>,
     /// Commands of `>(…)` substitutions waiting for the command whose output they read.
     readers: Vec<usize>,
+    /// Whether a single simple command of plain words skips the shell parser
+    /// ([`plain_command`]); off only to compare the two readings in tests.
+    fast: bool,
 }
 
 impl<'s> Lowering<'s> {
@@ -30,6 +33,16 @@ impl<'s> Lowering<'s> {
             stdin_redirected: false,
             rebound: Vec::new(),
             readers: Vec::new(),
+            fast: true,
+        }
+    }
+
+    /// A lowering that sends every command through the shell parser.
+    #[cfg(test)]
+    pub(super) fn parser_only(script: &'s mut Script) -> Self {
+        Self {
+            fast: false,
+            ..Self::new(script)
         }
     }
 
@@ -44,6 +57,14 @@ impl<'s> Lowering<'s> {
             return Err(ShellError::TooDeep);
         }
         precheck(code)?;
+        if self.fast
+            && let Some(simple) = plain_command(code)
+        {
+            self.cwd = cwd;
+            // What the parser makes of it: one list of one pipeline of this one command.
+            self.simple(&simple, depth, &[]);
+            return Ok(());
+        }
         let mut parser = Parser::new(code.as_bytes(), &ParserOptions::default());
         let program = parser
             .parse_program()
@@ -384,6 +405,46 @@ impl<'s> Lowering<'s> {
     }
 }
 
+/// Words the shell reserves where a command starts; such a command is left to the parser.
+const RESERVED: &[&str] = &[
+    "if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for",
+    "in", "function", "select", "time", "coproc",
+];
+
+/// `code` as the shell parser reads it when it is one simple command of plain words: words of
+/// letters, digits and `_ . / - + , : @ %` (and `=` after the first) separated by spaces or
+/// tabs, the first not a reserved word. Anything else is `None` and goes through the parser;
+/// a test compares both readings over a generated set of commands.
+fn plain_command(code: &str) -> Option<ast::SimpleCommand> {
+    fn plain(b: u8) -> bool {
+        b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'_' | b'.' | b'/' | b'-' | b'+' | b',' | b':' | b'@' | b'%' | b'='
+            )
+    }
+    if !code.bytes().all(|b| plain(b) || matches!(b, b' ' | b'\t')) {
+        return None;
+    }
+    let mut words = code.split([' ', '\t']).filter(|w| !w.is_empty());
+    let first = words.next()?;
+    if first.contains('=') || RESERVED.contains(&first) {
+        return None;
+    }
+    let word = |w: &str| ast::Word {
+        value: w.to_owned(),
+        loc: None,
+    };
+    let suffix: Vec<ast::CommandPrefixOrSuffixItem> = words
+        .map(|w| ast::CommandPrefixOrSuffixItem::Word(word(w)))
+        .collect();
+    Some(ast::SimpleCommand {
+        prefix: None,
+        word_or_name: Some(word(first)),
+        suffix: (!suffix.is_empty()).then_some(ast::CommandSuffix(suffix)),
+    })
+}
+
 /// The part of a `[[ … ]]` test that bash evaluates as code, if any: a `-v` test (its
 /// subscript is arithmetic) or an arithmetic comparison of anything but plain integers.
 fn test_evaluates_code(expr: &ast::ExtendedTestExpr) -> Option<String> {
@@ -441,5 +502,208 @@ fn test_words(expr: &ast::ExtendedTestExpr) -> Vec<ast::Word> {
         E::Not(a) | E::Parenthesized(a) => test_words(a),
         E::UnaryTest(_, w) => vec![w.clone()],
         E::BinaryTest(_, a, b) => vec![a.clone(), b.clone()],
+    }
+}
+
+#[cfg(test)]
+mod plain_command_tests {
+    use super::*;
+
+    /// The script `code` lowers to, through the fast path or through the parser only.
+    fn lowered(code: &str, fast: bool) -> Result<Script, ShellError> {
+        let mut script = Script::default();
+        let mut lowering = if fast {
+            Lowering::new(&mut script)
+        } else {
+            Lowering::parser_only(&mut script)
+        };
+        lowering.program(code, 0, WorkingDir::Root)?;
+        Ok(script)
+    }
+
+    /// Words a command may hold: plain ones, reserved ones, wrappers, assignments, and
+    /// characters the fast path leaves to the parser.
+    const WORDS: &[&str] = &[
+        "ls",
+        "prog7",
+        "build",
+        "git",
+        "rm",
+        "-rf",
+        "sudo",
+        "env",
+        "bash",
+        "sh",
+        "-c",
+        "xargs",
+        "cd",
+        "/tmp",
+        "..",
+        ".",
+        ":",
+        "eval",
+        "exec",
+        "command",
+        "builtin",
+        "source",
+        "export",
+        "declare",
+        "local",
+        "readonly",
+        "alias",
+        "unset",
+        "nice",
+        "timeout",
+        "nohup",
+        "time",
+        "if",
+        "then",
+        "fi",
+        "for",
+        "in",
+        "do",
+        "done",
+        "case",
+        "esac",
+        "while",
+        "until",
+        "function",
+        "select",
+        "coproc",
+        "!",
+        "{",
+        "}",
+        "[[",
+        "a=b",
+        "A=1",
+        "x=",
+        "=x",
+        "--x=y",
+        "-n5",
+        "%1",
+        "@",
+        "+x",
+        "1",
+        "2",
+        "0",
+        "/bin/ls",
+        "../a",
+        "a,b",
+        "-",
+        "--",
+        "f.txt",
+        "src/m7/**",
+        "*.rs",
+        "a?",
+        "~",
+        "~/x",
+        "$HOME",
+        "'q'",
+        "\"d\"",
+        "a\\b",
+        "#c",
+        "a#b",
+        "x;",
+        "a|b",
+        "&",
+        "(x)",
+        "<f",
+        ">f",
+        "2>f",
+        "`id`",
+        "$(id)",
+        "p=$(id)",
+        "[a]",
+        "a]",
+        "PATH=.",
+        "LD_PRELOAD=x",
+        "doas",
+        "su",
+        "-u",
+        "root",
+        "find",
+        "-exec",
+        "awk",
+        "sed",
+        "-i",
+        "python3",
+        "-m",
+        "http.server",
+        "node",
+        "-e",
+        "dd",
+        "of=/dev/sda",
+        "if=/x",
+    ];
+
+    const SEPARATORS: &[&str] = &[" ", "\t", "  ", " \t "];
+
+    fn check(code: &str, fast_taken: &mut usize) {
+        if plain_command(code).is_some() {
+            *fast_taken += 1;
+        }
+        assert_eq!(
+            lowered(code, true),
+            lowered(code, false),
+            "the fast path and the parser read {code:?} differently"
+        );
+    }
+
+    #[test]
+    fn a_plain_command_reads_as_the_parser_reads_it() {
+        let mut fast_taken = 0;
+        let mut n = 0;
+        for a in WORDS {
+            for edge in ["", " ", "\t"] {
+                check(&format!("{edge}{a}{edge}"), &mut fast_taken);
+                n += 1;
+            }
+            for (i, b) in WORDS.iter().enumerate() {
+                let sep = SEPARATORS[i % SEPARATORS.len()];
+                check(&format!("{a}{sep}{b}"), &mut fast_taken);
+                n += 1;
+            }
+        }
+        // Longer commands: a deterministic pseudo-random sample.
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |bound: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            usize::try_from(state >> 33).unwrap_or(0) % bound
+        };
+        for _ in 0..20_000 {
+            let len = 3 + next(4);
+            let mut code = String::new();
+            if next(8) == 0 {
+                code.push(' ');
+            }
+            for k in 0..len {
+                if k > 0 {
+                    code.push_str(SEPARATORS[next(SEPARATORS.len())]);
+                }
+                code.push_str(WORDS[next(WORDS.len())]);
+            }
+            check(&code, &mut fast_taken);
+            n += 1;
+        }
+        for code in [
+            "prog7 build release",
+            "cargo build --release",
+            "git status",
+            "sudo env bash -c ls",
+            "xargs rm",
+            "cd src",
+            "env A=1 ls",
+            "",
+            "   ",
+            "\t",
+        ] {
+            check(code, &mut fast_taken);
+        }
+        assert!(
+            fast_taken > n / 10,
+            "only {fast_taken} of {n} commands took the fast path"
+        );
     }
 }

@@ -52,11 +52,11 @@ impl Lowering<'_> {
             });
             return;
         }
-        let outer = self.script.commands[index].clone();
-        let unwrapping = unwrap(&outer);
+        let unwrapping = unwrap(&self.script.commands[index]);
         if unwrapping.inner.is_empty() {
             return;
         }
+        let outer = self.script.commands[index].clone();
         self.script.commands[index].wraps = true;
         let elevated = outer.elevated || unwrapping.elevated;
         for inner in unwrapping.inner {

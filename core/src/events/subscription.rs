@@ -2,21 +2,25 @@
 //! ones, resuming from the store whenever the live feed skips ahead.
 
 use std::collections::VecDeque;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::task::{Context, Poll};
 
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::{broadcast, watch};
-use warrant_core::store::{Store, StoredEvent};
 
 use super::Release;
+use super::pump::{Pump, Source};
+use crate::store::{Store, StoredEvent};
 
 /// How many logged events one store read returns.
-const PAGE: usize = 256;
+pub(super) const PAGE: usize = 256;
 
 /// What a subscription yields.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
-    /// The next event, in log order.
+    /// The next event, in log order, with its position in the session's log (its event id).
     Event(Arc<StoredEvent>),
     /// The log no longer holds the events from `first` to `last` (dropped by retention);
     /// the subscriber resumed after them and should resynchronize.
@@ -28,15 +32,32 @@ pub enum Item {
     },
 }
 
-/// A session's events after a position, each exactly once and in order.
+/// A session's events after a position, each exactly once and in order: the logged ones
+/// first, then the live ones. A [`futures::Stream`] of [`Item`]s.
 ///
 /// [`next`](Self::next) is cancel-safe: a call dropped before it returns loses nothing.
 pub struct Subscription {
+    session_id: String,
+    last_seq: Arc<AtomicU64>,
+    pump: Pump<State>,
+}
+
+impl std::fmt::Debug for Subscription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subscription")
+            .field("session_id", &self.session_id)
+            .field("last_seq", &self.last_seq())
+            .finish_non_exhaustive()
+    }
+}
+
+struct State {
     store: Arc<dyn Store>,
     session_id: String,
     live: broadcast::Receiver<Arc<StoredEvent>>,
     closed: watch::Receiver<bool>,
     last_seq: u64,
+    shared_seq: Arc<AtomicU64>,
     backlog: VecDeque<Arc<StoredEvent>>,
     read_store: bool,
     resumed: bool,
@@ -53,16 +74,22 @@ impl Subscription {
         after_seq: u64,
         release: Release,
     ) -> Self {
+        let last_seq = Arc::new(AtomicU64::new(after_seq));
         Self {
-            store,
-            session_id,
-            live,
-            closed,
-            last_seq: after_seq,
-            backlog: VecDeque::new(),
-            read_store: true,
-            resumed: after_seq > 0,
-            _release: release,
+            session_id: session_id.clone(),
+            last_seq: Arc::clone(&last_seq),
+            pump: Pump::new(State {
+                store,
+                session_id,
+                live,
+                closed,
+                last_seq: after_seq,
+                shared_seq: last_seq,
+                backlog: VecDeque::new(),
+                read_store: true,
+                resumed: after_seq > 0,
+                _release: release,
+            }),
         }
     }
 
@@ -73,12 +100,41 @@ impl Subscription {
 
     /// The position of the last event yielded (or the starting position).
     pub fn last_seq(&self) -> u64 {
-        self.last_seq
+        self.last_seq.load(Ordering::Acquire)
     }
 
     /// The next item; `None` once the hub shut down or the store failed (the subscriber may
     /// reconnect from [`last_seq`](Self::last_seq)).
     pub async fn next(&mut self) -> Option<Item> {
+        self.pump.next().await
+    }
+
+    /// Only what the log holds now: the next logged item, `None` once caught up.
+    pub async fn next_logged(&mut self) -> Option<Item> {
+        self.pump.state().await.next_logged().await
+    }
+}
+
+impl futures::Stream for Subscription {
+    type Item = Item;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Item>> {
+        self.get_mut().pump.poll(cx)
+    }
+}
+
+impl Source for State {
+    type Out = Item;
+
+    async fn next(&mut self) -> Option<Item> {
+        let item = self.next_item().await;
+        self.shared_seq.store(self.last_seq, Ordering::Release);
+        item
+    }
+}
+
+impl State {
+    async fn next_item(&mut self) -> Option<Item> {
         loop {
             if *self.closed.borrow() {
                 return None;
@@ -108,13 +164,16 @@ impl Subscription {
         }
     }
 
-    /// Only what the log holds now: the next logged item, `None` once caught up.
-    pub async fn next_logged(&mut self) -> Option<Item> {
-        if let Some(item) = self.pop_backlog() {
-            return Some(item);
-        }
-        self.fill_from_store().await?;
-        self.pop_backlog()
+    async fn next_logged(&mut self) -> Option<Item> {
+        let item = match self.pop_backlog() {
+            Some(item) => Some(item),
+            None => {
+                self.fill_from_store().await?;
+                self.pop_backlog()
+            }
+        };
+        self.shared_seq.store(self.last_seq, Ordering::Release);
+        item
     }
 
     fn pop_backlog(&mut self) -> Option<Item> {
