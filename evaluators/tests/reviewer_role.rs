@@ -23,26 +23,22 @@ const GOOD: &str = r#"{"behavior":"ask","risk":"medium","confidence":"high","ris
 
 /// A chat-completions endpoint that answers `GOOD` after `delay`.
 async fn endpoint(delay: Duration) -> String {
-    let app = axum::Router::new().route(
-        "/v1/chat/completions",
-        post(move |Json(_): Json<Value>| async move {
-            tokio::time::sleep(delay).await;
-            Json(json!({"choices": [{"message": {"role": "assistant", "content": GOOD}}]}))
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    format!("http://{addr}/v1")
+    answering(GOOD, delay).await
 }
 
 /// A chat-completions endpoint that allows every call with medium confidence.
 async fn allowing_endpoint() -> String {
     const ALLOW: &str = r#"{"behavior":"allow","risk":"low","confidence":"medium","riskCategories":[],"reason":"Looks routine."}"#;
+    answering(ALLOW, Duration::ZERO).await
+}
+
+/// A chat-completions endpoint on 127.0.0.1 whose reviewer answers `content` after `delay`.
+async fn answering(content: &'static str, delay: Duration) -> String {
     let app = axum::Router::new().route(
         "/v1/chat/completions",
-        post(|Json(_): Json<Value>| async {
-            Json(json!({"choices": [{"message": {"role": "assistant", "content": ALLOW}}]}))
+        post(move |Json(_): Json<Value>| async move {
+            tokio::time::sleep(delay).await;
+            Json(json!({"choices": [{"message": {"role": "assistant", "content": content}}]}))
         }),
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
