@@ -6,11 +6,11 @@
 //! whichever store keeps it.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hmac::Mac;
 use serde_json::Value;
-use warrant_core::audit::AuditHead;
+use warrant_core::audit::{AuditBreak, AuditHead, AuditProblem, AuditVerification, GENESIS};
 use warrant_core::store::StoreError;
 
 use crate::error::{corrupt, unavailable};
@@ -207,6 +207,208 @@ pub(crate) fn read_checkpoints(path: &Path) -> Result<Checkpoints, StoreError> {
     }
     heads.sort_by_key(|h| h.seq);
     Ok(Checkpoints::Heads(heads))
+}
+
+/// What a record that fails its keyed hash was: edited, or written without the audit key.
+pub(crate) const UNSOUND_KEYED: &str = "a column or its contents do not match its keyed hash: \
+                                         it was edited, or written without the audit key";
+
+/// Verifying a keyed audit chain, record by record, as every store does it: the report so
+/// far, the last sound link, and the heads known from outside the log (checkpoint file,
+/// expected head) still to meet. The first break found is the one reported.
+pub(crate) struct Walk {
+    /// What was found.
+    pub report: AuditVerification,
+    /// The last record that verified (`0` and [`GENESIS`] before the first).
+    pub last: AuditHead,
+    anchors: std::iter::Peekable<std::vec::IntoIter<(AuditHead, String)>>,
+    anchored: bool,
+    checkpoint: Option<PathBuf>,
+}
+
+impl Walk {
+    /// A walk of a log whose head row says `head`, checked with the key of id `key_id`.
+    pub fn new(head: &AuditHead, key_id: String) -> Self {
+        Self {
+            report: AuditVerification {
+                records: 0,
+                head_seq: head.seq,
+                head_hash: head.hash.clone(),
+                key_id,
+                legacy_records: 0,
+                checkpoint_seq: None,
+                first_bad: None,
+            },
+            last: AuditHead {
+                seq: 0,
+                hash: GENESIS.to_owned(),
+            },
+            anchors: Vec::new().into_iter().peekable(),
+            anchored: false,
+            checkpoint: None,
+        }
+    }
+
+    /// Records a break, unless an earlier one was found.
+    pub fn broken(&mut self, seq: u64, problem: AuditProblem, detail: String) {
+        if self.report.first_bad.is_none() {
+            self.report.first_bad = Some(AuditBreak {
+                seq,
+                problem,
+                detail,
+            });
+        }
+    }
+
+    /// Whether a break was found.
+    pub fn is_broken(&self) -> bool {
+        self.report.first_bad.is_some()
+    }
+
+    /// Takes the heads known from outside the log: the checkpoint file's (read as `found`
+    /// from `path`) and an expected head. False when the checkpoint file is unreadable
+    /// (reported as unanchored: the walk ends there).
+    pub fn anchor(
+        &mut self,
+        checkpoint: Option<(&Path, Checkpoints)>,
+        expect: Option<&AuditHead>,
+    ) -> bool {
+        let mut checks: Vec<(AuditHead, String)> = Vec::new();
+        self.anchored = expect.is_some();
+        if let Some((path, found)) = checkpoint {
+            self.checkpoint = Some(path.to_path_buf());
+            match found {
+                Checkpoints::Absent => {}
+                Checkpoints::Unreadable(evidence) => {
+                    self.broken(0, AuditProblem::Unanchored, evidence);
+                    return false;
+                }
+                Checkpoints::Heads(heads) => {
+                    self.anchored = true;
+                    self.report.checkpoint_seq = heads.last().map(|h| h.seq);
+                    let source = format!("the checkpoint file {}", path.display());
+                    checks.extend(heads.into_iter().map(|h| (h, source.clone())));
+                }
+            }
+        }
+        if let Some(expect) = expect {
+            checks.push((expect.clone(), "the expected head".to_owned()));
+        }
+        checks.sort_by_key(|(h, _)| h.seq);
+        self.anchors = checks.into_iter().peekable();
+        // Heads at seq 0 name the empty log.
+        while let Some((h, source)) = self.anchors.next_if(|(h, _)| h.seq == 0) {
+            if h.hash != GENESIS {
+                self.broken(
+                    0,
+                    AuditProblem::Edited,
+                    format!("{source} names a record 0"),
+                );
+            }
+        }
+        true
+    }
+
+    /// Checks that record `seq` follows the last one: no gap, chained to its hash. `sound`
+    /// says whether the record matches its own hash (then a wrong link blames its
+    /// predecessor). True when a break was reported.
+    pub fn link(&mut self, seq: u64, prev_hash: &str, sound: bool) -> bool {
+        let last = self.last.clone();
+        if seq != last.seq + 1 {
+            self.broken(
+                last.seq + 1,
+                AuditProblem::Missing,
+                format!("the log skips from {} to {seq}", last.seq),
+            );
+            true
+        } else if prev_hash != last.hash {
+            // A record sound on its own but chained to another hash means its predecessor
+            // changed.
+            let culprit = if seq > 1 && sound { last.seq } else { seq };
+            self.broken(
+                culprit,
+                AuditProblem::Edited,
+                format!(
+                    "record {seq} is chained to a hash record {} does not have",
+                    last.seq
+                ),
+            );
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Meets the outside heads at record `seq`, whose hash is `hash`.
+    pub fn meet_anchors(&mut self, seq: u64, hash: &str) {
+        while let Some((h, source)) = self.anchors.next_if(|(h, _)| h.seq <= seq) {
+            if h.seq < seq {
+                continue; // a gap already reported
+            }
+            if h.hash != hash {
+                self.broken(
+                    seq,
+                    AuditProblem::Edited,
+                    format!("{source} records another hash for it"),
+                );
+            }
+        }
+    }
+
+    /// After the last record: an outside head past it means records were cut off.
+    pub fn end_of_records(&mut self) {
+        let last = self.last.seq;
+        let rest = std::mem::replace(&mut self.anchors, Vec::new().into_iter().peekable());
+        if let Some((h, source)) = rest.last() {
+            self.broken(
+                last + 1,
+                AuditProblem::Missing,
+                format!("the log ends at {last} but {source} names record {}", h.seq),
+            );
+        }
+    }
+
+    /// After the last record: the log must end at its head row, and something outside the
+    /// database must say where it ends (records after `unanchored_after`).
+    pub fn end_at_head(&mut self, head: &AuditHead, unanchored_after: u64) {
+        let last = self.last.clone();
+        if head.seq > last.seq {
+            self.broken(
+                last.seq + 1,
+                AuditProblem::Missing,
+                format!(
+                    "the log ends at {} but its head is at {}",
+                    last.seq, head.seq
+                ),
+            );
+        } else if head.seq == last.seq && head.hash != last.hash {
+            self.broken(
+                last.seq,
+                AuditProblem::Edited,
+                "its hash does not match the log's head".to_owned(),
+            );
+        } else if head.seq < last.seq {
+            self.broken(
+                head.seq + 1,
+                AuditProblem::Edited,
+                format!(
+                    "records after the head at {} were added outside the log",
+                    head.seq
+                ),
+            );
+        }
+        if !self.anchored && last.seq > unanchored_after {
+            let detail = match &self.checkpoint {
+                Some(path) => format!(
+                    "the checkpoint file {} is missing, so a truncated log cannot be told from \
+                     an intact one; pass --expect-head SEQ:HASH from a copy kept elsewhere",
+                    path.display()
+                ),
+                None => "no checkpoint file and no expected head".to_owned(),
+            };
+            self.broken(last.seq, AuditProblem::Unanchored, detail);
+        }
+    }
 }
 
 #[cfg(test)]

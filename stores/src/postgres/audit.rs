@@ -6,14 +6,14 @@ use std::path::Path;
 use deadpool_postgres::ClientWrapper;
 use tokio_postgres::IsolationLevel;
 use tokio_postgres::types::ToSql;
-use warrant_core::audit::{AuditBreak, GENESIS};
+use warrant_core::audit::GENESIS;
 use warrant_core::audit::{AuditEvent, AuditHead, AuditProblem, AuditRecord, AuditVerification};
 use warrant_core::store::{AuditQuery, StoreError, StoredAuditRecord, duplicate_evaluation};
 use warrant_core::workspace::check_session_id;
 
 use super::error::{Context, from_db, to_db};
 use crate::audit_chain::{
-    Checkpoints, Columns, canonical_json, keyed_link, keyed_link_matches, read_checkpoints,
+    Columns, UNSOUND_KEYED, Walk, canonical_json, keyed_link, keyed_link_matches, read_checkpoints,
 };
 use crate::error::corrupt;
 use crate::sqlite::{AuditEntry, AuditKey};
@@ -362,24 +362,6 @@ pub(crate) async fn entries(
     Ok(out)
 }
 
-/// The verification walk's state.
-struct Walk {
-    report: AuditVerification,
-    last: AuditHead,
-}
-
-impl Walk {
-    fn broken(&mut self, seq: u64, problem: AuditProblem, detail: String) {
-        if self.report.first_bad.is_none() {
-            self.report.first_bad = Some(AuditBreak {
-                seq,
-                problem,
-                detail,
-            });
-        }
-    }
-}
-
 /// Walks the whole chain in one snapshot, compares it with the checkpoint file and the
 /// expected head, and names the first record that was edited, forged or deleted.
 ///
@@ -416,52 +398,10 @@ pub(crate) async fn verify(
             hash: GENESIS.to_owned(),
         },
     };
-    let mut walk = Walk {
-        report: AuditVerification {
-            records: 0,
-            head_seq: head.seq,
-            head_hash: head.hash.clone(),
-            key_id: key.id(),
-            legacy_records: 0,
-            checkpoint_seq: None,
-            first_bad: None,
-        },
-        last: AuditHead {
-            seq: 0,
-            hash: GENESIS.to_owned(),
-        },
-    };
-    let mut checks: Vec<(AuditHead, String)> = Vec::new();
-    let mut anchored = expect.is_some();
-    if let Some((path, found)) = file {
-        match found {
-            Checkpoints::Absent => {}
-            Checkpoints::Unreadable(evidence) => {
-                walk.broken(0, AuditProblem::Unanchored, evidence);
-                return Ok(walk.report);
-            }
-            Checkpoints::Heads(heads) => {
-                anchored = true;
-                walk.report.checkpoint_seq = heads.last().map(|h| h.seq);
-                let source = format!("the checkpoint file {}", path.display());
-                checks.extend(heads.into_iter().map(|h| (h, source.clone())));
-            }
-        }
-    }
-    if let Some(expect) = expect {
-        checks.push((expect.clone(), "the expected head".to_owned()));
-    }
-    checks.sort_by_key(|(h, _)| h.seq);
-    let mut pending = checks.into_iter().peekable();
-    // Heads at seq 0 name the empty log.
-    while let Some((h, source)) = pending.next_if(|(h, _)| h.seq == 0) {
-        if h.hash != GENESIS {
-            walk.broken(
-                0,
-                AuditProblem::Edited,
-                format!("{source} names a record 0"),
-            );
-        }
+    let mut walk = Walk::new(&head, key.id());
+    let (path, found) = file.unzip();
+    if !walk.anchor(path.as_deref().zip(found), expect) {
+        return Ok(walk.report);
     }
 
     let stmt = tx
@@ -489,47 +429,11 @@ pub(crate) async fn verify(
             };
             let seq = raw.seq;
             let sound = keyed_link_matches(key, seq, &raw.prev_hash, &columns, &raw.hash);
-            let last = walk.last.clone();
-            if seq != last.seq + 1 {
-                walk.broken(
-                    last.seq + 1,
-                    AuditProblem::Missing,
-                    format!("the log skips from {} to {seq}", last.seq),
-                );
-            } else if raw.prev_hash != last.hash {
-                // A record sound on its own but chained to another hash means its
-                // predecessor changed.
-                let culprit = if seq > 1 && sound { last.seq } else { seq };
-                walk.broken(
-                    culprit,
-                    AuditProblem::Edited,
-                    format!(
-                        "record {seq} is chained to a hash record {} does not have",
-                        last.seq
-                    ),
-                );
-            } else if !sound {
-                walk.broken(
-                    seq,
-                    AuditProblem::Edited,
-                    "a column or its contents do not match its keyed hash: it was edited, or \
-                     written without the audit key"
-                        .to_owned(),
-                );
+            if !walk.link(seq, &raw.prev_hash, sound) && !sound {
+                walk.broken(seq, AuditProblem::Edited, UNSOUND_KEYED.to_owned());
             }
-            while let Some((h, source)) = pending.next_if(|(h, _)| h.seq <= seq) {
-                if h.seq < seq {
-                    continue; // a gap already reported
-                }
-                if h.hash != raw.hash {
-                    walk.broken(
-                        seq,
-                        AuditProblem::Edited,
-                        format!("{source} records another hash for it"),
-                    );
-                }
-            }
-            if walk.report.first_bad.is_some() {
+            walk.meet_anchors(seq, &raw.hash);
+            if walk.is_broken() {
                 break 'batches;
             }
             walk.last = AuditHead {
@@ -545,55 +449,7 @@ pub(crate) async fn verify(
     if walk.report.first_bad.is_some() {
         return Ok(walk.report);
     }
-    let last = walk.last.clone();
-    if let Some((h, source)) = pending.last() {
-        walk.broken(
-            last.seq + 1,
-            AuditProblem::Missing,
-            format!(
-                "the log ends at {} but {source} names record {}",
-                last.seq, h.seq
-            ),
-        );
-    }
-    if head.seq > last.seq {
-        walk.broken(
-            last.seq + 1,
-            AuditProblem::Missing,
-            format!(
-                "the log ends at {} but its head is at {}",
-                last.seq, head.seq
-            ),
-        );
-    } else if head.seq == last.seq && head.hash != last.hash {
-        walk.broken(
-            last.seq,
-            AuditProblem::Edited,
-            "its hash does not match the log's head".to_owned(),
-        );
-    } else if head.seq < last.seq {
-        walk.broken(
-            head.seq + 1,
-            AuditProblem::Edited,
-            format!(
-                "records after the head at {} were added outside the log",
-                head.seq
-            ),
-        );
-    }
-    if !anchored && last.seq > 0 {
-        walk.broken(
-            last.seq,
-            AuditProblem::Unanchored,
-            match checkpoint {
-                Some(path) => format!(
-                    "the checkpoint file {} is missing, so a truncated log cannot be told from \
-                     an intact one; pass --expect-head SEQ:HASH from a copy kept elsewhere",
-                    path.display()
-                ),
-                None => "no checkpoint file and no expected head".to_owned(),
-            },
-        );
-    }
+    walk.end_of_records();
+    walk.end_at_head(&head, 0);
     Ok(walk.report)
 }

@@ -4,6 +4,4 @@
 
 pub use warrant_core::audit::AuditHead;
 
-pub(crate) use crate::audit_chain::{
-    Checkpoints, append_checkpoint as append, read_checkpoints as read,
-};
+pub(crate) use crate::audit_chain::{append_checkpoint as append, read_checkpoints as read};
