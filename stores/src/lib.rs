@@ -34,6 +34,7 @@ mod files;
 mod plugin;
 #[cfg(feature = "postgres")]
 pub mod postgres;
+mod rows;
 pub mod sqlite;
 mod stored_part;
 

@@ -4,54 +4,15 @@
 use deadpool_postgres::ClientWrapper;
 use warrant_core::event::{Event, now_millis};
 use warrant_core::grant::Grant;
-use warrant_core::part::{Message, MessagePart, ToolPart};
+use warrant_core::part::{Message, MessagePart};
 use warrant_core::store::{PendingApproval, StoreError, StoredEvent};
 use warrant_core::workspace::check_session_id;
 
 use super::error::{Context, from_db, to_db};
 use super::listen::EVENT_CHANNEL;
 use crate::error::{corrupt, to_json};
+pub(crate) use crate::rows::{PartRow, PendingRow};
 use crate::stored_part::StoredPart;
-
-/// A tool part ready to write: where it goes, its JSON, and its decision and resolution for
-/// the map.
-pub(crate) struct PartRow {
-    session_id: String,
-    message_id: String,
-    tool_call_id: String,
-    tool_name: String,
-    json: String,
-    decision: Option<String>,
-    resolution: Option<String>,
-}
-
-impl PartRow {
-    /// Encodes a part of a message, refusing an over-long session id.
-    pub(crate) fn new(
-        session_id: &str,
-        message_id: &str,
-        part: &ToolPart,
-    ) -> Result<Self, StoreError> {
-        check_session_id(session_id)?;
-        Ok(Self {
-            session_id: session_id.to_owned(),
-            message_id: message_id.to_owned(),
-            tool_call_id: part.tool_call_id.clone(),
-            tool_name: part.tool_name.clone(),
-            json: to_json("a tool part", part)?,
-            decision: part
-                .permission_decision
-                .as_ref()
-                .map(|d| to_json("a permission decision", d))
-                .transpose()?,
-            resolution: part
-                .permission_resolution
-                .as_ref()
-                .map(|r| to_json("a permission resolution", r))
-                .transpose()?,
-        })
-    }
-}
 
 /// Inserts or replaces a part (its message created when new, role `assistant`), and keeps
 /// its decision in the message's map, which holds the `limit` newest calls of the message.
@@ -178,27 +139,6 @@ pub(crate) async fn messages(
         }
     }
     Ok(out.into_iter().map(|(_, m)| m).collect())
-}
-
-/// An approval request ready to write.
-pub(crate) struct PendingRow {
-    tool_call_id: String,
-    session_id: String,
-    message_id: String,
-    request: String,
-}
-
-impl PendingRow {
-    /// Encodes a pending approval, refusing an over-long session id.
-    pub(crate) fn new(pending: &PendingApproval) -> Result<Self, StoreError> {
-        check_session_id(&pending.session_id)?;
-        Ok(Self {
-            tool_call_id: pending.request.tool_call_id.clone(),
-            session_id: pending.session_id.clone(),
-            message_id: pending.message_id.clone(),
-            request: to_json("an approval request", &pending.request)?,
-        })
-    }
 }
 
 /// Records a pending approval; a request put again replaces the earlier one and moves last.

@@ -2,50 +2,12 @@
 //! a part's JSON can no longer be restored.
 
 use rusqlite::{Connection, params};
-use warrant_core::part::{Message, MessagePart, ToolPart};
+use warrant_core::part::{Message, MessagePart};
 use warrant_core::store::StoreError;
-use warrant_core::workspace::check_session_id;
 
-use crate::error::{Context, to_json};
+use crate::error::Context;
+pub(crate) use crate::rows::PartRow;
 use crate::stored_part::StoredPart;
-
-/// A tool part ready to write: where it goes, its JSON, and its decision and resolution
-/// for the map.
-pub(crate) struct PartRow {
-    session_id: String,
-    message_id: String,
-    tool_call_id: String,
-    tool_name: String,
-    json: String,
-    decision: Option<String>,
-    resolution: Option<String>,
-}
-
-impl PartRow {
-    /// Encodes a part of a message.
-    pub(crate) fn new(
-        session_id: &str,
-        message_id: &str,
-        part: &ToolPart,
-    ) -> Result<Self, StoreError> {
-        check_session_id(session_id)?;
-        let decision = part.permission_decision.as_ref();
-        let resolution = part.permission_resolution.as_ref();
-        Ok(Self {
-            session_id: session_id.to_owned(),
-            message_id: message_id.to_owned(),
-            tool_call_id: part.tool_call_id.clone(),
-            tool_name: part.tool_name.clone(),
-            json: to_json("a tool part", part)?,
-            decision: decision
-                .map(|d| to_json("a permission decision", d))
-                .transpose()?,
-            resolution: resolution
-                .map(|r| to_json("a permission resolution", r))
-                .transpose()?,
-        })
-    }
-}
 
 /// Inserts or replaces a part (its message created when new, role `assistant`), and keeps
 /// its decision in the message's map, which holds the `limit` newest calls of the message.

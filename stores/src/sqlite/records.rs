@@ -7,27 +7,7 @@ use warrant_core::store::{PendingApproval, StoreError, StoredEvent};
 use warrant_core::workspace::check_session_id;
 
 use crate::error::{Context, corrupt, to_json};
-
-/// An approval request ready to write.
-pub(crate) struct PendingRow {
-    tool_call_id: String,
-    session_id: String,
-    message_id: String,
-    request: String,
-}
-
-impl PendingRow {
-    /// Encodes a pending approval.
-    pub(crate) fn new(pending: &PendingApproval) -> Result<Self, StoreError> {
-        check_session_id(&pending.session_id)?;
-        Ok(Self {
-            tool_call_id: pending.request.tool_call_id.clone(),
-            session_id: pending.session_id.clone(),
-            message_id: pending.message_id.clone(),
-            request: to_json("an approval request", &pending.request)?,
-        })
-    }
-}
+pub(crate) use crate::rows::PendingRow;
 
 /// Records a pending approval; a request put again replaces the earlier one and moves last.
 pub(crate) fn put_pending(conn: &Connection, row: &PendingRow) -> Result<(), StoreError> {
