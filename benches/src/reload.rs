@@ -5,10 +5,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use warrant_core::store::Store;
-
 use crate::endtoend::Rig;
 use crate::timing::Stats;
+use warrant_core::store::Conversations;
 
 /// The session that is filled and reloaded.
 const SESSION: &str = "reload";

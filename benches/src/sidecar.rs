@@ -2,7 +2,7 @@
 //! keep-alive clients, and `warrant stdio` fed a file of `tool_call` lines. Both run the
 //! engine of [`crate::endtoend`] (the built-in chain over generated rules, audit durable in
 //! SQLite in a temporary directory before a decision is emitted) behind the transports'
-//! own server code: [`warrant_transports::http::serve`] on a real TCP listener bound to
+//! own server code: [`warrant_server::serve`] on a real TCP listener bound to
 //! `127.0.0.1:0`, and [`warrant_transports::stdio::serve`].
 
 use std::net::SocketAddr;
@@ -24,8 +24,8 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use warrant_core::engine::Engine;
 use warrant_evaluators::{EvaluatorsConfig, default_chain};
+use warrant_server::{AgentCredential, ServerConfig, ServerState, serve};
 use warrant_stores::sqlite::SqliteStore;
-use warrant_transports::http::{AgentCredential, ServerConfig, ServerState, serve};
 use warrant_transports::stdio::{self, LineTransport, StdioOptions};
 
 use crate::endtoend::{self, EVENTS_PER_DECISION, Rig};
@@ -40,7 +40,7 @@ const AGENT: (&str, &str) = ("bench-agent", "bench-agent-token");
 /// How long the server gets to finish open requests once the run is over.
 const SHUTDOWN: Duration = Duration::from_secs(10);
 
-/// `warrant serve` on `127.0.0.1:0` in this process: the transports crate's server (hyper
+/// `warrant serve` on `127.0.0.1:0` in this process: the server crate's `serve` (hyper
 /// HTTP/1.1 with keep-alive, the router, the guards) over a [`Rig`].
 pub struct Sidecar {
     /// The engine, its hub and its SQLite store.

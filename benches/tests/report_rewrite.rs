@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use warrant_benches::report::{KEEP_MARKER, Machine, Results};
+use warrant_benches::endtoend::Throughput;
+use warrant_benches::report::{KEEP_MARKER, Machine, OnPostgres, Results};
+use warrant_benches::timing::Stats;
 
 fn empty_results() -> Results {
     Results {
@@ -13,6 +15,7 @@ fn empty_results() -> Results {
         latencies: Vec::new(),
         peers: Vec::new(),
         engine: Vec::new(),
+        engine_postgres: OnPostgres::NotRun,
         fanout: None,
         reload: None,
         http: Vec::new(),
@@ -36,4 +39,38 @@ fn targets_not_measured_say_so_rather_than_pass() {
     assert!(written.contains("2 cores, Test CPU"));
     assert!(written.contains("| not measured |"));
     assert!(!written.contains("| yes |"));
+}
+
+#[test]
+fn postgresql_rows_say_not_run_without_a_server_and_stand_beside_sqlite_with_one() {
+    let not_run = empty_results().figures();
+    assert!(
+        not_run.contains(
+            "| engine end to end, PostgreSQL (durable audit, SSE subscriber) | not run (no PostgreSQL) |"
+        ),
+        "{not_run}"
+    );
+    let measured = |per_second| Throughput {
+        per_second,
+        latency: Stats::of(vec![Duration::from_millis(2); 10]),
+    };
+    let results = Results {
+        engine: vec![(8, measured(3_000.0))],
+        engine_postgres: OnPostgres::Ran {
+            server: "PostgreSQL 15.4, fsync on, synchronous_commit on".to_owned(),
+            runs: vec![(8, measured(1_200.0))],
+        },
+        ..empty_results()
+    };
+    let figures = results.figures();
+    assert!(!figures.contains("not run"), "{figures}");
+    let sqlite = figures
+        .find("| engine end to end, SQLite (durable audit, SSE subscriber), 8 concurrent sessions | 3 000 /s;")
+        .expect("the SQLite row");
+    let postgres = figures
+        .find(
+            "| engine end to end, PostgreSQL 15.4, fsync on, synchronous_commit on (durable audit, SSE subscriber), 8 concurrent sessions | 1 200 /s;",
+        )
+        .expect("the PostgreSQL row");
+    assert!(sqlite < postgres, "side by side, SQLite first: {figures}");
 }

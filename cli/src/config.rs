@@ -257,7 +257,7 @@ impl TelemetryConfig {
         };
         #[cfg(feature = "otel")]
         {
-            warrant_transports::telemetry::otel::OtlpConfig::new(endpoint)
+            warrant_server::telemetry::otel::OtlpConfig::new(endpoint)
                 .traces_url()
                 .map(drop)
         }

@@ -15,20 +15,21 @@
 //! ```
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use warrant_core::catalog::{RuntimeTool, ToolCatalog};
 use warrant_core::chain::{Chain, DEFAULT_EVALUATOR_TIMEOUT};
 use warrant_core::engine::{Engine, EngineError, EngineLimits};
 use warrant_core::evaluator::Evaluator;
+use warrant_core::events::remote::DEFAULT_CATCH_UP_INTERVAL;
 use warrant_core::store::{Store, StoreError};
 use warrant_core::transport::Transport;
 use warrant_core::workspace::load_workspace;
 use warrant_evaluators::EvaluatorsConfig;
 use warrant_plugins::{BuildContext, PluginError};
 use warrant_plugins::{Constructor, PluginKind};
-use warrant_stores::SqliteConfig;
+use warrant_stores::{PostgresStore, SqliteConfig};
 
 use crate::config::{Config, ConfigError, DEFAULT_STORE};
 
@@ -190,6 +191,13 @@ impl Setup {
 
     /// Opens the store (unless one was given), builds the chain and starts the engine.
     ///
+    /// On a PostgreSQL store opened from configuration (here or by [`open_store`]), the
+    /// engine joins the other instances on its database
+    /// ([`Engine::join_instances`](warrant_core::engine::Engine::join_instances)): requests
+    /// pending in the store are adopted as with [`adopt_pending`](Self::adopt_pending), a
+    /// request can be resolved on any instance, once, and the events any instance logs reach
+    /// this one's subscribers.
+    ///
     /// # Errors
     ///
     /// A [`SetupError`] naming what is wrong: the workspace root, the database, a plugin, an
@@ -214,6 +222,10 @@ impl Setup {
             Some(store) => store,
             None => open_configured(&config)?,
         };
+        // A PostgreSQL store opened from configuration is shared with other instances: their
+        // requests are adopted, not ended as interrupted, and their events followed.
+        let shared = shared_postgres(&store);
+        let adopt_pending = adopt_pending || shared.is_some();
         // Rules are checked against the workspace's own tools (MCP servers, LSP profiles):
         // the catalog the engine starts with, made from the same workspace and runtime tools.
         let stored = load_workspace(&*store).await.map_err(SetupError::Load)?;
@@ -260,8 +272,42 @@ impl Setup {
         if adopt_pending {
             builder = builder.adopt_pending();
         }
-        Ok(builder.build().await?)
+        let engine = builder.build().await?;
+        if let Some(postgres) = shared {
+            // Runs until the engine's event hub shuts down or goes.
+            drop(engine.join_instances(
+                Arc::clone(&postgres) as _,
+                postgres,
+                DEFAULT_CATCH_UP_INTERVAL,
+            ));
+        }
+        Ok(engine)
     }
+}
+
+/// The PostgreSQL stores opened from configuration (by [`open_store`] or [`Setup::build`]),
+/// so that the engine built on one of them joins the other instances on its database.
+static SHARED_STORES: Mutex<Vec<Weak<PostgresStore>>> = Mutex::new(Vec::new());
+
+/// Remembers a PostgreSQL store opened from configuration.
+fn remember_shared(store: &Arc<PostgresStore>) {
+    let mut stores = SHARED_STORES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    stores.retain(|s| s.strong_count() > 0);
+    stores.push(Arc::downgrade(store));
+}
+
+/// The PostgreSQL store behind `store`, when configuration opened it.
+fn shared_postgres(store: &Arc<dyn Store>) -> Option<Arc<PostgresStore>> {
+    let stores = SHARED_STORES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let wanted = Arc::as_ptr(store).cast::<()>();
+    stores
+        .iter()
+        .filter_map(Weak::upgrade)
+        .find(|s| std::ptr::eq(Arc::as_ptr(s).cast::<()>(), wanted))
 }
 
 /// What the configured evaluators are made from: the `[evaluators]` tables with Warrant's own
@@ -363,6 +409,18 @@ fn open_configured(config: &Config) -> Result<Arc<dyn Store>, SetupError> {
         data_dir: config.data_dir.clone(),
         store: None,
     };
+    if selection.kind == "postgres" {
+        // Opened as its registered constructor opens it, but kept by type: the engine on it
+        // joins the other instances on the database.
+        let store = PostgresStore::from_table(cx.table("postgres"), &cx.data_dir)
+            .map(Arc::new)
+            .map_err(|message| SetupError::Store {
+                kind: selection.kind.clone(),
+                message,
+            })?;
+        remember_shared(&store);
+        return Ok(store);
+    }
     open(&cx).map_err(|message| SetupError::Store {
         kind: selection.kind.clone(),
         message,

@@ -28,13 +28,13 @@ use warrant_core::grant::{Grant, GrantScoper};
 use warrant_core::part::{Message, MessagePart, ToolPart};
 use warrant_core::sanitize;
 use warrant_core::store::{
-    AuditKind, AuditQuery, PendingApproval, Store, StoreError, StoreErrorKind, StoredAuditRecord,
-    StoredEvent,
+    Approvals, AuditKind, AuditLog, AuditQuery, Conversations, EventLog, PendingApproval, Store,
+    StoreError, StoreErrorKind, StoredAuditRecord, StoredEvent, WorkspaceStore,
 };
 use warrant_core::workspace::{Pattern, SessionRecord, WorkspaceState, load_workspace};
 use warrant_evaluators::EvaluatorsConfig;
+use warrant_server::{ProposedConfig, ReplayError, ReplayRequest, Replayer};
 use warrant_stores::SqliteConfig;
-use warrant_transports::http::{ProposedConfig, ReplayError, ReplayRequest, Replayer};
 
 use crate::config::{Config, DEFAULT_STORE};
 use crate::engine::{configured_chain, open_store, workspace_root};
@@ -202,7 +202,7 @@ impl Filter {
 ///
 /// [`ReplayError::InvalidFilter`] quoting the value.
 pub fn parse_time(text: &str) -> Result<i64, ReplayError> {
-    warrant_transports::http::parse_instant(text).ok_or_else(|| {
+    warrant_server::parse_instant(text).ok_or_else(|| {
         ReplayError::InvalidFilter(format!(
             "invalid time \"{}\": expected RFC 3339 (2026-11-30T08:00:00Z), a date (2026-11-30) \
              or Unix milliseconds",
@@ -1067,7 +1067,7 @@ fn refused(what: &str) -> StoreError {
 }
 
 #[async_trait]
-impl Store for ReadOnlyStore {
+impl AuditLog for ReadOnlyStore {
     async fn append_audit(&self, _record: AuditRecord) -> Result<u64, StoreError> {
         Err(refused("appending an audit record"))
     }
@@ -1083,6 +1083,32 @@ impl Store for ReadOnlyStore {
         self.inner.audit_records(query).await
     }
 
+    async fn verify_audit(
+        &self,
+        expected: Option<&AuditHead>,
+    ) -> Result<AuditVerification, StoreError> {
+        self.inner.verify_audit(expected).await
+    }
+}
+
+#[async_trait]
+impl EventLog for ReadOnlyStore {
+    async fn append_event(&self, _session_id: &str, _event: &Event) -> Result<u64, StoreError> {
+        Err(refused("appending an event"))
+    }
+
+    async fn events_since(
+        &self,
+        session_id: &str,
+        after_seq: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        self.inner.events_since(session_id, after_seq, limit).await
+    }
+}
+
+#[async_trait]
+impl Conversations for ReadOnlyStore {
     async fn upsert_tool_part(
         &self,
         _session_id: &str,
@@ -1095,7 +1121,10 @@ impl Store for ReadOnlyStore {
     async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError> {
         self.inner.messages(session_id).await
     }
+}
 
+#[async_trait]
+impl Approvals for ReadOnlyStore {
     async fn put_pending_approval(&self, _pending: &PendingApproval) -> Result<(), StoreError> {
         Err(refused("recording an approval request"))
     }
@@ -1116,17 +1145,13 @@ impl Store for ReadOnlyStore {
         self.inner.grants().await
     }
 
-    async fn verify_audit(
-        &self,
-        expected: Option<&AuditHead>,
-    ) -> Result<AuditVerification, StoreError> {
-        self.inner.verify_audit(expected).await
-    }
-
     async fn remove_grant(&self, _grant_id: &str) -> Result<bool, StoreError> {
         Err(refused("removing a grant"))
     }
+}
 
+#[async_trait]
+impl WorkspaceStore for ReadOnlyStore {
     async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError> {
         self.inner.load_workspace().await
     }
@@ -1141,19 +1166,6 @@ impl Store for ReadOnlyStore {
 
     async fn expire_idle_sessions(&self, _untouched_since: i64) -> Result<Vec<String>, StoreError> {
         Err(refused("expiring sessions"))
-    }
-
-    async fn append_event(&self, _session_id: &str, _event: &Event) -> Result<u64, StoreError> {
-        Err(refused("appending an event"))
-    }
-
-    async fn events_since(
-        &self,
-        session_id: &str,
-        after_seq: u64,
-        limit: usize,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        self.inner.events_since(session_id, after_seq, limit).await
     }
 }
 

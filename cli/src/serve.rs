@@ -7,12 +7,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use warrant_transports::http::TcpListener;
-use warrant_transports::http::{
+use warrant_server::TcpListener;
+use warrant_server::telemetry::{Metrics, Observer};
+use warrant_server::{
     AgentCredential, ServerConfig, ServerState, generate_token, serve, shutdown_signal,
 };
 use warrant_transports::sse::SseHub;
-use warrant_transports::telemetry::{Metrics, Observer};
 
 use crate::config::Config;
 use crate::engine::{build_engine, open_store};
@@ -233,7 +233,7 @@ fn observed(
     #[cfg(feature = "otel")]
     let observer = match &config.telemetry.otlp_endpoint {
         Some(endpoint) => {
-            use warrant_transports::telemetry::otel::{OtlpConfig, OtlpDecisions};
+            use warrant_server::telemetry::otel::{OtlpConfig, OtlpDecisions};
             let exporter =
                 OtlpDecisions::new(&OtlpConfig::new(endpoint), Arc::clone(Metrics::global()))?;
             observer.with_sink(Arc::new(exporter))

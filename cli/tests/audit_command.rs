@@ -10,7 +10,7 @@ use warrant_core::audit::{AuditEvent, AuditRecord};
 use warrant_core::call::PermissionMode;
 use warrant_core::chain::ChainTrace;
 use warrant_core::decision::{Behavior, PermissionDecisionSource, Risk, ToolPermissionDecision};
-use warrant_core::store::Store;
+use warrant_core::store::AuditLog;
 use warrant_stores::SqliteConfig;
 use warrant_stores::sqlite::{AUDIT_KEY_ENV, AuditKey};
 

@@ -6,7 +6,7 @@ mod hook_support;
 use std::sync::Arc;
 
 use hook_support::Workspace;
-use warrant_core::store::Store;
+use warrant_core::store::EventLog;
 use warrant_stores::sqlite::SqliteStore;
 
 const AGENT: &str = "claude-code";

@@ -13,7 +13,9 @@ use warrant_core::chain::ChainTrace;
 use warrant_core::decision::{Behavior, PermissionDecisionSource, Risk, ToolPermissionDecision};
 use warrant_core::event::Event;
 use warrant_core::part::ToolPart;
-use warrant_core::store::{AuditQuery, Store};
+use warrant_core::store::{
+    Approvals, AuditLog, AuditQuery, Conversations, EventLog, WorkspaceStore,
+};
 use warrant_stores::SqliteConfig;
 use warrant_stores::sqlite::AUDIT_KEY_ENV;
 

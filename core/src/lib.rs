@@ -3,7 +3,8 @@
 //! Warrant decides, explains and records how every tool call of an AI agent was authorized.
 //! This crate has no I/O of its own: evaluators, transports and stores plug in through the
 //! [`Evaluator`](evaluator::Evaluator), [`Transport`](transport::Transport) and
-//! [`Store`](store::Store) traits, and the [`Engine`](engine::Engine) ties them together.
+//! [`Store`](store::Store) traits (a store is the sum of five small ones: see [`store`]), and
+//! the [`Engine`](engine::Engine) ties them together.
 
 pub mod approval;
 pub mod audit;
@@ -41,6 +42,8 @@ pub mod prelude {
     pub use crate::engine::{Authorization, AuthorizeOptions, Engine, NotPermitted, Permit};
     pub use crate::evaluator::{Evaluator, EvaluatorError, Rationale, Role, Stance, Verdict};
     pub use crate::event::{AgentEvent, AppCustom, Event, WarrantEvent};
-    pub use crate::store::{MemoryStore, Store};
+    pub use crate::store::{
+        Approvals, AuditLog, Conversations, EventLog, MemoryStore, Store, WorkspaceStore,
+    };
     pub use crate::transport::{MemoryTransport, Transport};
 }

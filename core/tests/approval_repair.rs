@@ -3,7 +3,7 @@
 mod approval_support;
 
 use approval_support::*;
-use warrant_core::store::{MemoryStore, Store};
+use warrant_core::store::{MemoryStore, WorkspaceStore};
 use warrant_core::workspace::{
     ApprovalError, DEFAULT_PATTERN_ID, Pattern, SessionApprovalSettingsRequest, load_workspace,
     normalize_approval_state, prune_stale_tool_ids, save_pattern, update_session_approval_settings,

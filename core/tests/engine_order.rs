@@ -32,21 +32,33 @@ mock! {
 mock! {
     pub Db {}
     #[async_trait]
-    impl Store for Db {
+    impl AuditLog for Db {
         async fn append_audit(&self, record: AuditRecord) -> Result<u64, StoreError>;
         async fn audit_records(&self, query: &AuditQuery) -> Result<Vec<StoredAuditRecord>, StoreError>;
+    }
+    #[async_trait]
+    impl EventLog for Db {
+        async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError>;
+        async fn events_since(&self, session_id: &str, after_seq: u64, limit: usize) -> Result<Vec<StoredEvent>, StoreError>;
+    }
+    #[async_trait]
+    impl Conversations for Db {
         async fn upsert_tool_part(&self, session_id: &str, message_id: &str, part: &ToolPart) -> Result<(), StoreError>;
         async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError>;
+    }
+    #[async_trait]
+    impl Approvals for Db {
         async fn put_pending_approval(&self, pending: &PendingApproval) -> Result<(), StoreError>;
         async fn remove_pending_approval(&self, tool_call_id: &str) -> Result<(), StoreError>;
         async fn pending_approvals(&self) -> Result<Vec<PendingApproval>, StoreError>;
         async fn put_grant(&self, grant: &Grant) -> Result<(), StoreError>;
         async fn grants(&self) -> Result<Vec<Grant>, StoreError>;
         async fn remove_grant(&self, grant_id: &str) -> Result<bool, StoreError>;
+    }
+    #[async_trait]
+    impl WorkspaceStore for Db {
         async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError>;
         async fn save_workspace(&self, workspace: &WorkspaceState) -> Result<(), StoreError>;
-        async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError>;
-        async fn events_since(&self, session_id: &str, after_seq: u64, limit: usize) -> Result<Vec<StoredEvent>, StoreError>;
     }
 }
 

@@ -138,10 +138,10 @@ async fn sessions_the_last_run_left_running_are_idle_after_a_restart() {
     let store = std::sync::Arc::new(warrant_core::store::MemoryStore::new());
     let mut running = SessionRecord::new("busy");
     running.status = SessionStatus::Running;
-    warrant_core::store::Store::put_session(&*store, &running)
+    warrant_core::store::WorkspaceStore::put_session(&*store, &running)
         .await
         .unwrap();
-    warrant_core::store::Store::put_session(&*store, &SessionRecord::new("calm"))
+    warrant_core::store::WorkspaceStore::put_session(&*store, &SessionRecord::new("calm"))
         .await
         .unwrap();
     let engine =
@@ -159,7 +159,7 @@ async fn sessions_the_last_run_left_running_are_idle_after_a_restart() {
         workspace.session("calm").unwrap().status,
         SessionStatus::Idle
     );
-    let stored = warrant_core::store::Store::load_workspace(&*store)
+    let stored = warrant_core::store::WorkspaceStore::load_workspace(&*store)
         .await
         .unwrap()
         .unwrap();

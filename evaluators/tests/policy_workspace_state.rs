@@ -261,3 +261,139 @@ async fn exclusions_are_matched_as_the_program_matches_them() {
         not_allowed(ws.path(), c).await;
     }
 }
+
+#[tokio::test]
+async fn toolchain_configuration_above_the_workspace_can_run_its_programs() {
+    // The configuration sits in a directory above the workspace: cargo and rustup read
+    // every directory up to the filesystem's root.
+    let outer = tempfile::tempdir().expect("dir");
+    let ws = outer.path().join("project");
+    put(&ws, "Cargo.toml", "[package]\nname = \"x\"\n");
+    put(&ws, "Cargo.lock", "version = 3\n");
+    for c in [
+        "cargo metadata --offline --format-version 1",
+        "cargo tree --offline",
+        "cargo -V",
+    ] {
+        allowed(&ws, c).await;
+    }
+    put(
+        outer.path(),
+        ".cargo/config.toml",
+        "[build]\nrustc = \"/tmp/evil-rustc\"\n",
+    );
+    for c in [
+        "cargo metadata --offline --format-version 1",
+        "cargo tree --offline",
+        "cargo -V",
+        "rustup show",
+    ] {
+        not_allowed(&ws, c).await;
+    }
+    let other = tempfile::tempdir().expect("dir");
+    let ws = other.path().join("deep/project");
+    put(&ws, "Cargo.toml", "[package]\nname = \"x\"\n");
+    put(other.path(), "rust-toolchain", "evil\n");
+    not_allowed(&ws, "cargo -V").await;
+    not_allowed(&ws, "rustup show").await;
+    let old = tempfile::tempdir().expect("dir");
+    put(
+        old.path(),
+        ".cargo/config",
+        "[build]\nrustc-wrapper = \"./w\"\n",
+    );
+    not_allowed(old.path(), "cargo metadata --format-version 1 --no-deps").await;
+}
+
+#[tokio::test]
+async fn the_workspace_repository_configuration_that_runs_programs_is_not_trusted() {
+    let ws = tempfile::tempdir().expect("dir");
+    if !git(ws.path(), &["init", "-q"]) {
+        eprintln!("git is not installed: repository configuration is not checked here");
+        return;
+    }
+    allowed(ws.path(), "git status").await;
+    allowed(ws.path(), "git log --oneline").await;
+    for (key, value) in [
+        ("core.fsmonitor", "touch PWNED"),
+        ("core.pager", "sh -c 'touch PWNED'"),
+        ("core.sshCommand", "touch PWNED"),
+        ("diff.x.textconv", "touch PWNED"),
+        ("filter.x.clean", "touch PWNED"),
+        ("include.path", "../elsewhere"),
+    ] {
+        let repo = tempfile::tempdir().expect("dir");
+        assert!(git(repo.path(), &["init", "-q"]));
+        assert!(git(repo.path(), &["config", key, value]));
+        not_allowed(repo.path(), "git status").await;
+        not_allowed(repo.path(), "git log --oneline").await;
+    }
+}
+
+#[tokio::test]
+async fn a_git_file_is_followed_to_the_configuration_git_uses() {
+    let ws = tempfile::tempdir().expect("dir");
+    if !git(ws.path(), &["init", "-q", "--bare", ".bare"]) {
+        eprintln!("git is not installed: repository configuration is not checked here");
+        return;
+    }
+    put(ws.path(), ".git", "gitdir: ./.bare\n");
+    allowed(ws.path(), "git log --oneline").await;
+    assert!(git(
+        &ws.path().join(".bare"),
+        &["config", "core.pager", "touch PWNED"]
+    ));
+    not_allowed(ws.path(), "git log --oneline").await;
+    put(ws.path(), ".git", "gitdir: ./missing\n");
+    not_allowed(ws.path(), "git log --oneline").await;
+    put(ws.path(), ".git", "not a git file\n");
+    not_allowed(ws.path(), "git log --oneline").await;
+}
+
+#[tokio::test]
+async fn git_grep_of_a_revision_is_not_a_path() {
+    let ws = tempfile::tempdir().expect("dir");
+    if !git(ws.path(), &["init", "-q"]) {
+        eprintln!("git is not installed: revisions are not checked here");
+        return;
+    }
+    put(ws.path(), "src/main.rs", "fn main() {}\n");
+    allowed(ws.path(), "git grep -n main src").await;
+    not_allowed(ws.path(), "git grep -e BEGIN HEAD~1").await;
+    not_allowed(ws.path(), "git grep BEGIN main").await;
+    not_allowed(ws.path(), "git grep -e BEGIN HEAD -- src").await;
+}
+
+#[tokio::test]
+async fn remote_urls_are_not_printed_when_the_repository_configuration_holds_a_credential() {
+    let ws = tempfile::tempdir().expect("dir");
+    if !git(ws.path(), &["init", "-q"]) {
+        eprintln!("git is not installed: remote URLs are not checked here");
+        return;
+    }
+    assert!(git(
+        ws.path(),
+        &["remote", "add", "origin", "https://github.com/o/r.git"]
+    ));
+    allowed(ws.path(), "git remote -v").await;
+    allowed(ws.path(), "git remote").await;
+    not_allowed(ws.path(), "git remote get-url origin").await;
+    for (key, value) in [
+        (
+            "remote.origin.url",
+            "https://x-access-token:ghp_canary@github.com/o/r.git",
+        ),
+        ("remote.origin.url", "https://ghp_canary@github.com/o/r.git"),
+        ("http.extraHeader", "Authorization: Bearer canary"),
+    ] {
+        assert!(git(ws.path(), &["config", key, value]));
+        not_allowed(ws.path(), "git remote -v").await;
+        not_allowed(ws.path(), "git config remote.origin.url").await;
+        assert!(git(ws.path(), &["config", "--unset-all", key]));
+    }
+    assert!(git(
+        ws.path(),
+        &["config", "remote.origin.url", "https://github.com/o/r.git"]
+    ));
+    allowed(ws.path(), "git remote -v").await;
+}

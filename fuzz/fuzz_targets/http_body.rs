@@ -23,7 +23,7 @@ use warrant_core::call::{PermissionMode, ToolCall};
 use warrant_core::engine::{AuthorizeOptions, Engine};
 use warrant_core::store::MemoryStore;
 use warrant_fuzz::{chain, evaluators_config, runtime, workspace};
-use warrant_transports::http::{ServerConfig, ServerState, router};
+use warrant_server::{ServerConfig, ServerState, router};
 use warrant_transports::sse::SseHub;
 
 const TOKEN: &str = "fuzz-token";

@@ -23,7 +23,7 @@ use warrant_core::engine::Engine;
 use warrant_core::event::{Event, TextMessageContent};
 use warrant_core::store::MemoryStore;
 use warrant_fuzz::{chain, paused_runtime};
-use warrant_transports::http::{ServerConfig, ServerState, router};
+use warrant_server::{ServerConfig, ServerState, router};
 use warrant_transports::sse::{SseHub, comment_frame, event_frame};
 
 const TOKEN: &str = "fuzz-token";

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
-use warrant_core::store::Store;
+use warrant_core::store::{AuditLog, Conversations};
 use warrant_stores::sqlite::SqliteStore;
 
 #[path = "../tests/common/mod.rs"]

@@ -10,12 +10,12 @@
 //! - `postgres` (feature `postgres`, on by default): one PostgreSQL database shared by
 //!   several instances, with the same keyed audit chain kept gap-free across them.
 //!
-//! All pass the same behaviour suite (`tests/behaviour/`); a new store proves itself by
-//! passing it too.
+//! All pass the same behaviour suite (`warrant_testkit::store`, run by `tests/behaviour/`); a
+//! new store proves itself by passing it too.
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), warrant_core::store::StoreError> {
-//! use warrant_core::store::Store;
+//! use warrant_core::store::Approvals;
 //! use warrant_stores::sqlite::SqliteStore;
 //!
 //! let store = SqliteStore::open(".warrant/warrant.db")?;

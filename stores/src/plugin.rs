@@ -54,36 +54,8 @@ inventory::submit! {
         description: "PostgreSQL, shared by several Warrant instances: one gap-free audit chain (head row locked per append), events numbered per session and announced with NOTIFY.",
         constructor: Constructor::Store(|cx| {
             // The key and the head checkpoint default to the data directory, like SQLite's.
-            let mut table = match cx.table("postgres") {
-                serde_json::Value::Null => serde_json::Map::new(),
-                serde_json::Value::Object(table) => table.clone(),
-                other => return Err(format!("[store] must be a table, not {other}")),
-            };
-            let mut defaulted = false;
-            for (key, name) in [
-                ("audit_key_file", "postgres.audit-key"),
-                ("checkpoint_file", "postgres.audit-head"),
-            ] {
-                if !table.contains_key(key) {
-                    defaulted = true;
-                    let file = cx.data_dir.join(name);
-                    let value = serde_json::to_value(&file).map_err(|_| {
-                        format!("the path {} is not valid UTF-8", file.display())
-                    })?;
-                    table.insert(key.to_owned(), value);
-                }
-            }
-            if defaulted {
-                crate::files::create_private_dir(&cx.data_dir).map_err(|e| {
-                    format!("cannot create the data directory {}: {e}", cx.data_dir.display())
-                })?;
-            }
-            let config: crate::postgres::PostgresConfig =
-                serde_json::from_value(serde_json::Value::Object(table))
-                    .map_err(|e| format!("[store] (postgres): {e}"))?;
-            crate::postgres::PostgresStore::connect_lazy(config)
+            crate::postgres::PostgresStore::from_table(cx.table("postgres"), &cx.data_dir)
                 .map(|s| Arc::new(s) as Arc<dyn Store>)
-                .map_err(|e| e.to_string())
         }),
     }
 }

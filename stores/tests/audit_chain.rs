@@ -1,7 +1,7 @@
 //! The audit log's hash chain: `verify_audit` names the first record edited or deleted.
 
 use rusqlite::{Connection, params};
-use warrant_core::store::{AuditQuery, Store};
+use warrant_core::store::{AuditLog, AuditQuery};
 use warrant_stores::sqlite::{AuditProblem, GENESIS, SqliteStore};
 
 #[path = "common/mod.rs"]

@@ -3,7 +3,7 @@
 //! file or an expected head).
 
 use rusqlite::{Connection, params};
-use warrant_core::store::{Store, StoreErrorKind};
+use warrant_core::store::{AuditLog, StoreErrorKind};
 use warrant_stores::SqliteConfig;
 use warrant_stores::sqlite::{AuditHead, AuditKey, AuditProblem, GENESIS, SqliteStore};
 

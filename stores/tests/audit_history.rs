@@ -2,7 +2,7 @@
 //! cannot be read says so, naming it; a page that does not reach it is served.
 
 use rusqlite::Connection;
-use warrant_core::store::{AuditQuery, Store, StoreErrorKind};
+use warrant_core::store::{AuditLog, AuditQuery, StoreErrorKind};
 use warrant_stores::sqlite::SqliteStore;
 
 #[path = "common/mod.rs"]

@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use rusqlite::Connection;
-use warrant_core::store::{AuditQuery, Store};
+use warrant_core::store::{AuditLog, AuditQuery, Conversations};
 use warrant_stores::sqlite::SqliteStore;
 
 #[path = "common/mod.rs"]

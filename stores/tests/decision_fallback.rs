@@ -2,7 +2,7 @@
 
 use rusqlite::Connection;
 use warrant_core::part::ToolPart;
-use warrant_core::store::Store;
+use warrant_core::store::Conversations;
 use warrant_stores::SqliteConfig;
 use warrant_stores::sqlite::SqliteStore;
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use warrant_core::event::{Event, TextMessageContent};
 use warrant_core::events::{EventHub, Item};
-use warrant_core::store::Store;
+use warrant_core::store::EventLog;
 use warrant_stores::sqlite::SqliteStore;
 
 fn text(n: usize) -> Event {

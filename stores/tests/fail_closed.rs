@@ -5,7 +5,7 @@ use std::sync::Arc;
 use rusqlite::Connection;
 use warrant_core::chain::Chain;
 use warrant_core::engine::Engine;
-use warrant_core::store::{Store, StoreErrorKind};
+use warrant_core::store::{Approvals, AuditLog, EventLog, StoreErrorKind, WorkspaceStore};
 use warrant_stores::sqlite::SqliteStore;
 
 #[path = "common/mod.rs"]

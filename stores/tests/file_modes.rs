@@ -5,7 +5,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use warrant_core::store::{Store, StoreErrorKind};
+use warrant_core::store::{AuditLog, StoreErrorKind};
 use warrant_stores::sqlite::SqliteStore;
 
 #[path = "common/mod.rs"]

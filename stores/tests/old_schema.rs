@@ -8,6 +8,7 @@ use warrant_core::chain::Chain;
 use warrant_core::decision::Behavior;
 use warrant_core::engine::Engine;
 use warrant_core::part::{ToolPart, ToolState};
+use warrant_core::store::{AuditLog, Conversations, WorkspaceStore};
 use warrant_core::store::{AuditQuery, Store, StoreErrorKind};
 use warrant_stores::sqlite::{AuditProblem, GENESIS, SCHEMA_VERSION, SqliteStore};
 

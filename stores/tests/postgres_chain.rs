@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use warrant_core::audit::{AuditHead, AuditProblem};
-use warrant_core::store::{AuditQuery, Store, StoreErrorKind};
+use warrant_core::store::{AuditLog, AuditQuery, StoreErrorKind};
 use warrant_stores::SqliteConfig;
 use warrant_stores::postgres::{PostgresConfig, PostgresStore};
 use warrant_stores::sqlite::{AuditKey, SqliteStore};

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
-use warrant_core::store::{Store, StoreErrorKind};
+use warrant_core::store::{Approvals, AuditLog, EventLog, StoreErrorKind};
 use warrant_stores::postgres::{EventNotice, PostgresConfig, PostgresStore, SCHEMA_VERSION};
 use warrant_stores::sqlite::AuditKey;
 

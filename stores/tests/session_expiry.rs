@@ -3,7 +3,7 @@
 
 use rusqlite::Connection;
 use warrant_core::event::now_millis;
-use warrant_core::store::Store;
+use warrant_core::store::{Conversations, EventLog, WorkspaceStore};
 use warrant_core::workspace::{SessionApprovalSettings, SessionRecord, WorkspaceState};
 use warrant_stores::SqliteConfig;
 use warrant_stores::sqlite::SqliteStore;

@@ -4,7 +4,9 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use warrant_core::engine::{EngineError, ResolveError, ResultError, WorkspaceUpdateError};
+use warrant_core::engine::{
+    EngineError, ResolveError, ResultError, RevokeError, WorkspaceUpdateError,
+};
 use warrant_core::event::{Event, RunError, now_millis};
 use warrant_core::store::{StoreError, StoreErrorKind};
 use warrant_core::workspace::ApprovalError;
@@ -193,6 +195,19 @@ impl From<WorkspaceUpdateError> for ApiError {
             _ => Self::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "internal_error",
+                e.to_string(),
+            ),
+        }
+    }
+}
+
+impl From<RevokeError> for ApiError {
+    fn from(e: RevokeError) -> Self {
+        match &e {
+            RevokeError::Unknown(_) => Self::not_found("grant_not_found", e.to_string()),
+            _ => Self::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "store_unavailable",
                 e.to_string(),
             ),
         }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use axum::http::StatusCode;
 
+use warrant_core::catalog::RuntimeTool;
 use warrant_core::engine::Engine;
 use warrant_core::workspace::{
     self, Pattern, SessionApprovalSettingsRequest, SessionStatus, WorkspaceState,
@@ -172,4 +173,34 @@ pub async fn set_session_origin(
         },
     )
     .await
+}
+
+/// Checks a runtime's tool list: every name non-blank, none twice.
+///
+/// # Errors
+///
+/// 422 `invalid_tool_name` naming the blank or repeated name and its position.
+pub fn check_runtime_tools(tools: &[RuntimeTool]) -> Result<(), ApiError> {
+    let mut seen = std::collections::HashSet::new();
+    for (at, tool) in tools.iter().enumerate() {
+        if tool.name.trim().is_empty() {
+            return Err(ApiError::unprocessable(
+                "invalid_tool_name",
+                format!(
+                    "tools[{at}]: the name {:?} is blank; give every tool its runtime id",
+                    tool.name
+                ),
+            ));
+        }
+        if !seen.insert(tool.name.as_str()) {
+            return Err(ApiError::unprocessable(
+                "invalid_tool_name",
+                format!(
+                    "tools[{at}]: the tool \"{}\" is listed twice; list each tool once",
+                    tool.name
+                ),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use warrant_core::engine::Engine;
 use warrant_core::events::Item;
-use warrant_core::store::{MemoryStore, Store};
+use warrant_core::store::{EventLog, MemoryStore};
 use warrant_transports::stdio::{LineTransport, StdioOptions, serve};
 
 #[tokio::test]

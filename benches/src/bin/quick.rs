@@ -4,6 +4,11 @@
 //! ```text
 //! cargo run --release -p warrant-benches --bin quick
 //! ```
+//!
+//! The engine end to end also runs on PostgreSQL when `WARRANT_BENCH_POSTGRES_URL` (or
+//! `WARRANT_TEST_POSTGRES_URL`) names a server; `WARRANT_PG_DURABLE=1 scripts/with-postgres
+//! cargo run --release -p warrant-benches --bin quick` runs it beside a throwaway cluster
+//! that syncs its commits to disk, as SQLite does. Without a server its rows say "not run".
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -11,11 +16,12 @@ use std::time::{Duration, Instant};
 
 use warrant_benches::calls::Outcome;
 use warrant_benches::compare::SideBySide;
-use warrant_benches::endtoend::Rig;
-use warrant_benches::report::{Machine, PeerTiming, Results};
+use warrant_benches::endtoend::{self, Rig, Throughput};
+use warrant_benches::report::{Machine, OnPostgres, PeerTiming, Results};
 use warrant_benches::sidecar::{self, HttpLoad};
 use warrant_benches::timing::{Stats, sample};
 use warrant_benches::{fanout, latency, reload};
+use warrant_core::store::Store;
 
 /// The command this binary documents itself as.
 const COMMAND: &str = "cargo run --release -p warrant-benches --bin quick";
@@ -86,6 +92,52 @@ fn peers() -> Vec<PeerTiming> {
         .collect()
 }
 
+/// The engine end to end on PostgreSQL, the same runs as on SQLite, when a server is named.
+async fn on_postgres() -> OnPostgres {
+    let Some(url) = endtoend::postgres_server() else {
+        eprintln!(
+            "quick: engine end to end on PostgreSQL not run: set {} (or run under \
+             scripts/with-postgres)",
+            endtoend::POSTGRES_URL_ENV
+        );
+        return OnPostgres::NotRun;
+    };
+    step(&format!(
+        "engine end to end on PostgreSQL, {ENGINE_RULES} rules"
+    ));
+    let rig = Rig::postgres(ENGINE_RULES, &url)
+        .await
+        .unwrap_or_else(|e| panic!("the engine on PostgreSQL: {e}"));
+    let rig = Arc::new(rig);
+    let server = rig
+        .server()
+        .await
+        .unwrap_or_else(|e| panic!("the PostgreSQL server: {e}"));
+    eprintln!("quick:   {server}");
+    let runs = engine_runs(&rig).await;
+    OnPostgres::Ran { server, runs }
+}
+
+/// The engine end to end at each concurrency of [`ENGINE_RUNS`]; every decision must then be
+/// in the store's audit log.
+async fn engine_runs<S: Store + 'static>(rig: &Arc<Rig<S>>) -> Vec<(usize, Throughput)> {
+    let mut runs = Vec::new();
+    for (sessions, per_session) in ENGINE_RUNS {
+        let t = rig
+            .run(&format!("run{sessions}"), sessions, per_session)
+            .await;
+        eprintln!(
+            "quick:   {sessions} sessions: {:.0} decisions/s",
+            t.per_second
+        );
+        runs.push((sessions, t));
+    }
+    let decided: usize = ENGINE_RUNS.iter().map(|(s, d)| s * d).sum();
+    let audited = rig.audit_entries().await;
+    assert_eq!(audited, decided, "every decision is in the audit log");
+    runs
+}
+
 fn main() {
     let out = std::env::args_os().nth(1).map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../BENCHMARKS.md"),
@@ -102,23 +154,13 @@ fn main() {
     let latencies = latency::measure(&SIZES, LATENCY_RUNS);
     let peers = peers();
 
-    let (engine, fanout, reload, http, stdio) = runtime.block_on(async {
-        step(&format!("engine end to end, {ENGINE_RULES} rules"));
+    let (engine, engine_postgres, fanout, reload, http, stdio) = runtime.block_on(async {
+        step(&format!(
+            "engine end to end on SQLite, {ENGINE_RULES} rules"
+        ));
         let rig = Arc::new(Rig::new(ENGINE_RULES).await);
-        let mut engine = Vec::new();
-        for (sessions, per_session) in ENGINE_RUNS {
-            let t = rig
-                .run(&format!("run{sessions}"), sessions, per_session)
-                .await;
-            eprintln!(
-                "quick:   {sessions} sessions: {:.0} decisions/s",
-                t.per_second
-            );
-            engine.push((sessions, t));
-        }
-        let decided: usize = ENGINE_RUNS.iter().map(|(s, d)| s * d).sum();
-        let audited = rig.audit_entries().await;
-        assert_eq!(audited, decided, "every decision is in the audit log");
+        let engine = engine_runs(&rig).await;
+        let engine_postgres = on_postgres().await;
         step(&format!("fan-out to {} subscribers", FANOUT.0));
         let fanout = fanout::fan_out(FANOUT.0, FANOUT.1).await;
         step(&format!("reload of {} parts", RELOAD.0));
@@ -143,7 +185,14 @@ fn main() {
         ));
         let stdio = sidecar::stdio(ENGINE_RULES, STDIO.0, STDIO.1).await;
         eprintln!("quick:   {:.0} lines/s", stdio.per_second);
-        (engine, (FANOUT.0, fanout), (parts, reload), http, stdio)
+        (
+            engine,
+            engine_postgres,
+            (FANOUT.0, fanout),
+            (parts, reload),
+            http,
+            stdio,
+        )
     });
 
     let results = Results {
@@ -151,6 +200,7 @@ fn main() {
         latencies,
         peers,
         engine,
+        engine_postgres,
         fanout: Some(fanout),
         reload: Some(reload),
         http,

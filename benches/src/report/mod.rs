@@ -38,6 +38,22 @@ pub struct PeerTiming {
     pub rego: Stats,
 }
 
+/// The engine end to end on PostgreSQL: run when a server was named, else reported as not
+/// run (never a figure of its own making).
+#[derive(Debug, Clone, Default)]
+pub enum OnPostgres {
+    /// No server was named.
+    #[default]
+    NotRun,
+    /// Run on `server` (its version, and whether its commits reach the disk).
+    Ran {
+        /// `PostgreSQL 15.4, fsync on, synchronous_commit on`.
+        server: String,
+        /// Per number of concurrent sessions, as [`Results::engine`].
+        runs: Vec<(usize, Throughput)>,
+    },
+}
+
 /// Everything one run measured.
 #[derive(Debug, Clone)]
 pub struct Results {
@@ -47,8 +63,10 @@ pub struct Results {
     pub latencies: Vec<Latency>,
     /// Side by side with the peers.
     pub peers: Vec<PeerTiming>,
-    /// The engine end to end, per number of concurrent sessions.
+    /// The engine end to end on SQLite, per number of concurrent sessions.
     pub engine: Vec<(usize, Throughput)>,
+    /// The engine end to end on PostgreSQL, in the same run, when a server was named.
+    pub engine_postgres: OnPostgres,
     /// Fan-out, with the number of subscribers.
     pub fanout: Option<(usize, FanOut)>,
     /// Reload, with the number of parts.
@@ -138,14 +156,28 @@ impl Results {
                 ]);
             }
         }
-        for (sessions, t) in &self.engine {
-            let figure = format!(
-                "engine end to end (durable audit, SSE subscriber), {sessions} concurrent sessions"
-            );
-            rows.push(own(
-                figure,
+        let engine_row = |store: &str, sessions: &usize, t: &Throughput| {
+            own(
+                format!(
+                    "engine end to end, {store} (durable audit, SSE subscriber), {sessions} \
+                     concurrent sessions"
+                ),
                 format!("{}; latency {}", rate(t.per_second), spread(&t.latency)),
-            ));
+            )
+        };
+        for (sessions, t) in &self.engine {
+            rows.push(engine_row("SQLite", sessions, t));
+        }
+        match &self.engine_postgres {
+            OnPostgres::Ran { server, runs } => {
+                for (sessions, t) in runs {
+                    rows.push(engine_row(server, sessions, t));
+                }
+            }
+            OnPostgres::NotRun => rows.push(own(
+                "engine end to end, PostgreSQL (durable audit, SSE subscriber)".to_owned(),
+                "not run (no PostgreSQL)".to_owned(),
+            )),
         }
         if let Some((subscribers, f)) = &self.fanout {
             let until_last =

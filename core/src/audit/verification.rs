@@ -66,7 +66,7 @@ impl FromStr for AuditHead {
     }
 }
 
-/// What verifying an audit log found ([`Store::verify_audit`](crate::store::Store::verify_audit)).
+/// What verifying an audit log found ([`Store::verify_audit`](crate::store::AuditLog::verify_audit)).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditVerification {

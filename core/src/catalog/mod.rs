@@ -45,21 +45,26 @@ pub fn is_shell_tool(name: &str) -> bool {
 /// The command line of a shell tool's input: `command` as a string, or as an argument vector
 /// (`["bash", "-lc", "ls"]`) quoted back into one line; `None` when it is neither.
 pub fn shell_command(input: &serde_json::Value) -> Option<String> {
+    shell_command_text(input).map(std::borrow::Cow::into_owned)
+}
+
+/// [`shell_command`], borrowing the command when the input spells it as one string.
+pub fn shell_command_text(input: &serde_json::Value) -> Option<std::borrow::Cow<'_, str>> {
     match input.get("command")? {
-        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::String(s) => Some(std::borrow::Cow::Borrowed(s)),
         serde_json::Value::Array(items) => {
             let words: Option<Vec<&str>> = items.iter().map(serde_json::Value::as_str).collect();
             let words = words?;
             if words.is_empty() {
                 return None;
             }
-            Some(
+            Some(std::borrow::Cow::Owned(
                 words
                     .iter()
                     .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
                     .collect::<Vec<_>>()
                     .join(" "),
-            )
+            ))
         }
         _ => None,
     }
@@ -119,7 +124,12 @@ pub struct RuntimeTool {
 }
 
 /// The tools known to a workspace, in the stable order of [`list_approval_tool_definitions`].
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+///
+/// [`ToolCatalog::get`] finds a tool through an index by id, built on first use. `tools` stays
+/// a public list: the index serves only while the list's length and buffer are those it was
+/// built from, and every position it gives is checked against the id asked for, so an id it
+/// does not know (or a list edited since) is looked up in the list itself.
+#[derive(Default, Serialize, Deserialize)]
 pub struct ToolCatalog {
     /// The tools.
     pub tools: Vec<ToolDefinition>,
@@ -128,6 +138,62 @@ pub struct ToolCatalog {
     /// operations so they validate and prune against the same runtime.
     #[serde(skip)]
     pub runtime_tools: Option<Vec<RuntimeTool>>,
+    /// The position of each id in `tools` (its first), built on first lookup.
+    #[serde(skip)]
+    index: std::sync::OnceLock<ToolIndex>,
+}
+
+/// The positions of a catalog's ids, and the list they were taken from (its length and
+/// buffer), so that a list changed since is noticed.
+struct ToolIndex {
+    len: usize,
+    buffer: usize,
+    positions: std::collections::HashMap<String, usize>,
+}
+
+impl ToolIndex {
+    fn of(tools: &[ToolDefinition]) -> Self {
+        let mut positions = std::collections::HashMap::with_capacity(tools.len());
+        for (i, t) in tools.iter().enumerate() {
+            positions.entry(t.id.clone()).or_insert(i);
+        }
+        Self {
+            len: tools.len(),
+            buffer: tools.as_ptr() as usize,
+            positions,
+        }
+    }
+
+    /// Whether this index was taken from `tools` as they are (same length, same buffer).
+    fn describes(&self, tools: &[ToolDefinition]) -> bool {
+        self.len == tools.len() && self.buffer == tools.as_ptr() as usize
+    }
+}
+
+impl Clone for ToolCatalog {
+    fn clone(&self) -> Self {
+        // The copy has a buffer of its own: its index is built anew when first needed.
+        Self {
+            tools: self.tools.clone(),
+            runtime_tools: self.runtime_tools.clone(),
+            index: std::sync::OnceLock::new(),
+        }
+    }
+}
+
+impl PartialEq for ToolCatalog {
+    fn eq(&self, other: &Self) -> bool {
+        self.tools == other.tools && self.runtime_tools == other.runtime_tools
+    }
+}
+
+impl std::fmt::Debug for ToolCatalog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolCatalog")
+            .field("tools", &self.tools)
+            .field("runtime_tools", &self.runtime_tools)
+            .finish()
+    }
 }
 
 impl ToolCatalog {
@@ -137,6 +203,7 @@ impl ToolCatalog {
         Self {
             tools: list_approval_tool_definitions(tooling, runtime_tools),
             runtime_tools: known_runtime_tools(runtime_tools).map(<[RuntimeTool]>::to_vec),
+            index: std::sync::OnceLock::new(),
         }
     }
 
@@ -150,8 +217,18 @@ impl ToolCatalog {
         self.runtime_tools.as_deref()
     }
 
-    /// The tool with this id.
+    /// The tool with this id (ids are unique in a catalog built by [`ToolCatalog::new`]).
     pub fn get(&self, id: &str) -> Option<&ToolDefinition> {
+        let index = self.index.get_or_init(|| ToolIndex::of(&self.tools));
+        if index.describes(&self.tools)
+            && let Some(&at) = index.positions.get(id)
+            && let Some(tool) = self.tools.get(at)
+            && tool.id == id
+        {
+            return Some(tool);
+        }
+        // An id the index does not know, or a list changed since: an id renamed in place
+        // keeps the length and the buffer, so only the list itself can say it is absent.
         self.tools.iter().find(|t| t.id == id)
     }
 
@@ -169,5 +246,47 @@ impl ToolCatalog {
     /// (`lsp_ts_hovr` → `lsp_ts_hover`).
     pub fn suggest(&self, unknown: &str) -> Option<&str> {
         suggest::nearest(unknown, self.ids())
+    }
+}
+
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+
+    fn tool(id: &str) -> ToolDefinition {
+        ToolDefinition {
+            id: id.to_owned(),
+            label: id.to_owned(),
+            kind: ToolKind::Builtin,
+            provider_ids: Vec::new(),
+            provider_names: Vec::new(),
+            description: None,
+            input_schema: None,
+        }
+    }
+
+    #[test]
+    fn lookups_by_id_follow_the_list_as_it_is_edited() {
+        let mut catalog = ToolCatalog::builtin();
+        let first = catalog.tools[0].id.clone();
+        assert_eq!(catalog.get(&first).map(|t| &t.id), Some(&first));
+        assert!(catalog.get("no_such_tool").is_none());
+        // Pushed after the index was built: found in the list.
+        catalog.tools.push(tool("added_later"));
+        assert!(catalog.contains("added_later"));
+        // Renamed in place (same length and buffer): the old id is gone, the new one found.
+        let last = catalog.tools.len() - 1;
+        catalog.tools.reserve(0);
+        catalog.tools[last].id = "renamed".to_owned();
+        assert!(catalog.get("added_later").is_none());
+        assert_eq!(
+            catalog.get("renamed").map(|t| t.id.as_str()),
+            Some("renamed")
+        );
+        catalog.tools[0].id = "renamed_first".to_owned();
+        assert!(catalog.get(&first).is_none(), "a stale position is checked");
+        let copy = catalog.clone();
+        assert_eq!(copy, catalog);
+        assert!(copy.contains("renamed_first") && copy.contains("renamed"));
     }
 }

@@ -174,6 +174,7 @@ impl EngineBuilder {
                 settled: DashMap::new(),
                 settled_count: AtomicU64::new(0),
                 limits: self.limits,
+                instances: std::sync::OnceLock::new(),
             }),
         };
         if self.adopt_pending {

@@ -81,7 +81,7 @@ impl Engine {
     }
 
     /// Verifies the audit log through the store, whichever it is (see
-    /// [`Store::verify_audit`](crate::store::Store::verify_audit)).
+    /// [`AuditLog::verify_audit`](crate::store::AuditLog::verify_audit)).
     ///
     /// # Errors
     ///

@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
+use std::task::Poll;
 
 use arc_swap::ArcSwap;
 use dashmap::DashMap;
@@ -23,6 +24,7 @@ pub use calls::EngineLimits;
 pub use error::{
     Abandoned, EngineError, ResolveError, ResultError, RevokeError, WorkspaceUpdateError,
 };
+pub use resolve::SharedApprovals;
 
 use calls::{Awaiting, Outcome, Settled, Stage, Tracked};
 
@@ -227,6 +229,19 @@ struct Inner {
     settled: DashMap<String, Settled>,
     settled_count: AtomicU64,
     limits: EngineLimits,
+    /// How requests are claimed among instances sharing the store (unset: this one alone).
+    instances: std::sync::OnceLock<Arc<dyn SharedApprovals>>,
+}
+
+/// A tool part's write, started before the event that reports it.
+enum PartWrite {
+    /// No part to write.
+    Nothing,
+    /// Queued in the store; resolves once durable.
+    Started(futures::future::BoxFuture<'static, Result<(), crate::store::StoreError>>),
+    /// The store does not start upserts: written, awaited, before the event (session,
+    /// message, part).
+    Unstarted(Box<(String, String, ToolPart)>),
 }
 
 /// Authorizes tool calls: chain → audit → emit → (ask → resolve) → result.
@@ -471,30 +486,63 @@ impl Engine {
                 });
             }
         }
-        if options.announce {
-            self.announce(&call, &message_id).await;
-        }
-
         let cx = self.context(&call, options.mode);
-        let outcome = inner.chain.decide(&call, &cx).await;
+        let mut announcement = options
+            .announce
+            .then(|| self.announcement(&call, &message_id));
+        // A chain that decides without waiting (every built-in evaluator) lets the
+        // announcement and the audit record share one commit below. One that waits (a
+        // reviewer, a plugin) gets the announcement out first, so the call shows while it is
+        // being decided.
+        let outcome = {
+            let mut deciding = std::pin::pin!(inner.chain.decide(&call, &cx));
+            match futures::poll!(deciding.as_mut()) {
+                Poll::Ready(outcome) => outcome,
+                Poll::Pending => {
+                    if let Some(events) = announcement.take() {
+                        let batch = inner.events.start_batch(&call.session_id, &events).await;
+                        self.deliver_batch(&call.session_id, batch).await;
+                    }
+                    deciding.await
+                }
+            }
+        };
         let mut decision = outcome.decision;
         sanitize::decision(&mut decision);
         let mut trace = outcome.trace;
         sanitize::trace(&mut trace);
 
-        let record = AuditRecord {
-            at: now_millis(),
+        let at = now_millis();
+        let input_digest = digest(&call.input);
+        let record = || AuditRecord {
+            at,
             session_id: call.session_id.clone(),
             tool_call_id: call.tool_call_id.clone(),
             tool_name: call.tool_name.clone(),
             event: AuditEvent::Evaluation {
                 mode: options.mode,
-                input_digest: digest(&call.input),
+                input_digest: input_digest.clone(),
                 decision: decision.clone(),
                 trace: trace.clone(),
             },
         };
-        if let Err(source) = inner.store.append_audit(record).await {
+        // The announcement and the audit record are queued one after the other, so one
+        // commit can hold both; the announcement is handed out once durable, the decision
+        // only once the audit record is.
+        let batch = match &announcement {
+            Some(events) => Some(inner.events.start_batch(&call.session_id, events).await),
+            None => None,
+        };
+        let audit = inner.store.start_append_audit(record()).unwrap_or_else(|| {
+            // A store that does not start appends appends when awaited.
+            let store = Arc::clone(&inner.store);
+            let record = record();
+            Box::pin(async move { store.append_audit(record).await })
+        });
+        if let Some(batch) = batch {
+            self.deliver_batch(&call.session_id, batch).await;
+        }
+        if let Err(source) = audit.await {
             inner.tracked.remove(&call.tool_call_id);
             // The store remembers every evaluated id, across restarts: a repeat is a
             // duplicate call (409), not an outage.
@@ -556,7 +604,9 @@ impl Engine {
         })
     }
 
-    async fn announce(&self, call: &ToolCall, message_id: &str) {
+    /// The call's `TOOL_CALL_START`/`ARGS`/`END`, merged into its tracked part (persisted with
+    /// the decision that follows).
+    fn announcement(&self, call: &ToolCall, message_id: &str) -> [Event; 3] {
         let now = Some(now_millis());
         let id = call.tool_call_id.clone();
         let args = sanitize::redact_value(&call.input).to_string();
@@ -577,8 +627,6 @@ impl Engine {
                 timestamp: now,
             }),
         ];
-        // Merged into the part (persisted with the decision that follows), then logged
-        // together: one commit for the three, in order.
         if let Some(mut tracked) = self.inner.tracked.get_mut(call.tool_call_id.as_str())
             && let Some(part) = tracked.part.as_mut()
         {
@@ -586,13 +634,14 @@ impl Engine {
                 part.apply(event);
             }
         }
-        let logged = self
-            .inner
-            .events
-            .publish_batch(&call.session_id, &events)
-            .await;
-        for (event, logged) in events.iter().zip(logged) {
-            self.deliver(&call.session_id, event, logged).await;
+        events
+    }
+
+    /// Waits until a started batch of events is logged, then hands each to the transports.
+    async fn deliver_batch(&self, session_id: &str, batch: crate::events::StartedBatch<'_>) {
+        let events = batch.events();
+        for (event, logged) in events.iter().zip(batch.finish().await) {
+            self.deliver(session_id, event, logged).await;
         }
     }
 
@@ -722,24 +771,160 @@ impl Engine {
             event,
             Event::ToolCallStart(_) | Event::ToolCallArgs(_) | Event::ToolCallEnd(_)
         );
-        let part = event.tool_call_id().and_then(|id| {
-            let mut tracked = inner.tracked.get_mut(id)?;
-            let tracked = &mut *tracked;
-            let part = tracked.part.as_mut()?;
-            part.apply(&event);
-            (!announcement).then(|| {
-                (
-                    tracked.session_id.clone(),
-                    tracked.message_id.clone(),
-                    part.clone(),
-                )
-            })
-        });
-        if let Some((sid, mid, part)) = part
-            && let Err(e) = inner.store.upsert_tool_part(&sid, &mid, &part).await
+        let mut write = PartWrite::Nothing;
+        if let Some(id) = event.tool_call_id()
+            && let Some(mut tracked) = inner.tracked.get_mut(id)
         {
-            tracing::warn!(tool_call_id = %part.tool_call_id, error = %e, "tool part not persisted");
+            let tracked = &mut *tracked;
+            if let Some(part) = tracked.part.as_mut() {
+                part.apply(&event);
+                if !announcement {
+                    write = self.start_part_write(&tracked.session_id, &tracked.message_id, part);
+                }
+            }
         }
-        self.publish(session_id, &event).await;
+        self.persist_and_publish(session_id, &event, write).await;
+    }
+
+    /// Starts persisting a tool part: queued now when the store
+    /// [starts upserts](crate::store::Conversations::start_upsert_tool_part), so the event
+    /// queued next shares its commit; otherwise a copy is kept to upsert before the event.
+    fn start_part_write(&self, session_id: &str, message_id: &str, part: &ToolPart) -> PartWrite {
+        match self
+            .inner
+            .store
+            .start_upsert_tool_part(session_id, message_id, part)
+        {
+            Some(started) => PartWrite::Started(started),
+            None => PartWrite::Unstarted(Box::new((
+                session_id.to_owned(),
+                message_id.to_owned(),
+                part.clone(),
+            ))),
+        }
+    }
+
+    /// Logs and sends an event once the part write before it is done. A started write was
+    /// queued before the event, so the event is durable (and leaves) only after the part is;
+    /// a part that could not be persisted is logged as such, and the event still goes.
+    async fn persist_and_publish(&self, session_id: &str, event: &Event, write: PartWrite) {
+        let store = &self.inner.store;
+        let (started, result) = match write {
+            PartWrite::Nothing => (None, Ok(())),
+            PartWrite::Started(started) => (Some(started), Ok(())),
+            PartWrite::Unstarted(write) => {
+                let (session_id, message_id, part) = &*write;
+                (
+                    None,
+                    store.upsert_tool_part(session_id, message_id, part).await,
+                )
+            }
+        };
+        self.publish(session_id, event).await;
+        let result = match started {
+            Some(started) => started.await,
+            None => result,
+        };
+        if let Err(e) = result {
+            let tool_call_id = event.tool_call_id().unwrap_or_default();
+            tracing::warn!(tool_call_id, error = %e, "tool part not persisted");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use async_trait::async_trait;
+    use serde_json::json;
+    use tokio::sync::Notify;
+
+    use super::*;
+    use crate::decision::{PermissionDecisionSource, Risk};
+    use crate::evaluator::{Evaluator, EvaluatorError, Rationale, Stance, Verdict};
+    use crate::store::{AuditLog, MemoryStore};
+    use crate::transport::MemoryTransport;
+
+    /// Allows every call once released: a chain that waits, as a reviewer does.
+    struct Waiting(Arc<Notify>);
+
+    #[async_trait]
+    impl Evaluator for Waiting {
+        fn name(&self) -> &str {
+            "waiting"
+        }
+        fn source(&self) -> PermissionDecisionSource {
+            PermissionDecisionSource::Policy
+        }
+        async fn evaluate(
+            &self,
+            _call: &ToolCall,
+            _cx: &EvaluationContext,
+        ) -> Result<Verdict, EvaluatorError> {
+            self.0.notified().await;
+            Ok(Verdict::decide(
+                Stance::PolicyAllow,
+                Rationale::new("waited", "Released.", Risk::Safe),
+            ))
+        }
+    }
+
+    fn names(events: &[Event]) -> Vec<&'static str> {
+        events.iter().map(Event::type_name).collect()
+    }
+
+    #[tokio::test]
+    async fn a_chain_that_waits_gets_the_announcement_out_before_the_decision() {
+        let release = Arc::new(Notify::new());
+        let store = Arc::new(MemoryStore::new());
+        let transport = Arc::new(MemoryTransport::new());
+        let chain = Chain::builder()
+            .evaluator(Waiting(Arc::clone(&release)))
+            .build();
+        let engine = Engine::builder(chain)
+            .store(store.clone())
+            .transport(transport.clone())
+            .build()
+            .await
+            .unwrap();
+        let mut events = transport.subscribe("s1");
+        let call = ToolCall::new("s1", "c1", "Bash", json!({"command": "ls"}));
+        let options = AuthorizeOptions {
+            announce: true,
+            ..AuthorizeOptions::default()
+        };
+        let deciding = tokio::spawn({
+            let engine = engine.clone();
+            async move { engine.authorize(call, options).await }
+        });
+        let mut seen = Vec::new();
+        while seen.len() < 3 {
+            let next = tokio::time::timeout(std::time::Duration::from_secs(10), events.recv());
+            seen.push(
+                next.await
+                    .expect("announced while the chain waits")
+                    .unwrap(),
+            );
+        }
+        assert_eq!(
+            names(&seen),
+            ["TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END"]
+        );
+        assert!(
+            store
+                .audit_records(&crate::store::AuditQuery::all())
+                .await
+                .unwrap()
+                .is_empty(),
+            "nothing is audited while the chain waits"
+        );
+        release.notify_one();
+        let authorization = deciding.await.unwrap().unwrap();
+        assert_eq!(authorization.decision.behavior, Behavior::Allow);
+        let decision = events.recv().await.unwrap();
+        assert!(
+            matches!(&decision, Event::Custom(c) if c.name == crate::event::TOOL_PERMISSION_DECISION),
+            "{decision:?}"
+        );
+        assert!(events.try_recv().is_err(), "the announcement came once");
     }
 }

@@ -1,27 +1,123 @@
 //! Accepting the user's resolution of a pending approval request, and expiring the oldest
 //! requests beyond the limit.
+//!
+//! # Several instances on one store
+//!
+//! Instances sharing a store ([`Engine::join_instances`]) end each request exactly once
+//! across all of them: whichever instance resolves, expires or cancels a request first
+//! takes it out of the store's pending list ([`SharedApprovals::claim_pending_approval`], one
+//! atomic step in the database), and only then records the end. An instance that loses the
+//! claim answers as it does for a second local resolution (409); the instance the request
+//! was pending on learns the resolution from the shared event log (the
+//! `tool_permission_resolution` event another instance logged) and wakes its waiter with it.
 
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use async_trait::async_trait;
+
+use crate::approval::{ApprovalAction, ToolApprovalRequest};
 use crate::audit::{AuditEvent, AuditRecord};
+use crate::call::{PermissionMode, ToolCall};
 use crate::decision::{ResolutionBehavior, ResolutionSource, Scope, ToolPermissionResolution};
-use crate::event::{WarrantEvent, now_millis};
-use crate::grant::Grant;
+use crate::event::{Event, WarrantEvent, now_millis};
+use crate::events::{Following, LoggedElsewhere, NoticeSource};
+use crate::grant::{Grant, GrantKey};
 use crate::part::ToolPart;
+use crate::store::{AuditQuery, PendingApproval, StoreError, StoredEvent};
 
 use super::calls::{Outcome, Stage, Tracked, lock};
-use super::{Engine, Pending, ResolveError};
+use super::{Engine, Inner, Pending, ResolveError};
+
+/// The pending approvals of a store several instances share, as one of them claims them.
+///
+/// A claim is the one step that decides which instance ends a request: of any number of
+/// concurrent claims of one request, across instances, exactly one succeeds.
+#[async_trait]
+pub trait SharedApprovals: Send + Sync {
+    /// The request pending in the shared store under this tool call id, whichever instance
+    /// opened it; `None` when none is (never asked, or already ended).
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] when the store cannot be read.
+    async fn pending_approval(
+        &self,
+        tool_call_id: &str,
+    ) -> Result<Option<PendingApproval>, StoreError>;
+
+    /// Takes the request out of the shared store's pending list, atomically: `true` when
+    /// this call took it (the caller alone may end it), `false` when it was not there.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] when the store failed; the request is then not claimed.
+    async fn claim_pending_approval(&self, tool_call_id: &str) -> Result<bool, StoreError>;
+}
+
+/// What a resolution needs of the request it ends.
+struct Claimed {
+    session_id: String,
+    /// The grant a `session` or `global` action leaves.
+    grant_keys: Vec<GrantKey>,
+    /// The agent waiting here, when the request was opened by this instance.
+    waiter: Option<tokio::sync::oneshot::Sender<ToolPermissionResolution>>,
+}
 
 impl Engine {
+    /// Joins the instances sharing this engine's store: their requests can be resolved
+    /// here and this instance's there, each exactly once (`approvals` arbitrates), and this
+    /// engine's event hub hands its subscribers the events they log (woken by `notices`,
+    /// catching up every `catch_up_every`). Every `catch_up_every` the workspace and the
+    /// grants the others saved are read again, so a pattern, a setting, a grant or a
+    /// revocation made on any instance applies here within that period (and a workspace
+    /// change made here starts from the stored state).
+    ///
+    /// Call it once, right after building the engine, within a Tokio runtime; a second call
+    /// keeps the first `approvals`.
+    pub fn join_instances(
+        &self,
+        approvals: Arc<dyn SharedApprovals>,
+        notices: Arc<dyn NoticeSource>,
+        catch_up_every: Duration,
+    ) -> Following {
+        if self.inner.instances.set(approvals).is_err() {
+            tracing::warn!("join_instances called again; the first shared approvals stay");
+        }
+        let observer = Arc::new(Instances {
+            engine: Arc::downgrade(&self.inner),
+        });
+        let engine = Arc::downgrade(&self.inner);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(catch_up_every.max(Duration::from_millis(10)));
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            every.tick().await;
+            loop {
+                every.tick().await;
+                let Some(inner) = engine.upgrade() else {
+                    return;
+                };
+                Engine { inner }.refresh_shared_state().await;
+            }
+        });
+        self.inner
+            .events
+            .follow(notices, Some(observer), catch_up_every)
+    }
+
     /// Accepts the user's action on a pending approval request.
     ///
     /// Accepted only for a pending request, only with an offered action, only once. The
     /// resolution is audited, emitted as `tool_permission_resolution`, merged into the tool
-    /// part, and a `session` or `global` scope becomes a grant.
+    /// part, and a `session` or `global` scope becomes a grant. With
+    /// [other instances](Self::join_instances), a request pending on any of them is accepted
+    /// here, and only once across all.
     ///
     /// # Errors
     ///
     /// [`ResolveError`]: unknown call (404), not pending (409, also while a concurrent
-    /// resolution of the same call is being recorded), action not offered (422), or a store
-    /// failure (the request then stays pending).
+    /// resolution of the same call is being recorded, here or on another instance), action
+    /// not offered (422), or a store failure (the request then stays pending).
     pub async fn resolve(
         &self,
         tool_call_id: &str,
@@ -74,83 +170,206 @@ impl Engine {
         // Claiming the request is the one atomic step: of two concurrent resolutions, one
         // wins and the other sees a request being resolved (409), never a missing one.
         let action = match inner.pending.get_mut(tool_call_id) {
-            None if inner.tracked.contains_key(tool_call_id)
-                || inner.settled.contains_key(tool_call_id) =>
-            {
-                return Err(ResolveError::NotPending(tool_call_id.to_owned()));
-            }
-            None => return Err(ResolveError::Unknown(tool_call_id.to_owned())),
+            None => None,
             Some(p) if p.resolving => {
                 return Err(ResolveError::NotPending(tool_call_id.to_owned()));
             }
-            Some(mut p) => match p.request.action(action_id) {
-                Some(a) if message.is_some() && a.behavior != ResolutionBehavior::Deny => {
-                    return Err(ResolveError::MessageRefused(format!(
-                        "action \"{action_id}\" allows the call; only a denial carries a message to the agent"
-                    )));
-                }
-                Some(a) => {
-                    let a = a.clone();
-                    p.resolving = true;
-                    a
-                }
-                None => {
-                    let offered: Vec<&str> =
-                        p.request.actions.iter().map(|a| a.id.as_str()).collect();
-                    return Err(ResolveError::ActionNotOffered {
-                        tool_call_id: tool_call_id.to_owned(),
-                        action_id: action_id.to_owned(),
-                        offered: offered.join(", "),
-                    });
-                }
-            },
+            Some(mut p) => {
+                let a = chosen_action(&p.request, action_id, message.as_deref())?;
+                p.resolving = true;
+                Some(a)
+            }
         };
-        let (session_id, tool_name) = match inner.pending.get(tool_call_id) {
-            Some(p) => (p.session_id.clone(), p.tool_name.clone()),
+        let Some(action) = action else {
+            return self
+                .resolve_from_store(tool_call_id, action_id, message)
+                .await;
+        };
+        let shared = inner.instances.get().cloned();
+        if let Some(shared) = &shared {
+            match shared.claim_pending_approval(tool_call_id).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    // Another instance ended it first: learn how, as the audit log says.
+                    if let Some((_, pending)) = inner.pending.remove(tool_call_id) {
+                        self.ended_elsewhere(pending).await;
+                    }
+                    return Err(ResolveError::NotPending(tool_call_id.to_owned()));
+                }
+                Err(e) => {
+                    self.unmark(tool_call_id);
+                    return Err(ResolveError::Store(e));
+                }
+            }
+        }
+        let (session_id, message_id, tool_name, request) = match inner.pending.get(tool_call_id) {
+            Some(p) => (
+                p.session_id.clone(),
+                p.message_id.clone(),
+                p.tool_name.clone(),
+                p.request.clone(),
+            ),
             None => return Err(ResolveError::NotPending(tool_call_id.to_owned())),
         };
-        let resolution = ToolPermissionResolution {
-            tool_call_id: tool_call_id.to_owned(),
-            behavior: action.behavior,
-            source: ResolutionSource::User,
-            action_id: action.id.clone(),
-            scope: action.scope,
-            message,
-        };
-        let record = AuditRecord {
-            at: now_millis(),
-            session_id: session_id.clone(),
-            tool_call_id: tool_call_id.to_owned(),
-            tool_name,
-            event: AuditEvent::Resolution {
-                resolution: resolution.clone(),
-            },
-        };
-        if let Err(e) = inner.store.append_audit(record).await {
-            if let Some(mut p) = inner.pending.get_mut(tool_call_id) {
-                p.resolving = false;
+        let resolution = resolution_of(tool_call_id, &action, message);
+        if let Err(e) = self
+            .audit_resolution(&session_id, tool_call_id, &tool_name, &resolution)
+            .await
+        {
+            self.unmark(tool_call_id);
+            if shared.is_some() {
+                self.reopen(&PendingApproval {
+                    session_id,
+                    message_id,
+                    request,
+                })
+                .await;
             }
             return Err(ResolveError::Store(e));
         }
         // The call's part is in memory before the request leaves the pending map, so a late
         // concurrent resolution still finds the call (409).
-        let needs_part = inner
-            .tracked
-            .get(tool_call_id)
-            .is_none_or(|t| t.part.is_none());
-        if needs_part && let Some(p) = inner.pending.get(tool_call_id) {
-            let (sid, mid, request_id, tool) = (
-                p.session_id.clone(),
-                p.message_id.clone(),
-                p.request.tool_call_id.clone(),
-                p.tool_name.clone(),
-            );
-            drop(p);
-            self.restore_part(&sid, &mid, &request_id, &tool).await;
-        }
+        self.restore_part_if_missing(&session_id, &message_id, tool_call_id, &tool_name)
+            .await;
         let Some((_, mut pending)) = inner.pending.remove(tool_call_id) else {
             return Err(ResolveError::NotPending(tool_call_id.to_owned()));
         };
+        if shared.is_none()
+            && let Err(e) = inner.store.remove_pending_approval(tool_call_id).await
+        {
+            tracing::warn!(tool_call_id, error = %e, "resolved approval stays in the store's pending list");
+        }
+        let claimed = Claimed {
+            session_id: pending.session_id.clone(),
+            grant_keys: std::mem::take(&mut pending.grant_keys),
+            waiter: pending.waiter.take(),
+        };
+        self.conclude(claimed, &action, &resolution, None).await;
+        Ok(resolution)
+    }
+
+    /// Resolves a request this instance does not hold: one another instance sharing the
+    /// store opened. 404 or 409 as for a local request when there is none.
+    async fn resolve_from_store(
+        &self,
+        tool_call_id: &str,
+        action_id: &str,
+        message: Option<String>,
+    ) -> Result<ToolPermissionResolution, ResolveError> {
+        let inner = &self.inner;
+        let known_here =
+            inner.tracked.contains_key(tool_call_id) || inner.settled.contains_key(tool_call_id);
+        let Some(shared) = inner.instances.get().cloned() else {
+            return Err(if known_here {
+                ResolveError::NotPending(tool_call_id.to_owned())
+            } else {
+                ResolveError::Unknown(tool_call_id.to_owned())
+            });
+        };
+        if known_here {
+            return Err(ResolveError::NotPending(tool_call_id.to_owned()));
+        }
+        let Some(pending) = shared.pending_approval(tool_call_id).await? else {
+            // Ended already (here or elsewhere), or never evaluated by any instance.
+            return Err(match inner.store.evaluation_of(tool_call_id).await? {
+                Some(_) => ResolveError::NotPending(tool_call_id.to_owned()),
+                None => ResolveError::Unknown(tool_call_id.to_owned()),
+            });
+        };
+        let action = chosen_action(&pending.request, action_id, message.as_deref())?;
+        if !shared.claim_pending_approval(tool_call_id).await? {
+            return Err(ResolveError::NotPending(tool_call_id.to_owned()));
+        }
+        let tool_name = pending.request.tool_name.clone().unwrap_or_default();
+        let resolution = resolution_of(tool_call_id, &action, message);
+        if let Err(e) = self
+            .audit_resolution(&pending.session_id, tool_call_id, &tool_name, &resolution)
+            .await
+        {
+            self.reopen(&pending).await;
+            return Err(ResolveError::Store(e));
+        }
+        self.restore_part_if_missing(
+            &pending.session_id,
+            &pending.message_id,
+            tool_call_id,
+            &tool_name,
+        )
+        .await;
+        // The grant the request's actions promised, derived here from its (redacted) input
+        // as the instance that opened it derived it.
+        let grant_keys = match (&pending.request.input, action.scope) {
+            (_, Scope::Once) | (None, _) => Vec::new(),
+            (Some(input), _) => {
+                let call = ToolCall::new(
+                    pending.session_id.clone(),
+                    tool_call_id,
+                    tool_name.clone(),
+                    input.clone(),
+                );
+                self.context(&call, PermissionMode::Default).grant_keys
+            }
+        };
+        let claimed = Claimed {
+            session_id: pending.session_id,
+            grant_keys,
+            waiter: None,
+        };
+        self.conclude(claimed, &action, &resolution, None).await;
+        Ok(resolution)
+    }
+
+    /// Audits a resolution; durable when it returns `Ok`.
+    async fn audit_resolution(
+        &self,
+        session_id: &str,
+        tool_call_id: &str,
+        tool_name: &str,
+        resolution: &ToolPermissionResolution,
+    ) -> Result<u64, StoreError> {
+        let record = AuditRecord {
+            at: now_millis(),
+            session_id: session_id.to_owned(),
+            tool_call_id: tool_call_id.to_owned(),
+            tool_name: tool_name.to_owned(),
+            event: AuditEvent::Resolution {
+                resolution: resolution.clone(),
+            },
+        };
+        self.inner.store.append_audit(record).await
+    }
+
+    /// The call's part in memory (from the store) unless it is there already.
+    async fn restore_part_if_missing(
+        &self,
+        session_id: &str,
+        message_id: &str,
+        tool_call_id: &str,
+        tool_name: &str,
+    ) {
+        let needs_part = self
+            .inner
+            .tracked
+            .get(tool_call_id)
+            .is_none_or(|t| t.part.is_none());
+        if needs_part {
+            self.restore_part(session_id, message_id, tool_call_id, tool_name)
+                .await;
+        }
+    }
+
+    /// Ends a resolved request here: the call's stage, the grant, and (unless `logged`, the
+    /// resolution event another instance logged, which is only merged into the part) the
+    /// resolution event; then the waiter learns it.
+    async fn conclude(
+        &self,
+        mut claimed: Claimed,
+        action: &ApprovalAction,
+        resolution: &ToolPermissionResolution,
+        logged: Option<&Event>,
+    ) {
+        let inner = &self.inner;
+        let tool_call_id = resolution.tool_call_id.as_str();
         if let Some(mut t) = inner.tracked.get_mut(tool_call_id) {
             t.stage = match resolution.behavior {
                 ResolutionBehavior::Allow => Stage::Allowed,
@@ -158,15 +377,15 @@ impl Engine {
                 ResolutionBehavior::Deny => Stage::Pending,
             };
         }
-        if let Err(e) = inner.store.remove_pending_approval(tool_call_id).await {
-            tracing::warn!(tool_call_id, error = %e, "resolved approval stays in the store's pending list");
-        }
-        if resolution.scope != Scope::Once && !pending.grant_keys.is_empty() {
+        // A resolution recorded elsewhere left its grant in the shared store, where it may be
+        // revoked already: the periodic refresh brings it here, never a second write that
+        // could bring a revoked grant back.
+        if logged.is_none() && resolution.scope != Scope::Once && !claimed.grant_keys.is_empty() {
             self.keep_grant(Grant {
-                id: Grant::id_for(&pending.session_id, tool_call_id),
-                keys: pending.grant_keys.clone(),
+                id: Grant::id_for(&claimed.session_id, tool_call_id),
+                keys: std::mem::take(&mut claimed.grant_keys),
                 scope: resolution.scope,
-                session_id: pending.session_id.clone(),
+                session_id: claimed.session_id.clone(),
                 tool_call_id: tool_call_id.to_owned(),
                 granted_at: now_millis(),
                 description: action.label.clone(),
@@ -174,19 +393,201 @@ impl Engine {
             })
             .await;
         }
-        self.send(
-            &pending.session_id,
-            WarrantEvent::Resolution(resolution.clone()).into_event(Some(now_millis())),
-        )
-        .await;
+        match logged {
+            None => {
+                self.send(
+                    &claimed.session_id,
+                    WarrantEvent::Resolution(resolution.clone()).into_event(Some(now_millis())),
+                )
+                .await;
+            }
+            Some(event) => {
+                // Logged and persisted in the part by the instance that resolved it.
+                if let Some(mut tracked) = inner.tracked.get_mut(tool_call_id)
+                    && let Some(part) = tracked.part.as_mut()
+                {
+                    part.apply(event);
+                }
+            }
+        }
         match resolution.behavior {
             ResolutionBehavior::Allow => self.await_result(tool_call_id),
             ResolutionBehavior::Deny => self.untrack(tool_call_id, Outcome::Denied),
         }
-        if let Some(waiter) = pending.waiter.take() {
+        if let Some(waiter) = claimed.waiter.take() {
             let _ = waiter.send(resolution.clone());
         }
-        Ok(resolution)
+    }
+
+    /// A resolution another instance recorded (its `tool_permission_resolution` event in
+    /// the shared log): the request pending here, if any, ends with it and its waiter learns
+    /// it. Nothing happens for a request this instance does not hold or is resolving itself
+    /// (it then loses the claim and learns the outcome from the audit log).
+    async fn resolved_elsewhere(&self, resolution: &ToolPermissionResolution, event: &Event) {
+        let inner = &self.inner;
+        let id = resolution.tool_call_id.as_str();
+        let Some((_, pending)) = inner.pending.remove_if(id, |_, p| !p.resolving) else {
+            return;
+        };
+        self.conclude_elsewhere(pending, resolution, event).await;
+    }
+
+    /// Ends a request taken out of the pending map with a resolution recorded elsewhere.
+    async fn conclude_elsewhere(
+        &self,
+        mut pending: Pending,
+        resolution: &ToolPermissionResolution,
+        event: &Event,
+    ) {
+        let id = resolution.tool_call_id.clone();
+        tracing::info!(tool_call_id = %id, "approval request resolved on another instance");
+        self.restore_part_if_missing(
+            &pending.session_id,
+            &pending.message_id,
+            &id,
+            &pending.tool_name,
+        )
+        .await;
+        let action = pending
+            .request
+            .action(&resolution.action_id)
+            .cloned()
+            .unwrap_or_else(|| ApprovalAction {
+                id: resolution.action_id.clone(),
+                label: resolution.action_id.clone(),
+                behavior: resolution.behavior,
+                scope: resolution.scope,
+            });
+        let claimed = Claimed {
+            session_id: pending.session_id.clone(),
+            grant_keys: std::mem::take(&mut pending.grant_keys),
+            waiter: pending.waiter.take(),
+        };
+        self.conclude(claimed, &action, resolution, Some(event))
+            .await;
+    }
+
+    /// A request this instance held was ended by another (it lost the claim): the audit
+    /// log says how. A resolution is applied as [`resolved_elsewhere`](Self::resolved_elsewhere)
+    /// applies it; an expiry or a cancellation ends it here unresolved. When the log does
+    /// not say yet, the request waits here again for the resolution event.
+    async fn ended_elsewhere(&self, pending: Pending) {
+        let inner = &self.inner;
+        let id = pending.request.tool_call_id.clone();
+        let session_id = pending.session_id.clone();
+        if let Some(ended) = self.recorded_end(&session_id, &id).await {
+            return self.apply_end(pending, ended).await;
+        }
+        let mut pending = pending;
+        pending.resolving = false;
+        inner.pending.insert(id.clone(), pending);
+        // The winner records its end before it logs the resolution event: had the follower
+        // read that event while the request was out of the map here, the record is there
+        // now. Whichever of the two takes the request back applies the end, once.
+        if let Some(ended) = self.recorded_end(&session_id, &id).await
+            && let Some((_, pending)) = inner.pending.remove_if(&id, |_, p| !p.resolving)
+        {
+            self.apply_end(pending, ended).await;
+        }
+    }
+
+    /// Ends here the requests another instance ended without this one learning it (a
+    /// cancellation or an expiry there logs no event; a resolution event may not have been
+    /// logged, or was read before the request was in this instance's map): a request held
+    /// here whose row left the shared pending list is ended as the audit log says. One
+    /// whose end is not recorded yet is looked at again next round.
+    pub(super) async fn sweep_ended_elsewhere(&self) {
+        let inner = &self.inner;
+        if inner.instances.get().is_none() || inner.pending.is_empty() {
+            return;
+        }
+        let stored = match inner.store.pending_approvals().await {
+            Ok(stored) => stored,
+            Err(e) => {
+                tracing::warn!(error = %e, "the shared pending approval requests were not read");
+                return;
+            }
+        };
+        let still: std::collections::HashSet<&str> = stored
+            .iter()
+            .map(|p| p.request.tool_call_id.as_str())
+            .collect();
+        let gone: Vec<(String, String)> = inner
+            .pending
+            .iter()
+            .filter(|p| !p.resolving && !still.contains(p.key().as_str()))
+            .map(|p| (p.key().clone(), p.session_id.clone()))
+            .collect();
+        for (id, session_id) in gone {
+            let Some(ended) = self.recorded_end(&session_id, &id).await else {
+                continue;
+            };
+            if let Some((_, pending)) = inner.pending.remove_if(&id, |_, p| !p.resolving) {
+                self.apply_end(pending, ended).await;
+            }
+        }
+    }
+
+    /// How the audit log says a request ended: `Some(Some(resolution))`, `Some(None)` for an
+    /// expiry or a cancellation, `None` when it records no end (yet).
+    async fn recorded_end(
+        &self,
+        session_id: &str,
+        tool_call_id: &str,
+    ) -> Option<Option<ToolPermissionResolution>> {
+        let query = AuditQuery {
+            text: Some(tool_call_id.to_owned()),
+            ..AuditQuery::session(session_id)
+        };
+        match self.inner.store.audit_records(&query).await {
+            Ok(records) => records
+                .into_iter()
+                .rev()
+                .filter(|r| r.record.tool_call_id == tool_call_id)
+                .find_map(|r| match r.record.event {
+                    AuditEvent::Resolution { resolution } => Some(Some(resolution)),
+                    AuditEvent::Expiry { .. } | AuditEvent::Cancel { .. } => Some(None),
+                    _ => None,
+                }),
+            Err(e) => {
+                tracing::warn!(tool_call_id, error = %e, "cannot read how another instance ended an approval request");
+                None
+            }
+        }
+    }
+
+    /// Ends a request here as another instance ended it.
+    async fn apply_end(&self, pending: Pending, ended: Option<ToolPermissionResolution>) {
+        match ended {
+            Some(resolution) => {
+                let event =
+                    WarrantEvent::Resolution(resolution.clone()).into_event(Some(now_millis()));
+                self.conclude_elsewhere(pending, &resolution, &event).await;
+            }
+            None => {
+                let id = pending.request.tool_call_id.clone();
+                tracing::info!(tool_call_id = %id, "approval request ended unresolved on another instance");
+                self.inner.tracked.remove(&id);
+                self.settle(&id, &pending.session_id, Outcome::Expired);
+                // Dropping the waiter tells the agent the request was abandoned.
+                drop(pending.waiter);
+            }
+        }
+    }
+
+    /// Lets a request being resolved here be resolved again (the resolution failed).
+    fn unmark(&self, tool_call_id: &str) {
+        if let Some(mut p) = self.inner.pending.get_mut(tool_call_id) {
+            p.resolving = false;
+        }
+    }
+
+    /// Puts a claimed request back in the shared store's pending list: its end could not be
+    /// recorded, so it stays pending for every instance.
+    async fn reopen(&self, pending: &PendingApproval) {
+        if let Err(e) = self.inner.store.put_pending_approval(pending).await {
+            tracing::error!(tool_call_id = %pending.request.tool_call_id, error = %e, "a claimed approval request could not be put back; only this instance can resolve it");
+        }
     }
 
     /// Brings a call's part back from the store (a request restored after a restart, or a
@@ -293,14 +694,19 @@ impl Engine {
     pub async fn cancel(&self, tool_call_id: &str, reason: &str) -> Result<(), ResolveError> {
         let pending = self.take_unresolved(tool_call_id)?;
         tracing::info!(tool_call_id, reason, "approval request cancelled");
-        self.end_unresolved(
-            pending,
-            AuditEvent::Cancel {
-                reason: reason.to_owned(),
-            },
-            "Cancelled: the agent withdrew this request, so the call never ran.",
-        )
-        .await;
+        let ended = self
+            .end_unresolved(
+                pending,
+                AuditEvent::Cancel {
+                    reason: reason.to_owned(),
+                },
+                "Cancelled: the agent withdrew this request, so the call never ran.",
+            )
+            .await;
+        if !ended {
+            // Another instance resolved or ended it first.
+            return Err(ResolveError::NotPending(tool_call_id.to_owned()));
+        }
         Ok(())
     }
 
@@ -341,10 +747,34 @@ impl Engine {
     /// Ends a request that will never be resolved: audited (`event`: expired or cancelled), out of
     /// the store's pending list, its part marked interrupted with `note`, its call settled as
     /// expired (a resolution or a result is refused from then on), and its waiter told the
-    /// call must not run.
-    pub(super) async fn end_unresolved(&self, pending: Pending, event: AuditEvent, note: &str) {
+    /// call must not run. `false` when another instance sharing the store ended it first
+    /// (its end is then applied here as that instance recorded it).
+    pub(super) async fn end_unresolved(
+        &self,
+        pending: Pending,
+        event: AuditEvent,
+        note: &str,
+    ) -> bool {
         let inner = &self.inner;
         let id = pending.request.tool_call_id.clone();
+        if let Some(shared) = inner.instances.get() {
+            match shared.claim_pending_approval(&id).await {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.ended_elsewhere(pending).await;
+                    return false;
+                }
+                Err(e) => {
+                    // Not claimed: another instance may still resolve it; this one's
+                    // waiter learns the call must not run.
+                    tracing::warn!(tool_call_id = %id, error = %e, "approval request not claimed; ended here only");
+                    inner.tracked.remove(&id);
+                    self.settle(&id, &pending.session_id, Outcome::Expired);
+                    drop(pending.waiter);
+                    return true;
+                }
+            }
+        }
         let record = AuditRecord {
             at: now_millis(),
             session_id: pending.session_id.clone(),
@@ -355,7 +785,9 @@ impl Engine {
         if let Err(e) = inner.store.append_audit(record).await {
             tracing::warn!(tool_call_id = %id, error = %e, "expiry not audited");
         }
-        if let Err(e) = inner.store.remove_pending_approval(&id).await {
+        if inner.instances.get().is_none()
+            && let Err(e) = inner.store.remove_pending_approval(&id).await
+        {
             tracing::warn!(tool_call_id = %id, error = %e, "expired approval stays in the store's pending list");
         }
         let tracked = inner.tracked.remove(&id).map(|(_, t)| t);
@@ -383,5 +815,366 @@ impl Engine {
         self.settle(&id, &pending.session_id, Outcome::Expired);
         // Dropping the waiter tells the agent the request was abandoned: the call must not run.
         drop(pending.waiter);
+        true
+    }
+}
+
+/// The offered action `action_id` names, refused when the message cannot ride with it.
+fn chosen_action(
+    request: &ToolApprovalRequest,
+    action_id: &str,
+    message: Option<&str>,
+) -> Result<ApprovalAction, ResolveError> {
+    match request.action(action_id) {
+        Some(a) if message.is_some() && a.behavior != ResolutionBehavior::Deny => {
+            Err(ResolveError::MessageRefused(format!(
+                "action \"{action_id}\" allows the call; only a denial carries a message to the agent"
+            )))
+        }
+        Some(a) => Ok(a.clone()),
+        None => {
+            let offered: Vec<&str> = request.actions.iter().map(|a| a.id.as_str()).collect();
+            Err(ResolveError::ActionNotOffered {
+                tool_call_id: request.tool_call_id.clone(),
+                action_id: action_id.to_owned(),
+                offered: offered.join(", "),
+            })
+        }
+    }
+}
+
+/// The user's resolution of a call with an action.
+fn resolution_of(
+    tool_call_id: &str,
+    action: &ApprovalAction,
+    message: Option<String>,
+) -> ToolPermissionResolution {
+    ToolPermissionResolution {
+        tool_call_id: tool_call_id.to_owned(),
+        behavior: action.behavior,
+        source: ResolutionSource::User,
+        action_id: action.id.clone(),
+        scope: action.scope,
+        message,
+    }
+}
+
+/// The engine as the event follower's observer: resolutions other instances log end the
+/// requests pending here.
+struct Instances {
+    engine: Weak<Inner>,
+}
+
+#[async_trait]
+impl LoggedElsewhere for Instances {
+    fn follows(&self, session_id: &str) -> bool {
+        self.engine
+            .upgrade()
+            .is_some_and(|inner| inner.pending.iter().any(|p| p.session_id == session_id))
+    }
+
+    fn sessions(&self) -> Vec<String> {
+        let Some(inner) = self.engine.upgrade() else {
+            return Vec::new();
+        };
+        let mut sessions: Vec<String> =
+            inner.pending.iter().map(|p| p.session_id.clone()).collect();
+        sessions.sort_unstable();
+        sessions.dedup();
+        sessions
+    }
+
+    async fn logged(&self, _session_id: &str, event: &StoredEvent) {
+        let Some(Ok(WarrantEvent::Resolution(resolution))) = event.event.warrant() else {
+            return;
+        };
+        let Some(inner) = self.engine.upgrade() else {
+            return;
+        };
+        Engine { inner }
+            .resolved_elsewhere(&resolution, &event.event)
+            .await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use futures::StreamExt;
+
+    use super::*;
+    use crate::call::ToolCall;
+    use crate::chain::Chain;
+    use crate::decision::Behavior;
+    use crate::engine::AuthorizeOptions;
+    use crate::events::EventNotices;
+    use crate::store::{MemoryStore, Store};
+
+    /// The shared pending list of a store two engines share, claimed under one lock as a
+    /// database claims a row.
+    struct Claims {
+        store: Arc<dyn Store>,
+        lock: tokio::sync::Mutex<()>,
+    }
+
+    #[async_trait]
+    impl SharedApprovals for Claims {
+        async fn pending_approval(&self, id: &str) -> Result<Option<PendingApproval>, StoreError> {
+            Ok(self
+                .store
+                .pending_approvals()
+                .await?
+                .into_iter()
+                .find(|p| p.request.tool_call_id == id))
+        }
+
+        async fn claim_pending_approval(&self, id: &str) -> Result<bool, StoreError> {
+            let _one_at_a_time = self.lock.lock().await;
+            let there = self.pending_approval(id).await?.is_some();
+            if there {
+                self.store.remove_pending_approval(id).await?;
+            }
+            Ok(there)
+        }
+    }
+
+    /// No notices: the follower's catch-up reads the log.
+    struct Silent {
+        store: Arc<dyn Store>,
+    }
+
+    #[async_trait]
+    impl NoticeSource for Silent {
+        async fn listen(&self) -> Result<EventNotices, StoreError> {
+            Ok(futures::stream::pending().boxed())
+        }
+
+        async fn last_seq(&self, session_id: &str) -> Result<Option<u64>, StoreError> {
+            let mut last = None;
+            loop {
+                let page = self
+                    .store
+                    .events_since(session_id, last.unwrap_or(0), 256)
+                    .await?;
+                match page.last() {
+                    Some(e) => last = Some(e.seq),
+                    None => return Ok(last),
+                }
+            }
+        }
+    }
+
+    /// Two engines on one store, joined.
+    async fn two_instances() -> (Engine, Engine) {
+        let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+        let claims = Arc::new(Claims {
+            store: Arc::clone(&store),
+            lock: tokio::sync::Mutex::new(()),
+        });
+        let notices = Arc::new(Silent {
+            store: Arc::clone(&store),
+        });
+        let mut engines = Vec::new();
+        for _ in 0..2 {
+            let engine = Engine::builder(Chain::builder().build())
+                .store(Arc::clone(&store))
+                .build()
+                .await
+                .unwrap();
+            drop(engine.join_instances(
+                Arc::clone(&claims) as _,
+                Arc::clone(&notices) as _,
+                Duration::from_millis(20),
+            ));
+            engines.push(engine);
+        }
+        let b = engines.pop().unwrap();
+        (engines.pop().unwrap(), b)
+    }
+
+    /// Waits (5 s at most) until `done` holds.
+    async fn eventually(what: &str, done: impl Fn() -> bool) {
+        let start = tokio::time::Instant::now();
+        while !done() {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "never happened: {what}"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn grants_revocations_and_workspace_changes_reach_the_other_instance() {
+        let (a, b) = two_instances().await;
+        // A grant another instance's resolution left in the shared store.
+        let grant = crate::grant::Grant {
+            id: String::new(),
+            keys: vec![crate::grant::GrantKey {
+                tool_name: "deploy".into(),
+                specifier: None,
+                workspace: None,
+            }],
+            scope: crate::decision::Scope::Session,
+            session_id: "s1".into(),
+            tool_call_id: "c9".into(),
+            granted_at: 1,
+            description: "\"deploy\" calls".into(),
+            action_id: String::new(),
+        }
+        .with_id();
+        a.store().put_grant(&grant).await.unwrap();
+        eventually("both instances hold the grant", || {
+            a.grant(&grant.id).is_some() && b.grant(&grant.id).is_some()
+        })
+        .await;
+        // Revoked on A: it stops applying on B too.
+        a.revoke_grant(&grant.id).await.unwrap();
+        assert!(a.grant(&grant.id).is_none());
+        eventually("B drops the revoked grant", || b.grant(&grant.id).is_none()).await;
+        // It stays revoked: later rounds do not bring it back.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(a.grant(&grant.id).is_none() && b.grant(&grant.id).is_none());
+        // A session added on A appears on B.
+        assert!(a.add_session("s2").await.unwrap());
+        eventually("B sees the session added on A", || {
+            b.workspace().session("s2").is_some()
+        })
+        .await;
+    }
+
+    #[tokio::test]
+    async fn a_request_cancelled_on_another_instance_without_an_event_ends_here_too() {
+        let (a, b) = two_instances().await;
+        let asked = a
+            .authorize(deploy("c1"), AuthorizeOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(asked.decision.behavior, Behavior::Ask);
+        // Another instance claims the request and records its cancellation, logging no event.
+        let store = b.store();
+        store.remove_pending_approval("c1").await.unwrap();
+        store
+            .append_audit(crate::audit::AuditRecord {
+                at: now_millis(),
+                session_id: "s1".into(),
+                tool_call_id: "c1".into(),
+                tool_name: "deploy".into(),
+                event: AuditEvent::Cancel {
+                    reason: "the agent withdrew it".into(),
+                },
+            })
+            .await
+            .unwrap();
+        // The agent waiting on A is told, and A no longer offers the request.
+        let settled = tokio::time::timeout(Duration::from_secs(5), asked.settled())
+            .await
+            .expect("A learns the request ended");
+        assert!(
+            settled.is_err(),
+            "an abandoned request, not a resolution: {settled:?}"
+        );
+        eventually("A drops the request", || a.pending_requests().is_empty()).await;
+    }
+
+    fn deploy(id: &str) -> ToolCall {
+        ToolCall::new("s1", id, "deploy", serde_json::json!({"env": "prod"}))
+    }
+
+    #[tokio::test]
+    async fn a_request_pending_on_one_instance_is_resolved_on_the_other_once() {
+        let (a, b) = two_instances().await;
+        let asked = a
+            .authorize(deploy("c1"), AuthorizeOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(asked.decision.behavior, Behavior::Ask);
+        let resolution = b.resolve("c1", "allow_once").await.unwrap();
+        assert_eq!(resolution.behavior, ResolutionBehavior::Allow);
+        // The agent waiting on A learns it from the shared log.
+        let (behavior, learned) = tokio::time::timeout(Duration::from_secs(5), asked.settled())
+            .await
+            .expect("A learns the resolution")
+            .unwrap();
+        assert_eq!(behavior, crate::decision::Behavior::Allow);
+        assert_eq!(learned, Some(resolution));
+        assert!(a.pending_requests().is_empty());
+        for engine in [&a, &b] {
+            assert!(matches!(
+                engine.resolve("c1", "deny").await,
+                Err(ResolveError::NotPending(_))
+            ));
+        }
+        // Audited once.
+        let resolutions = a
+            .store()
+            .audit_records(&AuditQuery {
+                kind: Some(crate::store::AuditKind::Resolution),
+                ..AuditQuery::all()
+            })
+            .await
+            .unwrap();
+        assert_eq!(resolutions.len(), 1);
+    }
+
+    #[tokio::test]
+    async fn of_two_concurrent_resolutions_on_two_instances_one_wins() {
+        let (a, b) = two_instances().await;
+        for n in 0..8 {
+            let id = format!("c{n}");
+            let asked = a
+                .authorize(deploy(&id), AuthorizeOptions::default())
+                .await
+                .unwrap();
+            let (here, there) = tokio::join!(a.resolve(&id, "deny"), b.resolve(&id, "allow_once"));
+            let winner = match (&here, &there) {
+                (Ok(r), Err(ResolveError::NotPending(_)))
+                | (Err(ResolveError::NotPending(_)), Ok(r)) => r.clone(),
+                other => panic!("{id}: exactly one resolution must win, got {other:?}"),
+            };
+            let (_, learned) = tokio::time::timeout(Duration::from_secs(5), asked.settled())
+                .await
+                .expect("A learns the winner")
+                .unwrap();
+            assert_eq!(learned, Some(winner), "{id}");
+        }
+        assert!(a.pending_requests().is_empty());
+        assert!(b.pending_requests().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_withdrawal_after_another_instance_resolved_is_409_and_the_waiter_learns() {
+        let (a, b) = two_instances().await;
+        let asked = a
+            .authorize(deploy("c1"), AuthorizeOptions::default())
+            .await
+            .unwrap();
+        let resolution = b.resolve("c1", "allow_once").await.unwrap();
+        assert!(matches!(
+            a.cancel("c1", "the agent stopped waiting").await,
+            Err(ResolveError::NotPending(_))
+        ));
+        let (_, learned) = tokio::time::timeout(Duration::from_secs(5), asked.settled())
+            .await
+            .expect("A learns the resolution")
+            .unwrap();
+        assert_eq!(learned, Some(resolution));
+        let ends = a.store().audit_records(&AuditQuery::all()).await.unwrap();
+        assert!(
+            !ends
+                .iter()
+                .any(|r| matches!(r.record.event, AuditEvent::Cancel { .. })),
+            "no cancellation is recorded after the resolution"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_unknown_call_is_404_on_every_instance() {
+        let (a, b) = two_instances().await;
+        for engine in [&a, &b] {
+            assert!(matches!(
+                engine.resolve("nobody", "allow_once").await,
+                Err(ResolveError::Unknown(_))
+            ));
+        }
     }
 }

@@ -178,15 +178,8 @@ impl Engine {
             timestamp: Some(now_millis()),
         });
         part.apply(&event);
-        if let Err(e) = self
-            .inner
-            .store
-            .upsert_tool_part(session_id, message_id, &part)
-            .await
-        {
-            tracing::warn!(tool_call_id = %part.tool_call_id, error = %e, "tool part not persisted");
-        }
-        self.publish(session_id, &event).await;
+        let write = self.start_part_write(session_id, message_id, &part);
+        self.persist_and_publish(session_id, &event, write).await;
     }
 }
 

@@ -24,6 +24,7 @@ impl Engine {
         F: FnOnce(&WorkspaceState, Option<&[RuntimeTool]>) -> Result<WorkspaceState, ApprovalError>,
     {
         let _writer = self.inner.workspace_writer.lock().await;
+        self.reload_shared_workspace().await?;
         let catalog = self.inner.catalog.load_full();
         let runtime_tools = catalog.runtime_tools();
         let next = change(&self.inner.workspace.load(), runtime_tools)?;
@@ -85,7 +86,10 @@ impl Engine {
     }
 
     /// Records the tools the runtime reported: stale ids are pruned from every pattern and
-    /// session, and the catalog is rebuilt.
+    /// session, and the catalog is rebuilt. With [other instances](Self::join_instances) on
+    /// the same store, whose runtimes may report other tools, nothing is pruned from the
+    /// shared workspace: only this instance's catalog changes (a pattern naming a tool this
+    /// runtime lacks matches no call here).
     ///
     /// # Errors
     ///
@@ -95,6 +99,13 @@ impl Engine {
         tools: Vec<RuntimeTool>,
     ) -> Result<Arc<WorkspaceState>, WorkspaceUpdateError> {
         let _writer = self.inner.workspace_writer.lock().await;
+        if self.inner.instances.get().is_some() {
+            self.reload_shared_workspace().await?;
+            let workspace = self.inner.workspace.load_full();
+            let catalog = ToolCatalog::new(&workspace.settings.tooling, Some(&tools));
+            self.inner.catalog.store(Arc::new(catalog));
+            return Ok(workspace);
+        }
         let next =
             prune_stale_tool_ids(WorkspaceState::clone(&self.inner.workspace.load()), &tools);
         self.install_workspace(next, Some(&tools)).await
@@ -115,6 +126,50 @@ impl Engine {
         self.inner.workspace.store(workspace.clone());
         self.inner.catalog.store(Arc::new(catalog));
         Ok(workspace)
+    }
+
+    /// With [other instances](Self::join_instances) on the same store, installs the workspace
+    /// they saved (patterns, settings, sessions) when it differs from the one in force here,
+    /// so that a change made on any instance applies on every one. Alone, does nothing.
+    /// Callers hold the workspace writer lock.
+    async fn reload_shared_workspace(&self) -> Result<(), EngineError> {
+        if self.inner.instances.get().is_none() {
+            return Ok(());
+        }
+        let Some(stored) = self.inner.store.load_workspace().await? else {
+            return Ok(());
+        };
+        if stored == **self.inner.workspace.load() {
+            return Ok(());
+        }
+        let catalog = self.inner.catalog.load_full();
+        let catalog = ToolCatalog::new(&stored.settings.tooling, catalog.runtime_tools());
+        self.inner.workspace.store(Arc::new(stored));
+        self.inner.catalog.store(Arc::new(catalog));
+        Ok(())
+    }
+
+    /// Brings what other instances on the same store changed into this one: the requests
+    /// they ended (see [`sweep_ended_elsewhere`](Self::sweep_ended_elsewhere)), their
+    /// workspace (see [`reload_shared_workspace`](Self::reload_shared_workspace)) and the
+    /// grants in force (a grant revoked there stops applying here). Runs under the workspace writer lock that
+    /// local workspace changes, grants and revocations take, so none of them is undone. A store
+    /// failure keeps what is in force and is logged.
+    pub(super) async fn refresh_shared_state(&self) {
+        self.sweep_ended_elsewhere().await;
+        let _writer = self.inner.workspace_writer.lock().await;
+        if let Err(e) = self.reload_shared_workspace().await {
+            tracing::warn!(error = %e, "the workspace saved by other instances was not read");
+        }
+        match self.inner.store.grants().await {
+            Ok(stored) => {
+                let fresh = super::grants::loaded(stored);
+                if fresh != **self.inner.grants.load() {
+                    self.inner.grants.store(Arc::new(fresh));
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "the grants of other instances were not read"),
+        }
     }
 
     /// The current tool catalog (`listApprovalToolDefinitions` of the workspace's tooling and

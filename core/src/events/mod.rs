@@ -9,6 +9,7 @@
 
 mod all;
 mod pump;
+pub mod remote;
 mod subscription;
 
 use std::collections::BTreeMap;
@@ -20,6 +21,7 @@ use dashmap::DashMap;
 use tokio::sync::{Mutex, broadcast, watch};
 
 pub use all::{AllSubscription, SessionItem};
+pub use remote::{EventNotice, EventNotices, Following, LoggedElsewhere, NoticeSource};
 pub use subscription::{Item, Subscription};
 
 use crate::event::Event;
@@ -32,7 +34,7 @@ pub const DEFAULT_LIVE_WINDOW: usize = 256;
 /// One session's live feed.
 struct Channel {
     /// Held from logging an event to handing it out, so the feed keeps the log's order; with
-    /// a store that [starts appends](Store::start_append_event), only while queueing the
+    /// a store that [starts appends](crate::store::EventLog::start_append_event), only while queueing the
     /// event and taking its turn.
     order: Mutex<()>,
     live: broadcast::Sender<Arc<StoredEvent>>,
@@ -81,7 +83,7 @@ impl Channel {
 struct Turn<'a> {
     hub: &'a EventHub,
     session_id: &'a str,
-    channel: &'a Arc<Channel>,
+    channel: Arc<Channel>,
     ticket: u64,
     done: bool,
 }
@@ -119,6 +121,83 @@ impl Drop for Turn<'_> {
         if !self.done {
             self.finish(None);
         }
+    }
+}
+
+/// Events of a session queued by [`EventHub::start_batch`] and not handed out yet.
+#[must_use = "finish the batch to hand its events out"]
+pub struct StartedBatch<'a> {
+    hub: &'a EventHub,
+    session_id: &'a str,
+    events: &'a [Event],
+    queued: Queued<'a>,
+}
+
+/// How a batch's events were queued.
+enum Queued<'a> {
+    /// Through the session's channel, each with its turn (a turn dropped unfinished is
+    /// skipped, so later events are never held back).
+    InTurn(Vec<(PendingAppend, Turn<'a>)>),
+    /// The session had no channel: the log's order is all there is to keep.
+    Unwatched(Vec<PendingAppend>),
+    /// The store does not start appends: published one by one when finishing.
+    NotStarted,
+}
+
+impl std::fmt::Debug for StartedBatch<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StartedBatch")
+            .field("session_id", &self.session_id)
+            .field("events", &self.events.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> StartedBatch<'a> {
+    /// The events, in order.
+    pub fn events(&self) -> &'a [Event] {
+        self.events
+    }
+
+    /// Waits until each event is durable and hands it out, in order; one result per event
+    /// (an event that could not be logged is not handed out).
+    pub async fn finish(self) -> Vec<Result<Arc<StoredEvent>, StoreError>> {
+        let StartedBatch {
+            hub,
+            session_id,
+            events,
+            queued,
+        } = self;
+        let mut out = Vec::with_capacity(events.len());
+        match queued {
+            Queued::InTurn(turns) => {
+                for ((pending, mut turn), event) in turns.into_iter().zip(events) {
+                    let logged = logged(pending.await, event);
+                    turn.finish(logged.as_ref().ok().cloned());
+                    out.push(logged);
+                }
+            }
+            Queued::Unwatched(pending) => {
+                for (pending, event) in pending.into_iter().zip(events) {
+                    let logged = logged(pending.await, event);
+                    // A subscriber arriving meanwhile reads the log after subscribing, and is
+                    // handed the event if it subscribed before the event was logged.
+                    if let Ok(logged) = &logged
+                        && let Some(channel) =
+                            hub.shared.channels.get(session_id).map(|c| Arc::clone(&c))
+                    {
+                        let _ = channel.live.send(Arc::clone(logged));
+                    }
+                    out.push(logged);
+                }
+            }
+            Queued::NotStarted => {
+                for event in events {
+                    out.push(hub.publish_logged(session_id, event).await);
+                }
+            }
+        }
+        out
     }
 }
 
@@ -280,7 +359,7 @@ impl EventHub {
                 let mut turn = Turn {
                     hub: self,
                     session_id,
-                    channel: &channel,
+                    channel,
                     ticket,
                     done: false,
                 };
@@ -309,15 +388,31 @@ impl EventHub {
     }
 
     /// [`publish_logged`](Self::publish_logged) for several events of a session, in order:
-    /// with a store that [starts appends](Store::start_append_event), all are queued at once
+    /// with a store that [starts appends](crate::store::EventLog::start_append_event), all are queued at once
     /// and reach the disk together. One result per event.
     pub async fn publish_batch(
         &self,
         session_id: &str,
         events: &[Event],
     ) -> Vec<Result<Arc<StoredEvent>, StoreError>> {
+        self.start_batch(session_id, events).await.finish().await
+    }
+
+    /// Queues several events of a session in the store's log, in order, without waiting for
+    /// the disk, so that writes the caller starts next (an audit record, a tool part) queue
+    /// behind them and can share their commit. [`StartedBatch::finish`] waits until they are
+    /// durable and hands them out in order; a batch dropped unfinished is never handed out
+    /// (its events stay in the log) and holds no later event of the session back.
+    ///
+    /// With a store that does not [start appends](crate::store::EventLog::start_append_event), nothing is
+    /// queued here: [`finish`](StartedBatch::finish) publishes the events one after another.
+    pub async fn start_batch<'a>(
+        &'a self,
+        session_id: &'a str,
+        events: &'a [Event],
+    ) -> StartedBatch<'a> {
         let shared = &*self.shared;
-        let (channel, started, first, count) = loop {
+        let queued = loop {
             let existing = shared.channels.get(session_id).map(|c| Arc::clone(&c));
             let channel = match existing {
                 Some(channel) => channel,
@@ -328,69 +423,49 @@ impl EventHub {
                         .or_insert_with(|| self.new_channel()),
                 ),
                 // Nobody listens: the log's order is all there is to keep.
-                None => return self.publish_each(session_id, events).await,
+                None => {
+                    break match self.start_all(session_id, events) {
+                        Some(pending) => Queued::Unwatched(pending),
+                        None => Queued::NotStarted,
+                    };
+                }
             };
             let in_order = channel.order.lock().await;
             if channel.retired.load(Ordering::Acquire) {
                 continue;
             }
-            let Some(started) = self.start_all(session_id, events) else {
-                drop(in_order);
-                return self.publish_each(session_id, events).await;
+            let Some(pending) = self.start_all(session_id, events) else {
+                break Queued::NotStarted;
             };
-            let count = started.len() as u64;
+            let count = pending.len() as u64;
             let first = {
                 let mut turns = lock(&channel.turns);
                 turns.issued += count;
                 turns.issued - count
             };
             drop(in_order);
-            break (channel, started, first, count);
+            let turns = pending
+                .into_iter()
+                .zip(first..)
+                .map(|(pending, ticket)| {
+                    let turn = Turn {
+                        hub: self,
+                        session_id,
+                        channel: Arc::clone(&channel),
+                        ticket,
+                        done: false,
+                    };
+                    (pending, turn)
+                })
+                .collect();
+            break Queued::InTurn(turns);
         };
-        let mut turns: Vec<Turn<'_>> = (first..first + count)
-            .map(|ticket| Turn {
-                hub: self,
-                session_id,
-                channel: &channel,
-                ticket,
-                done: false,
-            })
-            .collect();
-        let mut out = Vec::with_capacity(events.len());
-        for ((pending, event), turn) in started.into_iter().zip(events).zip(&mut turns) {
-            let logged = logged(pending.await, event);
-            turn.finish(logged.as_ref().ok().cloned());
-            out.push(logged);
+        StartedBatch {
+            hub: self,
+            session_id,
+            events,
+            queued,
         }
-        out
-    }
-
-    /// Publishes events of a session that has no live channel: queued together when the store
-    /// starts appends, else one after another.
-    async fn publish_each(
-        &self,
-        session_id: &str,
-        events: &[Event],
-    ) -> Vec<Result<Arc<StoredEvent>, StoreError>> {
-        let mut out = Vec::with_capacity(events.len());
-        let Some(started) = self.start_all(session_id, events) else {
-            for event in events {
-                out.push(self.publish_logged(session_id, event).await);
-            }
-            return out;
-        };
-        for (pending, event) in started.into_iter().zip(events) {
-            let logged = logged(pending.await, event);
-            // A subscriber arriving meanwhile reads the log after subscribing, and is handed
-            // the event if it subscribed before the event was logged.
-            if let Ok(logged) = &logged
-                && let Some(channel) = self.shared.channels.get(session_id).map(|c| Arc::clone(&c))
-            {
-                let _ = channel.live.send(Arc::clone(logged));
-            }
-            out.push(logged);
-        }
-        out
     }
 
     /// Starts appending every event, in order; `None` when the store does not start appends.

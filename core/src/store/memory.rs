@@ -6,8 +6,8 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 
 use super::{
-    AuditQuery, PendingApproval, Store, StoreError, StoredAuditRecord, StoredEvent,
-    duplicate_evaluation,
+    Approvals, AuditLog, AuditQuery, Conversations, EventLog, PendingApproval, StoreError,
+    StoredAuditRecord, StoredEvent, WorkspaceStore, duplicate_evaluation,
 };
 use crate::audit::{AuditEvent, AuditRecord};
 use crate::event::{Event, now_millis};
@@ -88,7 +88,7 @@ impl MemoryStore {
 }
 
 #[async_trait]
-impl Store for MemoryStore {
+impl AuditLog for MemoryStore {
     async fn append_audit(&self, record: AuditRecord) -> Result<u64, StoreError> {
         check_session_id(&record.session_id)?;
         self.with(|s| {
@@ -126,7 +126,47 @@ impl Store for MemoryStore {
             page
         })
     }
+}
 
+#[async_trait]
+impl EventLog for MemoryStore {
+    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
+        check_session_id(session_id)?;
+        self.with(|s| {
+            s.touch(session_id);
+            let (last, log) = s.events.entry(session_id.to_owned()).or_default();
+            *last += 1;
+            log.push_back(StoredEvent {
+                seq: *last,
+                event: event.clone(),
+            });
+            while log.len() > self.event_retention {
+                log.pop_front();
+            }
+            *last
+        })
+    }
+
+    async fn events_since(
+        &self,
+        session_id: &str,
+        after_seq: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        self.with(|s| {
+            s.events.get(session_id).map_or_else(Vec::new, |(_, log)| {
+                log.iter()
+                    .filter(|e| e.seq > after_seq)
+                    .take(limit)
+                    .cloned()
+                    .collect()
+            })
+        })
+    }
+}
+
+#[async_trait]
+impl Conversations for MemoryStore {
     async fn upsert_tool_part(
         &self,
         session_id: &str,
@@ -174,7 +214,10 @@ impl Store for MemoryStore {
                 .collect()
         })
     }
+}
 
+#[async_trait]
+impl Approvals for MemoryStore {
     async fn put_pending_approval(&self, pending: &PendingApproval) -> Result<(), StoreError> {
         check_session_id(&pending.session_id)?;
         self.with(|s| {
@@ -212,7 +255,10 @@ impl Store for MemoryStore {
             s.grants.len() != before
         })
     }
+}
 
+#[async_trait]
+impl WorkspaceStore for MemoryStore {
     async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError> {
         self.with(|s| s.workspace.clone())
     }
@@ -289,40 +335,6 @@ impl Store for MemoryStore {
             }
             s.workspace = Some(state);
             expired
-        })
-    }
-
-    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
-        check_session_id(session_id)?;
-        self.with(|s| {
-            s.touch(session_id);
-            let (last, log) = s.events.entry(session_id.to_owned()).or_default();
-            *last += 1;
-            log.push_back(StoredEvent {
-                seq: *last,
-                event: event.clone(),
-            });
-            while log.len() > self.event_retention {
-                log.pop_front();
-            }
-            *last
-        })
-    }
-
-    async fn events_since(
-        &self,
-        session_id: &str,
-        after_seq: u64,
-        limit: usize,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        self.with(|s| {
-            s.events.get(session_id).map_or_else(Vec::new, |(_, log)| {
-                log.iter()
-                    .filter(|e| e.seq > after_seq)
-                    .take(limit)
-                    .cloned()
-                    .collect()
-            })
         })
     }
 }

@@ -114,7 +114,7 @@ impl SessionRecord {
 
     /// Whether the session holds nothing of its own: idle, and no approval override. A blank
     /// session with no messages, approvals or grants may expire (see
-    /// [`Store::expire_idle_sessions`](crate::store::Store::expire_idle_sessions)).
+    /// [`Store::expire_idle_sessions`](crate::store::WorkspaceStore::expire_idle_sessions)).
     pub fn is_blank(&self) -> bool {
         self.status == SessionStatus::Idle && self.approval_settings.is_none()
     }

@@ -274,6 +274,19 @@ const PROTECTED: &[&str] = &[
     ".npmrc",
     ".yarnrc",
     ".yarnrc.yml",
+    // Files whose only purpose is to name programs that run later: a toolchain by path, a
+    // development container's commands, git hook managers, task runners' hooks.
+    "rust-toolchain",
+    "rust-toolchain.toml",
+    ".devcontainer",
+    ".devcontainer.json",
+    "lefthook.yml",
+    ".lefthook.yml",
+    ".pnpmfile.cjs",
+    "mise.toml",
+    ".mise.toml",
+    ".gitconfig",
+    ".idea",
 ];
 
 /// The protected path a text names, if any.
@@ -649,5 +662,29 @@ fn one(finding: &Finding, routine_build: bool) -> Classification {
             "",
             format!("The policy flagged this call ({}).", finding.code),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::protected;
+
+    #[test]
+    fn files_that_configure_code_execution_are_protected() {
+        for path in [
+            "rust-toolchain.toml",
+            "rust-toolchain",
+            ".devcontainer/devcontainer.json",
+            "sub/.devcontainer.json",
+            "lefthook.yml",
+            ".cargo/config.toml",
+            ".vscode/tasks.json",
+            ".github/workflows/ci.yml",
+        ] {
+            assert!(protected(path).is_some(), "{path}");
+        }
+        for path in ["src/main.rs", "Cargo.toml", "README.md", "toolchain.md"] {
+            assert!(protected(path).is_none(), "{path}");
+        }
     }
 }

@@ -107,6 +107,29 @@ pub(crate) struct Located {
     pub path: PathBuf,
 }
 
+/// What resolving a word found, before secrets are looked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// A harmless device, named exactly.
+    Device,
+    /// A path that could not be resolved (too many links) or is unknown.
+    Unresolved,
+    /// The resolved path, and where it is.
+    Real(PathBuf, Place),
+}
+
+/// A word resolved and placed, as a call's analysis keeps it for every evaluator of the call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PlacedWord {
+    /// The path as written, `.` and `..` removed as text (`None`: unknown).
+    pub lexical: Option<PathBuf>,
+    /// What resolving it found.
+    pub found: Found,
+    /// For each set of secrets it was compared with (by [`SensitivePaths::id`]): which form
+    /// is a secret (`true`: as written) and what secret, or `None`.
+    pub secrets: Vec<(u64, Option<(bool, String)>)>,
+}
+
 /// Resolves and places paths for one workspace.
 pub(crate) struct Places<'a> {
     root: PathBuf,
@@ -114,8 +137,9 @@ pub(crate) struct Places<'a> {
     root_real: bool,
     home: Option<&'a Path>,
     sensitive: Option<&'a SensitivePaths>,
-    /// The call's shared analysis, whose resolutions are reused (see [`Places::sharing`]).
-    shared: Option<std::sync::Arc<crate::shell::CallAnalysis>>,
+    /// The call's shared analysis, whose resolutions are reused (see [`Places::sharing`]),
+    /// and the scope these places have in it (their root and home).
+    shared: Option<(std::sync::Arc<crate::shell::CallAnalysis>, usize)>,
 }
 
 impl<'a> Places<'a> {
@@ -132,7 +156,11 @@ impl<'a> Places<'a> {
         } else {
             root.to_path_buf()
         };
-        let lexical = normalize(&absolute);
+        let lexical = if plain(&absolute) {
+            absolute
+        } else {
+            normalize(&absolute)
+        };
         let (root, root_real) = canonical_root(lexical);
         Self {
             root,
@@ -146,7 +174,9 @@ impl<'a> Places<'a> {
     /// These places, resolving paths through the analysis of the call evaluated in `cx`: a
     /// path another evaluator of the same call has resolved is not looked at on disk again.
     pub(crate) fn sharing(mut self, cx: &warrant_core::call::EvaluationContext) -> Self {
-        self.shared = Some(crate::shell::CallAnalysis::of(cx));
+        let analysis = crate::shell::CallAnalysis::of(cx);
+        let scope = analysis.scope(&self.root, self.root_real, self.home);
+        self.shared = Some((analysis, scope));
         self
     }
 
@@ -223,70 +253,145 @@ impl<'a> Places<'a> {
 
     /// Resolves `raw` (used in `cwd`) and places it.
     pub(crate) fn locate(&self, raw: &str, cwd: &WorkingDir) -> Located {
-        match self.joined(raw, cwd) {
-            Some(joined) => {
-                let lexical = normalize(&joined);
-                self.locate_joined(raw, &joined, lexical)
+        match &self.shared {
+            Some((shared, scope)) => {
+                shared.placed(*scope, raw, cwd, self, |p| self.assemble(p, raw))
             }
-            None => unknown(raw),
+            None => self.assemble(&self.place_word(raw, cwd), raw),
         }
     }
 
-    /// [`Places::locate`], with the path as written (`.` and `..` removed as text; `None`
-    /// when unknown) that it computed on the way.
-    pub(crate) fn locate_with_lexical(
+    /// What `use_it` makes of the path `raw` (used in `cwd`) names as [`Places::locate`]
+    /// places it, and of it as written (`.` and `..` removed as text; `None` when unknown),
+    /// both borrowed: for places that look for no secret, nothing is copied. `use_it` must
+    /// not place words itself (it runs while the call's placed words are locked).
+    pub(crate) fn with_located_paths<T>(
         &self,
         raw: &str,
         cwd: &WorkingDir,
-    ) -> (Located, Option<PathBuf>) {
-        match self.joined(raw, cwd) {
-            Some(joined) => {
-                let lexical = normalize(&joined);
-                let located = self.locate_joined(raw, &joined, lexical.clone());
-                (located, Some(lexical))
+        use_it: impl FnOnce(&Path, Option<&Path>) -> T,
+    ) -> T {
+        let borrowed = |p: &PlacedWord| {
+            let lexical = p.lexical.as_deref();
+            match (&p.found, lexical) {
+                (_, None) => use_it(Path::new(raw), None),
+                (Found::Real(real, _), Some(_)) if self.sensitive.is_none() => {
+                    use_it(real, lexical)
+                }
+                (Found::Device | Found::Unresolved, Some(l)) => use_it(l, lexical),
+                (Found::Real(..), Some(_)) => use_it(&self.assemble(p, raw).path, lexical),
             }
-            None => (unknown(raw), None),
+        };
+        match &self.shared {
+            Some((shared, scope)) => shared.placed(*scope, raw, cwd, self, borrowed),
+            None => borrowed(&self.place_word(raw, cwd)),
         }
     }
 
-    /// Resolves and places `joined`, the path `raw` names (`lexical`: it in normal form).
-    fn locate_joined(&self, raw: &str, joined: &Path, lexical: PathBuf) -> Located {
-        // A device named exactly (`/dev/null`, `/dev/fd/63`), never through `..`.
-        if !raw.contains("..") && harmless_device(&lexical) {
-            return Located {
-                place: Place::HarmlessDevice,
-                path: lexical,
-            };
-        }
-        // The kernel follows each symlink before the `..` after it: `link/../x` with `link`
-        // pointing to `/` is `/x`, not `x` inside the workspace.
-        let start = self.root_real.then_some(self.root.as_path());
-        let real = match &self.shared {
-            Some(shared) => shared.resolved(start, joined, || resolve_from(joined, start)),
-            None => resolve_from(joined, start),
-        };
-        let Some(real) = real else {
-            return Located {
-                place: Place::Unknown,
-                path: lexical,
+    /// What resolving `raw` (used in `cwd`) finds, before secrets are looked for: what
+    /// [`Places::locate`] reads, and what a call's analysis keeps of a word for every
+    /// evaluator whose places have the same root and home.
+    pub(crate) fn place_word(&self, raw: &str, cwd: &WorkingDir) -> PlacedWord {
+        let Some(joined) = self.joined(raw, cwd) else {
+            return PlacedWord {
+                lexical: None,
+                found: Found::Unresolved,
+                secrets: Vec::new(),
             };
         };
-        let both = [&lexical, &real];
-        let distinct = if lexical == real {
-            &both[..1]
+        // In normal form already (the usual case), the joined path is its own normal form.
+        let (joined, lexical) = if plain(&joined) {
+            (None, joined)
         } else {
-            &both[..]
+            let lexical = normalize(&joined);
+            (Some(joined), lexical)
         };
-        for &p in distinct {
-            if let Some(what) = self.sensitive.and_then(|s| s.matches(p)) {
-                return Located {
-                    place: Place::Sensitive(what.to_owned()),
-                    path: p.clone(),
+        let joined = joined.as_deref().unwrap_or(&lexical);
+        // A device named exactly (`/dev/null`, `/dev/fd/63`), never through `..`.
+        let found = if !raw.contains("..") && harmless_device(&lexical) {
+            Found::Device
+        } else {
+            // The kernel follows each symlink before the `..` after it: `link/../x` with
+            // `link` pointing to `/` is `/x`, not `x` inside the workspace.
+            let start = self.root_real.then_some(self.root.as_path());
+            match resolve_from(joined, start) {
+                Some(real) => {
+                    let place = self.place(&real);
+                    Found::Real(real, place)
+                }
+                None => Found::Unresolved,
+            }
+        };
+        PlacedWord {
+            lexical: Some(lexical),
+            found,
+            secrets: Vec::new(),
+        }
+    }
+
+    /// The secret a placed word is, by these places' secrets: which form names it (the
+    /// path as written, else as resolved) and what it is.
+    pub(crate) fn secret_of(&self, placed: &PlacedWord) -> Option<(bool, String)> {
+        let sensitive = self.sensitive?;
+        let (Some(lexical), Found::Real(real, _)) = (&placed.lexical, &placed.found) else {
+            return None;
+        };
+        if let Some(what) = sensitive.matches(lexical) {
+            return Some((true, what.to_owned()));
+        }
+        if lexical != real
+            && let Some(what) = sensitive.matches(real)
+        {
+            return Some((false, what.to_owned()));
+        }
+        None
+    }
+
+    /// The identity of these places' secrets (`None`: secrets are not looked for), the part
+    /// of a placed word's answer that differs between evaluators.
+    pub(crate) fn secrets_id(&self) -> Option<u64> {
+        self.sensitive.map(SensitivePaths::id)
+    }
+
+    /// The located path of a placed word (`raw` as written), its secret looked up by these
+    /// places' own secrets unless `placed` already holds the answer for them.
+    fn assemble(&self, placed: &PlacedWord, raw: &str) -> Located {
+        let Some(lexical) = &placed.lexical else {
+            return unknown(raw);
+        };
+        match &placed.found {
+            Found::Device => Located {
+                place: Place::HarmlessDevice,
+                path: lexical.clone(),
+            },
+            Found::Unresolved => Located {
+                place: Place::Unknown,
+                path: lexical.clone(),
+            },
+            Found::Real(real, place) => {
+                let kept = self.secrets_id().and_then(|id| {
+                    placed
+                        .secrets
+                        .iter()
+                        .find(|(k, _)| *k == id)
+                        .map(|(_, s)| s.clone())
+                });
+                let secret = match kept {
+                    Some(secret) => secret,
+                    None => self.secret_of(placed),
                 };
+                match secret {
+                    Some((written, what)) => Located {
+                        place: Place::Sensitive(what),
+                        path: if written { lexical } else { real }.clone(),
+                    },
+                    None => Located {
+                        place: place.clone(),
+                        path: real.clone(),
+                    },
+                }
             }
         }
-        let place = self.place(&real);
-        Located { place, path: real }
     }
 
     /// What secret a glob pattern `raw` (used in `cwd`, braces already expanded) could expand
@@ -871,13 +976,15 @@ fn resolve_from(path: &Path, real: Option<&Path>) -> Option<PathBuf> {
         }
     };
     let (start, rest) = match real.and_then(|r| below_real(r).map(|rest| (r, rest))) {
-        Some((r, rest)) => (r.to_path_buf(), rest),
-        None => (PathBuf::from("/"), path),
+        Some((r, rest)) => (r, rest),
+        None => (Path::new("/"), path),
     };
+    // Room for the whole path up front: it grows one component at a time.
+    let mut out = PathBuf::with_capacity(start.as_os_str().len() + rest.as_os_str().len() + 1);
+    out.push(start);
     // The components still to walk, last first: borrowed from `path`, owned once a link's
     // target adds its own.
     let mut pending: Vec<Cow<'_, OsStr>> = parts(rest).rev().map(Cow::Borrowed).collect();
-    let mut out = start;
     let mut links = 0usize;
     let mut exists = true;
     while let Some(part) = pending.pop() {

@@ -83,6 +83,29 @@ const SENSITIVE: &[(&str, &str)] = &[
     ("/etc/sudoers.d/**", "the sudo configuration"),
     ("/etc/ssh/*_key", "an SSH host key"),
     ("**/warrant/hook-token", "Warrant's access token for hooks"),
+    ("**/*.env", "an environment file"),
+    ("**/.dev.vars", "an environment file"),
+    ("**/.dev.vars.*", "an environment file"),
+    ("**/.my.cnf", "MySQL credentials"),
+    ("**/.mylogin.cnf", "MySQL credentials"),
+    ("**/*.ppk", "a PuTTY private key"),
+    ("**/*.p8", "a private key"),
+    ("**/id_ecdsa_sk", "an SSH private key"),
+    ("**/id_ed25519_sk", "an SSH private key"),
+    ("**/serviceAccountKey.json", "a cloud service account key"),
+    ("**/*service-account*.json", "a cloud service account key"),
+    ("**/*service_account*.json", "a cloud service account key"),
+    ("**/credentials.csv", "cloud credentials"),
+    ("**/*_accessKeys.csv", "cloud credentials"),
+    ("**/kubeconfig", "a Kubernetes config"),
+    ("**/*.kubeconfig", "a Kubernetes config"),
+    ("**/kubeconfig.yaml", "a Kubernetes config"),
+    ("**/kubeconfig.yml", "a Kubernetes config"),
+    ("**/sops/age/keys.txt", "age private keys"),
+    ("**/*.tfstate.*", "Terraform state"),
+    ("**/_netrc", "a netrc file"),
+    ("**/wp-config.php", "WordPress database credentials"),
+    ("**/.git/config", "a Git config, which may hold tokens"),
 ];
 
 /// Configuration that decides what an agent may do: Warrant's own and the agents' settings.
@@ -116,11 +139,97 @@ const ENV_TEMPLATES: &[&str] = &[".env.example", ".env.sample", ".env.template",
 /// The secret paths, compiled once.
 #[derive(Debug, Clone)]
 pub(crate) struct SensitivePaths {
+    /// Names these patterns (copies share it): a call's analysis keeps each word's secret
+    /// by the patterns it was looked up with.
+    id: u64,
     set: GlobSet,
+    /// A text every path the secret globs match holds, one of them (see [`Needles`]).
+    needles: Needles,
     what: Vec<String>,
     /// Configuration no call writes ([`PROTECTED`] and the configured `protected_paths`).
     protected: GlobSet,
+    protected_needles: Needles,
     protected_what: Vec<String>,
+}
+
+/// For a set of globs, a literal text each of them requires of a path it matches (ASCII
+/// case ignored, as the secret globs match): a path holding none of them matches no glob of
+/// the set, which is found without running the set's automaton. A glob with no such text (or
+/// with brackets, braces or escapes, which are not read here) makes every path a candidate.
+#[derive(Debug, Clone)]
+struct Needles {
+    /// Some glob has no literal text: every path must be matched against the set.
+    always: bool,
+    /// The texts, lower-cased.
+    texts: Vec<Vec<u8>>,
+    /// For each byte (lower-cased), the texts starting with it.
+    by_first: Vec<Vec<u16>>,
+    /// The first two bytes of every text (lower-cased), one bit per pair: most places in a
+    /// path start no text, which this tells in one lookup.
+    pairs: Vec<u64>,
+}
+
+impl Needles {
+    fn of<'a>(globs: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut needles = Self {
+            always: false,
+            texts: Vec::new(),
+            by_first: vec![Vec::new(); 256],
+            pairs: vec![0; 1024],
+        };
+        for glob in globs {
+            match required_text(glob) {
+                // A text of two bytes at least (a one-byte text rules out too little).
+                Some(text) if text.len() >= 2 && needles.texts.len() < usize::from(u16::MAX) => {
+                    let at = u16::try_from(needles.texts.len()).unwrap_or(u16::MAX);
+                    needles.by_first[usize::from(text[0])].push(at);
+                    let pair = pair(text[0], text[1]);
+                    needles.pairs[pair / 64] |= 1 << (pair % 64);
+                    needles.texts.push(text);
+                }
+                _ => needles.always = true,
+            }
+        }
+        needles
+    }
+
+    /// Whether `path` holds one of the texts (so that a glob of the set may match it).
+    fn may_match(&self, path: &[u8]) -> bool {
+        if self.always {
+            return true;
+        }
+        path.windows(2).enumerate().any(|(i, two)| {
+            let (a, b) = (two[0].to_ascii_lowercase(), two[1].to_ascii_lowercase());
+            let pair = pair(a, b);
+            if self.pairs[pair / 64] & (1 << (pair % 64)) == 0 {
+                return false;
+            }
+            let rest = &path[i..];
+            self.by_first[usize::from(a)].iter().any(|&n| {
+                let text = &self.texts[usize::from(n)];
+                rest.len() >= text.len() && rest[..text.len()].eq_ignore_ascii_case(text)
+            })
+        })
+    }
+}
+
+/// The bit of a pair of bytes in [`Needles::pairs`].
+fn pair(a: u8, b: u8) -> usize {
+    usize::from(a) << 8 | usize::from(b)
+}
+
+/// The longest run of literal characters in a glob's components (lower-cased), which every
+/// path the glob matches holds; `None` when the glob has none, or has brackets, braces or
+/// escapes (whose reading is left to the glob set).
+fn required_text(glob: &str) -> Option<Vec<u8>> {
+    if glob.contains(['[', ']', '{', '}', '\\']) {
+        return None;
+    }
+    glob.split('/')
+        .flat_map(|component| component.split(['*', '?']))
+        .filter(|run| !run.is_empty())
+        .max_by_key(|run| run.len())
+        .map(|run| run.to_ascii_lowercase().into_bytes())
 }
 
 impl SensitivePaths {
@@ -151,40 +260,66 @@ impl SensitivePaths {
         };
         let mut builder = GlobSetBuilder::new();
         let mut what = Vec::new();
+        let mut secret_globs = Vec::new();
         for (glob, label) in SENSITIVE {
             builder.add(compile_secret(glob).map_err(|e| error(glob, e))?);
             what.push((*label).to_owned());
+            secret_globs.push((*glob).to_owned());
         }
         for glob in extra {
-            builder.add(compile_secret(&anchored(glob)).map_err(|e| error(glob, e))?);
+            let full = anchored(glob);
+            builder.add(compile_secret(&full).map_err(|e| error(glob, e))?);
             what.push(format!("a path configured as sensitive ({glob})"));
+            secret_globs.push(full);
         }
         let mut config = GlobSetBuilder::new();
         let mut protected_what = Vec::new();
+        let mut protected_globs = Vec::new();
         for (glob, label) in PROTECTED {
             config.add(compile_secret(glob).map_err(|e| error(glob, e))?);
             protected_what.push((*label).to_owned());
+            protected_globs.push((*glob).to_owned());
         }
         for glob in protected {
-            config.add(compile_secret(&anchored(glob)).map_err(|e| error(glob, e))?);
+            let full = anchored(glob);
+            config.add(compile_secret(&full).map_err(|e| error(glob, e))?);
             protected_what.push(format!("a path configured as protected ({glob})"));
+            protected_globs.push(full);
         }
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Ok(Self {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             set: builder.build().map_err(|e| error("(all)", e))?,
+            needles: Needles::of(secret_globs.iter().map(String::as_str)),
             what,
             protected: config.build().map_err(|e| error("(all)", e))?,
+            protected_needles: Needles::of(protected_globs.iter().map(String::as_str)),
             protected_what,
         })
     }
 
+    /// What names these patterns: two sets with the same id hold the same patterns.
+    pub(crate) fn id(&self) -> u64 {
+        self.id
+    }
+
     /// What configuration `path` is, if no call may write it.
     pub(super) fn protects(&self, path: &Path) -> Option<&str> {
+        if !self
+            .protected_needles
+            .may_match(path.as_os_str().as_encoded_bytes())
+        {
+            return None;
+        }
         let hit = self.protected.matches(path).into_iter().next()?;
         Some(&self.protected_what[hit])
     }
 
     /// What secret `path` is, if it is one.
     pub(super) fn matches(&self, path: &Path) -> Option<&str> {
+        if !self.needles.may_match(path.as_os_str().as_encoded_bytes()) {
+            return None;
+        }
         let hits = self.set.matches(path);
         if hits.is_empty() {
             return None;
@@ -228,4 +363,115 @@ pub(crate) fn compile_secret(glob: &str) -> Result<globset::Glob, globset::Error
         .literal_separator(true)
         .case_insensitive(true)
         .build()
+}
+
+#[cfg(test)]
+mod needle_tests {
+    use super::*;
+
+    /// Paths built from components that name secrets (in several cases), near misses and
+    /// ordinary names: wherever a glob of the set matches, the needles let the path through.
+    #[test]
+    fn a_path_any_glob_matches_always_holds_a_needle() {
+        let extra = [
+            "secrets/**".to_owned(),
+            "*.vault".to_owned(),
+            "[ab]x".to_owned(),
+        ];
+        let protected = ["conf/*.lock".to_owned()];
+        let paths = SensitivePaths::with_protected(&extra, &protected).unwrap();
+        let parts = [
+            "",
+            "/",
+            "src",
+            ".SSH",
+            ".ssh",
+            "id_RSA",
+            "Id_ed25519",
+            ".Env",
+            ".env.local",
+            "x.PEM",
+            "a.tfstate",
+            "proc",
+            "1",
+            "environ",
+            "etc",
+            "Shadow",
+            "sudoers.d",
+            "ssh",
+            "rsa_key",
+            ".config",
+            "GCloud",
+            "gh",
+            "Library",
+            "keychains",
+            "k.keychain-db",
+            ".zsh_HISTORY",
+            ".foo_history",
+            "service-account-1.json",
+            "Cookies",
+            "Login Data",
+            "warrant",
+            "hook-token",
+            "secrets",
+            "a.vault",
+            "bx",
+            "cx",
+            ".warrant",
+            "warrant.toml",
+            ".claude",
+            "settings.json",
+            ".vscode",
+            "conf",
+            "y.lock",
+            "build",
+            "README.md",
+            ".pub",
+            "k.pub",
+        ];
+        let mut checked = 0usize;
+        for a in parts {
+            for b in parts {
+                for c in ["", "x", "id_rsa.pub", ".ENV", "credentials"] {
+                    let text = format!("{a}/{b}/{c}");
+                    let path = Path::new(&text);
+                    let bytes = path.as_os_str().as_encoded_bytes();
+                    if !paths.set.matches(path).is_empty() {
+                        assert!(paths.needles.may_match(bytes), "{text}");
+                    }
+                    if !paths.protected.matches(path).is_empty() {
+                        assert!(paths.protected_needles.may_match(bytes), "{text}");
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000);
+        assert!(paths.needles.always, "a bracket glob is left to the set");
+        let builtin = SensitivePaths::new(&[]).unwrap();
+        assert!(
+            !builtin.needles.always,
+            "every built-in secret glob has a needle"
+        );
+        assert!(builtin.matches(Path::new("/w/build")).is_none());
+        assert_eq!(
+            builtin.matches(Path::new("/w/.SSH/config")),
+            Some("an SSH directory")
+        );
+    }
+
+    #[test]
+    fn required_texts_are_literal_runs_of_components() {
+        assert_eq!(required_text("**/.ssh/**"), Some(b".ssh".to_vec()));
+        assert_eq!(required_text("/proc/*/environ"), Some(b"environ".to_vec()));
+        assert_eq!(required_text("**/*.PEM"), Some(b".pem".to_vec()));
+        assert_eq!(required_text("**/*"), None);
+        assert_eq!(required_text("**/{a,b}"), None);
+        let one = SensitivePaths::new(&["x".to_owned()]).unwrap();
+        assert!(one.needles.always, "a one-byte text is left to the set");
+        assert_eq!(
+            one.matches(Path::new("/w/x")),
+            Some("a path configured as sensitive (x)")
+        );
+    }
 }

@@ -551,6 +551,18 @@ fn place(tool: &str, raw: &str, access: Access, places: &Places<'_>) -> Option<F
             Risk::Low,
             format!("`{tool}` writes `{raw}` inside the workspace."),
         ),
+        // Of the devices, a file tool reads only `/dev/null` without asking: `/dev/tty` is
+        // the user's terminal, `/dev/stdout` and `/dev/fd/N` the tool's own streams.
+        (Place::HarmlessDevice, Access::Read)
+            if located.path != std::path::Path::new("/dev/null") =>
+        {
+            f(
+                Stance::DefaultAsk,
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+                Risk::Medium,
+                format!("`{tool}` reads `{raw}`, a device whose content is not a file's."),
+            )
+        }
         (Place::Inside | Place::HarmlessDevice, Access::Read) => None,
         (_, access) => {
             let (verb, risk) = match access {

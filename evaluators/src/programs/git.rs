@@ -92,9 +92,11 @@ fn subcommands() -> &'static HashMap<&'static str, (Options, Kind)> {
         m.insert("count-objects", (Options::parse("v|verbose H|human-readable"), Kind::None));
         m.insert("check-ignore", (Options::parse("q|quiet v|verbose z n|non-matching no-index"), Kind::Meta));
         m.insert("check-attr", (Options::parse("a|all cached z source=v"), Kind::Meta));
-        m.insert("cat-file", (Options::parse("t s e p batch-all-objects allow-unknown-type use-mailmap"), Kind::Objects));
+        m.insert("cat-file", (Options::parse("t s e p batch-check=? batch-all-objects allow-unknown-type use-mailmap"), Kind::Objects));
         m.insert("var", (Options::parse(""), Kind::Text));
         m.insert("version", (Options::parse("build-options"), Kind::None));
+        // Lists commands or guides; a page (`git help log`, `-m`, `-w`) runs a viewer.
+        m.insert("help", (Options::parse("a|all v|verbose g|guides no-external-commands no-aliases"), Kind::None));
         m.insert("cherry", (Options::parse("v abbrev=?"), Kind::Text));
         m.insert("show-branch", (Options::parse("r|remotes a|all current topo-order date-order sparse more=v list independent merge-base no-name sha1-name reflog=? color=? no-color"), Kind::Text));
         m.insert("branch", (Options::parse(BRANCH), Kind::Text));
@@ -159,10 +161,21 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     let (mut pattern_given, mut no_index, mut action, mut hidden) = (false, false, false, false);
     let mut action_lists = false;
     let mut patch = false;
+    let mut history = HistoryReach::default();
+    // Where `--` ends the revisions, for `git grep PATTERN REV -- PATH`.
+    let dashdash = rest.iter().position(|w| w.literal() == Some("--"));
+    let mut revisions_at = Vec::new();
     for item in items {
         match item {
-            Item::Operand(_, w) => operands.push(w),
+            Item::Operand(at, w) => {
+                if dashdash.is_none_or(|d| at < d) {
+                    revisions_at.push(operands.len());
+                }
+                operands.push(w);
+            }
             Item::Opt(opt, value) => {
+                history.note(opt.display.as_str());
+                e.remote_urls |= sub == "remote" && opt.display == "-v";
                 if opt.has('x') {
                     return Err(format!("`git {sub} {}` is not read-only", opt.display));
                 }
@@ -219,6 +232,22 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     if sub == "config" && matches!(operands.first().and_then(Word::literal), Some("list")) {
         action_lists = true;
     }
+    history.check(sub, patch, &operands)?;
+    if sub == "grep" {
+        // After the pattern and before `--`, a word is a revision unless it is a path.
+        let skip = usize::from(!pattern_given);
+        let words = revisions_at.iter().filter(|&&i| i >= skip);
+        if dashdash.is_some()
+            && let Some(&i) = words.clone().next()
+        {
+            return Err(format!(
+                "`git grep … {} --` searches a revision, whose files may hold a secret removed since",
+                operands[i].raw
+            ));
+        }
+        e.paths_not_revisions
+            .extend(words.map(|&i| operands[i].clone()));
+    }
     subcommand_operands(
         sub,
         *kind,
@@ -231,6 +260,69 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         patch,
         e,
     )
+}
+
+/// How far into history a `log` or `show` reaches for contents. Searching history for a
+/// string (`-S`, `-G`) with its diffs is how a secret removed since is found again; so are
+/// diffs of refs beyond the current branch (`--all`, stashes, reflogs) and `git show` of an
+/// older commit. Diffs of the current branch (`git log -p`, `git show HEAD`) stay allowed
+/// when the repository tracks no secret: a secret committed and removed on the current
+/// branch can still be printed by them, a tradeoff kept for everyday use.
+#[derive(Default)]
+struct HistoryReach {
+    /// `-S`, `-G`: a search of history contents.
+    pickaxe: bool,
+    /// `--all`, `--branches`, `--reflog`, `-g`, …: refs beyond the current branch.
+    other_refs: bool,
+    /// `--stat`, `-s`, `--name-only`, …: no diff is printed by `git show`.
+    no_patch: bool,
+}
+
+impl HistoryReach {
+    fn note(&mut self, display: &str) {
+        match display {
+            "-S" | "-G" | "--pickaxe-regex" | "--pickaxe-all" | "--find-object" => {
+                self.pickaxe = true;
+            }
+            "--all" | "--branches" | "--remotes" | "--tags" | "--glob" | "--reflog"
+            | "--walk-reflogs" | "-g" | "--alternate-refs" | "--stdin" => self.other_refs = true,
+            "-s" | "--stat" | "--numstat" | "--shortstat" | "--dirstat" | "--summary"
+            | "--name-only" | "--name-status" | "--raw" => self.no_patch = true,
+            _ => {}
+        }
+    }
+
+    fn check(&self, sub: &str, patch: bool, operands: &[Word]) -> Result<()> {
+        let shows_diffs = match sub {
+            "log" | "whatchanged" => patch,
+            "show" => patch || !self.no_patch,
+            _ => return Ok(()),
+        };
+        if !shows_diffs {
+            return Ok(());
+        }
+        if self.pickaxe {
+            return Err(format!(
+                "`git {sub}` searches history contents and prints the diffs that match, where a secret removed since is found again"
+            ));
+        }
+        if self.other_refs {
+            return Err(format!(
+                "`git {sub}` prints diffs of refs beyond the current branch (stashes, reflogs, other branches)"
+            ));
+        }
+        if sub == "show"
+            && let Some(w) = operands
+                .iter()
+                .find(|w| w.literal().is_none_or(|t| t != "HEAD" && !t.contains(':')))
+        {
+            return Err(format!(
+                "`git show {}` prints the diff of a commit other than HEAD, which may hold a secret removed since",
+                w.raw
+            ));
+        }
+        Ok(())
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -259,6 +351,7 @@ fn subcommand_operands(
             }
             for key in &operands {
                 let key = literal(key)?.to_ascii_lowercase();
+                e.remote_urls |= key.ends_with("url");
                 let section = key.split('.').next().unwrap_or_default();
                 let secret = matches!(section, "http" | "credential" | "url" | "sendemail")
                     || ["token", "password", "secret", "extraheader", "auth", "key"]
@@ -283,7 +376,11 @@ fn subcommand_operands(
         }
         "remote" => {
             return match (first, operands.len()) {
-                (None, _) | (Some("get-url"), 2) => Ok(()),
+                (None, _) => Ok(()),
+                // A remote's URL may carry a token (`https://user:token@host/…`).
+                (Some("get-url"), _) => {
+                    Err("`git remote get-url` prints a URL that may carry a token".to_owned())
+                }
                 (Some("show"), _) => Err("`git remote show` contacts the remote".to_owned()),
                 _ => Err("`git remote` with a subcommand changes or contacts remotes".to_owned()),
             };

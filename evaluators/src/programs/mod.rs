@@ -70,6 +70,12 @@ pub struct Effects {
     /// Whether it prints file contents from the repository's history (`git show`, `git log
     /// -p`, `git cat-file -p`): then the repository must track no secret.
     pub history: bool,
+    /// Words that must name existing paths in the workspace, else the program reads them as
+    /// revisions whose files may hold a secret removed since (`git grep PATTERN REV`).
+    pub paths_not_revisions: Vec<Word>,
+    /// Whether it prints the URLs of the repository's remotes (`git remote -v`, `git config
+    /// remote.origin.url`): then the repository configuration must hold no credential.
+    pub remote_urls: bool,
 }
 
 /// A command as the table reads it.
@@ -501,7 +507,8 @@ fn special(
         Special::Jq => jq(entry, args, e),
         Special::Find => find::model(args, e),
         Special::Test => test(program, args),
-        Special::Date => date(entry, args),
+        Special::Date => date(entry, args, e),
+        Special::Query => query(program, args),
         Special::Ps => ps(args),
         Special::Git => git::model(args, e),
         Special::Tar => tar(args, e),
@@ -716,17 +723,43 @@ fn test(program: &str, args: &[Word]) -> Result<()> {
 }
 
 /// `date`: formats only; any other operand sets the clock.
-fn date(entry: &Entry, args: &[Word]) -> Result<()> {
+fn date(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
     let items = read_args(entry, args)?;
     for item in items {
-        if let Item::Operand(_, w) = item {
-            let t = literal(&w)?;
-            if !t.starts_with('+') {
-                return Err(format!("`date {t}` sets the system clock"));
+        match item {
+            Item::Operand(_, w) => {
+                let t = literal(&w)?;
+                if !t.starts_with('+') {
+                    return Err(format!("`date {t}` sets the system clock"));
+                }
             }
+            // `date -r FILE` prints the file's modification time: it looks at the file.
+            Item::Opt(opt, Some(v)) if opt.display == "-r" => e.meta.push(v),
+            Item::Opt(..) => {}
         }
     }
     Ok(())
+}
+
+/// A program that changes files or processes, proven only when it prints and exits: its
+/// version or help alone, or for `kill` the list of signals (`kill -l [SIGNAL…]`, `kill -L`).
+fn query(program: &str, args: &[Word]) -> Result<()> {
+    let texts: Vec<Option<&str>> = args.iter().map(Word::literal).collect();
+    let lists_signals = program == "kill"
+        && matches!(
+            texts.first(),
+            Some(Some("-l" | "-L" | "--list" | "--table"))
+        )
+        && texts[1..].iter().all(|t| {
+            t.is_some_and(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric()))
+        });
+    if lists_signals || matches!(texts.as_slice(), [Some("--version" | "--help")]) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{program}` changes files or processes unless it only prints its version, help or signals"
+        ))
+    }
 }
 
 /// `ps`: never the environment (`e`, `-E`, `eww`).
@@ -739,11 +772,19 @@ fn ps(args: &[Word]) -> Result<()> {
              cols|columns|width=v lines|rows=v help version V",
         )
     });
+    // Other processes' command lines may hold secrets (`--password=…`, tokens), as
+    // `/proc/N/cmdline` does: they are printed only when both the format shows arguments and
+    // the selection reaches beyond the caller's own terminal.
+    let mut shows_args = false;
+    let mut others = false;
     let mut dashed = Vec::new();
     for (i, w) in args.iter().enumerate() {
         let t = literal(w)?;
         if i == 0 && !t.starts_with('-') {
             if t.chars().all(|c| "auxfwljrTvhcSnm".contains(c)) {
+                // BSD forms print the whole command line unless `c` asks for names only.
+                shows_args |= !t.contains('c');
+                others |= t.contains(['a', 'x']);
                 continue;
             }
             return Err(format!("`ps {t}` may print other processes' environments"));
@@ -759,14 +800,137 @@ fn ps(args: &[Word]) -> Result<()> {
                 ));
             }
             Item::Opt(opt, Some(v)) if matches!(opt.display.as_str(), "-o" | "-O") => {
-                if literal(&v)?.to_ascii_lowercase().contains("env") {
+                let format = literal(&v)?.to_ascii_lowercase();
+                if format.contains("env") {
                     return Err("`ps` prints processes' environments".to_owned());
                 }
+                shows_args |= format
+                    .split([',', ' ', '\t'])
+                    .filter(|f| !f.is_empty())
+                    .any(|f| !ps_field_without_args(f));
             }
-            Item::Opt(..) => {}
+            Item::Opt(opt, _) => match opt.display.trim_start_matches('-') {
+                "f" | "F" => shows_args = true,
+                "e" | "A" | "a" | "d" | "N" | "U" | "u" | "user" | "g" | "group" | "G"
+                | "Group" | "p" | "pid" | "t" | "tty" | "s" | "sid" | "q" | "quick-pid" => {
+                    others = true;
+                }
+                _ => {}
+            },
         }
     }
+    if shows_args && others {
+        return Err(
+            "`ps` prints other processes' command lines, which may hold secrets".to_owned(),
+        );
+    }
     Ok(())
+}
+
+/// Whether a `ps -o` field (`pid`, `user:20`, `comm=NAME`) is one of those known to show no
+/// command-line arguments; any other (`args`, `cmd`, the AIX `%a`, an unknown keyword) may.
+fn ps_field_without_args(field: &str) -> bool {
+    const NO_ARGS: &[&str] = &[
+        "pid",
+        "ppid",
+        "pgid",
+        "pgrp",
+        "sid",
+        "sess",
+        "session",
+        "tty",
+        "tt",
+        "tname",
+        "stat",
+        "s",
+        "state",
+        "time",
+        "etime",
+        "etimes",
+        "cputime",
+        "cputimes",
+        "start",
+        "stime",
+        "lstart",
+        "bsdstart",
+        "start_time",
+        "user",
+        "euser",
+        "ruser",
+        "suser",
+        "fuser",
+        "uname",
+        "uid",
+        "euid",
+        "ruid",
+        "suid",
+        "fuid",
+        "group",
+        "egroup",
+        "rgroup",
+        "gid",
+        "egid",
+        "rgid",
+        "comm",
+        "ucmd",
+        "ucomm",
+        "fname",
+        "%cpu",
+        "pcpu",
+        "cp",
+        "%mem",
+        "pmem",
+        "rss",
+        "rssize",
+        "rsz",
+        "vsz",
+        "vsize",
+        "sz",
+        "size",
+        "nice",
+        "ni",
+        "pri",
+        "priority",
+        "nlwp",
+        "thcount",
+        "lwp",
+        "spid",
+        "tid",
+        "psr",
+        "wchan",
+        "nwchan",
+        "f",
+        "flag",
+        "flags",
+        "c",
+        "class",
+        "cls",
+        "policy",
+        "rtprio",
+        "sched",
+        "tpgid",
+        "maj_flt",
+        "min_flt",
+        "majflt",
+        "minflt",
+        "pending",
+        "blocked",
+        "ignored",
+        "caught",
+        "sig",
+        "sigmask",
+        "sigignore",
+        "sigcatch",
+        "trs",
+        "drs",
+        "lim",
+        "pss",
+        "uss",
+    ];
+    // `NAME=HEADER` renames the column; `NAME:WIDTH` sizes it.
+    let name = field.split('=').next().unwrap_or_default();
+    let name = name.split(':').next().unwrap_or_default();
+    NO_ARGS.contains(&name)
 }
 
 /// `tar` listing an archive (`tar tf x.tar`, `tar -tzvf x.tgz`, `tar --list --file=x`).
@@ -919,7 +1083,57 @@ pub fn harmless_shell_variable(name: &str) -> bool {
             && !STEERING_LOWERCASE.contains(&name))
 }
 
-fn is_identifier(name: &str) -> bool {
+/// Whether assigning `value` (`None`: only known when it runs) to `name` for a command
+/// steers nothing: a harmless variable whose value, for the locale and time-zone variables,
+/// names no file (`LANGUAGE=../../tmp/x`, `TZ=:/proc/self/environ` open files).
+pub fn harmless_assignment(name: &str, value: Option<&str>) -> bool {
+    harmless_variable(name) && harmless_value(name, value)
+}
+
+/// Like [`harmless_assignment`] for an assignment in the shell itself (`name=value` alone),
+/// which reaches programs when the variable is already exported.
+pub fn harmless_shell_assignment(name: &str, value: Option<&str>) -> bool {
+    harmless_shell_variable(name) && harmless_value(name, value)
+}
+
+/// Whether a locale or time-zone value is a plain name (`C.UTF-8`, `en_US.UTF-8`, `UTC`,
+/// `Europe/Paris`); any other variable's value is not judged here.
+fn harmless_value(name: &str, value: Option<&str>) -> bool {
+    let locale = matches!(name, "LANG" | "LANGUAGE") || name.starts_with("LC_");
+    if !locale && name != "TZ" {
+        return true;
+    }
+    let Some(value) = value else { return false };
+    if locale {
+        // A locale name, or for `LANGUAGE` a `:`-separated list of them; no path.
+        let names = !value.starts_with(':')
+            && value.split(':').all(|part| {
+                !part.starts_with('.')
+                    && part
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '@' | '-'))
+            });
+        names && (name == "LANGUAGE" || !value.contains(':'))
+    } else {
+        zone_name(value)
+    }
+}
+
+/// A time-zone name of the zoneinfo database or a plain POSIX zone (`UTC`, `EST5EDT`,
+/// `Europe/Paris`, `Etc/GMT+3`): components of letters, digits, `_`, `+`, `-`, each starting
+/// with a letter, joined by `/`; never absolute, never `.` or `..`, never `:`.
+fn zone_name(value: &str) -> bool {
+    value.is_empty()
+        || value.split('/').all(|part| {
+            part.starts_with(|c: char| c.is_ascii_alphabetic())
+                && part
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '-'))
+        })
+}
+
+/// Whether `name` is a shell variable name: a letter or `_`, then letters, digits or `_`.
+pub(crate) fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     chars
         .next()
@@ -936,6 +1150,7 @@ fn declare(program: &str, args: &[Word]) -> Result<()> {
     };
     let mut names = 0usize;
     for w in args {
+        let dynamic = w.literal().is_none();
         let t = match w.literal() {
             Some(t) => t,
             None if w.prefix.contains('=') => w.prefix.as_str(),
@@ -967,12 +1182,25 @@ fn declare(program: &str, args: &[Word]) -> Result<()> {
         }
         let name = t.split_once('=').map_or(t, |(n, _)| n);
         let name = name.strip_suffix('+').unwrap_or(name);
+        // The value assigned, `None` when only known at run time; `export NAME` alone keeps
+        // the value the variable has.
+        let value = match t.split_once('=') {
+            Some(_) if dynamic => None,
+            Some((_, v)) => Some(v),
+            None => Some(""),
+        };
+        let functions = args.iter().any(|a| {
+            a.literal()
+                .is_some_and(|f| f.starts_with('-') && f.contains('f'))
+        });
         let ok = if program == "unset" {
-            is_identifier(name)
+            // Unsetting `PATH` makes bash look names up in the working directory; `HOME`,
+            // `IFS` and the like change what programs read as much as setting them.
+            is_identifier(name) && (functions || harmless_shell_variable(name))
         } else if program == "export" || args.iter().any(|a| a.literal() == Some("-x")) {
-            harmless_variable(name)
+            harmless_assignment(name, value)
         } else {
-            harmless_shell_variable(name)
+            harmless_shell_assignment(name, value)
         };
         if !ok {
             return Err(format!(
@@ -1454,10 +1682,96 @@ mod tests {
         modeled("cargo tree --offline");
         modeled("cargo metadata --format-version 1 --no-deps");
         modeled("ls -la src");
-        modeled("ps aux");
+        modeled("ps -e");
+        modeled("ps -f");
+        modeled("ps axc");
+        modeled("ps -eo pid,comm");
+        unmodeled("ps aux");
+        unmodeled("ps -ef");
+        unmodeled("ps -eo args");
+        unmodeled("ps -A -o pid,cmd");
+        unmodeled("ps -e -o %a");
+        unmodeled("ps -e -o pid,args:80");
+        unmodeled("ps -e -o pid=,command=CMD");
+        unmodeled("ps -e -o pid,unknownfield");
+        modeled("ps -e -o pid=,user:20,comm=NAME,%cpu");
         modeled("date +%s");
         modeled("export LANG=C");
         modeled("set -euo pipefail");
+    }
+
+    #[test]
+    fn locale_and_zone_values_name_no_file() {
+        for ok in [
+            "export LANG=C",
+            "export LC_ALL=C.UTF-8",
+            "export LANG=en_US.UTF-8",
+            "export TZ=UTC",
+            "export TZ=Europe/Paris",
+            "export TZ=America/Argentina/Buenos_Aires",
+            "export LANGUAGE=en:fr",
+        ] {
+            modeled(ok);
+        }
+        for bad in [
+            "export LANGUAGE=../../../../tmp/evil",
+            "export TZ=:/proc/self/environ",
+            "export TZ=/etc/localtime",
+            "export TZ=../x",
+            "export TZ=$HOME/.aws/credentials",
+            "export LC_ALL=./x",
+            "export LANG=:C",
+            "export NLSPATH=/tmp/x",
+            "unset PATH",
+            "unset -v HOME",
+            "unset IFS",
+        ] {
+            unmodeled(bad);
+        }
+        modeled("unset tmp");
+        modeled("unset -f helper");
+    }
+
+    #[test]
+    fn queries_of_writing_programs_only_print() {
+        modeled("kill -l");
+        modeled("kill -l 9");
+        modeled("touch --version");
+        modeled("rm --help");
+        unmodeled("kill 123");
+        unmodeled("kill -l 9 $(x)");
+        unmodeled("touch x");
+        unmodeled("rm --version x");
+        modeled("date -r README.md");
+        modeled("sort --parallel=4 a.txt");
+        modeled("shopt extglob");
+        unmodeled("shopt -s extglob");
+        modeled("ss -tlnp");
+        unmodeled("ss -K dst 1.2.3.4");
+    }
+
+    #[test]
+    fn git_history_contents_beyond_the_current_branch_are_unmodeled() {
+        modeled("git log -p");
+        modeled("git log -p -- src/main.rs");
+        modeled("git log -S foo --oneline");
+        modeled("git show HEAD");
+        modeled("git show --stat HEAD~3");
+        modeled("git show HEAD~1:src/main.rs");
+        modeled("git help -a");
+        modeled("git cat-file --batch-check");
+        modeled("git remote -v");
+        unmodeled("git log -p -S PRIVATE");
+        unmodeled("git log -G secret --patch");
+        unmodeled("git show -S token");
+        unmodeled("git log -p --all");
+        unmodeled("git log -p --reflog");
+        unmodeled("git log -p -g");
+        unmodeled("git show HEAD~1");
+        unmodeled("git show abc1234");
+        unmodeled("git remote get-url origin");
+        unmodeled("git help log");
+        unmodeled("git grep -e BEGIN HEAD~1 -- src");
     }
 
     #[test]

@@ -102,6 +102,9 @@ pub enum Special {
     Listing,
     /// `cd`, `pushd`, `popd`: followed by the shell reader.
     Cd,
+    /// Programs that change files or processes, proven only when they print and exit:
+    /// `touch --version`, `kill -l`.
+    Query,
 }
 
 /// One program of the table.
@@ -375,7 +378,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["sort"],
         TextFilter,
-        "b|ignore-leading-blanks d|dictionary-order f|ignore-case g|general-numeric-sort i|ignore-nonprinting M|month-sort h|human-numeric-sort n|numeric-sort R|random-sort random-source=r r|reverse sort=v V|version-sort c C check=? debug files0-from=r!x k|key=v m|merge o|output=w s|stable S|buffer-size=v t|field-separator=v u|unique z|zero-terminated help version",
+        "b|ignore-leading-blanks d|dictionary-order f|ignore-case g|general-numeric-sort i|ignore-nonprinting M|month-sort h|human-numeric-sort n|numeric-sort R|random-sort random-source=r r|reverse sort=v V|version-sort c C check=? debug files0-from=r!x k|key=v m|merge o|output=w s|stable S|buffer-size=v parallel=v t|field-separator=v u|unique z|zero-terminated help version",
         Paths,
     ),
     p(
@@ -569,7 +572,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["date"],
         Info,
-        "d|date=v I|iso-8601=? R|rfc-email rfc-3339=v u|utc|universal debug resolution help version",
+        "d|date=v I|iso-8601=? R|rfc-email rfc-3339=v r|reference=v u|utc|universal debug resolution help version",
         Special(Special::Date),
     ),
     p(&["whoami", "logname", "arch", "users"], Info, HV, None),
@@ -590,6 +593,26 @@ pub static PROGRAMS: &[Program] = &[
     p(&["tty"], Info, "s|silent|quiet help version", None),
     p(&["groups"], Info, HV, Text),
     p(&["uptime"], Info, "p|pretty s|since h|help V|version", None),
+    // Sockets and the processes' names that hold them; never `-K` (closes sockets), `-D`
+    // (writes a file), `-F` (reads one) or `-N` (enters a namespace).
+    p(
+        &["ss"],
+        Info,
+        "h|help V|version H|no-header O|oneline n|numeric r|resolve a|all l|listening          o|options e|extended m|memory p|processes i|info s|summary 4|ipv4 6|ipv6 0|packet          t|tcp M|mptcp S|sctp u|udp d|dccp w|raw x|unix T|threads A|query|socket=v          f|family=v",
+        Text,
+    ),
+    // `shopt` and `shopt NAME`: print shell options; setting one (`-s`, `-u`) changes how
+    // words expand and is not listed.
+    p(&["shopt"], Shell, "p q o", Text),
+    p(
+        &[
+            "kill", "touch", "mkdir", "cp", "mv", "ln", "install", "rm", "rmdir", "chmod", "chown",
+            "chgrp", "tee", "truncate",
+        ],
+        Shell,
+        "",
+        Special(Special::Query),
+    ),
     p(
         &["who"],
         Info,

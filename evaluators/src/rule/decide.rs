@@ -2,7 +2,6 @@
 //! rule covers a shell command only when every part that runs is covered.
 
 use std::cmp::Reverse;
-use std::collections::HashMap;
 
 use super::compile::CompiledRule;
 use super::config::RuleAction;
@@ -119,7 +118,8 @@ fn covering_allow(
     script: &Script,
     places: &Places<'_>,
 ) -> Option<usize> {
-    let mut best: HashMap<usize, usize> = HashMap::new();
+    // The covering allow of each command (by index), the strongest layer's.
+    let mut best: Vec<(usize, usize)> = Vec::new();
     for h in hits
         .iter()
         .filter(|h| rules[h.rule].action == RuleAction::Allow && !h.loose)
@@ -127,21 +127,24 @@ fn covering_allow(
         if let Some(c) = h.command
             && within_plain_form(&script.commands[c], h.words, places)
         {
-            let slot = best.entry(c).or_insert(h.rule);
-            if rules[h.rule].layer < rules[*slot].layer {
-                *slot = h.rule;
+            match best.iter_mut().find(|(command, _)| *command == c) {
+                Some((_, slot)) => {
+                    if rules[h.rule].layer < rules[*slot].layer {
+                        *slot = h.rule;
+                    }
+                }
+                None => best.push((c, h.rule)),
             }
         }
     }
     if best.is_empty() {
         return None;
     }
+    let best_of = |j: usize| best.iter().find(|(c, _)| *c == j).map(|&(_, r)| r);
     let mut weakest: Option<usize> = None;
     for (i, leaf) in script.leaves() {
         let chain = std::iter::once(i).chain(script.ancestors(i).map(|(j, _)| j));
-        let cover = chain
-            .filter_map(|j| best.get(&j).copied())
-            .min_by_key(|&r| rules[r].layer);
+        let cover = chain.filter_map(best_of).min_by_key(|&r| rules[r].layer);
         let clean = std::iter::once(leaf)
             .chain(script.ancestors(i).map(|(_, c)| c))
             .all(coverable);

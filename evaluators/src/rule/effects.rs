@@ -46,14 +46,33 @@ pub(crate) struct Form {
 /// resolved one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct NamedPath {
-    pub written: Form,
+    /// As written, when it differs from the resolved form (`None`: the same).
+    written: Option<Form>,
     pub real: Form,
 }
 
 impl NamedPath {
+    /// A path whose written and resolved forms are the same.
+    fn same(form: Form) -> Self {
+        Self {
+            written: None,
+            real: form,
+        }
+    }
+
+    /// The path as written (`..` removed as text).
+    pub(crate) fn written(&self) -> &Form {
+        self.written.as_ref().unwrap_or(&self.real)
+    }
+
+    /// Whether it resolves to what is written.
+    pub(crate) fn resolves_as_written(&self) -> bool {
+        self.written.is_none()
+    }
+
     /// Its forms: written and resolved, once when they are the same.
     fn forms(&self) -> impl Iterator<Item = &Form> {
-        std::iter::once(&self.written).chain((self.real != self.written).then_some(&self.real))
+        self.written.iter().chain(std::iter::once(&self.real))
     }
 }
 
@@ -85,7 +104,7 @@ pub(crate) fn of_call(
     places: &Places<'_>,
     script: Option<&Script>,
     shell_paths: bool,
-    named: &[NamedPath],
+    named: Vec<NamedPath>,
 ) -> CallEffects {
     let mut out = CallEffects::default();
     let tool = call.tool_name.as_str();
@@ -97,7 +116,6 @@ pub(crate) fn of_call(
         }
     } else if let Some(access) = filesystem::access_of(tool, &call.input, &cx.catalog) {
         out.file_tool = Some(access);
-        let named = named.to_vec();
         let search = filesystem::is_search(tool);
         match access {
             Access::Write => out.writes.extend(named),
@@ -157,13 +175,10 @@ fn form(places: &Places<'_>, path: &Path) -> Form {
 
 /// A path word used in `cwd`, named both ways.
 pub(crate) fn name(places: &Places<'_>, raw: &str, cwd: &WorkingDir) -> NamedPath {
-    let (located, lexical) = places.locate_with_lexical(raw, cwd);
-    let real = form(places, &located.path);
-    let written = match lexical {
-        Some(w) if w != located.path => form(places, &w),
-        _ => real.clone(),
-    };
-    NamedPath { written, real }
+    places.with_located_paths(raw, cwd, |located, lexical| NamedPath {
+        written: lexical.filter(|&w| w != located).map(|w| form(places, w)),
+        real: form(places, located),
+    })
 }
 
 fn word_name(places: &Places<'_>, word: &Word, cwd: &WorkingDir) -> Option<NamedPath> {
@@ -244,6 +259,8 @@ pub(crate) struct EffectRules {
     /// Rules by the literal directory their glob starts with (`secrets` for `secrets/**`),
     /// to find those a searched tree may reach.
     prefixes: BTreeMap<String, Vec<usize>>,
+    /// The same, for exact lookups (a tree's own directory and those above it).
+    prefix_of: HashMap<String, Vec<usize>>,
     hosts: HashMap<String, Vec<HostRule>>,
     /// Whether a deny or ask rule names a path effect.
     restricting: bool,
@@ -321,6 +338,10 @@ impl EffectRulesBuilder {
             paths,
             relative: finish(relative)?,
             absolute: finish(absolute)?,
+            prefix_of: prefixes
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
             prefixes,
             hosts: self.hosts,
         })
@@ -364,17 +385,16 @@ impl EffectRules {
     /// The rules of `kind` whose glob matches a form of `path` (`real_only`: the resolved
     /// form only).
     fn matching(&self, path: &NamedPath, real_only: bool, out: &mut Vec<usize>) {
-        let forms: Vec<&Form> = if real_only {
-            vec![&path.real]
-        } else {
-            path.forms().collect()
-        };
-        for f in forms {
+        let written = path.written.as_ref().filter(|_| !real_only);
+        let mut found = Vec::new();
+        for f in written.into_iter().chain(std::iter::once(&path.real)) {
             if let (Some(rel), Some((set, index))) = (&f.relative, &self.relative) {
-                out.extend(set.matches(rel).into_iter().map(|i| index[i]));
+                set.matches_into(rel, &mut found);
+                out.extend(found.iter().map(|&i| index[i]));
             }
             if let Some((set, index)) = &self.absolute {
-                out.extend(set.matches(&f.absolute).into_iter().map(|i| index[i]));
+                set.matches_into(&f.absolute, &mut found);
+                out.extend(found.iter().map(|&i| index[i]));
             }
         }
     }
@@ -421,7 +441,7 @@ impl EffectRules {
                     .map(|end| &text[..end])
                     .chain(std::iter::once(if absolute { "/" } else { "" }));
                 for dir in ancestors {
-                    if let Some(rules) = self.prefixes.get(dir) {
+                    if let Some(rules) = self.prefix_of.get(dir) {
                         take(rules);
                     }
                 }
@@ -453,14 +473,7 @@ impl EffectRules {
                 }
                 let path = entry.path();
                 let f = form(places, &path);
-                self.matching(
-                    &NamedPath {
-                        written: f.clone(),
-                        real: f,
-                    },
-                    true,
-                    &mut hits,
-                );
+                self.matching(&NamedPath::same(f), true, &mut hits);
                 candidates.retain(|i| {
                     let hit = hits.contains(i);
                     if hit {
@@ -505,7 +518,7 @@ impl EffectRules {
             for p in list {
                 self.matching(p, false, &mut scratch);
                 if allow_list.is_some_and(|k| kinds == [k]) && !std::ptr::eq(list, &effects.trees) {
-                    real_matches.push(if p.written == p.real {
+                    real_matches.push(if p.resolves_as_written() {
                         scratch.clone()
                     } else {
                         let mut real = Vec::new();

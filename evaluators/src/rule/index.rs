@@ -86,6 +86,9 @@ impl GlobIndex {
     }
 
     fn lookup(&self, candidate: &str, out: &mut Vec<usize>) {
+        if self.set.is_empty() {
+            return;
+        }
         out.extend(
             self.set
                 .matches(candidate)
@@ -276,11 +279,20 @@ impl Bucket {
         // A path rule hits when a form of a path matches it; it covers (for an allow) only
         // when every path, as resolved, matches it.
         let mut found = Vec::new();
-        let mut real_matches: HashMap<usize, usize> = HashMap::new();
+        // How many paths each rule matches as resolved.
+        let mut real_matches: Vec<(usize, usize)> = Vec::new();
         let mut any = Vec::new();
+        let mut here = Vec::new();
         for p in &call.paths {
-            for (form, real) in [(&p.written, false), (&p.real, true)] {
-                let mut here = Vec::new();
+            // The written form (when it differs), then the resolved one, whose matches also
+            // count toward covering.
+            let written = (!p.resolves_as_written()).then(|| p.written());
+            for (form, real) in written
+                .map(|w| (w, false))
+                .into_iter()
+                .chain(std::iter::once((&p.real, true)))
+            {
+                here.clear();
                 if let Some(rel) = &form.relative {
                     self.relative.lookup(rel, &mut here);
                 }
@@ -289,19 +301,28 @@ impl Bucket {
                 here.dedup();
                 if real {
                     for &r in &here {
-                        *real_matches.entry(r).or_default() += 1;
+                        match real_matches.iter_mut().find(|(rule, _)| *rule == r) {
+                            Some((_, n)) => *n += 1,
+                            None => real_matches.push((r, 1)),
+                        }
                     }
                 }
-                any.extend(here);
+                any.extend_from_slice(&here);
             }
         }
         any.sort_unstable();
         any.dedup();
-        hits.extend(any.into_iter().map(|rule| Hit {
-            rule,
-            command: None,
-            loose: real_matches.get(&rule).copied().unwrap_or(0) < call.paths.len(),
-            words: 0,
+        hits.extend(any.into_iter().map(|rule| {
+            Hit {
+                rule,
+                command: None,
+                loose: real_matches
+                    .iter()
+                    .find(|(r, _)| *r == rule)
+                    .map_or(0, |&(_, n)| n)
+                    < call.paths.len(),
+                words: 0,
+            }
         }));
         for (field, index) in &self.arguments {
             if let Some(value) = call.input.get(field) {

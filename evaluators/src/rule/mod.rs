@@ -117,12 +117,12 @@ impl RuleEvaluator {
             servers.push(server);
         }
         let parsed = is_shell_tool(tool)
-            .then(|| warrant_core::catalog::shell_command(&call.input))
+            .then(|| warrant_core::catalog::shell_command_text(&call.input))
             .flatten()
             .map(|c| crate::shell::parse_in(cx, &c));
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
         let places = Places::new(&cx.workspace_root, self.home.as_deref(), None).sharing(cx);
-        let view = CallView {
+        let mut view = CallView {
             identities,
             servers,
             script,
@@ -167,7 +167,7 @@ impl RuleEvaluator {
                 &places,
                 script,
                 self.effects.restricts_paths(),
-                &view.paths,
+                std::mem::take(&mut view.paths),
             );
             hits.extend(self.effects.lookup(&done, &places));
         }

@@ -65,6 +65,10 @@ pub enum ShellError {
         "bash evaluates `{0}` when it runs, as code or from an environment that may hold secrets"
     )]
     EvaluatesCode(String),
+    /// Bash gives it a meaning the policy does not model (an equivalence class in a glob, an
+    /// extended glob, a variable assigned where it cannot be followed).
+    #[error("bash gives `{0}` a meaning that is not modelled")]
+    Unmodeled(String),
 }
 
 /// Where a redirection sends or takes data.
@@ -233,20 +237,29 @@ pub fn parse_from(command: &str, start: WorkingDir) -> Result<Script, ShellError
 pub(crate) struct CallAnalysis {
     /// The command parsed first (by whichever evaluator asked first), with its text.
     parsed: std::sync::OnceLock<(String, std::sync::Arc<Result<Script, ShellError>>)>,
-    /// Paths resolved (symlinks followed): the resolution's start, the path as joined, and
-    /// what it resolved to.
-    resolved: std::sync::Mutex<Vec<Resolved>>,
+    /// The scopes of the places that share this analysis: their root (resolved), whether it
+    /// is real, and their home.
+    scopes: std::sync::Mutex<Vec<Scope>>,
+    /// Words placed (see [`Places::locate`](crate::paths::Places)), by scope, word and
+    /// directory: the policy's secret scan and the rules' effects look at the same words.
+    words: std::sync::Mutex<Vec<PlacedEntry>>,
 }
 
-/// One path resolved for a call: from where, what, and the result (`None`: not modeled).
-type Resolved = (
-    Option<std::path::PathBuf>,
-    std::path::PathBuf,
-    Option<std::path::PathBuf>,
-);
+/// The root, whether it is real, and the home of places sharing a call's analysis.
+type Scope = (std::path::PathBuf, bool, Option<std::path::PathBuf>);
 
-/// The most resolutions one call keeps; past it, paths are resolved again when asked.
-const MAX_RESOLVED: usize = 256;
+/// A word placed in a call: the scope it was placed in (its home counts only for a word or
+/// directory starting with `~`), the word, its directory, and what placing it found.
+struct PlacedEntry {
+    root: usize,
+    home: Option<usize>,
+    raw: String,
+    cwd: WorkingDir,
+    word: crate::paths::PlacedWord,
+}
+
+/// The most words one call keeps placed; past it, words are placed again when asked.
+const MAX_PLACED: usize = 256;
 
 impl CallAnalysis {
     /// The analysis of the call evaluated in `cx`, made empty by the first to ask.
@@ -254,32 +267,93 @@ impl CallAnalysis {
         cx.analysis.get_or_insert_with(Self::default)
     }
 
-    /// `path` resolved from `start` by `resolve`, or as it was resolved earlier in this call.
-    pub(crate) fn resolved(
+    /// The scope of places with this root and home (a number naming them in this analysis;
+    /// `usize::MAX` when none can be kept).
+    pub(crate) fn scope(
         &self,
-        start: Option<&std::path::Path>,
-        path: &std::path::Path,
-        resolve: impl FnOnce() -> Option<std::path::PathBuf>,
-    ) -> Option<std::path::PathBuf> {
-        // A poisoned lock only loses the memo: the path is resolved again.
-        if let Ok(memo) = self.resolved.lock()
-            && let Some((_, _, real)) = memo
-                .iter()
-                .find(|(s, p, _)| p == path && s.as_deref() == start)
+        root: &std::path::Path,
+        root_real: bool,
+        home: Option<&std::path::Path>,
+    ) -> usize {
+        let Ok(mut scopes) = self.scopes.lock() else {
+            return usize::MAX;
+        };
+        if let Some(i) = scopes
+            .iter()
+            .position(|(r, real, h)| r == root && *real == root_real && h.as_deref() == home)
         {
-            return real.clone();
+            return i;
         }
-        let real = resolve();
-        if let Ok(mut memo) = self.resolved.lock()
-            && memo.len() < MAX_RESOLVED
+        scopes.push((
+            root.to_path_buf(),
+            root_real,
+            home.map(std::path::Path::to_path_buf),
+        ));
+        scopes.len() - 1
+    }
+
+    /// The scope key of a word used in `cwd` by places of `scope`: the first scope with the
+    /// same root (and, when the word or its directory starts with `~`, the same home).
+    fn word_scope(
+        &self,
+        scope: usize,
+        raw: &str,
+        cwd: &WorkingDir,
+    ) -> Option<(usize, Option<usize>)> {
+        let scopes = self.scopes.lock().ok()?;
+        let (root, real, _) = scopes.get(scope)?;
+        let first = scopes
+            .iter()
+            .position(|(r, re, _)| r == root && re == real)?;
+        let homed = raw.starts_with('~') || matches!(cwd, WorkingDir::Dir(d) if d.starts_with('~'));
+        Some((first, homed.then_some(scope)))
+    }
+
+    /// What `use_it` makes of the word `raw` (used in `cwd`) as `places` (of `scope`) place
+    /// it, placed once per call and scope, its secret looked up once per set of secrets.
+    /// `use_it` runs while the words are locked: it must not place words itself.
+    pub(crate) fn placed<T>(
+        &self,
+        scope: usize,
+        raw: &str,
+        cwd: &WorkingDir,
+        places: &crate::paths::Places<'_>,
+        use_it: impl FnOnce(&crate::paths::PlacedWord) -> T,
+    ) -> T {
+        let id = places.secrets_id();
+        let key = self.word_scope(scope, raw, cwd);
+        let (Some((root, home)), Ok(mut words)) = (key, self.words.lock()) else {
+            return use_it(&places.place_word(raw, cwd));
+        };
+        if let Some(entry) = words
+            .iter_mut()
+            .find(|e| e.root == root && e.home == home && e.raw == raw && e.cwd == *cwd)
         {
-            memo.push((
-                start.map(std::path::Path::to_path_buf),
-                path.to_path_buf(),
-                real.clone(),
-            ));
+            let word = &mut entry.word;
+            if let Some(id) = id
+                && !word.secrets.iter().any(|(k, _)| *k == id)
+            {
+                let secret = places.secret_of(word);
+                word.secrets.push((id, secret));
+            }
+            return use_it(word);
         }
-        real
+        let mut word = places.place_word(raw, cwd);
+        if let Some(id) = id {
+            let secret = places.secret_of(&word);
+            word.secrets.push((id, secret));
+        }
+        let out = use_it(&word);
+        if words.len() < MAX_PLACED {
+            words.push(PlacedEntry {
+                root,
+                home,
+                raw: raw.to_owned(),
+                cwd: cwd.clone(),
+                word,
+            });
+        }
+        out
     }
 }
 

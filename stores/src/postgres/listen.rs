@@ -7,6 +7,7 @@ use std::task::{Context as TaskContext, Poll};
 use futures::{Stream, StreamExt};
 use tokio::sync::mpsc;
 use tokio_postgres::{AsyncMessage, NoTls};
+use warrant_core::events::NoticeSource;
 use warrant_core::store::{StoreError, StoreErrorKind};
 
 use super::error::Context;
@@ -14,24 +15,15 @@ use super::error::Context;
 /// The channel every appended event is notified on, with the payload `<session>:<seq>`.
 pub const EVENT_CHANNEL: &str = "warrant_events";
 
-/// An event appended by some instance: its session and position.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EventNotice {
-    /// The session.
-    pub session_id: String,
-    /// The event's position in the session's log.
-    pub seq: u64,
-}
+pub use warrant_core::events::EventNotice;
 
-impl EventNotice {
-    /// Reads a notification's payload (`<session>:<seq>`; the session may hold colons).
-    fn parse(payload: &str) -> Option<Self> {
-        let (session, seq) = payload.rsplit_once(':')?;
-        Some(Self {
-            session_id: session.to_owned(),
-            seq: seq.parse().ok()?,
-        })
-    }
+/// Reads a notification's payload (`<session>:<seq>`; the session may hold colons).
+fn parse(payload: &str) -> Option<EventNotice> {
+    let (session, seq) = payload.rsplit_once(':')?;
+    Some(EventNotice {
+        session_id: session.to_owned(),
+        seq: seq.parse().ok()?,
+    })
 }
 
 /// The notices of appended events, in the order their transactions committed; from
@@ -66,6 +58,29 @@ impl Drop for EventNotices {
     }
 }
 
+#[async_trait::async_trait]
+impl NoticeSource for super::PostgresStore {
+    async fn listen(&self) -> Result<warrant_core::events::EventNotices, StoreError> {
+        Ok(Box::pin(super::PostgresStore::listen(self).await?))
+    }
+
+    async fn last_seq(&self, session_id: &str) -> Result<Option<u64>, StoreError> {
+        let (client, _) = self.ready_client().await?;
+        let row = client
+            .query_opt(
+                "SELECT last_seq FROM event_heads WHERE session_id = $1",
+                &[&session_id],
+            )
+            .await
+            .context("reading a session's last event position")?;
+        row.map(|r| {
+            let seq: i64 = r.try_get(0).context("event seq")?;
+            super::error::from_db(seq, "event seq")
+        })
+        .transpose()
+    }
+}
+
 /// Opens a connection of its own, listens on [`EVENT_CHANNEL`], and forwards each notice.
 pub(crate) async fn listen(config: &tokio_postgres::Config) -> Result<EventNotices, StoreError> {
     let (client, mut connection) = config
@@ -78,7 +93,7 @@ pub(crate) async fn listen(config: &tokio_postgres::Config) -> Result<EventNotic
         while let Some(message) = messages.next().await {
             match message {
                 Ok(AsyncMessage::Notification(n)) if n.channel() == EVENT_CHANNEL => {
-                    let notice = EventNotice::parse(n.payload()).ok_or_else(|| {
+                    let notice = parse(n.payload()).ok_or_else(|| {
                         StoreError::new(
                             StoreErrorKind::Corrupt,
                             format!(
@@ -120,18 +135,18 @@ pub(crate) async fn listen(config: &tokio_postgres::Config) -> Result<EventNotic
 
 #[cfg(test)]
 mod tests {
-    use super::EventNotice;
+    use super::{EventNotice, parse};
 
     #[test]
     fn a_payload_names_its_session_and_seq() {
         assert_eq!(
-            EventNotice::parse("team:a:17"),
+            parse("team:a:17"),
             Some(EventNotice {
                 session_id: "team:a".into(),
                 seq: 17
             })
         );
-        assert_eq!(EventNotice::parse("no-seq"), None);
-        assert_eq!(EventNotice::parse("s:x"), None);
+        assert_eq!(parse("no-seq"), None);
+        assert_eq!(parse("s:x"), None);
     }
 }

@@ -34,7 +34,9 @@
 mod audit;
 mod config;
 mod error;
+mod instances;
 mod listen;
+mod open;
 mod records;
 mod schema;
 mod sessions;
@@ -52,7 +54,8 @@ use warrant_core::event::Event;
 use warrant_core::grant::Grant;
 use warrant_core::part::{Message, ToolPart};
 use warrant_core::store::{
-    AuditQuery, PendingApproval, Store, StoreError, StoreErrorKind, StoredAuditRecord, StoredEvent,
+    Approvals, AuditLog, AuditQuery, Conversations, EventLog, PendingApproval, StoreError,
+    StoreErrorKind, StoredAuditRecord, StoredEvent, WorkspaceStore,
 };
 use warrant_core::workspace::{SessionRecord, WorkspaceState};
 
@@ -304,7 +307,7 @@ impl PostgresStore {
 }
 
 #[async_trait]
-impl Store for PostgresStore {
+impl AuditLog for PostgresStore {
     async fn append_audit(&self, record: AuditRecord) -> Result<u64, StoreError> {
         let row = audit::AuditRow::new(&record)?;
         let (mut client, ready) = self.ready_client().await?;
@@ -331,6 +334,42 @@ impl Store for PostgresStore {
         audit::records(&mut client, query).await
     }
 
+    async fn verify_audit(
+        &self,
+        expected: Option<&AuditHead>,
+    ) -> Result<AuditVerification, StoreError> {
+        let (mut client, ready) = self.ready_client().await?;
+        audit::verify(
+            &mut client,
+            &ready.key,
+            self.config.checkpoint_file.as_deref(),
+            expected,
+        )
+        .await
+    }
+}
+
+#[async_trait]
+impl EventLog for PostgresStore {
+    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
+        let row = records::EventRow::new(session_id, event)?;
+        let (mut client, _) = self.ready_client().await?;
+        records::append_event(&mut client, &row, self.config.event_retention).await
+    }
+
+    async fn events_since(
+        &self,
+        session_id: &str,
+        after_seq: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let (client, _) = self.ready_client().await?;
+        records::events_since(&client, session_id, after_seq, limit).await
+    }
+}
+
+#[async_trait]
+impl Conversations for PostgresStore {
     async fn upsert_tool_part(
         &self,
         session_id: &str,
@@ -346,7 +385,10 @@ impl Store for PostgresStore {
         let (client, _) = self.ready_client().await?;
         records::messages(&client, session_id).await
     }
+}
 
+#[async_trait]
+impl Approvals for PostgresStore {
     async fn put_pending_approval(&self, pending: &PendingApproval) -> Result<(), StoreError> {
         let row = records::PendingRow::new(pending)?;
         let (client, _) = self.ready_client().await?;
@@ -375,25 +417,14 @@ impl Store for PostgresStore {
         records::grants(&client).await
     }
 
-    async fn verify_audit(
-        &self,
-        expected: Option<&AuditHead>,
-    ) -> Result<AuditVerification, StoreError> {
-        let (mut client, ready) = self.ready_client().await?;
-        audit::verify(
-            &mut client,
-            &ready.key,
-            self.config.checkpoint_file.as_deref(),
-            expected,
-        )
-        .await
-    }
-
     async fn remove_grant(&self, grant_id: &str) -> Result<bool, StoreError> {
         let (mut client, _) = self.ready_client().await?;
         records::remove_grant(&mut client, grant_id).await
     }
+}
 
+#[async_trait]
+impl WorkspaceStore for PostgresStore {
     async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError> {
         let (mut client, _) = self.ready_client().await?;
         sessions::load_workspace(&mut client).await
@@ -421,22 +452,6 @@ impl Store for PostgresStore {
         let expired = sessions::expire(&mut client, untouched_since).await?;
         self.with_expired(|e| e.extend(expired.iter().cloned()));
         Ok(expired)
-    }
-
-    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
-        let row = records::EventRow::new(session_id, event)?;
-        let (mut client, _) = self.ready_client().await?;
-        records::append_event(&mut client, &row, self.config.event_retention).await
-    }
-
-    async fn events_since(
-        &self,
-        session_id: &str,
-        after_seq: u64,
-        limit: usize,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        let (client, _) = self.ready_client().await?;
-        records::events_since(&client, session_id, after_seq, limit).await
     }
 }
 

@@ -201,6 +201,30 @@ pub(crate) async fn pending(client: &ClientWrapper) -> Result<Vec<PendingApprova
         )
         .await
         .context("reading pending approvals")?;
+    pending_rows(rows)
+}
+
+/// The pending approval of one tool call, `None` when there is none.
+///
+/// # Errors
+///
+/// As [`pending`].
+pub(crate) async fn pending_one(
+    client: &ClientWrapper,
+    tool_call_id: &str,
+) -> Result<Option<PendingApproval>, StoreError> {
+    let rows = client
+        .query(
+            "SELECT tool_call_id, session_id, message_id, request FROM pending_approvals \
+             WHERE tool_call_id = $1",
+            &[&tool_call_id],
+        )
+        .await
+        .context("reading a pending approval")?;
+    Ok(pending_rows(rows)?.pop())
+}
+
+fn pending_rows(rows: Vec<tokio_postgres::Row>) -> Result<Vec<PendingApproval>, StoreError> {
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
         let id: String = row.try_get(0).context("pending approval")?;

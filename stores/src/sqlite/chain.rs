@@ -4,14 +4,16 @@
 //! unkeyed links ([`legacy`](super::legacy)).
 
 use rusqlite::{Connection, OptionalExtension, params};
+use warrant_core::audit::{AuditEvent, AuditRecord};
 use warrant_core::store::{StoreError, duplicate_evaluation};
+use warrant_core::workspace::check_session_id;
 
 use super::key::AuditKey;
-use crate::error::Context;
+use crate::error::{Context, corrupt};
 
 pub use warrant_core::audit::GENESIS;
 
-pub(crate) use crate::audit_chain::{Columns, canonical_json, keyed_link, keyed_link_matches};
+pub(crate) use crate::audit_chain::{Columns, canonical_json_of, keyed_link, keyed_link_matches};
 
 /// The last link of the chain: its seq and hash (`0` and [`GENESIS`] for an empty log).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,6 +121,21 @@ pub(crate) struct AuditRow {
 }
 
 impl AuditRow {
+    /// Encodes a record: its canonical JSON and its indexed columns. Refuses an over-long
+    /// session id.
+    pub(crate) fn new(record: AuditRecord) -> Result<Self, StoreError> {
+        check_session_id(&record.session_id)?;
+        let json =
+            canonical_json_of(&record).map_err(|e| corrupt("cannot encode an audit record", e))?;
+        Ok(Self {
+            json,
+            evaluation: matches!(record.event, AuditEvent::Evaluation { .. }),
+            session_id: record.session_id,
+            tool_call_id: record.tool_call_id,
+            at: record.at,
+        })
+    }
+
     fn columns(&self) -> Columns<'_> {
         Columns {
             session_id: &self.session_id,
@@ -133,7 +150,7 @@ impl AuditRow {
 mod tests {
     use serde_json::{Value, json};
 
-    use super::canonical_json;
+    use crate::audit_chain::canonical_json;
 
     /// The encoding the audit chain was first hashed with: keys and scalars through
     /// `to_string`. The chain's hashes depend on the text staying exactly this.

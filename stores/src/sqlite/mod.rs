@@ -44,20 +44,22 @@ mod sessions;
 mod verify;
 mod writer;
 
+use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use rusqlite::Connection;
-use warrant_core::audit::AuditEvent;
 use warrant_core::audit::AuditRecord;
 use warrant_core::event::Event;
 use warrant_core::event::now_millis;
 use warrant_core::grant::Grant;
 use warrant_core::part::{Message, ToolPart};
 use warrant_core::store::{
-    AuditQuery, PendingAppend, PendingApproval, Store, StoreError, StoredAuditRecord, StoredEvent,
+    Approvals, AuditLog, AuditQuery, Conversations, EventLog, PendingAppend, PendingApproval,
+    StoreError, StoredAuditRecord, StoredEvent, WorkspaceStore,
 };
 use warrant_core::workspace::{SessionRecord, WorkspaceState, check_session_id};
 
@@ -68,7 +70,7 @@ pub use key::{AUDIT_KEY_ENV, AuditKey, MIN_KEY_BYTES};
 pub use report::{AuditBreak, AuditProblem, AuditVerification};
 pub use schema::SCHEMA_VERSION;
 
-use self::chain::{AuditRow, canonical_json};
+use self::chain::AuditRow;
 use self::readers::Readers;
 use self::records::{EventRow, PendingRow};
 use self::sessions::{SessionRow, Written};
@@ -272,19 +274,19 @@ impl SqliteStore {
 }
 
 #[async_trait]
-impl Store for SqliteStore {
+impl AuditLog for SqliteStore {
     async fn append_audit(&self, record: AuditRecord) -> Result<u64, StoreError> {
-        check_session_id(&record.session_id)?;
-        let value = serde_json::to_value(&record)
-            .map_err(|e| corrupt("cannot encode an audit record", e))?;
-        let row = AuditRow {
-            json: canonical_json(&value),
-            evaluation: matches!(record.event, AuditEvent::Evaluation { .. }),
-            session_id: record.session_id,
-            tool_call_id: record.tool_call_id,
-            at: record.at,
-        };
+        let row = AuditRow::new(record)?;
         self.writer.submit(Write::Audit(row)).await
+    }
+
+    /// The writer applies queued writes in order, so the record is durable no later than
+    /// anything started after it.
+    fn start_append_audit(&self, record: AuditRecord) -> Option<PendingAppend> {
+        Some(match AuditRow::new(record) {
+            Ok(row) => Box::pin(self.writer.queue(Write::Audit(row))),
+            Err(e) => Box::pin(std::future::ready(Err(e))),
+        })
     }
 
     async fn evaluation_of(&self, tool_call_id: &str) -> Result<Option<u64>, StoreError> {
@@ -302,6 +304,45 @@ impl Store for SqliteStore {
         self.readers.run(move |c| audit::records(c, &query)).await
     }
 
+    async fn verify_audit(
+        &self,
+        expected: Option<&AuditHead>,
+    ) -> Result<AuditVerification, StoreError> {
+        self.verify(expected.cloned()).await
+    }
+}
+
+#[async_trait]
+impl EventLog for SqliteStore {
+    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
+        let row = EventRow::new(session_id, event)?;
+        self.writer.submit(Write::Event(row)).await
+    }
+
+    /// The writer applies queued writes in order, so events get positions in the order they
+    /// were started.
+    fn start_append_event(&self, session_id: &str, event: &Event) -> Option<PendingAppend> {
+        Some(match EventRow::new(session_id, event) {
+            Ok(row) => Box::pin(self.writer.queue(Write::Event(row))),
+            Err(e) => Box::pin(std::future::ready(Err(e))),
+        })
+    }
+
+    async fn events_since(
+        &self,
+        session_id: &str,
+        after_seq: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        let session = session_id.to_owned();
+        self.readers
+            .run(move |c| records::events_since(c, &session, after_seq, limit))
+            .await
+    }
+}
+
+#[async_trait]
+impl Conversations for SqliteStore {
     async fn upsert_tool_part(
         &self,
         session_id: &str,
@@ -312,13 +353,33 @@ impl Store for SqliteStore {
         self.writer.submit(Write::ToolPart(row)).await.map(drop)
     }
 
+    /// The writer applies queued writes in order, so the part is durable no later than
+    /// anything started after it.
+    fn start_upsert_tool_part(
+        &self,
+        session_id: &str,
+        message_id: &str,
+        part: &ToolPart,
+    ) -> Option<Pin<Box<dyn Future<Output = Result<(), StoreError>> + Send>>> {
+        Some(match parts::PartRow::new(session_id, message_id, part) {
+            Ok(row) => {
+                let written = self.writer.queue(Write::ToolPart(row));
+                Box::pin(async move { written.await.map(drop) })
+            }
+            Err(e) => Box::pin(std::future::ready(Err(e))),
+        })
+    }
+
     async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError> {
         let session = session_id.to_owned();
         self.readers
             .run(move |c| parts::messages(c, &session))
             .await
     }
+}
 
+#[async_trait]
+impl Approvals for SqliteStore {
     async fn put_pending_approval(&self, pending: &PendingApproval) -> Result<(), StoreError> {
         let row = PendingRow::new(pending)?;
         self.writer.submit(Write::PutPending(row)).await.map(drop)
@@ -346,18 +407,14 @@ impl Store for SqliteStore {
         self.readers.run(records::grants).await
     }
 
-    async fn verify_audit(
-        &self,
-        expected: Option<&AuditHead>,
-    ) -> Result<AuditVerification, StoreError> {
-        self.verify(expected.cloned()).await
-    }
-
     async fn remove_grant(&self, grant_id: &str) -> Result<bool, StoreError> {
         let write = Write::RemoveGrant(grant_id.to_owned());
         self.writer.submit(write).await.map(|n| n > 0)
     }
+}
 
+#[async_trait]
+impl WorkspaceStore for SqliteStore {
     async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError> {
         self.readers.run(sessions::load_workspace).await
     }
@@ -410,32 +467,6 @@ impl Store for SqliteStore {
             known.expire(&expired);
         }
         Ok(expired)
-    }
-
-    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
-        let row = EventRow::new(session_id, event)?;
-        self.writer.submit(Write::Event(row)).await
-    }
-
-    /// The writer applies queued writes in order, so events get positions in the order they
-    /// were started.
-    fn start_append_event(&self, session_id: &str, event: &Event) -> Option<PendingAppend> {
-        Some(match EventRow::new(session_id, event) {
-            Ok(row) => Box::pin(self.writer.queue(Write::Event(row))),
-            Err(e) => Box::pin(std::future::ready(Err(e))),
-        })
-    }
-
-    async fn events_since(
-        &self,
-        session_id: &str,
-        after_seq: u64,
-        limit: usize,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        let session = session_id.to_owned();
-        self.readers
-            .run(move |c| records::events_since(c, &session, after_seq, limit))
-            .await
     }
 }
 

@@ -175,7 +175,7 @@ pub fn parse(number: usize, line: Line, max: usize) -> Result<Command, ApiError>
             Some(("grantId", &g.grant_id)).filter(|(_, v)| v.trim().is_empty())
         }
         Command::RuntimeTools(r) => {
-            crate::http::check_runtime_tools(&r.tools)
+            crate::workspace::check_runtime_tools(&r.tools)
                 .map_err(|e| bad("invalid_line", format!("{kind}: {}", e.message)))?;
             None
         }

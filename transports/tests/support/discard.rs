@@ -22,50 +22,25 @@ pub struct DiscardStore {
 }
 
 #[async_trait]
-impl Store for DiscardStore {
+impl AuditLog for DiscardStore {
     async fn append_audit(&self, _: AuditRecord) -> Result<u64, StoreError> {
         Ok(self.audits.fetch_add(1, Ordering::Relaxed) + 1)
     }
+
     async fn audit_records(&self, _: &AuditQuery) -> Result<Vec<StoredAuditRecord>, StoreError> {
         Ok(Vec::new())
     }
-    async fn upsert_tool_part(&self, _: &str, _: &str, _: &ToolPart) -> Result<(), StoreError> {
-        Ok(())
-    }
-    async fn messages(&self, _: &str) -> Result<Vec<Message>, StoreError> {
-        Ok(Vec::new())
-    }
-    async fn put_pending_approval(&self, _: &PendingApproval) -> Result<(), StoreError> {
-        Ok(())
-    }
-    async fn remove_pending_approval(&self, _: &str) -> Result<(), StoreError> {
-        Ok(())
-    }
-    async fn pending_approvals(&self) -> Result<Vec<PendingApproval>, StoreError> {
-        Ok(Vec::new())
-    }
-    async fn put_grant(&self, _: &Grant) -> Result<(), StoreError> {
-        Ok(())
-    }
-    async fn grants(&self) -> Result<Vec<Grant>, StoreError> {
-        Ok(Vec::new())
-    }
-    async fn remove_grant(&self, _: &str) -> Result<bool, StoreError> {
-        Ok(false)
-    }
-    async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError> {
-        Ok(self.workspace.lock().unwrap().clone())
-    }
-    async fn save_workspace(&self, workspace: &WorkspaceState) -> Result<(), StoreError> {
-        *self.workspace.lock().unwrap() = Some(workspace.clone());
-        Ok(())
-    }
+}
+
+#[async_trait]
+impl EventLog for DiscardStore {
     async fn append_event(&self, session_id: &str, _: &Event) -> Result<u64, StoreError> {
         let mut events = self.events.lock().unwrap();
         let seq = events.entry(session_id.to_owned()).or_default();
         *seq += 1;
         Ok(*seq)
     }
+
     async fn events_since(
         &self,
         _: &str,
@@ -73,5 +48,55 @@ impl Store for DiscardStore {
         _: usize,
     ) -> Result<Vec<StoredEvent>, StoreError> {
         Ok(Vec::new())
+    }
+}
+
+#[async_trait]
+impl Conversations for DiscardStore {
+    async fn upsert_tool_part(&self, _: &str, _: &str, _: &ToolPart) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn messages(&self, _: &str) -> Result<Vec<Message>, StoreError> {
+        Ok(Vec::new())
+    }
+}
+
+#[async_trait]
+impl Approvals for DiscardStore {
+    async fn put_pending_approval(&self, _: &PendingApproval) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn remove_pending_approval(&self, _: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn pending_approvals(&self) -> Result<Vec<PendingApproval>, StoreError> {
+        Ok(Vec::new())
+    }
+
+    async fn put_grant(&self, _: &Grant) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn grants(&self) -> Result<Vec<Grant>, StoreError> {
+        Ok(Vec::new())
+    }
+
+    async fn remove_grant(&self, _: &str) -> Result<bool, StoreError> {
+        Ok(false)
+    }
+}
+
+#[async_trait]
+impl WorkspaceStore for DiscardStore {
+    async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError> {
+        Ok(self.workspace.lock().unwrap().clone())
+    }
+
+    async fn save_workspace(&self, workspace: &WorkspaceState) -> Result<(), StoreError> {
+        *self.workspace.lock().unwrap() = Some(workspace.clone());
+        Ok(())
     }
 }

@@ -43,7 +43,7 @@ impl FailingStore {
 }
 
 #[async_trait]
-impl Store for FailingStore {
+impl AuditLog for FailingStore {
     async fn append_audit(&self, record: AuditRecord) -> Result<u64, StoreError> {
         self.check()?;
         let delay = self.resolution_delay_ms.load(Ordering::SeqCst);
@@ -57,6 +57,7 @@ impl Store for FailingStore {
         }
         self.inner.append_audit(record).await
     }
+
     async fn audit_records(
         &self,
         query: &AuditQuery,
@@ -64,6 +65,28 @@ impl Store for FailingStore {
         self.check()?;
         self.inner.audit_records(query).await
     }
+}
+
+#[async_trait]
+impl EventLog for FailingStore {
+    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
+        self.check()?;
+        self.inner.append_event(session_id, event).await
+    }
+
+    async fn events_since(
+        &self,
+        session_id: &str,
+        after_seq: u64,
+        limit: usize,
+    ) -> Result<Vec<StoredEvent>, StoreError> {
+        self.check()?;
+        self.inner.events_since(session_id, after_seq, limit).await
+    }
+}
+
+#[async_trait]
+impl Conversations for FailingStore {
     async fn upsert_tool_part(
         &self,
         session_id: &str,
@@ -75,53 +98,55 @@ impl Store for FailingStore {
             .upsert_tool_part(session_id, message_id, part)
             .await
     }
+
     async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError> {
         self.check()?;
         self.inner.messages(session_id).await
     }
+}
+
+#[async_trait]
+impl Approvals for FailingStore {
     async fn put_pending_approval(&self, pending: &PendingApproval) -> Result<(), StoreError> {
         self.check()?;
         self.inner.put_pending_approval(pending).await
     }
+
     async fn remove_pending_approval(&self, tool_call_id: &str) -> Result<(), StoreError> {
         self.check()?;
         self.inner.remove_pending_approval(tool_call_id).await
     }
+
     async fn pending_approvals(&self) -> Result<Vec<PendingApproval>, StoreError> {
         self.check()?;
         self.inner.pending_approvals().await
     }
+
     async fn put_grant(&self, grant: &Grant) -> Result<(), StoreError> {
         self.check()?;
         self.inner.put_grant(grant).await
     }
+
     async fn grants(&self) -> Result<Vec<Grant>, StoreError> {
         self.check()?;
         self.inner.grants().await
     }
+
     async fn remove_grant(&self, grant_id: &str) -> Result<bool, StoreError> {
         self.check()?;
         self.inner.remove_grant(grant_id).await
     }
+}
+
+#[async_trait]
+impl WorkspaceStore for FailingStore {
     async fn load_workspace(&self) -> Result<Option<WorkspaceState>, StoreError> {
         self.check()?;
         self.inner.load_workspace().await
     }
+
     async fn save_workspace(&self, workspace: &WorkspaceState) -> Result<(), StoreError> {
         self.check()?;
         self.inner.save_workspace(workspace).await
-    }
-    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
-        self.check()?;
-        self.inner.append_event(session_id, event).await
-    }
-    async fn events_since(
-        &self,
-        session_id: &str,
-        after_seq: u64,
-        limit: usize,
-    ) -> Result<Vec<StoredEvent>, StoreError> {
-        self.check()?;
-        self.inner.events_since(session_id, after_seq, limit).await
     }
 }

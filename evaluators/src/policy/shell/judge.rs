@@ -130,6 +130,16 @@ impl Judge<'_> {
             );
             self.unknown(cmd, &why, Risk::High);
         }
+        if effects.repository
+            && let Some(why) = workspace_git_config_runs_programs(self.places.root())
+        {
+            self.unknown(cmd, &why, Risk::High);
+        }
+        if effects.remote_urls
+            && let Some(why) = workspace_git_config_credentials(self.places.root())
+        {
+            self.unknown(cmd, &why, Risk::High);
+        }
         if effects.history
             && let Some(what) = self.tracked_secret_anywhere()
         {
@@ -147,6 +157,19 @@ impl Judge<'_> {
             if let Some(found) = self.found_upwards(cmd, w.text()) {
                 let why = format!(
                     "would read `{found}`, configuration in the workspace that can name programs to run"
+                );
+                self.unknown(cmd, &why, Risk::Medium);
+            }
+        }
+        for w in &effects.paths_not_revisions {
+            let located = w
+                .literal()
+                .map(|t| self.places.locate(t, &cmd.cwd))
+                .filter(|l| l.place == Place::Inside && l.path.exists());
+            if located.is_none() {
+                let why = format!(
+                    "reads `{}` as a revision, whose files may hold a secret removed since",
+                    w.raw
                 );
                 self.unknown(cmd, &why, Risk::Medium);
             }
@@ -213,24 +236,26 @@ impl Judge<'_> {
     }
 
     /// The first of `name` found in the command's directory or any directory above it up to
-    /// the workspace root, shown relative to the root.
+    /// the filesystem's root, shown relative to the workspace root when inside it.
     fn found_upwards(&self, cmd: &SimpleCommand, name: &str) -> Option<String> {
         let start = self.places.locate(".", &cmd.cwd);
         if start.place == Place::Unknown {
             return Some(format!("{name} (in a directory an earlier `cd` chose)"));
         }
-        let root = self.places.root();
-        let mut dir = start.path.as_path();
-        loop {
-            let candidate = dir.join(name);
-            if std::fs::symlink_metadata(&candidate).is_ok() {
-                return Some(self.places.shown(&candidate));
+        // Toolchains read their configuration from every directory up to the filesystem's
+        // root, not only the workspace's; a check that fails is a finding (fail closed).
+        let mut dir = Some(start.path.as_path());
+        while let Some(d) = dir {
+            let candidate = d.join(name);
+            match std::fs::symlink_metadata(&candidate) {
+                Ok(_) => return Some(self.places.shown(&candidate)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {}
+                Err(e) => return Some(format!("{} ({e})", self.places.shown(&candidate))),
             }
-            if dir == root || !dir.starts_with(root) {
-                return None;
-            }
-            dir = dir.parent()?;
+            dir = d.parent();
         }
+        None
     }
 
     /// The command looks at `word` (its name, size, type), never its contents: a secret
@@ -619,6 +644,12 @@ impl Judge<'_> {
         match self.target(cmd, word) {
             Target::Known(l) | Target::Below(l) => match l.place {
                 Place::Sensitive(what) => self.sensitive(cmd, shown, &what),
+                // Reading the terminal reads what the user types.
+                Place::HarmlessDevice if reads_terminal(&l.path) => self.unknown(
+                    cmd,
+                    &format!("reads `{shown}`, the user's terminal"),
+                    Risk::Medium,
+                ),
                 Place::Inside | Place::HarmlessDevice => {}
                 Place::Unknown => self.unknown(
                     cmd,
@@ -921,4 +952,155 @@ pub(super) fn has_flag(args: &[Word], short: char, long: &str) -> bool {
     args.iter().filter_map(Word::literal).any(|t| {
         t == long || (t.starts_with('-') && !t.starts_with("--") && t[1..].contains(short))
     })
+}
+
+/// Whether reading `path` reads the user's terminal (`/dev/stdin` is the command's own input
+/// and stays harmless).
+fn reads_terminal(path: &std::path::Path) -> bool {
+    path == std::path::Path::new("/dev/tty")
+}
+
+/// Keys of a repository's own configuration that make read-only git commands run programs
+/// (`core.fsmonitor`, `core.pager`, `diff.*.textconv`, `filter.*.clean`, …) or load other
+/// files (`include.path`), matched in lower case anywhere in the file.
+const GIT_CONFIG_PROGRAMS: &[&str] = &[
+    "fsmonitor",
+    "pager",
+    "sshcommand",
+    "askpass",
+    "hookspath",
+    "editor",
+    "textconv",
+    "external",
+    "program",
+    "command",
+    "[filter",
+    "include",
+];
+
+/// The most bytes of a repository configuration that are read; a longer one is not proven.
+const MAX_GIT_CONFIG_BYTES: u64 = 64 * 1024;
+
+/// Why printing the workspace repository's remote URLs may print a credential, if it may:
+/// `.git/config` sets an `http.extraheader` or names an `http(s)://user[:token]@host` URL, or
+/// cannot be read.
+fn workspace_git_config_credentials(root: &std::path::Path) -> Option<String> {
+    let text = match read_git_config(&root.join(".git/config")) {
+        Ok(Some(t)) => t,
+        Ok(None) => return None,
+        Err(why) => return Some(why),
+    };
+    let userinfo = text.lines().any(|line| {
+        ["http://", "https://"].iter().any(|scheme| {
+            line.split(scheme).skip(1).any(|rest| {
+                rest.split('/')
+                    .next()
+                    .is_some_and(|host| host.contains('@'))
+            })
+        })
+    });
+    (userinfo || text.contains("extraheader"))
+        .then(|| "prints remote URLs, and `.git/config` holds a credential".to_owned())
+}
+
+/// The text of a repository configuration file, lower-cased; `None` when there is none, an
+/// error naming the file when it cannot be read or is longer than [`MAX_GIT_CONFIG_BYTES`].
+fn read_git_config(path: &std::path::Path) -> Result<Option<String>, String> {
+    let shown = path.display();
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read `{shown}` ({e})")),
+    };
+    if meta.len() > MAX_GIT_CONFIG_BYTES {
+        return Err(format!(
+            "`{shown}` is longer than {MAX_GIT_CONFIG_BYTES} bytes and is not read"
+        ));
+    }
+    std::fs::read(path)
+        .map(|t| Some(String::from_utf8_lossy(&t).to_ascii_lowercase()))
+        .map_err(|e| format!("cannot read `{shown}` ({e})"))
+}
+
+/// Why git run in the workspace's own repository may run programs its configuration names,
+/// if it may: the repository's `config` (and `config.worktree`, and for a linked worktree
+/// the common directory's `config`) hold a key that runs or loads something, or cannot be
+/// read. A `.git` file (`gitdir: PATH`, a linked worktree or a separate git directory, which
+/// may lie inside the workspace) is followed to the directory git uses; one that cannot be
+/// followed is a reason too.
+fn workspace_git_config_runs_programs(root: &std::path::Path) -> Option<String> {
+    let dot_git = root.join(".git");
+    let git = if dot_git.is_dir() {
+        dot_git
+    } else if dot_git.exists() {
+        match followed_git_dir(&dot_git) {
+            Ok(dir) => dir,
+            Err(why) => return Some(why),
+        }
+    } else {
+        return None;
+    };
+    let mut dirs = vec![git.clone()];
+    match std::fs::read_to_string(git.join("commondir")) {
+        Ok(common) => dirs.push(git.join(common.trim())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => {
+            return Some(format!(
+                "cannot read `{}` ({e})",
+                git.join("commondir").display()
+            ));
+        }
+    }
+    for dir in dirs {
+        for name in ["config", "config.worktree"] {
+            let path = dir.join(name);
+            let text = match read_git_config(&path) {
+                Ok(Some(t)) => t,
+                Ok(None) => continue,
+                Err(why) => return Some(why),
+            };
+            if let Some(key) = GIT_CONFIG_PROGRAMS.iter().find(|k| text.contains(**k)) {
+                return Some(format!(
+                    "runs git with `{}` setting `{key}`, which can run programs",
+                    path.display()
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// The directory a `.git` file names (`gitdir: PATH`, relative to the file's directory).
+fn followed_git_dir(dot_git: &std::path::Path) -> Result<std::path::PathBuf, String> {
+    let shown = dot_git.display();
+    let too_long = std::fs::metadata(dot_git).map_or(true, |m| m.len() > MAX_GIT_CONFIG_BYTES);
+    if too_long {
+        return Err(format!(
+            "`{shown}` is not a readable file of at most {MAX_GIT_CONFIG_BYTES} bytes"
+        ));
+    }
+    let text =
+        std::fs::read_to_string(dot_git).map_err(|e| format!("cannot read `{shown}` ({e})"))?;
+    let written = text
+        .lines()
+        .find_map(|l| {
+            let l = l.trim();
+            l.get(..7)
+                .filter(|p| p.eq_ignore_ascii_case("gitdir:"))
+                .and_then(|_| l.get(7..))
+                .map(str::trim)
+        })
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| format!("`{shown}` names no `gitdir:`"))?;
+    let dir = dot_git
+        .parent()
+        .unwrap_or_else(|| std::path::Path::new("/"))
+        .join(written);
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(format!(
+            "`{shown}` names `{written}`, which is not a directory"
+        ))
+    }
 }

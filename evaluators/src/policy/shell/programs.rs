@@ -134,9 +134,9 @@ fn steering_variable(cmd: &SimpleCommand) -> Option<String> {
                 return false;
             }
             if bare {
-                !programs::harmless_shell_variable(name)
+                !programs::harmless_shell_assignment(name, value.as_deref())
             } else {
-                !programs::harmless_variable(name)
+                !programs::harmless_assignment(name, value.as_deref())
             }
         })
         .map(|(_, name)| name.clone())

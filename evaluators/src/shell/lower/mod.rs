@@ -1,6 +1,7 @@
 //! Lowers brush-parser's syntax tree into the flat list of simple commands of a [`Script`].
 
 pub(super) mod simple;
+mod unmodeled;
 mod wrappers;
 
 use brush_parser::ast::{self, Command, CompoundCommand, CompoundList, Pipeline};
@@ -17,6 +18,9 @@ pub(super) struct Lowering<'s> {
     stdin_redirected: bool,
     /// Loop variables an inner loop bound again: their outer values are no longer known.
     rebound: Vec<String>,
+    /// Counters of the arithmetic `for` loops being lowered: a loop inside that binds one
+    /// rebinds it.
+    counters: Vec<String>,
     /// Commands of `>(…)` substitutions waiting for the command whose output they read.
     readers: Vec<usize>,
     /// Whether a single simple command of plain words skips the shell parser
@@ -32,6 +36,7 @@ impl<'s> Lowering<'s> {
             loops: Vec::new(),
             stdin_redirected: false,
             rebound: Vec::new(),
+            counters: Vec::new(),
             readers: Vec::new(),
             fast: true,
         }
@@ -212,15 +217,34 @@ impl<'s> Lowering<'s> {
         match compound {
             CompoundCommand::Arithmetic(a) => self.expression(&a.expr.value, depth, pipe),
             CompoundCommand::ArithmeticForClause(f) => {
-                for e in [&f.initializer, &f.condition, &f.updater]
-                    .into_iter()
-                    .flatten()
-                {
-                    self.expression(&e.value, depth, pipe);
+                let parts = [&f.initializer, &f.condition, &f.updater];
+                let texts: Vec<&str> = parts
+                    .iter()
+                    .map(|e| e.as_ref().map_or("", |e| e.value.as_str()))
+                    .collect();
+                let counters = unmodeled::counters(texts[0], texts[1], texts[2]);
+                if counters.is_none() {
+                    for e in parts.into_iter().flatten() {
+                        self.expression(&e.value, depth, pipe);
+                    }
                 }
                 let (start, entry) = (self.script.commands.len(), self.cwd.clone());
+                let outer = self.counters.len();
+                self.counters.extend(counters.iter().flatten().cloned());
                 self.list(&f.body.list, depth, pipe);
+                self.counters.truncate(outer);
                 self.uncertain(start, &entry);
+                // Counters set to numbers and only compared and stepped evaluate no text,
+                // unless the body assigns them.
+                for name in counters.unwrap_or_default() {
+                    if self.may_assign(&name, start) {
+                        let code = format!("(({}; {}; {}))", texts[0], texts[1], texts[2]);
+                        self.script.unreadable.push(Unreadable {
+                            error: ShellError::EvaluatesCode(code.clone()),
+                            code,
+                        });
+                    }
+                }
             }
             CompoundCommand::BraceGroup(b) => self.list(&b.list, depth, pipe),
             CompoundCommand::Subshell(s) => {
@@ -229,6 +253,13 @@ impl<'s> Lowering<'s> {
                 self.cwd = saved;
             }
             CompoundCommand::ForClause(f) => {
+                // The loop assigns its variable as `NAME=value` would.
+                if let Some(code) = unmodeled::steering_binding(&f.variable_name) {
+                    self.script.unreadable.push(Unreadable {
+                        error: ShellError::Unmodeled(code.clone()),
+                        code,
+                    });
+                }
                 let mut feeds = pipe.to_vec();
                 let mut domain = Some(Domain {
                     var: Some(f.variable_name.clone()),
@@ -250,7 +281,9 @@ impl<'s> Lowering<'s> {
                 }
                 let start = self.script.commands.len();
                 let entry = self.cwd.clone();
-                if self.loops.iter().any(|(v, _)| *v == f.variable_name) {
+                if self.loops.iter().any(|(v, _)| *v == f.variable_name)
+                    || self.counters.contains(&f.variable_name)
+                {
                     // An inner loop rebinds an outer loop's variable.
                     self.rebound.push(f.variable_name.clone());
                 }
@@ -343,13 +376,30 @@ impl<'s> Lowering<'s> {
     /// Drops the known values of loop variable `var` from the words of commands from `start`
     /// on, when one of those commands may assign it.
     fn forget_if_reassigned(&mut self, var: &str, start: usize) {
+        if !self.may_assign(var, start) {
+            return;
+        }
+        for c in &mut self.script.commands[start..] {
+            for w in &mut c.words {
+                if w.domain
+                    .as_ref()
+                    .is_some_and(|d| d.var.as_deref() == Some(var))
+                {
+                    w.domain = None;
+                }
+            }
+        }
+    }
+
+    /// Whether a command from `start` on may assign the variable `var`.
+    fn may_assign(&self, var: &str, start: usize) -> bool {
         let default_assigned = self.script.commands[start..].iter().any(|c| {
             c.words.iter().any(|w| {
                 w.raw.contains(&format!("${{{var}:=")) || w.raw.contains(&format!("${{{var}="))
             })
         });
         let rebound = self.rebound.iter().any(|v| v == var);
-        let assigns = rebound
+        rebound
             || default_assigned
             || self.script.commands[start..].iter().any(|c| {
                 c.assignments
@@ -376,20 +426,7 @@ impl<'s> Lowering<'s> {
                                 | "set"
                         )
                     ) && c.args().iter().any(|w| w.raw.contains(var)))
-            });
-        if !assigns {
-            return;
-        }
-        for c in &mut self.script.commands[start..] {
-            for w in &mut c.words {
-                if w.domain
-                    .as_ref()
-                    .is_some_and(|d| d.var.as_deref() == Some(var))
-                {
-                    w.domain = None;
-                }
-            }
-        }
+            })
     }
 
     /// Substitutions inside arithmetic still run; variables in it are evaluated as code.

@@ -232,6 +232,12 @@ impl Lowering<'_> {
                         error: ShellError::EvaluatesCode(c),
                     });
                 }
+                for part in super::unmodeled::word_parts(raw) {
+                    self.script.unreadable.push(Unreadable {
+                        code: raw.to_owned(),
+                        error: ShellError::Unmodeled(part),
+                    });
+                }
                 word
             }
             Err(e) => {
