@@ -29,8 +29,19 @@ impl Engine {
     pub async fn revoke_grant(&self, grant_id: &str) -> Result<Grant, RevokeError> {
         let inner = &self.inner;
         let _writer = inner.workspace_writer.lock().await;
-        let Some(grant) = self.grant(grant_id) else {
-            return Err(RevokeError::Unknown(grant_id.to_owned()));
+        let grant = match self.grant(grant_id) {
+            Some(grant) => grant,
+            // Another instance may have made it since this one last read the store.
+            None if inner.instances.get().is_some() => inner
+                .store
+                .grants()
+                .await
+                .map_err(RevokeError::Store)?
+                .into_iter()
+                .map(Grant::with_id)
+                .find(|g| g.id == grant_id)
+                .ok_or_else(|| RevokeError::Unknown(grant_id.to_owned()))?,
+            None => return Err(RevokeError::Unknown(grant_id.to_owned())),
         };
         // Every stored grant of the same reach goes too: a duplicate another process (or an
         // older version) recorded would otherwise allow again at the next start.

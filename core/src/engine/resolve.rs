@@ -963,8 +963,13 @@ mod tests {
         }
     }
 
-    /// Two engines on one store, joined.
+    /// Two engines on one store, joined, catching up every 20 ms.
     async fn two_instances() -> (Engine, Engine) {
+        two_instances_every(Duration::from_millis(20)).await
+    }
+
+    /// Two engines on one store, joined, catching up every `every`.
+    async fn two_instances_every(every: Duration) -> (Engine, Engine) {
         let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
         let claims = Arc::new(Claims {
             store: Arc::clone(&store),
@@ -980,11 +985,7 @@ mod tests {
                 .build()
                 .await
                 .unwrap();
-            drop(engine.join_instances(
-                Arc::clone(&claims) as _,
-                Arc::clone(&notices) as _,
-                Duration::from_millis(20),
-            ));
+            drop(engine.join_instances(Arc::clone(&claims) as _, Arc::clone(&notices) as _, every));
             engines.push(engine);
         }
         let b = engines.pop().unwrap();
@@ -1040,6 +1041,36 @@ mod tests {
             b.workspace().session("s2").is_some()
         })
         .await;
+    }
+
+    #[tokio::test]
+    async fn a_grant_made_elsewhere_and_not_read_here_yet_can_be_revoked_here() {
+        // No catch-up during the test: B has not read the grant when it is asked to revoke it.
+        let (_a, b) = two_instances_every(Duration::from_secs(3600)).await;
+        let grant = crate::grant::Grant {
+            id: String::new(),
+            keys: vec![crate::grant::GrantKey {
+                tool_name: "deploy".into(),
+                specifier: None,
+                workspace: None,
+            }],
+            scope: crate::decision::Scope::Session,
+            session_id: "s1".into(),
+            tool_call_id: "c10".into(),
+            granted_at: 1,
+            description: "\"deploy\" calls".into(),
+            action_id: String::new(),
+        }
+        .with_id();
+        b.store().put_grant(&grant).await.unwrap();
+        assert!(b.grant(&grant.id).is_none(), "not read here yet");
+        let revoked = b.revoke_grant(&grant.id).await.unwrap();
+        assert_eq!(revoked.id, grant.id);
+        assert!(b.store().grants().await.unwrap().is_empty());
+        assert!(matches!(
+            b.revoke_grant(&grant.id).await,
+            Err(crate::engine::RevokeError::Unknown(_))
+        ));
     }
 
     #[tokio::test]
