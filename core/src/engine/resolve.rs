@@ -1004,11 +1004,9 @@ mod tests {
         }
     }
 
-    #[tokio::test]
-    async fn grants_revocations_and_workspace_changes_reach_the_other_instance() {
-        let (a, b) = two_instances().await;
-        // A grant another instance's resolution left in the shared store.
-        let grant = crate::grant::Grant {
+    /// A session grant of `deploy` calls, as a resolution of `tool_call_id` leaves it.
+    fn deploy_grant(tool_call_id: &str) -> crate::grant::Grant {
+        crate::grant::Grant {
             id: String::new(),
             keys: vec![crate::grant::GrantKey {
                 tool_name: "deploy".into(),
@@ -1017,12 +1015,19 @@ mod tests {
             }],
             scope: crate::decision::Scope::Session,
             session_id: "s1".into(),
-            tool_call_id: "c9".into(),
+            tool_call_id: tool_call_id.into(),
             granted_at: 1,
             description: "\"deploy\" calls".into(),
             action_id: String::new(),
         }
-        .with_id();
+        .with_id()
+    }
+
+    #[tokio::test]
+    async fn grants_revocations_and_workspace_changes_reach_the_other_instance() {
+        let (a, b) = two_instances().await;
+        // A grant another instance's resolution left in the shared store.
+        let grant = deploy_grant("c9");
         a.store().put_grant(&grant).await.unwrap();
         eventually("both instances hold the grant", || {
             a.grant(&grant.id).is_some() && b.grant(&grant.id).is_some()
@@ -1047,21 +1052,7 @@ mod tests {
     async fn a_grant_made_elsewhere_and_not_read_here_yet_can_be_revoked_here() {
         // No catch-up during the test: B has not read the grant when it is asked to revoke it.
         let (_a, b) = two_instances_every(Duration::from_secs(3600)).await;
-        let grant = crate::grant::Grant {
-            id: String::new(),
-            keys: vec![crate::grant::GrantKey {
-                tool_name: "deploy".into(),
-                specifier: None,
-                workspace: None,
-            }],
-            scope: crate::decision::Scope::Session,
-            session_id: "s1".into(),
-            tool_call_id: "c10".into(),
-            granted_at: 1,
-            description: "\"deploy\" calls".into(),
-            action_id: String::new(),
-        }
-        .with_id();
+        let grant = deploy_grant("c10");
         b.store().put_grant(&grant).await.unwrap();
         assert!(b.grant(&grant.id).is_none(), "not read here yet");
         let revoked = b.revoke_grant(&grant.id).await.unwrap();

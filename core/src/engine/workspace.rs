@@ -102,9 +102,7 @@ impl Engine {
         if self.inner.instances.get().is_some() {
             self.reload_shared_workspace().await?;
             let workspace = self.inner.workspace.load_full();
-            let catalog = ToolCatalog::new(&workspace.settings.tooling, Some(&tools));
-            self.inner.catalog.store(Arc::new(catalog));
-            return Ok(workspace);
+            return Ok(self.install_in_memory(workspace, Some(&tools)));
         }
         let next =
             prune_stale_tool_ids(WorkspaceState::clone(&self.inner.workspace.load()), &tools);
@@ -121,11 +119,20 @@ impl Engine {
             .save_workspace(&workspace)
             .await
             .map_err(EngineError::from)?;
+        Ok(self.install_in_memory(Arc::new(workspace), runtime_tools))
+    }
+
+    /// Puts a workspace in force here with the catalog of its tooling and `runtime_tools`;
+    /// nothing is saved.
+    fn install_in_memory(
+        &self,
+        workspace: Arc<WorkspaceState>,
+        runtime_tools: Option<&[RuntimeTool]>,
+    ) -> Arc<WorkspaceState> {
         let catalog = ToolCatalog::new(&workspace.settings.tooling, runtime_tools);
-        let workspace = Arc::new(workspace);
         self.inner.workspace.store(workspace.clone());
         self.inner.catalog.store(Arc::new(catalog));
-        Ok(workspace)
+        workspace
     }
 
     /// With [other instances](Self::join_instances) on the same store, installs the workspace
@@ -143,9 +150,7 @@ impl Engine {
             return Ok(());
         }
         let catalog = self.inner.catalog.load_full();
-        let catalog = ToolCatalog::new(&stored.settings.tooling, catalog.runtime_tools());
-        self.inner.workspace.store(Arc::new(stored));
-        self.inner.catalog.store(Arc::new(catalog));
+        self.install_in_memory(Arc::new(stored), catalog.runtime_tools());
         Ok(())
     }
 
