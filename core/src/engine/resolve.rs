@@ -5,7 +5,7 @@
 //!
 //! Instances sharing a store ([`Engine::join_instances`]) end each request exactly once
 //! across all of them: whichever instance resolves, expires or cancels a request first
-//! takes it out of the store's pending list ([`SharedApprovals::claim_pending_approval`], one
+//! takes it out of the store's pending list ([`Arbiter::claim_pending_approval`], one
 //! atomic step in the database), and only then records the end. An instance that loses the
 //! claim answers as it does for a second local resolution (409); the instance the request
 //! was pending on learns the resolution from the shared event log (the
@@ -29,12 +29,14 @@ use crate::store::{AuditQuery, PendingApproval, StoreError, StoredEvent};
 use super::calls::{Outcome, Stage, Tracked, lock};
 use super::{Engine, Inner, Pending, ResolveError};
 
-/// The pending approvals of a store several instances share, as one of them claims them.
+/// What the instances sharing one store arbitrate, so that each of these steps happens once
+/// across all of them: ending an approval request, accepting a call's result, and changing
+/// the workspace.
 ///
-/// A claim is the one step that decides which instance ends a request: of any number of
-/// concurrent claims of one request, across instances, exactly one succeeds.
+/// Each claim is the one step that decides which instance goes on: of any number of
+/// concurrent claims of one thing, across instances, exactly one succeeds.
 #[async_trait]
-pub trait SharedApprovals: Send + Sync {
+pub trait Arbiter: Send + Sync {
     /// The request pending in the shared store under this tool call id, whichever instance
     /// opened it; `None` when none is (never asked, or already ended).
     ///
@@ -53,6 +55,46 @@ pub trait SharedApprovals: Send + Sync {
     ///
     /// A [`StoreError`] when the store failed; the request is then not claimed.
     async fn claim_pending_approval(&self, tool_call_id: &str) -> Result<bool, StoreError>;
+
+    /// Marks the call's result as taken, atomically: `true` when this call marked it (the
+    /// caller alone records the result), `false` when a result was taken before, on any
+    /// instance.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] when the store failed; the result is then not taken.
+    async fn claim_result(&self, tool_call_id: &str) -> Result<bool, StoreError>;
+
+    /// Waits until no other instance is changing the workspace, and keeps them waiting until
+    /// the returned lock is dropped: a change reads the stored workspace, changes it and
+    /// saves it under this lock, so no change made at the same moment elsewhere is lost.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] when the lock cannot be taken (the change is then refused).
+    async fn lock_workspace(&self) -> Result<WorkspaceLock, StoreError>;
+}
+
+/// Held while one instance changes the shared workspace (see [`Arbiter::lock_workspace`]);
+/// dropping it lets the next instance in.
+pub struct WorkspaceLock {
+    _held: Box<dyn Send + Sync>,
+}
+
+impl WorkspaceLock {
+    /// A lock held as long as `held` lives (a connection holding a database lock, a mutex
+    /// guard); it is dropped with the lock.
+    pub fn new(held: impl Send + Sync + 'static) -> Self {
+        Self {
+            _held: Box::new(held),
+        }
+    }
+}
+
+impl std::fmt::Debug for WorkspaceLock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WorkspaceLock")
+    }
 }
 
 /// What a resolution needs of the request it ends.
@@ -66,23 +108,25 @@ struct Claimed {
 
 impl Engine {
     /// Joins the instances sharing this engine's store: their requests can be resolved
-    /// here and this instance's there, each exactly once (`approvals` arbitrates), and this
-    /// engine's event hub hands its subscribers the events they log (woken by `notices`,
-    /// catching up every `catch_up_every`). Every `catch_up_every` the workspace and the
-    /// grants the others saved are read again, so a pattern, a setting, a grant or a
-    /// revocation made on any instance applies here within that period (and a workspace
-    /// change made here starts from the stored state).
+    /// here and this instance's there, and a call's result posted to any of them, each
+    /// exactly once (`arbiter` decides), and this engine's event hub hands its subscribers
+    /// the events they log (woken by `notices`, catching up every `catch_up_every`). Every
+    /// `catch_up_every` the workspace and the grants the others saved are read again, so a
+    /// pattern, a setting, a grant or a revocation made on any instance applies here within
+    /// that period; a workspace change made here holds the arbiter's workspace lock while it
+    /// reads the stored state, changes it and saves it, so changes made at the same moment
+    /// on two instances are both kept.
     ///
     /// Call it once, right after building the engine, within a Tokio runtime; a second call
-    /// keeps the first `approvals`.
+    /// keeps the first `arbiter`.
     pub fn join_instances(
         &self,
-        approvals: Arc<dyn SharedApprovals>,
+        arbiter: Arc<dyn Arbiter>,
         notices: Arc<dyn NoticeSource>,
         catch_up_every: Duration,
     ) -> Following {
-        if self.inner.instances.set(approvals).is_err() {
-            tracing::warn!("join_instances called again; the first shared approvals stay");
+        if self.inner.instances.set(arbiter).is_err() {
+            tracing::warn!("join_instances called again; the first arbiter stays");
         }
         let observer = Arc::new(Instances {
             engine: Arc::downgrade(&self.inner),
@@ -296,19 +340,9 @@ impl Engine {
             &tool_name,
         )
         .await;
-        // The grant the request's actions promised, derived here from its (redacted) input
-        // as the instance that opened it derived it.
-        let grant_keys = match (&pending.request.input, action.scope) {
-            (_, Scope::Once) | (None, _) => Vec::new(),
-            (Some(input), _) => {
-                let call = ToolCall::new(
-                    pending.session_id.clone(),
-                    tool_call_id,
-                    tool_name.clone(),
-                    input.clone(),
-                );
-                self.context(&call, PermissionMode::Default).grant_keys
-            }
+        let grant_keys = match action.scope {
+            Scope::Once => Vec::new(),
+            _ => self.grant_keys_of_stored(&pending, &tool_name),
         };
         let claimed = Claimed {
             session_id: pending.session_id,
@@ -317,6 +351,25 @@ impl Engine {
         };
         self.conclude(claimed, &action, &resolution, None).await;
         Ok(resolution)
+    }
+
+    /// The grant a stored request's `session` and `global` actions promise, derived here from
+    /// its (redacted) input as the instance that opened it derived it; none without an input.
+    pub(super) fn grant_keys_of_stored(
+        &self,
+        pending: &PendingApproval,
+        tool_name: &str,
+    ) -> Vec<GrantKey> {
+        let Some(input) = &pending.request.input else {
+            return Vec::new();
+        };
+        let call = ToolCall::new(
+            pending.session_id.clone(),
+            pending.request.tool_call_id.clone(),
+            tool_name,
+            input.clone(),
+        );
+        self.context(&call, PermissionMode::Default).grant_keys
     }
 
     /// Audits a resolution; durable when it returns `Ok`.
@@ -914,10 +967,12 @@ mod tests {
     struct Claims {
         store: Arc<dyn Store>,
         lock: tokio::sync::Mutex<()>,
+        results: std::sync::Mutex<std::collections::HashSet<String>>,
+        workspace: Arc<tokio::sync::Mutex<()>>,
     }
 
     #[async_trait]
-    impl SharedApprovals for Claims {
+    impl Arbiter for Claims {
         async fn pending_approval(&self, id: &str) -> Result<Option<PendingApproval>, StoreError> {
             Ok(self
                 .store
@@ -934,6 +989,16 @@ mod tests {
                 self.store.remove_pending_approval(id).await?;
             }
             Ok(there)
+        }
+
+        async fn claim_result(&self, id: &str) -> Result<bool, StoreError> {
+            Ok(self.results.lock().unwrap().insert(id.to_owned()))
+        }
+
+        async fn lock_workspace(&self) -> Result<WorkspaceLock, StoreError> {
+            Ok(WorkspaceLock::new(
+                Arc::clone(&self.workspace).lock_owned().await,
+            ))
         }
     }
 
@@ -974,6 +1039,8 @@ mod tests {
         let claims = Arc::new(Claims {
             store: Arc::clone(&store),
             lock: tokio::sync::Mutex::new(()),
+            results: std::sync::Mutex::default(),
+            workspace: Arc::default(),
         });
         let notices = Arc::new(Silent {
             store: Arc::clone(&store),
@@ -1136,6 +1203,148 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(resolutions.len(), 1);
+    }
+
+    #[tokio::test]
+    async fn an_adopted_request_offers_and_grants_what_it_promised() {
+        let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+        let build = |adopt: bool| {
+            let builder = Engine::builder(Chain::builder().build()).store(Arc::clone(&store));
+            async move {
+                let builder = if adopt {
+                    builder.adopt_pending()
+                } else {
+                    builder
+                };
+                builder.build().await.unwrap()
+            }
+        };
+        let first = build(false).await;
+        let asked = first
+            .authorize(deploy("c1"), AuthorizeOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(asked.decision.behavior, Behavior::Ask);
+        let offered = first.pending_requests()[0].actions.clone();
+        assert!(
+            offered
+                .iter()
+                .any(|a| a.id == crate::approval::ALLOW_SESSION),
+            "{offered:?}"
+        );
+        drop(asked);
+        // A process sharing the store adopts the request with every action it offered.
+        let adopting = build(true).await;
+        let adopted = adopting.pending_requests();
+        assert_eq!(adopted.len(), 1);
+        assert_eq!(adopted[0].actions, offered);
+        adopting
+            .resolve("c1", crate::approval::ALLOW_SESSION)
+            .await
+            .unwrap();
+        // The grant it promised is made: a later deploy in the session is allowed.
+        let later = adopting
+            .authorize(deploy("c2"), AuthorizeOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(later.decision.behavior, Behavior::Allow);
+    }
+
+    #[tokio::test]
+    async fn a_result_posted_to_two_instances_is_accepted_once() {
+        let (a, b) = two_instances().await;
+        for n in 0..6 {
+            let id = format!("r{n}");
+            let asked = a
+                .authorize(deploy(&id), AuthorizeOptions::default())
+                .await
+                .unwrap();
+            b.resolve(&id, "allow_once").await.unwrap();
+            let (behavior, _) = tokio::time::timeout(Duration::from_secs(5), asked.settled())
+                .await
+                .expect("A learns the resolution")
+                .unwrap();
+            assert_eq!(behavior, Behavior::Allow, "{id}");
+            // Sequential on even calls (A first, then B), concurrent on odd ones.
+            let (here, there) = if n % 2 == 0 {
+                let here = a.complete("s1", &id, "done on A").await;
+                (here, b.complete("s1", &id, "done on B").await)
+            } else {
+                tokio::join!(
+                    a.complete("s1", &id, "done on A"),
+                    b.complete("s1", &id, "done on B")
+                )
+            };
+            match (&here, &there) {
+                (Ok(()), Err(crate::engine::ResultError::NotAccepted { reason, .. }))
+                | (Err(crate::engine::ResultError::NotAccepted { reason, .. }), Ok(())) => {
+                    assert!(reason.contains("already has a result"), "{id}: {reason}");
+                }
+                other => panic!("{id}: exactly one result must be accepted, got {other:?}"),
+            }
+            // The stored part holds the accepted result, not the refused one.
+            let (_, part) = a.stored_part("s1", &id).await.unwrap().unwrap();
+            let accepted = if here.is_ok() {
+                "done on A"
+            } else {
+                "done on B"
+            };
+            assert_eq!(part.output.as_deref(), Some(accepted), "{id}");
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 3)]
+    async fn workspace_changes_made_at_once_on_two_instances_are_both_kept() {
+        use crate::workspace::{ApprovalPolicy, Pattern, save_pattern};
+        let (a, b) = two_instances_every(Duration::from_secs(3600)).await;
+        let pattern = |id: &str| Pattern {
+            id: id.to_owned(),
+            name: id.to_owned(),
+            approval_policy: ApprovalPolicy::checkpoints_on(),
+        };
+        // A reads the stored workspace and, before saving its change, lets B try its own.
+        let (read, read_seen) = std::sync::mpsc::channel::<()>();
+        let (go, go_seen) = std::sync::mpsc::channel::<()>();
+        let on_a = {
+            let a = a.clone();
+            tokio::spawn(async move {
+                a.update_workspace(move |state, tools| {
+                    read.send(()).unwrap();
+                    go_seen.recv_timeout(Duration::from_secs(10)).unwrap();
+                    save_pattern(state, pattern("from-a"), tools)
+                })
+                .await
+            })
+        };
+        tokio::task::spawn_blocking(move || read_seen.recv_timeout(Duration::from_secs(10)))
+            .await
+            .unwrap()
+            .unwrap();
+        let on_b = {
+            let b = b.clone();
+            tokio::spawn(async move {
+                b.update_workspace(move |state, tools| {
+                    save_pattern(state, pattern("from-b"), tools)
+                })
+                .await
+            })
+        };
+        // B waits for A's change to be saved.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(
+            !on_b.is_finished(),
+            "B changed the workspace while A was changing it"
+        );
+        go.send(()).unwrap();
+        on_a.await.unwrap().unwrap();
+        let after_b = on_b.await.unwrap().unwrap();
+        assert!(after_b.pattern("from-a").is_some() && after_b.pattern("from-b").is_some());
+        let stored = a.store().load_workspace().await.unwrap().unwrap();
+        assert!(
+            stored.pattern("from-a").is_some() && stored.pattern("from-b").is_some(),
+            "both changes are saved: {:?}",
+            stored.patterns.iter().map(|p| &p.id).collect::<Vec<_>>()
+        );
     }
 
     #[tokio::test]

@@ -52,6 +52,9 @@ impl Engine {
             Some((_, Stage::Deciding)) => return refuse("it is still being decided"),
             Some((_, Stage::Pending)) => return refuse("it awaits the user's approval"),
             Some((_, Stage::Allowed)) => {
+                if !self.claim_result_across_instances(tool_call_id).await? {
+                    return refuse(Outcome::Completed.refusal());
+                }
                 let Some((_, mut t)) = inner
                     .tracked
                     .remove_if(tool_call_id, |_, t| t.stage == Stage::Allowed)
@@ -106,11 +109,24 @@ impl Engine {
             Some(s) => s.outcome == Outcome::Allowed,
             None => true,
         };
-        if !claimed || !self.claim_completed(tool_call_id, session_id) {
+        if !claimed
+            || !self.claim_result_across_instances(tool_call_id).await?
+            || !self.claim_completed(tool_call_id, session_id)
+        {
             return refuse(Outcome::Completed.refusal());
         }
         self.finish(session_id, &message_id, part, content).await;
         Ok(())
+    }
+
+    /// With [other instances](Self::join_instances), takes the call's result for this one:
+    /// `false` when another instance (or an earlier post here) took it. Alone, `true`: the
+    /// engine's own state refuses a second result.
+    async fn claim_result_across_instances(&self, tool_call_id: &str) -> Result<bool, ResultError> {
+        match self.inner.instances.get() {
+            Some(arbiter) => Ok(arbiter.claim_result(tool_call_id).await?),
+            None => Ok(true),
+        }
     }
 
     /// Reports that a call did not run (`TOOL_CALL_RESULT` reading `Not run: <why>`): only

@@ -10,7 +10,8 @@ use super::{Engine, EngineError, WorkspaceUpdateError};
 impl Engine {
     /// Applies a change to the workspace (one of the operations of
     /// [`workspace`](crate::workspace), given the state and the runtime tools), persists the
-    /// result and installs it with its catalog. Changes are serialized; decisions never wait.
+    /// result and installs it with its catalog. Changes are serialized, across
+    /// [instances](Self::join_instances) too; decisions never wait.
     ///
     /// # Errors
     ///
@@ -24,6 +25,12 @@ impl Engine {
         F: FnOnce(&WorkspaceState, Option<&[RuntimeTool]>) -> Result<WorkspaceState, ApprovalError>,
     {
         let _writer = self.inner.workspace_writer.lock().await;
+        // With other instances, theirs wait until this change is saved (and this one until
+        // theirs is), so no change is lost to another made at the same moment.
+        let _shared = match self.inner.instances.get() {
+            Some(arbiter) => Some(arbiter.lock_workspace().await.map_err(EngineError::from)?),
+            None => None,
+        };
         self.reload_shared_workspace().await?;
         let catalog = self.inner.catalog.load_full();
         let runtime_tools = catalog.runtime_tools();

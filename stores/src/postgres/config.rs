@@ -36,9 +36,14 @@ pub const DEFAULT_CHECKPOINT_FILE: &str = ".warrant/postgres.audit-head";
 pub struct PostgresConfig {
     /// Where the database is: a URL (`postgresql://user:password@host:5432/dbname`) or
     /// libpq's `key=value` form (`host=/run/postgresql dbname=warrant`). The tables live in
-    /// the connection's schema (choose one with `options=-csearch_path%3Dwarrant`). TLS is not
-    /// supported yet: use a unix socket or a trusted network.
+    /// the connection's schema (choose one with `options=-csearch_path%3Dwarrant`). Its
+    /// `sslmode` chooses TLS: `disable`, `prefer` (the default: TLS when the server offers
+    /// it) or `require`; a TLS connection always verifies the server's certificate and host
+    /// name (libpq's `verify-full`) against [`tls_ca_file`](Self::tls_ca_file).
     pub url: String,
+    /// The certificates (PEM) a server's TLS certificate must chain to, such as a private
+    /// CA's; `None`: the public web roots.
+    pub tls_ca_file: Option<PathBuf>,
     /// How many of the latest events per session the event log keeps: SSE resumption reaches
     /// back this far (at least 1).
     pub event_retention: usize,
@@ -66,6 +71,7 @@ impl Default for PostgresConfig {
     fn default() -> Self {
         Self {
             url: String::new(),
+            tls_ca_file: None,
             event_retention: DEFAULT_EVENT_RETENTION,
             decision_map_limit: 256,
             pool_size: 16,
@@ -81,6 +87,7 @@ impl fmt::Debug for PostgresConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PostgresConfig")
             .field("url", &redacted(&self.url))
+            .field("tls_ca_file", &self.tls_ca_file)
             .field("event_retention", &self.event_retention)
             .field("decision_map_limit", &self.decision_map_limit)
             .field("pool_size", &self.pool_size)
@@ -125,6 +132,12 @@ impl PostgresConfig {
             url: url.into(),
             ..Self::default()
         }
+    }
+
+    /// Sets the certificates (PEM) a server's TLS certificate must chain to.
+    pub fn tls_ca_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.tls_ca_file = Some(path.into());
+        self
     }
 
     /// Sets how many of the latest events per session the event log keeps.

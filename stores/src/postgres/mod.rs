@@ -40,6 +40,7 @@ mod open;
 mod records;
 mod schema;
 mod sessions;
+mod tls;
 
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -48,7 +49,6 @@ use std::time::Duration;
 use async_trait::async_trait;
 use deadpool_postgres::{Hook, HookError, Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio::sync::OnceCell;
-use tokio_postgres::NoTls;
 use warrant_core::audit::{AuditHead, AuditRecord, AuditVerification};
 use warrant_core::event::Event;
 use warrant_core::grant::Grant;
@@ -74,6 +74,8 @@ use crate::sqlite::{AUDIT_KEY_ENV, AuditEntry, AuditKey};
 pub struct PostgresStore {
     pool: Pool,
     pg_config: tokio_postgres::Config,
+    /// How connections negotiate TLS (see [`tls`]).
+    tls: tokio_postgres_rustls::MakeRustlsConnect,
     config: PostgresConfig,
     ready: OnceCell<Ready>,
     /// Sessions this handle expired: a caller's older copy saved back unchanged leaves them
@@ -138,9 +140,10 @@ impl PostgresStore {
         if pg_config.get_connect_timeout().is_none() {
             pg_config.connect_timeout(timeout);
         }
+        let tls = tls::connector(config.tls_ca_file.as_deref())?;
         let manager = Manager::from_config(
             pg_config.clone(),
-            NoTls,
+            tls.clone(),
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
             },
@@ -176,6 +179,7 @@ impl PostgresStore {
         Ok(Self {
             pool,
             pg_config,
+            tls,
             config,
             ready: OnceCell::new(),
             expired: Mutex::new(HashSet::new()),
@@ -302,7 +306,7 @@ impl PostgresStore {
     ///
     /// `Unavailable` when the listening connection cannot be opened.
     pub async fn listen(&self) -> Result<EventNotices, StoreError> {
-        listen::listen(&self.pg_config).await
+        listen::listen(&self.pg_config, self.tls.clone()).await
     }
 }
 
