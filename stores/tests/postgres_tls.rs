@@ -81,8 +81,8 @@ async fn a_host_name_the_certificate_does_not_name_is_refused() {
     let database = pg::Database::create();
     let dir = tempfile::tempdir().unwrap();
     let (url, ca) = database.tls();
-    // The certificate names IP 127.0.0.1 only; `localhost` reaches the same server.
-    let url = url.replace("host=127.0.0.1", "host=localhost");
+    // The certificate names IP 127.0.0.1 only; `localhost` (at that address) is not it.
+    let url = url.replace("host=127.0.0.1", "host=localhost hostaddr=127.0.0.1");
     assert!(url.contains("host=localhost"), "{url}");
     let err = config(url, &dir)
         .tls_ca_file(ca)
@@ -117,4 +117,55 @@ async fn a_bad_ca_file_is_named() {
     .unwrap_err();
     assert_eq!(err.kind, StoreErrorKind::Invalid, "{err}");
     assert!(err.message.contains("no-such-ca.pem"), "{err}");
+}
+
+#[tokio::test]
+async fn libpq_verify_full_is_accepted_and_verifies() {
+    let database = pg::Database::create();
+    let dir = tempfile::tempdir().unwrap();
+    let (url, ca) = database.tls();
+    let url = url.replace("sslmode=require", "sslmode=verify-full");
+    let store = config(url, &dir).tls_ca_file(ca).connect().await.unwrap();
+    assert_eq!(store.evaluation_of("none").await.unwrap(), None);
+    let (tls, plain) = connections_by_tls(&database).await;
+    assert_eq!((tls > 0, plain), (true, 0), "{tls} TLS, {plain} plain");
+}
+
+#[tokio::test]
+async fn with_a_ca_configured_a_server_refusing_tls_is_not_spoken_to_in_the_clear() {
+    // A stand-in for a server, or for someone between, that answers the TLS request with
+    // "no TLS here" (`N`), as under the default sslmode=prefer a client would then go on
+    // in the clear.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let asked = tokio::spawn(async move {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let (mut socket, _) = listener.accept().await.unwrap();
+        let mut request = [0u8; 8];
+        socket.read_exact(&mut request).await.unwrap();
+        socket.write_all(b"N").await.unwrap();
+        let mut rest = Vec::new();
+        let _ = tokio::time::timeout(
+            std::time::Duration::from_secs(2),
+            socket.read_to_end(&mut rest),
+        )
+        .await;
+        (request, rest)
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let (_, ca) = {
+        let database = pg::Database::create();
+        database.tls()
+    };
+    let url = format!("host=127.0.0.1 port={port} user=postgres dbname=postgres");
+    let err = config(url, &dir)
+        .tls_ca_file(ca)
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(err.message.contains("TLS"), "{err}");
+    let (request, rest) = asked.await.unwrap();
+    // The SSLRequest code (80877103), and nothing after it: no startup message in the clear.
+    assert_eq!(request, [0, 0, 0, 8, 4, 210, 22, 47]);
+    assert!(rest.is_empty(), "sent in the clear: {rest:?}");
 }

@@ -112,8 +112,9 @@ impl EngineBuilder {
     /// For a short-lived process that shares its store with others (an agent's hook beside
     /// `warrant serve`, or another instance on the same database): requests left pending in
     /// the store are adopted as they are, their session and global actions granting what they
-    /// promise (derived again from the stored input; a request stored without one keeps only
-    /// its one-call actions), instead of being ended as interrupted. Nothing pending in the store is changed unless this engine
+    /// promise (derived again from the stored input when that provably gives the grant the
+    /// user was shown: an input stored redacted, or one this engine reads differently, keeps
+    /// only its one-call actions), instead of being ended as interrupted. Nothing pending in the store is changed unless this engine
     /// resolves it.
     pub fn adopt_pending(mut self) -> Self {
         self.adopt_pending = true;
@@ -176,11 +177,13 @@ impl EngineBuilder {
         if self.adopt_pending {
             for stored in stored {
                 // The grant its session and global actions promise, derived again from its
-                // input; without one, only its one-call actions stay.
+                // input when that is provably what the user was shown; otherwise only its
+                // one-call actions stay.
                 let tool_name = stored.request.tool_name.clone().unwrap_or_default();
                 let grant_keys = engine.grant_keys_of_stored(&stored, &tool_name);
-                let mut adopted = pending(stored, grant_keys);
-                if adopted.grant_keys.is_empty() {
+                let faithful = grant_keys.is_some();
+                let mut adopted = pending(stored, grant_keys.unwrap_or_default());
+                if !faithful {
                     adopted
                         .request
                         .actions

@@ -65,6 +65,14 @@ pub trait Arbiter: Send + Sync {
     /// A [`StoreError`] when the store failed; the result is then not taken.
     async fn claim_result(&self, tool_call_id: &str) -> Result<bool, StoreError>;
 
+    /// Gives back a result [taken](Self::claim_result) and then not recorded (the store
+    /// failed before it was), so that a later post may take it.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] when the store failed; the result then stays taken.
+    async fn release_result(&self, tool_call_id: &str) -> Result<(), StoreError>;
+
     /// Waits until no other instance is changing the workspace, and keeps them waiting until
     /// the returned lock is dropped: a change reads the stored workspace, changes it and
     /// saves it under this lock, so no change made at the same moment elsewhere is lost.
@@ -79,6 +87,7 @@ pub trait Arbiter: Send + Sync {
 /// dropping it lets the next instance in.
 pub struct WorkspaceLock {
     _held: Box<dyn Send + Sync>,
+    still_held: Option<Box<dyn Fn() -> bool + Send + Sync>>,
 }
 
 impl WorkspaceLock {
@@ -87,7 +96,25 @@ impl WorkspaceLock {
     pub fn new(held: impl Send + Sync + 'static) -> Self {
         Self {
             _held: Box::new(held),
+            still_held: None,
         }
+    }
+
+    /// A lock that can be lost while held (its connection closed, the server ending the
+    /// session): `still_held` says whether it still is, and a change is saved only then.
+    pub fn losable(
+        held: impl Send + Sync + 'static,
+        still_held: impl Fn() -> bool + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            _held: Box::new(held),
+            still_held: Some(Box::new(still_held)),
+        }
+    }
+
+    /// Whether the lock is still held (always, for one that cannot be lost).
+    pub fn is_held(&self) -> bool {
+        self.still_held.as_ref().is_none_or(|f| f())
     }
 }
 
@@ -320,11 +347,18 @@ impl Engine {
                 None => ResolveError::Unknown(tool_call_id.to_owned()),
             });
         };
-        let action = chosen_action(&pending.request, action_id, message.as_deref())?;
+        let tool_name = pending.request.tool_name.clone().unwrap_or_default();
+        // A grant is made only when it can be derived here as the user was shown it;
+        // otherwise the request offers its one-call actions alone.
+        let regrant = self.grant_keys_of_stored(&pending, &tool_name);
+        let mut request = pending.request.clone();
+        if regrant.is_none() {
+            request.actions.retain(|a| a.scope == Scope::Once);
+        }
+        let action = chosen_action(&request, action_id, message.as_deref())?;
         if !shared.claim_pending_approval(tool_call_id).await? {
             return Err(ResolveError::NotPending(tool_call_id.to_owned()));
         }
-        let tool_name = pending.request.tool_name.clone().unwrap_or_default();
         let resolution = resolution_of(tool_call_id, &action, message);
         if let Err(e) = self
             .audit_resolution(&pending.session_id, tool_call_id, &tool_name, &resolution)
@@ -342,7 +376,7 @@ impl Engine {
         .await;
         let grant_keys = match action.scope {
             Scope::Once => Vec::new(),
-            _ => self.grant_keys_of_stored(&pending, &tool_name),
+            _ => regrant.unwrap_or_default(),
         };
         let claimed = Claimed {
             session_id: pending.session_id,
@@ -353,23 +387,31 @@ impl Engine {
         Ok(resolution)
     }
 
-    /// The grant a stored request's `session` and `global` actions promise, derived here from
-    /// its (redacted) input as the instance that opened it derived it; none without an input.
+    /// The grant a stored request's `session` and `global` actions promise, derived again
+    /// here from its stored input, when that derivation is provably the one the user was
+    /// shown: the stored input was not redacted (redaction can change the paths, hosts or
+    /// words a grant is built from, so a grant derived from it could reach further than the
+    /// label promised), and the actions the derived grant would offer are exactly the stored
+    /// ones (same labels: same scope, same workspace reading). `None` otherwise: then only
+    /// the request's one-call actions may be taken.
     pub(super) fn grant_keys_of_stored(
         &self,
         pending: &PendingApproval,
         tool_name: &str,
-    ) -> Vec<GrantKey> {
-        let Some(input) = &pending.request.input else {
-            return Vec::new();
-        };
+    ) -> Option<Vec<GrantKey>> {
+        let input = pending.request.input.as_ref()?;
+        if crate::sanitize::was_redacted(input) {
+            return None;
+        }
         let call = ToolCall::new(
             pending.session_id.clone(),
             pending.request.tool_call_id.clone(),
             tool_name,
             input.clone(),
         );
-        self.context(&call, PermissionMode::Default).grant_keys
+        let keys = self.context(&call, PermissionMode::Default).grant_keys;
+        let offered = crate::approval::standard_actions(&self.inner.scoper.describe(&keys));
+        (!keys.is_empty() && offered == pending.request.actions).then_some(keys)
     }
 
     /// Audits a resolution; durable when it returns `Ok`.
@@ -995,6 +1037,11 @@ mod tests {
             Ok(self.results.lock().unwrap().insert(id.to_owned()))
         }
 
+        async fn release_result(&self, id: &str) -> Result<(), StoreError> {
+            self.results.lock().unwrap().remove(id);
+            Ok(())
+        }
+
         async fn lock_workspace(&self) -> Result<WorkspaceLock, StoreError> {
             Ok(WorkspaceLock::new(
                 Arc::clone(&self.workspace).lock_owned().await,
@@ -1251,6 +1298,211 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_request_stored_redacted_grants_nothing_elsewhere() {
+        // Redaction can change what a grant is built from, so a grant derived from the stored
+        // input might not be the one the user was shown: only one-call actions stay.
+        let secret_call = |id: &str| {
+            ToolCall::new(
+                "s1",
+                id,
+                "deploy",
+                serde_json::json!({"env": "prod", "token": "s3cr3t-value-123"}),
+            )
+        };
+        let (a, b) = two_instances_every(Duration::from_secs(3600)).await;
+        let asked = a
+            .authorize(secret_call("c1"), AuthorizeOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(asked.decision.behavior, Behavior::Ask);
+        match b.resolve("c1", crate::approval::ALLOW_SESSION).await {
+            Err(ResolveError::ActionNotOffered { offered, .. }) => {
+                assert!(!offered.contains("allow_session"), "{offered}");
+            }
+            other => panic!("a session grant from a redacted input: {other:?}"),
+        }
+        b.resolve("c1", "allow_once").await.unwrap();
+        assert!(b.store().grants().await.unwrap().is_empty());
+
+        // Adopted by a process sharing the store: the same.
+        let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+        let first = Engine::builder(Chain::builder().build())
+            .store(Arc::clone(&store))
+            .build()
+            .await
+            .unwrap();
+        drop(
+            first
+                .authorize(secret_call("c2"), AuthorizeOptions::default())
+                .await
+                .unwrap(),
+        );
+        let adopting = Engine::builder(Chain::builder().build())
+            .store(Arc::clone(&store))
+            .adopt_pending()
+            .build()
+            .await
+            .unwrap();
+        let adopted = adopting.pending_requests();
+        assert_eq!(adopted.len(), 1);
+        assert!(
+            adopted[0].actions.iter().all(|a| a.scope == Scope::Once),
+            "{:?}",
+            adopted[0].actions
+        );
+    }
+
+    /// An arbiter that takes its time to take a result.
+    struct SlowResults {
+        claims: Arc<Claims>,
+        delay: Duration,
+    }
+
+    #[async_trait]
+    impl Arbiter for SlowResults {
+        async fn pending_approval(&self, id: &str) -> Result<Option<PendingApproval>, StoreError> {
+            self.claims.pending_approval(id).await
+        }
+
+        async fn claim_pending_approval(&self, id: &str) -> Result<bool, StoreError> {
+            self.claims.claim_pending_approval(id).await
+        }
+
+        async fn claim_result(&self, id: &str) -> Result<bool, StoreError> {
+            tokio::time::sleep(self.delay).await;
+            self.claims.claim_result(id).await
+        }
+
+        async fn release_result(&self, id: &str) -> Result<(), StoreError> {
+            self.claims.release_result(id).await
+        }
+
+        async fn lock_workspace(&self) -> Result<WorkspaceLock, StoreError> {
+            self.claims.lock_workspace().await
+        }
+    }
+
+    /// An arbiter whose workspace lock is lost as soon as it is taken.
+    struct LosingLocks(Arc<Claims>);
+
+    #[async_trait]
+    impl Arbiter for LosingLocks {
+        async fn pending_approval(&self, id: &str) -> Result<Option<PendingApproval>, StoreError> {
+            self.0.pending_approval(id).await
+        }
+
+        async fn claim_pending_approval(&self, id: &str) -> Result<bool, StoreError> {
+            self.0.claim_pending_approval(id).await
+        }
+
+        async fn claim_result(&self, id: &str) -> Result<bool, StoreError> {
+            self.0.claim_result(id).await
+        }
+
+        async fn release_result(&self, id: &str) -> Result<(), StoreError> {
+            self.0.release_result(id).await
+        }
+
+        async fn lock_workspace(&self) -> Result<WorkspaceLock, StoreError> {
+            Ok(WorkspaceLock::losable((), || false))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_workspace_change_whose_lock_was_lost_saves_nothing() {
+        use crate::workspace::{ApprovalPolicy, Pattern, save_pattern};
+        let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+        let engine = Engine::builder(Chain::builder().build())
+            .store(Arc::clone(&store))
+            .build()
+            .await
+            .unwrap();
+        let claims = Arc::new(Claims {
+            store: Arc::clone(&store),
+            lock: tokio::sync::Mutex::new(()),
+            results: std::sync::Mutex::default(),
+            workspace: Arc::default(),
+        });
+        let notices = Arc::new(Silent {
+            store: Arc::clone(&store),
+        });
+        drop(engine.join_instances(
+            Arc::new(LosingLocks(claims)),
+            notices,
+            Duration::from_secs(3600),
+        ));
+        let err = engine
+            .update_workspace(|state, tools| {
+                let pattern = Pattern {
+                    id: "p1".into(),
+                    name: "p1".into(),
+                    approval_policy: ApprovalPolicy::checkpoints_on(),
+                };
+                save_pattern(state, pattern, tools)
+            })
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("lock was lost"), "{err}");
+        let stored = store.load_workspace().await.unwrap();
+        assert!(stored.is_none_or(|w| w.pattern("p1").is_none()));
+        assert!(engine.workspace().pattern("p1").is_none());
+    }
+
+    #[tokio::test]
+    async fn a_call_forgotten_while_its_result_is_taken_still_takes_it() {
+        let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+        let claims = Arc::new(Claims {
+            store: Arc::clone(&store),
+            lock: tokio::sync::Mutex::new(()),
+            results: std::sync::Mutex::default(),
+            workspace: Arc::default(),
+        });
+        let engine = Engine::builder(Chain::builder().build())
+            .store(Arc::clone(&store))
+            .limits(crate::engine::EngineLimits {
+                max_awaiting_results: 1,
+                ..Default::default()
+            })
+            .build()
+            .await
+            .unwrap();
+        let slow = Arc::new(SlowResults {
+            claims,
+            delay: Duration::from_millis(300),
+        });
+        let notices = Arc::new(Silent {
+            store: Arc::clone(&store),
+        });
+        drop(engine.join_instances(slow, notices, Duration::from_secs(3600)));
+        let allowed = |id: &'static str| {
+            let engine = engine.clone();
+            async move {
+                let asked = engine
+                    .authorize(deploy(id), AuthorizeOptions::default())
+                    .await
+                    .unwrap();
+                engine.resolve(id, "allow_once").await.unwrap();
+                asked.settled().await.unwrap();
+            }
+        };
+        allowed("c1").await;
+        let posting = {
+            let engine = engine.clone();
+            tokio::spawn(async move { engine.complete("s1", "c1", "done").await })
+        };
+        // While c1's result is being taken, a second allowed call pushes c1 out of memory.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        allowed("c2").await;
+        posting.await.unwrap().expect("the result is recorded");
+        let (_, part) = engine.stored_part("s1", "c1").await.unwrap().unwrap();
+        assert_eq!(part.output.as_deref(), Some("done"));
+        assert!(matches!(
+            engine.complete("s1", "c1", "again").await,
+            Err(crate::engine::ResultError::NotAccepted { .. })
+        ));
+    }
+
+    #[tokio::test]
     async fn a_result_posted_to_two_instances_is_accepted_once() {
         let (a, b) = two_instances().await;
         for n in 0..6 {
@@ -1291,6 +1543,35 @@ mod tests {
             };
             assert_eq!(part.output.as_deref(), Some(accepted), "{id}");
         }
+    }
+
+    #[tokio::test]
+    async fn a_workspace_change_does_not_put_back_a_session_another_writer_changed() {
+        use crate::workspace::{ApprovalPolicy, Pattern, SessionStatus, save_pattern};
+        let engine = Engine::builder(Chain::builder().build())
+            .build()
+            .await
+            .unwrap();
+        assert!(engine.add_session("s1").await.unwrap());
+        // Another writer (a hook beside this engine) marks the session running.
+        let mut running = engine.workspace().session("s1").unwrap().clone();
+        running.status = SessionStatus::Running;
+        engine.store().put_session(&running).await.unwrap();
+        // This engine, with its older copy, saves an unrelated change.
+        engine
+            .update_workspace(|state, tools| {
+                let pattern = Pattern {
+                    id: "p1".into(),
+                    name: "p1".into(),
+                    approval_policy: ApprovalPolicy::checkpoints_on(),
+                };
+                save_pattern(state, pattern, tools)
+            })
+            .await
+            .unwrap();
+        let stored = engine.store().load_workspace().await.unwrap().unwrap();
+        assert!(stored.pattern("p1").is_some());
+        assert_eq!(stored.session("s1").unwrap().status, SessionStatus::Running);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 3)]

@@ -56,44 +56,55 @@ impl Arbiter for PostgresStore {
         Ok(inserted == 1)
     }
 
+    async fn release_result(&self, tool_call_id: &str) -> Result<(), StoreError> {
+        let (client, _) = self.ready_client().await?;
+        let stmt = client
+            .prepare_cached("DELETE FROM result_claims WHERE tool_call_id = $1")
+            .await
+            .context("giving back a call's result")?;
+        client
+            .execute(&stmt, &[&tool_call_id])
+            .await
+            .context("giving back a call's result")?;
+        Ok(())
+    }
+
     /// A session-level advisory lock on a connection of its own, outside the pool: dropping
     /// the lock closes the connection, and the server releases the lock with it, so a lock
     /// is never left behind in a pooled connection (nor by an instance that died holding
-    /// it). Waits at most the configured connect timeout for another instance's change.
+    /// it). The session ends on the server after a minute idle (PostgreSQL 14 and later) and
+    /// TCP keepalives notice a vanished peer within about half a minute, so a holder that
+    /// stalls or disappears does not keep the others out for long; a holder whose lock went
+    /// that way sees it lost ([`WorkspaceLock::is_held`]) and saves nothing. Waits at most
+    /// `workspace_lock_timeout_ms` for another instance's change.
     async fn lock_workspace(&self) -> Result<WorkspaceLock, StoreError> {
         self.ready().await?;
-        let (client, connection) = self
-            .pg_config
+        let mut config = self.pg_config.clone();
+        config
+            .keepalives(true)
+            .keepalives_idle(std::time::Duration::from_secs(10))
+            .keepalives_interval(std::time::Duration::from_secs(5))
+            .keepalives_retries(3);
+        let (client, connection) = config
             .connect(self.tls.clone())
             .await
             .context("connecting to lock the workspace")?;
-        let connection = tokio::spawn(connection);
-        let timeout_ms = self.config.connect_timeout_ms.max(1);
+        tokio::spawn(connection);
+        let timeout_ms = self.config.workspace_lock_timeout_ms.max(1);
         client
             .batch_execute(&format!("SET lock_timeout = {timeout_ms}"))
             .await
             .context("locking the workspace")?;
+        // Older servers lack the setting; the keepalives still apply there.
+        let _ = client
+            .batch_execute("SET idle_session_timeout = 60000")
+            .await;
         client
             .execute("SELECT pg_advisory_lock($1)", &[&WORKSPACE_LOCK])
             .await
             .context("waiting for another instance's workspace change")?;
-        Ok(WorkspaceLock::new(Held {
-            _client: client,
-            connection,
-        }))
-    }
-}
-
-/// The connection holding the workspace lock; dropped, it closes and the lock goes with it.
-struct Held {
-    _client: tokio_postgres::Client,
-    connection: tokio::task::JoinHandle<Result<(), tokio_postgres::Error>>,
-}
-
-impl Drop for Held {
-    fn drop(&mut self) {
-        // Dropping the client ends the session; aborting the task closes its socket at once,
-        // should the server be slow to answer the goodbye.
-        self.connection.abort();
+        let client = std::sync::Arc::new(client);
+        let watched = std::sync::Arc::clone(&client);
+        Ok(WorkspaceLock::losable(client, move || !watched.is_closed()))
     }
 }

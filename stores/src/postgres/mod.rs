@@ -127,12 +127,24 @@ impl PostgresStore {
                  (postgresql://user@host/dbname)",
             ));
         }
-        let mut pg_config: tokio_postgres::Config = config.url.parse().map_err(|e| {
+        // libpq's verifying modes are what every TLS connection here does anyway.
+        let url = config
+            .url
+            .replace("sslmode=verify-full", "sslmode=require")
+            .replace("sslmode=verify-ca", "sslmode=require");
+        let mut pg_config: tokio_postgres::Config = url.parse().map_err(|e| {
             StoreError::new(
                 StoreErrorKind::Invalid,
                 format!("the postgres URL is not a connection string: {e}"),
             )
         })?;
+        // With a CA of its own configured, TLS is expected: a server (or someone between)
+        // answering that it has none is refused rather than spoken to in the clear.
+        if config.tls_ca_file.is_some()
+            && pg_config.get_ssl_mode() == tokio_postgres::config::SslMode::Prefer
+        {
+            pg_config.ssl_mode(tokio_postgres::config::SslMode::Require);
+        }
         if pg_config.get_application_name().is_none() {
             pg_config.application_name("warrant");
         }
