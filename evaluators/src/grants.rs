@@ -200,10 +200,23 @@ impl CanonicalGrantScoper {
                 None => vec![self.key(SHELL_TOOL, Some(call.input.to_string()))],
             };
         }
-        if filesystem::access(tool, &self.catalog).is_some()
-            && let Some(raw) = filesystem::paths(&call.input).first()
-        {
-            return vec![self.directory_key(tool, raw)];
+        if filesystem::access(tool, &self.catalog).is_some() {
+            let paths = filesystem::paths(&call.input);
+            if !paths.is_empty() {
+                // A field that may move where the tool reads or writes: only this very input.
+                if !filesystem::modeled_input(tool, &call.input, &self.catalog) {
+                    return vec![self.key(tool, Some(call.input.to_string()))];
+                }
+                // Every directory the call names, each one needed (a patch, a move).
+                let mut keys: Vec<GrantKey> = Vec::new();
+                for raw in &paths {
+                    let key = self.directory_key(tool, raw);
+                    if !keys.contains(&key) {
+                        keys.push(key);
+                    }
+                }
+                return keys;
+            }
         }
         if let Some(url) = call.input.get("url").and_then(Value::as_str) {
             let web = url.get(..8).is_some_and(|p| {

@@ -86,3 +86,77 @@ fn the_model_id_is_its_own() {
     );
     assert_eq!(HEURISTIC_MODEL_ID, "warrant/heuristic-v1");
 }
+
+#[tokio::test]
+async fn the_hooks_directory_a_repository_configures_is_protected() {
+    let ws = tempfile::tempdir().expect("dir");
+    std::fs::create_dir_all(ws.path().join(".git")).expect("dirs");
+    std::fs::write(
+        ws.path().join(".git/config"),
+        "[core]\n\trepositoryformatversion = 0\n\thooksPath = tools/on-commit\n",
+    )
+    .expect("write");
+    let cx = context(PermissionMode::Auto, ws.path());
+    let h = HeuristicClassifier::new(policy());
+    let judge = |c: ToolCall| {
+        let h = h.clone();
+        let cx = cx.clone();
+        async move {
+            h.classify(&Review {
+                call: &c,
+                context: &cx,
+            })
+            .await
+            .unwrap()
+            .behavior
+        }
+    };
+    assert_eq!(judge(bash("echo x > notes.txt")).await, Behavior::Allow);
+    for c in [
+        bash("echo x > tools/on-commit/pre-commit"),
+        bash("cp notes.txt ./tools/on-commit/post-checkout"),
+        call(
+            "Write",
+            json!({"path": "tools/on-commit/pre-push", "content": "x"}),
+        ),
+    ] {
+        assert_eq!(judge(c).await, Behavior::Ask);
+    }
+}
+
+#[tokio::test]
+async fn a_build_is_not_routine_when_workspace_configuration_brings_in_programs() {
+    let ws = workspace();
+    let h = HeuristicClassifier::new(policy());
+    let judge = |c: ToolCall| {
+        let cx = context(PermissionMode::Auto, ws.path());
+        let h = &h;
+        async move {
+            h.classify(&Review {
+                call: &c,
+                context: &cx,
+            })
+            .await
+            .unwrap()
+            .behavior
+        }
+    };
+    assert_eq!(judge(bash("mvn test")).await, Behavior::Allow);
+    std::fs::create_dir_all(ws.path().join(".mvn")).unwrap();
+    std::fs::write(
+        ws.path().join(".mvn/jvm.config"),
+        "-javaagent:/tmp/evil.jar\n",
+    )
+    .unwrap();
+    assert_eq!(judge(bash("mvn test")).await, Behavior::Ask);
+    for path in [
+        ".mvn/extensions.xml",
+        "gradle.properties",
+        "Directory.Build.props",
+        ".GIT/hooks/pre-commit",
+        ".bazelrc",
+    ] {
+        let c = call("Write", json!({"path": path, "content": "x"}));
+        assert_eq!(judge(c).await, Behavior::Ask, "{path}");
+    }
+}

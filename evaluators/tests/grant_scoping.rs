@@ -294,3 +294,50 @@ fn a_grant_does_not_widen_over_assignments_redirections_or_git_overrides() {
         vec![shell("git push origin main")]
     );
 }
+
+#[test]
+fn a_file_tool_grant_needs_every_directory_the_call_names() {
+    let ws = workspace();
+    let s = scoper(ws.path());
+    let patch = |files: &[&str]| {
+        let mut text = "*** Begin Patch\n".to_owned();
+        for f in files {
+            text.push_str(&format!("*** Add File: {f}\n+x\n"));
+        }
+        text.push_str("*** End Patch\n");
+        call("apply_patch", json!({ "input": text }))
+    };
+    let grant = Grant {
+        id: String::new(),
+        action_id: String::new(),
+        keys: s.keys(&patch(&["src/ok.rs"])),
+        scope: Scope::Session,
+        session_id: "s1".to_owned(),
+        tool_call_id: "c0".to_owned(),
+        granted_at: 0,
+        description: String::new(),
+    };
+    assert!(grant.covers(&s.keys(&patch(&["src/ok2.rs"]))));
+    for wider in [
+        patch(&["src/ok2.rs", ".git/hooks/pre-commit"]),
+        patch(&["src/ok2.rs", "/root/.bashrc"]),
+        call(
+            "apply_patch",
+            json!({ "input": "*** Begin Patch\n*** Add File: src/x.rs\n+x\n*** End Patch\n", "workdir": "/root" }),
+        ),
+    ] {
+        assert!(!grant.covers(&s.keys(&wider)), "{wider:?}");
+    }
+    // A move names both directories, and its label shows both.
+    let moved = call(
+        "move_file",
+        json!({ "source": "src/a.txt", "destination": "/root/.bashrc" }),
+    );
+    let keys = s.keys(&moved);
+    assert_eq!(keys.len(), 2, "{keys:?}");
+    assert!(
+        s.describe(&keys).contains("/root/"),
+        "{}",
+        s.describe(&keys)
+    );
+}

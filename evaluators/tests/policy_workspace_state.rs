@@ -397,3 +397,163 @@ async fn remote_urls_are_not_printed_when_the_repository_configuration_holds_a_c
     ));
     allowed(ws.path(), "git remote -v").await;
 }
+
+#[tokio::test]
+async fn listings_that_follow_links_stop_at_a_link_leaving_the_workspace() {
+    let ws = tempfile::tempdir().expect("dir");
+    let outside = tempfile::tempdir().expect("dir");
+    put(outside.path(), "id_rsa", "key\n");
+    put(ws.path(), "d2/readme.txt", "x\n");
+    put(ws.path(), "src/main.rs", "fn main() {}\n");
+    std::os::unix::fs::symlink(outside.path(), ws.path().join("d2/r")).expect("link");
+    // A link back up the tree is walked once; one up to the root reaches `d2/r` too.
+    put(ws.path(), "lib/a.rs", "\n");
+    std::os::unix::fs::symlink(".", ws.path().join("lib/again")).expect("link");
+    std::os::unix::fs::symlink("..", ws.path().join("src/up")).expect("link");
+    for command in [
+        "find -L d2 -name id_rsa",
+        "find d2 -follow -name id_rsa",
+        "tree -la d2",
+        "du -aL d2",
+        "du --dereference -a .",
+        "fd -L . d2",
+        "ls -RL d2",
+        "find -L src -name '*.rs'",
+    ] {
+        not_allowed(ws.path(), command).await;
+    }
+    for command in [
+        "find d2 -name id_rsa",
+        "find -L lib -name '*.rs'",
+        "tree -a d2",
+        "du -a d2",
+        "fd . d2",
+        "ls -R d2",
+        "tree -l lib",
+        // One level: the names in `d2`, the link's target's size, nothing below it.
+        "ls -lL d2",
+    ] {
+        allowed(ws.path(), command).await;
+    }
+}
+
+#[tokio::test]
+async fn commits_named_by_message_reflog_or_stash_reach_beyond_the_branch() {
+    let ws = tempfile::tempdir().expect("dir");
+    if !git(ws.path(), &["init", "-q"]) {
+        eprintln!("git is not installed: history is not checked here");
+        return;
+    }
+    put(ws.path(), "README.md", "x\n");
+    put(ws.path(), ".env", "SECRET=2\n");
+    let id = ["-c", "user.name=t", "-c", "user.email=t@t"];
+    let commit = |message: &str| {
+        let mut args = id.to_vec();
+        args.extend(["commit", "-qm", message]);
+        args.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>()
+    };
+    assert!(git(ws.path(), &["add", "."]));
+    let first = commit("add env");
+    assert!(git(
+        ws.path(),
+        &first.iter().map(String::as_str).collect::<Vec<_>>()
+    ));
+    assert!(git(ws.path(), &["rm", "-q", "--cached", ".env"]));
+    let second = commit("untrack env");
+    assert!(git(
+        ws.path(),
+        &second.iter().map(String::as_str).collect::<Vec<_>>()
+    ));
+    std::fs::remove_file(ws.path().join(".env")).expect("remove");
+    for command in [
+        "git show :/add",
+        "git diff :/add",
+        "git log -p :/add",
+        "git show HEAD@{1}",
+        "git diff HEAD@{1}",
+        "git diff 'HEAD^{/add}'",
+        "git show stash",
+    ] {
+        not_allowed(ws.path(), command).await;
+    }
+    allowed(ws.path(), "git log --oneline").await;
+}
+
+async fn tool_stance(root: &Path, tool: &str, input: serde_json::Value) -> (Stance, String) {
+    let cx = context(PermissionMode::Default, root);
+    let (s, r) = decided(verdict(&policy(), &call(tool, input), &cx).await);
+    (s, format!("{} ({})", r.reason_code, r.reason))
+}
+
+#[tokio::test]
+async fn a_tree_copied_into_a_directory_is_judged_by_the_files_it_creates() {
+    let ws = tempfile::tempdir().expect("dir");
+    put(ws.path(), "stage/settings.json", "{}");
+    put(ws.path(), "stage/sub/.mcp.json", "{}");
+    put(ws.path(), "tree/a.txt", "a");
+    std::fs::create_dir_all(ws.path().join(".claude")).expect("dir");
+    for command in [
+        "cp -r stage .claude",
+        "cp -R stage/. .claude",
+        "cp -rT stage .claude",
+        "cp -a stage .",
+        "mv stage .claude",
+        "rsync -a stage/ .claude",
+        "cp -r tree/../stage .claude/",
+    ] {
+        let (s, why) = stance(ws.path(), command).await;
+        assert_eq!(s, Stance::HardDeny, "{command}: {why}");
+    }
+    // A tree without protected configuration is an ordinary write.
+    let (s, why) = stance(ws.path(), "cp -r tree docs").await;
+    assert_eq!(s, Stance::DefaultAsk, "{why}");
+}
+
+#[tokio::test]
+async fn links_of_the_process_file_system_are_never_inside_the_workspace() {
+    let ws = tempfile::tempdir().expect("dir");
+    put(ws.path(), "src/a.txt", "a");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/proc/self/cwd", ws.path().join("here")).expect("link");
+        std::os::unix::fs::symlink("/proc/self/fd", ws.path().join("fds")).expect("link");
+    }
+    for path in [
+        "here/a.txt",
+        "fds/0",
+        "/proc/self/cwd/src/a.txt",
+        "/proc/thread-self/fd/0",
+    ] {
+        let (s, why) = tool_stance(ws.path(), "Read", json!({ "file_path": path })).await;
+        assert_ne!(s, Stance::PolicyAllow, "{path}: {why}");
+    }
+    let (s, why) = tool_stance(ws.path(), "Read", json!({ "file_path": "src/a.txt" })).await;
+    assert_eq!(s, Stance::PolicyAllow, "{why}");
+}
+
+#[tokio::test]
+async fn a_search_tool_is_taken_to_follow_the_links_of_its_tree() {
+    let ws = tempfile::tempdir().expect("dir");
+    let out = tempfile::tempdir().expect("dir");
+    put(ws.path(), ".env", "API_KEY=x");
+    put(ws.path(), "lib/a.txt", "a");
+    put(ws.path(), "plain/a.txt", "a");
+    put(out.path(), "notes.txt", "n");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("../.env", ws.path().join("lib/cfg")).expect("link");
+        std::os::unix::fs::symlink(out.path(), ws.path().join("lib/o")).expect("link");
+    }
+    for tool in ["Grep", "grep", "mcp__x__grep", "search_file_content"] {
+        let (s, why) =
+            tool_stance(ws.path(), tool, json!({ "pattern": "API", "path": "lib" })).await;
+        assert_ne!(s, Stance::PolicyAllow, "{tool}: {why}");
+    }
+    let (s, why) = tool_stance(
+        ws.path(),
+        "Grep",
+        json!({ "pattern": "a", "path": "plain" }),
+    )
+    .await;
+    assert_eq!(s, Stance::PolicyAllow, "{why}");
+}

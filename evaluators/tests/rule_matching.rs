@@ -370,3 +370,28 @@ async fn an_mcp_wildcard_covers_a_tool_only_when_every_provider_is_covered() {
     let both = rules(&["mcp__git__*", "mcp__evil__*"]);
     assert_eq!(code(verdict(&both, &status, &cx).await).as_deref(), ALLOW);
 }
+
+#[tokio::test]
+async fn deny_rules_hold_for_other_spellings_and_run_time_words() {
+    let rules = user_rules(
+        &[],
+        &[],
+        &["Run(git push)", "Run(rm -rf)", "Run(npm publish)"],
+    );
+    codes_for(
+        &rules,
+        &[
+            (bash("x=push; git $x"), DENY),
+            (bash("echo push | xargs git"), DENY),
+            (bash("rm -fr src"), DENY),
+            (bash("rm -r -f src"), DENY),
+            (bash("rm -Rf src"), DENY),
+            (bash("rm --recursive --force src"), DENY),
+            (bash("npm pub"), DENY),
+            (bash("git status $X"), None),
+            (bash("rm -r src"), None),
+            (bash("npm test"), None),
+        ],
+    )
+    .await;
+}

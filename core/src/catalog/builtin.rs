@@ -46,15 +46,16 @@ pub fn builtin_runtime_tools() -> Vec<RuntimeTool> {
         tool(
             "Edit",
             "Replace text in a file.",
+            // `path`, or Claude Code's `file_path`: the policy requires one of them.
             object(
-                &["path"],
-                json!({"path": s, "old_string": s, "new_string": s}),
+                &[],
+                json!({"path": s, "file_path": s, "old_string": s, "new_string": s}),
             ),
         ),
         tool(
             "Write",
             "Create or overwrite a file.",
-            object(&["path"], json!({"path": s, "content": s})),
+            object(&[], json!({"path": s, "file_path": s, "content": s})),
         ),
         tool(
             "web_fetch",

@@ -23,11 +23,13 @@ const DEV_TOOLS: &[(&str, &[&str])] = &[
             "nextest",
         ],
     ),
-    ("npm", &["test", "run", "ci", "ls", "audit", "outdated"]),
+    // Not `npm ci` (installs packages and runs their install scripts) nor `go mod` (downloads
+    // modules, `go mod tidy` rewrites go.mod from the network).
+    ("npm", &["test", "run", "ls", "audit", "outdated"]),
     ("pnpm", &["test", "run", "ls", "lint", "build"]),
     ("yarn", &["test", "run", "lint", "build"]),
     ("bun", &["test", "run"]),
-    ("go", &["build", "test", "vet", "fmt", "run", "list", "mod"]),
+    ("go", &["build", "test", "vet", "fmt", "run", "list"]),
     ("make", &[]),
     ("just", &[]),
     ("mvn", &["test", "compile", "package", "verify"]),
@@ -124,6 +126,32 @@ const CODE_FROM_ELSEWHERE: &[&str] = &[
     "--import",
 ];
 
+/// Options of one tool whose value is a command it runs, inline code or a switch to the
+/// network (`go test -exec=CMD`, `just --command CMD`, `dotnet build -p:PreBuildEvent=CMD`),
+/// whatever the value looks like. Options whose value is a path are judged by where the path
+/// leads ([`names_outside`]): code in the workspace is the project's own.
+const RUNS_VALUE: &[(&str, &[&str])] = &[
+    ("go", &["-exec", "-toolexec", "-vettool", "-mod"]),
+    (
+        "just",
+        &[
+            "--command",
+            "-c",
+            "--shell",
+            "--shell-arg",
+            "--shell-command",
+            "--set",
+        ],
+    ),
+    (
+        "dotnet",
+        &["-p", "--property", "-property", "/p", "/property"],
+    ),
+    ("mvn", &["-Dexec.executable", "-Dexec.args"]),
+    ("pytest", &["-p"]),
+    ("bun", &["--define", "-d"]),
+];
+
 /// Options whose value names a file or directory the tool reads its build from.
 const BUILD_FROM: &[&str] = &[
     "-f",
@@ -139,6 +167,26 @@ const BUILD_FROM: &[&str] = &[
     "--dir",
 ];
 
+/// Whether a word, or a path inside it (after `=`, `:`, `,`, `;` or a blank, or attached to a
+/// short option: `-C/tmp`, `-javaagent:/tmp/x.jar`, `-o pythonpath=/tmp`), may name a place
+/// outside the workspace or another machine.
+fn names_outside(word: &str) -> bool {
+    if word.contains("://") {
+        return true;
+    }
+    let attached = word
+        .strip_prefix('-')
+        .filter(|rest| !rest.starts_with('-'))
+        .and_then(|rest| rest.get(1..))
+        .filter(|v| !v.is_empty());
+    word.split(['=', ':', ',', ';', ' ', '\t'])
+        .chain(attached)
+        .filter(|piece| !piece.is_empty())
+        .any(|piece| {
+            piece.starts_with('/') || piece.starts_with('~') || piece.split('/').any(|c| c == "..")
+        })
+}
+
 /// Whether a build option's value stays inside the workspace (relative, no `..`).
 fn stays_inside(value: &str) -> bool {
     !(value.is_empty()
@@ -152,6 +200,29 @@ fn stays_inside(value: &str) -> bool {
 /// project's own code: no environment assignments, no wrapper, no option that runs code from
 /// elsewhere, no build file outside the workspace, no package named by a URL or a version
 /// (`go run example.com/x@latest`).
+/// Whether the workspace holds build-tool configuration that may bring in programs from
+/// anywhere on the next build (a `rustc-wrapper`, a Java agent, a Maven core extension):
+/// then a build is not routine.
+fn build_configured(root: &std::path::Path) -> bool {
+    const FILES: &[&str] = &[
+        ".cargo/config.toml",
+        ".cargo/config",
+        ".mvn/jvm.config",
+        ".mvn/extensions.xml",
+        ".mvn/maven.config",
+        ".bazelrc",
+    ];
+    if FILES.iter().any(|f| root.join(f).exists()) {
+        return true;
+    }
+    std::fs::read_to_string(root.join("gradle.properties")).is_ok_and(|text| {
+        let text = text.to_ascii_lowercase();
+        ["jvmargs", "javaagent", "initscript", "java.home"]
+            .iter()
+            .any(|k| text.contains(k))
+    })
+}
+
 fn routine_builds(script: &shell::Script) -> bool {
     let mut any = false;
     for (i, cmd) in script.leaves() {
@@ -209,8 +280,26 @@ fn routine_builds(script: &shell::Script) -> bool {
             // `npm run env` prints every environment variable; `exec`/`dlx` fetch packages.
             return false;
         }
+        let runs_value = RUNS_VALUE
+            .iter()
+            .find(|(p, _)| *p == program)
+            .map_or(&[][..], |(_, o)| *o);
         for (k, t) in texts.iter().enumerate() {
             let (name, attached) = t.split_once('=').map_or((*t, None), |(n, v)| (n, Some(v)));
+            // Options are matched by name and by a short name with its value attached
+            // (`-p:x`, `-Ifile`); the value of one that runs or loads code is never proven.
+            if t.starts_with('-')
+                && runs_value.iter().any(|o| {
+                    name == *o
+                        || (o.len() == 2 && t.starts_with(o) && t.len() > 2)
+                        || (o.len() > 2 && o.starts_with("--") && t.starts_with(o))
+                })
+            {
+                return false;
+            }
+            if names_outside(t) {
+                return false;
+            }
             if CODE_FROM_ELSEWHERE.iter().any(|o| {
                 name == *o || (o.len() == 2 && t.starts_with(o) && t.len() > 2 && *o == "-Z")
             }) {
@@ -287,12 +376,259 @@ const PROTECTED: &[&str] = &[
     ".mise.toml",
     ".gitconfig",
     ".idea",
+    // Other CI systems: their configuration runs with the project's CI secrets on next push.
+    "bitbucket-pipelines.yml",
+    ".drone.yml",
+    ".drone.yaml",
+    ".drone.star",
+    ".woodpecker",
+    ".woodpecker.yml",
+    ".woodpecker.yaml",
+    "appveyor.yml",
+    ".appveyor.yml",
+    "cloudbuild.yaml",
+    "cloudbuild.yml",
+    "cloudbuild.json",
+    "buildspec.yml",
+    "buildspec.yaml",
+    ".semaphore",
+    ".cirrus.yml",
+    ".cirrus.star",
+    ".teamcity",
+    "bitrise.yml",
+    "codemagic.yaml",
+    ".tekton",
+    ".zuul.yaml",
+    ".zuul.yml",
+    "zuul.yaml",
+    ".zuul.d",
+    "zuul.d",
+    ".builds",
+    ".build.yml",
+    ".gitea",
+    ".forgejo",
+    "azure-pipelines.yaml",
+    ".azure-pipelines",
+    ".pipelines",
+    ".travis.yaml",
+    "wercker.yml",
+    ".codeship",
+    "codeship-steps.yml",
+    ".gitpod.yml",
+    "Taskfile.yml",
+    // Hook locations and hook managers.
+    ".githooks",
+    ".git-hooks",
+    "githooks",
+    "git-hooks",
+    ".pre-commit-hooks.yaml",
+    ".pre-commit-config.yml",
+    ".overcommit.yml",
+    "lefthook.yaml",
+    ".lefthook.yaml",
+    "lefthook-local.yml",
+    "lefthook-local.yaml",
+    ".lefthook",
+    "lint-staged.config.js",
+    "lint-staged.config.mjs",
+    "lint-staged.config.cjs",
+    // Mercurial's repository (its `hgrc` runs hooks on every `hg` command).
+    ".hg",
+    ".hgrc",
+    // Other shells' start-up files, the desktop session's, editors' and tools' run-command files.
+    ".bash_aliases",
+    ".bash_functions",
+    ".kshrc",
+    ".mkshrc",
+    ".cshrc",
+    ".tcshrc",
+    ".login",
+    ".logout",
+    ".zlogout",
+    ".zsh",
+    ".oh-my-zsh",
+    ".xonshrc",
+    ".xprofile",
+    ".xsessionrc",
+    ".xsession",
+    ".xinitrc",
+    ".pam_environment",
+    ".vimrc",
+    ".exrc",
+    ".nvimrc",
+    ".gvimrc",
+    ".emacs",
+    ".emacs.d",
+    ".tmux.conf",
+    ".screenrc",
+    ".psqlrc",
+    ".sqliterc",
+    ".irbrc",
+    ".pryrc",
+    ".pythonrc",
+    ".pythonrc.py",
+    ".Rprofile",
+    ".curlrc",
+    ".wgetrc",
+    ".gemrc",
+    ".condarc",
+    ".direnvrc",
+    // Toolchain selectors that accept a path (asdf/mise `path:` versions).
+    ".tool-versions",
+    ".asdfrc",
+    "mise.local.toml",
+    ".mise.local.toml",
+    ".rtx.toml",
+    ".mise",
+    // Deploy platforms that run the file's build command with the project's secrets, and
+    // bots that run commands from their configuration.
+    "netlify.toml",
+    "vercel.json",
+    "render.yaml",
+    "amplify.yml",
+    ".replit",
+    "renovate.json",
+    ".renovaterc",
+    ".renovaterc.json",
+    // Home-directory configuration that names programs to run: credential helpers and
+    // processes (`credential_process`, `credsStore`, kubeconfig `exec`), package indexes,
+    // build init scripts, editor plugins, agents' hooks and commands.
+    ".aws",
+    ".docker",
+    ".kube",
+    ".m2",
+    ".gradle",
+    ".sbt",
+    ".pip",
+    ".pydistutils.cfg",
+    ".vim",
+    ".claude",
+    ".codex",
+    ".gemini",
+    ".cursor",
+    // Build tools' project configuration that loads agents, extensions or distributions
+    // from anywhere: Maven's `.mvn/jvm.config` and extensions, Gradle's JVM arguments and
+    // wrapper distribution, MSBuild's imported props, Bazel's and Yarn's run-command files.
+    ".mvn",
+    "gradle.properties",
+    "gradle-wrapper.properties",
+    "Directory.Build.props",
+    "Directory.Build.targets",
+    "Directory.Build.rsp",
+    "Directory.Packages.props",
+    ".bazelrc",
+    ".yarn",
+    // Jujutsu's repository (its configuration names programs to run).
+    ".jj",
+];
+
+/// Beginnings of names that are protected whatever follows (`Jenkinsfile.release`,
+/// `.gitlab-ci-extra.yml`, `.huskyrc.json`, `.lintstagedrc.js`).
+const PROTECTED_PREFIXES: &[&str] = &[
+    "Jenkinsfile",
+    ".gitlab-ci",
+    ".huskyrc",
+    ".lintstagedrc",
+    ".simple-git-hooks",
+    "simple-git-hooks",
+    ".bashrc",
+    ".zshrc",
+    ".profile",
+    ".bash_profile",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+];
+
+/// Directories protected by two names, where the last alone is an ordinary project name:
+/// a home directory's programs, git and session configuration.
+const PROTECTED_PAIRS: &[(&str, &str, &str)] = &[
+    (".local", "bin", ".local/bin"),
+    (".config", "git", ".config/git"),
+    (".config", "autostart", ".config/autostart"),
+    (".config", "systemd", ".config/systemd"),
+    (".config", "environment.d", ".config/environment.d"),
+    (".config", "nvim", ".config/nvim"),
+    (".config", "mise", ".config/mise"),
+    (".config", "direnv", ".config/direnv"),
+    (".config", "zsh", ".config/zsh"),
+    (".config", "powershell", ".config/powershell"),
+    (".config", "xonsh", ".config/xonsh"),
+    (".config", "containers", ".config/containers"),
+    (".config", "environment", ".config/environment"),
+    (".config", "pip", ".config/pip"),
+    (".config", "Code", ".config/Code"),
+    (".config", "fish", ".config/fish"),
+    (".config", "nushell", ".config/nushell"),
 ];
 
 /// The protected path a text names, if any.
 fn protected(text: &str) -> Option<&'static str> {
-    text.split(['/', ' ', '=', '\'', '"'])
-        .find_map(|c| PROTECTED.iter().find(|p| **p == c).copied())
+    let mut previous = "";
+    // Names compare without case: on a case-insensitive file system (macOS, Windows)
+    // `.GIT/hooks` is `.git/hooks`.
+    for c in text.split(['/', ' ', '=', '\'', '"']) {
+        if let Some(p) = PROTECTED.iter().find(|p| p.eq_ignore_ascii_case(c)) {
+            return Some(p);
+        }
+        if let Some(p) = PROTECTED_PREFIXES
+            .iter()
+            .find(|p| c.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p)))
+        {
+            return Some(p);
+        }
+        if let Some((_, _, p)) = PROTECTED_PAIRS
+            .iter()
+            .find(|(a, b, _)| a.eq_ignore_ascii_case(previous) && b.eq_ignore_ascii_case(c))
+        {
+            return Some(p);
+        }
+        if !c.is_empty() {
+            previous = c;
+        }
+    }
+    None
+}
+
+/// The hooks directory a repository's own configuration names (`core.hooksPath`), relative to
+/// the workspace when inside it: git runs what is there as hooks.
+fn configured_hooks(root: &std::path::Path) -> Option<std::path::PathBuf> {
+    let config = std::fs::read_to_string(root.join(".git/config")).ok()?;
+    let mut section = String::new();
+    let mut found = None;
+    for line in config.lines() {
+        let line = line.trim();
+        if let Some(head) = line.strip_prefix('[') {
+            section = head
+                .split([']', ' ', '"'])
+                .next()
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        if section == "core" && key.trim().eq_ignore_ascii_case("hookspath") {
+            found = Some(value.trim().trim_matches('"').to_owned());
+        }
+    }
+    let value = found?;
+    let path = std::path::Path::new(&value);
+    let full = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        root.join(path)
+    };
+    let full = crate::paths::normalize(&full);
+    full.strip_prefix(root)
+        .ok()
+        .map(std::path::Path::to_path_buf)
+}
+
+/// Whether `rel` (relative to the workspace) lies in the configured hooks directory.
+fn in_hooks(rel: &std::path::Path, hooks: Option<&std::path::Path>) -> bool {
+    hooks.is_some_and(|h| !h.as_os_str().is_empty() && rel.starts_with(h))
 }
 
 /// Programs that write or change the paths they are given.
@@ -337,6 +673,7 @@ const ROUTINE_GIT: &[&str] = &[
 fn shell_hazard(
     script: &shell::Script,
     places: &crate::paths::Places<'_>,
+    hooks: Option<&std::path::Path>,
 ) -> Option<Classification> {
     for cmd in &script.commands {
         let model = crate::programs::model(cmd);
@@ -367,6 +704,9 @@ fn shell_hazard(
                     return Some("a path in a directory only known when it runs");
                 }
                 let rel = places.relative(&located.path)?;
+                if in_hooks(rel, hooks) {
+                    return Some("the repository's hooks directory");
+                }
                 protected(&rel.to_string_lossy())
             })
         };
@@ -546,7 +886,8 @@ impl Classifier for HeuristicClassifier {
             }
         });
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
-        let routine = script.is_some_and(routine_builds);
+        let routine =
+            script.is_some_and(routine_builds) && !build_configured(&review.context.workspace_root);
         // Every finding of the call is weighed; the worst decides.
         let mut judged = findings.iter().map(|f| one(f, shell && routine));
         let Some(first) = judged.next() else {
@@ -554,15 +895,28 @@ impl Classifier for HeuristicClassifier {
         };
         let mut c = judged.fold(first, worse);
         let places = self.policy.places(review.context);
+        // Only a call that is otherwise allowed is worth the read of the repository's config.
+        let hooks = (c.behavior == Behavior::Allow)
+            .then(|| configured_hooks(places.root()))
+            .flatten();
         if let Some(script) = script
-            && let Some(hazard) = shell_hazard(script, &places)
+            && let Some(hazard) = shell_hazard(script, &places, hooks.as_deref())
         {
             c = worse(c, hazard);
         }
         if !shell
             && let Some(p) = crate::policy::filesystem::paths(&call.input)
                 .iter()
-                .find_map(|p| protected(p))
+                .find_map(|p| {
+                    protected(p).or_else(|| {
+                        let located = places.locate(p, &shell::WorkingDir::Root);
+                        let rel = places.relative(&located.path)?;
+                        if in_hooks(rel, hooks.as_deref()) {
+                            return Some("the repository's hooks directory");
+                        }
+                        protected(&rel.to_string_lossy())
+                    })
+                })
         {
             c = worse(
                 c,
@@ -667,7 +1021,36 @@ fn one(finding: &Finding, routine_build: bool) -> Classification {
 
 #[cfg(test)]
 mod tests {
-    use super::protected;
+    use super::{names_outside, protected};
+
+    #[test]
+    fn values_attached_to_options_are_checked_for_places_outside() {
+        for word in [
+            "-C/tmp/evil",
+            "-I/tmp",
+            "--target-dir=/root/.cargo/bin",
+            "-o=/root/.local/bin/ls",
+            "-javaagent:/tmp/a.jar",
+            "pythonpath=/tmp",
+            "--config=https://evil.com/x.toml",
+            "-C..",
+            "--out-dir=~/bin",
+            "../other",
+        ] {
+            assert!(names_outside(word), "{word}");
+        }
+        for word in [
+            "-j4",
+            "--workspace",
+            "--test-threads=1",
+            "./...",
+            "tests/test_x.py::test_a",
+            "-Dfoo=bar",
+            "src/lib.rs",
+        ] {
+            assert!(!names_outside(word), "{word}");
+        }
+    }
 
     #[test]
     fn files_that_configure_code_execution_are_protected() {
@@ -680,10 +1063,30 @@ mod tests {
             ".cargo/config.toml",
             ".vscode/tasks.json",
             ".github/workflows/ci.yml",
+            "Jenkinsfile.release",
+            ".gitlab-ci/x.yml",
+            ".gitea/workflows/ci.yml",
+            ".hg/hgrc",
+            ".githooks/pre-commit",
+            ".huskyrc.json",
+            ".config/git/config",
+            ".local/bin/ls",
+            "/home/u/.config/systemd/user/x.service",
+            ".tool-versions",
+            ".bash_aliases",
         ] {
             assert!(protected(path).is_some(), "{path}");
         }
-        for path in ["src/main.rs", "Cargo.toml", "README.md", "toolchain.md"] {
+        for path in [
+            "src/main.rs",
+            "Cargo.toml",
+            "README.md",
+            "toolchain.md",
+            "src/hooks/useThing.ts",
+            "bin/setup",
+            "config/git.rb",
+            "go.mod",
+        ] {
             assert!(protected(path).is_none(), "{path}");
         }
     }

@@ -1,12 +1,13 @@
 //! Paths as the evaluators see them: resolved against the workspace root (`..`, `~`,
 //! symlinks) and placed inside, outside, among the system's own files, or among secrets.
 
+use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 
 pub(crate) mod git_index;
 mod sensitive;
 
-pub(crate) use sensitive::{SensitivePaths, compile};
+pub(crate) use sensitive::{SensitivePaths, compile, compile_secret};
 
 use crate::shell::WorkingDir;
 
@@ -135,6 +136,8 @@ pub(crate) struct Places<'a> {
     root: PathBuf,
     /// Whether `root` is real (canonical): paths below it are resolved from it.
     root_real: bool,
+    /// Whether `root` is in normal form (it is, unless it could not be made so).
+    root_plain: bool,
     home: Option<&'a Path>,
     sensitive: Option<&'a SensitivePaths>,
     /// The call's shared analysis, whose resolutions are reused (see [`Places::sharing`]),
@@ -152,17 +155,20 @@ impl<'a> Places<'a> {
     ) -> Self {
         // A relative root is relative to the process's directory, never to nothing.
         let absolute = if root.is_relative() {
-            std::env::current_dir().map_or_else(|_| root.to_path_buf(), |cwd| cwd.join(root))
+            Cow::Owned(
+                std::env::current_dir().map_or_else(|_| root.to_path_buf(), |cwd| cwd.join(root)),
+            )
         } else {
-            root.to_path_buf()
+            Cow::Borrowed(root)
         };
         let lexical = if plain(&absolute) {
             absolute
         } else {
-            normalize(&absolute)
+            Cow::Owned(normalize(&absolute))
         };
-        let (root, root_real) = canonical_root(lexical);
+        let (root, root_real) = canonical_root(&lexical);
         Self {
+            root_plain: plain(&root),
             root,
             root_real,
             home,
@@ -196,6 +202,26 @@ impl<'a> Places<'a> {
         sensitive.protects(&lexical).map(str::to_owned)
     }
 
+    /// What protected configuration a write of a tree into `located` (the directory `raw`
+    /// names in `cwd`) may create, whose names the text does not show: see
+    /// [`SensitivePaths::protects_below`].
+    pub(crate) fn protected_below(
+        &self,
+        located: &Located,
+        raw: &str,
+        cwd: &WorkingDir,
+        within_config: bool,
+    ) -> Option<String> {
+        let sensitive = self.sensitive?;
+        if let Some(what) = sensitive.protects_below(&located.path, within_config) {
+            return Some(what.to_owned());
+        }
+        let lexical = self.lexical(raw, cwd)?;
+        sensitive
+            .protects_below(&lexical, within_config)
+            .map(str::to_owned)
+    }
+
     /// The workspace root, resolved.
     pub(crate) fn root(&self) -> &Path {
         &self.root
@@ -210,7 +236,10 @@ impl<'a> Places<'a> {
     /// The path `raw` names when used in `cwd`, as written (`..` kept); `None` when unknown.
     fn joined(&self, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
         if !raw.starts_with(['~', '/']) && matches!(cwd, WorkingDir::Root) {
-            let mut path = self.root.clone();
+            // Room for both up front: `push` would grow a clone of the root.
+            let root = self.root.as_os_str();
+            let mut path = PathBuf::with_capacity(root.len() + 1 + raw.len());
+            path.push(root);
             path.push(raw);
             return Some(path);
         }
@@ -300,7 +329,8 @@ impl<'a> Places<'a> {
             };
         };
         // In normal form already (the usual case), the joined path is its own normal form.
-        let (joined, lexical) = if plain(&joined) {
+        let joined_plain = plain(&joined);
+        let (joined, lexical) = if joined_plain {
             (None, joined)
         } else {
             let lexical = normalize(&joined);
@@ -313,10 +343,12 @@ impl<'a> Places<'a> {
         } else {
             // The kernel follows each symlink before the `..` after it: `link/../x` with
             // `link` pointing to `/` is `/x`, not `x` inside the workspace.
-            let start = self.root_real.then_some(self.root.as_path());
-            match resolve_from(joined, start) {
-                Some(real) => {
-                    let place = self.place(&real);
+            let start = self
+                .root_real
+                .then_some((self.root.as_path(), self.root_plain));
+            match resolve_known(joined, joined_plain, start) {
+                Some((real, real_plain)) => {
+                    let place = self.place_known(&real, real_plain);
                     Found::Real(real, place)
                 }
                 None => Found::Unresolved,
@@ -426,12 +458,12 @@ impl<'a> Places<'a> {
         None
     }
 
-    fn place(&self, real: &Path) -> Place {
+    /// Where the resolved path `real` is, told whether it is in normal form.
+    fn place_known(&self, real: &Path, real_plain: bool) -> Place {
         if harmless_device(real) {
             return Place::HarmlessDevice;
         }
-        let real_plain = plain(real);
-        if below_known(real, real_plain, &self.root) {
+        if below_both(real, real_plain, &self.root, self.root_plain) {
             return Place::Inside;
         }
         if below_known(real, real_plain, Path::new("/dev")) {
@@ -851,22 +883,22 @@ fn component_matches(pattern: &str, name: &str, dotglob: bool) -> bool {
 /// The workspace root resolved, remembered per thread for the last root asked.
 /// The workspace root resolved, and whether it is real (it exists and holds no symlink),
 /// remembered per thread for the last root asked.
-fn canonical_root(lexical: PathBuf) -> (PathBuf, bool) {
+fn canonical_root(lexical: &Path) -> (PathBuf, bool) {
     type Memo = Option<(PathBuf, PathBuf, bool)>;
     thread_local! {
         static LAST: std::cell::RefCell<Memo> = const { std::cell::RefCell::new(None) };
     }
     LAST.with(|last| {
         if let Some((k, v, real)) = &*last.borrow()
-            && *k == lexical
+            && k.as_path() == lexical
         {
             return (v.clone(), *real);
         }
-        let (v, real) = match std::fs::canonicalize(&lexical) {
+        let (v, real) = match std::fs::canonicalize(lexical) {
             Ok(v) => (v, true),
-            Err(_) => (lexical.clone(), false),
+            Err(_) => (lexical.to_path_buf(), false),
         };
-        *last.borrow_mut() = Some((lexical, v.clone(), real));
+        *last.borrow_mut() = Some((lexical.to_path_buf(), v.clone(), real));
         (v, real)
     })
 }
@@ -897,10 +929,31 @@ fn harmless_device(path: &Path) -> bool {
 fn plain(path: &Path) -> bool {
     let bytes = path.as_os_str().as_encoded_bytes();
     let body = bytes.strip_prefix(b"/").unwrap_or(bytes);
-    body.is_empty()
-        || body
-            .split(|b| *b == b'/')
-            .all(|c| !c.is_empty() && c != b"." && c != b"..")
+    if body.is_empty() {
+        return true;
+    }
+    // One pass over the bytes: each component (between slashes) must be neither empty nor
+    // `.` nor `..`. (Called several times per path word: kept to a tight loop.)
+    let mut start = 0;
+    for (i, &b) in body.iter().enumerate() {
+        if b == b'/' {
+            if !plain_component(&body[start..i]) {
+                return false;
+            }
+            start = i + 1;
+        }
+    }
+    plain_component(&body[start..])
+}
+
+/// Whether one component of a path is a name: neither empty nor `.` nor `..`.
+fn plain_component(c: &[u8]) -> bool {
+    match c.len() {
+        0 => false,
+        1 => c[0] != b'.',
+        2 => c != b"..",
+        _ => true,
+    }
 }
 
 /// Whether `path` is `base` or below it, component by component (`/ab` is not below `/a`).
@@ -910,7 +963,12 @@ fn below(path: &Path, base: &Path) -> bool {
 
 /// [`below`], told whether `path` is in normal form ([`plain`]).
 fn below_known(path: &Path, path_plain: bool, base: &Path) -> bool {
-    if !(path_plain && plain(base)) {
+    below_both(path, path_plain, base, plain(base))
+}
+
+/// [`below`], told whether `path` and `base` are in normal form ([`plain`]).
+fn below_both(path: &Path, path_plain: bool, base: &Path, base_plain: bool) -> bool {
+    if !(path_plain && base_plain) {
         return path.starts_with(base);
     }
     let (path, base) = (
@@ -956,6 +1014,59 @@ pub(crate) fn resolve(path: &Path) -> Option<PathBuf> {
 /// As [`resolve`], starting from `real` when `path` lies below it: `real` must be a real
 /// path (canonical, no symlink in it), so its components need not be looked at again.
 fn resolve_from(path: &Path, real: Option<&Path>) -> Option<PathBuf> {
+    resolve_known(path, plain(path), real.map(|r| (r, plain(r)))).map(|(p, _)| p)
+}
+
+/// [`resolve_from`], told whether `path` and the real directory are in normal form
+/// ([`plain`]); with the resolved path, whether it is known to be in normal form.
+fn resolve_known(
+    path: &Path,
+    path_plain: bool,
+    real: Option<(&Path, bool)>,
+) -> Option<(PathBuf, bool)> {
+    if let Some((root, true)) = real
+        && path_plain
+        && let (Some(text), Some(base)) = (path.to_str(), root.to_str())
+        && below_both(path, true, root, true)
+        && let Some(resolved) = resolve_plain_below(text, base)
+    {
+        return Some((resolved, true));
+    }
+    resolve_walk(path, real.map(|(r, _)| r)).map(|p| (p, false))
+}
+
+/// [`resolve_from`] for the usual case: `path` (UTF-8, in normal form) below the real
+/// directory `base` (in normal form), walked component by component as text: the result is
+/// in normal form. `None` when a component is a symlink: then the path is walked by
+/// [`resolve_walk`], which follows links.
+fn resolve_plain_below(path: &str, base: &str) -> Option<PathBuf> {
+    let rest = path[base.len()..].trim_start_matches('/');
+    let mut out = String::with_capacity(base.len() + rest.len() + 1);
+    out.push_str(base);
+    let mut parts = rest.split('/').filter(|p| !p.is_empty());
+    while let Some(part) = parts.next() {
+        if !out.ends_with('/') {
+            out.push('/');
+        }
+        out.push_str(part);
+        match std::fs::symlink_metadata(&out) {
+            Ok(meta) if meta.file_type().is_symlink() => return None,
+            Ok(_) => {}
+            // It does not exist: the rest is kept as text.
+            Err(_) => {
+                for part in parts {
+                    out.push('/');
+                    out.push_str(part);
+                }
+                break;
+            }
+        }
+    }
+    Some(PathBuf::from(out))
+}
+
+/// [`resolve_from`], component by component, links followed.
+fn resolve_walk(path: &Path, real: Option<&Path>) -> Option<PathBuf> {
     use std::borrow::Cow;
     use std::ffi::OsStr;
     fn parts(path: &Path) -> impl DoubleEndedIterator<Item = &OsStr> {
@@ -997,6 +1108,12 @@ fn resolve_from(path: &Path, real: Option<&Path>) -> Option<PathBuf> {
             continue;
         }
         match std::fs::symlink_metadata(&out) {
+            // The process file system's links (`/proc/self`, `/proc/<pid>/cwd`, `fd/N`)
+            // point where the process that opens them is: the tool's, never this one's. The
+            // rest is kept as text, below `/proc`.
+            Ok(meta) if meta.file_type().is_symlink() && out.starts_with("/proc") => {
+                exists = false;
+            }
             Ok(meta) if meta.file_type().is_symlink() => {
                 links += 1;
                 if links > MAX_SYMLINKS {

@@ -106,6 +106,82 @@ const SENSITIVE: &[(&str, &str)] = &[
     ("**/_netrc", "a netrc file"),
     ("**/wp-config.php", "WordPress database credentials"),
     ("**/.git/config", "a Git config, which may hold tokens"),
+    // Copies of SSH private keys (`id_rsa.bak`, `id_rsa.old`, `id_rsa~`); `.pub` is public.
+    ("**/id_rsa.*", "a copy of an SSH private key"),
+    ("**/id_rsa~", "a copy of an SSH private key"),
+    ("**/id_dsa.*", "a copy of an SSH private key"),
+    ("**/id_dsa~", "a copy of an SSH private key"),
+    ("**/id_ecdsa.*", "a copy of an SSH private key"),
+    ("**/id_ecdsa~", "a copy of an SSH private key"),
+    ("**/id_ed25519.*", "a copy of an SSH private key"),
+    ("**/id_ed25519~", "a copy of an SSH private key"),
+    ("**/id_ecdsa_sk.*", "a copy of an SSH private key"),
+    ("**/id_ed25519_sk.*", "a copy of an SSH private key"),
+    ("**/.dockercfg", "Docker credentials"),
+    ("**/config/database.yml", "database credentials"),
+    ("**/auth.json", "a credentials file"),
+    ("**/.yarnrc.yml", "Yarn credentials"),
+    ("**/gradle.properties", "Gradle credentials"),
+    ("**/.sentryclirc", "a Sentry token"),
+    ("**/sftp-config.json", "SFTP passwords"),
+    ("**/.ftpconfig", "FTP passwords"),
+    ("**/.remote-sync.json", "FTP passwords"),
+    ("**/.msmtprc", "mail passwords"),
+    ("**/.fetchmailrc", "mail passwords"),
+    ("**/.passwd-s3fs", "cloud credentials"),
+    ("**/passwd-s3fs", "cloud credentials"),
+    ("**/wg*.conf", "a WireGuard private key"),
+    ("**/wireguard/**", "a WireGuard private key"),
+    ("**/*.ovpn", "a VPN key"),
+    ("**/.vault_pass*", "an Ansible vault password"),
+    ("**/*vault_pass*", "an Ansible vault password"),
+    ("**/*vault-pass*", "an Ansible vault password"),
+    ("**/*vault_password*", "an Ansible vault password"),
+    ("**/*vault-password*", "an Ansible vault password"),
+    ("**/.secrets", "a secrets file"),
+    ("**/secrets", "a secrets file"),
+    ("**/.secrets.*", "a secrets file"),
+    ("**/password.txt", "a password file"),
+    ("**/passwords.txt", "a password file"),
+    ("**/token", "a token file"),
+    ("**/access-token", "a token file"),
+    ("**/credentials", "a credentials file"),
+    ("**/.credentials.json", "a credentials file"),
+    ("**/.flaskenv", "an environment file"),
+    ("**/env.list", "an environment file"),
+    ("**/htpasswd", "a password file"),
+    ("**/.config/github-copilot/**", "GitHub Copilot tokens"),
+    ("**/rclone.conf", "rclone credentials"),
+    ("**/.config/doctl/**", "DigitalOcean credentials"),
+    ("**/.config/heroku/**", "Heroku credentials"),
+    ("**/.config/stripe/**", "Stripe credentials"),
+    ("**/.supabase/**", "Supabase credentials"),
+    ("**/keyrings/**", "a keyring"),
+    ("**/secrets.toml", "a secrets file"),
+    ("**/secrets.ini", "a secrets file"),
+    ("**/secrets.txt", "a secrets file"),
+    ("**/secrets.conf", "a secrets file"),
+    ("**/secret.json", "a secrets file"),
+    ("**/secret.yaml", "a secrets file"),
+    ("**/secret.yml", "a secrets file"),
+    ("**/secret.txt", "a secrets file"),
+    ("**/.config/hub", "GitHub CLI credentials"),
+    ("**/.config/glab-cli/**", "GitLab CLI credentials"),
+    ("**/.terraformrc", "Terraform credentials"),
+    ("**/terraform.rc", "Terraform credentials"),
+    ("**/.config/op/**", "1Password CLI credentials"),
+    ("**/.config/configstore/**", "CLI tokens (Firebase, …)"),
+    ("**/.fly/config.yml", "Fly.io token"),
+    ("**/.wrangler/config/**", "Cloudflare Wrangler token"),
+    ("**/ngrok.yml", "an ngrok token"),
+    ("**/kaggle.json", "Kaggle credentials"),
+    ("**/.databrickscfg", "Databricks token"),
+    ("**/.snowsql/**", "Snowflake credentials"),
+    ("**/.dbt/profiles.yml", "database credentials"),
+    ("**/.authinfo", "mail and login passwords"),
+    ("**/.authinfo.*", "mail and login passwords"),
+    ("**/.vnc/passwd", "a VNC password"),
+    ("**/.bundle/config", "Bundler credentials"),
 ];
 
 /// Configuration that decides what an agent may do: Warrant's own and the agents' settings.
@@ -150,6 +226,8 @@ pub(crate) struct SensitivePaths {
     protected: GlobSet,
     protected_needles: Needles,
     protected_what: Vec<String>,
+    /// The globs of [`Self::protected`], in its order.
+    protected_globs: Vec<String>,
 }
 
 /// For a set of globs, a literal text each of them requires of a path it matches (ASCII
@@ -295,6 +373,7 @@ impl SensitivePaths {
             protected: config.build().map_err(|e| error("(all)", e))?,
             protected_needles: Needles::of(protected_globs.iter().map(String::as_str)),
             protected_what,
+            protected_globs,
         })
     }
 
@@ -315,6 +394,48 @@ impl SensitivePaths {
         Some(&self.protected_what[hit])
     }
 
+    /// What protected configuration may lie below the directory `dir` (a normal, absolute
+    /// path), if any: with `within_config`, only configuration `dir` is a directory of
+    /// (`.claude` holds `.claude/settings.json`), not the files any directory may hold
+    /// (`.mcp.json`).
+    pub(super) fn protects_below(&self, dir: &Path, within_config: bool) -> Option<&str> {
+        for (i, glob) in self.protected_globs.iter().enumerate() {
+            match glob.strip_prefix("**/") {
+                Some(tail) => {
+                    let parts: Vec<&str> = tail
+                        .split('/')
+                        .map(|p| {
+                            if p.contains(['*', '?', '[', '{']) {
+                                "x"
+                            } else {
+                                p
+                            }
+                        })
+                        .collect();
+                    let first = usize::from(within_config);
+                    for k in first..parts.len() {
+                        let candidate = dir.join(parts[k..].join("/"));
+                        if self.protected.matches(&candidate).contains(&i) {
+                            return Some(&self.protected_what[i]);
+                        }
+                    }
+                }
+                None => {
+                    let literal: Vec<&str> = glob
+                        .split('/')
+                        .take_while(|p| !p.contains(['*', '?', '[', '{']))
+                        .collect();
+                    let base = Path::new(if literal.len() <= 1 { "/" } else { "" })
+                        .join(literal.join("/"));
+                    if dir.starts_with(&base) || (!within_config && base.starts_with(dir)) {
+                        return Some(&self.protected_what[i]);
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// What secret `path` is, if it is one.
     pub(super) fn matches(&self, path: &Path) -> Option<&str> {
         if !self.needles.may_match(path.as_os_str().as_encoded_bytes()) {
@@ -333,7 +454,8 @@ impl SensitivePaths {
             let what = self.what[i].as_str();
             // Templates hold no secrets by convention; public keys are public.
             let template = ENV_TEMPLATES.contains(&lower.as_str()) && what == "an environment file";
-            let public_key = lower.ends_with(".pub") && what == "an SSH directory";
+            let public_key = lower.ends_with(".pub")
+                && matches!(what, "an SSH directory" | "a copy of an SSH private key");
             !(template || public_key)
         })?;
         Some(&self.what[hit])

@@ -150,12 +150,17 @@ fn is_lsp_query(tool: &str, catalog: &ToolCatalog) -> bool {
 
 /// Whether `tool` searches every file of a tree.
 pub(crate) fn is_search(tool: &str) -> bool {
-    SEARCH_TOOLS.contains(&tool)
+    SEARCH_TOOLS.contains(&own_name(tool))
+}
+
+/// Whether `tool` lists the files a glob pattern matches.
+fn is_glob(tool: &str) -> bool {
+    matches!(own_name(tool), "glob" | "Glob")
 }
 
 /// The directory a glob tool's pattern reaches (`src` for `src/**/*.rs`), when `tool` is one.
 pub(crate) fn glob_base(tool: &str, input: &Value) -> Option<String> {
-    if !matches!(tool, "glob" | "Glob") {
+    if !is_glob(tool) {
         return None;
     }
     let pattern = input.get("pattern").and_then(Value::as_str)?;
@@ -198,22 +203,85 @@ const READ_FIELDS: &[&str] = &[
     "start_line",
     "end_line",
     "description",
+    // Claude Code's `Read` of a PDF; the MCP filesystem server's and Gemini CLI's listing
+    // options.
+    "pages",
+    "head",
+    "tail",
+    "excludePatterns",
+    "sortBy",
+    "file_filtering_options",
+];
+
+/// Input fields of file writers that carry the text written or how it is placed, never a
+/// place: any other field (`cwd`, `workdir`, `new_path`, …) may move where the write lands.
+const WRITE_FIELDS: &[&str] = &[
+    "content",
+    "contents",
+    "old_string",
+    "new_string",
+    "replace_all",
+    "edits",
+    "expected_replacements",
+    "instruction",
+    "instructions",
+    "code_edit",
+    "explanation",
+    "description",
+    "cell_id",
+    "cell_type",
+    "edit_mode",
+    "new_source",
+    "command",
+    "file_text",
+    "old_str",
+    "new_str",
+    "insert_line",
+    "insert_text",
+    "view_range",
+    "input",
+    "patch",
+    "diff",
+    "dryRun",
+    "modified_by_user",
 ];
 
 /// The paths a call names, as written: its path fields, and the files a patch touches
 /// (`*** Update File: PATH`, `+++ b/PATH`).
 fn raw_paths(input: &Value) -> Vec<&str> {
-    let mut out: Vec<&str> = PATH_FIELDS
-        .iter()
-        .filter_map(|f| input.get(*f).and_then(Value::as_str))
-        .collect();
-    for field in PATH_LIST_FIELDS {
-        if let Some(items) = input.get(*field).and_then(Value::as_array) {
-            out.extend(items.iter().filter_map(Value::as_str));
+    raw_paths_shaped(input).0
+}
+
+/// [`raw_paths`], and the first path field whose value is not of the shape a path has (a
+/// string; a list of strings for a list field). Every string such a field holds, at any
+/// depth, is among the paths: a tool may take any of them as its path.
+fn raw_paths_shaped(input: &Value) -> (Vec<&str>, Option<&'static str>) {
+    let mut out: Vec<&str> = Vec::new();
+    let mut misshapen = None;
+    for f in PATH_FIELDS {
+        match field(input, f) {
+            None => {}
+            Some(Value::String(s)) => out.push(s),
+            Some(other) => {
+                misshapen.get_or_insert(*f);
+                all_strings(other, &mut out);
+            }
         }
     }
-    for field in ["input", "patch", "diff"] {
-        let Some(patch) = input.get(field).and_then(Value::as_str) else {
+    for name in PATH_LIST_FIELDS {
+        match field(input, name) {
+            None => {}
+            Some(Value::Array(items)) if items.iter().all(Value::is_string) => {
+                out.extend(items.iter().filter_map(Value::as_str));
+            }
+            Some(other) => {
+                misshapen.get_or_insert(*name);
+                all_strings(other, &mut out);
+            }
+        }
+    }
+    for name in ["input", "patch", "diff"] {
+        let Some(patch) = field(input, name).and_then(Value::as_str) else {
             continue;
         };
         for line in patch.lines().map(str::trim) {
@@ -239,7 +307,47 @@ fn raw_paths(input: &Value) -> Vec<&str> {
             }
         }
     }
-    out
+    (out, misshapen)
+}
+
+/// Whether `name` is an input field that names a path or a list of paths.
+pub(crate) fn is_path_field(name: &str) -> bool {
+    PATH_FIELDS.contains(&name) || PATH_LIST_FIELDS.contains(&name)
+}
+
+/// Whether a call's input names a path: a path field, or any string that reads as a path or
+/// a `file:` URL.
+pub(crate) fn names_paths(input: &Value) -> bool {
+    let mut found = raw_paths(input);
+    path_like(input, &mut found);
+    !found.is_empty()
+}
+
+/// Every string of `value`, at any depth (at most a few hundred).
+pub(crate) fn strings_of<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
+    all_strings(value, out);
+}
+
+/// Every string of `value`, at any depth (at most a few hundred).
+fn all_strings<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
+    match value {
+        Value::String(s) if out.len() < 512 => out.push(s),
+        Value::Array(items) => items.iter().for_each(|v| all_strings(v, out)),
+        Value::Object(map) => map.values().for_each(|v| all_strings(v, out)),
+        _ => {}
+    }
+}
+
+/// The field `name` of an input object: what `input.get(name)` is, found by comparing the
+/// names of a small object's few fields rather than hashing `name` (asked for each of the
+/// many fields a path may be in).
+fn field<'v>(input: &'v Value, name: &str) -> Option<&'v Value> {
+    match input {
+        Value::Object(map) if map.len() <= 16 => {
+            map.iter().find(|(k, _)| k.as_str() == name).map(|(_, v)| v)
+        }
+        _ => input.get(name),
+    }
 }
 
 /// The paths a call names, each with every path it may stand for (a `file:` URI for its
@@ -260,6 +368,14 @@ pub(crate) fn paths(input: &Value) -> Vec<String> {
 fn meanings(raw: &str) -> Result<Vec<String>, String> {
     if raw.contains('\0') {
         return Err(format!("the path {raw:?} holds a NUL byte"));
+    }
+    if let Some(what) = foreign_syntax(raw) {
+        return Err(format!(
+            "`{raw}` holds {what}, which this policy does not read as POSIX"
+        ));
+    }
+    if let Some(what) = unknown_expansion(raw) {
+        return Err(format!("`{raw}` holds {what}, whose value is not known"));
     }
     let mut path = raw.to_owned();
     let scheme_end = raw.find(':').filter(|&i| {
@@ -302,6 +418,70 @@ fn meanings(raw: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
+/// What in `raw` reads one way on Windows and another here: a backslash (a separator
+/// there, `..\\..\\x`), an alternate data stream (`x::$DATA`), a name ending in a dot or a
+/// space (which Windows drops: `settings.json.` is `settings.json`).
+fn foreign_syntax(raw: &str) -> Option<&'static str> {
+    if raw.contains('\\') {
+        return Some("a backslash");
+    }
+    if raw.contains("::") {
+        return Some("a stream name");
+    }
+    let trailing = raw
+        .split('/')
+        .any(|c| !matches!(c, "" | "." | "..") && c.ends_with(['.', ' ']));
+    trailing.then_some("a name ending in a dot or a space")
+}
+
+/// `raw` as Windows reads it (`\\` a separator, trailing dots and spaces and a stream name
+/// dropped), when that differs from how it reads here.
+fn windows_reading(raw: &str) -> Option<String> {
+    foreign_syntax(raw)?;
+    let slashed = raw.replace('\\', "/");
+    let parts: Vec<&str> = slashed
+        .split('/')
+        .map(|c| {
+            let c = c.split("::").next().unwrap_or(c);
+            let c = c.split(':').next().filter(|_| c.len() > 2).unwrap_or(c);
+            if matches!(c, "." | "..") {
+                c
+            } else {
+                c.trim_end_matches(['.', ' '])
+            }
+        })
+        .collect();
+    Some(parts.join("/"))
+}
+
+/// What in `raw` a tool that expands variables would replace, besides the home directory
+/// (`$HOME`, `${HOME}`, `~`, which are modeled): another variable (`$PWD`, `${XDG_…}`), a
+/// command substitution (`$(…)`, `` `…` ``).
+fn unknown_expansion(raw: &str) -> Option<&'static str> {
+    if raw.contains('`') {
+        return Some("a command substitution");
+    }
+    let bytes = raw.as_bytes();
+    for (i, _) in raw.match_indices('$') {
+        let rest = &raw[i + 1..];
+        let home = rest.strip_prefix("{HOME}").is_some()
+            || rest.strip_prefix("HOME").is_some_and(|after| {
+                !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+            });
+        if home {
+            continue;
+        }
+        match bytes.get(i + 1) {
+            Some(b'(') => return Some("a command substitution"),
+            Some(c) if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'{') => {
+                return Some("a variable");
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// `%2e%2e` → `..`; `None` when nothing is encoded.
 fn percent_decode(text: &str) -> Option<String> {
     if !text.contains('%') {
@@ -328,6 +508,31 @@ fn percent_decode(text: &str) -> Option<String> {
     Some(String::from_utf8_lossy(&out).into_owned())
 }
 
+/// Whether a file tool's input holds only fields the policy models, each path field a path
+/// (or a list of them) whose meaning is known.
+pub(crate) fn modeled_input(tool: &str, input: &Value, catalog: &ToolCatalog) -> bool {
+    let Some(access) = access_of(tool, input, catalog) else {
+        return false;
+    };
+    let (raws, misshapen) = raw_paths_shaped(input);
+    misshapen.is_none()
+        && raws.iter().all(|r| meanings(r).is_ok())
+        && unmodeled_field(input, access).is_none()
+}
+
+/// The first field of a file tool's input the policy does not model, if any.
+fn unmodeled_field(input: &Value, access: Access) -> Option<&str> {
+    let modeled = match access {
+        Access::Read => READ_FIELDS,
+        Access::Write => WRITE_FIELDS,
+    };
+    input.as_object().and_then(|map| {
+        map.keys().map(String::as_str).find(|k| {
+            !PATH_FIELDS.contains(k) && !PATH_LIST_FIELDS.contains(k) && !modeled.contains(k)
+        })
+    })
+}
+
 /// Judges a file tool's call; `None` when `tool` is not a file tool.
 pub(crate) fn judge(
     tool: &str,
@@ -339,7 +544,8 @@ pub(crate) fn judge(
         return unknown_tool(tool, input, places);
     };
     let mut named: Vec<String> = Vec::new();
-    for raw in raw_paths(input) {
+    let (raws, misshapen) = raw_paths_shaped(input);
+    for raw in raws {
         match meanings(raw) {
             Ok(m) => named.extend(m),
             Err(why) if why.contains("NUL") => {
@@ -351,40 +557,61 @@ pub(crate) fn judge(
                 ));
             }
             Err(why) => {
-                return Some(Finding::new(
+                let open = Finding::new(
                     Stance::DefaultAsk,
                     FILESYSTEM_OUTSIDE_WORKSPACE,
                     Risk::Medium,
                     format!("`{tool}` cannot be checked: {why}."),
-                ));
+                );
+                // Read as Windows reads it, the path may still name a secret or protected
+                // configuration: that stays the hard deny.
+                let windows = windows_reading(raw).and_then(|p| place(tool, &p, access, places));
+                return most_restrictive(std::iter::once(open).chain(windows));
             }
         }
     }
-    // A reader with a field the policy does not model is open, but never less than what its
-    // paths already say (a secret among them is still a hard deny).
-    if access == Access::Read
-        && let Some(map) = input.as_object()
-        && let Some(field) = map.keys().find(|k| {
-            let k = k.as_str();
-            !PATH_FIELDS.contains(&k) && !PATH_LIST_FIELDS.contains(&k) && !READ_FIELDS.contains(&k)
-        })
-    {
+    // A call with a field the policy does not model (for a writer: one that may move where
+    // it writes, `cwd`, `new_path`), or a path field that is not a path's shape, is open, but
+    // never less than what its paths already say (a secret among them is still a hard deny).
+    let unmodeled = unmodeled_field(input, access);
+    let problem = match (misshapen, unmodeled) {
+        (Some(field), _) => Some(format!(
+            "`{tool}` has a path field `{field}` that is not a path (a string) or a list of paths."
+        )),
+        (None, Some(field)) => Some(format!(
+            "`{tool}` has an input field `{field}` the policy does not model."
+        )),
+        (None, None) => None,
+    };
+    if let Some(problem) = problem {
         let open = Finding::new(
             Stance::DefaultAsk,
             FILESYSTEM_OUTSIDE_WORKSPACE,
             Risk::Medium,
-            format!("`{tool}` has an input field `{field}` the policy does not model."),
+            problem,
         );
         let found = named.iter().filter_map(|p| place(tool, p, access, places));
         return most_restrictive(found.chain(std::iter::once(open)));
     }
     // A glob pattern reaches as far as its literal directory (`../**`, `/etc/*`).
-    if matches!(tool, "glob" | "Glob")
+    if is_glob(tool)
         && let Some(pattern) = input.get("pattern").and_then(Value::as_str)
     {
         // Braces first: `{../x,y}/*` reaches `../x`.
         let mut alternatives = Vec::new();
         super::shell::judge::expand_braces(pattern, &mut alternatives);
+        if let Some(what) = alternatives.iter().find_map(|p| unknown_expansion(p)) {
+            let open = Finding::new(
+                Stance::DefaultAsk,
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+                Risk::Medium,
+                format!(
+                    "`{tool}` cannot be checked: `{pattern}` holds {what}, whose value is not known."
+                ),
+            );
+            let found = named.iter().filter_map(|p| place(tool, p, access, places));
+            return most_restrictive(found.chain(std::iter::once(open)));
+        }
         named.extend(alternatives.iter().map(|p| literal_base(p)));
     }
     if access == Access::Write && named.is_empty() {
@@ -402,7 +629,7 @@ pub(crate) fn judge(
         return decided;
     }
     // A search reads every file of its tree: the tree must hold no secret.
-    if SEARCH_TOOLS.contains(&tool) {
+    if is_search(tool) {
         let roots = if named.is_empty() {
             vec![".".to_owned()]
         } else {
@@ -410,7 +637,9 @@ pub(crate) fn judge(
         };
         for root in roots {
             let located = places.locate(&root, &WorkingDir::Root);
-            let found = match places.tree_secret(&located.path, true, false) {
+            // Whether the tool follows the tree's symlinks is its own choice (`grep -R`,
+            // `rg -L`, servers that walk with their own code): they are taken as followed.
+            let found = match places.tree_secret(&located.path, true, true) {
                 Ok(None) => continue,
                 Ok(Some((path, what))) => format!(
                     "`{tool}` searches every file under `{root}`, which holds `{}`, {what}.",
@@ -579,12 +808,29 @@ fn place(tool: &str, raw: &str, access: Access, places: &Places<'_>) -> Option<F
     }
 }
 
-/// The literal directory a glob pattern starts from.
+/// The literal directory a glob pattern starts from, climbed once more for each `..` after a
+/// wildcard that goes above it (`src/*/../../x/*` reaches `src/..`): a glob engine walks a
+/// pattern segment by segment, so a `..` after a wildcard climbs again.
 fn literal_base(pattern: &str) -> String {
-    let parts: Vec<&str> = pattern
-        .split('/')
-        .take_while(|p| !p.contains(['*', '?', '[', '{']))
-        .collect();
+    let wild = |p: &str| p.contains(['*', '?', '[', '{']);
+    let segments: Vec<&str> = pattern.split('/').collect();
+    let literal = segments.iter().take_while(|p| !wild(p)).count();
+    // Below the literal directory: a `*` segment is one level down, `**` none or more (so
+    // counted as none), `..` one up.
+    let (mut depth, mut lowest) = (0i64, 0i64);
+    for seg in &segments[literal..] {
+        match *seg {
+            ".." => depth -= 1,
+            "" | "." | "**" => {}
+            _ => depth += 1,
+        }
+        lowest = lowest.min(depth);
+    }
+    let mut parts: Vec<&str> = segments[..literal].to_vec();
+    parts.extend(std::iter::repeat_n(
+        "..",
+        usize::try_from(-lowest).unwrap_or(0),
+    ));
     match parts.join("/") {
         s if s.is_empty() && pattern.starts_with('/') => "/".to_owned(),
         s if s.is_empty() => ".".to_owned(),

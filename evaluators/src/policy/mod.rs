@@ -124,10 +124,19 @@ impl PolicyEvaluator {
         let places = self.places(cx);
         if shell_tool {
             let start = shell_start(&input);
-            let (decided, mut all) = match &command {
+            let (mut decided, mut all) = match &command {
                 Some(command) => shell::judge_command(cx, command, &places, &start),
                 None => one(invalid(tool, "field \"command\" must be a string")),
             };
+            // Codex applies a patch given to `apply_patch` on its shell tool itself (as an
+            // argument or a here-document): every file the patch names is written.
+            if let Some(command) = &command
+                && let Some(patch) = shell_patch(command)
+                && let Some(found) = filesystem::judge("apply_patch", &patch, &cx.catalog, &places)
+            {
+                all.push(found);
+                decided = finding::most_restrictive(all.iter().cloned()).unwrap_or(decided);
+            }
             let unknown_field = input.as_object().and_then(|m| {
                 m.keys().find(|k| {
                     !SHELL_FIELDS.contains(&k.as_str())
@@ -149,7 +158,47 @@ impl PolicyEvaluator {
             let decided = finding::most_restrictive(all.iter().cloned()).unwrap_or(decided);
             return Some((decided, all));
         }
+        if warrant_core::catalog::may_be_shell_tool(tool)
+            && filesystem::access_of(tool, &call.input, &cx.catalog).is_none()
+        {
+            return Some(self.judge_shell_like(tool, &call.input, cx, &places));
+        }
         filesystem::judge(tool, &call.input, &cx.catalog, &places).map(one)
+    }
+
+    /// A tool that may run shell commands without being a shell tool the policy knows
+    /// (`mcp__x__bash`, `BASH`, `run_command`): never allowed by the policy, but every command
+    /// its input holds is judged, and what would be a hard deny on the shell tool is one here.
+    fn judge_shell_like(
+        &self,
+        tool: &str,
+        input: &serde_json::Value,
+        cx: &EvaluationContext,
+        places: &Places<'_>,
+    ) -> (Finding, Vec<Finding>) {
+        let mut all = vec![Finding::new(
+            Stance::DefaultAsk,
+            codes::SHELL_UNKNOWN_COMMAND,
+            Risk::High,
+            format!(
+                "`{tool}` may run shell commands, and it is not a shell tool the policy knows."
+            ),
+        )];
+        let start = shell_start(input);
+        for line in shell_like_commands(input) {
+            let (decided, found) = shell::judge_command(cx, &line, places, &start);
+            all.extend(
+                std::iter::once(decided)
+                    .chain(found)
+                    .filter(|f| f.stance == Stance::HardDeny),
+            );
+        }
+        if let Some(paths) = filesystem::judge(tool, input, &cx.catalog, places) {
+            all.push(paths);
+        }
+        let decided =
+            finding::most_restrictive(all.iter().cloned()).unwrap_or_else(|| all[0].clone());
+        (decided, all)
     }
 
     /// Paths resolved for the call's workspace.
@@ -161,6 +210,51 @@ impl PolicyEvaluator {
         )
         .sharing(cx)
     }
+}
+
+/// The patch a shell command hands to `apply_patch` (Codex's own edit command), as that
+/// tool's input; `None` when the command names no such patch.
+fn shell_patch(command: &str) -> Option<serde_json::Value> {
+    let runs = ["apply_patch", "applypatch"]
+        .iter()
+        .any(|p| command.contains(p));
+    (runs && command.contains("*** Begin Patch")).then(|| serde_json::json!({ "input": command }))
+}
+
+/// The command lines the input of a tool that may run shell commands holds: a command (a
+/// string or an argument vector) in any of the fields such tools use.
+fn shell_like_commands(input: &serde_json::Value) -> Vec<String> {
+    const FIELDS: &[&str] = &[
+        "command",
+        "cmd",
+        "commands",
+        "script",
+        "commandLine",
+        "command_line",
+        "args",
+        "argv",
+        "input",
+        "code",
+    ];
+    let mut out = Vec::new();
+    for f in FIELDS {
+        match input.get(*f) {
+            Some(serde_json::Value::String(s)) => out.push(s.clone()),
+            Some(v @ serde_json::Value::Array(items)) => {
+                match warrant_core::catalog::shell_command(&serde_json::json!({ "command": v })) {
+                    Some(line) => out.push(line),
+                    None => out.extend(
+                        items
+                            .iter()
+                            .filter_map(serde_json::Value::as_str)
+                            .map(str::to_owned),
+                    ),
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Input fields of shell tools that change nothing about what the command does.

@@ -88,7 +88,16 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     while let Some(w) = args.get(i) {
         let Some(t) = w.literal() else { break };
         match t {
-            "-H" | "-L" | "-P" => i += 1,
+            // `-L` follows every link of the walk; `-P` (the default) and `-H` none below
+            // the roots; the last one given counts.
+            "-L" => {
+                e.walks_links = true;
+                i += 1;
+            }
+            "-H" | "-P" => {
+                e.walks_links = false;
+                i += 1;
+            }
             "-D" => i += 2,
             t if t.starts_with("-O") => i += 1,
             _ => break,
@@ -121,6 +130,7 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         i += 1;
         let t = literal(w)?;
         if FLAGS.contains(&t) {
+            e.walks_links |= t == "-follow";
             continue;
         }
         if WITH_VALUE.contains(&t) || (t.starts_with("-newer") && t.len() == 8) {

@@ -265,9 +265,12 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
 /// How far into history a `log` or `show` reaches for contents. Searching history for a
 /// string (`-S`, `-G`) with its diffs is how a secret removed since is found again; so are
 /// diffs of refs beyond the current branch (`--all`, stashes, reflogs) and `git show` of an
-/// older commit. Diffs of the current branch (`git log -p`, `git show HEAD`) stay allowed
-/// when the repository tracks no secret: a secret committed and removed on the current
-/// branch can still be printed by them, a tradeoff kept for everyday use.
+/// older commit, or of one named by its message (`:/fix`), a reflog entry (`HEAD@{2}`) or the
+/// stash. Diffs of the current branch (`git log -p`, `git show HEAD`, `git diff HEAD~1`) stay
+/// allowed when the repository tracks no secret: a secret committed and removed on the
+/// current branch can still be printed by them, a tradeoff kept for everyday use. Telling it
+/// apart would mean walking every commit's tree for a secret's name on each call (reading
+/// packed objects), which neither the index nor a bounded read of `.git` can answer.
 #[derive(Default)]
 struct HistoryReach {
     /// `-S`, `-G`: a search of history contents.
@@ -293,6 +296,31 @@ impl HistoryReach {
     }
 
     fn check(&self, sub: &str, patch: bool, operands: &[Word]) -> Result<()> {
+        // `:/message` names the youngest commit of any ref whose message matches, `REF@{N}` a
+        // reflog entry, `REV^{/message}` a commit by its message, `stash` the stash: each
+        // reaches beyond the current branch, so its contents may hold a secret removed since.
+        let beyond = |t: &str| {
+            t.starts_with(":/")
+                || t.contains("@{")
+                || t.contains("^{/")
+                || t == "stash"
+                || t.starts_with("stash^")
+                || t.starts_with("stash~")
+                || t.starts_with("refs/stash")
+        };
+        if matches!(
+            sub,
+            "show" | "diff" | "diff-tree" | "diff-index" | "log" | "whatchanged" | "range-diff"
+        ) && (sub != "log" && sub != "whatchanged" || patch)
+            && let Some(w) = operands
+                .iter()
+                .find(|w| w.literal().is_some_and(|t| t.split("..").any(beyond)))
+        {
+            return Err(format!(
+                "`git {sub} {}` names a commit beyond the current branch (by message, reflog or stash), whose contents may hold a secret removed since",
+                w.raw
+            ));
+        }
         let shows_diffs = match sub {
             "log" | "whatchanged" => patch,
             "show" => patch || !self.no_patch,

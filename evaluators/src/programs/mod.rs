@@ -73,6 +73,10 @@ pub struct Effects {
     /// Words that must name existing paths in the workspace, else the program reads them as
     /// revisions whose files may hold a secret removed since (`git grep PATTERN REV`).
     pub paths_not_revisions: Vec<Word>,
+    /// Whether the paths it looks at ([`Effects::meta`]) are walked through symlinks (`find
+    /// -L`, `du -L`, `tree -l`, `fd -L`): then no link below them may leave the workspace, or
+    /// the names and sizes of what lies outside are printed.
+    pub walks_links: bool,
     /// Whether it prints the URLs of the repository's remotes (`git remote -v`, `git config
     /// remote.origin.url`): then the repository configuration must hold no credential.
     pub remote_urls: bool,
@@ -407,7 +411,13 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
             );
         }
         Operands::Paths => e.reads.extend(operands),
-        Operands::Meta => e.meta.extend(operands),
+        Operands::Meta => {
+            // `du -L` and `tree -l` walk whole trees; `ls -L` looks one level down unless
+            // `-R` walks the tree.
+            let one_level = entry.program.names.contains(&"ls") && !flags.recursive;
+            e.walks_links |= flags.follow && !one_level;
+            e.meta.extend(operands);
+        }
         Operands::Walked => trees(operands, &flags, true, e),
         Operands::Trees => e.trees.extend(operands.into_iter().map(|root| Tree {
             follow: true,
@@ -418,6 +428,7 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
                 operands.remove(0);
             }
             if kind == Operands::PatternMeta {
+                e.walks_links |= flags.follow;
                 let roots = if operands.is_empty() {
                     vec![Word::literal_text(".")]
                 } else {
@@ -522,11 +533,9 @@ fn special(
             for item in read_args(entry, args)? {
                 if let Item::Operand(_, w) = item {
                     let name = literal(&w)?;
-                    let lower = name.to_ascii_lowercase();
-                    let secret_like = ["token", "secret", "key", "pass", "auth", "cred", "proxy"]
-                        .iter()
-                        .any(|w| lower.contains(w));
-                    if secret_like || crate::shell::secret_variable(&format!("${name}")).is_some() {
+                    if crate::shell::secret_like_name(name)
+                        || crate::shell::secret_variable(&format!("${name}")).is_some()
+                    {
                         return Err(format!("`printenv {name}` may print a secret"));
                     }
                     names += 1;
@@ -635,6 +644,8 @@ const JQ_FORBIDDEN: &[&str] = &[
     "eval",
     "getpath_env",
     "halt_error",
+    // mikefarah yq: `"${TOKEN}" | envsubst` interpolates the environment.
+    "envsubst",
 ];
 
 /// `jq FILTER FILES…` / `yq`: the filter is checked word by word.
@@ -1059,9 +1070,53 @@ pub const HARMLESS_VARIABLES: &[&str] = &[
 ];
 
 /// Shell variables spelled in lower case that still steer the shell or the programs it runs.
+///
+/// The shell an agent runs may be zsh (macOS's login shell), where lower-case parameters are
+/// tied to the upper-case ones or are the shell's own tables: `path` is `PATH`, `cdpath` is
+/// `CDPATH`, `fpath` and `module_path` load code, `aliases`/`functions`/`commands` define
+/// what a name runs, the `*_functions` arrays are hooks run on events.
 const STEERING_LOWERCASE: &[&str] = &[
     "histchars",
     "auto_resume",
+    "path",
+    "cdpath",
+    "fpath",
+    "module_path",
+    "manpath",
+    "mailpath",
+    "fignore",
+    "psvar",
+    "prompt",
+    "watch",
+    "dirstack",
+    "aliases",
+    "galiases",
+    "saliases",
+    "dis_aliases",
+    "dis_galiases",
+    "dis_saliases",
+    "functions",
+    "dis_functions",
+    "functions_source",
+    "builtins",
+    "dis_builtins",
+    "commands",
+    "options",
+    "nameddirs",
+    "userdirs",
+    "parameters",
+    "modules",
+    "widgets",
+    "reswords",
+    "dis_reswords",
+    "zle_highlight",
+    "chpwd_functions",
+    "precmd_functions",
+    "preexec_functions",
+    "periodic_functions",
+    "zshaddhistory_functions",
+    "zshexit_functions",
+    "zsh_scheduled_events",
     "http_proxy",
     "https_proxy",
     "ftp_proxy",
@@ -1218,8 +1273,16 @@ fn declare(program: &str, args: &[Word]) -> Result<()> {
 
 /// `bash -c CODE [NAME ARGS…]`: harmless when the code was read (the shell reader unwrapped
 /// it) and no start-up file is: a login or interactive shell reads the user's profile.
+///
+/// `-l`/`--login` (how Codex runs every command: `bash -lc SCRIPT`) is accepted with `-c`: a
+/// login shell first runs the user's start-up files (`/etc/profile`, `~/.bash_profile`,
+/// `~/.bash_login`, `~/.profile`). They lie outside the workspace, no allowed call ever
+/// writes them (a write outside the workspace, or to a shell start-up file, is never
+/// allowed), and they are the user's own configuration, run by every terminal and login the
+/// user opens: running them again gives the call nothing it chose. What the call adds is the
+/// script, which is judged. `-i` (interactive: history, prompts, job control) stays unknown.
 fn shell_code(unwrapped: bool, args: &[Word]) -> Result<()> {
-    const FLAGS: &str = "ceuxvfnE";
+    const FLAGS: &str = "ceuxvfnEl";
     const NAMES: &[&str] = &[
         "errexit", "nounset", "pipefail", "xtrace", "verbose", "noglob",
     ];
@@ -1229,7 +1292,7 @@ fn shell_code(unwrapped: bool, args: &[Word]) -> Result<()> {
         let t = literal(w)?;
         i += 1;
         match t {
-            "--noprofile" | "--norc" | "--posix" => continue,
+            "--noprofile" | "--norc" | "--posix" | "--login" => continue,
             "--" => break,
             _ if t.starts_with("--") => {
                 return Err(format!(

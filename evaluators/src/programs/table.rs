@@ -238,7 +238,8 @@ pub static PROGRAMS: &[Program] = &[
     numeric(p(
         &["tail"],
         FileReader,
-        "c|bytes=v n|lines=v q|quiet|silent v|verbose z|zero-terminated help version",
+        // `-f`/`-F` keep reading the files as they grow: still only reads.
+        "c|bytes=v n|lines=v q|quiet|silent v|verbose z|zero-terminated f|follow=? F retry s|sleep-interval=v pid=v max-unchanged-stats=v help version",
         Paths,
     )),
     p(
@@ -415,7 +416,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["ls", "dir", "vdir"],
         FileReader,
-        "a|all A|almost-all author b|escape B|ignore-backups c C color=? d|directory D|dired f F|classify=? file-type format=v full-time g group-directories-first G|no-group h|human-readable si H|dereference-command-line dereference-command-line-symlink-to-dir hide=v hyperlink=? indicator-style=v i|inode I|ignore=v k|kibibytes l L|dereference m n|numeric-uid-gid N|literal o p q|hide-control-chars show-control-chars Q|quote-name quoting-style=v r|reverse R|recursive s|size S sort=v time=v time-style=v t T|tabsize=v u U v w|width=v x X Z|context 1 help version",
+        "a|all A|almost-all author b|escape B|ignore-backups c C color=? d|directory D|dired f F|classify=? file-type format=v full-time g group-directories-first G|no-group h|human-readable si H|dereference-command-line dereference-command-line-symlink-to-dir hide=v hyperlink=? indicator-style=v i|inode I|ignore=v k|kibibytes l L|dereference!L m n|numeric-uid-gid N|literal o p q|hide-control-chars show-control-chars Q|quote-name quoting-style=v r|reverse R|recursive!R s|size S sort=v time=v time-style=v t T|tabsize=v u U v w|width=v x X Z|context 1 help version",
         Meta,
     ),
     p(
@@ -440,7 +441,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["du"],
         FileReader,
-        "a|all b|bytes c|total h|human-readable s|summarize d|max-depth=v k m x|one-file-system L|dereference P|no-dereference H D apparent-size B|block-size=v exclude=v time=? l|count-links 0|null S|separate-dirs si t|threshold=v inodes help version",
+        "a|all b|bytes c|total h|human-readable s|summarize d|max-depth=v k m x|one-file-system L|dereference!L P|no-dereference H D apparent-size B|block-size=v exclude=v time=? l|count-links 0|null S|separate-dirs si t|threshold=v inodes help version",
         Meta,
     ),
     p(
@@ -452,7 +453,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["tree"],
         FileReader,
-        "a d l f i q N Q p u g s h D F r t c U v L=v P=v I=v n C J X noreport charset=v filelimit=v dirsfirst du prune si gitignore matchdirs ignore-case help version",
+        "a d l!L f i q N Q p u g s h D F r t c U v L=v P=v I=v n C J X noreport charset=v filelimit=v dirsfirst du prune si gitignore matchdirs ignore-case help version",
         Meta,
     ),
     p(
@@ -680,7 +681,9 @@ pub static PROGRAMS: &[Program] = &[
         &["ulimit"],
         Shell,
         "a S H b c d e f i k l m n p q r s t u v x P R T",
-        Text,
+        // `ulimit -n` prints a limit; `ulimit -c unlimited` sets one (core dumps, a shell
+        // whose later commands fail): a value is not modeled.
+        None,
     ),
     p(&["alias", "hash"], Shell, "", Special(Special::Listing)),
     p(&["cd", "pushd", "popd"], Shell, "", Special(Special::Cd)),

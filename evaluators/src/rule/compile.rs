@@ -10,7 +10,7 @@ use warrant_core::catalog::{SHELL_TOOL, ToolCatalog, is_shell_tool};
 use super::config::{Layer, RuleAction};
 use super::draft::{Draft, has_glob};
 use super::effects::{self, EffectRules, EffectRulesBuilder, Named};
-use super::index::{BucketBuilder, Condition, Selectors};
+use super::index::{BucketBuilder, Condition, Selectors, WordMap};
 use super::known::KnownTools;
 use crate::error::ConfigError;
 use crate::policy::filesystem;
@@ -164,7 +164,15 @@ fn path_glob(d: &Draft, spec: &str, home: Option<&Path>) -> Result<Glob, ConfigE
         },
         None => spec.to_owned(),
     };
-    crate::paths::compile(&spec).map_err(|e| d.malformed(format!("bad path glob: {}", e.kind())))
+    // A deny or ask rule matches without case: on a case-insensitive file system (macOS,
+    // Windows) `PRIVATE/x` is `private/x`, and folding only ever adds matches to it. An
+    // allow rule matches as written.
+    let compiled = if d.action == RuleAction::Allow {
+        crate::paths::compile(&spec)
+    } else {
+        crate::paths::compile_secret(&spec)
+    };
+    compiled.map_err(|e| d.malformed(format!("bad path glob: {}", e.kind())))
 }
 
 fn argument_condition(
@@ -308,7 +316,7 @@ pub(crate) fn compile(
     let build = |m: HashMap<String, BucketBuilder>| {
         m.into_iter()
             .map(|(k, b)| Ok((k, b.build()?)))
-            .collect::<Result<HashMap<_, _>, globset::Error>>()
+            .collect::<Result<WordMap<_, _>, globset::Error>>()
     };
     let mut set = GlobSetBuilder::new();
     let mut glob_buckets = Vec::new();

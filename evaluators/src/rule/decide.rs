@@ -5,6 +5,7 @@ use std::cmp::Reverse;
 
 use super::compile::CompiledRule;
 use super::config::RuleAction;
+use super::effects::Models;
 use super::index::Hit;
 use crate::paths::{Place, Places};
 use crate::programs::{self, Model};
@@ -54,7 +55,12 @@ fn coverable(cmd: &SimpleCommand) -> bool {
 ///   `git diff --output=…` is not covered, `git diff --stat` is).
 /// - Not modeled: what it adds are plain operands: no option (`--script-shell=…`, `--eval`),
 ///   no `NAME=value`, no word only known at run time, no path outside the workspace.
-fn within_plain_form(cmd: &SimpleCommand, named: usize, places: &Places<'_>) -> bool {
+fn within_plain_form<'m>(
+    cmd: &SimpleCommand,
+    model: impl FnOnce() -> &'m Model,
+    named: usize,
+    places: &Places<'_>,
+) -> bool {
     if named >= cmd.words.len() && !cmd.extra_args {
         return true;
     }
@@ -66,7 +72,7 @@ fn within_plain_form(cmd: &SimpleCommand, named: usize, places: &Places<'_>) -> 
             )
         })
     };
-    match programs::model(cmd) {
+    match model() {
         Model::Modeled(e) if e.cwd.is_none() && !cmd.extra_args => {
             let plain_writes = {
                 let mut plain = cmd.clone();
@@ -91,11 +97,12 @@ fn within_plain_form(cmd: &SimpleCommand, named: usize, places: &Places<'_>) -> 
     }
 }
 
-/// The rule that decides, among the hits.
+/// The rule that decides, among the hits (`script`: a shell call's command, and what its
+/// commands do).
 pub(crate) fn decide(
     rules: &[CompiledRule],
     hits: &[Hit],
-    script: Option<&Script>,
+    script: Option<(&Script, &Models<'_>)>,
     places: &Places<'_>,
 ) -> Option<usize> {
     let mut candidates: Vec<usize> = hits
@@ -103,8 +110,8 @@ pub(crate) fn decide(
         .filter(|h| rules[h.rule].action != RuleAction::Allow || h.command.is_none() && !h.loose)
         .map(|h| h.rule)
         .collect();
-    if let Some(script) = script.filter(|s| s.unreadable.is_empty()) {
-        candidates.extend(covering_allow(rules, hits, script, places));
+    if let Some((script, models)) = script.filter(|(s, _)| s.unreadable.is_empty()) {
+        candidates.extend(covering_allow(rules, hits, script, models, places));
     }
     candidates
         .into_iter()
@@ -116,6 +123,7 @@ fn covering_allow(
     rules: &[CompiledRule],
     hits: &[Hit],
     script: &Script,
+    models: &Models<'_>,
     places: &Places<'_>,
 ) -> Option<usize> {
     // The covering allow of each command (by index), the strongest layer's.
@@ -125,7 +133,7 @@ fn covering_allow(
         .filter(|h| rules[h.rule].action == RuleAction::Allow && !h.loose)
     {
         if let Some(c) = h.command
-            && within_plain_form(&script.commands[c], h.words, places)
+            && within_plain_form(&script.commands[c], || models.of(c), h.words, places)
         {
             match best.iter_mut().find(|(command, _)| *command == c) {
                 Some((_, slot)) => {

@@ -5,6 +5,7 @@
 //! `cat secrets/x`, a grep over `secrets`, `Write` as well as `Edit`. An allow rule on an
 //! effect covers only a file tool's call whose every path it matches.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -14,7 +15,7 @@ use warrant_core::call::{EvaluationContext, ToolCall};
 use warrant_core::catalog::{ToolCatalog, is_shell_tool};
 
 use super::config::RuleAction;
-use super::index::Hit;
+use super::index::{Hit, WordHasher};
 use crate::paths::Places;
 use crate::policy::filesystem::{self, Access};
 use crate::programs::{self, Model};
@@ -34,11 +35,25 @@ pub(crate) enum Kind {
 }
 
 /// A path as a rule sees it: relative to the workspace root when inside it (relative globs
-/// match only this form), and absolute (absolute globs match only this form).
+/// match only this form), and absolute (absolute globs match only this form). The relative
+/// form is the tail of the absolute one, so a form is one string.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Form {
-    pub relative: Option<String>,
-    pub absolute: String,
+    absolute: String,
+    /// Where the relative form starts in `absolute`, when the path is inside the root.
+    relative_at: Option<usize>,
+}
+
+impl Form {
+    /// The path relative to the workspace root, when it is inside it (`""`: the root).
+    pub(crate) fn relative(&self) -> Option<&str> {
+        self.relative_at.map(|i| &self.absolute[i..])
+    }
+
+    /// The absolute path.
+    pub(crate) fn absolute(&self) -> &str {
+        &self.absolute
+    }
 }
 
 /// A path a call names: as written (`..` removed as text) and as resolved (symlinks
@@ -97,21 +112,24 @@ pub(crate) struct CallEffects {
 }
 
 /// Reads a call's effects. `named` are the paths of the call's input
-/// ([`filesystem::paths`]), each named by [`name`] from the workspace root.
+/// ([`filesystem::paths`]), each named by [`name`] from the workspace root. A shell
+/// command's paths are read only for the kinds `rules` restrict (an allow on a path effect
+/// covers file tools only); `models` holds what its commands do.
 pub(crate) fn of_call(
     call: &ToolCall,
     cx: &EvaluationContext,
     places: &Places<'_>,
-    script: Option<&Script>,
-    shell_paths: bool,
+    script: Option<(&Script, &Models<'_>)>,
+    rules: &EffectRules,
     named: Vec<NamedPath>,
 ) -> CallEffects {
     let mut out = CallEffects::default();
     let tool = call.tool_name.as_str();
     if is_shell_tool(tool) {
-        if let Some(script) = script {
-            for cmd in &script.commands {
-                shell_effects(cmd, places, shell_paths, &mut out);
+        if let Some((script, models)) = script {
+            let needs = [rules.restricts(Kind::Read), rules.restricts(Kind::Write)];
+            for (i, cmd) in script.commands.iter().enumerate() {
+                shell_effects(cmd, || models.of(i), places, needs, &mut out);
             }
         }
     } else if let Some(access) = filesystem::access_of(tool, &call.input, &cx.catalog) {
@@ -132,6 +150,30 @@ pub(crate) fn of_call(
     urls(&call.input, &mut out.hosts);
     out.fetch = !is_shell_tool(tool) && out.file_tool.is_none() && !out.hosts.is_empty();
     out
+}
+
+/// What the commands of a script do by the program table ([`programs::model`]), each read
+/// once when first asked for, however many rules look at it.
+pub(crate) struct Models<'s> {
+    commands: &'s [SimpleCommand],
+    models: Vec<std::cell::OnceCell<Model>>,
+}
+
+impl<'s> Models<'s> {
+    /// The models of `script`'s commands, none read yet.
+    pub(crate) fn new(script: &'s Script) -> Self {
+        Self {
+            commands: &script.commands,
+            models: (0..script.commands.len())
+                .map(|_| std::cell::OnceCell::new())
+                .collect(),
+        }
+    }
+
+    /// What command `i` does.
+    pub(crate) fn of(&self, i: usize) -> &Model {
+        self.models[i].get_or_init(|| programs::model(&self.commands[i]))
+    }
 }
 
 /// The hosts of the URLs in a tool's input, at any depth.
@@ -162,15 +204,24 @@ pub(crate) fn host_of(text: &str) -> Option<String> {
 
 /// A path (in normal form, as [`Places`] gives them) as a rule sees it.
 fn form(places: &Places<'_>, path: &Path) -> Form {
-    let absolute = path.to_string_lossy().into_owned();
-    let root = places.root().to_string_lossy();
-    let relative = match absolute.strip_prefix(root.as_ref()) {
-        Some("") => Some(String::new()),
-        Some(rest) if rest.starts_with('/') => Some(rest[1..].to_owned()),
-        Some(rest) if root.ends_with('/') => Some(rest.to_owned()),
+    let absolute = match path.to_str() {
+        Some(text) => text.to_owned(),
+        None => path.to_string_lossy().into_owned(),
+    };
+    let root = places.root();
+    let root = root
+        .to_str()
+        .map_or_else(|| root.to_string_lossy(), Cow::Borrowed);
+    let relative_at = match absolute.strip_prefix(root.as_ref()) {
+        Some("") => Some(absolute.len()),
+        Some(rest) if rest.starts_with('/') => Some(root.len() + 1),
+        Some(_) if root.ends_with('/') => Some(root.len()),
         _ => None,
     };
-    Form { relative, absolute }
+    Form {
+        absolute,
+        relative_at,
+    }
 }
 
 /// A path word used in `cwd`, named both ways.
@@ -185,7 +236,37 @@ fn word_name(places: &Places<'_>, word: &Word, cwd: &WorkingDir) -> Option<Named
     word.literal().map(|t| name(places, t, cwd))
 }
 
-fn shell_effects(cmd: &SimpleCommand, places: &Places<'_>, paths: bool, out: &mut CallEffects) {
+/// The paths a glob word (`priv*/p.txt`) expands to in the workspace as it is now: a rule
+/// on `private/**` sees the files the shell will hand the program. None for other words.
+fn glob_names(places: &Places<'_>, word: &Word, cwd: &WorkingDir) -> Vec<NamedPath> {
+    let text = word
+        .literal()
+        .or_else(|| crate::policy::shell::judge::braces_only(word));
+    let Some(text) = text.filter(|t| t.contains(['*', '?', '[', '{'])) else {
+        return Vec::new();
+    };
+    let mut alternatives = Vec::new();
+    crate::policy::shell::judge::expand_braces(text, &mut alternatives);
+    let mut out = Vec::new();
+    for alt in &alternatives {
+        if !alt.contains(['*', '?', '[']) {
+            out.push(name(places, alt, cwd));
+        } else if let Ok(found) = places.expand_glob(alt, cwd, false) {
+            out.extend(found.iter().map(|p| name(places, p, cwd)));
+        }
+    }
+    out
+}
+
+/// The effects of one command of a shell script: its hosts always, its paths of each kind
+/// `needs` says (`[read, write]`; words whose effect cannot be read, for either).
+fn shell_effects<'m>(
+    cmd: &SimpleCommand,
+    model: impl FnOnce() -> &'m Model,
+    places: &Places<'_>,
+    needs: [bool; 2],
+    out: &mut CallEffects,
+) {
     for w in cmd.args() {
         if let Some(t) = w.literal()
             && t.contains("://")
@@ -193,27 +274,38 @@ fn shell_effects(cmd: &SimpleCommand, places: &Places<'_>, paths: bool, out: &mu
             out.hosts.extend(host_of(t));
         }
     }
-    if !paths {
+    let [read, write] = needs;
+    if !(read || write) {
         return;
     }
     for r in &cmd.redirects {
-        if let Some(n) = word_name(places, &r.target, &cmd.cwd) {
-            match r.kind {
-                RedirectKind::Read => out.reads.push(n),
-                RedirectKind::Write => out.writes.push(n),
-            }
-        }
+        let list = match r.kind {
+            RedirectKind::Read if read => &mut out.reads,
+            RedirectKind::Write if write => &mut out.writes,
+            _ => continue,
+        };
+        list.extend(word_name(places, &r.target, &cmd.cwd));
     }
     if cmd.words.is_empty() || cmd.wraps {
         return;
     }
-    match programs::model(cmd) {
+    match model() {
         Model::Modeled(e) if e.cwd.is_none() => {
             let at = |w: &Word| word_name(places, w, &cmd.cwd);
-            out.reads
-                .extend(e.reads.iter().chain(&e.meta).filter_map(at));
-            out.trees.extend(e.trees.iter().filter_map(|t| at(&t.root)));
-            out.writes.extend(e.writes.iter().filter_map(at));
+            let globbed = |w: &Word| glob_names(places, w, &cmd.cwd);
+            if read {
+                out.reads
+                    .extend(e.reads.iter().chain(&e.meta).filter_map(at));
+                out.reads
+                    .extend(e.reads.iter().chain(&e.meta).flat_map(globbed));
+                out.trees.extend(e.trees.iter().filter_map(|t| at(&t.root)));
+                out.trees
+                    .extend(e.trees.iter().flat_map(|t| globbed(&t.root)));
+            }
+            if write {
+                out.writes.extend(e.writes.iter().filter_map(at));
+                out.writes.extend(e.writes.iter().flat_map(globbed));
+            }
         }
         // What it does cannot be read (or happens in another directory): every word may be
         // a path it reads or writes.
@@ -225,6 +317,7 @@ fn shell_effects(cmd: &SimpleCommand, places: &Places<'_>, paths: bool, out: &mu
                     continue;
                 }
                 out.opaque.push(name(places, value, &cmd.cwd));
+                out.opaque.extend(glob_names(places, w, &cmd.cwd));
             }
         }
     }
@@ -249,21 +342,168 @@ struct HostRule {
     subdomains: bool,
 }
 
+/// The globs of some path rules compiled together: relative and absolute globs, each set
+/// mapping back to [`EffectRules`]' rules.
+#[derive(Debug, Default)]
+struct PathGlobs {
+    relative: Option<GlobSide>,
+    absolute: Option<GlobSide>,
+}
+
+/// Globs of one side (relative or absolute) compiled into one set.
+#[derive(Debug)]
+struct GlobSide {
+    set: GlobSet,
+    /// The rule (among [`EffectRules`]' path rules) of each glob of the set.
+    index: Vec<usize>,
+    /// When every glob starts with a literal component (`src` for `src/secret/**`, `etc` for
+    /// `/etc/*.conf`): those components. Globs match from the start of a path and those
+    /// components hold no glob character, so a path whose first component is none of them
+    /// matches no glob here, and the set is not asked.
+    firsts: Option<WordSet>,
+}
+
+/// A set of path components, hashed as the rule index hashes words.
+type WordSet = std::collections::HashSet<String, std::hash::BuildHasherDefault<WordHasher>>;
+
+/// The first component of a path or glob, past a leading `/`.
+fn first_component(text: &str) -> &str {
+    let text = text.strip_prefix('/').unwrap_or(text);
+    text.split('/').next().unwrap_or(text)
+}
+
+impl GlobSide {
+    fn new(set: GlobSet, index: Vec<usize>, globs: &[&Glob]) -> Self {
+        let firsts = globs
+            .iter()
+            .map(|g| {
+                let first = first_component(g.glob());
+                let literal =
+                    !first.is_empty() && !first.contains(['*', '?', '[', ']', '{', '}', '\\']);
+                // Lower case: deny and ask globs match without case (the glob set has the
+                // last word on every candidate).
+                literal.then(|| first.to_ascii_lowercase())
+            })
+            .collect::<Option<WordSet>>();
+        Self { set, index, firsts }
+    }
+
+    /// The globs (by their index in `index`) that match `text`, into `found` (cleared).
+    fn matches_into(&self, text: &str, found: &mut Vec<usize>) {
+        let first = first_component(text);
+        let known = |firsts: &WordSet| {
+            if first.bytes().any(|b| b.is_ascii_uppercase()) {
+                firsts.contains(first.to_ascii_lowercase().as_str())
+            } else {
+                firsts.contains(first)
+            }
+        };
+        if let Some(firsts) = &self.firsts
+            && !known(firsts)
+        {
+            found.clear();
+            return;
+        }
+        self.set.matches_into(text, found);
+    }
+}
+
+impl PathGlobs {
+    /// The globs of `rules` (each with its index among all path rules).
+    fn build<'a>(
+        rules: impl Iterator<Item = (usize, &'a PathRule, &'a Glob)>,
+    ) -> Result<Self, globset::Error> {
+        let mut relative = (GlobSetBuilder::new(), Vec::new(), Vec::new());
+        let mut absolute = (GlobSetBuilder::new(), Vec::new(), Vec::new());
+        for (i, rule, glob) in rules {
+            let side = if rule.absolute {
+                &mut absolute
+            } else {
+                &mut relative
+            };
+            side.0.add(glob.clone());
+            side.1.push(i);
+            side.2.push(glob);
+        }
+        let finish = |(builder, index, globs): (GlobSetBuilder, Vec<usize>, Vec<&Glob>)| {
+            if index.is_empty() {
+                Ok(None)
+            } else {
+                builder
+                    .build()
+                    .map(|set| Some(GlobSide::new(set, index, &globs)))
+            }
+        };
+        Ok(Self {
+            relative: finish(relative)?,
+            absolute: finish(absolute)?,
+        })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.relative.is_none() && self.absolute.is_none()
+    }
+
+    /// Whether rules of one side (absolute globs, or relative ones) are here.
+    fn has_side(&self, absolute: bool) -> bool {
+        if absolute {
+            self.absolute.is_some()
+        } else {
+            self.relative.is_some()
+        }
+    }
+
+    /// Adds to `out` the rules whose glob matches a form of `path` (`real_only`: the
+    /// resolved form only).
+    fn matching(&self, path: &NamedPath, real_only: bool, out: &mut Vec<usize>) {
+        if self.is_empty() {
+            return;
+        }
+        let written = path.written.as_ref().filter(|_| !real_only);
+        let mut found = Vec::new();
+        for f in written.into_iter().chain(std::iter::once(&path.real)) {
+            if let (Some(rel), Some(side)) = (f.relative(), &self.relative) {
+                side.matches_into(rel, &mut found);
+                out.extend(found.iter().map(|&i| side.index[i]));
+            }
+            if let Some(side) = &self.absolute {
+                side.matches_into(f.absolute(), &mut found);
+                out.extend(found.iter().map(|&i| side.index[i]));
+            }
+        }
+    }
+}
+
 /// Rules on effects, compiled once.
 #[derive(Debug, Default)]
 pub(crate) struct EffectRules {
     paths: Vec<PathRule>,
-    /// Relative and absolute globs, each set mapping back to `paths`.
-    relative: Option<(GlobSet, Vec<usize>)>,
-    absolute: Option<(GlobSet, Vec<usize>)>,
-    /// Rules by the literal directory their glob starts with (`secrets` for `secrets/**`),
-    /// to find those a searched tree may reach.
+    /// The globs of deny and ask rules, by kind (see [`Kind::at`]): any effect of that kind
+    /// they match makes them hit.
+    restricting: [PathGlobs; 2],
+    /// The globs of allow rules, by kind: they cover a file tool's call whose every path they
+    /// match, as resolved.
+    allowing: [PathGlobs; 2],
+    /// Deny and ask rules on reads (the only rules a searched tree can make hit) by the
+    /// literal directory their glob starts with (`secrets` for `secrets/**`), to find those a
+    /// searched tree may reach.
     prefixes: BTreeMap<String, Vec<usize>>,
     /// The same, for exact lookups (a tree's own directory and those above it).
     prefix_of: HashMap<String, Vec<usize>>,
+    /// Deny and ask rules on writes by the literal directory their glob starts with: a
+    /// write into a directory (`cp -r x .github`, `tar -C .github`) may create any file below.
+    write_prefixes: BTreeMap<String, Vec<usize>>,
     hosts: HashMap<String, Vec<HostRule>>,
-    /// Whether a deny or ask rule names a path effect.
-    restricting: bool,
+}
+
+impl Kind {
+    /// Its place in arrays by kind.
+    fn at(self) -> usize {
+        match self {
+            Self::Read => 0,
+            Self::Write => 1,
+        }
+    }
 }
 
 /// Builds [`EffectRules`].
@@ -308,41 +548,41 @@ impl EffectRulesBuilder {
     ///
     /// When the globs cannot be compiled together.
     pub(crate) fn build(self) -> Result<EffectRules, globset::Error> {
-        let mut relative = (GlobSetBuilder::new(), Vec::new());
-        let mut absolute = (GlobSetBuilder::new(), Vec::new());
-        let mut prefixes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-        let mut paths = Vec::with_capacity(self.paths.len());
-        for (i, (rule, glob)) in self.paths.into_iter().enumerate() {
-            let side = if rule.absolute {
-                &mut absolute
-            } else {
-                &mut relative
-            };
-            side.0.add(glob.clone());
-            side.1.push(i);
-            prefixes
-                .entry(literal_prefix(glob.glob()))
-                .or_default()
-                .push(i);
-            paths.push(rule);
-        }
-        let finish = |(builder, index): (GlobSetBuilder, Vec<usize>)| {
-            if index.is_empty() {
-                Ok(None)
-            } else {
-                builder.build().map(|set| Some((set, index)))
-            }
+        let (paths, globs): (Vec<PathRule>, Vec<Glob>) = self.paths.into_iter().unzip();
+        let globs_of = |restricting: bool, kind: Kind| {
+            PathGlobs::build(
+                paths
+                    .iter()
+                    .zip(&globs)
+                    .enumerate()
+                    .filter(move |(_, (r, _))| {
+                        r.kind == kind && (r.action != RuleAction::Allow) == restricting
+                    })
+                    .map(|(i, (r, g))| (i, r, g)),
+            )
         };
+        let mut prefixes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let mut write_prefixes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, (rule, glob)) in paths.iter().zip(&globs).enumerate() {
+            if rule.action == RuleAction::Allow {
+                continue;
+            }
+            let into = match rule.kind {
+                Kind::Read => &mut prefixes,
+                Kind::Write => &mut write_prefixes,
+            };
+            into.entry(literal_prefix(glob.glob())).or_default().push(i);
+        }
         Ok(EffectRules {
-            restricting: paths.iter().any(|p| p.action != RuleAction::Allow),
+            restricting: [globs_of(true, Kind::Read)?, globs_of(true, Kind::Write)?],
+            allowing: [globs_of(false, Kind::Read)?, globs_of(false, Kind::Write)?],
             paths,
-            relative: finish(relative)?,
-            absolute: finish(absolute)?,
             prefix_of: prefixes
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
             prefixes,
+            write_prefixes,
             hosts: self.hosts,
         })
     }
@@ -376,43 +616,24 @@ impl EffectRules {
         self.paths.is_empty() && self.hosts.is_empty()
     }
 
-    /// Whether a deny or ask rule names a path effect: only then do a shell command's
-    /// paths need reading (an allow on a path effect covers file tools only).
-    pub(crate) fn restricts_paths(&self) -> bool {
-        self.restricting
+    /// Whether a deny or ask rule names a path effect of this kind: only then do a shell
+    /// command's paths of that kind need reading (an allow on a path effect covers file
+    /// tools only).
+    pub(crate) fn restricts(&self, kind: Kind) -> bool {
+        !self.restricting[kind.at()].is_empty()
     }
 
-    /// The rules of `kind` whose glob matches a form of `path` (`real_only`: the resolved
-    /// form only).
-    fn matching(&self, path: &NamedPath, real_only: bool, out: &mut Vec<usize>) {
-        let written = path.written.as_ref().filter(|_| !real_only);
-        let mut found = Vec::new();
-        for f in written.into_iter().chain(std::iter::once(&path.real)) {
-            if let (Some(rel), Some((set, index))) = (&f.relative, &self.relative) {
-                set.matches_into(rel, &mut found);
-                out.extend(found.iter().map(|&i| index[i]));
-            }
-            if let Some((set, index)) = &self.absolute {
-                set.matches_into(&f.absolute, &mut found);
-                out.extend(found.iter().map(|&i| index[i]));
-            }
-        }
-    }
-
-    /// The path rules a tree may reach: its own path matches, or a file under it does.
-    /// (The tree's own path is compared by [`EffectRules::matching`], by the caller.)
+    /// The deny and ask rules on reads a tree may reach: its own path matches, or a file
+    /// under it does. (The tree's own path is compared by [`PathGlobs::matching`], by the
+    /// caller.)
     fn reaching(&self, tree: &NamedPath, places: &Places<'_>, out: &mut Vec<usize>) {
+        let globs = &self.restricting[Kind::Read.at()];
         let mut candidates: Vec<usize> = Vec::new();
         for f in tree.forms() {
-            for (text, absolute) in [(f.relative.as_deref(), false), (Some(&*f.absolute), true)] {
+            for (text, absolute) in [(f.relative(), false), (Some(f.absolute()), true)] {
                 let Some(text) = text else { continue };
                 // No rule of this side: nothing it finds would be taken.
-                let side = if absolute {
-                    &self.absolute
-                } else {
-                    &self.relative
-                };
-                if side.is_none() {
+                if !globs.has_side(absolute) {
                     continue;
                 }
                 let mut take = |rules: &Vec<usize>| {
@@ -454,7 +675,7 @@ impl EffectRules {
             return;
         }
         // Ground truth: the files under the tree, each matched once against every glob.
-        let root = PathBuf::from(&tree.real.absolute);
+        let root = PathBuf::from(tree.real.absolute());
         if !root.is_dir() {
             return;
         }
@@ -473,7 +694,7 @@ impl EffectRules {
                 }
                 let path = entry.path();
                 let f = form(places, &path);
-                self.matching(&NamedPath::same(f), true, &mut hits);
+                globs.matching(&NamedPath::same(f), true, &mut hits);
                 candidates.retain(|i| {
                     let hit = hits.contains(i);
                     if hit {
@@ -492,6 +713,35 @@ impl EffectRules {
         }
     }
 
+    /// The deny and ask rules on writes whose glob starts at or below the path written (a
+    /// directory may receive any file: `Write(.github/**)` for a copy into `.github`). The
+    /// workspace root and `/` are left out: a write into them is judged by its own name.
+    fn below_write(&self, p: &NamedPath, out: &mut Vec<usize>) {
+        for f in p.forms() {
+            for (text, absolute) in [(f.relative(), false), (Some(f.absolute()), true)] {
+                let Some(text) = text.map(|t| t.trim_end_matches('/')) else {
+                    continue;
+                };
+                if text.is_empty() {
+                    continue;
+                }
+                let from = (std::ops::Bound::Included(text), std::ops::Bound::Unbounded);
+                for (prefix, rules) in self.write_prefixes.range::<str, _>(from) {
+                    let Some(rest) = prefix.strip_prefix(text) else {
+                        break;
+                    };
+                    if rest.is_empty() || rest.starts_with('/') {
+                        out.extend(
+                            rules
+                                .iter()
+                                .filter(|&&i| self.paths[i].absolute == absolute),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// The hits of effect rules on a call. Deny and ask rules hit on any matching effect;
     /// an allow rule hits (covers) only a file tool's call of its kind whose every path it
     /// matches as resolved.
@@ -500,7 +750,12 @@ impl EffectRules {
         if self.is_empty() {
             return hits;
         }
-        let mut found: Vec<(usize, Kind)> = Vec::new();
+        let restricting = |i: usize| Hit {
+            rule: self.paths[i].rule,
+            command: None,
+            loose: true,
+            words: 0,
+        };
         let mut scratch = Vec::new();
         // The resolved form's matches of each path a file tool names, for its allows.
         let mut real_matches: Vec<Vec<usize>> = Vec::new();
@@ -509,43 +764,38 @@ impl EffectRules {
             Some(Access::Write) => Some(Kind::Write),
             _ => None,
         };
-        for (list, kinds) in [
-            (&effects.reads, &[Kind::Read][..]),
-            (&effects.writes, &[Kind::Write][..]),
-            (&effects.opaque, &[Kind::Read, Kind::Write][..]),
-            (&effects.trees, &[Kind::Read][..]),
+        for (list, kinds, covers) in [
+            (&effects.reads, &[Kind::Read][..], true),
+            (&effects.writes, &[Kind::Write][..], true),
+            (&effects.opaque, &[Kind::Read, Kind::Write][..], false),
+            (&effects.trees, &[Kind::Read][..], false),
         ] {
+            // The allows of a file tool's kind, when this list holds its paths.
+            let allows = allow_list
+                .filter(|k| covers && kinds == [*k])
+                .map(|k| &self.allowing[k.at()]);
             for p in list {
-                self.matching(p, false, &mut scratch);
-                if allow_list.is_some_and(|k| kinds == [k]) && !std::ptr::eq(list, &effects.trees) {
-                    real_matches.push(if p.resolves_as_written() {
-                        scratch.clone()
-                    } else {
-                        let mut real = Vec::new();
-                        self.matching(p, true, &mut real);
-                        real
-                    });
+                for kind in kinds {
+                    self.restricting[kind.at()].matching(p, false, &mut scratch);
+                    hits.extend(scratch.drain(..).map(restricting));
                 }
-                found.extend(
-                    scratch
-                        .drain(..)
-                        .flat_map(|i| kinds.iter().map(move |k| (i, *k))),
-                );
+                if let Some(allows) = allows {
+                    let mut real = Vec::new();
+                    allows.matching(p, true, &mut real);
+                    real_matches.push(real);
+                }
             }
         }
-        for t in effects.trees.iter().chain(&effects.opaque) {
-            self.reaching(t, places, &mut scratch);
-            found.extend(scratch.drain(..).map(|i| (i, Kind::Read)));
+        if self.restricts(Kind::Write) {
+            for p in effects.writes.iter().chain(&effects.opaque) {
+                self.below_write(p, &mut scratch);
+                hits.extend(scratch.drain(..).map(restricting));
+            }
         }
-        for (i, kind) in found {
-            let rule = &self.paths[i];
-            if rule.kind == kind && rule.action != RuleAction::Allow {
-                hits.push(Hit {
-                    rule: rule.rule,
-                    command: None,
-                    loose: true,
-                    words: 0,
-                });
+        if self.restricts(Kind::Read) {
+            for t in effects.trees.iter().chain(&effects.opaque) {
+                self.reaching(t, places, &mut scratch);
+                hits.extend(scratch.drain(..).map(restricting));
             }
         }
         // Hosts: a deny or ask rule hits on any host; an allow rule covers a fetch (a tool
@@ -592,8 +842,7 @@ impl EffectRules {
     }
 
     /// Allow rules on a path effect that cover a file tool's call: every path, as resolved,
-    /// matches the rule (`real_matches`: each path's matches), and the rule's kind is the
-    /// tool's.
+    /// matches the rule (`real_matches`: each path's matches among the allows of `kind`).
     fn covering_allows(&self, kind: Kind, real_matches: &[Vec<usize>]) -> Vec<Hit> {
         let Some((first, rest)) = real_matches.split_first() else {
             return Vec::new();

@@ -3,17 +3,54 @@
 //! time in proportion to the call, not to the number of rules.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use crate::shell::Script;
+
+/// A fast hash for the keys of the rule index (command words, tool ids, server names): the
+/// keys stored are the configuration's own, so a call can only probe them, never make them
+/// collide; FxHash's rotate-xor-multiply is enough.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct WordHasher(u64);
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        const K: u64 = 0xf135_7aea_2e62_a9c5;
+        self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(K);
+    }
+}
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        let mut word = [0u8; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        // The length tells `ab` from `ab\0`.
+        self.add(u64::from_le_bytes(word) ^ ((bytes.len() as u64) << 56));
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A map keyed by words of the rules, hashed with [`WordHasher`].
+pub(crate) type WordMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
 
 /// A trie over command words; a node keeps the rules that end there, exactly or as a prefix.
 #[derive(Debug, Default)]
 pub(crate) struct CommandTrie {
     exact: Vec<usize>,
     prefix: Vec<usize>,
-    children: HashMap<String, CommandTrie>,
+    children: WordMap<String, CommandTrie>,
 }
 
 impl CommandTrie {
@@ -33,17 +70,53 @@ impl CommandTrie {
     /// deny or ask rule is not dodged by options before or between its words
     /// (`git -C . push`, `kubectl -n prod delete`). Each branch takes the first occurrence of its
     /// word, which finds every subsequence match in time linear in the trie's size.
-    fn lookup_loose(&self, program: &str, rest: &[&str], out: &mut Vec<usize>) {
-        fn walk(node: &CommandTrie, rest: &[&str], out: &mut Vec<usize>) {
+    ///
+    /// An option word of a rule (`-rf`, `--force`) matches when the command gives every flag
+    /// it stands for, however spelled (`-fr`, `-r -f`, `-Rf`, `--recursive --force`); when
+    /// the command is `open` (a word only known at run time, arguments from `xargs`), every
+    /// rule below what was matched may match too.
+    fn lookup_loose(
+        &self,
+        program: &str,
+        rest: &[&str],
+        flags: &[String],
+        open: bool,
+        out: &mut Vec<usize>,
+    ) {
+        fn all(node: &CommandTrie, out: &mut Vec<usize>) {
+            out.extend(&node.prefix);
+            out.extend(&node.exact);
+            for child in node.children.values() {
+                all(child, out);
+            }
+        }
+        fn walk(
+            node: &CommandTrie,
+            rest: &[&str],
+            (flags, open, abbrev): (&[String], bool, bool),
+            out: &mut Vec<usize>,
+        ) {
             for (word, child) in &node.children {
-                if let Some(k) = rest.iter().position(|w| w == word) {
+                // `npm pub` is `npm publish`: npm takes any unambiguous beginning of a command.
+                let same =
+                    |w: &&str| *w == word || (abbrev && w.len() >= 2 && word.starts_with(*w));
+                if word.starts_with('-') && word.len() > 1 {
+                    if option_flags(word).iter().all(|f| flags.contains(f)) {
+                        out.extend(&child.prefix);
+                        walk(child, rest, (flags, open, abbrev), out);
+                    }
+                } else if let Some(k) = rest.iter().position(same) {
                     out.extend(&child.prefix);
-                    walk(child, &rest[k + 1..], out);
+                    walk(child, &rest[k + 1..], (flags, open, abbrev), out);
+                }
+                if open {
+                    all(child, out);
                 }
             }
         }
         if let Some(node) = self.children.get(program) {
-            walk(node, rest, out);
+            let abbrev = matches!(program, "npm" | "pnpm");
+            walk(node, rest, (flags, open, abbrev), out);
         }
     }
 
@@ -89,12 +162,9 @@ impl GlobIndex {
         if self.set.is_empty() {
             return;
         }
-        out.extend(
-            self.set
-                .matches(candidate)
-                .into_iter()
-                .map(|i| self.rules[i]),
-        );
+        let mut found = Vec::new();
+        self.set.matches_into(candidate, &mut found);
+        out.extend(found.into_iter().map(|i| self.rules[i]));
     }
 }
 
@@ -166,7 +236,14 @@ pub(crate) struct Bucket {
     commands: CommandTrie,
     relative: GlobIndex,
     absolute: GlobIndex,
-    arguments: HashMap<String, GlobIndex>,
+    arguments: WordMap<String, GlobIndex>,
+}
+
+impl Bucket {
+    /// Whether a rule of this selector looks at paths.
+    fn has_paths(&self) -> bool {
+        !(self.relative.set.is_empty() && self.absolute.set.is_empty())
+    }
 }
 
 /// A rule that matched, and for a command rule the command it matched.
@@ -180,6 +257,21 @@ pub(crate) struct Hit {
     /// For a command rule matched word for word: how many words of the command it names
     /// (the rest are what the command adds to the rule's plain form).
     pub words: usize,
+}
+
+/// Whether a glob matched against the text of the input field `field` may cover more than
+/// its text shows: a shell command's line (every command line may chain, redirect or
+/// substitute), or a path field's value that climbs (`..`), leaves through a symlink, or
+/// holds a variable, a home directory or a backslash.
+fn wider_than_written(field: &str, text: &str, call: &CallView<'_>) -> bool {
+    if call.script.is_some() && field == "command" {
+        return text.contains([';', '&', '|', '\n', '\r', '`', '$', '<', '>', '(', ')']);
+    }
+    let path_field = crate::policy::filesystem::is_path_field(field);
+    path_field
+        && (text.contains("..")
+            || text.contains(['$', '\\', '~', '`'])
+            || call.paths.iter().any(|p| !p.resolves_as_written()))
 }
 
 /// The subcommand a program's first positional word does the same as, for deny and ask
@@ -237,6 +329,41 @@ fn value_options(program: &str) -> &'static [&'static str] {
 
 /// The words after the program with options (and the values of known value options) left
 /// out, for a loose match.
+/// The flags an option word gives, folded: each letter of a short cluster (`-rf`: `r`,
+/// `f`; `R` is `r`), a long option by its name, `--recursive` and `--force` as `r` and `f`.
+fn option_flags(word: &str) -> Vec<String> {
+    if let Some(long) = word.strip_prefix("--") {
+        let name = long.split('=').next().unwrap_or(long);
+        return vec![match name {
+            "recursive" => "r".to_owned(),
+            "force" => "f".to_owned(),
+            other => other.to_owned(),
+        }];
+    }
+    match word.strip_prefix('-') {
+        Some(cluster) if cluster.chars().all(|c| c.is_ascii_alphabetic()) => cluster
+            .chars()
+            .map(|c| {
+                if c == 'R' {
+                    "r".to_owned()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+        _ => vec![word.to_owned()],
+    }
+}
+
+/// The flags a command's option words give (before `--`), folded as [`option_flags`].
+fn command_flags(args: &[&str]) -> Vec<String> {
+    args.iter()
+        .take_while(|w| **w != "--")
+        .filter(|w| w.starts_with('-') && w.len() > 1)
+        .flat_map(|w| option_flags(w))
+        .collect()
+}
+
 fn positional_words<'a>(program: &str, args: &[&'a str]) -> Vec<&'a str> {
     let with_value = value_options(program);
     let mut out = Vec::new();
@@ -254,9 +381,10 @@ fn positional_words<'a>(program: &str, args: &[&'a str]) -> Vec<&'a str> {
 
 /// A call as the rules look at it.
 pub(crate) struct CallView<'a> {
-    /// Every id the tool goes by (`Bash`; `git.status` and `mcp__git__git.status`).
-    /// Borrowed where the call spells them; only an MCP tool's `mcp__S__T` is built.
-    pub identities: Vec<std::borrow::Cow<'a, str>>,
+    /// The id the call names the tool by (`Bash` for every shell spelling).
+    pub tool: &'a str,
+    /// The other ids it goes by: `mcp__S__T` for each MCP server `S` offering it as `T`.
+    pub mcp_ids: Vec<String>,
     /// The MCP servers that offer it.
     pub servers: Vec<&'a str>,
     /// The parsed shell command, for the shell tool.
@@ -265,6 +393,13 @@ pub(crate) struct CallView<'a> {
     pub paths: Vec<super::effects::NamedPath>,
     /// Its input.
     pub input: &'a serde_json::Value,
+}
+
+impl CallView<'_> {
+    /// Every id the tool goes by (`Bash`; `git.status` and `mcp__git__git.status`).
+    fn identities(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.tool).chain(self.mcp_ids.iter().map(String::as_str))
+    }
 }
 
 impl Bucket {
@@ -293,10 +428,10 @@ impl Bucket {
                 .chain(std::iter::once((&p.real, true)))
             {
                 here.clear();
-                if let Some(rel) = &form.relative {
+                if let Some(rel) = form.relative() {
                     self.relative.lookup(rel, &mut here);
                 }
-                self.absolute.lookup(&form.absolute, &mut here);
+                self.absolute.lookup(form.absolute(), &mut here);
                 here.sort_unstable();
                 here.dedup();
                 if real {
@@ -330,14 +465,37 @@ impl Bucket {
                     .as_str()
                     .map_or_else(|| value.to_string(), str::to_owned);
                 index.lookup(&text, &mut found);
+                // A glob over text is wider than it reads where the text is a command line
+                // (`npm test*` matches `npm test && rm -rf src`) or a path (`src/*` matches
+                // `src/../../etc/passwd`, a link out of `src`): there it counts for deny and
+                // ask rules only, never to allow.
+                let loose = wider_than_written(field, &text, call);
+                hits.extend(found.drain(..).map(|rule| Hit {
+                    rule,
+                    command: None,
+                    loose,
+                    words: 0,
+                }));
+                // For deny and ask rules, a path field also matches as it resolves
+                // (`src/priv/p.txt` through a link to `private/`).
+                if crate::policy::filesystem::is_path_field(field) {
+                    for p in call.paths.iter().filter(|p| !p.resolves_as_written()) {
+                        for form in [p.real.relative(), Some(p.real.absolute())]
+                            .into_iter()
+                            .flatten()
+                        {
+                            index.lookup(form, &mut found);
+                        }
+                    }
+                    hits.extend(found.drain(..).map(|rule| Hit {
+                        rule,
+                        command: None,
+                        loose: true,
+                        words: 0,
+                    }));
+                }
             }
         }
-        hits.extend(found.drain(..).map(|rule| Hit {
-            rule,
-            command: None,
-            loose: false,
-            words: 0,
-        }));
         let Some(script) = call.script else { return };
         let mut matched = Vec::new();
         for (i, cmd) in script.commands.iter().enumerate() {
@@ -357,11 +515,17 @@ impl Bucket {
                 words,
             }));
             let mut rest = positional_words(program, &words[1..]);
-            self.commands.lookup_loose(program, &rest, &mut found);
+            let flags = command_flags(&words[1..]);
+            // A word only known at run time before any positional word (`git $x`, `xargs
+            // git`) may be the subcommand: any word of a deny or ask rule on the program.
+            let open = !complete && rest.is_empty();
+            self.commands
+                .lookup_loose(program, &rest, &flags, open, &mut found);
             // What does the same by another name (`git send-pack` pushes): for deny and ask.
             if let Some(alias) = alias(program, &rest) {
                 rest[0] = alias;
-                self.commands.lookup_loose(program, &rest, &mut found);
+                self.commands
+                    .lookup_loose(program, &rest, &flags, open, &mut found);
             }
             hits.extend(found.drain(..).map(|rule| Hit {
                 rule,
@@ -376,18 +540,33 @@ impl Bucket {
 /// Every rule, indexed by what selects it.
 #[derive(Debug)]
 pub(crate) struct Selectors {
-    pub exact: HashMap<String, Bucket>,
-    pub servers: HashMap<String, Bucket>,
+    pub exact: WordMap<String, Bucket>,
+    pub servers: WordMap<String, Bucket>,
     pub globs: GlobSet,
     pub glob_buckets: Vec<Bucket>,
 }
 
 impl Selectors {
+    /// Whether a rule selecting the call's tool looks at paths: else the paths the call
+    /// names need not be resolved for these rules.
+    pub(crate) fn wants_paths(&self, call: &CallView<'_>) -> bool {
+        let by_id = call
+            .identities()
+            .filter_map(|id| self.exact.get(id))
+            .any(Bucket::has_paths);
+        let by_server = call
+            .servers
+            .iter()
+            .filter_map(|s| self.servers.get(*s))
+            .any(Bucket::has_paths);
+        by_id || by_server || self.glob_buckets.iter().any(Bucket::has_paths)
+    }
+
     /// The rules that match a call.
     pub(crate) fn lookup(&self, call: &CallView<'_>) -> Vec<Hit> {
         let mut hits = Vec::new();
-        for id in &call.identities {
-            if let Some(b) = self.exact.get(id.as_ref()) {
+        for id in call.identities() {
+            if let Some(b) = self.exact.get(id) {
                 b.lookup(call, &mut hits);
             }
         }
@@ -400,9 +579,8 @@ impl Selectors {
             return hits;
         }
         let mut globbed: Vec<usize> = call
-            .identities
-            .iter()
-            .flat_map(|id| self.globs.matches(&**id))
+            .identities()
+            .flat_map(|id| self.globs.matches(id))
             .collect();
         globbed.sort_unstable();
         globbed.dedup();

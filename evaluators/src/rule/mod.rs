@@ -11,8 +11,9 @@ mod effects;
 mod file;
 mod index;
 mod known;
+#[cfg(test)]
+mod tests;
 
-use std::borrow::Cow;
 use std::path::PathBuf;
 
 use async_trait::async_trait;
@@ -107,10 +108,10 @@ impl RuleEvaluator {
         } else {
             tool
         };
-        let mut identities = vec![Cow::Borrowed(canonical)];
+        let mut mcp_ids = Vec::new();
         let mut servers: Vec<&str> = Vec::new();
         for s in mcp_servers(&cx.catalog, tool) {
-            identities.push(Cow::Owned(format!("mcp__{s}__{tool}")));
+            mcp_ids.push(format!("mcp__{s}__{tool}"));
             servers.push(s);
         }
         if let Some((server, _)) = tool.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
@@ -121,27 +122,34 @@ impl RuleEvaluator {
             .flatten()
             .map(|c| crate::shell::parse_in(cx, &c));
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
+        let models = script.map(effects::Models::new);
+        let script = script.zip(models.as_ref());
         let places = Places::new(&cx.workspace_root, self.home.as_deref(), None).sharing(cx);
         let mut view = CallView {
-            identities,
+            tool: canonical,
+            mcp_ids,
             servers,
-            script,
-            paths: filesystem::paths(&call.input)
-                .iter()
-                .map(|raw| effects::name(&places, raw, &WorkingDir::Root))
-                .collect(),
+            script: script.map(|(s, _)| s),
+            paths: Vec::new(),
             input: &call.input,
         };
+        // A shell call's input names paths only for rules on the shell tool that look at
+        // paths (its command's paths are read as effects); another tool's paths are read for
+        // its effects too.
+        if !is_shell_tool(tool) || self.selectors.wants_paths(&view) {
+            view.paths = filesystem::paths(&call.input)
+                .iter()
+                .map(|raw| effects::name(&places, raw, &WorkingDir::Root))
+                .collect();
+        }
         let mut hits = self.selectors.lookup(&view);
         // A tool several MCP servers offer: an allow stands only when every provider is
         // covered (`mcp__github__*` says nothing of another server's tool of the same name).
         if view.servers.len() > 1 {
             let every_provider = view.servers.iter().all(|server| {
                 let one = CallView {
-                    identities: vec![
-                        Cow::Borrowed(canonical),
-                        Cow::Owned(format!("mcp__{server}__{tool}")),
-                    ],
+                    tool: canonical,
+                    mcp_ids: vec![format!("mcp__{server}__{tool}")],
                     servers: vec![*server],
                     script: view.script,
                     paths: view.paths.clone(),
@@ -166,13 +174,60 @@ impl RuleEvaluator {
                 cx,
                 &places,
                 script,
-                self.effects.restricts_paths(),
+                &self.effects,
                 std::mem::take(&mut view.paths),
             );
             hits.extend(self.effects.lookup(&done, &places));
         }
-        decide::decide(&self.rules, &hits, script, &places).map(|i| &self.rules[i])
+        let rule = decide::decide(&self.rules, &hits, script, &places).map(|i| &self.rules[i])?;
+        if rule.action == RuleAction::Allow
+            && !is_shell_tool(tool)
+            && !allow_covers_whole_call(rule, call, &cx.catalog)
+        {
+            return None;
+        }
+        Some(rule)
     }
+}
+
+/// Whether an allow rule that matched a call other than a shell command covers all of it: a
+/// file tool's input holds nothing that may move where it reads or writes (`cwd`, a path
+/// field that is not a path); a host rule covers a call that names no path beside its URL,
+/// and a URL read the same way by every parser (no backslash, `http`/`https` only).
+fn allow_covers_whole_call(rule: &CompiledRule, call: &ToolCall, catalog: &ToolCatalog) -> bool {
+    let tool = call.tool_name.as_str();
+    if filesystem::access(tool, catalog).is_some() {
+        return filesystem::modeled_input(tool, &call.input, catalog);
+    }
+    let host_rule = rule.text.starts_with("Net(") || rule.text.starts_with("WebFetch(");
+    if !host_rule {
+        return true;
+    }
+    if filesystem::names_paths(&call.input) {
+        return false;
+    }
+    // Any other field whose text reads as a file name (`output: ".git/hooks/x"`) may be
+    // where the tool writes what it fetched.
+    const TEXT_FIELDS: &[&str] = &["url", "uri", "prompt", "query", "description", "method"];
+    if let Some(map) = call.input.as_object() {
+        let mut others = Vec::new();
+        for (k, v) in map {
+            if !TEXT_FIELDS.contains(&k.as_str()) {
+                filesystem::strings_of(v, &mut others);
+            }
+        }
+        let file_like =
+            |t: &&str| !t.contains("://") && (t.contains('/') || t.starts_with(['.', '~']));
+        if others.iter().any(file_like) {
+            return false;
+        }
+    }
+    let mut urls = Vec::new();
+    filesystem::strings_of(&call.input, &mut urls);
+    urls.iter().filter(|u| u.contains("://")).all(|u| {
+        let lower = u.trim_start().to_ascii_lowercase();
+        (lower.starts_with("http://") || lower.starts_with("https://")) && !u.contains('\\')
+    })
 }
 
 fn rule_verdict(rule: &CompiledRule) -> Verdict {
@@ -189,15 +244,25 @@ fn rule_verdict(rule: &CompiledRule) -> Verdict {
         (false, RuleAction::Ask) => codes::NORMALIZED_RULE_ASK,
         (false, RuleAction::Deny) => codes::NORMALIZED_RULE_DENY,
     };
-    let reason = format!(
-        "The {} rule \"{}\" ({}) {verb} this call.",
-        rule.layer.as_str(),
-        rule.text,
-        rule.origin
-    );
+    // "The {layer} rule \"{text}\" ({origin}) {verb} this call.", written without the
+    // formatting machinery: a decision's reason is made once per call.
+    let layer = rule.layer.as_str();
+    let parts = [
+        "The ",
+        layer,
+        " rule \"",
+        &rule.text,
+        "\" (",
+        &rule.origin,
+        ") ",
+        verb,
+        " this call.",
+    ];
+    let mut reason = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    parts.iter().for_each(|p| reason.push_str(p));
     let provenance = Provenance::UserRule {
         rule: rule.text.clone(),
-        layer: rule.layer.as_str().to_owned(),
+        layer: layer.to_owned(),
         origin: rule.origin.clone(),
     };
     Verdict::decide(

@@ -210,9 +210,55 @@ const PUBLIC_VARIABLES: &[&str] = &[
     "TZ",
 ];
 
+/// Parts of a variable's name (lower-cased) that mark it as holding a credential, whatever
+/// its case: lower-case names are environment variables too (`https_proxy` with a password,
+/// npm's `npm_config__authtoken`, names users export).
+const SECRET_NAME_PARTS: &[&str] = &[
+    "token",
+    "secret",
+    "key",
+    "pass",
+    "pwd",
+    "auth",
+    "cred",
+    "proxy",
+    "session",
+    "cookie",
+    "private",
+    "database",
+    "dsn",
+    "conn",
+    "npm_config_",
+    "signature",
+    "cert",
+    "bearer",
+    "jwt",
+    "webhook",
+    "salt",
+    "mongo",
+    "redis",
+    "postgres",
+    "mysql",
+    "amqp",
+];
+
+/// Whether a variable's name reads as that of a credential (`github_token`, `db_password`,
+/// `all_proxy`), in any case.
+pub(crate) fn secret_like_name(name: &str) -> bool {
+    let bytes = name.as_bytes();
+    !name.eq_ignore_ascii_case("pwd")
+        && !name.eq_ignore_ascii_case("oldpwd")
+        && SECRET_NAME_PARTS.iter().any(|part| {
+            bytes
+                .windows(part.len())
+                .any(|w| w.eq_ignore_ascii_case(part.as_bytes()))
+        })
+}
+
 /// The environment variable a parameter expansion (its source) prints, when it may be a
-/// secret: any upper-case name that is not one of the [`PUBLIC_VARIABLES`]. Lower-case names
-/// are the script's own variables.
+/// secret: any upper-case name that is not one of the [`PUBLIC_VARIABLES`], and any name
+/// with a lower-case letter that reads as a credential's ([`secret_like_name`]). Other
+/// lower-case names are taken for the script's own variables.
 pub(crate) fn secret_variable(source: &str) -> Option<&str> {
     let inner = source
         .strip_prefix("${")
@@ -223,10 +269,13 @@ pub(crate) fn secret_variable(source: &str) -> Option<&str> {
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(inner.len());
     let name = &inner[..end];
-    let environment = !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && !name.chars().any(|c| c.is_ascii_lowercase());
-    (environment && !PUBLIC_VARIABLES.contains(&name)).then_some(name)
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    if name.chars().any(|c| c.is_ascii_lowercase()) {
+        return secret_like_name(name).then_some(name);
+    }
+    (!PUBLIC_VARIABLES.contains(&name)).then_some(name)
 }
 
 /// Whether an arithmetic expression names a variable: bash evaluates a variable's value as

@@ -1,9 +1,15 @@
 //! Programs that copy, move, create or filter files: which paths they read and which they write.
 
+use std::path::{Path, PathBuf};
+
 use warrant_core::decision::Risk;
+
+use warrant_core::evaluator::Stance;
 
 use super::judge::{Judge, has_flag, positional};
 use super::programs::reads;
+use crate::policy::codes::SHELL_NETWORK;
+use crate::policy::finding::quote;
 use crate::shell::{SimpleCommand, Word};
 
 /// The options of a writing program that take the next word as their value.
@@ -46,18 +52,181 @@ pub(super) fn writer(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
         }
         None => (Vec::new(), pos),
     };
-    for s in sources {
+    for &s in &sources {
         if program == "mv" {
             j.write(cmd, s, Some(false));
         } else {
             j.read(cmd, s);
         }
     }
-    for d in dests {
+    let recursive = program == "mv"
+        || args.iter().filter_map(Word::literal).any(|t| {
+            matches!(t, "--recursive" | "--archive")
+                || (t.starts_with('-') && !t.starts_with("--") && t.contains(['r', 'R', 'a']))
+        });
+    for d in &dests {
         j.write(cmd, d, None);
+        landing(j, cmd, &sources, d, recursive);
     }
     if cmd.extra_args {
         j.write_inside(cmd, "changes paths only known when it runs", Risk::High);
+    }
+}
+
+/// The files a copy, move or link of `sources` into the directory `dest` creates: `dest`
+/// joined with each source's name (`cp x/settings.json .claude` writes
+/// `.claude/settings.json`), and for a tree every file below it; a tree whose files are not
+/// known may create any name below.
+pub(super) fn landing(
+    j: &mut Judge<'_>,
+    cmd: &SimpleCommand,
+    sources: &[&Word],
+    dest: &Word,
+    recursive: bool,
+) {
+    let Some(dir) = dest.literal() else { return };
+    let dir = dir.trim_end_matches('/');
+    let dir = if dir.is_empty() { "/" } else { dir };
+    for source in sources {
+        let Some(text) = source.literal() else {
+            // A source only known when it runs may have any name.
+            j.protected_tree(cmd, dest, recursive);
+            continue;
+        };
+        let trimmed = text.trim_end_matches('/');
+        let name = trimmed.rsplit('/').next().unwrap_or(trimmed);
+        // `cp -r src/. dest`, `rsync src/ dest`: the contents land in `dest` itself.
+        let contents = matches!(name, "" | "." | "..") || (text.ends_with('/') && recursive);
+        let landed = if contents {
+            dir.to_owned()
+        } else {
+            format!("{dir}/{name}")
+        };
+        if !contents {
+            j.write(cmd, &Word::literal_text(landed.clone()), None);
+        }
+        if !recursive {
+            continue;
+        }
+        if text.contains(['*', '?', '[', '{']) {
+            j.protected_tree(cmd, &Word::literal_text(landed), true);
+            continue;
+        }
+        let located = j.places.locate(text, &cmd.cwd);
+        if !located.path.is_dir() {
+            continue;
+        }
+        // Every file of the tree, under both names it may land as (`dest` new or existing).
+        let mut files = Vec::new();
+        if tree_files(&located.path, Path::new(""), &mut files).is_err() {
+            j.protected_tree(cmd, &Word::literal_text(landed), true);
+            continue;
+        }
+        for rel in files {
+            for base in [landed.as_str(), dir] {
+                let path = format!("{base}/{}", rel.display());
+                let placed = j.places.locate(&path, &cmd.cwd);
+                if j.places.protected(&placed, &path, &cmd.cwd).is_some() {
+                    j.write(cmd, &Word::literal_text(path), None);
+                }
+            }
+        }
+    }
+}
+
+/// `rsync [OPTION…] SOURCE… DEST`: the files it creates in a local `DEST`; a copy to or from
+/// another machine talks to it.
+pub(super) fn rsync(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let args = cmd.args();
+    let pos: Vec<&Word> = args
+        .iter()
+        .filter(|w| w.literal().is_none_or(|t| !t.starts_with('-')))
+        .collect();
+    let remote = pos
+        .iter()
+        .any(|w| w.literal().is_none_or(|t| t.contains(':')));
+    let recursive = args.iter().filter_map(Word::literal).any(|t| {
+        matches!(t, "--recursive" | "--archive")
+            || (t.starts_with('-') && !t.starts_with("--") && t.contains(['r', 'a']))
+    });
+    if let Some((dest, sources)) = pos.split_last()
+        && !sources.is_empty()
+    {
+        for s in sources {
+            j.read(cmd, s);
+        }
+        j.write(cmd, dest, None);
+        landing(j, cmd, sources, dest, recursive);
+    }
+    if remote {
+        let reason = format!("{} copies files to or from another machine.", quote(cmd));
+        j.add(Stance::DefaultAsk, SHELL_NETWORK, Risk::High, reason);
+    }
+    j.write_inside(cmd, "synchronizes files", Risk::High);
+}
+
+/// The paths of the files of the tree at `dir`, relative to it (below `rel`); an error when
+/// there are more than a few thousand or the tree cannot be read.
+fn tree_files(dir: &Path, rel: &Path, out: &mut Vec<PathBuf>) -> Result<(), ()> {
+    for entry in std::fs::read_dir(dir).map_err(|_| ())? {
+        let entry = entry.map_err(|_| ())?;
+        if out.len() >= 5_000 {
+            return Err(());
+        }
+        let name = rel.join(entry.file_name());
+        let kind = entry.file_type().map_err(|_| ())?;
+        if kind.is_dir() {
+            out.push(name.clone());
+            tree_files(&entry.path(), &name, out)?;
+        } else {
+            out.push(name);
+        }
+    }
+    Ok(())
+}
+
+/// `unzip ARCHIVE [MEMBER…] [-x EXCLUDED…] [-d DIR]`: the members named are written into
+/// `DIR`; without names any file may be.
+pub(super) fn unzip(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let args = cmd.args();
+    let mut dir: Option<Word> = None;
+    let mut pos: Vec<&Word> = Vec::new();
+    let (mut i, mut excluded) = (0, false);
+    while let Some(w) = args.get(i) {
+        i += 1;
+        match w.literal() {
+            Some("-d") => {
+                dir = args.get(i).cloned();
+                i += 1;
+            }
+            Some("-x") => excluded = true,
+            Some(t) if t.starts_with("-d") && t.len() > 2 => {
+                dir = Some(Word::literal_text(&t[2..]));
+            }
+            Some(t) if t.starts_with('-') => {}
+            _ if excluded => {}
+            _ => pos.push(w),
+        }
+    }
+    if let Some(archive) = pos.first() {
+        j.read(cmd, archive);
+    }
+    let dir = dir.unwrap_or_else(|| Word::literal_text("."));
+    j.write(cmd, &dir, None);
+    let named = pos.get(1..).unwrap_or_default();
+    if named.is_empty() {
+        return j.protected_tree(cmd, &dir, false);
+    }
+    let base = dir
+        .literal()
+        .unwrap_or(".")
+        .trim_end_matches('/')
+        .to_owned();
+    for m in named {
+        match m.literal() {
+            Some(t) => j.write(cmd, &Word::literal_text(format!("{base}/{t}")), None),
+            None => j.protected_tree(cmd, &dir, true),
+        }
     }
 }
 
@@ -197,13 +366,49 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         return j.read_only(cmd);
     }
     let mut dir = None;
-    for (i, w) in args.iter().enumerate() {
-        if matches!(w.literal(), Some("-C" | "--directory")) {
-            dir = args.get(i + 1);
+    let mut pos: Vec<&Word> = Vec::new();
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        match w.literal() {
+            Some("-C" | "--directory") => {
+                dir = args.get(i);
+                i += 1;
+            }
+            Some(t) if t.starts_with("--directory=") => {
+                j.protected_tree(cmd, &Word::literal_text(&t["--directory=".len()..]), false);
+            }
+            // The archive itself (`-f FILE`, `xf FILE`).
+            Some(t) if t.starts_with('-') && t.ends_with('f') => i += 1,
+            Some(t) if i == 1 && !t.starts_with('-') && t.contains('f') => i += 1,
+            Some(t) if t.starts_with('-') => {}
+            _ => pos.push(w),
+        }
+    }
+    let extracting = has_flag(args, 'x', "--extract")
+        || args.iter().any(|w| w.literal() == Some("--get"))
+        || (!first.starts_with('-') && first.contains('x'));
+    if !extracting {
+        pos.clear();
+    }
+    // Members named on the line are written where they are extracted.
+    let base = dir
+        .and_then(Word::literal)
+        .unwrap_or(".")
+        .trim_end_matches('/');
+    for m in &pos {
+        match m.literal() {
+            Some(t) => j.protected_tree(cmd, &Word::literal_text(format!("{base}/{t}")), false),
+            None => j.protected_tree(cmd, dir.unwrap_or(&Word::literal_text(".")), true),
         }
     }
     match dir {
-        Some(d) => j.write(cmd, d, None),
+        Some(d) => {
+            j.write(cmd, d, None);
+            if extracting {
+                j.protected_tree(cmd, d, false);
+            }
+        }
         None => j.write_inside(cmd, "creates or extracts an archive", Risk::Medium),
     }
 }

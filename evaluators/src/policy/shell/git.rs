@@ -122,6 +122,17 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             _ => {}
         }
     }
+    // Paths restored from the repository (`git checkout REV -- PATH`, `git restore PATH`)
+    // are written: protected configuration among them, or below a directory named, is the
+    // hard deny.
+    if matches!(
+        name,
+        "checkout" | "restore" | "reset" | "stash" | "switch" | "mv" | "rm"
+    ) {
+        for w in rest {
+            j.protected_tree(cmd, w, false);
+        }
+    }
     match name {
         n if READ_ONLY.contains(&n) => j.read_only(cmd),
         "branch"

@@ -113,6 +113,11 @@ impl Judge<'_> {
         for w in &effects.meta {
             self.meta(cmd, w);
         }
+        if effects.walks_links {
+            for w in &effects.meta {
+                self.walked_links(cmd, w);
+            }
+        }
         for t in &effects.trees {
             self.tree(cmd, t);
         }
@@ -256,6 +261,55 @@ impl Judge<'_> {
             dir = d.parent();
         }
         None
+    }
+
+    /// The command walks the tree at `word` through its symlinks, looking at names and sizes:
+    /// a link below it that leaves the workspace shows what lies outside.
+    fn walked_links(&mut self, cmd: &SimpleCommand, word: &Word) {
+        let Some(text) = word.literal() else {
+            // A run-time word was asked about by `meta` already, or its domain checked.
+            if word.domain.is_none() {
+                return;
+            }
+            let why = format!(
+                "walks `{}` through its links, a path only known when it runs",
+                word.raw
+            );
+            return self.unknown(cmd, &why, Risk::Medium);
+        };
+        for path in self.expanded(cmd, text) {
+            let Some(path) = path else {
+                return self.unknown(cmd, "walks more paths than can be checked", Risk::Medium);
+            };
+            let located = self.places.locate(&path, &cmd.cwd);
+            if located.place == Place::Unknown {
+                return;
+            }
+            match link_leaving(&located.path, self.places.root()) {
+                Ok(None) => {}
+                Ok(Some(link)) => {
+                    let reason = format!(
+                        "{} walks `{}` through its links: `{}` leads outside the workspace.",
+                        quote(cmd),
+                        word.raw,
+                        self.places.shown(&link)
+                    );
+                    return self.add(
+                        Stance::DefaultAsk,
+                        FILESYSTEM_OUTSIDE_WORKSPACE,
+                        Risk::Medium,
+                        reason,
+                    );
+                }
+                Err(()) => {
+                    return self.unknown(
+                        cmd,
+                        "walks more links or files than can be checked",
+                        Risk::Medium,
+                    );
+                }
+            }
+        }
     }
 
     /// The command looks at `word` (its name, size, type), never its contents: a secret
@@ -760,6 +814,38 @@ impl Judge<'_> {
         }
     }
 
+    /// The command may write `word` or create files below it whose names the text does not
+    /// show (an archive's members, a tree restored from git or copied): protected
+    /// configuration that is `word`, or that a directory like `word` holds (`.claude` holds
+    /// `.claude/settings.json`; with `any_name`, any file name below it too), is the hard
+    /// deny. Nothing else is judged here.
+    pub(super) fn protected_tree(&mut self, cmd: &SimpleCommand, word: &Word, any_name: bool) {
+        let Some(text) = word.literal() else { return };
+        if text.starts_with('-') {
+            return;
+        }
+        let located = self.places.locate(&glob_base(text), &cmd.cwd);
+        let what = self
+            .places
+            .protected(&located, &glob_base(text), &cmd.cwd)
+            .or_else(|| {
+                self.places
+                    .protected_below(&located, &glob_base(text), &cmd.cwd, !any_name)
+            });
+        if let Some(what) = what {
+            let reason = format!(
+                "{} may write `{text}` or files below it, {what}: a person edits it, never a call.",
+                quote(cmd)
+            );
+            self.add(
+                Stance::HardDeny,
+                FILESYSTEM_PROTECTED_CONFIG,
+                Risk::Critical,
+                reason,
+            );
+        }
+    }
+
     pub(super) fn sensitive(&mut self, cmd: &SimpleCommand, shown: &str, what: &str) {
         let reason = format!("{} touches `{shown}`, {what}.", quote(cmd));
         self.add(
@@ -908,7 +994,7 @@ fn is_public_key(path: &std::path::Path) -> bool {
 }
 
 /// The text of a word whose only run-time part is brace expansion (`src/{a,b}.rs`).
-fn braces_only(word: &Word) -> Option<&str> {
+pub(crate) fn braces_only(word: &Word) -> Option<&str> {
     let raw = word.raw.as_str();
     let expands = raw.contains('{') && (raw.contains(',') || raw.contains(".."));
     (expands && !raw.contains(['$', '`', '"', '\'', '\\', '~'])).then_some(raw)
@@ -1103,4 +1189,51 @@ fn followed_git_dir(dot_git: &std::path::Path) -> Result<std::path::PathBuf, Str
             "`{shown}` names `{written}`, which is not a directory"
         ))
     }
+}
+
+/// The most entries [`link_leaving`] visits before giving up (an ask).
+const MAX_WALKED_ENTRIES: usize = 20_000;
+
+/// The first symlink under `root` (a walk that follows links, as `find -L` does) that leads
+/// outside `workspace`; `Err` when the walk is too large, or a link cannot be resolved.
+fn link_leaving(
+    root: &std::path::Path,
+    workspace: &std::path::Path,
+) -> Result<Option<std::path::PathBuf>, ()> {
+    let mut stack = vec![root.to_path_buf()];
+    let mut seen = 0usize;
+    // Directories walked already: a link back up the tree is not walked again.
+    let mut walked = std::collections::HashSet::new();
+    while let Some(path) = stack.pop() {
+        seen += 1;
+        if seen > MAX_WALKED_ENTRIES {
+            return Err(());
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let dir = if meta.file_type().is_symlink() {
+            let real = crate::paths::resolve(&path).ok_or(())?;
+            if !real.starts_with(workspace) {
+                return Ok(Some(path));
+            }
+            // A link back into the workspace is walked where it leads, once.
+            if real.is_dir() && path != root {
+                stack.push(real);
+            }
+            false
+        } else {
+            meta.is_dir()
+        };
+        if !dir || !walked.insert(path.clone()) {
+            continue;
+        }
+        let Ok(entries) = std::fs::read_dir(&path) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            stack.push(entry.path());
+        }
+    }
+    Ok(None)
 }

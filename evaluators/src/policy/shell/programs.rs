@@ -268,6 +268,8 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         "awk" | "gawk" | "mawk" | "nawk" => files::awk(j, cmd),
         "sort" => files::sort(j, cmd),
         "tar" => files::tar(j, cmd),
+        "unzip" => files::unzip(j, cmd),
+        "rsync" => files::rsync(j, cmd),
         p if WRITERS.contains(&p) => files::writer(j, cmd, p),
         p if NETWORK.contains(&p) => network(j, cmd, p),
         "fd" | "fdfind" if fd_executes(args) => {

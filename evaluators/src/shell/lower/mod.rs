@@ -168,17 +168,12 @@ impl<'s> Lowering<'s> {
         match command {
             Command::Simple(simple) => self.simple(simple, depth, pipe),
             Command::Compound(compound, redirects) => {
-                let reads_input = redirects.as_ref().is_some_and(|r| {
-                    r.0.iter().any(|r| {
-                        matches!(
-                            r,
-                            ast::IoRedirect::File(_, ast::IoFileRedirectKind::Read, _)
-                                | ast::IoRedirect::HereDocument(..)
-                                | ast::IoRedirect::HereString(..)
-                        )
-                    })
-                });
-                let saved = std::mem::replace(&mut self.stdin_redirected, reads_input);
+                let reads_input = redirects
+                    .as_ref()
+                    .is_some_and(|r| r.0.iter().any(reads_input));
+                // An inner compound reads the same redirected input: the flag is kept.
+                let saved = self.stdin_redirected;
+                self.stdin_redirected |= reads_input;
                 self.compound(compound, depth, pipe);
                 self.stdin_redirected = saved;
                 self.redirect_only(redirects.as_ref(), depth, pipe);
@@ -539,6 +534,25 @@ fn test_words(expr: &ast::ExtendedTestExpr) -> Vec<ast::Word> {
         E::Not(a) | E::Parenthesized(a) => test_words(a),
         E::UnaryTest(_, w) => vec![w.clone()],
         E::BinaryTest(_, a, b) => vec![a.clone(), b.clone()],
+    }
+}
+
+/// Whether a redirection gives a command its standard input (`<`, `0<`, `<>`, `<&N`, a
+/// here-document or here-string): then what it reads is not what a pipe before it prints.
+pub(super) fn reads_input(r: &ast::IoRedirect) -> bool {
+    let stdin = |fd: &Option<ast::IoFd>| fd.is_none_or(|fd| fd == 0);
+    match r {
+        ast::IoRedirect::File(fd, kind, _) => {
+            stdin(fd)
+                && matches!(
+                    kind,
+                    ast::IoFileRedirectKind::Read
+                        | ast::IoFileRedirectKind::ReadAndWrite
+                        | ast::IoFileRedirectKind::DuplicateInput
+                )
+        }
+        ast::IoRedirect::HereDocument(fd, _) | ast::IoRedirect::HereString(fd, _) => stdin(fd),
+        ast::IoRedirect::OutputAndError(..) => false,
     }
 }
 

@@ -38,7 +38,23 @@ impl Lowering<'_> {
         self.script.commands[index].assignments = parts.assignments;
         self.script.commands[index].assignment_values = parts.values;
         self.track_cwd(index);
+        // A wrapper whose input is redirected (`xargs cat <<< x`, `bash -c 'xargs cat' < f`)
+        // passes on what it reads from there, not what a pipe before it prints.
+        let redirected = simple
+            .prefix
+            .iter()
+            .flat_map(|p| p.0.iter())
+            .chain(simple.suffix.iter().flat_map(|s| s.0.iter()))
+            .any(|item| {
+                matches!(
+                    item,
+                    CommandPrefixOrSuffixItem::IoRedirect(r) if super::reads_input(r)
+                )
+            });
+        let saved = self.stdin_redirected;
+        self.stdin_redirected |= redirected;
         self.unwrap(index, depth);
+        self.stdin_redirected = saved;
     }
 
     /// Reads one item; `argument` for items after the program name, where `x=y` is a word.

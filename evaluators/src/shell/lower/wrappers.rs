@@ -69,12 +69,21 @@ impl Lowering<'_> {
                     } else {
                         last_producers(&self.script.commands, &outer.feeds)
                     };
+                    // With no producer (`xargs cat` reading the caller's input) or an input
+                    // redirected (`xargs cat < list`, `<<< PATH`, a here-document), the words
+                    // are only known when it runs.
+                    let unknown = outer.program() != Some("find")
+                        && (producers.is_empty() || self.stdin_redirected);
                     for w in &mut words {
                         if let Some(d) = &mut w.domain
                             && d.producers.is_empty()
                             && d.values.is_empty()
                         {
-                            d.producers.clone_from(&producers);
+                            if unknown {
+                                w.domain = None;
+                            } else {
+                                d.producers.clone_from(&producers);
+                            }
                         }
                     }
                     let at = self.push(words, Vec::new(), outer.feeds.clone());

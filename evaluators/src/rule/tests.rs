@@ -1,0 +1,160 @@
+//! The shortcuts a decision takes must never skip a rule: a shell command's words are
+//! resolved on disk only for the kinds of effects a deny or ask rule names, a searched tree is
+//! compared only with deny and ask rules on reads, and a path resolved as text falls back to
+//! the walk that follows links when it meets one. Each test names a path that only matches
+//! its deny or ask rule once symlinks (and the `..` after them) are resolved.
+
+use std::path::Path;
+
+use serde_json::json;
+use warrant_core::call::{EvaluationContext, PermissionMode, ToolCall};
+use warrant_core::catalog::ToolCatalog;
+use warrant_core::evaluator::{Evaluator, Verdict};
+
+use super::{RuleEvaluator, RuleSet, RulesConfig, codes};
+
+fn rules(allow: &[&str], ask: &[&str], deny: &[&str]) -> RuleEvaluator {
+    let list = |rules: &[&str]| rules.iter().map(|r| (*r).to_owned()).collect();
+    let config = RulesConfig {
+        user: RuleSet {
+            allow: list(allow),
+            ask: list(ask),
+            deny: list(deny),
+            ..RuleSet::default()
+        },
+        ..RulesConfig::default()
+    };
+    RuleEvaluator::new(&config, &ToolCatalog::builtin(), None).expect("the rules compile")
+}
+
+fn bash(command: &str) -> ToolCall {
+    ToolCall::new("s", "c", "Bash", json!({ "command": command }))
+}
+
+fn edit(path: &str) -> ToolCall {
+    ToolCall::new(
+        "s",
+        "c",
+        "Edit",
+        json!({ "path": path, "old_string": "a", "new_string": "b" }),
+    )
+}
+
+/// The reason code the rules decide `call` with in a workspace at `root` (`None`: abstain).
+async fn code(rules: &RuleEvaluator, call: &ToolCall, root: &Path) -> Option<String> {
+    let cx = EvaluationContext::new(PermissionMode::Default, root);
+    let verdict = rules
+        .evaluate(call, &cx)
+        .await
+        .expect("the rule evaluator answers");
+    match verdict {
+        Verdict::Decide { rationale, .. } => Some(rationale.reason_code),
+        _ => None,
+    }
+}
+
+const ALLOW: Option<&str> = Some(codes::NORMALIZED_RULE_ALLOW);
+const ASK: Option<&str> = Some(codes::NORMALIZED_RULE_ASK);
+const DENY: Option<&str> = Some(codes::NORMALIZED_RULE_DENY);
+
+/// A workspace with `src/secret/key.pem`, `secrets/token`, and links to both.
+fn workspace() -> tempfile::TempDir {
+    let ws = tempfile::tempdir().expect("a workspace");
+    let root = ws.path();
+    std::fs::create_dir_all(root.join("src/secret")).expect("src/secret");
+    std::fs::write(root.join("src/secret/key.pem"), "k").expect("key.pem");
+    std::fs::create_dir_all(root.join("secrets")).expect("secrets");
+    std::fs::write(root.join("secrets/token"), "t").expect("token");
+    // `out` is the key itself; `alias` is the directory of the key; `data` is `secrets`.
+    std::os::unix::fs::symlink(root.join("src/secret/key.pem"), root.join("out")).expect("out");
+    std::os::unix::fs::symlink(root.join("src/secret"), root.join("alias")).expect("alias");
+    std::os::unix::fs::symlink("secrets", root.join("data")).expect("data");
+    ws
+}
+
+#[tokio::test]
+async fn a_word_linked_to_a_denied_write_is_denied_when_only_writes_are_restricted() {
+    let ws = workspace();
+    // The only path rules restrict writes (`Edit`): a command's words are still resolved.
+    let rules = rules(&["Bash(prog:*)"], &[], &["Edit(src/secret/**)"]);
+    let root = ws.path();
+    assert_eq!(
+        code(&rules, &bash("prog other"), root).await.as_deref(),
+        ALLOW
+    );
+    assert_eq!(code(&rules, &bash("prog out"), root).await.as_deref(), DENY);
+    // `alias/../secret/key.pem` reads as `secret/key.pem`, but `alias` leads into
+    // `src/secret`, so `..` is `src`: the key.
+    assert_eq!(
+        code(&rules, &bash("prog alias/../secret/key.pem"), root)
+            .await
+            .as_deref(),
+        DENY
+    );
+    assert_eq!(
+        code(&rules, &bash("prog > out"), root).await.as_deref(),
+        DENY
+    );
+}
+
+#[tokio::test]
+async fn a_word_linked_to_a_tree_of_denied_reads_is_denied() {
+    let ws = workspace();
+    let rules = rules(&["Bash(prog:*)"], &["Read(secrets/**)"], &[]);
+    let root = ws.path();
+    // `data` is a link to `secrets`: a word that may be a tree it reads reaches the rule.
+    assert_eq!(code(&rules, &bash("prog data"), root).await.as_deref(), ASK);
+    assert_eq!(
+        code(&rules, &bash("cat data/token"), root).await.as_deref(),
+        ASK
+    );
+    assert_eq!(
+        code(&rules, &bash("grep -r x data"), root).await.as_deref(),
+        ASK
+    );
+    assert_eq!(
+        code(&rules, &bash("prog src"), root).await.as_deref(),
+        ALLOW
+    );
+}
+
+#[tokio::test]
+async fn a_file_tool_path_through_a_link_meets_the_deny_rule() {
+    let ws = workspace();
+    let rules = rules(
+        &["Edit(src/**)", "Edit(alias/**)"],
+        &[],
+        &["Edit(src/secret/**)"],
+    );
+    let root = ws.path();
+    assert_eq!(
+        code(&rules, &edit("src/lib.rs"), root).await.as_deref(),
+        ALLOW
+    );
+    assert_eq!(
+        code(&rules, &edit("alias/key.pem"), root).await.as_deref(),
+        DENY
+    );
+    assert_eq!(code(&rules, &edit("out"), root).await.as_deref(), DENY);
+    assert_eq!(
+        code(&rules, &edit("alias/../secret/key.pem"), root)
+            .await
+            .as_deref(),
+        DENY
+    );
+}
+
+#[tokio::test]
+async fn a_shell_call_is_judged_by_its_command_whatever_paths_its_input_holds() {
+    let ws = workspace();
+    // No rule on the shell tool looks at paths: the input's own `path` field is not read,
+    // and the command's words still are.
+    let rules = rules(&["Bash(prog:*)"], &[], &["Edit(src/secret/**)"]);
+    let call = ToolCall::new(
+        "s",
+        "c",
+        "Bash",
+        json!({ "command": "prog out", "path": "src/lib.rs" }),
+    );
+    assert_eq!(code(&rules, &call, ws.path()).await.as_deref(), DENY);
+}
