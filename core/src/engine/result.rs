@@ -2,6 +2,7 @@
 
 use crate::decision::{Behavior, ResolutionBehavior};
 use crate::event::{Event, ToolCallResult, now_millis};
+use crate::ids::{SessionId, ToolCallId};
 use crate::part::{ToolPart, ToolState};
 use crate::sanitize;
 
@@ -32,8 +33,8 @@ impl Engine {
     /// [`ResultError::Store`] when the store could not be read.
     pub async fn complete(
         &self,
-        session_id: &str,
-        tool_call_id: &str,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
         content: &str,
     ) -> Result<(), ResultError> {
         let inner = &self.inner;
@@ -122,8 +123,8 @@ impl Engine {
     /// unknown one; [`ResultError::Store`] when the store could not be read.
     pub async fn report_not_run(
         &self,
-        session_id: &str,
-        tool_call_id: &str,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
         why: &str,
     ) -> Result<(), ResultError> {
         let inner = &self.inner;
@@ -169,10 +170,16 @@ impl Engine {
     }
 
     /// Merges the result into the part, persists it, and sends the event.
-    async fn finish(&self, session_id: &str, message_id: &str, mut part: ToolPart, content: &str) {
+    async fn finish(
+        &self,
+        session_id: &SessionId,
+        message_id: &str,
+        mut part: ToolPart,
+        content: &str,
+    ) {
         let event = Event::ToolCallResult(ToolCallResult {
             message_id: format!("{}-result", part.tool_call_id),
-            tool_call_id: part.tool_call_id.clone(),
+            tool_call_id: part.tool_call_id.as_str().to_owned(),
             content: sanitize::redact(content),
             role: Some("tool".to_owned()),
             timestamp: Some(now_millis()),

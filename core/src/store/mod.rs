@@ -14,6 +14,7 @@ mod memory;
 mod query;
 mod workspace;
 
+use crate::ids::SessionId;
 use serde::{Deserialize, Serialize};
 
 pub use approvals::Approvals;
@@ -104,7 +105,7 @@ pub struct StoredAuditRecord {
 #[serde(rename_all = "camelCase")]
 pub struct PendingApproval {
     /// The session.
-    pub session_id: String,
+    pub session_id: SessionId,
     /// The message holding the call's tool part.
     pub message_id: String,
     /// The request.
