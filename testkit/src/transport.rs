@@ -136,7 +136,7 @@ impl Observer {
     }
 }
 
-type Observe = Box<dyn Fn(&str) -> Observer + Send + Sync>;
+type Observe = Box<dyn Fn(&SessionId) -> Observer + Send + Sync>;
 type Disconnect = Box<dyn Fn() + Send + Sync>;
 
 /// A transport under test: the transport, the store an engine over it uses, how to watch a
@@ -164,7 +164,7 @@ impl Subject {
     pub fn new(
         transport: Arc<dyn Transport>,
         store: Arc<dyn Store>,
-        observe: impl Fn(&str) -> Observer + Send + Sync + 'static,
+        observe: impl Fn(&SessionId) -> Observer + Send + Sync + 'static,
     ) -> Self {
         Self {
             transport,
@@ -190,7 +190,7 @@ impl Subject {
 
     /// Starts watching a session's deliveries.
     pub fn observe(&self, session_id: &SessionId) -> Observer {
-        (self.observe)(session_id.as_str())
+        (self.observe)(session_id)
     }
 }
 

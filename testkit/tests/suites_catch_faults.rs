@@ -73,7 +73,7 @@ fn a_transport_that_reorders_fails_the_transport_suite() {
             held: Mutex::new(None),
         });
         let subject = transport::Subject::new(swapping, Arc::new(MemoryStore::new()), move |s| {
-            transport::Observer::broadcast(watched.subscribe(&SessionId::from(s)))
+            transport::Observer::broadcast(watched.subscribe(s))
         });
         transport::events_of_a_session_arrive_in_order_and_intact(subject).await
     }));

@@ -3,7 +3,6 @@
 //! JSON-lines output of `warrant stdio` ([`LineTransport`]).
 
 use std::sync::{Arc, Mutex};
-use warrant_core::ids::SessionId;
 
 use futures::StreamExt;
 use tokio::io::{AsyncBufReadExt, BufReader};
@@ -20,7 +19,7 @@ fn memory() -> Subject {
     let transport = Arc::new(MemoryTransport::new());
     let watched = Arc::clone(&transport);
     Subject::new(transport, Arc::new(MemoryStore::new()), move |session| {
-        Observer::broadcast(watched.subscribe(&SessionId::from(session)))
+        Observer::broadcast(watched.subscribe(session))
     })
 }
 
@@ -31,15 +30,12 @@ fn sse() -> Subject {
     let (watched, stopped) = (Arc::clone(&hub), Arc::clone(&hub));
     let store = Arc::clone(hub.store());
     Subject::new(hub, store, move |session| {
-        let events =
-            watched
-                .subscribe(&SessionId::from(session), 0)
-                .filter_map(|item| async move {
-                    match item {
-                        Item::Event(logged) => Some(logged.event.clone()),
-                        Item::Missed { .. } => None,
-                    }
-                });
+        let events = watched.subscribe(session, 0).filter_map(|item| async move {
+            match item {
+                Item::Event(logged) => Some(logged.event.clone()),
+                Item::Missed { .. } => None,
+            }
+        });
         Observer::new(events.boxed())
     })
     .disconnecting(move || stopped.shutdown())

@@ -333,8 +333,10 @@ impl Engine {
     /// use warrant_core::event::{AgentEvent, TextMessageContent};
     /// use warrant_core::events::Item;
     /// use warrant_core::chain::Chain;
+    /// use warrant_core::SessionId;
     ///
     /// let engine = Engine::builder(Chain::builder().build()).build().await.unwrap();
+    /// let session = SessionId::new("s1");
     /// let say = |text: &str| {
     ///     AgentEvent::TextMessageContent(TextMessageContent {
     ///         message_id: "m1".into(),
@@ -342,14 +344,14 @@ impl Engine {
     ///         timestamp: None,
     ///     })
     /// };
-    /// engine.emit("s1", say("one")).await;
-    /// engine.emit("s1", say("two")).await;
+    /// engine.emit(&session, say("one")).await;
+    /// engine.emit(&session, say("two")).await;
     ///
     /// // A client that saw event 1 resumes with event 2, then follows live.
-    /// let mut events = engine.subscribe("s1", 1);
+    /// let mut events = engine.subscribe(&session, 1);
     /// let Some(Item::Event(two)) = events.next().await else { panic!() };
     /// assert_eq!(two.seq, 2);
-    /// engine.emit("s1", say("three")).await;
+    /// engine.emit(&session, say("three")).await;
     /// let Some(Item::Event(three)) = events.next().await else { panic!() };
     /// assert_eq!(three.seq, 3);
     /// # }
