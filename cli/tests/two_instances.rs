@@ -1,8 +1,9 @@
 //! Two `warrant serve` processes on one PostgreSQL database: a call that asks is posted to
 //! A and approved on B; an SSE subscriber on each sees the same events, with the same ids, in
 //! the same order; A restarts and a subscriber resuming there with `Last-Event-ID` gets
-//! exactly the rest; a request pending on B is resolved on A; and of two concurrent
-//! resolutions of one request, on the two instances, exactly one succeeds.
+//! exactly the rest; a result taken on A is refused on B; a request pending on B is resolved
+//! on A; and of two concurrent resolutions of one request, on the two instances, exactly one
+//! succeeds.
 //!
 //! Needs a server: `scripts/with-postgres cargo test -p warrant --test two_instances`.
 
@@ -228,6 +229,17 @@ fn two_instances_share_events_and_approvals() {
     )
     .expect("an answer");
     assert_eq!(status, 204, "A takes push-1's result: {body}");
+    // The same result posted to B is a second result: refused there too.
+    let (status, body) = http(
+        &b.addr,
+        "POST",
+        &format!("/v1/sessions/{SESSION}/tool-calls/push-1/result"),
+        Some(r#"{"content":"pushed again"}"#),
+        WAIT,
+    )
+    .expect("an answer");
+    assert_eq!(status, 409, "B refuses a second result of push-1: {body}");
+    assert!(body.contains("already has a result"), "{body}");
     let is_result = |e: &Seen| e.data["type"] == "TOOL_CALL_RESULT";
     on_a.until("push-1's result on A", is_result);
     on_b.until("push-1's result on B", is_result);

@@ -102,6 +102,20 @@ pub fn clean(text: &str, max: usize) -> String {
     bound(flat.trim(), max)
 }
 
+/// Whether a value [redacted](redact_value) holds a redaction (a string or a key containing
+/// [`REDACTED`]): what was stored is then not what was sent. A value that held the marker
+/// literally counts as redacted too, which only ever errs toward caution.
+pub fn was_redacted(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.contains(REDACTED),
+        Value::Array(items) => items.iter().any(was_redacted),
+        Value::Object(map) => map
+            .iter()
+            .any(|(k, v)| k.contains(REDACTED) || was_redacted(v)),
+        _ => false,
+    }
+}
+
 /// Redacts every string inside a JSON value (keys included), keeping its shape.
 pub fn redact_value(value: &Value) -> Value {
     match value {

@@ -42,6 +42,110 @@ pub fn is_shell_tool(name: &str) -> bool {
     )
 }
 
+/// Whether a tool that is not one of the shell tool's accepted spellings ([`is_shell_tool`])
+/// may still run shell commands: a spelling a runtime may fold into one of them (`BASH`,
+/// `Bash ` , full-width letters, invisible characters), an MCP tool whose own name is one
+/// (`mcp__x__bash`), or any tool whose name says it runs commands (`shell`, `bash`, `exec`,
+/// `command`, `terminal`, `run`, …). Such a tool is never known to run only what its input
+/// says, so it is never allowed by what the command looks like; what the command would do is
+/// still judged.
+pub fn may_be_shell_tool(name: &str) -> bool {
+    if is_shell_tool(name) {
+        return false;
+    }
+    let folded = fold_tool_name(name);
+    let own = folded
+        .strip_prefix("mcp__")
+        .and_then(|rest| rest.split_once("__"))
+        .map_or(folded.as_str(), |(_, own)| own);
+    if [folded.as_str(), own]
+        .iter()
+        .any(|n| SHELL_SPELLINGS.contains(n))
+    {
+        return true;
+    }
+    const WORDS: &[&str] = &[
+        "shell",
+        "bash",
+        "sh",
+        "zsh",
+        "fish",
+        "pwsh",
+        "powershell",
+        "cmd",
+        "command",
+        "commands",
+        "exec",
+        "execute",
+        "terminal",
+        "run",
+        "spawn",
+        "subprocess",
+        "console",
+    ];
+    tool_words(name).iter().any(|w| WORDS.contains(&w.as_str()))
+}
+
+/// The shell tool's accepted spellings, folded ([`fold_tool_name`]).
+const SHELL_SPELLINGS: &[&str] = &[
+    "bash",
+    "shell",
+    "run_terminal_cmd",
+    "execute_command",
+    "run_shell_command",
+    "local_shell",
+    "exec_command",
+    "shell_command",
+];
+
+/// A tool name as a runtime that normalizes names may read it: full-width forms as ASCII,
+/// white space and invisible characters removed, letters in lower case.
+fn fold_tool_name(name: &str) -> String {
+    name.chars()
+        .filter_map(|c| {
+            let c = match c as u32 {
+                // Full-width ASCII (`ＢＡＳＨ`).
+                0xFF01..=0xFF5E => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+                _ => c,
+            };
+            let invisible = c.is_whitespace()
+                || c.is_control()
+                || matches!(c as u32, 0x200B..=0x200F | 0x2060..=0x2064 | 0xFEFF | 0x00AD);
+            (!invisible).then(|| c.to_lowercase().next().unwrap_or(c))
+        })
+        .collect()
+}
+
+/// The words of a tool name, folded: split at anything but letters and digits and where a
+/// lower-case letter meets an upper-case one (`runCommand` → `run`, `command`).
+fn tool_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut prev_lower = false;
+    for c in name.chars() {
+        let c = match c as u32 {
+            0xFF01..=0xFF5E => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+            _ => c,
+        };
+        if !c.is_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
 /// The command line of a shell tool's input: `command` as a string, or as an argument vector
 /// (`["bash", "-lc", "ls"]`) quoted back into one line; `None` when it is neither.
 pub fn shell_command(input: &serde_json::Value) -> Option<String> {

@@ -111,9 +111,11 @@ impl EngineBuilder {
     }
 
     /// For a short-lived process that shares its store with others (an agent's hook beside
-    /// `warrant serve`): requests left pending in the store are adopted as they are, with only
-    /// their one-call actions (their grants cannot be derived again here), instead of being
-    /// ended as interrupted. Nothing pending in the store is changed unless this engine
+    /// `warrant serve`, or another instance on the same database): requests left pending in
+    /// the store are adopted as they are, their session and global actions granting what they
+    /// promise (derived again from the stored input when that provably gives the grant the
+    /// user was shown: an input stored redacted, or one this engine reads differently, keeps
+    /// only its one-call actions), instead of being ended as interrupted. Nothing pending in the store is changed unless this engine
     /// resolves it.
     pub fn adopt_pending(mut self) -> Self {
         self.adopt_pending = true;
@@ -134,22 +136,17 @@ impl EngineBuilder {
         let grants = super::grants::loaded(self.store.grants().await?);
         // A request left pending by the last run can no longer be answered to the agent that
         // asked (it lost its waiter with the process): each ends, audited, as interrupted.
-        let interrupted: Vec<Pending> = self
-            .store
-            .pending_approvals()
-            .await?
-            .into_iter()
-            .map(|p| Pending {
-                tool_name: p.request.tool_name.clone().unwrap_or_default(),
-                session_id: p.session_id,
-                message_id: p.message_id,
-                grant_keys: Vec::new(),
-                request: p.request,
-                agent: String::new(),
-                waiter: None,
-                resolving: false,
-            })
-            .collect();
+        let stored = self.store.pending_approvals().await?;
+        let pending = |p: crate::store::PendingApproval, grant_keys| Pending {
+            tool_name: p.request.tool_name.clone().unwrap_or_default(),
+            session_id: p.session_id,
+            message_id: p.message_id,
+            grant_keys,
+            request: p.request,
+            agent: String::new(),
+            waiter: None,
+            resolving: false,
+        };
         // A transport that is a hub on this store is the engine's hub: every event is
         // logged once, and that hub's subscribers see the engine's events.
         let events = match self.transport.event_hub() {
@@ -179,18 +176,27 @@ impl EngineBuilder {
             }),
         };
         if self.adopt_pending {
-            for mut pending in interrupted {
-                let id = pending.request.tool_call_id.clone();
-                pending
-                    .request
-                    .actions
-                    .retain(|a| a.scope == crate::decision::Scope::Once);
+            for stored in stored {
+                // The grant its session and global actions promise, derived again from its
+                // input when that is provably what the user was shown; otherwise only its
+                // one-call actions stay.
+                let tool_name = stored.request.tool_name.clone().unwrap_or_default();
+                let grant_keys = engine.grant_keys_of_stored(&stored, &tool_name);
+                let faithful = grant_keys.is_some();
+                let mut adopted = pending(stored, grant_keys.unwrap_or_default());
+                if !faithful {
+                    adopted
+                        .request
+                        .actions
+                        .retain(|a| a.scope == crate::decision::Scope::Once);
+                }
+                let id = adopted.request.tool_call_id.clone();
                 calls::lock(&engine.inner.pending_order).push_back(id.clone());
-                engine.inner.pending.insert(id, pending);
+                engine.inner.pending.insert(id, adopted);
             }
             return Ok(engine);
         }
-        for pending in interrupted {
+        for pending in stored.into_iter().map(|p| pending(p, Vec::new())) {
             engine
                 .end_unresolved(
                     pending,

@@ -25,7 +25,7 @@ pub use calls::EngineLimits;
 pub use error::{
     Abandoned, EngineError, ResolveError, ResultError, RevokeError, WorkspaceUpdateError,
 };
-pub use resolve::SharedApprovals;
+pub use resolve::{Arbiter, WorkspaceLock};
 
 use calls::{Awaiting, Outcome, Settled, Stage, Tracked};
 
@@ -230,8 +230,8 @@ struct Inner {
     settled: DashMap<ToolCallId, Settled>,
     settled_count: AtomicU64,
     limits: EngineLimits,
-    /// How requests are claimed among instances sharing the store (unset: this one alone).
-    instances: std::sync::OnceLock<Arc<dyn SharedApprovals>>,
+    /// What instances sharing the store arbitrate (unset: this one alone).
+    instances: std::sync::OnceLock<Arc<dyn Arbiter>>,
 }
 
 /// A tool part's write, started before the event that reports it.

@@ -5,7 +5,7 @@
 //!
 //! Instances sharing a store ([`Engine::join_instances`]) end each request exactly once
 //! across all of them: whichever instance resolves, expires or cancels a request first
-//! takes it out of the store's pending list ([`SharedApprovals::claim_pending_approval`], one
+//! takes it out of the store's pending list ([`Arbiter::claim_pending_approval`], one
 //! atomic step in the database), and only then records the end. An instance that loses the
 //! claim answers as it does for a second local resolution (409); the instance the request
 //! was pending on learns the resolution from the shared event log (the
@@ -30,12 +30,14 @@ use crate::store::{AuditQuery, PendingApproval, StoreError, StoredEvent};
 use super::calls::{Outcome, Stage, Tracked, lock};
 use super::{Engine, Inner, Pending, ResolveError};
 
-/// The pending approvals of a store several instances share, as one of them claims them.
+/// What the instances sharing one store arbitrate, so that each of these steps happens once
+/// across all of them: ending an approval request, accepting a call's result, and changing
+/// the workspace.
 ///
-/// A claim is the one step that decides which instance ends a request: of any number of
-/// concurrent claims of one request, across instances, exactly one succeeds.
+/// Each claim is the one step that decides which instance goes on: of any number of
+/// concurrent claims of one thing, across instances, exactly one succeeds.
 #[async_trait]
-pub trait SharedApprovals: Send + Sync {
+pub trait Arbiter: Send + Sync {
     /// The request pending in the shared store under this tool call id, whichever instance
     /// opened it; `None` when none is (never asked, or already ended).
     ///
@@ -54,6 +56,73 @@ pub trait SharedApprovals: Send + Sync {
     ///
     /// A [`StoreError`] when the store failed; the request is then not claimed.
     async fn claim_pending_approval(&self, tool_call_id: &ToolCallId) -> Result<bool, StoreError>;
+
+    /// Marks the call's result as taken, atomically: `true` when this call marked it (the
+    /// caller alone records the result), `false` when a result was taken before, on any
+    /// instance.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] when the store failed; the result is then not taken.
+    async fn claim_result(&self, tool_call_id: &ToolCallId) -> Result<bool, StoreError>;
+
+    /// Gives back a result [taken](Self::claim_result) and then not recorded (the store
+    /// failed before it was), so that a later post may take it.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] when the store failed; the result then stays taken.
+    async fn release_result(&self, tool_call_id: &ToolCallId) -> Result<(), StoreError>;
+
+    /// Waits until no other instance is changing the workspace, and keeps them waiting until
+    /// the returned lock is dropped: a change reads the stored workspace, changes it and
+    /// saves it under this lock, so no change made at the same moment elsewhere is lost.
+    ///
+    /// # Errors
+    ///
+    /// A [`StoreError`] when the lock cannot be taken (the change is then refused).
+    async fn lock_workspace(&self) -> Result<WorkspaceLock, StoreError>;
+}
+
+/// Held while one instance changes the shared workspace (see [`Arbiter::lock_workspace`]);
+/// dropping it lets the next instance in.
+pub struct WorkspaceLock {
+    _held: Box<dyn Send + Sync>,
+    still_held: Option<Box<dyn Fn() -> bool + Send + Sync>>,
+}
+
+impl WorkspaceLock {
+    /// A lock held as long as `held` lives (a connection holding a database lock, a mutex
+    /// guard); it is dropped with the lock.
+    pub fn new(held: impl Send + Sync + 'static) -> Self {
+        Self {
+            _held: Box::new(held),
+            still_held: None,
+        }
+    }
+
+    /// A lock that can be lost while held (its connection closed, the server ending the
+    /// session): `still_held` says whether it still is, and a change is saved only then.
+    pub fn losable(
+        held: impl Send + Sync + 'static,
+        still_held: impl Fn() -> bool + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            _held: Box::new(held),
+            still_held: Some(Box::new(still_held)),
+        }
+    }
+
+    /// Whether the lock is still held (always, for one that cannot be lost).
+    pub fn is_held(&self) -> bool {
+        self.still_held.as_ref().is_none_or(|f| f())
+    }
+}
+
+impl std::fmt::Debug for WorkspaceLock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WorkspaceLock")
+    }
 }
 
 /// What a resolution needs of the request it ends.
@@ -67,23 +136,25 @@ struct Claimed {
 
 impl Engine {
     /// Joins the instances sharing this engine's store: their requests can be resolved
-    /// here and this instance's there, each exactly once (`approvals` arbitrates), and this
-    /// engine's event hub hands its subscribers the events they log (woken by `notices`,
-    /// catching up every `catch_up_every`). Every `catch_up_every` the workspace and the
-    /// grants the others saved are read again, so a pattern, a setting, a grant or a
-    /// revocation made on any instance applies here within that period (and a workspace
-    /// change made here starts from the stored state).
+    /// here and this instance's there, and a call's result posted to any of them, each
+    /// exactly once (`arbiter` decides), and this engine's event hub hands its subscribers
+    /// the events they log (woken by `notices`, catching up every `catch_up_every`). Every
+    /// `catch_up_every` the workspace and the grants the others saved are read again, so a
+    /// pattern, a setting, a grant or a revocation made on any instance applies here within
+    /// that period; a workspace change made here holds the arbiter's workspace lock while it
+    /// reads the stored state, changes it and saves it, so changes made at the same moment
+    /// on two instances are both kept.
     ///
     /// Call it once, right after building the engine, within a Tokio runtime; a second call
-    /// keeps the first `approvals`.
+    /// keeps the first `arbiter`.
     pub fn join_instances(
         &self,
-        approvals: Arc<dyn SharedApprovals>,
+        arbiter: Arc<dyn Arbiter>,
         notices: Arc<dyn NoticeSource>,
         catch_up_every: Duration,
     ) -> Following {
-        if self.inner.instances.set(approvals).is_err() {
-            tracing::warn!("join_instances called again; the first shared approvals stay");
+        if self.inner.instances.set(arbiter).is_err() {
+            tracing::warn!("join_instances called again; the first arbiter stays");
         }
         let observer = Arc::new(Instances {
             engine: Arc::downgrade(&self.inner),
@@ -277,11 +348,18 @@ impl Engine {
                 None => ResolveError::Unknown(tool_call_id.to_owned()),
             });
         };
-        let action = chosen_action(&pending.request, action_id, message.as_deref())?;
+        let tool_name = pending.request.tool_name.clone().unwrap_or_default();
+        // A grant is made only when it can be derived here as the user was shown it;
+        // otherwise the request offers its one-call actions alone.
+        let regrant = self.grant_keys_of_stored(&pending, &tool_name);
+        let mut request = pending.request.clone();
+        if regrant.is_none() {
+            request.actions.retain(|a| a.scope == Scope::Once);
+        }
+        let action = chosen_action(&request, action_id, message.as_deref())?;
         if !shared.claim_pending_approval(tool_call_id).await? {
             return Err(ResolveError::NotPending(tool_call_id.to_owned()));
         }
-        let tool_name = pending.request.tool_name.clone().unwrap_or_default();
         let resolution = resolution_of(tool_call_id, &action, message);
         if let Err(e) = self
             .audit_resolution(&pending.session_id, tool_call_id, &tool_name, &resolution)
@@ -297,19 +375,9 @@ impl Engine {
             &tool_name,
         )
         .await;
-        // The grant the request's actions promised, derived here from its (redacted) input
-        // as the instance that opened it derived it.
-        let grant_keys = match (&pending.request.input, action.scope) {
-            (_, Scope::Once) | (None, _) => Vec::new(),
-            (Some(input), _) => {
-                let call = ToolCall::new(
-                    pending.session_id.clone(),
-                    tool_call_id,
-                    tool_name.clone(),
-                    input.clone(),
-                );
-                self.context(&call, PermissionMode::Default).grant_keys
-            }
+        let grant_keys = match action.scope {
+            Scope::Once => Vec::new(),
+            _ => regrant.unwrap_or_default(),
         };
         let claimed = Claimed {
             session_id: pending.session_id,
@@ -318,6 +386,33 @@ impl Engine {
         };
         self.conclude(claimed, &action, &resolution, None).await;
         Ok(resolution)
+    }
+
+    /// The grant a stored request's `session` and `global` actions promise, derived again
+    /// here from its stored input, when that derivation is provably the one the user was
+    /// shown: the stored input was not redacted (redaction can change the paths, hosts or
+    /// words a grant is built from, so a grant derived from it could reach further than the
+    /// label promised), and the actions the derived grant would offer are exactly the stored
+    /// ones (same labels: same scope, same workspace reading). `None` otherwise: then only
+    /// the request's one-call actions may be taken.
+    pub(super) fn grant_keys_of_stored(
+        &self,
+        pending: &PendingApproval,
+        tool_name: &str,
+    ) -> Option<Vec<GrantKey>> {
+        let input = pending.request.input.as_ref()?;
+        if crate::sanitize::was_redacted(input) {
+            return None;
+        }
+        let call = ToolCall::new(
+            pending.session_id.clone(),
+            pending.request.tool_call_id.clone(),
+            tool_name,
+            input.clone(),
+        );
+        let keys = self.context(&call, PermissionMode::Default).grant_keys;
+        let offered = crate::approval::standard_actions(&self.inner.scoper.describe(&keys));
+        (!keys.is_empty() && offered == pending.request.actions).then_some(keys)
     }
 
     /// Audits a resolution; durable when it returns `Ok`.
@@ -923,10 +1018,12 @@ mod tests {
     struct Claims {
         store: Arc<dyn Store>,
         lock: tokio::sync::Mutex<()>,
+        results: std::sync::Mutex<std::collections::HashSet<String>>,
+        workspace: Arc<tokio::sync::Mutex<()>>,
     }
 
     #[async_trait]
-    impl SharedApprovals for Claims {
+    impl Arbiter for Claims {
         async fn pending_approval(
             &self,
             id: &ToolCallId,
@@ -946,6 +1043,21 @@ mod tests {
                 self.store.remove_pending_approval(id).await?;
             }
             Ok(there)
+        }
+
+        async fn claim_result(&self, id: &ToolCallId) -> Result<bool, StoreError> {
+            Ok(self.results.lock().unwrap().insert(id.as_str().to_owned()))
+        }
+
+        async fn release_result(&self, id: &ToolCallId) -> Result<(), StoreError> {
+            self.results.lock().unwrap().remove(id.as_str());
+            Ok(())
+        }
+
+        async fn lock_workspace(&self) -> Result<WorkspaceLock, StoreError> {
+            Ok(WorkspaceLock::new(
+                Arc::clone(&self.workspace).lock_owned().await,
+            ))
         }
     }
 
@@ -986,6 +1098,8 @@ mod tests {
         let claims = Arc::new(Claims {
             store: Arc::clone(&store),
             lock: tokio::sync::Mutex::new(()),
+            results: std::sync::Mutex::default(),
+            workspace: Arc::default(),
         });
         let notices = Arc::new(Silent {
             store: Arc::clone(&store),
@@ -1148,6 +1262,396 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(resolutions.len(), 1);
+    }
+
+    #[tokio::test]
+    async fn an_adopted_request_offers_and_grants_what_it_promised() {
+        let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+        let build = |adopt: bool| {
+            let builder = Engine::builder(Chain::builder().build()).store(Arc::clone(&store));
+            async move {
+                let builder = if adopt {
+                    builder.adopt_pending()
+                } else {
+                    builder
+                };
+                builder.build().await.unwrap()
+            }
+        };
+        let first = build(false).await;
+        let asked = first
+            .authorize(deploy("c1"), AuthorizeOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(asked.decision.behavior, Behavior::Ask);
+        let offered = first.pending_requests()[0].actions.clone();
+        assert!(
+            offered
+                .iter()
+                .any(|a| a.id == crate::approval::ALLOW_SESSION),
+            "{offered:?}"
+        );
+        drop(asked);
+        // A process sharing the store adopts the request with every action it offered.
+        let adopting = build(true).await;
+        let adopted = adopting.pending_requests();
+        assert_eq!(adopted.len(), 1);
+        assert_eq!(adopted[0].actions, offered);
+        adopting
+            .resolve(&"c1".into(), crate::approval::ALLOW_SESSION)
+            .await
+            .unwrap();
+        // The grant it promised is made: a later deploy in the session is allowed.
+        let later = adopting
+            .authorize(deploy("c2"), AuthorizeOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(later.decision.behavior, Behavior::Allow);
+    }
+
+    #[tokio::test]
+    async fn a_request_stored_redacted_grants_nothing_elsewhere() {
+        // Redaction can change what a grant is built from, so a grant derived from the stored
+        // input might not be the one the user was shown: only one-call actions stay.
+        let secret_call = |id: &str| {
+            ToolCall::new(
+                "s1",
+                id,
+                "deploy",
+                serde_json::json!({"env": "prod", "token": "s3cr3t-value-123"}),
+            )
+        };
+        let (a, b) = two_instances_every(Duration::from_secs(3600)).await;
+        let asked = a
+            .authorize(secret_call("c1"), AuthorizeOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(asked.decision.behavior, Behavior::Ask);
+        match b
+            .resolve(&"c1".into(), crate::approval::ALLOW_SESSION)
+            .await
+        {
+            Err(ResolveError::ActionNotOffered { offered, .. }) => {
+                assert!(!offered.contains("allow_session"), "{offered}");
+            }
+            other => panic!("a session grant from a redacted input: {other:?}"),
+        }
+        b.resolve(&"c1".into(), "allow_once").await.unwrap();
+        assert!(b.store().grants().await.unwrap().is_empty());
+
+        // Adopted by a process sharing the store: the same.
+        let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+        let first = Engine::builder(Chain::builder().build())
+            .store(Arc::clone(&store))
+            .build()
+            .await
+            .unwrap();
+        drop(
+            first
+                .authorize(secret_call("c2"), AuthorizeOptions::default())
+                .await
+                .unwrap(),
+        );
+        let adopting = Engine::builder(Chain::builder().build())
+            .store(Arc::clone(&store))
+            .adopt_pending()
+            .build()
+            .await
+            .unwrap();
+        let adopted = adopting.pending_requests();
+        assert_eq!(adopted.len(), 1);
+        assert!(
+            adopted[0].actions.iter().all(|a| a.scope == Scope::Once),
+            "{:?}",
+            adopted[0].actions
+        );
+    }
+
+    /// An arbiter that takes its time to take a result.
+    struct SlowResults {
+        claims: Arc<Claims>,
+        delay: Duration,
+    }
+
+    #[async_trait]
+    impl Arbiter for SlowResults {
+        async fn pending_approval(
+            &self,
+            id: &ToolCallId,
+        ) -> Result<Option<PendingApproval>, StoreError> {
+            self.claims.pending_approval(id).await
+        }
+
+        async fn claim_pending_approval(&self, id: &ToolCallId) -> Result<bool, StoreError> {
+            self.claims.claim_pending_approval(id).await
+        }
+
+        async fn claim_result(&self, id: &ToolCallId) -> Result<bool, StoreError> {
+            tokio::time::sleep(self.delay).await;
+            self.claims.claim_result(id).await
+        }
+
+        async fn release_result(&self, id: &ToolCallId) -> Result<(), StoreError> {
+            self.claims.release_result(id).await
+        }
+
+        async fn lock_workspace(&self) -> Result<WorkspaceLock, StoreError> {
+            self.claims.lock_workspace().await
+        }
+    }
+
+    /// An arbiter whose workspace lock is lost as soon as it is taken.
+    struct LosingLocks(Arc<Claims>);
+
+    #[async_trait]
+    impl Arbiter for LosingLocks {
+        async fn pending_approval(
+            &self,
+            id: &ToolCallId,
+        ) -> Result<Option<PendingApproval>, StoreError> {
+            self.0.pending_approval(id).await
+        }
+
+        async fn claim_pending_approval(&self, id: &ToolCallId) -> Result<bool, StoreError> {
+            self.0.claim_pending_approval(id).await
+        }
+
+        async fn claim_result(&self, id: &ToolCallId) -> Result<bool, StoreError> {
+            self.0.claim_result(id).await
+        }
+
+        async fn release_result(&self, id: &ToolCallId) -> Result<(), StoreError> {
+            self.0.release_result(id).await
+        }
+
+        async fn lock_workspace(&self) -> Result<WorkspaceLock, StoreError> {
+            Ok(WorkspaceLock::losable((), || false))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_workspace_change_whose_lock_was_lost_saves_nothing() {
+        use crate::workspace::{ApprovalPolicy, Pattern, save_pattern};
+        let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+        let engine = Engine::builder(Chain::builder().build())
+            .store(Arc::clone(&store))
+            .build()
+            .await
+            .unwrap();
+        let claims = Arc::new(Claims {
+            store: Arc::clone(&store),
+            lock: tokio::sync::Mutex::new(()),
+            results: std::sync::Mutex::default(),
+            workspace: Arc::default(),
+        });
+        let notices = Arc::new(Silent {
+            store: Arc::clone(&store),
+        });
+        drop(engine.join_instances(
+            Arc::new(LosingLocks(claims)),
+            notices,
+            Duration::from_secs(3600),
+        ));
+        let err = engine
+            .update_workspace(|state, tools| {
+                let pattern = Pattern {
+                    id: "p1".into(),
+                    name: "p1".into(),
+                    approval_policy: ApprovalPolicy::checkpoints_on(),
+                };
+                save_pattern(state, pattern, tools)
+            })
+            .await
+            .unwrap_err();
+        assert!(err.to_string().contains("lock was lost"), "{err}");
+        let stored = store.load_workspace().await.unwrap();
+        assert!(stored.is_none_or(|w| w.pattern("p1").is_none()));
+        assert!(engine.workspace().pattern("p1").is_none());
+    }
+
+    #[tokio::test]
+    async fn a_call_forgotten_while_its_result_is_taken_still_takes_it() {
+        let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+        let claims = Arc::new(Claims {
+            store: Arc::clone(&store),
+            lock: tokio::sync::Mutex::new(()),
+            results: std::sync::Mutex::default(),
+            workspace: Arc::default(),
+        });
+        let engine = Engine::builder(Chain::builder().build())
+            .store(Arc::clone(&store))
+            .limits(crate::engine::EngineLimits {
+                max_awaiting_results: 1,
+                ..Default::default()
+            })
+            .build()
+            .await
+            .unwrap();
+        let slow = Arc::new(SlowResults {
+            claims,
+            delay: Duration::from_millis(300),
+        });
+        let notices = Arc::new(Silent {
+            store: Arc::clone(&store),
+        });
+        drop(engine.join_instances(slow, notices, Duration::from_secs(3600)));
+        let allowed = |id: &'static str| {
+            let engine = engine.clone();
+            async move {
+                let asked = engine
+                    .authorize(deploy(id), AuthorizeOptions::default())
+                    .await
+                    .unwrap();
+                engine.resolve(&id.into(), "allow_once").await.unwrap();
+                asked.settled().await.unwrap();
+            }
+        };
+        allowed("c1").await;
+        let posting = {
+            let engine = engine.clone();
+            tokio::spawn(async move { engine.complete(&"s1".into(), &"c1".into(), "done").await })
+        };
+        // While c1's result is being taken, a second allowed call pushes c1 out of memory.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        allowed("c2").await;
+        posting.await.unwrap().expect("the result is recorded");
+        let (_, part) = engine
+            .stored_part(&"s1".into(), &"c1".into())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(part.output.as_deref(), Some("done"));
+        assert!(matches!(
+            engine.complete(&"s1".into(), &"c1".into(), "again").await,
+            Err(crate::engine::ResultError::NotAccepted { .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn a_result_posted_to_two_instances_is_accepted_once() {
+        let (a, b) = two_instances().await;
+        for n in 0..6 {
+            let id = format!("r{n}");
+            let (sid, cid): (SessionId, ToolCallId) = ("s1".into(), id.as_str().into());
+            let asked = a
+                .authorize(deploy(&id), AuthorizeOptions::default())
+                .await
+                .unwrap();
+            b.resolve(&id.as_str().into(), "allow_once").await.unwrap();
+            let (behavior, _) = tokio::time::timeout(Duration::from_secs(5), asked.settled())
+                .await
+                .expect("A learns the resolution")
+                .unwrap();
+            assert_eq!(behavior, Behavior::Allow, "{id}");
+            // Sequential on even calls (A first, then B), concurrent on odd ones.
+            let (here, there) = if n % 2 == 0 {
+                let here = a.complete(&sid, &cid, "done on A").await;
+                (here, b.complete(&sid, &cid, "done on B").await)
+            } else {
+                tokio::join!(
+                    a.complete(&sid, &cid, "done on A"),
+                    b.complete(&sid, &cid, "done on B")
+                )
+            };
+            match (&here, &there) {
+                (Ok(()), Err(crate::engine::ResultError::NotAccepted { reason, .. }))
+                | (Err(crate::engine::ResultError::NotAccepted { reason, .. }), Ok(())) => {
+                    assert!(reason.contains("already has a result"), "{id}: {reason}");
+                }
+                other => panic!("{id}: exactly one result must be accepted, got {other:?}"),
+            }
+            // The stored part holds the accepted result, not the refused one.
+            let (_, part) = a.stored_part(&sid, &cid).await.unwrap().unwrap();
+            let accepted = if here.is_ok() {
+                "done on A"
+            } else {
+                "done on B"
+            };
+            assert_eq!(part.output.as_deref(), Some(accepted), "{id}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_workspace_change_does_not_put_back_a_session_another_writer_changed() {
+        use crate::workspace::{ApprovalPolicy, Pattern, SessionStatus, save_pattern};
+        let engine = Engine::builder(Chain::builder().build())
+            .build()
+            .await
+            .unwrap();
+        assert!(engine.add_session(&"s1".into()).await.unwrap());
+        // Another writer (a hook beside this engine) marks the session running.
+        let mut running = engine.workspace().session("s1").unwrap().clone();
+        running.status = SessionStatus::Running;
+        engine.store().put_session(&running).await.unwrap();
+        // This engine, with its older copy, saves an unrelated change.
+        engine
+            .update_workspace(|state, tools| {
+                let pattern = Pattern {
+                    id: "p1".into(),
+                    name: "p1".into(),
+                    approval_policy: ApprovalPolicy::checkpoints_on(),
+                };
+                save_pattern(state, pattern, tools)
+            })
+            .await
+            .unwrap();
+        let stored = engine.store().load_workspace().await.unwrap().unwrap();
+        assert!(stored.pattern("p1").is_some());
+        assert_eq!(stored.session("s1").unwrap().status, SessionStatus::Running);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 3)]
+    async fn workspace_changes_made_at_once_on_two_instances_are_both_kept() {
+        use crate::workspace::{ApprovalPolicy, Pattern, save_pattern};
+        let (a, b) = two_instances_every(Duration::from_secs(3600)).await;
+        let pattern = |id: &str| Pattern {
+            id: id.to_owned(),
+            name: id.to_owned(),
+            approval_policy: ApprovalPolicy::checkpoints_on(),
+        };
+        // A reads the stored workspace and, before saving its change, lets B try its own.
+        let (read, read_seen) = std::sync::mpsc::channel::<()>();
+        let (go, go_seen) = std::sync::mpsc::channel::<()>();
+        let on_a = {
+            let a = a.clone();
+            tokio::spawn(async move {
+                a.update_workspace(move |state, tools| {
+                    read.send(()).unwrap();
+                    go_seen.recv_timeout(Duration::from_secs(10)).unwrap();
+                    save_pattern(state, pattern("from-a"), tools)
+                })
+                .await
+            })
+        };
+        tokio::task::spawn_blocking(move || read_seen.recv_timeout(Duration::from_secs(10)))
+            .await
+            .unwrap()
+            .unwrap();
+        let on_b = {
+            let b = b.clone();
+            tokio::spawn(async move {
+                b.update_workspace(move |state, tools| {
+                    save_pattern(state, pattern("from-b"), tools)
+                })
+                .await
+            })
+        };
+        // B waits for A's change to be saved.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(
+            !on_b.is_finished(),
+            "B changed the workspace while A was changing it"
+        );
+        go.send(()).unwrap();
+        on_a.await.unwrap().unwrap();
+        let after_b = on_b.await.unwrap().unwrap();
+        assert!(after_b.pattern("from-a").is_some() && after_b.pattern("from-b").is_some());
+        let stored = a.store().load_workspace().await.unwrap().unwrap();
+        assert!(
+            stored.pattern("from-a").is_some() && stored.pattern("from-b").is_some(),
+            "both changes are saved: {:?}",
+            stored.patterns.iter().map(|p| &p.id).collect::<Vec<_>>()
+        );
     }
 
     #[tokio::test]

@@ -37,6 +37,30 @@ impl Engine {
         tool_call_id: &ToolCallId,
         content: &str,
     ) -> Result<(), ResultError> {
+        let mut taken_across_instances = false;
+        let outcome = self
+            .accept_result(
+                session_id,
+                tool_call_id,
+                content,
+                &mut taken_across_instances,
+            )
+            .await;
+        if outcome.is_err() && taken_across_instances {
+            // Taken from the other instances but not recorded: give it back, so a retry
+            // (here or there) can record it.
+            self.release_result_across_instances(tool_call_id).await;
+        }
+        outcome
+    }
+
+    async fn accept_result(
+        &self,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
+        content: &str,
+        taken: &mut bool,
+    ) -> Result<(), ResultError> {
         let inner = &self.inner;
         let refuse = |reason: &str| {
             Err(ResultError::NotAccepted {
@@ -47,30 +71,42 @@ impl Engine {
         let tracked = inner
             .tracked
             .get(tool_call_id)
-            .map(|t| (t.session_id.clone(), t.stage));
+            .map(|t| (t.session_id.clone(), t.stage, t.part.is_some()));
         match tracked {
-            Some((sid, _)) if sid != session_id => return refuse(OTHER_SESSION),
-            Some((_, Stage::Deciding)) => return refuse("it is still being decided"),
-            Some((_, Stage::Pending)) => return refuse("it awaits the user's approval"),
-            Some((_, Stage::Allowed)) => {
-                let Some((_, mut t)) = inner
-                    .tracked
-                    .remove_if(tool_call_id, |_, t| t.stage == Stage::Allowed)
-                else {
-                    return refuse(Outcome::Completed.refusal());
-                };
-                self.done_awaiting(tool_call_id);
-                self.settle(tool_call_id, session_id, Outcome::Completed);
-                let part = match t.part.take() {
-                    Some(part) => part,
-                    None => self
-                        .stored_part(session_id, tool_call_id)
+            Some((sid, _, _)) if sid != session_id => return refuse(OTHER_SESSION),
+            Some((_, Stage::Deciding, _)) => return refuse("it is still being decided"),
+            Some((_, Stage::Pending, _)) => return refuse("it awaits the user's approval"),
+            Some((_, Stage::Allowed, has_part)) => {
+                // Everything that can fail is done before the call is marked completed.
+                let stored = if has_part {
+                    None
+                } else {
+                    self.stored_part(session_id, tool_call_id)
                         .await?
                         .map(|(_, p)| p)
-                        .unwrap_or_else(|| ToolPart::new(tool_call_id, "")),
                 };
-                self.finish(session_id, &t.message_id, part, content).await;
-                return Ok(());
+                if !self
+                    .take_result_across_instances(tool_call_id, taken)
+                    .await?
+                {
+                    return refuse(Outcome::Completed.refusal());
+                }
+                if let Some((_, mut t)) = inner
+                    .tracked
+                    .remove_if(tool_call_id, |_, t| t.stage == Stage::Allowed)
+                {
+                    self.done_awaiting(tool_call_id);
+                    self.settle(tool_call_id, session_id, Outcome::Completed);
+                    let part = t
+                        .part
+                        .take()
+                        .or(stored)
+                        .unwrap_or_else(|| ToolPart::new(tool_call_id, ""));
+                    self.finish(session_id, &t.message_id, part, content).await;
+                    return Ok(());
+                }
+                // Forgotten from memory meanwhile (beyond the limit of calls awaiting a
+                // result): the store has the last word, below.
             }
             None => {}
         }
@@ -107,13 +143,47 @@ impl Engine {
             Some(s) => s.outcome == Outcome::Allowed,
             None => true,
         };
-        if !claimed || !self.claim_completed(tool_call_id, session_id) {
+        if !claimed
+            || !self
+                .take_result_across_instances(tool_call_id, taken)
+                .await?
+            || !self.claim_completed(tool_call_id, session_id)
+        {
             return refuse(Outcome::Completed.refusal());
         }
         self.finish(session_id, &message_id, part, content).await;
         Ok(())
     }
 
+    /// With [other instances](Self::join_instances), takes the call's result for this one,
+    /// once per post (`taken` remembers it): `false` when another instance (or an earlier
+    /// post here) took it. Alone, `true`: the engine's own state refuses a second result.
+    async fn take_result_across_instances(
+        &self,
+        tool_call_id: &ToolCallId,
+        taken: &mut bool,
+    ) -> Result<bool, ResultError> {
+        if *taken {
+            return Ok(true);
+        }
+        match self.inner.instances.get() {
+            Some(arbiter) => {
+                *taken = arbiter.claim_result(tool_call_id).await?;
+                Ok(*taken)
+            }
+            None => Ok(true),
+        }
+    }
+
+    /// Gives back a result taken from the other instances and then not recorded; a failure
+    /// is logged (the call then refuses further results, which never accepts one twice).
+    async fn release_result_across_instances(&self, tool_call_id: &ToolCallId) {
+        if let Some(arbiter) = self.inner.instances.get()
+            && let Err(e) = arbiter.release_result(tool_call_id).await
+        {
+            tracing::warn!(tool_call_id = %tool_call_id, error = %e, "a result taken and not recorded was not given back");
+        }
+    }
     /// Reports that a call did not run (`TOOL_CALL_RESULT` reading `Not run: <why>`): only
     /// for a call that was denied or whose approval request expired or was abandoned.
     ///

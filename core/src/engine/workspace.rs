@@ -11,7 +11,8 @@ use super::{Engine, EngineError, WorkspaceUpdateError};
 impl Engine {
     /// Applies a change to the workspace (one of the operations of
     /// [`workspace`](crate::workspace), given the state and the runtime tools), persists the
-    /// result and installs it with its catalog. Changes are serialized; decisions never wait.
+    /// result and installs it with its catalog. Changes are serialized, across
+    /// [instances](Self::join_instances) too; decisions never wait.
     ///
     /// # Errors
     ///
@@ -25,11 +26,26 @@ impl Engine {
         F: FnOnce(&WorkspaceState, Option<&[RuntimeTool]>) -> Result<WorkspaceState, ApprovalError>,
     {
         let _writer = self.inner.workspace_writer.lock().await;
+        // With other instances, theirs wait until this change is saved (and this one until
+        // theirs is), so no change is lost to another made at the same moment.
+        let _shared = match self.inner.instances.get() {
+            Some(arbiter) => Some(arbiter.lock_workspace().await.map_err(EngineError::from)?),
+            None => None,
+        };
         self.reload_shared_workspace().await?;
         let catalog = self.inner.catalog.load_full();
         let runtime_tools = catalog.runtime_tools();
-        let next = change(&self.inner.workspace.load(), runtime_tools)?;
-        self.install_workspace(next, runtime_tools).await
+        let before = self.inner.workspace.load_full();
+        let next = change(&before, runtime_tools)?;
+        if _shared.as_ref().is_some_and(|lock| !lock.is_held()) {
+            // Lost while changing: another instance may be changing the workspace now.
+            return Err(EngineError::Store(crate::store::StoreError::new(
+                crate::store::StoreErrorKind::Unavailable,
+                "the workspace lock was lost before the change was saved; nothing changed, try again",
+            ))
+            .into());
+        }
+        self.install_workspace(next, &before, runtime_tools).await
     }
 
     /// Adds a session (when new) as one record of its own: the store writes one row, and the
@@ -105,19 +121,34 @@ impl Engine {
             let workspace = self.inner.workspace.load_full();
             return Ok(self.install_in_memory(workspace, Some(&tools)));
         }
-        let next =
-            prune_stale_tool_ids(WorkspaceState::clone(&self.inner.workspace.load()), &tools);
-        self.install_workspace(next, Some(&tools)).await
+        let before = self.inner.workspace.load_full();
+        let next = prune_stale_tool_ids(WorkspaceState::clone(&before), &tools);
+        self.install_workspace(next, &before, Some(&tools)).await
     }
 
+    /// Saves `workspace` (changed from `before`) and puts it in force. Only the sessions the
+    /// change touched are handed to the store: one written meanwhile by another writer
+    /// (a hook marking it running, another instance) is left as that writer saved it, not
+    /// put back to this engine's older copy.
     async fn install_workspace(
         &self,
         workspace: WorkspaceState,
+        before: &WorkspaceState,
         runtime_tools: Option<&[RuntimeTool]>,
     ) -> Result<Arc<WorkspaceState>, WorkspaceUpdateError> {
+        let changed = WorkspaceState {
+            settings: workspace.settings.clone(),
+            patterns: workspace.patterns.clone(),
+            sessions: workspace
+                .sessions
+                .iter()
+                .filter(|s| before.session(&s.id) != Some(*s))
+                .cloned()
+                .collect(),
+        };
         self.inner
             .store
-            .save_workspace(&workspace)
+            .save_workspace(&changed)
             .await
             .map_err(EngineError::from)?;
         Ok(self.install_in_memory(Arc::new(workspace), runtime_tools))

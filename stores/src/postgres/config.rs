@@ -36,9 +36,15 @@ pub const DEFAULT_CHECKPOINT_FILE: &str = ".warrant/postgres.audit-head";
 pub struct PostgresConfig {
     /// Where the database is: a URL (`postgresql://user:password@host:5432/dbname`) or
     /// libpq's `key=value` form (`host=/run/postgresql dbname=warrant`). The tables live in
-    /// the connection's schema (choose one with `options=-csearch_path%3Dwarrant`). TLS is not
-    /// supported yet: use a unix socket or a trusted network.
+    /// the connection's schema (choose one with `options=-csearch_path%3Dwarrant`). Its
+    /// `sslmode` chooses TLS: `disable`, `prefer` (the default: TLS when the server offers
+    /// it) or `require`; a TLS connection always verifies the server's certificate and host
+    /// name (libpq's `verify-full`) against [`tls_ca_file`](Self::tls_ca_file).
     pub url: String,
+    /// The certificates (PEM) a server's TLS certificate must chain to, such as a private
+    /// CA's; `None`: the public web roots. Give an absolute path: a relative one is read from
+    /// the process's working directory. When set, `sslmode=prefer` is taken as `require`.
+    pub tls_ca_file: Option<PathBuf>,
     /// How many of the latest events per session the event log keeps: SSE resumption reaches
     /// back this far (at least 1).
     pub event_retention: usize,
@@ -48,6 +54,9 @@ pub struct PostgresConfig {
     pub pool_size: usize,
     /// How long opening a connection, or waiting for a free one, may take, in milliseconds.
     pub connect_timeout_ms: u64,
+    /// How long a workspace change waits for one another instance is making, in
+    /// milliseconds, before it fails (and changes nothing).
+    pub workspace_lock_timeout_ms: u64,
     /// The audit key file, read when neither [`audit_key`](Self::audit_key) nor
     /// `WARRANT_AUDIT_KEY` gives the key; created (mode 0600) when missing and the database
     /// has no keyed record yet. Every instance on the database needs a copy of it.
@@ -66,10 +75,12 @@ impl Default for PostgresConfig {
     fn default() -> Self {
         Self {
             url: String::new(),
+            tls_ca_file: None,
             event_retention: DEFAULT_EVENT_RETENTION,
             decision_map_limit: 256,
             pool_size: 16,
             connect_timeout_ms: 10_000,
+            workspace_lock_timeout_ms: 10_000,
             audit_key_file: PathBuf::from(DEFAULT_AUDIT_KEY_FILE),
             checkpoint_file: Some(PathBuf::from(DEFAULT_CHECKPOINT_FILE)),
             audit_key: None,
@@ -81,10 +92,12 @@ impl fmt::Debug for PostgresConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PostgresConfig")
             .field("url", &redacted(&self.url))
+            .field("tls_ca_file", &self.tls_ca_file)
             .field("event_retention", &self.event_retention)
             .field("decision_map_limit", &self.decision_map_limit)
             .field("pool_size", &self.pool_size)
             .field("connect_timeout_ms", &self.connect_timeout_ms)
+            .field("workspace_lock_timeout_ms", &self.workspace_lock_timeout_ms)
             .field("audit_key_file", &self.audit_key_file)
             .field("checkpoint_file", &self.checkpoint_file)
             .field("audit_key", &self.audit_key)
@@ -125,6 +138,12 @@ impl PostgresConfig {
             url: url.into(),
             ..Self::default()
         }
+    }
+
+    /// Sets the certificates (PEM) a server's TLS certificate must chain to.
+    pub fn tls_ca_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.tls_ca_file = Some(path.into());
+        self
     }
 
     /// Sets how many of the latest events per session the event log keeps.

@@ -41,7 +41,29 @@ fn describe(error: &tokio_postgres::Error) -> String {
         text.push_str(&cause.to_string());
         source = cause.source();
     }
+    if let Some(hint) = tls_hint(&text) {
+        text.push_str("; ");
+        text.push_str(hint);
+    }
     text
+}
+
+/// What to do about a TLS failure, when the text is one.
+fn tls_hint(text: &str) -> Option<&'static str> {
+    if text.contains("invalid peer certificate") {
+        Some(
+            "the server's TLS certificate is not trusted for this host: set the store's \
+             tls_ca_file to the CA (PEM) it chains to and name the host the certificate names, \
+             or connect with sslmode=disable over a network you trust",
+        )
+    } else if text.contains("no hostname provided for TLS") {
+        Some(
+            "a TLS certificate is checked against a host name: name it with host= (an address \
+             given only as hostaddr= cannot be checked), or use sslmode=disable",
+        )
+    } else {
+        None
+    }
 }
 
 /// Names what a failing PostgreSQL call was doing.

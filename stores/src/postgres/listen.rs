@@ -7,7 +7,7 @@ use warrant_core::ids::SessionId;
 
 use futures::{Stream, StreamExt};
 use tokio::sync::mpsc;
-use tokio_postgres::{AsyncMessage, NoTls};
+use tokio_postgres::AsyncMessage;
 use warrant_core::events::NoticeSource;
 use warrant_core::store::{StoreError, StoreErrorKind};
 
@@ -83,11 +83,11 @@ impl NoticeSource for super::PostgresStore {
 }
 
 /// Opens a connection of its own, listens on [`EVENT_CHANNEL`], and forwards each notice.
-pub(crate) async fn listen(config: &tokio_postgres::Config) -> Result<EventNotices, StoreError> {
-    let (client, mut connection) = config
-        .connect(NoTls)
-        .await
-        .context("connecting a listener")?;
+pub(crate) async fn listen(
+    config: &tokio_postgres::Config,
+    tls: tokio_postgres_rustls::MakeRustlsConnect,
+) -> Result<EventNotices, StoreError> {
+    let (client, mut connection) = config.connect(tls).await.context("connecting a listener")?;
     let (send, notices) = mpsc::unbounded_channel();
     let connection = tokio::spawn(async move {
         let mut messages = futures::stream::poll_fn(move |cx| connection.poll_message(cx));

@@ -41,6 +41,7 @@ mod open;
 mod records;
 mod schema;
 mod sessions;
+mod tls;
 
 use std::collections::HashSet;
 use std::sync::Mutex;
@@ -49,7 +50,6 @@ use std::time::Duration;
 use async_trait::async_trait;
 use deadpool_postgres::{Hook, HookError, Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio::sync::OnceCell;
-use tokio_postgres::NoTls;
 use warrant_core::audit::{AuditHead, AuditRecord, AuditVerification};
 use warrant_core::event::Event;
 use warrant_core::grant::Grant;
@@ -75,6 +75,8 @@ use crate::sqlite::{AUDIT_KEY_ENV, AuditEntry, AuditKey};
 pub struct PostgresStore {
     pool: Pool,
     pg_config: tokio_postgres::Config,
+    /// How connections negotiate TLS (see [`tls`]).
+    tls: tokio_postgres_rustls::MakeRustlsConnect,
     config: PostgresConfig,
     ready: OnceCell<Ready>,
     /// Sessions this handle expired: a caller's older copy saved back unchanged leaves them
@@ -126,12 +128,24 @@ impl PostgresStore {
                  (postgresql://user@host/dbname)",
             ));
         }
-        let mut pg_config: tokio_postgres::Config = config.url.parse().map_err(|e| {
+        // libpq's verifying modes are what every TLS connection here does anyway.
+        let url = config
+            .url
+            .replace("sslmode=verify-full", "sslmode=require")
+            .replace("sslmode=verify-ca", "sslmode=require");
+        let mut pg_config: tokio_postgres::Config = url.parse().map_err(|e| {
             StoreError::new(
                 StoreErrorKind::Invalid,
                 format!("the postgres URL is not a connection string: {e}"),
             )
         })?;
+        // With a CA of its own configured, TLS is expected: a server (or someone between)
+        // answering that it has none is refused rather than spoken to in the clear.
+        if config.tls_ca_file.is_some()
+            && pg_config.get_ssl_mode() == tokio_postgres::config::SslMode::Prefer
+        {
+            pg_config.ssl_mode(tokio_postgres::config::SslMode::Require);
+        }
         if pg_config.get_application_name().is_none() {
             pg_config.application_name("warrant");
         }
@@ -139,9 +153,10 @@ impl PostgresStore {
         if pg_config.get_connect_timeout().is_none() {
             pg_config.connect_timeout(timeout);
         }
+        let tls = tls::connector(config.tls_ca_file.as_deref())?;
         let manager = Manager::from_config(
             pg_config.clone(),
-            NoTls,
+            tls.clone(),
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
             },
@@ -177,6 +192,7 @@ impl PostgresStore {
         Ok(Self {
             pool,
             pg_config,
+            tls,
             config,
             ready: OnceCell::new(),
             expired: Mutex::new(HashSet::new()),
@@ -303,7 +319,7 @@ impl PostgresStore {
     ///
     /// `Unavailable` when the listening connection cannot be opened.
     pub async fn listen(&self) -> Result<EventNotices, StoreError> {
-        listen::listen(&self.pg_config).await
+        listen::listen(&self.pg_config, self.tls.clone()).await
     }
 }
 

@@ -11,11 +11,12 @@ use crate::error::corrupt;
 
 /// The schema version this build writes. A database at an older version is migrated when a
 /// store connects; one at a newer version is refused.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// Every migration, in order: the one at index `i` takes a database from version `i` to
 /// `i + 1`. Shipped migrations are never edited.
-const MIGRATIONS: [&str; SCHEMA_VERSION as usize] = [include_str!("schema_v1.sql")];
+const MIGRATIONS: [&str; SCHEMA_VERSION as usize] =
+    [include_str!("schema_v1.sql"), include_str!("schema_v2.sql")];
 
 /// The advisory lock key that serializes migrations ("warrant" in ASCII).
 const MIGRATION_LOCK: i64 = 0x0077_6172_7261_6e74;

@@ -103,6 +103,25 @@ impl Database {
         }
     }
 
+    /// This database over TCP with TLS required (`WARRANT_TEST_POSTGRES_TLS_URL`), and the CA
+    /// file its server certificate chains to (`WARRANT_TEST_POSTGRES_TLS_CA`).
+    ///
+    /// # Panics
+    ///
+    /// When the test server offers no TLS (`scripts/with-postgres` sets both).
+    pub fn tls(&self) -> (String, std::path::PathBuf) {
+        let var = |name: &str| match std::env::var(name) {
+            Ok(value) if !value.trim().is_empty() => value,
+            _ => panic!(
+                "{name} is not set, so TLS to PostgreSQL cannot be tested: run the tests with \
+                 scripts/with-postgres (it makes a CA and the server's certificate with openssl)"
+            ),
+        };
+        let url = var("WARRANT_TEST_POSTGRES_TLS_URL");
+        let ca = var("WARRANT_TEST_POSTGRES_TLS_CA");
+        (with_dbname(&url, &self.name), ca.into())
+    }
+
     /// Runs SQL in this database as the test server's role (to damage it, or to end its
     /// connections).
     pub fn execute(&self, sql: &str) {
