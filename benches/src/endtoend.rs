@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use warrant_core::ids::SessionId;
 
 use serde_json::json;
 use tempfile::TempDir;
@@ -207,7 +208,7 @@ impl<S: Store + 'static> Rig<S> {
         let mut deciders = Vec::with_capacity(sessions);
         for s in 0..sessions {
             let session = format!("{run}-s{s}");
-            let mut sub = self.hub.subscribe(&session, 0);
+            let mut sub = self.hub.subscribe(&SessionId::from(&session), 0);
             subscribers.push(tokio::spawn(async move {
                 let mut seen = 0;
                 while seen < expected {

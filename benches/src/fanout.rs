@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 use std::time::Instant;
+use warrant_core::ids::SessionId;
 
 use tempfile::TempDir;
 use tokio::sync::mpsc;
@@ -45,7 +46,7 @@ pub async fn fan_out(subscribers: usize, events: usize) -> FanOut {
     let (arrived, mut arrivals) = mpsc::unbounded_channel::<Instant>();
     let mut streams = Vec::with_capacity(subscribers);
     for _ in 0..subscribers {
-        let sub = hub.subscribe(SESSION, 0);
+        let sub = hub.subscribe(&SessionId::from(SESSION), 0);
         let mut stream = EventStream::new(sub, DEFAULT_KEEP_ALIVE, StopAt::Never);
         let arrived = arrived.clone();
         streams.push(tokio::spawn(async move {
@@ -59,9 +60,10 @@ pub async fn fan_out(subscribers: usize, events: usize) -> FanOut {
     }
     let mut last = Vec::with_capacity(events);
     let mut publish = Vec::with_capacity(events);
+    let session = SessionId::from(SESSION);
     for i in 0..=events {
         let started = Instant::now();
-        hub.publish(SESSION, &event(i)).await.expect("logged");
+        hub.publish(&session, &event(i)).await.expect("logged");
         let published = started.elapsed();
         let mut latest = started;
         for _ in 0..subscribers {

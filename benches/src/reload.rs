@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use warrant_core::ids::SessionId;
 
 use crate::endtoend::Rig;
 use crate::timing::Stats;
@@ -61,7 +62,11 @@ pub async fn fill(rig: &Arc<Rig>, parts: usize, per_message: usize, writers: usi
 /// When the store fails or the session does not hold `parts` tool parts.
 pub async fn read(rig: &Rig, parts: usize) -> Duration {
     let started = Instant::now();
-    let messages = rig.store.messages(SESSION).await.expect("readable");
+    let messages = rig
+        .store
+        .messages(&SessionId::from(SESSION))
+        .await
+        .expect("readable");
     let took = started.elapsed();
     let count: usize = messages.iter().map(|m| m.parts.len()).sum();
     assert_eq!(count, parts, "the session reads back whole");

@@ -79,7 +79,7 @@ fn audit(args: AuditArgs, config_file: Option<&Path>) -> Result<ExitCode, String
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     let query = AuditQuery {
-        session_id: args.session.clone(),
+        session_id: args.session.clone().map(Into::into),
         ..AuditQuery::all()
     };
     let mut out = std::io::stdout().lock();

@@ -33,7 +33,7 @@
 //! let call = ToolCall::new("s1", "c2", "Bash", serde_json::json!({ "command": "git push" }));
 //! let authorization = engine.authorize(call, AuthorizeOptions::default()).await?;
 //! assert_eq!(authorization.decision.behavior, Behavior::Ask);
-//! engine.resolve("c2", "allow_once").await?;
+//! engine.resolve(&ToolCallId::new("c2"), "allow_once").await?;
 //! let (behavior, _) = authorization.settled().await?;
 //! assert_eq!(behavior, Behavior::Allow);
 //!

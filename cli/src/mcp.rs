@@ -86,10 +86,11 @@ pub fn run(args: McpArgs, config_file: Option<&Path>) -> ExitCode {
         None => None,
     };
     let options = GatewayOptions {
-        session_id: args
+        session_id: (args
             .session
             .clone()
-            .unwrap_or_else(|| format!("mcp-{server_id}")),
+            .unwrap_or_else(|| format!("mcp-{server_id}")))
+        .into(),
         server_id,
         mode: args.mode.unwrap_or(config.mode),
         ask_timeout: Duration::from_secs_f64(args.ask_timeout),

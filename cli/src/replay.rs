@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
+use warrant_core::ids::{SessionId, ToolCallId};
 
 use figment::Figment;
 use figment::providers::{Format, Serialized, Toml};
@@ -249,9 +250,9 @@ pub struct Change {
     /// When it was recorded (Unix milliseconds).
     pub at: i64,
     /// The session.
-    pub session_id: String,
+    pub session_id: SessionId,
     /// The call.
-    pub tool_call_id: String,
+    pub tool_call_id: ToolCallId,
     /// The tool.
     pub tool_name: String,
     /// The permission mode it was decided in.
@@ -447,8 +448,8 @@ impl ReplayReport {
                         "  {} → {}  {} {} {} {}  (was {}: {})",
                         behavior_name(call.before.behavior),
                         behavior_name(call.after.behavior),
-                        shown(&call.session_id),
-                        shown(&call.tool_call_id),
+                        shown(call.session_id.as_str()),
+                        shown(call.tool_call_id.as_str()),
                         shown(&call.tool_name),
                         call.input,
                         call.before.source,
@@ -538,7 +539,7 @@ pub async fn replay(
         overlay_patterns(&mut workspace, patterns);
     }
     let query = AuditQuery {
-        session_id: filter.session.clone(),
+        session_id: filter.session.clone().map(Into::into),
         kind: Some(AuditKind::Evaluation),
         since: filter.since_millis,
         // Only what verified: a record past the break is not taken for what was decided.
@@ -595,13 +596,13 @@ pub async fn replay(
 
     // Per session, only the message id and input of each call, read when its first record
     // comes and dropped after its last.
-    let mut remaining: HashMap<String, usize> = HashMap::new();
+    let mut remaining: HashMap<SessionId, usize> = HashMap::new();
     for stored in &records {
         *remaining
             .entry(stored.record.session_id.clone())
             .or_default() += 1;
     }
-    let mut inputs: HashMap<String, HashMap<String, CallInput>> = HashMap::new();
+    let mut inputs: HashMap<SessionId, HashMap<ToolCallId, CallInput>> = HashMap::new();
     let mut tally = Tally::default();
     let considered = records.len();
     for stored in records {
@@ -717,7 +718,7 @@ type CallInput = (String, serde_json::Value);
 
 /// The input of every tool part of a session's messages by call id, with its message id;
 /// the rest of the messages (outputs, text) is dropped.
-fn call_inputs(messages: Vec<Message>) -> HashMap<String, CallInput> {
+fn call_inputs(messages: Vec<Message>) -> HashMap<ToolCallId, CallInput> {
     let mut out = HashMap::new();
     for message in messages {
         let Message { id, parts, .. } = message;
@@ -1072,7 +1073,7 @@ impl AuditLog for ReadOnlyStore {
         Err(refused("appending an audit record"))
     }
 
-    async fn evaluation_of(&self, tool_call_id: &str) -> Result<Option<u64>, StoreError> {
+    async fn evaluation_of(&self, tool_call_id: &ToolCallId) -> Result<Option<u64>, StoreError> {
         self.inner.evaluation_of(tool_call_id).await
     }
 
@@ -1093,13 +1094,17 @@ impl AuditLog for ReadOnlyStore {
 
 #[async_trait]
 impl EventLog for ReadOnlyStore {
-    async fn append_event(&self, _session_id: &str, _event: &Event) -> Result<u64, StoreError> {
+    async fn append_event(
+        &self,
+        _session_id: &SessionId,
+        _event: &Event,
+    ) -> Result<u64, StoreError> {
         Err(refused("appending an event"))
     }
 
     async fn events_since(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         after_seq: u64,
         limit: usize,
     ) -> Result<Vec<StoredEvent>, StoreError> {
@@ -1111,14 +1116,14 @@ impl EventLog for ReadOnlyStore {
 impl Conversations for ReadOnlyStore {
     async fn upsert_tool_part(
         &self,
-        _session_id: &str,
+        _session_id: &SessionId,
         _message_id: &str,
         _part: &ToolPart,
     ) -> Result<(), StoreError> {
         Err(refused("writing a tool part"))
     }
 
-    async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError> {
+    async fn messages(&self, session_id: &SessionId) -> Result<Vec<Message>, StoreError> {
         self.inner.messages(session_id).await
     }
 }
@@ -1129,7 +1134,7 @@ impl Approvals for ReadOnlyStore {
         Err(refused("recording an approval request"))
     }
 
-    async fn remove_pending_approval(&self, _tool_call_id: &str) -> Result<(), StoreError> {
+    async fn remove_pending_approval(&self, _tool_call_id: &ToolCallId) -> Result<(), StoreError> {
         Err(refused("removing an approval request"))
     }
 
@@ -1164,7 +1169,10 @@ impl WorkspaceStore for ReadOnlyStore {
         Err(refused("saving a session"))
     }
 
-    async fn expire_idle_sessions(&self, _untouched_since: i64) -> Result<Vec<String>, StoreError> {
+    async fn expire_idle_sessions(
+        &self,
+        _untouched_since: i64,
+    ) -> Result<Vec<SessionId>, StoreError> {
         Err(refused("expiring sessions"))
     }
 }
@@ -1271,7 +1279,7 @@ mod tests {
             seq,
             at: 0,
             session_id: "s".into(),
-            tool_call_id: format!("c{seq}"),
+            tool_call_id: format!("c{seq}").into(),
             tool_name: "Bash".into(),
             mode: PermissionMode::Default,
             input: "{}".into(),

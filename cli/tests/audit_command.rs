@@ -17,14 +17,14 @@ use warrant_stores::sqlite::{AUDIT_KEY_ENV, AuditKey};
 fn evaluation(tool_call_id: &str) -> AuditRecord {
     AuditRecord {
         at: 1_700_000_000_000,
-        session_id: "s1".to_owned(),
-        tool_call_id: tool_call_id.to_owned(),
+        session_id: "s1".to_owned().into(),
+        tool_call_id: tool_call_id.to_owned().into(),
         tool_name: "view".to_owned(),
         event: AuditEvent::Evaluation {
             mode: PermissionMode::Default,
             input_digest: "ab".repeat(32),
             decision: ToolPermissionDecision {
-                tool_call_id: tool_call_id.to_owned(),
+                tool_call_id: tool_call_id.to_owned().into(),
                 behavior: Behavior::Allow,
                 source: PermissionDecisionSource::Policy,
                 reason: "Reading a file changes nothing.".to_owned(),

@@ -25,7 +25,7 @@ fn a_hooks_events_are_logged_once_in_order() {
         .build()
         .unwrap();
     let events = runtime
-        .block_on(store.events_since("abc123-claude", 0, 1_000))
+        .block_on(store.events_since(&"abc123-claude".into(), 0, 1_000))
         .unwrap();
     let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, (1..=events.len() as u64).collect::<Vec<_>>());

@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use warrant_core::ids::SessionId;
 
 use serde_json::{Value, json};
 use warrant_core::audit::{AuditEvent, AuditRecord, digest};
@@ -46,14 +47,14 @@ fn record(call: &Recorded) -> AuditRecord {
 fn record_in(call: &Recorded, mode: PermissionMode, tool: &str) -> AuditRecord {
     AuditRecord {
         at: call.at,
-        session_id: call.session.to_owned(),
-        tool_call_id: call.id.to_owned(),
+        session_id: call.session.to_owned().into(),
+        tool_call_id: call.id.to_owned().into(),
         tool_name: tool.to_owned(),
         event: AuditEvent::Evaluation {
             mode,
             input_digest: digest(&call.input),
             decision: ToolPermissionDecision {
-                tool_call_id: call.id.to_owned(),
+                tool_call_id: call.id.to_owned().into(),
                 behavior: call.behavior,
                 source: PermissionDecisionSource::Policy,
                 reason: "recorded".to_owned(),
@@ -136,7 +137,11 @@ fn seed(data_dir: &Path) {
                 let mut part = ToolPart::new(call.id, "Bash");
                 part.input = Some(call.input.clone());
                 store
-                    .upsert_tool_part(call.session, &format!("msg-{}", call.id), &part)
+                    .upsert_tool_part(
+                        &SessionId::from(call.session),
+                        &format!("msg-{}", call.id),
+                        &part,
+                    )
                     .await
                     .unwrap();
             }
@@ -145,7 +150,10 @@ fn seed(data_dir: &Path) {
             serde_json::from_value(json!({"type": "RUN_ERROR", "message": "an earlier run"}))
                 .unwrap();
         for session in ["s1", "s2"] {
-            store.append_event(session, &event).await.unwrap();
+            store
+                .append_event(&SessionId::from(session), &event)
+                .await
+                .unwrap();
         }
     });
 }
@@ -164,7 +172,11 @@ fn append(data_dir: &Path, call: &Recorded, mode: PermissionMode, tool: &str) {
         let mut part = ToolPart::new(call.id, tool);
         part.input = Some(call.input.clone());
         store
-            .upsert_tool_part(call.session, &format!("msg-{}", call.id), &part)
+            .upsert_tool_part(
+                &SessionId::from(call.session),
+                &format!("msg-{}", call.id),
+                &part,
+            )
             .await
             .unwrap();
     });
@@ -182,8 +194,8 @@ fn snapshot(data_dir: &Path) -> Value {
             sessions.insert(
                 session.to_owned(),
                 json!({
-                    "messages": store.messages(session).await.unwrap(),
-                    "events": store.events_since(session, 0, 1000).await.unwrap(),
+                    "messages": store.messages(&SessionId::from(session)).await.unwrap(),
+                    "events": store.events_since(&SessionId::from(session), 0, 1000).await.unwrap(),
                 }),
             );
         }

@@ -201,7 +201,7 @@ async fn a_configured_store_is_used_and_pending_requests_are_adopted_when_asked(
         .await
         .unwrap();
     assert!(restarted.pending_requests().is_empty());
-    assert!(restarted.resolve("c1", "allow_once").await.is_err());
+    assert!(restarted.resolve(&"c1".into(), "allow_once").await.is_err());
 }
 
 #[tokio::test]

@@ -1,5 +1,6 @@
 //! The approval request (`tool_approval_request`) and the actions it offers.
 
+use crate::ids::{SessionId, ToolCallId};
 use serde::{Deserialize, Serialize};
 
 use crate::decision::{
@@ -69,10 +70,10 @@ impl From<&ToolPermissionDecision> for Recommendation {
 #[serde(rename_all = "camelCase")]
 pub struct ToolApprovalRequest {
     /// The call awaiting approval.
-    pub tool_call_id: String,
+    pub tool_call_id: ToolCallId,
     /// The session it belongs to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub session_id: Option<String>,
+    pub session_id: Option<SessionId>,
     /// The runtime tool id, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,

@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::catalog::ToolCatalog;
 use crate::decision::Risk;
 use crate::grant::Grant;
+use crate::ids::{SessionId, ToolCallId};
 use crate::workspace::EffectivePolicy;
 
 /// How prompts are settled for calls that no rule or hard policy decides.
@@ -55,9 +56,9 @@ impl std::str::FromStr for PermissionMode {
 #[serde(rename_all = "camelCase")]
 pub struct ToolCall {
     /// The call's id, shared by every event about it.
-    pub tool_call_id: String,
+    pub tool_call_id: ToolCallId,
     /// The session the call belongs to.
-    pub session_id: String,
+    pub session_id: SessionId,
     /// The runtime tool identifier (`Bash`, `view`, `lsp_ts_hover`, `git.status`).
     pub tool_name: String,
     /// The call's arguments.
@@ -73,9 +74,19 @@ pub struct ToolCall {
 
 impl ToolCall {
     /// A call with the given ids, tool and input.
+    ///
+    /// Plain strings convert into either id; typed ids keep their place:
+    ///
+    /// ```compile_fail
+    /// use warrant_core::prelude::*;
+    ///
+    /// let session = SessionId::new("s1");
+    /// let call = ToolCallId::new("call_1");
+    /// ToolCall::new(call, session, "Bash", serde_json::Value::Null);
+    /// ```
     pub fn new(
-        session_id: impl Into<String>,
-        tool_call_id: impl Into<String>,
+        session_id: impl Into<SessionId>,
+        tool_call_id: impl Into<ToolCallId>,
         tool_name: impl Into<String>,
         input: Value,
     ) -> Self {

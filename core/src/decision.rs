@@ -1,5 +1,6 @@
 //! The decision contract: what was decided about a tool call, by whom, and what the user did.
 
+use crate::ids::ToolCallId;
 use serde::{Deserialize, Serialize};
 
 /// What happens to a tool call.
@@ -146,7 +147,7 @@ pub enum Scope {
 #[serde(rename_all = "camelCase")]
 pub struct ToolPermissionDecision {
     /// The tool call this decision is about.
-    pub tool_call_id: String,
+    pub tool_call_id: ToolCallId,
     /// What happens to the call.
     pub behavior: Behavior,
     /// Which evaluator decided.
@@ -258,7 +259,7 @@ pub enum Provenance {
         /// When it was granted (Unix milliseconds).
         granted_at: i64,
         /// The call whose approval made it.
-        tool_call_id: String,
+        tool_call_id: ToolCallId,
         /// The action the user chose on that call.
         action_id: String,
         /// What it covers, as the approval described it.
@@ -332,7 +333,7 @@ pub enum ResolutionSource {
 #[serde(rename_all = "camelCase")]
 pub struct ToolPermissionResolution {
     /// The tool call that was resolved.
-    pub tool_call_id: String,
+    pub tool_call_id: ToolCallId,
     /// Allowed or denied.
     pub behavior: ResolutionBehavior,
     /// Always `user`.

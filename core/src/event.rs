@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use crate::approval::ToolApprovalRequest;
 use crate::decision::{ToolPermissionDecision, ToolPermissionResolution};
+use crate::ids::ToolCallId;
 
 /// CUSTOM event name of a decision.
 pub const TOOL_PERMISSION_DECISION: &str = "tool_permission_decision";
@@ -228,7 +229,7 @@ impl WarrantEvent {
     }
 
     /// The call it is about.
-    pub fn tool_call_id(&self) -> &str {
+    pub fn tool_call_id(&self) -> &ToolCallId {
         match self {
             WarrantEvent::Decision(d) => &d.tool_call_id,
             WarrantEvent::ApprovalRequest(r) => &r.tool_call_id,

@@ -1,5 +1,6 @@
 //! Grants: what a `session` or `global` approval covers from then on.
 
+use crate::ids::{SessionId, ToolCallId};
 use serde::{Deserialize, Serialize};
 
 use crate::call::ToolCall;
@@ -48,9 +49,9 @@ pub struct Grant {
     /// `session` or `global`.
     pub scope: Scope,
     /// The session it was granted in (it applies only there when the scope is `session`).
-    pub session_id: String,
+    pub session_id: SessionId,
     /// The call whose approval created it.
-    pub tool_call_id: String,
+    pub tool_call_id: ToolCallId,
     /// When it was granted (Unix milliseconds).
     pub granted_at: i64,
     /// How it was described to the user.
@@ -63,12 +64,12 @@ pub struct Grant {
 impl Grant {
     /// The id of the grant made by approving `tool_call_id` in `session_id`: `grt_` and 16
     /// hex digits of their SHA-256, so the same approval always names the same grant.
-    pub fn id_for(session_id: &str, tool_call_id: &str) -> String {
+    pub fn id_for(session_id: &SessionId, tool_call_id: &ToolCallId) -> String {
         use sha2::{Digest, Sha256};
         let mut h = Sha256::new();
-        h.update(session_id.as_bytes());
+        h.update(session_id.as_str().as_bytes());
         h.update([0]);
-        h.update(tool_call_id.as_bytes());
+        h.update(tool_call_id.as_str().as_bytes());
         format!("grt_{}", &hex::encode(h.finalize())[..16])
     }
 
@@ -93,7 +94,7 @@ impl Grant {
     }
 
     /// Whether the grant applies in `session_id`.
-    pub fn applies_in(&self, session_id: &str) -> bool {
+    pub fn applies_in(&self, session_id: &SessionId) -> bool {
         self.scope == Scope::Global || self.session_id == session_id
     }
 
@@ -161,7 +162,7 @@ mod tests {
 
     fn grant(keys: Vec<GrantKey>, scope: Scope) -> Grant {
         Grant {
-            id: Grant::id_for("s1", "c"),
+            id: Grant::id_for(&"s1".into(), &"c".into()),
             action_id: "allow_session".into(),
             keys,
             scope,
@@ -201,10 +202,13 @@ mod tests {
 
     #[test]
     fn ids_are_stable_and_given_to_old_grants() {
-        let id = Grant::id_for("s1", "c");
+        let id = Grant::id_for(&"s1".into(), &"c".into());
         assert!(id.starts_with("grt_") && id.len() == 20, "{id}");
-        assert_ne!(id, Grant::id_for("s1", "d"));
-        assert_ne!(Grant::id_for("s1c", ""), Grant::id_for("s1", "c"));
+        assert_ne!(id, Grant::id_for(&"s1".into(), &"d".into()));
+        assert_ne!(
+            Grant::id_for(&"s1c".into(), &"".into()),
+            Grant::id_for(&"s1".into(), &"c".into())
+        );
         let old: Grant = serde_json::from_value(json!({
             "keys": [], "scope": "session", "sessionId": "s1", "toolCallId": "c",
             "grantedAt": 0, "description": ""
@@ -237,9 +241,9 @@ mod tests {
 
     #[test]
     fn session_grants_apply_only_in_their_session() {
-        assert!(grant(vec![], Scope::Session).applies_in("s1"));
-        assert!(!grant(vec![], Scope::Session).applies_in("s2"));
-        assert!(grant(vec![], Scope::Global).applies_in("s2"));
+        assert!(grant(vec![], Scope::Session).applies_in(&"s1".into()));
+        assert!(!grant(vec![], Scope::Session).applies_in(&"s2".into()));
+        assert!(grant(vec![], Scope::Global).applies_in(&"s2".into()));
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod evaluator;
 pub mod event;
 pub mod events;
 pub mod grant;
+pub mod ids;
 pub mod part;
 pub mod sanitize;
 pub mod store;
@@ -24,6 +25,8 @@ pub mod store;
 pub mod testkit;
 pub mod transport;
 pub mod workspace;
+
+pub use ids::{SessionId, ToolCallId};
 
 /// Re-exported: [`Evaluator`](evaluator::Evaluator), [`Store`](store::Store) and
 /// [`Transport`](transport::Transport) are implemented with `#[async_trait]`.
@@ -42,6 +45,7 @@ pub mod prelude {
     pub use crate::engine::{Authorization, AuthorizeOptions, Engine, NotPermitted, Permit};
     pub use crate::evaluator::{Evaluator, EvaluatorError, Rationale, Role, Stance, Verdict};
     pub use crate::event::{AgentEvent, AppCustom, Event, WarrantEvent};
+    pub use crate::ids::{SessionId, ToolCallId};
     pub use crate::store::{
         Approvals, AuditLog, Conversations, EventLog, MemoryStore, Store, WorkspaceStore,
     };

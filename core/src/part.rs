@@ -1,5 +1,6 @@
 //! Tool parts, the UI's record of one tool call, and the reducer that builds them from events.
 
+use crate::ids::ToolCallId;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -26,7 +27,7 @@ pub enum ToolState {
 #[serde(rename_all = "camelCase")]
 pub struct ToolPart {
     /// The call's id.
-    pub tool_call_id: String,
+    pub tool_call_id: ToolCallId,
     /// The tool's name.
     pub tool_name: String,
     /// The execution state.
@@ -58,7 +59,7 @@ pub struct ToolPart {
 
 impl ToolPart {
     /// A new part in the streaming state.
-    pub fn new(tool_call_id: impl Into<String>, tool_name: impl Into<String>) -> Self {
+    pub fn new(tool_call_id: impl Into<ToolCallId>, tool_name: impl Into<String>) -> Self {
         Self {
             tool_call_id: tool_call_id.into(),
             tool_name: tool_name.into(),
@@ -116,7 +117,7 @@ pub struct ToolParts {
 
 impl ToolParts {
     /// The part of a call.
-    pub fn get(&self, tool_call_id: &str) -> Option<&ToolPart> {
+    pub fn get(&self, tool_call_id: &ToolCallId) -> Option<&ToolPart> {
         self.parts.iter().find(|p| p.tool_call_id == tool_call_id)
     }
 
@@ -162,7 +163,10 @@ impl<'a> Change<'a> {
             Event::ToolCallResult(e) => (e.tool_call_id.clone(), Change::Result(&e.content)),
             Event::Custom(c) => {
                 let warrant = WarrantEvent::from_custom(c)?.ok()?;
-                (warrant.tool_call_id().to_owned(), Change::Warrant(warrant))
+                (
+                    warrant.tool_call_id().as_str().to_owned(),
+                    Change::Warrant(warrant),
+                )
             }
             _ => return None,
         })

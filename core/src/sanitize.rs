@@ -191,7 +191,7 @@ fn provenance(p: &mut crate::decision::Provenance) {
             ..
         } => {
             *grant_id = clean(grant_id, MAX_CATEGORY_CHARS);
-            *tool_call_id = clean(tool_call_id, MAX_LABEL_CHARS);
+            *tool_call_id = clean(tool_call_id.as_str(), MAX_LABEL_CHARS).into();
             *action_id = clean(action_id, MAX_CATEGORY_CHARS);
             *description = clean(description, MAX_LABEL_CHARS);
         }

@@ -41,6 +41,7 @@ use async_trait::async_trait;
 use crate::call::{EvaluationContext, ToolCall};
 use crate::decision::PermissionDecisionSource;
 use crate::evaluator::{Evaluator, EvaluatorError, Role, Verdict};
+use crate::ids::ToolCallId;
 
 /// An [`Evaluator`] made of a name, a source and a function of the call and its context.
 pub struct FnEvaluator<F> {
@@ -120,7 +121,7 @@ pub struct MockEvaluator {
     role: Role,
     script: Mutex<VecDeque<Result<Verdict, String>>>,
     fallback: Verdict,
-    seen: Mutex<Vec<String>>,
+    seen: Mutex<Vec<ToolCallId>>,
 }
 
 impl MockEvaluator {
@@ -161,7 +162,7 @@ impl MockEvaluator {
     }
 
     /// The ids of the calls it was asked about, in order.
-    pub fn seen(&self) -> Vec<String> {
+    pub fn seen(&self) -> Vec<ToolCallId> {
         self.seen
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -143,7 +143,7 @@ fn a_pattern_used_by_a_running_session_cannot_be_deleted() {
         err,
         ApprovalError::PatternInUse {
             pattern_id: "reviewed".into(),
-            session_ids: ids(&["busy"])
+            session_ids: vec!["busy".into()]
         }
     );
 }

@@ -38,18 +38,18 @@ mock! {
     }
     #[async_trait]
     impl EventLog for Db {
-        async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError>;
-        async fn events_since(&self, session_id: &str, after_seq: u64, limit: usize) -> Result<Vec<StoredEvent>, StoreError>;
+        async fn append_event(&self, session_id: &SessionId, event: &Event) -> Result<u64, StoreError>;
+        async fn events_since(&self, session_id: &SessionId, after_seq: u64, limit: usize) -> Result<Vec<StoredEvent>, StoreError>;
     }
     #[async_trait]
     impl Conversations for Db {
-        async fn upsert_tool_part(&self, session_id: &str, message_id: &str, part: &ToolPart) -> Result<(), StoreError>;
-        async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError>;
+        async fn upsert_tool_part(&self, session_id: &SessionId, message_id: &str, part: &ToolPart) -> Result<(), StoreError>;
+        async fn messages(&self, session_id: &SessionId) -> Result<Vec<Message>, StoreError>;
     }
     #[async_trait]
     impl Approvals for Db {
         async fn put_pending_approval(&self, pending: &PendingApproval) -> Result<(), StoreError>;
-        async fn remove_pending_approval(&self, tool_call_id: &str) -> Result<(), StoreError>;
+        async fn remove_pending_approval(&self, tool_call_id: &ToolCallId) -> Result<(), StoreError>;
         async fn pending_approvals(&self) -> Result<Vec<PendingApproval>, StoreError>;
         async fn put_grant(&self, grant: &Grant) -> Result<(), StoreError>;
         async fn grants(&self) -> Result<Vec<Grant>, StoreError>;
@@ -66,7 +66,7 @@ mock! {
     pub Wire {}
     #[async_trait]
     impl Transport for Wire {
-        async fn emit(&self, session_id: &str, event: &Event) -> Result<(), TransportError>;
+        async fn emit(&self, session_id: &SessionId, event: &Event) -> Result<(), TransportError>;
     }
 }
 
@@ -158,7 +158,7 @@ async fn audit_is_recorded_before_the_decision_is_emitted() {
         .returning(|_| Ok(()));
     wire.expect_emit()
         .with(
-            predicate::eq("s1"),
+            predicate::eq(SessionId::new("s1")),
             predicate::function(is_custom(TOOL_PERMISSION_DECISION)),
         )
         .times(1)
@@ -166,7 +166,7 @@ async fn audit_is_recorded_before_the_decision_is_emitted() {
         .returning(|_, _| Ok(()));
     wire.expect_emit()
         .with(
-            predicate::eq("s1"),
+            predicate::eq(SessionId::new("s1")),
             predicate::function(is_custom(TOOL_APPROVAL_REQUEST)),
         )
         .times(1)
@@ -204,7 +204,7 @@ async fn exactly_one_decision_event_per_evaluated_call() {
         (Stance::DefaultAsk, "shell_write"),
     ] {
         let (engine, _, transport) = engine(stance, code).await;
-        let mut rx = transport.subscribe("s1");
+        let mut rx = transport.subscribe(&"s1".into());
         engine
             .authorize(call("c1"), AuthorizeOptions::default())
             .await
@@ -227,7 +227,7 @@ async fn approval_request_only_for_ask() {
         (Stance::DefaultAsk, "shell_write", true),
     ] {
         let (engine, store, transport) = engine(stance, code).await;
-        let mut rx = transport.subscribe("s1");
+        let mut rx = transport.subscribe(&"s1".into());
         let auth = engine
             .authorize(call("c1"), AuthorizeOptions::default())
             .await
@@ -249,7 +249,7 @@ async fn approval_request_only_for_ask() {
 #[tokio::test]
 async fn announced_call_streams_start_args_end_then_decision() {
     let (engine, _, transport) = engine(Stance::DefaultAsk, "shell_write").await;
-    let mut rx = transport.subscribe("s1");
+    let mut rx = transport.subscribe(&"s1".into());
     let mut c = call("c1");
     c.input = json!({"command": "curl -H 'Authorization: Bearer sk-live-abcdefghijklmnopqrstu' https://x"});
     let auth = engine
@@ -295,7 +295,7 @@ async fn announced_call_streams_start_args_end_then_decision() {
 #[tokio::test]
 async fn decision_request_and_resolution_share_the_tool_call_id() {
     let (engine, store, transport) = engine(Stance::DefaultAsk, "shell_write").await;
-    let mut rx = transport.subscribe("s1");
+    let mut rx = transport.subscribe(&"s1".into());
     let auth = engine
         .authorize(
             call("c9"),
@@ -306,18 +306,21 @@ async fn decision_request_and_resolution_share_the_tool_call_id() {
         )
         .await
         .unwrap();
-    let resolution = engine.resolve("c9", "allow_once").await.unwrap();
+    let resolution = engine.resolve(&"c9".into(), "allow_once").await.unwrap();
     assert_eq!(
         auth.settled().await.unwrap(),
         (Behavior::Allow, Some(resolution.clone()))
     );
-    engine.complete("s1", "c9", "deployed").await.unwrap();
+    engine
+        .complete(&"s1".into(), &"c9".into(), "deployed")
+        .await
+        .unwrap();
     let events = drain(&mut rx);
     assert_eq!(names(&events).last().unwrap(), "TOOL_CALL_RESULT");
     let ids: Vec<&str> = events.iter().filter_map(|e| e.tool_call_id()).collect();
     assert!(ids.iter().all(|id| *id == "c9"), "{ids:?}");
     // The part is persisted with both stages, through completion.
-    let messages = store.messages("s1").await.unwrap();
+    let messages = store.messages(&"s1".into()).await.unwrap();
     let MessagePart::Tool(part) = &messages[0].parts[0] else {
         panic!("tool part expected")
     };
@@ -348,7 +351,7 @@ async fn decision_request_and_resolution_share_the_tool_call_id() {
 async fn resolution_rejected_when_unknown() {
     let (engine, _, _) = engine(Stance::DefaultAsk, "shell_write").await;
     assert!(
-        matches!(engine.resolve("nope", "allow_once").await, Err(ResolveError::Unknown(id)) if id == "nope")
+        matches!(engine.resolve(&"nope".into(), "allow_once").await, Err(ResolveError::Unknown(id)) if id == "nope")
     );
 }
 
@@ -359,14 +362,17 @@ async fn resolution_rejected_when_action_not_offered() {
         .authorize(call("c1"), AuthorizeOptions::default())
         .await
         .unwrap();
-    let err = engine.resolve("c1", "allow_forever").await.unwrap_err();
+    let err = engine
+        .resolve(&"c1".into(), "allow_forever")
+        .await
+        .unwrap_err();
     assert!(matches!(err, ResolveError::ActionNotOffered { .. }));
     assert!(
         err.to_string().contains("allow_forever") && err.to_string().contains("allow_once"),
         "{err}"
     );
     // Still pending: a valid action is accepted afterwards.
-    engine.resolve("c1", "deny").await.unwrap();
+    engine.resolve(&"c1".into(), "deny").await.unwrap();
 }
 
 #[tokio::test]
@@ -376,9 +382,9 @@ async fn resolution_rejected_when_repeated() {
         .authorize(call("c1"), AuthorizeOptions::default())
         .await
         .unwrap();
-    engine.resolve("c1", "deny").await.unwrap();
+    engine.resolve(&"c1".into(), "deny").await.unwrap();
     assert!(matches!(
-        engine.resolve("c1", "allow_once").await,
+        engine.resolve(&"c1".into(), "allow_once").await,
         Err(ResolveError::NotPending(_))
     ));
     let resolutions = store
@@ -399,7 +405,7 @@ async fn resolution_rejected_for_a_call_that_never_asked() {
         .await
         .unwrap();
     assert!(matches!(
-        engine.resolve("c1", "allow_once").await,
+        engine.resolve(&"c1".into(), "allow_once").await,
         Err(ResolveError::NotPending(_))
     ));
 }
@@ -416,7 +422,7 @@ async fn concurrent_resolutions_accept_exactly_one() {
             let engine = engine.clone();
             tokio::spawn(async move {
                 engine
-                    .resolve("c1", if i % 2 == 0 { "allow_once" } else { "deny" })
+                    .resolve(&"c1".into(), if i % 2 == 0 { "allow_once" } else { "deny" })
                     .await
                     .is_ok()
             })
@@ -436,7 +442,7 @@ async fn user_denial_settles_as_deny() {
         .authorize(call("c1"), AuthorizeOptions::default())
         .await
         .unwrap();
-    engine.resolve("c1", "deny").await.unwrap();
+    engine.resolve(&"c1".into(), "deny").await.unwrap();
     assert_eq!(auth.settled().await.unwrap().0, Behavior::Deny);
 }
 
@@ -447,7 +453,7 @@ async fn session_and_global_scopes_become_grants() {
         .authorize(call("c1"), AuthorizeOptions::default())
         .await
         .unwrap();
-    engine.resolve("c1", "allow_session").await.unwrap();
+    engine.resolve(&"c1".into(), "allow_session").await.unwrap();
     engine
         .authorize(
             ToolCall::new("s2", "c2", "Bash", json!({"command": "make test"})),
@@ -455,7 +461,7 @@ async fn session_and_global_scopes_become_grants() {
         )
         .await
         .unwrap();
-    engine.resolve("c2", "allow_global").await.unwrap();
+    engine.resolve(&"c2".into(), "allow_global").await.unwrap();
     // The session grant covers "make deploy" in s1 from now on, whatever the chain.
     let covered = engine
         .authorize(call("c3"), AuthorizeOptions::default())
@@ -473,13 +479,13 @@ async fn session_and_global_scopes_become_grants() {
         )
         .await
         .unwrap();
-    engine.resolve("c5", "allow_once").await.unwrap();
+    engine.resolve(&"c5".into(), "allow_once").await.unwrap();
     let grants = engine.grants();
     assert_eq!(grants.len(), 2, "allow_once grants nothing");
     assert_eq!(grants[0].scope, Scope::Session);
-    assert!(grants[0].applies_in("s1") && !grants[0].applies_in("s2"));
+    assert!(grants[0].applies_in(&"s1".into()) && !grants[0].applies_in(&"s2".into()));
     assert!(
-        grants[1].applies_in("s1"),
+        grants[1].applies_in(&"s1".into()),
         "a global grant applies everywhere"
     );
     assert_eq!(store.grants().await.unwrap(), *grants);
@@ -498,8 +504,8 @@ async fn identical_grants_are_kept_once_and_a_revoked_grant_stops_allowing() {
             .await
             .unwrap();
     }
-    engine.resolve("c1", "allow_session").await.unwrap();
-    engine.resolve("c2", "allow_session").await.unwrap();
+    engine.resolve(&"c1".into(), "allow_session").await.unwrap();
+    engine.resolve(&"c2".into(), "allow_session").await.unwrap();
     let grants = engine.grants();
     assert_eq!(grants.len(), 1, "the second grant adds nothing: {grants:?}");
     assert_eq!(grants[0].tool_call_id, "c1");
@@ -582,11 +588,16 @@ async fn pending_approvals_end_as_interrupted_at_an_engine_restart() {
     assert!(second.pending_requests().is_empty());
     assert!(store.pending_approvals().await.unwrap().is_empty());
     assert!(matches!(
-        second.resolve("c1", "allow_once").await,
+        second.resolve(&"c1".into(), "allow_once").await,
         Err(ResolveError::NotPending(_))
     ));
-    assert!(second.complete("s1", "c1", "ran anyway").await.is_err());
-    let messages = store.messages("s1").await.unwrap();
+    assert!(
+        second
+            .complete(&"s1".into(), &"c1".into(), "ran anyway")
+            .await
+            .is_err()
+    );
+    let messages = store.messages(&"s1".into()).await.unwrap();
     let MessagePart::Tool(part) = &messages[0].parts[0] else {
         panic!()
     };
@@ -700,7 +711,7 @@ async fn audit_kinds(store: &MemoryStore) -> Vec<&'static str> {
 }
 
 async fn interrupted_part(store: &MemoryStore, id: &str) -> ToolPart {
-    let messages = store.messages("s1").await.unwrap();
+    let messages = store.messages(&"s1".into()).await.unwrap();
     let part = messages
         .into_iter()
         .flat_map(|m| m.parts)
@@ -720,19 +731,22 @@ async fn a_cancelled_request_is_audited_says_it_never_ran_and_cannot_be_resolved
         .authorize(call("c1"), AuthorizeOptions::default())
         .await
         .unwrap();
-    engine.cancel("c1", "the run was stopped").await.unwrap();
+    engine
+        .cancel(&"c1".into(), "the run was stopped")
+        .await
+        .unwrap();
     assert!(engine.pending_requests().is_empty());
     assert!(store.pending_approvals().await.unwrap().is_empty());
     assert!(matches!(
-        engine.resolve("c1", "allow_once").await,
+        engine.resolve(&"c1".into(), "allow_once").await,
         Err(ResolveError::NotPending(_))
     ));
     assert!(matches!(
-        engine.cancel("c1", "again").await,
+        engine.cancel(&"c1".into(), "again").await,
         Err(ResolveError::NotPending(_))
     ));
     assert!(matches!(
-        engine.cancel("nope", "unknown").await,
+        engine.cancel(&"nope".into(), "unknown").await,
         Err(ResolveError::Unknown(_))
     ));
     assert!(
@@ -772,7 +786,7 @@ async fn an_unanswered_request_expires_after_the_configured_wait() {
     );
     assert!(engine.pending_requests().is_empty());
     assert!(matches!(
-        engine.resolve("c1", "allow_once").await,
+        engine.resolve(&"c1".into(), "allow_once").await,
         Err(ResolveError::NotPending(_))
     ));
     assert_eq!(audit_kinds(&store).await, ["evaluation", "expiry"]);
@@ -783,7 +797,7 @@ async fn an_unanswered_request_expires_after_the_configured_wait() {
         .authorize(call("c2"), AuthorizeOptions::default())
         .await
         .unwrap();
-    engine.resolve("c2", "allow_once").await.unwrap();
+    engine.resolve(&"c2".into(), "allow_once").await.unwrap();
     assert_eq!(auth.settled().await.unwrap().0, Behavior::Allow);
     tokio::time::sleep(std::time::Duration::from_secs(120)).await;
     assert_eq!(
@@ -810,7 +824,7 @@ async fn an_agent_that_stops_waiting_withdraws_its_request() {
     }
     assert!(engine.pending_requests().is_empty());
     assert_eq!(audit_kinds(&store).await, ["evaluation", "cancel"]);
-    assert!(engine.resolve("c1", "allow_once").await.is_err());
+    assert!(engine.resolve(&"c1".into(), "allow_once").await.is_err());
 
     // Dropping the handle without waiting hands the request to the user's other channels.
     let handed_over = engine
@@ -820,7 +834,7 @@ async fn an_agent_that_stops_waiting_withdraws_its_request() {
     drop(handed_over);
     tokio::task::yield_now().await;
     assert_eq!(engine.pending_requests().len(), 1);
-    engine.resolve("c2", "allow_once").await.unwrap();
+    engine.resolve(&"c2".into(), "allow_once").await.unwrap();
 }
 
 #[tokio::test]
@@ -830,12 +844,12 @@ async fn revoking_a_grant_removes_its_stored_duplicates_too() {
         .authorize(call("c1"), AuthorizeOptions::default())
         .await
         .unwrap();
-    engine.resolve("c1", "allow_session").await.unwrap();
+    engine.resolve(&"c1".into(), "allow_session").await.unwrap();
     let kept = engine.grants()[0].clone();
     // Another process recorded the same reach under another approval.
     let twin = Grant {
-        id: Grant::id_for("s1", "elsewhere"),
-        tool_call_id: "elsewhere".to_owned(),
+        id: Grant::id_for(&"s1".into(), &"elsewhere".into()),
+        tool_call_id: "elsewhere".to_owned().into(),
         ..kept.clone()
     };
     store.put_grant(&twin).await.unwrap();
@@ -882,7 +896,7 @@ async fn a_request_carries_the_redacted_input_and_takes_a_typed_choice() {
     assert!(command.starts_with("curl -H"), "{command}");
     assert!(!command.contains(secret), "redacted: {command}");
     let resolution = engine
-        .resolve_choice("c1", ApprovalChoice::AllowSession)
+        .resolve_choice(&"c1".into(), ApprovalChoice::AllowSession)
         .await
         .unwrap();
     assert_eq!(resolution.action_id, "allow_session");
@@ -896,7 +910,7 @@ async fn the_engine_verifies_its_stores_audit_log() {
         .authorize(call("c1"), AuthorizeOptions::default())
         .await
         .unwrap();
-    engine.resolve("c1", "deny").await.unwrap();
+    engine.resolve(&"c1".into(), "deny").await.unwrap();
     let report = engine.verify_audit(None).await.unwrap();
     assert!(report.is_intact(), "{report}");
     assert_eq!(report.records, 2);
@@ -915,8 +929,8 @@ async fn a_result_is_reported_with_the_permit_of_an_allowed_call_only() {
         .authorize(call("c2"), AuthorizeOptions::default())
         .await
         .unwrap();
-    engine.resolve("c1", "allow_once").await.unwrap();
-    engine.resolve("c2", "deny").await.unwrap();
+    engine.resolve(&"c1".into(), "allow_once").await.unwrap();
+    engine.resolve(&"c2".into(), "deny").await.unwrap();
     let permit = asked.permit().await.unwrap();
     assert_eq!(permit.tool_call_id(), "c1");
     engine.report(permit, "done").await.unwrap();
@@ -924,7 +938,7 @@ async fn a_result_is_reported_with_the_permit_of_an_allowed_call_only() {
         denied.permit().await,
         Err(NotPermitted::Denied(id)) if id == "c2"
     ));
-    let messages = store.messages("s1").await.unwrap();
+    let messages = store.messages(&"s1".into()).await.unwrap();
     let done = messages
         .iter()
         .flat_map(|m| &m.parts)

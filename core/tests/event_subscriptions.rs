@@ -72,7 +72,7 @@ async fn next_event(stream: &mut (impl futures::Stream<Item = Item> + Unpin)) ->
 
 async fn logged(store: &MemoryStore, session: &str) -> Vec<(u64, String)> {
     store
-        .events_since(session, 0, 10_000)
+        .events_since(&SessionId::from(session), 0, 10_000)
         .await
         .unwrap()
         .into_iter()
@@ -85,7 +85,7 @@ async fn the_engine_logs_every_event_without_a_logging_transport() {
     let store = Arc::new(MemoryStore::new());
     let transport = Arc::new(MemoryTransport::new());
     let engine = engine_with(store.clone(), Some(transport.clone())).await;
-    let mut rx = transport.subscribe("s1");
+    let mut rx = transport.subscribe(&"s1".into());
     engine
         .authorize(ToolCall::new("s1", "c1", "Read", json!({})), announced())
         .await
@@ -112,19 +112,19 @@ async fn subscribing_after_an_event_id_resumes_with_the_next_one() {
     let store = Arc::new(MemoryStore::new());
     let engine = engine_with(store.clone(), None).await;
     for n in 1..=5 {
-        engine.emit("s1", say(n)).await;
+        engine.emit(&"s1".into(), say(n)).await;
     }
-    let mut events = engine.subscribe("s1", 3);
+    let mut events = engine.subscribe(&"s1".into(), 3);
     assert_eq!(next_event(&mut events).await.0, 4);
     assert_eq!(next_event(&mut events).await.0, 5);
     assert_eq!(events.last_seq(), 5);
     // Then live.
-    engine.emit("s1", say(6)).await;
+    engine.emit(&"s1".into(), say(6)).await;
     let (seq, event) = next_event(&mut events).await;
     assert_eq!(seq, 6);
     assert!(matches!(event, Event::TextMessageContent(t) if t.delta == "event 6"));
     // From 0: the whole retained log.
-    let mut all = engine.subscribe("s1", 0);
+    let mut all = engine.subscribe(&"s1".into(), 0);
     let mut seqs = Vec::new();
     for _ in 0..6 {
         seqs.push(next_event(&mut all).await.0);
@@ -139,9 +139,9 @@ async fn a_lagging_subscriber_resumes_from_the_log_without_gap_or_duplicate() {
     let hub = Arc::new(EventHub::with_window(store.clone(), 2));
     let engine = engine_with(store.clone(), Some(hub.clone())).await;
     assert!(engine.events().same_hub(&hub));
-    let mut events = engine.subscribe("s1", 0);
+    let mut events = engine.subscribe(&"s1".into(), 0);
     for n in 1..=100 {
-        engine.emit("s1", say(n)).await;
+        engine.emit(&"s1".into(), say(n)).await;
     }
     let mut seqs = Vec::new();
     for _ in 0..100 {
@@ -165,7 +165,7 @@ async fn a_hub_on_another_store_is_a_transport_like_any_other() {
     let hub = Arc::new(EventHub::new(elsewhere.clone()));
     let engine = engine_with(store.clone(), Some(hub.clone())).await;
     assert!(!engine.events().same_hub(&hub));
-    engine.emit("s1", say(1)).await;
+    engine.emit(&"s1".into(), say(1)).await;
     assert_eq!(logged(&store, "s1").await.len(), 1);
     assert_eq!(logged(&elsewhere, "s1").await.len(), 1);
 }
@@ -174,7 +174,7 @@ async fn a_hub_on_another_store_is_a_transport_like_any_other() {
 async fn the_stream_keeps_the_contracts_order() {
     let store = Arc::new(MemoryStore::new());
     let engine = engine_with(store.clone(), None).await;
-    let mut events = engine.subscribe("s1", 0);
+    let mut events = engine.subscribe(&"s1".into(), 0);
     let mut everything = engine.subscribe_all();
     let asked = engine
         .authorize(
@@ -184,7 +184,7 @@ async fn the_stream_keeps_the_contracts_order() {
         .await
         .unwrap();
     assert_eq!(asked.decision.behavior, Behavior::Ask);
-    engine.resolve("c1", "allow_once").await.unwrap();
+    engine.resolve(&"c1".into(), "allow_once").await.unwrap();
     let expected = [
         "TOOL_CALL_START",
         "TOOL_CALL_ARGS",
@@ -219,10 +219,10 @@ async fn the_stream_keeps_the_contracts_order() {
 async fn subscribe_all_is_live_from_now_and_tags_each_session() {
     let store = Arc::new(MemoryStore::new());
     let engine = engine_with(store.clone(), None).await;
-    engine.emit("s1", say(0)).await;
+    engine.emit(&"s1".into(), say(0)).await;
     let mut everything = engine.subscribe_all();
-    engine.emit("s2", say(1)).await;
-    engine.emit("s1", say(2)).await;
+    engine.emit(&"s2".into(), say(1)).await;
+    engine.emit(&"s1".into(), say(2)).await;
     let first = everything.next().await.unwrap();
     assert_eq!(&*first.session_id, "s2");
     assert!(matches!(&first.item, Item::Event(e) if e.seq == 1));
@@ -243,15 +243,15 @@ async fn a_lagging_subscriber_to_every_session_resumes_each_from_the_log() {
     let hub = Arc::new(EventHub::with_window(store.clone(), 3));
     let engine = engine_with(store.clone(), Some(hub)).await;
     // Seen before the lag: s1's cursor is known.
-    engine.emit("s1", say(0)).await;
+    engine.emit(&"s1".into(), say(0)).await;
     let mut everything = engine.subscribe_all();
-    engine.emit("s1", say(1)).await;
+    engine.emit(&"s1".into(), say(1)).await;
     let first = everything.next().await.unwrap();
     assert!(matches!(&first.item, Item::Event(e) if e.seq == 2));
     // Far more than the window, across sessions seen and unseen.
     for n in 0..60 {
         let session = ["s1", "s2", "s3"][n % 3];
-        engine.emit(session, say(n)).await;
+        engine.emit(&SessionId::from(session), say(n)).await;
     }
     let mut per_session: HashMap<String, Vec<u64>> = HashMap::new();
     for _ in 0..60 {
@@ -282,9 +282,9 @@ async fn events_dropped_by_retention_are_reported_as_missed() {
     let store = Arc::new(MemoryStore::with_event_retention(3));
     let engine = engine_with(store.clone(), None).await;
     for n in 1..=6 {
-        engine.emit("s1", say(n)).await;
+        engine.emit(&"s1".into(), say(n)).await;
     }
-    let mut events = engine.subscribe("s1", 1);
+    let mut events = engine.subscribe(&"s1".into(), 1);
     match events.next().await {
         Some(Item::Missed { first, last }) => assert_eq!((first, last), (2, 3)),
         other => panic!("expected a gap, got {other:?}"),
@@ -295,7 +295,7 @@ async fn events_dropped_by_retention_are_reported_as_missed() {
 #[tokio::test]
 async fn a_shut_down_hub_ends_every_stream() {
     let engine = engine_with(Arc::new(MemoryStore::new()), None).await;
-    let mut one = engine.subscribe("s1", 0);
+    let mut one = engine.subscribe(&"s1".into(), 0);
     let mut everything = engine.subscribe_all();
     engine.events().shutdown();
     assert!(one.next().await.is_none());
@@ -306,8 +306,8 @@ async fn a_shut_down_hub_ends_every_stream() {
 async fn dropping_a_subscriber_to_every_session_leaves_the_hub_as_it_was() {
     let engine = engine_with(Arc::new(MemoryStore::new()), None).await;
     let everything = engine.subscribe_all();
-    engine.emit("s1", say(1)).await;
+    engine.emit(&"s1".into(), say(1)).await;
     drop(everything);
-    engine.emit("s1", say(2)).await;
+    engine.emit(&"s1".into(), say(2)).await;
     assert_eq!(engine.events().live_sessions(), 0);
 }

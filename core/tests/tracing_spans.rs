@@ -63,7 +63,7 @@ async fn authorize_decide_and_resolve_are_spans_with_per_evaluator_timing() {
         .authorize(call, AuthorizeOptions::default())
         .await
         .unwrap();
-    engine.resolve("c1", "deny").await.unwrap();
+    engine.resolve(&"c1".into(), "deny").await.unwrap();
     let seen = seen.0.lock().unwrap().clone();
     for name in ["span authorize", "span decide", "span resolve"] {
         assert!(seen.iter().any(|s| s == name), "{name} in {seen:?}");

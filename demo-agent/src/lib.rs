@@ -7,6 +7,7 @@
 //! the engine and goes on with the rest of the script. With `forwardedProps.waitForApproval`
 //! the run instead stays open until the request is resolved (`POST /v1/approvals/…`).
 
+use warrant_core::ids::{SessionId, ToolCallId};
 mod input;
 mod resume;
 mod run;
@@ -38,7 +39,7 @@ use warrant_transports::workspace::{ensure_session, set_session_status};
 #[derive(Debug)]
 pub struct StartedRun {
     /// The thread (the session whose log holds the run's events).
-    pub thread_id: String,
+    pub thread_id: SessionId,
     /// The run.
     pub run_id: String,
     /// The log position of its `RUN_STARTED`.
@@ -79,7 +80,7 @@ struct Claim {
 enum Plan {
     Fresh(Scenario),
     Resume {
-        actions: HashMap<String, String>,
+        actions: HashMap<ToolCallId, String>,
         restored: Option<Suspended>,
     },
 }
@@ -105,14 +106,14 @@ impl DemoAgent {
     /// on; the errors of resuming (see [`ResumeEntry`]); 503 when the log is unavailable.
     pub async fn start(self: &Arc<Self>, input: RunAgentInput) -> Result<StartedRun, ApiError> {
         let options = input.options()?;
-        let thread_id = input.thread_id.clone();
-        let claim = self.claim(&thread_id).await?;
+        let thread_id = SessionId::from(input.thread_id.clone());
+        let claim = self.claim(thread_id.as_str()).await?;
         ensure_session(&self.engine, &thread_id).await?;
         let plan = self.plan(&input)?;
         // The thread runs until its run ends: its approval settings hold still meanwhile.
         set_session_status(&self.engine, &thread_id, SessionStatus::Running).await?;
         let started = Event::RunStarted(RunStarted {
-            thread_id: thread_id.clone(),
+            thread_id: input.thread_id.clone(),
             run_id: input.run_id.clone(),
             parent_run_id: input.parent_run_id.clone(),
             timestamp: Some(now_millis()),
@@ -221,7 +222,7 @@ impl DemoAgent {
             Plan::Resume { actions, restored } => {
                 let suspended = self
                     .suspended
-                    .remove(&run.thread_id)
+                    .remove(run.thread_id.as_str())
                     .map(|(_, s)| s)
                     .or(restored);
                 match suspended {
@@ -239,7 +240,7 @@ impl DemoAgent {
             Ending::Interrupted(s) => {
                 let interrupts = s.waiting.iter().map(|w| w.interrupt.clone()).collect();
                 // Stored before RUN_FINISHED leaves: the resume may follow at once.
-                self.suspended.insert(run.thread_id.clone(), s);
+                self.suspended.insert(run.thread_id.as_str().to_owned(), s);
                 Finish::Interrupt(interrupts)
             }
         };

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use warrant_core::approval::{ALLOW_ONCE, DENY, ToolApprovalRequest};
 use warrant_core::engine::PendingResolution;
 use warrant_core::event::Interrupt;
+use warrant_core::ids::ToolCallId;
 
 use super::input::{ResumeEntry, ResumeStatus};
 use super::script::Step;
@@ -20,7 +21,7 @@ pub(super) struct Waiting {
     /// The interrupt the run ended with.
     pub interrupt: Interrupt,
     /// The call.
-    pub tool_call_id: String,
+    pub tool_call_id: ToolCallId,
     /// The step it belongs to (unknown for requests restored after a restart).
     pub step: Option<Step>,
     /// Learns the resolution, whoever resolves it (absent after a restart).
@@ -48,9 +49,9 @@ pub fn interrupt_for(request: &ToolApprovalRequest) -> Interrupt {
         metadata["toolName"] = json!(name);
     }
     Interrupt {
-        id: interrupt_id(&request.tool_call_id),
+        id: interrupt_id(request.tool_call_id.as_str()),
         reason: TOOL_CALL_REASON.to_owned(),
-        tool_call_id: Some(request.tool_call_id.clone()),
+        tool_call_id: Some(request.tool_call_id.as_str().to_owned()),
         message: Some(format!("{}: {}", request.title, request.reason)),
         response_schema: Some(json!({
             "type": "object",
@@ -68,7 +69,7 @@ pub fn interrupt_for(request: &ToolApprovalRequest) -> Interrupt {
 pub(super) fn restored(thread_id: &str, pending: &[ToolApprovalRequest]) -> Option<Suspended> {
     let waiting: Vec<Waiting> = pending
         .iter()
-        .filter(|r| r.session_id.as_deref() == Some(thread_id))
+        .filter(|r| r.session_id.as_ref().is_some_and(|s| s == thread_id))
         .map(|r| Waiting {
             interrupt: interrupt_for(r),
             tool_call_id: r.tool_call_id.clone(),
@@ -97,7 +98,7 @@ pub(super) fn answers(
     waiting: &[Waiting],
     resume: Option<&[ResumeEntry]>,
     pending: &[ToolApprovalRequest],
-) -> Result<HashMap<String, String>, ApiError> {
+) -> Result<HashMap<ToolCallId, String>, ApiError> {
     let open: Vec<&str> = waiting.iter().map(|w| w.interrupt.id.as_str()).collect();
     let request_of = |w: &Waiting| pending.iter().find(|r| r.tool_call_id == w.tool_call_id);
     let Some(resume) = resume else {

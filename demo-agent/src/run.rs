@@ -2,6 +2,7 @@
 //! allowed ones (mocked), and ends finished, interrupted or failed.
 
 use std::collections::HashMap;
+use warrant_core::ids::{SessionId, ToolCallId};
 
 use warrant_core::call::ToolCall;
 use warrant_core::decision::{Behavior, ResolutionBehavior};
@@ -36,14 +37,14 @@ pub(super) enum Finish {
 /// A run in progress.
 pub(super) struct Run {
     pub engine: Engine,
-    pub thread_id: String,
+    pub thread_id: SessionId,
     pub run_id: String,
     pub options: RunOptions,
     messages: usize,
 }
 
 impl Run {
-    pub fn new(engine: Engine, thread_id: String, run_id: String, options: RunOptions) -> Self {
+    pub fn new(engine: Engine, thread_id: SessionId, run_id: String, options: RunOptions) -> Self {
         Self {
             engine,
             thread_id,
@@ -78,11 +79,11 @@ impl Run {
     pub async fn settle(
         &mut self,
         waiting: Vec<Waiting>,
-        actions: &HashMap<String, String>,
+        actions: &HashMap<ToolCallId, String>,
     ) -> Result<(), ApiError> {
         for w in waiting {
             let mut resolved = None;
-            if let Some(action) = actions.get(&w.tool_call_id) {
+            if let Some(action) = actions.get(w.tool_call_id.as_str()) {
                 match self.engine.resolve(&w.tool_call_id, action).await {
                     Ok(r) => resolved = Some(r.behavior),
                     // Resolved meanwhile by someone else: the waiter learns how.
@@ -122,7 +123,7 @@ impl Run {
             Finish::Interrupt(interrupts) => RunOutcome::Interrupt { interrupts },
         };
         let event = AgentEvent::RunFinished(RunFinished {
-            thread_id: self.thread_id.clone(),
+            thread_id: self.thread_id.as_str().to_owned(),
             run_id: self.run_id.clone(),
             result: None,
             outcome: Some(outcome),
@@ -134,7 +135,10 @@ impl Run {
     /// One step: say, call, then run it, deny it, or wait for the user.
     async fn step(&mut self, step: Step) -> Result<Option<Waiting>, ApiError> {
         let message_id = self.say(step.say).await;
-        let id = format!("call-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
+        let id = ToolCallId::new(format!(
+            "call-{}",
+            &uuid::Uuid::new_v4().simple().to_string()[..12]
+        ));
         let mut call = ToolCall::new(&self.thread_id, &id, step.tool, step.input.clone());
         call.message_id = Some(message_id);
         let mode = self.options.mode.unwrap_or(step.mode);
@@ -168,7 +172,12 @@ impl Run {
     }
 
     /// Reports a call's (mocked) result, or why it did not run.
-    async fn conclude(&self, tool_call_id: &str, step: Option<&Step>, outcome: Result<(), &str>) {
+    async fn conclude(
+        &self,
+        tool_call_id: &ToolCallId,
+        step: Option<&Step>,
+        outcome: Result<(), &str>,
+    ) {
         let reported = match outcome {
             Ok(()) => {
                 let content = step.map_or("Done.", |s| s.output);
@@ -183,7 +192,7 @@ impl Run {
             }
         };
         if let Err(e) = reported {
-            tracing::warn!(tool_call_id, error = %e, "the demo's tool result was not reported");
+            tracing::warn!(%tool_call_id, error = %e, "the demo's tool result was not reported");
         }
     }
 

@@ -430,8 +430,8 @@ impl Runner {
                     description: scoper.describe(&keys),
                     keys,
                     scope: Scope::Session,
-                    session_id: "corpus".to_owned(),
-                    tool_call_id: format!("earlier-{i}"),
+                    session_id: "corpus".to_owned().into(),
+                    tool_call_id: format!("earlier-{i}").into(),
                     granted_at: 0,
                 }
             })

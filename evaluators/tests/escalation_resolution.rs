@@ -22,7 +22,7 @@ async fn a_resolved_escalation_keeps_the_recommendation_and_the_resolution() {
     )
     .unwrap();
     let transport = Arc::new(MemoryTransport::new());
-    let mut events = transport.subscribe("s1");
+    let mut events = transport.subscribe(&"s1".into());
     let engine = Engine::builder(chain)
         .transport(transport.clone())
         .grant_scoper(Arc::new(CanonicalGrantScoper::new(
@@ -58,7 +58,10 @@ async fn a_resolved_escalation_keeps_the_recommendation_and_the_resolution() {
             && request.recommendation.reviewer_model.is_some()
     );
 
-    let resolution = engine.resolve("call-1", "allow_once").await.unwrap();
+    let resolution = engine
+        .resolve(&"call-1".into(), "allow_once")
+        .await
+        .unwrap();
     assert_eq!(resolution.behavior, ResolutionBehavior::Allow);
 
     let mut seen = Vec::new();

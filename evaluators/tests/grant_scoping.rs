@@ -91,8 +91,8 @@ fn a_grant_given_in_one_workspace_covers_nothing_in_another() {
         action_id: String::new(),
         keys: scoper(a.path()).keys(&bash("npm test")),
         scope: Scope::Global,
-        session_id: "s1".to_owned(),
-        tool_call_id: "c0".to_owned(),
+        session_id: "s1".to_owned().into(),
+        tool_call_id: "c0".to_owned().into(),
         granted_at: 0,
         description: String::new(),
     };
@@ -169,8 +169,8 @@ fn a_grant_covers_what_was_approved_only() {
         action_id: String::new(),
         keys: s.keys(&bash("git push origin dev")),
         scope: Scope::Session,
-        session_id: "s1".to_owned(),
-        tool_call_id: "c0".to_owned(),
+        session_id: "s1".to_owned().into(),
+        tool_call_id: "c0".to_owned().into(),
         granted_at: 0,
         description: String::new(),
     };
@@ -211,7 +211,7 @@ async fn approving_for_the_session_allows_the_same_call_again_and_nothing_wider(
     };
     let with_id = |id: &str, command: &str| {
         let mut c = bash(command);
-        c.tool_call_id = id.to_owned();
+        c.tool_call_id = id.to_owned().into();
         c
     };
 
@@ -227,7 +227,7 @@ async fn approving_for_the_session_allows_the_same_call_again_and_nothing_wider(
             .iter()
             .any(|a| a.label == "Allow all \"git push origin dev\" commands for this session")
     );
-    engine.resolve("c1", "allow_session").await.unwrap();
+    engine.resolve(&"c1".into(), "allow_session").await.unwrap();
 
     let later = engine
         .authorize(with_id("c2", "git push origin dev"), options)

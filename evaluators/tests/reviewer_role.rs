@@ -115,7 +115,7 @@ async fn review(config: &ClassifierConfig, id: &str) -> (Behavior, String, Strin
     let (backend, _) = config.backend(&policy).unwrap();
     let e = AutoClassifier::new(backend);
     let mut call = bash("touch notes.txt");
-    call.tool_call_id = id.to_owned();
+    call.tool_call_id = id.to_owned().into();
     let cx = context(PermissionMode::Auto, ws.path());
     use warrant_core::evaluator::{Evaluator, Verdict};
     let Verdict::Settle {

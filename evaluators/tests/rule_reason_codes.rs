@@ -157,12 +157,12 @@ async fn a_grant_covering_the_call_is_a_user_allow_of_the_chain_naming_the_appro
         workspace: None,
     };
     cx.grants = Arc::new(vec![Grant {
-        id: Grant::id_for("s1", "earlier"),
+        id: Grant::id_for(&"s1".into(), &"earlier".into()),
         action_id: "allow_session".to_owned(),
         keys: vec![key.clone()],
         scope: Scope::Session,
-        session_id: "s1".to_owned(),
-        tool_call_id: "earlier".to_owned(),
+        session_id: "s1".to_owned().into(),
+        tool_call_id: "earlier".to_owned().into(),
         granted_at: 7,
         description: "Allow all \"git push\" commands for this session".to_owned(),
     }]);
@@ -198,10 +198,10 @@ async fn a_grant_covering_the_call_is_a_user_allow_of_the_chain_naming_the_appro
         assert_eq!(
             d.provenance,
             Some(warrant_core::decision::Provenance::Grant {
-                grant_id: Grant::id_for("s1", "earlier"),
+                grant_id: Grant::id_for(&"s1".into(), &"earlier".into()),
                 scope: Scope::Session,
                 granted_at: 7,
-                tool_call_id: "earlier".to_owned(),
+                tool_call_id: "earlier".to_owned().into(),
                 action_id: "allow_session".to_owned(),
                 description: "Allow all \"git push\" commands for this session".to_owned(),
             })

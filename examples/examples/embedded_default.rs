@@ -79,7 +79,8 @@ async fn run(config: Config) -> Outcome {
 
     // Follow the session from its first event; the engine logs every event in the store, so
     // a subscriber that joins later (or falls behind) resumes from the log.
-    let mut events = engine.subscribe("session-1", 0);
+    let session = SessionId::new("session-1");
+    let mut events = engine.subscribe(&session, 0);
 
     let mut behaviors = Vec::new();
     for (id, command) in [
@@ -102,7 +103,7 @@ async fn run(config: Config) -> Outcome {
             let request = &pending.request;
             println!("  approval requested: {}", request.title);
             engine
-                .resolve_choice(id, ApprovalChoice::AllowOnce)
+                .resolve_choice(&request.tool_call_id, ApprovalChoice::AllowOnce)
                 .await
                 .expect("the request is pending");
         }
@@ -142,7 +143,7 @@ async fn run(config: Config) -> Outcome {
     // The tool parts as the chat persisted them.
     let messages = engine
         .store()
-        .messages("session-1")
+        .messages(&"session-1".into())
         .await
         .expect("the store reads");
     let completed_parts = messages

@@ -53,7 +53,7 @@ fn guard() -> MockGuard {
 }
 
 /// The agent's loop: ask the engine about each tool call, and run only what ends in `allow`.
-async fn agent(engine: &Engine) -> Vec<(String, Behavior)> {
+async fn agent(engine: &Engine) -> Vec<(ToolCallId, Behavior)> {
     let calls = [
         ToolCall::new("s1", "c1", "view", json!({"path": "README.md"})),
         ToolCall::new("s1", "c2", "deploy", json!({"env": "prod"})),
@@ -93,9 +93,9 @@ async fn main() {
         .expect("the engine starts");
     let ran = agent(&engine).await;
     let expected = [
-        ("c1".to_owned(), Behavior::Allow),
-        ("c2".to_owned(), Behavior::Deny),
-        ("c3".to_owned(), Behavior::Allow),
+        (ToolCallId::new("c1"), Behavior::Allow),
+        (ToolCallId::new("c2"), Behavior::Deny),
+        (ToolCallId::new("c3"), Behavior::Allow),
     ];
     assert_eq!(
         ran, expected,

@@ -66,10 +66,12 @@ fuzz_target!(|data: &[u8]| {
             Ok(command) => {
                 assert!(was_text, "only text parses");
                 let ids: Vec<&str> = match &command {
-                    Command::ToolCall(c) => vec![&c.session_id, &c.tool_call_id, &c.tool_name],
-                    Command::Approval(a) => vec![&a.tool_call_id, &a.action_id],
-                    Command::ToolResult(r) => vec![&r.tool_call_id],
-                    Command::SessionSettings(s) => vec![&s.session_id],
+                    Command::ToolCall(c) => {
+                        vec![c.session_id.as_str(), c.tool_call_id.as_str(), &c.tool_name]
+                    }
+                    Command::Approval(a) => vec![a.tool_call_id.as_str(), &a.action_id],
+                    Command::ToolResult(r) => vec![r.tool_call_id.as_str()],
+                    Command::SessionSettings(s) => vec![s.session_id.as_str()],
                     Command::RevokeGrant(g) => vec![&g.grant_id],
                     Command::RuntimeTools(t) => t.tools.iter().map(|t| t.name.as_str()).collect(),
                 };

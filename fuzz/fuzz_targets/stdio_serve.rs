@@ -27,7 +27,7 @@ fuzz_target!(|data: &[u8]| {
         let mut lines = Lines::new(Chunked::new(data.to_vec(), vec![]), options.max_line);
         while let Some((n, line)) = lines.next().await.expect("in-memory") {
             if let Ok(Command::ToolCall(c)) = parse(n, line, options.max_line) {
-                sent.insert(c.tool_call_id);
+                sent.insert(c.tool_call_id.into_string());
             }
         }
 

@@ -36,7 +36,7 @@ pub struct GatewayOptions {
     /// The MCP server's id in the tool catalog (`--name`, default the command's file name).
     pub server_id: String,
     /// The session the calls belong to.
-    pub session_id: String,
+    pub session_id: warrant_core::ids::SessionId,
     /// The permission mode calls are decided in.
     pub mode: PermissionMode,
     /// How long a call may wait for the user before it is denied.

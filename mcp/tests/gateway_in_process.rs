@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
+use warrant_core::ids::{SessionId, ToolCallId};
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
@@ -75,7 +76,7 @@ impl Client {
         let (gateway_out, from_gateway) = tokio::io::duplex(1 << 20);
         let options = GatewayOptions {
             server_id: "gw".to_owned(),
-            session_id: SESSION.to_owned(),
+            session_id: SESSION.to_owned().into(),
             mode,
             ask_timeout: Duration::from_secs(20),
             elicitation,
@@ -201,7 +202,11 @@ async fn an_approval_from_warrant_releases_a_held_call_and_its_result_is_recorde
     // The tool part carries the decision, the resolution and the result.
     let mut part = None;
     for _ in 0..100 {
-        let messages = engine.store().messages(SESSION).await.unwrap();
+        let messages = engine
+            .store()
+            .messages(&SessionId::from(SESSION))
+            .await
+            .unwrap();
         part = messages
             .into_iter()
             .flat_map(|m| m.parts)
@@ -228,7 +233,7 @@ async fn pending_for(engine: &Engine, tool: &str) -> String {
             .into_iter()
             .find(|p| p.tool_name.as_deref() == Some(tool))
         {
-            return p.tool_call_id;
+            return p.tool_call_id.to_string();
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -340,7 +345,10 @@ async fn without_the_elicitation_option_the_client_is_not_asked_and_cannot_answe
             .any(|p| p.tool_call_id == tool_call_id),
         "still waiting for the user"
     );
-    engine.resolve(&tool_call_id, "deny").await.unwrap();
+    engine
+        .resolve(&ToolCallId::from(&tool_call_id), "deny")
+        .await
+        .unwrap();
     // The first thing the client hears is the denial: no elicitation/create came before it.
     let answer = client.next().await;
     assert_eq!(answer["id"], "n1", "{answer}");

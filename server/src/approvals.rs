@@ -9,6 +9,7 @@ use warrant_core::approval::ToolApprovalRequest;
 use warrant_core::decision::ToolPermissionResolution;
 
 use super::{Caller, JsonBody, PathParams, ServerState};
+use warrant_core::ids::ToolCallId;
 use warrant_transports::error::ApiError;
 
 /// The body of a resolution.
@@ -30,7 +31,7 @@ pub(super) async fn pending(State(state): State<ServerState>) -> Json<Vec<ToolAp
 /// offered or a message refused.
 pub(super) async fn resolve(
     State(state): State<ServerState>,
-    PathParams(tool_call_id): PathParams<String>,
+    PathParams(tool_call_id): PathParams<ToolCallId>,
     JsonBody(body): JsonBody<Resolve>,
 ) -> Result<Json<ToolPermissionResolution>, ApiError> {
     Ok(Json(
@@ -56,7 +57,7 @@ pub(super) struct Withdraw {
 pub(super) async fn cancel(
     State(state): State<ServerState>,
     caller: Option<Extension<Caller>>,
-    PathParams(tool_call_id): PathParams<String>,
+    PathParams(tool_call_id): PathParams<ToolCallId>,
     body: axum::body::Bytes,
 ) -> Result<StatusCode, ApiError> {
     let body: Withdraw = if body.iter().all(u8::is_ascii_whitespace) {

@@ -123,7 +123,7 @@ impl Params {
                     &format!("session ids are at most {MAX_SESSION_ID_BYTES} bytes"),
                 ));
             }
-            query.session_id = Some(session.to_owned());
+            query.session_id = Some(session.into());
         }
         if let Some(tool) = self.get("tool") {
             if tool.chars().count() > MAX_NAME_CHARS {
@@ -585,8 +585,8 @@ fn csv_cells(stored: &StoredAuditRecord) -> Vec<String> {
     set("seq", stored.seq.to_string());
     set("time", format_rfc3339(r.at));
     set("at", r.at.to_string());
-    set("sessionId", r.session_id.clone());
-    set("toolCallId", r.tool_call_id.clone());
+    set("sessionId", r.session_id.as_str().to_owned());
+    set("toolCallId", r.tool_call_id.as_str().to_owned());
     set("toolName", r.tool_name.clone());
     set("kind", AuditKind::of(&r.event).as_str().to_owned());
     match &r.event {

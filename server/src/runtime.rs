@@ -13,6 +13,7 @@ use warrant_core::workspace::{
 };
 
 use super::{Caller, JsonBody, PathParams, ServerState};
+use warrant_core::ids::SessionId;
 use warrant_transports::error::ApiError;
 use warrant_transports::workspace::{check_runtime_tools, set_session_status};
 
@@ -191,7 +192,7 @@ enum RunAction {
 pub(super) async fn run(
     State(state): State<ServerState>,
     caller: Option<Extension<Caller>>,
-    PathParams(session_id): PathParams<String>,
+    PathParams(session_id): PathParams<SessionId>,
     JsonBody(body): JsonBody<RunBody>,
 ) -> Result<Json<SessionRecord>, ApiError> {
     let mut body = body;

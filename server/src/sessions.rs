@@ -15,6 +15,7 @@ use warrant_core::part::Message;
 use warrant_core::workspace::WorkspaceState;
 
 use super::{Caller, JsonBody, PathParams, ServerState, sse_response};
+use warrant_core::ids::{SessionId, ToolCallId};
 use warrant_transports::error::ApiError;
 use warrant_transports::sse::{EventStream, StopAt};
 use warrant_transports::workspace::{ensure_session, update_session_settings};
@@ -23,7 +24,7 @@ use warrant_transports::workspace::{ensure_session, update_session_settings};
 /// retained one without it), then live ones, until the client leaves.
 pub(super) async fn events(
     State(state): State<ServerState>,
-    PathParams(id): PathParams<String>,
+    PathParams(id): PathParams<SessionId>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let after = match headers.get("last-event-id") {
@@ -95,7 +96,7 @@ pub(super) struct ToolCallRequest {
 pub(super) async fn tool_call(
     State(state): State<ServerState>,
     caller: Option<Extension<Caller>>,
-    PathParams(session_id): PathParams<String>,
+    PathParams(session_id): PathParams<SessionId>,
     JsonBody(request): JsonBody<ToolCallRequest>,
 ) -> Result<Json<ToolPermissionDecision>, ApiError> {
     let mut request = request;
@@ -185,7 +186,7 @@ pub(super) struct ToolResult {
 /// call; 409 for a call of another session, denied, awaiting approval or already completed.
 pub(super) async fn tool_result(
     State(state): State<ServerState>,
-    PathParams((session_id, tool_call_id)): PathParams<(String, String)>,
+    PathParams((session_id, tool_call_id)): PathParams<(SessionId, ToolCallId)>,
     JsonBody(result): JsonBody<ToolResult>,
 ) -> Result<StatusCode, ApiError> {
     let content = match result.content {
@@ -202,7 +203,7 @@ pub(super) async fn tool_result(
 /// `GET /v1/sessions/{id}/messages`: the persisted messages with their tool parts.
 pub(super) async fn messages(
     State(state): State<ServerState>,
-    PathParams(session_id): PathParams<String>,
+    PathParams(session_id): PathParams<SessionId>,
 ) -> Result<Json<Vec<Message>>, ApiError> {
     Ok(Json(state.engine().store().messages(&session_id).await?))
 }
@@ -219,7 +220,7 @@ pub(super) struct ApprovalSettings {
 /// override (absent or `null` clears it) and answers with the workspace state.
 pub(super) async fn approval_settings(
     State(state): State<ServerState>,
-    PathParams(session_id): PathParams<String>,
+    PathParams(session_id): PathParams<SessionId>,
     JsonBody(body): JsonBody<ApprovalSettings>,
 ) -> Result<Json<WorkspaceState>, ApiError> {
     let workspace =

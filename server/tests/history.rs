@@ -1,6 +1,7 @@
 //! The decision history: `GET /v1/audit` (every filter, paging from the newest record back
 //! with each edge, the chain's state) and `GET /v1/audit/export` (CSV and JSON lines).
 
+use warrant_core::ids::{SessionId, ToolCallId};
 mod support;
 
 use std::sync::Arc;
@@ -528,13 +529,13 @@ impl AuditLog for Gapped {
 
 #[async_trait]
 impl EventLog for Gapped {
-    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
+    async fn append_event(&self, session_id: &SessionId, event: &Event) -> Result<u64, StoreError> {
         self.inner.append_event(session_id, event).await
     }
 
     async fn events_since(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         after_seq: u64,
         limit: usize,
     ) -> Result<Vec<StoredEvent>, StoreError> {
@@ -546,7 +547,7 @@ impl EventLog for Gapped {
 impl Conversations for Gapped {
     async fn upsert_tool_part(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         message_id: &str,
         part: &ToolPart,
     ) -> Result<(), StoreError> {
@@ -555,7 +556,7 @@ impl Conversations for Gapped {
             .await
     }
 
-    async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError> {
+    async fn messages(&self, session_id: &SessionId) -> Result<Vec<Message>, StoreError> {
         self.inner.messages(session_id).await
     }
 }
@@ -566,7 +567,7 @@ impl Approvals for Gapped {
         self.inner.put_pending_approval(pending).await
     }
 
-    async fn remove_pending_approval(&self, tool_call_id: &str) -> Result<(), StoreError> {
+    async fn remove_pending_approval(&self, tool_call_id: &ToolCallId) -> Result<(), StoreError> {
         self.inner.remove_pending_approval(tool_call_id).await
     }
 

@@ -142,9 +142,12 @@ async fn results_for_calls_forgotten_from_memory_or_decided_before_a_restart_are
         "only one part awaits in memory"
     );
     // "a" left memory: its result is checked against the store and accepted once.
-    engine.complete("s1", "a", "done").await.unwrap();
+    engine
+        .complete(&"s1".into(), &"a".into(), "done")
+        .await
+        .unwrap();
     assert!(matches!(
-        engine.complete("s1", "a", "again").await,
+        engine.complete(&"s1".into(), &"a".into(), "again").await,
         Err(ResultError::NotAccepted { .. })
     ));
     // A restart: "b" was allowed, "d" denied; only "b" takes a result.
@@ -153,13 +156,20 @@ async fn results_for_calls_forgotten_from_memory_or_decided_before_a_restart_are
         .build()
         .await
         .unwrap();
-    restarted.complete("s1", "b", "done").await.unwrap();
+    restarted
+        .complete(&"s1".into(), &"b".into(), "done")
+        .await
+        .unwrap();
     assert!(matches!(
-        restarted.complete("s1", "d", "deleted everything").await,
+        restarted
+            .complete(&"s1".into(), &"d".into(), "deleted everything")
+            .await,
         Err(ResultError::NotAccepted { .. })
     ));
     assert!(matches!(
-        restarted.complete("s2", "c", "wrong session").await,
+        restarted
+            .complete(&"s2".into(), &"c".into(), "wrong session")
+            .await,
         Err(ResultError::Unknown(_))
     ));
 }
@@ -234,7 +244,7 @@ async fn concurrent_approvals_of_one_call_get_one_winner_and_409s_never_404() {
     let attempts: Vec<_> = (0..8)
         .map(|_| {
             let engine = engine.clone();
-            tokio::spawn(async move { engine.resolve("push", "allow_once").await })
+            tokio::spawn(async move { engine.resolve(&"push".into(), "allow_once").await })
         })
         .collect();
     let mut won = 0;

@@ -110,7 +110,7 @@ async fn a_last_event_id_past_the_sessions_last_event_is_400() {
         .state
         .hub()
         .store()
-        .events_since("s1", 0, 100)
+        .events_since(&"s1".into(), 0, 100)
         .await
         .unwrap()
         .last()
@@ -265,9 +265,9 @@ async fn an_embedders_own_custom_event_is_delivered() {
         .build()
         .await
         .unwrap();
-    let mut rx = transport.subscribe("s1");
+    let mut rx = transport.subscribe(&"s1".into());
     let custom = AppCustom::new("my_progress", json!({"percent": 40})).unwrap();
-    engine.emit("s1", AgentEvent::Custom(custom)).await;
+    engine.emit(&"s1".into(), AgentEvent::Custom(custom)).await;
     let Event::Custom(received) = rx.try_recv().unwrap() else {
         panic!("a CUSTOM event")
     };

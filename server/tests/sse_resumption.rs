@@ -36,19 +36,19 @@ async fn seqs(sub: &mut warrant_transports::sse::Subscription, n: usize) -> Vec<
 async fn last_event_id_resumes_after_it_then_goes_live() {
     let hub = SseHub::new(Arc::new(MemoryStore::new()));
     for n in 1..=5 {
-        hub.publish("s1", &text(n)).await.expect("logged");
+        hub.publish(&"s1".into(), &text(n)).await.expect("logged");
     }
-    let mut sub = hub.subscribe("s1", 2);
+    let mut sub = hub.subscribe(&"s1".into(), 2);
     assert_eq!(seqs(&mut sub, 3).await, [3, 4, 5]);
-    hub.publish("s1", &text(6)).await.expect("logged");
+    hub.publish(&"s1".into(), &text(6)).await.expect("logged");
     assert_eq!(seqs(&mut sub, 1).await, [6]);
 }
 
 #[tokio::test]
 async fn a_subscriber_that_falls_behind_resumes_from_the_store() {
     let hub = SseHub::with_window(Arc::new(MemoryStore::new()), 2);
-    let mut slow = hub.subscribe("s1", 0);
-    hub.publish("s1", &text(1)).await.expect("logged");
+    let mut slow = hub.subscribe(&"s1".into(), 0);
+    hub.publish(&"s1".into(), &text(1)).await.expect("logged");
     assert_eq!(
         seqs(&mut slow, 1).await,
         [1],
@@ -56,10 +56,10 @@ async fn a_subscriber_that_falls_behind_resumes_from_the_store() {
     );
     // Publishing never waits for the slow subscriber, which falls 49 behind a window of 2.
     for n in 2..=50 {
-        hub.publish("s1", &text(n)).await.expect("logged");
+        hub.publish(&"s1".into(), &text(n)).await.expect("logged");
     }
     assert_eq!(seqs(&mut slow, 49).await, (2..=50).collect::<Vec<_>>());
-    hub.publish("s1", &text(51)).await.expect("logged");
+    hub.publish(&"s1".into(), &text(51)).await.expect("logged");
     assert_eq!(seqs(&mut slow, 1).await, [51]);
 }
 
@@ -67,9 +67,9 @@ async fn a_subscriber_that_falls_behind_resumes_from_the_store() {
 async fn events_dropped_by_retention_are_reported_as_missed() {
     let hub = SseHub::new(Arc::new(MemoryStore::with_event_retention(3)));
     for n in 1..=6 {
-        hub.publish("s1", &text(n)).await.expect("logged");
+        hub.publish(&"s1".into(), &text(n)).await.expect("logged");
     }
-    let mut sub = hub.subscribe("s1", 1);
+    let mut sub = hub.subscribe(&"s1".into(), 1);
     assert_eq!(sub.next().await, Some(Item::Missed { first: 2, last: 3 }));
     assert_eq!(seqs(&mut sub, 3).await, [4, 5, 6]);
 }
@@ -77,13 +77,13 @@ async fn events_dropped_by_retention_are_reported_as_missed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_publishers_reach_a_subscriber_in_log_order() {
     let hub = Arc::new(SseHub::with_window(Arc::new(MemoryStore::new()), 8));
-    let mut sub = hub.subscribe("s1", 0);
+    let mut sub = hub.subscribe(&"s1".into(), 0);
     let publishers: Vec<_> = (0..4)
         .map(|_| {
             let hub = Arc::clone(&hub);
             tokio::spawn(async move {
                 for n in 0..50 {
-                    hub.publish("s1", &text(n)).await.expect("logged");
+                    hub.publish(&"s1".into(), &text(n)).await.expect("logged");
                 }
             })
         })
@@ -97,9 +97,9 @@ async fn concurrent_publishers_reach_a_subscriber_in_log_order() {
 #[tokio::test]
 async fn sessions_do_not_see_each_others_events() {
     let hub = SseHub::new(Arc::new(MemoryStore::new()));
-    let mut other = hub.subscribe("s2", 0);
-    hub.publish("s1", &text(1)).await.expect("logged");
-    hub.publish("s2", &text(2)).await.expect("logged");
+    let mut other = hub.subscribe(&"s2".into(), 0);
+    hub.publish(&"s1".into(), &text(1)).await.expect("logged");
+    hub.publish(&"s2".into(), &text(2)).await.expect("logged");
     match other.next().await.expect("an item") {
         Item::Event(e) => assert_eq!((e.seq, e.event.clone()), (1, text(2))),
         missed => panic!("{missed:?}"),
@@ -109,7 +109,7 @@ async fn sessions_do_not_see_each_others_events() {
 #[tokio::test]
 async fn shutting_the_hub_down_ends_every_subscription() {
     let hub = SseHub::new(Arc::new(MemoryStore::new()));
-    let mut sub = hub.subscribe("s1", 0);
+    let mut sub = hub.subscribe(&"s1".into(), 0);
     hub.shutdown();
     assert_eq!(sub.next().await, None);
 }
@@ -121,7 +121,7 @@ async fn the_events_route_resumes_from_last_event_id() {
         server
             .state
             .hub()
-            .publish("s1", &text(n))
+            .publish(&"s1".into(), &text(n))
             .await
             .expect("logged");
     }
@@ -143,7 +143,7 @@ async fn the_events_route_resumes_from_last_event_id() {
     server
         .state
         .hub()
-        .publish("s1", &text(5))
+        .publish(&"s1".into(), &text(5))
         .await
         .expect("logged");
     assert_eq!(reader.events(1).await[0].0, 5);

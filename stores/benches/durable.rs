@@ -46,7 +46,7 @@ fn durable_decisions(c: &mut Criterion) {
                         let store = Arc::clone(&store);
                         async move {
                             let call = NEXT_CALL.fetch_add(1, Ordering::Relaxed);
-                            let record = sample::evaluation("bench", &format!("call-{call}"));
+                            let record = sample::evaluation("bench", format!("call-{call}"));
                             store.append_audit(record).await.expect("durable");
                         }
                     })
@@ -65,9 +65,9 @@ fn reload_session(c: &mut Criterion) {
         let store = Arc::clone(&store);
         async move {
             let message = format!("m{}", i / PARTS_PER_MESSAGE);
-            let part = sample::decided_part(&format!("call-{i}"));
+            let part = sample::decided_part(format!("call-{i}"));
             store
-                .upsert_tool_part("big", &message, &part)
+                .upsert_tool_part(&"big".into(), &message, &part)
                 .await
                 .expect("saved");
         }
@@ -76,7 +76,7 @@ fn reload_session(c: &mut Criterion) {
     group.throughput(Throughput::Elements(PARTS as u64));
     group.bench_function("session_of_10000_tool_parts", |b| {
         b.to_async(&runtime).iter(|| async {
-            let messages = store.messages("big").await.expect("loads");
+            let messages = store.messages(&"big".into()).await.expect("loads");
             assert_eq!(messages.iter().map(|m| m.parts.len()).sum::<usize>(), PARTS);
         });
     });

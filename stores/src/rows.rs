@@ -30,7 +30,7 @@ impl PartRow {
         Ok(Self {
             session_id: session_id.to_owned(),
             message_id: message_id.to_owned(),
-            tool_call_id: part.tool_call_id.clone(),
+            tool_call_id: part.tool_call_id.as_str().to_owned(),
             tool_name: part.tool_name.clone(),
             json: to_json("a tool part", part)?,
             decision: part
@@ -60,8 +60,8 @@ impl PendingRow {
     pub(crate) fn new(pending: &PendingApproval) -> Result<Self, StoreError> {
         check_session_id(&pending.session_id)?;
         Ok(Self {
-            tool_call_id: pending.request.tool_call_id.clone(),
-            session_id: pending.session_id.clone(),
+            tool_call_id: pending.request.tool_call_id.as_str().to_owned(),
+            session_id: pending.session_id.as_str().to_owned(),
             message_id: pending.message_id.clone(),
             request: to_json("an approval request", &pending.request)?,
         })

@@ -14,7 +14,7 @@ async fn five_records() -> (tempfile::TempDir, SqliteStore, Connection) {
     let store = SqliteStore::open(&path).unwrap();
     for i in 1..=5 {
         store
-            .append_audit(sample::evaluation("s1", &format!("c{i}")))
+            .append_audit(sample::evaluation("s1", format!("c{i}")))
             .await
             .unwrap();
     }

@@ -15,7 +15,7 @@ async fn damaged() -> (tempfile::TempDir, SqliteStore) {
     let store = SqliteStore::open(&path).unwrap();
     for i in 1..=5 {
         store
-            .append_audit(sample::evaluation("s1", &format!("c{i}")))
+            .append_audit(sample::evaluation("s1", format!("c{i}")))
             .await
             .unwrap();
     }

@@ -58,7 +58,7 @@ fn child(path: &str) {
                     let part = sample::decided_part(&id);
                     let message = format!("m-{round}-{writer}");
                     store
-                        .upsert_tool_part("crash", &message, &part)
+                        .upsert_tool_part(&"crash".into(), &message, &part)
                         .await
                         .expect("the part is saved");
                 }
@@ -138,5 +138,8 @@ async fn check(round: usize, path: &std::path::Path, acked: &HashMap<u64, String
             "round {round}: acknowledged record {seq} lost"
         );
     }
-    store.messages("crash").await.expect("the tool parts load");
+    store
+        .messages(&"crash".into())
+        .await
+        .expect("the tool parts load");
 }

@@ -31,7 +31,7 @@ impl Db {
 
     async fn save(&self, message: &str, part: &ToolPart) {
         self.store
-            .upsert_tool_part("s1", message, part)
+            .upsert_tool_part(&"s1".into(), message, part)
             .await
             .unwrap();
     }
@@ -43,7 +43,7 @@ impl Db {
     }
 
     async fn parts(&self) -> Vec<ToolPart> {
-        sample::tool_parts(self.store.messages("s1").await.unwrap())
+        sample::tool_parts(self.store.messages(&"s1".into()).await.unwrap())
     }
 }
 
@@ -75,7 +75,7 @@ async fn a_part_that_cannot_be_read_is_served_by_the_decision_map() {
 async fn the_decision_map_keeps_only_the_newest_calls_of_a_message() {
     let db = Db::open(3);
     for i in 1..=5 {
-        db.save("m1", &sample::decided_part(&format!("c{i}"))).await;
+        db.save("m1", &sample::decided_part(format!("c{i}"))).await;
     }
     db.save("m2", &sample::decided_part("other")).await;
     let mut stmt = db

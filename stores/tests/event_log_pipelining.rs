@@ -37,13 +37,13 @@ async fn concurrent_publishers_of_a_session_are_handed_out_in_log_order() {
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(SqliteStore::open(dir.path().join("w.db")).unwrap());
     let hub = EventHub::new(store.clone());
-    let mut sub = hub.subscribe("s1", 0);
+    let mut sub = hub.subscribe(&"s1".into(), 0);
     let mut everything = hub.subscribe_all();
     let mut tasks = Vec::new();
     for n in 0..200 {
         let hub = hub.clone();
         tasks.push(tokio::spawn(async move {
-            hub.publish("s1", &text(n)).await.unwrap()
+            hub.publish(&"s1".into(), &text(n)).await.unwrap()
         }));
     }
     let mut seqs = Vec::new();
@@ -52,7 +52,7 @@ async fn concurrent_publishers_of_a_session_are_handed_out_in_log_order() {
     }
     seqs.sort_unstable();
     assert_eq!(seqs, (1..=200).collect::<Vec<u64>>());
-    let logged = store.events_since("s1", 0, 1_000).await.unwrap();
+    let logged = store.events_since(&"s1".into(), 0, 1_000).await.unwrap();
     assert_eq!(logged.len(), 200);
     for expected in &logged {
         assert_eq!(
@@ -70,7 +70,7 @@ async fn concurrent_publishers_of_a_session_are_handed_out_in_log_order() {
     }
     drop(sub);
     drop(everything);
-    hub.publish("s1", &text(200)).await.unwrap();
+    hub.publish(&"s1".into(), &text(200)).await.unwrap();
     assert_eq!(hub.live_sessions(), 0, "the channel is released");
 }
 
@@ -79,14 +79,15 @@ async fn a_publisher_giving_up_never_holds_later_events_back() {
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(SqliteStore::open(dir.path().join("w.db")).unwrap());
     let hub = EventHub::new(store.clone());
-    let mut sub = hub.subscribe("s1", 0);
+    let mut sub = hub.subscribe(&"s1".into(), 0);
     // Publishers dropped at once, mid-way: their events may or may not be logged.
     for n in 0..20 {
         let event = text(n);
-        let _ = tokio::time::timeout(Duration::from_nanos(1), hub.publish("s1", &event)).await;
+        let _ =
+            tokio::time::timeout(Duration::from_nanos(1), hub.publish(&"s1".into(), &event)).await;
     }
-    let last = hub.publish("s1", &text(99)).await.unwrap();
-    let logged = store.events_since("s1", 0, 1_000).await.unwrap();
+    let last = hub.publish(&"s1".into(), &text(99)).await.unwrap();
+    let logged = store.events_since(&"s1".into(), 0, 1_000).await.unwrap();
     assert_eq!(logged.last().map(|e| e.seq), Some(last));
     // The subscriber gets every logged event, in order, the last one included.
     for expected in &logged {
@@ -96,7 +97,7 @@ async fn a_publisher_giving_up_never_holds_later_events_back() {
         );
     }
     drop(sub);
-    hub.publish("s1", &text(100)).await.unwrap();
+    hub.publish(&"s1".into(), &text(100)).await.unwrap();
     assert_eq!(hub.live_sessions(), 0, "the channel is released");
 }
 
@@ -139,7 +140,7 @@ async fn concurrent_announced_calls_of_a_session_stream_in_the_contracts_order()
     .build()
     .await
     .unwrap();
-    let mut sub = engine.subscribe("s1", 0);
+    let mut sub = engine.subscribe(&"s1".into(), 0);
     let mut tasks = Vec::new();
     for n in 0..40 {
         let engine = engine.clone();
@@ -160,7 +161,7 @@ async fn concurrent_announced_calls_of_a_session_stream_in_the_contracts_order()
     for t in tasks {
         t.await.unwrap();
     }
-    let logged = store.events_since("s1", 0, 1_000).await.unwrap();
+    let logged = store.events_since(&"s1".into(), 0, 1_000).await.unwrap();
     assert_eq!(logged.len(), 160);
     let mut stage: std::collections::HashMap<String, usize> = Default::default();
     let order = [

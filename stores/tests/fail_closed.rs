@@ -76,12 +76,12 @@ async fn an_unreadable_workspace_is_an_error_not_a_reset() {
 async fn an_unreadable_event_is_an_error_naming_it() {
     let (_dir, store, raw) = open();
     store
-        .append_event("s1", &sample::event("c1"))
+        .append_event(&"s1".into(), &sample::event("c1"))
         .await
         .unwrap();
     raw.execute("UPDATE events SET body = 'garbage'", [])
         .unwrap();
-    let err = store.events_since("s1", 0, 10).await.unwrap_err();
+    let err = store.events_since(&"s1".into(), 0, 10).await.unwrap_err();
     assert!(err.message.contains("event 1 of session \"s1\""), "{err}");
 }
 

@@ -78,7 +78,7 @@ async fn a_v1_database_migrates_and_keeps_its_audit_log_verifiable() {
 async fn old_tool_parts_load_and_an_unrestorable_part_keeps_its_decision() {
     let dir = tempfile::tempdir().unwrap();
     let store = SqliteStore::open(v1_database(dir.path())).unwrap();
-    let parts = sample::tool_parts(store.messages("s-old").await.unwrap());
+    let parts = sample::tool_parts(store.messages(&"s-old".into()).await.unwrap());
     let ids: Vec<&str> = parts.iter().map(|p| p.tool_call_id.as_str()).collect();
     assert_eq!(ids, ["call-1", "call-2", "call-3", "call-4"]);
 
@@ -117,7 +117,12 @@ async fn a_v1_pending_approval_ends_as_interrupted_and_a_v1_grant_gets_its_id_af
         .build()
         .await
         .unwrap();
-    assert!(engine.resolve("call-5", "allow_once").await.is_err());
+    assert!(
+        engine
+            .resolve(&"call-5".into(), "allow_once")
+            .await
+            .is_err()
+    );
     assert!(store.pending_approvals().await.unwrap().is_empty());
     let grants = engine.grants();
     let id = &grants[0].id;
@@ -287,7 +292,10 @@ async fn an_old_log_with_two_evaluations_of_one_id_migrates_and_refuses_a_third(
     .unwrap();
     drop(raw);
     let store = SqliteStore::open(&path).unwrap();
-    assert_eq!(store.evaluation_of("call-1").await.unwrap(), Some(1));
+    assert_eq!(
+        store.evaluation_of(&"call-1".into()).await.unwrap(),
+        Some(1)
+    );
     let err = store
         .append_audit(sample::evaluation("s-old", "call-1"))
         .await

@@ -60,7 +60,7 @@ async fn a_result_is_taken_once_across_instances() {
     let (_dir, a, b) = two_stores(&database).await;
     let (a, b) = (Arc::new(a), Arc::new(b));
     for n in 0..20 {
-        let id = format!("call-{n}");
+        let id = warrant_core::ids::ToolCallId::new(format!("call-{n}"));
         let (here, there) = tokio::join!(a.claim_result(&id), b.claim_result(&id));
         let (here, there) = (here.unwrap(), there.unwrap());
         assert!(here ^ there, "{id}: exactly one instance takes the result");
@@ -142,8 +142,8 @@ async fn a_version_1_database_is_migrated_and_takes_results() {
         .await
         .unwrap();
     assert_eq!(store.migrated_from().await.unwrap(), 1);
-    assert!(store.claim_result("call-1").await.unwrap());
-    assert!(!store.claim_result("call-1").await.unwrap());
+    assert!(store.claim_result(&"call-1".into()).await.unwrap());
+    assert!(!store.claim_result(&"call-1".into()).await.unwrap());
 }
 
 #[tokio::test]

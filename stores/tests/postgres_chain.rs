@@ -199,7 +199,7 @@ async fn five_records() -> (pg::Database, tempfile::TempDir, PostgresStore) {
     let store = config(&database, &dir, "a").connect().await.unwrap();
     for i in 1..=5 {
         store
-            .append_audit(sample::evaluation("s1", &format!("c{i}")))
+            .append_audit(sample::evaluation("s1", format!("c{i}")))
             .await
             .unwrap();
     }
@@ -247,7 +247,7 @@ async fn without_a_checkpoint_an_expected_head_anchors_the_log() {
         .unwrap();
     for i in 1..=3 {
         store
-            .append_audit(sample::evaluation("s1", &format!("c{i}")))
+            .append_audit(sample::evaluation("s1", format!("c{i}")))
             .await
             .unwrap();
     }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
+use warrant_core::ids::SessionId;
 use warrant_core::store::{Approvals, AuditLog, EventLog, StoreErrorKind};
 use warrant_stores::postgres::{EventNotice, PostgresConfig, PostgresStore, SCHEMA_VERSION};
 use warrant_stores::sqlite::AuditKey;
@@ -151,7 +152,7 @@ async fn two_instances_number_one_sessions_events_without_gaps() {
             let store = Arc::clone(store);
             tasks.push(tokio::spawn(async move {
                 store
-                    .append_event("s1", &sample::event(&format!("c{i}")))
+                    .append_event(&"s1".into(), &sample::event(format!("c{i}")))
                     .await
                     .unwrap()
             }));
@@ -163,7 +164,7 @@ async fn two_instances_number_one_sessions_events_without_gaps() {
     }
     seqs.sort_unstable();
     assert_eq!(seqs, (1..=100).collect::<Vec<u64>>());
-    let events = b.events_since("s1", 0, usize::MAX).await.unwrap();
+    let events = b.events_since(&"s1".into(), 0, usize::MAX).await.unwrap();
     assert_eq!(
         events.iter().map(|e| e.seq).collect::<Vec<_>>(),
         (1..=100).collect::<Vec<u64>>()
@@ -186,10 +187,14 @@ async fn a_listener_hears_the_events_of_every_instance_in_commit_order() {
     let b = config(&database, &dir).connect().await.unwrap();
     let mut notices = a.listen().await.unwrap();
     for id in ["x", "y"] {
-        b.append_event("team:s1", &sample::event(id)).await.unwrap();
+        b.append_event(&"team:s1".into(), &sample::event(id))
+            .await
+            .unwrap();
     }
-    a.append_event("s2", &sample::event("z")).await.unwrap();
-    b.append_event("team:s1", &sample::event("w"))
+    a.append_event(&"s2".into(), &sample::event("z"))
+        .await
+        .unwrap();
+    b.append_event(&"team:s1".into(), &sample::event("w"))
         .await
         .unwrap();
     let mut heard = Vec::new();
@@ -198,7 +203,10 @@ async fn a_listener_hears_the_events_of_every_instance_in_commit_order() {
         heard.push((n.session_id, n.seq));
     }
     let expected = [("team:s1", 1), ("team:s1", 2), ("s2", 1), ("team:s1", 3)];
-    assert_eq!(heard, expected.map(|(s, n)| (s.to_owned(), n)).to_vec());
+    assert_eq!(
+        heard,
+        expected.map(|(s, n)| (SessionId::from(s), n)).to_vec()
+    );
 
     // A lost connection ends the stream with an error, never silently.
     database.execute(

@@ -51,7 +51,10 @@ async fn a_store_on_tls_works_and_its_connections_are_encrypted() {
         .append_audit(sample::evaluation("s1", "call-tls-1"))
         .await
         .unwrap();
-    assert_eq!(store.evaluation_of("call-tls-1").await.unwrap(), Some(seq));
+    assert_eq!(
+        store.evaluation_of(&"call-tls-1".into()).await.unwrap(),
+        Some(seq)
+    );
     let notices = store.listen().await.unwrap();
     let (tls, plain) = connections_by_tls(&database).await;
     assert!(
@@ -102,7 +105,7 @@ async fn sslmode_disable_connects_without_tls() {
     let (url, _) = database.tls();
     let url = url.replace("sslmode=require", "sslmode=disable");
     let store: PostgresStore = config(url, &dir).connect().await.unwrap();
-    assert_eq!(store.evaluation_of("none").await.unwrap(), None);
+    assert_eq!(store.evaluation_of(&"none".into()).await.unwrap(), None);
     let (tls, plain) = connections_by_tls(&database).await;
     assert_eq!((tls, plain > 0), (0, true), "{tls} TLS, {plain} plain");
 }
@@ -126,7 +129,7 @@ async fn libpq_verify_full_is_accepted_and_verifies() {
     let (url, ca) = database.tls();
     let url = url.replace("sslmode=require", "sslmode=verify-full");
     let store = config(url, &dir).tls_ca_file(ca).connect().await.unwrap();
-    assert_eq!(store.evaluation_of("none").await.unwrap(), None);
+    assert_eq!(store.evaluation_of(&"none".into()).await.unwrap(), None);
     let (tls, plain) = connections_by_tls(&database).await;
     assert_eq!((tls > 0, plain), (true, 0), "{tls} TLS, {plain} plain");
 }

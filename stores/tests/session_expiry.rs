@@ -40,7 +40,7 @@ async fn sessions_idle_longer_than_the_expiry_go_when_the_store_opens() {
         .await
         .unwrap();
     store
-        .upsert_tool_part("old-busy", "m1", &sample::decided_part("c1"))
+        .upsert_tool_part(&"old-busy".into(), "m1", &sample::decided_part("c1"))
         .await
         .unwrap();
     drop(store);
@@ -65,7 +65,10 @@ async fn an_expired_session_saved_back_unchanged_stays_expired() {
     let store = SqliteStore::open(&path).unwrap();
     let mut state = workspace(&["a", "b"]);
     store.save_workspace(&state).await.unwrap();
-    store.append_event("b", &sample::event("c1")).await.unwrap();
+    store
+        .append_event(&"b".into(), &sample::event("c1"))
+        .await
+        .unwrap();
     let expired = store
         .expire_idle_sessions(now_millis() - 60_000)
         .await
@@ -76,7 +79,11 @@ async fn an_expired_session_saved_back_unchanged_stays_expired() {
     assert_eq!(expired, ["a", "b"]);
     assert!(rows(&path).is_empty());
     assert!(
-        store.events_since("b", 0, 10).await.unwrap().is_empty(),
+        store
+            .events_since(&"b".into(), 0, 10)
+            .await
+            .unwrap()
+            .is_empty(),
         "an expired session's events go with it"
     );
 

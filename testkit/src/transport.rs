@@ -30,6 +30,7 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
+use warrant_core::ids::{SessionId, ToolCallId};
 
 use futures::StreamExt;
 use futures::stream::BoxStream;
@@ -135,7 +136,7 @@ impl Observer {
     }
 }
 
-type Observe = Box<dyn Fn(&str) -> Observer + Send + Sync>;
+type Observe = Box<dyn Fn(&SessionId) -> Observer + Send + Sync>;
 type Disconnect = Box<dyn Fn() + Send + Sync>;
 
 /// A transport under test: the transport, the store an engine over it uses, how to watch a
@@ -163,7 +164,7 @@ impl Subject {
     pub fn new(
         transport: Arc<dyn Transport>,
         store: Arc<dyn Store>,
-        observe: impl Fn(&str) -> Observer + Send + Sync + 'static,
+        observe: impl Fn(&SessionId) -> Observer + Send + Sync + 'static,
     ) -> Self {
         Self {
             transport,
@@ -188,7 +189,7 @@ impl Subject {
     }
 
     /// Starts watching a session's deliveries.
-    pub fn observe(&self, session_id: &str) -> Observer {
+    pub fn observe(&self, session_id: &SessionId) -> Observer {
         (self.observe)(session_id)
     }
 }
@@ -217,7 +218,7 @@ fn numbered(tag: &str, n: u64) -> Vec<(String, u64)> {
 /// A session's events arrive in the order they were emitted, each once and unchanged, of
 /// every kind (text, tool calls, Warrant's custom events).
 pub async fn events_of_a_session_arrive_in_order_and_intact(s: Subject) {
-    let mut observer = s.observe("s1");
+    let mut observer = s.observe(&"s1".into());
     let start = Event::ToolCallStart(ToolCallStart {
         tool_call_id: "c1".to_owned(),
         tool_call_name: "Bash".to_owned(),
@@ -229,7 +230,10 @@ pub async fn events_of_a_session_arrive_in_order_and_intact(s: Subject) {
     let mut sent = vec![start, custom];
     sent.extend((0..40).map(|i| tagged("s1", i)));
     for event in &sent {
-        s.transport.emit("s1", event).await.expect("delivered");
+        s.transport
+            .emit(&"s1".into(), event)
+            .await
+            .expect("delivered");
     }
     for (i, event) in sent.iter().enumerate() {
         assert_eq!(&observer.next().await, event, "event {i} of the session");
@@ -241,14 +245,17 @@ pub async fn events_of_a_session_arrive_in_order_and_intact(s: Subject) {
 pub async fn concurrent_emitters_on_one_session_keep_each_ones_order(s: Subject) {
     const EMITTERS: u64 = 4;
     const EACH: u64 = 25;
-    let mut observer = s.observe("s1");
+    let mut observer = s.observe(&"s1".into());
     let tasks: Vec<_> = (0..EMITTERS)
         .map(|e| {
             let transport = Arc::clone(&s.transport);
             tokio::spawn(async move {
                 for i in 0..EACH {
                     let event = tagged(&format!("emitter-{e}"), i);
-                    transport.emit("s1", &event).await.expect("delivered");
+                    transport
+                        .emit(&"s1".into(), &event)
+                        .await
+                        .expect("delivered");
                     tokio::task::yield_now().await;
                 }
             })
@@ -274,11 +281,17 @@ pub async fn concurrent_emitters_on_one_session_keep_each_ones_order(s: Subject)
 /// Two sessions emitted in turn: each session's observer gets that session's events in
 /// order.
 pub async fn sessions_keep_their_own_order(s: Subject) {
-    let mut one = s.observe("s1");
-    let mut two = s.observe("s2");
+    let mut one = s.observe(&"s1".into());
+    let mut two = s.observe(&"s2".into());
     for i in 0..20 {
-        s.transport.emit("s1", &tagged("s1", i)).await.expect("s1");
-        s.transport.emit("s2", &tagged("s2", i)).await.expect("s2");
+        s.transport
+            .emit(&"s1".into(), &tagged("s1", i))
+            .await
+            .expect("s1");
+        s.transport
+            .emit(&"s2".into(), &tagged("s2", i))
+            .await
+            .expect("s2");
     }
     assert_eq!(one.tagged("s1", 20).await, numbered("s1", 20));
     assert_eq!(two.tagged("s2", 20).await, numbered("s2", 20));
@@ -288,11 +301,11 @@ pub async fn sessions_keep_their_own_order(s: Subject) {
 /// emitted in bounded time, and a reading subscriber still gets the latest.
 pub async fn a_subscriber_that_does_not_read_never_blocks_emit(s: Subject) {
     const EVENTS: u64 = 5_000;
-    let _stalled = s.observe("s1");
+    let _stalled = s.observe(&"s1".into());
     let emitted = tokio::time::timeout(Duration::from_secs(30), async {
         for i in 0..EVENTS {
             s.transport
-                .emit("s1", &tagged("s1", i))
+                .emit(&"s1".into(), &tagged("s1", i))
                 .await
                 .expect("delivered");
         }
@@ -302,9 +315,9 @@ pub async fn a_subscriber_that_does_not_read_never_blocks_emit(s: Subject) {
         emitted.is_ok(),
         "emitting was blocked by a stalled subscriber"
     );
-    let mut reader = s.observe("s1");
+    let mut reader = s.observe(&"s1".into());
     s.transport
-        .emit("s1", &tagged("after", 0))
+        .emit(&"s1".into(), &tagged("after", 0))
         .await
         .expect("delivered");
     assert_eq!(reader.tagged("after", 1).await, numbered("after", 1));
@@ -313,14 +326,14 @@ pub async fn a_subscriber_that_does_not_read_never_blocks_emit(s: Subject) {
 /// [`emit_logged`](Transport::emit_logged) with an event another hub logged delivers that
 /// event.
 pub async fn an_event_logged_by_another_hub_is_delivered(s: Subject) {
-    let mut observer = s.observe("s1");
+    let mut observer = s.observe(&"s1".into());
     let other = EventHub::new(Arc::new(MemoryStore::new()));
     let logged = Arc::new(StoredEvent {
         seq: 1,
         event: tagged("logged", 0),
     });
     s.transport
-        .emit_logged("s1", &logged, &other)
+        .emit_logged(&"s1".into(), &logged, &other)
         .await
         .expect("delivered");
     assert_eq!(observer.tagged("logged", 1).await, numbered("logged", 1));
@@ -330,7 +343,7 @@ pub async fn an_event_logged_by_another_hub_is_delivered(s: Subject) {
 /// returned them.
 pub async fn the_engine_s_decisions_reach_subscribers(s: Subject) {
     let engine = engine(&s.store, Some(Arc::clone(&s.transport))).await;
-    let mut observer = s.observe("s1");
+    let mut observer = s.observe(&"s1".into());
     for (id, tool) in [("c1", "view"), ("c2", "Bash")] {
         let returned = engine.authorize(call(id, tool), OPTIONS).await.unwrap();
         let delivered = observer
@@ -347,11 +360,14 @@ pub async fn the_engine_s_decisions_reach_subscribers(s: Subject) {
 /// logs every call: a transport that cannot deliver never costs a decision, and never turns
 /// an `ask` into an `allow`.
 pub async fn a_transport_without_subscribers_never_costs_a_decision(s: Subject) {
-    drop(s.observe("s1"));
+    drop(s.observe(&"s1".into()));
     (s.disconnect)();
     // Whatever the transport answers now, an error or not, emitting returns.
-    let emitted =
-        tokio::time::timeout(DELIVERY_TIMEOUT, s.transport.emit("s1", &tagged("s1", 0))).await;
+    let emitted = tokio::time::timeout(
+        DELIVERY_TIMEOUT,
+        s.transport.emit(&"s1".into(), &tagged("s1", 0)),
+    )
+    .await;
     assert!(emitted.is_ok(), "emit hung after its subscribers left");
 
     let engine = engine(&s.store, Some(Arc::clone(&s.transport))).await;
@@ -360,7 +376,7 @@ pub async fn a_transport_without_subscribers_never_costs_a_decision(s: Subject) 
     let asked = engine.authorize(call("c2", "Bash"), OPTIONS).await.unwrap();
     assert_eq!(asked.decision.behavior, Behavior::Ask);
 
-    let audited: Vec<String> = s
+    let audited: Vec<ToolCallId> = s
         .store
         .audit_records(&AuditQuery::session("s1"))
         .await

@@ -5,6 +5,7 @@
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use warrant_core::ids::SessionId;
 
 use async_trait::async_trait;
 use tokio::sync::Mutex;
@@ -49,7 +50,7 @@ struct Swapping {
 
 #[async_trait]
 impl Transport for Swapping {
-    async fn emit(&self, session_id: &str, event: &Event) -> Result<(), TransportError> {
+    async fn emit(&self, session_id: &SessionId, event: &Event) -> Result<(), TransportError> {
         let mut held = self.held.lock().await;
         match held.take() {
             None => *held = Some(event.clone()),

@@ -2,6 +2,7 @@
 //! [`update_workspace`](Engine::update_workspace).
 
 use std::sync::Arc;
+use warrant_core::ids::SessionId;
 
 use axum::http::StatusCode;
 
@@ -20,7 +21,7 @@ use crate::error::ApiError;
 /// # Errors
 ///
 /// A store failure.
-pub async fn ensure_session(engine: &Engine, session_id: &str) -> Result<(), ApiError> {
+pub async fn ensure_session(engine: &Engine, session_id: &SessionId) -> Result<(), ApiError> {
     warrant_core::workspace::check_session_id(session_id).map_err(|e| {
         ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -69,7 +70,7 @@ pub async fn save_pattern_with(
 /// See [`update_session_approval_settings`]; or a store failure.
 pub async fn update_session_settings(
     engine: &Engine,
-    session_id: &str,
+    session_id: &SessionId,
     auto_approved_tool_names: Option<Vec<String>>,
 ) -> Result<Arc<WorkspaceState>, ApiError> {
     let request = SessionApprovalSettingsRequest::new(session_id, auto_approved_tool_names);
@@ -89,7 +90,7 @@ pub async fn update_session_settings(
 /// An invalid session id (422) or a store failure.
 pub async fn set_session_status(
     engine: &Engine,
-    session_id: &str,
+    session_id: &SessionId,
     status: SessionStatus,
 ) -> Result<Arc<WorkspaceState>, ApiError> {
     update_session(
@@ -105,13 +106,13 @@ pub async fn set_session_status(
 /// already is as asked.
 async fn update_session(
     engine: &Engine,
-    session_id: &str,
+    session_id: &SessionId,
     done: impl Fn(&warrant_core::workspace::SessionRecord) -> bool,
     change: impl Fn(&mut warrant_core::workspace::SessionRecord),
 ) -> Result<Arc<WorkspaceState>, ApiError> {
     ensure_session(engine, session_id).await?;
     let current = engine.workspace();
-    if current.session(session_id).is_some_and(&done) {
+    if current.session(session_id.as_str()).is_some_and(&done) {
         return Ok(current);
     }
     Ok(engine
@@ -122,7 +123,7 @@ async fn update_session(
                 .iter_mut()
                 .find(|s| s.id == session_id)
                 .ok_or_else(|| workspace::ApprovalError::UnknownSession {
-                    session_id: session_id.to_owned(),
+                    session_id: session_id.clone(),
                 })?;
             change(session);
             Ok(next)
@@ -138,7 +139,7 @@ async fn update_session(
 /// `invalid_value` for a value over its limit; the errors of a workspace update.
 pub async fn set_session_origin(
     engine: &Engine,
-    session_id: &str,
+    session_id: &SessionId,
     agent: Option<&str>,
     cwd: Option<&str>,
 ) -> Result<Arc<WorkspaceState>, ApiError> {

@@ -80,7 +80,7 @@ async fn decide(engine: &Engine, range: std::ops::Range<usize>, pad: usize) {
 
 fn subscribe_and_leave(hub: &SseHub, range: std::ops::Range<usize>) {
     for n in range {
-        drop(hub.subscribe(&format!("quiet-{n}"), 0));
+        drop(hub.subscribe(&format!("quiet-{n}").into(), 0));
     }
 }
 

@@ -65,13 +65,15 @@ fn a_comment_frame_stays_on_one_line() {
 #[tokio::test(start_paused = true)]
 async fn an_idle_stream_sends_keep_alive_comments_then_the_next_event() {
     let hub = SseHub::new(Arc::new(MemoryStore::new()));
-    let sub = hub.subscribe("s1", 0);
+    let sub = hub.subscribe(&"s1".into(), 0);
     let mut stream = EventStream::new(sub, Duration::from_secs(15), StopAt::Never);
     let before = tokio::time::Instant::now();
     let frame = stream.next_frame().await.expect("a frame");
     assert_eq!(&frame[..], KEEP_ALIVE);
     assert_eq!(before.elapsed(), Duration::from_secs(15));
-    hub.publish("s1", &text("hello")).await.expect("logged");
+    hub.publish(&"s1".into(), &text("hello"))
+        .await
+        .expect("logged");
     let frame = stream.next_frame().await.expect("a frame");
     assert!(frame.starts_with(b"id: 1\ndata: "), "{frame:?}");
 }
@@ -87,9 +89,9 @@ async fn a_run_stream_ends_after_its_own_run_finished() {
         finished("r1"),
         text("after"),
     ] {
-        hub.publish("t1", &event).await.expect("logged");
+        hub.publish(&"t1".into(), &event).await.expect("logged");
     }
-    let sub = hub.subscribe("t1", 1);
+    let sub = hub.subscribe(&"t1".into(), 1);
     let run_id = "r1".to_owned();
     let mut stream = EventStream::new(
         sub,
@@ -111,8 +113,10 @@ async fn a_run_stream_ends_after_its_own_run_finished() {
 async fn a_run_stream_ends_once_its_task_is_over_even_without_run_finished() {
     let hub = SseHub::new(Arc::new(MemoryStore::new()));
     let (task, done) = oneshot::channel::<()>();
-    hub.publish("t1", &started("r1")).await.expect("logged");
-    let sub = hub.subscribe("t1", 0);
+    hub.publish(&"t1".into(), &started("r1"))
+        .await
+        .expect("logged");
+    let sub = hub.subscribe(&"t1".into(), 0);
     let run_id = "r1".to_owned();
     let mut stream = EventStream::new(
         sub,
@@ -120,7 +124,7 @@ async fn a_run_stream_ends_once_its_task_is_over_even_without_run_finished() {
         StopAt::RunEnd { run_id, done },
     );
     assert!(stream.next_frame().await.is_some());
-    hub.publish("t1", &text("last words"))
+    hub.publish(&"t1".into(), &text("last words"))
         .await
         .expect("logged");
     drop(task);

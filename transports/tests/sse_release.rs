@@ -22,7 +22,7 @@ fn text(delta: &str) -> Event {
 async fn subscriptions_to_quiet_sessions_leave_no_channel() {
     let hub = SseHub::new(Arc::new(MemoryStore::new()));
     for n in 0..1000 {
-        let subscription = hub.subscribe(&format!("quiet-{n}"), 0);
+        let subscription = hub.subscribe(&format!("quiet-{n}").into(), 0);
         assert_eq!(hub.live_sessions(), 1);
         drop(subscription);
     }
@@ -32,14 +32,14 @@ async fn subscriptions_to_quiet_sessions_leave_no_channel() {
 #[tokio::test]
 async fn publishing_with_nobody_listening_keeps_no_channel_and_logs_the_event() {
     let hub = SseHub::new(Arc::new(MemoryStore::new()));
-    assert_eq!(hub.publish("s1", &text("a")).await.unwrap(), 1);
+    assert_eq!(hub.publish(&"s1".into(), &text("a")).await.unwrap(), 1);
     assert_eq!(hub.live_sessions(), 0);
-    let mut late = hub.subscribe("s1", 0);
+    let mut late = hub.subscribe(&"s1".into(), 0);
     let Some(Item::Event(first)) = late.next().await else {
         panic!("the logged event")
     };
     assert_eq!(first.seq, 1);
-    hub.publish("s1", &text("b")).await.unwrap();
+    hub.publish(&"s1".into(), &text("b")).await.unwrap();
     let Some(Item::Event(second)) = late.next().await else {
         panic!("the live event")
     };

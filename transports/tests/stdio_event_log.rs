@@ -25,7 +25,7 @@ async fn the_stdio_engine_logs_what_it_prints() {
         .build()
         .await
         .expect("an engine");
-    let mut subscribed = engine.subscribe("s1", 0);
+    let mut subscribed = engine.subscribe(&"s1".into(), 0);
     let task = tokio::spawn(serve(server_in, engine, out, StdioOptions::default()));
     let call = json!({"type": "tool_call", "sessionId": "s1", "toolCallId": "c1",
         "toolName": "view", "input": {"path": "README.md"}});
@@ -42,7 +42,7 @@ async fn the_stdio_engine_logs_what_it_prints() {
         printed.push(serde_json::from_str::<Value>(&line).unwrap());
     }
     let logged: Vec<Value> = store
-        .events_since("s1", 0, 100)
+        .events_since(&"s1".into(), 0, 100)
         .await
         .unwrap()
         .iter()

@@ -3,6 +3,7 @@
 //! under the write lock), or a running `warrant serve` (see [`super::remote`]).
 
 use std::sync::{Arc, Mutex};
+use warrant_core::ids::{SessionId, ToolCallId};
 
 use warrant_core::call::{PermissionMode, ToolCall};
 use warrant_core::decision::ToolPermissionDecision;
@@ -20,25 +21,25 @@ use crate::engine::open_store;
 /// What a hook needs of Warrant.
 pub(crate) trait Backend {
     /// The session is running (added when new).
-    async fn start(&self, session_id: &str, agent: &str, cwd: &str) -> Result<(), String>;
+    async fn start(&self, session_id: &SessionId, agent: &str, cwd: &str) -> Result<(), String>;
     /// Decides a call, records it and its tool part, and returns the decision.
     async fn decide(&self, call: ToolCall) -> Result<ToolPermissionDecision, DecideError>;
     /// Resolves a pending request with one of its actions; `false` when nothing is pending
     /// under that id.
-    async fn resolve(&self, tool_call_id: &str, action_id: &str) -> Result<bool, String>;
+    async fn resolve(&self, tool_call_id: &ToolCallId, action_id: &str) -> Result<bool, String>;
     /// Reports what an allowed call returned.
     async fn complete(
         &self,
-        session_id: &str,
-        tool_call_id: &str,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
         content: &str,
     ) -> Result<(), String>;
     /// The ids of the session's requests awaiting the user.
-    async fn pending(&self, session_id: &str) -> Result<Vec<String>, String>;
+    async fn pending(&self, session_id: &SessionId) -> Result<Vec<ToolCallId>, String>;
     /// The session's tool parts, oldest first.
-    async fn parts(&self, session_id: &str) -> Result<Vec<ToolPart>, String>;
+    async fn parts(&self, session_id: &SessionId) -> Result<Vec<ToolPart>, String>;
     /// The session is idle again.
-    async fn finish(&self, session_id: &str) -> Result<(), String>;
+    async fn finish(&self, session_id: &SessionId) -> Result<(), String>;
 }
 
 /// Why a call was not decided.
@@ -80,16 +81,16 @@ pub(crate) struct Local {
 /// stream.
 struct DeferredLog {
     store: Arc<dyn Store>,
-    events: Mutex<Vec<(String, Event)>>,
+    events: Mutex<Vec<(SessionId, Event)>>,
 }
 
 #[warrant_core::async_trait]
 impl Transport for DeferredLog {
-    async fn emit(&self, session_id: &str, event: &Event) -> Result<(), TransportError> {
+    async fn emit(&self, session_id: &SessionId, event: &Event) -> Result<(), TransportError> {
         self.events
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push((session_id.to_owned(), event.clone()));
+            .push((session_id.clone(), event.clone()));
         Ok(())
     }
 
@@ -97,7 +98,7 @@ impl Transport for DeferredLog {
     /// (handed over through `emit`) are left to log here.
     async fn emit_logged(
         &self,
-        _session_id: &str,
+        _session_id: &SessionId,
         _event: &Arc<warrant_core::store::StoredEvent>,
         _hub: &warrant_core::events::EventHub,
     ) -> Result<(), TransportError> {
@@ -152,7 +153,7 @@ impl Local {
     /// as the store has them (a server may be changing those meanwhile).
     async fn set_status(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         status: SessionStatus,
         agent: &str,
         cwd: &str,
@@ -190,7 +191,7 @@ impl Local {
 }
 
 impl Backend for Local {
-    async fn start(&self, session_id: &str, agent: &str, cwd: &str) -> Result<(), String> {
+    async fn start(&self, session_id: &SessionId, agent: &str, cwd: &str) -> Result<(), String> {
         warrant_core::workspace::check_session_id(session_id).map_err(|e| e.to_string())?;
         self.engine
             .add_session(session_id)
@@ -215,7 +216,7 @@ impl Backend for Local {
             })
     }
 
-    async fn resolve(&self, tool_call_id: &str, action_id: &str) -> Result<bool, String> {
+    async fn resolve(&self, tool_call_id: &ToolCallId, action_id: &str) -> Result<bool, String> {
         match self.engine.resolve(tool_call_id, action_id).await {
             Ok(_) => Ok(true),
             Err(ResolveError::Unknown(_) | ResolveError::NotPending(_)) => Ok(false),
@@ -225,8 +226,8 @@ impl Backend for Local {
 
     async fn complete(
         &self,
-        session_id: &str,
-        tool_call_id: &str,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
         content: &str,
     ) -> Result<(), String> {
         self.engine
@@ -235,17 +236,17 @@ impl Backend for Local {
             .map_err(|e| e.to_string())
     }
 
-    async fn pending(&self, session_id: &str) -> Result<Vec<String>, String> {
+    async fn pending(&self, session_id: &SessionId) -> Result<Vec<ToolCallId>, String> {
         Ok(self
             .engine
             .pending_requests()
             .into_iter()
-            .filter(|r| r.session_id.as_deref() == Some(session_id))
+            .filter(|r| r.session_id.as_ref() == Some(session_id))
             .map(|r| r.tool_call_id)
             .collect())
     }
 
-    async fn parts(&self, session_id: &str) -> Result<Vec<ToolPart>, String> {
+    async fn parts(&self, session_id: &SessionId) -> Result<Vec<ToolPart>, String> {
         let messages = self
             .engine
             .store()
@@ -255,7 +256,7 @@ impl Backend for Local {
         Ok(tool_parts(messages))
     }
 
-    async fn finish(&self, session_id: &str) -> Result<(), String> {
+    async fn finish(&self, session_id: &SessionId) -> Result<(), String> {
         if self.engine.workspace().session(session_id).is_none() {
             return Ok(());
         }

@@ -1,6 +1,7 @@
 //! A hook payload read into what Warrant needs: which event, which session, which tool call.
 
 use std::path::PathBuf;
+use warrant_core::ids::{SessionId, ToolCallId};
 
 use serde_json::Value;
 
@@ -29,7 +30,7 @@ pub(crate) struct ToolUse {
     /// The agent's tool input.
     pub input: Value,
     /// The agent's call id, when it gives one (Gemini CLI does not).
-    pub id: Option<String>,
+    pub id: Option<ToolCallId>,
     /// What the tool returned (post-tool events).
     pub response: Option<Value>,
 }
@@ -40,7 +41,7 @@ pub(crate) struct HookEvent {
     /// The event.
     pub kind: EventKind,
     /// The agent's session id: the Warrant session.
-    pub session_id: String,
+    pub session_id: SessionId,
     /// The agent's working directory: the workspace root.
     pub cwd: PathBuf,
     /// The tool call, for tool events.
@@ -134,7 +135,7 @@ pub(crate) fn parse(agent: Agent, text: &str) -> Result<HookEvent, PayloadError>
             Some(ToolUse {
                 name,
                 input,
-                id,
+                id: id.map(ToolCallId::from),
                 response,
             })
         }
@@ -142,7 +143,7 @@ pub(crate) fn parse(agent: Agent, text: &str) -> Result<HookEvent, PayloadError>
     };
     Ok(HookEvent {
         kind,
-        session_id,
+        session_id: session_id.into(),
         cwd,
         tool,
     })
@@ -187,7 +188,7 @@ mod tests {
         assert_eq!(event.session_id, "s");
         let tool = event.tool.unwrap();
         assert_eq!(
-            (tool.name.as_str(), tool.id.as_deref()),
+            (tool.name.as_str(), tool.id.as_ref().map(ToolCallId::as_str)),
             ("Bash", Some("t1"))
         );
     }

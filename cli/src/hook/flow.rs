@@ -5,6 +5,7 @@
 use serde_json::Value;
 use warrant_core::call::ToolCall;
 use warrant_core::decision::{Behavior, ToolPermissionDecision};
+use warrant_core::ids::{SessionId, ToolCallId};
 use warrant_core::part::{ToolPart, ToolState};
 use warrant_core::sanitize::redact_value;
 
@@ -29,7 +30,7 @@ pub(crate) async fn handle<B: Backend>(
     event: &HookEvent,
     backend: &B,
 ) -> Result<Verdict, String> {
-    let session = event.session_id.as_str();
+    let session = &event.session_id;
     match (&event.kind, &event.tool) {
         (EventKind::PreTool, Some(tool)) => {
             let cwd = event.cwd.to_string_lossy();
@@ -62,7 +63,7 @@ pub(crate) async fn handle<B: Backend>(
 
 async fn decide<B: Backend>(
     agent: Agent,
-    session: &str,
+    session: &SessionId,
     tool: &ToolUse,
     backend: &B,
 ) -> Result<Verdict, String> {
@@ -70,7 +71,7 @@ async fn decide<B: Backend>(
     let id = tool
         .id
         .clone()
-        .unwrap_or_else(|| format!("{}-{}", agent.id(), uuid::Uuid::new_v4().simple()));
+        .unwrap_or_else(|| format!("{}-{}", agent.id(), uuid::Uuid::new_v4().simple()).into());
     // What the engine records as the call's part: a recorded decision answers only the
     // very call it was made for.
     let recorded_input = redact_value(&input);
@@ -111,7 +112,11 @@ fn verdict(decision: &ToolPermissionDecision) -> Verdict {
 
 /// The Warrant id of a call a post-tool event reports: the agent's own id, or (Gemini CLI
 /// gives none) the latest unfinished call of the session with the same tool and input.
-async fn call_id<B: Backend>(session: &str, tool: &ToolUse, backend: &B) -> Result<String, String> {
+async fn call_id<B: Backend>(
+    session: &SessionId,
+    tool: &ToolUse,
+    backend: &B,
+) -> Result<ToolCallId, String> {
     if let Some(id) = &tool.id {
         return Ok(id.clone());
     }

@@ -10,6 +10,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use warrant_core::ids::{SessionId, ToolCallId};
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -221,14 +222,17 @@ fn segment(text: &str) -> String {
 }
 
 impl Backend for Remote {
-    async fn start(&self, session_id: &str, agent: &str, cwd: &str) -> Result<(), String> {
-        let path = format!("/v1/sessions/{}/run", segment(session_id));
+    async fn start(&self, session_id: &SessionId, agent: &str, cwd: &str) -> Result<(), String> {
+        let path = format!("/v1/sessions/{}/run", segment(session_id.as_str()));
         let body = json!({"action": "start", "agent": agent, "cwd": cwd});
         self.expect(Method::POST, &path, Some(body)).await.map(drop)
     }
 
     async fn decide(&self, call: ToolCall) -> Result<ToolPermissionDecision, DecideError> {
-        let path = format!("/v1/sessions/{}/tool-calls", segment(&call.session_id));
+        let path = format!(
+            "/v1/sessions/{}/tool-calls",
+            segment(call.session_id.as_str())
+        );
         let mut body = json!({
             "toolCallId": call.tool_call_id,
             "toolName": call.tool_name,
@@ -254,8 +258,8 @@ impl Backend for Remote {
             .map_err(|e| DecideError::failed(format!("POST {path}: not a decision ({e})")))
     }
 
-    async fn resolve(&self, tool_call_id: &str, action_id: &str) -> Result<bool, String> {
-        let path = format!("/v1/approvals/{}", segment(tool_call_id));
+    async fn resolve(&self, tool_call_id: &ToolCallId, action_id: &str) -> Result<bool, String> {
+        let path = format!("/v1/approvals/{}", segment(tool_call_id.as_str()));
         let (status, value) = self
             .send(Method::POST, &path, Some(json!({"actionId": action_id})))
             .await?;
@@ -268,41 +272,41 @@ impl Backend for Remote {
 
     async fn complete(
         &self,
-        session_id: &str,
-        tool_call_id: &str,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
         content: &str,
     ) -> Result<(), String> {
         let path = format!(
             "/v1/sessions/{}/tool-calls/{}/result",
-            segment(session_id),
-            segment(tool_call_id)
+            segment(session_id.as_str()),
+            segment(tool_call_id.as_str())
         );
         self.expect(Method::POST, &path, Some(json!({"content": content})))
             .await
             .map(drop)
     }
 
-    async fn pending(&self, session_id: &str) -> Result<Vec<String>, String> {
+    async fn pending(&self, session_id: &SessionId) -> Result<Vec<ToolCallId>, String> {
         let value = self.expect(Method::GET, "/v1/approvals", None).await?;
         let requests: Vec<ToolApprovalRequest> = serde_json::from_value(value)
             .map_err(|e| format!("GET /v1/approvals: not a list of requests ({e})"))?;
         Ok(requests
             .into_iter()
-            .filter(|r| r.session_id.as_deref() == Some(session_id))
+            .filter(|r| r.session_id.as_ref() == Some(session_id))
             .map(|r| r.tool_call_id)
             .collect())
     }
 
-    async fn parts(&self, session_id: &str) -> Result<Vec<ToolPart>, String> {
-        let path = format!("/v1/sessions/{}/messages", segment(session_id));
+    async fn parts(&self, session_id: &SessionId) -> Result<Vec<ToolPart>, String> {
+        let path = format!("/v1/sessions/{}/messages", segment(session_id.as_str()));
         let value = self.expect(Method::GET, &path, None).await?;
         let messages: Vec<Message> = serde_json::from_value(value)
             .map_err(|e| format!("GET {path}: not a list of messages ({e})"))?;
         Ok(tool_parts(messages))
     }
 
-    async fn finish(&self, session_id: &str) -> Result<(), String> {
-        let path = format!("/v1/sessions/{}/run", segment(session_id));
+    async fn finish(&self, session_id: &SessionId) -> Result<(), String> {
+        let path = format!("/v1/sessions/{}/run", segment(session_id.as_str()));
         let (status, value) = self
             .send(Method::POST, &path, Some(json!({"action": "finish"})))
             .await?;

@@ -1,5 +1,6 @@
 //! Audit records: the authoritative account of every evaluation and resolution.
 
+use crate::ids::{SessionId, ToolCallId};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -70,9 +71,9 @@ pub struct AuditRecord {
     /// When (Unix milliseconds).
     pub at: i64,
     /// The session.
-    pub session_id: String,
+    pub session_id: SessionId,
     /// The call.
-    pub tool_call_id: String,
+    pub tool_call_id: ToolCallId,
     /// The runtime tool id.
     pub tool_name: String,
     /// What happened.

@@ -1,5 +1,6 @@
 //! Building an [`Engine`]: its chain, store, transport, grant scoper and workspace root.
 
+use crate::ids::SessionId;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
@@ -218,7 +219,7 @@ struct Nowhere;
 impl Transport for Nowhere {
     async fn emit(
         &self,
-        _session_id: &str,
+        _session_id: &SessionId,
         _event: &Event,
     ) -> Result<(), crate::transport::TransportError> {
         Ok(())

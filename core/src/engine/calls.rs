@@ -2,6 +2,7 @@
 //! user or awaiting their result keep their tool part in memory (small ones only); settled
 //! calls leave a few bytes each, and only the latest of them.
 
+use crate::ids::{SessionId, ToolCallId};
 use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
@@ -58,7 +59,7 @@ pub(super) enum Stage {
 
 /// A call the engine still acts on.
 pub(super) struct Tracked {
-    pub session_id: String,
+    pub session_id: SessionId,
     pub message_id: String,
     /// `None` once the part was left to the store to save memory.
     pub part: Option<ToolPart>,
@@ -95,20 +96,25 @@ impl Outcome {
 /// A settled call, remembered for a while.
 pub(super) struct Settled {
     seq: u64,
-    pub session_id: String,
+    pub session_id: SessionId,
     pub outcome: Outcome,
 }
 
 /// The allowed calls whose part is in memory, oldest first, with their input sizes.
 #[derive(Default)]
 pub(super) struct Awaiting {
-    order: VecDeque<(String, usize)>,
+    order: VecDeque<(ToolCallId, usize)>,
     bytes: usize,
 }
 
 impl Engine {
     /// Records how a call ended, forgetting the oldest settled calls beyond the bound.
-    pub(super) fn settle(&self, tool_call_id: &str, session_id: &str, outcome: Outcome) {
+    pub(super) fn settle(
+        &self,
+        tool_call_id: &ToolCallId,
+        session_id: &SessionId,
+        outcome: Outcome,
+    ) {
         let inner = &self.inner;
         let memory = inner.limits.settled_memory.max(1) as u64;
         let n = inner.settled_count.fetch_add(1, Ordering::Relaxed);
@@ -127,7 +133,11 @@ impl Engine {
     }
 
     /// Marks a call completed unless it already is; `false` when another result won.
-    pub(super) fn claim_completed(&self, tool_call_id: &str, session_id: &str) -> bool {
+    pub(super) fn claim_completed(
+        &self,
+        tool_call_id: &ToolCallId,
+        session_id: &SessionId,
+    ) -> bool {
         let inner = &self.inner;
         match inner.settled.entry(tool_call_id.to_owned()) {
             dashmap::Entry::Occupied(mut o) => {
@@ -150,7 +160,7 @@ impl Engine {
     }
 
     /// Forgets a tracked call that ended (denied, expired, completed).
-    pub(super) fn untrack(&self, tool_call_id: &str, outcome: Outcome) {
+    pub(super) fn untrack(&self, tool_call_id: &ToolCallId, outcome: Outcome) {
         if let Some((_, t)) = self.inner.tracked.remove(tool_call_id) {
             self.settle(tool_call_id, &t.session_id, outcome);
         }
@@ -158,7 +168,7 @@ impl Engine {
 
     /// An allowed call now awaits its result: its part stays in memory while it is small and
     /// within the budget; otherwise (and for the oldest beyond the budget) the store holds it.
-    pub(super) fn await_result(&self, tool_call_id: &str) {
+    pub(super) fn await_result(&self, tool_call_id: &ToolCallId) {
         let inner = &self.inner;
         let limits = inner.limits;
         let size = match inner.tracked.get(tool_call_id) {
@@ -172,7 +182,7 @@ impl Engine {
             }
             _ => return,
         };
-        let evicted: Vec<String> = {
+        let evicted: Vec<ToolCallId> = {
             let mut awaiting = lock(&inner.awaiting);
             awaiting.order.push_back((tool_call_id.to_owned(), size));
             awaiting.bytes += size;
@@ -195,7 +205,7 @@ impl Engine {
 
     /// Drops an allowed call's part from memory; its result is later checked against the
     /// store.
-    fn forget_allowed(&self, tool_call_id: &str) {
+    fn forget_allowed(&self, tool_call_id: &ToolCallId) {
         if let Some((_, t)) = self
             .inner
             .tracked
@@ -206,7 +216,7 @@ impl Engine {
     }
 
     /// Takes a completed call out of the awaiting list.
-    pub(super) fn done_awaiting(&self, tool_call_id: &str) {
+    pub(super) fn done_awaiting(&self, tool_call_id: &ToolCallId) {
         let mut awaiting = lock(&self.inner.awaiting);
         if let Some(i) = awaiting.order.iter().position(|(id, _)| id == tool_call_id)
             && let Some((_, size)) = awaiting.order.remove(i)
@@ -216,7 +226,7 @@ impl Engine {
     }
 
     /// A pending call's part leaves memory when it is large (the store holds it).
-    pub(super) fn spill_if_large(&self, tool_call_id: &str) {
+    pub(super) fn spill_if_large(&self, tool_call_id: &ToolCallId) {
         let max = self.inner.limits.max_part_bytes;
         if let Some(mut t) = self.inner.tracked.get_mut(tool_call_id)
             && t.stage == Stage::Pending
@@ -227,7 +237,7 @@ impl Engine {
     }
 
     /// The session of a call the engine still tracks or remembers.
-    pub fn call_session(&self, tool_call_id: &str) -> Option<String> {
+    pub fn call_session(&self, tool_call_id: &ToolCallId) -> Option<SessionId> {
         if let Some(t) = self.inner.tracked.get(tool_call_id) {
             return Some(t.session_id.clone());
         }

@@ -1,5 +1,6 @@
 //! Errors of the engine and of resolving approvals.
 
+use crate::ids::ToolCallId;
 use crate::store::StoreError;
 
 /// Why the engine could not decide a call. The call must not run.
@@ -10,13 +11,13 @@ pub enum EngineError {
     #[error("the decision for tool call \"{tool_call_id}\" could not be audited: {source}")]
     Audit {
         /// The call.
-        tool_call_id: String,
+        tool_call_id: ToolCallId,
         /// The store's error.
         source: StoreError,
     },
     /// A call with this id was already authorized (in flight, awaiting approval or settled).
     #[error("tool call id \"{0}\" is already in use; every call needs a new toolCallId")]
-    DuplicateCall(String),
+    DuplicateCall(ToolCallId),
     /// A store operation failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -40,20 +41,20 @@ pub enum WorkspaceUpdateError {
 pub enum ResolveError {
     /// No call with this id was ever seen (HTTP 404).
     #[error("no approval request for tool call \"{0}\"")]
-    Unknown(String),
+    Unknown(ToolCallId),
     /// The call is known but has no pending request: it never asked or is already resolved
     /// (HTTP 409).
     #[error(
         "tool call \"{0}\" has no pending approval request (it never asked, or it was already resolved)"
     )]
-    NotPending(String),
+    NotPending(ToolCallId),
     /// The action is not one the request offered (HTTP 422).
     #[error(
         "action \"{action_id}\" is not offered for tool call \"{tool_call_id}\" (offered: {offered})"
     )]
     ActionNotOffered {
         /// The call.
-        tool_call_id: String,
+        tool_call_id: ToolCallId,
         /// The refused action.
         action_id: String,
         /// The offered action ids, comma-separated.
@@ -88,13 +89,13 @@ pub enum RevokeError {
 pub enum ResultError {
     /// No call with this id is known in the session (HTTP 404).
     #[error("no tool call \"{0}\" is known in this session")]
-    Unknown(String),
+    Unknown(ToolCallId),
     /// The call may not have a result: another session's, denied, awaiting the user, still
     /// being decided, or already completed (HTTP 409).
     #[error("a result for tool call \"{tool_call_id}\" is not accepted: {reason}")]
     NotAccepted {
         /// The call.
-        tool_call_id: String,
+        tool_call_id: ToolCallId,
         /// Why not.
         reason: String,
     },
@@ -106,4 +107,4 @@ pub enum ResultError {
 /// Why waiting for a resolution ended without one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the approval request for tool call \"{0}\" was abandoned before the user acted")]
-pub struct Abandoned(pub String);
+pub struct Abandoned(pub ToolCallId);

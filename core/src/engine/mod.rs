@@ -9,6 +9,7 @@ mod resolve;
 mod result;
 mod workspace;
 
+use crate::ids::{SessionId, ToolCallId};
 use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
@@ -65,7 +66,7 @@ pub struct Authorization {
     /// Present when the decision is `ask`.
     pub approval: Option<PendingResolution>,
     /// The session of the call (for the [`Permit`]).
-    session_id: String,
+    session_id: SessionId,
 }
 
 /// Proof that a call may run: made only by [`Authorization::permit`] for an allowed call (by
@@ -74,13 +75,13 @@ pub struct Authorization {
 #[derive(Debug)]
 #[must_use = "run the call, then report its result with Engine::report"]
 pub struct Permit {
-    session_id: String,
-    tool_call_id: String,
+    session_id: SessionId,
+    tool_call_id: ToolCallId,
 }
 
 impl Permit {
     /// The call it permits.
-    pub fn tool_call_id(&self) -> &str {
+    pub fn tool_call_id(&self) -> &ToolCallId {
         &self.tool_call_id
     }
 }
@@ -91,7 +92,7 @@ impl Permit {
 pub enum NotPermitted {
     /// The decision or the user denied it.
     #[error("tool call \"{0}\" was denied")]
-    Denied(String),
+    Denied(ToolCallId),
     /// Its approval request ended unanswered (expired, cancelled, interrupted).
     #[error(transparent)]
     Abandoned(#[from] Abandoned),
@@ -170,7 +171,7 @@ impl PendingResolution {
 /// Withdraws a request whose waiter was dropped before the user answered.
 struct GiveUp {
     engine: std::sync::Weak<Inner>,
-    tool_call_id: String,
+    tool_call_id: ToolCallId,
     armed: bool,
 }
 
@@ -196,7 +197,7 @@ impl Drop for GiveUp {
 }
 
 struct Pending {
-    session_id: String,
+    session_id: SessionId,
     message_id: String,
     request: ToolApprovalRequest,
     waiter: Option<oneshot::Sender<ToolPermissionResolution>>,
@@ -221,12 +222,12 @@ struct Inner {
     /// Serializes workspace changes (read, apply, persist, install); never taken by decisions.
     workspace_writer: tokio::sync::Mutex<()>,
     grants: ArcSwap<Vec<Grant>>,
-    pending: DashMap<String, Pending>,
+    pending: DashMap<ToolCallId, Pending>,
     /// The pending ids, oldest first (ids resolved meanwhile are skipped).
-    pending_order: Mutex<VecDeque<String>>,
-    tracked: DashMap<String, Tracked>,
+    pending_order: Mutex<VecDeque<ToolCallId>>,
+    tracked: DashMap<ToolCallId, Tracked>,
     awaiting: Mutex<Awaiting>,
-    settled: DashMap<String, Settled>,
+    settled: DashMap<ToolCallId, Settled>,
     settled_count: AtomicU64,
     limits: EngineLimits,
     /// What instances sharing the store arbitrate (unset: this one alone).
@@ -241,7 +242,7 @@ enum PartWrite {
     Started(futures::future::BoxFuture<'static, Result<(), crate::store::StoreError>>),
     /// The store does not start upserts: written, awaited, before the event (session,
     /// message, part).
-    Unstarted(Box<(String, String, ToolPart)>),
+    Unstarted(Box<(SessionId, String, ToolPart)>),
 }
 
 /// Authorizes tool calls: chain → audit → emit → (ask → resolve) → result.
@@ -275,7 +276,7 @@ enum PartWrite {
 /// let deploy = ToolCall::new("s1", "c2", "deploy", serde_json::json!({"env": "prod"}));
 /// let authorization = engine.authorize(deploy, AuthorizeOptions::default()).await.unwrap();
 /// assert_eq!(authorization.decision.behavior, Behavior::Ask);
-/// engine.resolve("c2", "deny").await.unwrap();
+/// engine.resolve(&ToolCallId::new("c2"), "deny").await.unwrap();
 /// let (behavior, _) = authorization.settled().await.unwrap();
 /// assert_eq!(behavior, Behavior::Deny);
 /// # }
@@ -332,8 +333,10 @@ impl Engine {
     /// use warrant_core::event::{AgentEvent, TextMessageContent};
     /// use warrant_core::events::Item;
     /// use warrant_core::chain::Chain;
+    /// use warrant_core::SessionId;
     ///
     /// let engine = Engine::builder(Chain::builder().build()).build().await.unwrap();
+    /// let session = SessionId::new("s1");
     /// let say = |text: &str| {
     ///     AgentEvent::TextMessageContent(TextMessageContent {
     ///         message_id: "m1".into(),
@@ -341,19 +344,19 @@ impl Engine {
     ///         timestamp: None,
     ///     })
     /// };
-    /// engine.emit("s1", say("one")).await;
-    /// engine.emit("s1", say("two")).await;
+    /// engine.emit(&session, say("one")).await;
+    /// engine.emit(&session, say("two")).await;
     ///
     /// // A client that saw event 1 resumes with event 2, then follows live.
-    /// let mut events = engine.subscribe("s1", 1);
+    /// let mut events = engine.subscribe(&session, 1);
     /// let Some(Item::Event(two)) = events.next().await else { panic!() };
     /// assert_eq!(two.seq, 2);
-    /// engine.emit("s1", say("three")).await;
+    /// engine.emit(&session, say("three")).await;
     /// let Some(Item::Event(three)) = events.next().await else { panic!() };
     /// assert_eq!(three.seq, 3);
     /// # }
     /// ```
-    pub fn subscribe(&self, session_id: &str, after: u64) -> Subscription {
+    pub fn subscribe(&self, session_id: &SessionId, after: u64) -> Subscription {
         self.inner.events.subscribe(session_id, after)
     }
 
@@ -382,7 +385,7 @@ impl Engine {
 
     /// The agent whose call a pending request is about (empty when unknown); `None` when no
     /// request of that id is pending.
-    pub fn request_agent(&self, tool_call_id: &str) -> Option<String> {
+    pub fn request_agent(&self, tool_call_id: &ToolCallId) -> Option<String> {
         self.inner
             .pending
             .get(tool_call_id)
@@ -608,22 +611,22 @@ impl Engine {
     /// the decision that follows).
     fn announcement(&self, call: &ToolCall, message_id: &str) -> [Event; 3] {
         let now = Some(now_millis());
-        let id = call.tool_call_id.clone();
+        let id = call.tool_call_id.as_str();
         let args = sanitize::redact_value(&call.input).to_string();
         let events = [
             Event::ToolCallStart(ToolCallStart {
-                tool_call_id: id.clone(),
+                tool_call_id: id.to_owned(),
                 tool_call_name: call.tool_name.clone(),
                 parent_message_id: Some(message_id.to_owned()),
                 timestamp: now,
             }),
             Event::ToolCallArgs(ToolCallArgs {
-                tool_call_id: id.clone(),
+                tool_call_id: id.to_owned(),
                 delta: args,
                 timestamp: now,
             }),
             Event::ToolCallEnd(ToolCallEnd {
-                tool_call_id: id,
+                tool_call_id: id.to_owned(),
                 timestamp: now,
             }),
         ];
@@ -638,14 +641,14 @@ impl Engine {
     }
 
     /// Waits until a started batch of events is logged, then hands each to the transports.
-    async fn deliver_batch(&self, session_id: &str, batch: crate::events::StartedBatch<'_>) {
+    async fn deliver_batch(&self, session_id: &SessionId, batch: crate::events::StartedBatch<'_>) {
         let events = batch.events();
         for (event, logged) in events.iter().zip(batch.finish().await) {
             self.deliver(session_id, event, logged).await;
         }
     }
 
-    fn set_stage(&self, tool_call_id: &str, stage: Stage) {
+    fn set_stage(&self, tool_call_id: &ToolCallId, stage: Stage) {
         if let Some(mut t) = self.inner.tracked.get_mut(tool_call_id) {
             t.stage = stage;
         }
@@ -723,13 +726,13 @@ impl Engine {
     /// Emits an embedder's event of a session (text, run lifecycle, state, its own CUSTOM
     /// events). Decisions, approval requests, resolutions and tool-call events come only from
     /// the engine's own operations, so an [`AgentEvent`] cannot carry them.
-    pub async fn emit(&self, session_id: &str, event: AgentEvent) {
+    pub async fn emit(&self, session_id: &SessionId, event: AgentEvent) {
         self.publish(session_id, &event.into_event()).await;
     }
 
     /// Logs an event in the store's event log and hands it to live subscribers, then to the
     /// transports. An event that could not be logged still reaches the transports, unlogged.
-    pub(super) async fn publish(&self, session_id: &str, event: &Event) {
+    pub(super) async fn publish(&self, session_id: &SessionId, event: &Event) {
         let logged = self.inner.events.publish_logged(session_id, event).await;
         self.deliver(session_id, event, logged).await;
     }
@@ -737,7 +740,7 @@ impl Engine {
     /// Hands an event the hub logged (or failed to log) to the transports.
     async fn deliver(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         event: &Event,
         logged: Result<Arc<crate::store::StoredEvent>, crate::store::StoreError>,
     ) {
@@ -749,13 +752,13 @@ impl Engine {
                     .emit_logged(session_id, &logged, &inner.events)
                     .await
                 {
-                    tracing::warn!(session_id, error = %e, "event not delivered");
+                    tracing::warn!(%session_id, error = %e, "event not delivered");
                 }
             }
             Err(e) => {
-                tracing::warn!(session_id, error = %e, "event not logged");
+                tracing::warn!(%session_id, error = %e, "event not logged");
                 if let Err(e) = inner.transport.emit(session_id, event).await {
-                    tracing::warn!(session_id, error = %e, "event not delivered");
+                    tracing::warn!(%session_id, error = %e, "event not delivered");
                 }
             }
         }
@@ -763,7 +766,7 @@ impl Engine {
 
     /// Emits one of the engine's own events: merged into the call's tool part (persisted),
     /// then sent.
-    async fn send(&self, session_id: &str, event: Event) {
+    async fn send(&self, session_id: &SessionId, event: Event) {
         let inner = &self.inner;
         // The announcement alone changes nothing worth a durable write: the decision that
         // follows persists the part with everything merged so far.
@@ -789,7 +792,12 @@ impl Engine {
     /// Starts persisting a tool part: queued now when the store
     /// [starts upserts](crate::store::Conversations::start_upsert_tool_part), so the event
     /// queued next shares its commit; otherwise a copy is kept to upsert before the event.
-    fn start_part_write(&self, session_id: &str, message_id: &str, part: &ToolPart) -> PartWrite {
+    fn start_part_write(
+        &self,
+        session_id: &SessionId,
+        message_id: &str,
+        part: &ToolPart,
+    ) -> PartWrite {
         match self
             .inner
             .store
@@ -797,7 +805,7 @@ impl Engine {
         {
             Some(started) => PartWrite::Started(started),
             None => PartWrite::Unstarted(Box::new((
-                session_id.to_owned(),
+                session_id.clone(),
                 message_id.to_owned(),
                 part.clone(),
             ))),
@@ -807,7 +815,7 @@ impl Engine {
     /// Logs and sends an event once the part write before it is done. A started write was
     /// queued before the event, so the event is durable (and leaves) only after the part is;
     /// a part that could not be persisted is logged as such, and the event still goes.
-    async fn persist_and_publish(&self, session_id: &str, event: &Event, write: PartWrite) {
+    async fn persist_and_publish(&self, session_id: &SessionId, event: &Event, write: PartWrite) {
         let store = &self.inner.store;
         let (started, result) = match write {
             PartWrite::Nothing => (None, Ok(())),
@@ -886,7 +894,7 @@ mod tests {
             .build()
             .await
             .unwrap();
-        let mut events = transport.subscribe("s1");
+        let mut events = transport.subscribe(&"s1".into());
         let call = ToolCall::new("s1", "c1", "Bash", json!({"command": "ls"}));
         let options = AuthorizeOptions {
             announce: true,

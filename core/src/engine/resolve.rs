@@ -11,6 +11,7 @@
 //! was pending on learns the resolution from the shared event log (the
 //! `tool_permission_resolution` event another instance logged) and wakes its waiter with it.
 
+use crate::ids::{SessionId, ToolCallId};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -45,7 +46,7 @@ pub trait Arbiter: Send + Sync {
     /// A [`StoreError`] when the store cannot be read.
     async fn pending_approval(
         &self,
-        tool_call_id: &str,
+        tool_call_id: &ToolCallId,
     ) -> Result<Option<PendingApproval>, StoreError>;
 
     /// Takes the request out of the shared store's pending list, atomically: `true` when
@@ -54,7 +55,7 @@ pub trait Arbiter: Send + Sync {
     /// # Errors
     ///
     /// A [`StoreError`] when the store failed; the request is then not claimed.
-    async fn claim_pending_approval(&self, tool_call_id: &str) -> Result<bool, StoreError>;
+    async fn claim_pending_approval(&self, tool_call_id: &ToolCallId) -> Result<bool, StoreError>;
 
     /// Marks the call's result as taken, atomically: `true` when this call marked it (the
     /// caller alone records the result), `false` when a result was taken before, on any
@@ -63,7 +64,7 @@ pub trait Arbiter: Send + Sync {
     /// # Errors
     ///
     /// A [`StoreError`] when the store failed; the result is then not taken.
-    async fn claim_result(&self, tool_call_id: &str) -> Result<bool, StoreError>;
+    async fn claim_result(&self, tool_call_id: &ToolCallId) -> Result<bool, StoreError>;
 
     /// Gives back a result [taken](Self::claim_result) and then not recorded (the store
     /// failed before it was), so that a later post may take it.
@@ -71,7 +72,7 @@ pub trait Arbiter: Send + Sync {
     /// # Errors
     ///
     /// A [`StoreError`] when the store failed; the result then stays taken.
-    async fn release_result(&self, tool_call_id: &str) -> Result<(), StoreError>;
+    async fn release_result(&self, tool_call_id: &ToolCallId) -> Result<(), StoreError>;
 
     /// Waits until no other instance is changing the workspace, and keeps them waiting until
     /// the returned lock is dropped: a change reads the stored workspace, changes it and
@@ -126,7 +127,7 @@ impl std::fmt::Debug for WorkspaceLock {
 
 /// What a resolution needs of the request it ends.
 struct Claimed {
-    session_id: String,
+    session_id: SessionId,
     /// The grant a `session` or `global` action leaves.
     grant_keys: Vec<GrantKey>,
     /// The agent waiting here, when the request was opened by this instance.
@@ -191,7 +192,7 @@ impl Engine {
     /// not offered (422), or a store failure (the request then stays pending).
     pub async fn resolve(
         &self,
-        tool_call_id: &str,
+        tool_call_id: &ToolCallId,
         action_id: &str,
     ) -> Result<ToolPermissionResolution, ResolveError> {
         self.resolve_with_message(tool_call_id, action_id, None)
@@ -205,7 +206,7 @@ impl Engine {
     /// As [`resolve`](Self::resolve).
     pub async fn resolve_choice(
         &self,
-        tool_call_id: &str,
+        tool_call_id: &ToolCallId,
         choice: crate::approval::ApprovalChoice,
     ) -> Result<ToolPermissionResolution, ResolveError> {
         self.resolve(tool_call_id, choice.action_id()).await
@@ -222,7 +223,7 @@ impl Engine {
     #[tracing::instrument(level = "debug", name = "resolve", skip(self, message))]
     pub async fn resolve_with_message(
         &self,
-        tool_call_id: &str,
+        tool_call_id: &ToolCallId,
         action_id: &str,
         message: Option<&str>,
     ) -> Result<ToolPermissionResolution, ResolveError> {
@@ -308,7 +309,7 @@ impl Engine {
         if shared.is_none()
             && let Err(e) = inner.store.remove_pending_approval(tool_call_id).await
         {
-            tracing::warn!(tool_call_id, error = %e, "resolved approval stays in the store's pending list");
+            tracing::warn!(%tool_call_id, error = %e, "resolved approval stays in the store's pending list");
         }
         let claimed = Claimed {
             session_id: pending.session_id.clone(),
@@ -323,7 +324,7 @@ impl Engine {
     /// store opened. 404 or 409 as for a local request when there is none.
     async fn resolve_from_store(
         &self,
-        tool_call_id: &str,
+        tool_call_id: &ToolCallId,
         action_id: &str,
         message: Option<String>,
     ) -> Result<ToolPermissionResolution, ResolveError> {
@@ -417,8 +418,8 @@ impl Engine {
     /// Audits a resolution; durable when it returns `Ok`.
     async fn audit_resolution(
         &self,
-        session_id: &str,
-        tool_call_id: &str,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
         tool_name: &str,
         resolution: &ToolPermissionResolution,
     ) -> Result<u64, StoreError> {
@@ -437,9 +438,9 @@ impl Engine {
     /// The call's part in memory (from the store) unless it is there already.
     async fn restore_part_if_missing(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         message_id: &str,
-        tool_call_id: &str,
+        tool_call_id: &ToolCallId,
         tool_name: &str,
     ) {
         let needs_part = self
@@ -464,7 +465,7 @@ impl Engine {
         logged: Option<&Event>,
     ) {
         let inner = &self.inner;
-        let tool_call_id = resolution.tool_call_id.as_str();
+        let tool_call_id = &resolution.tool_call_id;
         if let Some(mut t) = inner.tracked.get_mut(tool_call_id) {
             t.stage = match resolution.behavior {
                 ResolutionBehavior::Allow => Stage::Allowed,
@@ -481,7 +482,7 @@ impl Engine {
                 keys: std::mem::take(&mut claimed.grant_keys),
                 scope: resolution.scope,
                 session_id: claimed.session_id.clone(),
-                tool_call_id: tool_call_id.to_owned(),
+                tool_call_id: tool_call_id.clone(),
                 granted_at: now_millis(),
                 description: action.label.clone(),
                 action_id: action.id.clone(),
@@ -607,7 +608,7 @@ impl Engine {
             .iter()
             .map(|p| p.request.tool_call_id.as_str())
             .collect();
-        let gone: Vec<(String, String)> = inner
+        let gone: Vec<(ToolCallId, SessionId)> = inner
             .pending
             .iter()
             .filter(|p| !p.resolving && !still.contains(p.key().as_str()))
@@ -627,11 +628,11 @@ impl Engine {
     /// expiry or a cancellation, `None` when it records no end (yet).
     async fn recorded_end(
         &self,
-        session_id: &str,
-        tool_call_id: &str,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
     ) -> Option<Option<ToolPermissionResolution>> {
         let query = AuditQuery {
-            text: Some(tool_call_id.to_owned()),
+            text: Some(tool_call_id.as_str().to_owned()),
             ..AuditQuery::session(session_id)
         };
         match self.inner.store.audit_records(&query).await {
@@ -645,7 +646,7 @@ impl Engine {
                     _ => None,
                 }),
             Err(e) => {
-                tracing::warn!(tool_call_id, error = %e, "cannot read how another instance ended an approval request");
+                tracing::warn!(%tool_call_id, error = %e, "cannot read how another instance ended an approval request");
                 None
             }
         }
@@ -671,7 +672,7 @@ impl Engine {
     }
 
     /// Lets a request being resolved here be resolved again (the resolution failed).
-    fn unmark(&self, tool_call_id: &str) {
+    fn unmark(&self, tool_call_id: &ToolCallId) {
         if let Some(mut p) = self.inner.pending.get_mut(tool_call_id) {
             p.resolving = false;
         }
@@ -689,9 +690,9 @@ impl Engine {
     /// large part left there to save memory).
     pub(super) async fn restore_part(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         message_id: &str,
-        tool_call_id: &str,
+        tool_call_id: &ToolCallId,
         tool_name: &str,
     ) {
         let part = self
@@ -726,8 +727,8 @@ impl Engine {
     /// A call's tool part as the store holds it, with its message's id.
     pub(super) async fn stored_part(
         &self,
-        session_id: &str,
-        tool_call_id: &str,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
     ) -> Result<Option<(String, ToolPart)>, crate::store::StoreError> {
         let messages = self.inner.store.messages(session_id).await?;
         Ok(messages.into_iter().find_map(|m| {
@@ -786,9 +787,13 @@ impl Engine {
     ///
     /// [`ResolveError::Unknown`] (404) or [`ResolveError::NotPending`] (409), as for
     /// [`resolve`](Self::resolve).
-    pub async fn cancel(&self, tool_call_id: &str, reason: &str) -> Result<(), ResolveError> {
+    pub async fn cancel(
+        &self,
+        tool_call_id: &ToolCallId,
+        reason: &str,
+    ) -> Result<(), ResolveError> {
         let pending = self.take_unresolved(tool_call_id)?;
-        tracing::info!(tool_call_id, reason, "approval request cancelled");
+        tracing::info!(%tool_call_id, reason, "approval request cancelled");
         let ended = self
             .end_unresolved(
                 pending,
@@ -809,11 +814,15 @@ impl Engine {
     /// happens when it was resolved or ended meanwhile.
     ///
     /// [`EngineLimits::approval_timeout`]: super::EngineLimits::approval_timeout
-    pub(super) async fn expire_if_waiting(&self, tool_call_id: &str, waited: std::time::Duration) {
+    pub(super) async fn expire_if_waiting(
+        &self,
+        tool_call_id: &ToolCallId,
+        waited: std::time::Duration,
+    ) {
         let Ok(pending) = self.take_unresolved(tool_call_id) else {
             return;
         };
-        tracing::info!(tool_call_id, "approval request expired unanswered");
+        tracing::info!(%tool_call_id, "approval request expired unanswered");
         self.end_unresolved(
             pending,
             AuditEvent::Expiry {
@@ -825,7 +834,7 @@ impl Engine {
     }
 
     /// Takes a pending request out of the pending map, unless a resolution is being recorded.
-    fn take_unresolved(&self, tool_call_id: &str) -> Result<Pending, ResolveError> {
+    fn take_unresolved(&self, tool_call_id: &ToolCallId) -> Result<Pending, ResolveError> {
         let inner = &self.inner;
         match inner.pending.remove_if(tool_call_id, |_, p| !p.resolving) {
             Some((_, pending)) => Ok(pending),
@@ -940,7 +949,7 @@ fn chosen_action(
 
 /// The user's resolution of a call with an action.
 fn resolution_of(
-    tool_call_id: &str,
+    tool_call_id: &ToolCallId,
     action: &ApprovalAction,
     message: Option<String>,
 ) -> ToolPermissionResolution {
@@ -962,24 +971,24 @@ struct Instances {
 
 #[async_trait]
 impl LoggedElsewhere for Instances {
-    fn follows(&self, session_id: &str) -> bool {
+    fn follows(&self, session_id: &SessionId) -> bool {
         self.engine
             .upgrade()
             .is_some_and(|inner| inner.pending.iter().any(|p| p.session_id == session_id))
     }
 
-    fn sessions(&self) -> Vec<String> {
+    fn sessions(&self) -> Vec<SessionId> {
         let Some(inner) = self.engine.upgrade() else {
             return Vec::new();
         };
-        let mut sessions: Vec<String> =
+        let mut sessions: Vec<SessionId> =
             inner.pending.iter().map(|p| p.session_id.clone()).collect();
         sessions.sort_unstable();
         sessions.dedup();
         sessions
     }
 
-    async fn logged(&self, _session_id: &str, event: &StoredEvent) {
+    async fn logged(&self, _session_id: &SessionId, event: &StoredEvent) {
         let Some(Ok(WarrantEvent::Resolution(resolution))) = event.event.warrant() else {
             return;
         };
@@ -1015,7 +1024,10 @@ mod tests {
 
     #[async_trait]
     impl Arbiter for Claims {
-        async fn pending_approval(&self, id: &str) -> Result<Option<PendingApproval>, StoreError> {
+        async fn pending_approval(
+            &self,
+            id: &ToolCallId,
+        ) -> Result<Option<PendingApproval>, StoreError> {
             Ok(self
                 .store
                 .pending_approvals()
@@ -1024,7 +1036,7 @@ mod tests {
                 .find(|p| p.request.tool_call_id == id))
         }
 
-        async fn claim_pending_approval(&self, id: &str) -> Result<bool, StoreError> {
+        async fn claim_pending_approval(&self, id: &ToolCallId) -> Result<bool, StoreError> {
             let _one_at_a_time = self.lock.lock().await;
             let there = self.pending_approval(id).await?.is_some();
             if there {
@@ -1033,12 +1045,12 @@ mod tests {
             Ok(there)
         }
 
-        async fn claim_result(&self, id: &str) -> Result<bool, StoreError> {
-            Ok(self.results.lock().unwrap().insert(id.to_owned()))
+        async fn claim_result(&self, id: &ToolCallId) -> Result<bool, StoreError> {
+            Ok(self.results.lock().unwrap().insert(id.as_str().to_owned()))
         }
 
-        async fn release_result(&self, id: &str) -> Result<(), StoreError> {
-            self.results.lock().unwrap().remove(id);
+        async fn release_result(&self, id: &ToolCallId) -> Result<(), StoreError> {
+            self.results.lock().unwrap().remove(id.as_str());
             Ok(())
         }
 
@@ -1060,7 +1072,7 @@ mod tests {
             Ok(futures::stream::pending().boxed())
         }
 
-        async fn last_seq(&self, session_id: &str) -> Result<Option<u64>, StoreError> {
+        async fn last_seq(&self, session_id: &SessionId) -> Result<Option<u64>, StoreError> {
             let mut last = None;
             loop {
                 let page = self
@@ -1155,7 +1167,7 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(100)).await;
         assert!(a.grant(&grant.id).is_none() && b.grant(&grant.id).is_none());
         // A session added on A appears on B.
-        assert!(a.add_session("s2").await.unwrap());
+        assert!(a.add_session(&"s2".into()).await.unwrap());
         eventually("B sees the session added on A", || {
             b.workspace().session("s2").is_some()
         })
@@ -1188,7 +1200,7 @@ mod tests {
         assert_eq!(asked.decision.behavior, Behavior::Ask);
         // Another instance claims the request and records its cancellation, logging no event.
         let store = b.store();
-        store.remove_pending_approval("c1").await.unwrap();
+        store.remove_pending_approval(&"c1".into()).await.unwrap();
         store
             .append_audit(crate::audit::AuditRecord {
                 at: now_millis(),
@@ -1224,7 +1236,7 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(asked.decision.behavior, Behavior::Ask);
-        let resolution = b.resolve("c1", "allow_once").await.unwrap();
+        let resolution = b.resolve(&"c1".into(), "allow_once").await.unwrap();
         assert_eq!(resolution.behavior, ResolutionBehavior::Allow);
         // The agent waiting on A learns it from the shared log.
         let (behavior, learned) = tokio::time::timeout(Duration::from_secs(5), asked.settled())
@@ -1236,7 +1248,7 @@ mod tests {
         assert!(a.pending_requests().is_empty());
         for engine in [&a, &b] {
             assert!(matches!(
-                engine.resolve("c1", "deny").await,
+                engine.resolve(&"c1".into(), "deny").await,
                 Err(ResolveError::NotPending(_))
             ));
         }
@@ -1286,7 +1298,7 @@ mod tests {
         assert_eq!(adopted.len(), 1);
         assert_eq!(adopted[0].actions, offered);
         adopting
-            .resolve("c1", crate::approval::ALLOW_SESSION)
+            .resolve(&"c1".into(), crate::approval::ALLOW_SESSION)
             .await
             .unwrap();
         // The grant it promised is made: a later deploy in the session is allowed.
@@ -1315,13 +1327,16 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(asked.decision.behavior, Behavior::Ask);
-        match b.resolve("c1", crate::approval::ALLOW_SESSION).await {
+        match b
+            .resolve(&"c1".into(), crate::approval::ALLOW_SESSION)
+            .await
+        {
             Err(ResolveError::ActionNotOffered { offered, .. }) => {
                 assert!(!offered.contains("allow_session"), "{offered}");
             }
             other => panic!("a session grant from a redacted input: {other:?}"),
         }
-        b.resolve("c1", "allow_once").await.unwrap();
+        b.resolve(&"c1".into(), "allow_once").await.unwrap();
         assert!(b.store().grants().await.unwrap().is_empty());
 
         // Adopted by a process sharing the store: the same.
@@ -1360,20 +1375,23 @@ mod tests {
 
     #[async_trait]
     impl Arbiter for SlowResults {
-        async fn pending_approval(&self, id: &str) -> Result<Option<PendingApproval>, StoreError> {
+        async fn pending_approval(
+            &self,
+            id: &ToolCallId,
+        ) -> Result<Option<PendingApproval>, StoreError> {
             self.claims.pending_approval(id).await
         }
 
-        async fn claim_pending_approval(&self, id: &str) -> Result<bool, StoreError> {
+        async fn claim_pending_approval(&self, id: &ToolCallId) -> Result<bool, StoreError> {
             self.claims.claim_pending_approval(id).await
         }
 
-        async fn claim_result(&self, id: &str) -> Result<bool, StoreError> {
+        async fn claim_result(&self, id: &ToolCallId) -> Result<bool, StoreError> {
             tokio::time::sleep(self.delay).await;
             self.claims.claim_result(id).await
         }
 
-        async fn release_result(&self, id: &str) -> Result<(), StoreError> {
+        async fn release_result(&self, id: &ToolCallId) -> Result<(), StoreError> {
             self.claims.release_result(id).await
         }
 
@@ -1387,19 +1405,22 @@ mod tests {
 
     #[async_trait]
     impl Arbiter for LosingLocks {
-        async fn pending_approval(&self, id: &str) -> Result<Option<PendingApproval>, StoreError> {
+        async fn pending_approval(
+            &self,
+            id: &ToolCallId,
+        ) -> Result<Option<PendingApproval>, StoreError> {
             self.0.pending_approval(id).await
         }
 
-        async fn claim_pending_approval(&self, id: &str) -> Result<bool, StoreError> {
+        async fn claim_pending_approval(&self, id: &ToolCallId) -> Result<bool, StoreError> {
             self.0.claim_pending_approval(id).await
         }
 
-        async fn claim_result(&self, id: &str) -> Result<bool, StoreError> {
+        async fn claim_result(&self, id: &ToolCallId) -> Result<bool, StoreError> {
             self.0.claim_result(id).await
         }
 
-        async fn release_result(&self, id: &str) -> Result<(), StoreError> {
+        async fn release_result(&self, id: &ToolCallId) -> Result<(), StoreError> {
             self.0.release_result(id).await
         }
 
@@ -1481,23 +1502,27 @@ mod tests {
                     .authorize(deploy(id), AuthorizeOptions::default())
                     .await
                     .unwrap();
-                engine.resolve(id, "allow_once").await.unwrap();
+                engine.resolve(&id.into(), "allow_once").await.unwrap();
                 asked.settled().await.unwrap();
             }
         };
         allowed("c1").await;
         let posting = {
             let engine = engine.clone();
-            tokio::spawn(async move { engine.complete("s1", "c1", "done").await })
+            tokio::spawn(async move { engine.complete(&"s1".into(), &"c1".into(), "done").await })
         };
         // While c1's result is being taken, a second allowed call pushes c1 out of memory.
         tokio::time::sleep(Duration::from_millis(50)).await;
         allowed("c2").await;
         posting.await.unwrap().expect("the result is recorded");
-        let (_, part) = engine.stored_part("s1", "c1").await.unwrap().unwrap();
+        let (_, part) = engine
+            .stored_part(&"s1".into(), &"c1".into())
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(part.output.as_deref(), Some("done"));
         assert!(matches!(
-            engine.complete("s1", "c1", "again").await,
+            engine.complete(&"s1".into(), &"c1".into(), "again").await,
             Err(crate::engine::ResultError::NotAccepted { .. })
         ));
     }
@@ -1507,11 +1532,12 @@ mod tests {
         let (a, b) = two_instances().await;
         for n in 0..6 {
             let id = format!("r{n}");
+            let (sid, cid): (SessionId, ToolCallId) = ("s1".into(), id.as_str().into());
             let asked = a
                 .authorize(deploy(&id), AuthorizeOptions::default())
                 .await
                 .unwrap();
-            b.resolve(&id, "allow_once").await.unwrap();
+            b.resolve(&id.as_str().into(), "allow_once").await.unwrap();
             let (behavior, _) = tokio::time::timeout(Duration::from_secs(5), asked.settled())
                 .await
                 .expect("A learns the resolution")
@@ -1519,12 +1545,12 @@ mod tests {
             assert_eq!(behavior, Behavior::Allow, "{id}");
             // Sequential on even calls (A first, then B), concurrent on odd ones.
             let (here, there) = if n % 2 == 0 {
-                let here = a.complete("s1", &id, "done on A").await;
-                (here, b.complete("s1", &id, "done on B").await)
+                let here = a.complete(&sid, &cid, "done on A").await;
+                (here, b.complete(&sid, &cid, "done on B").await)
             } else {
                 tokio::join!(
-                    a.complete("s1", &id, "done on A"),
-                    b.complete("s1", &id, "done on B")
+                    a.complete(&sid, &cid, "done on A"),
+                    b.complete(&sid, &cid, "done on B")
                 )
             };
             match (&here, &there) {
@@ -1535,7 +1561,7 @@ mod tests {
                 other => panic!("{id}: exactly one result must be accepted, got {other:?}"),
             }
             // The stored part holds the accepted result, not the refused one.
-            let (_, part) = a.stored_part("s1", &id).await.unwrap().unwrap();
+            let (_, part) = a.stored_part(&sid, &cid).await.unwrap().unwrap();
             let accepted = if here.is_ok() {
                 "done on A"
             } else {
@@ -1552,7 +1578,7 @@ mod tests {
             .build()
             .await
             .unwrap();
-        assert!(engine.add_session("s1").await.unwrap());
+        assert!(engine.add_session(&"s1".into()).await.unwrap());
         // Another writer (a hook beside this engine) marks the session running.
         let mut running = engine.workspace().session("s1").unwrap().clone();
         running.status = SessionStatus::Running;
@@ -1633,11 +1659,15 @@ mod tests {
         let (a, b) = two_instances().await;
         for n in 0..8 {
             let id = format!("c{n}");
+            let call_id = ToolCallId::from(&id);
             let asked = a
                 .authorize(deploy(&id), AuthorizeOptions::default())
                 .await
                 .unwrap();
-            let (here, there) = tokio::join!(a.resolve(&id, "deny"), b.resolve(&id, "allow_once"));
+            let (here, there) = tokio::join!(
+                a.resolve(&call_id, "deny"),
+                b.resolve(&call_id, "allow_once")
+            );
             let winner = match (&here, &there) {
                 (Ok(r), Err(ResolveError::NotPending(_)))
                 | (Err(ResolveError::NotPending(_)), Ok(r)) => r.clone(),
@@ -1660,9 +1690,9 @@ mod tests {
             .authorize(deploy("c1"), AuthorizeOptions::default())
             .await
             .unwrap();
-        let resolution = b.resolve("c1", "allow_once").await.unwrap();
+        let resolution = b.resolve(&"c1".into(), "allow_once").await.unwrap();
         assert!(matches!(
-            a.cancel("c1", "the agent stopped waiting").await,
+            a.cancel(&"c1".into(), "the agent stopped waiting").await,
             Err(ResolveError::NotPending(_))
         ));
         let (_, learned) = tokio::time::timeout(Duration::from_secs(5), asked.settled())
@@ -1684,7 +1714,7 @@ mod tests {
         let (a, b) = two_instances().await;
         for engine in [&a, &b] {
             assert!(matches!(
-                engine.resolve("nobody", "allow_once").await,
+                engine.resolve(&"nobody".into(), "allow_once").await,
                 Err(ResolveError::Unknown(_))
             ));
         }

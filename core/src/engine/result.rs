@@ -2,6 +2,7 @@
 
 use crate::decision::{Behavior, ResolutionBehavior};
 use crate::event::{Event, ToolCallResult, now_millis};
+use crate::ids::{SessionId, ToolCallId};
 use crate::part::{ToolPart, ToolState};
 use crate::sanitize;
 
@@ -32,8 +33,8 @@ impl Engine {
     /// [`ResultError::Store`] when the store could not be read.
     pub async fn complete(
         &self,
-        session_id: &str,
-        tool_call_id: &str,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
         content: &str,
     ) -> Result<(), ResultError> {
         let mut taken_across_instances = false;
@@ -55,8 +56,8 @@ impl Engine {
 
     async fn accept_result(
         &self,
-        session_id: &str,
-        tool_call_id: &str,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
         content: &str,
         taken: &mut bool,
     ) -> Result<(), ResultError> {
@@ -159,7 +160,7 @@ impl Engine {
     /// post here) took it. Alone, `true`: the engine's own state refuses a second result.
     async fn take_result_across_instances(
         &self,
-        tool_call_id: &str,
+        tool_call_id: &ToolCallId,
         taken: &mut bool,
     ) -> Result<bool, ResultError> {
         if *taken {
@@ -176,11 +177,11 @@ impl Engine {
 
     /// Gives back a result taken from the other instances and then not recorded; a failure
     /// is logged (the call then refuses further results, which never accepts one twice).
-    async fn release_result_across_instances(&self, tool_call_id: &str) {
+    async fn release_result_across_instances(&self, tool_call_id: &ToolCallId) {
         if let Some(arbiter) = self.inner.instances.get()
             && let Err(e) = arbiter.release_result(tool_call_id).await
         {
-            tracing::warn!(tool_call_id, error = %e, "a result taken and not recorded was not given back");
+            tracing::warn!(tool_call_id = %tool_call_id, error = %e, "a result taken and not recorded was not given back");
         }
     }
     /// Reports that a call did not run (`TOOL_CALL_RESULT` reading `Not run: <why>`): only
@@ -192,8 +193,8 @@ impl Engine {
     /// unknown one; [`ResultError::Store`] when the store could not be read.
     pub async fn report_not_run(
         &self,
-        session_id: &str,
-        tool_call_id: &str,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
         why: &str,
     ) -> Result<(), ResultError> {
         let inner = &self.inner;
@@ -239,10 +240,16 @@ impl Engine {
     }
 
     /// Merges the result into the part, persists it, and sends the event.
-    async fn finish(&self, session_id: &str, message_id: &str, mut part: ToolPart, content: &str) {
+    async fn finish(
+        &self,
+        session_id: &SessionId,
+        message_id: &str,
+        mut part: ToolPart,
+        content: &str,
+    ) {
         let event = Event::ToolCallResult(ToolCallResult {
             message_id: format!("{}-result", part.tool_call_id),
-            tool_call_id: part.tool_call_id.clone(),
+            tool_call_id: part.tool_call_id.as_str().to_owned(),
             content: sanitize::redact(content),
             role: Some("tool".to_owned()),
             timestamp: Some(now_millis()),

@@ -1,5 +1,6 @@
 //! Changing the workspace the engine judges calls by, with its tool catalog.
 
+use crate::ids::SessionId;
 use std::sync::Arc;
 
 use crate::catalog::{RuntimeTool, ToolCatalog};
@@ -54,7 +55,7 @@ impl Engine {
     ///
     /// A store error, such as a session id longer than
     /// [`MAX_SESSION_ID_BYTES`](crate::workspace::MAX_SESSION_ID_BYTES); nothing changes.
-    pub async fn add_session(&self, session_id: &str) -> Result<bool, EngineError> {
+    pub async fn add_session(&self, session_id: &SessionId) -> Result<bool, EngineError> {
         if self.inner.workspace.load().session(session_id).is_some() {
             return Ok(false);
         }

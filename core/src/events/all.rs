@@ -11,6 +11,7 @@ use tokio::sync::{Notify, watch};
 use super::pump::{Pump, Source};
 use super::subscription::{Item, PAGE};
 use super::{Shared, leave, lock};
+use crate::ids::SessionId;
 use crate::store::{Store, StoredEvent};
 
 /// One item of an [`AllSubscription`]: what happened in which session.
@@ -206,8 +207,10 @@ impl State {
         else {
             return Some(());
         };
+        // The queue names sessions by a shared `Arc<str>`; the store wants the typed id.
+        let session_id = SessionId::new(&**session);
         loop {
-            let page = match self.store.events_since(session, after, PAGE).await {
+            let page = match self.store.events_since(&session_id, after, PAGE).await {
                 Ok(page) => page,
                 Err(e) => {
                     tracing::warn!(session_id = %session, error = %e, "event log unreadable; subscription ends");

@@ -12,6 +12,7 @@ mod pump;
 pub mod remote;
 mod subscription;
 
+use crate::ids::SessionId;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex as StdMutex};
@@ -57,7 +58,11 @@ struct Turns {
 
 impl Channel {
     /// Retires the channel when nobody subscribes and nothing is being published.
-    fn retire_if_unused(&self, channels: &DashMap<String, Arc<Channel>>, session_id: &str) {
+    fn retire_if_unused(
+        &self,
+        channels: &DashMap<SessionId, Arc<Channel>>,
+        session_id: &SessionId,
+    ) {
         // The order lock keeps publishers out while the channel goes; a publisher holding it
         // retires the channel itself once done.
         let Ok(_in_order) = self.order.try_lock() else {
@@ -82,7 +87,7 @@ impl Channel {
 /// before its write is durable, so later turns are never held up.
 struct Turn<'a> {
     hub: &'a EventHub,
-    session_id: &'a str,
+    session_id: &'a SessionId,
     channel: Arc<Channel>,
     ticket: u64,
     done: bool,
@@ -128,7 +133,7 @@ impl Drop for Turn<'_> {
 #[must_use = "finish the batch to hand its events out"]
 pub struct StartedBatch<'a> {
     hub: &'a EventHub,
-    session_id: &'a str,
+    session_id: &'a SessionId,
     events: &'a [Event],
     queued: Queued<'a>,
 }
@@ -203,7 +208,7 @@ impl<'a> StartedBatch<'a> {
 
 struct Shared {
     store: Arc<dyn Store>,
-    channels: Arc<DashMap<String, Arc<Channel>>>,
+    channels: Arc<DashMap<SessionId, Arc<Channel>>>,
     /// The subscribers to every session.
     everyone: StdMutex<Vec<Arc<all::Queue>>>,
     /// How many entries `everyone` holds (read without its lock on every publish).
@@ -222,21 +227,23 @@ struct Shared {
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
 /// use std::sync::Arc;
+/// use warrant_core::SessionId;
 /// use warrant_core::event::{Event, TextMessageContent};
 /// use warrant_core::events::{EventHub, Item};
 /// use warrant_core::store::MemoryStore;
 ///
 /// let hub = EventHub::new(Arc::new(MemoryStore::new()));
+/// let session = SessionId::new("s1");
 /// let hello = Event::TextMessageContent(TextMessageContent {
 ///     message_id: "m1".into(),
 ///     delta: "hello".into(),
 ///     timestamp: None,
 /// });
-/// assert_eq!(hub.publish("s1", &hello).await.unwrap(), 1);
-/// assert_eq!(hub.publish("s1", &hello).await.unwrap(), 2);
+/// assert_eq!(hub.publish(&session, &hello).await.unwrap(), 1);
+/// assert_eq!(hub.publish(&session, &hello).await.unwrap(), 2);
 ///
 /// // A client that saw event 1 (`Last-Event-ID: 1`) resumes with event 2.
-/// let mut resumed = hub.subscribe("s1", 1);
+/// let mut resumed = hub.subscribe(&session, 1);
 /// let Some(Item::Event(next)) = resumed.next().await else { panic!() };
 /// assert_eq!(next.seq, 2);
 /// # }
@@ -302,7 +309,7 @@ impl EventHub {
     ///
     /// A [`StoreError`] when the event could not be logged; it is then not handed out either,
     /// since a subscriber could never resume past it.
-    pub async fn publish(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
+    pub async fn publish(&self, session_id: &SessionId, event: &Event) -> Result<u64, StoreError> {
         self.publish_logged(session_id, event).await.map(|e| e.seq)
     }
 
@@ -313,7 +320,7 @@ impl EventHub {
     /// A [`StoreError`] when the event could not be logged (then it is not handed out).
     pub async fn publish_logged(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         event: &Event,
     ) -> Result<Arc<StoredEvent>, StoreError> {
         let shared = &*self.shared;
@@ -392,7 +399,7 @@ impl EventHub {
     /// and reach the disk together. One result per event.
     pub async fn publish_batch(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         events: &[Event],
     ) -> Vec<Result<Arc<StoredEvent>, StoreError>> {
         self.start_batch(session_id, events).await.finish().await
@@ -408,7 +415,7 @@ impl EventHub {
     /// queued here: [`finish`](StartedBatch::finish) publishes the events one after another.
     pub async fn start_batch<'a>(
         &'a self,
-        session_id: &'a str,
+        session_id: &'a SessionId,
         events: &'a [Event],
     ) -> StartedBatch<'a> {
         let shared = &*self.shared;
@@ -469,7 +476,7 @@ impl EventHub {
     }
 
     /// Starts appending every event, in order; `None` when the store does not start appends.
-    fn start_all(&self, session_id: &str, events: &[Event]) -> Option<Vec<PendingAppend>> {
+    fn start_all(&self, session_id: &SessionId, events: &[Event]) -> Option<Vec<PendingAppend>> {
         let store = &self.shared.store;
         let (first, rest) = events.split_first()?;
         let mut started = vec![store.start_append_event(session_id, first)?];
@@ -488,7 +495,7 @@ impl EventHub {
 
     /// Subscribes to a session's events after position `after_seq` (0: from the oldest
     /// event the log retains): the logged ones first, then the live ones.
-    pub fn subscribe(&self, session_id: &str, after_seq: u64) -> Subscription {
+    pub fn subscribe(&self, session_id: &SessionId, after_seq: u64) -> Subscription {
         let shared = &*self.shared;
         // Subscribing under the map's entry lock: a channel is never retired while it has
         // a subscriber, and never subscribed to once retired.
@@ -552,11 +559,11 @@ impl EventHub {
         }
     }
 
-    fn hand_to_everyone(&self, session_id: &str, stored: &Arc<StoredEvent>) {
+    fn hand_to_everyone(&self, session_id: &SessionId, stored: &Arc<StoredEvent>) {
         if self.shared.everyone_count.load(Ordering::Acquire) == 0 {
             return;
         }
-        let session: Arc<str> = Arc::from(session_id);
+        let session: Arc<str> = Arc::from(session_id.as_str());
         for queue in lock(&self.shared.everyone).iter() {
             queue.push(&session, stored);
         }
@@ -603,8 +610,8 @@ fn leave(shared: &std::sync::Weak<Shared>, queue: &Arc<all::Queue>) {
 /// Retires a session's channel when its last subscriber leaves, so sessions subscribed to
 /// but never published to leave nothing behind.
 struct Release {
-    channels: Arc<DashMap<String, Arc<Channel>>>,
-    session_id: String,
+    channels: Arc<DashMap<SessionId, Arc<Channel>>>,
+    session_id: SessionId,
     channel: Arc<Channel>,
 }
 
@@ -617,7 +624,7 @@ impl Drop for Release {
 
 #[async_trait]
 impl Transport for EventHub {
-    async fn emit(&self, session_id: &str, event: &Event) -> Result<(), TransportError> {
+    async fn emit(&self, session_id: &SessionId, event: &Event) -> Result<(), TransportError> {
         self.publish(session_id, event)
             .await
             .map(drop)
@@ -626,7 +633,7 @@ impl Transport for EventHub {
 
     async fn emit_logged(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         event: &Arc<StoredEvent>,
         hub: &EventHub,
     ) -> Result<(), TransportError> {

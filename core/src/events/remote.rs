@@ -31,6 +31,7 @@
 //! fills such a gap the same way for the sessions it has seen; for a session it had not seen
 //! yet it starts at the later event.
 
+use crate::ids::SessionId;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
@@ -55,7 +56,7 @@ const NOTICE_BATCH: usize = 1024;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EventNotice {
     /// The session.
-    pub session_id: String,
+    pub session_id: SessionId,
     /// The event's position in the session's log.
     pub seq: u64,
 }
@@ -79,7 +80,7 @@ pub trait NoticeSource: Send + Sync {
     /// # Errors
     ///
     /// A [`StoreError`] when the store cannot be read.
-    async fn last_seq(&self, session_id: &str) -> Result<Option<u64>, StoreError>;
+    async fn last_seq(&self, session_id: &SessionId) -> Result<Option<u64>, StoreError>;
 }
 
 /// Told of the events the follower reads from the shared log (the engine: a resolution
@@ -87,16 +88,16 @@ pub trait NoticeSource: Send + Sync {
 #[async_trait]
 pub trait LoggedElsewhere: Send + Sync {
     /// Whether the session must be followed even without a live subscriber here.
-    fn follows(&self, session_id: &str) -> bool;
+    fn follows(&self, session_id: &SessionId) -> bool;
 
     /// Every session it [follows](Self::follows), for the catch-up to read even when no
     /// notice named them.
-    fn sessions(&self) -> Vec<String>;
+    fn sessions(&self) -> Vec<SessionId>;
 
     /// An event of a followed session as the shared log holds it. Every event read is
     /// passed, this instance's own included, each once, in log order: handling one must be
     /// harmless when this instance logged it.
-    async fn logged(&self, session_id: &str, event: &StoredEvent);
+    async fn logged(&self, session_id: &SessionId, event: &StoredEvent);
 }
 
 /// The follower [`EventHub::follow`] started. Dropping the handle leaves it running until
@@ -162,7 +163,7 @@ struct Tap {
 struct Follower {
     hub: Weak<Shared>,
     observer: Option<Arc<dyn LoggedElsewhere>>,
-    followed: HashMap<String, Followed>,
+    followed: HashMap<SessionId, Followed>,
 }
 
 impl Follower {
@@ -261,8 +262,8 @@ impl Follower {
         let Some(shared) = self.hub.upgrade() else {
             return false;
         };
-        let mut order: Vec<String> = Vec::new();
-        let mut first_seq: HashMap<String, u64> = HashMap::new();
+        let mut order: Vec<SessionId> = Vec::new();
+        let mut first_seq: HashMap<SessionId, u64> = HashMap::new();
         for notice in batch {
             if let std::collections::hash_map::Entry::Vacant(slot) =
                 first_seq.entry(notice.session_id)
@@ -300,7 +301,7 @@ impl Follower {
         };
         // Sessions with a subscriber here that no notice named yet: watched from now on, so
         // the events they hand out are known.
-        let listened: Vec<String> = shared
+        let listened: Vec<SessionId> = shared
             .channels
             .iter()
             .filter(|c| !self.followed.contains_key(c.key()))
@@ -327,7 +328,7 @@ impl Follower {
                 });
             }
         }
-        let sessions: Vec<String> = self.followed.keys().cloned().collect();
+        let sessions: Vec<SessionId> = self.followed.keys().cloned().collect();
         for session in sessions {
             // A session followed only for the subscribers to every session is dropped at
             // each pass (they need no history), and followed again from its next notice:
@@ -350,7 +351,7 @@ impl Follower {
                         followed.read = Some(last.unwrap_or(0).saturating_sub(1));
                     }
                     Err(e) => {
-                        tracing::warn!(session_id = session, error = %e, "cannot read another instance's events; retrying at the next catch-up");
+                        tracing::warn!(session_id = %session, error = %e, "cannot read another instance's events; retrying at the next catch-up");
                         continue;
                     }
                 }
@@ -362,13 +363,13 @@ impl Follower {
 
     /// Whether a notice of the session is to be followed: [`needed`](Self::needed), or a
     /// subscriber to every session exists.
-    fn wanted(&self, shared: &Shared, session: &str) -> bool {
+    fn wanted(&self, shared: &Shared, session: &SessionId) -> bool {
         shared.everyone_count.load(Ordering::Acquire) > 0 || self.needed(shared, session)
     }
 
     /// Whether the session has a subscriber here (besides this follower's own watch) or the
     /// observer asks for it.
-    fn needed(&self, shared: &Shared, session: &str) -> bool {
+    fn needed(&self, shared: &Shared, session: &SessionId) -> bool {
         let tap = self.followed.get(session).and_then(|f| f.tap.as_ref());
         let listened = shared.channels.get(session).is_some_and(|c| {
             let watching = tap.is_some_and(|t| Arc::ptr_eq(&t.channel, &c));
@@ -379,7 +380,12 @@ impl Follower {
 
     /// Reads a followed session's log past what was read, hands out what this hub has not,
     /// and tells the observer.
-    async fn catch_up(&mut self, shared: &Arc<Shared>, source: &dyn NoticeSource, session: &str) {
+    async fn catch_up(
+        &mut self,
+        shared: &Arc<Shared>,
+        source: &dyn NoticeSource,
+        session: &SessionId,
+    ) {
         let hub = EventHub {
             shared: Arc::clone(shared),
         };
@@ -391,7 +397,7 @@ impl Follower {
             let page = match shared.store.events_since(session, after, PAGE).await {
                 Ok(page) => page,
                 Err(e) => {
-                    tracing::warn!(session_id = session, error = %e, "cannot read another instance's events; retrying at the next catch-up");
+                    tracing::warn!(session_id = %session, error = %e, "cannot read another instance's events; retrying at the next catch-up");
                     return;
                 }
             };
@@ -423,7 +429,7 @@ impl Follower {
 async fn hand_out(
     hub: &EventHub,
     source: &dyn NoticeSource,
-    session: &str,
+    session: &SessionId,
     followed: &mut Followed,
     page: &[Arc<StoredEvent>],
 ) {
@@ -473,7 +479,7 @@ async fn hand_out(
                 }
                 Ok(_) => {}
                 Err(e) => {
-                    tracing::warn!(session_id = session, error = %e, "cannot read another instance's events; retrying at the next catch-up");
+                    tracing::warn!(session_id = %session, error = %e, "cannot read another instance's events; retrying at the next catch-up");
                     followed.tap = None;
                     return;
                 }
@@ -501,7 +507,7 @@ async fn hand_out(
 async fn last_event(
     store: &dyn crate::store::Store,
     source: &dyn NoticeSource,
-    session: &str,
+    session: &SessionId,
 ) -> Result<Option<Arc<StoredEvent>>, StoreError> {
     let Some(last) = source.last_seq(session).await? else {
         return Ok(None);
@@ -526,7 +532,7 @@ fn drain(feed: &mut broadcast::Receiver<Arc<StoredEvent>>) -> u64 {
 }
 
 /// Stops watching a session nobody here needs; its channel goes once nothing else holds it.
-fn release(shared: &Shared, session: &str, tap: Option<Tap>) {
+fn release(shared: &Shared, session: &SessionId, tap: Option<Tap>) {
     if let Some(Tap { channel, feed }) = tap {
         drop(feed);
         if channel.live.receiver_count() == 0 {
@@ -563,7 +569,7 @@ mod tests {
 
         fn notify(&self, session: &str, seq: u64) {
             let notice = EventNotice {
-                session_id: session.to_owned(),
+                session_id: session.to_owned().into(),
                 seq,
             };
             for listener in self.listeners.lock().unwrap().iter() {
@@ -584,7 +590,7 @@ mod tests {
             .boxed())
         }
 
-        async fn last_seq(&self, session_id: &str) -> Result<Option<u64>, StoreError> {
+        async fn last_seq(&self, session_id: &SessionId) -> Result<Option<u64>, StoreError> {
             let mut last = None;
             loop {
                 let page = self
@@ -664,9 +670,9 @@ mod tests {
         broadcast::Receiver<Arc<StoredEvent>>,
     ) {
         listening(notices).await;
-        let mut sub = a.subscribe("s1", 0);
+        let mut sub = a.subscribe(&"s1".into(), 0);
         nothing_more(&mut sub).await;
-        let seq = b.publish("s1", &text(1)).await.unwrap();
+        let seq = b.publish(&"s1".into(), &text(1)).await.unwrap();
         notices.notify("s1", seq);
         assert_eq!(next_seq(&mut sub).await, 1);
         (sub, feed(a, "s1"))
@@ -677,14 +683,14 @@ mod tests {
         let (a, b, notices, _following) = instances(Duration::from_secs(60));
         let (mut sub, mut live) = watched(&a, &b, &notices).await;
         for n in 2..=4 {
-            let seq = b.publish("s1", &text(n)).await.unwrap();
+            let seq = b.publish(&"s1".into(), &text(n)).await.unwrap();
             notices.notify("s1", seq);
         }
         for n in 2..=4 {
             assert_eq!(next_seq(&mut sub).await, n);
         }
         // This instance's own event, and its notice: handed out once, by its publisher.
-        let seq = a.publish("s1", &text(5)).await.unwrap();
+        let seq = a.publish(&"s1".into(), &text(5)).await.unwrap();
         notices.notify("s1", seq);
         assert_eq!(next_seq(&mut sub).await, 5);
         nothing_more(&mut sub).await;
@@ -696,8 +702,8 @@ mod tests {
         let (a, b, notices, _following) = instances(Duration::from_secs(60));
         let (mut sub, mut live) = watched(&a, &b, &notices).await;
         // B logs 2, whose notice is late; A logs and hands out 3 meanwhile.
-        let elsewhere = b.publish("s1", &text(2)).await.unwrap();
-        let here = a.publish("s1", &text(3)).await.unwrap();
+        let elsewhere = b.publish(&"s1".into(), &text(2)).await.unwrap();
+        let here = a.publish(&"s1".into(), &text(3)).await.unwrap();
         assert_eq!((elsewhere, here), (2, 3));
         assert_eq!(next_seq(&mut sub).await, 2, "the earlier event first");
         assert_eq!(next_seq(&mut sub).await, 3);
@@ -707,7 +713,7 @@ mod tests {
         // The follower never hands out 2 after 3, nor 3 again.
         assert_eq!(drained(&mut live), vec![3]);
         // And later events logged elsewhere still come.
-        let seq = b.publish("s1", &text(4)).await.unwrap();
+        let seq = b.publish(&"s1".into(), &text(4)).await.unwrap();
         notices.notify("s1", seq);
         assert_eq!(next_seq(&mut sub).await, 4);
         nothing_more(&mut sub).await;
@@ -718,11 +724,11 @@ mod tests {
     async fn an_overtaken_event_before_the_feed_is_watched_keeps_the_order_too() {
         let (a, b, notices, _following) = instances(Duration::from_secs(60));
         listening(&notices).await;
-        let mut sub = a.subscribe("s1", 0);
+        let mut sub = a.subscribe(&"s1".into(), 0);
         nothing_more(&mut sub).await;
         let mut live = feed(&a, "s1");
-        let elsewhere = b.publish("s1", &text(1)).await.unwrap();
-        let here = a.publish("s1", &text(2)).await.unwrap();
+        let elsewhere = b.publish(&"s1".into(), &text(1)).await.unwrap();
+        let here = a.publish(&"s1".into(), &text(2)).await.unwrap();
         notices.notify("s1", elsewhere);
         notices.notify("s1", here);
         assert_eq!(next_seq(&mut sub).await, 1);
@@ -741,7 +747,10 @@ mod tests {
         listening(&notices).await;
         let mut all = a.subscribe_all();
         for (session, n) in [("s1", 1), ("s2", 1), ("s1", 2)] {
-            let seq = b.publish(session, &text(n)).await.unwrap();
+            let seq = b
+                .publish(&SessionId::from(session), &text(n))
+                .await
+                .unwrap();
             notices.notify(session, seq);
             let next = tokio::time::timeout(Duration::from_secs(5), all.next())
                 .await
@@ -765,13 +774,13 @@ mod tests {
     async fn a_lost_notice_only_delays_an_event() {
         let (a, b, notices, _following) = instances(Duration::from_millis(50));
         listening(&notices).await;
-        let mut sub = a.subscribe("s1", 0);
+        let mut sub = a.subscribe(&"s1".into(), 0);
         nothing_more(&mut sub).await;
         // No notice at all: the catch-up reads it.
-        b.publish("s1", &text(1)).await.unwrap();
+        b.publish(&"s1".into(), &text(1)).await.unwrap();
         assert_eq!(next_seq(&mut sub).await, 1);
-        b.publish("s1", &text(2)).await.unwrap();
-        b.publish("s1", &text(3)).await.unwrap();
+        b.publish(&"s1".into(), &text(2)).await.unwrap();
+        b.publish(&"s1".into(), &text(3)).await.unwrap();
         assert_eq!(next_seq(&mut sub).await, 2);
         assert_eq!(next_seq(&mut sub).await, 3);
         nothing_more(&mut sub).await;
@@ -781,11 +790,11 @@ mod tests {
     async fn a_session_nobody_follows_here_is_not_read_and_its_channel_goes() {
         let (a, b, notices, following) = instances(Duration::from_millis(20));
         listening(&notices).await;
-        let seq = b.publish("quiet", &text(1)).await.unwrap();
+        let seq = b.publish(&"quiet".into(), &text(1)).await.unwrap();
         notices.notify("quiet", seq);
         {
-            let mut sub = a.subscribe("s1", 0);
-            let seq = b.publish("s1", &text(1)).await.unwrap();
+            let mut sub = a.subscribe(&"s1".into(), 0);
+            let seq = b.publish(&"s1".into(), &text(1)).await.unwrap();
             notices.notify("s1", seq);
             assert_eq!(next_seq(&mut sub).await, 1);
         }

@@ -12,6 +12,7 @@ use tokio::sync::{broadcast, watch};
 
 use super::Release;
 use super::pump::{Pump, Source};
+use crate::ids::SessionId;
 use crate::store::{Store, StoredEvent};
 
 /// How many logged events one store read returns.
@@ -37,7 +38,7 @@ pub enum Item {
 ///
 /// [`next`](Self::next) is cancel-safe: a call dropped before it returns loses nothing.
 pub struct Subscription {
-    session_id: String,
+    session_id: SessionId,
     last_seq: Arc<AtomicU64>,
     pump: Pump<State>,
 }
@@ -53,7 +54,7 @@ impl std::fmt::Debug for Subscription {
 
 struct State {
     store: Arc<dyn Store>,
-    session_id: String,
+    session_id: SessionId,
     live: broadcast::Receiver<Arc<StoredEvent>>,
     closed: watch::Receiver<bool>,
     last_seq: u64,
@@ -68,7 +69,7 @@ struct State {
 impl Subscription {
     pub(super) fn new(
         store: Arc<dyn Store>,
-        session_id: String,
+        session_id: SessionId,
         live: broadcast::Receiver<Arc<StoredEvent>>,
         closed: watch::Receiver<bool>,
         after_seq: u64,
@@ -94,7 +95,7 @@ impl Subscription {
     }
 
     /// The session subscribed to.
-    pub fn session_id(&self) -> &str {
+    pub fn session_id(&self) -> &SessionId {
         &self.session_id
     }
 

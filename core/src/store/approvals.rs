@@ -1,5 +1,6 @@
 //! [`Approvals`]: pending approval requests and the grants resolutions leave.
 
+use crate::ids::ToolCallId;
 use async_trait::async_trait;
 
 use super::{PendingApproval, StoreError};
@@ -27,7 +28,7 @@ pub trait Approvals: Send + Sync {
     async fn put_pending_approval(&self, pending: &PendingApproval) -> Result<(), StoreError>;
 
     /// Forgets an approval request once it is resolved or expired.
-    async fn remove_pending_approval(&self, tool_call_id: &str) -> Result<(), StoreError>;
+    async fn remove_pending_approval(&self, tool_call_id: &ToolCallId) -> Result<(), StoreError>;
 
     /// Every unresolved approval request.
     async fn pending_approvals(&self) -> Result<Vec<PendingApproval>, StoreError>;

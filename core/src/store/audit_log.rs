@@ -1,5 +1,6 @@
 //! [`AuditLog`]: the append-only record of every decision.
 
+use crate::ids::ToolCallId;
 use async_trait::async_trait;
 
 use super::{AuditQuery, PendingAppend, StoreError, StoredAuditRecord};
@@ -50,7 +51,7 @@ pub trait AuditLog: Send + Sync {
     /// evaluated.
     ///
     /// The default reads the whole log; stores override it with a lookup.
-    async fn evaluation_of(&self, tool_call_id: &str) -> Result<Option<u64>, StoreError> {
+    async fn evaluation_of(&self, tool_call_id: &ToolCallId) -> Result<Option<u64>, StoreError> {
         let records = self.audit_records(&AuditQuery::all()).await?;
         Ok(records
             .iter()

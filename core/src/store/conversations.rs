@@ -1,5 +1,6 @@
 //! [`Conversations`]: each session's messages and the tool parts in them.
 
+use crate::ids::SessionId;
 use async_trait::async_trait;
 use futures::future::BoxFuture;
 
@@ -27,7 +28,7 @@ pub trait Conversations: Send + Sync {
     /// Inserts or replaces a tool part in its message (created when new, role `assistant`).
     async fn upsert_tool_part(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         message_id: &str,
         part: &ToolPart,
     ) -> Result<(), StoreError>;
@@ -41,7 +42,7 @@ pub trait Conversations: Send + Sync {
     /// The default is `None`: callers then await [`upsert_tool_part`](Self::upsert_tool_part).
     fn start_upsert_tool_part(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         message_id: &str,
         part: &ToolPart,
     ) -> Option<BoxFuture<'static, Result<(), StoreError>>> {
@@ -50,5 +51,5 @@ pub trait Conversations: Send + Sync {
     }
 
     /// A session's messages with their parts, in order.
-    async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError>;
+    async fn messages(&self, session_id: &SessionId) -> Result<Vec<Message>, StoreError>;
 }

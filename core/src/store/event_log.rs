@@ -1,5 +1,6 @@
 //! [`EventLog`]: each session's stream of events, for resuming readers.
 
+use crate::ids::SessionId;
 use async_trait::async_trait;
 
 use super::{PendingAppend, StoreError, StoredEvent};
@@ -26,7 +27,7 @@ pub trait EventLog: Send + Sync {
     ///
     /// The log keeps a bounded number of the latest events per session; older ones are
     /// dropped, never renumbered.
-    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError>;
+    async fn append_event(&self, session_id: &SessionId, event: &Event) -> Result<u64, StoreError>;
 
     /// At most `limit` events of a session after position `after_seq`, oldest first.
     ///
@@ -34,7 +35,7 @@ pub trait EventLog: Send + Sync {
     /// by retention: the reader resumed with a gap and should resynchronize.
     async fn events_since(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         after_seq: u64,
         limit: usize,
     ) -> Result<Vec<StoredEvent>, StoreError>;
@@ -47,7 +48,7 @@ pub trait EventLog: Send + Sync {
     ///
     /// `None` (the default) when the store cannot promise that order; callers then await
     /// [`append_event`](Self::append_event) one event at a time.
-    fn start_append_event(&self, session_id: &str, event: &Event) -> Option<PendingAppend> {
+    fn start_append_event(&self, session_id: &SessionId, event: &Event) -> Option<PendingAppend> {
         let _ = (session_id, event);
         None
     }

@@ -1,5 +1,6 @@
 //! An in-memory store, for tests and for embedding without persistence.
 
+use crate::ids::{SessionId, ToolCallId};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 
@@ -18,24 +19,24 @@ use crate::workspace::{SessionRecord, WorkspaceState, check_session_id};
 #[derive(Default)]
 struct State {
     audit: Vec<StoredAuditRecord>,
-    messages: Vec<(String, Message)>,
+    messages: Vec<(SessionId, Message)>,
     pending: Vec<PendingApproval>,
     grants: Vec<Grant>,
     workspace: Option<WorkspaceState>,
-    events: HashMap<String, (u64, VecDeque<StoredEvent>)>,
+    events: HashMap<SessionId, (u64, VecDeque<StoredEvent>)>,
     /// The seq of each tool call id's evaluation record.
-    evaluated: HashMap<String, u64>,
+    evaluated: HashMap<ToolCallId, u64>,
     /// When each session was last written or sent an event (Unix milliseconds).
-    touched: HashMap<String, i64>,
+    touched: HashMap<SessionId, i64>,
 }
 
 impl State {
-    fn touch(&mut self, session_id: &str) {
+    fn touch(&mut self, session_id: &SessionId) {
         self.touched.insert(session_id.to_owned(), now_millis());
     }
 
     /// Whether anything but its record refers to the session.
-    fn holds_content(&self, session_id: &str) -> bool {
+    fn holds_content(&self, session_id: &SessionId) -> bool {
         self.messages.iter().any(|(sid, _)| sid == session_id)
             || self.pending.iter().any(|p| p.session_id == session_id)
             || self.grants.iter().any(|g| g.session_id == session_id)
@@ -95,7 +96,7 @@ impl AuditLog for MemoryStore {
             let seq = s.audit.len() as u64 + 1;
             if matches!(record.event, AuditEvent::Evaluation { .. }) {
                 if let Some(&first) = s.evaluated.get(&record.tool_call_id) {
-                    return Err(duplicate_evaluation(&record.tool_call_id, first));
+                    return Err(duplicate_evaluation(record.tool_call_id.as_str(), first));
                 }
                 s.evaluated.insert(record.tool_call_id.clone(), seq);
             }
@@ -104,7 +105,7 @@ impl AuditLog for MemoryStore {
         })?
     }
 
-    async fn evaluation_of(&self, tool_call_id: &str) -> Result<Option<u64>, StoreError> {
+    async fn evaluation_of(&self, tool_call_id: &ToolCallId) -> Result<Option<u64>, StoreError> {
         self.with(|s| s.evaluated.get(tool_call_id).copied())
     }
 
@@ -130,7 +131,7 @@ impl AuditLog for MemoryStore {
 
 #[async_trait]
 impl EventLog for MemoryStore {
-    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
+    async fn append_event(&self, session_id: &SessionId, event: &Event) -> Result<u64, StoreError> {
         check_session_id(session_id)?;
         self.with(|s| {
             s.touch(session_id);
@@ -149,7 +150,7 @@ impl EventLog for MemoryStore {
 
     async fn events_since(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         after_seq: u64,
         limit: usize,
     ) -> Result<Vec<StoredEvent>, StoreError> {
@@ -169,7 +170,7 @@ impl EventLog for MemoryStore {
 impl Conversations for MemoryStore {
     async fn upsert_tool_part(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         message_id: &str,
         part: &ToolPart,
     ) -> Result<(), StoreError> {
@@ -205,7 +206,7 @@ impl Conversations for MemoryStore {
         })
     }
 
-    async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError> {
+    async fn messages(&self, session_id: &SessionId) -> Result<Vec<Message>, StoreError> {
         self.with(|s| {
             s.messages
                 .iter()
@@ -228,7 +229,7 @@ impl Approvals for MemoryStore {
         })
     }
 
-    async fn remove_pending_approval(&self, tool_call_id: &str) -> Result<(), StoreError> {
+    async fn remove_pending_approval(&self, tool_call_id: &ToolCallId) -> Result<(), StoreError> {
         self.with(|s| s.pending.retain(|p| p.request.tool_call_id != tool_call_id))
     }
 
@@ -271,7 +272,7 @@ impl WorkspaceStore for MemoryStore {
                 .as_ref()
                 .map(|w| w.sessions.clone())
                 .unwrap_or_default();
-            let mut index: HashMap<String, usize> = sessions
+            let mut index: HashMap<SessionId, usize> = sessions
                 .iter()
                 .enumerate()
                 .map(|(i, k)| (k.id.clone(), i))
@@ -287,7 +288,7 @@ impl WorkspaceStore for MemoryStore {
                     }
                 }
                 check_session_id(&session.id)?;
-                touched.push(session.id.as_str());
+                touched.push(&session.id);
             }
             for id in touched {
                 s.touch(id);
@@ -313,7 +314,10 @@ impl WorkspaceStore for MemoryStore {
         })
     }
 
-    async fn expire_idle_sessions(&self, untouched_since: i64) -> Result<Vec<String>, StoreError> {
+    async fn expire_idle_sessions(
+        &self,
+        untouched_since: i64,
+    ) -> Result<Vec<SessionId>, StoreError> {
         self.with(|s| {
             let Some(mut state) = s.workspace.take() else {
                 return Vec::new();

@@ -14,6 +14,7 @@ mod memory;
 mod query;
 mod workspace;
 
+use crate::ids::SessionId;
 use serde::{Deserialize, Serialize};
 
 pub use approvals::Approvals;
@@ -104,7 +105,7 @@ pub struct StoredAuditRecord {
 #[serde(rename_all = "camelCase")]
 pub struct PendingApproval {
     /// The session.
-    pub session_id: String,
+    pub session_id: SessionId,
     /// The message holding the call's tool part.
     pub message_id: String,
     /// The request.
@@ -142,19 +143,21 @@ pub struct StoredEvent {
 /// # #[tokio::main(flavor = "current_thread")]
 /// # async fn main() {
 /// use std::sync::Arc;
+/// use warrant_core::SessionId;
 /// use warrant_core::event::{Event, TextMessageContent};
 /// use warrant_core::store::{MemoryStore, Store};
 ///
 /// let store: Arc<dyn Store> = Arc::new(MemoryStore::new());
+/// let session = SessionId::new("s1");
 /// let hello = Event::TextMessageContent(TextMessageContent {
 ///     message_id: "m1".into(),
 ///     delta: "hello".into(),
 ///     timestamp: None,
 /// });
-/// assert_eq!(store.append_event("s1", &hello).await.unwrap(), 1);
-/// assert_eq!(store.append_event("s1", &hello).await.unwrap(), 2);
+/// assert_eq!(store.append_event(&session, &hello).await.unwrap(), 1);
+/// assert_eq!(store.append_event(&session, &hello).await.unwrap(), 2);
 /// // A reader that saw event 1 resumes with event 2.
-/// let after = store.events_since("s1", 1, 10).await.unwrap();
+/// let after = store.events_since(&session, 1, 10).await.unwrap();
 /// assert_eq!(after.len(), 1);
 /// assert_eq!(after[0].seq, 2);
 /// # }

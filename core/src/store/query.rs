@@ -1,5 +1,6 @@
 //! Which audit records to read: the filters of the decision history and its paging.
 
+use crate::ids::SessionId;
 use serde::{Deserialize, Serialize};
 
 use super::StoredAuditRecord;
@@ -79,12 +80,12 @@ impl AuditKind {
 ///     limit: Some(50),
 ///     ..AuditQuery::session("s1")
 /// };
-/// assert_eq!(query.session_id.as_deref(), Some("s1"));
+/// assert_eq!(query.session_id.as_ref().map(|id| id.as_str()), Some("s1"));
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AuditQuery {
     /// Only this session's records; every session's when `None`.
-    pub session_id: Option<String>,
+    pub session_id: Option<SessionId>,
     /// Only records of this tool (its runtime id, exactly).
     pub tool_name: Option<String>,
     /// Only records of this kind.
@@ -118,7 +119,7 @@ impl AuditQuery {
     }
 
     /// One session's records.
-    pub fn session(session_id: impl Into<String>) -> Self {
+    pub fn session(session_id: impl Into<SessionId>) -> Self {
         Self {
             session_id: Some(session_id.into()),
             ..Self::default()
@@ -132,7 +133,7 @@ impl AuditQuery {
             _ => None,
         };
         self.session_id
-            .as_deref()
+            .as_ref()
             .is_none_or(|id| record.session_id == id)
             && self
                 .tool_name

@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 
 use super::StoreError;
+use crate::ids::SessionId;
 use crate::workspace::{SessionRecord, WorkspaceState, check_session_id};
 
 /// The workspace: its settings and patterns, and the list of sessions it holds.
@@ -37,7 +38,7 @@ pub trait WorkspaceStore: Send + Sync {
     ///
     /// The default loads and saves the whole workspace; stores override it with one row.
     async fn put_session(&self, session: &SessionRecord) -> Result<(), StoreError> {
-        check_session_id(&session.id)?;
+        check_session_id(session.id.as_str())?;
         let mut state = self.load_workspace().await?.unwrap_or_default();
         match state.sessions.iter_mut().find(|s| s.id == session.id) {
             Some(slot) => *slot = session.clone(),
@@ -51,7 +52,10 @@ pub trait WorkspaceStore: Send + Sync {
     /// `untouched_since` (Unix milliseconds). Returns their ids; their audit records stay.
     ///
     /// The default expires nothing.
-    async fn expire_idle_sessions(&self, untouched_since: i64) -> Result<Vec<String>, StoreError> {
+    async fn expire_idle_sessions(
+        &self,
+        untouched_since: i64,
+    ) -> Result<Vec<SessionId>, StoreError> {
         let _ = untouched_since;
         Ok(Vec::new())
     }

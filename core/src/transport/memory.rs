@@ -1,5 +1,6 @@
 //! An in-memory transport: a broadcast channel per session.
 
+use crate::ids::SessionId;
 use async_trait::async_trait;
 use dashmap::DashMap;
 use tokio::sync::broadcast;
@@ -17,7 +18,7 @@ pub const DEFAULT_CAPACITY: usize = 1024;
 /// [`Engine::subscribe`](crate::engine::Engine::subscribe) instead: the engine logs every
 /// event whatever its transport.
 pub struct MemoryTransport {
-    sessions: DashMap<String, broadcast::Sender<Event>>,
+    sessions: DashMap<SessionId, broadcast::Sender<Event>>,
     capacity: usize,
 }
 
@@ -50,7 +51,7 @@ impl MemoryTransport {
         }
     }
 
-    fn sender(&self, session_id: &str) -> broadcast::Sender<Event> {
+    fn sender(&self, session_id: &SessionId) -> broadcast::Sender<Event> {
         if let Some(s) = self.sessions.get(session_id) {
             return s.clone();
         }
@@ -61,14 +62,14 @@ impl MemoryTransport {
     }
 
     /// Subscribes to a session's events from now on.
-    pub fn subscribe(&self, session_id: &str) -> broadcast::Receiver<Event> {
+    pub fn subscribe(&self, session_id: &SessionId) -> broadcast::Receiver<Event> {
         self.sender(session_id).subscribe()
     }
 }
 
 #[async_trait]
 impl Transport for MemoryTransport {
-    async fn emit(&self, session_id: &str, event: &Event) -> Result<(), TransportError> {
+    async fn emit(&self, session_id: &SessionId, event: &Event) -> Result<(), TransportError> {
         // No subscriber is not an error: nobody is watching this session right now.
         let _ = self.sender(session_id).send(event.clone());
         Ok(())

@@ -2,6 +2,7 @@
 
 mod memory;
 
+use crate::ids::SessionId;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -46,14 +47,14 @@ impl TransportError {
 #[async_trait]
 pub trait Transport: Send + Sync {
     /// Emits one event of a session.
-    async fn emit(&self, session_id: &str, event: &Event) -> Result<(), TransportError>;
+    async fn emit(&self, session_id: &SessionId, event: &Event) -> Result<(), TransportError>;
 
     /// Emits one event of a session that `hub` already logged (`event.seq` is its position
     /// in the session's log). The default emits `event.event`; a transport that is `hub`
     /// itself has nothing left to do.
     async fn emit_logged(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         event: &Arc<StoredEvent>,
         hub: &EventHub,
     ) -> Result<(), TransportError> {
@@ -71,13 +72,13 @@ pub trait Transport: Send + Sync {
 
 #[async_trait]
 impl<T: Transport + ?Sized> Transport for Arc<T> {
-    async fn emit(&self, session_id: &str, event: &Event) -> Result<(), TransportError> {
+    async fn emit(&self, session_id: &SessionId, event: &Event) -> Result<(), TransportError> {
         (**self).emit(session_id, event).await
     }
 
     async fn emit_logged(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         event: &Arc<StoredEvent>,
         hub: &EventHub,
     ) -> Result<(), TransportError> {
@@ -93,7 +94,7 @@ impl<T: Transport + ?Sized> Transport for Arc<T> {
 /// Its [`event_hub`](Transport::event_hub) is the first hub among its members.
 #[async_trait]
 impl Transport for Vec<Arc<dyn Transport>> {
-    async fn emit(&self, session_id: &str, event: &Event) -> Result<(), TransportError> {
+    async fn emit(&self, session_id: &SessionId, event: &Event) -> Result<(), TransportError> {
         let mut first_error = None;
         for transport in self {
             if let Err(e) = transport.emit(session_id, event).await {
@@ -105,7 +106,7 @@ impl Transport for Vec<Arc<dyn Transport>> {
 
     async fn emit_logged(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         event: &Arc<StoredEvent>,
         hub: &EventHub,
     ) -> Result<(), TransportError> {

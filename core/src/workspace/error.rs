@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::DEFAULT_PATTERN_ID;
+use crate::ids::SessionId;
 
 /// Whose tool list an error is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,7 +12,7 @@ pub enum PolicyOwner {
     /// A pattern's defaults (`approvalPolicy.autoApprovedToolNames`).
     Pattern(String),
     /// A session's override (`approvalSettings.autoApprovedToolNames`).
-    Session(String),
+    Session(SessionId),
 }
 
 impl fmt::Display for PolicyOwner {
@@ -51,7 +52,7 @@ pub enum ApprovalError {
     #[error("unknown session \"{session_id}\": check the session id")]
     UnknownSession {
         /// The id given.
-        session_id: String,
+        session_id: SessionId,
     },
     /// The session is running; its approval settings cannot change mid-run.
     #[error(
@@ -59,7 +60,7 @@ pub enum ApprovalError {
     )]
     SessionRunning {
         /// The running session.
-        session_id: String,
+        session_id: SessionId,
     },
     /// A scratchpad session was given a non-empty override.
     #[error(
@@ -68,7 +69,7 @@ pub enum ApprovalError {
     )]
     ScratchpadOverride {
         /// The scratchpad session.
-        session_id: String,
+        session_id: SessionId,
         /// The ids it was given.
         tool_ids: Vec<String>,
     },
@@ -104,7 +105,7 @@ pub enum ApprovalError {
         /// The pattern.
         pattern_id: String,
         /// The running sessions that use it.
-        session_ids: Vec<String>,
+        session_ids: Vec<SessionId>,
     },
     /// No MCP server has this id.
     #[error("unknown MCP server \"{server_id}\": check the server id")]
@@ -157,7 +158,7 @@ impl ApprovalError {
     }
 }
 
-fn quoted(items: &[String]) -> String {
+fn quoted(items: &[impl fmt::Display]) -> String {
     let quoted: Vec<String> = items.iter().map(|i| format!("\"{i}\"")).collect();
     quoted.join(", ")
 }

@@ -67,7 +67,8 @@ impl Default for WorkspaceState {
 
 impl WorkspaceState {
     /// The session with this id.
-    pub fn session(&self, id: &str) -> Option<&SessionRecord> {
+    pub fn session(&self, id: &(impl AsRef<str> + ?Sized)) -> Option<&SessionRecord> {
+        let id = id.as_ref();
         self.sessions.iter().find(|s| s.id == id)
     }
 

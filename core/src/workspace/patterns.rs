@@ -6,6 +6,7 @@ use super::{
     ApprovalError, DEFAULT_PATTERN_ID, Pattern, PolicyOwner, SessionStatus, WorkspaceState,
 };
 use crate::catalog::RuntimeTool;
+use crate::ids::SessionId;
 
 /// The workspace with `pattern` saved: it replaces the pattern with the same id, or is
 /// added. Its `autoApprovedToolNames` are cleaned (blank ids and repeats dropped) and checked
@@ -59,7 +60,7 @@ pub fn delete_pattern(
             pattern_id: pattern_id.to_owned(),
         });
     }
-    let running: Vec<String> = state
+    let running: Vec<SessionId> = state
         .sessions
         .iter()
         .filter(|s| s.pattern_id == pattern_id && s.status == SessionStatus::Running)

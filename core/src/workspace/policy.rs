@@ -114,7 +114,7 @@ impl WorkspaceState {
     /// The effective policy of a session: its pattern's rules, plus its override when present
     /// (even `[]`), else the pattern's defaults. An unknown session, or a session whose
     /// pattern is missing, gets the default pattern, so an unknown call still asks.
-    pub fn effective_policy(&self, session_id: &str) -> EffectivePolicy {
+    pub fn effective_policy(&self, session_id: &(impl AsRef<str> + ?Sized)) -> EffectivePolicy {
         let session = self.session(session_id);
         let fallback;
         let pattern = match session

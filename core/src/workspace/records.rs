@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{ApprovalPolicy, DEFAULT_PATTERN_ID};
+use crate::ids::SessionId;
 
 /// A pattern: a reusable agent setup with its approval policy.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,7 +69,7 @@ pub struct SessionApprovalSettings {
 #[serde(rename_all = "camelCase")]
 pub struct SessionRecord {
     /// The session's id.
-    pub id: String,
+    pub id: SessionId,
     /// The pattern it runs.
     #[serde(default = "default_pattern_id")]
     pub pattern_id: String,
@@ -100,7 +101,7 @@ fn default_pattern_id() -> String {
 
 impl SessionRecord {
     /// An idle chat session on the default pattern that inherits its defaults.
-    pub fn new(id: impl Into<String>) -> Self {
+    pub fn new(id: impl Into<SessionId>) -> Self {
         Self {
             id: id.into(),
             pattern_id: default_pattern_id(),

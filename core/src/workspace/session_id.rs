@@ -34,7 +34,8 @@ impl fmt::Display for SessionIdTooLong {
 
 impl std::error::Error for SessionIdTooLong {}
 
-/// Checks that a session id fits the bound.
+/// Checks that a session id (a [`SessionId`](crate::ids::SessionId) or its text) fits the
+/// bound.
 ///
 /// ```
 /// use warrant_core::workspace::{MAX_SESSION_ID_BYTES, check_session_id};
@@ -47,7 +48,8 @@ impl std::error::Error for SessionIdTooLong {}
 /// # Errors
 ///
 /// [`SessionIdTooLong`] naming the id (its first few hundred bytes) and its length.
-pub fn check_session_id(id: &str) -> Result<(), SessionIdTooLong> {
+pub fn check_session_id<S: AsRef<str> + ?Sized>(id: &S) -> Result<(), SessionIdTooLong> {
+    let id = id.as_ref();
     if id.len() <= MAX_SESSION_ID_BYTES {
         return Ok(());
     }

@@ -1,6 +1,7 @@
 //! `updateSessionApprovalSettings`: set, empty or clear a session's tool auto-approval
 //! override.
 
+use crate::ids::SessionId;
 use serde::{Deserialize, Serialize};
 
 use super::lists::clean_ids;
@@ -21,7 +22,7 @@ use crate::catalog::RuntimeTool;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SessionApprovalSettingsRequest {
     /// The session to change.
-    pub session_id: String,
+    pub session_id: SessionId,
     /// The override; `None` clears it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto_approved_tool_names: Option<Vec<String>>,
@@ -31,7 +32,7 @@ impl SessionApprovalSettingsRequest {
     /// A request for `session_id`: `Some(list)` sets the override (`[]` included), `None`
     /// clears it.
     pub fn new(
-        session_id: impl Into<String>,
+        session_id: impl Into<SessionId>,
         auto_approved_tool_names: Option<Vec<String>>,
     ) -> Self {
         Self {
@@ -63,7 +64,7 @@ pub fn update_session_approval_settings(
     let at = state
         .sessions
         .iter()
-        .position(|s| &s.id == session_id)
+        .position(|s| s.id == session_id)
         .ok_or_else(|| ApprovalError::UnknownSession {
             session_id: session_id.clone(),
         })?;

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use warrant_core::call::{PermissionMode, ToolCall};
 use warrant_core::decision::{Behavior, ResolutionBehavior};
 use warrant_core::engine::{AuthorizeOptions, Engine, PendingResolution};
+use warrant_core::ids::{SessionId, ToolCallId};
 use warrant_core::workspace::{McpServer, save_mcp_server};
 
 mod remote;
@@ -45,7 +46,7 @@ impl std::fmt::Debug for Decider {
 
 impl Decider {
     /// Records a session's existence (standalone: the session appears in the workspace).
-    pub async fn open_session(&self, session_id: &str) -> Result<(), String> {
+    pub async fn open_session(&self, session_id: &SessionId) -> Result<(), String> {
         match self {
             Self::Local(engine) => engine
                 .add_session(session_id)
@@ -114,7 +115,10 @@ impl Decider {
                 })
             }
             Self::Remote(server) => {
-                let path = format!("/v1/sessions/{}/tool-calls", segment(&call.session_id));
+                let path = format!(
+                    "/v1/sessions/{}/tool-calls",
+                    segment(call.session_id.as_str())
+                );
                 let body = json!({
                     "toolCallId": call.tool_call_id,
                     "toolName": call.tool_name,
@@ -156,8 +160,8 @@ impl Decider {
     /// The request was abandoned or the server cannot be reached: the call must not run.
     pub async fn resolution(
         &self,
-        session_id: &str,
-        tool_call_id: &str,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
         pending: Option<PendingResolution>,
     ) -> Result<Behavior, String> {
         match (self, pending) {
@@ -177,7 +181,11 @@ impl Decider {
     ///
     /// The request is not pending any more (someone resolved it first), the action is not
     /// offered, or the resolution could not be recorded.
-    pub async fn resolve(&self, tool_call_id: &str, action_id: &str) -> Result<Behavior, String> {
+    pub async fn resolve(
+        &self,
+        tool_call_id: &ToolCallId,
+        action_id: &str,
+    ) -> Result<Behavior, String> {
         match self {
             Self::Local(engine) => engine
                 .resolve(tool_call_id, action_id)
@@ -185,7 +193,7 @@ impl Decider {
                 .map(|r| r.behavior.into())
                 .map_err(|e| e.to_string()),
             Self::Remote(server) => {
-                let path = format!("/v1/approvals/{}", segment(tool_call_id));
+                let path = format!("/v1/approvals/{}", segment(tool_call_id.as_str()));
                 let resolution = server.post(&path, json!({"actionId": action_id})).await?;
                 Ok(match resolution.get("behavior").and_then(Value::as_str) {
                     Some("allow") => ResolutionBehavior::Allow,
@@ -203,14 +211,14 @@ impl Decider {
     ///
     /// The request is not pending any more (someone resolved it first) or the withdrawal
     /// could not be recorded.
-    pub async fn withdraw(&self, tool_call_id: &str, reason: &str) -> Result<(), String> {
+    pub async fn withdraw(&self, tool_call_id: &ToolCallId, reason: &str) -> Result<(), String> {
         match self {
             Self::Local(engine) => engine
                 .cancel(tool_call_id, reason)
                 .await
                 .map_err(|e| e.to_string()),
             Self::Remote(server) => {
-                let path = format!("/v1/approvals/{}", segment(tool_call_id));
+                let path = format!("/v1/approvals/{}", segment(tool_call_id.as_str()));
                 server
                     .delete(&path, json!({"reason": reason}))
                     .await
@@ -220,7 +228,12 @@ impl Decider {
     }
 
     /// Records what an allowed call returned (`TOOL_CALL_RESULT`; the tool part completes).
-    pub async fn completed(&self, session_id: &str, tool_call_id: &str, content: &str) {
+    pub async fn completed(
+        &self,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
+        content: &str,
+    ) {
         let outcome = match self {
             Self::Local(engine) => engine
                 .complete(session_id, tool_call_id, content)
@@ -229,8 +242,8 @@ impl Decider {
             Self::Remote(server) => {
                 let path = format!(
                     "/v1/sessions/{}/tool-calls/{}/result",
-                    segment(session_id),
-                    segment(tool_call_id)
+                    segment(session_id.as_str()),
+                    segment(tool_call_id.as_str())
                 );
                 server
                     .post(&path, json!({"content": content}))
@@ -239,16 +252,16 @@ impl Decider {
             }
         };
         if let Err(e) = outcome {
-            tracing::warn!(tool_call_id, error = %e, "the call's result was not recorded");
+            tracing::warn!(%tool_call_id, error = %e, "the call's result was not recorded");
         }
     }
 
     /// Records that a denied call did not run, and why.
-    pub async fn not_run(&self, session_id: &str, tool_call_id: &str, why: &str) {
+    pub async fn not_run(&self, session_id: &SessionId, tool_call_id: &ToolCallId, why: &str) {
         if let Self::Local(engine) = self
             && let Err(e) = engine.report_not_run(session_id, tool_call_id, why).await
         {
-            tracing::debug!(tool_call_id, error = %e, "not-run result not recorded");
+            tracing::debug!(%tool_call_id, error = %e, "not-run result not recorded");
         }
     }
 }

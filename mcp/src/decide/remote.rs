@@ -2,6 +2,7 @@
 //! `ask` read from the session's event stream.
 
 use std::time::Duration;
+use warrant_core::ids::{SessionId, ToolCallId};
 
 use serde_json::Value;
 use warrant_core::decision::Behavior;
@@ -108,10 +109,10 @@ impl RemoteServer {
     /// Waits on the session's event stream for the resolution of one call.
     pub(super) async fn resolution(
         &self,
-        session_id: &str,
-        tool_call_id: &str,
+        session_id: &SessionId,
+        tool_call_id: &ToolCallId,
     ) -> Result<Behavior, String> {
-        let path = format!("/v1/sessions/{}/events", segment(session_id));
+        let path = format!("/v1/sessions/{}/events", segment(session_id.as_str()));
         let mut response = self
             .request(reqwest::Method::GET, &path)
             .header("accept", "text/event-stream")
@@ -134,7 +135,7 @@ impl RemoteServer {
             while let Some(end) = buffer.iter().position(|b| *b == b'\n') {
                 let line: Vec<u8> = buffer.drain(..=end).collect();
                 let line = String::from_utf8_lossy(&line);
-                if let Some(behavior) = resolution_in(line.trim_end(), tool_call_id) {
+                if let Some(behavior) = resolution_in(line.trim_end(), tool_call_id.as_str()) {
                     return Ok(behavior);
                 }
             }

@@ -2,6 +2,7 @@
 //! MCP elicitation) or the timeout. Every failure is a denial.
 
 use std::sync::Arc;
+use warrant_core::ids::ToolCallId;
 
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
@@ -94,7 +95,7 @@ impl Gateway {
             .and_then(|p| p.pointer("/_meta/progressToken"))
             .filter(|t| t.is_string() || t.is_number())
             .cloned();
-        let tool_call_id = format!("mcp-{}", uuid::Uuid::new_v4().simple());
+        let tool_call_id = ToolCallId::new(format!("mcp-{}", uuid::Uuid::new_v4().simple()));
         let mode = hints.mode_for(self.options.mode);
         if mode != self.options.mode
             && let Some(why) = hints.asks_because()
@@ -193,7 +194,7 @@ impl Gateway {
 
     async fn ask(
         &self,
-        tool_call_id: &str,
+        tool_call_id: &ToolCallId,
         name: &str,
         reason: &str,
         pending: Option<warrant_core::engine::PendingResolution>,

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex, MutexGuard};
+use warrant_core::ids::ToolCallId;
 
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
@@ -39,7 +40,7 @@ struct Forwarded {
     id: Value,
     method: String,
     /// For `tools/call`: the call's id in Warrant.
-    tool_call_id: Option<String>,
+    tool_call_id: Option<ToolCallId>,
     /// For `tools/list`: whether it asked for a further page.
     next_page: bool,
 }

@@ -12,6 +12,7 @@ pub mod otel;
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
+use warrant_core::ids::SessionId;
 
 use async_trait::async_trait;
 use serde_json::Value;
@@ -165,7 +166,7 @@ impl Observer {
 
     /// Reads one event: remembers an announced call's tool, counts decisions, approval
     /// requests and resolutions.
-    pub fn observe(&self, session_id: &str, event: &Event) {
+    pub fn observe(&self, session_id: &SessionId, event: &Event) {
         match event {
             Event::ToolCallStart(start) => {
                 if let Ok(mut announced) = self.announced.lock() {
@@ -195,7 +196,7 @@ impl Observer {
         }
     }
 
-    fn decision(&self, session_id: &str, value: &Value) {
+    fn decision(&self, session_id: &SessionId, value: &Value) {
         let id = value
             .get("toolCallId")
             .and_then(Value::as_str)
@@ -222,7 +223,7 @@ impl Observer {
 
 #[async_trait]
 impl Transport for Observer {
-    async fn emit(&self, session_id: &str, event: &Event) -> Result<(), TransportError> {
+    async fn emit(&self, session_id: &SessionId, event: &Event) -> Result<(), TransportError> {
         self.observe(session_id, event);
         Ok(())
     }

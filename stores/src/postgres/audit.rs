@@ -38,8 +38,8 @@ impl AuditRow {
         let value = serde_json::to_value(record)
             .map_err(|e| corrupt("cannot encode an audit record", e))?;
         Ok(Self {
-            session_id: record.session_id.clone(),
-            tool_call_id: record.tool_call_id.clone(),
+            session_id: record.session_id.as_str().to_owned(),
+            tool_call_id: record.tool_call_id.as_str().to_owned(),
             at: record.at,
             json: canonical_json(&value),
             evaluation: matches!(record.event, AuditEvent::Evaluation { .. }),
@@ -217,7 +217,7 @@ async fn each_row(
         conditions.push(condition.replace('?', &format!("${}", params.len())));
     };
     if let Some(id) = &query.session_id {
-        param("session_id = ?", Box::new(id.clone()));
+        param("session_id = ?", Box::new(id.as_str().to_owned()));
     }
     if let Some(before) = query.before_seq {
         param("seq < ?", Box::new(to_db(before)));

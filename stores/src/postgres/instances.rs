@@ -5,6 +5,7 @@
 use async_trait::async_trait;
 use warrant_core::engine::{Arbiter, WorkspaceLock};
 use warrant_core::event::now_millis;
+use warrant_core::ids::ToolCallId;
 use warrant_core::store::{PendingApproval, StoreError};
 
 use super::PostgresStore;
@@ -17,22 +18,22 @@ const WORKSPACE_LOCK: i64 = 0x7772_6b73_7061_6365;
 impl Arbiter for PostgresStore {
     async fn pending_approval(
         &self,
-        tool_call_id: &str,
+        tool_call_id: &ToolCallId,
     ) -> Result<Option<PendingApproval>, StoreError> {
         let (client, _) = self.ready_client().await?;
-        super::records::pending_one(&client, tool_call_id).await
+        super::records::pending_one(&client, tool_call_id.as_str()).await
     }
 
     /// Deletes the request's row: the one transaction that deletes it wins, whichever
     /// instance it runs on, and every other sees no row.
-    async fn claim_pending_approval(&self, tool_call_id: &str) -> Result<bool, StoreError> {
+    async fn claim_pending_approval(&self, tool_call_id: &ToolCallId) -> Result<bool, StoreError> {
         let (client, _) = self.ready_client().await?;
         let stmt = client
             .prepare_cached("DELETE FROM pending_approvals WHERE tool_call_id = $1")
             .await
             .context("claiming a pending approval")?;
         let deleted = client
-            .execute(&stmt, &[&tool_call_id])
+            .execute(&stmt, &[&tool_call_id.as_str()])
             .await
             .context("claiming a pending approval")?;
         Ok(deleted == 1)
@@ -40,7 +41,7 @@ impl Arbiter for PostgresStore {
 
     /// Inserts the call's row in `result_claims`: the one transaction that inserts it wins,
     /// whichever instance it runs on; every later one finds it.
-    async fn claim_result(&self, tool_call_id: &str) -> Result<bool, StoreError> {
+    async fn claim_result(&self, tool_call_id: &ToolCallId) -> Result<bool, StoreError> {
         let (client, _) = self.ready_client().await?;
         let stmt = client
             .prepare_cached(
@@ -50,20 +51,20 @@ impl Arbiter for PostgresStore {
             .await
             .context("taking a call's result")?;
         let inserted = client
-            .execute(&stmt, &[&tool_call_id, &now_millis()])
+            .execute(&stmt, &[&tool_call_id.as_str(), &now_millis()])
             .await
             .context("taking a call's result")?;
         Ok(inserted == 1)
     }
 
-    async fn release_result(&self, tool_call_id: &str) -> Result<(), StoreError> {
+    async fn release_result(&self, tool_call_id: &ToolCallId) -> Result<(), StoreError> {
         let (client, _) = self.ready_client().await?;
         let stmt = client
             .prepare_cached("DELETE FROM result_claims WHERE tool_call_id = $1")
             .await
             .context("giving back a call's result")?;
         client
-            .execute(&stmt, &[&tool_call_id])
+            .execute(&stmt, &[&tool_call_id.as_str()])
             .await
             .context("giving back a call's result")?;
         Ok(())

@@ -3,6 +3,7 @@
 
 use std::pin::Pin;
 use std::task::{Context as TaskContext, Poll};
+use warrant_core::ids::SessionId;
 
 use futures::{Stream, StreamExt};
 use tokio::sync::mpsc;
@@ -21,7 +22,7 @@ pub use warrant_core::events::EventNotice;
 fn parse(payload: &str) -> Option<EventNotice> {
     let (session, seq) = payload.rsplit_once(':')?;
     Some(EventNotice {
-        session_id: session.to_owned(),
+        session_id: session.to_owned().into(),
         seq: seq.parse().ok()?,
     })
 }
@@ -64,12 +65,12 @@ impl NoticeSource for super::PostgresStore {
         Ok(Box::pin(super::PostgresStore::listen(self).await?))
     }
 
-    async fn last_seq(&self, session_id: &str) -> Result<Option<u64>, StoreError> {
+    async fn last_seq(&self, session_id: &SessionId) -> Result<Option<u64>, StoreError> {
         let (client, _) = self.ready_client().await?;
         let row = client
             .query_opt(
                 "SELECT last_seq FROM event_heads WHERE session_id = $1",
-                &[&session_id],
+                &[&session_id.as_str()],
             )
             .await
             .context("reading a session's last event position")?;

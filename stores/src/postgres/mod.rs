@@ -31,6 +31,7 @@
 //! transaction, older events beyond the retention are dropped, and `NOTIFY warrant_events,
 //! '<session>:<seq>'` is sent with the commit; [`PostgresStore::listen`] receives those.
 
+use warrant_core::ids::{SessionId, ToolCallId};
 mod audit;
 mod config;
 mod error;
@@ -337,9 +338,9 @@ impl AuditLog for PostgresStore {
         Ok(head.seq)
     }
 
-    async fn evaluation_of(&self, tool_call_id: &str) -> Result<Option<u64>, StoreError> {
+    async fn evaluation_of(&self, tool_call_id: &ToolCallId) -> Result<Option<u64>, StoreError> {
         let (client, _) = self.ready_client().await?;
-        audit::evaluation_of(&client, tool_call_id).await
+        audit::evaluation_of(&client, tool_call_id.as_str()).await
     }
 
     async fn audit_records(
@@ -367,20 +368,20 @@ impl AuditLog for PostgresStore {
 
 #[async_trait]
 impl EventLog for PostgresStore {
-    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
-        let row = records::EventRow::new(session_id, event)?;
+    async fn append_event(&self, session_id: &SessionId, event: &Event) -> Result<u64, StoreError> {
+        let row = records::EventRow::new(session_id.as_str(), event)?;
         let (mut client, _) = self.ready_client().await?;
         records::append_event(&mut client, &row, self.config.event_retention).await
     }
 
     async fn events_since(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         after_seq: u64,
         limit: usize,
     ) -> Result<Vec<StoredEvent>, StoreError> {
         let (client, _) = self.ready_client().await?;
-        records::events_since(&client, session_id, after_seq, limit).await
+        records::events_since(&client, session_id.as_str(), after_seq, limit).await
     }
 }
 
@@ -388,18 +389,18 @@ impl EventLog for PostgresStore {
 impl Conversations for PostgresStore {
     async fn upsert_tool_part(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         message_id: &str,
         part: &ToolPart,
     ) -> Result<(), StoreError> {
-        let row = records::PartRow::new(session_id, message_id, part)?;
+        let row = records::PartRow::new(session_id.as_str(), message_id, part)?;
         let (mut client, _) = self.ready_client().await?;
         records::upsert_part(&mut client, &row, self.config.decision_map_limit).await
     }
 
-    async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError> {
+    async fn messages(&self, session_id: &SessionId) -> Result<Vec<Message>, StoreError> {
         let (client, _) = self.ready_client().await?;
-        records::messages(&client, session_id).await
+        records::messages(&client, session_id.as_str()).await
     }
 }
 
@@ -411,9 +412,9 @@ impl Approvals for PostgresStore {
         records::put_pending(&client, &row).await
     }
 
-    async fn remove_pending_approval(&self, tool_call_id: &str) -> Result<(), StoreError> {
+    async fn remove_pending_approval(&self, tool_call_id: &ToolCallId) -> Result<(), StoreError> {
         let (client, _) = self.ready_client().await?;
-        records::remove_pending(&client, tool_call_id).await
+        records::remove_pending(&client, tool_call_id.as_str()).await
     }
 
     async fn pending_approvals(&self) -> Result<Vec<PendingApproval>, StoreError> {
@@ -425,7 +426,7 @@ impl Approvals for PostgresStore {
         warrant_core::workspace::check_session_id(&grant.session_id)?;
         let body = crate::error::to_json("a grant", grant)?;
         let (client, _) = self.ready_client().await?;
-        records::put_grant(&client, &grant.session_id, &body).await
+        records::put_grant(&client, grant.session_id.as_str(), &body).await
     }
 
     async fn grants(&self) -> Result<Vec<Grant>, StoreError> {
@@ -458,16 +459,19 @@ impl WorkspaceStore for PostgresStore {
         let (client, _) = self.ready_client().await?;
         sessions::put(&client, &row).await?;
         self.with_expired(|e| {
-            e.remove(&session.id);
+            e.remove(session.id.as_str());
         });
         Ok(())
     }
 
-    async fn expire_idle_sessions(&self, untouched_since: i64) -> Result<Vec<String>, StoreError> {
+    async fn expire_idle_sessions(
+        &self,
+        untouched_since: i64,
+    ) -> Result<Vec<SessionId>, StoreError> {
         let (mut client, _) = self.ready_client().await?;
         let expired = sessions::expire(&mut client, untouched_since).await?;
         self.with_expired(|e| e.extend(expired.iter().cloned()));
-        Ok(expired)
+        Ok(expired.into_iter().map(SessionId::from).collect())
     }
 }
 

@@ -239,7 +239,10 @@ fn pending_rows(rows: Vec<tokio_postgres::Row>) -> Result<Vec<PendingApproval>, 
             )
         })?;
         out.push(PendingApproval {
-            session_id: row.try_get(1).context("pending approval")?,
+            session_id: row
+                .try_get::<_, String>(1)
+                .context("pending approval")?
+                .into(),
             message_id: row.try_get(2).context("pending approval")?,
             request,
         });

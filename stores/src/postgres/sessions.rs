@@ -35,7 +35,7 @@ impl SessionRow {
     pub(crate) fn new(session: &SessionRecord) -> Result<Self, StoreError> {
         check_session_id(&session.id)?;
         Ok(Self {
-            id: session.id.clone(),
+            id: session.id.as_str().to_owned(),
             json: stable_json("a session", session)?,
         })
     }
@@ -77,11 +77,11 @@ impl Change {
         let mut index: HashMap<&str, usize> = HashMap::new();
         for session in &workspace.sessions {
             let row = SessionRow::new(session)?;
-            let stays_expired = session.is_blank() && expired.contains(&session.id);
+            let stays_expired = session.is_blank() && expired.contains(session.id.as_str());
             match index.get(session.id.as_str()) {
                 Some(&i) => rows[i] = (row, stays_expired),
                 None => {
-                    index.insert(&session.id, rows.len());
+                    index.insert(session.id.as_str(), rows.len());
                     rows.push((row, stays_expired));
                 }
             }

@@ -127,7 +127,7 @@ fn select(query: &AuditQuery, filters: Filters) -> (String, Vec<SqlValue>) {
     let text = |value: &str| SqlValue::Text(value.to_owned());
     if let Some(id) = &query.session_id {
         conditions.push("session_id = ?".into());
-        params.push(text(id));
+        params.push(text(id.as_str()));
     }
     if let Some(before) = query.before_seq {
         conditions.push("seq < ?".into());

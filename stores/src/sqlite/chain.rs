@@ -130,8 +130,8 @@ impl AuditRow {
         Ok(Self {
             json,
             evaluation: matches!(record.event, AuditEvent::Evaluation { .. }),
-            session_id: record.session_id,
-            tool_call_id: record.tool_call_id,
+            session_id: record.session_id.into_string(),
+            tool_call_id: record.tool_call_id.into_string(),
             at: record.at,
         })
     }

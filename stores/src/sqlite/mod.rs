@@ -29,6 +29,7 @@
 //! holding it is committed with `synchronous = FULL`; the writes that queue while one commit
 //! reaches the disk are committed together in the next, so concurrent decisions share fsyncs.
 
+use warrant_core::ids::{SessionId, ToolCallId};
 mod audit;
 mod chain;
 mod checkpoint;
@@ -289,10 +290,10 @@ impl AuditLog for SqliteStore {
         })
     }
 
-    async fn evaluation_of(&self, tool_call_id: &str) -> Result<Option<u64>, StoreError> {
+    async fn evaluation_of(&self, tool_call_id: &ToolCallId) -> Result<Option<u64>, StoreError> {
         let id = tool_call_id.to_owned();
         self.readers
-            .run(move |c| chain::evaluation_of(c, &id))
+            .run(move |c| chain::evaluation_of(c, id.as_str()))
             .await
     }
 
@@ -314,15 +315,15 @@ impl AuditLog for SqliteStore {
 
 #[async_trait]
 impl EventLog for SqliteStore {
-    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
-        let row = EventRow::new(session_id, event)?;
+    async fn append_event(&self, session_id: &SessionId, event: &Event) -> Result<u64, StoreError> {
+        let row = EventRow::new(session_id.as_str(), event)?;
         self.writer.submit(Write::Event(row)).await
     }
 
     /// The writer applies queued writes in order, so events get positions in the order they
     /// were started.
-    fn start_append_event(&self, session_id: &str, event: &Event) -> Option<PendingAppend> {
-        Some(match EventRow::new(session_id, event) {
+    fn start_append_event(&self, session_id: &SessionId, event: &Event) -> Option<PendingAppend> {
+        Some(match EventRow::new(session_id.as_str(), event) {
             Ok(row) => Box::pin(self.writer.queue(Write::Event(row))),
             Err(e) => Box::pin(std::future::ready(Err(e))),
         })
@@ -330,13 +331,13 @@ impl EventLog for SqliteStore {
 
     async fn events_since(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         after_seq: u64,
         limit: usize,
     ) -> Result<Vec<StoredEvent>, StoreError> {
         let session = session_id.to_owned();
         self.readers
-            .run(move |c| records::events_since(c, &session, after_seq, limit))
+            .run(move |c| records::events_since(c, session.as_str(), after_seq, limit))
             .await
     }
 }
@@ -345,11 +346,11 @@ impl EventLog for SqliteStore {
 impl Conversations for SqliteStore {
     async fn upsert_tool_part(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         message_id: &str,
         part: &ToolPart,
     ) -> Result<(), StoreError> {
-        let row = parts::PartRow::new(session_id, message_id, part)?;
+        let row = parts::PartRow::new(session_id.as_str(), message_id, part)?;
         self.writer.submit(Write::ToolPart(row)).await.map(drop)
     }
 
@@ -357,23 +358,25 @@ impl Conversations for SqliteStore {
     /// anything started after it.
     fn start_upsert_tool_part(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         message_id: &str,
         part: &ToolPart,
     ) -> Option<Pin<Box<dyn Future<Output = Result<(), StoreError>> + Send>>> {
-        Some(match parts::PartRow::new(session_id, message_id, part) {
-            Ok(row) => {
-                let written = self.writer.queue(Write::ToolPart(row));
-                Box::pin(async move { written.await.map(drop) })
-            }
-            Err(e) => Box::pin(std::future::ready(Err(e))),
-        })
+        Some(
+            match parts::PartRow::new(session_id.as_str(), message_id, part) {
+                Ok(row) => {
+                    let written = self.writer.queue(Write::ToolPart(row));
+                    Box::pin(async move { written.await.map(drop) })
+                }
+                Err(e) => Box::pin(std::future::ready(Err(e))),
+            },
+        )
     }
 
-    async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError> {
+    async fn messages(&self, session_id: &SessionId) -> Result<Vec<Message>, StoreError> {
         let session = session_id.to_owned();
         self.readers
-            .run(move |c| parts::messages(c, &session))
+            .run(move |c| parts::messages(c, session.as_str()))
             .await
     }
 }
@@ -385,8 +388,8 @@ impl Approvals for SqliteStore {
         self.writer.submit(Write::PutPending(row)).await.map(drop)
     }
 
-    async fn remove_pending_approval(&self, tool_call_id: &str) -> Result<(), StoreError> {
-        let write = Write::RemovePending(tool_call_id.to_owned());
+    async fn remove_pending_approval(&self, tool_call_id: &ToolCallId) -> Result<(), StoreError> {
+        let write = Write::RemovePending(tool_call_id.as_str().to_owned());
         self.writer.submit(write).await.map(drop)
     }
 
@@ -397,7 +400,7 @@ impl Approvals for SqliteStore {
     async fn put_grant(&self, grant: &Grant) -> Result<(), StoreError> {
         check_session_id(&grant.session_id)?;
         let write = Write::Grant {
-            session_id: grant.session_id.clone(),
+            session_id: grant.session_id.as_str().to_owned(),
             body: to_json("a grant", grant)?,
         };
         self.writer.submit(write).await.map(drop)
@@ -449,7 +452,10 @@ impl WorkspaceStore for SqliteStore {
         Ok(())
     }
 
-    async fn expire_idle_sessions(&self, untouched_since: i64) -> Result<Vec<String>, StoreError> {
+    async fn expire_idle_sessions(
+        &self,
+        untouched_since: i64,
+    ) -> Result<Vec<SessionId>, StoreError> {
         let mut written = self.written.lock().await;
         let conn = self.side_connection()?;
         let expire = move || {
@@ -466,7 +472,7 @@ impl WorkspaceStore for SqliteStore {
         if let Some(known) = written.as_mut() {
             known.expire(&expired);
         }
-        Ok(expired)
+        Ok(expired.into_iter().map(SessionId::from).collect())
     }
 }
 

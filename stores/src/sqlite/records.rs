@@ -3,6 +3,7 @@
 use rusqlite::{Connection, params};
 use warrant_core::event::Event;
 use warrant_core::grant::Grant;
+use warrant_core::ids::SessionId;
 use warrant_core::store::{PendingApproval, StoreError, StoredEvent};
 use warrant_core::workspace::check_session_id;
 
@@ -51,7 +52,7 @@ pub(crate) fn pending(conn: &Connection) -> Result<Vec<PendingApproval>, StoreEr
         .query_map([], |r| {
             Ok((
                 r.get::<_, String>(0)?,
-                r.get(1)?,
+                SessionId::from(r.get::<_, String>(1)?),
                 r.get(2)?,
                 r.get::<_, String>(3)?,
             ))

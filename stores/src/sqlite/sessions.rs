@@ -3,6 +3,7 @@
 //! expire.
 
 use std::collections::{HashMap, HashSet};
+use warrant_core::ids::SessionId;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
@@ -73,7 +74,7 @@ pub(crate) struct Written {
     /// The sessions the database holds, in order.
     sessions: Vec<SessionRecord>,
     /// Where each session is in `sessions`, by id.
-    index: HashMap<String, usize>,
+    index: HashMap<SessionId, usize>,
     /// Sessions expired while a caller may still hold them: saved back unchanged, they stay
     /// expired.
     expired: HashSet<String>,
@@ -97,7 +98,7 @@ impl Written {
 
     /// Whether a caller's copy of an expired session is to stay expired.
     fn stays_expired(&self, session: &SessionRecord) -> bool {
-        !self.expired.is_empty() && self.expired.contains(&session.id) && session.is_blank()
+        !self.expired.is_empty() && self.expired.contains(session.id.as_str()) && session.is_blank()
     }
 
     /// The change that writes `workspace`: its document if it changed, and its sessions that
@@ -130,7 +131,7 @@ impl Written {
             return Ok(change);
         }
         for g in given {
-            match self.index.get(&g.id).map(|&i| &known[i]) {
+            match self.index.get(g.id.as_str()).map(|&i| &known[i]) {
                 Some(k) if k == g => {}
                 None if self.stays_expired(g) => {}
                 _ => change.upserts.push(SessionRow::new(g)?),
@@ -152,7 +153,7 @@ impl Written {
         }
         for (row, place) in change.upserts.into_iter().zip(change.places) {
             if !self.expired.is_empty() {
-                self.expired.remove(&row.record.id);
+                self.expired.remove(row.record.id.as_str());
             }
             match place {
                 Some(i) => self.sessions[i] = row.record,
@@ -168,9 +169,9 @@ impl Written {
     /// Records one committed session: replaced in place, or appended.
     pub(crate) fn put(&mut self, session: &SessionRecord) {
         if !self.expired.is_empty() {
-            self.expired.remove(&session.id);
+            self.expired.remove(session.id.as_str());
         }
-        match self.index.get(&session.id) {
+        match self.index.get(session.id.as_str()) {
             Some(&i) => self.sessions[i] = session.clone(),
             None => {
                 self.index.insert(session.id.clone(), self.sessions.len());
@@ -188,7 +189,7 @@ impl Written {
     }
 }
 
-fn index_of(sessions: &[SessionRecord]) -> HashMap<String, usize> {
+fn index_of(sessions: &[SessionRecord]) -> HashMap<SessionId, usize> {
     sessions
         .iter()
         .enumerate()
@@ -218,7 +219,7 @@ pub(crate) fn upsert(conn: &Connection, row: &SessionRow) -> Result<(), StoreErr
         "INSERT INTO sessions (id, record, touched_at) VALUES (?1, ?2, ?3) \
          ON CONFLICT (id) DO UPDATE SET record = excluded.record, touched_at = excluded.touched_at",
     )
-    .and_then(|mut s| s.execute(params![row.record.id, row.json, now_millis()]))
+    .and_then(|mut s| s.execute(params![row.record.id.as_str(), row.json, now_millis()]))
     .context("writing a session")?;
     Ok(())
 }

@@ -27,7 +27,7 @@ pub async fn a_pending_approval_is_listed_until_removed(s: Subject) {
     let listed = s.store.pending_approvals().await.unwrap();
     assert_eq!(ids(&listed), ["a", "b"]);
     assert_eq!(listed[0], sample::pending("s1", "a"));
-    s.store.remove_pending_approval("a").await.unwrap();
+    s.store.remove_pending_approval(&"a".into()).await.unwrap();
     assert_eq!(ids(&s.store.pending_approvals().await.unwrap()), ["b"]);
 }
 
@@ -56,7 +56,7 @@ pub async fn removing_an_unknown_approval_is_not_an_error(s: Subject) {
         .await
         .unwrap();
     s.store
-        .remove_pending_approval("never-asked")
+        .remove_pending_approval(&"never-asked".into())
         .await
         .unwrap();
     assert_eq!(ids(&s.store.pending_approvals().await.unwrap()), ["a"]);
@@ -73,7 +73,7 @@ pub async fn a_pending_approval_survives_a_restart(mut s: Subject) {
         s.store.pending_approvals().await.unwrap(),
         [sample::pending("s1", "a")]
     );
-    s.store.remove_pending_approval("a").await.unwrap();
+    s.store.remove_pending_approval(&"a".into()).await.unwrap();
     s.restart();
     assert!(s.store.pending_approvals().await.unwrap().is_empty());
 }
@@ -112,7 +112,10 @@ pub async fn a_removed_grant_is_gone_after_a_restart(mut s: Subject) {
     assert!(!s.store.remove_grant("grt_unknown").await.unwrap());
     assert!(
         s.store
-            .remove_grant(&warrant_core::grant::Grant::id_for("s2", "c"))
+            .remove_grant(&warrant_core::grant::Grant::id_for(
+                &"s2".into(),
+                &"c".into()
+            ))
             .await
             .unwrap()
     );

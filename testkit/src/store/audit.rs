@@ -82,7 +82,7 @@ pub async fn concurrent_appends_get_distinct_consecutive_numbers(s: Subject) {
             let store = Arc::clone(&s.store);
             tokio::spawn(async move {
                 store
-                    .append_audit(sample::evaluation("s1", &format!("c{i}")))
+                    .append_audit(sample::evaluation("s1", format!("c{i}")))
                     .await
                     .unwrap()
             })
@@ -137,8 +137,8 @@ pub async fn a_tool_call_id_is_evaluated_once_even_after_a_restart(mut s: Subjec
     assert_eq!(err.kind, StoreErrorKind::Duplicate, "{err}");
     assert!(err.message.contains("\"c1\""), "{err}");
     assert!(err.message.contains("audit record 1"), "{err}");
-    assert_eq!(s.store.evaluation_of("c1").await.unwrap(), Some(1));
-    assert_eq!(s.store.evaluation_of("c2").await.unwrap(), None);
+    assert_eq!(s.store.evaluation_of(&"c1".into()).await.unwrap(), Some(1));
+    assert_eq!(s.store.evaluation_of(&"c2".into()).await.unwrap(), None);
     let records = s.store.audit_records(&AuditQuery::all()).await.unwrap();
     assert_eq!(records.len(), 1, "the second evaluation was not written");
 }

@@ -2,6 +2,7 @@
 //! tool parts upserted per event.
 
 use std::sync::{Arc, Mutex};
+use warrant_core::ids::SessionId;
 
 use async_trait::async_trait;
 use serde_json::json;
@@ -81,7 +82,7 @@ pub(crate) const OPTIONS: AuthorizeOptions = AuthorizeOptions {
 };
 
 async fn part(store: &Arc<dyn Store>, id: &str) -> ToolPart {
-    let parts = super::sample::tool_parts(store.messages("s1").await.unwrap());
+    let parts = super::sample::tool_parts(store.messages(&"s1".into()).await.unwrap());
     let part = parts.into_iter().find(|p| p.tool_call_id == id);
     part.expect("the call's tool part is persisted")
 }
@@ -97,7 +98,7 @@ pub async fn a_pending_approval_ends_as_interrupted_at_an_engine_restart(mut s: 
     let second = engine(&s.store, None).await;
     assert!(second.pending_requests().is_empty());
     assert!(
-        second.resolve("c1", "allow_once").await.is_err(),
+        second.resolve(&"c1".into(), "allow_once").await.is_err(),
         "a request cut short by a restart never becomes an allow"
     );
     assert!(s.store.pending_approvals().await.unwrap().is_empty());
@@ -142,7 +143,7 @@ struct AuditedFirst {
 
 #[async_trait]
 impl Transport for AuditedFirst {
-    async fn emit(&self, session_id: &str, event: &Event) -> Result<(), TransportError> {
+    async fn emit(&self, session_id: &SessionId, event: &Event) -> Result<(), TransportError> {
         if let Some(Ok(WarrantEvent::Decision(d))) = event.warrant() {
             let records = self
                 .store
@@ -153,7 +154,10 @@ impl Transport for AuditedFirst {
                 r.record.tool_call_id == d.tool_call_id
                     && matches!(r.record.event, AuditEvent::Evaluation { .. })
             });
-            self.seen.lock().unwrap().push((d.tool_call_id, audited));
+            self.seen
+                .lock()
+                .unwrap()
+                .push((d.tool_call_id.to_string(), audited));
         }
         Ok(())
     }

@@ -12,13 +12,14 @@ use warrant_core::decision::{
 };
 use warrant_core::event::{Event, ToolCallStart};
 use warrant_core::grant::{Grant, GrantKey};
+use warrant_core::ids::{SessionId, ToolCallId};
 use warrant_core::part::{Message, MessagePart, ToolPart, ToolState};
 use warrant_core::store::PendingApproval;
 
 /// A classifier's `allow` for a call, with every optional field set.
-pub fn decision(tool_call_id: &str) -> ToolPermissionDecision {
+pub fn decision(tool_call_id: impl Into<ToolCallId>) -> ToolPermissionDecision {
     ToolPermissionDecision {
-        tool_call_id: tool_call_id.to_owned(),
+        tool_call_id: tool_call_id.into(),
         behavior: Behavior::Allow,
         source: PermissionDecisionSource::AutoClassifier,
         reason: "This is a local workspace edit requested by the user.".to_owned(),
@@ -37,9 +38,9 @@ pub fn decision(tool_call_id: &str) -> ToolPermissionDecision {
 }
 
 /// The user's `allow_once` of a call.
-pub fn resolution(tool_call_id: &str) -> ToolPermissionResolution {
+pub fn resolution(tool_call_id: impl Into<ToolCallId>) -> ToolPermissionResolution {
     ToolPermissionResolution {
-        tool_call_id: tool_call_id.to_owned(),
+        tool_call_id: tool_call_id.into(),
         behavior: ResolutionBehavior::Allow,
         source: ResolutionSource::User,
         action_id: "allow_once".to_owned(),
@@ -49,7 +50,11 @@ pub fn resolution(tool_call_id: &str) -> ToolPermissionResolution {
 }
 
 /// An evaluation record of a call, with a two-line trace.
-pub fn evaluation(session_id: &str, tool_call_id: &str) -> AuditRecord {
+pub fn evaluation(
+    session_id: impl Into<SessionId>,
+    tool_call_id: impl Into<ToolCallId>,
+) -> AuditRecord {
+    let tool_call_id = tool_call_id.into();
     let entry = |evaluator: &str, outcome| TraceEntry {
         evaluator: evaluator.to_owned(),
         outcome,
@@ -57,8 +62,8 @@ pub fn evaluation(session_id: &str, tool_call_id: &str) -> AuditRecord {
     };
     AuditRecord {
         at: 1_700_000_000_000,
-        session_id: session_id.to_owned(),
-        tool_call_id: tool_call_id.to_owned(),
+        session_id: session_id.into(),
+        tool_call_id: tool_call_id.clone(),
         tool_name: "Bash".to_owned(),
         event: AuditEvent::Evaluation {
             mode: PermissionMode::Auto,
@@ -83,17 +88,24 @@ pub fn evaluation(session_id: &str, tool_call_id: &str) -> AuditRecord {
 }
 
 /// A resolution record of a call.
-pub fn resolution_record(session_id: &str, tool_call_id: &str) -> AuditRecord {
+pub fn resolution_record(
+    session_id: impl Into<SessionId>,
+    tool_call_id: impl Into<ToolCallId>,
+) -> AuditRecord {
+    let tool_call_id = tool_call_id.into();
     AuditRecord {
         event: AuditEvent::Resolution {
-            resolution: resolution(tool_call_id),
+            resolution: resolution(&tool_call_id),
         },
         ..evaluation(session_id, tool_call_id)
     }
 }
 
 /// An expiry record of a call.
-pub fn expiry_record(session_id: &str, tool_call_id: &str) -> AuditRecord {
+pub fn expiry_record(
+    session_id: impl Into<SessionId>,
+    tool_call_id: impl Into<ToolCallId>,
+) -> AuditRecord {
     AuditRecord {
         event: AuditEvent::Expiry {
             reason: "the server restarted and the request outlived its deadline".to_owned(),
@@ -103,19 +115,24 @@ pub fn expiry_record(session_id: &str, tool_call_id: &str) -> AuditRecord {
 }
 
 /// A completed tool part carrying a decision and a resolution.
-pub fn decided_part(tool_call_id: &str) -> ToolPart {
+pub fn decided_part(tool_call_id: impl Into<ToolCallId>) -> ToolPart {
+    let tool_call_id = tool_call_id.into();
     ToolPart {
         state: ToolState::Completed,
         input: Some(json!({"command": "cargo test"})),
         output: Some("ok".to_owned()),
-        permission_decision: Some(decision(tool_call_id)),
-        permission_resolution: Some(resolution(tool_call_id)),
+        permission_decision: Some(decision(&tool_call_id)),
+        permission_resolution: Some(resolution(&tool_call_id)),
         ..ToolPart::new(tool_call_id, "Bash")
     }
 }
 
 /// An approval request of a call, as the engine opens it.
-pub fn request(session_id: &str, tool_call_id: &str) -> ToolApprovalRequest {
+pub fn request(
+    session_id: impl Into<SessionId>,
+    tool_call_id: impl Into<ToolCallId>,
+) -> ToolApprovalRequest {
+    let (session_id, tool_call_id) = (session_id.into(), tool_call_id.into());
     let decision = ToolPermissionDecision {
         behavior: Behavior::Ask,
         source: PermissionDecisionSource::Policy,
@@ -125,11 +142,11 @@ pub fn request(session_id: &str, tool_call_id: &str) -> ToolApprovalRequest {
         risk_categories: None,
         reviewer_model: None,
         review: Default::default(),
-        ..decision(tool_call_id)
+        ..decision(&tool_call_id)
     };
     ToolApprovalRequest {
-        tool_call_id: tool_call_id.to_owned(),
-        session_id: Some(session_id.to_owned()),
+        tool_call_id,
+        session_id: Some(session_id.clone()),
         tool_name: Some("Bash".to_owned()),
         title: "Approve Bash".to_owned(),
         detail: format!(
@@ -145,18 +162,27 @@ pub fn request(session_id: &str, tool_call_id: &str) -> ToolApprovalRequest {
 }
 
 /// A pending approval of a call in message `msg-<call>`.
-pub fn pending(session_id: &str, tool_call_id: &str) -> PendingApproval {
+pub fn pending(
+    session_id: impl Into<SessionId>,
+    tool_call_id: impl Into<ToolCallId>,
+) -> PendingApproval {
+    let (session_id, tool_call_id) = (session_id.into(), tool_call_id.into());
     PendingApproval {
-        session_id: session_id.to_owned(),
+        session_id: session_id.clone(),
         message_id: format!("msg-{tool_call_id}"),
         request: request(session_id, tool_call_id),
     }
 }
 
 /// A session grant made by approving a call.
-pub fn grant(session_id: &str, tool_call_id: &str, command: &str) -> Grant {
+pub fn grant(
+    session_id: impl Into<SessionId>,
+    tool_call_id: impl Into<ToolCallId>,
+    command: &str,
+) -> Grant {
+    let (session_id, tool_call_id) = (session_id.into(), tool_call_id.into());
     Grant {
-        id: Grant::id_for(session_id, tool_call_id),
+        id: Grant::id_for(&session_id, &tool_call_id),
         action_id: "allow_session".to_owned(),
         keys: vec![GrantKey {
             tool_name: "Bash".to_owned(),
@@ -164,17 +190,17 @@ pub fn grant(session_id: &str, tool_call_id: &str, command: &str) -> Grant {
             workspace: None,
         }],
         scope: Scope::Session,
-        session_id: session_id.to_owned(),
-        tool_call_id: tool_call_id.to_owned(),
+        session_id,
+        tool_call_id,
         granted_at: 1_700_000_000_000,
         description: format!("Allow all \"{command}\" commands for this session"),
     }
 }
 
 /// A `TOOL_CALL_START` event of a call.
-pub fn event(tool_call_id: &str) -> Event {
+pub fn event(tool_call_id: impl Into<ToolCallId>) -> Event {
     Event::ToolCallStart(ToolCallStart {
-        tool_call_id: tool_call_id.to_owned(),
+        tool_call_id: tool_call_id.into().into_string(),
         tool_call_name: "Bash".to_owned(),
         parent_message_id: None,
         timestamp: Some(1_700_000_000_000),

@@ -1,6 +1,7 @@
 //! Sessions: rows of their own, with bounded ids, and idle empty ones expire.
 
 use warrant_core::event::now_millis;
+use warrant_core::ids::SessionId;
 use warrant_core::store::StoreErrorKind;
 use warrant_core::workspace::{
     MAX_SESSION_ID_BYTES, SessionApprovalSettings, SessionRecord, WorkspaceState,
@@ -24,7 +25,7 @@ pub async fn a_257_byte_session_id_is_refused_by_every_write_naming_it(s: Subjec
     let mut workspace = WorkspaceState::default();
     workspace.sessions.push(SessionRecord::new(long.clone()));
     let mut part = sample::decided_part("c1");
-    part.tool_call_id = "c1".to_owned();
+    part.tool_call_id = "c1".to_owned().into();
     let errors = [
         s.store
             .append_audit(sample::evaluation(&long, "c1"))
@@ -36,7 +37,7 @@ pub async fn a_257_byte_session_id_is_refused_by_every_write_naming_it(s: Subjec
             .await
             .unwrap_err(),
         s.store
-            .upsert_tool_part(&long, "m1", &part)
+            .upsert_tool_part(&SessionId::from(&long), "m1", &part)
             .await
             .unwrap_err(),
         s.store
@@ -48,7 +49,7 @@ pub async fn a_257_byte_session_id_is_refused_by_every_write_naming_it(s: Subjec
             .await
             .unwrap_err(),
         s.store
-            .append_event(&long, &sample::event("c1"))
+            .append_event(&SessionId::from(&long), &sample::event("c1"))
             .await
             .unwrap_err(),
     ];
@@ -58,7 +59,7 @@ pub async fn a_257_byte_session_id_is_refused_by_every_write_naming_it(s: Subjec
         assert!(err.message.contains("257 bytes"), "{err}");
     }
     assert_eq!(s.store.load_workspace().await.unwrap(), None);
-    assert_eq!(s.store.evaluation_of("c1").await.unwrap(), None);
+    assert_eq!(s.store.evaluation_of(&"c1".into()).await.unwrap(), None);
 }
 
 /// A 256-byte session id is accepted.
@@ -127,7 +128,7 @@ pub async fn idle_empty_sessions_expire_and_the_others_stay(mut s: Subject) {
     workspace.sessions[4].approval_settings = Some(SessionApprovalSettings::default());
     s.store.save_workspace(&workspace).await.unwrap();
     s.store
-        .upsert_tool_part("busy", "m1", &sample::decided_part("c1"))
+        .upsert_tool_part(&"busy".into(), "m1", &sample::decided_part("c1"))
         .await
         .unwrap();
     s.store
@@ -153,7 +154,7 @@ pub async fn idle_empty_sessions_expire_and_the_others_stay(mut s: Subject) {
     let cutoff = now_millis();
     std::thread::sleep(std::time::Duration::from_millis(3));
     s.store
-        .append_event("noisy", &sample::event("c4"))
+        .append_event(&"noisy".into(), &sample::event("c4"))
         .await
         .unwrap();
     let expired = s.store.expire_idle_sessions(cutoff).await.unwrap();

@@ -11,21 +11,23 @@
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() {
 //! use std::sync::Arc;
+//! use warrant_core::SessionId;
 //! use warrant_core::event::{Event, TextMessageContent};
 //! use warrant_core::store::MemoryStore;
 //! use warrant_transports::sse::{Item, SseHub};
 //!
 //! let hub = SseHub::new(Arc::new(MemoryStore::new()));
+//! let session = SessionId::new("s1");
 //! let hello = Event::TextMessageContent(TextMessageContent {
 //!     message_id: "m1".into(),
 //!     delta: "hello".into(),
 //!     timestamp: None,
 //! });
-//! assert_eq!(hub.publish("s1", &hello).await.unwrap(), 1);
-//! assert_eq!(hub.publish("s1", &hello).await.unwrap(), 2);
+//! assert_eq!(hub.publish(&session, &hello).await.unwrap(), 1);
+//! assert_eq!(hub.publish(&session, &hello).await.unwrap(), 2);
 //!
 //! // A client that saw event 1 (`Last-Event-ID: 1`) resumes with event 2.
-//! let mut resumed = hub.subscribe("s1", 1);
+//! let mut resumed = hub.subscribe(&session, 1);
 //! let Some(Item::Event(next)) = resumed.next().await else { panic!() };
 //! assert_eq!(next.seq, 2);
 //! # }

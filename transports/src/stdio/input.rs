@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 use warrant_core::call::PermissionMode;
+use warrant_core::ids::{SessionId, ToolCallId};
 
 use super::lines::Line;
 use crate::error::ApiError;
@@ -59,9 +60,9 @@ pub struct RuntimeToolsLine {
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallLine {
     /// The session.
-    pub session_id: String,
+    pub session_id: SessionId,
     /// The call's id.
-    pub tool_call_id: String,
+    pub tool_call_id: ToolCallId,
     /// The runtime tool id.
     pub tool_name: String,
     /// The call's arguments.
@@ -85,7 +86,7 @@ pub struct ToolCallLine {
 #[serde(rename_all = "camelCase")]
 pub struct ApprovalLine {
     /// The call awaiting approval.
-    pub tool_call_id: String,
+    pub tool_call_id: ToolCallId,
     /// One of the offered actions.
     pub action_id: String,
     /// What to tell the agent with a denial.
@@ -98,12 +99,12 @@ pub struct ApprovalLine {
 #[serde(rename_all = "camelCase")]
 pub struct ToolResultLine {
     /// The call.
-    pub tool_call_id: String,
+    pub tool_call_id: ToolCallId,
     /// The result: text, or any JSON (sent as its JSON text).
     pub content: Value,
     /// The session, for a call this process did not see.
     #[serde(default)]
-    pub session_id: Option<String>,
+    pub session_id: Option<SessionId>,
 }
 
 /// A session's tool auto-approval override.
@@ -111,7 +112,7 @@ pub struct ToolResultLine {
 #[serde(rename_all = "camelCase")]
 pub struct SessionSettingsLine {
     /// The session.
-    pub session_id: String,
+    pub session_id: SessionId,
     /// The override: a list sets it (`[]` auto-approves nothing); absent or `null` clears it.
     #[serde(default)]
     pub auto_approved_tool_names: Option<Vec<String>>,
@@ -156,23 +157,26 @@ pub fn parse(number: usize, line: Line, max: usize) -> Result<Command, ApiError>
         serde_json::from_value(value).map_err(|e| bad("invalid_line", format!("{kind}: {e}")))?;
     let blank = match &command {
         Command::ToolCall(c) => [
-            ("sessionId", &c.session_id),
-            ("toolCallId", &c.tool_call_id),
-            ("toolName", &c.tool_name),
+            ("sessionId", c.session_id.as_str()),
+            ("toolCallId", c.tool_call_id.as_str()),
+            ("toolName", c.tool_name.as_str()),
         ]
         .into_iter()
         .find(|(_, v)| v.trim().is_empty()),
-        Command::Approval(a) => [("toolCallId", &a.tool_call_id), ("actionId", &a.action_id)]
-            .into_iter()
-            .find(|(_, v)| v.trim().is_empty()),
+        Command::Approval(a) => [
+            ("toolCallId", a.tool_call_id.as_str()),
+            ("actionId", a.action_id.as_str()),
+        ]
+        .into_iter()
+        .find(|(_, v)| v.trim().is_empty()),
         Command::ToolResult(r) => {
-            Some(("toolCallId", &r.tool_call_id)).filter(|(_, v)| v.trim().is_empty())
+            Some(("toolCallId", r.tool_call_id.as_str())).filter(|(_, v)| v.trim().is_empty())
         }
         Command::SessionSettings(s) => {
-            Some(("sessionId", &s.session_id)).filter(|(_, v)| v.trim().is_empty())
+            Some(("sessionId", s.session_id.as_str())).filter(|(_, v)| v.trim().is_empty())
         }
         Command::RevokeGrant(g) => {
-            Some(("grantId", &g.grant_id)).filter(|(_, v)| v.trim().is_empty())
+            Some(("grantId", g.grant_id.as_str())).filter(|(_, v)| v.trim().is_empty())
         }
         Command::RuntimeTools(r) => {
             crate::workspace::check_runtime_tools(&r.tools)

@@ -8,6 +8,7 @@
 //! flushed, and [`serve`] returns. When the output closes, nobody reads the decisions any
 //! more: [`serve`] stops at once (calls in flight are abandoned) and returns an error.
 
+use warrant_core::ids::{SessionId, ToolCallId};
 mod input;
 mod lines;
 mod output;
@@ -70,7 +71,7 @@ impl Default for StdioOptions {
 /// A call being decided: its session, and whether its decision is out yet. Forgotten once
 /// decided (the engine remembers what follows).
 struct Seen {
-    session_id: String,
+    session_id: SessionId,
     decided: watch::Receiver<bool>,
 }
 
@@ -86,7 +87,7 @@ pub async fn serve(
     options: StdioOptions,
 ) -> std::io::Result<()> {
     let mut lines = Lines::new(input, options.max_line);
-    let calls: Arc<DashMap<String, Seen>> = Arc::new(DashMap::new());
+    let calls: Arc<DashMap<ToolCallId, Seen>> = Arc::new(DashMap::new());
     let mut tasks = JoinSet::new();
     loop {
         let next = tokio::select! {
@@ -156,7 +157,7 @@ fn at_line(number: usize, mut error: ApiError) -> ApiError {
 
 type Context<'a> = (
     &'a Engine,
-    &'a Arc<DashMap<String, Seen>>,
+    &'a Arc<DashMap<ToolCallId, Seen>>,
     &'a mut JoinSet<()>,
     &'a Arc<LineTransport>,
 );
@@ -270,7 +271,7 @@ async fn handle(
                 update_session_settings(engine, &line.session_id, line.auto_approved_tool_names)
                     .await?;
             let record = workspace
-                .session(&line.session_id)
+                .session(line.session_id.as_str())
                 .map(serde_json::to_value);
             if let Some(Ok(value)) = record
                 && let Ok(custom) = AppCustom::new(SESSION_APPROVAL_SETTINGS, value)

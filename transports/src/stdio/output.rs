@@ -4,6 +4,7 @@ use async_trait::async_trait;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::{Mutex, watch};
 use warrant_core::event::Event;
+use warrant_core::ids::SessionId;
 use warrant_core::transport::{Transport, TransportError};
 
 /// Writes each event as one line of JSON. A [`Transport`]; nothing else is ever written.
@@ -79,7 +80,7 @@ impl LineTransport {
 
 #[async_trait]
 impl Transport for LineTransport {
-    async fn emit(&self, _session_id: &str, event: &Event) -> Result<(), TransportError> {
+    async fn emit(&self, _session_id: &SessionId, event: &Event) -> Result<(), TransportError> {
         self.write(event)
             .await
             .map_err(|e| TransportError::new(format!("output closed: {e}")))

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use warrant_core::ids::{SessionId, ToolCallId};
 
 use async_trait::async_trait;
 use warrant_core::audit::AuditRecord;
@@ -34,16 +35,16 @@ impl AuditLog for DiscardStore {
 
 #[async_trait]
 impl EventLog for DiscardStore {
-    async fn append_event(&self, session_id: &str, _: &Event) -> Result<u64, StoreError> {
+    async fn append_event(&self, session_id: &SessionId, _: &Event) -> Result<u64, StoreError> {
         let mut events = self.events.lock().unwrap();
-        let seq = events.entry(session_id.to_owned()).or_default();
+        let seq = events.entry(session_id.to_owned().to_string()).or_default();
         *seq += 1;
         Ok(*seq)
     }
 
     async fn events_since(
         &self,
-        _: &str,
+        _: &SessionId,
         _: u64,
         _: usize,
     ) -> Result<Vec<StoredEvent>, StoreError> {
@@ -53,11 +54,16 @@ impl EventLog for DiscardStore {
 
 #[async_trait]
 impl Conversations for DiscardStore {
-    async fn upsert_tool_part(&self, _: &str, _: &str, _: &ToolPart) -> Result<(), StoreError> {
+    async fn upsert_tool_part(
+        &self,
+        _: &SessionId,
+        _: &str,
+        _: &ToolPart,
+    ) -> Result<(), StoreError> {
         Ok(())
     }
 
-    async fn messages(&self, _: &str) -> Result<Vec<Message>, StoreError> {
+    async fn messages(&self, _: &SessionId) -> Result<Vec<Message>, StoreError> {
         Ok(Vec::new())
     }
 }
@@ -68,7 +74,7 @@ impl Approvals for DiscardStore {
         Ok(())
     }
 
-    async fn remove_pending_approval(&self, _: &str) -> Result<(), StoreError> {
+    async fn remove_pending_approval(&self, _: &ToolCallId) -> Result<(), StoreError> {
         Ok(())
     }
 

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use warrant_core::ids::{SessionId, ToolCallId};
 
 use async_trait::async_trait;
 use warrant_core::audit::AuditRecord;
@@ -69,14 +70,14 @@ impl AuditLog for FailingStore {
 
 #[async_trait]
 impl EventLog for FailingStore {
-    async fn append_event(&self, session_id: &str, event: &Event) -> Result<u64, StoreError> {
+    async fn append_event(&self, session_id: &SessionId, event: &Event) -> Result<u64, StoreError> {
         self.check()?;
         self.inner.append_event(session_id, event).await
     }
 
     async fn events_since(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         after_seq: u64,
         limit: usize,
     ) -> Result<Vec<StoredEvent>, StoreError> {
@@ -89,7 +90,7 @@ impl EventLog for FailingStore {
 impl Conversations for FailingStore {
     async fn upsert_tool_part(
         &self,
-        session_id: &str,
+        session_id: &SessionId,
         message_id: &str,
         part: &ToolPart,
     ) -> Result<(), StoreError> {
@@ -99,7 +100,7 @@ impl Conversations for FailingStore {
             .await
     }
 
-    async fn messages(&self, session_id: &str) -> Result<Vec<Message>, StoreError> {
+    async fn messages(&self, session_id: &SessionId) -> Result<Vec<Message>, StoreError> {
         self.check()?;
         self.inner.messages(session_id).await
     }
@@ -112,7 +113,7 @@ impl Approvals for FailingStore {
         self.inner.put_pending_approval(pending).await
     }
 
-    async fn remove_pending_approval(&self, tool_call_id: &str) -> Result<(), StoreError> {
+    async fn remove_pending_approval(&self, tool_call_id: &ToolCallId) -> Result<(), StoreError> {
         self.check()?;
         self.inner.remove_pending_approval(tool_call_id).await
     }
