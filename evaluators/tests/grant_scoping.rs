@@ -312,8 +312,8 @@ fn a_file_tool_grant_needs_every_directory_the_call_names() {
         action_id: String::new(),
         keys: s.keys(&patch(&["src/ok.rs"])),
         scope: Scope::Session,
-        session_id: "s1".to_owned(),
-        tool_call_id: "c0".to_owned(),
+        session_id: "s1".into(),
+        tool_call_id: "c0".into(),
         granted_at: 0,
         description: String::new(),
     };
