@@ -4,7 +4,10 @@
 //!
 //! The test binary plays both parts: run plainly it is the parent; with `WARRANT_CRASH_DB`
 //! set it is the child, which appends audit records and tool parts from concurrent writers
-//! and prints `seq toolCallId` for each record once `append_audit` has returned.
+//! and prints `seq toolCallId` for each record once `append_audit` has returned. Half the
+//! writers record decisions as one unit instead (`write_decision`: the audit record, the
+//! tool part and the decision event) and print `seq toolCallId` once it has returned: each
+//! such record's part and event must be there too.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -12,8 +15,11 @@ use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 use rusqlite::Connection;
-use warrant_core::store::{AuditLog, AuditQuery, Conversations};
+use warrant_core::event::WarrantEvent;
+use warrant_core::store::{AuditLog, AuditQuery, Conversations, EventLog, Store};
+use warrant_stores::SqliteConfig;
 use warrant_stores::sqlite::SqliteStore;
+use warrant_testkit::store::decisions::record;
 
 #[path = "common/mod.rs"]
 mod sample;
@@ -25,6 +31,9 @@ const WRITERS: usize = 8;
 /// How many acknowledgements the parent reads before it kills, round by round (0: the kill
 /// lands while the database opens).
 const KILL_AFTER: [usize; 10] = [0, 1, 2, 5, 13, 34, 89, 3, 144, 8];
+/// The session of the decision units, and the prefix of their tool call ids.
+const UNIT_SESSION: &str = "crash-units";
+const UNIT_PREFIX: &str = "u-";
 
 fn main() {
     // Answer a test runner's listing and `--ignored` runs as libtest would: one test, none ignored.
@@ -45,13 +54,23 @@ fn main() {
 fn child(path: &str) {
     let round = std::env::var(CHILD_ROUND).unwrap_or_default();
     sample::runtime().block_on(async {
-        let store = Arc::new(SqliteStore::open(path).expect("the database opens"));
+        // Every decision event is kept, to be checked after the kill.
+        let config = SqliteConfig::new(path).event_retention(usize::MAX / 2);
+        let store: Arc<dyn Store> =
+            Arc::new(SqliteStore::with_config(config).expect("the database opens"));
         let (acked, mut printer) = tokio::sync::mpsc::unbounded_channel();
         for writer in 0..WRITERS {
             let (store, acked, round) = (Arc::clone(&store), acked.clone(), round.clone());
             tokio::spawn(async move {
                 for n in 0.. {
                     let id = format!("r{round}-w{writer}-{n}");
+                    if writer % 2 == 1 {
+                        let unit = record(UNIT_SESSION, &format!("{UNIT_PREFIX}{id}"));
+                        let recorded = store.write_decision(unit).await;
+                        let seq = recorded.expect("the unit is committed").audit_seq;
+                        let _ = acked.send((seq, format!("{UNIT_PREFIX}{id}")));
+                        continue;
+                    }
                     let seq = store.append_audit(sample::evaluation("crash", &id)).await;
                     let seq = seq.expect("the record is committed");
                     let _ = acked.send((seq, id.clone()));
@@ -142,4 +161,31 @@ async fn check(round: usize, path: &std::path::Path, acked: &HashMap<u64, String
         .messages(&"crash".into())
         .await
         .expect("the tool parts load");
+
+    // Every acknowledged unit has its part and its decision event too.
+    let session = UNIT_SESSION.into();
+    let parts: std::collections::HashSet<String> =
+        sample::tool_parts(store.messages(&session).await.expect("the unit parts load"))
+            .into_iter()
+            .map(|p| p.tool_call_id.as_str().to_owned())
+            .collect();
+    let mut events = std::collections::HashSet::new();
+    let mut after = 0;
+    loop {
+        let page = store
+            .events_since(&session, after, 1_000)
+            .await
+            .expect("the event log reads");
+        let Some(last) = page.last() else { break };
+        after = last.seq;
+        for event in &page {
+            if let Some(Ok(WarrantEvent::Decision(d))) = event.event.warrant() {
+                events.insert(d.tool_call_id.as_str().to_owned());
+            }
+        }
+    }
+    for id in acked.values().filter(|id| id.starts_with(UNIT_PREFIX)) {
+        assert!(parts.contains(id), "round {round}: the part of unit {id} lost");
+        assert!(events.contains(id), "round {round}: the event of unit {id} lost");
+    }
 }

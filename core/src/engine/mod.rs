@@ -42,7 +42,7 @@ use crate::events::{AllSubscription, EventHub, Subscription};
 use crate::grant::{Grant, GrantScoper};
 use crate::part::ToolPart;
 use crate::sanitize;
-use crate::store::{PendingApproval, Store};
+use crate::store::{DecisionRecord, PendingApproval, Store};
 use crate::transport::Transport;
 use crate::workspace::WorkspaceState;
 
@@ -536,29 +536,64 @@ impl Engine {
             Some(events) => Some(inner.events.start_batch(&call.session_id, events).await),
             None => None,
         };
-        let audit = inner.store.start_append_audit(record()).unwrap_or_else(|| {
-            // A store that does not start appends appends when awaited.
-            let store = Arc::clone(&inner.store);
-            let record = record();
-            Box::pin(async move { store.append_audit(record).await })
-        });
+        let id = call.tool_call_id.clone();
+        // An allow or a deny is settled by its decision: its audit record, tool part and
+        // decision event go to the store as one unit, one commit to wait for. An ask opens
+        // a request before its decision is emitted, so it is audited first.
+        let (audit, decision_event) = if decision.behavior == Behavior::Ask {
+            (self.start_audit(record()), None)
+        } else {
+            let event = WarrantEvent::Decision(decision.clone()).into_event(Some(now_millis()));
+            let unit = DecisionRecord {
+                audit: record(),
+                message_id: message_id.clone(),
+                part: self.merge_into_part(&id, &event),
+                events: vec![event],
+            };
+            match inner.events.start_decision(&call.session_id, unit).await {
+                Ok(started) => {
+                    if let Some(batch) = batch {
+                        self.deliver_batch(&call.session_id, batch).await;
+                    }
+                    let allowed = decision.behavior == Behavior::Allow;
+                    let durable = started
+                        .finish(|_| {
+                            // Before the decision leaves: a result may follow it at once.
+                            if allowed {
+                                self.set_stage(&id, Stage::Allowed);
+                            }
+                        })
+                        .await;
+                    let logged = match durable {
+                        Ok(logged) => logged,
+                        Err(source) => return Err(self.unaudited(call.tool_call_id, source)),
+                    };
+                    for event in logged {
+                        self.deliver(&call.session_id, &event.event, Ok(Arc::clone(&event)))
+                            .await;
+                    }
+                    self.settle_decided(&id, decision.behavior);
+                    return Ok(Authorization {
+                        decision,
+                        trace,
+                        approval: None,
+                        session_id: call.session_id.clone(),
+                    });
+                }
+                // The store writes it in two steps: the audit record first, below.
+                Err(unit) => {
+                    let DecisionRecord { audit, events, .. } = *unit;
+                    (self.start_audit(audit), events.into_iter().next())
+                }
+            }
+        };
         if let Some(batch) = batch {
             self.deliver_batch(&call.session_id, batch).await;
         }
         if let Err(source) = audit.await {
-            inner.tracked.remove(&call.tool_call_id);
-            // The store remembers every evaluated id, across restarts: a repeat is a
-            // duplicate call (409), not an outage.
-            if source.kind == crate::store::StoreErrorKind::Duplicate {
-                return Err(EngineError::DuplicateCall(call.tool_call_id));
-            }
-            return Err(EngineError::Audit {
-                tool_call_id: call.tool_call_id,
-                source,
-            });
+            return Err(self.unaudited(call.tool_call_id, source));
         }
 
-        let id = call.tool_call_id.clone();
         let approval = match decision.behavior {
             Behavior::Ask => {
                 match self
@@ -578,11 +613,10 @@ impl Engine {
             }
             Behavior::Deny => None,
         };
-        self.send(
-            &call.session_id,
-            WarrantEvent::Decision(decision.clone()).into_event(Some(now_millis())),
-        )
-        .await;
+        let decision_event = decision_event.unwrap_or_else(|| {
+            WarrantEvent::Decision(decision.clone()).into_event(Some(now_millis()))
+        });
+        self.send(&call.session_id, decision_event).await;
         if let Some(p) = &approval {
             self.send(
                 &call.session_id,
@@ -590,14 +624,10 @@ impl Engine {
             )
             .await;
         }
-        match decision.behavior {
-            // A denied call never runs, so nothing more about it can come: forget it.
-            Behavior::Deny => self.untrack(&id, Outcome::Denied),
-            Behavior::Allow => self.await_result(&id),
-            Behavior::Ask => {
-                self.spill_if_large(&id);
-                self.expire_beyond_limit().await;
-            }
+        self.settle_decided(&id, decision.behavior);
+        if decision.behavior == Behavior::Ask {
+            self.spill_if_large(&id);
+            self.expire_beyond_limit().await;
         }
         Ok(Authorization {
             decision,
@@ -605,6 +635,53 @@ impl Engine {
             approval,
             session_id: call.session_id.clone(),
         })
+    }
+
+    /// Starts appending an audit record: queued now when the store starts appends, so the
+    /// writes queued next share its commit; otherwise appended when awaited.
+    fn start_audit(&self, record: AuditRecord) -> crate::store::PendingAppend {
+        let store = &self.inner.store;
+        // `start_append_audit` takes the record; a store that does not start appends gets a
+        // copy to append when awaited.
+        let copy = record.clone();
+        store.start_append_audit(record).unwrap_or_else(|| {
+            let store = Arc::clone(store);
+            Box::pin(async move { store.append_audit(copy).await })
+        })
+    }
+
+    /// The error for a decision whose audit record was not written; the call is forgotten
+    /// and must not run.
+    fn unaudited(&self, tool_call_id: ToolCallId, source: crate::store::StoreError) -> EngineError {
+        self.inner.tracked.remove(&tool_call_id);
+        // The store remembers every evaluated id, across restarts: a repeat is a duplicate
+        // call (409), not an outage.
+        if source.kind == crate::store::StoreErrorKind::Duplicate {
+            return EngineError::DuplicateCall(tool_call_id);
+        }
+        EngineError::Audit {
+            tool_call_id,
+            source,
+        }
+    }
+
+    /// What follows an emitted decision for the call's tracking: a denied call never runs,
+    /// so nothing more about it can come (forgotten); an allowed one awaits its result.
+    fn settle_decided(&self, tool_call_id: &ToolCallId, behavior: Behavior) {
+        match behavior {
+            Behavior::Deny => self.untrack(tool_call_id, Outcome::Denied),
+            Behavior::Allow => self.await_result(tool_call_id),
+            Behavior::Ask => {}
+        }
+    }
+
+    /// Merges one of the engine's own events into the call's tracked part and returns a copy
+    /// to persist with it; `None` when the part is not in memory.
+    fn merge_into_part(&self, tool_call_id: &ToolCallId, event: &Event) -> Option<ToolPart> {
+        let mut tracked = self.inner.tracked.get_mut(tool_call_id)?;
+        let part = tracked.part.as_mut()?;
+        part.apply(event);
+        Some(part.clone())
     }
 
     /// The call's `TOOL_CALL_START`/`ARGS`/`END`, merged into its tracked part (persisted with

@@ -26,7 +26,10 @@ pub use remote::{EventNotice, EventNotices, Following, LoggedElsewhere, NoticeSo
 pub use subscription::{Item, Subscription};
 
 use crate::event::Event;
-use crate::store::{PendingAppend, Store, StoreError, StoreErrorKind, StoredEvent};
+use crate::store::{
+    DecisionRecord, DecisionWrite, PendingAppend, RecordedDecision, Store, StoreError,
+    StoreErrorKind, StoredEvent,
+};
 use crate::transport::{Transport, TransportError};
 
 /// How many live events a subscriber may fall behind before it resumes from the store.
@@ -185,13 +188,8 @@ impl<'a> StartedBatch<'a> {
             Queued::Unwatched(pending) => {
                 for (pending, event) in pending.into_iter().zip(events) {
                     let logged = logged(pending.await, event);
-                    // A subscriber arriving meanwhile reads the log after subscribing, and is
-                    // handed the event if it subscribed before the event was logged.
-                    if let Ok(logged) = &logged
-                        && let Some(channel) =
-                            hub.shared.channels.get(session_id).map(|c| Arc::clone(&c))
-                    {
-                        let _ = channel.live.send(Arc::clone(logged));
+                    if let Ok(logged) = &logged {
+                        hub.hand_to_late_subscribers(session_id, std::slice::from_ref(logged));
                     }
                     out.push(logged);
                 }
@@ -203,6 +201,77 @@ impl<'a> StartedBatch<'a> {
             }
         }
         out
+    }
+}
+
+/// A decision record queued by [`EventHub::start_decision`], its events not handed out yet.
+#[must_use = "finish the decision to hand its events out"]
+pub struct StartedDecision<'a> {
+    hub: &'a EventHub,
+    session_id: &'a SessionId,
+    events: Vec<Event>,
+    written: DecisionWritten<'a>,
+}
+
+/// How a decision record is being written.
+enum DecisionWritten<'a> {
+    /// Queued in the store: with a turn per event when the session has a channel, `None`
+    /// when nobody listened (the log's order is all there is to keep).
+    Queued(
+        futures::future::BoxFuture<'static, Result<RecordedDecision, StoreError>>,
+        Option<Vec<Turn<'a>>>,
+    ),
+    /// Written when finishing, in the session's order.
+    OnAwait(futures::future::BoxFuture<'a, Result<RecordedDecision, StoreError>>),
+}
+
+impl std::fmt::Debug for StartedDecision<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StartedDecision")
+            .field("session_id", &self.session_id)
+            .field("events", &self.events.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl StartedDecision<'_> {
+    /// Waits until the decision record is durable, calls `durable` with where it landed, and
+    /// only then hands its events out, in order; returns them as logged.
+    ///
+    /// # Errors
+    ///
+    /// The store's error when the record was not written (its audit record refused, or any
+    /// write of the unit failed): nothing of it is durable, and no event is handed out.
+    pub async fn finish(
+        self,
+        durable: impl FnOnce(&RecordedDecision),
+    ) -> Result<Vec<Arc<StoredEvent>>, StoreError> {
+        let StartedDecision {
+            hub,
+            session_id,
+            events,
+            written,
+        } = self;
+        match written {
+            DecisionWritten::Queued(written, turns) => {
+                // A turn dropped unfinished (on an error) is skipped.
+                let logged = logged_all(written.await, events)?;
+                durable(&logged.0);
+                match turns {
+                    Some(turns) => {
+                        for (mut turn, event) in turns.into_iter().zip(&logged.1) {
+                            turn.finish(Some(Arc::clone(event)));
+                        }
+                    }
+                    None => hub.hand_to_late_subscribers(session_id, &logged.1),
+                }
+                Ok(logged.1)
+            }
+            DecisionWritten::OnAwait(written) => {
+                hub.write_in_order(session_id, events, written, durable)
+                    .await
+            }
+        }
     }
 }
 
@@ -325,31 +394,15 @@ impl EventHub {
     ) -> Result<Arc<StoredEvent>, StoreError> {
         let shared = &*self.shared;
         loop {
-            let existing = shared.channels.get(session_id).map(|c| Arc::clone(&c));
-            let channel = match existing {
-                Some(channel) => channel,
-                // Subscribers to every session need the session's order kept: they get
-                // a channel (retired again below when no one reads it).
-                None if shared.everyone_count.load(Ordering::Acquire) > 0 => Arc::clone(
-                    &shared
-                        .channels
-                        .entry(session_id.to_owned())
-                        .or_insert_with(|| self.new_channel()),
-                ),
-                None => {
-                    // Nobody listens: the log is all there is. A subscriber arriving
-                    // meanwhile reads the log after subscribing, and is handed the event if
-                    // it subscribed before the event was logged, so it never misses it.
-                    let seq = shared.store.append_event(session_id, event).await?;
-                    let stored = Arc::new(StoredEvent {
-                        seq,
-                        event: event.clone(),
-                    });
-                    if let Some(channel) = shared.channels.get(session_id).map(|c| Arc::clone(&c)) {
-                        let _ = channel.live.send(Arc::clone(&stored));
-                    }
-                    return Ok(stored);
-                }
+            let Some(channel) = self.channel_for(session_id) else {
+                // Nobody listens: the log is all there is.
+                let seq = shared.store.append_event(session_id, event).await?;
+                let stored = Arc::new(StoredEvent {
+                    seq,
+                    event: event.clone(),
+                });
+                self.hand_to_late_subscribers(session_id, std::slice::from_ref(&stored));
+                return Ok(stored);
             };
             let in_order = channel.order.lock().await;
             if channel.retired.load(Ordering::Acquire) {
@@ -357,19 +410,8 @@ impl EventHub {
             }
             if let Some(pending) = shared.store.start_append_event(session_id, event) {
                 // Queued in order: wait for the disk without holding the session up.
-                let ticket = {
-                    let mut turns = lock(&channel.turns);
-                    turns.issued += 1;
-                    turns.issued - 1
-                };
+                let mut turn = self.turn(session_id, &channel, take_tickets(&channel, 1));
                 drop(in_order);
-                let mut turn = Turn {
-                    hub: self,
-                    session_id,
-                    channel,
-                    ticket,
-                    done: false,
-                };
                 let logged = logged(pending.await, event);
                 turn.finish(logged.as_ref().ok().cloned());
                 return logged;
@@ -418,24 +460,13 @@ impl EventHub {
         session_id: &'a SessionId,
         events: &'a [Event],
     ) -> StartedBatch<'a> {
-        let shared = &*self.shared;
         let queued = loop {
-            let existing = shared.channels.get(session_id).map(|c| Arc::clone(&c));
-            let channel = match existing {
-                Some(channel) => channel,
-                None if shared.everyone_count.load(Ordering::Acquire) > 0 => Arc::clone(
-                    &shared
-                        .channels
-                        .entry(session_id.to_owned())
-                        .or_insert_with(|| self.new_channel()),
-                ),
+            let Some(channel) = self.channel_for(session_id) else {
                 // Nobody listens: the log's order is all there is to keep.
-                None => {
-                    break match self.start_all(session_id, events) {
-                        Some(pending) => Queued::Unwatched(pending),
-                        None => Queued::NotStarted,
-                    };
-                }
+                break match self.start_all(session_id, events) {
+                    Some(pending) => Queued::Unwatched(pending),
+                    None => Queued::NotStarted,
+                };
             };
             let in_order = channel.order.lock().await;
             if channel.retired.load(Ordering::Acquire) {
@@ -444,34 +475,170 @@ impl EventHub {
             let Some(pending) = self.start_all(session_id, events) else {
                 break Queued::NotStarted;
             };
-            let count = pending.len() as u64;
-            let first = {
-                let mut turns = lock(&channel.turns);
-                turns.issued += count;
-                turns.issued - count
-            };
+            let turns = self.issue_turns(session_id, &channel, pending.len());
             drop(in_order);
-            let turns = pending
-                .into_iter()
-                .zip(first..)
-                .map(|(pending, ticket)| {
-                    let turn = Turn {
-                        hub: self,
-                        session_id,
-                        channel: Arc::clone(&channel),
-                        ticket,
-                        done: false,
-                    };
-                    (pending, turn)
-                })
-                .collect();
-            break Queued::InTurn(turns);
+            break Queued::InTurn(pending.into_iter().zip(turns).collect());
         };
         StartedBatch {
             hub: self,
             session_id,
             events,
             queued,
+        }
+    }
+
+    /// Hands a decision record to the store (its audit record, tool part and events, written
+    /// as one unit; see [`AuditLog::record_decision`](crate::store::AuditLog::record_decision))
+    /// and takes its events' place in the session's order: queued now when the store queues
+    /// it, so that writes started next (by anyone) follow it. [`StartedDecision::finish`]
+    /// waits until it is durable and hands the events out; nothing of it is handed out
+    /// before.
+    ///
+    /// # Errors
+    ///
+    /// The record, handed back untouched, when the store does not write a decision as one
+    /// unit: nothing was written or queued.
+    pub async fn start_decision<'a>(
+        &'a self,
+        session_id: &'a SessionId,
+        record: DecisionRecord,
+    ) -> Result<StartedDecision<'a>, Box<DecisionRecord>> {
+        debug_assert_eq!(&record.audit.session_id, session_id);
+        let shared = &*self.shared;
+        let events = record.events.clone();
+        let written = loop {
+            let Some(channel) = self.channel_for(session_id) else {
+                break match shared.store.record_decision(record) {
+                    DecisionWrite::Queued(written) => DecisionWritten::Queued(written, None),
+                    DecisionWrite::OnAwait(written) => DecisionWritten::OnAwait(written),
+                    DecisionWrite::Unsupported(record) => return Err(record),
+                };
+            };
+            let in_order = channel.order.lock().await;
+            if channel.retired.load(Ordering::Acquire) {
+                continue;
+            }
+            break match shared.store.record_decision(record) {
+                DecisionWrite::Queued(written) => {
+                    let turns = self.issue_turns(session_id, &channel, events.len());
+                    drop(in_order);
+                    DecisionWritten::Queued(written, Some(turns))
+                }
+                // Its place is taken when it is written (see `write_in_order`).
+                DecisionWrite::OnAwait(written) => DecisionWritten::OnAwait(written),
+                DecisionWrite::Unsupported(record) => return Err(record),
+            };
+        };
+        Ok(StartedDecision {
+            hub: self,
+            session_id,
+            events,
+            written,
+        })
+    }
+
+    /// Writes a unit holding `events` of a session (a decision record the store writes when
+    /// awaited), holding the session's order across the write, as an awaited append does;
+    /// calls `durable` before handing the events out.
+    async fn write_in_order(
+        &self,
+        session_id: &SessionId,
+        events: Vec<Event>,
+        written: futures::future::BoxFuture<'_, Result<RecordedDecision, StoreError>>,
+        durable: impl FnOnce(&RecordedDecision),
+    ) -> Result<Vec<Arc<StoredEvent>>, StoreError> {
+        loop {
+            let channel = self.channel_for(session_id);
+            let in_order = match &channel {
+                Some(channel) => {
+                    let in_order = channel.order.lock().await;
+                    if channel.retired.load(Ordering::Acquire) {
+                        continue;
+                    }
+                    Some(in_order)
+                }
+                None => None,
+            };
+            // Turns keep these events behind any queued before them, and anything queued
+            // after them behind these.
+            let turns = channel
+                .as_ref()
+                .map(|channel| self.issue_turns(session_id, channel, events.len()));
+            let outcome = logged_all(written.await, events);
+            if let Ok((recorded, logged)) = &outcome {
+                durable(recorded);
+                match turns {
+                    Some(turns) => {
+                        for (mut turn, event) in turns.into_iter().zip(logged) {
+                            turn.finish(Some(Arc::clone(event)));
+                        }
+                    }
+                    None => self.hand_to_late_subscribers(session_id, logged),
+                }
+            }
+            drop(in_order);
+            if let Some(channel) = channel
+                && channel.live.receiver_count() == 0
+            {
+                channel.retire_if_unused(&self.shared.channels, session_id);
+            }
+            return outcome.map(|(_, logged)| logged);
+        }
+    }
+
+    /// The session's channel; `None` when nobody listens to it. Subscribers to every session
+    /// need each session's order kept: with any, every session gets a channel (retired again
+    /// when no one reads it).
+    fn channel_for(&self, session_id: &SessionId) -> Option<Arc<Channel>> {
+        let shared = &*self.shared;
+        match shared.channels.get(session_id).map(|c| Arc::clone(&c)) {
+            Some(channel) => Some(channel),
+            None if shared.everyone_count.load(Ordering::Acquire) > 0 => Some(Arc::clone(
+                &shared
+                    .channels
+                    .entry(session_id.to_owned())
+                    .or_insert_with(|| self.new_channel()),
+            )),
+            None => None,
+        }
+    }
+
+    /// Takes the next `count` turns of a session's channel; call with its order lock held.
+    fn issue_turns<'a>(
+        &'a self,
+        session_id: &'a SessionId,
+        channel: &Arc<Channel>,
+        count: usize,
+    ) -> Vec<Turn<'a>> {
+        let first = take_tickets(channel, count);
+        (first..first + count as u64)
+            .map(|ticket| self.turn(session_id, channel, ticket))
+            .collect()
+    }
+
+    fn turn<'a>(
+        &'a self,
+        session_id: &'a SessionId,
+        channel: &Arc<Channel>,
+        ticket: u64,
+    ) -> Turn<'a> {
+        Turn {
+            hub: self,
+            session_id,
+            channel: Arc::clone(channel),
+            ticket,
+            done: false,
+        }
+    }
+
+    /// Hands events logged while the session had no channel to a subscriber that arrived
+    /// meanwhile: it reads the log after subscribing and is handed them if it subscribed
+    /// before they were logged, so it never misses them.
+    fn hand_to_late_subscribers(&self, session_id: &SessionId, logged: &[Arc<StoredEvent>]) {
+        if let Some(channel) = self.shared.channels.get(session_id).map(|c| Arc::clone(&c)) {
+            for event in logged {
+                let _ = channel.live.send(Arc::clone(event));
+            }
         }
     }
 
@@ -587,6 +754,40 @@ fn logged(seq: Result<u64, StoreError>, event: &Event) -> Result<Arc<StoredEvent
             event: event.clone(),
         })
     })
+}
+
+/// Takes the next `count` tickets of a channel's turns and returns the first; call with its
+/// order lock held.
+fn take_tickets(channel: &Channel, count: usize) -> u64 {
+    let count = count as u64;
+    let mut turns = lock(&channel.turns);
+    turns.issued += count;
+    turns.issued - count
+}
+
+/// A unit's events as logged, checked against the positions the store answered.
+fn logged_all(
+    recorded: Result<RecordedDecision, StoreError>,
+    events: Vec<Event>,
+) -> Result<(RecordedDecision, Vec<Arc<StoredEvent>>), StoreError> {
+    let recorded = recorded?;
+    if recorded.event_seqs.len() != events.len() {
+        return Err(StoreError::new(
+            StoreErrorKind::Corrupt,
+            format!(
+                "the store numbered {} events of a decision record holding {}",
+                recorded.event_seqs.len(),
+                events.len()
+            ),
+        ));
+    }
+    let logged = recorded
+        .event_seqs
+        .iter()
+        .zip(events)
+        .map(|(&seq, event)| Arc::new(StoredEvent { seq, event }))
+        .collect();
+    Ok((recorded, logged))
 }
 
 fn lock<T>(mutex: &StdMutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -3,7 +3,9 @@
 use crate::ids::ToolCallId;
 use async_trait::async_trait;
 
-use super::{AuditQuery, PendingAppend, StoreError, StoredAuditRecord};
+use super::{
+    AuditQuery, DecisionRecord, DecisionWrite, PendingAppend, StoreError, StoredAuditRecord,
+};
 use crate::audit::{AuditEvent, AuditHead, AuditRecord, AuditVerification};
 
 /// The audit log: every evaluation, resolution and grant of every session, in one order.
@@ -45,6 +47,20 @@ pub trait AuditLog: Send + Sync {
     fn start_append_audit(&self, record: AuditRecord) -> Option<PendingAppend> {
         let _ = record;
         None
+    }
+
+    /// Takes a decision's audit record, tool part and events to write as one unit: all of it
+    /// durable, or none of it (see [`DecisionRecord`] for the order and the refusals). The
+    /// engine emits the decision once the unit is durable, so it waits for one commit
+    /// instead of two (the audit record's, then the part's and the event's).
+    ///
+    /// The answer says how: [`Queued`](DecisionWrite::Queued) (now, in order with the
+    /// store's other started writes), [`OnAwait`](DecisionWrite::OnAwait) (when awaited) or
+    /// [`Unsupported`](DecisionWrite::Unsupported), the default, which hands the record back
+    /// to be written in two steps: the audit record awaited, then the part and the events.
+    /// A store answering `Unsupported` keeps every guarantee; it only waits longer.
+    fn record_decision(&self, record: DecisionRecord) -> DecisionWrite<'_> {
+        DecisionWrite::Unsupported(Box::new(record))
     }
 
     /// The seq of the evaluation record of a tool call id, `None` when the id was never

@@ -7,8 +7,9 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 
 use super::{
-    Approvals, AuditLog, AuditQuery, Conversations, EventLog, PendingApproval, StoreError,
-    StoredAuditRecord, StoredEvent, WorkspaceStore, duplicate_evaluation,
+    Approvals, AuditLog, AuditQuery, Conversations, DecisionRecord, DecisionWrite, EventLog,
+    PendingApproval, RecordedDecision, StoreError, StoredAuditRecord, StoredEvent, WorkspaceStore,
+    duplicate_evaluation,
 };
 use crate::audit::{AuditEvent, AuditRecord};
 use crate::event::{Event, now_millis};
@@ -33,6 +34,65 @@ struct State {
 impl State {
     fn touch(&mut self, session_id: &SessionId) {
         self.touched.insert(session_id.to_owned(), now_millis());
+    }
+
+    /// Appends an audit record (see [`AuditLog::append_audit`]).
+    fn append_audit(&mut self, record: AuditRecord) -> Result<u64, StoreError> {
+        let seq = self.audit.len() as u64 + 1;
+        if matches!(record.event, AuditEvent::Evaluation { .. }) {
+            if let Some(&first) = self.evaluated.get(&record.tool_call_id) {
+                return Err(duplicate_evaluation(record.tool_call_id.as_str(), first));
+            }
+            self.evaluated.insert(record.tool_call_id.clone(), seq);
+        }
+        self.audit.push(StoredAuditRecord { seq, record });
+        Ok(seq)
+    }
+
+    /// Appends an event, keeping the latest `retention` (see [`EventLog::append_event`]).
+    fn append_event(&mut self, session_id: &SessionId, event: &Event, retention: usize) -> u64 {
+        self.touch(session_id);
+        let (last, log) = self.events.entry(session_id.to_owned()).or_default();
+        *last += 1;
+        log.push_back(StoredEvent {
+            seq: *last,
+            event: event.clone(),
+        });
+        while log.len() > retention {
+            log.pop_front();
+        }
+        *last
+    }
+
+    /// Inserts or replaces a tool part (see [`Conversations::upsert_tool_part`]).
+    fn upsert_tool_part(&mut self, session_id: &SessionId, message_id: &str, part: &ToolPart) {
+        self.touch(session_id);
+        let index = self
+            .messages
+            .iter()
+            .position(|(sid, m)| sid == session_id && m.id == message_id);
+        let message = match index {
+            Some(i) => &mut self.messages[i].1,
+            None => {
+                self.messages.push((
+                    session_id.to_owned(),
+                    Message {
+                        id: message_id.to_owned(),
+                        role: "assistant".to_owned(),
+                        parts: Vec::new(),
+                    },
+                ));
+                &mut self.messages.last_mut().expect("just pushed").1
+            }
+        };
+        let existing = message
+            .parts
+            .iter_mut()
+            .find(|p| matches!(p, MessagePart::Tool(t) if t.tool_call_id == part.tool_call_id));
+        match existing {
+            Some(slot) => *slot = MessagePart::Tool(part.clone()),
+            None => message.parts.push(MessagePart::Tool(part.clone())),
+        }
     }
 
     /// Whether anything but its record refers to the session.
@@ -92,17 +152,35 @@ impl MemoryStore {
 impl AuditLog for MemoryStore {
     async fn append_audit(&self, record: AuditRecord) -> Result<u64, StoreError> {
         check_session_id(&record.session_id)?;
-        self.with(|s| {
-            let seq = s.audit.len() as u64 + 1;
-            if matches!(record.event, AuditEvent::Evaluation { .. }) {
-                if let Some(&first) = s.evaluated.get(&record.tool_call_id) {
-                    return Err(duplicate_evaluation(record.tool_call_id.as_str(), first));
+        self.with(|s| s.append_audit(record))?
+    }
+
+    /// Written under one lock when awaited: all of it, or (the audit record refused) none.
+    fn record_decision(&self, record: DecisionRecord) -> DecisionWrite<'_> {
+        DecisionWrite::OnAwait(Box::pin(async move {
+            let DecisionRecord {
+                audit,
+                message_id,
+                part,
+                events,
+            } = record;
+            let session_id = audit.session_id.clone();
+            check_session_id(&session_id)?;
+            self.with(|s| {
+                let audit_seq = s.append_audit(audit)?;
+                if let Some(part) = &part {
+                    s.upsert_tool_part(&session_id, &message_id, part);
                 }
-                s.evaluated.insert(record.tool_call_id.clone(), seq);
-            }
-            s.audit.push(StoredAuditRecord { seq, record });
-            Ok(seq)
-        })?
+                let event_seqs = events
+                    .iter()
+                    .map(|event| s.append_event(&session_id, event, self.event_retention))
+                    .collect();
+                Ok(RecordedDecision {
+                    audit_seq,
+                    event_seqs,
+                })
+            })?
+        }))
     }
 
     async fn evaluation_of(&self, tool_call_id: &ToolCallId) -> Result<Option<u64>, StoreError> {
@@ -133,19 +211,7 @@ impl AuditLog for MemoryStore {
 impl EventLog for MemoryStore {
     async fn append_event(&self, session_id: &SessionId, event: &Event) -> Result<u64, StoreError> {
         check_session_id(session_id)?;
-        self.with(|s| {
-            s.touch(session_id);
-            let (last, log) = s.events.entry(session_id.to_owned()).or_default();
-            *last += 1;
-            log.push_back(StoredEvent {
-                seq: *last,
-                event: event.clone(),
-            });
-            while log.len() > self.event_retention {
-                log.pop_front();
-            }
-            *last
-        })
+        self.with(|s| s.append_event(session_id, event, self.event_retention))
     }
 
     async fn events_since(
@@ -175,35 +241,7 @@ impl Conversations for MemoryStore {
         part: &ToolPart,
     ) -> Result<(), StoreError> {
         check_session_id(session_id)?;
-        self.with(|s| {
-            s.touch(session_id);
-            let index = s
-                .messages
-                .iter()
-                .position(|(sid, m)| sid == session_id && m.id == message_id);
-            let message = match index {
-                Some(i) => &mut s.messages[i].1,
-                None => {
-                    s.messages.push((
-                        session_id.to_owned(),
-                        Message {
-                            id: message_id.to_owned(),
-                            role: "assistant".to_owned(),
-                            parts: Vec::new(),
-                        },
-                    ));
-                    &mut s.messages.last_mut().expect("just pushed").1
-                }
-            };
-            let existing = message
-                .parts
-                .iter_mut()
-                .find(|p| matches!(p, MessagePart::Tool(t) if t.tool_call_id == part.tool_call_id));
-            match existing {
-                Some(slot) => *slot = MessagePart::Tool(part.clone()),
-                None => message.parts.push(MessagePart::Tool(part.clone())),
-            }
-        })
+        self.with(|s| s.upsert_tool_part(session_id, message_id, part))
     }
 
     async fn messages(&self, session_id: &SessionId) -> Result<Vec<Message>, StoreError> {

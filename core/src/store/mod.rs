@@ -9,6 +9,7 @@
 mod approvals;
 mod audit_log;
 mod conversations;
+mod decision;
 mod event_log;
 mod memory;
 mod query;
@@ -20,6 +21,7 @@ use serde::{Deserialize, Serialize};
 pub use approvals::Approvals;
 pub use audit_log::AuditLog;
 pub use conversations::Conversations;
+pub use decision::{DecisionRecord, DecisionWrite, RecordedDecision};
 pub use event_log::EventLog;
 pub use memory::{DEFAULT_EVENT_RETENTION, MemoryStore};
 pub use query::{AuditKind, AuditQuery};

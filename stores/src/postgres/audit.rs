@@ -72,6 +72,29 @@ pub(crate) async fn append(
         .transaction()
         .await
         .context("starting an audit append")?;
+    let head = match append_in(&tx, key, row).await {
+        Ok(head) => head,
+        Err(e) => {
+            tx.rollback().await.context("abandoning an audit append")?;
+            return Err(e);
+        }
+    };
+    tx.commit().await.context("committing an audit record")?;
+    Ok(head)
+}
+
+/// Appends a record after the chain's head inside `tx`, which holds the head row's lock from
+/// here to its end, and returns the new head (durable once `tx` commits).
+///
+/// # Errors
+///
+/// `Duplicate` for a second evaluation of a tool call id (nothing written by this call;
+/// roll `tx` back); any failure of a statement.
+pub(crate) async fn append_in(
+    tx: &deadpool_postgres::Transaction<'_>,
+    key: &AuditKey,
+    row: &AuditRow,
+) -> Result<AuditHead, StoreError> {
     let lock = tx
         .prepare_cached("SELECT seq, hash FROM audit_head WHERE id = 1 FOR UPDATE")
         .await
@@ -113,9 +136,6 @@ pub(crate) async fn append(
                 .transpose()
                 .context("evaluated seq")?
                 .map_or(Ok(0), |seq| from_db(seq, "evaluated call"))?;
-            tx.rollback()
-                .await
-                .context("abandoning a duplicate evaluation")?;
             return Err(duplicate_evaluation(&row.tool_call_id, first));
         }
     }
@@ -148,7 +168,6 @@ pub(crate) async fn append(
     tx.execute(&advance, &[&to_db(seq), &hash])
         .await
         .context("moving the audit head")?;
-    tx.commit().await.context("committing an audit record")?;
     Ok(AuditHead { seq, hash })
 }
 

@@ -55,8 +55,9 @@ use warrant_core::event::Event;
 use warrant_core::grant::Grant;
 use warrant_core::part::{Message, ToolPart};
 use warrant_core::store::{
-    Approvals, AuditLog, AuditQuery, Conversations, EventLog, PendingApproval, StoreError,
-    StoreErrorKind, StoredAuditRecord, StoredEvent, WorkspaceStore,
+    Approvals, AuditLog, AuditQuery, Conversations, DecisionRecord, DecisionWrite, EventLog,
+    PendingApproval, RecordedDecision, StoreError, StoreErrorKind, StoredAuditRecord, StoredEvent,
+    WorkspaceStore,
 };
 use warrant_core::workspace::{SessionRecord, WorkspaceState};
 
@@ -329,13 +330,14 @@ impl AuditLog for PostgresStore {
         let row = audit::AuditRow::new(&record)?;
         let (mut client, ready) = self.ready_client().await?;
         let head = audit::append(&mut client, &ready.key, &row).await?;
-        if let Some(path) = &self.config.checkpoint_file {
-            let seq = head.seq;
-            if let Err(e) = crate::audit_chain::append_checkpoint(path, &head) {
-                tracing::error!(error = %e, seq, "the audit head was not checkpointed");
-            }
-        }
+        self.export_head(&head);
         Ok(head.seq)
+    }
+
+    /// One transaction when awaited: the audit record under the head row's lock, the tool
+    /// part, the events; a refused audit record rolls all of it back.
+    fn record_decision(&self, record: DecisionRecord) -> DecisionWrite<'_> {
+        DecisionWrite::OnAwait(Box::pin(self.record_decision_now(record)))
     }
 
     async fn evaluation_of(&self, tool_call_id: &ToolCallId) -> Result<Option<u64>, StoreError> {
@@ -476,6 +478,69 @@ impl WorkspaceStore for PostgresStore {
 }
 
 impl PostgresStore {
+    /// Appends the committed audit head to the checkpoint file, when one is configured. The
+    /// record is durable already, so a failure is logged, not returned: the checkpoint then
+    /// lags, which verification tolerates.
+    fn export_head(&self, head: &AuditHead) {
+        if let Some(path) = &self.config.checkpoint_file
+            && let Err(e) = crate::audit_chain::append_checkpoint(path, head)
+        {
+            tracing::error!(error = %e, seq = head.seq, "the audit head was not checkpointed");
+        }
+    }
+
+    /// Writes a decision record in one transaction (see [`AuditLog::record_decision`]).
+    async fn record_decision_now(
+        &self,
+        record: DecisionRecord,
+    ) -> Result<RecordedDecision, StoreError> {
+        let session_id = record.audit.session_id.as_str();
+        let audit_row = audit::AuditRow::new(&record.audit)?;
+        let part = record
+            .part
+            .as_ref()
+            .map(|part| records::PartRow::new(session_id, &record.message_id, part))
+            .transpose()?;
+        let events = record
+            .events
+            .iter()
+            .map(|event| records::EventRow::new(session_id, event))
+            .collect::<Result<Vec<_>, _>>()?;
+        let (mut client, ready) = self.ready_client().await?;
+        let tx = client
+            .transaction()
+            .await
+            .context("starting a decision record")?;
+        let written = async {
+            let head = audit::append_in(&tx, &ready.key, &audit_row).await?;
+            if let Some(part) = &part {
+                records::upsert_part_in(&tx, part, self.config.decision_map_limit).await?;
+            }
+            let mut event_seqs = Vec::with_capacity(events.len());
+            for event in &events {
+                event_seqs
+                    .push(records::append_event_in(&tx, event, self.config.event_retention).await?);
+            }
+            Ok::<_, StoreError>((head, event_seqs))
+        }
+        .await;
+        let (head, event_seqs) = match written {
+            Ok(written) => written,
+            Err(e) => {
+                tx.rollback()
+                    .await
+                    .context("abandoning a decision record")?;
+                return Err(e);
+            }
+        };
+        tx.commit().await.context("committing a decision record")?;
+        self.export_head(&head);
+        Ok(RecordedDecision {
+            audit_seq: head.seq,
+            event_seqs,
+        })
+    }
+
     fn with_expired<T>(&self, f: impl FnOnce(&mut HashSet<String>) -> T) -> T {
         // A poisoned lock only means another thread panicked mid-update of a plain set.
         let mut set = self.expired.lock().unwrap_or_else(|p| p.into_inner());

@@ -27,6 +27,16 @@ pub(crate) async fn upsert_part(
         .transaction()
         .await
         .context("starting a tool part write")?;
+    upsert_part_in(&tx, row, limit).await?;
+    tx.commit().await.context("committing a tool part")
+}
+
+/// [`upsert_part`] inside `tx` (durable once it commits).
+pub(crate) async fn upsert_part_in(
+    tx: &deadpool_postgres::Transaction<'_>,
+    row: &PartRow,
+    limit: usize,
+) -> Result<(), StoreError> {
     let message = tx
         .prepare_cached(
             "INSERT INTO messages (session_id, message_id, role) VALUES ($1, $2, 'assistant') \
@@ -86,7 +96,7 @@ pub(crate) async fn upsert_part(
             .await
             .context("bounding the decision map")?;
     }
-    tx.commit().await.context("committing a tool part")
+    Ok(())
 }
 
 /// A session's messages with their parts, in order. A part whose JSON cannot be read is
@@ -352,6 +362,18 @@ pub(crate) async fn append_event(
         .transaction()
         .await
         .context("starting an event append")?;
+    let seq = append_event_in(&tx, row, retention).await?;
+    tx.commit().await.context("committing an event")?;
+    Ok(seq)
+}
+
+/// [`append_event`] inside `tx`: the event's position, durable (and notified) once `tx`
+/// commits.
+pub(crate) async fn append_event_in(
+    tx: &deadpool_postgres::Transaction<'_>,
+    row: &EventRow,
+    retention: usize,
+) -> Result<u64, StoreError> {
     let next = tx
         .prepare_cached(
             "INSERT INTO event_heads (session_id, last_seq) VALUES ($1, 1) \
@@ -391,7 +413,6 @@ pub(crate) async fn append_event(
     tx.execute(&notify, &[&EVENT_CHANNEL, &payload])
         .await
         .context("notifying an event")?;
-    tx.commit().await.context("committing an event")?;
     from_db(seq, "event seq")
 }
 

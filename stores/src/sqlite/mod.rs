@@ -28,6 +28,11 @@
 //! One writer thread owns the write connection. Every write waits until the transaction
 //! holding it is committed with `synchronous = FULL`; the writes that queue while one commit
 //! reaches the disk are committed together in the next, so concurrent decisions share fsyncs.
+//! A decision's audit record, tool part and events are one write
+//! ([`record_decision`](AuditLog::record_decision)). A second thread copies the WAL into the
+//! database file (passive checkpoints on a connection of its own), so commits rarely carry a
+//! checkpoint; the writer's own automatic checkpoint remains, at a higher threshold, as the
+//! bound.
 
 use warrant_core::ids::{SessionId, ToolCallId};
 mod audit;
@@ -43,6 +48,7 @@ mod report;
 mod schema;
 mod sessions;
 mod verify;
+mod wal;
 mod writer;
 
 use std::future::Future;
@@ -59,8 +65,8 @@ use warrant_core::event::now_millis;
 use warrant_core::grant::Grant;
 use warrant_core::part::{Message, ToolPart};
 use warrant_core::store::{
-    Approvals, AuditLog, AuditQuery, Conversations, EventLog, PendingAppend, PendingApproval,
-    StoreError, StoredAuditRecord, StoredEvent, WorkspaceStore,
+    Approvals, AuditLog, AuditQuery, Conversations, DecisionRecord, DecisionWrite, EventLog,
+    PendingAppend, PendingApproval, StoreError, StoredAuditRecord, StoredEvent, WorkspaceStore,
 };
 use warrant_core::workspace::{SessionRecord, WorkspaceState, check_session_id};
 
@@ -76,7 +82,7 @@ use self::readers::Readers;
 use self::records::{EventRow, PendingRow};
 use self::sessions::{SessionRow, Written};
 use self::verify::Anchors;
-use self::writer::{ChainConfig, Limits, Write, Writer};
+use self::writer::{ChainConfig, DecisionRows, Limits, Write, Writer};
 use crate::config::SqliteConfig;
 use crate::error::{Context, corrupt, to_json, unavailable};
 use crate::files;
@@ -184,7 +190,12 @@ impl SqliteStore {
             checkpoint: checkpoint.clone(),
         };
         Ok(Self {
-            writer: Writer::spawn(conn, limits, chain)?,
+            writer: Writer::spawn(
+                conn,
+                limits,
+                chain,
+                wal::Checkpointer::spawn(&path, busy_timeout)?,
+            )?,
             readers: Readers::new(path.clone(), busy_timeout),
             path,
             migrated_from,
@@ -286,6 +297,15 @@ impl AuditLog for SqliteStore {
     fn start_append_audit(&self, record: AuditRecord) -> Option<PendingAppend> {
         Some(match AuditRow::new(record) {
             Ok(row) => Box::pin(self.writer.queue(Write::Audit(row))),
+            Err(e) => Box::pin(std::future::ready(Err(e))),
+        })
+    }
+
+    /// Queued as one write of the writer, applied in one savepoint of its transaction: the
+    /// engine waits for one commit per decision.
+    fn record_decision(&self, record: DecisionRecord) -> DecisionWrite<'_> {
+        DecisionWrite::Queued(match DecisionRows::new(record) {
+            Ok(rows) => Box::pin(self.writer.queue_decision(rows)),
             Err(e) => Box::pin(std::future::ready(Err(e))),
         })
     }

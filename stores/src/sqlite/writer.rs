@@ -7,7 +7,7 @@ use std::thread::JoinHandle;
 
 use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
-use warrant_core::store::StoreError;
+use warrant_core::store::{DecisionRecord, RecordedDecision, StoreError};
 
 use super::chain::{AuditRow, Head};
 use super::checkpoint::{self, AuditHead};
@@ -15,6 +15,7 @@ use super::key::AuditKey;
 use super::parts::{self, PartRow};
 use super::records;
 use super::sessions::{self, SessionRow, WorkspaceChange};
+use super::wal::{Checkpointer, WRITER_AUTOCHECKPOINT_PAGES};
 use crate::error::{Context, unavailable};
 
 /// One write, already encoded by its caller.
@@ -42,6 +43,47 @@ pub(crate) enum Write {
     Session(SessionRow),
     /// Append to a session's event log; answers the event's seq.
     Event(records::EventRow),
+    /// Record a decision as one unit: its audit record, then its tool part, then its events,
+    /// all in one savepoint, so a refused audit record writes nothing of it; answers where
+    /// the record and the events landed.
+    Decision(Box<DecisionRows>),
+}
+
+/// A decision record, encoded (see [`warrant_core::store::DecisionRecord`]).
+pub(crate) struct DecisionRows {
+    pub audit: AuditRow,
+    pub part: Option<PartRow>,
+    pub events: Vec<records::EventRow>,
+}
+
+impl DecisionRows {
+    /// Encodes a decision record (refusing an over-long session id).
+    pub(crate) fn new(record: DecisionRecord) -> Result<Self, StoreError> {
+        let session_id = record.audit.session_id.clone();
+        let part = record
+            .part
+            .as_ref()
+            .map(|part| PartRow::new(session_id.as_str(), &record.message_id, part))
+            .transpose()?;
+        let events = record
+            .events
+            .iter()
+            .map(|event| records::EventRow::new(session_id.as_str(), event))
+            .collect::<Result<_, _>>()?;
+        Ok(Self {
+            audit: AuditRow::new(record.audit)?,
+            part,
+            events,
+        })
+    }
+}
+
+/// What a write answers.
+pub(crate) enum Answer {
+    /// A seq (or a count, or 0: see [`Write`]).
+    Seq(u64),
+    /// Where a decision record landed.
+    Decision(RecordedDecision),
 }
 
 /// Bounds the writer keeps.
@@ -62,7 +104,7 @@ pub(crate) struct ChainConfig {
 
 struct Job {
     write: Write,
-    reply: oneshot::Sender<Result<u64, StoreError>>,
+    reply: oneshot::Sender<Result<Answer, StoreError>>,
 }
 
 /// The handle callers queue writes on. Dropping it lets the thread finish what is queued.
@@ -73,16 +115,19 @@ pub(crate) struct Writer {
 
 impl Writer {
     /// Starts the writer thread around a configured, migrated connection.
+    /// The checkpoint thread is woken after every commit and stops after the writer's last
+    /// one.
     pub(crate) fn spawn(
         conn: Connection,
         limits: Limits,
         chain: ChainConfig,
+        checkpointer: Checkpointer,
     ) -> Result<Self, StoreError> {
         tune(&conn)?;
         let (queue, jobs) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("warrant-sqlite-writer".to_owned())
-            .spawn(move || run(conn, limits, &chain, jobs))
+            .spawn(move || run(conn, limits, &chain, &checkpointer, jobs))
             .map_err(|e| unavailable("starting the sqlite writer", e))?;
         Ok(Self {
             queue: Some(queue),
@@ -101,6 +146,37 @@ impl Writer {
         &self,
         write: Write,
     ) -> impl std::future::Future<Output = Result<u64, StoreError>> + Send + 'static {
+        let answer = self.queue_answer(write);
+        async move {
+            match answer.await? {
+                Answer::Seq(seq) => Ok(seq),
+                Answer::Decision(recorded) => Ok(recorded.audit_seq),
+            }
+        }
+    }
+
+    /// [`queue`](Self::queue) for a decision record, answering where it landed.
+    pub(crate) fn queue_decision(
+        &self,
+        rows: DecisionRows,
+    ) -> impl std::future::Future<Output = Result<RecordedDecision, StoreError>> + Send + 'static
+    {
+        let answer = self.queue_answer(Write::Decision(Box::new(rows)));
+        async move {
+            match answer.await? {
+                Answer::Decision(recorded) => Ok(recorded),
+                Answer::Seq(_) => Err(unavailable(
+                    "sqlite writer",
+                    "a decision record was answered as another write",
+                )),
+            }
+        }
+    }
+
+    fn queue_answer(
+        &self,
+        write: Write,
+    ) -> impl std::future::Future<Output = Result<Answer, StoreError>> + Send + 'static {
         let (reply, committed) = oneshot::channel();
         let queued = match self.queue.as_ref() {
             Some(queue) => queue.send(Job { write, reply }).map_err(|_| stopped()),
@@ -127,7 +203,8 @@ impl Drop for Writer {
 /// cache rather than from the file.
 const WRITER_CACHE_KIB: i64 = 32 * 1024;
 
-/// Sets up the write connection for many small writes per transaction. Every write runs in a
+/// Sets up the write connection for many small writes per transaction, its WAL checkpoints
+/// left to the checkpoint thread up to a bound. Every write runs in a
 /// savepoint, which copies each page it changes into a sub-journal first; kept in memory
 /// (`temp_store = MEMORY`), that copy costs no system call, where a sub-journal on disk
 /// costs two `pwrite`s per page. The sub-journal only ever serves rolling back a savepoint
@@ -136,14 +213,24 @@ fn tune(conn: &Connection) -> Result<(), StoreError> {
     conn.pragma_update(None, "temp_store", "MEMORY")
         .context("keeping savepoint journals in memory")?;
     conn.pragma_update(None, "cache_size", -WRITER_CACHE_KIB)
-        .context("sizing the writer's page cache")
+        .context("sizing the writer's page cache")?;
+    // The checkpoint thread copies the WAL into the database; the writer's own checkpoint
+    // (inside a commit) only bounds the WAL when that thread falls behind.
+    conn.pragma_update(None, "wal_autocheckpoint", WRITER_AUTOCHECKPOINT_PAGES)
+        .context("bounding the WAL")
 }
 
 fn stopped() -> StoreError {
     unavailable("sqlite writer", "it stopped; the write was not committed")
 }
 
-fn run(mut conn: Connection, limits: Limits, chain: &ChainConfig, jobs: mpsc::Receiver<Job>) {
+fn run(
+    mut conn: Connection,
+    limits: Limits,
+    chain: &ChainConfig,
+    checkpointer: &Checkpointer,
+    jobs: mpsc::Receiver<Job>,
+) {
     // Writes that queue while a commit is on its way to disk go together in the next one.
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
@@ -154,6 +241,7 @@ fn run(mut conn: Connection, limits: Limits, chain: &ChainConfig, jobs: mpsc::Re
             }
         }
         let results = commit(&mut conn, limits, chain, &batch);
+        checkpointer.committed();
         for (job, result) in batch.into_iter().zip(results) {
             let _ = job.reply.send(result);
         }
@@ -171,7 +259,7 @@ fn commit(
     limits: Limits,
     chain: &ChainConfig,
     batch: &[Job],
-) -> Vec<Result<u64, StoreError>> {
+) -> Vec<Result<Answer, StoreError>> {
     let outcome = (|| {
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -230,16 +318,35 @@ fn apply(
     limits: Limits,
     key: &AuditKey,
     write: &Write,
-) -> Result<u64, StoreError> {
-    match write {
-        Write::Audit(row) => head.append(conn, key, row),
-        Write::ToolPart(row) => parts::upsert(conn, row, limits.decision_map_limit).map(|()| 0),
-        Write::PutPending(row) => records::put_pending(conn, row).map(|()| 0),
-        Write::RemovePending(id) => records::remove_pending(conn, id).map(|()| 0),
-        Write::Grant { session_id, body } => records::put_grant(conn, session_id, body).map(|()| 0),
-        Write::RemoveGrant(id) => records::remove_grant(conn, id),
-        Write::Workspace(change) => sessions::write_change(conn, change).map(|()| 0),
-        Write::Session(row) => sessions::upsert(conn, row).map(|()| 0),
-        Write::Event(row) => records::append_event(conn, row, limits.event_retention),
-    }
+) -> Result<Answer, StoreError> {
+    let seq = match write {
+        Write::Audit(row) => head.append(conn, key, row)?,
+        Write::ToolPart(row) => parts::upsert(conn, row, limits.decision_map_limit).map(|()| 0)?,
+        Write::PutPending(row) => records::put_pending(conn, row).map(|()| 0)?,
+        Write::RemovePending(id) => records::remove_pending(conn, id).map(|()| 0)?,
+        Write::Grant { session_id, body } => {
+            records::put_grant(conn, session_id, body).map(|()| 0)?
+        }
+        Write::RemoveGrant(id) => records::remove_grant(conn, id)?,
+        Write::Workspace(change) => sessions::write_change(conn, change).map(|()| 0)?,
+        Write::Session(row) => sessions::upsert(conn, row).map(|()| 0)?,
+        Write::Event(row) => records::append_event(conn, row, limits.event_retention)?,
+        Write::Decision(rows) => {
+            // In the write's savepoint: an error below undoes the audit record too.
+            let audit_seq = head.append(conn, key, &rows.audit)?;
+            if let Some(part) = &rows.part {
+                parts::upsert(conn, part, limits.decision_map_limit)?;
+            }
+            let event_seqs = rows
+                .events
+                .iter()
+                .map(|row| records::append_event(conn, row, limits.event_retention))
+                .collect::<Result<_, _>>()?;
+            return Ok(Answer::Decision(RecordedDecision {
+                audit_seq,
+                event_seqs,
+            }));
+        }
+    };
+    Ok(Answer::Seq(seq))
 }

@@ -13,6 +13,7 @@ use warrant_core::decision::{Behavior, PermissionDecisionSource, Risk};
 use warrant_core::engine::{AuthorizeOptions, Engine};
 use warrant_core::evaluator::{Evaluator, EvaluatorError, Rationale, Stance, Verdict};
 use warrant_core::event::{Event, WarrantEvent};
+use warrant_core::events::Item;
 use warrant_core::part::ToolPart;
 use warrant_core::store::{AuditQuery, Store};
 use warrant_core::transport::{Transport, TransportError};
@@ -174,6 +175,48 @@ pub async fn a_decision_is_audited_before_it_is_emitted(s: Subject) {
     engine.authorize(call("c2", "Bash"), OPTIONS).await.unwrap();
     let seen = wire.seen.lock().unwrap().clone();
     assert_eq!(seen, [("c1".to_owned(), true), ("c2".to_owned(), true)]);
+}
+
+/// A decision reaches the session's subscribers (the SSE feed) only once its audit record
+/// and its tool part are in the store: an allow (one unit, where the store records
+/// decisions as one) and an ask.
+pub async fn a_decision_reaches_subscribers_only_once_audited(s: Subject) {
+    let engine = engine(&s.store, None).await;
+    let mut sub = engine.subscribe(&"s1".into(), 0);
+    let store = Arc::clone(&s.store);
+    let watch = async move {
+        let mut seen = Vec::new();
+        while seen.len() < 2 {
+            let item = tokio::time::timeout(std::time::Duration::from_secs(10), sub.next()).await;
+            let Ok(Some(Item::Event(logged))) = item else {
+                panic!("expected an event, got {item:?}");
+            };
+            if let Some(Ok(WarrantEvent::Decision(d))) = logged.event.warrant() {
+                let id = d.tool_call_id.clone();
+                let audited = store.evaluation_of(&id).await.unwrap().is_some();
+                let parts = super::sample::tool_parts(store.messages(&"s1".into()).await.unwrap());
+                let persisted = parts
+                    .iter()
+                    .any(|p| p.tool_call_id == id && p.permission_decision.is_some());
+                seen.push((id.to_string(), audited, persisted));
+            }
+        }
+        seen
+    };
+    let decide = async {
+        let allowed = engine.authorize(call("c1", "view"), OPTIONS).await.unwrap();
+        assert_eq!(allowed.decision.behavior, Behavior::Allow);
+        let asked = engine.authorize(call("c2", "Bash"), OPTIONS).await.unwrap();
+        assert_eq!(asked.decision.behavior, Behavior::Ask);
+    };
+    let (seen, ()) = tokio::join!(watch, decide);
+    assert_eq!(
+        seen,
+        [
+            ("c1".to_owned(), true, true),
+            ("c2".to_owned(), true, true)
+        ]
+    );
 }
 
 /// A settled call never enters the pending list.

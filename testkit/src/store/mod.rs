@@ -22,7 +22,8 @@
 //! ```
 //!
 //! The behaviours are grouped by the part of [`Store`] they exercise: [`audit`] and
-//! [`history`] ([`AuditLog`](warrant_core::store::AuditLog)), [`events`]
+//! [`history`] ([`AuditLog`](warrant_core::store::AuditLog)), [`decisions`] (a decision's
+//! audit record, tool part and events as one unit, across the three), [`events`]
 //! ([`EventLog`](warrant_core::store::EventLog)), [`parts`]
 //! ([`Conversations`](warrant_core::store::Conversations)), [`approvals`]
 //! ([`Approvals`](warrant_core::store::Approvals) and the workspace's load and save),
@@ -31,6 +32,7 @@
 
 pub mod approvals;
 pub mod audit;
+pub mod decisions;
 pub mod engine;
 pub mod events;
 pub mod history;
@@ -140,8 +142,15 @@ macro_rules! store_behaviours {
             audit::a_tool_call_id_is_evaluated_once_even_after_a_restart,
             audit::an_evaluated_call_still_takes_its_resolution_and_expiry,
             audit::every_store_verifies_its_log_through_the_trait,
+            decisions::a_decision_record_writes_its_audit_record_part_and_events,
+            decisions::a_refused_decision_record_writes_nothing,
+            decisions::decision_records_survive_a_restart,
+            decisions::concurrent_decision_records_are_numbered_without_gaps,
+            decisions::decision_records_racing_plain_writes_of_their_message_all_land,
+            decisions::a_call_refused_as_a_duplicate_leaves_no_part_and_no_event,
             engine::a_pending_approval_ends_as_interrupted_at_an_engine_restart,
             engine::a_decision_is_audited_before_it_is_emitted,
+            engine::a_decision_reaches_subscribers_only_once_audited,
             engine::a_settled_call_never_enters_the_pending_list,
             events::events_are_numbered_per_session,
             events::events_since_returns_later_events_up_to_the_limit,
