@@ -544,7 +544,7 @@ async fn a_search_tool_is_taken_to_follow_the_links_of_its_tree() {
         std::os::unix::fs::symlink("../.env", ws.path().join("lib/cfg")).expect("link");
         std::os::unix::fs::symlink(out.path(), ws.path().join("lib/o")).expect("link");
     }
-    for tool in ["Grep", "grep", "mcp__x__grep", "search_file_content"] {
+    for tool in ["Grep", "grep", "mcp__fs__grep", "search_file_content"] {
         let (s, why) =
             tool_stance(ws.path(), tool, json!({ "pattern": "API", "path": "lib" })).await;
         assert_ne!(s, Stance::PolicyAllow, "{tool}: {why}");

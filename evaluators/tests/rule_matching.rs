@@ -395,3 +395,36 @@ async fn deny_rules_hold_for_other_spellings_and_run_time_words() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn deny_and_ask_path_rules_match_without_case_and_compile_by_the_ten_thousand() {
+    // 30,000 deny and ask globs: folded globs keep the glob set's cheap strategies, so they
+    // compile together (a case-insensitive regex per glob did not, past a few thousand).
+    let deny: Vec<String> = (0..20_000)
+        .map(|i| format!("Write(private/module{i}/**)"))
+        .collect();
+    let ask: Vec<String> = (0..10_000)
+        .map(|i| format!("Read(Vault/Shelf{i}/*.txt)"))
+        .collect();
+    let deny: Vec<&str> = deny.iter().map(String::as_str).collect();
+    let ask: Vec<&str> = ask.iter().map(String::as_str).collect();
+    let rules = user_rules(&["Edit(src/**)"], &ask, &deny);
+    codes_for(
+        &rules,
+        &[
+            (call("Write", json!({"path": "private/module7/a.rs"})), DENY),
+            (call("Write", json!({"path": "PRIVATE/Module7/a.rs"})), DENY),
+            (
+                call("Write", json!({"path": "private/module7x/a.rs"})),
+                None,
+            ),
+            (call("view", json!({"path": "vault/shelf9/notes.txt"})), ASK),
+            (call("view", json!({"path": "VAULT/SHELF9/NOTES.TXT"})), ASK),
+            (call("view", json!({"path": "vault/shelf9/notes.md"})), None),
+            // Allow rules match as written.
+            (call("Edit", json!({"path": "src/lib.rs"})), ALLOW),
+            (call("Edit", json!({"path": "SRC/lib.rs"})), None),
+        ],
+    )
+    .await;
+}

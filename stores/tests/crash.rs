@@ -185,7 +185,13 @@ async fn check(round: usize, path: &std::path::Path, acked: &HashMap<u64, String
         }
     }
     for id in acked.values().filter(|id| id.starts_with(UNIT_PREFIX)) {
-        assert!(parts.contains(id), "round {round}: the part of unit {id} lost");
-        assert!(events.contains(id), "round {round}: the event of unit {id} lost");
+        assert!(
+            parts.contains(id),
+            "round {round}: the part of unit {id} lost"
+        );
+        assert!(
+            events.contains(id),
+            "round {round}: the event of unit {id} lost"
+        );
     }
 }

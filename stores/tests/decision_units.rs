@@ -179,7 +179,11 @@ async fn a_unit_refused_inside_a_group_commit_is_skipped_and_the_others_stand() 
     assert_eq!(err.kind, StoreErrorKind::Duplicate, "{err}");
     assert_eq!(accepted.unwrap()[0].seq, 3, "the refused unit left no gap");
     assert_eq!(last[0].as_ref().unwrap().seq, 4);
-    assert_eq!(other.unwrap(), 3, "audit: c1, c2, c3 (c5 undone, its head restored)");
+    assert_eq!(
+        other.unwrap(),
+        3,
+        "audit: c1, c2, c3 (c5 undone, its head restored)"
+    );
 
     // Handed out in order, each once, the refused decision never.
     let handed: Vec<(u64, Option<String>)> = [
@@ -221,15 +225,15 @@ async fn a_unit_refused_inside_a_group_commit_is_skipped_and_the_others_stand() 
 
     // The next commit continues the chain from the restored head, and the file reopens
     // and verifies once the store (and its threads) are gone.
-    let next = db
-        .store
-        .write_decision(record("s1", "c4"))
-        .await
-        .unwrap();
+    let next = db.store.write_decision(record("s1", "c4")).await.unwrap();
     assert_eq!((next.audit_seq, next.event_seqs), (4, vec![5]));
     drop(sub);
     drop(hub);
-    let Db { store, config, _dir } = db;
+    let Db {
+        store,
+        config,
+        _dir,
+    } = db;
     drop(store);
     let integrity: String = Connection::open(&config.path)
         .unwrap()

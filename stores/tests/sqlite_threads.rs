@@ -32,7 +32,11 @@ fn store_threads() -> usize {
 async fn expect_store_threads(n: usize, why: &str) {
     let deadline = Instant::now() + Duration::from_secs(5);
     while store_threads() != n {
-        assert!(Instant::now() < deadline, "{why}: {} threads", store_threads());
+        assert!(
+            Instant::now() < deadline,
+            "{why}: {} threads",
+            store_threads()
+        );
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
 }

@@ -174,17 +174,54 @@ fn names_outside(word: &str) -> bool {
     if word.contains("://") {
         return true;
     }
-    let attached = word
+    // In a cluster of short options the value may follow any letter (`-kf/tmp/x.mk`,
+    // `-kC..`): every tail of the cluster is a value it may hold.
+    let cluster = word
         .strip_prefix('-')
         .filter(|rest| !rest.starts_with('-'))
-        .and_then(|rest| rest.get(1..))
-        .filter(|v| !v.is_empty());
+        .unwrap_or_default();
+    let attached = cluster
+        .char_indices()
+        .skip(1)
+        .filter_map(|(at, _)| cluster.get(at..));
     word.split(['=', ':', ',', ';', ' ', '\t'])
         .chain(attached)
         .filter(|piece| !piece.is_empty())
         .any(|piece| {
             piece.starts_with('/') || piece.starts_with('~') || piece.split('/').any(|c| c == "..")
         })
+}
+
+/// Whether an option word hides a build option the way getopt would read it: a short option
+/// inside a cluster with its value attached or in the next word (`make -kf/tmp/x.mk`,
+/// `make -kC ..`), or a long option abbreviated as `getopt_long` accepts (`make --eva`,
+/// `npm --script-sh`). Every letter of a cluster is tried, whatever the tool's real options:
+/// reading more letters as options than the tool does only asks more.
+fn hides_build_option(word: &str, next: Option<&str>, runs_value: &[&str]) -> bool {
+    if let Some(long) = word.strip_prefix("--") {
+        let name = long.split_once('=').map_or(long, |(n, _)| n);
+        return !name.is_empty()
+            && BUILD_FROM
+                .iter()
+                .chain(CODE_FROM_ELSEWHERE)
+                .chain(runs_value)
+                .filter_map(|o| o.strip_prefix("--"))
+                .any(|o| o != name && o.starts_with(name));
+    }
+    let Some(cluster) = word.strip_prefix('-').filter(|c| c.len() > 1) else {
+        return false;
+    };
+    cluster.char_indices().any(|(at, c)| {
+        let short = format!("-{c}");
+        let rest = &cluster[at + c.len_utf8()..];
+        let value = if rest.is_empty() {
+            next.unwrap_or_default()
+        } else {
+            rest
+        };
+        (at > 0 && runs_value.contains(&short.as_str()))
+            || (BUILD_FROM.contains(&short.as_str()) && !stays_inside(value))
+    })
 }
 
 /// Whether a build option's value stays inside the workspace (relative, no `..`).
@@ -203,7 +240,49 @@ fn stays_inside(value: &str) -> bool {
 /// Whether the workspace holds build-tool configuration that may bring in programs from
 /// anywhere on the next build (a `rustc-wrapper`, a Java agent, a Maven core extension):
 /// then a build is not routine.
-fn build_configured(root: &std::path::Path) -> bool {
+///
+/// Build tools read that configuration from the directory they run in and every directory
+/// above it, so each command's directory is looked at, from there up to the workspace root
+/// (a directory only known when it runs is taken as configured). Toolchain selectors count
+/// when they name a toolchain by path or by a source to build (`rust-toolchain.toml`
+/// `path = …`, asdf/mise `path:` and `ref:` versions): the bare program name then runs a
+/// binary from anywhere.
+fn build_configured(root: &std::path::Path, script: Option<&shell::Script>) -> bool {
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let root = root.as_path();
+    let mut dirs = vec![root.to_path_buf()];
+    for (_, cmd) in script.into_iter().flat_map(shell::Script::leaves) {
+        match &cmd.cwd {
+            shell::WorkingDir::Root => {}
+            shell::WorkingDir::Unknown => return true,
+            shell::WorkingDir::Dir(d) => {
+                // A directory that does not exist holds no configuration: a `cd` into it
+                // fails, and the shell stays where an earlier command ran (looked at too).
+                let Ok(dir) = std::fs::canonicalize(root.join(d)) else {
+                    continue;
+                };
+                if !dir.starts_with(root) {
+                    return true;
+                }
+                let mut at = Some(dir.as_path());
+                while let Some(d) = at.filter(|d| d.starts_with(root) && *d != root) {
+                    dirs.push(d.to_path_buf());
+                    at = d.parent();
+                }
+            }
+        }
+    }
+    dirs.iter().any(|d| build_configured_in(d))
+}
+
+/// Whether the directory `dir` itself holds build configuration or a toolchain selector that
+/// may bring in programs from anywhere ([`build_configured`]).
+fn build_configured_in(dir: &std::path::Path) -> bool {
+    // Package managers' settings too: a `script-shell`, a `yarnPath` outside the project, a
+    // package manager downloaded from a URL, bun's shell.
+    if crate::programs::build_config::runs_programs(dir).is_some() {
+        return true;
+    }
     const FILES: &[&str] = &[
         ".cargo/config.toml",
         ".cargo/config",
@@ -212,11 +291,32 @@ fn build_configured(root: &std::path::Path) -> bool {
         ".mvn/maven.config",
         ".bazelrc",
     ];
-    if FILES.iter().any(|f| root.join(f).exists()) {
+    if FILES.iter().any(|f| dir.join(f).exists()) {
         return true;
     }
-    std::fs::read_to_string(root.join("gradle.properties")).is_ok_and(|text| {
-        let text = text.to_ascii_lowercase();
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).map(|t| t.to_ascii_lowercase());
+    let missing = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
+    let selectors: &[(&str, &[&str])] = &[
+        ("rust-toolchain.toml", &["path"]),
+        ("rust-toolchain", &["path", "/", "\\"]),
+        (".tool-versions", &["path:", "ref:"]),
+        ("mise.toml", &["path:", "ref:"]),
+        (".mise.toml", &["path:", "ref:"]),
+        ("mise.local.toml", &["path:", "ref:"]),
+        (".mise.local.toml", &["path:", "ref:"]),
+        (".mise/config.toml", &["path:", "ref:"]),
+        (".config/mise.toml", &["path:", "ref:"]),
+        (".config/mise/config.toml", &["path:", "ref:"]),
+    ];
+    for (name, keys) in selectors {
+        match read(name) {
+            Ok(text) if keys.iter().any(|k| text.contains(k)) => return true,
+            Ok(_) => {}
+            Err(e) if missing(&e) => {}
+            Err(_) => return true,
+        }
+    }
+    read("gradle.properties").is_ok_and(|text| {
         ["jvmargs", "javaagent", "initscript", "java.home"]
             .iter()
             .any(|k| text.contains(k))
@@ -312,6 +412,9 @@ fn routine_builds(script: &shell::Script) -> bool {
                 if !stays_inside(value) {
                     return false;
                 }
+            }
+            if hides_build_option(t, texts.get(k + 1).copied(), runs_value) {
+                return false;
             }
             if !t.starts_with('-') && (t.contains("://") || t.contains('@') || !stays_inside(t)) {
                 return false;
@@ -520,6 +623,45 @@ const PROTECTED: &[&str] = &[
     ".yarn",
     // Jujutsu's repository (its configuration names programs to run).
     ".jj",
+    // Other agents' and editors' configuration (MCP servers, auto-approval, hooks, commands)
+    // and the instructions an agent reads at every start.
+    ".roo",
+    ".roomodes",
+    ".kiro",
+    ".amazonq",
+    ".windsurf",
+    ".cline",
+    ".clinerules",
+    ".continue",
+    ".opencode",
+    "opencode.json",
+    "opencode.jsonc",
+    ".crush.json",
+    "crush.json",
+    ".zed",
+    ".helix",
+    ".fleet",
+    ".theia",
+    ".idx",
+    ".cursorrules",
+    ".windsurfrules",
+    ".goosehints",
+    "CLAUDE.md",
+    "CLAUDE.local.md",
+    "AGENTS.md",
+    "AGENT.md",
+    "GEMINI.md",
+    // Tools that run commands named in a run-command file of the directory they start in:
+    // aider's test and lint commands, editors' per-project scripts, debuggers' init files.
+    ".nvim.lua",
+    ".lvimrc",
+    ".dir-locals.el",
+    ".dir-locals-2.el",
+    ".pdbrc",
+    ".pdbrc.py",
+    ".ghci",
+    ".lldbinit",
+    ".gdbinit",
 ];
 
 /// Beginnings of names that are protected whatever follows (`Jenkinsfile.release`,
@@ -538,7 +680,11 @@ const PROTECTED_PREFIXES: &[&str] = &[
     ".zprofile",
     ".zshenv",
     ".zlogin",
+    ".aider",
 ];
+
+/// Ends of names that are protected whatever comes before (`proj.code-workspace`).
+const PROTECTED_SUFFIXES: &[&str] = &[".code-workspace"];
 
 /// Directories protected by two names, where the last alone is an ordinary project name:
 /// a home directory's programs, git and session configuration.
@@ -575,6 +721,13 @@ fn protected(text: &str) -> Option<&'static str> {
             .iter()
             .find(|p| c.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p)))
         {
+            return Some(p);
+        }
+        if let Some(p) = PROTECTED_SUFFIXES.iter().find(|p| {
+            c.len() > p.len()
+                && c.get(c.len() - p.len()..)
+                    .is_some_and(|t| t.eq_ignore_ascii_case(p))
+        }) {
             return Some(p);
         }
         if let Some((_, _, p)) = PROTECTED_PAIRS
@@ -734,7 +887,7 @@ fn shell_hazard(
             ));
         }
         if cmd.program() == Some("git")
-            && let Some(why) = git_hazard(cmd)
+            && let Some(why) = git_hazard(cmd, places)
         {
             return Some(verdict(
                 Behavior::Ask,
@@ -748,51 +901,220 @@ fn shell_hazard(
     None
 }
 
+/// The options each routine git subcommand may take and still be routine, in the program
+/// table's option language. Everything else — an option that discards work (`-f`, `-D`,
+/// `--hard`, `--abort`), runs a command or an editor (`--exec`, `-i`, `-e`), an abbreviated
+/// long option git would accept (`--exe`), or one this list does not know — is not routine.
+/// Read-only subcommands are the policy's to judge and are not listed.
+const ROUTINE_GIT_OPTIONS: &[(&str, &str)] = &[
+    (
+        "add",
+        "v|verbose n|dry-run A|all no-all u|update N|intent-to-add ignore-removal \
+         no-ignore-removal renormalize ignore-errors chmod=v",
+    ),
+    (
+        "commit",
+        "m|message=v F|file=v a|all q|quiet v|verbose s|signoff no-signoff n|no-verify verify amend \
+         no-edit allow-empty allow-empty-message author=v date=v fixup=v squash=v reset-author \
+         dry-run short porcelain long only i|include u|untracked-files=? no-gpg-sign status \
+         no-status cleanup=v",
+    ),
+    ("mv", "k v|verbose n|dry-run"),
+    (
+        "switch",
+        "c|create=v d|detach guess no-guess t|track=? no-track q|quiet progress no-progress \
+         orphan=v recurse-submodules=? no-recurse-submodules",
+    ),
+    (
+        "merge",
+        "ff no-ff ff-only squash no-squash m=v no-edit commit no-commit q|quiet v|verbose \
+         continue log=? no-log stat no-stat n signoff no-signoff no-verify verify progress \
+         no-progress autostash no-autostash allow-unrelated-histories",
+    ),
+    (
+        "cherry-pick",
+        "continue skip n|no-commit m|mainline=n s|signoff ff allow-empty \
+         keep-redundant-commits x",
+    ),
+    (
+        "revert",
+        "continue skip n|no-commit no-edit m|mainline=n s|signoff",
+    ),
+    ("init", "q|quiet b|initial-branch=v object-format=v"),
+    (
+        "tag",
+        "a|annotate m|message=v l|list n=? sort=v contains=? no-contains=? points-at=v \
+         merged=? no-merged=? column=? no-column i|ignore-case format=v",
+    ),
+    (
+        "branch",
+        "a|all r|remotes v|verbose l|list show-current c|copy m|move t|track=? no-track \
+         u|set-upstream-to=v unset-upstream q|quiet color=? no-color sort=v merged=? \
+         no-merged=? contains=? no-contains=? points-at=v format=v column=? no-column \
+         i|ignore-case abbrev=n no-abbrev",
+    ),
+    (
+        "stash",
+        "u|include-untracked no-include-untracked k|keep-index no-keep-index q|quiet \
+         m|message=v a|all S|staged index stat name-only name-status only-untracked \
+         p|patch",
+    ),
+    (
+        "restore",
+        "S|staged q|quiet s|source=v progress no-progress",
+    ),
+    (
+        "checkout",
+        "b=v t|track=? no-track q|quiet d|detach guess no-guess progress no-progress \
+         orphan=v recurse-submodules=? no-recurse-submodules",
+    ),
+    ("rm", "cached r q|quiet n|dry-run ignore-unmatch sparse"),
+    ("notes", "m|message=v allow-empty"),
+    (
+        "apply",
+        "check stat numstat summary index cached 3|3way R|reverse v|verbose p=n C=n \
+         exclude=v include=v whitespace=v recount unidiff-zero reject allow-empty",
+    ),
+    (
+        "am",
+        "3|3way s|signoff k|keep continue skip q|quiet m|message-id no-message-id",
+    ),
+    (
+        "rebase",
+        "continue skip onto=v q|quiet v|verbose autostash no-autostash keep-base \
+         r|rebase-merges=? no-rebase-merges update-refs no-update-refs f|force-rebase \
+         signoff committer-date-is-author-date ignore-date root fork-point no-fork-point \
+         stat n|no-stat empty=v no-ff",
+    ),
+    (
+        "pull",
+        "r|rebase=? no-rebase ff no-ff ff-only q|quiet v|verbose autostash no-autostash all \
+         t|tags no-tags depth=n unshallow squash no-squash no-edit commit no-commit stat \
+         n|no-stat progress no-progress",
+    ),
+    (
+        "fetch",
+        "all t|tags no-tags q|quiet v|verbose depth=n unshallow dry-run multiple j|jobs=n \
+         progress no-progress recurse-submodules=? no-recurse-submodules",
+    ),
+    (
+        "push",
+        "u|set-upstream tags q|quiet v|verbose n|dry-run follow-tags no-verify verify \
+         porcelain atomic all progress no-progress o|push-option=v",
+    ),
+    (
+        "clone",
+        "depth=n b|branch=v q|quiet v|verbose single-branch no-single-branch \
+         recurse-submodules=? shallow-submodules o|origin=v filter=v sparse no-checkout n \
+         progress no-progress no-tags",
+    ),
+];
+
+/// Sub-subcommands of `git stash` and `git notes` that keep what they touch.
+const ROUTINE_GIT_ACTIONS: &[(&str, &[&str])] = &[
+    (
+        "stash",
+        &[
+            "push", "save", "list", "show", "apply", "branch", "create", "store",
+        ],
+    ),
+    ("notes", &["list", "show", "add", "append"]),
+];
+
 /// Why a git command is not routine, if it is not.
-fn git_hazard(cmd: &shell::SimpleCommand) -> Option<String> {
-    let texts: Vec<&str> = cmd
-        .args()
+///
+/// The subcommand's arguments are read with the program table's cursor (getopt's clusters and
+/// attached values; abbreviations rejected) against the options its routine use takes.
+fn git_hazard(cmd: &shell::SimpleCommand, places: &crate::paths::Places<'_>) -> Option<String> {
+    let args = cmd.args();
+    let at = args
         .iter()
-        .map(|w| w.literal().unwrap_or("$?"))
-        .collect();
-    let at = texts.iter().position(|t| !t.starts_with('-'))?;
-    let sub = texts[at];
-    let rest = &texts[at + 1..];
-    let has = |names: &[&str]| {
-        rest.iter().any(|t| {
-            names
-                .iter()
-                .any(|n| t == n || t.starts_with(&format!("{n}=")))
-        })
-    };
-    let discards = match sub {
-        "checkout" => has(&["--", ".", "-f", "--force", "-p", "--patch"]),
-        "restore" => !has(&["--staged", "-S"]) || has(&["--worktree", "-W"]),
-        "reset" => has(&["--hard", "--merge", "--keep"]),
-        "clean" | "filter-branch" | "filter-repo" | "prune" | "update-ref" | "replace" => true,
-        "stash" => rest
-            .first()
-            .is_some_and(|s| matches!(*s, "clear" | "drop" | "pop")),
-        "reflog" => rest
-            .first()
-            .is_some_and(|s| matches!(*s, "expire" | "delete")),
-        "gc" => has(&["--prune", "--aggressive"]),
-        "branch" => has(&["-D", "-d", "--delete", "-f", "--force", "-M"]),
-        "rebase" => has(&["-x", "--exec", "-i", "--interactive"]),
-        "push" => has(&[
-            "-f",
-            "--force",
-            "--force-with-lease",
-            "--mirror",
-            "--delete",
-            "-d",
-        ]),
-        _ => false,
-    };
-    if discards {
-        return Some(format!("`git {sub}` may discard work or run commands."));
+        .position(|w| !w.literal().is_some_and(|t| t.starts_with('-')))?;
+    let sub = args[at].literal().unwrap_or("$?");
+    if matches!(sub, "status" | "log" | "diff" | "show") {
+        // Read-only: the policy judged it.
+        return None;
     }
-    (!ROUTINE_GIT.contains(&sub)).then(|| format!("`git {sub}` is not a routine git command."))
+    if !ROUTINE_GIT.contains(&sub) {
+        return Some(format!("`git {sub}` is not a routine git command."));
+    }
+    let not_routine = |why: &str| {
+        Some(format!(
+            "`git {sub}` may discard work or run commands: {why}."
+        ))
+    };
+    let Some((_, spec)) = ROUTINE_GIT_OPTIONS.iter().find(|(s, _)| *s == sub) else {
+        return not_routine("its options are not known");
+    };
+    let mut rest = &args[at + 1..];
+    if let Some((_, actions)) = ROUTINE_GIT_ACTIONS.iter().find(|(s, _)| *s == sub)
+        && let Some(action) = rest.first().filter(|w| !w.text().starts_with('-'))
+    {
+        if !action.literal().is_some_and(|a| actions.contains(&a)) {
+            return not_routine(&format!("`{}` discards or rewrites", action.raw));
+        }
+        rest = &rest[1..];
+    }
+    let options = crate::programs::spec::Options::parse(spec);
+    let items = match crate::programs::cursor::read(
+        rest,
+        &options,
+        crate::programs::cursor::Syntax::Gnu,
+        false,
+    ) {
+        Ok(items) => items,
+        Err(why) => return not_routine(&why),
+    };
+    let operands: Vec<&shell::Word> = items
+        .iter()
+        .filter_map(|i| match i {
+            crate::programs::cursor::Item::Operand(_, w) => Some(w),
+            crate::programs::cursor::Item::Opt(..) => None,
+        })
+        .collect();
+    let has = |name: &str| {
+        items
+            .iter()
+            .any(|i| matches!(i, crate::programs::cursor::Item::Opt(o, _) if o.display == name))
+    };
+    // `commit -F FILE`: the message is read from a file, which must be the workspace's own
+    // and no secret (the message is pushed with the commit).
+    let message_file = items.iter().find_map(|i| match i {
+        crate::programs::cursor::Item::Opt(o, v) if o.display == "-F" => Some(v.clone()),
+        _ => None,
+    });
+    if let Some(file) = message_file {
+        let inside = file
+            .as_ref()
+            .and_then(shell::Word::literal)
+            .is_some_and(|t| places.locate(t, &cmd.cwd).place == crate::paths::Place::Inside);
+        if !inside {
+            return not_routine("it reads its message from a file that is not the workspace's own");
+        }
+    }
+    match sub {
+        // Without `--staged`, or with `--worktree`, `restore` overwrites the work tree.
+        "restore" if !has("-S") => not_routine("it overwrites files in the work tree"),
+        // `checkout PATH` (or `checkout -- PATH`, `checkout .`) overwrites uncommitted changes:
+        // routine only with at most one operand that names no file, and no `--`.
+        "checkout" => {
+            let dashes = rest.iter().any(|w| w.literal() == Some("--"));
+            let names_file = |w: &&shell::Word| {
+                w.literal().is_none_or(|t| {
+                    let located = places.locate(t, &cmd.cwd);
+                    t == "."
+                        || located.place == crate::paths::Place::Unknown
+                        || located.path.symlink_metadata().is_ok()
+                })
+            };
+            if dashes || operands.len() > 1 || operands.iter().any(names_file) {
+                not_routine("it overwrites files in the work tree")
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
 }
 
 /// The worse of two classifications: deny over ask over allow, then the higher risk.
@@ -886,8 +1208,8 @@ impl Classifier for HeuristicClassifier {
             }
         });
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
-        let routine =
-            script.is_some_and(routine_builds) && !build_configured(&review.context.workspace_root);
+        let routine = script.is_some_and(routine_builds)
+            && !build_configured(&review.context.workspace_root, script);
         // Every finding of the call is weighed; the worst decides.
         let mut judged = findings.iter().map(|f| one(f, shell && routine));
         let Some(first) = judged.next() else {
@@ -1021,7 +1343,67 @@ fn one(finding: &Finding, routine_build: bool) -> Classification {
 
 #[cfg(test)]
 mod tests {
-    use super::{names_outside, protected};
+    use super::{git_hazard, hides_build_option, names_outside, protected};
+
+    #[test]
+    fn git_options_are_read_as_git_reads_them() {
+        let dir = tempfile::tempdir().expect("dir");
+        std::fs::write(dir.path().join("README.md"), "x").expect("file");
+        let places = crate::paths::Places::new(dir.path(), None, None);
+        let hazard = |line: &str| {
+            let script =
+                crate::shell::parse_from(line, crate::shell::WorkingDir::Root).expect("parses");
+            git_hazard(&script.commands[0], &places)
+        };
+        for risky in [
+            "git rebase --exe 'touch p' HEAD~1",
+            "git rebase -qx 'touch p' HEAD~1",
+            "git rebase --interac HEAD~1",
+            "git checkout -fq main",
+            "git checkout --forc main",
+            "git checkout README.md",
+            "git checkout -- src",
+            "git branch -qD old",
+            "git branch --del old",
+            "git switch -C main HEAD~1",
+            "git switch --discard-changes main",
+            "git rm -rf src",
+            "git merge --abort",
+            "git mv -f a b",
+            "git stash drop",
+            "git restore src",
+            "git reset --hard",
+        ] {
+            assert!(hazard(risky).is_some(), "{risky}");
+        }
+        for routine in [
+            "git checkout main",
+            "git checkout -b feature",
+            "git switch -c feature",
+            "git commit -am 'fix'",
+            "git add -A",
+            "git stash -u",
+            "git stash apply",
+            "git rebase --continue",
+            "git restore --staged README.md",
+            "git rm --cached README.md",
+            "git status",
+        ] {
+            assert_eq!(hazard(routine), None, "{routine}");
+        }
+    }
+
+    #[test]
+    fn build_options_inside_clusters_and_abbreviations_are_found() {
+        assert!(hides_build_option("-kf/tmp/x.mk", None, &[]));
+        assert!(hides_build_option("-kC..", None, &[]));
+        assert!(hides_build_option("-kC", Some(".."), &[]));
+        assert!(hides_build_option("--direc=..", None, &[]));
+        assert!(hides_build_option("--eva", None, &[]));
+        assert!(!hides_build_option("-kj8", None, &[]));
+        assert!(!hides_build_option("-sC", Some("sub"), &[]));
+        assert!(!hides_build_option("--release", None, &[]));
+    }
 
     #[test]
     fn values_attached_to_options_are_checked_for_places_outside() {

@@ -4,10 +4,11 @@
 use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 
+pub(crate) mod git_config;
 pub(crate) mod git_index;
 mod sensitive;
 
-pub(crate) use sensitive::{SensitivePaths, compile, compile_secret};
+pub(crate) use sensitive::{SensitivePaths, compile, compile_folded, fold};
 
 use crate::shell::WorkingDir;
 
@@ -227,6 +228,11 @@ impl<'a> Places<'a> {
         &self.root
     }
 
+    /// The home directory `~` stands for, when known.
+    pub(crate) fn home(&self) -> Option<&Path> {
+        self.home
+    }
+
     /// The path `raw` names when used in `cwd`, with `.` and `..` removed as text (before
     /// symlinks); `None` when unknown.
     fn lexical(&self, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
@@ -259,6 +265,13 @@ impl<'a> Places<'a> {
                 // A `cd` into something that is not a directory fails and moves nothing:
                 // where the command then runs is not what the text says.
                 if !dir.is_dir() {
+                    return None;
+                }
+                // bash's `cd` is logical (`link/..` is the directory holding `link`), the
+                // kernel's physical (the link's target's parent), and bash falls back to the
+                // physical one when the logical one fails: the directory is known only when
+                // both agree.
+                if !logical_is_physical(&dir) {
                     return None;
                 }
                 dir
@@ -596,12 +609,20 @@ impl<'a> Places<'a> {
         if scan.secrets
             && (named || is_dir)
             && let Some(what) = self.sensitive.and_then(|s| s.matches(path))
+            && !git_config::is_clean_git_config(path, &meta)
         {
             // A directory that is a secret (`.ssh`) holds only secrets; a file counts when
             // its name is among those read.
             if !is_dir || named || scan.names.is_empty() {
                 return found(what);
             }
+        }
+        // A file with another name may be that name's file outside the workspace (a hard
+        // link to `~/.ssh/id_ed25519` reads as any name here).
+        if scan.secrets && named && meta.is_file() && hard_linked(path) {
+            return found(
+                "a file with more than one name (a hard link), which may be a file outside the workspace",
+            );
         }
         if scan.dash_names && path != root && name.starts_with('-') {
             return found("a name that reads as an option");
@@ -977,6 +998,80 @@ fn below_both(path: &Path, path_plain: bool, base: &Path, base_plain: bool) -> b
     );
     path.strip_prefix(base)
         .is_some_and(|rest| rest.is_empty() || rest[0] == b'/' || base.ends_with(b"/"))
+}
+
+/// The most bytes of a file read to tell whether its content is a secret.
+const CONTENT_SNIFF_BYTES: u64 = 4096;
+
+/// What secret a regular file's content is, when its beginning says so whatever its name: a
+/// private key (`-----BEGIN … PRIVATE KEY-----`), a cloud service account key
+/// (`"private_key"`, `"type": "service_account"`), AWS credentials. Only the first
+/// [`CONTENT_SNIFF_BYTES`] are read; a file that cannot be read is judged by its name alone.
+pub(crate) fn content_secret(path: &Path) -> Option<&'static str> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let mut head = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(CONTENT_SNIFF_BYTES)
+        .read_to_end(&mut head)
+        .ok()?;
+    let text = String::from_utf8_lossy(&head);
+    if text.contains("-----BEGIN") && text.contains("PRIVATE KEY-----") {
+        return Some("a private key (by its content)");
+    }
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if compact.contains("\"private_key\":\"") || compact.contains("\"type\":\"service_account\"") {
+        return Some("a cloud service account key (by its content)");
+    }
+    if text.to_ascii_lowercase().contains("aws_secret_access_key") {
+        return Some("AWS credentials (by its content)");
+    }
+    None
+}
+
+/// Whether `path` is a regular file with more than one name (hard links): another of its
+/// names may lie outside the workspace (`~/.ssh/id_ed25519`, another project's `.env`), so
+/// its path inside proves nothing about which file it is. A file that cannot be looked at is
+/// not one (whatever else is wrong with it is judged by its path).
+pub(crate) fn hard_linked(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.nlink() > 1)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
+/// Whether `dir`, an absolute path as a `cd` wrote it, names the same directory when its
+/// `..` are removed as text (bash's logical `cd`) as when the kernel follows it (the
+/// physical one): true when every directory a `..` leaves is free of symlinks.
+fn logical_is_physical(dir: &Path) -> bool {
+    use std::path::Component;
+    if !dir.components().any(|c| c == Component::ParentDir) {
+        return true;
+    }
+    let mut at = PathBuf::new();
+    for c in dir.components() {
+        match c {
+            Component::ParentDir => {
+                if std::fs::canonicalize(&at).ok().as_deref() != Some(at.as_path()) {
+                    return false;
+                }
+                at.pop();
+            }
+            Component::CurDir => {}
+            other => at.push(other),
+        }
+    }
+    true
 }
 
 /// Removes `.` and `..` without touching the filesystem.

@@ -182,6 +182,41 @@ const SENSITIVE: &[(&str, &str)] = &[
     ("**/.authinfo.*", "mail and login passwords"),
     ("**/.vnc/passwd", "a VNC password"),
     ("**/.bundle/config", "Bundler credentials"),
+    // A process's environment by any of its paths: per thread, and through `/proc/N/root`.
+    ("/proc/**/environ", "a process's environment"),
+    ("/proc/**/mem", "a process's memory"),
+    // Secrets mounted into containers (Docker, Compose, Kubernetes service accounts).
+    ("/run/secrets/**", "a mounted secret"),
+    ("/var/run/secrets/**", "a mounted secret"),
+    // Backups and copies of secrets, and directories of environment files.
+    ("**/.env~", "a copy of an environment file"),
+    ("**/*.env~", "a copy of an environment file"),
+    ("**/.git-credentials.*", "a copy of Git credentials"),
+    ("**/.envs/**", "an environment file"),
+    // Keys and tokens by their usual names.
+    ("**/*deploy_key", "an SSH deploy key"),
+    ("**/ssh_host_*_key", "an SSH host private key"),
+    ("**/client_secret*.json", "an OAuth client secret"),
+    ("**/token.json", "an OAuth token"),
+    ("**/key.json", "a cloud service account key"),
+    ("**/*firebase-adminsdk*.json", "a cloud service account key"),
+    (
+        "**/local.settings.json",
+        "Azure Functions settings (connection strings)",
+    ),
+    // Histories of shells and editors (commands typed with their passwords).
+    ("**/.histfile", "a shell history"),
+    ("**/fish_history", "a shell history"),
+    ("**/.viminfo", "an editor history"),
+    ("**/.lesshst", "a pager history"),
+    (
+        "**/globalStorage/state.vscdb",
+        "an editor's stored state (tokens)",
+    ),
+    (
+        "**/globalStorage/state.vscdb.*",
+        "an editor's stored state (tokens)",
+    ),
 ];
 
 /// Configuration that decides what an agent may do: Warrant's own and the agents' settings.
@@ -207,6 +242,57 @@ const PROTECTED: &[(&str, &str)] = &[
         "the editor's settings (agents' auto-approval)",
     ),
     ("**/.vscode/mcp.json", "the editor's MCP servers"),
+    // The same roles for other agents and editors: MCP server lists (which start programs),
+    // settings that auto-approve tools, hooks and commands. Protected by role: any MCP
+    // configuration in a dot-directory or dot-file, and the agents' own directories.
+    ("**/.*mcp*.json", "the MCP servers an agent starts"),
+    ("**/.*mcp*.jsonc", "the MCP servers an agent starts"),
+    (
+        "**/.*/**/*mcp*.json",
+        "the MCP servers an agent or editor starts",
+    ),
+    (
+        "**/.*/**/*mcp*.jsonc",
+        "the MCP servers an agent or editor starts",
+    ),
+    (
+        "**/.*/**/*mcp*.yaml",
+        "the MCP servers an agent or editor starts",
+    ),
+    (
+        "**/.*/**/*mcp*.yml",
+        "the MCP servers an agent or editor starts",
+    ),
+    (
+        "**/.*/**/*mcp*.toml",
+        "the MCP servers an agent or editor starts",
+    ),
+    (
+        "**/*.code-workspace",
+        "an editor workspace's settings (agents' auto-approval, tasks run on open)",
+    ),
+    ("**/opencode.json", "opencode's settings and MCP servers"),
+    ("**/opencode.jsonc", "opencode's settings and MCP servers"),
+    (
+        "**/.opencode/**",
+        "opencode's agents, commands and settings",
+    ),
+    ("**/.crush.json", "Crush's settings and MCP servers"),
+    ("**/crush.json", "Crush's settings and MCP servers"),
+    ("**/.roo/**", "Roo Code's settings, rules and MCP servers"),
+    ("**/.roomodes", "Roo Code's modes"),
+    ("**/.kiro/**", "Kiro's settings, hooks and MCP servers"),
+    ("**/.amazonq/**", "Amazon Q's settings and MCP servers"),
+    (
+        "**/.windsurf/**",
+        "Windsurf's settings, workflows and MCP servers",
+    ),
+    ("**/.cline/**", "Cline's settings and MCP servers"),
+    ("**/.continue/**", "Continue's settings and MCP servers"),
+    (
+        "**/.zed/**",
+        "the Zed editor's settings, tasks and context servers",
+    ),
 ];
 
 /// Environment-file templates that hold no secrets by convention.
@@ -476,6 +562,23 @@ fn anchored(glob: &str) -> String {
 /// rule is never wider than written).
 pub(crate) fn compile(glob: &str) -> Result<globset::Glob, globset::Error> {
     GlobBuilder::new(glob).literal_separator(true).build()
+}
+
+/// Text in the one case that folded matching compares: lower case (`PRIVATE/Key` is
+/// `private/key`), borrowed when it has no upper-case letter.
+pub(crate) fn fold(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.chars().any(char::is_uppercase) {
+        std::borrow::Cow::Owned(text.to_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// A glob matched without regard to case by folding: written in lower case and compiled as
+/// written, to be matched against [`fold`]ed text. Unlike [`compile_secret`], it keeps the
+/// glob set's literal and prefix strategies, so tens of thousands of them compile together.
+pub(crate) fn compile_folded(glob: &str) -> Result<globset::Glob, globset::Error> {
+    compile(&fold(glob))
 }
 
 /// A glob of secrets: `*` within one component, matched without regard to case (a

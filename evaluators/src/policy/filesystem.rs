@@ -101,11 +101,41 @@ const PATH_FIELDS: &[&str] = &[
 const PATH_LIST_FIELDS: &[&str] = &["paths", "file_paths", "files"];
 
 /// A tool's own name: an MCP tool called by its qualified id (`mcp__fs__read_file`) is known
-/// by the name its server gives it.
+/// by the name its server gives it only when the server is the filesystem server (see
+/// [`filesystem_server`]). A tool of any other server keeps its qualified id, which names no
+/// file tool: what a database's, a cloud drive's or a chat service's `read` or `search_files`
+/// touches is not the workspace, so it is an unknown tool.
 fn own_name(tool: &str) -> &str {
-    tool.strip_prefix("mcp__")
+    match tool
+        .strip_prefix("mcp__")
         .and_then(|rest| rest.split_once("__"))
-        .map_or(tool, |(_, name)| name)
+    {
+        Some((server, name)) if filesystem_server(server) => name,
+        _ => tool,
+    }
+}
+
+/// Whether an MCP server, by the name the user's configuration gives it, is the filesystem
+/// server (`@modelcontextprotocol/server-filesystem`): `fs`, `filesystem`, `files`,
+/// `server-filesystem`, `local_fs`, … (case, `-` and `_` aside).
+fn filesystem_server(server: &str) -> bool {
+    let folded: String = server
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | '.'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    matches!(
+        folded.as_str(),
+        "fs" | "filesystem"
+            | "files"
+            | "serverfilesystem"
+            | "filesystemserver"
+            | "mcpfilesystem"
+            | "localfs"
+            | "localfilesystem"
+            | "workspacefs"
+            | "workspacefilesystem"
+    )
 }
 
 /// How a tool touches files.
@@ -211,6 +241,11 @@ const READ_FIELDS: &[&str] = &[
     "excludePatterns",
     "sortBy",
     "file_filtering_options",
+    // A position in the file an LSP query (hover, definition, references) is about.
+    "line",
+    "character",
+    "column",
+    "position",
 ];
 
 /// Input fields of file writers that carry the text written or how it is placed, never a
@@ -482,6 +517,38 @@ fn unknown_expansion(raw: &str) -> Option<&'static str> {
     None
 }
 
+/// The hard deny for a path whose parts known only at run time (`$X/.env`,
+/// `$(…)/.ssh/id_rsa`, `~/.ssh/$KEY`) may make it a secret: its literal tail wherever a
+/// run-time part may put it (a value may hold `/` and start with `.`), or its literal
+/// directory before the first run-time part.
+fn run_time_secret(tool: &str, raw: &str, places: &Places<'_>) -> Option<Finding> {
+    unknown_expansion(raw)?;
+    let first = raw.find(['$', '`'])?;
+    let deny = |what: String| {
+        Finding::new(
+            Stance::HardDeny,
+            FILESYSTEM_SENSITIVE_PATH,
+            Risk::Critical,
+            format!("`{tool}` touches `{raw}`, which may be {what} when it runs."),
+        )
+    };
+    // The literal directory it starts in (`~/.ssh/` of `~/.ssh/$KEY`).
+    if let Some(slash) = raw[..first].rfind('/') {
+        let dir = &raw[..=slash];
+        if let Place::Sensitive(what) = places.locate(dir, &WorkingDir::Root).place {
+            return Some(deny(what));
+        }
+    }
+    // The longest literal tail after a `/` past the first run-time part.
+    let tail = raw[first..]
+        .match_indices('/')
+        .map(|(i, _)| &raw[first + i + 1..])
+        .find(|t| !t.is_empty() && !t.contains(['$', '`', ')', '}']))?;
+    places
+        .glob_sensitive(&format!("/**/{tail}"), &WorkingDir::Root, true)
+        .map(deny)
+}
+
 /// `%2e%2e` → `..`; `None` when nothing is encoded.
 fn percent_decode(text: &str) -> Option<String> {
     if !text.contains('%') {
@@ -517,19 +584,27 @@ pub(crate) fn modeled_input(tool: &str, input: &Value, catalog: &ToolCatalog) ->
     let (raws, misshapen) = raw_paths_shaped(input);
     misshapen.is_none()
         && raws.iter().all(|r| meanings(r).is_ok())
-        && unmodeled_field(input, access).is_none()
+        && unmodeled_field(tool, input, access).is_none()
 }
 
-/// The first field of a file tool's input the policy does not model, if any.
-fn unmodeled_field(input: &Value, access: Access) -> Option<&str> {
+/// The first field of a file tool's input the policy does not model, if any. `command` steers
+/// nothing only for the text editor tool (whose `view` reads); `query` only for a runtime's
+/// own search tools, not for an MCP server's, whose query may be a statement it runs.
+fn unmodeled_field<'a>(tool: &str, input: &'a Value, access: Access) -> Option<&'a str> {
     let modeled = match access {
         Access::Read => READ_FIELDS,
         Access::Write => WRITE_FIELDS,
     };
+    let editor = matches!(tool, "str_replace_based_edit_tool" | "str_replace_editor");
+    let inert = |k: &str| match k {
+        "command" => editor,
+        "query" => !tool.starts_with("mcp__"),
+        _ => modeled.contains(&k),
+    };
     input.as_object().and_then(|map| {
-        map.keys().map(String::as_str).find(|k| {
-            !PATH_FIELDS.contains(k) && !PATH_LIST_FIELDS.contains(k) && !modeled.contains(k)
-        })
+        map.keys()
+            .map(String::as_str)
+            .find(|k| !PATH_FIELDS.contains(k) && !PATH_LIST_FIELDS.contains(k) && !inert(k))
     })
 }
 
@@ -564,16 +639,18 @@ pub(crate) fn judge(
                     format!("`{tool}` cannot be checked: {why}."),
                 );
                 // Read as Windows reads it, the path may still name a secret or protected
-                // configuration: that stays the hard deny.
+                // configuration: that stays the hard deny; so does a secret its parts known
+                // only at run time may make it.
                 let windows = windows_reading(raw).and_then(|p| place(tool, &p, access, places));
-                return most_restrictive(std::iter::once(open).chain(windows));
+                let run_time = run_time_secret(tool, raw, places);
+                return most_restrictive(std::iter::once(open).chain(windows).chain(run_time));
             }
         }
     }
     // A call with a field the policy does not model (for a writer: one that may move where
     // it writes, `cwd`, `new_path`), or a path field that is not a path's shape, is open, but
     // never less than what its paths already say (a secret among them is still a hard deny).
-    let unmodeled = unmodeled_field(input, access);
+    let unmodeled = unmodeled_field(tool, input, access);
     let problem = match (misshapen, unmodeled) {
         (Some(field), _) => Some(format!(
             "`{tool}` has a path field `{field}` that is not a path (a string) or a list of paths."
@@ -694,6 +771,7 @@ fn unknown_tool(tool: &str, input: &Value, places: &Places<'_>) -> Option<Findin
                     Risk::Medium,
                     format!("`{tool}` cannot be checked: {why}."),
                 ));
+                findings.extend(run_time_secret(tool, raw, places));
                 continue;
             }
         };
@@ -774,6 +852,20 @@ fn place(tool: &str, raw: &str, access: Access, places: &Places<'_>) -> Option<F
             Risk::Critical,
             format!("`{tool}` would write `{raw}`, part of the operating system or a device."),
         ),
+        // A file with another name may be that name's file outside the workspace: the text
+        // does not tell which file it is.
+        (Place::Inside, access) if crate::paths::hard_linked(&located.path) => f(
+            Stance::DefaultAsk,
+            FILESYSTEM_OUTSIDE_WORKSPACE,
+            if access == Access::Write {
+                Risk::High
+            } else {
+                Risk::Medium
+            },
+            format!(
+                "`{tool}` touches `{raw}`, a file with more than one name (a hard link), which may be a file outside the workspace."
+            ),
+        ),
         (Place::Inside, Access::Write) => f(
             Stance::DefaultAsk,
             FILESYSTEM_WRITE_INSIDE_WORKSPACE,
@@ -792,7 +884,17 @@ fn place(tool: &str, raw: &str, access: Access, places: &Places<'_>) -> Option<F
                 format!("`{tool}` reads `{raw}`, a device whose content is not a file's."),
             )
         }
-        (Place::Inside | Place::HarmlessDevice, Access::Read) => None,
+        (Place::Inside, Access::Read) => {
+            crate::paths::content_secret(&located.path).and_then(|what| {
+                f(
+                    Stance::DefaultAsk,
+                    FILESYSTEM_SENSITIVE_PATH,
+                    Risk::High,
+                    format!("`{tool}` reads `{raw}`, {what}."),
+                )
+            })
+        }
+        (Place::HarmlessDevice, Access::Read) => None,
         (_, access) => {
             let (verb, risk) = match access {
                 Access::Read => ("reads", Risk::Medium),

@@ -1,6 +1,7 @@
 //! The `policy` evaluator: deterministic checks of input validity, shell commands and file
 //! access, answering with `validation_*`, `shell_*`, `filesystem_*` and `read_only_*` codes.
 
+mod agent_tools;
 pub mod codes;
 pub(crate) mod filesystem;
 pub(crate) mod finding;
@@ -162,6 +163,9 @@ impl PolicyEvaluator {
             && filesystem::access_of(tool, &call.input, &cx.catalog).is_none()
         {
             return Some(self.judge_shell_like(tool, &call.input, cx, &places));
+        }
+        if let Some(found) = agent_tools::judge(tool, &call.input, cx, &places) {
+            return Some(one(found));
         }
         filesystem::judge(tool, &call.input, &cx.catalog, &places).map(one)
     }

@@ -15,7 +15,7 @@ use crate::shell::{Word, WorkingDir};
 const GLOBAL: &str = "C=v c=v!x p|paginate P|no-pager no-replace-objects literal-pathspecs \
     glob-pathspecs noglob-pathspecs icase-pathspecs no-optional-locks git-dir=v!x \
     work-tree=v!x namespace=v!x exec-path=?!x config-env=v!x bare!x super-prefix=v!x \
-    version";
+    version html-path man-path info-path";
 
 /// What a subcommand's operands are.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -233,6 +233,11 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         action_lists = true;
     }
     history.check(sub, patch, &operands)?;
+    if !no_index {
+        let revisions: Vec<&Word> = revisions_at.iter().map(|&i| &operands[i]).collect();
+        e.paths_not_revisions
+            .extend(history.revisions(sub, patch, &revisions)?);
+    }
     if sub == "grep" {
         // After the pattern and before `--`, a word is a revision unless it is a path.
         let skip = usize::from(!pattern_given);
@@ -279,9 +284,126 @@ struct HistoryReach {
     other_refs: bool,
     /// `--stat`, `-s`, `--name-only`, …: no diff is printed by `git show`.
     no_patch: bool,
+    /// `-t`, `-s`, `-e` of `git cat-file`: its type, size or existence, not its contents.
+    cat_file_meta: bool,
+}
+
+/// Whether `t` names HEAD or one of its ancestors: `HEAD` or `@` followed by `~N` / `^N`
+/// steps, optionally ending in `^!`, `^@` or `^-N` (ancestors of it too).
+fn head_chain(t: &str) -> bool {
+    let Some(mut rest) = t.strip_prefix("HEAD").or_else(|| t.strip_prefix('@')) else {
+        return false;
+    };
+    for end in ["^!", "^@"] {
+        if let Some(r) = rest.strip_suffix(end) {
+            rest = r;
+            break;
+        }
+    }
+    if let Some(at) = rest.rfind("^-")
+        && rest[at + 2..].bytes().all(|b| b.is_ascii_digit())
+    {
+        rest = &rest[..at];
+    }
+    let mut chars = rest.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !matches!(c, '~' | '^') {
+            return false;
+        }
+        while chars.peek().is_some_and(char::is_ascii_digit) {
+            chars.next();
+        }
+    }
+    true
 }
 
 impl HistoryReach {
+    /// The revisions a subcommand printing contents from history is given, checked: only
+    /// HEAD and its ancestors (and, where the subcommand shows only what they add, ranges
+    /// ending in them) are the current branch's history; any other branch, tag, remote ref,
+    /// commit id or `FETCH_HEAD` may hold a secret the current branch never had. A single word
+    /// that is not a revision of that shape is returned: it must be an existing path in the
+    /// workspace (git reads a word that is both as neither), else the call is unmodeled.
+    fn revisions(&self, sub: &str, patch: bool, words: &[&Word]) -> Result<Vec<Word>> {
+        let shows_contents = match sub {
+            "diff" | "range-diff" => patch || !self.no_patch,
+            "diff-tree" | "diff-index" | "diff-files" | "log" | "whatchanged" => patch,
+            "reflog" | "stash" if patch => {
+                return Err(format!(
+                    "`git {sub}` prints diffs of {}, beyond the current branch",
+                    if sub == "stash" {
+                        "the stash (its untracked files among them)"
+                    } else {
+                        "every commit HEAD pointed to"
+                    }
+                ));
+            }
+            "cat-file" => {
+                // `-t`, `-s`, `-e` tell an object's type, size or existence; `-p` and
+                // `cat-file TYPE OBJECT` print it.
+                let prints = words.len() == 2 || !(self.cat_file_meta || self.no_patch);
+                let peeled = |t: &str| {
+                    let t = t
+                        .strip_suffix("^{tree}")
+                        .or_else(|| t.strip_suffix("^{commit}"));
+                    t.is_some_and(head_chain)
+                };
+                return match words.last().map(|w| w.literal()) {
+                    None => Ok(Vec::new()),
+                    Some(Some(t)) if !prints || t.contains(':') || head_chain(t) || peeled(t) => {
+                        Ok(Vec::new())
+                    }
+                    Some(_) => Err(format!(
+                        "`git cat-file` prints `{}`, an object that may be any file of any commit",
+                        words.last().map_or("", |w| w.raw.as_str())
+                    )),
+                };
+            }
+            _ => false,
+        };
+        if !shows_contents {
+            return Ok(Vec::new());
+        }
+        // `A...B` of a diff is the merge base of A and B (an ancestor of B) against B; `A..B`
+        // of a log is what B has and A lacks: only B's side must be the current branch's.
+        let log_like = matches!(sub, "log" | "whatchanged" | "range-diff");
+        let head = |t: &str| t.is_empty() || head_chain(t);
+        let mut paths = Vec::new();
+        for (i, w) in words.iter().enumerate() {
+            let Some(t) = w.literal() else {
+                return Err(format!(
+                    "`git {sub}` is given `{}`, a revision only known when it runs",
+                    w.raw
+                ));
+            };
+            // `range-diff BASE REV1 REV2`: the base only bounds what is shown.
+            if sub == "range-diff" && words.len() == 3 && i == 0 {
+                continue;
+            }
+            let ok = if let Some((a, b)) = t.split_once("...") {
+                head(b) && (!log_like || head(a))
+            } else if let Some((a, b)) = t.split_once("..") {
+                head(b) && (log_like || head(a))
+            } else if let Some(excluded) = t.strip_prefix('^') {
+                // `^A` excludes: of a log it only narrows; of a diff it is a range's start.
+                log_like || head(excluded)
+            } else if head_chain(t) {
+                true
+            } else if sub != "range-diff" {
+                paths.push((*w).clone());
+                true
+            } else {
+                false
+            };
+            if !ok {
+                return Err(format!(
+                    "`git {sub} {t}` prints diffs of commits beyond the current branch's history, which may hold a secret it never had"
+                ));
+            }
+        }
+        Ok(paths)
+    }
+
     fn note(&mut self, display: &str) {
         match display {
             "-S" | "-G" | "--pickaxe-regex" | "--pickaxe-all" | "--find-object" => {
@@ -291,6 +413,7 @@ impl HistoryReach {
             | "--walk-reflogs" | "-g" | "--alternate-refs" | "--stdin" => self.other_refs = true,
             "-s" | "--stat" | "--numstat" | "--shortstat" | "--dirstat" | "--summary"
             | "--name-only" | "--name-status" | "--raw" => self.no_patch = true,
+            "-t" | "-e" => self.cat_file_meta = true,
             _ => {}
         }
     }
@@ -470,6 +593,33 @@ fn subcommand_operands(
                 ignores: false,
             }));
             Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::head_chain;
+
+    #[test]
+    fn only_head_and_its_ancestors_are_the_current_branch() {
+        for t in [
+            "HEAD", "@", "HEAD~2", "HEAD^", "HEAD^2~3", "@~1", "HEAD^!", "HEAD^@", "HEAD^-1",
+        ] {
+            assert!(head_chain(t), "{t}");
+        }
+        for t in [
+            "main",
+            "HEADX",
+            "HEAD@{1}",
+            "HEAD:src",
+            "old~1",
+            "FETCH_HEAD",
+            "ORIG_HEAD",
+            "4b825dc",
+            "HEAD~x",
+        ] {
+            assert!(!head_chain(t), "{t}");
         }
     }
 }

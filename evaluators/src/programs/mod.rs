@@ -10,6 +10,7 @@
 //! when it runs makes it [`Model::Unmodeled`], and the policy never allows what is unmodeled.
 
 mod awk;
+pub(crate) mod build_config;
 pub mod cursor;
 mod find;
 mod git;
@@ -23,7 +24,7 @@ use std::sync::OnceLock;
 use crate::shell::{SimpleCommand, Word, WorkingDir};
 use cursor::{Item, Syntax};
 use spec::{Options, Value};
-pub use table::{Family, Operands, Program, Special, lookup};
+pub use table::{Family, NETWORK, Operands, Program, Special, lookup};
 
 /// A tree a command reads recursively.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -533,9 +534,9 @@ fn special(
             for item in read_args(entry, args)? {
                 if let Item::Operand(_, w) = item {
                     let name = literal(&w)?;
-                    if crate::shell::secret_like_name(name)
-                        || crate::shell::secret_variable(&format!("${name}")).is_some()
-                    {
+                    // `printenv` reads only the environment: whatever the name's case, only
+                    // the variables known to be public are.
+                    if !crate::shell::public_variable(name) {
                         return Err(format!("`printenv {name}` may print a secret"));
                     }
                     names += 1;
@@ -648,6 +649,25 @@ const JQ_FORBIDDEN: &[&str] = &[
     "envsubst",
 ];
 
+/// The words of a jq or yq filter that may name a builtin: an object key accessed with one
+/// dot (`.env`, `.scripts.load`) names no builtin and is left out; anything else stays in
+/// (`..env`, `."env"`, `{env}`, `$ENV`).
+fn jq_words(filter: &str) -> impl Iterator<Item = &str> {
+    let bytes = filter.as_bytes();
+    let mut at = 0;
+    filter
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .filter(move |w| {
+            let start = at;
+            at += w.len() + 1;
+            let key = !w.starts_with('$')
+                && start >= 1
+                && bytes[start - 1] == b'.'
+                && (start < 2 || bytes[start - 2] != b'.');
+            !key
+        })
+}
+
 /// `jq FILTER FILES…` / `yq`: the filter is checked word by word.
 fn jq(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
     let mut flags = Flags::default();
@@ -659,9 +679,7 @@ fn jq(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
         .next()
         .ok_or_else(|| "it is given no filter".to_owned())?;
     let filter = literal(&filter)?;
-    let forbidden = filter
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
-        .find(|w| JQ_FORBIDDEN.contains(w));
+    let forbidden = jq_words(filter).find(|w| JQ_FORBIDDEN.contains(w));
     if let Some(word) = forbidden {
         return Err(format!(
             "its filter uses `{word}`, which reads outside its input"
@@ -822,11 +840,13 @@ fn ps(args: &[Word]) -> Result<()> {
             }
             Item::Opt(opt, _) => match opt.display.trim_start_matches('-') {
                 "f" | "F" => shows_args = true,
-                "e" | "A" | "a" | "d" | "N" | "U" | "u" | "user" | "g" | "group" | "G"
-                | "Group" | "p" | "pid" | "t" | "tty" | "s" | "sid" | "q" | "quick-pid" => {
-                    others = true;
-                }
-                _ => {}
+                // Only options that shape the output leave the selection at the caller's own
+                // processes; every other one (`-e`, `-u`, `-C NAME`, `-p`, …) may select
+                // anyone's.
+                "l" | "j" | "H" | "w" | "L" | "T" | "M" | "y" | "c" | "sort" | "forest"
+                | "no-headers" | "headers" | "cols" | "columns" | "width" | "lines" | "rows"
+                | "help" | "version" | "V" => {}
+                _ => others = true,
             },
         }
     }
@@ -1478,13 +1498,31 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
             ".cargo/config",
         ],
         "go" => &["go.mod", "go.work"],
-        "npm" | "yarn" | "pnpm" => &[".npmrc", ".yarnrc", ".yarnrc.yml"],
+        "npm" | "yarn" | "pnpm" => &[".npmrc", ".yarnrc", ".yarnrc.yml", "package.json"],
+        "bun" => &["bunfig.toml"],
         _ => &[],
     };
+    // Version managers' shims pick the binary any toolchain name runs from selector files in
+    // the directory and above (asdf/mise `path:` versions, mise's tasks and hooks).
+    const SELECTORS: &[&str] = &[
+        ".tool-versions",
+        "mise.toml",
+        ".mise.toml",
+        "mise.local.toml",
+        ".mise.local.toml",
+        ".mise/config.toml",
+        ".config/mise.toml",
+        ".config/mise/config.toml",
+        ".rtx.toml",
+    ];
     let proven = toolchain_query(program, &texts, e);
     if proven.is_ok() {
-        e.forbids
-            .extend(config.iter().map(|c| Word::literal_text(*c)));
+        e.forbids.extend(
+            config
+                .iter()
+                .chain(SELECTORS)
+                .map(|c| Word::literal_text(*c)),
+        );
     }
     proven
 }

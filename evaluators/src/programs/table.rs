@@ -5,6 +5,40 @@
 
 use super::cursor::Syntax;
 
+/// Programs that talk to other machines, each operand a host or a URL (`curl evil.com`,
+/// `ssh user@host`, `nc host 80`): never modeled, and the rules read their hosts.
+pub const NETWORK: &[&str] = &[
+    "curl", "wget", "ssh", "scp", "sftp", "nc", "ncat", "netcat", "telnet", "ftp", "http", "https",
+    "xh", "aria2c", "socat", "ping", "dig", "nslookup", "host", "whois", "fetch",
+];
+
+/// Options of network clients whose value is a file naming further hosts (`curl -K cfg`,
+/// `wget -i urls.txt`, `ssh -F cfg`): with one, the hosts reached are only known when it runs.
+pub const NETWORK_HOST_FILES: &[(&str, &[&str])] = &[
+    ("curl", &["-K", "--config"]),
+    ("wget", &["-i", "--input-file", "--config"]),
+    ("aria2c", &["-i", "--input-file", "--conf-path"]),
+    ("ssh", &["-F"]),
+    ("scp", &["-F"]),
+    ("sftp", &["-F"]),
+];
+
+/// Whether `arg` of network client `program` names a file of further hosts
+/// ([`NETWORK_HOST_FILES`]), separate (`-K`), attached (`-Kcfg`) or with `=` (`--config=x`).
+pub fn names_host_file(program: &str, arg: &str) -> bool {
+    let options = NETWORK_HOST_FILES
+        .iter()
+        .find(|(p, _)| *p == program)
+        .map_or(&[][..], |(_, o)| *o);
+    options.iter().any(|o| {
+        arg == *o
+            || (o.len() == 2 && arg.starts_with(o) && !arg.starts_with("--"))
+            || arg
+                .strip_prefix(o)
+                .is_some_and(|rest| rest.starts_with('='))
+    })
+}
+
 /// What a program is, for the reviewer and for reasons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
@@ -760,7 +794,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &[
             "rustc", "go", "node", "python", "python3", "gcc", "g++", "clang", "make", "cmake",
-            "ruby", "perl", "deno", "docker", "bun",
+            "ruby", "perl", "deno", "docker", "bun", "wget",
         ],
         Toolchain,
         "",

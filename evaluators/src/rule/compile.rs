@@ -146,7 +146,16 @@ fn command_condition(d: &Draft, spec: &str) -> Result<Condition, ConfigError> {
 }
 
 fn path_condition(d: &Draft, spec: &str, home: Option<&Path>) -> Result<Condition, ConfigError> {
-    Ok(Condition::Path(vec![path_glob(d, spec, home)?]))
+    Ok(Condition::Path {
+        globs: vec![path_glob(d, spec, home)?],
+        folded: folds(d.action),
+    })
+}
+
+/// Whether the path globs of a rule with this action match without case: deny and ask rules
+/// do (their globs are folded by [`path_glob`]), allow rules do not.
+pub(crate) fn folds(action: RuleAction) -> bool {
+    action != RuleAction::Allow
 }
 
 /// A path glob as a rule writes it: relative to the workspace root unless absolute, `~/` for
@@ -165,12 +174,13 @@ fn path_glob(d: &Draft, spec: &str, home: Option<&Path>) -> Result<Glob, ConfigE
         None => spec.to_owned(),
     };
     // A deny or ask rule matches without case: on a case-insensitive file system (macOS,
-    // Windows) `PRIVATE/x` is `private/x`, and folding only ever adds matches to it. An
-    // allow rule matches as written.
-    let compiled = if d.action == RuleAction::Allow {
-        crate::paths::compile(&spec)
+    // Windows) `PRIVATE/x` is `private/x`, and folding only ever adds matches to it. Its
+    // glob is folded here and matched against folded paths ([`folds`]). An allow rule
+    // matches as written.
+    let compiled = if folds(d.action) {
+        crate::paths::compile_folded(&spec)
     } else {
-        crate::paths::compile_secret(&spec)
+        crate::paths::compile(&spec)
     };
     compiled.map_err(|e| d.malformed(format!("bad path glob: {}", e.kind())))
 }
@@ -278,10 +288,13 @@ pub(crate) fn compile(
                 if known.ids.contains(&d.tool) {
                     let sel = selector(&d, &known)?;
                     if let Selector::Exact(t) = sel {
-                        exact
-                            .entry(t)
-                            .or_default()
-                            .add(Condition::Path(vec![glob]), id);
+                        exact.entry(t).or_default().add(
+                            Condition::Path {
+                                globs: vec![glob],
+                                folded: folds(d.action),
+                            },
+                            id,
+                        );
                     }
                 }
             }
@@ -338,10 +351,10 @@ pub(crate) fn compile(
 fn checked_host(d: &Draft, spec: &str) -> Result<String, ConfigError> {
     let host = spec.trim();
     let name = host.strip_prefix("*.").unwrap_or(host);
-    let bad = name.is_empty()
-        || name
-            .chars()
-            .any(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')));
+    let bad = name
+        .chars()
+        .any(|c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_')))
+        || super::hosts::normalize(name).is_none();
     if bad {
         return Err(d.malformed(format!(
             "{host:?} is not a host name: write `docs.rs` or `*.example.com`"

@@ -6,7 +6,7 @@ use std::cmp::Reverse;
 use super::compile::CompiledRule;
 use super::config::RuleAction;
 use super::effects::Models;
-use super::index::Hit;
+use super::index::{Doubt, Hit};
 use crate::paths::{Place, Places};
 use crate::programs::{self, Model};
 use crate::shell::{RedirectKind, Script, SimpleCommand, Word};
@@ -97,25 +97,57 @@ fn within_plain_form<'m>(
     }
 }
 
+/// The rule that decides a call, and what it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Decided {
+    /// The rule.
+    pub rule: usize,
+    /// What it does: its own action, or `Ask` for a deny rule that only may apply.
+    pub action: RuleAction,
+    /// Why it only may apply, when it matched in doubt only.
+    pub doubt: Option<Doubt>,
+}
+
 /// The rule that decides, among the hits (`script`: a shell call's command, and what its
-/// commands do).
+/// commands do). A deny rule that only may apply (every hit in doubt) asks.
 pub(crate) fn decide(
     rules: &[CompiledRule],
     hits: &[Hit],
     script: Option<(&Script, &Models<'_>)>,
     places: &Places<'_>,
-) -> Option<usize> {
-    let mut candidates: Vec<usize> = hits
+) -> Option<Decided> {
+    let mut candidates: Vec<(usize, Option<Doubt>)> = hits
         .iter()
         .filter(|h| rules[h.rule].action != RuleAction::Allow || h.command.is_none() && !h.loose)
-        .map(|h| h.rule)
+        .map(|h| (h.rule, h.doubt))
         .collect();
     if let Some((script, models)) = script.filter(|(s, _)| s.unreadable.is_empty()) {
-        candidates.extend(covering_allow(rules, hits, script, models, places));
+        candidates.extend(covering_allow(rules, hits, script, models, places).map(|r| (r, None)));
     }
+    // A rule matched for certain anywhere is not in doubt.
+    candidates.sort_unstable_by_key(|&(r, doubt)| (r, doubt.is_some()));
+    candidates.dedup_by_key(|&mut (r, _)| r);
     candidates
         .into_iter()
-        .min_by_key(|&r| (rules[r].layer, Reverse(restrictiveness(rules[r].action)), r))
+        .map(|(rule, doubt)| {
+            let own = rules[rule].action;
+            let action = match (own, doubt) {
+                (RuleAction::Deny, Some(_)) => RuleAction::Ask,
+                _ => own,
+            };
+            Decided {
+                rule,
+                action,
+                doubt: doubt.filter(|_| own != RuleAction::Allow),
+            }
+        })
+        .min_by_key(|d| {
+            (
+                rules[d.rule].layer,
+                Reverse(restrictiveness(d.action)),
+                d.rule,
+            )
+        })
 }
 
 /// The allow rule that covers every part of the script, reported by its weakest layer.

@@ -15,7 +15,8 @@ use warrant_core::call::{EvaluationContext, ToolCall};
 use warrant_core::catalog::{ToolCatalog, is_shell_tool};
 
 use super::config::RuleAction;
-use super::index::{Hit, WordHasher};
+use super::hosts::{self, Reach};
+use super::index::{Doubt, Hit, WordHasher};
 use crate::paths::Places;
 use crate::policy::filesystem::{self, Access};
 use crate::programs::{self, Model};
@@ -103,8 +104,15 @@ pub(crate) struct CallEffects {
     /// Words of command parts whose effects cannot be read: each may name a file read,
     /// written or searched.
     pub opaque: Vec<NamedPath>,
-    /// Hosts reached (URLs of fetch tools, URLs on command lines).
+    /// Hosts reached (URLs of fetch tools, URLs on command lines, the operands of network
+    /// clients), each in normal form ([`hosts::normalize`]).
     pub hosts: Vec<String>,
+    /// Hosts reached that cannot be told for certain: no rule may take them for another
+    /// host than its own.
+    pub unknown_hosts: Vec<String>,
+    /// Whether a path of each kind (`[read, write]`) is only known when the call runs: a
+    /// deny or ask rule on paths of that kind may apply.
+    pub unread: [bool; 2],
     /// The access of a file tool, when the call is one.
     pub file_tool: Option<Access>,
     /// Whether the call is a fetch: neither a shell nor a file tool, with URLs.
@@ -147,9 +155,24 @@ pub(crate) fn of_call(
             out.trees.push(name(places, &base, &WorkingDir::Root));
         }
     }
-    urls(&call.input, &mut out.hosts);
-    out.fetch = !is_shell_tool(tool) && out.file_tool.is_none() && !out.hosts.is_empty();
+    let mut reaches = Vec::new();
+    urls(&call.input, &mut reaches);
+    out.reach(reaches);
+    let reaches_any = !(out.hosts.is_empty() && out.unknown_hosts.is_empty());
+    out.fetch = !is_shell_tool(tool) && out.file_tool.is_none() && reaches_any;
     out
+}
+
+impl CallEffects {
+    /// Adds what URLs and host words reach.
+    fn reach(&mut self, reaches: Vec<Reach>) {
+        for r in reaches {
+            match r {
+                Reach::Host(h) => self.hosts.push(h),
+                Reach::Unknown(text) => self.unknown_hosts.push(text),
+            }
+        }
+    }
 }
 
 /// What the commands of a script do by the program table ([`programs::model`]), each read
@@ -176,30 +199,14 @@ impl<'s> Models<'s> {
     }
 }
 
-/// The hosts of the URLs in a tool's input, at any depth.
-fn urls(input: &Value, hosts: &mut Vec<String>) {
+/// What the URLs in a tool's input reach, at any depth.
+fn urls(input: &Value, out: &mut Vec<Reach>) {
     match input {
-        Value::String(s) if s.contains("://") => hosts.extend(host_of(s)),
-        Value::Array(items) => items.iter().for_each(|v| urls(v, hosts)),
-        Value::Object(map) => map.values().for_each(|v| urls(v, hosts)),
+        Value::String(s) => hosts::text_reaches(s, out),
+        Value::Array(items) => items.iter().for_each(|v| urls(v, out)),
+        Value::Object(map) => map.values().for_each(|v| urls(v, out)),
         _ => {}
     }
-}
-
-/// The host a URL names, lower-cased; `None` when it is not a URL with a host.
-pub(crate) fn host_of(text: &str) -> Option<String> {
-    let start = text.find("://").and_then(|i| {
-        text[..i]
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-')))
-            .map_or(Some(0), |j| Some(j + 1))
-    })?;
-    let url = url::Url::parse(&text[start..]).ok()?;
-    url.host_str().map(|h| {
-        h.trim_start_matches('[')
-            .trim_end_matches(']')
-            .trim_end_matches('.')
-            .to_ascii_lowercase()
-    })
 }
 
 /// A path (in normal form, as [`Places`] gives them) as a rule sees it.
@@ -236,6 +243,25 @@ fn word_name(places: &Places<'_>, word: &Word, cwd: &WorkingDir) -> Option<Named
     word.literal().map(|t| name(places, t, cwd))
 }
 
+/// The paths a word names, glob expansions included; for a word only known when it runs,
+/// the literal values of its domain (a loop over a list), else `None`: the word may name any
+/// path.
+fn word_paths(places: &Places<'_>, word: &Word, cwd: &WorkingDir) -> Option<Vec<NamedPath>> {
+    let values: Vec<Word> = match (word.literal(), &word.domain) {
+        (Some(_), _) => vec![word.clone()],
+        (None, Some(d)) if d.producers.is_empty() && !d.values.is_empty() => {
+            d.values.iter().map(Word::literal_text).collect()
+        }
+        _ => return None,
+    };
+    let mut out = Vec::new();
+    for w in &values {
+        out.extend(word_name(places, w, cwd));
+        out.extend(glob_names(places, w, cwd));
+    }
+    Some(out)
+}
+
 /// The paths a glob word (`priv*/p.txt`) expands to in the workspace as it is now: a rule
 /// on `private/**` sees the files the shell will hand the program. None for other words.
 fn glob_names(places: &Places<'_>, word: &Word, cwd: &WorkingDir) -> Vec<NamedPath> {
@@ -259,7 +285,9 @@ fn glob_names(places: &Places<'_>, word: &Word, cwd: &WorkingDir) -> Vec<NamedPa
 }
 
 /// The effects of one command of a shell script: its hosts always, its paths of each kind
-/// `needs` says (`[read, write]`; words whose effect cannot be read, for either).
+/// `needs` says (`[read, write]`; words whose effect cannot be read, for either). A path or
+/// host only known when the command runs is recorded as such ([`CallEffects::unread`],
+/// [`CallEffects::unknown_hosts`]), never taken for another.
 fn shell_effects<'m>(
     cmd: &SimpleCommand,
     model: impl FnOnce() -> &'m Model,
@@ -267,57 +295,102 @@ fn shell_effects<'m>(
     needs: [bool; 2],
     out: &mut CallEffects,
 ) {
+    // A program only known when it runs may do anything with any word.
+    let unknown_program = !cmd.words.is_empty() && cmd.program().is_none();
+    let network = unknown_program
+        || cmd
+            .program()
+            .is_some_and(|p| programs::NETWORK.contains(&p));
+    let mut reaches = Vec::new();
     for w in cmd.args() {
-        if let Some(t) = w.literal()
-            && t.contains("://")
-        {
-            out.hosts.extend(host_of(t));
+        match w.literal() {
+            Some(t) if network => hosts::host_word_reaches(t, &mut reaches),
+            Some(t) => hosts::text_reaches(t, &mut reaches),
+            None => hosts::dynamic_reaches(&w.prefix, &w.raw, network, &mut reaches),
         }
     }
+    let host_file = cmd.program().is_some_and(|p| {
+        cmd.args()
+            .iter()
+            .any(|w| programs::table::names_host_file(p, w.text()))
+    });
+    if unknown_program || (network && cmd.extra_args) || host_file {
+        let first = cmd.words.first().map_or("", |w| w.raw.as_str());
+        reaches.push(Reach::Unknown(first.to_owned()));
+    }
+    out.reach(reaches);
     let [read, write] = needs;
     if !(read || write) {
         return;
     }
     for r in &cmd.redirects {
-        let list = match r.kind {
-            RedirectKind::Read if read => &mut out.reads,
-            RedirectKind::Write if write => &mut out.writes,
+        let (list, at) = match r.kind {
+            RedirectKind::Read if read => (&mut out.reads, Kind::Read.at()),
+            RedirectKind::Write if write => (&mut out.writes, Kind::Write.at()),
             _ => continue,
         };
-        list.extend(word_name(places, &r.target, &cmd.cwd));
+        match word_paths(places, &r.target, &cmd.cwd) {
+            Some(paths) => list.extend(paths),
+            None => out.unread[at] = true,
+        }
+    }
+    if unknown_program {
+        out.unread = [true, true];
     }
     if cmd.words.is_empty() || cmd.wraps {
         return;
     }
     match model() {
         Model::Modeled(e) if e.cwd.is_none() => {
-            let at = |w: &Word| word_name(places, w, &cmd.cwd);
-            let globbed = |w: &Word| glob_names(places, w, &cmd.cwd);
+            let add = |out: &mut CallEffects, words: &mut dyn Iterator<Item = &Word>, kind| {
+                for w in words {
+                    match word_paths(places, w, &cmd.cwd) {
+                        Some(paths) => match kind {
+                            Kind::Read => out.reads.extend(paths),
+                            Kind::Write => out.writes.extend(paths),
+                        },
+                        None => out.unread[Kind::at(kind)] = true,
+                    }
+                }
+            };
             if read {
-                out.reads
-                    .extend(e.reads.iter().chain(&e.meta).filter_map(at));
-                out.reads
-                    .extend(e.reads.iter().chain(&e.meta).flat_map(globbed));
-                out.trees.extend(e.trees.iter().filter_map(|t| at(&t.root)));
-                out.trees
-                    .extend(e.trees.iter().flat_map(|t| globbed(&t.root)));
+                add(out, &mut e.reads.iter().chain(&e.meta), Kind::Read);
+                for t in &e.trees {
+                    match word_paths(places, &t.root, &cmd.cwd) {
+                        Some(paths) => out.trees.extend(paths),
+                        None => out.unread[Kind::Read.at()] = true,
+                    }
+                }
             }
             if write {
-                out.writes.extend(e.writes.iter().filter_map(at));
-                out.writes.extend(e.writes.iter().flat_map(globbed));
+                add(out, &mut e.writes.iter(), Kind::Write);
+            }
+            // Arguments given when it runs (`xargs cat`): paths only known then.
+            if cmd.extra_args {
+                out.unread[0] |= read;
+                out.unread[1] |= write && !e.writes.is_empty();
             }
         }
         // What it does cannot be read (or happens in another directory): every word may be
         // a path it reads or writes.
         _ => {
             for w in cmd.args() {
-                let Some(text) = w.literal() else { continue };
+                let Some(text) = w.literal() else {
+                    let option = w.prefix.starts_with('-') && !w.prefix.contains('=');
+                    if !option {
+                        out.unread = [true, true];
+                    }
+                    continue;
+                };
                 let value = text.rsplit('=').next().unwrap_or(text);
                 if value.is_empty() || (value.starts_with('-') && !text.contains('=')) {
                     continue;
                 }
                 out.opaque.push(name(places, value, &cmd.cwd));
                 out.opaque.extend(glob_names(places, w, &cmd.cwd));
+            }
+            if cmd.extra_args {
+                out.unread = [true, true];
             }
         }
     }
@@ -359,8 +432,10 @@ struct GlobSide {
     /// When every glob starts with a literal component (`src` for `src/secret/**`, `etc` for
     /// `/etc/*.conf`): those components. Globs match from the start of a path and those
     /// components hold no glob character, so a path whose first component is none of them
-    /// matches no glob here, and the set is not asked.
+    /// matches no glob here, and the set is not asked. Folded, as candidates are compared.
     firsts: Option<WordSet>,
+    /// The globs are folded (deny and ask rules): matched against the path in lower case.
+    folded: bool,
 }
 
 /// A set of path components, hashed as the rule index hashes words.
@@ -373,45 +448,49 @@ fn first_component(text: &str) -> &str {
 }
 
 impl GlobSide {
-    fn new(set: GlobSet, index: Vec<usize>, globs: &[&Glob]) -> Self {
+    fn new(set: GlobSet, index: Vec<usize>, globs: &[&Glob], folded: bool) -> Self {
         let firsts = globs
             .iter()
             .map(|g| {
                 let first = first_component(g.glob());
                 let literal =
                     !first.is_empty() && !first.contains(['*', '?', '[', ']', '{', '}', '\\']);
-                // Lower case: deny and ask globs match without case (the glob set has the
-                // last word on every candidate).
-                literal.then(|| first.to_ascii_lowercase())
+                // Folded: a filter only (the glob set has the last word on every
+                // candidate), so one case serves folded and plain sides alike.
+                literal.then(|| crate::paths::fold(first).into_owned())
             })
             .collect::<Option<WordSet>>();
-        Self { set, index, firsts }
+        Self {
+            set,
+            index,
+            firsts,
+            folded,
+        }
     }
 
     /// The globs (by their index in `index`) that match `text`, into `found` (cleared).
     fn matches_into(&self, text: &str, found: &mut Vec<usize>) {
-        let first = first_component(text);
-        let known = |firsts: &WordSet| {
-            if first.bytes().any(|b| b.is_ascii_uppercase()) {
-                firsts.contains(first.to_ascii_lowercase().as_str())
-            } else {
-                firsts.contains(first)
-            }
-        };
         if let Some(firsts) = &self.firsts
-            && !known(firsts)
+            && !firsts.contains(crate::paths::fold(first_component(text)).as_ref())
         {
             found.clear();
             return;
         }
-        self.set.matches_into(text, found);
+        if self.folded {
+            self.set
+                .matches_into(crate::paths::fold(text).as_ref(), found);
+        } else {
+            self.set.matches_into(text, found);
+        }
     }
 }
 
 impl PathGlobs {
-    /// The globs of `rules` (each with its index among all path rules).
+    /// The globs of `rules` (each with its index among all path rules); `folded`: globs in
+    /// lower case, matched against paths in lower case.
     fn build<'a>(
         rules: impl Iterator<Item = (usize, &'a PathRule, &'a Glob)>,
+        folded: bool,
     ) -> Result<Self, globset::Error> {
         let mut relative = (GlobSetBuilder::new(), Vec::new(), Vec::new());
         let mut absolute = (GlobSetBuilder::new(), Vec::new(), Vec::new());
@@ -431,7 +510,7 @@ impl PathGlobs {
             } else {
                 builder
                     .build()
-                    .map(|set| Some(GlobSide::new(set, index, &globs)))
+                    .map(|set| Some(GlobSide::new(set, index, &globs, folded)))
             }
         };
         Ok(Self {
@@ -528,13 +607,15 @@ impl EffectRulesBuilder {
         ));
     }
 
-    /// A rule on a host (`docs.rs`, `*.example.com`).
+    /// A rule on a host (`docs.rs`, `*.example.com`), its name in normal form
+    /// ([`hosts::normalize`]: the caller has checked that it has one).
     pub(crate) fn host(&mut self, rule: usize, action: RuleAction, pattern: &str) {
-        let pattern = pattern.trim().trim_end_matches('.').to_ascii_lowercase();
-        let (host, subdomains) = match pattern.strip_prefix("*.") {
-            Some(rest) => (rest.to_owned(), true),
+        let pattern = pattern.trim();
+        let (name, subdomains) = match pattern.strip_prefix("*.") {
+            Some(rest) => (rest, true),
             None => (pattern, false),
         };
+        let host = hosts::normalize(name).unwrap_or_else(|| name.to_ascii_lowercase());
         self.hosts.entry(host).or_default().push(HostRule {
             rule,
             action,
@@ -559,6 +640,8 @@ impl EffectRulesBuilder {
                         r.kind == kind && (r.action != RuleAction::Allow) == restricting
                     })
                     .map(|(i, (r, g))| (i, r, g)),
+                // Deny and ask rules (restricting) have folded globs.
+                restricting,
             )
         };
         let mut prefixes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
@@ -632,6 +715,9 @@ impl EffectRules {
         for f in tree.forms() {
             for (text, absolute) in [(f.relative(), false), (Some(f.absolute()), true)] {
                 let Some(text) = text else { continue };
+                // The literal parts of deny and ask globs are folded.
+                let text = crate::paths::fold(text);
+                let text = text.as_ref();
                 // No rule of this side: nothing it finds would be taken.
                 if !globs.has_side(absolute) {
                     continue;
@@ -725,6 +811,9 @@ impl EffectRules {
                 if text.is_empty() {
                     continue;
                 }
+                // The literal parts of deny and ask globs are folded.
+                let text = crate::paths::fold(text);
+                let text = text.as_ref();
                 let from = (std::ops::Bound::Included(text), std::ops::Bound::Unbounded);
                 for (prefix, rules) in self.write_prefixes.range::<str, _>(from) {
                     let Some(rest) = prefix.strip_prefix(text) else {
@@ -755,7 +844,40 @@ impl EffectRules {
             command: None,
             loose: true,
             words: 0,
+            doubt: None,
         };
+        // A path of a kind only known when the call runs: every deny or ask rule on paths of
+        // that kind may apply.
+        for kind in [Kind::Read, Kind::Write] {
+            if effects.unread[kind.at()] {
+                let rules = self
+                    .paths
+                    .iter()
+                    .filter(|r| r.kind == kind && r.action != RuleAction::Allow);
+                hits.extend(rules.map(|r| Hit {
+                    rule: r.rule,
+                    command: None,
+                    loose: true,
+                    words: 0,
+                    doubt: Some(Doubt::Path),
+                }));
+            }
+        }
+        // A host that cannot be told: every deny or ask rule on hosts may apply.
+        if !effects.unknown_hosts.is_empty() {
+            let rules = self.hosts.values().flatten();
+            hits.extend(
+                rules
+                    .filter(|r| r.action != RuleAction::Allow)
+                    .map(|r| Hit {
+                        rule: r.rule,
+                        command: None,
+                        loose: true,
+                        words: 0,
+                        doubt: Some(Doubt::Host),
+                    }),
+            );
+        }
         let mut scratch = Vec::new();
         // The resolved form's matches of each path a file tool names, for its allows.
         let mut real_matches: Vec<Vec<usize>> = Vec::new();
@@ -816,6 +938,7 @@ impl EffectRules {
                             command: None,
                             loose: true,
                             words: 0,
+                            doubt: None,
                         });
                     }
                 }
@@ -825,18 +948,20 @@ impl EffectRules {
                 Some(a) => a.into_iter().filter(|r| here.contains(r)).collect(),
             });
         }
-        if effects.fetch {
+        if effects.fetch && effects.unknown_hosts.is_empty() {
             hits.extend(allowed.unwrap_or_default().into_iter().map(|rule| Hit {
                 rule,
                 command: None,
                 loose: false,
                 words: 0,
+                doubt: None,
             }));
         }
         if let Some(kind) = allow_list {
             hits.extend(self.covering_allows(kind, &real_matches));
         }
-        hits.sort_unstable_by_key(|h| (h.rule, h.loose));
+        // One hit a rule, the surest: read for certain before in doubt, then covering.
+        hits.sort_unstable_by_key(|h| (h.rule, h.doubt.is_some(), h.loose));
         hits.dedup_by_key(|h| h.rule);
         hits
     }
@@ -861,6 +986,7 @@ impl EffectRules {
                 command: None,
                 loose: false,
                 words: 0,
+                doubt: None,
             })
             .collect()
     }
@@ -907,22 +1033,6 @@ pub(crate) fn named(tool: &str, catalog: &ToolCatalog) -> Option<Named> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hosts_are_parsed_not_searched_for() {
-        assert_eq!(host_of("https://docs.rs/x").as_deref(), Some("docs.rs"));
-        assert_eq!(
-            host_of("https://docs.rs:1@evil.com/").as_deref(),
-            Some("evil.com")
-        );
-        assert_eq!(
-            host_of("https://evil.com/?q=://docs.rs").as_deref(),
-            Some("evil.com")
-        );
-        assert_eq!(host_of("https://DOCS.rs./").as_deref(), Some("docs.rs"));
-        assert_eq!(host_of("url=https://a.b/c").as_deref(), Some("a.b"));
-        assert_eq!(host_of("not a url"), None);
-    }
 
     #[test]
     fn literal_prefixes_stop_at_the_first_glob() {

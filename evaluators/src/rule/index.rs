@@ -84,11 +84,7 @@ impl CommandTrie {
         out: &mut Vec<usize>,
     ) {
         fn all(node: &CommandTrie, out: &mut Vec<usize>) {
-            out.extend(&node.prefix);
-            out.extend(&node.exact);
-            for child in node.children.values() {
-                all(child, out);
-            }
+            node.every(out);
         }
         fn walk(
             node: &CommandTrie,
@@ -117,6 +113,15 @@ impl CommandTrie {
         if let Some(node) = self.children.get(program) {
             let abbrev = matches!(program, "npm" | "pnpm");
             walk(node, rest, (flags, open, abbrev), out);
+        }
+    }
+
+    /// Every rule in the trie (for a command whose program is only known when it runs).
+    fn every(&self, out: &mut Vec<usize>) {
+        out.extend(&self.prefix);
+        out.extend(&self.exact);
+        for child in self.children.values() {
+            child.every(out);
         }
     }
 
@@ -158,6 +163,10 @@ impl GlobIndex {
         })
     }
 
+    fn is_empty(&self) -> bool {
+        self.set.is_empty()
+    }
+
     fn lookup(&self, candidate: &str, out: &mut Vec<usize>) {
         if self.set.is_empty() {
             return;
@@ -168,6 +177,37 @@ impl GlobIndex {
     }
 }
 
+/// Path globs of one side (relative or absolute): those matched as written, and the folded
+/// globs of deny and ask rules, matched against the path in lower case.
+#[derive(Debug)]
+pub(crate) struct PathIndex {
+    plain: GlobIndex,
+    folded: GlobIndex,
+}
+
+impl PathIndex {
+    fn build(
+        plain: Vec<(Glob, usize)>,
+        folded: Vec<(Glob, usize)>,
+    ) -> Result<Self, globset::Error> {
+        Ok(Self {
+            plain: GlobIndex::build(plain)?,
+            folded: GlobIndex::build(folded)?,
+        })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.plain.is_empty() && self.folded.is_empty()
+    }
+
+    fn lookup(&self, candidate: &str, out: &mut Vec<usize>) {
+        self.plain.lookup(candidate, out);
+        if !self.folded.is_empty() {
+            self.folded.lookup(&crate::paths::fold(candidate), out);
+        }
+    }
+}
+
 /// What a rule looks at within the tools it selects.
 #[derive(Debug, Clone)]
 pub(crate) enum Condition {
@@ -175,8 +215,9 @@ pub(crate) enum Condition {
     Whole,
     /// Shell commands starting with (or, when not a prefix, equal to) these words.
     Command { words: Vec<String>, prefix: bool },
-    /// Paths matching one of these globs.
-    Path(Vec<Glob>),
+    /// Paths matching one of these globs; `folded`: globs in lower case, matched against
+    /// paths in lower case (deny and ask rules match without case).
+    Path { globs: Vec<Glob>, folded: bool },
     /// An input field whose value matches one of these globs.
     Argument { field: String, globs: Vec<Glob> },
 }
@@ -186,8 +227,9 @@ pub(crate) enum Condition {
 pub(crate) struct BucketBuilder {
     whole: Vec<usize>,
     commands: CommandTrie,
-    relative: Vec<(Glob, usize)>,
-    absolute: Vec<(Glob, usize)>,
+    /// Relative and absolute globs, each as written (`[0]`) and folded (`[1]`).
+    relative: [Vec<(Glob, usize)>; 2],
+    absolute: [Vec<(Glob, usize)>; 2],
     arguments: HashMap<String, Vec<(Glob, usize)>>,
 }
 
@@ -196,14 +238,15 @@ impl BucketBuilder {
         match condition {
             Condition::Whole => self.whole.push(rule),
             Condition::Command { words, prefix } => self.commands.insert(&words, prefix, rule),
-            Condition::Path(globs) => {
+            Condition::Path { globs, folded } => {
                 for g in globs {
                     // A relative glob names paths inside the workspace only.
-                    if g.glob().starts_with('/') {
-                        self.absolute.push((g, rule));
+                    let side = if g.glob().starts_with('/') {
+                        &mut self.absolute
                     } else {
-                        self.relative.push((g, rule));
-                    }
+                        &mut self.relative
+                    };
+                    side[usize::from(folded)].push((g, rule));
                 }
             }
             Condition::Argument { field, globs } => self
@@ -218,8 +261,14 @@ impl BucketBuilder {
         Ok(Bucket {
             whole: self.whole,
             commands: self.commands,
-            relative: GlobIndex::build(self.relative)?,
-            absolute: GlobIndex::build(self.absolute)?,
+            relative: {
+                let [plain, folded] = self.relative;
+                PathIndex::build(plain, folded)?
+            },
+            absolute: {
+                let [plain, folded] = self.absolute;
+                PathIndex::build(plain, folded)?
+            },
             arguments: self
                 .arguments
                 .into_iter()
@@ -234,15 +283,15 @@ impl BucketBuilder {
 pub(crate) struct Bucket {
     whole: Vec<usize>,
     commands: CommandTrie,
-    relative: GlobIndex,
-    absolute: GlobIndex,
+    relative: PathIndex,
+    absolute: PathIndex,
     arguments: WordMap<String, GlobIndex>,
 }
 
 impl Bucket {
     /// Whether a rule of this selector looks at paths.
     fn has_paths(&self) -> bool {
-        !(self.relative.set.is_empty() && self.absolute.set.is_empty())
+        !(self.relative.is_empty() && self.absolute.is_empty())
     }
 }
 
@@ -257,6 +306,33 @@ pub(crate) struct Hit {
     /// For a command rule matched word for word: how many words of the command it names
     /// (the rest are what the command adds to the rule's plain form).
     pub words: usize,
+    /// Set when the rule may apply but the call cannot be read well enough to tell (a path,
+    /// host or program only known at run time): a deny or ask rule then asks, never allows.
+    pub doubt: Option<Doubt>,
+}
+
+/// Why a deny or ask rule may apply to a call that cannot be read well enough to tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Doubt {
+    /// A path the call reads or writes is only known when it runs.
+    Path,
+    /// A host the call reaches is only known when it runs, or clients read it differently.
+    Host,
+    /// The program a command runs is only known when it runs.
+    Program,
+}
+
+impl Doubt {
+    /// Why, in words, for a decision's reason.
+    pub(crate) fn why(self) -> &'static str {
+        match self {
+            Self::Path => "a path it reads or writes is only known when it runs",
+            Self::Host => {
+                "a host it reaches is only known when it runs, or clients read it differently"
+            }
+            Self::Program => "the program it runs is only known when it runs",
+        }
+    }
 }
 
 /// Whether a glob matched against the text of the input field `field` may cover more than
@@ -409,6 +485,7 @@ impl Bucket {
             command: None,
             loose: false,
             words: 0,
+            doubt: None,
         });
         hits.extend(whole);
         // A path rule hits when a form of a path matches it; it covers (for an allow) only
@@ -457,6 +534,7 @@ impl Bucket {
                     .map_or(0, |&(_, n)| n)
                     < call.paths.len(),
                 words: 0,
+                doubt: None,
             }
         }));
         for (field, index) in &self.arguments {
@@ -475,6 +553,7 @@ impl Bucket {
                     command: None,
                     loose,
                     words: 0,
+                    doubt: None,
                 }));
                 // For deny and ask rules, a path field also matches as it resolves
                 // (`src/priv/p.txt` through a link to `private/`).
@@ -492,6 +571,7 @@ impl Bucket {
                         command: None,
                         loose: true,
                         words: 0,
+                        doubt: None,
                     }));
                 }
             }
@@ -500,6 +580,18 @@ impl Bucket {
         let mut matched = Vec::new();
         for (i, cmd) in script.commands.iter().enumerate() {
             let Some(program) = cmd.program() else {
+                // A program only known when it runs may be the one any command rule names:
+                // deny and ask rules may apply (the hits are loose: no allow covers it).
+                if !cmd.words.is_empty() {
+                    self.commands.every(&mut found);
+                    hits.extend(found.drain(..).map(|rule| Hit {
+                        rule,
+                        command: Some(i),
+                        loose: true,
+                        words: 0,
+                        doubt: Some(Doubt::Program),
+                    }));
+                }
                 continue;
             };
             // A word only known at run time ends what can be matched.
@@ -513,6 +605,7 @@ impl Bucket {
                 command: Some(i),
                 loose: false,
                 words,
+                doubt: None,
             }));
             let mut rest = positional_words(program, &words[1..]);
             let flags = command_flags(&words[1..]);
@@ -532,6 +625,7 @@ impl Bucket {
                 command: Some(i),
                 loose: true,
                 words: 0,
+                doubt: None,
             }));
         }
     }

@@ -9,6 +9,7 @@ mod decide;
 mod draft;
 mod effects;
 mod file;
+mod hosts;
 mod index;
 mod known;
 #[cfg(test)]
@@ -23,7 +24,7 @@ use warrant_core::decision::{AutoApprovalOrigin, PermissionDecisionSource, Prove
 use warrant_core::evaluator::{Evaluator, EvaluatorError, Rationale, Stance, Verdict};
 
 pub use config::{ArgumentPattern, Layer, RuleAction, RuleFile, RuleSet, RulesConfig, TableRule};
-pub(crate) use effects::host_of;
+pub(crate) use hosts::host_of;
 
 use crate::error::ConfigError;
 use crate::paths::Places;
@@ -98,7 +99,11 @@ impl RuleEvaluator {
     }
 
     /// The rule that decides the call, if one matches.
-    fn matching_rule(&self, call: &ToolCall, cx: &EvaluationContext) -> Option<&CompiledRule> {
+    fn matching_rule(
+        &self,
+        call: &ToolCall,
+        cx: &EvaluationContext,
+    ) -> Option<(&CompiledRule, decide::Decided)> {
         if self.rules.is_empty() {
             return None;
         }
@@ -179,14 +184,15 @@ impl RuleEvaluator {
             );
             hits.extend(self.effects.lookup(&done, &places));
         }
-        let rule = decide::decide(&self.rules, &hits, script, &places).map(|i| &self.rules[i])?;
-        if rule.action == RuleAction::Allow
+        let decided = decide::decide(&self.rules, &hits, script, &places)?;
+        let rule = &self.rules[decided.rule];
+        if decided.action == RuleAction::Allow
             && !is_shell_tool(tool)
             && !allow_covers_whole_call(rule, call, &cx.catalog)
         {
             return None;
         }
-        Some(rule)
+        Some((rule, decided))
     }
 }
 
@@ -230,7 +236,11 @@ fn allow_covers_whole_call(rule: &CompiledRule, call: &ToolCall, catalog: &ToolC
     })
 }
 
-fn rule_verdict(rule: &CompiledRule) -> Verdict {
+/// The verdict of the rule that decides (`decided`: what it does, and whether only in doubt).
+fn rule_verdict(rule: &CompiledRule, decided: decide::Decided) -> Verdict {
+    if let Some(doubt) = decided.doubt {
+        return doubtful_rule_verdict(rule, doubt);
+    }
     let (stance, risk, verb) = match rule.action {
         RuleAction::Deny => (Stance::HardDeny, Risk::High, "denies"),
         RuleAction::Ask => (Stance::RequireAsk, Risk::Medium, "asks for approval of"),
@@ -268,6 +278,32 @@ fn rule_verdict(rule: &CompiledRule) -> Verdict {
     Verdict::decide(
         stance,
         Rationale::new(code, reason, risk).with_provenance(provenance),
+    )
+}
+
+/// A deny or ask rule that may apply to a call that cannot be read well enough to tell: the
+/// call asks, in every mode, with the rule named.
+fn doubtful_rule_verdict(rule: &CompiledRule, doubt: index::Doubt) -> Verdict {
+    let code = if rule.explicit {
+        codes::EXPLICIT_TOOL_ASK
+    } else {
+        codes::NORMALIZED_RULE_ASK
+    };
+    let reason = format!(
+        "The {} rule \"{}\" ({}) may apply to this call: {}, so it asks.",
+        rule.layer.as_str(),
+        rule.text,
+        rule.origin,
+        doubt.why()
+    );
+    let provenance = Provenance::UserRule {
+        rule: rule.text.clone(),
+        layer: rule.layer.as_str().to_owned(),
+        origin: rule.origin.clone(),
+    };
+    Verdict::decide(
+        Stance::RequireAsk,
+        Rationale::new(code, reason, Risk::Medium).with_provenance(provenance),
     )
 }
 
@@ -309,8 +345,8 @@ impl Evaluator for RuleEvaluator {
         call: &ToolCall,
         cx: &EvaluationContext,
     ) -> Result<Verdict, EvaluatorError> {
-        if let Some(rule) = self.matching_rule(call, cx) {
-            return Ok(rule_verdict(rule));
+        if let Some((rule, decided)) = self.matching_rule(call, cx) {
+            return Ok(rule_verdict(rule, decided));
         }
         // Grants are applied by the chain itself, whatever evaluators it holds.
         let agent = call.agent();

@@ -9,8 +9,8 @@ mod unwrap;
 mod words;
 
 pub(crate) use crate::policy::shell::judge::expand_braces;
+pub(crate) use words::public_variable;
 pub use words::{Domain, Word};
-pub(crate) use words::{secret_like_name, secret_variable};
 
 /// The longest command text that is parsed; longer ones are [`ShellError::TooLong`].
 pub const MAX_COMMAND_BYTES: usize = 64 * 1024;

@@ -76,6 +76,9 @@ pub(crate) struct LoweredWord {
     pub substitutions: Vec<String>,
     /// Expansions that bash evaluates as code (`${!x}`, `${x@P}`, `$((x))`, `${a[i]}`).
     pub code: Vec<String>,
+    /// Variables with a lower-case letter it expands ([`environment_variable`]): the
+    /// environment's unless the script assigned them before.
+    pub environment: Vec<String>,
 }
 
 /// The value of ANSI-C quoted text (`$'…'`) as bash decodes it; `None` when it holds a NUL
@@ -278,6 +281,73 @@ pub(crate) fn secret_variable(source: &str) -> Option<&str> {
     (!PUBLIC_VARIABLES.contains(&name)).then_some(name)
 }
 
+/// The variable a parameter expansion (its source) expands when its name has a lower-case
+/// letter and reads as no credential's (those are [`secret_variable`]s): the script's own
+/// variable when the script assigned it earlier, else the environment's, which may hold
+/// anything (`github_pat`, `slack_hook_url`): the caller tells which.
+pub(crate) fn environment_variable(source: &str) -> Option<&str> {
+    let inner = source
+        .strip_prefix("${")
+        .and_then(|s| s.strip_suffix('}'))
+        .or_else(|| source.strip_prefix('$'))?;
+    let inner = inner.trim_start_matches(['#', '!']);
+    let end = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(inner.len());
+    let name = &inner[..end];
+    let own = name.is_empty()
+        || name.starts_with(|c: char| c.is_ascii_digit())
+        || !name.chars().any(|c| c.is_ascii_lowercase())
+        || PUBLIC_VARIABLES.contains(&name);
+    (!own).then_some(name)
+}
+
+/// Whether the environment variable `name` is one of the few whose value is public (`HOME`,
+/// `PATH`, `LANG`, …), compared with its case.
+pub(crate) fn public_variable(name: &str) -> bool {
+    PUBLIC_VARIABLES.contains(&name)
+}
+
+/// Whether a `${…}` (its source) is a command substitution that runs in the current shell
+/// (`${ cmd; }`, `${| cmd; }`, bash 5.3, ksh93, mksh): `${` followed by a blank, a newline
+/// or `|`, which no parameter expansion starts with.
+fn nonforking_substitution(source: &str) -> bool {
+    source
+        .strip_prefix("${")
+        .is_some_and(|rest| rest.starts_with([' ', '\t', '\n', '|']))
+}
+
+/// Whether a `${…}` (its source) is no parameter expansion bash 5.2 reads (`${touch p;}`,
+/// `${}`): a newer shell may read it as code ([`nonforking_substitution`]), an older one
+/// refuses it; either way it is not an inert expansion.
+pub(crate) fn invalid_parameter(source: &str) -> bool {
+    let Some(inner) = source.strip_prefix("${") else {
+        return false;
+    };
+    let inner = inner
+        .strip_prefix(['#', '!'])
+        .filter(|r| !r.is_empty() && !r.starts_with('}'))
+        .unwrap_or(inner);
+    let name_end = if inner.starts_with(|c: char| c.is_ascii_digit()) {
+        inner
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(inner.len())
+    } else if inner.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        inner
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(inner.len())
+    } else if inner.starts_with(['@', '*', '#', '?', '-', '$', '!']) {
+        1
+    } else {
+        return true;
+    };
+    let rest = &inner[name_end..];
+    !(rest.is_empty()
+        || rest.starts_with([
+            ':', '-', '=', '?', '+', '#', '%', '/', '^', ',', '@', '[', '}',
+        ]))
+}
+
 /// Whether an arithmetic expression names a variable: bash evaluates a variable's value as
 /// an arithmetic expression in turn, and `a[$(cmd)]` there runs `cmd`.
 pub(crate) fn arithmetic_evaluates_code(text: &str) -> bool {
@@ -337,6 +407,8 @@ struct Builder {
     substitutions: Vec<String>,
     /// Parts of the word that bash evaluates as code when it runs.
     code: Vec<String>,
+    /// Variables it expands that are the environment's unless the script assigned them.
+    environment: Vec<String>,
 }
 
 impl Builder {
@@ -353,19 +425,39 @@ impl Builder {
 
     /// Reads pieces; their offsets count from the start of `raw`, the outermost word.
     fn pieces(&mut self, raw: &str, pieces: &[WordPieceWithSource], quoted: bool) {
-        for p in pieces {
+        for (i, p) in pieces.iter().enumerate() {
             let source = raw.get(p.start_index..p.end_index).unwrap_or_default();
+            // The parser underneath reads `${ cmd; }` (and any `${…}` no parameter expansion
+            // is) as the text `$` and the text `{…}`: bash 5.3, ksh and mksh run it as code.
+            if let (WordPiece::Text(dollar), Some(next)) = (&p.piece, pieces.get(i + 1))
+                && dollar.ends_with('$')
+                && let WordPiece::Text(braced) = &next.piece
+                && braced.starts_with('{')
+            {
+                let end = braced.find('}').map_or(braced.len(), |e| e + 1);
+                let candidate = format!("${}", &braced[..end]);
+                if invalid_parameter(&candidate) {
+                    self.code.push(candidate);
+                }
+            }
             self.piece(&p.piece, raw, source, quoted);
         }
     }
 
     fn piece(&mut self, piece: &WordPiece, raw: &str, source: &str, quoted: bool) {
         if let WordPiece::ParameterExpansion(_) = piece {
+            // `${ cmd; }` and `${| cmd; }` (bash 5.3, ksh, mksh) are command substitutions run
+            // in the current shell, not parameter expansions: code, and not read here.
+            if nonforking_substitution(source) || invalid_parameter(source) {
+                self.code.push(source.to_owned());
+            }
             if parameter_evaluates_code(source) {
                 self.code.push(source.to_owned());
             }
             if let Some(name) = secret_variable(source) {
                 self.code.push(format!("${name}"));
+            } else if let Some(name) = environment_variable(source) {
+                self.environment.push(name.to_owned());
             }
         }
         match piece {
@@ -469,6 +561,7 @@ pub(crate) fn lower(raw: &str) -> Result<LoweredWord, String> {
             },
             substitutions: Vec::new(),
             code: Vec::new(),
+            environment: Vec::new(),
         });
     }
     parsed(raw)
@@ -490,11 +583,13 @@ fn parsed(raw: &str) -> Result<LoweredWord, String> {
         word,
         substitutions: b.substitutions,
         code: b.code,
+        environment: b.environment,
     })
 }
 
-/// The substitutions in an expanding here-document's body (quotes there are plain text).
-pub(crate) fn heredoc_substitutions(body: &str) -> Result<Vec<String>, String> {
+/// The substitutions in an expanding here-document's body (quotes there are plain text),
+/// and the variables with a lower-case letter it expands ([`LoweredWord::environment`]).
+pub(crate) fn heredoc_substitutions(body: &str) -> Result<(Vec<String>, Vec<String>), String> {
     let pieces = brush_parser::word::parse_heredoc(body, &ParserOptions::default())
         .map_err(|e| format!("here-document: {e}"))?;
     let mut b = Builder::default();
@@ -502,7 +597,7 @@ pub(crate) fn heredoc_substitutions(body: &str) -> Result<Vec<String>, String> {
     if let Some(code) = b.code.first() {
         return Err(format!("here-document evaluates `{code}` as code"));
     }
-    Ok(b.substitutions)
+    Ok((b.substitutions, b.environment))
 }
 
 #[cfg(test)]
@@ -561,5 +656,45 @@ mod plain_words {
         ] {
             assert!(!plain_text(raw), "{raw:?} is not plain");
         }
+    }
+}
+
+#[cfg(test)]
+mod parameters {
+    use super::{environment_variable, invalid_parameter};
+
+    #[test]
+    fn a_brace_that_is_no_parameter_expansion_is_code() {
+        for s in [
+            "${ cmd; }",
+            "${|cmd;}",
+            "${touch p;}",
+            "${}",
+            "${ x }",
+            "${a b}",
+        ] {
+            assert!(invalid_parameter(s), "{s}");
+        }
+        for s in [
+            "${HOME}",
+            "${x:-a b}",
+            "${#PATH}",
+            "${PATH%%:*}",
+            "${@}",
+            "${1}",
+            "${a[0]}",
+            "${!x}",
+            "${x/a/b}",
+        ] {
+            assert!(!invalid_parameter(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn a_lower_case_name_may_be_the_environments() {
+        assert_eq!(environment_variable("$github_pat"), Some("github_pat"));
+        assert_eq!(environment_variable("${Gh_Pat:-x}"), Some("Gh_Pat"));
+        assert_eq!(environment_variable("$HOME"), None);
+        assert_eq!(environment_variable("$1"), None);
     }
 }

@@ -40,7 +40,8 @@ impl Head {
         }))
     }
 
-    /// Appends a record after this head, keyed, and moves the head to it; returns its seq.
+    /// Appends a record after this head, keyed, and moves the head to it (in memory: see
+    /// [`store`](Self::store)); returns its seq.
     ///
     /// # Errors
     ///
@@ -72,14 +73,20 @@ impl Head {
             ])
         })
         .context("appending an audit record")?;
+        *self = Head { seq, hash };
+        Ok(seq)
+    }
+
+    /// Writes this head as the database's (once per transaction, after its appends: the
+    /// appends of a transaction only move the head in memory).
+    pub(crate) fn store(&self, conn: &Connection) -> Result<(), StoreError> {
         conn.prepare_cached(
             "INSERT INTO audit_head (id, seq, hash) VALUES (1, ?1, ?2) \
              ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
         )
-        .and_then(|mut s| s.execute(params![seq, hash]))
+        .and_then(|mut s| s.execute(params![self.seq, self.hash]))
         .context("moving the audit head")?;
-        *self = Head { seq, hash };
-        Ok(seq)
+        Ok(())
     }
 }
 

@@ -5,7 +5,7 @@
 //! | table | holds |
 //! |---|---|
 //! | `audit` | the append-only audit log: `seq`, session, tool call id, `at`, the record's canonical JSON, and its link in the chain (`prev_hash`, `hash`: HMAC-SHA-256 under the audit key over every column) |
-//! | `audit_head` | the chain's last link, written with every append; also appended to the checkpoint file outside the database, so a truncated or emptied log shows |
+//! | `audit_head` | the chain's last link, written by every commit that appends; also appended to the checkpoint file outside the database, so a truncated or emptied log shows |
 //! | `audit_meta` | the audit key's id (never the key) and the signed boundary of the legacy, unkeyed records of older schemas |
 //! | `evaluated_calls` | each evaluated tool call id once, so an id is never evaluated twice, restarts included |
 //! | `messages`, `tool_parts` | messages and their tool parts as JSON (`permissionDecision` and `permissionResolution` included), in order |

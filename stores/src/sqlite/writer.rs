@@ -251,46 +251,28 @@ fn run(
 /// Commits a batch in one transaction, each write in its own savepoint so that one failing
 /// write fails alone. When the commit itself fails, every write of the batch fails.
 ///
+/// A savepoint copies every page a write changes into a sub-journal first (the copy that
+/// `ROLLBACK TO` restores), once per write: most of a batch's pages (the audit log's last
+/// leaf, each session's event leaf) are copied again for every write that touches them. So
+/// the batch is first applied without savepoints; only when a write of it fails is that
+/// transaction rolled back and the batch applied again, one savepoint per write. Both ways
+/// apply the same statements to the same rows in the same order, so a batch whose writes
+/// all succeed leaves exactly what the savepoint path would.
+///
 /// The audit head is read under the write lock, so another handle or process appending to
-/// the same database never forks the chain. Once the commit is on disk, a moved head is
-/// appended to the checkpoint file.
+/// the same database never forks the chain; it is written once, before the commit. Once the
+/// commit is on disk, a moved head is appended to the checkpoint file.
 fn commit(
     conn: &mut Connection,
     limits: Limits,
     chain: &ChainConfig,
     batch: &[Job],
 ) -> Vec<Result<Answer, StoreError>> {
-    let outcome = (|| {
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .context("starting a write")?;
-        let mut head = Head::load(&tx)?;
-        let start = head.seq;
-        let mut results = Vec::with_capacity(batch.len());
-        for job in batch {
-            let job_head = head.clone();
-            let run = |sql: &str| {
-                tx.prepare_cached(sql)
-                    .and_then(|mut s| s.execute([]))
-                    .map(drop)
-            };
-            run("SAVEPOINT w").context("starting a write")?;
-            let result = apply(&tx, &mut head, limits, &chain.key, &job.write)
-                .and_then(|answer| run("RELEASE w").context("a write").map(|()| answer));
-            if result.is_err() {
-                head = job_head;
-                run("ROLLBACK TO w")
-                    .and_then(|()| run("RELEASE w"))
-                    .context("undoing a write")?;
-            }
-            results.push(result);
-        }
-        tx.commit().context("committing writes")?;
-        if head.seq != start {
-            export_head(chain, head);
-        }
-        Ok::<_, StoreError>(results)
-    })();
+    let outcome = match commit_together(conn, limits, chain, batch) {
+        Ok(Some(results)) => Ok(results),
+        Ok(None) => commit_each(conn, limits, chain, batch),
+        Err(e) => Err(e),
+    };
     outcome.unwrap_or_else(|e| {
         tracing::error!(error = %e, writes = batch.len(), "a group commit failed");
         batch
@@ -298,6 +280,81 @@ fn commit(
             .map(|_| Err(StoreError::new(e.kind, e.message.clone())))
             .collect()
     })
+}
+
+/// Applies and commits a batch without savepoints; `None` (the transaction rolled back,
+/// nothing written) when one of its writes failed.
+fn commit_together(
+    conn: &mut Connection,
+    limits: Limits,
+    chain: &ChainConfig,
+    batch: &[Job],
+) -> Result<Option<Vec<Result<Answer, StoreError>>>, StoreError> {
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .context("starting a write")?;
+    let mut head = Head::load(&tx)?;
+    let start = head.seq;
+    let mut results = Vec::with_capacity(batch.len());
+    for job in batch {
+        match apply(&tx, &mut head, limits, &chain.key, &job.write) {
+            Ok(answer) => results.push(Ok(answer)),
+            Err(_) => {
+                // Dropping the transaction rolls it back; the batch is applied again.
+                drop(tx);
+                return Ok(None);
+            }
+        }
+    }
+    if head.seq != start {
+        head.store(&tx)?;
+    }
+    tx.commit().context("committing writes")?;
+    if head.seq != start {
+        export_head(chain, head);
+    }
+    Ok(Some(results))
+}
+
+/// Applies and commits a batch, each write in its own savepoint.
+fn commit_each(
+    conn: &mut Connection,
+    limits: Limits,
+    chain: &ChainConfig,
+    batch: &[Job],
+) -> Result<Vec<Result<Answer, StoreError>>, StoreError> {
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .context("starting a write")?;
+    let mut head = Head::load(&tx)?;
+    let start = head.seq;
+    let mut results = Vec::with_capacity(batch.len());
+    for job in batch {
+        let job_head = head.clone();
+        let run = |sql: &str| {
+            tx.prepare_cached(sql)
+                .and_then(|mut s| s.execute([]))
+                .map(drop)
+        };
+        run("SAVEPOINT w").context("starting a write")?;
+        let result = apply(&tx, &mut head, limits, &chain.key, &job.write)
+            .and_then(|answer| run("RELEASE w").context("a write").map(|()| answer));
+        if result.is_err() {
+            head = job_head;
+            run("ROLLBACK TO w")
+                .and_then(|()| run("RELEASE w"))
+                .context("undoing a write")?;
+        }
+        results.push(result);
+    }
+    if head.seq != start {
+        head.store(&tx)?;
+    }
+    tx.commit().context("committing writes")?;
+    if head.seq != start {
+        export_head(chain, head);
+    }
+    Ok(results)
 }
 
 /// Appends the committed head to the checkpoint file. The records are durable already, so a

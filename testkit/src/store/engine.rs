@@ -212,10 +212,7 @@ pub async fn a_decision_reaches_subscribers_only_once_audited(s: Subject) {
     let (seen, ()) = tokio::join!(watch, decide);
     assert_eq!(
         seen,
-        [
-            ("c1".to_owned(), true, true),
-            ("c2".to_owned(), true, true)
-        ]
+        [("c1".to_owned(), true, true), ("c2".to_owned(), true, true)]
     );
 }
 

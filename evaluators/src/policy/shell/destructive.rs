@@ -9,6 +9,63 @@ use super::programs::DOWNLOADERS;
 use crate::paths::Place;
 use crate::shell::{INTERPRETERS, SimpleCommand, Word};
 
+/// Programs that delete or destroy the files they are given, one by one: run on every file a
+/// producer finds under a tree, they delete that tree.
+const DELETERS: &[&str] = &[
+    "rm", "rmdir", "unlink", "shred", "srm", "truncate", "wipe", "scrub",
+];
+
+/// Whether `program` (as written, maybe with a directory) deletes the files it is given.
+fn deletes_operands(program: &str) -> bool {
+    DELETERS.contains(&program.rsplit('/').next().unwrap_or(program))
+}
+
+/// The roots of the `find` commands whose output feeds the `xargs` that runs `cmd`
+/// (`find ~ -type f | xargs rm`): every file below them is an operand of `cmd`.
+pub(super) fn found_by_feeding_find(j: &Judge<'_>, cmd: &SimpleCommand) -> Vec<(usize, Word)> {
+    let Some(index) = j.script.commands.iter().position(|c| c == cmd) else {
+        return Vec::new();
+    };
+    let Some((_, xargs)) = j
+        .script
+        .ancestors(index)
+        .find(|(_, c)| c.program() == Some("xargs"))
+    else {
+        return Vec::new();
+    };
+    let mut roots = Vec::new();
+    for &i in &xargs.feeds {
+        let Some(feed) = j.script.commands.get(i) else {
+            continue;
+        };
+        if !matches!(feed.program(), Some("find" | "fd" | "fdfind")) {
+            continue;
+        }
+        let args = feed.args();
+        let found: Vec<Word> = if feed.program() == Some("find") {
+            args.iter()
+                .take_while(|w| {
+                    w.literal()
+                        .is_none_or(|t| !(t.starts_with('-') || t == "(" || t == "!" || t == ","))
+                })
+                .cloned()
+                .collect()
+        } else {
+            // `fd PATTERN [PATH…]`: the paths after the pattern.
+            args.iter()
+                .filter(|w| w.literal().is_none_or(|t| !t.starts_with('-')))
+                .skip(1)
+                .cloned()
+                .collect()
+        };
+        if found.is_empty() {
+            roots.push((i, Word::literal_text(".")));
+        }
+        roots.extend(found.into_iter().map(|w| (i, w)));
+    }
+    roots
+}
+
 /// `rm`, `rmdir`, `unlink`, `shred`: every target is deleted; `-r` deletes trees.
 pub(super) fn remove(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let args = cmd.args();
@@ -24,6 +81,12 @@ pub(super) fn remove(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         j.write(cmd, target, Some(recursive));
     }
     if cmd.extra_args {
+        // `find ~ -type f | xargs rm`: every file of the tree found is deleted, the tree is.
+        for (i, root) in found_by_feeding_find(j, cmd) {
+            if let Some(feed) = j.script.commands.get(i).cloned() {
+                j.write(&feed, &root, Some(true));
+            }
+        }
         // `… | xargs rm -rf`: the trees deleted come from the input, which may name `~` or `/`.
         if recursive
             && cmd.parent.is_some()
@@ -117,6 +180,43 @@ fn xargs_input_is_literal_inside(j: &Judge<'_>, cmd: &SimpleCommand) -> bool {
     })
 }
 
+/// Whether an archiver moves what it archives into the archive, deleting the originals
+/// (`zip -m`, `zip -rm`, `zip --move`, `7z a -sdel`).
+pub(super) fn archive_moves(program: &str, args: &[Word]) -> bool {
+    args.iter()
+        .filter_map(Word::literal)
+        .any(|t| match program {
+            "zip" => {
+                t == "--move" || (t.starts_with('-') && !t.starts_with("--") && t.contains('m'))
+            }
+            _ => t.eq_ignore_ascii_case("-sdel"),
+        })
+}
+
+/// `zip -m ARCHIVE FILES…`, `7z a -sdel ARCHIVE FILES…`: every file archived is deleted, so
+/// each operand after the archive (`-r`: with its tree) is judged as deleted.
+pub(super) fn archive_move(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let args = cmd.args();
+    let recursive = cmd.program() != Some("zip")
+        || args.iter().filter_map(Word::literal).any(|t| {
+            t == "--recurse-paths"
+                || (t.starts_with('-') && !t.starts_with("--") && t.contains(['r', 'R']))
+        });
+    // zip: the archive; 7z: the command letter and the archive.
+    let skip = if cmd.program() == Some("zip") { 1 } else { 2 };
+    let pos = positional(args);
+    for target in pos.iter().skip(skip) {
+        j.write(cmd, target, Some(recursive));
+    }
+    if pos.len() <= skip || cmd.extra_args {
+        j.write_inside(
+            cmd,
+            "moves files only known when it runs into an archive",
+            Risk::High,
+        );
+    }
+}
+
 /// `chmod`, `chown`, `chgrp`: the first positional is the mode or owner; `-R` reaches trees.
 pub(super) fn permissions(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let args = cmd.args();
@@ -163,10 +263,95 @@ pub(super) fn dd(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     }
 }
 
-/// `kill -9 -1` and `killall5` stop every process; other signals ask.
+/// Whether a process-name pattern of `pkill`/`killall -r` (an extended regular expression,
+/// matched anywhere in the name) matches every name: nothing in it but regex syntax outside
+/// brackets (`.`, `^`, `.*`, `''`), or a bracket expression alone.
+fn matches_every_name(pattern: &str) -> bool {
+    let mut depth = 0;
+    let mut literal = false;
+    for c in pattern.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' if depth > 0 => depth -= 1,
+            _ if depth > 0 => {}
+            c if c.is_alphanumeric() || c == '/' || c == '-' || c == '_' => literal = true,
+            _ => {}
+        }
+    }
+    !literal
+}
+
+/// `kill -9 -1`, `killall5`, `pkill .`, `killall -r .` and `pkill -u USER` stop every process
+/// (of a user); other signals ask.
 pub(super) fn kill(j: &mut Judge<'_>, cmd: &SimpleCommand) {
-    let everything =
-        cmd.program() == Some("kill") && cmd.args().iter().any(|w| w.literal() == Some("-1"));
+    let args = cmd.args();
+    let texts: Vec<Option<&str>> = args.iter().map(Word::literal).collect();
+    let signal_zero = texts
+        .iter()
+        .any(|t| matches!(t, Some("-0" | "-s0" | "--signal=0")));
+    let everything = match cmd.program() {
+        Some("kill") => texts.contains(&Some("-1")),
+        Some("killall5") => !signal_zero,
+        Some("pkill" | "killall") => {
+            let regex = cmd.program() == Some("pkill")
+                || texts.iter().any(|t| {
+                    t.is_some_and(|t| {
+                        t == "--regexp"
+                            || (t.starts_with('-') && !t.starts_with("--") && t.contains('r'))
+                    })
+                });
+            let by_user = texts.iter().any(|t| {
+                t.is_some_and(|t| {
+                    matches!(t, "-u" | "-U" | "-g" | "-G" | "--euid" | "--uid" | "--user")
+                        || t.starts_with("--euid=")
+                        || t.starts_with("--uid=")
+                        || t.starts_with("--user=")
+                })
+            });
+            // Operands, without the values of the options that take one (`-u root`).
+            const VALUED: &[&str] = &[
+                "-u",
+                "-U",
+                "-g",
+                "-G",
+                "-s",
+                "-t",
+                "-P",
+                "-F",
+                "-c",
+                "--signal",
+                "--euid",
+                "--uid",
+                "--user",
+                "--group",
+                "--pgroup",
+                "--session",
+                "--terminal",
+                "--parent",
+                "--pidfile",
+                "--ns",
+                "--nslist",
+                "--older-than",
+                "--younger-than",
+            ];
+            let mut patterns: Vec<&str> = Vec::new();
+            let mut skip = false;
+            for t in texts.iter().flatten() {
+                if std::mem::take(&mut skip) {
+                    continue;
+                }
+                if t.starts_with('-') {
+                    skip = VALUED.contains(t);
+                    continue;
+                }
+                patterns.push(t);
+            }
+            !signal_zero
+                && ((regex && patterns.iter().any(|p| matches_every_name(p)))
+                    || (by_user && cmd.program() == Some("pkill") && patterns.is_empty()))
+        }
+        _ => false,
+    };
     if everything {
         j.destructive(cmd, "stops every process");
     } else {
@@ -186,7 +371,15 @@ pub(super) fn find(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let dot = Word::literal_text(".");
     let roots = if roots.is_empty() { vec![&dot] } else { roots };
     let before = j.findings.len();
-    let deletes = args.iter().any(|w| w.literal() == Some("-delete"));
+    // Deleting every file found, one by one (`-exec rm {} +`, `-execdir shred -u {} ;`), is
+    // deleting the tree as `-delete` does.
+    let deletes = args.iter().any(|w| w.literal() == Some("-delete"))
+        || args.windows(2).any(|pair| {
+            matches!(
+                pair[0].literal(),
+                Some("-exec" | "-execdir" | "-ok" | "-okdir")
+            ) && pair[1].literal().is_some_and(deletes_operands)
+        });
     for root in &roots {
         if deletes {
             j.write(cmd, root, Some(true));
@@ -255,4 +448,31 @@ fn reads_code_from_outside(cmd: &SimpleCommand) -> bool {
         i += 1;
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_of_only_regex_syntax_match_every_process_name() {
+        for every in [".", ".*", "^", "", "^.*$", "[a-z]", "(.)"] {
+            assert!(matches_every_name(every), "{every:?}");
+        }
+        for some in ["node", "^node$", "python3", "[n]ode", "my-app"] {
+            assert!(!matches_every_name(some), "{some:?}");
+        }
+    }
+
+    #[test]
+    fn archivers_that_move_what_they_archive() {
+        let words = |t: &[&str]| t.iter().map(|w| Word::literal_text(*w)).collect::<Vec<_>>();
+        assert!(archive_moves("zip", &words(&["-rm", "x.zip", "src"])));
+        assert!(archive_moves("zip", &words(&["--move", "x.zip", "src"])));
+        assert!(!archive_moves("zip", &words(&["-r", "x.zip", "src"])));
+        assert!(archive_moves("7z", &words(&["a", "-sdel", "x.7z", "src"])));
+        assert!(!archive_moves("7z", &words(&["a", "x.7z", "src"])));
+        assert!(deletes_operands("/bin/rm") && deletes_operands("shred"));
+        assert!(!deletes_operands("cat"));
+    }
 }

@@ -149,13 +149,22 @@ pub(super) fn rsync(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         matches!(t, "--recursive" | "--archive")
             || (t.starts_with('-') && !t.starts_with("--") && t.contains(['r', 'a']))
     });
+    // `--delete*` deletes what the destination holds beyond the sources, up to all of it;
+    // `--remove-source-files` deletes every file sent: judged as deleting those trees.
+    let options = || args.iter().filter_map(Word::literal);
+    let deletes_dest = options().any(|t| t.starts_with("--del"));
+    let deletes_sources =
+        options().any(|t| t.starts_with("--remove-source") || t.starts_with("--remove-sent"));
     if let Some((dest, sources)) = pos.split_last()
         && !sources.is_empty()
     {
         for s in sources {
             j.read(cmd, s);
+            if deletes_sources {
+                j.write(cmd, s, Some(recursive));
+            }
         }
-        j.write(cmd, dest, None);
+        j.write(cmd, dest, deletes_dest.then_some(true));
         landing(j, cmd, sources, dest, recursive);
     }
     if remote {
@@ -212,11 +221,12 @@ pub(super) fn unzip(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         j.read(cmd, archive);
     }
     let dir = dir.unwrap_or_else(|| Word::literal_text("."));
-    j.write(cmd, &dir, None);
     let named = pos.get(1..).unwrap_or_default();
     if named.is_empty() {
-        return j.protected_tree(cmd, &dir, false);
+        j.protected_tree(cmd, &dir, false);
+        return j.extract_tree(cmd, &dir);
     }
+    j.write(cmd, &dir, None);
     let base = dir
         .literal()
         .unwrap_or(".")
@@ -357,6 +367,9 @@ pub(super) fn sort(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     }
 }
 
+/// Reads tar's options the way GNU tar does (old-style letters first, clusters with attached
+/// or following values, long options by any unambiguous beginning): where it extracts
+/// (`-C`, `--directory`), whether member names may be absolute (`-P`), and the members named.
 pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let args = cmd.args();
     let first = args.first().and_then(Word::literal).unwrap_or_default();
@@ -365,50 +378,115 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         // A listing the program table does not prove harmless (its options run programs).
         return j.read_only(cmd);
     }
-    let mut dir = None;
+    let long = |t: &str, name: &str| t.len() >= 5 && name.starts_with(t);
+    let mut dir: Option<Word> = None;
+    let mut absolute = false;
     let mut pos: Vec<&Word> = Vec::new();
     let mut i = 0;
     while let Some(w) = args.get(i) {
         i += 1;
-        match w.literal() {
-            Some("-C" | "--directory") => {
-                dir = args.get(i);
+        let Some(t) = w.literal() else {
+            pos.push(w);
+            continue;
+        };
+        if t == "--" {
+            pos.extend(&args[i..]);
+            break;
+        }
+        if let Some(rest) = t.strip_prefix("--") {
+            let (name, value) = match rest.split_once('=') {
+                Some((n, v)) => (format!("--{n}"), Some(Word::literal_text(v))),
+                None => (t.to_owned(), None),
+            };
+            if long(&name, "--directory") {
+                dir = value.or_else(|| args.get(i).cloned());
+                i += usize::from(!t.contains('='));
+            } else if long(&name, "--file") && !t.contains('=') {
                 i += 1;
+            } else if long(&name, "--absolute-names") {
+                absolute = true;
             }
-            Some(t) if t.starts_with("--directory=") => {
-                j.protected_tree(cmd, &Word::literal_text(&t["--directory=".len()..]), false);
+            continue;
+        }
+        // A cluster (`-xvf`, `-C/`), or old-style letters as the first word (`xfC a.tar /`),
+        // whose values follow in order.
+        let old_style = i == 1 && !t.starts_with('-');
+        if !(old_style || t.starts_with('-')) {
+            pos.push(w);
+            continue;
+        }
+        let letters = t.trim_start_matches('-');
+        for (k, c) in letters.char_indices() {
+            match c {
+                'P' => absolute = true,
+                'f' | 'C' => {
+                    let attached = &letters[k + 1..];
+                    let value = if !old_style && !attached.is_empty() {
+                        Some(Word::literal_text(attached))
+                    } else {
+                        i += 1;
+                        args.get(i - 1).cloned()
+                    };
+                    if c == 'C' {
+                        dir = value;
+                    }
+                    if !old_style {
+                        break;
+                    }
+                }
+                _ => {}
             }
-            // The archive itself (`-f FILE`, `xf FILE`).
-            Some(t) if t.starts_with('-') && t.ends_with('f') => i += 1,
-            Some(t) if i == 1 && !t.starts_with('-') && t.contains('f') => i += 1,
-            Some(t) if t.starts_with('-') => {}
-            _ => pos.push(w),
         }
     }
     let extracting = has_flag(args, 'x', "--extract")
         || args.iter().any(|w| w.literal() == Some("--get"))
         || (!first.starts_with('-') && first.contains('x'));
+    // `--remove-files` deletes every file it archives: the operands are deleted trees.
+    let removes = args.iter().filter_map(Word::literal).any(|t| {
+        t.strip_prefix("--")
+            .is_some_and(|n| n.len() >= 3 && "remove-files".starts_with(n))
+    });
+    if removes && !extracting {
+        let base = dir.as_ref().and_then(Word::literal).unwrap_or(".");
+        for w in &pos {
+            match w.literal() {
+                Some(t) if !t.starts_with(['/', '~']) && base != "." => {
+                    let member = Word::literal_text(format!("{}/{t}", base.trim_end_matches('/')));
+                    j.write(cmd, &member, Some(true));
+                }
+                _ => j.write(cmd, w, Some(true)),
+            }
+        }
+    }
     if !extracting {
         pos.clear();
     }
+    let here = Word::literal_text(".");
+    let into = dir.as_ref().unwrap_or(&here);
     // Members named on the line are written where they are extracted.
-    let base = dir
-        .and_then(Word::literal)
-        .unwrap_or(".")
-        .trim_end_matches('/');
+    let base = into.literal().unwrap_or(".").trim_end_matches('/');
     for m in &pos {
         match m.literal() {
-            Some(t) => j.protected_tree(cmd, &Word::literal_text(format!("{base}/{t}")), false),
-            None => j.protected_tree(cmd, dir.unwrap_or(&Word::literal_text(".")), true),
+            Some(t) => {
+                let member = Word::literal_text(format!("{base}/{t}"));
+                j.protected_tree(cmd, &member, false);
+                j.write(cmd, &member, None);
+            }
+            None => j.protected_tree(cmd, into, true),
         }
     }
-    match dir {
-        Some(d) => {
-            j.write(cmd, d, None);
-            if extracting {
-                j.protected_tree(cmd, d, false);
-            }
+    if extracting && absolute {
+        // Absolute member names are written where they say, anywhere.
+        return j.extract_tree(cmd, &Word::literal_text("/"));
+    }
+    if extracting {
+        j.protected_tree(cmd, into, false);
+        if pos.is_empty() || pos.iter().any(|m| m.literal().is_none()) {
+            return j.extract_tree(cmd, into);
         }
+    }
+    match &dir {
+        Some(d) => j.write(cmd, d, None),
         None => j.write_inside(cmd, "creates or extracts an archive", Risk::Medium),
     }
 }

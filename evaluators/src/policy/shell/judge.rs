@@ -5,6 +5,7 @@ use warrant_core::evaluator::Stance;
 
 use super::producer;
 use crate::paths::{Located, Place, Places, Scan};
+use crate::paths::{content_secret, git_config, hard_linked};
 use crate::policy::codes::{
     FILESYSTEM_OUTSIDE_WORKSPACE, FILESYSTEM_PROTECTED_CONFIG, FILESYSTEM_SENSITIVE_PATH,
     FILESYSTEM_SENSITIVE_TREE, SHELL_DESTRUCTIVE, SHELL_READ_ONLY, SHELL_UNKNOWN_COMMAND,
@@ -140,6 +141,14 @@ impl Judge<'_> {
         {
             self.unknown(cmd, &why, Risk::High);
         }
+        if effects.repository
+            && let Some(why) = repository_above(
+                self.places.root(),
+                effects.history || !effects.objects.is_empty(),
+            )
+        {
+            self.unknown(cmd, &why, Risk::High);
+        }
         if effects.remote_urls
             && let Some(why) = workspace_git_config_credentials(self.places.root())
         {
@@ -224,10 +233,20 @@ impl Judge<'_> {
         }
         let root = self.places.root();
         let mut dir = start.path.as_path();
-        while dir != root && dir.starts_with(root) {
-            let bare = ["HEAD", "objects", "config"]
+        // git takes a directory for a repository by its `HEAD`, or by a `commondir` or
+        // `gitdir` file naming another directory whose objects, refs and configuration it
+        // then uses: any one of them (or anything git could be told to read through them)
+        // is a repository the workspace's configuration checks do not cover.
+        let bare = |dir: &std::path::Path| {
+            ["HEAD", "commondir", "gitdir"]
                 .iter()
-                .all(|n| dir.join(n).exists());
+                .any(|n| std::fs::symlink_metadata(dir.join(n)).is_ok())
+        };
+        if dir == root && !root.join(".git").exists() && bare(root) {
+            return Some(".".to_owned());
+        }
+        while dir != root && dir.starts_with(root) {
+            let bare = bare(dir);
             if dir.join(".git").exists() || bare || dir.file_name().is_some_and(|n| n == ".git") {
                 return Some(
                     self.places
@@ -253,6 +272,11 @@ impl Judge<'_> {
         while let Some(d) = dir {
             let candidate = d.join(name);
             match std::fs::symlink_metadata(&candidate) {
+                // The home directory's own files are the user's configuration, not the
+                // project's; files whose settings are read count only when they name programs.
+                Ok(_)
+                    if (self.places.home() == Some(d) && d != self.places.root())
+                        || !crate::programs::build_config::names_program(&candidate) => {}
                 Ok(_) => return Some(self.places.shown(&candidate)),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {}
@@ -640,6 +664,46 @@ impl Judge<'_> {
         self.add(Stance::DefaultAsk, SHELL_UNKNOWN_COMMAND, risk, reason);
     }
 
+    /// The command extracts an archive into the directory `word`, members unnamed: it may
+    /// create or overwrite any file below it. Like deleting the tree (`rm -rf ~`), that is a
+    /// hard deny on the system, in a secret directory, and in or above the home directory
+    /// (whose dotfiles run programs); elsewhere outside the workspace it is a write outside,
+    /// inside it a write (protected configuration checked by the caller).
+    pub(super) fn extract_tree(&mut self, cmd: &SimpleCommand, word: &Word) {
+        let shown = word.raw.as_str();
+        let located = match self.target(cmd, word) {
+            Target::Known(l) | Target::Below(l) => l,
+            Target::Unknown => {
+                let what =
+                    format!("extracts an archive into `{shown}`, a path only known when it runs");
+                return self.write_inside(cmd, &what, Risk::High);
+            }
+        };
+        let what =
+            format!("extracts an archive into `{shown}`, which may overwrite any file below it");
+        match located.place {
+            Place::Sensitive(secret) => self.sensitive(cmd, shown, &secret),
+            Place::System | Place::Device => {
+                self.destructive(
+                    cmd,
+                    &format!("{what}: part of the operating system or a device"),
+                );
+            }
+            Place::Outside => {
+                let home = self.places.locate("~", &WorkingDir::Root).path;
+                let near_home = !home.is_absolute()
+                    || located.path.starts_with(&home)
+                    || home.starts_with(&located.path);
+                if near_home {
+                    self.destructive(cmd, &format!("{what}, in or above the home directory"));
+                } else {
+                    self.write(cmd, word, None);
+                }
+            }
+            Place::HarmlessDevice | Place::Unknown | Place::Inside => self.write(cmd, word, None),
+        }
+    }
+
     pub(super) fn write_inside(&mut self, cmd: &SimpleCommand, what: &str, risk: Risk) {
         let reason = format!("{} {what}.", quote(cmd));
         self.add(Stance::DefaultAsk, SHELL_WRITE, risk, reason);
@@ -663,6 +727,15 @@ impl Judge<'_> {
     /// The command reads `word`.
     pub(super) fn read(&mut self, cmd: &SimpleCommand, word: &Word) {
         let shown = &word.raw;
+        // A path only known when it runs whose known beginning is already inside a secret
+        // directory (`~/.ssh/$k`, `find ~/.ssh -exec cat {} +`) reads a secret whatever
+        // follows.
+        if word.literal().is_none()
+            && let Target::Below(l) = self.target(cmd, word)
+            && let Place::Sensitive(what) = l.place
+        {
+            return self.sensitive(cmd, shown, &what);
+        }
         if let Some(domain) = &word.domain {
             return self.domain(cmd, word, domain, false);
         }
@@ -676,6 +749,20 @@ impl Judge<'_> {
                 Risk::Medium,
             );
         };
+        // zsh (the shell an agent may run) reads `**/` as every directory below, and `***/`
+        // as every directory below through symlinks: the files of that whole tree are read.
+        if text.contains("**") && word.domain.is_none() {
+            let tree = crate::programs::Tree {
+                root: Word::literal_text(glob_base(text).into_owned()),
+                hidden: true,
+                follow: text.contains("***"),
+                tracked: false,
+                names: Vec::new(),
+                excludes: Vec::new(),
+                ignores: false,
+            };
+            self.tree(cmd, &tree);
+        }
         if text.contains(['*', '?', '[', '{']) {
             for path in self.expanded(cmd, text) {
                 match path {
@@ -704,7 +791,32 @@ impl Judge<'_> {
                     &format!("reads `{shown}`, the user's terminal"),
                     Risk::Medium,
                 ),
-                Place::Inside | Place::HarmlessDevice => {}
+                Place::Inside if hard_linked(&l.path) => {
+                    let reason = format!(
+                        "{} reads `{shown}`, a file with more than one name (a hard link), which may be a file outside the workspace.",
+                        quote(cmd)
+                    );
+                    self.add(
+                        Stance::DefaultAsk,
+                        FILESYSTEM_OUTSIDE_WORKSPACE,
+                        Risk::Medium,
+                        reason,
+                    );
+                }
+                Place::Inside => {
+                    // A secret by its content only (a key in a test fixture may be one too):
+                    // not proven harmless, and not refused outright either.
+                    if let Some(what) = content_secret(&l.path) {
+                        let reason = format!("{} reads `{shown}`, {what}.", quote(cmd));
+                        self.add(
+                            Stance::DefaultAsk,
+                            FILESYSTEM_SENSITIVE_PATH,
+                            Risk::High,
+                            reason,
+                        );
+                    }
+                }
+                Place::HarmlessDevice => {}
                 Place::Unknown => self.unknown(
                     cmd,
                     &format!("reads `{shown}` from a directory an earlier `cd` chose"),
@@ -737,7 +849,35 @@ impl Judge<'_> {
             Some(false) => "deletes",
             None => "writes",
         };
+        // `find ROOT … -exec rm {} +` (or `shred`, `truncate`, `mv`, `chmod` …): `{}` is every
+        // path found below ROOT, one by one, so the tree at ROOT is what is destroyed.
+        if word.raw == "{}"
+            && word.literal().is_none()
+            && cmd
+                .parent
+                .and_then(|p| self.script.commands.get(p))
+                .is_some_and(|p| p.program() == Some("find"))
+        {
+            let root = word.prefix.trim_end_matches('/');
+            let root = Word::literal_text(if root.is_empty() { "/" } else { root });
+            return self.write(cmd, &root, Some(true));
+        }
         let recursive = delete == Some(true);
+        // The command's own output and error, by the names the kernel gives them in the
+        // command's process (`dd of=/proc/self/fd/1`): `/dev/stdout` and `/dev/stderr`.
+        if delete.is_none()
+            && matches!(
+                word.literal(),
+                Some(
+                    "/proc/self/fd/1"
+                        | "/proc/self/fd/2"
+                        | "/proc/thread-self/fd/1"
+                        | "/proc/thread-self/fd/2"
+                )
+            )
+        {
+            return;
+        }
         if let Some(what) = self.glob_secret(cmd, word) {
             return self.sensitive(cmd, shown, &what);
         }
@@ -751,6 +891,22 @@ impl Judge<'_> {
                     return self.destructive(
                         cmd,
                         &format!("deletes `{shown}`, which is `/` when its variable is empty"),
+                    );
+                }
+                // `rm -rf ~+/..`, `rm -rf "$PWD/.."`: a parent of a directory only known when
+                // it runs (the workspace's own parent, or home's) is no tree the call owns.
+                let parent = word
+                    .raw
+                    .trim_matches(['"', '\''])
+                    .trim_end_matches('/')
+                    .split('/')
+                    .any(|c| c == "..");
+                if recursive && parent {
+                    return self.destructive(
+                        cmd,
+                        &format!(
+                            "deletes `{shown}`, a parent of a directory only known when it runs"
+                        ),
                     );
                 }
                 let what = format!("{verb} `{shown}`, a path only known when it runs");
@@ -780,6 +936,18 @@ impl Judge<'_> {
             }
             Place::Outside if recursive => {
                 self.destructive(cmd, &format!("{verb} `{shown}`, outside the workspace"));
+            }
+            Place::Inside if delete.is_none() && hard_linked(&located.path) => {
+                let reason = format!(
+                    "{} {verb} `{shown}`, a file with more than one name (a hard link), which may be a file outside the workspace.",
+                    quote(cmd)
+                );
+                self.add(
+                    Stance::DefaultAsk,
+                    FILESYSTEM_OUTSIDE_WORKSPACE,
+                    Risk::High,
+                    reason,
+                );
             }
             Place::Outside => {
                 let reason = format!("{} {verb} `{shown}`, outside the workspace.", quote(cmd));
@@ -1064,48 +1232,11 @@ const GIT_CONFIG_PROGRAMS: &[&str] = &[
     "include",
 ];
 
-/// The most bytes of a repository configuration that are read; a longer one is not proven.
-const MAX_GIT_CONFIG_BYTES: u64 = 64 * 1024;
-
-/// Why printing the workspace repository's remote URLs may print a credential, if it may:
-/// `.git/config` sets an `http.extraheader` or names an `http(s)://user[:token]@host` URL, or
-/// cannot be read.
+/// Why printing the workspace repository's remote URLs may print a credential, if it may
+/// (see [`git_config::credential`]).
 fn workspace_git_config_credentials(root: &std::path::Path) -> Option<String> {
-    let text = match read_git_config(&root.join(".git/config")) {
-        Ok(Some(t)) => t,
-        Ok(None) => return None,
-        Err(why) => return Some(why),
-    };
-    let userinfo = text.lines().any(|line| {
-        ["http://", "https://"].iter().any(|scheme| {
-            line.split(scheme).skip(1).any(|rest| {
-                rest.split('/')
-                    .next()
-                    .is_some_and(|host| host.contains('@'))
-            })
-        })
-    });
-    (userinfo || text.contains("extraheader"))
-        .then(|| "prints remote URLs, and `.git/config` holds a credential".to_owned())
-}
-
-/// The text of a repository configuration file, lower-cased; `None` when there is none, an
-/// error naming the file when it cannot be read or is longer than [`MAX_GIT_CONFIG_BYTES`].
-fn read_git_config(path: &std::path::Path) -> Result<Option<String>, String> {
-    let shown = path.display();
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read `{shown}` ({e})")),
-    };
-    if meta.len() > MAX_GIT_CONFIG_BYTES {
-        return Err(format!(
-            "`{shown}` is longer than {MAX_GIT_CONFIG_BYTES} bytes and is not read"
-        ));
-    }
-    std::fs::read(path)
-        .map(|t| Some(String::from_utf8_lossy(&t).to_ascii_lowercase()))
-        .map_err(|e| format!("cannot read `{shown}` ({e})"))
+    git_config::credential(&root.join(".git/config"))
+        .map(|why| format!("prints remote URLs, and {why}"))
 }
 
 /// Why git run in the workspace's own repository may run programs its configuration names,
@@ -1140,7 +1271,7 @@ fn workspace_git_config_runs_programs(root: &std::path::Path) -> Option<String> 
     for dir in dirs {
         for name in ["config", "config.worktree"] {
             let path = dir.join(name);
-            let text = match read_git_config(&path) {
+            let text = match git_config::read(&path) {
                 Ok(Some(t)) => t,
                 Ok(None) => continue,
                 Err(why) => return Some(why),
@@ -1156,13 +1287,56 @@ fn workspace_git_config_runs_programs(root: &std::path::Path) -> Option<String> 
     None
 }
 
+/// Why git run in a workspace that is no repository of its own is not modeled, if it is not:
+/// git looks for the repository above the workspace root, up to the filesystem's root, and a
+/// repository there (a monorepo around a package, a home directory under version control)
+/// has a configuration that may run programs and a top level outside the workspace, so the
+/// contents it prints (`contents`: diffs, objects) are files outside the workspace.
+fn repository_above(root: &std::path::Path, contents: bool) -> Option<String> {
+    let signature = |dir: &std::path::Path, names: &[&str]| {
+        names
+            .iter()
+            .any(|n| std::fs::symlink_metadata(dir.join(n)).is_ok())
+    };
+    if signature(root, &[".git", "HEAD", "commondir", "gitdir"]) {
+        return None;
+    }
+    let mut dir = root.parent();
+    while let Some(d) = dir {
+        if signature(d, &[".git"]) {
+            if let Some(why) = workspace_git_config_runs_programs(d) {
+                return Some(why);
+            }
+            if let Some(why) = workspace_git_config_credentials(d) {
+                return Some(why);
+            }
+            return contents.then(|| {
+                format!(
+                    "prints contents of the repository at `{}`, above the workspace, whose files lie outside it",
+                    d.display()
+                )
+            });
+        }
+        if signature(d, &["HEAD", "commondir", "gitdir"]) {
+            return Some(format!(
+                "runs git in `{}`, a repository above the workspace, whose configuration can run programs",
+                d.display()
+            ));
+        }
+        dir = d.parent();
+    }
+    None
+}
+
 /// The directory a `.git` file names (`gitdir: PATH`, relative to the file's directory).
 fn followed_git_dir(dot_git: &std::path::Path) -> Result<std::path::PathBuf, String> {
     let shown = dot_git.display();
-    let too_long = std::fs::metadata(dot_git).map_or(true, |m| m.len() > MAX_GIT_CONFIG_BYTES);
+    let too_long =
+        std::fs::metadata(dot_git).map_or(true, |m| m.len() > git_config::MAX_GIT_CONFIG_BYTES);
     if too_long {
         return Err(format!(
-            "`{shown}` is not a readable file of at most {MAX_GIT_CONFIG_BYTES} bytes"
+            "`{shown}` is not a readable file of at most {} bytes",
+            git_config::MAX_GIT_CONFIG_BYTES
         ));
     }
     let text =

@@ -23,6 +23,9 @@ pub(super) struct Lowering<'s> {
     counters: Vec<String>,
     /// Commands of `>(…)` substitutions waiting for the command whose output they read.
     readers: Vec<usize>,
+    /// Variables the script assigned (or bound as a loop's) so far: their expansions are
+    /// the script's own values, not the environment's.
+    assigned: Vec<String>,
     /// Whether a single simple command of plain words skips the shell parser
     /// ([`plain_command`]); off only to compare the two readings in tests.
     fast: bool,
@@ -38,6 +41,7 @@ impl<'s> Lowering<'s> {
             rebound: Vec::new(),
             counters: Vec::new(),
             readers: Vec::new(),
+            assigned: Vec::new(),
             fast: true,
         }
     }
@@ -276,6 +280,7 @@ impl<'s> Lowering<'s> {
                 }
                 let start = self.script.commands.len();
                 let entry = self.cwd.clone();
+                self.assigned.push(f.variable_name.clone());
                 if self.loops.iter().any(|(v, _)| *v == f.variable_name)
                     || self.counters.contains(&f.variable_name)
                 {
@@ -364,7 +369,12 @@ impl<'s> Lowering<'s> {
                     self.forget_if_reassigned(&v, body);
                 }
             }
-            CompoundCommand::Coprocess(c) => self.command(&c.body, depth, pipe),
+            // A coprocess always runs in a forked subshell: a `cd` in it moves nothing after.
+            CompoundCommand::Coprocess(c) => {
+                let saved = self.cwd.clone();
+                self.command(&c.body, depth, pipe);
+                self.cwd = saved;
+            }
         }
     }
 

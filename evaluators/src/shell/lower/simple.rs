@@ -38,6 +38,7 @@ impl Lowering<'_> {
         self.script.commands[index].assignments = parts.assignments;
         self.script.commands[index].assignment_values = parts.values;
         self.track_cwd(index);
+        self.note_assigned(index);
         // A wrapper whose input is redirected (`xargs cat <<< x`, `bash -c 'xargs cat' < f`)
         // passes on what it reads from there, not what a pipe before it prints.
         let redirected = simple
@@ -225,7 +226,9 @@ impl Lowering<'_> {
                 mut word,
                 substitutions,
                 code,
+                environment,
             }) => {
+                self.environment_reads(raw, &environment);
                 let whole = whole_substitution(raw);
                 for code in substitutions {
                     let added = self.nested(&code, depth);
@@ -243,6 +246,15 @@ impl Lowering<'_> {
                     word.domain = Some(d.clone());
                 }
                 for c in code {
+                    // `${ cmd; }` runs `cmd` in the current shell: besides being unreadable as
+                    // a word, its commands are judged (a hard deny inside stays one).
+                    if crate::shell::words::invalid_parameter(&c)
+                        && let Some(body) = c.strip_prefix("${").and_then(|b| b.strip_suffix('}'))
+                    {
+                        let body = body.strip_prefix('|').unwrap_or(body);
+                        let added = self.nested(body, depth);
+                        feeds.extend(added);
+                    }
                     self.script.unreadable.push(Unreadable {
                         code: raw.to_owned(),
                         error: ShellError::EvaluatesCode(c),
@@ -264,6 +276,86 @@ impl Lowering<'_> {
                 Word::dynamic(raw, "")
             }
         }
+    }
+
+    /// Expansions in `raw` of variables with a lower-case letter the script did not assign
+    /// before (nor bind as a loop's variable or counter) read the environment, whose values
+    /// are not known to be public: each is code evaluated from the environment.
+    fn environment_reads(&mut self, raw: &str, names: &[String]) {
+        for name in names {
+            let own = self.assigned.iter().any(|a| a == name)
+                || self.counters.iter().any(|a| a == name)
+                || self.loops.iter().any(|(a, _)| a == name);
+            if !own {
+                self.script.unreadable.push(Unreadable {
+                    code: raw.to_owned(),
+                    error: ShellError::EvaluatesCode(format!("${name}")),
+                });
+            }
+        }
+    }
+
+    /// Notes the variables the command at `index` assigns in the shell itself: a bare
+    /// assignment's (`x=1`), and the names `declare`, `local`, `export`, `readonly`,
+    /// `typeset`, `read`, `mapfile`, `readarray`, `getopts` and `printf -v` set.
+    fn note_assigned(&mut self, index: usize) {
+        let cmd = &self.script.commands[index];
+        let identifier = |t: &str| {
+            let name = t.split(['=', '[']).next().unwrap_or_default();
+            let name = name.strip_suffix('+').unwrap_or(name);
+            (!name.is_empty()
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            .then(|| name.to_owned())
+        };
+        let mut names = Vec::new();
+        let args: Vec<Option<&str>> = cmd.args().iter().map(Word::literal).collect();
+        match cmd.program() {
+            None if cmd.words.is_empty() => names.extend(cmd.assignments.iter().cloned()),
+            Some("declare" | "local" | "export" | "readonly" | "typeset") => names.extend(
+                args.iter()
+                    .flatten()
+                    .filter(|t| !t.starts_with(['-', '+']))
+                    .filter_map(|t| identifier(t)),
+            ),
+            // Options taking a value (`-p PROMPT`, `-d DELIM`, …) are skipped; `-a NAME`
+            // names an array it sets.
+            Some(p @ ("read" | "mapfile" | "readarray")) => {
+                let valued = if p == "read" { "adinNptu" } else { "dnOsuCc" };
+                let mut i = 0;
+                while let Some(arg) = args.get(i) {
+                    i += 1;
+                    let Some(t) = arg else { continue };
+                    if t.len() > 1 && t.starts_with('-') {
+                        for (at, c) in t[1..].char_indices() {
+                            if valued.contains(c) {
+                                let rest = &t[1 + at + c.len_utf8()..];
+                                let value = if rest.is_empty() {
+                                    i += 1;
+                                    args.get(i - 1).copied().flatten()
+                                } else {
+                                    Some(rest)
+                                };
+                                if c == 'a' && p == "read" {
+                                    names.extend(value.and_then(identifier));
+                                }
+                                break;
+                            }
+                        }
+                        continue;
+                    }
+                    names.extend(identifier(t));
+                }
+            }
+            Some("getopts") => names.extend(args.get(1).copied().flatten().and_then(identifier)),
+            Some("printf") => {
+                if let Some(at) = args.iter().position(|a| *a == Some("-v")) {
+                    names.extend(args.get(at + 1).copied().flatten().and_then(identifier));
+                }
+            }
+            _ => {}
+        }
+        self.assigned.extend(names);
     }
 
     /// `<(cmd)` feeds the command its output; `>(cmd)` reads the command's output, so it is
@@ -290,7 +382,8 @@ impl Lowering<'_> {
 
     pub(super) fn heredoc(&mut self, body: &str, depth: usize, feeds: &mut Vec<usize>) {
         match heredoc_substitutions(body) {
-            Ok(codes) => {
+            Ok((codes, environment)) => {
+                self.environment_reads(body, &environment);
                 for code in codes {
                     feeds.extend(self.nested(&code, depth));
                 }

@@ -19,17 +19,11 @@ impl Lowering<'_> {
             return;
         }
         let next = match cmd.program() {
-            Some("cd" | "pushd") => {
-                let target = cmd
-                    .args()
-                    .iter()
-                    .find(|w| w.literal().is_none_or(|t| !t.starts_with('-') || t == "-"));
-                match target.map(Word::literal) {
-                    None => WorkingDir::Dir("~".to_owned()),
-                    Some(Some("-")) | Some(None) => WorkingDir::Unknown,
-                    Some(Some(dir)) => join(&self.cwd, dir),
-                }
-            }
+            Some(program @ ("cd" | "pushd")) => match cd_target(program, cmd.args()) {
+                Some(CdTarget::Home) => WorkingDir::Dir("~".to_owned()),
+                Some(CdTarget::Dir(dir)) => join(&self.cwd, dir),
+                None => WorkingDir::Unknown,
+            },
             Some("popd") => WorkingDir::Unknown,
             _ => return,
         };
@@ -145,6 +139,50 @@ impl WorkingDir {
     }
 }
 
+/// Where a `cd` or `pushd` whose arguments are `args` moves, when its shape tells.
+enum CdTarget<'a> {
+    /// `cd` alone: the home directory.
+    Home,
+    /// The one literal operand.
+    Dir(&'a str),
+}
+
+/// The target of `cd [-L|-P|-e]... [--] DIR` or `pushd DIR`: exactly one literal operand
+/// after options the builtin knows (`cd` alone goes home). Any other shape (two operands,
+/// which bash refuses and so moves nothing, and zsh reads as a substitution in `$PWD`; an
+/// unknown option, `-@` among them where the system lacks extended attributes; `-`, `+N` or `-N` of the
+/// directory stack; `pushd -n`, which moves nothing; a word known only when it runs) is
+/// `None`: where the commands after it run is not told by the text.
+fn cd_target<'a>(program: &str, args: &'a [Word]) -> Option<CdTarget<'a>> {
+    let mut operands = Vec::new();
+    let mut options_done = false;
+    for w in args {
+        let t = w.literal()?;
+        if !options_done && t == "--" {
+            options_done = true;
+            continue;
+        }
+        if !options_done && t.len() > 1 && t.starts_with('-') {
+            let known = program == "cd" && t[1..].chars().all(|c| matches!(c, 'L' | 'P' | 'e'));
+            if !known {
+                return None;
+            }
+            continue;
+        }
+        options_done = true;
+        operands.push(t);
+    }
+    match operands.as_slice() {
+        [] if program == "cd" => Some(CdTarget::Home),
+        [dir]
+            if !dir.is_empty() && *dir != "-" && !(program == "pushd" && dir.starts_with('+')) =>
+        {
+            Some(CdTarget::Dir(dir))
+        }
+        _ => None,
+    }
+}
+
 /// The directory `dir` names when entered from `from`.
 fn join(from: &WorkingDir, dir: &str) -> WorkingDir {
     if dir.starts_with('/') || dir.starts_with('~') {
@@ -169,4 +207,39 @@ fn last_producers(commands: &[crate::shell::SimpleCommand], feeds: &[usize]) -> 
                     .any(|&j| commands.get(j).is_some_and(|c| c.feeds.contains(&i)))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CdTarget, cd_target};
+    use crate::shell::Word;
+
+    fn target(program: &str, args: &[&str]) -> Option<String> {
+        let words: Vec<Word> = args.iter().map(|a| Word::literal_text(*a)).collect();
+        cd_target(program, &words).map(|t| match t {
+            CdTarget::Home => "~".to_owned(),
+            CdTarget::Dir(d) => d.to_owned(),
+        })
+    }
+
+    #[test]
+    fn only_a_cd_of_one_operand_and_known_options_is_followed() {
+        assert_eq!(target("cd", &["src"]).as_deref(), Some("src"));
+        assert_eq!(target("cd", &["-P", "--", "src"]).as_deref(), Some("src"));
+        assert_eq!(target("cd", &[]).as_deref(), Some("~"));
+        assert_eq!(target("pushd", &["src"]).as_deref(), Some("src"));
+        for args in [
+            &["src", "x"][..],
+            &["-x", "src"],
+            &["-@", "src"],
+            &["--foo", "src"],
+            &["-"],
+            &[""],
+        ] {
+            assert_eq!(target("cd", args), None, "cd {args:?}");
+        }
+        for args in [&["-n", "src"][..], &["+1"], &[], &["a", "b"]] {
+            assert_eq!(target("pushd", args), None, "pushd {args:?}");
+        }
+    }
 }

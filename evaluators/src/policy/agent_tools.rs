@@ -1,0 +1,122 @@
+//! Tools that are neither shells nor file tools but whose effect the policy can still prove:
+//! the agent's own bookkeeping (a task list kept in the agent), and git servers' read-only
+//! queries, judged as the git command they run.
+
+use serde_json::Value;
+use warrant_core::call::EvaluationContext;
+use warrant_core::catalog::ToolKind;
+use warrant_core::decision::Risk;
+use warrant_core::evaluator::Stance;
+
+use super::codes::READ_ONLY_TOOL;
+use super::finding::Finding;
+use crate::paths::Places;
+use crate::shell::WorkingDir;
+
+/// Runtime tools whose only effect is the agent's own task list (Claude Code, Codex, Gemini
+/// CLI, Cursor, Copilot): they read and write no file, run nothing and reach no host.
+const BOOKKEEPING_TOOLS: &[&str] = &[
+    "TodoWrite",
+    "TodoRead",
+    "todo_write",
+    "todo_read",
+    "update_plan",
+    "write_todos",
+    "manage_todo_list",
+];
+
+/// Read-only queries of git tool servers (`git.status`, `git_diff_staged`), by the name
+/// after `git.` or `git_`, and the git command each runs.
+const GIT_QUERIES: &[(&str, &str)] = &[
+    ("status", "git status"),
+    ("diff", "git diff"),
+    ("diff_unstaged", "git diff"),
+    ("diff_staged", "git diff --cached"),
+    ("log", "git log"),
+];
+
+/// What the policy finds about a bookkeeping tool or a git query, when `tool` is one; `None`
+/// for any other tool, or a git query with an input field the policy does not model.
+pub(crate) fn judge(
+    tool: &str,
+    input: &Value,
+    cx: &EvaluationContext,
+    places: &Places<'_>,
+) -> Option<Finding> {
+    // The same name offered by an MCP server is that server's tool, not the agent's own.
+    let runtime = cx
+        .catalog
+        .get(tool)
+        .is_none_or(|t| t.kind == ToolKind::Builtin);
+    if runtime && BOOKKEEPING_TOOLS.contains(&tool) {
+        return Some(Finding::new(
+            Stance::PolicyAllow,
+            READ_ONLY_TOOL,
+            Risk::Safe,
+            format!(
+                "`{tool}` only updates the agent's own task list: it reads and writes no file, \
+                 runs nothing and reaches no host."
+            ),
+        ));
+    }
+    git_query(tool, input, cx, places)
+}
+
+/// A git server's query, judged as the git command it runs in its repository (`repo_path`,
+/// the workspace root when absent): every check of that command applies (the repository's
+/// configuration, diff drivers, the directory being inside the workspace).
+fn git_query(
+    tool: &str,
+    input: &Value,
+    cx: &EvaluationContext,
+    places: &Places<'_>,
+) -> Option<Finding> {
+    // An MCP server's tool is the git server's query only when the server is the git server
+    // (`mcp-server-git`): another server's `git_status` is its own tool, judged by nobody's
+    // name (as the filesystem tools of other servers are).
+    let name = match tool.strip_prefix("mcp__") {
+        Some(rest) => match rest.split_once("__") {
+            Some((server, name)) if git_server(server) => name,
+            _ => return None,
+        },
+        None => tool,
+    };
+    let query = name
+        .strip_prefix("git.")
+        .or_else(|| name.strip_prefix("git_"))?;
+    let (_, command) = GIT_QUERIES.iter().find(|(q, _)| *q == query)?;
+    let mut command = (*command).to_owned();
+    let mut start = WorkingDir::Root;
+    let fields = input.as_object().map(|m| m.iter()).into_iter().flatten();
+    for (key, value) in fields {
+        match (key.as_str(), value) {
+            ("repo_path", Value::String(dir)) if dir.is_empty() || dir == "." => {}
+            ("repo_path", Value::String(dir)) => start = WorkingDir::Dir(dir.clone()),
+            ("context_lines", Value::Number(n)) if command.starts_with("git diff") => {
+                command.push_str(&format!(" -U{}", n.as_u64()?));
+            }
+            ("max_count", Value::Number(n)) if command == "git log" => {
+                command.push_str(&format!(" -n {}", n.as_u64()?));
+            }
+            _ => return None,
+        }
+    }
+    let (mut found, _) = super::shell::judge_command(cx, &command, places, &start);
+    found.reason = format!("`{tool}` runs `{command}`: {}", found.reason);
+    Some(found)
+}
+
+/// Whether an MCP server, by the name the user's configuration gives it, is the git server
+/// (`mcp-server-git`): `git`, `server-git`, `git-server`, `mcp-git`, … (case, `-`, `_` and
+/// `.` aside).
+fn git_server(server: &str) -> bool {
+    let folded: String = server
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | '.'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    matches!(
+        folded.as_str(),
+        "git" | "servergit" | "gitserver" | "mcpgit" | "mcpservergit" | "gittools"
+    )
+}
