@@ -1,27 +1,31 @@
 //! Messages and their tool parts, and the bounded per-message decision map that serves when
 //! a part's JSON can no longer be restored.
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use warrant_core::part::{Message, MessagePart};
 use warrant_core::store::StoreError;
 
-use crate::error::Context;
+use crate::error::{Context, corrupt};
 pub(crate) use crate::rows::PartRow;
 use crate::stored_part::StoredPart;
 
 /// Inserts or replaces a part (its message created when new, role `assistant`), and keeps
 /// its decision in the message's map, which holds the `limit` newest calls of the message.
 pub(crate) fn upsert(conn: &Connection, row: &PartRow, limit: usize) -> Result<(), StoreError> {
-    conn.prepare_cached(
-        "INSERT INTO messages (session_id, message_id, role) VALUES (?1, ?2, 'assistant') \
-         ON CONFLICT (session_id, message_id) DO NOTHING",
-    )
-    .and_then(|mut s| s.execute(params![row.session_id, row.message_id]))
-    .context("creating a message")?;
-    let message: i64 = conn
-        .prepare_cached("SELECT id FROM messages WHERE session_id = ?1 AND message_id = ?2")
-        .and_then(|mut s| s.query_row(params![row.session_id, row.message_id], |r| r.get(0)))
-        .context("finding a message")?;
+    // Most parts land in a message that exists: looked up first, created only when missing.
+    let message = match message_of(conn, row)? {
+        Some(message) => message,
+        None => {
+            conn.prepare_cached(
+                "INSERT INTO messages (session_id, message_id, role) VALUES (?1, ?2, 'assistant') \
+                 ON CONFLICT (session_id, message_id) DO NOTHING",
+            )
+            .and_then(|mut s| s.execute(params![row.session_id, row.message_id]))
+            .context("creating a message")?;
+            message_of(conn, row)?
+                .ok_or_else(|| corrupt("a message just created", "it cannot be found"))?
+        }
+    };
     conn.prepare_cached(
         "INSERT INTO tool_parts (message, tool_call_id, ordinal, part, tool_name) \
          VALUES (?1, ?2, (SELECT coalesce(max(ordinal), 0) + 1 FROM tool_parts WHERE message = ?1), ?3, ?4) \
@@ -56,6 +60,16 @@ pub(crate) fn upsert(conn: &Connection, row: &PartRow, limit: usize) -> Result<(
     .and_then(|mut s| s.execute(params![message, limit]))
     .context("bounding the decision map")?;
     Ok(())
+}
+
+/// The row id of the part's message, if the message exists.
+fn message_of(conn: &Connection, row: &PartRow) -> Result<Option<i64>, StoreError> {
+    conn.prepare_cached("SELECT id FROM messages WHERE session_id = ?1 AND message_id = ?2")
+        .and_then(|mut s| {
+            s.query_row(params![row.session_id, row.message_id], |r| r.get(0))
+                .optional()
+        })
+        .context("finding a message")
 }
 
 /// A session's messages with their parts, in order. A part whose JSON cannot be read is
