@@ -47,6 +47,10 @@ struct Case {
     /// Calls approved earlier in the session with "allow for this session": their grants
     /// stand when the case is decided.
     granted: Vec<(String, Value)>,
+    /// Whether the case must be denied (`"expect": "deny"`: a deny rule or a hard deny
+    /// covers it), not only asked: an evaluator that fails or panics asks, and would pass
+    /// an `ask-or-deny` case it should deny.
+    must_deny: bool,
 }
 
 impl Case {
@@ -180,7 +184,8 @@ fn load(name: &str, expect: &str) -> (Vec<Case>, Vec<String>) {
         if !mode.is_empty() && mode.parse::<PermissionMode>().is_err() {
             problems.push(format!("{name}:{line}: unknown mode \"{mode}\""));
         }
-        if got_expect != expect {
+        let must_deny = expect == "ask-or-deny" && got_expect == "deny";
+        if got_expect != expect && !must_deny {
             problems.push(format!(
                 "{name}:{line}: expect is \"{got_expect}\", this corpus holds \"{expect}\" only"
             ));
@@ -206,6 +211,7 @@ fn load(name: &str, expect: &str) -> (Vec<Case>, Vec<String>) {
             why,
             config,
             granted,
+            must_deny,
         });
     }
     (cases, problems)
@@ -492,14 +498,30 @@ async fn adversarial_cases_never_allow_and_benign_cases_mostly_allow() {
 
     // Adversarial: every case asks or denies.
     let mut allowed: Vec<(Case, ToolPermissionDecision)> = Vec::new();
+    let mut not_denied: Vec<(Case, ToolPermissionDecision)> = Vec::new();
     let mut outcomes: BTreeMap<&'static str, usize> = BTreeMap::new();
     for case in &adversarial {
         let d = runner.decide(case).await;
         *outcomes.entry(behavior(d.behavior)).or_default() += 1;
         if d.behavior == Behavior::Allow {
             allowed.push((case.clone(), d));
+        } else if case.must_deny && d.behavior != Behavior::Deny {
+            not_denied.push((case.clone(), d));
         }
     }
+    for (case, d) in &not_denied {
+        eprintln!(
+            "adversarial.jsonl:{} must be denied, got {}: {}",
+            case.line,
+            behavior(d.behavior),
+            d.reason
+        );
+    }
+    assert!(
+        not_denied.is_empty(),
+        "{} adversarial cases that must be denied were not",
+        not_denied.len()
+    );
 
     // Benign: at least the threshold allows; every miss is reported.
     let mut misses: Vec<(Case, ToolPermissionDecision)> = Vec::new();

@@ -7,7 +7,7 @@ mod support;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use serde_json::json;
+use serde_json::{Value, json};
 use support::{call, context, decided, policy, verdict};
 use warrant_core::call::PermissionMode;
 use warrant_core::evaluator::Stance;
@@ -76,10 +76,10 @@ async fn toolchain_configuration_in_the_workspace_can_run_its_programs() {
 #[tokio::test]
 async fn git_in_a_repository_nested_in_the_workspace_is_not_trusted() {
     let ws = tempfile::tempdir().expect("dir");
-    if !git(ws.path(), &["init", "-q"]) {
-        eprintln!("git is not installed: nested repositories are not checked here");
-        return;
-    }
+    assert!(
+        git(ws.path(), &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
     allowed(ws.path(), "git status").await;
     // A bare repository committed as plain files.
     for f in ["HEAD", "config"] {
@@ -103,10 +103,10 @@ async fn git_in_a_repository_nested_in_the_workspace_is_not_trusted() {
 #[tokio::test]
 async fn history_of_a_repository_that_tracks_a_secret_is_a_secret() {
     let ws = tempfile::tempdir().expect("dir");
-    if !git(ws.path(), &["init", "-q"]) {
-        eprintln!("git is not installed: tracked secrets are not checked here");
-        return;
-    }
+    assert!(
+        git(ws.path(), &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
     put(ws.path(), "README.md", "hello\n");
     assert!(git(ws.path(), &["add", "README.md"]));
     allowed(ws.path(), "git show HEAD").await;
@@ -308,10 +308,10 @@ async fn toolchain_configuration_above_the_workspace_can_run_its_programs() {
 #[tokio::test]
 async fn the_workspace_repository_configuration_that_runs_programs_is_not_trusted() {
     let ws = tempfile::tempdir().expect("dir");
-    if !git(ws.path(), &["init", "-q"]) {
-        eprintln!("git is not installed: repository configuration is not checked here");
-        return;
-    }
+    assert!(
+        git(ws.path(), &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
     allowed(ws.path(), "git status").await;
     allowed(ws.path(), "git log --oneline").await;
     for (key, value) in [
@@ -353,10 +353,10 @@ async fn a_git_file_is_followed_to_the_configuration_git_uses() {
 #[tokio::test]
 async fn git_grep_of_a_revision_is_not_a_path() {
     let ws = tempfile::tempdir().expect("dir");
-    if !git(ws.path(), &["init", "-q"]) {
-        eprintln!("git is not installed: revisions are not checked here");
-        return;
-    }
+    assert!(
+        git(ws.path(), &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
     put(ws.path(), "src/main.rs", "fn main() {}\n");
     allowed(ws.path(), "git grep -n main src").await;
     not_allowed(ws.path(), "git grep -e BEGIN HEAD~1").await;
@@ -367,10 +367,10 @@ async fn git_grep_of_a_revision_is_not_a_path() {
 #[tokio::test]
 async fn remote_urls_are_not_printed_when_the_repository_configuration_holds_a_credential() {
     let ws = tempfile::tempdir().expect("dir");
-    if !git(ws.path(), &["init", "-q"]) {
-        eprintln!("git is not installed: remote URLs are not checked here");
-        return;
-    }
+    assert!(
+        git(ws.path(), &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
     assert!(git(
         ws.path(),
         &["remote", "add", "origin", "https://github.com/o/r.git"]
@@ -440,10 +440,10 @@ async fn listings_that_follow_links_stop_at_a_link_leaving_the_workspace() {
 #[tokio::test]
 async fn commits_named_by_message_reflog_or_stash_reach_beyond_the_branch() {
     let ws = tempfile::tempdir().expect("dir");
-    if !git(ws.path(), &["init", "-q"]) {
-        eprintln!("git is not installed: history is not checked here");
-        return;
-    }
+    assert!(
+        git(ws.path(), &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
     put(ws.path(), "README.md", "x\n");
     put(ws.path(), ".env", "SECRET=2\n");
     let id = ["-c", "user.name=t", "-c", "user.email=t@t"];
@@ -556,4 +556,194 @@ async fn a_search_tool_is_taken_to_follow_the_links_of_its_tree() {
     )
     .await;
     assert_eq!(s, Stance::PolicyAllow, "{why}");
+}
+
+#[tokio::test]
+async fn a_recursive_search_reads_credentials_git_keeps_anywhere_under_git() {
+    let ws = tempfile::tempdir().expect("dir");
+    assert!(
+        git(ws.path(), &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
+    put(ws.path(), "src/main.rs", "fn main() {}\n");
+    allowed(ws.path(), "grep -r foo .").await;
+    let config = ws.path().join(".git/config");
+    let clean = std::fs::read_to_string(&config).expect("config");
+    // Git reads each of these as holding a credential; a line-by-line match did not.
+    for extra in [
+        "[http] extraheader = Authorization: Bearer canary\n",
+        "[sendemail] smtppass = canary\n",
+        "[remote \"o\"]\n\turl = https://x:ghp_canary\\\n@github.com/a/b\n",
+        "[remote \"o\"]\n\turl = ftp://u:canary@h/x\n",
+        "[remote \"o\"]\n\turl = https://github.com/a/b?access_token=canary\n",
+        "[github]\n\tapi = ghp_canary\n",
+        "[include]\n\tpath = ../../creds\n",
+    ] {
+        std::fs::write(&config, format!("{clean}{extra}")).expect("write");
+        not_allowed(ws.path(), "grep -r foo .").await;
+    }
+    std::fs::write(&config, &clean).expect("write");
+    allowed(ws.path(), "grep -r foo .").await;
+    // Configurations elsewhere under `.git` are read by a tree search too.
+    for (rel, text) in [
+        (
+            ".git/modules/sub/config",
+            "[remote \"o\"]\n\turl = https://x:canary@h/a\n",
+        ),
+        (
+            ".git/config.worktree",
+            "[remote \"o\"]\n\turl = https://x:canary@h/a\n",
+        ),
+        (
+            ".git/worktrees/w/config.worktree",
+            "[http]\n\textraheader = canary\n",
+        ),
+    ] {
+        put(ws.path(), rel, text);
+        not_allowed(ws.path(), "grep -r foo .").await;
+        not_allowed(ws.path(), "grep -r foo .git").await;
+        std::fs::remove_file(ws.path().join(rel)).expect("remove");
+    }
+    allowed(ws.path(), "grep -r foo .").await;
+    // A FIFO named as the configuration is not read (it would block), and is not proven.
+    std::fs::remove_file(&config).expect("remove");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&config)
+            .status()
+            .is_ok_and(|s| s.success())
+    );
+    not_allowed(ws.path(), "grep -r foo .").await;
+}
+
+#[tokio::test]
+async fn a_toolchain_configuration_that_is_not_a_small_regular_file_is_not_read() {
+    let ws = tempfile::tempdir().expect("dir");
+    put(ws.path(), ".tool-versions", "nodejs 20.11.0\n");
+    allowed(ws.path(), "node --version").await;
+    // Too long to read in full: not proven.
+    put(
+        ws.path(),
+        ".tool-versions",
+        &"nodejs 20.11.0\n".repeat(10_000),
+    );
+    not_allowed(ws.path(), "node --version").await;
+    // A FIFO would block a read forever: it is not read, and not proven.
+    for name in [".tool-versions", "bunfig.toml"] {
+        let _ = std::fs::remove_file(ws.path().join(name));
+        assert!(
+            Command::new("mkfifo")
+                .arg(ws.path().join(name))
+                .status()
+                .is_ok_and(|s| s.success())
+        );
+    }
+    let decided = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+        not_allowed(ws.path(), "node --version").await;
+        not_allowed(ws.path(), "bun --version").await;
+    })
+    .await;
+    assert!(decided.is_ok(), "a FIFO blocked the evaluator");
+}
+
+#[tokio::test]
+async fn find_that_follows_links_deletes_where_they_lead() {
+    let ws = tempfile::tempdir().expect("dir");
+    let outside = tempfile::tempdir().expect("dir");
+    put(outside.path(), "a", "x\n");
+    put(ws.path(), "src/main.rs", "fn main() {}\n");
+    std::os::unix::fs::symlink(outside.path(), ws.path().join("homelink")).expect("link");
+    let cx = context(PermissionMode::FullAccess, ws.path());
+    for command in [
+        "find -L . -delete",
+        "find . -follow -delete",
+        "find -L . -exec rm {} +",
+        "find -L src homelink -exec shred -u {} +",
+    ] {
+        let (s, r) =
+            decided(verdict(&policy(), &call("Bash", json!({ "command": command })), &cx).await);
+        assert_eq!(s, Stance::HardDeny, "{command}: {}", r.reason);
+    }
+    for command in ["find -H homelink -delete", "find -L homelink -delete"] {
+        not_allowed(ws.path(), command).await;
+    }
+    // Without following links, the link itself is what is found and deleted.
+    let (s, _) = decided(
+        verdict(
+            &policy(),
+            &call("Bash", json!({ "command": "find src -delete" })),
+            &cx,
+        )
+        .await,
+    );
+    assert_ne!(s, Stance::HardDeny);
+}
+
+#[tokio::test]
+async fn git_server_queries_are_modeled_only_from_the_git_server_with_a_known_input() {
+    let ws = tempfile::tempdir().expect("dir");
+    assert!(
+        git(ws.path(), &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
+    let root = ws.path().to_string_lossy().into_owned();
+    let stance_of = |cx: warrant_core::call::EvaluationContext, tool: &str, input| {
+        let c = call(tool, input);
+        async move {
+            match verdict(&policy(), &c, &cx).await {
+                warrant_core::evaluator::Verdict::Decide { stance, .. } => Some(stance),
+                _ => None,
+            }
+        }
+    };
+    let plain = || context(PermissionMode::Default, ws.path());
+    let listed = || support::context_with_catalog(PermissionMode::Default, ws.path());
+    let at_root = json!({ "repo_path": root });
+    assert_eq!(
+        stance_of(plain(), "mcp__git__git_status", at_root.clone()).await,
+        Some(Stance::PolicyAllow)
+    );
+    assert_eq!(
+        stance_of(listed(), "git.status", at_root.clone()).await,
+        Some(Stance::PolicyAllow)
+    );
+    // A bare name any server may offer; a relative directory the server resolves against
+    // its own; inputs that are no object of known fields.
+    for (cx, tool, input) in [
+        (plain(), "git_log", at_root.clone()),
+        (plain(), "git.status", at_root.clone()),
+        (plain(), "mcp__git__git_status", json!({ "repo_path": "." })),
+        (
+            plain(),
+            "mcp__git__git_status",
+            json!({ "repo_path": "src" }),
+        ),
+        (plain(), "mcp__git__git_status", json!({ "repo_path": "~" })),
+        (plain(), "mcp__git__git_status", json!({})),
+        (plain(), "mcp__git__git_status", json!([1, 2])),
+        (plain(), "mcp__git__git_status", json!("x")),
+        (plain(), "mcp__git__git_status", Value::Null),
+        (
+            plain(),
+            "mcp__git__git_status",
+            json!({ "repo_path": root, "x": 1 }),
+        ),
+        (
+            plain(),
+            "write_todos",
+            json!({ "todos": "x", "path": "/root/.bashrc" }),
+        ),
+        (plain(), "TodoWrite", json!([1])),
+    ] {
+        let shown = format!("{tool} {input}");
+        assert_ne!(
+            stance_of(cx, tool, input).await,
+            Some(Stance::PolicyAllow),
+            "{shown}"
+        );
+    }
+    assert_eq!(
+        stance_of(plain(), "TodoWrite", json!({ "todos": [] })).await,
+        Some(Stance::PolicyAllow)
+    );
 }

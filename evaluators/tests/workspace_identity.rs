@@ -68,10 +68,10 @@ async fn reviewed(root: &Path, command: &str) -> Behavior {
 #[tokio::test]
 async fn a_directory_git_takes_for_a_repository_by_its_commondir_is_not_trusted() {
     let ws = tempfile::tempdir().expect("dir");
-    if !git(ws.path(), &["init", "-q"]) {
-        eprintln!("git is not installed: repositories are not checked here");
-        return;
-    }
+    assert!(
+        git(ws.path(), &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
     put(ws.path(), "src/main.rs", "fn main() {}\n");
     assert!(git(ws.path(), &["add", "-A"]));
     allowed(ws.path(), "git -C src diff").await;
@@ -85,10 +85,10 @@ async fn a_directory_git_takes_for_a_repository_by_its_commondir_is_not_trusted(
 #[tokio::test]
 async fn a_repository_above_the_workspace_is_judged_before_git_runs_in_it() {
     let top = tempfile::tempdir().expect("dir");
-    if !git(top.path(), &["init", "-q"]) {
-        eprintln!("git is not installed: repositories are not checked here");
-        return;
-    }
+    assert!(
+        git(top.path(), &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
     let ws = top.path().join("app");
     put(&ws, "README.md", "hi\n");
     allowed(&ws, "git status").await;
@@ -166,6 +166,16 @@ async fn a_file_whose_content_is_a_key_is_not_read_freely_whatever_its_name() {
     )
     .await;
     assert_ne!(s, Stance::PolicyAllow, "{why}");
+    // Searches and walks over the tree read it too.
+    allowed(ws.path(), "grep -r KEY src").await;
+    for command in [
+        "grep -r KEY .",
+        "grep -r KEY deploy",
+        "rg KEY",
+        "find deploy -type f -exec cat {} +",
+    ] {
+        not_allowed(ws.path(), command).await;
+    }
 }
 
 #[tokio::test]

@@ -294,8 +294,11 @@ fn build_configured_in(dir: &std::path::Path) -> bool {
     if FILES.iter().any(|f| dir.join(f).exists()) {
         return true;
     }
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).map(|t| t.to_ascii_lowercase());
-    let missing = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
+    // Read without blocking and up to a cap; one that cannot be read in full counts.
+    let read = |name: &str| {
+        crate::paths::small_file::read_text(&dir.join(name))
+            .map(|t| t.map(|t| t.to_ascii_lowercase()))
+    };
     let selectors: &[(&str, &[&str])] = &[
         ("rust-toolchain.toml", &["path"]),
         ("rust-toolchain", &["path", "/", "\\"]),
@@ -310,17 +313,18 @@ fn build_configured_in(dir: &std::path::Path) -> bool {
     ];
     for (name, keys) in selectors {
         match read(name) {
-            Ok(text) if keys.iter().any(|k| text.contains(k)) => return true,
+            Ok(Some(text)) if keys.iter().any(|k| text.contains(k)) => return true,
             Ok(_) => {}
-            Err(e) if missing(&e) => {}
             Err(_) => return true,
         }
     }
-    read("gradle.properties").is_ok_and(|text| {
-        ["jvmargs", "javaagent", "initscript", "java.home"]
+    match read("gradle.properties") {
+        Ok(Some(text)) => ["jvmargs", "javaagent", "initscript", "java.home"]
             .iter()
-            .any(|k| text.contains(k))
-    })
+            .any(|k| text.contains(k)),
+        Ok(None) => false,
+        Err(_) => true,
+    }
 }
 
 fn routine_builds(script: &shell::Script) -> bool {
@@ -651,6 +655,23 @@ const PROTECTED: &[&str] = &[
     "AGENTS.md",
     "AGENT.md",
     "GEMINI.md",
+    ".qwen",
+    "QWEN.md",
+    ".amp",
+    ".junie",
+    ".trae",
+    ".augment",
+    ".kilocode",
+    ".agents",
+    "CONVENTIONS.md",
+    // Toolchain selectors that shims act on (pyenv before 2.3.3 follows `../` in a
+    // `.python-version`), and lazy.nvim's project spec, Lua run when the project opens.
+    ".python-version",
+    ".nvmrc",
+    ".node-version",
+    ".ruby-version",
+    ".sdkmanrc",
+    ".lazy.lua",
     // Tools that run commands named in a run-command file of the directory they start in:
     // aider's test and lint commands, editors' per-project scripts, debuggers' init files.
     ".nvim.lua",
@@ -680,7 +701,8 @@ const PROTECTED_PREFIXES: &[&str] = &[
     ".zprofile",
     ".zshenv",
     ".zlogin",
-    ".aider",
+    // aider's `.aider.conf.yml`, `.aider.model.settings.yml`, …; not `.aiderignore`.
+    ".aider.",
 ];
 
 /// Ends of names that are protected whatever comes before (`proj.code-workspace`).
@@ -746,7 +768,9 @@ fn protected(text: &str) -> Option<&'static str> {
 /// The hooks directory a repository's own configuration names (`core.hooksPath`), relative to
 /// the workspace when inside it: git runs what is there as hooks.
 fn configured_hooks(root: &std::path::Path) -> Option<std::path::PathBuf> {
-    let config = std::fs::read_to_string(root.join(".git/config")).ok()?;
+    let config = crate::paths::small_file::read_text(&root.join(".git/config"))
+        .ok()
+        .flatten()?;
     let mut section = String::new();
     let mut found = None;
     for line in config.lines() {
@@ -1456,6 +1480,22 @@ mod tests {
             "/home/u/.config/systemd/user/x.service",
             ".tool-versions",
             ".bash_aliases",
+            ".qwen/settings.json",
+            "QWEN.md",
+            ".amp/settings.json",
+            ".junie/guidelines.md",
+            ".trae/rules/r.md",
+            ".augment/rules/r.md",
+            ".kilocode/rules/r.md",
+            ".agents/x",
+            "CONVENTIONS.md",
+            ".lazy.lua",
+            ".python-version",
+            ".nvmrc",
+            ".node-version",
+            ".ruby-version",
+            ".sdkmanrc",
+            ".aider.conf.yml",
         ] {
             assert!(protected(path).is_some(), "{path}");
         }
@@ -1468,6 +1508,7 @@ mod tests {
             "bin/setup",
             "config/git.rb",
             "go.mod",
+            ".aiderignore",
         ] {
             assert!(protected(path).is_none(), "{path}");
         }

@@ -1,94 +1,219 @@
-//! A repository's `.git/config`, read for what a call could print from it: credentials.
+//! A repository's configuration files, read for what a call could print from them:
+//! credentials.
 //!
 //! `**/.git/config` is a secret by name, because remote URLs may carry a token
 //! (`https://user:TOKEN@host/…`), `http.extraheader` an `Authorization` header (CI checkouts
-//! write one), and other keys passwords (`sendemail.smtppass`, a tool's `oauthtoken`). Nothing
+//! write one), and other keys passwords (`sendemail.smtppass`, a tool's `oauthtoken`); so are
+//! the other configurations git keeps under `.git` (`config.worktree`, a submodule clone's
+//! `.git/modules/…/config`, a linked worktree's `.git/worktrees/…/config.worktree`). Nothing
 //! else under `.git` is: git strips credentials from the URLs it writes to `FETCH_HEAD` and
 //! the reflogs, objects are compressed (a text search does not read a secret committed
 //! earlier out of them; printing history is judged on its own), and hooks are code, not
-//! secrets. So a search over a tree that holds a `.git/config` reads a credential only when
-//! that file holds one: when it does not (and is a plain file that can be read), the search
-//! is not a secret read. A command that names the file itself is still judged by its name.
+//! secrets. So a search over a tree that holds such a file reads a credential only when that
+//! file may hold one: when it is proven not to (a plain file that can be read, in the strict
+//! subset of git's language [`unproven`] reads), the search is not a secret read. A command
+//! that names the file itself is still judged by its name.
 
 use std::path::Path;
 
-/// The most bytes of a repository configuration that are read; a longer one is not proven.
-pub(crate) const MAX_GIT_CONFIG_BYTES: u64 = 64 * 1024;
-
-/// Words in a configuration key that name a credential (`smtppass`, `oauthtoken`,
-/// `extraheader` with `Authorization`).
-const CREDENTIAL_KEYS: &[&str] = &[
-    "pass",
-    "token",
-    "secret",
-    "auth",
-    "extraheader",
-    "cookie",
-    "credential",
-    "key",
+/// The sections a configuration proven to hold no credential may have, and their keys (as
+/// git spells them lower-cased). Any other section (`include`, `includeIf`, `http`, `url`,
+/// `credential`, `sendemail`, a tool's own) or key may hold or pull in a credential.
+const KNOWN_KEYS: &[(&str, &[&str])] = &[
+    (
+        "core",
+        &[
+            "repositoryformatversion",
+            "filemode",
+            "bare",
+            "logallrefupdates",
+            "ignorecase",
+            "precomposeunicode",
+            "symlinks",
+            "autocrlf",
+            "safecrlf",
+            "eol",
+            "longpaths",
+            "quotepath",
+            "sharedrepository",
+            "checkstat",
+            "trustctime",
+            "untrackedcache",
+            "preloadindex",
+            "fscache",
+            "commitgraph",
+            "worktree",
+        ],
+    ),
+    (
+        "remote",
+        &[
+            "url",
+            "pushurl",
+            "fetch",
+            "push",
+            "tagopt",
+            "prune",
+            "prunetags",
+            "mirror",
+            "promisor",
+            "partialclonefilter",
+            "skipdefaultupdate",
+            "skipfetchall",
+        ],
+    ),
+    (
+        "branch",
+        &["remote", "merge", "rebase", "pushremote", "description"],
+    ),
+    (
+        "submodule",
+        &["url", "active", "update", "branch", "shallow"],
+    ),
+    ("user", &["name", "email"]),
+    ("init", &["defaultbranch"]),
+    ("pull", &["rebase", "ff"]),
+    ("push", &["default", "autosetupremote", "followtags"]),
+    ("fetch", &["prune", "prunetags", "recursesubmodules"]),
+    (
+        "extensions",
+        &[
+            "worktreeconfig",
+            "objectformat",
+            "refstorage",
+            "partialclone",
+        ],
+    ),
+    ("gc", &["auto", "autodetach"]),
+    ("lfs", &["repositoryformatversion"]),
+    ("maintenance", &["auto", "strategy"]),
 ];
 
+/// Keys whose value is a URL, which may carry `user:token@` or `?access_token=`.
+const URL_KEYS: &[&str] = &["url", "pushurl"];
+
 /// The text of a repository configuration file, lower-cased; `None` when there is none, an
-/// error naming the file when it cannot be read or is longer than [`MAX_GIT_CONFIG_BYTES`].
+/// error naming the file when it cannot be read, is not a regular file or is longer than
+/// [`super::small_file::MAX_SMALL_FILE_BYTES`].
 ///
 /// # Errors
 ///
 /// Why the file cannot be read, in words.
 pub(crate) fn read(path: &Path) -> Result<Option<String>, String> {
-    let shown = path.display();
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read `{shown}` ({e})")),
-    };
-    if meta.len() > MAX_GIT_CONFIG_BYTES {
-        return Err(format!(
-            "`{shown}` is longer than {MAX_GIT_CONFIG_BYTES} bytes and is not read"
-        ));
-    }
-    std::fs::read(path)
-        .map(|t| Some(String::from_utf8_lossy(&t).to_ascii_lowercase()))
-        .map_err(|e| format!("cannot read `{shown}` ({e})"))
+    super::small_file::read_text(path).map(|t| t.map(|t| t.to_ascii_lowercase()))
 }
 
-/// Why the repository configuration at `path` may hold a credential, if it may: a
-/// `http(s)://user[:token]@host` URL, a key whose name reads as a credential
-/// ([`CREDENTIAL_KEYS`]), or a file that cannot be read.
+/// Why a configuration text (lower-cased) may hold a credential, if it may. Git's
+/// configuration language is not modeled in full: the text is clean only when every line is
+/// blank, a comment, a section header alone on its line (`[section]`, `[section "sub"]`) of
+/// a section in [`KNOWN_KEYS`], or `key = value` (or a bare `key`) of a key known for its
+/// section, with no continuation (`\` at the end), and every URL value names no user (`@`)
+/// and no query (`?`). Anything else (`include`, a key on the header's line, a section of a
+/// tool, a quoted or escaped URL) counts as a credential.
+fn unproven(text: &str) -> Option<&'static str> {
+    let mut keys: Option<&[&str]> = None;
+    for line in text.lines() {
+        let line = line.trim_matches([' ', '\t', '\r']);
+        if line.is_empty() || line.starts_with(['#', ';']) {
+            continue;
+        }
+        if line.ends_with('\\') {
+            return Some("a line that continues on the next");
+        }
+        if let Some(header) = line.strip_prefix('[') {
+            let Some(header) = header.strip_suffix(']') else {
+                return Some("a section header with more on its line");
+            };
+            let (name, sub) = match header.split_once([' ', '.']) {
+                Some((name, sub)) => (name, Some(sub)),
+                None => (header, None),
+            };
+            let sub_plain = sub.is_none_or(|sub| {
+                let sub = sub.trim_start();
+                let quoted = sub.len() >= 2
+                    && sub.starts_with('"')
+                    && sub.ends_with('"')
+                    && !sub[1..sub.len() - 1].contains(['"', '\\', ']', '[']);
+                quoted
+                    || sub
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c))
+            });
+            if !sub_plain {
+                return Some("a section header that is not plain");
+            }
+            match KNOWN_KEYS.iter().find(|(section, _)| *section == name) {
+                Some((_, known)) => keys = Some(known),
+                None => return Some("a section that may hold or include a credential"),
+            }
+            continue;
+        }
+        let (key, value) = match line.split_once('=') {
+            Some((key, value)) => (key.trim_end(), Some(value.trim())),
+            None => (line, None),
+        };
+        let name_ok = key.starts_with(|c: char| c.is_ascii_alphabetic())
+            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        let Some(known) = keys else {
+            return Some("a key outside any section");
+        };
+        if !name_ok || !known.contains(&key) {
+            return Some("a key that may hold a credential");
+        }
+        if URL_KEYS.contains(&key) && value.is_none_or(url_may_hold_credential) {
+            return Some("a URL that may carry a credential");
+        }
+    }
+    None
+}
+
+/// Whether a URL value may carry a credential: a user (`user:token@host`, in any scheme), a
+/// query (`?access_token=…`), or quoting and escapes that are not read here. A scp-like
+/// `git@host:path` names only a user.
+fn url_may_hold_credential(value: &str) -> bool {
+    if value.contains(['"', '\\', '?', '#', ';', '%', ' ', '\t']) {
+        return true;
+    }
+    match value.split_once('@') {
+        None => false,
+        Some((user, _)) => {
+            value.contains("://")
+                || !user
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+        }
+    }
+}
+
+/// Why the repository configuration at `path` may hold a credential, if it may: it holds
+/// anything [`unproven`] cannot show is free of one, or cannot be read (not a regular file,
+/// longer than [`super::small_file::MAX_SMALL_FILE_BYTES`]).
 pub(crate) fn credential(path: &Path) -> Option<String> {
     let text = match read(path) {
         Ok(Some(t)) => t,
         Ok(None) => return None,
         Err(why) => return Some(why),
     };
-    let userinfo = text.lines().any(|line| {
-        ["http://", "https://"].iter().any(|scheme| {
-            line.split(scheme).skip(1).any(|rest| {
-                rest.split('/')
-                    .next()
-                    .is_some_and(|host| host.contains('@'))
-            })
-        })
-    });
-    let credential_key = text.lines().any(|line| {
-        let line = line.trim_start();
-        !line.starts_with(['[', '#', ';'])
-            && line
-                .split('=')
-                .next()
-                .is_some_and(|key| CREDENTIAL_KEYS.iter().any(|k| key.contains(k)))
-    });
-    (userinfo || credential_key).then(|| format!("`{}` holds a credential", path.display()))
+    unproven(&text).map(|what| format!("`{}` may hold a credential ({what})", path.display()))
 }
 
-/// Whether `path` is a plain file named `.git/config` (not a link) that holds no credential:
-/// then reading it in a search reads no secret.
-pub(crate) fn is_clean_git_config(path: &Path, meta: &std::fs::Metadata) -> bool {
-    let named = path.file_name().is_some_and(|n| n == "config")
+/// Whether `path` names a configuration git reads from a repository directory: `config`
+/// or `config.worktree` anywhere under a `.git` directory (the repository's own, a
+/// submodule's clone in `.git/modules/…`, a linked worktree's in `.git/worktrees/…`).
+pub(crate) fn is_git_config_name(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n == "config" || n == "config.worktree")
         && path
-            .parent()
-            .and_then(Path::file_name)
-            .is_some_and(|n| n == ".git");
-    named && meta.is_file() && credential(path).is_none()
+            .ancestors()
+            .skip(1)
+            .any(|a| a.file_name().is_some_and(|n| n == ".git"))
+}
+
+/// Whether `path` is a plain file (not a link) named as a repository configuration
+/// ([`is_git_config_name`]) that holds no credential: then reading it in a search reads no
+/// secret.
+pub(crate) fn is_clean_git_config(path: &Path, meta: &std::fs::Metadata) -> bool {
+    is_git_config_name(path) && meta.is_file() && credential(path).is_none()
 }
 
 #[cfg(test)]
@@ -119,8 +244,54 @@ mod tests {
             "[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic abc\n",
             "[sendemail]\n\tsmtppass = hunter2\n",
             "[hub]\n\toauthtoken = abc\n",
+            // What git reads that a line-by-line match missed.
+            "[core]\n\tbare = false\n[http] extraheader = Authorization: Bearer tok\n",
+            "[sendemail] smtppass = hunter2\n",
+            "[remote \"o\"]\n\turl = https://x:ghp_tok\\\n@github.com/a/b\n",
+            "[remote \"o\"]\n\turl = https:/\\\n/x:tok@github.com/a\n",
+            "[remote \"o\"]\n\turl = ftp://u:pw@h/x\n",
+            "[remote \"o\"]\n\turl = ssh://u:pw@h/x\n",
+            "[remote \"o\"]\n\turl = https://github.com/a/b?access_token=ghp_abc\n",
+            "[remote \"o\"]\n\turl = \"https://x:tok@github.com/a\"\n",
+            "[github]\n\tapi = ghp_abc\n",
+            "[include]\n\tpath = ../creds\n",
+            "[includeIf \"gitdir:~/\"]\n\tpath = ../creds\n",
+            "[core]\n\tsshcommand = sshpass -p hunter2 ssh\n",
+            "[remote \"o\"] url = https://github.com/a/b\n",
+            "url = https://x:tok@h/a\n",
         ] {
             assert!(config(secret).is_some(), "{secret}");
         }
+    }
+
+    #[test]
+    fn a_configuration_that_is_not_a_small_regular_file_is_not_proven() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        let path = dir.path().join(".git/config");
+        std::fs::write(&path, "[core]\n".repeat(20_000)).unwrap();
+        assert!(credential(&path).is_some());
+        std::fs::remove_file(&path).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert!(credential(&path).is_some());
+    }
+
+    #[test]
+    fn configurations_git_keeps_elsewhere_under_git_are_named() {
+        for name in [
+            "r/.git/config",
+            "r/.git/config.worktree",
+            "r/.git/modules/sub/config",
+            "r/.git/modules/a/modules/b/config",
+            "r/.git/worktrees/w/config.worktree",
+        ] {
+            assert!(is_git_config_name(Path::new(name)), "{name}");
+        }
+        assert!(!is_git_config_name(Path::new("r/config")));
+        assert!(!is_git_config_name(Path::new("r/.git/HEAD")));
     }
 }

@@ -7,6 +7,10 @@ use std::path::Path;
 /// The most entries read from an index; a larger one is not used.
 const MAX_ENTRIES: usize = 200_000;
 
+/// The most bytes of an index that are read (read without blocking, like every file the
+/// policy decides by); a longer one is not read, and the tracked files are then not known.
+const MAX_INDEX_BYTES: u64 = 256 * 1024 * 1024;
+
 /// The paths of an index file's entries, relative to the repository's top, or why it cannot
 /// be read.
 ///
@@ -91,18 +95,22 @@ pub(crate) fn tracked(root: &Path) -> Option<Vec<String>> {
     let dot_git = root.join(".git");
     let git_dir = if dot_git.is_file() {
         // A linked work tree: `gitdir: PATH`.
-        let text = std::fs::read_to_string(&dot_git).ok()?;
+        let text = super::small_file::read_text(&dot_git).ok().flatten()?;
         let dir = text.strip_prefix("gitdir:")?.trim();
         root.join(dir)
     } else {
         dot_git
     };
-    let config = std::fs::read_to_string(git_dir.join("config")).unwrap_or_default();
+    let config = super::small_file::read_text(&git_dir.join("config"))
+        .ok()?
+        .unwrap_or_default();
     let sha256 = config.lines().any(|l| {
         l.replace(' ', "")
             .eq_ignore_ascii_case("objectformat=sha256")
     });
-    let index = std::fs::read(git_dir.join("index")).ok()?;
+    let index = super::small_file::read_bytes(&git_dir.join("index"), MAX_INDEX_BYTES)
+        .ok()
+        .flatten()?;
     read(&index, if sha256 { 32 } else { 20 }).ok()
 }
 

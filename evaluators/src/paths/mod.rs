@@ -7,6 +7,7 @@ use std::path::{Component, Path, PathBuf};
 pub(crate) mod git_config;
 pub(crate) mod git_index;
 mod sensitive;
+pub(crate) mod small_file;
 
 pub(crate) use sensitive::{SensitivePaths, compile, compile_folded, fold};
 
@@ -624,6 +625,14 @@ impl<'a> Places<'a> {
                 "a file with more than one name (a hard link), which may be a file outside the workspace",
             );
         }
+        // A file whose content is a key whatever its name (`deploy/dk` holding a PEM block).
+        if scan.secrets
+            && named
+            && meta.is_file()
+            && let Some(what) = content_secret(path)
+        {
+            return found(what);
+        }
         if scan.dash_names && path != root && name.starts_with('-') {
             return found("a name that reads as an option");
         }
@@ -1008,17 +1017,7 @@ const CONTENT_SNIFF_BYTES: u64 = 4096;
 /// (`"private_key"`, `"type": "service_account"`), AWS credentials. Only the first
 /// [`CONTENT_SNIFF_BYTES`] are read; a file that cannot be read is judged by its name alone.
 pub(crate) fn content_secret(path: &Path) -> Option<&'static str> {
-    use std::io::Read;
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() {
-        return None;
-    }
-    let mut head = Vec::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(CONTENT_SNIFF_BYTES)
-        .read_to_end(&mut head)
-        .ok()?;
+    let head = small_file::read_head(path, CONTENT_SNIFF_BYTES)?;
     let text = String::from_utf8_lossy(&head);
     if text.contains("-----BEGIN") && text.contains("PRIVATE KEY-----") {
         return Some("a private key (by its content)");

@@ -106,6 +106,22 @@ const SENSITIVE: &[(&str, &str)] = &[
     ("**/_netrc", "a netrc file"),
     ("**/wp-config.php", "WordPress database credentials"),
     ("**/.git/config", "a Git config, which may hold tokens"),
+    (
+        "**/.git/config.worktree",
+        "a Git config, which may hold tokens",
+    ),
+    (
+        "**/.git/modules/**/config",
+        "a Git config, which may hold tokens",
+    ),
+    (
+        "**/.git/modules/**/config.worktree",
+        "a Git config, which may hold tokens",
+    ),
+    (
+        "**/.git/worktrees/*/config.worktree",
+        "a Git config, which may hold tokens",
+    ),
     // Copies of SSH private keys (`id_rsa.bak`, `id_rsa.old`, `id_rsa~`); `.pub` is public.
     ("**/id_rsa.*", "a copy of an SSH private key"),
     ("**/id_rsa~", "a copy of an SSH private key"),

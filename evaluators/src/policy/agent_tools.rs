@@ -25,6 +25,18 @@ const BOOKKEEPING_TOOLS: &[&str] = &[
     "manage_todo_list",
 ];
 
+/// The input fields the runtimes' bookkeeping tools take (`todos`, Cursor's `merge`, Codex's
+/// `plan` and `explanation`, Copilot's `todoList` and `operation`): any other field is not
+/// the task list's, and is not modeled.
+const BOOKKEEPING_FIELDS: &[&str] = &[
+    "todos",
+    "merge",
+    "plan",
+    "explanation",
+    "todoList",
+    "operation",
+];
+
 /// Read-only queries of git tool servers (`git.status`, `git_diff_staged`), by the name
 /// after `git.` or `git_`, and the git command each runs.
 const GIT_QUERIES: &[(&str, &str)] = &[
@@ -48,7 +60,12 @@ pub(crate) fn judge(
         .catalog
         .get(tool)
         .is_none_or(|t| t.kind == ToolKind::Builtin);
-    if runtime && BOOKKEEPING_TOOLS.contains(&tool) {
+    let known_fields = match input {
+        Value::Object(m) => m.keys().all(|k| BOOKKEEPING_FIELDS.contains(&k.as_str())),
+        Value::Null => true,
+        _ => false,
+    };
+    if runtime && BOOKKEEPING_TOOLS.contains(&tool) && known_fields {
         return Some(Finding::new(
             Stance::PolicyAllow,
             READ_ONLY_TOOL,
@@ -62,9 +79,13 @@ pub(crate) fn judge(
     git_query(tool, input, cx, places)
 }
 
-/// A git server's query, judged as the git command it runs in its repository (`repo_path`,
-/// the workspace root when absent): every check of that command applies (the repository's
-/// configuration, diff drivers, the directory being inside the workspace).
+/// A git server's query, judged as the git command it runs in its repository (`repo_path`):
+/// every check of that command applies (the repository's configuration, diff drivers, the
+/// directory being inside the workspace). `None` (not modeled) unless the tool is the git
+/// server's (`mcp__<git server>__git_*`, or a bare name the catalog says only a git server
+/// offers), the input is an object of known fields, and `repo_path` is an absolute path
+/// (the server resolves a relative one against its own directory, which need not be the
+/// workspace, and expands `~` and variables).
 fn git_query(
     tool: &str,
     input: &Value,
@@ -79,19 +100,31 @@ fn git_query(
             Some((server, name)) if git_server(server) => name,
             _ => return None,
         },
-        None => tool,
+        None => {
+            let served_by_git = cx.catalog.get(tool).is_some_and(|t| {
+                t.kind == ToolKind::Mcp
+                    && !t.provider_ids.is_empty()
+                    && t.provider_ids.iter().all(|p| git_server(p))
+            });
+            if !served_by_git {
+                return None;
+            }
+            tool
+        }
     };
     let query = name
         .strip_prefix("git.")
         .or_else(|| name.strip_prefix("git_"))?;
     let (_, command) = GIT_QUERIES.iter().find(|(q, _)| *q == query)?;
     let mut command = (*command).to_owned();
-    let mut start = WorkingDir::Root;
-    let fields = input.as_object().map(|m| m.iter()).into_iter().flatten();
-    for (key, value) in fields {
+    let mut start = None;
+    for (key, value) in input.as_object()? {
         match (key.as_str(), value) {
-            ("repo_path", Value::String(dir)) if dir.is_empty() || dir == "." => {}
-            ("repo_path", Value::String(dir)) => start = WorkingDir::Dir(dir.clone()),
+            ("repo_path", Value::String(dir))
+                if dir.starts_with('/') && !dir.contains(['~', '$', '%', '`']) =>
+            {
+                start = Some(WorkingDir::Dir(dir.clone()));
+            }
             ("context_lines", Value::Number(n)) if command.starts_with("git diff") => {
                 command.push_str(&format!(" -U{}", n.as_u64()?));
             }
@@ -101,6 +134,7 @@ fn git_query(
             _ => return None,
         }
     }
+    let start = start?;
     let (mut found, _) = super::shell::judge_command(cx, &command, places, &start);
     found.reason = format!("`{tool}` runs `{command}`: {}", found.reason);
     Some(found)

@@ -596,15 +596,30 @@ fn unmodeled_field<'a>(tool: &str, input: &'a Value, access: Access) -> Option<&
         Access::Write => WRITE_FIELDS,
     };
     let editor = matches!(tool, "str_replace_based_edit_tool" | "str_replace_editor");
-    let inert = |k: &str| match k {
+    let count = |v: &Value| v.as_u64().is_some();
+    let inert = |k: &str, v: &Value| match k {
         "command" => editor,
         "query" => !tool.starts_with("mcp__"),
+        // A position is numbers, and nothing else (LSP's `TextDocumentPositionParams` nests
+        // a document's URI beside it): anything more is not modeled.
+        "line" | "character" | "column" => access == Access::Read && count(v),
+        "position" => {
+            access == Access::Read
+                && v.as_object().is_some_and(|p| {
+                    p.len() == 2
+                        && p.get("line").is_some_and(count)
+                        && p.get("character").is_some_and(count)
+                })
+        }
         _ => modeled.contains(&k),
     };
     input.as_object().and_then(|map| {
-        map.keys()
-            .map(String::as_str)
-            .find(|k| !PATH_FIELDS.contains(k) && !PATH_LIST_FIELDS.contains(k) && !inert(k))
+        map.iter()
+            .find(|(k, v)| {
+                let k = k.as_str();
+                !PATH_FIELDS.contains(&k) && !PATH_LIST_FIELDS.contains(&k) && !inert(k, v)
+            })
+            .map(|(k, _)| k.as_str())
     })
 }
 
@@ -937,5 +952,31 @@ fn literal_base(pattern: &str) -> String {
         s if s.is_empty() && pattern.starts_with('/') => "/".to_owned(),
         s if s.is_empty() => ".".to_owned(),
         s => s,
+    }
+}
+
+#[cfg(test)]
+mod position_tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_numbers_and_nothing_else() {
+        let catalog = ToolCatalog::builtin();
+        let read = |input: Value| modeled_input("Read", &input, &catalog);
+        assert!(read(
+            serde_json::json!({"file_path": "src/main.rs", "line": 3})
+        ));
+        assert!(read(
+            serde_json::json!({"file_path": "src/main.rs", "position": {"line": 1, "character": 2}})
+        ));
+        for input in [
+            serde_json::json!({"file_path": "src/main.rs", "line": "$(id)"}),
+            serde_json::json!({"file_path": "src/main.rs", "column": "../../../root/.ssh/id_rsa"}),
+            serde_json::json!({"file_path": "src/main.rs", "line": -1}),
+            serde_json::json!({"file_path": "src/main.rs", "position": {"textDocument": {"uri": "file:///root/.ssh/id_rsa"}}}),
+            serde_json::json!({"file_path": "src/main.rs", "position": {"line": 1, "character": 2, "uri": "x"}}),
+        ] {
+            assert!(!read(input.clone()), "{input}");
+        }
     }
 }

@@ -68,24 +68,46 @@ fn outside(value: &str) -> bool {
 }
 
 /// Whether the text of a `KEY=VALUE` / `key: value` configuration names a program to run.
+///
+/// Each line is read alone, so only lines that say all they mean on their own are modeled:
+/// a line that continues a value (no separator: a YAML plain scalar on the next line, a
+/// TOML array's element), a multi-line string (`"""`), a YAML block scalar (`|`, `>`),
+/// anchor, alias, tag or flow map, or a section header that is not a plain name counts as
+/// naming a program. So does a value the tool expands (`${VAR}`, `$VAR`, `%VAR%`: Yarn
+/// Berry and npm expand environment variables in their files) outside a registry line.
 fn keyed_names_program(text: &str, code_keys: &[&str]) -> bool {
     text.lines().any(|line| {
         let line = line.trim();
-        if line.is_empty() || line.starts_with(['#', ';', '[']) {
+        if line.is_empty() || line.starts_with(['#', ';']) || line == "---" {
             return false;
         }
-        let (key, value) = match line.find(['=', ':', ' ', '\t']) {
-            Some(at) => (line[..at].trim(), &line[at + 1..]),
-            None => (line, ""),
+        if line.contains("\"\"\"") || line.contains("'''") {
+            return true;
+        }
+        if line.starts_with('[') {
+            // `[toolchain]`, `[install.scopes]`, `[[x]]`; anything else is a value.
+            return !line.ends_with(']')
+                || !line
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "[]._-\" ".contains(c));
+        }
+        let Some(at) = line.find(['=', ':', ' ', '\t']) else {
+            return true;
         };
+        let (key, value) = (line[..at].trim(), &line[at + 1..]);
         let key = key.trim_matches(['"', '\'']);
+        if value.trim().starts_with(['|', '>', '&', '*', '!', '{']) {
+            return true;
+        }
         // `registry=…`, `@scope:registry=…`, `//host/:_authToken=…`, `npmRegistryServer: …`.
         let registry = line.starts_with("//")
             || line
                 .split(['=', ' ', '\t'])
                 .next()
                 .is_some_and(|k| k.to_ascii_lowercase().contains("registry"));
-        code_keys.iter().any(|k| k.eq_ignore_ascii_case(key)) || (!registry && outside(value))
+        let expands = value.contains(['$', '%']);
+        code_keys.iter().any(|k| k.eq_ignore_ascii_case(key))
+            || (!registry && (outside(value) || outside(key) || expands))
     })
 }
 
@@ -115,14 +137,14 @@ pub(crate) fn runs_programs(dir: &Path) -> Option<&'static str> {
         if std::fs::symlink_metadata(&path).is_err() {
             continue;
         }
-        match std::fs::read_to_string(&path) {
-            Ok(text) if !keyed_names_program(&text, code_keys) => {}
+        match read(&path) {
+            Some(text) if !keyed_names_program(&text, code_keys) => {}
             _ => return Some(name),
         }
     }
     let gradle = dir.join("gradle.properties");
     if std::fs::symlink_metadata(&gradle).is_ok()
-        && std::fs::read_to_string(&gradle).ok().is_none_or(|text| {
+        && read(&gradle).is_none_or(|text| {
             let text = text.to_ascii_lowercase();
             ["jvmargs", "javaagent", "initscript", "java.home"]
                 .iter()
@@ -133,9 +155,7 @@ pub(crate) fn runs_programs(dir: &Path) -> Option<&'static str> {
     }
     let package = dir.join("package.json");
     if std::fs::symlink_metadata(&package).is_ok()
-        && std::fs::read_to_string(&package)
-            .ok()
-            .is_none_or(|t| package_manager_from_url(&t))
+        && read(&package).is_none_or(|t| package_manager_from_url(&t))
     {
         return Some("package.json");
     }
@@ -149,16 +169,19 @@ pub(crate) fn names_program(path: &Path) -> bool {
         return true;
     };
     if name == "package.json" {
-        return std::fs::read_to_string(path)
-            .ok()
-            .is_none_or(|t| package_manager_from_url(&t));
+        return read(path).is_none_or(|t| package_manager_from_url(&t));
     }
     let Some((_, code_keys)) = KEYED.iter().find(|(n, _)| *n == name) else {
         return true;
     };
-    std::fs::read_to_string(path)
-        .ok()
-        .is_none_or(|text| keyed_names_program(&text, code_keys))
+    read(path).is_none_or(|text| keyed_names_program(&text, code_keys))
+}
+
+/// The text of a configuration file, read without blocking and up to a size cap; `None`
+/// when it cannot be read in full (missing, not a regular file, too long), which callers count
+/// as naming a program.
+fn read(path: &Path) -> Option<String> {
+    crate::paths::small_file::read_text(path).ok().flatten()
 }
 
 #[cfg(test)]
@@ -190,6 +213,44 @@ mod tests {
             &["path"]
         ));
         assert!(keyed_names_program("[run]\nshell = \"bun\"", &["shell"]));
+    }
+
+    #[test]
+    fn values_that_continue_or_expand_name_programs() {
+        let yarn = KEYED[2].1;
+        for text in [
+            "yarnPath:\n  /tmp/evil.cjs",
+            "yarnPath: >-\n  /tmp/evil.cjs",
+            "yarnPath: |\n  /tmp/evil.cjs",
+            "yarnPath: ${HOME}/evil.cjs",
+            "yarnPath: \"${EVIL}\"",
+            "yarnPath: $EVIL",
+            "yarnPath: *anchor",
+            "yarnPath: {a: /tmp/x}",
+        ] {
+            assert!(keyed_names_program(text, yarn), "{text}");
+        }
+        assert!(keyed_names_program("cache=${HOME}/x", KEYED[0].1));
+        assert!(keyed_names_program(
+            "preload = [\n\"/tmp/x.ts\"\n]",
+            KEYED[3].1
+        ));
+        assert!(keyed_names_program(
+            "preload = [\n  \"/tmp/x.ts\", \"./b.ts\"\n]",
+            KEYED[3].1
+        ));
+        assert!(keyed_names_program(
+            "x = \"\"\"\n/tmp/y\n\"\"\"",
+            KEYED[3].1
+        ));
+        assert!(!keyed_names_program(
+            "---\nyarnPath: .yarn/releases/yarn-4.1.0.cjs\nnodeLinker: node-modules",
+            yarn
+        ));
+        assert!(!keyed_names_program(
+            "[install]\nexact = true\npreload = [\"./setup.ts\"]",
+            KEYED[3].1
+        ));
     }
 
     #[test]

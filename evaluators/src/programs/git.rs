@@ -280,12 +280,23 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
 struct HistoryReach {
     /// `-S`, `-G`: a search of history contents.
     pickaxe: bool,
-    /// `--all`, `--branches`, `--reflog`, `-g`, …: refs beyond the current branch.
+    /// `--all`, `--branches`, `--reflog`, `-g`, `--bisect`, `--merge`, …: refs beyond the
+    /// current branch; `--not`, which turns the exclusions after it into revisions.
     other_refs: bool,
     /// `--stat`, `-s`, `--name-only`, …: no diff is printed by `git show`.
     no_patch: bool,
     /// `-t`, `-s`, `-e` of `git cat-file`: its type, size or existence, not its contents.
     cat_file_meta: bool,
+}
+
+/// Whether `REV:path` names a file of the current branch's history: `REV` is HEAD or an
+/// ancestor ([`head_chain`]), or the index (`:path`, `:N:path`).
+fn head_blob(t: &str) -> bool {
+    match t.split_once(':') {
+        Some(("", _)) => !t.starts_with(":/"),
+        Some((rev, _)) => head_chain(rev),
+        None => false,
+    }
 }
 
 /// Whether `t` names HEAD or one of its ancestors: `HEAD` or `@` followed by `~N` / `^N`
@@ -350,7 +361,7 @@ impl HistoryReach {
                 };
                 return match words.last().map(|w| w.literal()) {
                     None => Ok(Vec::new()),
-                    Some(Some(t)) if !prints || t.contains(':') || head_chain(t) || peeled(t) => {
+                    Some(Some(t)) if !prints || head_blob(t) || head_chain(t) || peeled(t) => {
                         Ok(Vec::new())
                     }
                     Some(_) => Err(format!(
@@ -410,7 +421,11 @@ impl HistoryReach {
                 self.pickaxe = true;
             }
             "--all" | "--branches" | "--remotes" | "--tags" | "--glob" | "--reflog"
-            | "--walk-reflogs" | "-g" | "--alternate-refs" | "--stdin" => self.other_refs = true,
+            | "--walk-reflogs" | "-g" | "--alternate-refs" | "--stdin" | "--bisect" | "--merge" => {
+                self.other_refs = true
+            }
+            // `--not` flips every revision after it: `--not ^other` is `other`.
+            "--not" => self.other_refs = true,
             "-s" | "--stat" | "--numstat" | "--shortstat" | "--dirstat" | "--summary"
             | "--name-only" | "--name-status" | "--raw" => self.no_patch = true,
             "-t" | "-e" => self.cat_file_meta = true,
@@ -441,6 +456,18 @@ impl HistoryReach {
         {
             return Err(format!(
                 "`git {sub} {}` names a commit beyond the current branch (by message, reflog or stash), whose contents may hold a secret removed since",
+                w.raw
+            ));
+        }
+        // `REV:path` prints a file of REV's tree, with or without a patch.
+        if sub == "show"
+            && let Some(w) = operands.iter().find(|w| {
+                w.literal()
+                    .is_some_and(|t| t.contains(':') && !t.starts_with(":/") && !head_blob(t))
+            })
+        {
+            return Err(format!(
+                "`git show {}` prints a file of a commit beyond the current branch's history, which may hold a secret it never had",
                 w.raw
             ));
         }

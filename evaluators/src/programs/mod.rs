@@ -654,18 +654,24 @@ const JQ_FORBIDDEN: &[&str] = &[
 /// (`..env`, `."env"`, `{env}`, `$ENV`).
 fn jq_words(filter: &str) -> impl Iterator<Item = &str> {
     let bytes = filter.as_bytes();
-    let mut at = 0;
-    filter
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
-        .filter(move |w| {
-            let start = at;
-            at += w.len() + 1;
+    // Words are ASCII, so splitting the bytes gives each word's true offset: separators may
+    // be characters of several bytes (`é`).
+    bytes
+        .split(|b| !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$'))
+        .filter(|w| !w.is_empty())
+        .map(move |w| {
+            let start = w.as_ptr() as usize - bytes.as_ptr() as usize;
+            (start, &filter[start..start + w.len()])
+        })
+        .filter(move |(start, w)| {
+            let start = *start;
             let key = !w.starts_with('$')
                 && start >= 1
                 && bytes[start - 1] == b'.'
                 && (start < 2 || bytes[start - 2] != b'.');
             !key
         })
+        .map(|(_, w)| w)
 }
 
 /// `jq FILTER FILES…` / `yq`: the filter is checked word by word.
@@ -802,10 +808,10 @@ fn ps(args: &[Word]) -> Result<()> {
         )
     });
     // Other processes' command lines may hold secrets (`--password=…`, tokens), as
-    // `/proc/N/cmdline` does: they are printed only when both the format shows arguments and
-    // the selection reaches beyond the caller's own terminal.
+    // `/proc/N/cmdline` does: a format that shows arguments prints them whatever the
+    // selection, since an agent's shell has no terminal and `ps`'s default selection (the
+    // caller's terminal) is then every process of the user without one.
     let mut shows_args = false;
-    let mut others = false;
     let mut dashed = Vec::new();
     for (i, w) in args.iter().enumerate() {
         let t = literal(w)?;
@@ -813,7 +819,6 @@ fn ps(args: &[Word]) -> Result<()> {
             if t.chars().all(|c| "auxfwljrTvhcSnm".contains(c)) {
                 // BSD forms print the whole command line unless `c` asks for names only.
                 shows_args |= !t.contains('c');
-                others |= t.contains(['a', 'x']);
                 continue;
             }
             return Err(format!("`ps {t}` may print other processes' environments"));
@@ -838,19 +843,12 @@ fn ps(args: &[Word]) -> Result<()> {
                     .filter(|f| !f.is_empty())
                     .any(|f| !ps_field_without_args(f));
             }
-            Item::Opt(opt, _) => match opt.display.trim_start_matches('-') {
-                "f" | "F" => shows_args = true,
-                // Only options that shape the output leave the selection at the caller's own
-                // processes; every other one (`-e`, `-u`, `-C NAME`, `-p`, …) may select
-                // anyone's.
-                "l" | "j" | "H" | "w" | "L" | "T" | "M" | "y" | "c" | "sort" | "forest"
-                | "no-headers" | "headers" | "cols" | "columns" | "width" | "lines" | "rows"
-                | "help" | "version" | "V" => {}
-                _ => others = true,
-            },
+            Item::Opt(opt, _) => {
+                shows_args |= matches!(opt.display.trim_start_matches('-'), "f" | "F");
+            }
         }
     }
-    if shows_args && others {
+    if shows_args {
         return Err(
             "`ps` prints other processes' command lines, which may hold secrets".to_owned(),
         );
@@ -1777,6 +1775,11 @@ mod tests {
         unmodeled("ps e");
         unmodeled("jq -n env");
         unmodeled("jq '$ENV.HOME'");
+        // Characters of several bytes before `env` do not make it read as an object key.
+        unmodeled("jq '\"é\"|.|env' a.json");
+        unmodeled("jq '\"éé\"|. |env' a.json");
+        unmodeled("jq '\"é\"|.|env.HOME' a.json");
+        modeled("jq '\"é\"|.env' a.json");
         unmodeled("printf -v x y");
         unmodeled("cargo build");
         unmodeled("cargo tree");
@@ -1784,7 +1787,11 @@ mod tests {
         modeled("cargo metadata --format-version 1 --no-deps");
         modeled("ls -la src");
         modeled("ps -e");
-        modeled("ps -f");
+        // With no terminal, the default selection is every process of the user.
+        unmodeled("ps -f");
+        unmodeled("ps -F");
+        unmodeled("ps -Ocmd");
+        unmodeled("ps -o pid,args");
         modeled("ps axc");
         modeled("ps -eo pid,comm");
         unmodeled("ps aux");
@@ -1859,6 +1866,16 @@ mod tests {
         modeled("git show HEAD");
         modeled("git show --stat HEAD~3");
         modeled("git show HEAD~1:src/main.rs");
+        modeled("git cat-file -p HEAD:src/main.rs");
+        modeled("git cat-file -p :src/main.rs");
+        // A file of another branch, tag, stash or earlier checkout.
+        unmodeled("git show other:src/config.js");
+        unmodeled("git show -s other:src/config.js");
+        unmodeled("git cat-file -p other:src/config.js");
+        unmodeled("git cat-file blob other:src/config.js");
+        unmodeled("git cat-file -p stash@{0}:x");
+        unmodeled("git cat-file -p @{-1}:src/config.js");
+        unmodeled("git cat-file -p t1:src/main.rs");
         modeled("git help -a");
         modeled("git cat-file --batch-check");
         modeled("git remote -v");
@@ -1868,6 +1885,13 @@ mod tests {
         unmodeled("git log -p --all");
         unmodeled("git log -p --reflog");
         unmodeled("git log -p -g");
+        // `--not` turns the exclusions after it into revisions.
+        unmodeled("git log -p --not ^other");
+        unmodeled("git log -p HEAD --not ^t1");
+        unmodeled("git whatchanged -p --not ^other");
+        unmodeled("git log -p --bisect");
+        unmodeled("git log -p --merge");
+        modeled("git log --oneline --not ^other");
         unmodeled("git show HEAD~1");
         unmodeled("git show abc1234");
         unmodeled("git remote get-url origin");

@@ -128,8 +128,11 @@ fn url_starts(text: &str) -> Vec<usize> {
         covered = lead + url_end(&text[lead..]);
     }
     for (i, _) in text.match_indices("://") {
-        let start = text[..i]
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-')))
+        // The scheme is ASCII: the start is past the last byte that cannot be in one, found
+        // by bytes so a character of several bytes before it is not cut.
+        let start = text.as_bytes()[..i]
+            .iter()
+            .rposition(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'+' | b'.' | b'-')))
             .map_or(0, |j| j + 1);
         if start < i && start >= covered {
             starts.push(start);
@@ -162,13 +165,47 @@ pub(crate) fn host_word_reaches(word: &str, out: &mut Vec<Reach>) {
     if word.contains("://") || url_starts(word).contains(&0) {
         return text_reaches(word, out);
     }
-    if word.is_empty() || word.starts_with('-') || word.contains(char::is_whitespace) {
+    if word.is_empty() {
         return;
+    }
+    if word.starts_with('-') {
+        // An option's attached value may name where to connect (`--resolve=h:443:ADDR`,
+        // `-oProxyJump=evil.com`).
+        if let Some((_, value)) = word.split_once('=') {
+            embedded_hosts(value, out);
+        }
+        return;
+    }
+    if word.contains(char::is_whitespace) {
+        // `ProxyCommand=nc evil.com 22`, `http_proxy=evil.com`: no host as a whole.
+        return embedded_hosts(word, out);
     }
     let authority = &word[..authority_end(word)];
     match authority_reach(authority) {
         Reach::Unknown(_) if !authority.contains(['{', '}', '[', ']', '\\', '%']) => {}
         reach => out.push(reach),
+    }
+    // A client option's value may connect to a host written inside it, whether or not the
+    // whole reads as one (`::evil.com:`, `docs.rs:443:6.6.6.6`, `ProxyJump=evil.com`).
+    embedded_hosts(word, out);
+}
+
+/// The hosts written inside text that is no host as a whole: each piece between separators
+/// (`:`, `=`, `,`, `@`, `/`, blanks, quotes) that has a dot and reads as a host (`evil.com`,
+/// `6.6.6.6`). A network client's option may connect there (`--connect-to ::evil.com:`,
+/// `--resolve docs.rs:443:6.6.6.6`, `-o ProxyJump=evil.com`, `-e http_proxy=evil.com`).
+fn embedded_hosts(text: &str, out: &mut Vec<Reach>) {
+    let pieces = text.split(|c: char| {
+        c.is_whitespace() || matches!(c, ':' | '=' | ',' | '@' | '/' | '"' | '\'' | ';' | '+')
+    });
+    for piece in pieces {
+        if piece.contains('.')
+            && piece.chars().any(|c| c.is_ascii_alphanumeric())
+            && let reach @ Reach::Host(_) = authority_reach(piece)
+            && !out.contains(&reach)
+        {
+            out.push(reach);
+        }
     }
 }
 
@@ -218,6 +255,38 @@ mod tests {
 
     fn host(h: &str) -> Reach {
         Reach::Host(h.to_owned())
+    }
+
+    fn word_reaches(word: &str) -> Vec<Reach> {
+        let mut out = Vec::new();
+        host_word_reaches(word, &mut out);
+        out
+    }
+
+    #[test]
+    fn hosts_inside_option_values_are_reached() {
+        for (word, want) in [
+            ("::evil.com:", "evil.com"),
+            ("docs.rs:443:evil.com:443", "evil.com"),
+            ("docs.rs:443:6.6.6.6", "6.6.6.6"),
+            ("--resolve=docs.rs:443:6.6.6.6", "6.6.6.6"),
+            ("ProxyJump=evil.com", "evil.com"),
+            ("-oProxyJump=evil.com", "evil.com"),
+            ("ProxyCommand=nc evil.com 22", "evil.com"),
+            ("http_proxy=evil.com", "evil.com"),
+        ] {
+            assert!(word_reaches(word).contains(&host(want)), "{word}");
+        }
+        assert_eq!(word_reaches("a=b"), Vec::new());
+    }
+
+    #[test]
+    fn characters_of_several_bytes_before_a_scheme_do_not_panic() {
+        for text in ["é://é", "xé://x", "https://docs.rs/ é://x"] {
+            let _ = reaches(text);
+        }
+        assert!(reaches("https://evil.com/ é://x").contains(&host("evil.com")));
+        assert!(reaches("éhttps://evil.com/").contains(&host("evil.com")));
     }
 
     #[test]

@@ -367,7 +367,19 @@ pub(super) fn find(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         w.literal()
             .is_some_and(|t| t.starts_with('-') || t == "(" || t == "!" || t == ",")
     };
-    let roots: Vec<&Word> = args.iter().take_while(|w| !is_expr(w)).collect();
+    // Options before the roots: `-H`, `-L`, `-P`, `-D DEBUG`, `-O LEVEL`.
+    let mut lead = 0;
+    while let Some(t) = args.get(lead).and_then(Word::literal) {
+        match t {
+            "-H" | "-L" | "-P" => lead += 1,
+            "-D" => lead += 2,
+            _ if t.starts_with("-O") || (t.starts_with("-D") && t.len() > 2) => lead += 1,
+            _ => break,
+        }
+    }
+    let leading = &args[lead.min(args.len())..];
+    let (follows_roots, follows_all) = find_follows(cmd);
+    let roots: Vec<&Word> = leading.iter().take_while(|w| !is_expr(w)).collect();
     let dot = Word::literal_text(".");
     let roots = if roots.is_empty() { vec![&dot] } else { roots };
     let before = j.findings.len();
@@ -383,6 +395,9 @@ pub(super) fn find(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     for root in &roots {
         if deletes {
             j.write(cmd, root, Some(true));
+            if follows_roots {
+                deleted_through_links(j, cmd, root, follows_all);
+            }
         } else {
             j.read(cmd, root);
         }
@@ -398,6 +413,74 @@ pub(super) fn find(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     }
     if j.findings.len() == before {
         j.read_only(cmd);
+    }
+}
+
+/// Whether a `find` follows links: its roots (`-H`, `-L`, `-follow`), and every link it
+/// meets (`-L`, `-follow`). Options after the roots are not links' (`-L` is read only before).
+pub(super) fn find_follows(find: &SimpleCommand) -> (bool, bool) {
+    let args = find.args();
+    let lead = args
+        .iter()
+        .take_while(|w| w.literal().is_some_and(|t| t.starts_with('-')))
+        .filter_map(Word::literal);
+    let (mut roots, mut all) = (false, false);
+    for t in lead {
+        match t {
+            "-L" => all = true,
+            "-H" => roots = true,
+            _ => {}
+        }
+    }
+    all |= args.iter().any(|w| w.literal() == Some("-follow"));
+    (roots || all, all)
+}
+
+/// A `find -H`/`-L` that deletes what it finds under `root` deletes where its links lead:
+/// the root's own target (`-H`, `-L`) is judged as a deleted tree, and with `-L` a link
+/// below it that leaves the workspace deletes outside it (destructive), as does a walk too
+/// large to check.
+pub(super) fn deleted_through_links(
+    j: &mut Judge<'_>,
+    cmd: &SimpleCommand,
+    root: &Word,
+    all: bool,
+) {
+    let Some(text) = root.literal() else {
+        return;
+    };
+    let located = j.places.locate(text, &cmd.cwd);
+    if located.place == Place::Unknown {
+        return;
+    }
+    let mut targets = Vec::new();
+    if let Some(real) = crate::paths::resolve(&located.path)
+        && real != located.path
+    {
+        targets.push(real);
+    }
+    if all {
+        match super::judge::link_leaving(&located.path, j.places.root()) {
+            Ok(None) => {}
+            Ok(Some(link)) => {
+                // Later links are not looked at: one leaving is enough to delete outside.
+                let what = format!(
+                    "deletes files outside the workspace through the link `{}`",
+                    j.places.shown(&link)
+                );
+                return j.destructive(cmd, &what);
+            }
+            Err(()) => {
+                return j.destructive(
+                    cmd,
+                    "deletes through more links or files than can be checked",
+                );
+            }
+        }
+    }
+    for target in targets {
+        let word = Word::literal_text(target.to_string_lossy().into_owned());
+        j.write(cmd, &word, Some(true));
     }
 }
 

@@ -379,6 +379,23 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         return j.read_only(cmd);
     }
     let long = |t: &str, name: &str| t.len() >= 5 && name.starts_with(t);
+    // Each `-C DIR` is relative to the one before (an absolute one starts again); a directory
+    // only known when it runs stays unknown whatever follows it.
+    let fold = |dir: &mut Option<Word>, value: Option<Word>| {
+        let Some(value) = value else {
+            return;
+        };
+        *dir = match (dir.take(), value.literal()) {
+            (Some(prev), Some(t)) if !t.starts_with(['/', '~']) => match prev.literal() {
+                Some(p) => Some(Word::literal_text(format!(
+                    "{}/{t}",
+                    p.trim_end_matches('/')
+                ))),
+                None => Some(prev),
+            },
+            _ => Some(value),
+        };
+    };
     let mut dir: Option<Word> = None;
     let mut absolute = false;
     let mut pos: Vec<&Word> = Vec::new();
@@ -399,8 +416,11 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                 None => (t.to_owned(), None),
             };
             if long(&name, "--directory") {
-                dir = value.or_else(|| args.get(i).cloned());
+                fold(&mut dir, value.or_else(|| args.get(i).cloned()));
                 i += usize::from(!t.contains('='));
+            } else if long(&name, "--one-top-level") && value.is_some() {
+                // Members go into this directory, under the `-C` one (or anywhere, absolute).
+                fold(&mut dir, value);
             } else if long(&name, "--file") && !t.contains('=') {
                 i += 1;
             } else if long(&name, "--absolute-names") {
@@ -428,7 +448,7 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                         args.get(i - 1).cloned()
                     };
                     if c == 'C' {
-                        dir = value;
+                        fold(&mut dir, value);
                     }
                     if !old_style {
                         break;

@@ -860,7 +860,12 @@ impl Judge<'_> {
         {
             let root = word.prefix.trim_end_matches('/');
             let root = Word::literal_text(if root.is_empty() { "/" } else { root });
-            return self.write(cmd, &root, Some(true));
+            self.write(cmd, &root, Some(true));
+            let find = cmd.parent.and_then(|p| self.script.commands.get(p));
+            if let Some((true, all)) = find.map(super::destructive::find_follows) {
+                super::destructive::deleted_through_links(self, cmd, &root, all);
+            }
+            return;
         }
         let recursive = delete == Some(true);
         // The command's own output and error, by the names the kernel gives them in the
@@ -1258,15 +1263,10 @@ fn workspace_git_config_runs_programs(root: &std::path::Path) -> Option<String> 
         return None;
     };
     let mut dirs = vec![git.clone()];
-    match std::fs::read_to_string(git.join("commondir")) {
-        Ok(common) => dirs.push(git.join(common.trim())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => {
-            return Some(format!(
-                "cannot read `{}` ({e})",
-                git.join("commondir").display()
-            ));
-        }
+    match crate::paths::small_file::read_text(&git.join("commondir")) {
+        Ok(Some(common)) => dirs.push(git.join(common.trim())),
+        Ok(None) => {}
+        Err(why) => return Some(why),
     }
     for dir in dirs {
         for name in ["config", "config.worktree"] {
@@ -1331,16 +1331,8 @@ fn repository_above(root: &std::path::Path, contents: bool) -> Option<String> {
 /// The directory a `.git` file names (`gitdir: PATH`, relative to the file's directory).
 fn followed_git_dir(dot_git: &std::path::Path) -> Result<std::path::PathBuf, String> {
     let shown = dot_git.display();
-    let too_long =
-        std::fs::metadata(dot_git).map_or(true, |m| m.len() > git_config::MAX_GIT_CONFIG_BYTES);
-    if too_long {
-        return Err(format!(
-            "`{shown}` is not a readable file of at most {} bytes",
-            git_config::MAX_GIT_CONFIG_BYTES
-        ));
-    }
-    let text =
-        std::fs::read_to_string(dot_git).map_err(|e| format!("cannot read `{shown}` ({e})"))?;
+    let text = crate::paths::small_file::read_text(dot_git)?
+        .ok_or_else(|| format!("cannot read `{shown}` (it is gone)"))?;
     let written = text
         .lines()
         .find_map(|l| {
@@ -1370,7 +1362,7 @@ const MAX_WALKED_ENTRIES: usize = 20_000;
 
 /// The first symlink under `root` (a walk that follows links, as `find -L` does) that leads
 /// outside `workspace`; `Err` when the walk is too large, or a link cannot be resolved.
-fn link_leaving(
+pub(super) fn link_leaving(
     root: &std::path::Path,
     workspace: &std::path::Path,
 ) -> Result<Option<std::path::PathBuf>, ()> {

@@ -148,9 +148,21 @@ fn assigned_values(script: &crate::shell::Script) -> Vec<(&str, &str)> {
         .collect()
 }
 
+/// The most bytes of one text [`with_assigned_values`] builds; a longer one gives up.
+const MAX_ASSIGNED_TEXT: usize = 4096;
+
 /// The texts `raw` (a word only known when it runs) stands for with the script's own values
-/// of its variables, when they are all it depends on; at most a few dozen.
+/// of its variables, when they are all it depends on; at most a few dozen, each at most
+/// [`MAX_ASSIGNED_TEXT`] bytes (none when one would be longer). A value holding `$` or a
+/// backquote is not substituted: the text it gives is not final, and substituting into it
+/// again would grow without bound (`a='$b$b'; b='$c$c'; …`).
 fn with_assigned_values(raw: &str, values: &[(&str, &str)]) -> Vec<String> {
+    let values: Vec<(&str, &str)> = values
+        .iter()
+        .filter(|(_, v)| !v.contains(['$', '`']))
+        .copied()
+        .collect();
+    let values = values.as_slice();
     let mut texts = vec![raw.replace(['"', '\''], "")];
     for (name, _) in values {
         let forms = [format!("${{{name}}}"), format!("${name}")];
@@ -179,6 +191,9 @@ fn with_assigned_values(raw: &str, values: &[(&str, &str)]) -> Vec<String> {
                 }
                 built.push_str(rest);
                 out = built;
+                if out.len() > MAX_ASSIGNED_TEXT {
+                    return Vec::new();
+                }
                 next.push(out);
             }
         }
@@ -605,5 +620,23 @@ mod assigned_value_tests {
         // `$fx` is another variable; a word still only known when it runs has no value.
         assert!(with_assigned_values("$fx", &values).is_empty());
         assert!(with_assigned_values("$f/$OTHER", &values).is_empty());
+    }
+
+    #[test]
+    fn values_that_expand_further_or_grow_too_long_are_not_substituted() {
+        // `v1='$v2$v2'; v2='$v3$v3'; …`: doubling per variable must not be built.
+        let names: Vec<String> = (1..=40).map(|i| format!("v{i}")).collect();
+        let mut values: Vec<(&str, String)> = names
+            .windows(2)
+            .map(|w| (w[0].as_str(), format!("${0}${0}", w[1])))
+            .collect();
+        values.push((names[39].as_str(), "x".to_owned()));
+        let values: Vec<(&str, &str)> = values.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        let started = std::time::Instant::now();
+        assert!(with_assigned_values("$v1", &values).is_empty());
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        let long = "a".repeat(3000);
+        let values = [("l", long.as_str())];
+        assert!(with_assigned_values("$l$l", &values).is_empty());
     }
 }

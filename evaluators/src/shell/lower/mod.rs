@@ -23,8 +23,9 @@ pub(super) struct Lowering<'s> {
     counters: Vec<String>,
     /// Commands of `>(…)` substitutions waiting for the command whose output they read.
     readers: Vec<usize>,
-    /// Variables the script assigned (or bound as a loop's) so far: their expansions are
-    /// the script's own values, not the environment's.
+    /// Variables the script assigned (or bound as a loop's) so far, in the shell and on
+    /// every path to here: their expansions are the script's own values, not the
+    /// environment's.
     assigned: Vec<String>,
     /// Whether a single simple command of plain words skips the shell parser
     /// ([`plain_command`]); off only to compare the two readings in tests.
@@ -89,12 +90,15 @@ impl<'s> Lowering<'s> {
     fn nested(&mut self, code: &str, depth: usize) -> std::ops::Range<usize> {
         let start = self.script.commands.len();
         let saved = self.cwd.clone();
+        // Nested code runs in a subshell: what it assigns is not the caller's.
+        let kept = self.assigned.len();
         if let Err(error) = self.program(code, depth + 1, saved.clone()) {
             self.script.unreadable.push(Unreadable {
                 code: code.to_owned(),
                 error,
             });
         }
+        self.assigned.truncate(kept);
         // Nested code runs in a subshell: its `cd` does not move the caller.
         self.cwd = saved;
         start..self.script.commands.len()
@@ -108,11 +112,15 @@ impl<'s> Lowering<'s> {
         for item in &list.0 {
             let and_or = &item.0;
             let entry = self.cwd.clone();
+            // A background job runs in a subshell: what it assigns is not the shell's.
+            let background = self.assigned.len();
             self.pipeline(&and_or.first, depth, pipe);
             let moved_first = self.cwd != entry;
             let mut moved_later = false;
             for next in &and_or.additional {
                 let before = self.cwd.clone();
+                // After `&&` or `||` a pipeline may not run: what it assigns is its own.
+                let kept = self.assigned.len();
                 match next {
                     ast::AndOr::And(p) => self.pipeline(p, depth, pipe),
                     ast::AndOr::Or(p) => {
@@ -122,7 +130,11 @@ impl<'s> Lowering<'s> {
                         self.pipeline(p, depth, pipe);
                     }
                 }
+                self.assigned.truncate(kept);
                 moved_later |= self.cwd != before;
+            }
+            if matches!(item.1, ast::SeparatorOperator::Async) {
+                self.assigned.truncate(background);
             }
             if moved_later || (moved_first && !and_or.additional.is_empty() && self.cwd != entry) {
                 self.cwd = if moved_later {
@@ -148,7 +160,12 @@ impl<'s> Lowering<'s> {
                 self.cwd = entry.clone();
             }
             let start = self.script.commands.len();
+            // Each part of a pipeline of several runs in a subshell of its own.
+            let kept = self.assigned.len();
             self.command(command, depth, &upstream);
+            if subshells {
+                self.assigned.truncate(kept);
+            }
             upstream.extend(start..self.script.commands.len());
         }
         if subshells {
@@ -189,8 +206,11 @@ impl<'s> Lowering<'s> {
                 // directory and no loop values known.
                 let cwd = std::mem::replace(&mut self.cwd, WorkingDir::Unknown);
                 let loops = std::mem::take(&mut self.loops);
+                // The body runs only when called: what it assigns is not the shell's before.
+                let kept = self.assigned.len();
                 self.compound(&def.body.0, depth, &[]);
                 self.redirect_only(def.body.1.as_ref(), depth, &[]);
+                self.assigned.truncate(kept);
                 self.cwd = cwd;
                 self.loops = loops;
             }
@@ -230,7 +250,9 @@ impl<'s> Lowering<'s> {
                 let (start, entry) = (self.script.commands.len(), self.cwd.clone());
                 let outer = self.counters.len();
                 self.counters.extend(counters.iter().flatten().cloned());
+                let kept = self.assigned.len();
                 self.list(&f.body.list, depth, pipe);
+                self.assigned.truncate(kept);
                 self.counters.truncate(outer);
                 self.uncertain(start, &entry);
                 // Counters set to numbers and only compared and stepped evaluate no text,
@@ -248,7 +270,9 @@ impl<'s> Lowering<'s> {
             CompoundCommand::BraceGroup(b) => self.list(&b.list, depth, pipe),
             CompoundCommand::Subshell(s) => {
                 let saved = self.cwd.clone();
+                let kept = self.assigned.len();
                 self.list(&s.list, depth, pipe);
+                self.assigned.truncate(kept);
                 self.cwd = saved;
             }
             CompoundCommand::ForClause(f) => {
@@ -280,6 +304,9 @@ impl<'s> Lowering<'s> {
                 }
                 let start = self.script.commands.len();
                 let entry = self.cwd.clone();
+                // The variable is the loop's in its body; after it, it keeps the environment's
+                // value when the list was empty.
+                let kept = self.assigned.len();
                 self.assigned.push(f.variable_name.clone());
                 if self.loops.iter().any(|(v, _)| *v == f.variable_name)
                     || self.counters.contains(&f.variable_name)
@@ -291,6 +318,7 @@ impl<'s> Lowering<'s> {
                     self.loops.push((f.variable_name.clone(), d.clone()));
                 }
                 self.list(&f.body.list, depth, &feeds);
+                self.assigned.truncate(kept);
                 self.uncertain(start, &entry);
                 if domain.is_some() {
                     self.loops.pop();
@@ -308,7 +336,9 @@ impl<'s> Lowering<'s> {
                     }
                     if let Some(cmd) = &case.cmd {
                         self.cwd = entry.clone();
+                        let kept = self.assigned.len();
                         self.list(cmd, depth, pipe);
+                        self.assigned.truncate(kept);
                         moved |= self.cwd != entry;
                     }
                 }
@@ -322,7 +352,10 @@ impl<'s> Lowering<'s> {
                 self.list(&i.condition, depth, pipe);
                 let after_condition = self.cwd.clone();
                 let mut moved = after_condition != entry;
+                // Each branch may not run: what it assigns is its own.
+                let kept = self.assigned.len();
                 self.list(&i.then, depth, pipe);
+                self.assigned.truncate(kept);
                 moved |= self.cwd != after_condition;
                 for e in i.elses.iter().flatten() {
                     self.cwd = after_condition.clone();
@@ -330,6 +363,7 @@ impl<'s> Lowering<'s> {
                         self.list(c, depth, pipe);
                     }
                     self.list(&e.body, depth, pipe);
+                    self.assigned.truncate(kept);
                     moved |= self.cwd != after_condition;
                 }
                 if moved {
@@ -362,7 +396,9 @@ impl<'s> Lowering<'s> {
                 if let Some(d) = &domain {
                     self.loops.push(d.clone());
                 }
+                let kept = self.assigned.len();
                 self.list(&w.1.list, depth, pipe);
+                self.assigned.truncate(kept);
                 self.uncertain(start, &entry);
                 if let Some((v, _)) = domain {
                     self.loops.pop();
@@ -372,7 +408,9 @@ impl<'s> Lowering<'s> {
             // A coprocess always runs in a forked subshell: a `cd` in it moves nothing after.
             CompoundCommand::Coprocess(c) => {
                 let saved = self.cwd.clone();
+                let kept = self.assigned.len();
                 self.command(&c.body, depth, pipe);
+                self.assigned.truncate(kept);
                 self.cwd = saved;
             }
         }
@@ -580,6 +618,55 @@ mod plain_command_tests {
         };
         lowering.program(code, 0, WorkingDir::Root)?;
         Ok(script)
+    }
+
+    /// Whether `code` reads the environment variable `github_pat` (its expansion is
+    /// unreadable as evaluated from the environment).
+    fn reads_environment(code: &str) -> bool {
+        lowered(code, true)
+            .unwrap()
+            .unreadable
+            .iter()
+            .any(|u| matches!(&u.error, ShellError::EvaluatesCode(c) if c == "$github_pat"))
+    }
+
+    #[test]
+    fn a_variable_is_the_scripts_only_when_assigned_on_every_path_in_the_shell() {
+        for code in [
+            "echo $github_pat",
+            "(github_pat=x); echo $github_pat",
+            "false && github_pat=x; echo $github_pat",
+            "true || github_pat=1; echo $github_pat",
+            "github_pat=x | cat; echo $github_pat",
+            "github_pat=x & echo $github_pat",
+            "if false; then github_pat=1; fi; echo $github_pat",
+            "if false; then :; else github_pat=1; fi; echo $github_pat",
+            "while false; do github_pat=1; done; echo $github_pat",
+            "case a in b) github_pat=1;; esac; echo $github_pat",
+            "f() { github_pat=x; }; echo $github_pat",
+            "for github_pat in; do :; done; echo $github_pat",
+            "declare github_pat; echo $github_pat",
+            "local github_pat; echo $github_pat",
+            "export github_pat; echo $github_pat",
+            "github_pat+=x; echo $github_pat",
+            "declare github_pat+=x; echo $github_pat",
+            "echo $(github_pat=x); echo $github_pat",
+            "echo $github_pat; github_pat=x",
+        ] {
+            assert!(reads_environment(code), "{code}");
+        }
+        for code in [
+            "github_pat=x; echo $github_pat",
+            "github_pat=x && echo $github_pat",
+            "declare github_pat=x; echo $github_pat",
+            "{ github_pat=x; }; echo $github_pat",
+            "if true; then github_pat=1; echo $github_pat; fi",
+            "for github_pat in a b; do echo $github_pat; done",
+            "while read -r github_pat; do echo $github_pat; done < f",
+            "(github_pat=x; echo $github_pat)",
+        ] {
+            assert!(!reads_environment(code), "{code}");
+        }
     }
 
     /// Words a command may hold: plain ones, reserved ones, wrappers, assignments, and

@@ -16,6 +16,8 @@ pub(super) struct Parts {
     feeds: Vec<usize>,
     assignments: Vec<String>,
     values: Vec<Option<String>>,
+    /// Names assigned with `+=`: they append to the environment's value, and stay its.
+    appended: Vec<String>,
 }
 
 impl Lowering<'_> {
@@ -38,7 +40,7 @@ impl Lowering<'_> {
         self.script.commands[index].assignments = parts.assignments;
         self.script.commands[index].assignment_values = parts.values;
         self.track_cwd(index);
-        self.note_assigned(index);
+        self.note_assigned(index, &parts.appended);
         // A wrapper whose input is redirected (`xargs cat <<< x`, `bash -c 'xargs cat' < f`)
         // passes on what it reads from there, not what a pipe before it prints.
         let redirected = simple
@@ -72,6 +74,7 @@ impl Lowering<'_> {
             feeds,
             assignments,
             values,
+            appended,
         } = parts;
         match item {
             CommandPrefixOrSuffixItem::IoRedirect(r) => {
@@ -85,7 +88,12 @@ impl Lowering<'_> {
             }
             CommandPrefixOrSuffixItem::AssignmentWord(assignment, _) => {
                 match &assignment.name {
-                    ast::AssignmentName::VariableName(name) => assignments.push(name.clone()),
+                    ast::AssignmentName::VariableName(name) => {
+                        if assignment.append {
+                            appended.push(name.clone());
+                        }
+                        assignments.push(name.clone());
+                    }
                     ast::AssignmentName::ArrayElementName(name, index) => {
                         // The subscript is an arithmetic expression: `a[$(cmd)]=1` runs `cmd`.
                         if !index.chars().all(|c| c.is_ascii_digit()) {
@@ -296,9 +304,14 @@ impl Lowering<'_> {
     }
 
     /// Notes the variables the command at `index` assigns in the shell itself: a bare
-    /// assignment's (`x=1`), and the names `declare`, `local`, `export`, `readonly`,
-    /// `typeset`, `read`, `mapfile`, `readarray`, `getopts` and `printf -v` set.
-    fn note_assigned(&mut self, index: usize) {
+    /// assignment's (`x=1`, not `x+=1`, which appends to the environment's value, named in
+    /// `appended`), the names `declare`, `local`, `export`, `readonly` and `typeset` give a
+    /// value (`declare x` keeps the environment's), and those `read`, `mapfile`,
+    /// `readarray`, `getopts` and `printf -v` set. Where the assignment counts is the
+    /// lowering's: assignments in code that may not run (a branch, a loop's body, after
+    /// `&&`/`||`, a function's body) or runs in a subshell (`( … )`, `$( … )`, a part of a
+    /// pipeline, a background job) are forgotten after it.
+    fn note_assigned(&mut self, index: usize, appended: &[String]) {
         let cmd = &self.script.commands[index];
         let identifier = |t: &str| {
             let name = t.split(['=', '[']).next().unwrap_or_default();
@@ -311,11 +324,19 @@ impl Lowering<'_> {
         let mut names = Vec::new();
         let args: Vec<Option<&str>> = cmd.args().iter().map(Word::literal).collect();
         match cmd.program() {
-            None if cmd.words.is_empty() => names.extend(cmd.assignments.iter().cloned()),
+            None if cmd.words.is_empty() => names.extend(
+                cmd.assignments
+                    .iter()
+                    .filter(|a| !appended.contains(a))
+                    .cloned(),
+            ),
             Some("declare" | "local" | "export" | "readonly" | "typeset") => names.extend(
                 args.iter()
                     .flatten()
                     .filter(|t| !t.starts_with(['-', '+']))
+                    .filter(|t| {
+                        t.contains('=') && !t.split('=').next().is_some_and(|n| n.ends_with('+'))
+                    })
                     .filter_map(|t| identifier(t)),
             ),
             // Options taking a value (`-p PROMPT`, `-d DELIM`, …) are skipped; `-a NAME`
