@@ -81,7 +81,7 @@ fuzz_target!(|data: &[u8]| {
         let store = Arc::new(MemoryStore::new());
         let hub = Arc::new(SseHub::new(store.clone()));
         for n in 1..=LOGGED {
-            hub.publish("s1", &text(n.to_string())).await.expect("logged");
+            hub.publish(&"s1".into(), &text(n.to_string())).await.expect("logged");
         }
         let engine = Engine::builder(chain())
             .store(store)
