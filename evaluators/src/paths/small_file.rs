@@ -11,53 +11,6 @@ use std::path::Path;
 /// proven.
 pub(crate) const MAX_SMALL_FILE_BYTES: u64 = 64 * 1024;
 
-/// `O_NONBLOCK` where its value is known: opening a FIFO with it returns at once.
-#[cfg(all(
-    any(target_os = "linux", target_os = "android"),
-    any(
-        target_arch = "x86",
-        target_arch = "x86_64",
-        target_arch = "arm",
-        target_arch = "aarch64",
-        target_arch = "riscv64",
-        target_arch = "s390x",
-        target_arch = "loongarch64"
-    )
-))]
-const O_NONBLOCK: i32 = 0o4000;
-/// `O_NONBLOCK` where its value is known: opening a FIFO with it returns at once.
-#[cfg(any(
-    target_os = "macos",
-    target_os = "ios",
-    target_os = "freebsd",
-    target_os = "openbsd",
-    target_os = "netbsd",
-    target_os = "dragonfly"
-))]
-const O_NONBLOCK: i32 = 0x4;
-/// `O_NONBLOCK` where its value is not known here: the regular-file checks alone guard.
-#[cfg(not(any(
-    all(
-        any(target_os = "linux", target_os = "android"),
-        any(
-            target_arch = "x86",
-            target_arch = "x86_64",
-            target_arch = "arm",
-            target_arch = "aarch64",
-            target_arch = "riscv64",
-            target_arch = "s390x",
-            target_arch = "loongarch64"
-        )
-    ),
-    target_os = "macos",
-    target_os = "ios",
-    target_os = "freebsd",
-    target_os = "openbsd",
-    target_os = "netbsd",
-    target_os = "dragonfly"
-)))]
-const O_NONBLOCK: i32 = 0;
-
 /// The file at `path` opened for reading, if it is a regular file (links followed) of at
 /// most `limit` bytes; `Ok(None)` when nothing is there. It is opened without blocking, and
 /// what was opened is checked again (the name may have been replaced in between).
@@ -82,13 +35,12 @@ fn open_regular(path: &Path, limit: u64) -> Result<Option<std::fs::File>, String
     }
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
+    // Opened without blocking: a FIFO swapped in after the check returns at once.
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(O_NONBLOCK);
+        options.custom_flags(libc::O_NONBLOCK);
     }
-    #[cfg(not(unix))]
-    let _ = O_NONBLOCK;
     let file = options
         .open(path)
         .map_err(|e| format!("cannot read `{shown}` ({e})"))?;

@@ -144,13 +144,8 @@ fn git_query(
 /// (`mcp-server-git`): `git`, `server-git`, `git-server`, `mcp-git`, … (case, `-`, `_` and
 /// `.` aside).
 fn git_server(server: &str) -> bool {
-    let folded: String = server
-        .chars()
-        .filter(|c| !matches!(c, '-' | '_' | '.'))
-        .flat_map(char::to_lowercase)
-        .collect();
     matches!(
-        folded.as_str(),
+        super::filesystem::server_name(server).as_str(),
         "git" | "servergit" | "gitserver" | "mcpgit" | "mcpservergit" | "gittools"
     )
 }

@@ -119,13 +119,8 @@ fn own_name(tool: &str) -> &str {
 /// server (`@modelcontextprotocol/server-filesystem`): `fs`, `filesystem`, `files`,
 /// `server-filesystem`, `local_fs`, … (case, `-` and `_` aside).
 fn filesystem_server(server: &str) -> bool {
-    let folded: String = server
-        .chars()
-        .filter(|c| !matches!(c, '-' | '_' | '.'))
-        .flat_map(char::to_lowercase)
-        .collect();
     matches!(
-        folded.as_str(),
+        server_name(server).as_str(),
         "fs" | "filesystem"
             | "files"
             | "serverfilesystem"
@@ -136,6 +131,16 @@ fn filesystem_server(server: &str) -> bool {
             | "workspacefs"
             | "workspacefilesystem"
     )
+}
+
+/// An MCP server's name as the name checks compare it: lower case, without `-`, `_` and `.`
+/// (`Server-FileSystem` is `serverfilesystem`).
+pub(crate) fn server_name(server: &str) -> String {
+    server
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_' | '.'))
+        .flat_map(char::to_lowercase)
+        .collect()
 }
 
 /// How a tool touches files.
