@@ -591,7 +591,10 @@ pub async fn replay(
     let chain = configured_chain(&proposed, Arc::clone(&store), Arc::clone(&catalog))
         .await
         .map_err(|e| ReplayError::InvalidConfig(e.to_string()))?;
-    let scoper = warrant_evaluators::grant_scoper(&evaluators, &root);
+    let scoper = warrant_core::grant::GuardedScoper(Arc::new(warrant_evaluators::grant_scoper(
+        &evaluators,
+        &root,
+    )));
     let grants = store.grants().await.map_err(read)?;
 
     // Per session, only the message id and input of each call, read when its first record

@@ -147,6 +147,59 @@ impl GrantScoper for ExactInputScoper {
     }
 }
 
+/// A scoper whose panics become "no grant": the keys of a call that panicked are empty (an
+/// empty key list is covered by no grant, and an approval for it offers its one-call actions
+/// only), and a description that panicked is a neutral phrase. A grant scoper runs outside the
+/// chain's guard, so without this wrapper a panic in it would end the authorization instead of
+/// leaving the call to the chain.
+pub struct GuardedScoper(pub std::sync::Arc<dyn GrantScoper>);
+
+impl GuardedScoper {
+    fn guarded<T>(what: &str, run: impl FnOnce() -> T, fallback: impl FnOnce() -> T) -> T {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+            Ok(value) => value,
+            Err(panic) => {
+                tracing::error!(
+                    panic = %crate::chain::panic_message(panic.as_ref()),
+                    "the grant scoper panicked while {what}; the call gets no grant"
+                );
+                fallback()
+            }
+        }
+    }
+}
+
+impl GrantScoper for GuardedScoper {
+    fn keys(&self, call: &ToolCall) -> Vec<GrantKey> {
+        Self::guarded("deriving keys", || self.0.keys(call), Vec::new)
+    }
+
+    fn keys_in(&self, call: &ToolCall, cx: &crate::call::EvaluationContext) -> Vec<GrantKey> {
+        Self::guarded("deriving keys", || self.0.keys_in(call, cx), Vec::new)
+    }
+
+    fn describe(&self, keys: &[GrantKey]) -> String {
+        Self::guarded(
+            "describing keys",
+            || self.0.describe(keys),
+            || "calls like this one".to_owned(),
+        )
+    }
+}
+
+/// The actions an approval for a call with these grant keys offers: the standard four, or
+/// only the one-call actions when there is nothing a `session` or `global` grant could cover.
+pub(crate) fn offered_actions(
+    scoper: &dyn GrantScoper,
+    keys: &[GrantKey],
+) -> Vec<crate::approval::ApprovalAction> {
+    let mut actions = crate::approval::standard_actions(&scoper.describe(keys));
+    if keys.is_empty() {
+        actions.retain(|a| a.scope == Scope::Once);
+    }
+    actions
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

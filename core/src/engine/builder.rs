@@ -159,7 +159,7 @@ impl EngineBuilder {
                 store: self.store,
                 transport: self.transport,
                 events,
-                scoper: self.scoper,
+                scoper: Arc::new(crate::grant::GuardedScoper(self.scoper)),
                 workspace_root: self.workspace_root,
                 workspace: ArcSwap::from_pointee(workspace),
                 catalog: ArcSwap::from_pointee(catalog),

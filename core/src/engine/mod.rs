@@ -29,7 +29,7 @@ pub use resolve::{Arbiter, WorkspaceLock};
 
 use calls::{Awaiting, Outcome, Settled, Stage, Tracked};
 
-use crate::approval::{Recommendation, ToolApprovalRequest, standard_actions};
+use crate::approval::{Recommendation, ToolApprovalRequest};
 use crate::audit::{AuditEvent, AuditRecord, digest};
 use crate::call::{EvaluationContext, PermissionMode, ToolCall};
 use crate::catalog::ToolCatalog;
@@ -756,7 +756,7 @@ impl Engine {
             risk: decision.risk,
             reason: decision.reason.clone(),
             recommendation: Recommendation::from(decision),
-            actions: standard_actions(&self.inner.scoper.describe(grant_keys)),
+            actions: crate::grant::offered_actions(self.inner.scoper.as_ref(), grant_keys),
             requested_at: Some(now_millis()),
             input: Some(sanitize::redact_value(&call.input)),
         };
@@ -1011,5 +1011,64 @@ mod tests {
             "{decision:?}"
         );
         assert!(events.try_recv().is_err(), "the announcement came once");
+    }
+
+    /// A grant scoper that panics on every call.
+    struct PanickingScoper;
+
+    impl GrantScoper for PanickingScoper {
+        fn keys(&self, _call: &ToolCall) -> Vec<crate::grant::GrantKey> {
+            panic!("scoper bug")
+        }
+    }
+
+    /// Asks for every call.
+    struct Asking;
+
+    #[async_trait]
+    impl Evaluator for Asking {
+        fn name(&self) -> &str {
+            "asking"
+        }
+        fn source(&self) -> PermissionDecisionSource {
+            PermissionDecisionSource::Policy
+        }
+        async fn evaluate(
+            &self,
+            _call: &ToolCall,
+            _cx: &EvaluationContext,
+        ) -> Result<Verdict, EvaluatorError> {
+            Ok(Verdict::decide(
+                Stance::RequireAsk,
+                Rationale::new("asked", "Asks.", Risk::Medium),
+            ))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_panicking_grant_scoper_leaves_the_call_to_the_chain_and_offers_no_grant() {
+        let engine = Engine::builder(Chain::builder().evaluator(Asking).build())
+            .grant_scoper(Arc::new(PanickingScoper))
+            .build()
+            .await
+            .unwrap();
+        let call = ToolCall::new("s1", "c1", "Bash", json!({"command": "ls"}));
+        let authorization = engine
+            .authorize(call, AuthorizeOptions::default())
+            .await
+            .expect("a scoper panic does not end the authorization");
+        assert_eq!(authorization.decision.behavior, Behavior::Ask);
+        let requests = engine.pending_requests();
+        assert_eq!(requests.len(), 1);
+        let scopes: Vec<_> = requests[0].actions.iter().map(|a| a.scope).collect();
+        assert_eq!(
+            scopes,
+            [crate::decision::Scope::Once, crate::decision::Scope::Once],
+            "only the one-call actions: nothing a grant could cover"
+        );
+        let err = engine
+            .resolve(&"c1".into(), crate::approval::ALLOW_SESSION)
+            .await;
+        assert!(err.is_err(), "a session grant is not on offer: {err:?}");
     }
 }

@@ -411,7 +411,7 @@ impl Engine {
             input.clone(),
         );
         let keys = self.context(&call, PermissionMode::Default).grant_keys;
-        let offered = crate::approval::standard_actions(&self.inner.scoper.describe(&keys));
+        let offered = crate::grant::offered_actions(self.inner.scoper.as_ref(), &keys);
         (!keys.is_empty() && offered == pending.request.actions).then_some(keys)
     }
 
