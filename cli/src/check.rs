@@ -49,7 +49,7 @@ pub fn run(args: CheckArgs, config_file: Option<&Path>) -> ExitCode {
 }
 
 fn decide(args: CheckArgs, config_file: Option<&Path>) -> Result<String, String> {
-    let input: Value = serde_json::from_str(&args.input)
+    let input: Value = warrant_core::json::from_str_unique(&args.input)
         .map_err(|e| format!("--input is not valid JSON ({e}): {}", args.input))?;
     if args.tool.trim().is_empty() {
         return Err("--tool must name a tool".to_owned());

@@ -118,6 +118,18 @@ fn bad_input_json_is_one_line_on_stderr_and_exit_2() {
 }
 
 #[test]
+fn a_repeated_input_key_is_refused_and_named() {
+    // Judged by one value, run with the other: which wins depends on the agent's parser.
+    let stderr = one_line_error(&check(&[
+        "--tool",
+        "Bash",
+        "--input",
+        r#"{"command":"rm -rf ~","command":"ls"}"#,
+    ]));
+    assert!(stderr.contains("`/command` is repeated"), "{stderr}");
+}
+
+#[test]
 fn a_missing_argument_is_one_line_on_stderr_and_exit_2() {
     let stderr = one_line_error(&check(&["--input", "{}"]));
     assert!(stderr.contains("--tool"), "{stderr}");

@@ -18,6 +18,7 @@ pub mod event;
 pub mod events;
 pub mod grant;
 pub mod ids;
+pub mod json;
 pub mod part;
 pub mod sanitize;
 pub mod store;

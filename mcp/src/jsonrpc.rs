@@ -1,10 +1,8 @@
 //! The JSON-RPC 2.0 framing MCP uses over stdio: one message (or batch) per line, classified
 //! without being changed, so that everything but a decided `tools/call` passes through as sent.
 
-use std::collections::HashSet;
 use std::fmt;
 
-use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
 /// One JSON-RPC message, with the text it arrived as.
@@ -228,36 +226,12 @@ fn valid_id(id: &Value) -> bool {
     id.is_string() || id.is_number()
 }
 
-/// Refuses an object with a repeated top-level key: parsers disagree on which one wins.
+/// Refuses a message with a repeated key at any depth: parsers disagree on which one wins,
+/// and the server may read the arguments another way than the gateway judged them.
 fn check_unique_keys(text: &str) -> Result<(), LineError> {
-    struct Keys;
-    impl<'de> Visitor<'de> for Keys {
-        type Value = Option<String>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a JSON object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut seen = HashSet::new();
-            let mut repeated = None;
-            while let Some(key) = map.next_key::<String>()? {
-                map.next_value::<IgnoredAny>()?;
-                if !seen.insert(key.clone()) && repeated.is_none() {
-                    repeated = Some(key);
-                }
-            }
-            Ok(repeated)
-        }
-    }
-    struct TopLevel(Option<String>);
-    impl<'de> de::Deserialize<'de> for TopLevel {
-        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            d.deserialize_map(Keys).map(TopLevel)
-        }
-    }
-    match serde_json::from_str::<TopLevel>(text) {
-        Ok(TopLevel(Some(key))) => Err(not_message(format!("the key \"{key}\" is repeated"), None)),
-        // Not an object: `classify` says why.
-        Ok(TopLevel(None)) | Err(_) => Ok(()),
+    match warrant_core::json::repeated_key(text) {
+        Some(path) => Err(not_message(format!("the key `{path}` is repeated"), None)),
+        None => Ok(()),
     }
 }
 
@@ -401,7 +375,15 @@ mod tests {
     fn a_repeated_key_is_refused() {
         let line = r#"{"jsonrpc":"2.0","id":1,"method":"ping","method":"tools/call"}"#;
         let e = parse_line(line).unwrap_err();
-        assert!(e.to_string().contains("\"method\" is repeated"), "{e}");
+        assert!(e.to_string().contains("`/method` is repeated"), "{e}");
+        // Inside a call's arguments too: the server may keep the other one.
+        let line = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read","arguments":{"path":"a.txt","path":"/etc/shadow"}}}"#;
+        let e = parse_line(line).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("`/params/arguments/path` is repeated"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -46,13 +46,22 @@ impl<T: DeserializeOwned> FromRequest<ServerState> for JsonBody<T> {
                     ApiError::bad_request("unreadable_body", rejection.body_text())
                 }
             })?;
-        serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
+        let parsed = serde_json::from_slice(&bytes).map(JsonBody).map_err(|e| {
             let code = if e.is_data() {
                 "invalid_body"
             } else {
                 "invalid_json"
             };
             ApiError::bad_request(code, format!("request body: {e}"))
-        })
+        })?;
+        // Parsers disagree on which of two equal keys wins: a body holding one is refused.
+        let text = std::str::from_utf8(&bytes).unwrap_or_default();
+        if let Some(path) = warrant_core::json::repeated_key(text) {
+            return Err(ApiError::bad_request(
+                "invalid_json",
+                format!("request body: the key `{path}` is repeated"),
+            ));
+        }
+        Ok(parsed)
     }
 }

@@ -194,6 +194,28 @@ async fn a_body_over_the_limit_is_413() {
 }
 
 #[tokio::test]
+async fn a_repeated_key_is_400_naming_it() {
+    let server = Server::new().await;
+    let reply = server
+        .raw(
+            request(Method::POST, "/v1/sessions/s1/tool-calls")
+                .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(
+                    r#"{"toolCallId":"c1","toolName":"Bash","input":{"command":"rm -rf ~","command":"ls"}}"#,
+                ))
+                .unwrap(),
+        )
+        .await;
+    reply.assert_error(StatusCode::BAD_REQUEST, "invalid_json");
+    let message = reply.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(message.contains("`/input/command` is repeated"), "{message}");
+}
+
+#[tokio::test]
 async fn malformed_json_is_400_naming_the_problem() {
     let server = Server::new().await;
     let reply = server

@@ -172,6 +172,11 @@ async fn malformed_lines_get_an_error_event_naming_the_problem_and_serving_goes_
     let cases = [
         ("not json", "invalid_json", "line 1"),
         ("[1, 2]", "invalid_line", "\"type\""),
+        (
+            r#"{"type":"tool_call","sessionId":"s1","toolCallId":"c","toolName":"Bash","input":{"command":"rm -rf ~","command":"ls"}}"#,
+            "invalid_json",
+            "`/input/command` is repeated",
+        ),
         (r#"{"type":"dance"}"#, "unknown_type", "\"dance\""),
         (
             r#"{"type":"tool_call","sessionId":"s1"}"#,

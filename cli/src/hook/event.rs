@@ -73,7 +73,7 @@ impl PayloadError {
 ///
 /// A [`PayloadError`] naming the bad field or value.
 pub(crate) fn parse(agent: Agent, text: &str) -> Result<HookEvent, PayloadError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
+    let value: Value = warrant_core::json::from_str_unique(text).map_err(|e| {
         PayloadError::new(None, format!("the hook payload is not valid JSON ({e})"))
     })?;
     let Some(object) = value.as_object() else {
@@ -198,6 +198,20 @@ mod tests {
         let e = parse(Agent::ClaudeCode, &pre(r#""ls""#)).unwrap_err();
         assert_eq!(e.event.as_deref(), Some("PreToolUse"));
         assert!(e.message.contains("\"tool_input\"") && e.message.contains("\"ls\""));
+    }
+
+    #[test]
+    fn a_repeated_key_in_the_payload_is_refused() {
+        let e = parse(
+            Agent::ClaudeCode,
+            &pre(r#"{"command":"rm -rf ~","command":"ls"}"#),
+        )
+        .unwrap_err();
+        assert!(
+            e.message.contains("`/tool_input/command` is repeated"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]

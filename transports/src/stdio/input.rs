@@ -136,7 +136,7 @@ pub fn parse(number: usize, line: Line, max: usize) -> Result<Command, ApiError>
         }
         Line::NotUtf8 => return Err(bad("invalid_utf8", "not UTF-8 text".to_owned())),
     };
-    let value: Value = serde_json::from_str(&text)
+    let value: Value = warrant_core::json::from_str_unique(&text)
         .map_err(|e| bad("invalid_json", format!("not valid JSON ({e})")))?;
     let Some(kind) = value.get("type").cloned() else {
         return Err(bad(
