@@ -340,32 +340,31 @@ pub(crate) struct SensitivePaths {
 struct Needles {
     /// Some glob has no literal text: every path must be matched against the set.
     always: bool,
-    /// The texts, lower-cased.
-    texts: Vec<Vec<u8>>,
-    /// For each byte (lower-cased), the texts starting with it.
-    by_first: Vec<Vec<u16>>,
+    /// The texts, lower-cased, grouped by their first two bytes: each group is the pair
+    /// (see [`pair`]) and its texts, the groups in the order of their pairs.
+    by_pair: Vec<(u16, Vec<Vec<u8>>)>,
     /// The first two bytes of every text (lower-cased), one bit per pair: most places in a
     /// path start no text, which this tells in one lookup.
-    pairs: Vec<u64>,
+    pairs: Box<[u64; 1024]>,
 }
 
 impl Needles {
     fn of<'a>(globs: impl IntoIterator<Item = &'a str>) -> Self {
         let mut needles = Self {
             always: false,
-            texts: Vec::new(),
-            by_first: vec![Vec::new(); 256],
-            pairs: vec![0; 1024],
+            by_pair: Vec::new(),
+            pairs: Box::new([0; 1024]),
         };
         for glob in globs {
             match required_text(glob) {
                 // A text of two bytes at least (a one-byte text rules out too little).
-                Some(text) if text.len() >= 2 && needles.texts.len() < usize::from(u16::MAX) => {
-                    let at = u16::try_from(needles.texts.len()).unwrap_or(u16::MAX);
-                    needles.by_first[usize::from(text[0])].push(at);
+                Some(text) if text.len() >= 2 => {
                     let pair = pair(text[0], text[1]);
-                    needles.pairs[pair / 64] |= 1 << (pair % 64);
-                    needles.texts.push(text);
+                    needles.pairs[usize::from(pair / 64)] |= 1 << (pair % 64);
+                    match needles.by_pair.binary_search_by_key(&pair, |(p, _)| *p) {
+                        Ok(at) => needles.by_pair[at].1.push(text),
+                        Err(at) => needles.by_pair.insert(at, (pair, vec![text])),
+                    }
                 }
                 _ => needles.always = true,
             }
@@ -378,24 +377,38 @@ impl Needles {
         if self.always {
             return true;
         }
-        path.windows(2).enumerate().any(|(i, two)| {
-            let (a, b) = (two[0].to_ascii_lowercase(), two[1].to_ascii_lowercase());
+        let Some((&first, rest)) = path.split_first() else {
+            return false;
+        };
+        let mut a = first.to_ascii_lowercase();
+        for (i, &next) in rest.iter().enumerate() {
+            let b = next.to_ascii_lowercase();
             let pair = pair(a, b);
-            if self.pairs[pair / 64] & (1 << (pair % 64)) == 0 {
-                return false;
+            if self.pairs[usize::from(pair / 64)] & (1 << (pair % 64)) != 0
+                && self.starts_at(pair, &path[i..])
+            {
+                return true;
             }
-            let rest = &path[i..];
-            self.by_first[usize::from(a)].iter().any(|&n| {
-                let text = &self.texts[usize::from(n)];
-                rest.len() >= text.len() && rest[..text.len()].eq_ignore_ascii_case(text)
-            })
+            a = b;
+        }
+        false
+    }
+
+    /// Whether one of the texts starting with the pair `pair` starts `at` (whose first two
+    /// bytes are that pair).
+    fn starts_at(&self, pair: u16, at: &[u8]) -> bool {
+        let Ok(group) = self.by_pair.binary_search_by_key(&pair, |(p, _)| *p) else {
+            return false;
+        };
+        self.by_pair[group].1.iter().any(|text| {
+            at.len() >= text.len() && at[2..text.len()].eq_ignore_ascii_case(&text[2..])
         })
     }
 }
 
 /// The bit of a pair of bytes in [`Needles::pairs`].
-fn pair(a: u8, b: u8) -> usize {
-    usize::from(a) << 8 | usize::from(b)
+fn pair(a: u8, b: u8) -> u16 {
+    u16::from(a) << 8 | u16::from(b)
 }
 
 /// The longest run of literal characters in a glob's components (lower-cased), which every

@@ -219,10 +219,12 @@ impl PolicyEvaluator {
 /// The patch a shell command hands to `apply_patch` (Codex's own edit command), as that
 /// tool's input; `None` when the command names no such patch.
 fn shell_patch(command: &str) -> Option<serde_json::Value> {
-    let runs = ["apply_patch", "applypatch"]
-        .iter()
-        .any(|p| command.contains(p));
-    (runs && command.contains("*** Begin Patch")).then(|| serde_json::json!({ "input": command }))
+    // The marker first: most commands hold none, and one search then settles it.
+    let runs = command.contains("*** Begin Patch")
+        && ["apply_patch", "applypatch"]
+            .iter()
+            .any(|p| command.contains(p));
+    runs.then(|| serde_json::json!({ "input": command }))
 }
 
 /// The command lines the input of a tool that may run shell commands holds: a command (a
