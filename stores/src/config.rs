@@ -48,6 +48,12 @@ pub struct SqliteConfig {
     pub max_batch: usize,
     /// How long a connection waits for a lock held by another process, in milliseconds.
     pub busy_timeout_ms: u64,
+    /// How many frames (pages) the WAL holds before a thread of the store copies them into the
+    /// database file (a checkpoint; at least 1). The writer checkpoints itself only at
+    /// [`WRITER_BOUND_FACTOR`](crate::sqlite::WRITER_BOUND_FACTOR) times as many, when that
+    /// thread falls behind. Checkpoints are not part of a commit's durability: a commit is on
+    /// disk in the WAL when it returns.
+    pub checkpoint_pages: u32,
     /// The audit key file; `None`: beside the database, named after it plus
     /// [`KEY_FILE_SUFFIX`]. Put it elsewhere (another disk, another owner) so that whoever
     /// can write the database cannot also read the key.
@@ -72,6 +78,7 @@ impl Default for SqliteConfig {
             decision_map_limit: 256,
             max_batch: 512,
             busy_timeout_ms: 5_000,
+            checkpoint_pages: crate::sqlite::DEFAULT_CHECKPOINT_PAGES,
             audit_key_file: None,
             checkpoint_file: None,
             session_idle_expiry_secs: DEFAULT_SESSION_IDLE_EXPIRY_SECS,
@@ -103,6 +110,13 @@ impl SqliteConfig {
     /// Sets how many permission decisions per message the fallback map keeps.
     pub fn decision_map_limit(mut self, decisions: usize) -> Self {
         self.decision_map_limit = decisions;
+        self
+    }
+
+    /// Sets how many WAL frames wait before the checkpoint thread copies them into the
+    /// database file.
+    pub fn checkpoint_pages(mut self, pages: u32) -> Self {
+        self.checkpoint_pages = pages;
         self
     }
 

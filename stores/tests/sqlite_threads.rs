@@ -45,14 +45,14 @@ async fn expect_store_threads(n: usize, why: &str) {
 async fn the_checkpointer_copies_the_wal_and_stops_with_the_store() {
     let linux = std::path::Path::new("/proc/self/task").exists();
     let dir = tempfile::tempdir().unwrap();
-    let config = SqliteConfig::in_dir(dir.path());
+    let config = SqliteConfig::in_dir(dir.path()).checkpoint_pages(100);
     let store = SqliteStore::with_config(config.clone()).unwrap();
     if linux {
         expect_store_threads(2, "the writer and the checkpointer").await;
     }
     let size = || std::fs::metadata(&config.path).map_or(0, |m| m.len());
     let before = size();
-    // A few hundred pages of WAL, far below the writer's own checkpoint (4,000 pages).
+    // A few hundred pages of WAL, past the thread's threshold of 100 frames.
     for i in 0..200 {
         store
             .append_audit(sample::evaluation("s1", format!("c{i}").as_str()))

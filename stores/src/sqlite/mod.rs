@@ -30,9 +30,11 @@
 //! reaches the disk are committed together in the next, so concurrent decisions share fsyncs.
 //! A decision's audit record, tool part and events are one write
 //! ([`record_decision`](AuditLog::record_decision)). A second thread copies the WAL into the
-//! database file (passive checkpoints on a connection of its own), so commits rarely carry a
-//! checkpoint; the writer's own automatic checkpoint remains, at a higher threshold, as the
-//! bound.
+//! database file (passive checkpoints on a connection of its own), woken by the write
+//! connection's WAL hook once the WAL holds
+//! [`checkpoint_pages`](SqliteConfig::checkpoint_pages) frames, so commits rarely carry a
+//! checkpoint; the writer checkpoints itself only at [`WRITER_BOUND_FACTOR`] times as many,
+//! the bound when that thread falls behind.
 
 use warrant_core::ids::{SessionId, ToolCallId};
 mod audit;
@@ -76,6 +78,7 @@ pub use checkpoint::AuditHead;
 pub use key::{AUDIT_KEY_ENV, AuditKey, MIN_KEY_BYTES};
 pub use report::{AuditBreak, AuditProblem, AuditVerification};
 pub use schema::SCHEMA_VERSION;
+pub use wal::{DEFAULT_CHECKPOINT_PAGES, WRITER_BOUND_FACTOR};
 
 use self::chain::AuditRow;
 use self::readers::Readers;
@@ -194,7 +197,7 @@ impl SqliteStore {
                 conn,
                 limits,
                 chain,
-                wal::Checkpointer::spawn(&path, busy_timeout)?,
+                wal::Checkpointer::spawn(&path, busy_timeout, config.checkpoint_pages)?,
             )?,
             readers: Readers::new(path.clone(), busy_timeout),
             path,

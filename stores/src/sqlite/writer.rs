@@ -15,7 +15,7 @@ use super::key::AuditKey;
 use super::parts::{self, PartRow};
 use super::records;
 use super::sessions::{self, SessionRow, WorkspaceChange};
-use super::wal::{Checkpointer, WRITER_AUTOCHECKPOINT_PAGES};
+use super::wal::Checkpointer;
 use crate::error::{Context, unavailable};
 
 /// One write, already encoded by its caller.
@@ -104,7 +104,15 @@ pub(crate) struct ChainConfig {
 
 struct Job {
     write: Write,
-    reply: oneshot::Sender<Result<Answer, StoreError>>,
+    reply: oneshot::Sender<Done>,
+}
+
+/// What the writer hands back for a job: the answer, and the write itself, so that its rows
+/// are freed by the caller's thread (which allocated them) rather than by the writer, which
+/// every commit waits on.
+struct Done {
+    answer: Result<Answer, StoreError>,
+    _write: Write,
 }
 
 /// The handle callers queue writes on. Dropping it lets the thread finish what is queued.
@@ -115,8 +123,8 @@ pub(crate) struct Writer {
 
 impl Writer {
     /// Starts the writer thread around a configured, migrated connection.
-    /// The checkpoint thread is woken after every commit and stops after the writer's last
-    /// one.
+    /// The checkpoint thread is woken by the connection's WAL hook once the WAL passed its
+    /// threshold, and stops after the writer's last commit.
     pub(crate) fn spawn(
         conn: Connection,
         limits: Limits,
@@ -184,7 +192,7 @@ impl Writer {
         };
         async move {
             queued?;
-            committed.await.map_err(|_| stopped())?
+            committed.await.map_err(|_| stopped())?.answer
         }
     }
 }
@@ -203,21 +211,18 @@ impl Drop for Writer {
 /// cache rather than from the file.
 const WRITER_CACHE_KIB: i64 = 32 * 1024;
 
-/// Sets up the write connection for many small writes per transaction, its WAL checkpoints
-/// left to the checkpoint thread up to a bound. Every write runs in a
-/// savepoint, which copies each page it changes into a sub-journal first; kept in memory
-/// (`temp_store = MEMORY`), that copy costs no system call, where a sub-journal on disk
-/// costs two `pwrite`s per page. The sub-journal only ever serves rolling back a savepoint
-/// inside the open transaction, so nothing durable depends on it.
+/// Sets up the write connection for many small writes per transaction (its WAL checkpoints
+/// are left to the checkpoint thread up to a bound: see [`Checkpointer::watch`]). A write
+/// may run in a savepoint, and a statement in a statement journal, which copy each page
+/// they change into a sub-journal first; kept in memory (`temp_store = MEMORY`), that copy
+/// costs no system call, where a sub-journal on disk costs two `pwrite`s per page. The
+/// sub-journal only ever serves rolling back inside the open transaction, so nothing durable
+/// depends on it.
 fn tune(conn: &Connection) -> Result<(), StoreError> {
     conn.pragma_update(None, "temp_store", "MEMORY")
         .context("keeping savepoint journals in memory")?;
     conn.pragma_update(None, "cache_size", -WRITER_CACHE_KIB)
-        .context("sizing the writer's page cache")?;
-    // The checkpoint thread copies the WAL into the database; the writer's own checkpoint
-    // (inside a commit) only bounds the WAL when that thread falls behind.
-    conn.pragma_update(None, "wal_autocheckpoint", WRITER_AUTOCHECKPOINT_PAGES)
-        .context("bounding the WAL")
+        .context("sizing the writer's page cache")
 }
 
 fn stopped() -> StoreError {
@@ -231,6 +236,8 @@ fn run(
     checkpointer: &Checkpointer,
     jobs: mpsc::Receiver<Job>,
 ) {
+    // Dropped before the checkpointer (which the thread's closure owns).
+    let _watching = checkpointer.watch(&conn);
     // Writes that queue while a commit is on its way to disk go together in the next one.
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
@@ -241,9 +248,11 @@ fn run(
             }
         }
         let results = commit(&mut conn, limits, chain, &batch);
-        checkpointer.committed();
-        for (job, result) in batch.into_iter().zip(results) {
-            let _ = job.reply.send(result);
+        for (job, answer) in batch.into_iter().zip(results) {
+            let _ = job.reply.send(Done {
+                answer,
+                _write: job.write,
+            });
         }
     }
 }
