@@ -263,6 +263,63 @@ async fn exclusions_are_matched_as_the_program_matches_them() {
 }
 
 #[tokio::test]
+async fn cargo_tree_reads_only_when_its_lock_file_answers_every_dependency() {
+    let ws = tempfile::tempdir().expect("dir");
+    put(
+        ws.path(),
+        "Cargo.toml",
+        "[package]\nname = \"app\"\nversion = \"0.1.0\"\n\
+         [dependencies]\nutil = { path = \"util\" }\n",
+    );
+    put(
+        ws.path(),
+        "util/Cargo.toml",
+        "[package]\nname = \"util\"\nversion = \"0.1.0\"\n",
+    );
+    // No lock file yet: cargo would write one.
+    not_allowed(ws.path(), "cargo tree").await;
+    put(
+        ws.path(),
+        "Cargo.lock",
+        "version = 4\n[[package]]\nname = \"app\"\nversion = \"0.1.0\"\n\
+         [[package]]\nname = \"util\"\nversion = \"0.1.0\"\n",
+    );
+    for c in [
+        "cargo tree",
+        "cargo tree -e normal --depth 1",
+        "cargo metadata --format-version 1",
+    ] {
+        allowed(ws.path(), c).await;
+    }
+    // A dependency the lock file does not pin: cargo resolves it again, over the network.
+    put(
+        ws.path(),
+        "util/Cargo.toml",
+        "[package]\nname = \"util\"\nversion = \"0.1.0\"\n[dependencies]\nserde = \"1\"\n",
+    );
+    not_allowed(ws.path(), "cargo tree").await;
+    not_allowed(ws.path(), "cargo metadata --format-version 1").await;
+    // Pinned, but not in the cache of the policy's home: cargo would download it.
+    put(
+        ws.path(),
+        "Cargo.lock",
+        "version = 4\n[[package]]\nname = \"app\"\nversion = \"0.1.0\"\n\
+         [[package]]\nname = \"util\"\nversion = \"0.1.0\"\n\
+         [[package]]\nname = \"serde\"\nversion = \"1.0.0\"\n\
+         source = \"registry+https://github.com/rust-lang/crates.io-index\"\n",
+    );
+    not_allowed(ws.path(), "cargo tree").await;
+    // A git dependency is fetched whatever the lock file says.
+    put(
+        ws.path(),
+        "util/Cargo.toml",
+        "[package]\nname = \"util\"\nversion = \"0.1.0\"\n\
+         [dependencies]\nx = { git = \"https://example.com/x\" }\n",
+    );
+    not_allowed(ws.path(), "cargo tree").await;
+}
+
+#[tokio::test]
 async fn toolchain_configuration_above_the_workspace_can_run_its_programs() {
     // The configuration sits in a directory above the workspace: cargo and rustup read
     // every directory up to the filesystem's root.

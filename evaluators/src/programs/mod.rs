@@ -11,6 +11,7 @@
 
 mod awk;
 pub(crate) mod build_config;
+pub(crate) mod cargo_lock;
 pub mod cursor;
 mod find;
 mod git;
@@ -81,6 +82,10 @@ pub struct Effects {
     /// Whether it prints the URLs of the repository's remotes (`git remote -v`, `git config
     /// remote.origin.url`): then the repository configuration must hold no credential.
     pub remote_urls: bool,
+    /// Whether it resolves a cargo workspace's dependencies (`cargo tree`, `cargo metadata`):
+    /// then it only reads when `Cargo.lock` answers every dependency and every locked package
+    /// is in cargo's cache ([`cargo_lock::resolves_nothing`]).
+    pub cargo_resolve: bool,
 }
 
 /// A command as the table reads it.
@@ -1605,8 +1610,9 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
     }
 }
 
-/// `cargo metadata` / `cargo tree`: without dependencies resolved, or offline against an
-/// existing `Cargo.lock` (otherwise cargo may download the index or write the lock file).
+/// `cargo metadata` / `cargo tree`: without dependencies resolved, offline against an
+/// existing `Cargo.lock`, or against a `Cargo.lock` that answers every dependency with
+/// packages cargo has cached (otherwise cargo may download the index or write the lock file).
 fn cargo(sub: &str, rest: &[&str], e: &mut Effects) -> Result<()> {
     const OPTIONS: &[&str] = &[
         "--format-version",
@@ -1648,10 +1654,7 @@ fn cargo(sub: &str, rest: &[&str], e: &mut Effects) -> Result<()> {
     let no_deps = sub == "metadata" && rest.contains(&"--no-deps");
     let offline = rest.iter().any(|t| matches!(*t, "--offline" | "--frozen"));
     if !(no_deps || offline) {
-        return Err(format!(
-            "`cargo {sub}` may download the registry index or rewrite Cargo.lock; \
-             `--offline` or `--no-deps` read only"
-        ));
+        e.cargo_resolve = true;
     }
     if !no_deps {
         e.requires.push(Word::literal_text("Cargo.lock"));

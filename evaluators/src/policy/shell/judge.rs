@@ -188,6 +188,11 @@ impl Judge<'_> {
                 self.unknown(cmd, &why, Risk::Medium);
             }
         }
+        if effects.cargo_resolve
+            && let Some(why) = self.cargo_resolves(cmd)
+        {
+            self.unknown(cmd, &why, Risk::Medium);
+        }
         for w in &effects.requires {
             let located = self.places.locate(w.text(), &cmd.cwd);
             if located.place != Place::Inside || !located.path.exists() {
@@ -261,6 +266,31 @@ impl Judge<'_> {
 
     /// The first of `name` found in the command's directory or any directory above it up to
     /// the filesystem's root, shown relative to the workspace root when inside it.
+    /// Why `cmd` (`cargo tree`, `cargo metadata`) may download or rewrite `Cargo.lock`;
+    /// `None` when its lock file and cargo's cache answer everything.
+    fn cargo_resolves(&self, cmd: &SimpleCommand) -> Option<String> {
+        let start = self.places.locate(".", &cmd.cwd);
+        if start.place != Place::Inside {
+            return Some("runs in a directory outside the workspace".to_owned());
+        }
+        // Cargo's home is `~/.cargo` unless `CARGO_HOME` says otherwise in the agent's
+        // environment, which the policy does not see: the home's cache must hold everything,
+        // and so must the one `CARGO_HOME` names here, when it names one.
+        let Some(home) = self.places.home() else {
+            return Some("may download packages: cargo's home is not known".to_owned());
+        };
+        let mut homes = vec![home.join(".cargo")];
+        if let Some(set) = std::env::var_os("CARGO_HOME").filter(|h| !h.is_empty()) {
+            homes.push(std::path::PathBuf::from(set));
+        }
+        let why = homes.iter().find_map(|home| {
+            crate::programs::cargo_lock::resolves_nothing(&start.path, home).err()
+        })?;
+        Some(format!(
+            "may download packages or rewrite `Cargo.lock`: {why}"
+        ))
+    }
+
     fn found_upwards(&self, cmd: &SimpleCommand, name: &str) -> Option<String> {
         let start = self.places.locate(".", &cmd.cwd);
         if start.place == Place::Unknown {
