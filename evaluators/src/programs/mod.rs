@@ -1785,7 +1785,8 @@ mod tests {
         modeled("jq '\"é\"|.env' a.json");
         unmodeled("printf -v x y");
         unmodeled("cargo build");
-        unmodeled("cargo tree");
+        // Modeled only as resolving nothing: the judge proves it from Cargo.lock.
+        assert!(modeled("cargo tree").cargo_resolve);
         modeled("cargo tree --offline");
         modeled("cargo metadata --format-version 1 --no-deps");
         modeled("ls -la src");
