@@ -772,6 +772,16 @@ impl<'a> Places<'a> {
                     prefix.as_str()
                 };
                 let located = self.lexical(dir, cwd).ok_or(Limit)?;
+                // POSIX sh (dash), ksh and bash before 5.2 let a component that begins with a
+                // literal `.` match the entries `.` and `..`, which `read_dir` never yields:
+                // `.?` is `..`, `.*` includes it. The least safe shell is modeled.
+                if part.starts_with('.') {
+                    for dots in [".", ".."] {
+                        if component_matches(part, dots, dotglob) {
+                            next.push(format!("{prefix}{dots}/"));
+                        }
+                    }
+                }
                 let Ok(entries) = std::fs::read_dir(&located) else {
                     continue;
                 };

@@ -515,9 +515,11 @@ impl Builder {
         }
     }
 
-    /// Collects the substitutions inside an expression's text.
+    /// Collects what an expression's text expands: its substitutions, code, secret and
+    /// environment variables. Every nested word of a parameter expansion (default, alternate,
+    /// pattern, replacement, offset) counts: `${HOME:+$GITHUB_TOKEN}` prints the token.
     fn nested(&mut self, text: &str) {
-        if !(text.contains("$(") || text.contains('`')) {
+        if !(text.contains('$') || text.contains('`')) {
             return;
         }
         match brush_parser::word::parse(text, &ParserOptions::default()) {
@@ -526,6 +528,7 @@ impl Builder {
                 inner.pieces(text, &pieces, true);
                 self.substitutions.extend(inner.substitutions);
                 self.code.extend(inner.code);
+                self.environment.extend(inner.environment);
             }
             // Unreadable code is still code: hand the whole text on to be judged unreadable.
             Err(_) => self.substitutions.push(text.to_owned()),
