@@ -155,7 +155,8 @@ impl<'s> Lowering<'s> {
         let mut upstream = pipe.to_vec();
         let entry = self.cwd.clone();
         let subshells = pipeline.seq.len() > 1;
-        for command in &pipeline.seq {
+        let mut last_moved = false;
+        for (i, command) in pipeline.seq.iter().enumerate() {
             if subshells {
                 self.cwd = entry.clone();
             }
@@ -166,10 +167,17 @@ impl<'s> Lowering<'s> {
             if subshells {
                 self.assigned.truncate(kept);
             }
+            last_moved = i + 1 == pipeline.seq.len() && self.cwd != entry;
             upstream.extend(start..self.script.commands.len());
         }
         if subshells {
-            self.cwd = entry;
+            // zsh, ksh93 and bash with `lastpipe` run the last part in the current shell: a
+            // `cd` there may or may not move what follows.
+            self.cwd = if last_moved {
+                WorkingDir::Unknown
+            } else {
+                entry
+            };
         }
     }
 
