@@ -83,6 +83,17 @@ const SENSITIVE: &[(&str, &str)] = &[
     ("/etc/sudoers.d/**", "the sudo configuration"),
     ("/etc/ssh/*_key", "an SSH host key"),
     ("**/warrant/hook-token", "Warrant's access token for hooks"),
+    // Warrant's own credentials: the configuration may hold the person's bearer token, the
+    // data directory holds the audit key and the records; both are read-sensitive, not only
+    // write-protected.
+    (
+        "**/warrant.toml",
+        "Warrant's configuration, which may hold its access token",
+    ),
+    ("**/.warrant", "Warrant's data directory"),
+    ("**/.warrant/**", "Warrant's data directory"),
+    ("**/*.audit-key", "Warrant's audit key"),
+    ("**/*.audit-head", "Warrant's audit chain head"),
     ("**/*.env", "an environment file"),
     ("**/.dev.vars", "an environment file"),
     ("**/.dev.vars.*", "an environment file"),
