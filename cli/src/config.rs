@@ -448,7 +448,41 @@ pub enum ConfigError {
     Invalid(String),
 }
 
+/// The user's own configuration directory: `$XDG_CONFIG_HOME/warrant`, else
+/// `~/.config/warrant` (absolute paths only); `None` when neither variable names one.
+pub fn user_config_dir() -> Option<PathBuf> {
+    let set = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    set("XDG_CONFIG_HOME")
+        .or_else(|| set("HOME").map(|home| home.join(".config")))
+        .map(|config| config.join("warrant"))
+}
+
 impl Config {
+    /// Reads the configuration a process the agent starts uses (`warrant hook`, `warrant
+    /// mcp`): the named file, else the user's own `warrant.toml` in [`user_config_dir`] when
+    /// it exists — never a `warrant.toml` of the working directory. That directory is the
+    /// agent's project, which may be a checkout that came with its own `warrant.toml`: its
+    /// rules, mode, plugins and data directory would otherwise decide for the person.
+    /// `warrant init` names the file it was set up with in the hook's command line.
+    ///
+    /// # Errors
+    ///
+    /// As [`Config::load`].
+    pub fn load_for_agent(file: Option<&Path>) -> Result<Self, ConfigError> {
+        let user = user_config_dir()
+            .map(|dir| dir.join(DEFAULT_CONFIG_FILE))
+            .filter(|path| path.exists());
+        match file.map(Path::to_path_buf).or(user) {
+            Some(path) => Self::load(Some(&path)),
+            None => Self::load_from(None),
+        }
+    }
+
     /// Reads defaults, then the config file (the named one, or `warrant.toml` when it exists),
     /// then `WARRANT_*` variables (`WARRANT_DATA_DIR`, `WARRANT_TOKEN`,
     /// `WARRANT_EVALUATORS__…` for nested keys).
@@ -457,25 +491,29 @@ impl Config {
     ///
     /// A [`ConfigError`] naming the file, the key and what was expected.
     pub fn load(file: Option<&Path>) -> Result<Self, ConfigError> {
+        match file {
+            Some(path) => Self::load_from(Some(path)),
+            None if Path::new(DEFAULT_CONFIG_FILE).exists() => {
+                Self::load_from(Some(Path::new(DEFAULT_CONFIG_FILE)))
+            }
+            // No file named and no ./warrant.toml: the defaults and the environment suffice.
+            None => Self::load_from(None),
+        }
+    }
+
+    /// Reads defaults, then `file` when given, then the environment.
+    fn load_from(file: Option<&Path>) -> Result<Self, ConfigError> {
         let mut figment = Figment::new();
         match file {
             Some(path) if !path.exists() => return Err(ConfigError::Missing(path.to_owned())),
             Some(path) => figment = figment.merge(Toml::file_exact(path)),
-            // No file named and no ./warrant.toml: the defaults and the environment suffice.
-            None if Path::new(DEFAULT_CONFIG_FILE).exists() => {
-                figment = figment.merge(Toml::file_exact(DEFAULT_CONFIG_FILE))
-            }
             None => {}
         }
         figment = figment.merge(environment());
         let mut config: Config = figment
             .extract()
             .map_err(|e| ConfigError::Invalid(describe(e)))?;
-        config.source = match file {
-            Some(path) => Some(path.to_owned()),
-            None if Path::new(DEFAULT_CONFIG_FILE).exists() => Some(DEFAULT_CONFIG_FILE.into()),
-            None => None,
-        };
+        config.source = file.map(Path::to_path_buf);
         if figment.contains("evaluators") {
             figment
                 .extract_inner::<warrant_evaluators::EvaluatorsConfig>("evaluators")

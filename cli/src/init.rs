@@ -46,7 +46,7 @@ pub struct InitArgs {
 /// hook reads its token), exit 0; an error on one line, exit 2.
 pub fn run(args: InitArgs, config_file: Option<&Path>) -> ExitCode {
     if let Some(name) = &args.mcp {
-        return crate::mcp::init_snippet(name, args.write.as_deref(), &args.command);
+        return crate::mcp::init_snippet(name, args.write.as_deref(), &args.command, config_file);
     }
     let outcome = match args.agent {
         Some(agent) => init_agent(agent, &args, config_file),
@@ -163,6 +163,19 @@ fn token_file(args: &InitArgs) -> Result<Option<PathBuf>, String> {
     }
 }
 
+/// The configuration file a hook or gateway set up now is pinned to, by its absolute path:
+/// the one named with `--config`, else `./warrant.toml` when it exists. The hook and the
+/// gateway never read a `warrant.toml` of the directory the agent works in (see
+/// `Config::load_for_agent`), so the file the person set up with is named in their command.
+pub(crate) fn pinned_config(config_file: Option<&Path>) -> Result<Option<PathBuf>, String> {
+    let default = Path::new(warrant::config::DEFAULT_CONFIG_FILE);
+    match config_file {
+        Some(file) => absolute(file, "--config").map(Some),
+        None if default.is_file() => absolute(default, "--config").map(Some),
+        None => Ok(None),
+    }
+}
+
 fn absolute(file: &Path, flag: &str) -> Result<PathBuf, String> {
     std::path::absolute(file).map_err(|e| format!("cannot resolve {flag} {}: {e}", file.display()))
 }
@@ -177,8 +190,7 @@ fn hook_command(
     let exe = std::env::current_exe()
         .map_err(|e| format!("cannot find the warrant program's own path: {e}"))?;
     let mut words = vec![shell_word(&exe.display().to_string())];
-    if let Some(file) = config_file {
-        let file = absolute(file, "--config")?;
+    if let Some(file) = pinned_config(config_file)? {
         words.push("--config".to_owned());
         words.push(shell_word(&file.display().to_string()));
     }

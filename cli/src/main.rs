@@ -21,7 +21,8 @@ use warrant::{config, engine};
 #[derive(Debug, Parser)]
 #[command(name = "warrant", version, about, long_about = None)]
 struct Cli {
-    /// A configuration file (default: ./warrant.toml when it exists).
+    /// A configuration file (default: ./warrant.toml when it exists; for `hook` and `mcp`,
+    /// which an agent starts in its project, $XDG_CONFIG_HOME/warrant/warrant.toml instead).
     #[arg(long, global = true, value_name = "FILE")]
     config: Option<PathBuf>,
     #[command(subcommand)]

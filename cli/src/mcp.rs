@@ -52,7 +52,7 @@ pub struct McpArgs {
 /// Runs the gateway until the MCP server exits, and exits with its status. Bad arguments or
 /// configuration: one line on stderr, exit 2; a failure to start: exit 1.
 pub fn run(args: McpArgs, config_file: Option<&Path>) -> ExitCode {
-    let mut config = match Config::load(config_file) {
+    let mut config = match Config::load_for_agent(config_file) {
         Ok(config) => config,
         Err(e) => return fail(2, &e.to_string()),
     };
@@ -133,15 +133,28 @@ fn fail(code: u8, message: &str) -> ExitCode {
 
 /// `warrant init --mcp NAME [--write FILE] -- CMD…`: prints the client configuration that
 /// runs the server through the gateway, or writes it into FILE (other settings kept).
-pub fn init_snippet(name: &str, write: Option<&Path>, command: &[String]) -> ExitCode {
+pub fn init_snippet(
+    name: &str,
+    write: Option<&Path>,
+    command: &[String],
+    config_file: Option<&Path>,
+) -> ExitCode {
+    let config = match crate::init::pinned_config(config_file) {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("warrant init: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let config = config.as_deref();
     let outcome = match write {
-        Some(file) => warrant_mcp::snippet::write_into(file, name, command).map(|_| {
+        Some(file) => warrant_mcp::snippet::write_into(file, name, command, config).map(|_| {
             eprintln!(
                 "warrant init: wrote mcpServers.{name} to {}",
                 file.display()
             );
         }),
-        None => warrant_mcp::snippet::snippet(name, command).map(|value| {
+        None => warrant_mcp::snippet::snippet(name, command, config).map(|value| {
             println!(
                 "{}",
                 serde_json::to_string_pretty(&value).unwrap_or_default()

@@ -63,6 +63,26 @@ fn a_command_the_policy_cannot_prove_harmless_asks() {
 }
 
 #[test]
+fn a_warrant_toml_in_the_agents_project_is_not_the_persons_configuration() {
+    // A checkout may come with its own `warrant.toml`: its rules, mode and plugins would
+    // decide for the person. The hook reads the person's own file only.
+    let ws = Workspace::new();
+    let rules =
+        "mode = \"full_access\"\n[evaluators.rules.user]\nallow = [\"Bash(npm install)\"]\n";
+    std::fs::write(ws.root.join("warrant.toml"), rules).unwrap();
+    let (behavior, reason) = decision(&ws.hook(AGENT, &ws.payload(AGENT, "pre_tool_use_ask")));
+    assert_eq!(behavior, "ask", "{reason}");
+    // The same file as the person's own configuration applies.
+    std::fs::create_dir_all(ws.config.join("warrant")).unwrap();
+    std::fs::write(ws.config.join("warrant/warrant.toml"), rules).unwrap();
+    let payload = ws
+        .payload(AGENT, "pre_tool_use_ask")
+        .replace("toolu_01NpmInstall", "toolu_01NpmInstall2");
+    let (behavior, reason) = decision(&ws.hook(AGENT, &payload));
+    assert_eq!(behavior, "allow", "{reason}");
+}
+
+#[test]
 fn an_unknown_tool_is_never_allowed_by_default() {
     let ws = Workspace::new();
     let payload = ws

@@ -118,6 +118,33 @@ fn claude_code_settings_keep_every_other_key_and_hook() {
 }
 
 #[test]
+fn the_hook_is_pinned_to_the_configuration_it_was_set_up_with() {
+    // The hook never reads a `warrant.toml` of the agent's working directory, so the file
+    // in the directory `init` runs in is named in the command, by its absolute path.
+    let h = Home::new();
+    std::fs::write(h.project.join("warrant.toml"), "mode = \"auto\"\n").unwrap();
+    ok(&h.init(&["--agent", "claude-code"]));
+    let pre = commands(&read(&h.home.join(".claude/settings.json")), "PreToolUse");
+    let pinned = format!("--config {}", h.project.join("warrant.toml").display());
+    assert!(pre[0].contains(&pinned), "{pre:?}");
+    // Without a file there, nothing is pinned.
+    let bare = Home::new();
+    ok(&bare.init(&["--agent", "claude-code"]));
+    let pre = commands(
+        &read(&bare.home.join(".claude/settings.json")),
+        "PreToolUse",
+    );
+    assert!(!pre[0].contains("--config"), "{pre:?}");
+    // The MCP gateway's entry too.
+    let out = ok(&h.init(&["--mcp", "files", "--", "srv"]));
+    let entry: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        entry["mcpServers"]["files"]["args"][1],
+        json!(h.project.join("warrant.toml").display().to_string())
+    );
+}
+
+#[test]
 fn installing_twice_changes_nothing() {
     let h = Home::new();
     ok(&h.init(&["--agent", "claude-code"]));

@@ -5,14 +5,21 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-/// The `mcpServers` entry that runs `command` through `warrant mcp --name NAME`.
-pub fn server_entry(name: &str, command: &[String]) -> Value {
-    let mut args = vec![
+/// The `mcpServers` entry that runs `command` through `warrant mcp --name NAME`, with
+/// `--config FILE` first when a configuration file is named (the gateway never reads one from
+/// the directory the client starts it in).
+pub fn server_entry(name: &str, command: &[String], config: Option<&Path>) -> Value {
+    let mut args = Vec::new();
+    if let Some(file) = config {
+        args.push("--config".to_owned());
+        args.push(file.display().to_string());
+    }
+    args.extend([
         "mcp".to_owned(),
         "--name".to_owned(),
         name.to_owned(),
         "--".to_owned(),
-    ];
+    ]);
     args.extend(command.iter().cloned());
     json!({"command": "warrant", "args": args})
 }
@@ -22,10 +29,10 @@ pub fn server_entry(name: &str, command: &[String]) -> Value {
 /// # Errors
 ///
 /// A blank name, or no command to wrap.
-pub fn snippet(name: &str, command: &[String]) -> Result<Value, String> {
+pub fn snippet(name: &str, command: &[String], config: Option<&Path>) -> Result<Value, String> {
     check(name, command)?;
     let mut servers = Map::new();
-    servers.insert(name.to_owned(), server_entry(name, command));
+    servers.insert(name.to_owned(), server_entry(name, command, config));
     Ok(json!({"mcpServers": servers}))
 }
 
@@ -57,7 +64,12 @@ pub const BACKUP_SUFFIX: &str = ".warrant-backup";
 ///
 /// The file is not a JSON object (or its `mcpServers` is not one), or cannot be read or written;
 /// nothing is written then.
-pub fn write_into(path: &Path, name: &str, command: &[String]) -> Result<Value, String> {
+pub fn write_into(
+    path: &Path,
+    name: &str,
+    command: &[String],
+    config_file: Option<&Path>,
+) -> Result<Value, String> {
     check(name, command)?;
     let target = match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path).map_err(|e| {
@@ -91,7 +103,7 @@ pub fn write_into(path: &Path, name: &str, command: &[String]) -> Result<Value, 
             path.display()
         ));
     };
-    servers.insert(name.to_owned(), server_entry(name, command));
+    servers.insert(name.to_owned(), server_entry(name, command, config_file));
     let text = serde_json::to_string_pretty(&config).map_err(|e| e.to_string())?;
     if let Some(previous) = previous {
         let mut backup = path.as_os_str().to_owned();
@@ -162,18 +174,31 @@ mod tests {
 
     #[test]
     fn the_snippet_wraps_the_command() {
-        let value = snippet("files", &cmd(&["npx", "-y", "server", "."])).unwrap();
+        let value = snippet("files", &cmd(&["npx", "-y", "server", "."]), None).unwrap();
         assert_eq!(
             value,
             json!({"mcpServers": {"files": {"command": "warrant",
                 "args": ["mcp", "--name", "files", "--", "npx", "-y", "server", "."]}}})
         );
+        let pinned = snippet("files", &cmd(&["srv"]), Some(Path::new("/p/warrant.toml"))).unwrap();
+        assert_eq!(
+            pinned["mcpServers"]["files"]["args"],
+            json!([
+                "--config",
+                "/p/warrant.toml",
+                "mcp",
+                "--name",
+                "files",
+                "--",
+                "srv"
+            ])
+        );
     }
 
     #[test]
     fn a_snippet_needs_a_name_and_a_command() {
-        assert!(snippet(" ", &cmd(&["x"])).is_err());
-        assert!(snippet("x", &[]).unwrap_err().contains("after `--`"));
+        assert!(snippet(" ", &cmd(&["x"]), None).is_err());
+        assert!(snippet("x", &[], None).unwrap_err().contains("after `--`"));
     }
 
     #[test]
@@ -186,14 +211,14 @@ mod tests {
             r#"{"mcpServers":{"other":{"command":"x"}},"theme":"dark"}"#,
         )
         .unwrap();
-        write_into(&file, "files", &cmd(&["srv"])).unwrap();
+        write_into(&file, "files", &cmd(&["srv"]), None).unwrap();
         let written: Value =
             serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         assert_eq!(written["theme"], "dark");
         assert_eq!(written["mcpServers"]["other"]["command"], "x");
         assert_eq!(written["mcpServers"]["files"]["args"][4], "srv");
         std::fs::write(&file, "[1]").unwrap();
-        assert!(write_into(&file, "files", &cmd(&["srv"])).is_err());
+        assert!(write_into(&file, "files", &cmd(&["srv"]), None).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -211,10 +236,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("mcp.json");
         // A new file: no backup, nothing else left behind.
-        write_into(&file, "one", &cmd(&["a"])).unwrap();
+        write_into(&file, "one", &cmd(&["a"]), None).unwrap();
         assert_eq!(names_in(dir.path()), ["mcp.json"]);
         let first = std::fs::read_to_string(&file).unwrap();
-        write_into(&file, "two", &cmd(&["b"])).unwrap();
+        write_into(&file, "two", &cmd(&["b"]), None).unwrap();
         assert_eq!(
             names_in(dir.path()),
             ["mcp.json", "mcp.json.warrant-backup"]
@@ -240,7 +265,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("client.json");
         std::fs::write(&file, "{\"mcpServers\": {").unwrap();
-        let e = write_into(&file, "files", &cmd(&["srv"])).unwrap_err();
+        let e = write_into(&file, "files", &cmd(&["srv"]), None).unwrap_err();
         assert!(
             e.contains(&file.display().to_string()) && e.contains("not JSON"),
             "{e}"
@@ -266,7 +291,7 @@ mod tests {
         std::fs::write(&file, r#"{"theme":"dark"}"#).unwrap();
         let backup = dir.path().join("mcp.json.warrant-backup");
         std::os::unix::fs::symlink(&victim, &backup).unwrap();
-        write_into(&file, "files", &cmd(&["srv"])).unwrap();
+        write_into(&file, "files", &cmd(&["srv"]), None).unwrap();
         assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched");
         assert!(
             !std::fs::symlink_metadata(&backup)
@@ -292,7 +317,7 @@ mod tests {
         std::fs::write(&real, r#"{"theme":"dark"}"#).unwrap();
         let link = dir.path().join("mcp.json");
         std::os::unix::fs::symlink(&real, &link).unwrap();
-        write_into(&link, "files", &cmd(&["srv"])).unwrap();
+        write_into(&link, "files", &cmd(&["srv"]), None).unwrap();
         assert!(
             std::fs::symlink_metadata(&link)
                 .unwrap()

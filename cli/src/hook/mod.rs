@@ -227,7 +227,7 @@ fn handle(
                 flow::handle(args.agent, event, &remote).await
             }
             None => {
-                let mut config = Config::load(config_file).map_err(|e| e.to_string())?;
+                let mut config = Config::load_for_agent(config_file).map_err(|e| e.to_string())?;
                 if let Some(dir) = &args.data_dir {
                     config.data_dir = dir.clone();
                 }

@@ -30,15 +30,7 @@ const MAX_TOKEN_BYTES: u64 = 4096;
 /// The default token file: `$XDG_CONFIG_HOME/warrant/hook-token`, else
 /// `~/.config/warrant/hook-token`; `None` when neither variable is set.
 pub(crate) fn default_token_file() -> Option<PathBuf> {
-    let set = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-    };
-    set("XDG_CONFIG_HOME")
-        .or_else(|| set("HOME").map(|home| home.join(".config")))
-        .map(|config| config.join("warrant").join("hook-token"))
+    crate::config::user_config_dir().map(|dir| dir.join("hook-token"))
 }
 
 /// The server's bearer token: from `file` (else the default token file), or from
