@@ -199,14 +199,7 @@ async fn a_unit_refused_inside_a_group_commit_is_skipped_and_the_others_stand() 
         [(2, None), (3, Some("c2".to_owned())), (4, None)],
         "the feed"
     );
-    let logged: Vec<u64> = db
-        .store
-        .events_since(&session, 0, 100)
-        .await
-        .unwrap()
-        .iter()
-        .map(|e| e.seq)
-        .collect();
+    let logged = logged_seqs(&db, &session).await;
     assert_eq!(logged, [1, 2, 3, 4]);
     let audit: Vec<(u64, String)> = db
         .store
@@ -243,4 +236,58 @@ async fn a_unit_refused_inside_a_group_commit_is_skipped_and_the_others_stand() 
     let reopened = SqliteStore::with_config(config).unwrap();
     let report = reopened.verify_audit().await.unwrap();
     assert!(report.is_intact(), "{report}");
+}
+
+/// The seqs of a session's logged events, oldest first.
+async fn logged_seqs(db: &Db, session: &SessionId) -> Vec<u64> {
+    let logged = db.store.events_since(session, 0, 100).await.unwrap();
+    logged.iter().map(|e| e.seq).collect()
+}
+
+/// Queues an event of `session` on the writer (SQLite starts appends) without waiting.
+fn start_event(db: &Db, session: &SessionId, id: &str) -> warrant_core::store::PendingAppend {
+    db.store
+        .start_append_event(session, &sample::event(id))
+        .expect("SQLite starts appends")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn events_after_a_unit_undone_past_its_first_event_are_numbered_without_a_gap() {
+    let db = open();
+    let session = SessionId::new("s1");
+    start_event(&db, &session, "e1").await.unwrap();
+    // The unit's second event fails, after its first was appended in the same commit.
+    Connection::open(&db.config.path)
+        .unwrap()
+        .execute_batch(
+            "CREATE TRIGGER boom BEFORE INSERT ON events WHEN NEW.body LIKE '%boom%' \
+             BEGIN SELECT RAISE(ABORT, 'boom'); END;",
+        )
+        .unwrap();
+    let mut unit = record("s1", "c1");
+    unit.events = vec![sample::event("appended"), sample::event("boom")];
+
+    let raw = hold_write_lock(&db);
+    // The writer takes this one alone and waits for the lock with it...
+    let second = start_event(&db, &session, "e2");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // ...so these are committed together: an event, the unit undone after its first event,
+    // and events of the same session after it.
+    let third = start_event(&db, &session, "e3");
+    let failed = match db.store.record_decision(unit) {
+        warrant_core::store::DecisionWrite::Queued(written) => written,
+        other => panic!("SQLite queues decision records: {other:?}"),
+    };
+    let fourth = start_event(&db, &session, "e4");
+    let fifth = start_event(&db, &session, "e5");
+    release(&raw);
+
+    let (second, third, failed, fourth, fifth) = tokio::join!(second, third, failed, fourth, fifth);
+    let err = failed.unwrap_err();
+    assert!(err.message.contains("boom"), "{err}");
+    let seqs = [second, third, fourth, fifth].map(Result::unwrap);
+    assert_eq!(seqs, [2, 3, 4, 5]);
+    let logged = logged_seqs(&db, &session).await;
+    assert_eq!(logged, [1, 2, 3, 4, 5], "no gap, nothing of the unit");
+    assert_eq!(db.store.evaluation_of(&"c1".into()).await.unwrap(), None);
 }

@@ -1,5 +1,7 @@
 //! Pending approvals, grants and the session event log.
 
+use std::collections::HashMap;
+
 use rusqlite::{Connection, params};
 use warrant_core::event::Event;
 use warrant_core::grant::Grant;
@@ -142,23 +144,49 @@ impl EventRow {
     }
 }
 
-/// Appends an event, drops those beyond the latest `retention`, and returns its seq.
+/// The last event seq of each session that the open write transaction appended to. Only
+/// the writer's own appends move it while the transaction holds the write lock, so a
+/// session's next seq is known without reading the log again (a decision's announcement and
+/// its decision event usually share a commit). Valid for one transaction; to be
+/// [cleared](Self::clear) when part of it is rolled back.
+#[derive(Debug, Default)]
+pub(crate) struct EventSeqs(HashMap<String, u64>);
+
+impl EventSeqs {
+    /// Forgets every seq (after a rollback to a savepoint, which may undo appends).
+    pub(crate) fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+/// Appends an event, drops those beyond the latest `retention`, and returns its seq. `seqs`
+/// holds the seqs this transaction appended so far, and gets this one.
 pub(crate) fn append_event(
     conn: &Connection,
     row: &EventRow,
     retention: usize,
+    seqs: &mut EventSeqs,
 ) -> Result<u64, StoreError> {
-    // Two plain statements: an `INSERT … SELECT` from the table it inserts into runs the
-    // select into a temporary table first and journals the statement, and `RETURNING` keeps
-    // its rows in another temporary table; with four events per decision, that was a third
-    // of the writer thread's instructions.
-    let seq: u64 = conn
-        .prepare_cached("SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ?1")
-        .and_then(|mut s| s.query_row([&row.session_id], |r| r.get(0)))
-        .context("numbering an event")?;
+    // Plain statements: an `INSERT … SELECT` from the table it inserts into runs the select
+    // into a temporary table first and journals the statement, and `RETURNING` keeps its
+    // rows in another temporary table; with four events per decision, that was a third of
+    // the writer thread's instructions.
+    let seq = match seqs.0.get(&row.session_id) {
+        Some(last) => last + 1,
+        None => conn
+            .prepare_cached("SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ?1")
+            .and_then(|mut s| s.query_row([&row.session_id], |r| r.get(0)))
+            .context("numbering an event")?,
+    };
     conn.prepare_cached("INSERT INTO events (session_id, seq, at, body) VALUES (?1, ?2, ?3, ?4)")
         .and_then(|mut s| s.execute(params![row.session_id, seq, row.at, row.body]))
         .context("appending an event")?;
+    match seqs.0.get_mut(&row.session_id) {
+        Some(last) => *last = seq,
+        None => {
+            seqs.0.insert(row.session_id.clone(), seq);
+        }
+    }
     let keep = u64::try_from(retention.max(1)).unwrap_or(u64::MAX);
     if seq > keep {
         conn.prepare_cached("DELETE FROM events WHERE session_id = ?1 AND seq <= ?2")

@@ -13,7 +13,7 @@ use super::chain::{AuditRow, Head};
 use super::checkpoint::{self, AuditHead};
 use super::key::AuditKey;
 use super::parts::{self, PartRow};
-use super::records;
+use super::records::{self, EventSeqs};
 use super::sessions::{self, SessionRow, WorkspaceChange};
 use super::wal::Checkpointer;
 use crate::error::{Context, unavailable};
@@ -304,9 +304,10 @@ fn commit_together(
         .context("starting a write")?;
     let mut head = Head::load(&tx)?;
     let start = head.seq;
+    let mut seqs = EventSeqs::default();
     let mut results = Vec::with_capacity(batch.len());
     for job in batch {
-        match apply(&tx, &mut head, limits, &chain.key, &job.write) {
+        match apply(&tx, &mut head, &mut seqs, limits, &chain.key, &job.write) {
             Ok(answer) => results.push(Ok(answer)),
             Err(_) => {
                 // Dropping the transaction rolls it back; the batch is applied again.
@@ -337,6 +338,7 @@ fn commit_each(
         .context("starting a write")?;
     let mut head = Head::load(&tx)?;
     let start = head.seq;
+    let mut seqs = EventSeqs::default();
     let mut results = Vec::with_capacity(batch.len());
     for job in batch {
         let job_head = head.clone();
@@ -346,10 +348,12 @@ fn commit_each(
                 .map(drop)
         };
         run("SAVEPOINT w").context("starting a write")?;
-        let result = apply(&tx, &mut head, limits, &chain.key, &job.write)
+        let result = apply(&tx, &mut head, &mut seqs, limits, &chain.key, &job.write)
             .and_then(|answer| run("RELEASE w").context("a write").map(|()| answer));
         if result.is_err() {
             head = job_head;
+            // The rollback may undo events this write appended.
+            seqs.clear();
             run("ROLLBACK TO w")
                 .and_then(|()| run("RELEASE w"))
                 .context("undoing a write")?;
@@ -381,6 +385,7 @@ fn export_head(chain: &ChainConfig, head: Head) {
 fn apply(
     conn: &Connection,
     head: &mut Head,
+    seqs: &mut EventSeqs,
     limits: Limits,
     key: &AuditKey,
     write: &Write,
@@ -396,7 +401,7 @@ fn apply(
         Write::RemoveGrant(id) => records::remove_grant(conn, id)?,
         Write::Workspace(change) => sessions::write_change(conn, change).map(|()| 0)?,
         Write::Session(row) => sessions::upsert(conn, row).map(|()| 0)?,
-        Write::Event(row) => records::append_event(conn, row, limits.event_retention)?,
+        Write::Event(row) => records::append_event(conn, row, limits.event_retention, seqs)?,
         Write::Decision(rows) => {
             // In the write's savepoint: an error below undoes the audit record too.
             let audit_seq = head.append(conn, key, &rows.audit)?;
@@ -406,7 +411,7 @@ fn apply(
             let event_seqs = rows
                 .events
                 .iter()
-                .map(|row| records::append_event(conn, row, limits.event_retention))
+                .map(|row| records::append_event(conn, row, limits.event_retention, seqs))
                 .collect::<Result<_, _>>()?;
             return Ok(Answer::Decision(RecordedDecision {
                 audit_seq,
