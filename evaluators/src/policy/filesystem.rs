@@ -447,6 +447,15 @@ fn meanings(raw: &str) -> Result<Vec<String>, String> {
         };
     }
     let mut out = vec![path.clone()];
+    // A tool that expands variables reads a leading `$HOME` / `${HOME}` as the home
+    // directory; one that does not, as a directory of that name: the path stands for both.
+    if let Some(tail) = path
+        .strip_prefix("${HOME}")
+        .or_else(|| path.strip_prefix("$HOME"))
+        .filter(|tail| tail.is_empty() || tail.starts_with('/'))
+    {
+        out.push(format!("~{tail}"));
+    }
     if let Some(decoded) = percent_decode(&path)
         && decoded != path
     {
@@ -709,7 +718,10 @@ pub(crate) fn judge(
             let found = named.iter().filter_map(|p| place(tool, p, access, places));
             return most_restrictive(found.chain(std::iter::once(open)));
         }
-        named.extend(alternatives.iter().map(|p| literal_base(p)));
+        named.extend(alternatives.iter().flat_map(|p| {
+            let base = literal_base(p);
+            meanings(&base).unwrap_or_else(|_| vec![base])
+        }));
     }
     if access == Access::Write && named.is_empty() {
         let reason = format!("Invalid input for \"{tool}\": field \"path\" is required.");
