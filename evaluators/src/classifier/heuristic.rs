@@ -327,6 +327,39 @@ fn build_configured_in(dir: &std::path::Path) -> bool {
     }
 }
 
+/// Whether every argument of the script's commands that names an existing path (`make -f
+/// FILE`, `-C DIR`, `--manifest-path=FILE`) names one that stays inside the workspace once
+/// links are followed: the text checks of [`routine_builds`] cannot see a workspace link
+/// that leads outside.
+fn build_paths_inside(root: &std::path::Path, script: &shell::Script) -> bool {
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    script.leaves().all(|(_, cmd)| {
+        let base = match &cmd.cwd {
+            shell::WorkingDir::Root => root.clone(),
+            shell::WorkingDir::Dir(d) => root.join(d),
+            shell::WorkingDir::Unknown => return false,
+        };
+        cmd.args().iter().filter_map(shell::Word::literal).all(|t| {
+            let value = t.split_once('=').map_or(t, |(_, v)| v);
+            // A short option with its value attached (`-Cdir`, `-fx.mk`).
+            let attached =
+                (t.len() > 2 && t.starts_with('-') && !t.starts_with("--")).then(|| &t[2..]);
+            [Some(t), Some(value), attached]
+                .into_iter()
+                .flatten()
+                .filter(|v| !v.is_empty() && !v.starts_with('-'))
+                .all(|v| {
+                    // The nearest part that exists, links followed: a file that does not exist
+                    // yet below a link that leaves is outside too.
+                    let full = base.join(v);
+                    full.ancestors()
+                        .find_map(|a| std::fs::canonicalize(a).ok())
+                        .is_none_or(|real| real.starts_with(&root))
+                })
+        })
+    })
+}
+
 fn routine_builds(script: &shell::Script) -> bool {
     let mut any = false;
     for (i, cmd) in script.leaves() {
@@ -345,6 +378,18 @@ fn routine_builds(script: &shell::Script) -> bool {
             .any(|r| r.kind == shell::RedirectKind::Read)
         {
             // A build file or input read from a redirection or a here-document.
+            return false;
+        }
+        if cmd.redirects.iter().any(|r| {
+            r.kind == shell::RedirectKind::Write
+                && !matches!(
+                    r.target.literal(),
+                    Some("/dev/null" | "/dev/stdout" | "/dev/stderr")
+                )
+        }) {
+            // A part that writes a file may write the build's configuration, which the build
+            // then runs (`printf … > Makefile && make`): the configuration was looked at
+            // before the command ran.
             return false;
         }
         let Some(texts) = cmd
@@ -732,6 +777,9 @@ const PROTECTED_PAIRS: &[(&str, &str, &str)] = &[
 
 /// The protected path a text names, if any.
 fn protected(text: &str) -> Option<&'static str> {
+    if text == ESCAPED {
+        return Some("a name the reviewer cannot read");
+    }
     let mut previous = "";
     // Names compare without case: on a case-insensitive file system (macOS, Windows)
     // `.GIT/hooks` is `.git/hooks`.
@@ -763,6 +811,88 @@ fn protected(text: &str) -> Option<&'static str> {
         }
     }
     None
+}
+
+/// Whether a path component is a pattern the shell expands (`.gi?`, `*.yml`, `[.]git`).
+fn is_pattern(component: &str) -> bool {
+    component.contains(['*', '?', '['])
+}
+
+/// Names a pattern is tried against: every protected name, and a completion of every
+/// protected beginning and end.
+fn protected_names() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<String> = PROTECTED.iter().map(|p| (*p).to_owned()).collect();
+        for p in PROTECTED_PREFIXES {
+            names.push((*p).to_owned());
+            for tail in [
+                ".json", ".yml", ".yaml", ".js", ".cjs", ".mjs", ".toml", ".local",
+            ] {
+                names.push(format!("{p}{tail}"));
+            }
+        }
+        for s in PROTECTED_SUFFIXES {
+            names.push(format!("x{s}"));
+        }
+        for (a, b, _) in PROTECTED_PAIRS {
+            names.push((*a).to_owned());
+            names.push((*b).to_owned());
+        }
+        names
+    })
+}
+
+/// The protected path a text names once its patterns are expanded, if any: a pattern may
+/// name a file that exists or one the command creates, so each component that is a pattern
+/// stands for every protected name it matches. A pattern the reviewer cannot read, or one
+/// with too many readings, may name anything.
+fn protected_expanded(text: &str) -> Option<&'static str> {
+    if let Some(p) = protected(text) {
+        return Some(p);
+    }
+    let components: Vec<&str> = text.split('/').collect();
+    if !components.iter().any(|c| is_pattern(c)) {
+        return None;
+    }
+    let mut readings: Vec<Vec<String>> = vec![Vec::new()];
+    for c in components {
+        let options: Vec<String> = if is_pattern(c) {
+            let Ok(glob) = globset::GlobBuilder::new(c)
+                .case_insensitive(true)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .build()
+            else {
+                return Some("a path chosen by a pattern");
+            };
+            let matcher = glob.compile_matcher();
+            let mut found: Vec<String> = protected_names()
+                .iter()
+                .filter(|n| matcher.is_match(n.as_str()))
+                .cloned()
+                .collect();
+            // Or any other name: what the pattern matches on disk is not protected.
+            found.push(String::new());
+            found
+        } else {
+            vec![c.to_owned()]
+        };
+        readings = readings
+            .into_iter()
+            .flat_map(|r| {
+                options.iter().map(move |o| {
+                    let mut r = r.clone();
+                    r.push(o.clone());
+                    r
+                })
+            })
+            .collect();
+        if readings.len() > 4096 {
+            return Some("a path chosen by a pattern");
+        }
+    }
+    readings.iter().find_map(|r| protected(&r.join("/")))
 }
 
 /// The hooks directory a repository's own configuration names (`core.hooksPath`), relative to
@@ -815,6 +945,72 @@ const WRITERS: &[&str] = &[
     "echo", "cat", "shred", "mkfifo", "mknod", "setfacl", "xattr", "curl", "wget",
 ];
 
+/// The reviewer's ask for a call that may change what runs code later.
+fn persistence(why: String) -> Classification {
+    verdict(
+        Behavior::Ask,
+        Risk::High,
+        Confidence::High,
+        "persistence",
+        why,
+    )
+}
+
+/// Why a command writes files named by its input rather than its arguments (a patch, a
+/// mailbox, an archive), if it does.
+fn content_writer(cmd: &shell::SimpleCommand) -> Option<&'static str> {
+    let program = cmd.program()?;
+    let program = program.rsplit('/').next().unwrap_or(program);
+    let args: Vec<&str> = cmd.args().iter().map(shell::Word::text).collect();
+    let has = |f: &dyn Fn(&str) -> bool| args.iter().any(|a| f(a));
+    match program {
+        "patch" if !has(&|a| a == "--dry-run" || a == "-C" || a == "--check") => {
+            Some("applies a patch")
+        }
+        "git" | "git-apply" | "git-am" => {
+            let sub = if program == "git" {
+                args.iter().find(|a| !a.starts_with('-')).copied()
+            } else {
+                Some(program.trim_start_matches("git-"))
+            };
+            match sub {
+                Some("apply")
+                    if !has(&|a| a == "--index" || a == "--cached" || a.starts_with("--3"))
+                        && has(&|a| {
+                            matches!(a, "--check" | "--stat" | "--numstat" | "--summary")
+                        })
+                        && !has(&|a| a == "--apply") =>
+                {
+                    None
+                }
+                Some("apply") => Some("applies a patch"),
+                Some("am") => Some("applies patches from a mailbox"),
+                _ => None,
+            }
+        }
+        "tar" | "bsdtar" | "gtar" => {
+            let first = args.first().copied().unwrap_or_default();
+            let extracts = (!first.starts_with('-') && first.contains('x'))
+                || has(&|a| {
+                    a == "--extract"
+                        || a == "--get"
+                        || (a.starts_with('-') && !a.starts_with("--") && a.contains('x'))
+                });
+            extracts.then_some("extracts an archive")
+        }
+        "unzip" if !has(&|a| a == "-l" || a == "-t" || a == "-v" || a == "-p" || a == "-Z") => {
+            Some("extracts an archive")
+        }
+        "cpio" if has(&|a| a == "-i" || a == "--extract" || (a.starts_with("-i"))) => {
+            Some("extracts an archive")
+        }
+        "7z" | "7za" | "7zr" if matches!(args.first(), Some(&("x" | "e"))) => {
+            Some("extracts an archive")
+        }
+        _ => None,
+    }
+}
+
 /// git subcommands that change only the repository in routine ways.
 const ROUTINE_GIT: &[&str] = &[
     "add",
@@ -832,8 +1028,6 @@ const ROUTINE_GIT: &[&str] = &[
     "checkout",
     "rm",
     "notes",
-    "apply",
-    "am",
     "rebase",
     "pull",
     "fetch",
@@ -860,54 +1054,85 @@ fn shell_hazard(
         );
         // The words that name what the command writes: the table's writes, or every
         // argument of a program that writes its operands.
+        // A program the table does not fully model may write any word it is given (`find
+        // -fprintf FILE`, `git mv A B`, `sort -o FILE`): each literal one is checked, and for
+        // programs that write their operands a run-time one too. A link's target is checked as
+        // well as the link: what is written through the link lands in the target.
+        let unmodeled_writer = cmd.program().is_some_and(|p| WRITERS.contains(&p));
         let written: Vec<&shell::Word> = match &model {
-            crate::programs::Model::Modeled(e) => e.writes.iter().collect(),
-            crate::programs::Model::Unmodeled(_)
-                if cmd.program().is_some_and(|p| WRITERS.contains(&p)) =>
-            {
-                cmd.args().iter().collect()
+            crate::programs::Model::Modeled(e) if cmd.program() == Some("ln") => {
+                e.writes.iter().chain(cmd.args()).collect()
             }
-            crate::programs::Model::Unmodeled(_) => Vec::new(),
+            crate::programs::Model::Modeled(e) => e.writes.iter().collect(),
+            crate::programs::Model::Unmodeled(_) if unmodeled_writer => cmd.args().iter().collect(),
+            crate::programs::Model::Unmodeled(_) => cmd
+                .args()
+                .iter()
+                .filter(|w| w.literal().is_some())
+                .collect(),
         };
-        // Protection is decided on what a word names once quotes are gone, `cd` applied and
-        // symlinks followed; a word only known when it runs may name anything.
-        let names = |w: &shell::Word| -> Option<&'static str> {
+        if let Some(why) = content_writer(cmd) {
+            return Some(persistence(format!(
+                "The command {why}: the files it writes are named in its input, which the reviewer does not read, and may be hooks, CI or tool configuration."
+            )));
+        }
+        // Protection is decided on what a word names once quotes are gone, patterns expanded,
+        // `cd` applied and symlinks followed; a word only known when it runs may name anything.
+        // An argument of a program that may not write at all (`npm run test` in a directory
+        // made earlier) is not asked about for its directory alone.
+        let strict = unmodeled_writer || matches!(model, crate::programs::Model::Modeled(_));
+        let names_in = |w: &shell::Word, strict: bool| -> Option<&'static str> {
             let Some(text) = w.literal() else {
                 return Some("a path only known when it runs");
             };
-            protected(text).or_else(|| {
+            protected_expanded(text).or_else(|| {
                 let located = places.locate(text, &cmd.cwd);
                 if located.place == crate::paths::Place::Unknown {
-                    return Some("a path in a directory only known when it runs");
+                    return strict.then_some("a path in a directory only known when it runs");
                 }
                 let rel = places.relative(&located.path)?;
                 if in_hooks(rel, hooks) {
                     return Some("the repository's hooks directory");
                 }
-                protected(&rel.to_string_lossy())
+                protected_expanded(&rel.to_string_lossy())
             })
         };
         let writes_redirect = cmd
             .redirects
             .iter()
             .filter(|r| r.kind == shell::RedirectKind::Write)
-            .find_map(|r| names(&r.target));
+            .find_map(|r| names_in(&r.target, true));
         let in_protected_dir = match &cmd.cwd {
             shell::WorkingDir::Dir(d) => protected(d),
             _ => None,
         };
         let writes_word = (!only_reads)
-            .then(|| in_protected_dir.or_else(|| written.into_iter().find_map(names)))
+            .then(|| {
+                in_protected_dir.or_else(|| written.into_iter().find_map(|w| names_in(w, strict)))
+            })
             .flatten();
         if let Some(p) = writes_redirect.or(writes_word) {
+            return Some(persistence(format!(
+                "The command changes `{p}`, which runs code later (hooks, CI, shell start-up or tool configuration)."
+            )));
+        }
+        // Deleting or emptying every file a pattern matches discards work the agent may not
+        // have made: the policy sees one path inside the workspace.
+        if cmd
+            .program()
+            .is_some_and(|p| matches!(p, "rm" | "truncate" | "shred" | "unlink" | "srm"))
+            && cmd
+                .args()
+                .iter()
+                .any(|w| w.literal().is_none_or(|t| t.split('/').any(is_pattern)))
+        {
             return Some(verdict(
                 Behavior::Ask,
                 Risk::High,
                 Confidence::High,
-                "persistence",
-                format!(
-                    "The command changes `{p}`, which runs code later (hooks, CI, shell start-up or tool configuration)."
-                ),
+                "data_loss",
+                "The command deletes or empties every file a pattern or run-time word names."
+                    .to_owned(),
             ));
         }
         if cmd.program() == Some("git")
@@ -995,17 +1220,8 @@ const ROUTINE_GIT_OPTIONS: &[(&str, &str)] = &[
     ("rm", "cached r q|quiet n|dry-run ignore-unmatch sparse"),
     ("notes", "m|message=v allow-empty"),
     (
-        "apply",
-        "check stat numstat summary index cached 3|3way R|reverse v|verbose p=n C=n \
-         exclude=v include=v whitespace=v recount unidiff-zero reject allow-empty",
-    ),
-    (
-        "am",
-        "3|3way s|signoff k|keep continue skip q|quiet m|message-id no-message-id",
-    ),
-    (
         "rebase",
-        "continue skip onto=v q|quiet v|verbose autostash no-autostash keep-base \
+        "continue skip q|quiet v|verbose autostash no-autostash keep-base \
          r|rebase-merges=? no-rebase-merges update-refs no-update-refs f|force-rebase \
          signoff committer-date-is-author-date ignore-date root fork-point no-fork-point \
          stat n|no-stat empty=v no-ff",
@@ -1233,7 +1449,8 @@ impl Classifier for HeuristicClassifier {
         });
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
         let routine = script.is_some_and(routine_builds)
-            && !build_configured(&review.context.workspace_root, script);
+            && !build_configured(&review.context.workspace_root, script)
+            && script.is_none_or(|s| build_paths_inside(&review.context.workspace_root, s));
         // Every finding of the call is weighed; the worst decides.
         let mut judged = findings.iter().map(|f| one(f, shell && routine));
         let Some(first) = judged.next() else {
@@ -1253,8 +1470,10 @@ impl Classifier for HeuristicClassifier {
         if !shell
             && let Some(p) = crate::policy::filesystem::paths(&call.input)
                 .iter()
+                .map(String::as_str)
+                .chain(tool_names(&call.input))
                 .find_map(|p| {
-                    protected(p).or_else(|| {
+                    protected_expanded(p).or_else(|| {
                         let located = places.locate(p, &shell::WorkingDir::Root);
                         let rel = places.relative(&located.path)?;
                         if in_hooks(rel, hooks.as_deref()) {
@@ -1278,6 +1497,89 @@ impl Classifier for HeuristicClassifier {
             );
         }
         Ok(c)
+    }
+}
+
+/// Every name a file tool's input may write besides its top-level path fields: path fields
+/// nested at any depth (`edits[].file_path`), and each name a patch's headers give — a
+/// unified diff's `---`/`+++` names (cut at a TAB, quotes removed), git's `diff --git`,
+/// `rename`/`copy` lines, and the `*** … File:` headers. A quoted name with escapes is read
+/// as its words; protection is checked on each of them.
+fn tool_names(input: &serde_json::Value) -> Vec<&str> {
+    fn walk<'v>(
+        value: &'v serde_json::Value,
+        key: Option<&str>,
+        depth: usize,
+        out: &mut Vec<&'v str>,
+    ) {
+        if depth > 32 || out.len() > 4096 {
+            return;
+        }
+        match value {
+            serde_json::Value::String(s) => {
+                if key.is_some_and(crate::policy::filesystem::is_path_field) {
+                    out.push(s);
+                }
+                let patch_like = ["diff --git ", "--- ", "*** Begin Patch", "Index: "]
+                    .iter()
+                    .any(|h| s.trim_start().starts_with(h));
+                if patch_like || key.is_some_and(|k| matches!(k, "patch" | "diff" | "input")) {
+                    patch_names(s, out);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                items.iter().for_each(|v| walk(v, key, depth + 1, out));
+            }
+            serde_json::Value::Object(map) => {
+                map.iter()
+                    .for_each(|(k, v)| walk(v, Some(k), depth + 1, out));
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(input, None, 0, &mut out);
+    out
+}
+
+/// A name that stands for one the reviewer cannot read (a quoted, escaped patch name).
+const ESCAPED: &str = "\u{0}";
+
+/// The names a patch's header lines give (see [`tool_names`]).
+fn patch_names<'t>(text: &'t str, out: &mut Vec<&'t str>) {
+    const HEADERS: &[&str] = &[
+        "+++ ",
+        "--- ",
+        "diff --git ",
+        "diff --cc ",
+        "rename from ",
+        "rename to ",
+        "copy from ",
+        "copy to ",
+        "Index: ",
+        "*** ",
+    ];
+    for line in text.lines() {
+        let line = line.trim_start();
+        let Some(rest) = HEADERS.iter().find_map(|h| line.strip_prefix(h)) else {
+            continue;
+        };
+        // Every word of the header, cut at TABs and spaces, quotes and `a/`/`b/` removed:
+        // `diff --git a/X b/Y` names both, `+++ b/X\tDATE` names X.
+        out.extend(
+            rest.split(['\t', ' ', '"'])
+                .map(|w| {
+                    w.strip_prefix("a/")
+                        .or_else(|| w.strip_prefix("b/"))
+                        .unwrap_or(w)
+                })
+                .filter(|w| !w.is_empty()),
+        );
+        // git's quoted names escape bytes (`settings\056json`): what they name is unread, so
+        // it may be anything.
+        if rest.contains('"') && rest.contains('\\') {
+            out.push(ESCAPED);
+        }
     }
 }
 
