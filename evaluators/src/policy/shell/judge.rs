@@ -92,6 +92,14 @@ impl Judge<'_> {
             _ => cmd,
         };
         let before = self.findings.len();
+        // Which file the name runs: a PATH that may find it in the workspace runs the
+        // workspace's program, not the one the table models.
+        if let Some(name) = cmd.words.first().and_then(Word::literal)
+            && let Some(why) = std::env::var_os("PATH")
+                .and_then(|path| path_reaches_workspace(name, &path, self.places.root()))
+        {
+            self.unknown(cmd, &why, Risk::High);
+        }
         // Where it runs: outside the workspace, what it reads by default (`.`) and the
         // configuration it finds there are not the workspace's.
         let here = self.places.locate(".", &cmd.cwd);
@@ -1432,4 +1440,85 @@ pub(super) fn link_leaving(
         }
     }
     Ok(None)
+}
+
+/// Shell builtins bash, zsh and dash run without a PATH search.
+const BUILTINS: &[&str] = &[
+    ".", ":", "[", "alias", "bg", "builtin", "cd", "command", "declare", "dirs", "echo", "eval",
+    "exec", "exit", "export", "false", "fg", "getopts", "hash", "help", "history", "jobs", "let",
+    "local", "popd", "printf", "pushd", "pwd", "read", "readonly", "return", "set", "shift",
+    "shopt", "source", "test", "times", "trap", "true", "type", "typeset", "ulimit", "umask",
+    "unalias", "unset", "wait",
+];
+
+/// Why the program `name` may be found through `path` (a PATH value) inside the workspace
+/// `root`: an empty or relative entry (the command's directory decides it), or an entry inside
+/// the workspace, before the first entry outside it that holds `name`.
+fn path_reaches_workspace(
+    name: &str,
+    path: &std::ffi::OsStr,
+    root: &std::path::Path,
+) -> Option<String> {
+    if name.contains('/') || BUILTINS.contains(&name) {
+        return None;
+    }
+    let real_root = std::fs::canonicalize(root).ok();
+    for entry in std::env::split_paths(path) {
+        if entry.as_os_str().is_empty() || entry.is_relative() {
+            return Some(format!(
+                "finds `{name}` through PATH, whose entry `{}` is relative to the command's directory, where a program of that name may run instead",
+                entry.display()
+            ));
+        }
+        let real = std::fs::canonicalize(&entry).unwrap_or_else(|_| entry.clone());
+        let inside = entry.starts_with(root)
+            || real.starts_with(root)
+            || real_root.as_deref().is_some_and(|r| real.starts_with(r));
+        if inside {
+            return Some(format!(
+                "finds `{name}` through PATH, whose entry `{}` is inside the workspace, where a program of that name may run instead",
+                entry.display()
+            ));
+        }
+        if entry.join(name).is_file() {
+            return None;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_that_may_find_a_program_in_the_workspace_is_named() {
+        let ws = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("cat"), "").unwrap();
+        std::fs::create_dir(ws.path().join("bin")).unwrap();
+        let out = outside.path().display().to_string();
+        let inside = ws.path().join("bin").display().to_string();
+        let reaches = |path: &str, name: &str| {
+            path_reaches_workspace(name, std::ffi::OsStr::new(path), ws.path())
+        };
+        // A relative or empty entry: the command's directory decides.
+        for path in ["bin", "./node_modules/.bin", ""] {
+            assert!(
+                reaches(&format!("{path}:{out}"), "cat").is_some(),
+                "{path:?}"
+            );
+        }
+        assert!(
+            reaches(&format!("{out}:"), "ls").is_some(),
+            "a trailing empty entry"
+        );
+        // An absolute entry inside the workspace, before the program's real place.
+        assert!(reaches(&format!("{inside}:{out}"), "cat").is_some());
+        // Found outside first, a builtin, or a path: nothing else is searched.
+        assert!(reaches(&format!("{out}:{inside}"), "cat").is_none());
+        assert!(reaches(&format!("bin:{out}"), "echo").is_none());
+        assert!(reaches(&format!("bin:{out}"), "./x").is_none());
+        assert!(reaches(&out, "ls").is_none());
+    }
 }
