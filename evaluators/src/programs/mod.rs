@@ -139,6 +139,41 @@ const INERT: &[&str] = &["basename", "dirname"];
 /// Directories whose programs are the system's own: `/usr/bin/cat` is `cat`.
 const SYSTEM_BIN: &[&str] = &["/usr/bin/", "/bin/", "/usr/local/bin/"];
 
+/// Programs (GNU binutils, compilers and linkers, the JDK's tools) that read an argument
+/// `@FILE` as more arguments from FILE: its words are printed back in their errors, and may be
+/// options.
+const RESPONSE_FILES: &[&str] = &[
+    "strings",
+    "nm",
+    "objdump",
+    "readelf",
+    "size",
+    "addr2line",
+    "c++filt",
+    "ar",
+    "ranlib",
+    "strip",
+    "objcopy",
+    "elfedit",
+    "gprof",
+    "as",
+    "ld",
+    "ld.bfd",
+    "ld.gold",
+    "ld.lld",
+    "gcc",
+    "g++",
+    "cc",
+    "c++",
+    "cpp",
+    "clang",
+    "clang++",
+    "javac",
+    "java",
+    "javadoc",
+    "jar",
+];
+
 /// Reads one simple command.
 pub fn model(cmd: &SimpleCommand) -> Model {
     match effects(cmd) {
@@ -174,6 +209,18 @@ fn effects(cmd: &SimpleCommand) -> Result<Effects> {
         .get(program)
         .ok_or_else(|| format!("the policy does not know what `{program}` does"))?;
     let args = cmd.args();
+    if RESPONSE_FILES.contains(&program)
+        && let Some(w) = args.iter().find(|w| {
+            w.literal()
+                .map_or(w.prefix.is_empty(), |t| t.starts_with('@'))
+                || w.prefix.starts_with('@')
+        })
+    {
+        return Err(format!(
+            "`{program}` reads `{}` as a response file: more arguments from a file, which may print it",
+            w.raw
+        ));
+    }
     let mut e = Effects::default();
     match entry.program.operands {
         Operands::Special(special) => {
