@@ -117,6 +117,10 @@ pub(crate) struct CallEffects {
     pub file_tool: Option<Access>,
     /// Whether the call is a fetch: neither a shell nor a file tool, with URLs.
     pub fetch: bool,
+    /// Whether it prints file contents from the repository whose paths the call does not
+    /// name (`git log -p`, `git show REV`, `git diff`): any path of the workspace may be
+    /// among them.
+    pub history: bool,
 }
 
 /// Reads a call's effects. `named` are the paths of the call's input
@@ -355,6 +359,35 @@ fn shell_effects<'m>(
             };
             if read {
                 add(out, &mut e.reads.iter().chain(&e.meta), Kind::Read);
+                // What git prints from the repository is a read of the paths it names:
+                // `REV:PATH` blobs (from the repository's top, or the command's directory
+                // for `./`), pathspecs (a directory: every file below), blamed files.
+                for w in &e.objects {
+                    let Some(text) = w.literal() else {
+                        out.unread[Kind::Read.at()] = true;
+                        continue;
+                    };
+                    let Some((_, path)) = text.split_once(':') else {
+                        match word_paths(places, w, &cmd.cwd) {
+                            Some(paths) => out.trees.extend(paths),
+                            None => out.unread[Kind::Read.at()] = true,
+                        }
+                        continue;
+                    };
+                    // `:0:PATH`: a stage of the index.
+                    let path = match path.split_once(':') {
+                        Some(("0" | "1" | "2" | "3", rest)) => rest,
+                        _ => path,
+                    };
+                    let from = if path.starts_with("./") || path.starts_with("../") {
+                        &cmd.cwd
+                    } else {
+                        &WorkingDir::Root
+                    };
+                    let path = if path.is_empty() { "." } else { path };
+                    out.trees.push(name(places, path, from));
+                }
+                out.history |= e.history;
                 for t in &e.trees {
                     match word_paths(places, &t.root, &cmd.cwd) {
                         Some(paths) => out.trees.extend(paths),
@@ -862,6 +895,21 @@ impl EffectRules {
                     doubt: Some(Doubt::Path),
                 }));
             }
+        }
+        // Contents printed from the repository, paths unnamed: every deny or ask rule on
+        // reads may apply.
+        if effects.history {
+            let rules = self
+                .paths
+                .iter()
+                .filter(|r| r.kind == Kind::Read && r.action != RuleAction::Allow);
+            hits.extend(rules.map(|r| Hit {
+                rule: r.rule,
+                command: None,
+                loose: true,
+                words: 0,
+                doubt: Some(Doubt::History),
+            }));
         }
         // A host that cannot be told: every deny or ask rule on hosts may apply.
         if !effects.unknown_hosts.is_empty() {

@@ -320,6 +320,9 @@ pub(crate) enum Doubt {
     Host,
     /// The program a command runs is only known when it runs.
     Program,
+    /// The call prints files from the repository's history (`git log -p`, `git show REV`),
+    /// which may hold the path.
+    History,
 }
 
 impl Doubt {
@@ -331,6 +334,9 @@ impl Doubt {
                 "a host it reaches is only known when it runs, or clients read it differently"
             }
             Self::Program => "the program it runs is only known when it runs",
+            Self::History => {
+                "it prints files from the repository's history or work tree, which may be the path"
+            }
         }
     }
 }
