@@ -568,7 +568,7 @@ fn special(
         Special::Sed => sed::model(entry, args, e),
         Special::Awk => awk::model(entry, args, e),
         Special::Jq if matches!(program, "rg" | "ag") => rg(entry, args, e),
-        Special::Jq => jq(entry, args, e),
+        Special::Jq => jq(program, entry, args, e),
         Special::Find => find::model(args, e),
         Special::Test => test(program, args),
         Special::Date => date(entry, args, e),
@@ -727,24 +727,86 @@ fn jq_words(filter: &str) -> impl Iterator<Item = &str> {
 }
 
 /// `jq FILTER FILES…` / `yq`: the filter is checked word by word.
-fn jq(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
+///
+/// `yq` is two programs under one name: the Python wrapper of jq (`yq FILTER FILES…`) and
+/// mikefarah's Go yq, whose first operand may be a subcommand (`yq e FILTER FILES…`) and
+/// whose lexer accepts spellings of its operators the list does not hold (`loadstr`,
+/// `strload`). Only what both read alike is modeled: no subcommand, and every operand is
+/// checked as a filter too.
+fn jq(program: &str, entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
+    const YQ_SUBCOMMANDS: &[&str] = &[
+        "e",
+        "eval",
+        "ea",
+        "eval-all",
+        "completion",
+        "shell-completion",
+        "help",
+        "__complete",
+        "__completeNoDesc",
+    ];
     let mut flags = Flags::default();
     let items = read_args(entry, args)?;
     let operands = options(items, e, &mut flags)?;
     single_words(&operands, 1)?;
-    let mut operands = operands.into_iter();
-    let filter = operands
-        .next()
-        .ok_or_else(|| "it is given no filter".to_owned())?;
-    let filter = literal(&filter)?;
-    let forbidden = jq_words(filter).find(|w| JQ_FORBIDDEN.contains(w));
-    if let Some(word) = forbidden {
+    let yq = program == "yq";
+    if yq
+        && let Some(sub) = operands
+            .first()
+            .and_then(Word::literal)
+            .filter(|t| YQ_SUBCOMMANDS.contains(t))
+    {
         return Err(format!(
-            "its filter uses `{word}`, which reads outside its input"
+            "`yq {sub}` is a subcommand of one `yq` and a filter of the other"
         ));
     }
+    let checked = if yq { operands.len() } else { 1 };
+    for (i, word) in operands.iter().enumerate().take(checked) {
+        let text = literal(word)?;
+        // A file name's characters make no call or pipe: such an operand is a file to both.
+        let name_like = text.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || matches!(b, b'_' | b'.' | b'/' | b'-' | b'+' | b',' | b'@' | b'=')
+        });
+        if i > 0 && name_like {
+            continue;
+        }
+        if let Some(word) = jq_words(text).find(|w| jq_forbidden(w)) {
+            return Err(format!(
+                "its filter uses `{word}`, which reads outside its input"
+            ));
+        }
+    }
+    let mut operands = operands.into_iter();
+    operands
+        .next()
+        .ok_or_else(|| "it is given no filter".to_owned())?;
     e.reads.extend(operands);
     Ok(())
+}
+
+/// Whether a filter word names an operator that reads outside the input, in any spelling
+/// the lexers accept: case and underscores aside, a listed name, or any name that loads
+/// (`loadstr`, `strload`, `xmlload`) or reads the environment (`strenv`, `envsubst`).
+fn jq_forbidden(word: &str) -> bool {
+    let folded: String = word
+        .chars()
+        .filter(|c| *c != '_')
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let bare = folded.trim_start_matches('$');
+    JQ_FORBIDDEN.contains(&word)
+        || JQ_FORBIDDEN.iter().any(|f| {
+            let f: String = f
+                .chars()
+                .filter(|c| *c != '_' && *c != '$')
+                .map(|c| c.to_ascii_lowercase())
+                .collect();
+            f == bare
+        })
+        || bare.contains("load")
+        || bare.starts_with("env")
+        || bare.ends_with("env")
 }
 
 /// `test` / `[`: never reads contents; `-v` evaluates its subscript as code.
