@@ -529,14 +529,19 @@ fn subcommand_operands(
             }
             for key in &operands {
                 let key = literal(key)?.to_ascii_lowercase();
-                e.remote_urls |= key.ends_with("url");
-                let section = key.split('.').next().unwrap_or_default();
-                let secret = matches!(section, "http" | "credential" | "url" | "sendemail")
-                    || ["token", "password", "secret", "extraheader", "auth", "key"]
-                        .iter()
-                        .any(|w| key.contains(w));
-                if secret {
-                    return Err(format!("`git config {key}` may print a credential"));
+                // A word without a dot is a subcommand (`get`) or a value pattern, not a key.
+                if !key.contains('.') {
+                    continue;
+                }
+                if key.ends_with("url") && !key.starts_with("url.") {
+                    // The URL is checked for credentials in the configuration it comes from.
+                    e.remote_urls = true;
+                    continue;
+                }
+                if !credential_free_key(&key) {
+                    return Err(format!(
+                        "`git config {key}` may print a credential: only keys known to hold none are read"
+                    ));
                 }
             }
             let first = first.unwrap_or_default();
@@ -648,5 +653,60 @@ mod tests {
         ] {
             assert!(!head_chain(t), "{t}");
         }
+    }
+}
+
+/// Whether a git configuration key (lower case) is one known to hold no credential. Any other
+/// key (`imap.pass`, `remote.origin.proxy`, a tool's own `azure.pat`) may hold one.
+fn credential_free_key(key: &str) -> bool {
+    const KEYS: &[&str] = &[
+        "user.name",
+        "user.email",
+        "init.defaultbranch",
+        "pull.rebase",
+        "pull.ff",
+        "push.default",
+        "push.autosetupremote",
+        "fetch.prune",
+        "tag.sort",
+        "commit.gpgsign",
+        "tag.gpgsign",
+        "gpg.format",
+        "protocol.version",
+        "merge.conflictstyle",
+        "merge.ff",
+        "rebase.autosquash",
+        "rebase.autostash",
+        "rebase.updaterefs",
+        "diff.algorithm",
+        "diff.colormoved",
+        "log.date",
+        "status.showuntrackedfiles",
+        "safe.directory",
+        "feature.manyfiles",
+        "index.version",
+        "rerere.enabled",
+        "column.ui",
+        "help.autocorrect",
+        "transfer.fsckobjects",
+    ];
+    // Sections whose keys are settings of git itself, never secrets.
+    const SECTIONS: &[&str] = &["color", "advice", "gc", "pack", "submodule"];
+    if KEYS.contains(&key) {
+        return true;
+    }
+    let parts: Vec<&str> = key.split('.').collect();
+    match parts.as_slice() {
+        ["core", name] => !matches!(*name, "gitproxy" | "sshcommand" | "askpass"),
+        [section, ..] if SECTIONS.contains(section) => {
+            !parts.last().is_some_and(|n| n.ends_with("url"))
+        }
+        ["branch", .., "remote" | "merge" | "rebase" | "pushremote"] => true,
+        [
+            "remote",
+            ..,
+            "fetch" | "push" | "tagopt" | "prune" | "mirror",
+        ] => true,
+        _ => false,
     }
 }
