@@ -629,33 +629,6 @@ fn subcommand_operands(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::head_chain;
-
-    #[test]
-    fn only_head_and_its_ancestors_are_the_current_branch() {
-        for t in [
-            "HEAD", "@", "HEAD~2", "HEAD^", "HEAD^2~3", "@~1", "HEAD^!", "HEAD^@", "HEAD^-1",
-        ] {
-            assert!(head_chain(t), "{t}");
-        }
-        for t in [
-            "main",
-            "HEADX",
-            "HEAD@{1}",
-            "HEAD:src",
-            "old~1",
-            "FETCH_HEAD",
-            "ORIG_HEAD",
-            "4b825dc",
-            "HEAD~x",
-        ] {
-            assert!(!head_chain(t), "{t}");
-        }
-    }
-}
-
 /// Whether a git configuration key (lower case) is one known to hold no credential. Any other
 /// key (`imap.pass`, `remote.origin.proxy`, a tool's own `azure.pat`) may hold one.
 fn credential_free_key(key: &str) -> bool {
@@ -708,5 +681,32 @@ fn credential_free_key(key: &str) -> bool {
             "fetch" | "push" | "tagopt" | "prune" | "mirror",
         ] => true,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::head_chain;
+
+    #[test]
+    fn only_head_and_its_ancestors_are_the_current_branch() {
+        for t in [
+            "HEAD", "@", "HEAD~2", "HEAD^", "HEAD^2~3", "@~1", "HEAD^!", "HEAD^@", "HEAD^-1",
+        ] {
+            assert!(head_chain(t), "{t}");
+        }
+        for t in [
+            "main",
+            "HEADX",
+            "HEAD@{1}",
+            "HEAD:src",
+            "old~1",
+            "FETCH_HEAD",
+            "ORIG_HEAD",
+            "4b825dc",
+            "HEAD~x",
+        ] {
+            assert!(!head_chain(t), "{t}");
+        }
     }
 }
