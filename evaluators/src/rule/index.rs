@@ -360,13 +360,229 @@ fn wider_than_written(field: &str, text: &str, call: &CallView<'_>) -> bool {
 /// rules: `git send-pack` pushes as `git push` does.
 fn alias(program: &str, rest: &[&str]) -> Option<&'static str> {
     match (program, rest.first()?) {
-        ("git", &"send-pack") => Some("push"),
+        ("git", &"send-pack" | &"http-push") => Some("push"),
         ("git", &"fetch-pack") => Some("fetch"),
         ("npm" | "pnpm", &"run-script") => Some("run"),
         ("npm" | "pnpm" | "yarn", &"t" | &"tst") => Some("test"),
         ("npm", &"i" | &"add") => Some("install"),
         _ => None,
     }
+}
+
+/// A deny or ask rule's hit on command `i`, whose program may be the rule's: only in doubt.
+fn program_doubt(rule: usize, i: usize) -> Hit {
+    Hit {
+        rule,
+        command: Some(i),
+        loose: true,
+        words: 0,
+        doubt: Some(Doubt::Program),
+    }
+}
+
+/// What a command is by another spelling, for deny and ask rules.
+enum FrontEnd {
+    /// The words it runs as (`git push origin` for `/usr/lib/git-core/git-push origin`, `hub
+    /// push`, or `git -c alias.p=push p`).
+    As(Vec<String>),
+    /// Any subcommand of this program: a git alias whose meaning is not on the command line
+    /// (the user's or the repository's configuration, a shell alias `!…`).
+    Any(&'static str),
+}
+
+/// git's own commands: any other first word is an alias from configuration, or a
+/// `git-NAME` program on the path, either of which may be any command.
+const GIT_COMMANDS: &[&str] = &[
+    "add",
+    "am",
+    "annotate",
+    "apply",
+    "archive",
+    "bisect",
+    "blame",
+    "branch",
+    "bugreport",
+    "bundle",
+    "cat-file",
+    "check-attr",
+    "check-ignore",
+    "check-mailmap",
+    "check-ref-format",
+    "checkout",
+    "checkout-index",
+    "cherry",
+    "cherry-pick",
+    "clean",
+    "clone",
+    "column",
+    "commit",
+    "commit-graph",
+    "commit-tree",
+    "config",
+    "count-objects",
+    "describe",
+    "diff",
+    "diff-files",
+    "diff-index",
+    "diff-tree",
+    "difftool",
+    "fetch",
+    "fetch-pack",
+    "for-each-ref",
+    "format-patch",
+    "fsck",
+    "gc",
+    "grep",
+    "hash-object",
+    "help",
+    "init",
+    "log",
+    "ls-files",
+    "ls-remote",
+    "ls-tree",
+    "merge",
+    "merge-base",
+    "merge-file",
+    "merge-tree",
+    "mv",
+    "name-rev",
+    "notes",
+    "pull",
+    "push",
+    "range-diff",
+    "read-tree",
+    "rebase",
+    "reflog",
+    "remote",
+    "repack",
+    "replace",
+    "reset",
+    "restore",
+    "rev-list",
+    "rev-parse",
+    "revert",
+    "rm",
+    "send-pack",
+    "shortlog",
+    "show",
+    "show-branch",
+    "show-ref",
+    "sparse-checkout",
+    "stash",
+    "status",
+    "stripspace",
+    "submodule",
+    "switch",
+    "symbolic-ref",
+    "tag",
+    "update-index",
+    "update-ref",
+    "var",
+    "verify-commit",
+    "version",
+    "whatchanged",
+    "worktree",
+    "write-tree",
+    "lfs",
+    "maintenance",
+    "patch-id",
+    "cherry",
+];
+
+/// The other spelling of a command ([`FrontEnd`]), if it has one.
+fn front_end(cmd: &crate::shell::SimpleCommand, words: &[&str]) -> Option<FrontEnd> {
+    let (&first, args) = words.split_first()?;
+    let base = first.rsplit('/').next().unwrap_or(first);
+    // `git-push …` (git's exec path) and `hub …` are `git push …`.
+    let git_words: Vec<String> =
+        if let Some(sub) = base.strip_prefix("git-").filter(|s| !s.is_empty()) {
+            ["git", sub]
+                .into_iter()
+                .chain(args.iter().copied())
+                .map(str::to_owned)
+                .collect()
+        } else if matches!(base, "hub") {
+            std::iter::once("git")
+                .chain(args.iter().copied())
+                .map(str::to_owned)
+                .collect()
+        } else if base == "git" {
+            if first == "git" {
+                // Spelled as the rules spell it: only aliases are left to read.
+                words.iter().map(|w| (*w).to_owned()).collect()
+            } else {
+                std::iter::once("git")
+                    .chain(args.iter().copied())
+                    .map(str::to_owned)
+                    .collect()
+            }
+        } else {
+            return None;
+        };
+    // Configuration from the environment may define any alias.
+    let env_config = cmd
+        .assignments
+        .iter()
+        .any(|a| a.starts_with("GIT_CONFIG") || a.starts_with("GIT_EXEC_PATH"));
+    // Global options, and the aliases they define.
+    let mut aliases: Vec<(String, String)> = Vec::new();
+    let mut i = 1;
+    let mut open = env_config;
+    while let Some(w) = git_words.get(i) {
+        let w = w.as_str();
+        if !w.starts_with('-') {
+            break;
+        }
+        i += 1;
+        let value = match w {
+            "-c" | "--config-env" => {
+                let v = git_words.get(i).map(String::as_str).unwrap_or_default();
+                i += 1;
+                Some((w, v))
+            }
+            "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--super-prefix" => {
+                i += 1;
+                None
+            }
+            _ if w.starts_with("-c") && w.len() > 2 => Some(("-c", &w[2..])),
+            _ if w.starts_with("--config-env=") => Some(("--config-env", &w[13..])),
+            _ if w.starts_with("--exec-path") => {
+                open = true;
+                None
+            }
+            _ => None,
+        };
+        if let Some((option, v)) = value
+            && let Some((key, val)) = v.split_once('=')
+            && key.len() > 6
+            && key[..6].eq_ignore_ascii_case("alias.")
+        {
+            if option == "--config-env" || val.starts_with('!') {
+                open = true;
+            } else {
+                aliases.push((key[6..].to_ascii_lowercase(), val.to_owned()));
+            }
+        }
+    }
+    // Past the words that could be read (a run-time word), any subcommand.
+    let words_known = words.len() == cmd.words.len();
+    let Some(sub) = git_words.get(i) else {
+        return (open || !words_known).then_some(FrontEnd::Any("git"));
+    };
+    if let Some((_, value)) = aliases
+        .iter()
+        .rev()
+        .find(|(name, _)| *name == sub.to_ascii_lowercase())
+    {
+        let mut out: Vec<String> = vec!["git".to_owned()];
+        out.extend(value.split_whitespace().map(str::to_owned));
+        out.extend(git_words[i + 1..].iter().cloned());
+        return Some(FrontEnd::As(out));
+    }
+    if open || !GIT_COMMANDS.contains(&sub.as_str()) {
+        return Some(FrontEnd::Any("git"));
+    }
+    (first != "git").then_some(FrontEnd::As(git_words))
 }
 
 /// Options that take the next word as their value, by program, skipped in a loose match.
@@ -590,13 +806,7 @@ impl Bucket {
                 // deny and ask rules may apply (the hits are loose: no allow covers it).
                 if !cmd.words.is_empty() {
                     self.commands.every(&mut found);
-                    hits.extend(found.drain(..).map(|rule| Hit {
-                        rule,
-                        command: Some(i),
-                        loose: true,
-                        words: 0,
-                        doubt: Some(Doubt::Program),
-                    }));
+                    hits.extend(found.drain(..).map(|rule| program_doubt(rule, i)));
                 }
                 continue;
             };
@@ -613,18 +823,36 @@ impl Bucket {
                 words,
                 doubt: None,
             }));
-            let mut rest = positional_words(program, &words[1..]);
-            let flags = command_flags(&words[1..]);
-            // A word only known at run time before any positional word (`git $x`, `xargs
-            // git`) may be the subcommand: any word of a deny or ask rule on the program.
-            let open = !complete && rest.is_empty();
-            self.commands
-                .lookup_loose(program, &rest, &flags, open, &mut found);
-            // What does the same by another name (`git send-pack` pushes): for deny and ask.
-            if let Some(alias) = alias(program, &rest) {
-                rest[0] = alias;
+            // The same program by another spelling (`/usr/lib/git-core/git-push`, `hub`),
+            // and git's aliases: for deny and ask rules. An alias whose meaning is not on the
+            // command line may be any subcommand: every rule on the program may apply.
+            let front = front_end(cmd, &words);
+            if let Some(FrontEnd::Any(program)) = front {
+                self.commands
+                    .lookup_loose(program, &[], &[], true, &mut found);
+                hits.extend(found.drain(..).map(|rule| program_doubt(rule, i)));
+            }
+            let spelled: Option<Vec<&str>> = match &front {
+                Some(FrontEnd::As(v)) => Some(v.iter().map(String::as_str).collect()),
+                _ => None,
+            };
+            for (k, words) in std::iter::once(&words).chain(spelled.as_ref()).enumerate() {
+                let program = words[0];
+                let mut rest = positional_words(program, &words[1..]);
+                let flags = command_flags(&words[1..]);
+                // A word only known at run time before any positional word (`git $x`,
+                // `xargs git`) may be the subcommand: any word of a deny or ask rule on the
+                // program.
+                let open = k == 0 && !complete && rest.is_empty();
                 self.commands
                     .lookup_loose(program, &rest, &flags, open, &mut found);
+                // What does the same by another name (`git send-pack` pushes): for deny and
+                // ask.
+                if let Some(alias) = alias(program, &rest) {
+                    rest[0] = alias;
+                    self.commands
+                        .lookup_loose(program, &rest, &flags, open, &mut found);
+                }
             }
             hits.extend(found.drain(..).map(|rule| Hit {
                 rule,
