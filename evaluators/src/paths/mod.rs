@@ -1028,18 +1028,80 @@ const CONTENT_SNIFF_BYTES: u64 = 4096;
 /// [`CONTENT_SNIFF_BYTES`] are read; a file that cannot be read is judged by its name alone.
 pub(crate) fn content_secret(path: &Path) -> Option<&'static str> {
     let head = small_file::read_head(path, CONTENT_SNIFF_BYTES)?;
-    let text = String::from_utf8_lossy(&head);
-    if text.contains("-----BEGIN") && text.contains("PRIVATE KEY-----") {
+    if let Some(what) = secret_text(&head) {
+        return Some(what);
+    }
+    // A bundle of PEM blocks (a certificate chain, then the key: the HAProxy and nginx
+    // layout) is read further; one longer than that is not proven free of a key.
+    if head.len() as u64 == CONTENT_SNIFF_BYTES && contains(&head, b"-----BEGIN") {
+        let more = small_file::read_head(path, PEM_SCAN_BYTES + 1)?;
+        if more.len() as u64 > PEM_SCAN_BYTES {
+            return Some("a file of PEM blocks longer than is read (by its content)");
+        }
+        return secret_text(&more);
+    }
+    None
+}
+
+/// The most bytes of a file of PEM blocks that are searched for a private key.
+const PEM_SCAN_BYTES: u64 = 1024 * 1024;
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// What secret a file's text (or its beginning) is, by the families of key headers and
+/// credential markers.
+fn secret_text(head: &[u8]) -> Option<&'static str> {
+    if openpgp_secret_packet(head) {
+        return Some("an OpenPGP secret key (by its content)");
+    }
+    let text = String::from_utf8_lossy(head);
+    // `-----BEGIN [ANY] PRIVATE KEY-----`, `… PRIVATE KEY BLOCK-----` (PGP armor).
+    if text.contains("-----BEGIN") && text.contains("PRIVATE KEY") {
         return Some("a private key (by its content)");
+    }
+    if text.contains("AGE-SECRET-KEY-1") {
+        return Some("an age private key (by its content)");
+    }
+    if text.contains("PuTTY-User-Key-File-") {
+        return Some("a PuTTY private key (by its content)");
     }
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     if compact.contains("\"private_key\":\"") || compact.contains("\"type\":\"service_account\"") {
         return Some("a cloud service account key (by its content)");
     }
-    if text.to_ascii_lowercase().contains("aws_secret_access_key") {
+    let lower = text.to_ascii_lowercase();
+    if lower.contains("aws_secret_access_key") || lower.contains("secret access key") {
         return Some("AWS credentials (by its content)");
     }
+    let compact_lower = compact.to_ascii_lowercase();
+    if compact_lower.contains("_authtoken")
+        || compact_lower.contains("storepassword=")
+        || compact_lower.contains("keypassword=")
+        || (compact_lower.contains("\"auths\":{") && compact_lower.contains("\"auth\":\""))
+    {
+        return Some("registry or signing credentials (by its content)");
+    }
     None
+}
+
+/// Whether `head` starts with an OpenPGP secret-key packet (tag 5, old or new format) of a
+/// known key version: a GnuPG secret keyring or an exported secret key.
+fn openpgp_secret_packet(head: &[u8]) -> bool {
+    let version_at = match head.first() {
+        Some(0x94) => 2,
+        Some(0x95) => 3,
+        Some(0x96) => 5,
+        Some(0xC5) => match head.get(1) {
+            Some(&l) if l < 192 => 2,
+            Some(&l) if l < 224 => 3,
+            Some(255) => 6,
+            _ => return false,
+        },
+        _ => return false,
+    };
+    head.get(version_at).is_some_and(|v| (3..=6).contains(v))
 }
 
 /// Whether `path` is a regular file with more than one name (hard links): another of its

@@ -83,6 +83,20 @@ const SENSITIVE: &[(&str, &str)] = &[
     ("/etc/sudoers.d/**", "the sudo configuration"),
     ("/etc/ssh/*_key", "an SSH host key"),
     ("**/warrant/hook-token", "Warrant's access token for hooks"),
+    ("**/secring.gpg", "a GnuPG secret keyring"),
+    ("**/*.sec.gpg", "a GnuPG secret key"),
+    ("**/credentials.tfrc.json", "a Terraform Cloud token"),
+    ("**/accessKeys.csv", "AWS access keys"),
+    ("**/*_accessKeys.csv", "AWS access keys"),
+    ("**/rootkey.csv", "AWS root access keys"),
+    ("**/.clasprc.json", "a Google clasp OAuth token"),
+    ("**/.circleci/cli.yml", "a CircleCI CLI token"),
+    ("**/.sentryclirc", "a Sentry CLI token"),
+    ("**/keystore.properties", "Android signing passwords"),
+    ("**/.yarnrc", "yarn registry credentials"),
+    ("**/.dockerconfigjson", "Docker registry credentials"),
+    ("**/.wakatime.cfg", "a WakaTime API key"),
+    ("**/.expo/state.json", "an Expo session secret"),
     // Warrant's own credentials: the configuration may hold the person's bearer token, the
     // data directory holds the audit key and the records; both are read-sensitive, not only
     // write-protected.
@@ -113,6 +127,7 @@ const SENSITIVE: &[(&str, &str)] = &[
     ("**/kubeconfig.yaml", "a Kubernetes config"),
     ("**/kubeconfig.yml", "a Kubernetes config"),
     ("**/sops/age/keys.txt", "age private keys"),
+    ("**/.sops/age/keys.txt", "age private keys"),
     ("**/*.tfstate.*", "Terraform state"),
     ("**/_netrc", "a netrc file"),
     ("**/wp-config.php", "WordPress database credentials"),

@@ -1,0 +1,120 @@
+//! A file is a secret by what it holds as well as by its name: every family of key headers
+//! and credential markers, wherever in a bundle of PEM blocks the key is. Also links that
+//! leave the workspace and implicit operands. Each case builds the workspace it needs.
+
+mod support;
+
+use std::path::Path;
+
+use serde_json::json;
+use support::{call, context, decided, policy, verdict};
+use warrant_core::call::PermissionMode;
+use warrant_core::evaluator::Stance;
+
+fn put(root: &Path, rel: &str, bytes: &[u8]) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
+    std::fs::write(path, bytes).expect("write");
+}
+
+async fn stance(root: &Path, tool: &str, input: serde_json::Value) -> (Stance, String) {
+    let cx = context(PermissionMode::Default, root);
+    let (s, r) = decided(verdict(&policy(), &call(tool, input), &cx).await);
+    (s, format!("{} ({})", r.reason_code, r.reason))
+}
+
+async fn not_allowed(root: &Path, command: &str) {
+    let (s, why) = stance(root, "Bash", json!({ "command": command })).await;
+    assert_ne!(
+        s,
+        Stance::PolicyAllow,
+        "{command} must not be allowed: {why}"
+    );
+}
+
+async fn allowed(root: &Path, command: &str) {
+    let (s, why) = stance(root, "Bash", json!({ "command": command })).await;
+    assert_eq!(s, Stance::PolicyAllow, "{command}: {why}");
+}
+
+#[tokio::test]
+async fn every_family_of_private_key_content_is_a_secret() {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    put(root, "sec/plain.txt", b"just notes\n");
+    put(
+        root,
+        "sec/signing.asc",
+        b"-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBGX\n-----END PGP PRIVATE KEY BLOCK-----\n",
+    );
+    put(
+        root,
+        "sec/age.txt",
+        b"# created: 2024\nAGE-SECRET-KEY-1QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ\n",
+    );
+    put(
+        root,
+        "sec/deploy.txt",
+        b"PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPrivate-Lines: 1\nAAAA\n",
+    );
+    // A certificate chain longer than the first look, then the key.
+    let mut bundle = Vec::new();
+    for _ in 0..3 {
+        bundle.extend_from_slice(b"-----BEGIN CERTIFICATE-----\n");
+        bundle.extend(std::iter::repeat_n(b'A', 2000));
+        bundle.extend_from_slice(b"\n-----END CERTIFICATE-----\n");
+    }
+    bundle.extend_from_slice(
+        b"-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\n",
+    );
+    put(root, "sec/bundle.txt", &bundle);
+    put(
+        root,
+        "sec/keyring.bin",
+        &[0x95, 0x01, 0xd8, 0x04, 0x65, 0x00, 0x00, 0x00],
+    );
+    put(
+        root,
+        "sec/keys.csv",
+        b"Access key ID,Secret access key\nAKIAXXXXXXXXXXXXXXXX,abc\n",
+    );
+    put(
+        root,
+        "sec/registry.txt",
+        b"//registry.npmjs.org/:_authToken=npm_x\n",
+    );
+    allowed(root, "cat sec/plain.txt").await;
+    for f in [
+        "signing.asc",
+        "age.txt",
+        "deploy.txt",
+        "bundle.txt",
+        "keyring.bin",
+        "keys.csv",
+        "registry.txt",
+    ] {
+        not_allowed(root, &format!("cat sec/{f}")).await;
+        let (s, why) = stance(root, "Read", json!({ "file_path": format!("sec/{f}") })).await;
+        assert_ne!(s, Stance::PolicyAllow, "Read {f}: {why}");
+    }
+}
+
+#[tokio::test]
+async fn credential_files_by_name_are_secrets() {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    for f in [
+        "sec/secring.gpg",
+        "sec/accessKeys.csv",
+        "sec/rootkey.csv",
+        "sec/credentials.tfrc.json",
+        "sec/.clasprc.json",
+        "sec/.circleci/cli.yml",
+        "sec/keystore.properties",
+        "sec/.yarnrc",
+        "sec/.sops/age/keys.txt",
+    ] {
+        put(root, f, b"x\n");
+        not_allowed(root, &format!("cat {f}")).await;
+    }
+}
