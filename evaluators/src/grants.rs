@@ -54,7 +54,10 @@ impl CanonicalGrantScoper {
         let Ok(script) = &*parsed else {
             return exact();
         };
-        if !script.unreadable.is_empty() {
+        // What a command reads on its standard input from a file, a here-document or a
+        // here-string (`python3 - < a.rs`, `sh <<EOF`) is part of what it does: the key is
+        // the whole command.
+        if !script.unreadable.is_empty() || command.contains("<<") {
             return exact();
         }
         let mut keys: Vec<GrantKey> = Vec::new();
@@ -89,6 +92,34 @@ impl CanonicalGrantScoper {
             specifier,
             workspace: Some(self.root.to_string_lossy().into_owned()),
         }
+    }
+
+    /// The key of a path itself, as named from the workspace (or absolute), with `suffix`
+    /// (`/**` for a tree).
+    fn path_key(&self, tool: &str, raw: &str, suffix: &str) -> GrantKey {
+        let places = Places::new(&self.root, self.home.as_deref(), None);
+        let located = places.locate(raw, &WorkingDir::Root);
+        let spec = match places.relative(&located.path) {
+            Some(rel) if rel.as_os_str().is_empty() => format!(".{suffix}"),
+            Some(rel) => format!("{}{suffix}", rel.display()),
+            None => format!(
+                "{}{suffix}",
+                located.path.display().to_string().trim_end_matches('/')
+            ),
+        };
+        self.key(tool, Some(spec))
+    }
+
+    /// Whether a path is a file that runs code later or instructs an agent, by its name or
+    /// where it resolves.
+    fn runs_code_later(&self, raw: &str) -> bool {
+        let places = Places::new(&self.root, self.home.as_deref(), None);
+        let located = places.locate(raw, &WorkingDir::Root);
+        let resolved = match places.relative(&located.path) {
+            Some(rel) => rel.to_string_lossy().into_owned(),
+            None => located.path.to_string_lossy().into_owned(),
+        };
+        crate::classifier::runs_code_later(raw) || crate::classifier::runs_code_later(&resolved)
     }
 
     fn directory_key(&self, tool: &str, raw: &str) -> GrantKey {
@@ -137,7 +168,11 @@ fn generalizable(cmd: &SimpleCommand) -> bool {
     let args_plain = cmd.args().iter().all(|w| {
         w.literal().is_some_and(|t| !risky_arg(t)) || !matches!(cmd.program(), Some("env" | "git"))
     });
-    !writes && cmd.assignments.is_empty() && first_is_bare && args_plain
+    let reads_stdin = cmd
+        .redirects
+        .iter()
+        .any(|r| r.kind == shell::RedirectKind::Read);
+    !writes && !reads_stdin && cmd.assignments.is_empty() && first_is_bare && args_plain
 }
 
 /// One command's key: its words exactly (quoted where the shell would need it), with
@@ -207,10 +242,22 @@ impl CanonicalGrantScoper {
                 if !filesystem::modeled_input(tool, &call.input, &self.catalog) {
                     return vec![self.key(tool, Some(call.input.to_string()))];
                 }
-                // Every directory the call names, each one needed (a patch, a move).
+                // Every directory the call names, each one needed (a patch, a move). A search
+                // is keyed by the tree it searches: a grant for one tree covers no other, nor
+                // its parent's other trees (one may hold a secret). A file that runs code later
+                // or instructs an agent (CI, hooks, shell start-up, toolchain selectors,
+                // agent instructions) is keyed by itself: a grant for its directory's ordinary
+                // files does not cover it.
+                let search = filesystem::is_search(tool);
                 let mut keys: Vec<GrantKey> = Vec::new();
                 for raw in &paths {
-                    let key = self.directory_key(tool, raw);
+                    let key = if search {
+                        self.path_key(tool, raw, "/**")
+                    } else if self.runs_code_later(raw) {
+                        self.path_key(tool, raw, "")
+                    } else {
+                        self.directory_key(tool, raw)
+                    };
                     if !keys.contains(&key) {
                         keys.push(key);
                     }

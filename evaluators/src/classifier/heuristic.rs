@@ -775,6 +775,12 @@ const PROTECTED_PAIRS: &[(&str, &str, &str)] = &[
     (".config", "nushell", ".config/nushell"),
 ];
 
+/// Whether a path names a file or directory that runs code later or instructs an agent
+/// (hooks, CI, shell start-up, toolchain and tool configuration, agent instructions).
+pub(crate) fn runs_code_later(path: &str) -> bool {
+    protected_expanded(path).is_some()
+}
+
 /// The protected path a text names, if any.
 fn protected(text: &str) -> Option<&'static str> {
     if text == ESCAPED {

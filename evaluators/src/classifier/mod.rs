@@ -15,6 +15,7 @@ use warrant_core::decision::{Behavior, Confidence, PermissionDecisionSource, Ris
 use warrant_core::evaluator::{Evaluator, EvaluatorError, Rationale, Role, Verdict};
 use warrant_core::sanitize;
 
+pub(crate) use heuristic::runs_code_later;
 pub use heuristic::{HEURISTIC_MODEL_ID, HeuristicClassifier};
 pub use openai::{
     DEFAULT_API_KEY_ENV, DEFAULT_TIMEOUT_MS, OpenAiCompatibleClassifier, OpenAiCompatibleConfig,
