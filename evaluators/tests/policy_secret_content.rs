@@ -118,3 +118,34 @@ async fn credential_files_by_name_are_secrets() {
         not_allowed(root, &format!("cat {f}")).await;
     }
 }
+
+#[cfg(unix)]
+#[tokio::test]
+async fn links_out_of_the_workspace_are_outside_for_secret_directories_and_implicit_operands() {
+    let ws = tempfile::tempdir().expect("dir");
+    let home = tempfile::tempdir().expect("home");
+    let root = ws.path();
+    put(home.path(), ".ssh/id_rsa", b"FAKEKEY\n");
+    put(home.path(), ".aws/credentials", b"[default]\n");
+    put(home.path(), "proj/notes.txt", b"x\n");
+    put(root, "README.md", b"hi\n");
+    std::os::unix::fs::symlink(home.path(), root.join("hl")).expect("link");
+    for command in [
+        "ls -la hl/.ssh",
+        "ls hl/.aws",
+        "du -a hl/.ssh",
+        "stat hl/.ssh/id_rsa",
+        "ls hl/proj",
+        "du -aL",
+        "du -L",
+        "du --dereference",
+        "ls -RL",
+        "ls -LR",
+        "tree -l",
+        "tree -la",
+    ] {
+        not_allowed(root, command).await;
+    }
+    allowed(root, "ls -la").await;
+    allowed(root, "du -a").await;
+}

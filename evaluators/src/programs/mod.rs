@@ -469,6 +469,10 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
             // `-R` walks the tree.
             let one_level = entry.program.names.contains(&"ls") && !flags.recursive;
             e.walks_links |= flags.follow && !one_level;
+            // With no operand, the program looks at `.`: that operand is judged too.
+            if operands.is_empty() {
+                e.meta.push(Word::literal_text("."));
+            }
             e.meta.extend(operands);
         }
         Operands::Walked => trees(operands, &flags, true, e),

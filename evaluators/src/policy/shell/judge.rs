@@ -398,7 +398,12 @@ impl Judge<'_> {
                 );
             };
             let located = self.places.locate(&path, &cmd.cwd);
-            let inside = located.path.starts_with(self.places.root());
+            // Inside only as the kernel resolves it: `link/.ssh` through a link out of the
+            // workspace is the outside directory, whatever its spelling.
+            let inside = located.path.starts_with(self.places.root())
+                && crate::paths::resolve(&located.path).is_some_and(|real| {
+                    crate::paths::resolve(self.places.root()).is_some_and(|r| real.starts_with(r))
+                });
             match located.place {
                 Place::Inside | Place::HarmlessDevice => {}
                 Place::Sensitive(_) if inside => {}
