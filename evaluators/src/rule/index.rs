@@ -691,6 +691,10 @@ pub(crate) struct CallView<'a> {
     pub paths: Vec<super::effects::NamedPath>,
     /// Its input.
     pub input: &'a serde_json::Value,
+    /// For each command of the script, whether it runs in the workspace (its directory,
+    /// the tool's working-directory field and links followed, inside it): an allow rule on
+    /// a command covers it only there (`cd ~ && cargo test` builds another project).
+    pub in_workspace: Vec<bool>,
 }
 
 impl CallView<'_> {
@@ -816,10 +820,11 @@ impl Bucket {
                 .collect();
             let complete = words.len() == cmd.words.len() && !cmd.extra_args;
             self.commands.lookup(&words, complete, &mut matched);
+            let elsewhere = !call.in_workspace.get(i).copied().unwrap_or(false);
             hits.extend(matched.drain(..).map(|(rule, words)| Hit {
                 rule,
                 command: Some(i),
-                loose: false,
+                loose: elsewhere,
                 words,
                 doubt: None,
             }));

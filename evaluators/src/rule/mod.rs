@@ -137,7 +137,23 @@ impl RuleEvaluator {
             script: script.map(|(s, _)| s),
             paths: Vec::new(),
             input: &call.input,
+            in_workspace: Vec::new(),
         };
+        // Where each command runs: from the tool's working-directory field, then `cd`.
+        if let Some((script, _)) = script {
+            let start = crate::policy::shell_start(&call.input);
+            view.in_workspace = script
+                .commands
+                .iter()
+                .map(|cmd| match (&start, &cmd.cwd) {
+                    (WorkingDir::Root, WorkingDir::Root) => true,
+                    (WorkingDir::Root, WorkingDir::Dir(d)) => {
+                        places.locate(d, &WorkingDir::Root).place == crate::paths::Place::Inside
+                    }
+                    _ => false,
+                })
+                .collect();
+        }
         // A shell call's input names paths only for rules on the shell tool that look at
         // paths (its command's paths are read as effects); another tool's paths are read for
         // its effects too.
@@ -159,6 +175,7 @@ impl RuleEvaluator {
                     script: view.script,
                     paths: view.paths.clone(),
                     input: view.input,
+                    in_workspace: view.in_workspace.clone(),
                 };
                 self.selectors
                     .lookup(&one)
