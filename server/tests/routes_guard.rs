@@ -212,7 +212,10 @@ async fn a_repeated_key_is_400_naming_it() {
         .as_str()
         .unwrap()
         .to_owned();
-    assert!(message.contains("`/input/command` is repeated"), "{message}");
+    assert!(
+        message.contains("`/input/command` is repeated"),
+        "{message}"
+    );
 }
 
 #[tokio::test]
