@@ -37,7 +37,6 @@ const HARMLESS_DEVICES: &[&str] = &[
     "/dev/stdin",
     "/dev/stdout",
     "/dev/stderr",
-    "/dev/tty",
     "/dev/random",
     "/dev/urandom",
 ];
