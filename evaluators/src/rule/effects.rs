@@ -163,8 +163,30 @@ pub(crate) fn of_call(
     urls(&call.input, &mut reaches);
     out.reach(reaches);
     let reaches_any = !(out.hosts.is_empty() && out.unknown_hosts.is_empty());
-    out.fetch = !is_shell_tool(tool) && out.file_tool.is_none() && reaches_any;
+    out.fetch =
+        !is_shell_tool(tool) && out.file_tool.is_none() && reaches_any && plain_fetch(&call.input);
     out
+}
+
+/// Fields of a fetch tool's input that only choose what is read from the URL and how it is
+/// shown. Any other (`method`, `body`, `headers`, a `Host` header, cookies, credentials)
+/// makes a request a host rule does not describe: an allow on the host does not cover it.
+const PLAIN_FETCH_FIELDS: &[&str] = &[
+    "url",
+    "prompt",
+    "format",
+    "timeout",
+    "max_length",
+    "start_index",
+    "raw",
+    "description",
+];
+
+/// Whether a fetch's input has only [`PLAIN_FETCH_FIELDS`].
+fn plain_fetch(input: &Value) -> bool {
+    input
+        .as_object()
+        .is_some_and(|m| m.keys().all(|k| PLAIN_FETCH_FIELDS.contains(&k.as_str())))
 }
 
 impl CallEffects {
