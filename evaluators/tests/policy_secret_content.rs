@@ -149,3 +149,19 @@ async fn links_out_of_the_workspace_are_outside_for_secret_directories_and_impli
     allowed(root, "ls -la").await;
     allowed(root, "du -a").await;
 }
+
+#[tokio::test]
+async fn version_manager_selector_files_make_version_queries_unproven() {
+    for (file, command) in [
+        (".volta/hooks.json", "node --version"),
+        (".node-version", "node -v"),
+        (".python-version", "python3 --version"),
+        (".ruby-version", "ruby --version"),
+        (".nvmrc", "node --version"),
+    ] {
+        let ws = tempfile::tempdir().expect("dir");
+        allowed(ws.path(), command).await;
+        put(ws.path(), file, b"99.0.0\n");
+        not_allowed(ws.path(), command).await;
+    }
+}

@@ -1630,6 +1630,18 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
         ".config/mise.toml",
         ".config/mise/config.toml",
         ".rtx.toml",
+        // Volta's project hooks name download URLs and programs to run.
+        ".volta/hooks.json",
+        // nodenv, pyenv, rbenv, jenv, goenv, tfenv, sdkman, nvm: a version manager's shim
+        // chooses (and may install) the program from them.
+        ".node-version",
+        ".nvmrc",
+        ".python-version",
+        ".ruby-version",
+        ".java-version",
+        ".go-version",
+        ".terraform-version",
+        ".sdkmanrc",
     ];
     let proven = toolchain_query(program, &texts, e);
     if proven.is_ok() {
