@@ -159,6 +159,19 @@ pub(crate) fn of_call(
             out.trees.push(name(places, &base, &WorkingDir::Root));
         }
     }
+    // A git server's tools that print file contents (`git_diff_unstaged`, `git_show`,
+    // `git_log` with patches): reads of files the call does not name.
+    if !is_shell_tool(tool) && out.file_tool.is_none() {
+        let name = tool
+            .rsplit("__")
+            .next()
+            .unwrap_or(tool)
+            .to_ascii_lowercase();
+        out.history = name.starts_with("git")
+            && ["diff", "show", "log", "blame", "cat", "grep", "patch"]
+                .iter()
+                .any(|w| name.contains(w));
+    }
     let mut reaches = Vec::new();
     urls(&call.input, &mut reaches);
     out.reach(reaches);
