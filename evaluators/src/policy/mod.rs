@@ -95,23 +95,36 @@ impl PolicyEvaluator {
         let one = |f: Finding| (f.clone(), vec![f]);
         let tool = call.tool_name.as_str();
         let shell_tool = is_shell_tool(tool);
+        // Codex's `exec_command` names its command `cmd`: read as `command` when that is the
+        // only one.
+        let renamed = shell_tool
+            .then(|| call.input.as_object())
+            .flatten()
+            .filter(|m| !m.contains_key("command"))
+            .and_then(|m| {
+                let cmd = m.get("cmd")?;
+                let mut m = m.clone();
+                m.remove("cmd");
+                m.insert("command".to_owned(), cmd.clone());
+                Some(serde_json::Value::Object(m))
+            });
+        let given = renamed.as_ref().unwrap_or(&call.input);
         // Another agent's shell tool may give its command as an argument vector: it is
         // validated and judged as the line it stands for.
         let command = shell_tool
-            .then(|| warrant_core::catalog::shell_command(&call.input))
+            .then(|| warrant_core::catalog::shell_command(given))
             .flatten();
         // An argument vector is validated as the line it stands for; a string is left as is.
-        let vector = call
-            .input
+        let vector = given
             .get("command")
             .is_some_and(serde_json::Value::is_array);
-        let input = match (&command, call.input.as_object()) {
+        let input = match (&command, given.as_object()) {
             (Some(c), Some(map)) if vector => {
                 let mut map = map.clone();
                 map.insert("command".to_owned(), serde_json::Value::String(c.clone()));
                 std::borrow::Cow::Owned(serde_json::Value::Object(map))
             }
-            _ => std::borrow::Cow::Borrowed(&call.input),
+            _ => std::borrow::Cow::Borrowed(given),
         };
         let catalog_id = if shell_tool { SHELL_TOOL } else { tool };
         if let Some(schema) = cx
@@ -274,6 +287,9 @@ const SHELL_FIELDS: &[&str] = &[
     "requires_approval",
     "explanation",
     "justification",
+    // Codex's `exec_command`: how long to wait and how much output to return.
+    "yield_time_ms",
+    "max_output_tokens",
 ];
 
 /// Input fields of shell tools that name the directory the command runs in: honoured.
