@@ -6,6 +6,12 @@
 //! cargo run --release -p warrant-benches --bin sidecar -- [http|http-quiet|stdio|engine] [CLIENTS]
 //! ```
 
+/// The allocator the program runs with (the benchmarks measure the same): a decision makes
+/// about a hundred small allocations, which mimalloc serves in fewer instructions than the
+/// system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::sync::Arc;
 use std::time::Duration;
 
