@@ -68,7 +68,7 @@ async fn every_policy_reason_code_has_a_row() {
         ),
         (
             bash("echo 'unterminated"),
-            Stance::DefaultAsk,
+            Stance::RequireAsk,
             codes::SHELL_UNPARSEABLE,
             Risk::Medium,
         ),

@@ -30,9 +30,12 @@ pub(crate) fn judge_command(
     };
     match &*parsed {
         Ok(script) => judge_script(script, places),
+        // A command the policy could not read completely (a syntax error or a parser limit
+        // after commands the shell runs first, a NUL byte, more than is read) is never
+        // settled by a mode: it asks in every one.
         Err(e) => {
             let f = Finding::new(
-                Stance::DefaultAsk,
+                Stance::RequireAsk,
                 SHELL_UNPARSEABLE,
                 Risk::Medium,
                 format!("The command cannot be checked because {e}."),
@@ -63,7 +66,7 @@ pub(crate) fn judge_script(script: &Script, places: &Places<'_>) -> (Finding, Ve
             quote_text(&u.code),
             u.error
         );
-        j.add(Stance::DefaultAsk, SHELL_UNPARSEABLE, Risk::Medium, reason);
+        j.add(Stance::RequireAsk, SHELL_UNPARSEABLE, Risk::Medium, reason);
     }
     for cmd in &script.commands {
         programs::judge(&mut j, cmd);
