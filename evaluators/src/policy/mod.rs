@@ -151,6 +151,36 @@ impl PolicyEvaluator {
                 all.push(found);
                 decided = finding::most_restrictive(all.iter().cloned()).unwrap_or(decided);
             }
+            // A second command in another field a runtime may run instead (`cmd`, `script`):
+            // its hard denies hold, and the call asks in every mode.
+            if let Some(map) = input.as_object() {
+                for (field, value) in map {
+                    // Beside `command`, any field another shell tool gives its command in.
+                    if matches!(field.as_str(), "command" | "input")
+                        || !COMMAND_FIELDS.contains(&field.as_str())
+                    {
+                        continue;
+                    }
+                    let lines = shell_like_commands(&serde_json::json!({ "command": value }));
+                    for line in lines {
+                        let (first, found) = shell::judge_command(cx, &line, &places, &start);
+                        all.extend(
+                            std::iter::once(first)
+                                .chain(found)
+                                .filter(|f| f.stance == Stance::HardDeny),
+                        );
+                    }
+                    all.push(Finding::new(
+                        Stance::RequireAsk,
+                        codes::SHELL_UNKNOWN_COMMAND,
+                        Risk::High,
+                        format!(
+                            "`{tool}` names a second command in `{field}`, which a runtime may run instead."
+                        ),
+                    ));
+                    decided = finding::most_restrictive(all.iter().cloned()).unwrap_or(decided);
+                }
+            }
             let unknown_field = input.as_object().and_then(|m| {
                 m.keys().find(|k| {
                     !SHELL_FIELDS.contains(&k.as_str())
@@ -243,20 +273,8 @@ fn shell_patch(command: &str) -> Option<serde_json::Value> {
 /// The command lines the input of a tool that may run shell commands holds: a command (a
 /// string or an argument vector) in any of the fields such tools use.
 fn shell_like_commands(input: &serde_json::Value) -> Vec<String> {
-    const FIELDS: &[&str] = &[
-        "command",
-        "cmd",
-        "commands",
-        "script",
-        "commandLine",
-        "command_line",
-        "args",
-        "argv",
-        "input",
-        "code",
-    ];
     let mut out = Vec::new();
-    for f in FIELDS {
+    for f in COMMAND_FIELDS {
         match input.get(*f) {
             Some(serde_json::Value::String(s)) => out.push(s.clone()),
             Some(v @ serde_json::Value::Array(items)) => {
@@ -275,6 +293,20 @@ fn shell_like_commands(input: &serde_json::Value) -> Vec<String> {
     }
     out
 }
+
+/// The fields tools that may run shell commands give a command in.
+const COMMAND_FIELDS: &[&str] = &[
+    "command",
+    "cmd",
+    "commands",
+    "script",
+    "commandLine",
+    "command_line",
+    "args",
+    "argv",
+    "input",
+    "code",
+];
 
 /// Input fields of shell tools that change nothing about what the command does.
 const SHELL_FIELDS: &[&str] = &[
