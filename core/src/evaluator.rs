@@ -25,8 +25,10 @@ pub enum Stance {
     UserAllow,
     /// Strength 4: a deterministic policy allow (read-only).
     PolicyAllow,
-    /// Strength 5: an open call with a reason (a write, a path outside the workspace,
-    /// unparseable input): settled by the permission mode.
+    /// Strength 5: an open call with a reason (a write, a path outside the workspace, a
+    /// program the policy does not model): settled by the permission mode. Input the policy
+    /// could not read completely (unparseable, past a parser limit) is a [`Stance::RequireAsk`]
+    /// instead: no mode settles what was never read.
     DefaultAsk,
 }
 
