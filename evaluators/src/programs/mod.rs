@@ -15,6 +15,7 @@ pub(crate) mod cargo_lock;
 pub mod cursor;
 mod find;
 mod git;
+pub(crate) mod go_toolchain;
 mod sed;
 pub(crate) mod spec;
 pub mod table;
@@ -86,6 +87,10 @@ pub struct Effects {
     /// then it only reads when `Cargo.lock` answers every dependency and every locked package
     /// is in cargo's cache ([`cargo_lock::resolves_nothing`]).
     pub cargo_resolve: bool,
+    /// Whether it is the `go` command, which switches to (downloads and runs) the toolchain
+    /// a `go.mod` or `go.work` asks for when it is newer than the installed one
+    /// ([`go_toolchain::keeps_local`]).
+    pub go_toolchain: bool,
 }
 
 /// A command as the table reads it.
@@ -1605,7 +1610,7 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
     let texts: Vec<&str> = args.iter().map(literal).collect::<Result<_>>()?;
     // Configuration in the workspace can make these toolchains run its programs: a
     // `rust-toolchain.toml` names the toolchain, `.cargo/config.toml` a `rustc-wrapper`,
-    // `go.mod` a toolchain to download.
+    // `go.mod` a toolchain to download (read by the judge: see [`Effects::go_toolchain`]).
     let config: &[&str] = match program {
         "cargo" | "rustc" | "rustup" => &[
             "rust-toolchain.toml",
@@ -1613,7 +1618,6 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
             ".cargo/config.toml",
             ".cargo/config",
         ],
-        "go" => &["go.mod", "go.work"],
         "npm" | "yarn" | "pnpm" => &[".npmrc", ".yarnrc", ".yarnrc.yml", "package.json"],
         "bun" => &["bunfig.toml"],
         _ => &[],
@@ -1644,6 +1648,7 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
         ".sdkmanrc",
     ];
     let proven = toolchain_query(program, &texts, e);
+    e.go_toolchain = program == "go";
     if proven.is_ok() {
         e.forbids.extend(
             config

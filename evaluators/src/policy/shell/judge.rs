@@ -201,6 +201,11 @@ impl Judge<'_> {
         {
             self.unknown(cmd, &why, Risk::Medium);
         }
+        if effects.go_toolchain
+            && let Some(why) = self.go_switches(cmd)
+        {
+            self.unknown(cmd, &why, Risk::Medium);
+        }
         for w in &effects.requires {
             let located = self.places.locate(w.text(), &cmd.cwd);
             if located.place != Place::Inside || !located.path.exists() {
@@ -297,6 +302,17 @@ impl Judge<'_> {
         Some(format!(
             "may download packages or rewrite `Cargo.lock`: {why}"
         ))
+    }
+
+    /// Why the `go` command `cmd` may download and run another toolchain; `None` when it
+    /// keeps the installed one (or none is installed).
+    fn go_switches(&self, cmd: &SimpleCommand) -> Option<String> {
+        let start = self.places.locate(".", &cmd.cwd);
+        if start.place != Place::Inside {
+            return Some("runs in a directory outside the workspace".to_owned());
+        }
+        let env = crate::programs::go_toolchain::Environment::of_process(self.places.home());
+        crate::programs::go_toolchain::keeps_local(&start.path, &env).err()
     }
 
     fn found_upwards(&self, cmd: &SimpleCommand, name: &str) -> Option<String> {
