@@ -783,7 +783,7 @@ pub(crate) fn runs_code_later(path: &str) -> bool {
 
 /// The protected path a text names, if any.
 fn protected(text: &str) -> Option<&'static str> {
-    if text == ESCAPED {
+    if text == crate::policy::filesystem::UNREAD_NAME {
         return Some("a name the reviewer cannot read");
     }
     let mut previous = "";
@@ -1507,86 +1507,12 @@ impl Classifier for HeuristicClassifier {
 }
 
 /// Every name a file tool's input may write besides its top-level path fields: path fields
-/// nested at any depth (`edits[].file_path`), and each name a patch's headers give — a
-/// unified diff's `---`/`+++` names (cut at a TAB, quotes removed), git's `diff --git`,
-/// `rename`/`copy` lines, and the `*** … File:` headers. A quoted name with escapes is read
-/// as its words; protection is checked on each of them.
+/// nested at any depth, and the names the headers of a patch give — in a patch field or any
+/// string that starts like a patch (see `policy::filesystem::nested_names`).
 fn tool_names(input: &serde_json::Value) -> Vec<&str> {
-    fn walk<'v>(
-        value: &'v serde_json::Value,
-        key: Option<&str>,
-        depth: usize,
-        out: &mut Vec<&'v str>,
-    ) {
-        if depth > 32 || out.len() > 4096 {
-            return;
-        }
-        match value {
-            serde_json::Value::String(s) => {
-                if key.is_some_and(crate::policy::filesystem::is_path_field) {
-                    out.push(s);
-                }
-                let patch_like = ["diff --git ", "--- ", "*** Begin Patch", "Index: "]
-                    .iter()
-                    .any(|h| s.trim_start().starts_with(h));
-                if patch_like || key.is_some_and(|k| matches!(k, "patch" | "diff" | "input")) {
-                    patch_names(s, out);
-                }
-            }
-            serde_json::Value::Array(items) => {
-                items.iter().for_each(|v| walk(v, key, depth + 1, out));
-            }
-            serde_json::Value::Object(map) => {
-                map.iter()
-                    .for_each(|(k, v)| walk(v, Some(k), depth + 1, out));
-            }
-            _ => {}
-        }
-    }
     let mut out = Vec::new();
-    walk(input, None, 0, &mut out);
+    crate::policy::filesystem::nested_names(input, None, true, 0, &mut out);
     out
-}
-
-/// A name that stands for one the reviewer cannot read (a quoted, escaped patch name).
-const ESCAPED: &str = "\u{0}";
-
-/// The names a patch's header lines give (see [`tool_names`]).
-fn patch_names<'t>(text: &'t str, out: &mut Vec<&'t str>) {
-    const HEADERS: &[&str] = &[
-        "+++ ",
-        "--- ",
-        "diff --git ",
-        "diff --cc ",
-        "rename from ",
-        "rename to ",
-        "copy from ",
-        "copy to ",
-        "Index: ",
-        "*** ",
-    ];
-    for line in text.lines() {
-        let line = line.trim_start();
-        let Some(rest) = HEADERS.iter().find_map(|h| line.strip_prefix(h)) else {
-            continue;
-        };
-        // Every word of the header, cut at TABs and spaces, quotes and `a/`/`b/` removed:
-        // `diff --git a/X b/Y` names both, `+++ b/X\tDATE` names X.
-        out.extend(
-            rest.split(['\t', ' ', '"'])
-                .map(|w| {
-                    w.strip_prefix("a/")
-                        .or_else(|| w.strip_prefix("b/"))
-                        .unwrap_or(w)
-                })
-                .filter(|w| !w.is_empty()),
-        );
-        // git's quoted names escape bytes (`settings\056json`): what they name is unread, so
-        // it may be anything.
-        if rest.contains('"') && rest.contains('\\') {
-            out.push(ESCAPED);
-        }
-    }
 }
 
 /// The reviewer's reading of one finding of the policy.

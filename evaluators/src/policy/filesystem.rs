@@ -320,30 +320,12 @@ fn raw_paths_shaped(input: &Value) -> (Vec<&str>, Option<&'static str>) {
             }
         }
     }
-    for name in ["input", "patch", "diff"] {
-        let Some(patch) = field(input, name).and_then(Value::as_str) else {
-            continue;
-        };
-        for line in patch.lines().map(str::trim) {
-            let named = [
-                "*** Add File: ",
-                "*** Update File: ",
-                "*** Delete File: ",
-                "*** Move to: ",
-                "+++ ",
-                "--- ",
-            ]
-            .iter()
-            .find_map(|p| line.strip_prefix(p));
-            if let Some(path) = named {
-                let path = path.trim();
-                let path = path
-                    .strip_prefix("a/")
-                    .or_else(|| path.strip_prefix("b/"))
-                    .unwrap_or(path);
-                if path != "/dev/null" && !path.is_empty() {
-                    out.push(path);
-                }
+    // Path fields nested in other fields (`edits[].file_path`: a runtime may honour them) and
+    // the names a patch's headers give.
+    if let Value::Object(map) = input {
+        for (key, value) in map {
+            if !is_path_field(key) {
+                nested_names(value, Some(key), false, 0, &mut out);
             }
         }
     }
@@ -353,6 +335,90 @@ fn raw_paths_shaped(input: &Value) -> (Vec<&str>, Option<&'static str>) {
 /// Whether `name` is an input field that names a path or a list of paths.
 pub(crate) fn is_path_field(name: &str) -> bool {
     PATH_FIELDS.contains(&name) || PATH_LIST_FIELDS.contains(&name)
+}
+
+/// A name that stands for one no reader can tell: a patch header's quoted name with escapes
+/// (git's `"caf\303\251"`), which `git apply` decodes to any name at all.
+pub(crate) const UNREAD_NAME: &str = "\u{0}";
+
+/// Every name `value` (the field `key` of an input, at `depth`) may make a file tool touch:
+/// strings of path fields at any depth (`edits[].file_path`), and the names of the patch in a
+/// `patch`, `diff` or `input` field — or, with `patch_like_anywhere`, in any string that
+/// starts like a patch.
+pub(crate) fn nested_names<'v>(
+    value: &'v Value,
+    key: Option<&str>,
+    patch_like_anywhere: bool,
+    depth: usize,
+    out: &mut Vec<&'v str>,
+) {
+    if depth > 32 || out.len() > 4096 {
+        return;
+    }
+    match value {
+        Value::String(s) => {
+            if depth > 0 && key.is_some_and(is_path_field) {
+                out.push(s);
+            }
+            let patch_field = key.is_some_and(|k| matches!(k, "patch" | "diff" | "input"));
+            let patch_like = patch_like_anywhere
+                && ["diff --git ", "--- ", "*** Begin Patch", "Index: "]
+                    .iter()
+                    .any(|h| s.trim_start().starts_with(h));
+            if patch_field || patch_like {
+                patch_names(s, out);
+            }
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|v| nested_names(v, key, patch_like_anywhere, depth + 1, out)),
+        Value::Object(map) => map
+            .iter()
+            .for_each(|(k, v)| nested_names(v, Some(k), patch_like_anywhere, depth + 1, out)),
+        _ => {}
+    }
+}
+
+/// The names a patch's header lines give: a unified diff's `---`/`+++` names (cut at a TAB,
+/// where a timestamp may follow), git's `diff --git a/X b/Y`, `rename`/`copy from`/`to`,
+/// `Index:`, and the `*** Add/Update/Delete File:`/`*** Move to:` headers. Each word counts
+/// (a name with spaces is over-read, never under-read), `a/`/`b/` and quotes removed; a
+/// quoted name with escapes adds [`UNREAD_NAME`].
+pub(crate) fn patch_names<'t>(text: &'t str, out: &mut Vec<&'t str>) {
+    const HEADERS: &[&str] = &[
+        "+++ ",
+        "--- ",
+        "diff --git ",
+        "diff --cc ",
+        "rename from ",
+        "rename to ",
+        "copy from ",
+        "copy to ",
+        "Index: ",
+        "*** Add File: ",
+        "*** Update File: ",
+        "*** Delete File: ",
+        "*** Move to: ",
+        "*** ",
+    ];
+    for line in text.lines() {
+        let line = line.trim_start();
+        let Some(rest) = HEADERS.iter().find_map(|h| line.strip_prefix(h)) else {
+            continue;
+        };
+        out.extend(
+            rest.split(['\t', ' ', '"'])
+                .map(|w| {
+                    w.strip_prefix("a/")
+                        .or_else(|| w.strip_prefix("b/"))
+                        .unwrap_or(w)
+                })
+                .filter(|w| !w.is_empty() && *w != "/dev/null"),
+        );
+        if rest.contains('"') && rest.contains('\\') {
+            out.push(UNREAD_NAME);
+        }
+    }
 }
 
 /// Whether a call's input names a path: a path field, or any string that reads as a path or
@@ -649,6 +715,15 @@ pub(crate) fn judge(
     };
     let mut named: Vec<String> = Vec::new();
     let (raws, misshapen) = raw_paths_shaped(input);
+    if raws.contains(&UNREAD_NAME) {
+        // What was not read may be anything, a protected file too: no mode settles it.
+        return Some(Finding::new(
+            Stance::RequireAsk,
+            FILESYSTEM_OUTSIDE_WORKSPACE,
+            Risk::High,
+            format!("`{tool}` names a file in git's quoted form, which is not read."),
+        ));
+    }
     for raw in raws {
         match meanings(raw) {
             Ok(m) => named.extend(m),
