@@ -77,6 +77,11 @@ enum Visit {
     Dir,
 }
 
+/// The most entries the walks of one evaluation visit together (a command may name many
+/// trees, each under [`MAX_TREE_ENTRIES`]): past it the call is left unmodeled, so one call
+/// cannot hold the evaluator for long.
+pub(crate) const MAX_EVALUATION_ENTRIES: usize = 60_000;
+
 /// A walk or an expansion went past [`MAX_TREE_ENTRIES`] or could not be done.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Limit;
@@ -144,6 +149,8 @@ pub(crate) struct Places<'a> {
     /// The call's shared analysis, whose resolutions are reused (see [`Places::sharing`]),
     /// and the scope these places have in it (their root and home).
     shared: Option<(std::sync::Arc<crate::shell::CallAnalysis>, usize)>,
+    /// The entries the walks of these places visited so far (see [`MAX_EVALUATION_ENTRIES`]).
+    walked: std::sync::atomic::AtomicUsize,
 }
 
 impl<'a> Places<'a> {
@@ -175,6 +182,23 @@ impl<'a> Places<'a> {
             home,
             sensitive,
             shared: None,
+            walked: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// Counts one entry a walk visits against the evaluation's budget.
+    ///
+    /// # Errors
+    ///
+    /// [`Limit`] once the walks of this evaluation visited [`MAX_EVALUATION_ENTRIES`].
+    fn charge(&self) -> Result<(), Limit> {
+        let before = self
+            .walked
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if before >= MAX_EVALUATION_ENTRIES {
+            Err(Limit)
+        } else {
+            Ok(())
         }
     }
 
@@ -539,6 +563,7 @@ impl<'a> Places<'a> {
             if seen > MAX_TREE_ENTRIES {
                 return Err(Limit);
             }
+            self.charge()?;
             let dir = match self.visit(&path, root, scan)? {
                 Visit::Found(found) => return Ok(Some(found)),
                 Visit::Skip => continue,
@@ -578,6 +603,7 @@ impl<'a> Places<'a> {
             if seen > MAX_TREE_ENTRIES {
                 return Err(Limit);
             }
+            self.charge()?;
             let Ok(entry) = entry else {
                 // A loop of links or an unreadable directory: the walk cannot vouch for it.
                 return Err(Limit);
@@ -789,6 +815,7 @@ impl<'a> Places<'a> {
                     if visited > MAX_TREE_ENTRIES {
                         return Err(Limit);
                     }
+                    self.charge()?;
                     let name = entry.file_name().to_string_lossy().into_owned();
                     if component_matches(part, &name, dotglob) {
                         next.push(format!("{prefix}{name}/"));
@@ -1304,6 +1331,28 @@ mod tests {
 
     fn places<'a>(root: &Path, sensitive: &'a SensitivePaths) -> Places<'a> {
         Places::new(root, Some(Path::new("/home/u")), Some(sensitive))
+    }
+
+    #[test]
+    fn the_walks_of_one_evaluation_share_one_budget() {
+        // Each walk is under the per-tree cap; together they reach the evaluation's budget
+        // (one command naming the same tree many times, or many trees).
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..999 {
+            std::fs::write(dir.path().join(format!("f{i}")), "x").unwrap();
+        }
+        let s = SensitivePaths::new(&[]).unwrap();
+        let p = places(dir.path(), &s);
+        let walks = MAX_EVALUATION_ENTRIES / 1000;
+        for _ in 0..walks {
+            assert_eq!(p.tree_secret(dir.path(), true, false), Ok(None));
+        }
+        assert_eq!(p.tree_secret(dir.path(), true, false), Err(Limit));
+        // Other places (another evaluation) start afresh.
+        assert_eq!(
+            places(dir.path(), &s).tree_secret(dir.path(), true, false),
+            Ok(None)
+        );
     }
 
     #[test]
