@@ -291,6 +291,7 @@ async fn cargo_tree_reads_only_when_its_lock_file_answers_every_dependency() {
         ws.path(),
         "Cargo.lock",
         "version = 4\n[[package]]\nname = \"app\"\nversion = \"0.1.0\"\n\
+         dependencies = [\"util\"]\n\
          [[package]]\nname = \"util\"\nversion = \"0.1.0\"\n",
     );
     for c in [
@@ -313,9 +314,10 @@ async fn cargo_tree_reads_only_when_its_lock_file_answers_every_dependency() {
         ws.path(),
         "Cargo.lock",
         "version = 4\n[[package]]\nname = \"app\"\nversion = \"0.1.0\"\n\
-         [[package]]\nname = \"util\"\nversion = \"0.1.0\"\n\
+         dependencies = [\"util\"]\n\
+         [[package]]\nname = \"util\"\nversion = \"0.1.0\"\ndependencies = [\"serde\"]\n\
          [[package]]\nname = \"serde\"\nversion = \"1.0.0\"\n\
-         source = \"registry+https://github.com/rust-lang/crates.io-index\"\n",
+         source = \"registry+https://github.com/rust-lang/crates.io-index\"\nchecksum = \"ab\"\n",
     );
     not_allowed(ws.path(), "cargo tree").await;
     // A git dependency is fetched whatever the lock file says.

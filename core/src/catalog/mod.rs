@@ -146,15 +146,17 @@ fn tool_words(name: &str) -> Vec<String> {
     words
 }
 
-/// The command line of a shell tool's input: `command` as a string, or as an argument vector
-/// (`["bash", "-lc", "ls"]`) quoted back into one line; `None` when it is neither.
+/// The command line of a shell tool's input: `command` (else `cmd`, as Codex's
+/// `exec_command` names it) as a string, or as an argument vector (`["bash", "-lc", "ls"]`)
+/// quoted back into one line; `None` when it is neither. Every evaluator reads the command
+/// through this one function, so none judges another text than the others.
 pub fn shell_command(input: &serde_json::Value) -> Option<String> {
     shell_command_text(input).map(std::borrow::Cow::into_owned)
 }
 
 /// [`shell_command`], borrowing the command when the input spells it as one string.
 pub fn shell_command_text(input: &serde_json::Value) -> Option<std::borrow::Cow<'_, str>> {
-    match input.get("command")? {
+    match input.get("command").or_else(|| input.get("cmd"))? {
         serde_json::Value::String(s) => Some(std::borrow::Cow::Borrowed(s)),
         serde_json::Value::Array(items) => {
             let words: Option<Vec<&str>> = items.iter().map(serde_json::Value::as_str).collect();

@@ -342,8 +342,9 @@ fn build_paths_inside(root: &std::path::Path, script: &shell::Script) -> bool {
         cmd.args().iter().filter_map(shell::Word::literal).all(|t| {
             let value = t.split_once('=').map_or(t, |(_, v)| v);
             // A short option with its value attached (`-Cdir`, `-fx.mk`).
-            let attached =
-                (t.len() > 2 && t.starts_with('-') && !t.starts_with("--")).then(|| &t[2..]);
+            let attached = (t.len() > 2 && t.starts_with('-') && !t.starts_with("--"))
+                .then(|| t.get(2..))
+                .flatten();
             [Some(t), Some(value), attached]
                 .into_iter()
                 .flatten()

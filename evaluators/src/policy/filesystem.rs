@@ -353,6 +353,10 @@ pub(crate) fn nested_names<'v>(
     out: &mut Vec<&'v str>,
 ) {
     if depth > 32 || out.len() > 4096 {
+        // What lies past the limits is not read: it may name anything.
+        if out.last() != Some(&UNREAD_NAME) {
+            out.push(UNREAD_NAME);
+        }
         return;
     }
     match value {

@@ -156,7 +156,14 @@ impl PolicyEvaluator {
             if let Some(map) = input.as_object() {
                 for (field, value) in map {
                     // Beside `command`, any field another shell tool gives its command in.
-                    if matches!(field.as_str(), "command" | "input")
+                    // `input` is Codex's patch for `apply_patch` (judged above); any other
+                    // text there may be a command.
+                    let patch_input = field == "input"
+                        && value
+                            .as_str()
+                            .is_some_and(|v| v.trim_start().starts_with("*** Begin Patch"));
+                    if field == "command"
+                        || patch_input
                         || !COMMAND_FIELDS.contains(&field.as_str())
                     {
                         continue;

@@ -24,8 +24,41 @@ const CRATES_IO: &[&str] = &[
     "sparse+https://index.crates.io/",
 ];
 
-/// The dependency tables of a manifest (also under `[target.'cfg(…)']`).
-const DEPENDENCY_TABLES: &[&str] = &["dependencies", "dev-dependencies", "build-dependencies"];
+/// The dependency tables of a manifest (also under `[target.'cfg(…)']`), in both of the
+/// spellings cargo reads.
+const DEPENDENCY_TABLES: &[&str] = &[
+    "dependencies",
+    "dev-dependencies",
+    "dev_dependencies",
+    "build-dependencies",
+    "build_dependencies",
+];
+
+/// The keys of a manifest this module knows to change nothing it does not read; any other
+/// key (a new table cargo may resolve from) is not proven.
+const MANIFEST_KEYS: &[&str] = &[
+    "cargo-features",
+    "package",
+    "project",
+    "lib",
+    "bin",
+    "example",
+    "test",
+    "bench",
+    "dependencies",
+    "dev-dependencies",
+    "dev_dependencies",
+    "build-dependencies",
+    "build_dependencies",
+    "target",
+    "features",
+    "workspace",
+    "patch",
+    "replace",
+    "profile",
+    "badges",
+    "lints",
+];
 
 type Result<T> = std::result::Result<T, String>;
 
@@ -58,18 +91,43 @@ pub(crate) fn resolves_nothing(cwd: &Path, cargo_home: &Path) -> Result<()> {
         }
         let manifest = read_manifest(&dir.join("Cargo.toml"))?
             .ok_or_else(|| format!("`{}` has no `Cargo.toml`", dir.display()))?;
+        if let Some(key) = manifest
+            .keys()
+            .find(|k| !MANIFEST_KEYS.contains(&k.as_str()))
+        {
+            return Err(format!(
+                "`{}/Cargo.toml` has `{key}`, which is not read",
+                dir.display()
+            ));
+        }
+        let deps = dependencies(&manifest, &dir, &root_manifest, &root)?;
         if let Some(package) = manifest.get("package").and_then(Value::as_table) {
             let name = package
                 .get("name")
                 .and_then(Value::as_str)
                 .ok_or_else(|| format!("`{}/Cargo.toml` names no package", dir.display()))?;
-            if !lock.local.contains(name) {
+            let Some((version, edges)) = lock.local.get(name) else {
                 return Err(format!("`Cargo.lock` does not list the package `{name}`"));
+            };
+            // The lock file as cargo would write it again: the package's version and its
+            // dependencies, or cargo rewrites it.
+            if let Some(declared) = package.get("version").and_then(Value::as_str)
+                && declared != version
+            {
+                return Err(format!(
+                    "`Cargo.lock` has `{name} {version}`, the manifest `{declared}`"
+                ));
+            }
+            let declared: HashSet<&str> = deps.iter().map(Dependency::name).collect();
+            if declared != edges.iter().map(String::as_str).collect() {
+                return Err(format!(
+                    "`Cargo.lock` does not list the dependencies `{name}` declares"
+                ));
             }
         }
-        for dep in dependencies(&manifest, &dir, &root_manifest, &root)? {
+        for dep in deps {
             match dep {
-                Dependency::Path(path) => queue.push(path),
+                Dependency::Path { dir, .. } => queue.push(dir),
                 Dependency::Registry { name, req } => lock.answers(&name, &req)?,
             }
         }
@@ -200,9 +258,10 @@ fn expand(root: &Path, pattern: &str) -> Result<Vec<PathBuf>> {
 }
 
 /// One declared dependency.
+#[derive(Debug)]
 enum Dependency {
-    /// A package in a directory.
-    Path(PathBuf),
+    /// A package in a directory, by its name.
+    Path { name: String, dir: PathBuf },
     /// A crates.io package and its version requirement.
     Registry { name: String, req: String },
 }
@@ -265,18 +324,21 @@ fn dependency(key: &str, spec: &Value, base: &Path) -> Result<Dependency> {
             ));
         }
     }
-    if let Some(path) = table.get("path") {
-        return path
-            .as_str()
-            .map(|p| Dependency::Path(base.join(p)))
-            .ok_or_else(|| format!("the path of `{key}` is not a string"));
-    }
     let name = match table.get("package") {
         Some(p) => p
             .as_str()
             .ok_or_else(|| format!("the package of `{key}` is not a string"))?,
         None => key,
     };
+    if let Some(path) = table.get("path") {
+        return path
+            .as_str()
+            .map(|p| Dependency::Path {
+                name: name.to_owned(),
+                dir: base.join(p),
+            })
+            .ok_or_else(|| format!("the path of `{key}` is not a string"));
+    }
     let req = match table.get("version") {
         Some(v) => v
             .as_str()
@@ -289,10 +351,20 @@ fn dependency(key: &str, spec: &Value, base: &Path) -> Result<Dependency> {
     })
 }
 
+impl Dependency {
+    /// The package's name.
+    fn name(&self) -> &str {
+        match self {
+            Dependency::Path { name, .. } | Dependency::Registry { name, .. } => name,
+        }
+    }
+}
+
 /// What a lock file pins.
 struct Lock {
-    /// Packages without a source: the workspace's own and its path dependencies.
-    local: HashSet<String>,
+    /// Packages without a source (the workspace's own and its path dependencies): their
+    /// version and the names of their dependencies.
+    local: HashMap<String, (String, HashSet<String>)>,
     /// crates.io packages by name, with their pinned versions.
     registry: HashMap<String, Vec<semver::Version>>,
 }
@@ -305,7 +377,7 @@ fn read_lock(path: &Path) -> Result<Lock> {
         .parse()
         .map_err(|e| format!("`Cargo.lock` is not read as cargo reads it ({e})"))?;
     let mut lock = Lock {
-        local: HashSet::new(),
+        local: HashMap::new(),
         registry: HashMap::new(),
     };
     let packages = match table.get("package") {
@@ -319,9 +391,36 @@ fn read_lock(path: &Path) -> Result<Lock> {
         let name = field("name").ok_or_else(|| "a locked package has no name".to_owned())?;
         let version = field("version")
             .ok_or_else(|| format!("the locked package `{name}` has no version"))?;
+        // Crate names are ASCII letters, digits, `-` and `_`.
+        if name.is_empty()
+            || !name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return Err(format!(
+                "`Cargo.lock` names a package `{name}` cargo would not"
+            ));
+        }
         match field("source") {
             None => {
-                lock.local.insert(name.to_owned());
+                let edges = package
+                    .get("dependencies")
+                    .and_then(Value::as_array)
+                    .map(|deps| {
+                        deps.iter()
+                            .filter_map(Value::as_str)
+                            .filter_map(|d| d.split_whitespace().next())
+                            .map(str::to_owned)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                lock.local
+                    .insert(name.to_owned(), (version.to_owned(), edges));
+            }
+            Some(_) if field("checksum").is_none() => {
+                return Err(format!(
+                    "`Cargo.lock` has no checksum for `{name} {version}`, so cargo would write one"
+                ));
             }
             Some(source) if CRATES_IO.contains(&source) => {
                 let version = semver::Version::parse(version)
@@ -417,26 +516,27 @@ mod tests {
         home
     }
 
-    const LOCK: &str = r#"version = 4
-
-[[package]]
-name = "itoa"
-version = "1.0.9"
-source = "registry+https://github.com/rust-lang/crates.io-index"
-
-[[package]]
-name = "memchr"
-version = "2.7.1"
-source = "registry+https://github.com/rust-lang/crates.io-index"
-
-[[package]]
-name = "app"
-version = "0.1.0"
-
-[[package]]
-name = "util"
-version = "0.1.0"
-"#;
+    /// A lock file pinning `itoa 1.0.9` and `memchr 2.7.1` (with checksums), and the local
+    /// packages `app` and `util` with these dependencies.
+    fn lock(app: &[&str], util: &[&str]) -> String {
+        let list = |deps: &[&str]| {
+            deps.iter()
+                .map(|d| format!("\"{d}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        format!(
+            "version = 4\n\n\
+             [[package]]\nname = \"itoa\"\nversion = \"1.0.9\"\n\
+             source = \"registry+https://github.com/rust-lang/crates.io-index\"\nchecksum = \"ab\"\n\n\
+             [[package]]\nname = \"memchr\"\nversion = \"2.7.1\"\n\
+             source = \"registry+https://github.com/rust-lang/crates.io-index\"\nchecksum = \"cd\"\n\n\
+             [[package]]\nname = \"app\"\nversion = \"0.1.0\"\ndependencies = [{}]\n\n\
+             [[package]]\nname = \"util\"\nversion = \"0.1.0\"\ndependencies = [{}]\n",
+            list(app),
+            list(util)
+        )
+    }
 
     fn workspace(manifest: &str, lock: Option<&str>) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
@@ -456,7 +556,7 @@ version = "0.1.0"
             &format!(
                 "{APP}[dependencies]\nitoa = \"1\"\nmem = {{ package = \"memchr\", version = \"2.7\" }}\n"
             ),
-            Some(LOCK),
+            Some(&lock(&["itoa", "memchr"], &[])),
         );
         assert_eq!(resolves_nothing(ws.path(), home.path()), Ok(()));
         // From a subdirectory of the package too.
@@ -472,34 +572,37 @@ version = "0.1.0"
         let home = cargo_home();
         let cases = [
             // A requirement the lock does not answer, a crate it does not pin.
-            (format!("{APP}[dependencies]\nitoa = \"2\"\n"), Some(LOCK)),
+            (
+                format!("{APP}[dependencies]\nitoa = \"2\"\n"),
+                Some(lock(&["itoa"], &[])),
+            ),
             (
                 format!("{APP}[dev-dependencies]\nryu = \"1\"\n"),
-                Some(LOCK),
+                Some(lock(&["ryu"], &[])),
             ),
             (
                 format!("{APP}[target.'cfg(unix)'.dependencies]\nryu = \"1\"\n"),
-                Some(LOCK),
+                Some(lock(&["ryu"], &[])),
             ),
             // No lock file: cargo writes one.
             (format!("{APP}[dependencies]\nitoa = \"1\"\n"), None),
             // Sources that are not checked.
             (
                 format!("{APP}[dependencies]\nx = {{ git = \"https://example.com/x\" }}\n"),
-                Some(LOCK),
+                Some(lock(&["x"], &[])),
             ),
             (
                 format!("{APP}[dependencies]\nx = {{ version = \"1\", registry = \"corp\" }}\n"),
-                Some(LOCK),
+                Some(lock(&["x"], &[])),
             ),
             (
                 format!("{APP}[patch.crates-io]\nitoa = {{ path = \"../itoa\" }}\n"),
-                Some(LOCK),
+                Some(lock(&[], &[])),
             ),
             // The package itself is missing from the lock.
             (
                 "[package]\nname = \"other\"\nversion = \"0.1.0\"\n".to_owned(),
-                Some(LOCK),
+                Some(lock(&[], &[])),
             ),
             // A lock pinning a git source.
             (
@@ -507,7 +610,8 @@ version = "0.1.0"
                 Some(
                     "version = 4\n[[package]]\nname = \"app\"\nversion = \"0.1.0\"\n\
                      [[package]]\nname = \"x\"\nversion = \"1.0.0\"\n\
-                     source = \"git+https://example.com/x#abc\"\n",
+                     source = \"git+https://example.com/x#abc\"\n"
+                        .to_owned(),
                 ),
             ),
             // A pinned crate that is not unpacked.
@@ -516,14 +620,42 @@ version = "0.1.0"
                 Some(
                     "version = 4\n[[package]]\nname = \"app\"\nversion = \"0.1.0\"\n\
                      [[package]]\nname = \"itoa\"\nversion = \"1.0.10\"\n\
-                     source = \"registry+https://github.com/rust-lang/crates.io-index\"\n",
+                     source = \"registry+https://github.com/rust-lang/crates.io-index\"\n\
+                     checksum = \"ab\"\n"
+                        .to_owned(),
                 ),
             ),
             // A manifest cargo would not read the same way.
-            (format!("{APP}[dependencies\n"), Some(LOCK)),
+            (format!("{APP}[dependencies\n"), Some(lock(&[], &[]))),
+            // Cargo would rewrite the lock: no checksum, another version, a missing edge.
+            (
+                format!("{APP}[dependencies]\nitoa = \"1\"\n"),
+                Some(lock(&["itoa"], &[]).replace("checksum = \"ab\"\n", "")),
+            ),
+            (
+                "[package]\nname = \"app\"\nversion = \"0.2.0\"\n".to_owned(),
+                Some(lock(&[], &[])),
+            ),
+            (
+                format!("{APP}[dependencies]\nitoa = \"1\"\n"),
+                Some(lock(&[], &[])),
+            ),
+            // The underscore spelling of a dependency table, a key not read, a name cargo
+            // would not give.
+            (
+                format!(
+                    "{APP}[target.'cfg(unix)'.build_dependencies]\nx = {{ git = \"https://example.com/x\" }}\n"
+                ),
+                Some(lock(&["x"], &[])),
+            ),
+            (format!("{APP}[new-table]\nx = 1\n"), Some(lock(&[], &[]))),
+            (
+                format!("{APP}[dependencies]\nitoa = \"1\"\n"),
+                Some(lock(&["itoa"], &[]).replace("name = \"itoa\"", "name = \"it\u{e9}a\"")),
+            ),
         ];
         for (manifest, lock) in cases {
-            let ws = workspace(&manifest, lock);
+            let ws = workspace(&manifest, lock.as_deref());
             assert!(
                 resolves_nothing(ws.path(), home.path()).is_err(),
                 "{manifest} with {lock:?}"
@@ -543,7 +675,7 @@ version = "0.1.0"
                  [workspace]\nmembers = [\"crates/*\"]\n\
                  [workspace.dependencies]\nitoa = \"1.0\"\n"
             ),
-            Some(LOCK),
+            Some(&lock(&["util"], &["itoa"])),
         );
         let util = ws.path().join("crates/util");
         std::fs::create_dir_all(&util).unwrap();
@@ -589,7 +721,7 @@ version = "0.1.0"
     #[test]
     fn a_package_below_a_workspace_that_does_not_list_it_is_not_proven() {
         let home = cargo_home();
-        let ws = workspace("[workspace]\nmembers = [\"a\"]\n", Some(LOCK));
+        let ws = workspace("[workspace]\nmembers = [\"a\"]\n", Some(&lock(&[], &[])));
         let stray = ws.path().join("b");
         std::fs::create_dir_all(&stray).unwrap();
         std::fs::write(stray.join("Cargo.toml"), APP).unwrap();

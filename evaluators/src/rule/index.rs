@@ -554,13 +554,19 @@ fn front_end(cmd: &crate::shell::SimpleCommand, words: &[&str]) -> Option<FrontE
         };
         if let Some((option, v)) = value
             && let Some((key, val)) = v.split_once('=')
-            && key.len() > 6
-            && key[..6].eq_ignore_ascii_case("alias.")
+            && let Some(name) = key
+                .get(..6)
+                .filter(|head| head.eq_ignore_ascii_case("alias."))
+                .and_then(|_| key.get(6..))
+                .filter(|name| !name.is_empty())
         {
-            if option == "--config-env" || val.starts_with('!') {
+            // An alias git would read differently from its words (quotes, escapes), or one
+            // naming another alias: its meaning is not on the command line as written.
+            let plain = !val.contains(['"', '\'', '\\']);
+            if option == "--config-env" || val.starts_with('!') || !plain {
                 open = true;
             } else {
-                aliases.push((key[6..].to_ascii_lowercase(), val.to_owned()));
+                aliases.push((name.to_ascii_lowercase(), val.to_owned()));
             }
         }
     }
@@ -574,6 +580,14 @@ fn front_end(cmd: &crate::shell::SimpleCommand, words: &[&str]) -> Option<FrontE
         .rev()
         .find(|(name, _)| *name == sub.to_ascii_lowercase())
     {
+        // An alias of an alias is expanded again by git: what it runs is not read here.
+        let first = value.split_whitespace().next().unwrap_or("");
+        if aliases
+            .iter()
+            .any(|(name, _)| *name == first.to_ascii_lowercase())
+        {
+            return Some(FrontEnd::Any("git"));
+        }
         let mut out: Vec<String> = vec!["git".to_owned()];
         out.extend(value.split_whitespace().map(str::to_owned));
         out.extend(git_words[i + 1..].iter().cloned());
