@@ -142,6 +142,18 @@ impl PolicyEvaluator {
                 Some(command) => shell::judge_command(cx, command, &places, &start),
                 None => one(invalid(tool, "field \"command\" must be a string")),
             };
+            // Working-directory fields that are not one directory (not text, or several
+            // naming different ones): where the command runs is not read, so no mode settles
+            // it (its hard denies were judged against an unknown directory).
+            if start == crate::shell::WorkingDir::Unknown {
+                all.push(Finding::new(
+                    Stance::RequireAsk,
+                    codes::SHELL_UNKNOWN_COMMAND,
+                    Risk::High,
+                    format!("`{tool}` names its working directory in a way that is not read."),
+                ));
+                decided = finding::most_restrictive(all.iter().cloned()).unwrap_or(decided);
+            }
             // Codex applies a patch given to `apply_patch` on its shell tool itself (as an
             // argument or a here-document): every file the patch names is written.
             if let Some(command) = &command
@@ -337,15 +349,19 @@ const SHELL_DIRECTORY_FIELDS: &[&str] = &["workdir", "cwd", "directory", "dir_pa
 /// The directory a shell tool runs its command in (Codex's `workdir`, `cwd`, Gemini's
 /// `directory`): unknown when it is not a string or several fields name one.
 pub(crate) fn shell_start(input: &serde_json::Value) -> crate::shell::WorkingDir {
+    // A null field is no field; several fields naming one directory name it.
     let named: Vec<&serde_json::Value> = SHELL_DIRECTORY_FIELDS
         .iter()
         .filter_map(|f| input.get(*f))
+        .filter(|v| !v.is_null())
         .collect();
     match named.as_slice() {
         [] => crate::shell::WorkingDir::Root,
-        [one] => one.as_str().map_or(crate::shell::WorkingDir::Unknown, |d| {
-            crate::shell::WorkingDir::Dir(d.to_owned())
-        }),
+        [first, rest @ ..] if rest.iter().all(|v| v == first) => first
+            .as_str()
+            .map_or(crate::shell::WorkingDir::Unknown, |d| {
+                crate::shell::WorkingDir::Dir(d.to_owned())
+            }),
         _ => crate::shell::WorkingDir::Unknown,
     }
 }
