@@ -1022,32 +1022,14 @@ mod tests {
         }
     }
 
-    /// Asks for every call.
-    struct Asking;
-
-    #[async_trait]
-    impl Evaluator for Asking {
-        fn name(&self) -> &str {
-            "asking"
-        }
-        fn source(&self) -> PermissionDecisionSource {
-            PermissionDecisionSource::Policy
-        }
-        async fn evaluate(
-            &self,
-            _call: &ToolCall,
-            _cx: &EvaluationContext,
-        ) -> Result<Verdict, EvaluatorError> {
-            Ok(Verdict::decide(
-                Stance::RequireAsk,
-                Rationale::new("asked", "Asks.", Risk::Medium),
-            ))
-        }
-    }
-
     #[tokio::test]
     async fn a_panicking_grant_scoper_leaves_the_call_to_the_chain_and_offers_no_grant() {
-        let engine = Engine::builder(Chain::builder().evaluator(Asking).build())
+        let asking = crate::testkit::MockEvaluator::new("asking", PermissionDecisionSource::Policy)
+            .always(Verdict::decide(
+                Stance::RequireAsk,
+                Rationale::new("asked", "Asks.", Risk::Medium),
+            ));
+        let engine = Engine::builder(Chain::builder().evaluator(asking).build())
             .grant_scoper(Arc::new(PanickingScoper))
             .build()
             .await
