@@ -42,7 +42,8 @@ pub struct AuditArgs {
     #[arg(long, value_name = "SEQ:HASH", requires = "verify")]
     expect_head: Option<String>,
     /// The data directory holding the database, or for PostgreSQL the audit key and
-    /// checkpoint files when `[store]` names none (default: the configured one, `./.warrant`).
+    /// checkpoint files when `[store]` names none (default: the configured one, else this
+    /// directory's own folder in the user's data directory).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
 }
@@ -73,6 +74,9 @@ fn audit(args: AuditArgs, config_file: Option<&Path>) -> Result<ExitCode, String
     let mut config = Config::load(config_file).map_err(|e| e.to_string())?;
     if let Some(dir) = &args.data_dir {
         config.data_dir.clone_from(dir);
+    }
+    if let Some(note) = config.legacy_data_dir_note() {
+        eprintln!("warrant audit: {note}");
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -28,7 +28,9 @@ pub struct Config {
     /// The address `warrant serve` binds (loopback by default).
     #[serde(default = "default_addr")]
     pub addr: String,
-    /// Where the database and everything else written lives.
+    /// Where the database and everything else written lives (default: this directory's own
+    /// folder in the user's data directory, [`project_data_dir`]; never a folder of the
+    /// project, which a checkout could ship with grants in it).
     #[serde(default = "default_data_dir")]
     pub data_dir: PathBuf,
     /// The bearer token of the HTTP API; generated and printed at start when absent.
@@ -370,9 +372,18 @@ fn default_addr() -> String {
     "127.0.0.1:7878".to_owned()
 }
 
+/// The data directory when none is named: the current directory's own folder in the user's
+/// data directory ([`project_data_dir`]), else `./.warrant` when the environment names no
+/// user directory (`warrant hook` and `warrant mcp` refuse that one: [`Config::agent_data_dir`]).
 fn default_data_dir() -> PathBuf {
-    PathBuf::from(".warrant")
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| project_data_dir(&cwd))
+        .unwrap_or_else(|| PathBuf::from(LEGACY_DATA_DIR))
 }
+
+/// The data directory of earlier versions, relative to the current directory.
+pub const LEGACY_DATA_DIR: &str = ".warrant";
 
 fn default_body_limit() -> usize {
     1024 * 1024
@@ -451,15 +462,57 @@ pub enum ConfigError {
 /// The user's own configuration directory: `$XDG_CONFIG_HOME/warrant`, else
 /// `~/.config/warrant` (absolute paths only); `None` when neither variable names one.
 pub fn user_config_dir() -> Option<PathBuf> {
-    let set = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-    };
-    set("XDG_CONFIG_HOME")
-        .or_else(|| set("HOME").map(|home| home.join(".config")))
+    absolute_var("XDG_CONFIG_HOME")
+        .or_else(|| absolute_var("HOME").map(|home| home.join(".config")))
         .map(|config| config.join("warrant"))
+}
+
+/// The user's own data directory: `$XDG_DATA_HOME/warrant`, else `~/.local/share/warrant`
+/// (absolute paths only); `None` when neither variable names one.
+pub fn user_data_dir() -> Option<PathBuf> {
+    absolute_var("XDG_DATA_HOME")
+        .or_else(|| absolute_var("HOME").map(|home| home.join(".local").join("share")))
+        .map(|data| data.join("warrant"))
+}
+
+/// The data directory of the project in `dir`: `<user data dir>/projects/<name>-<hash>`, where
+/// `name` is the directory's last component (letters, digits, `.`, `_`, `-`; others become
+/// `_`) and `hash` the first 16 hex digits of the SHA-256 of its canonical path. The project
+/// directory itself holds nothing of Warrant's: a checkout cannot come with decisions,
+/// grants or settings that then apply. `None` when there is no user data directory.
+pub fn project_data_dir(dir: &Path) -> Option<PathBuf> {
+    use sha2::Digest as _;
+    let canonical = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let digest = sha2::Sha256::digest(canonical.as_os_str().as_encoded_bytes());
+    let name: String = canonical
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default()
+        .chars()
+        .take(40)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let name = if name.is_empty() || name.chars().all(|c| c == '.') {
+        "root".to_owned()
+    } else {
+        name
+    };
+    let key = format!("{name}-{}", hex::encode(&digest[..8]));
+    user_data_dir().map(|data| data.join("projects").join(key))
+}
+
+/// An environment variable holding an absolute path.
+fn absolute_var(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
 }
 
 impl Config {
@@ -470,17 +523,70 @@ impl Config {
     /// rules, mode, plugins and data directory would otherwise decide for the person.
     /// `warrant init` names the file it was set up with in the hook's command line.
     ///
+    /// The data directory is `data_dir` when given (`--data-dir`), else the configured one; a
+    /// relative one is the configuration file's, never the working directory's.
+    ///
     /// # Errors
     ///
-    /// As [`Config::load`].
-    pub fn load_for_agent(file: Option<&Path>) -> Result<Self, ConfigError> {
+    /// As [`Config::load`]; also when the data directory would be relative to the working
+    /// directory (no user data directory, no file to anchor it).
+    pub fn load_for_agent(
+        file: Option<&Path>,
+        data_dir: Option<&Path>,
+    ) -> Result<Self, ConfigError> {
         let user = user_config_dir()
             .map(|dir| dir.join(DEFAULT_CONFIG_FILE))
             .filter(|path| path.exists());
-        match file.map(Path::to_path_buf).or(user) {
-            Some(path) => Self::load(Some(&path)),
-            None => Self::load_from(None),
+        let mut config = match file.map(Path::to_path_buf).or(user) {
+            Some(path) => Self::load(Some(&path))?,
+            None => Self::load_from(None)?,
+        };
+        // A relative data directory would be the agent's project's, which a checkout can ship
+        // with grants in it: it is the configuration file's, or refused. One named on the
+        // command line is the person's.
+        if let Some(dir) = data_dir {
+            config.data_dir = dir.to_path_buf();
+        } else if config.data_dir.is_relative() {
+            let base = config.source.as_deref().and_then(|source| {
+                let absolute = std::path::absolute(source).ok()?;
+                absolute.parent().map(Path::to_path_buf)
+            });
+            config.data_dir = match base {
+                Some(base) => base.join(&config.data_dir),
+                None => {
+                    return Err(ConfigError::Invalid(format!(
+                        "the data directory {} would be in the agent's working directory, which \
+                         a checkout controls: set XDG_DATA_HOME or HOME, name one with \
+                         --data-dir, or set data_dir in the configuration file",
+                        config.data_dir.display()
+                    )));
+                }
+            };
         }
+        Ok(config)
+    }
+
+    /// A line for the person when `./.warrant`, the data directory of earlier versions, exists
+    /// but another one is in use.
+    pub fn legacy_data_dir_note(&self) -> Option<String> {
+        let legacy = Path::new(LEGACY_DATA_DIR);
+        if !legacy.is_dir() {
+            return None;
+        }
+        let same = match (
+            std::fs::canonicalize(legacy),
+            std::fs::canonicalize(&self.data_dir),
+        ) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+        (!same).then(|| {
+            format!(
+                "./{LEGACY_DATA_DIR} (the data directory of earlier versions) is not read: the \
+                 data directory is {}; pass --data-dir {LEGACY_DATA_DIR} to keep using it",
+                self.data_dir.display()
+            )
+        })
     }
 
     /// Reads defaults, then the config file (the named one, or `warrant.toml` when it exists),

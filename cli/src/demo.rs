@@ -15,7 +15,7 @@ pub struct DemoArgs {
     #[arg(long, value_name = "ADDR")]
     addr: Option<String>,
     /// Where the demo's SQLite database lives (default: the configured data directory, else
-    /// ./.warrant).
+    /// this directory's own folder in the user's data directory).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
 }

@@ -41,7 +41,8 @@ pub struct McpArgs {
     #[arg(long, value_name = "SECS", default_value_t = 120.0)]
     ask_timeout: f64,
     /// Where the SQLite database lives in standalone mode (default: the configured one,
-    /// else ./.warrant).
+    /// else the working directory's own folder in the user's data directory; never a folder
+    /// of the project).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
     /// The MCP server's command and its arguments, after `--`.
@@ -52,13 +53,10 @@ pub struct McpArgs {
 /// Runs the gateway until the MCP server exits, and exits with its status. Bad arguments or
 /// configuration: one line on stderr, exit 2; a failure to start: exit 1.
 pub fn run(args: McpArgs, config_file: Option<&Path>) -> ExitCode {
-    let mut config = match Config::load_for_agent(config_file) {
+    let config = match Config::load_for_agent(config_file, args.data_dir.as_deref()) {
         Ok(config) => config,
         Err(e) => return fail(2, &e.to_string()),
     };
-    if let Some(dir) = args.data_dir.clone() {
-        config.data_dir = dir;
-    }
     if !(args.ask_timeout.is_finite() && args.ask_timeout > 0.0) {
         return fail(2, "--ask-timeout must be a positive number of seconds");
     }

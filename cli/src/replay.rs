@@ -130,8 +130,12 @@ fn replay_command(args: ReplayArgs, config_file: Option<&Path>) -> Result<(), Re
         // created.
         let path = SqliteConfig::in_dir(&data_dir).path;
         if !path.exists() {
+            let legacy = located
+                .legacy_data_dir_note()
+                .map(|note| format!("; {note}"))
+                .unwrap_or_default();
             return Err(ReplayError::Store(format!(
-                "no database at {} (is --data-dir or the configuration's data_dir right?)",
+                "no database at {} (is --data-dir or the configuration's data_dir right?){legacy}",
                 path.display()
             )));
         }

@@ -25,7 +25,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR")]
     addr: Option<String>,
     /// Where the SQLite database and everything else written lives (default: the configured
-    /// one, else ./.warrant).
+    /// one, else this directory's own folder in the user's data directory).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
 }
@@ -63,6 +63,9 @@ where
         }
     };
     flags(&mut config);
+    if let Some(note) = config.legacy_data_dir_note() {
+        eprintln!("warrant {command}: {note}");
+    }
     let outcome = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

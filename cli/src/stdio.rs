@@ -16,7 +16,7 @@ use crate::serve::run_sidecar;
 #[derive(Debug, clap::Args)]
 pub struct StdioArgs {
     /// Where the SQLite database and everything else written lives (default: the configured
-    /// one, else ./.warrant).
+    /// one, else this directory's own folder in the user's data directory).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
 }

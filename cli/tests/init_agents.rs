@@ -364,6 +364,9 @@ fn an_installed_hook_command_runs() {
     let mut child = Command::new("sh")
         .args(["-c", command])
         .current_dir(&h.project)
+        .env("HOME", &h.home)
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("XDG_CONFIG_HOME")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -378,6 +381,10 @@ fn an_installed_hook_command_runs() {
     let out = child.wait_with_output().unwrap();
     let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "deny");
+    // Its records are in the person's data directory, not the project.
+    assert!(!h.project.join(".warrant").exists());
+    let projects = h.home.join(".local/share/warrant/projects");
+    assert_eq!(std::fs::read_dir(&projects).unwrap().count(), 1);
 }
 
 #[test]

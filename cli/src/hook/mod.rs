@@ -87,7 +87,8 @@ pub struct HookArgs {
     #[arg(long, requires = "server", conflicts_with = "token_file")]
     token_from_env: bool,
     /// Where the SQLite database lives when deciding locally (default: the configured one,
-    /// else ./.warrant).
+    /// else the working directory's own folder in the user's data directory; never a folder
+    /// of the project).
     #[arg(long, value_name = "DIR")]
     data_dir: Option<PathBuf>,
     /// The permission mode: default, auto or full_access (default: the configured mode; with
@@ -227,10 +228,8 @@ fn handle(
                 flow::handle(args.agent, event, &remote).await
             }
             None => {
-                let mut config = Config::load_for_agent(config_file).map_err(|e| e.to_string())?;
-                if let Some(dir) = &args.data_dir {
-                    config.data_dir = dir.clone();
-                }
+                let mut config = Config::load_for_agent(config_file, args.data_dir.as_deref())
+                    .map_err(|e| e.to_string())?;
                 // The agent's working directory is the workspace the call is judged in.
                 config.workspace = Some(event.cwd.clone());
                 let mode = args.mode.unwrap_or(config.mode);

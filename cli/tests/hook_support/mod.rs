@@ -53,14 +53,35 @@ impl Workspace {
     }
 
     pub fn hook_with(&self, agent: &str, stdin: &str, extra: &[&str]) -> Answer {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_warrant"))
-            .args(["hook", agent, "--data-dir"])
-            .arg(&self.data)
-            .args(extra)
+        let mut args: Vec<&std::ffi::OsStr> = vec!["--data-dir".as_ref(), self.data.as_ref()];
+        args.extend(extra.iter().map(std::ffi::OsStr::new));
+        self.run_hook(agent, stdin, &args, &[])
+    }
+
+    /// Runs `warrant hook AGENT` with exactly `args` after the agent's name (no `--data-dir`
+    /// of the test's own) and `env` set (`Some`) or removed (`None`).
+    pub fn run_hook<A: AsRef<std::ffi::OsStr>>(
+        &self,
+        agent: &str,
+        stdin: &str,
+        args: &[A],
+        env: &[(&str, Option<&Path>)],
+    ) -> Answer {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_warrant"));
+        command
+            .args(["hook", agent])
+            .args(args)
             .current_dir(&self.root)
             .env_remove("WARRANT_TOKEN")
             .env_remove("WARRANT_DATA_DIR")
-            .env("XDG_CONFIG_HOME", &self.config)
+            .env("XDG_CONFIG_HOME", &self.config);
+        for (name, value) in env {
+            match value {
+                Some(value) => command.env(name, value),
+                None => command.env_remove(name),
+            };
+        }
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
