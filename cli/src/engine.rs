@@ -469,7 +469,9 @@ pub fn link_builtin_plugins() {
 
 /// The `[evaluators]` tables with Warrant's own files added to `policy.protected_paths`:
 /// the data directory (database, audit key and checkpoint), the configuration file and the
-/// rule files. No call writes them, whatever a rule or grant says.
+/// rule files. No call writes them, whatever a rule or grant says; and all but the rule
+/// files to `policy.sensitive_paths`: the configuration may hold the token (whatever the
+/// file is called), the data directory the audit key.
 fn with_own_files_protected(tables: &serde_json::Value, config: &Config) -> serde_json::Value {
     let absolute = |p: &std::path::Path| {
         let joined = if p.is_absolute() {
@@ -514,6 +516,9 @@ fn with_own_files_protected(tables: &serde_json::Value, config: &Config) -> serd
             ));
         }
     }
+    // Everything so far may hold a credential (the configuration the token, the data
+    // directory the audit key): read-sensitive as well. Rule files are not secret.
+    let secret = own.clone();
     let rule_files = tables
         .pointer("/rules/files")
         .and_then(serde_json::Value::as_array)
@@ -533,6 +538,12 @@ fn with_own_files_protected(tables: &serde_json::Value, config: &Config) -> serd
                 .or_insert_with(|| serde_json::json!([]));
             if let Some(list) = list.as_array_mut() {
                 list.extend(own.into_iter().map(serde_json::Value::String));
+            }
+            let list = policy
+                .entry("sensitive_paths")
+                .or_insert_with(|| serde_json::json!([]));
+            if let Some(list) = list.as_array_mut() {
+                list.extend(secret.into_iter().map(serde_json::Value::String));
             }
         }
     }

@@ -80,6 +80,50 @@ async fn warrants_own_files_are_protected_from_every_call() {
 }
 
 #[tokio::test]
+async fn warrants_configuration_and_records_are_not_read_by_any_call() {
+    let (mut config, dirs) = fresh();
+    // A configuration under another name, holding the token, inside the workspace.
+    let file = dirs.workspace.path().join("sidecar.toml");
+    std::fs::write(&file, "token = \"s3cret-token-value\"\n").unwrap();
+    config.source = Some(file.clone());
+    let engine = Setup::new(config).build().await.unwrap();
+    let database = dirs.data.path().join("warrant.db");
+    for (id, tool, input) in [
+        (
+            "r1",
+            "Read",
+            json!({ "file_path": file.display().to_string() }),
+        ),
+        ("r2", "Bash", json!({ "command": "cat sidecar.toml" })),
+        (
+            "r3",
+            "Read",
+            json!({ "file_path": database.display().to_string() }),
+        ),
+    ] {
+        let call = ToolCall::new("s1", id, tool, input);
+        let authorization = engine
+            .authorize(
+                call,
+                AuthorizeOptions {
+                    mode: PermissionMode::FullAccess,
+                    announce: false,
+                },
+            )
+            .await
+            .unwrap();
+        assert_eq!(authorization.decision.behavior, Behavior::Deny, "{id}");
+    }
+    // Other files of the workspace are read as before.
+    let call = shell("r4", "ls");
+    let authorization = engine
+        .authorize(call, AuthorizeOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(authorization.decision.behavior, Behavior::Allow);
+}
+
+#[tokio::test]
 async fn an_added_evaluator_gets_the_engines_catalog_and_decides_under_its_own_name() {
     let (config, _dirs) = fresh();
     let seen: Arc<Mutex<Option<ToolCatalog>>> = Arc::default();
