@@ -197,6 +197,94 @@ pub(crate) fn credential(path: &Path) -> Option<String> {
     unproven(&text).map(|what| format!("`{}` may hold a credential ({what})", path.display()))
 }
 
+/// The configuration files git reads besides the repository's own, whose remotes and URL
+/// rewrites (`url.<base>.insteadOf`) show in the remote URLs it prints: the global one
+/// (`GIT_CONFIG_GLOBAL`, else `~/.gitconfig` and `$XDG_CONFIG_HOME/git/config`, else
+/// `~/.config/git/config`) and the system one (`GIT_CONFIG_SYSTEM`, else `/etc/gitconfig`).
+/// The variables are the evaluating process's.
+pub(crate) fn outer_configs(home: Option<&Path>) -> Vec<std::path::PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let mut files = Vec::new();
+    match var("GIT_CONFIG_GLOBAL") {
+        Some(global) => files.push(global.into()),
+        None => {
+            if let Some(home) = home {
+                files.push(home.join(".gitconfig"));
+            }
+            match var("XDG_CONFIG_HOME") {
+                Some(xdg) => files.push(Path::new(&xdg).join("git/config")),
+                None => files.extend(home.map(|h| h.join(".config/git/config"))),
+            }
+        }
+    }
+    files.push(var("GIT_CONFIG_SYSTEM").map_or_else(|| "/etc/gitconfig".into(), Into::into));
+    files
+}
+
+/// Why the remote URLs git prints may carry a credential from the configuration at `path`
+/// (a global or system one, which holds much else: only what shows in a remote URL is
+/// read), if they may: a remote's `url`/`pushurl` or a `[url "<base>"]` rewrite whose URL
+/// [`url_may_hold_credential`], an `include`/`includeIf` (another file), a continued line or
+/// a header that is not plain; or the file cannot be read.
+pub(crate) fn remote_url_credential(path: &Path) -> Option<String> {
+    let text = match read(path) {
+        Ok(Some(t)) => t,
+        Ok(None) => return None,
+        Err(why) => return Some(why),
+    };
+    let found = |what: &str| {
+        Some(format!(
+            "`{}` may put a credential in them ({what})",
+            path.display()
+        ))
+    };
+    let mut section = String::new();
+    for line in text.lines() {
+        let line = line.trim_matches([' ', '\t', '\r']);
+        if line.is_empty() || line.starts_with(['#', ';']) {
+            continue;
+        }
+        if line.ends_with('\\') {
+            return found("a line that continues on the next");
+        }
+        if let Some(header) = line.strip_prefix('[') {
+            let Some(header) = header.strip_suffix(']') else {
+                return found("a section header with more on its line");
+            };
+            let (name, sub) = match header.split_once([' ', '.']) {
+                Some((name, sub)) => (name.trim(), sub.trim()),
+                None => (header.trim(), ""),
+            };
+            section = name.to_owned();
+            match name {
+                "include" | "includeif" => return found("an include of another file"),
+                "url" => {
+                    let base = sub
+                        .strip_prefix('"')
+                        .and_then(|s| s.strip_suffix('"'))
+                        .unwrap_or(sub);
+                    if base.contains(['"', '\\']) || url_may_hold_credential(base) {
+                        return found("a URL rewrite to a URL that may carry one");
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let (key, value) = match line.split_once('=') {
+            Some((key, value)) => (key.trim_end(), Some(value.trim())),
+            None => (line, None),
+        };
+        if section == "remote"
+            && URL_KEYS.contains(&key)
+            && value.is_none_or(url_may_hold_credential)
+        {
+            return found("a remote URL that may carry one");
+        }
+    }
+    None
+}
+
 /// Whether `path` names a configuration git reads from a repository directory: `config`
 /// or `config.worktree` anywhere under a `.git` directory (the repository's own, a
 /// submodule's clone in `.git/modules/…`, a linked worktree's in `.git/worktrees/…`).
@@ -293,5 +381,41 @@ mod tests {
         }
         assert!(!is_git_config_name(Path::new("r/config")));
         assert!(!is_git_config_name(Path::new("r/.git/HEAD")));
+    }
+
+    #[test]
+    fn a_global_configuration_is_read_for_what_shows_in_remote_urls_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".gitconfig");
+        let check = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            remote_url_credential(&path)
+        };
+        // What a person's global configuration usually holds is no credential in a URL.
+        for clean in [
+            "[user]\n\tname = A\n[alias]\n\tst = status\n[core]\n\teditor = vim\n",
+            "[credential]\n\thelper = store\n[pager]\n\tlog = less\n",
+            "[url \"git@github.com:\"]\n\tinsteadOf = https://github.com/\n",
+            "[remote \"up\"]\n\turl = https://github.com/x/y\n",
+        ] {
+            assert_eq!(check(clean), None, "{clean}");
+        }
+        for credential in [
+            "[url \"https://tok:ghp_x@github.com/\"]\n\tinsteadOf = https://github.com/\n",
+            "[url \"https://github.com/?access_token=x\"]\n\tpushInsteadOf = gh:\n",
+            "[url.https://u:p@host/]\n\tinsteadOf = h:\n",
+            "[remote \"up\"]\n\turl = https://u:p@github.com/x/y\n",
+            "[remote \"up\"]\n\tpushurl = \"https://x\"\n",
+            "[include]\n\tpath = ~/.secrets.gitconfig\n",
+            "[includeIf \"gitdir:~/w/\"]\n\tpath = w.gitconfig\n",
+            "[url \"https://a\\\n@b/\"]\n",
+            "[remote \"up\"] url = https://u:p@h/\n",
+        ] {
+            assert!(check(credential).is_some(), "{credential}");
+        }
+        assert_eq!(remote_url_credential(&dir.path().join("missing")), None);
+        let unread = dir.path().join("a-directory");
+        std::fs::create_dir(&unread).unwrap();
+        assert!(remote_url_credential(&unread).is_some());
     }
 }

@@ -158,7 +158,8 @@ impl Judge<'_> {
             self.unknown(cmd, &why, Risk::High);
         }
         if effects.remote_urls
-            && let Some(why) = workspace_git_config_credentials(self.places.root())
+            && let Some(why) =
+                workspace_git_config_credentials(self.places.root(), self.places.home())
         {
             self.unknown(cmd, &why, Risk::High);
         }
@@ -1296,10 +1297,20 @@ const GIT_CONFIG_PROGRAMS: &[&str] = &[
     "include",
 ];
 
-/// Why printing the workspace repository's remote URLs may print a credential, if it may
-/// (see [`git_config::credential`]).
-fn workspace_git_config_credentials(root: &std::path::Path) -> Option<String> {
+/// Why printing the workspace repository's remote URLs may print a credential, if it may:
+/// the repository's configuration (see [`git_config::credential`]), or the global and system
+/// ones, whose remotes and URL rewrites show in them too (see
+/// [`git_config::remote_url_credential`]).
+fn workspace_git_config_credentials(
+    root: &std::path::Path,
+    home: Option<&std::path::Path>,
+) -> Option<String> {
     git_config::credential(&root.join(".git/config"))
+        .or_else(|| {
+            git_config::outer_configs(home)
+                .iter()
+                .find_map(|file| git_config::remote_url_credential(file))
+        })
         .map(|why| format!("prints remote URLs, and {why}"))
 }
 
@@ -1366,7 +1377,9 @@ fn repository_above(root: &std::path::Path, contents: bool) -> Option<String> {
             if let Some(why) = workspace_git_config_runs_programs(d) {
                 return Some(why);
             }
-            if let Some(why) = workspace_git_config_credentials(d) {
+            if let Some(why) = git_config::credential(&d.join(".git/config"))
+                .map(|why| format!("prints remote URLs, and {why}"))
+            {
                 return Some(why);
             }
             return contents.then(|| {
