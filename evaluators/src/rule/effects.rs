@@ -295,6 +295,9 @@ fn word_paths(places: &Places<'_>, word: &Word, cwd: &WorkingDir) -> Option<Vec<
     };
     let mut out = Vec::new();
     for w in &values {
+        if !w.literal().is_some_and(|t| placed(t, cwd)) {
+            return None;
+        }
         out.extend(word_name(places, w, cwd));
         out.extend(glob_names(places, w, cwd));
     }
@@ -379,11 +382,23 @@ fn shell_effects<'m>(
     if cmd.words.is_empty() || cmd.wraps {
         return;
     }
-    match model() {
-        Model::Modeled(e) if e.cwd.is_none() => {
-            let add = |out: &mut CallEffects, words: &mut dyn Iterator<Item = &Word>, kind| {
+    let model = model();
+    // What the table models, in the directory it runs in (`git -C DIR` moves it).
+    let modeled = match model {
+        Model::Modeled(e) => moved(&cmd.cwd, e.cwd.as_ref()).map(|cwd| (e, cwd)),
+        Model::Unmodeled(_) => None,
+    };
+    if read {
+        git_reads(cmd, places, modeled.as_ref().map(|(e, _)| e.history), out);
+    }
+    match modeled {
+        Some((e, cwd)) => {
+            let add = |out: &mut CallEffects,
+                       words: &mut dyn Iterator<Item = &Word>,
+                       kind,
+                       cwd: &WorkingDir| {
                 for w in words {
-                    match word_paths(places, w, &cmd.cwd) {
+                    match word_paths(places, w, cwd) {
                         Some(paths) => match kind {
                             Kind::Read => out.reads.extend(paths),
                             Kind::Write => out.writes.extend(paths),
@@ -393,45 +408,43 @@ fn shell_effects<'m>(
                 }
             };
             if read {
-                add(out, &mut e.reads.iter().chain(&e.meta), Kind::Read);
+                add(out, &mut e.reads.iter().chain(&e.meta), Kind::Read, &cwd);
+                // The directory it moves to is named where the command starts.
+                if e.cwd.is_some() {
+                    add(out, &mut e.meta.iter(), Kind::Read, &cmd.cwd);
+                }
                 // What git prints from the repository is a read of the paths it names:
-                // `REV:PATH` blobs (from the repository's top, or the command's directory
-                // for `./`), pathspecs (a directory: every file below), blamed files.
+                // `REV:PATH` blobs ([`git_object_names`]), pathspecs (a directory: every file
+                // below), blamed files.
                 for w in &e.objects {
                     let Some(text) = w.literal() else {
                         out.unread[Kind::Read.at()] = true;
                         continue;
                     };
-                    let Some((_, path)) = text.split_once(':') else {
-                        match word_paths(places, w, &cmd.cwd) {
-                            Some(paths) => out.trees.extend(paths),
-                            None => out.unread[Kind::Read.at()] = true,
-                        }
+                    if git_object_names(places, text, &cwd, out) {
                         continue;
-                    };
-                    // `:0:PATH`: a stage of the index.
-                    let path = match path.split_once(':') {
-                        Some(("0" | "1" | "2" | "3", rest)) => rest,
-                        _ => path,
-                    };
-                    let from = if path.starts_with("./") || path.starts_with("../") {
-                        &cmd.cwd
-                    } else {
-                        &WorkingDir::Root
-                    };
-                    let path = if path.is_empty() { "." } else { path };
-                    out.trees.push(name(places, path, from));
+                    }
+                    match word_paths(places, w, &cwd) {
+                        Some(paths) => out.trees.extend(paths),
+                        None => out.unread[Kind::Read.at()] = true,
+                    }
                 }
                 out.history |= e.history;
+                // A word git reads as a revision unless it is a path (`git grep x HEAD`):
+                // a revision's files may be any.
+                out.history |= e.paths_not_revisions.iter().any(|w| {
+                    w.literal()
+                        .is_none_or(|t| !placed(t, &cwd) || !places.locate(t, &cwd).path.exists())
+                });
                 for t in &e.trees {
-                    match word_paths(places, &t.root, &cmd.cwd) {
+                    match word_paths(places, &t.root, &cwd) {
                         Some(paths) => out.trees.extend(paths),
                         None => out.unread[Kind::Read.at()] = true,
                     }
                 }
             }
             if write {
-                add(out, &mut e.writes.iter(), Kind::Write);
+                add(out, &mut e.writes.iter(), Kind::Write, &cwd);
             }
             // Arguments given when it runs (`xargs cat`): paths only known then.
             if cmd.extra_args {
@@ -439,9 +452,9 @@ fn shell_effects<'m>(
                 out.unread[1] |= write && !e.writes.is_empty();
             }
         }
-        // What it does cannot be read (or happens in another directory): every word may be
-        // a path it reads or writes.
-        _ => {
+        // What it does cannot be read (or happens in a directory not known): every word may
+        // be a path it reads or writes.
+        None => {
             for w in cmd.args() {
                 let Some(text) = w.literal() else {
                     let option = w.prefix.starts_with('-') && !w.prefix.contains('=');
@@ -454,12 +467,240 @@ fn shell_effects<'m>(
                 if value.is_empty() || (value.starts_with('-') && !text.contains('=')) {
                     continue;
                 }
+                if !placed(value, &cmd.cwd) {
+                    out.unread = [true, true];
+                    continue;
+                }
                 out.opaque.push(name(places, value, &cmd.cwd));
                 out.opaque.extend(glob_names(places, w, &cmd.cwd));
             }
             if cmd.extra_args {
                 out.unread = [true, true];
             }
+        }
+    }
+}
+
+/// Whether a path word used in `cwd` names a place the text tells: not a relative path
+/// after a change of directory to somewhere only known when it runs.
+fn placed(text: &str, cwd: &WorkingDir) -> bool {
+    *cwd != WorkingDir::Unknown || text.starts_with(['/', '~'])
+}
+
+/// The directory a modeled command works in: where it runs, moved by the directory the
+/// program itself changes to (`git -C DIR`); `None` when that is not known.
+fn moved(from: &WorkingDir, to: Option<&WorkingDir>) -> Option<WorkingDir> {
+    let dir = match to {
+        None => return Some(from.clone()),
+        Some(WorkingDir::Dir(dir)) => dir,
+        Some(_) => return None,
+    };
+    match from {
+        _ if dir.starts_with(['/', '~']) => Some(WorkingDir::Dir(dir.clone())),
+        WorkingDir::Root => Some(WorkingDir::Dir(dir.clone())),
+        WorkingDir::Dir(base) => Some(WorkingDir::Dir(
+            [base.trim_end_matches('/'), dir.as_str()].join("/"),
+        )),
+        WorkingDir::Unknown => None,
+    }
+}
+
+/// The most directories above a git command's directory taken as where its repository's
+/// top may be; deeper, any path of the workspace may be the one it names.
+const MAX_REPOSITORY_DEPTH: usize = 64;
+
+/// Reads a git object name `REV:PATH` (or an index entry `:PATH`, `:N:PATH`) of a command
+/// working in `cwd` as the files it names, into `out`'s trees: a `./` or `../` path from
+/// `cwd`, any other from the top of the repository, which is `cwd` or a directory above it
+/// (a nested repository's top is not the workspace's). Where that is not known, the command
+/// may print any file. `false` for a word that names no path that way (`:/message`, no
+/// colon).
+fn git_object_names(
+    places: &Places<'_>,
+    text: &str,
+    cwd: &WorkingDir,
+    out: &mut CallEffects,
+) -> bool {
+    if text.starts_with(":/") {
+        return false;
+    }
+    let Some((_, path)) = text.split_once(':') else {
+        return false;
+    };
+    // `:0:PATH`: a stage of the index.
+    let path = match path.split_once(':') {
+        Some(("0" | "1" | "2" | "3", rest)) => rest,
+        _ => path,
+    };
+    let path = if path.is_empty() { "." } else { path };
+    if !placed(path, cwd) {
+        out.history = true;
+        return true;
+    }
+    if path.starts_with("./") || path.starts_with("../") || path.starts_with('/') {
+        out.trees.push(name(places, path, cwd));
+        return true;
+    }
+    let below = match cwd {
+        WorkingDir::Dir(dir) => Path::new(dir),
+        _ => Path::new(""),
+    };
+    if below.ancestors().nth(MAX_REPOSITORY_DEPTH).is_some() {
+        out.history = true;
+        return true;
+    }
+    out.trees.push(name(places, path, &WorkingDir::Root));
+    for top in below.ancestors().filter_map(Path::to_str) {
+        if !top.is_empty() {
+            out.trees
+                .push(name(places, path, &WorkingDir::Dir(top.to_owned())));
+        }
+    }
+    true
+}
+
+/// git subcommands that print file contents from the repository: its history, index, work
+/// tree or object database.
+const GIT_PRINTS: &[&str] = &[
+    "show",
+    "log",
+    "whatchanged",
+    "diff",
+    "diff-tree",
+    "diff-index",
+    "diff-files",
+    "difftool",
+    "range-diff",
+    "grep",
+    "archive",
+    "cat-file",
+    "format-patch",
+    "stash",
+    "reflog",
+    "blame",
+    "annotate",
+    "fast-export",
+    "bundle",
+    "pack-objects",
+    "upload-pack",
+    "upload-archive",
+    "notes",
+    "merge-tree",
+    "merge-file",
+    "request-pull",
+    "unpack-file",
+    "send-email",
+    "instaweb",
+];
+
+/// What a git command prints from the repository, read from its words whatever the program
+/// table makes of it (`history`: whether the table says it prints contents it does not
+/// name, when it models the command). A command that prints contents and is not modeled
+/// (`git show HEAD@{0}:x`, `git show SHA`, `git grep x HEAD`, `git archive HEAD`,
+/// `git cat-file --batch`), a subcommand only known from configuration (an alias), a
+/// repository chosen elsewhere (`--git-dir`, `--work-tree`), a diff shown by a command that
+/// mostly does something else (`status -v`, `commit -v`, `add -p`, `--show-current-patch`):
+/// every file of the repository may be among what it prints. The `REV:PATH` names of an
+/// unmodeled one are read as the files they name (from the directory `-C` moves it to).
+fn git_reads(
+    cmd: &SimpleCommand,
+    places: &Places<'_>,
+    history: Option<bool>,
+    out: &mut CallEffects,
+) {
+    let Some(program) = cmd.program() else {
+        return;
+    };
+    let words: Vec<&str> = std::iter::once(program)
+        .chain(cmd.args().iter().map_while(Word::literal))
+        .collect();
+    let spelled = super::index::front_end(cmd, &words);
+    let words: Vec<&str> = match &spelled {
+        Some(super::index::FrontEnd::Any(_)) => {
+            out.history = true;
+            return;
+        }
+        Some(super::index::FrontEnd::As(other)) => other.iter().map(String::as_str).collect(),
+        None if program == "git" => words,
+        None => return,
+    };
+    // git's own options: the directories it moves to.
+    let mut cwd = Some(cmd.cwd.clone());
+    let mut i = 1;
+    while let Some(&w) = words.get(i) {
+        if !w.starts_with('-') {
+            break;
+        }
+        i += 1;
+        match w {
+            "-C" => {
+                let dir = words.get(i).map(|d| WorkingDir::Dir((*d).to_owned()));
+                cwd = cwd.and_then(|c| moved(&c, Some(dir.as_ref()?)));
+                i += 1;
+            }
+            "-c" | "--config-env" | "--namespace" | "--super-prefix" | "--git-dir"
+            | "--work-tree" => i += 1,
+            _ => {}
+        }
+    }
+    let Some(&sub) = words.get(i) else {
+        // Past the words that can be read: any subcommand.
+        out.history |= words.len() < cmd.words.len();
+        return;
+    };
+    // The words after the subcommand, with those brace expansion may change as written
+    // (`HEAD@{0}:x`).
+    let args: Vec<&str> = cmd
+        .args()
+        .iter()
+        .skip(i)
+        .filter_map(|w| {
+            w.literal().or_else(|| {
+                (!w.raw.contains(['$', '`', '"', '\'', '\\'])).then_some(w.raw.as_str())
+            })
+        })
+        .collect();
+    let args = if spelled.is_none() {
+        &args[..]
+    } else {
+        &words[i + 1..]
+    };
+    let short = |letter: char| {
+        args.iter().any(|a| {
+            a.strip_prefix('-')
+                .is_some_and(|c| !c.starts_with('-') && c.contains(letter))
+        })
+    };
+    let long = |name: &str| args.contains(&name);
+    // A word only known when it runs may be one of those options, unless it is the value
+    // of the option before it (`-m "$msg"`); `status` takes no separate values.
+    let dynamic_option = spelled.is_none()
+        && cmd.args().iter().enumerate().skip(i).any(|(k, w)| {
+            let after_option = k > i
+                && cmd.args()[k - 1]
+                    .literal()
+                    .is_some_and(|p| p.starts_with('-'));
+            w.literal().is_none()
+                && !w.prefix.starts_with('-')
+                && (sub == "status" || !after_option)
+        });
+    let shows_diff = match sub {
+        "status" | "commit" => short('v') || long("--verbose") || dynamic_option,
+        "add" | "checkout" | "reset" | "restore" => {
+            short('p') || short('i') || long("--patch") || long("--interactive") || dynamic_option
+        }
+        "am" | "rebase" => dynamic_option,
+        _ => false,
+    } || long("--show-current-patch");
+    out.history |= shows_diff;
+    // A modeled command's contents are the table's to tell.
+    let unmodeled_prints = history.is_none()
+        && (GIT_PRINTS.contains(&sub) || !super::index::GIT_COMMANDS.contains(&sub));
+    if unmodeled_prints {
+        out.history = true;
+        let cwd = cwd.unwrap_or(WorkingDir::Unknown);
+        for a in args {
+            git_object_names(places, a, &cwd, out);
         }
     }
 }

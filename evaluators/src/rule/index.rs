@@ -381,7 +381,7 @@ fn program_doubt(rule: usize, i: usize) -> Hit {
 }
 
 /// What a command is by another spelling, for deny and ask rules.
-enum FrontEnd {
+pub(crate) enum FrontEnd {
     /// The words it runs as (`git push origin` for `/usr/lib/git-core/git-push origin`, `hub
     /// push`, or `git -c alias.p=push p`).
     As(Vec<String>),
@@ -392,7 +392,7 @@ enum FrontEnd {
 
 /// git's own commands: any other first word is an alias from configuration, or a
 /// `git-NAME` program on the path, either of which may be any command.
-const GIT_COMMANDS: &[&str] = &[
+pub(crate) const GIT_COMMANDS: &[&str] = &[
     "add",
     "am",
     "annotate",
@@ -490,7 +490,7 @@ const GIT_COMMANDS: &[&str] = &[
 ];
 
 /// The other spelling of a command ([`FrontEnd`]), if it has one.
-fn front_end(cmd: &crate::shell::SimpleCommand, words: &[&str]) -> Option<FrontEnd> {
+pub(crate) fn front_end(cmd: &crate::shell::SimpleCommand, words: &[&str]) -> Option<FrontEnd> {
     let (&first, args) = words.split_first()?;
     let base = first.rsplit('/').next().unwrap_or(first);
     // `git-push …` (git's exec path) and `hub …` are `git push …`.

@@ -158,3 +158,152 @@ async fn a_shell_call_is_judged_by_its_command_whatever_paths_its_input_holds() 
     );
     assert_eq!(code(&rules, &call, ws.path()).await.as_deref(), DENY);
 }
+
+/// The workspace of [`workspace`] with a directory `sub` holding its own `secrets/token`.
+fn workspace_with_sub() -> tempfile::TempDir {
+    let ws = workspace();
+    std::fs::create_dir_all(ws.path().join("sub/secrets")).expect("sub/secrets");
+    std::fs::write(ws.path().join("sub/secrets/token"), "s").expect("sub token");
+    ws
+}
+
+async fn each(rules: &RuleEvaluator, root: &Path, expect: Option<&str>, commands: &[&str]) {
+    for c in commands {
+        assert_eq!(
+            code(rules, &bash(c), root).await.as_deref(),
+            expect,
+            "`{c}`"
+        );
+    }
+}
+
+#[tokio::test]
+async fn git_objects_named_from_another_directory_meet_read_rules() {
+    let ws = workspace_with_sub();
+    let rules = rules(&["Bash(git:*)"], &[], &["Read(secrets/**)"]);
+    // `REV:PATH` is from the repository's top (the workspace, or a nested repository at or
+    // above the directory `-C` or `cd` moves to); `./` and `../` from that directory.
+    each(
+        &rules,
+        ws.path(),
+        DENY,
+        &[
+            "git show HEAD:secrets/token",
+            "git -C sub show HEAD:secrets/token",
+            "git -C sub show HEAD:../secrets/token",
+            "git -C src -C secret show HEAD:secrets/token",
+            "git -C src show HEAD:../secrets/token",
+            "cd sub && git show HEAD:secrets/token",
+            "cd sub && git show HEAD:../secrets/token",
+            "git -C sub cat-file -p HEAD:../secrets/token",
+            // Unmodeled spellings still name the file.
+            "git show HEAD@{0}:secrets/token",
+            "git show 'HEAD^{tree}:secrets/token'",
+            "git show main:secrets/token",
+            "git -C sub show HEAD@{0}:../secrets/token",
+            "git --no-pager show :0:secrets/token",
+            "git --no-pager -C sub show HEAD:../secrets/token",
+            "git -C sub/.. show HEAD:secrets/token",
+            "git show HEAD:./secrets/../secrets/token",
+            "git show HEAD:SECRETS/token",
+        ],
+    )
+    .await;
+    // A nested repository's `secrets/token` is `sub/secrets/token` of the workspace.
+    let nested = rules_only_deny("Read(sub/secrets/**)");
+    each(
+        &nested,
+        ws.path(),
+        DENY,
+        &[
+            "git -C sub show HEAD:secrets/token",
+            "git -C sub show HEAD:./secrets/token",
+            "cd sub && git show HEAD:./secrets/token",
+        ],
+    )
+    .await;
+}
+
+fn rules_only_deny(rule: &str) -> RuleEvaluator {
+    rules(&["Bash(git:*)"], &[], &[rule])
+}
+
+#[tokio::test]
+async fn git_dumps_naming_no_path_read_everything() {
+    let ws = workspace_with_sub();
+    let rules = rules(&["Bash(git:*)", "Bash(hub:*)"], &[], &["Read(secrets/**)"]);
+    // Each prints files of the repository without naming them (a commit, a blob by its id,
+    // a revision's tree, the object database, a diff shown on the side): the deny rule may
+    // apply, so the call asks, and the allow rule never covers it.
+    each(
+        &rules,
+        ws.path(),
+        ASK,
+        &[
+            "git show e021b4d2666559b8761ac9f88fd2e0bef9f46ff4",
+            "git show f34aee8",
+            "git show HEAD~1",
+            "git -C sub show HEAD",
+            "git grep x HEAD",
+            "git grep x HEAD~1",
+            "git -C sub grep x HEAD",
+            "git archive HEAD",
+            "git archive --format=tar HEAD",
+            "git cat-file --batch",
+            "git cat-file --batch-all-objects --batch",
+            "git cat-file -p e021b4d",
+            "git cat-file blob e021b4d",
+            "git log -p",
+            "git -C sub log -p",
+            "git log -p -1 f34aee8",
+            "git diff HEAD~1",
+            "git diff 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+            "git -C sub diff HEAD~1",
+            "git fast-export --all",
+            "git format-patch --stdout HEAD~2",
+            "git status -v",
+            "git status -sv",
+            "git -C sub status --verbose",
+            "git commit --dry-run -v",
+            "git add -p",
+            "git am --show-current-patch",
+            "git --git-dir=.git show HEAD",
+            "git --work-tree=sub show HEAD",
+            "git -c alias.s=show s HEAD",
+            "git s HEAD",
+            "git $cmd HEAD",
+            "git -C \"$d\" show HEAD:secrets/token",
+            "cd \"$d\" && git show HEAD:secrets/token",
+            "GIT_DIR=.git git show HEAD",
+            "hub show HEAD",
+            "git-show HEAD",
+            "echo HEAD:secrets/token | xargs git show",
+            "git show $(echo HEAD:secrets/token)",
+            "for r in HEAD:secrets/token; do git show $r; done",
+            "git status $flags",
+            "git commit $flags",
+        ],
+    )
+    .await;
+    // What prints no file contents stays allowed.
+    each(
+        &rules,
+        ws.path(),
+        ALLOW,
+        &["git status", "git log --oneline", "git rev-parse HEAD"],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_relative_path_after_an_unknown_cd_may_be_any() {
+    let ws = workspace();
+    let rules = rules(&["Bash(cat:*)"], &[], &["Read(secrets/**)"]);
+    each(
+        &rules,
+        ws.path(),
+        ASK,
+        &["cd \"$D\" && cat secrets/token", "cd \"$D\" && cat < token"],
+    )
+    .await;
+}
