@@ -6,7 +6,7 @@ use std::cmp::Reverse;
 use super::compile::CompiledRule;
 use super::config::RuleAction;
 use super::effects::Models;
-use super::index::{Doubt, Hit};
+use super::index::{Doubt, Hit, PRIVILEGED};
 use crate::paths::{Place, Places};
 use crate::programs::{self, Model};
 use crate::shell::{RedirectKind, Script, SimpleCommand, Word};
@@ -27,10 +27,21 @@ fn is_neutral(cmd: &SimpleCommand) -> bool {
     plain && cmd.program().is_none_or(|p| NEUTRAL.contains(&p))
 }
 
+/// Whether a command runs as another user or with other privileges: a privileged runner, or
+/// what one runs.
+fn privileged(cmd: &SimpleCommand) -> bool {
+    cmd.elevated || cmd.program().is_some_and(|p| PRIVILEGED.contains(&p))
+}
+
 /// Whether an allow rule may cover this command at all: no write redirection (other than to
-/// `/dev/null`), no environment assignments (`PATH=./bin`, `env LD_PRELOAD=…`), and a first
-/// word that is a bare name (`./npm` or `/tmp/x/npm` is another program than the rule's).
+/// `/dev/null`), no environment assignments (`PATH=./bin`, `env LD_PRELOAD=…`), a first
+/// word that is a bare name (`./npm` or `/tmp/x/npm` is another program than the rule's),
+/// and no other user or privileges: neither a privileged runner (`sudo`, `pkexec`, `run0`,
+/// `chroot`, …) nor what one runs (`Bash(npm test)` does not cover `sudo npm test`).
 fn coverable(cmd: &SimpleCommand) -> bool {
+    if privileged(cmd) {
+        return false;
+    }
     let writes = cmd
         .redirects
         .iter()
@@ -116,9 +127,14 @@ pub(crate) fn decide(
     script: Option<(&Script, &Models<'_>)>,
     places: &Places<'_>,
 ) -> Option<Decided> {
+    // An allow on the whole shell tool or on its command text does not cover a command run
+    // with other privileges either.
+    let run_as = script.is_some_and(|(s, _)| s.commands.iter().any(privileged));
     let mut candidates: Vec<(usize, Option<Doubt>)> = hits
         .iter()
-        .filter(|h| rules[h.rule].action != RuleAction::Allow || h.command.is_none() && !h.loose)
+        .filter(|h| {
+            rules[h.rule].action != RuleAction::Allow || h.command.is_none() && !h.loose && !run_as
+        })
         .map(|h| (h.rule, h.doubt))
         .collect();
     if let Some((script, models)) = script.filter(|(s, _)| s.unreadable.is_empty()) {

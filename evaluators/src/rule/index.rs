@@ -7,7 +7,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use crate::shell::Script;
+use crate::shell::{Script, SimpleCommand};
 
 /// A fast hash for the keys of the rule index (command words, tool ids, server names): the
 /// keys stored are the configuration's own, so a call can only probe them, never make them
@@ -709,6 +709,9 @@ pub(crate) struct CallView<'a> {
     /// the tool's working-directory field and links followed, inside it): an allow rule on
     /// a command covers it only there (`cd ~ && cargo test` builds another project).
     pub in_workspace: Vec<bool>,
+    /// How many privileged runners (`pkexec`, `chroot`) the script is found inside, when
+    /// it is what one of them runs (0: the call's own command).
+    pub run_as_depth: usize,
 }
 
 impl CallView<'_> {
@@ -816,7 +819,13 @@ impl Bucket {
                 }
             }
         }
+        self.lookup_commands(call, hits);
+    }
+
+    /// The command rules that match the commands of a shell call's script.
+    fn lookup_commands(&self, call: &CallView<'_>, hits: &mut Vec<Hit>) {
         let Some(script) = call.script else { return };
+        let mut found = Vec::new();
         let mut matched = Vec::new();
         for (i, cmd) in script.commands.iter().enumerate() {
             let Some(program) = cmd.program() else {
@@ -880,9 +889,104 @@ impl Bucket {
                 words: 0,
                 doubt: None,
             }));
+            if !cmd.wraps && PRIVILEGED.contains(&program) {
+                self.lookup_run_as(call, cmd, i, hits);
+            }
+        }
+    }
+
+    /// The deny and ask rules on what a privileged runner the shell does not unwrap
+    /// (`pkexec`, `run0`, `chroot`, `setpriv`, …) runs: its options are not read, so every
+    /// word after it may start the command it runs, and any word may be shell code it hands
+    /// a shell (`runuser -u u -- sh -c 'rm -rf x'`). What cannot be read (a word only known
+    /// when it runs, more words or runners than are tried) may be any command.
+    fn lookup_run_as(
+        &self,
+        call: &CallView<'_>,
+        cmd: &SimpleCommand,
+        i: usize,
+        hits: &mut Vec<Hit>,
+    ) {
+        let mut found = Vec::new();
+        let args = cmd.args();
+        let nested = call.run_as_depth >= MAX_RUN_AS_DEPTH;
+        if nested || args.len() > MAX_RUN_AS_WORDS || args.iter().any(|w| w.literal().is_none()) {
+            self.commands.every(&mut found);
+            hits.extend(found.drain(..).map(|rule| program_doubt(rule, i)));
+            return;
+        }
+        let mut texts: Vec<String> = Vec::new();
+        for (k, w) in args.iter().enumerate() {
+            let text = w.literal().unwrap_or_default();
+            // The words from here, as the shell would read them; a word's own text as code.
+            if !text.starts_with('-') {
+                let rest: Vec<&str> = args[k..].iter().map(|w| w.raw.as_str()).collect();
+                texts.push(rest.join(" "));
+            }
+            let value = text.split_once('=').map_or(text, |(_, v)| v);
+            if value.contains(char::is_whitespace) {
+                texts.push(value.to_owned());
+            }
+        }
+        for text in &texts {
+            let Ok(script) = crate::shell::parse(text) else {
+                self.commands.every(&mut found);
+                hits.extend(found.drain(..).map(|rule| program_doubt(rule, i)));
+                return;
+            };
+            let inner = CallView {
+                tool: call.tool,
+                mcp_ids: Vec::new(),
+                servers: Vec::new(),
+                script: Some(&script),
+                paths: Vec::new(),
+                input: &serde_json::Value::Null,
+                in_workspace: Vec::new(),
+                run_as_depth: call.run_as_depth + 1,
+            };
+            let mut more = Vec::new();
+            self.lookup_commands(&inner, &mut more);
+            hits.extend(more.into_iter().map(|h| Hit {
+                command: Some(i),
+                loose: true,
+                words: 0,
+                ..h
+            }));
         }
     }
 }
+
+/// Programs that run a command as another user, with other privileges or in another root:
+/// no allow rule covers what they run, whatever it names.
+pub(crate) const PRIVILEGED: &[&str] = &[
+    "sudo",
+    "sudoedit",
+    "doas",
+    "su",
+    "pkexec",
+    "run0",
+    "runuser",
+    "setpriv",
+    "chroot",
+    "ksu",
+    "sg",
+    "newgrp",
+    "capsh",
+    "systemd-run",
+    "machinectl",
+    "nsenter",
+    "unshare",
+    "gosu",
+    "su-exec",
+    "setuidgid",
+    "chpst",
+    "s6-setuidgid",
+];
+
+/// How deep runners in runners are read before what they run may be any command.
+const MAX_RUN_AS_DEPTH: usize = 2;
+/// The most words after a runner read as where its command may start.
+const MAX_RUN_AS_WORDS: usize = 32;
 
 /// Every rule, indexed by what selects it.
 #[derive(Debug)]

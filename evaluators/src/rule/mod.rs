@@ -138,6 +138,7 @@ impl RuleEvaluator {
             paths: Vec::new(),
             input: &call.input,
             in_workspace: Vec::new(),
+            run_as_depth: 0,
         };
         // Where each command runs: from the tool's working-directory field, then `cd`.
         if let Some((script, _)) = script {
@@ -176,6 +177,7 @@ impl RuleEvaluator {
                     paths: view.paths.clone(),
                     input: view.input,
                     in_workspace: view.in_workspace.clone(),
+                    run_as_depth: 0,
                 };
                 self.selectors
                     .lookup(&one)

@@ -296,6 +296,104 @@ async fn git_dumps_naming_no_path_read_everything() {
 }
 
 #[tokio::test]
+async fn a_privileged_runner_is_never_covered_by_an_allow_rule() {
+    let ws = workspace();
+    let rules = rules(
+        &[
+            "Bash(npm test)",
+            "Bash(npm:*)",
+            "Bash(sudo:*)",
+            "Bash(pkexec npm test)",
+        ],
+        &[],
+        &[],
+    );
+    let root = ws.path();
+    assert_eq!(
+        code(&rules, &bash("npm test"), root).await.as_deref(),
+        ALLOW
+    );
+    for c in [
+        "sudo npm test",
+        "sudo -u root npm test",
+        "sudo -E npm test",
+        "doas npm test",
+        "su -c 'npm test'",
+        "su root -c 'npm test'",
+        "env sudo npm test",
+        "timeout 5 sudo npm test",
+        "sh -c 'sudo npm test'",
+        "pkexec npm test",
+        "run0 npm test",
+        "runuser -u root -- npm test",
+        "setpriv --reuid=0 npm test",
+        "chroot / npm test",
+        "systemd-run npm test",
+        "npm test && sudo npm test",
+        "sudo",
+    ] {
+        assert_eq!(code(&rules, &bash(c), root).await, None, "`{c}`");
+    }
+    // A whole-tool allow does not cover it either.
+    let whole = rules_whole_bash();
+    assert_eq!(
+        code(&whole, &bash("ls"), root).await.as_deref(),
+        EXPLICIT_ALLOW
+    );
+    assert_eq!(code(&whole, &bash("sudo ls"), root).await, None);
+    assert_eq!(code(&whole, &bash("pkexec ls"), root).await, None);
+}
+
+const EXPLICIT_ALLOW: Option<&str> = Some(codes::EXPLICIT_TOOL_ALLOW);
+
+fn rules_whole_bash() -> RuleEvaluator {
+    rules(&["Bash"], &[], &[])
+}
+
+#[tokio::test]
+async fn deny_rules_see_what_a_privileged_runner_runs() {
+    let ws = workspace();
+    let rules = rules(
+        &["Bash(pkexec:*)"],
+        &[],
+        &["Bash(rm:*)", "Bash(git push:*)"],
+    );
+    let root = ws.path();
+    each(
+        &rules,
+        root,
+        DENY,
+        &[
+            "sudo rm -rf x",
+            "pkexec rm -rf x",
+            "pkexec --user root rm -rf x",
+            "run0 -u root rm -rf x",
+            "run0 --user=root rm -rf x",
+            "runuser -u root -- rm -rf x",
+            "runuser -l root -c 'rm -rf x'",
+            "setpriv --reuid=0 --regid=0 --clear-groups rm -rf x",
+            "chroot / rm -rf x",
+            "chroot --userspec=0:0 / rm -rf x",
+            "nsenter -t 1 -m rm -rf x",
+            "pkexec sh -c 'rm -rf x'",
+            "pkexec env rm -rf x",
+            "pkexec git -C . push origin main",
+            "pkexec pkexec pkexec rm -rf x",
+            "systemd-run --uid=0 rm -rf x",
+        ],
+    )
+    .await;
+    // What it runs cannot be read: any deny rule may apply, so it asks.
+    each(
+        &rules,
+        root,
+        ASK,
+        &["pkexec \"$cmd\" -rf x", "chroot / $(echo rm) -rf x"],
+    )
+    .await;
+}
+
+#[tokio::test]
 async fn a_relative_path_after_an_unknown_cd_may_be_any() {
     let ws = workspace();
     let rules = rules(&["Bash(cat:*)"], &[], &["Read(secrets/**)"]);
