@@ -6,6 +6,7 @@
 mod hook_support;
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -80,6 +81,40 @@ fn a_warrant_toml_in_the_agents_project_is_not_the_persons_configuration() {
         .replace("toolu_01NpmInstall", "toolu_01NpmInstall2");
     let (behavior, reason) = decision(&ws.hook(AGENT, &payload));
     assert_eq!(behavior, "allow", "{reason}");
+}
+
+#[test]
+fn a_shell_that_moved_out_of_the_project_does_not_take_the_workspace_along() {
+    // The agent's shell ran `cd` into another directory: the event's `cwd` is there, and a
+    // read of a file there is a read outside the project, not inside a new workspace.
+    let ws = Workspace::new();
+    let elsewhere = ws.root.parent().unwrap().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("notes.txt"), "theirs\n").unwrap();
+    let read = |id: &str, cwd: &Path, env: &[(&str, Option<&Path>)], from: &Path| {
+        let payload = ws
+            .payload(AGENT, "pre_tool_use_ask")
+            .replace(ws.root.to_str().unwrap(), cwd.to_str().unwrap())
+            .replace("npm install", "cat notes.txt")
+            .replace("toolu_01NpmInstall", id);
+        let mut args: Vec<&std::ffi::OsStr> = vec!["--data-dir".as_ref(), ws.data.as_ref()];
+        args.push("--mode".as_ref());
+        args.push("default".as_ref());
+        let answer = ws.run_hook_from(AGENT, &payload, &args, env, from);
+        decision(&answer)
+    };
+    let (behavior, reason) = read("toolu_in", &ws.root, &[], &ws.root);
+    assert_eq!(behavior, "allow", "{reason}");
+    let (behavior, reason) = read("toolu_out", &elsewhere, &[], &ws.root);
+    assert_eq!(behavior, "ask", "{reason}");
+    assert!(reason.contains("elsewhere"), "{reason}");
+    // Claude Code names the project for its hooks: that is the workspace, wherever the hook
+    // process starts.
+    let env = [("CLAUDE_PROJECT_DIR", Some(ws.root.as_path()))];
+    let (behavior, reason) = read("toolu_named", &ws.root, &env, &elsewhere);
+    assert_eq!(behavior, "allow", "{reason}");
+    let (behavior, reason) = read("toolu_named_out", &elsewhere, &env, &elsewhere);
+    assert_eq!(behavior, "ask", "{reason}");
 }
 
 #[test]

@@ -2,6 +2,8 @@
 //! user let the call run ("User approved" for a call that asked) and its result; a denial or
 //! the end of a turn records "User denied" for calls that asked and never ran.
 
+use std::path::Path;
+
 use serde_json::Value;
 use warrant_core::call::ToolCall;
 use warrant_core::decision::{Behavior, ToolPermissionDecision};
@@ -29,16 +31,19 @@ pub(crate) async fn handle<B: Backend>(
     agent: Agent,
     event: &HookEvent,
     backend: &B,
+    project: &Path,
 ) -> Result<Verdict, String> {
     let session = &event.session_id;
+    // A shell call the agent runs away from the project is judged where it runs.
+    let call_dir = (!same_dir(&event.cwd, project)).then_some(event.cwd.as_path());
     match (&event.kind, &event.tool) {
         (EventKind::PreTool, Some(tool)) => {
             let cwd = event.cwd.to_string_lossy();
             backend.start(session, agent.id(), &cwd).await?;
-            decide(agent, session, tool, backend).await
+            decide(agent, session, tool, backend, call_dir).await
         }
         (EventKind::PostTool, Some(tool)) => {
-            let id = call_id(session, tool, backend).await?;
+            let id = call_id(session, tool, backend, call_dir).await?;
             backend.resolve(&id, APPROVE_ONCE).await?;
             backend
                 .complete(session, &id, &result_text(tool.response.as_ref()))
@@ -46,7 +51,7 @@ pub(crate) async fn handle<B: Backend>(
             Ok(Verdict::Nothing)
         }
         (EventKind::Denied, Some(tool)) => {
-            let id = call_id(session, tool, backend).await?;
+            let id = call_id(session, tool, backend, call_dir).await?;
             backend.resolve(&id, DENY).await?;
             Ok(Verdict::Nothing)
         }
@@ -66,8 +71,9 @@ async fn decide<B: Backend>(
     session: &SessionId,
     tool: &ToolUse,
     backend: &B,
+    call_dir: Option<&Path>,
 ) -> Result<Verdict, String> {
-    let MappedCall { tool: name, input } = map(&tool.name, &tool.input);
+    let MappedCall { tool: name, input } = map(&tool.name, &tool.input, call_dir);
     let id = tool
         .id
         .clone()
@@ -95,6 +101,14 @@ async fn decide<B: Backend>(
     Ok(verdict(&decision))
 }
 
+/// Whether `a` and `b` are one directory (a directory that cannot be resolved is no other's).
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// Warrant's decision as a verdict whose reason says who decided and why.
 fn verdict(decision: &ToolPermissionDecision) -> Verdict {
     let reason = format!(
@@ -116,11 +130,12 @@ async fn call_id<B: Backend>(
     session: &SessionId,
     tool: &ToolUse,
     backend: &B,
+    call_dir: Option<&Path>,
 ) -> Result<ToolCallId, String> {
     if let Some(id) = &tool.id {
         return Ok(id.clone());
     }
-    let mapped = map(&tool.name, &tool.input);
+    let mapped = map(&tool.name, &tool.input, call_dir);
     let input = redact_value(&mapped.input);
     backend
         .parts(session)

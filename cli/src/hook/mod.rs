@@ -210,6 +210,27 @@ fn read_payload(deadline: Duration) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| "the hook payload is not UTF-8 text".to_owned())
 }
 
+/// The variables agents set for their hooks to the project's root (Claude Code's, Gemini
+/// CLI's).
+const PROJECT_DIR_VARS: [&str; 2] = ["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"];
+
+/// The agent's project: the directory its project variable names (absolute, existing), else
+/// the hook's own working directory, where the agent starts it. Not the event's `cwd`: an
+/// agent whose shell ran `cd ~` reports its home there, and the home would become the
+/// workspace every later call is judged in.
+fn project_dir() -> Result<PathBuf, String> {
+    let named = PROJECT_DIR_VARS.iter().find_map(|name| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute() && p.is_dir())
+    });
+    match named {
+        Some(dir) => Ok(dir),
+        None => std::env::current_dir()
+            .map_err(|e| format!("cannot read the hook's working directory: {e}")),
+    }
+}
+
 fn handle(
     args: &HookArgs,
     config_file: Option<&Path>,
@@ -220,21 +241,23 @@ fn handle(
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let project = project_dir()?;
     let work = async {
         match &args.server {
             Some(url) => {
                 let token = remote::token(args.token_file.as_deref(), args.token_from_env)?;
                 let remote = Remote::new(url, token, args.mode, deadline)?;
-                flow::handle(args.agent, event, &remote).await
+                flow::handle(args.agent, event, &remote, &project).await
             }
             None => {
                 let mut config = Config::load_for_agent(config_file, args.data_dir.as_deref())
                     .map_err(|e| e.to_string())?;
-                // The agent's working directory is the workspace the call is judged in.
-                config.workspace = Some(event.cwd.clone());
+                // The project is the workspace; the directory the agent's shell moved to
+                // (the event's `cwd`) is where the call runs, not what it may touch.
+                config.workspace = Some(project.clone());
                 let mode = args.mode.unwrap_or(config.mode);
                 let local = Local::open(&config, mode).await?;
-                let verdict = flow::handle(args.agent, event, &local).await;
+                let verdict = flow::handle(args.agent, event, &local, &project).await;
                 // The answer stands on the audit log; the UI's stream only misses these events.
                 if let Err(e) = local.flush().await {
                     eprintln!("warrant hook: {e}");

@@ -3,8 +3,10 @@
 //! (MCP tools, sub-agents, web search) keeps its name and input: it is decided as the tool it
 //! is, never as a known one.
 
+use std::path::Path;
+
 use serde_json::{Map, Value, json};
-use warrant_core::catalog::{SHELL_TOOL, is_shell_tool, shell_command};
+use warrant_core::catalog::{SHELL_TOOL, is_shell_tool, names_shell_directory, shell_command};
 
 /// A call as Warrant decides it.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,8 +26,10 @@ const PATH_FIELDS: [&str; 5] = [
     "path",
 ];
 
-/// Maps an agent's tool call onto Warrant's ids and input shapes.
-pub(crate) fn map(name: &str, input: &Value) -> MappedCall {
+/// Maps an agent's tool call onto Warrant's ids and input shapes; a shell call that names no
+/// directory of its own runs in `call_dir` when given (the agent's shell is elsewhere than
+/// the project), which its input then names as `cwd`.
+pub(crate) fn map(name: &str, input: &Value, call_dir: Option<&Path>) -> MappedCall {
     let keep = || MappedCall {
         tool: name.to_owned(),
         input: input.clone(),
@@ -34,9 +38,19 @@ pub(crate) fn map(name: &str, input: &Value) -> MappedCall {
         return keep();
     }
     if is_shell_tool(name) {
+        let mut input = shell_input(input);
+        if let Some(dir) = call_dir
+            && !names_shell_directory(&input)
+            && let Some(object) = input.as_object_mut()
+        {
+            object.insert(
+                "cwd".to_owned(),
+                Value::String(dir.to_string_lossy().into_owned()),
+            );
+        }
         return MappedCall {
             tool: SHELL_TOOL.to_owned(),
-            input: shell_input(input),
+            input,
         };
     }
     let id = match name {
@@ -123,7 +137,7 @@ mod tests {
     #[test]
     fn shell_tools_of_every_agent_become_bash_with_their_command() {
         for name in ["Bash", "shell", "run_shell_command"] {
-            let mapped = map(name, &json!({"command": "ls", "description": "list"}));
+            let mapped = map(name, &json!({"command": "ls", "description": "list"}), None);
             assert_eq!(mapped.tool, "Bash");
             assert_eq!(
                 mapped.input,
@@ -134,9 +148,11 @@ mod tests {
 
     #[test]
     fn a_shell_call_keeps_its_directory_and_every_field_the_policy_does_not_model() {
+        // A directory of its own stands, wherever the agent's shell is.
         let mapped = map(
             "shell",
             &json!({"command": ["cat", "passwd"], "workdir": "/etc", "env": {"A": "1"}, "timeout_ms": 5}),
+            Some(Path::new("/home/u")),
         );
         assert_eq!(
             mapped.input,
@@ -145,23 +161,43 @@ mod tests {
         let mapped = map(
             "run_shell_command",
             &json!({"command": "ls", "dir_path": "sub dir"}),
+            None,
         );
         assert_eq!(
             mapped.input,
             json!({"command": "ls", "dir_path": "sub dir"})
         );
+        // None: the directory the agent's shell is in, when that is not the project.
+        assert_eq!(
+            map(
+                "Bash",
+                &json!({"command": "cat .bashrc"}),
+                Some(Path::new("/home/u"))
+            )
+            .input,
+            json!({"command": "cat .bashrc", "cwd": "/home/u"})
+        );
+        assert_eq!(
+            map(
+                "Bash",
+                &json!({"command": "ls", "cwd": null}),
+                Some(Path::new("/h"))
+            )
+            .input,
+            json!({"command": "ls", "cwd": "/h"})
+        );
         // No readable command: as given.
         let odd = json!({"command": 7, "cwd": "/"});
-        assert_eq!(map("Bash", &odd).input, odd);
+        assert_eq!(map("Bash", &odd, None).input, odd);
     }
 
     #[test]
     fn readers_become_view_with_path() {
-        let mapped = map("Read", &json!({"file_path": "/w/a.txt", "limit": 5}));
+        let mapped = map("Read", &json!({"file_path": "/w/a.txt", "limit": 5}), None);
         assert_eq!(mapped.tool, "view");
         assert_eq!(mapped.input, json!({"path": "/w/a.txt", "limit": 5}));
         assert_eq!(
-            map("read_file", &json!({"absolute_path": "/w/a"})).input,
+            map("read_file", &json!({"absolute_path": "/w/a"}), None).input,
             json!({"path": "/w/a"})
         );
     }
@@ -169,20 +205,20 @@ mod tests {
     #[test]
     fn mcp_and_unknown_tools_keep_their_name_and_input() {
         let input = json!({"path": "/etc/passwd"});
-        assert_eq!(map("mcp__fs__view", &input).tool, "mcp__fs__view");
-        assert_eq!(map("Task", &input).tool, "Task");
-        assert_eq!(map("Task", &input).input, input);
+        assert_eq!(map("mcp__fs__view", &input, None).tool, "mcp__fs__view");
+        assert_eq!(map("Task", &input, None).tool, "Task");
+        assert_eq!(map("Task", &input, None).input, input);
     }
 
     #[test]
     fn a_one_file_patch_is_an_edit_and_a_patch_over_many_files_stays_apply_patch() {
         let one = "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-a\n+b\n*** End Patch";
-        let mapped = map("apply_patch", &json!({ "command": one }));
+        let mapped = map("apply_patch", &json!({ "command": one }), None);
         assert_eq!(mapped.tool, "Edit");
         assert_eq!(mapped.input["path"], "src/a.rs");
         let two = "*** Begin Patch\n*** Add File: a\n+x\n*** Delete File: b\n*** End Patch";
         assert_eq!(
-            map("apply_patch", &json!({ "command": two })).tool,
+            map("apply_patch", &json!({ "command": two }), None).tool,
             "apply_patch"
         );
     }
@@ -190,11 +226,14 @@ mod tests {
     #[test]
     fn a_patch_that_moves_its_file_stays_apply_patch() {
         let moved = "*** Begin Patch\n*** Update File: src/a.rs\n*** Move to: ~/.bashrc\n@@\n-a\n+b\n*** End Patch";
-        let mapped = map("apply_patch", &json!({ "command": moved }));
+        let mapped = map("apply_patch", &json!({ "command": moved }), None);
         assert_eq!(mapped.tool, "apply_patch");
         assert_eq!(mapped.input, json!({ "command": moved }));
         // A move onto the very same path is still one file.
         let same = "*** Begin Patch\n*** Update File: src/a.rs\n*** Move to: src/a.rs\n@@\n-a\n+b\n*** End Patch";
-        assert_eq!(map("apply_patch", &json!({ "command": same })).tool, "Edit");
+        assert_eq!(
+            map("apply_patch", &json!({ "command": same }), None).tool,
+            "Edit"
+        );
     }
 }

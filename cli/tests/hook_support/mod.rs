@@ -67,13 +67,27 @@ impl Workspace {
         args: &[A],
         env: &[(&str, Option<&Path>)],
     ) -> Answer {
+        self.run_hook_from(agent, stdin, args, env, &self.root)
+    }
+
+    /// [`Self::run_hook`] with the hook process started in `dir`.
+    pub fn run_hook_from<A: AsRef<std::ffi::OsStr>>(
+        &self,
+        agent: &str,
+        stdin: &str,
+        args: &[A],
+        env: &[(&str, Option<&Path>)],
+        dir: &Path,
+    ) -> Answer {
         let mut command = Command::new(env!("CARGO_BIN_EXE_warrant"));
         command
             .args(["hook", agent])
             .args(args)
-            .current_dir(&self.root)
+            .current_dir(dir)
             .env_remove("WARRANT_TOKEN")
             .env_remove("WARRANT_DATA_DIR")
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("GEMINI_PROJECT_DIR")
             .env("XDG_CONFIG_HOME", &self.config);
         for (name, value) in env {
             match value {

@@ -146,6 +146,18 @@ fn tool_words(name: &str) -> Vec<String> {
     words
 }
 
+/// Input fields of shell tools that name the directory the command runs in (Codex's
+/// `workdir`, `cwd`, Gemini CLI's `dir_path`, `directory`): the policy honours them.
+pub const SHELL_DIRECTORY_FIELDS: &[&str] = &["workdir", "cwd", "directory", "dir_path"];
+
+/// Whether a shell tool's input names the directory its command runs in (any of
+/// [`SHELL_DIRECTORY_FIELDS`], not null).
+pub fn names_shell_directory(input: &serde_json::Value) -> bool {
+    SHELL_DIRECTORY_FIELDS
+        .iter()
+        .any(|f| input.get(*f).is_some_and(|v| !v.is_null()))
+}
+
 /// The command line of a shell tool's input: `command` (else `cmd`, as Codex's
 /// `exec_command` names it) as a string, or as an argument vector (`["bash", "-lc", "ls"]`)
 /// quoted back into one line; `None` when it is neither. Every evaluator reads the command

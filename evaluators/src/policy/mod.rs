@@ -203,7 +203,7 @@ impl PolicyEvaluator {
             let unknown_field = input.as_object().and_then(|m| {
                 m.keys().find(|k| {
                     !SHELL_FIELDS.contains(&k.as_str())
-                        && !SHELL_DIRECTORY_FIELDS.contains(&k.as_str())
+                        && !warrant_core::catalog::SHELL_DIRECTORY_FIELDS.contains(&k.as_str())
                 })
             });
             let Some(field) = unknown_field else {
@@ -343,14 +343,11 @@ const SHELL_FIELDS: &[&str] = &[
     "max_output_tokens",
 ];
 
-/// Input fields of shell tools that name the directory the command runs in: honoured.
-const SHELL_DIRECTORY_FIELDS: &[&str] = &["workdir", "cwd", "directory", "dir_path"];
-
 /// The directory a shell tool runs its command in (Codex's `workdir`, `cwd`, Gemini's
 /// `directory`): unknown when it is not a string or several fields name one.
 pub(crate) fn shell_start(input: &serde_json::Value) -> crate::shell::WorkingDir {
     // A null field is no field; several fields naming one directory name it.
-    let named: Vec<&serde_json::Value> = SHELL_DIRECTORY_FIELDS
+    let named: Vec<&serde_json::Value> = warrant_core::catalog::SHELL_DIRECTORY_FIELDS
         .iter()
         .filter_map(|f| input.get(*f))
         .filter(|v| !v.is_null())
