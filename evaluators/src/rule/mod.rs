@@ -122,10 +122,15 @@ impl RuleEvaluator {
         if let Some((server, _)) = tool.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
             servers.push(server);
         }
+        // A shell command runs from the tool's working-directory field, when it names one.
+        let start = crate::policy::shell_start(&call.input);
         let parsed = is_shell_tool(tool)
             .then(|| warrant_core::catalog::shell_command_text(&call.input))
             .flatten()
-            .map(|c| crate::shell::parse_in(cx, &c));
+            .map(|c| match &start {
+                WorkingDir::Root => crate::shell::parse_in(cx, &c),
+                _ => std::sync::Arc::new(crate::shell::parse_from(&c, start.clone())),
+            });
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
         let models = script.map(effects::Models::new);
         let script = script.zip(models.as_ref());
@@ -140,18 +145,18 @@ impl RuleEvaluator {
             in_workspace: Vec::new(),
             run_as_depth: 0,
         };
-        // Where each command runs: from the tool's working-directory field, then `cd`.
+        // Where each command runs (from the tool's working-directory field, then `cd`): an
+        // allow rule on a command covers it only in the workspace, links followed.
         if let Some((script, _)) = script {
-            let start = crate::policy::shell_start(&call.input);
             view.in_workspace = script
                 .commands
                 .iter()
-                .map(|cmd| match (&start, &cmd.cwd) {
-                    (WorkingDir::Root, WorkingDir::Root) => true,
-                    (WorkingDir::Root, WorkingDir::Dir(d)) => {
+                .map(|cmd| match &cmd.cwd {
+                    WorkingDir::Root => true,
+                    WorkingDir::Dir(d) => {
                         places.locate(d, &WorkingDir::Root).place == crate::paths::Place::Inside
                     }
-                    _ => false,
+                    WorkingDir::Unknown => false,
                 })
                 .collect();
         }

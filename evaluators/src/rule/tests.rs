@@ -394,6 +394,94 @@ async fn deny_rules_see_what_a_privileged_runner_runs() {
 }
 
 #[tokio::test]
+async fn a_working_directory_in_the_workspace_keeps_allow_rules() {
+    let ws = workspace_with_sub();
+    let root = ws.path();
+    let rules = rules(
+        &["Bash(npm test)", "Bash(cat:*)"],
+        &[],
+        &["Read(secrets/**)"],
+    );
+    let call = |command: &str, field: &str, dir: &str| {
+        ToolCall::new("s", "c", "Bash", json!({ "command": command, field: dir }))
+    };
+    let inside = root.join("src").to_string_lossy().into_owned();
+    for (field, dir) in [
+        ("workdir", "src"),
+        ("cwd", "src"),
+        ("workdir", "."),
+        ("workdir", inside.as_str()),
+        // A link to a directory inside.
+        ("workdir", "alias"),
+    ] {
+        assert_eq!(
+            code(&rules, &call("npm test", field, dir), root)
+                .await
+                .as_deref(),
+            ALLOW,
+            "{field}: {dir}"
+        );
+    }
+    let outside = tempfile::tempdir().expect("outside");
+    std::os::unix::fs::symlink(outside.path(), root.join("out-link")).expect("out-link");
+    let outside_text = outside.path().to_string_lossy().into_owned();
+    for (field, dir) in [
+        ("workdir", outside_text.as_str()),
+        ("workdir", ".."),
+        ("workdir", "out-link"),
+        ("cwd", "~"),
+    ] {
+        assert_eq!(
+            code(&rules, &call("npm test", field, dir), root).await,
+            None,
+            "{field}: {dir}"
+        );
+    }
+    // Not one directory: no allow (and a word may be a path the deny rule names).
+    let both = ToolCall::new(
+        "s",
+        "c",
+        "Bash",
+        json!({ "command": "npm test", "workdir": "src", "cwd": "sub" }),
+    );
+    assert_eq!(code(&rules, &both, root).await.as_deref(), ASK);
+    let number = ToolCall::new(
+        "s",
+        "c",
+        "Bash",
+        json!({ "command": "npm test", "workdir": 3 }),
+    );
+    assert_eq!(code(&rules, &number, root).await.as_deref(), ASK);
+    // Paths are read from that directory: the deny rule holds there.
+    assert_eq!(
+        code(&rules, &call("cat token", "workdir", "secrets"), root)
+            .await
+            .as_deref(),
+        DENY
+    );
+    assert_eq!(
+        code(&rules, &call("cat ../secrets/token", "cwd", "src"), root)
+            .await
+            .as_deref(),
+        DENY
+    );
+    assert_eq!(
+        code(&rules, &call("cat lib.rs", "workdir", "src"), root)
+            .await
+            .as_deref(),
+        ALLOW
+    );
+    // Unknown: the deny rule may apply.
+    let unknown = ToolCall::new(
+        "s",
+        "c",
+        "Bash",
+        json!({ "command": "cat token", "workdir": ["secrets"] }),
+    );
+    assert_eq!(code(&rules, &unknown, root).await.as_deref(), ASK);
+}
+
+#[tokio::test]
 async fn a_relative_path_after_an_unknown_cd_may_be_any() {
     let ws = workspace();
     let rules = rules(&["Bash(cat:*)"], &[], &["Read(secrets/**)"]);
