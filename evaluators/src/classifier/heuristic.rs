@@ -430,6 +430,11 @@ fn routine_builds(script: &shell::Script) -> bool {
             // `npm run env` prints every environment variable; `exec`/`dlx` fetch packages.
             return false;
         }
+        if !routine_targets(program, &texts) {
+            // `make install`, `npm run deploy`: a target or script is code of the project's
+            // own, and only the ones a build names for building and checking are routine.
+            return false;
+        }
         let runs_value = RUNS_VALUE
             .iter()
             .find(|(p, _)| *p == program)
@@ -479,6 +484,57 @@ fn routine_builds(script: &shell::Script) -> bool {
         any = true;
     }
     any
+}
+
+/// The targets and scripts a build runs routinely: building, testing and checking the
+/// workspace. Any other (`install`, `deploy`, `publish`, `release`, `upload`, `clean`, a name
+/// of the project's own) may write outside the workspace or talk to the network.
+const ROUTINE_TARGETS: &[&str] = &[
+    "all",
+    "build",
+    "test",
+    "tests",
+    "check",
+    "lint",
+    "fmt",
+    "format",
+    "typecheck",
+    "type-check",
+    "compile",
+    "doc",
+    "docs",
+    "bench",
+    "coverage",
+    "vet",
+];
+
+/// Options of `make` and `just` whose value is the next word (not a target).
+const TARGET_RUNNER_VALUES: &[&str] = &["-C", "-f", "-j", "-l", "-o", "-W", "-I", "-d"];
+
+/// Whether the targets `make`/`just` run, or the script `npm run`-style runners run, are all
+/// routine ([`ROUTINE_TARGETS`]); other programs have none.
+fn routine_targets(program: &str, texts: &[&str]) -> bool {
+    match program {
+        "make" | "just" => {
+            let mut words = texts.iter();
+            while let Some(word) = words.next() {
+                if TARGET_RUNNER_VALUES.contains(word) {
+                    words.next();
+                } else if !word.starts_with('-') && !ROUTINE_TARGETS.contains(word) {
+                    return false;
+                }
+            }
+            true
+        }
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            let mut operands = texts.iter().filter(|t| !t.starts_with('-'));
+            match operands.next() {
+                Some(&"run") => operands.next().is_some_and(|s| ROUTINE_TARGETS.contains(s)),
+                _ => true,
+            }
+        }
+        _ => true,
+    }
 }
 
 /// Paths whose change runs code later or elsewhere: git's own files and hooks, CI
