@@ -437,6 +437,13 @@ fn shell_effects<'m>(
                         .is_none_or(|t| !placed(t, &cwd) || !places.locate(t, &cwd).path.exists())
                 });
                 for t in &e.trees {
+                    // A pathspec with magic (`git grep x -- :/secrets`).
+                    if e.repository
+                        && let Some(text) = t.root.literal().filter(|t| t.starts_with(':'))
+                        && git_object_names(places, text, &cwd, out)
+                    {
+                        continue;
+                    }
                     match word_paths(places, &t.root, &cwd) {
                         Some(paths) => out.trees.extend(paths),
                         None => out.unread[Kind::Read.at()] = true,
@@ -509,35 +516,50 @@ fn moved(from: &WorkingDir, to: Option<&WorkingDir>) -> Option<WorkingDir> {
 /// top may be; deeper, any path of the workspace may be the one it names.
 const MAX_REPOSITORY_DEPTH: usize = 64;
 
-/// Reads a git object name `REV:PATH` (or an index entry `:PATH`, `:N:PATH`) of a command
-/// working in `cwd` as the files it names, into `out`'s trees: a `./` or `../` path from
-/// `cwd`, any other from the top of the repository, which is `cwd` or a directory above it
-/// (a nested repository's top is not the workspace's). Where that is not known, the command
-/// may print any file. `false` for a word that names no path that way (`:/message`, no
-/// colon).
+/// Reads a git object name `REV:PATH` (or an index entry `:PATH`, `:N:PATH`) or a pathspec
+/// with magic of a command working in `cwd` as the files it names, into `out`'s trees: a
+/// `./` or `../` path from `cwd`, any other (and `:/PATH`, `:(top)PATH`) from the top of the
+/// repository, which is `cwd` or a directory above it (a nested repository's top is not the
+/// workspace's). Where that is not known, or with other magic (`:!PATH` and `:^PATH` exclude
+/// it and match the rest, `:(icase)`, `:(glob)`, `:(attr:…)`), the command may print any
+/// file. `false` for a word that names no path that way (no colon).
 fn git_object_names(
     places: &Places<'_>,
     text: &str,
     cwd: &WorkingDir,
     out: &mut CallEffects,
 ) -> bool {
-    if text.starts_with(":/") {
-        return false;
-    }
-    let Some((_, path)) = text.split_once(':') else {
-        return false;
-    };
-    // `:0:PATH`: a stage of the index.
-    let path = match path.split_once(':') {
-        Some(("0" | "1" | "2" | "3", rest)) => rest,
-        _ => path,
+    let magic = |rest: &str| rest.starts_with(['(', '!', '^']);
+    let (path, from_top) = if let Some(rest) = text
+        .strip_prefix(":/")
+        .or_else(|| text.strip_prefix(":(top)"))
+    {
+        if magic(rest) {
+            out.history = true;
+            return true;
+        }
+        (rest.strip_prefix(':').unwrap_or(rest), true)
+    } else if text.strip_prefix(':').is_some_and(magic) {
+        out.history = true;
+        return true;
+    } else {
+        let Some((_, path)) = text.split_once(':') else {
+            return false;
+        };
+        // `:0:PATH`: a stage of the index.
+        let path = match path.split_once(':') {
+            Some(("0" | "1" | "2" | "3", rest)) => rest,
+            _ => path,
+        };
+        let near = path.starts_with("./") || path.starts_with("../") || path.starts_with('/');
+        (path, !near)
     };
     let path = if path.is_empty() { "." } else { path };
     if !placed(path, cwd) {
         out.history = true;
         return true;
     }
-    if path.starts_with("./") || path.starts_with("../") || path.starts_with('/') {
+    if !from_top {
         out.trees.push(name(places, path, cwd));
         return true;
     }

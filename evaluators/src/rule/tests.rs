@@ -206,6 +206,13 @@ async fn git_objects_named_from_another_directory_meet_read_rules() {
             "git -C sub/.. show HEAD:secrets/token",
             "git show HEAD:./secrets/../secrets/token",
             "git show HEAD:SECRETS/token",
+            // Pathspecs from the top of the repository.
+            "git -C sub grep x -- :/secrets",
+            "git -C sub grep x -- ':(top)secrets'",
+            "git -C sub grep x -- :/:secrets/token",
+            "git -C sub log -p -- :/secrets",
+            "cd sub && git diff -- :/secrets/token",
+            "git -C sub grep x -- :/",
         ],
     )
     .await;
@@ -275,6 +282,12 @@ async fn git_dumps_naming_no_path_read_everything() {
             "git -C \"$d\" show HEAD:secrets/token",
             "cd \"$d\" && git show HEAD:secrets/token",
             "GIT_DIR=.git git show HEAD",
+            // Pathspecs that may match any file.
+            "git grep x -- ':!docs'",
+            "git grep x -- ':^docs'",
+            "git grep x -- ':(icase)SECRETS'",
+            "git grep x -- ':(glob)s*/token'",
+            "git -C sub grep x -- ':/!docs'",
             "hub show HEAD",
             "git-show HEAD",
             "echo HEAD:secrets/token | xargs git show",
