@@ -229,7 +229,15 @@ fn effects(cmd: &SimpleCommand) -> Result<Effects> {
     let mut e = Effects::default();
     match entry.program.operands {
         Operands::Special(special) => {
-            self::special(special, program, entry, args, cmd.wraps, &mut e)?;
+            self::special(
+                special,
+                program,
+                entry,
+                args,
+                cmd.wraps,
+                cmd.argument_vector,
+                &mut e,
+            )?;
         }
         Operands::Command => {
             let inner = wrapped_command(program, args)?;
@@ -480,6 +488,7 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
             }
             e.meta.extend(operands);
         }
+        // Line counters (`tokei`, `scc`) print counts, never a file's text.
         Operands::Walked => trees(operands, &flags, true, e),
         Operands::Trees => e.trees.extend(operands.into_iter().map(|root| Tree {
             follow: true,
@@ -498,6 +507,7 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
                 };
                 e.meta.extend(roots);
             } else if flags.recursive {
+                grep_globs(&mut flags);
                 trees(operands, &flags, false, e);
             } else {
                 e.reads.extend(operands);
@@ -513,12 +523,29 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
     Ok(())
 }
 
+/// Keeps only the `--exclude`/`--include` globs of `grep` that the tree walk reads as grep
+/// does. GNU grep matches them with fnmatch(3) against a file's base name: no braces, `**` is
+/// `*`, a `/` never matches, and brackets and escapes follow other rules than the walk's
+/// glob matcher. An exclusion outside the plain subset (`*`, `?`, literal characters) is
+/// dropped, so the files it may not exclude count as read; such an inclusion limits nothing.
+fn grep_globs(flags: &mut Flags) {
+    let plain = |g: &str| {
+        !g.is_empty() && !g.contains(['{', '}', '[', ']', '\\', '/']) && !g.contains("**")
+    };
+    flags.excludes.retain(|g| plain(g));
+    for name in &mut flags.names {
+        if name.as_deref().is_some_and(|g| !plain(g)) {
+            *name = None;
+        }
+    }
+}
+
 fn unreachable_special() -> Result<()> {
     Err("its arguments need a reader the table does not name".to_owned())
 }
 
-/// A tree searched as `flags` say; `ignores` for searchers that honour ignore files unless
-/// told not to (`rg`, `ag`).
+/// A tree searched as `flags` say; `ignores` for searchers that honour ignore files as `rg`
+/// does, unless told not to.
 fn tree(root: Word, flags: &Flags, hidden: bool, ignores: bool) -> Tree {
     // One unknown limit limits nothing; with both includes and excludes given, which one
     // decides depends on their order and on the program (grep: the last that matches, and a
@@ -569,6 +596,7 @@ fn special(
     entry: &Entry,
     args: &[Word],
     cmd_wraps: bool,
+    argument_vector: bool,
     e: &mut Effects,
 ) -> Result<()> {
     match special {
@@ -576,7 +604,7 @@ fn special(
         Special::Printf => printf(args),
         Special::Sed => sed::model(entry, args, e),
         Special::Awk => awk::model(entry, args, e),
-        Special::Jq if matches!(program, "rg" | "ag") => rg(entry, args, e),
+        Special::Jq if matches!(program, "rg" | "ag") => rg(program, entry, args, e),
         Special::Jq => jq(program, entry, args, e),
         Special::Find => find::model(args, e),
         Special::Test => test(program, args),
@@ -589,7 +617,7 @@ fn special(
         Special::Declare => declare(program, args),
         Special::Set => set(args),
         Special::Xxd => xxd(args, e),
-        Special::ShellCode => shell_code(cmd_wraps, args),
+        Special::ShellCode => shell_code(cmd_wraps, argument_vector, args),
         Special::Printenv => {
             let mut names = 0;
             for item in read_args(entry, args)? {
@@ -672,8 +700,8 @@ fn printf(args: &[Word]) -> Result<()> {
     }
 }
 
-/// `rg`: a pattern (unless `-e`/`-f` or `--files`), then trees.
-fn rg(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
+/// `rg` and `ag`: a pattern (unless `-e`/`-f` or `--files`), then trees.
+fn rg(program: &str, entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
     let mut flags = Flags::default();
     let items = read_args(entry, args)?;
     let mut operands = options(items, e, &mut flags)?;
@@ -681,8 +709,11 @@ fn rg(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
         single_words(&operands, 1)?;
         operands.remove(0);
     }
-    // `rg` and `ag` honour ignore files.
-    trees(operands, &flags, true, e);
+    // Only `rg`'s ignore rules are the ones the tree walk applies (`.gitignore`, `.ignore`,
+    // `.rgignore`, `**`, anchored and negated patterns). `ag` reads `.gitignore` only in
+    // part (no `**`, `?` or `dir/glob` patterns, no `.rgignore`): every file it may not
+    // ignore counts as searched.
+    trees(operands, &flags, program == "rg", e);
     Ok(())
 }
 
@@ -1413,27 +1444,36 @@ fn declare(program: &str, args: &[Word]) -> Result<()> {
 }
 
 /// `bash -c CODE [NAME ARGS…]`: harmless when the code was read (the shell reader unwrapped
-/// it) and no start-up file is: a login or interactive shell reads the user's profile.
+/// it) and no start-up file is: a login or interactive shell (`-l`, `--login`, `-i`,
+/// `--rcfile`, `--init-file`) first runs the user's start-up files (`/etc/profile`,
+/// `~/.bash_profile`, `~/.profile`, `~/.bashrc`), whose commands (agents, version managers,
+/// prompts that contact the network) are not judged: unmodeled.
 ///
-/// `-l`/`--login` (how Codex runs every command: `bash -lc SCRIPT`) is accepted with `-c`: a
-/// login shell first runs the user's start-up files (`/etc/profile`, `~/.bash_profile`,
-/// `~/.bash_login`, `~/.profile`). They lie outside the workspace, no allowed call ever
-/// writes them (a write outside the workspace, or to a shell start-up file, is never
-/// allowed), and they are the user's own configuration, run by every terminal and login the
-/// user opens: running them again gives the call nothing it chose. What the call adds is the
-/// script, which is judged. `-i` (interactive: history, prompts, job control) stays unknown.
-fn shell_code(unwrapped: bool, args: &[Word]) -> Result<()> {
-    const FLAGS: &str = "ceuxvfnEl";
+/// One login shell is the agent's own: a shell tool given an argument vector
+/// (`argument_vector`, Codex's `["bash", "-lc", SCRIPT]`) runs every command that way, the
+/// person's start-up files included, whatever the command; the script it runs is judged.
+fn shell_code(unwrapped: bool, argument_vector: bool, args: &[Word]) -> Result<()> {
+    const FLAGS: &str = "ceuxvfnE";
     const NAMES: &[&str] = &[
         "errexit", "nounset", "pipefail", "xtrace", "verbose", "noglob",
     ];
+    let login = |what: &str| {
+        if argument_vector {
+            Ok(())
+        } else {
+            Err(format!(
+                "`{what}` makes a login shell, which first runs the user's start-up files"
+            ))
+        }
+    };
     let mut code = false;
     let mut i = 0;
     while let Some(w) = args.get(i) {
         let t = literal(w)?;
         i += 1;
         match t {
-            "--noprofile" | "--norc" | "--posix" | "--login" => continue,
+            "--noprofile" | "--norc" | "--posix" => continue,
+            "--login" => login(t)?,
             "--" => break,
             _ if t.starts_with("--") => {
                 return Err(format!(
@@ -1453,6 +1493,7 @@ fn shell_code(unwrapped: bool, args: &[Word]) -> Result<()> {
                             }
                         }
                         'c' => code = true,
+                        'l' if t.starts_with('-') => login(t)?,
                         c if FLAGS.contains(c) => {}
                         c => {
                             return Err(format!(

@@ -5,6 +5,7 @@
 //! [`Script`] and judge it in their own terms.
 
 mod lower;
+mod posix;
 mod unwrap;
 mod words;
 
@@ -69,6 +70,11 @@ pub enum ShellError {
     /// extended glob, a variable assigned where it cannot be followed).
     #[error("bash gives `{0}` a meaning that is not modelled")]
     Unmodeled(String),
+    /// The shell that runs it is not bash and may read it otherwise than bash does (`sh -c`
+    /// with `$'…'`, which dash does not decode), or it leaves a process running after the
+    /// command ends (`&` with no `wait`, `coproc`).
+    #[error("{0}")]
+    Unsettled(String),
 }
 
 /// Where a redirection sends or takes data.
@@ -127,6 +133,11 @@ pub struct SimpleCommand {
     /// The commands whose output this one consumes: earlier parts of its pipeline, and
     /// substitutions in its words and redirections.
     pub feeds: Vec<usize>,
+    /// Whether it is the whole command and reads as an argument vector quoted back into a
+    /// line, every word in single quotes (`'bash' '-lc' 'ls'`): how an agent that gives its
+    /// shell tool a vector (Codex's `["bash", "-lc", SCRIPT]`) starts the shell it runs
+    /// every command in.
+    pub argument_vector: bool,
 }
 
 impl SimpleCommand {
@@ -225,7 +236,29 @@ pub fn parse(command: &str) -> Result<Script, ShellError> {
 pub fn parse_from(command: &str, start: WorkingDir) -> Result<Script, ShellError> {
     let mut script = Script::default();
     lower::Lowering::new(&mut script).program(command, 0, start)?;
+    let whole = script.commands.first().is_some_and(|first| {
+        first.parent.is_none()
+            && first.redirects.is_empty()
+            && first.assignments.is_empty()
+            && quoted_vector(&first.words).is_some_and(|line| line == command)
+    });
+    if whole && let Some(first) = script.commands.first_mut() {
+        first.argument_vector = true;
+    }
     Ok(script)
+}
+
+/// The line an argument vector of these words is quoted back into (each word in single
+/// quotes, `'` as `'\''`, joined by spaces), when every word is literal.
+fn quoted_vector(words: &[Word]) -> Option<String> {
+    let parts: Option<Vec<String>> = words
+        .iter()
+        .map(|w| {
+            w.literal()
+                .map(|t| format!("'{}'", t.replace('\'', "'\\''")))
+        })
+        .collect();
+    parts.map(|p| p.join(" "))
 }
 
 /// What the evaluators of one call share, kept in the call's analysis slot

@@ -12,6 +12,9 @@ pub(super) enum Inner {
     Code(String),
     /// Shell code only known at run time.
     DynamicCode,
+    /// Shell code given as literal text that the shell running it may read otherwise than
+    /// bash does (why, for the reason shown).
+    Unmodeled(String),
 }
 
 /// How a wrapper runs what it wraps.
@@ -138,7 +141,7 @@ pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
                 joined_code(rest)
             };
         }
-        shell if SHELLS.contains(&shell) => out.inner = shell_code(args),
+        shell if SHELLS.contains(&shell) => out.inner = shell_code(shell, args),
         _ => {}
     }
     out
@@ -303,8 +306,9 @@ fn find_exec(args: &[Word]) -> Vec<Inner> {
 }
 
 /// `bash -c CODE`, `sh -lc CODE`, `bash -o pipefail -c CODE`: the code; a shell reading a
-/// script file or its input wraps nothing.
-fn shell_code(args: &[Word]) -> Vec<Inner> {
+/// script file or its input wraps nothing. Code for `shell` when it is not bash is also
+/// [`Inner::Unmodeled`] unless bash and that shell read it alike.
+fn shell_code(shell: &str, args: &[Word]) -> Vec<Inner> {
     let mut takes_code = false;
     let mut i = 0;
     while let Some(w) = args.get(i) {
@@ -322,7 +326,17 @@ fn shell_code(args: &[Word]) -> Vec<Inner> {
         i += 1;
     }
     match (takes_code, args.get(i)) {
-        (true, Some(word)) => code(word),
+        (true, Some(word)) => {
+            let mut inner = code(word);
+            // The code is still read with bash's grammar (its commands are judged, hard
+            // denies included), but a shell that may read it otherwise makes it unmodeled.
+            if let Some(Inner::Code(text)) = inner.first()
+                && let Some(why) = super::posix::differs_from_bash(shell, text)
+            {
+                inner.push(Inner::Unmodeled(why));
+            }
+            inner
+        }
         _ => Vec::new(),
     }
 }

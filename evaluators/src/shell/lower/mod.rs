@@ -109,8 +109,28 @@ impl<'s> Lowering<'s> {
     /// after the list run in an unknown directory unless the `cd` came first; a command run
     /// in the background (`&`) moves nothing.
     fn list(&mut self, list: &CompoundList, depth: usize, pipe: &[usize]) {
-        for item in &list.0 {
+        for (at, item) in list.0.iter().enumerate() {
             let and_or = &item.0;
+            // A job sent to the background and not waited for by a later `wait` of the same
+            // list keeps running after the command ends (`sleep 100 &`, `(tail -f log &)`).
+            if matches!(item.1, ast::SeparatorOperator::Async)
+                && !list.0[at + 1..]
+                    .iter()
+                    .any(|later| later.0.to_string().trim() == "wait")
+            {
+                let code = and_or
+                    .to_string()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                self.script.unreadable.push(Unreadable {
+                    error: ShellError::Unsettled(
+                        "`&` sends a job to the background with no `wait`: it may keep running after the command ends"
+                            .to_owned(),
+                    ),
+                    code,
+                });
+            }
             let entry = self.cwd.clone();
             // A background job runs in a subshell: what it assigns is not the shell's.
             let background = self.assigned.len();
@@ -415,6 +435,13 @@ impl<'s> Lowering<'s> {
             }
             // A coprocess always runs in a forked subshell: a `cd` in it moves nothing after.
             CompoundCommand::Coprocess(c) => {
+                // Nothing waits for a coprocess: it may keep running after the command ends.
+                self.script.unreadable.push(Unreadable {
+                    error: ShellError::Unsettled(
+                        "a coprocess may keep running after the command ends".to_owned(),
+                    ),
+                    code: "coproc".to_owned(),
+                });
                 let saved = self.cwd.clone();
                 let kept = self.assigned.len();
                 self.command(&c.body, depth, pipe);

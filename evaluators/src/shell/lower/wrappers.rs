@@ -34,14 +34,8 @@ impl Lowering<'_> {
     pub(super) fn unwrap(&mut self, index: usize, depth: usize) {
         if depth > MAX_INNER_DEPTH {
             // A limit reached is never a reason to stop looking: the rest is unread.
-            let code = self.script.commands[index]
-                .words
-                .iter()
-                .map(|w| w.raw.as_str())
-                .collect::<Vec<_>>()
-                .join(" ");
             self.script.unreadable.push(crate::shell::Unreadable {
-                code,
+                code: raw_text(&self.script.commands[index]),
                 error: crate::shell::ShellError::TooDeep,
             });
             return;
@@ -104,6 +98,12 @@ impl Lowering<'_> {
                     }
                 }
                 Inner::DynamicCode => self.script.commands[index].runs_dynamic_code = true,
+                Inner::Unmodeled(why) => {
+                    self.script.unreadable.push(crate::shell::Unreadable {
+                        code: raw_text(&outer),
+                        error: crate::shell::ShellError::Unsettled(why),
+                    });
+                }
             }
         }
         // `builtin cd`, `command cd`, `eval cd`: only a plain literal `cd DIR` is followed.
@@ -181,6 +181,15 @@ fn cd_target<'a>(program: &str, args: &'a [Word]) -> Option<CdTarget<'a>> {
         }
         _ => None,
     }
+}
+
+/// The words of a command as written, joined by spaces.
+fn raw_text(cmd: &crate::shell::SimpleCommand) -> String {
+    cmd.words
+        .iter()
+        .map(|w| w.raw.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The directory `dir` names when entered from `from`.
