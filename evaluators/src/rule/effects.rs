@@ -630,7 +630,10 @@ fn git_reads(
     history: Option<bool>,
     out: &mut CallEffects,
 ) {
-    let Some(program) = cmd.program() else {
+    let Some(program) = cmd
+        .program()
+        .filter(|p| *p == "git" || *p == "hub" || p.starts_with("git-"))
+    else {
         return;
     };
     let words: Vec<&str> = std::iter::once(program)
