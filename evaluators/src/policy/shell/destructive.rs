@@ -4,10 +4,12 @@
 use warrant_core::decision::Risk;
 use warrant_core::evaluator::Stance;
 
-use super::judge::{Judge, has_flag, positional};
+use super::judge::{Judge, Target, has_flag, positional};
 use super::programs::DOWNLOADERS;
 use crate::paths::Place;
-use crate::shell::{INTERPRETERS, SimpleCommand, Word};
+use crate::policy::codes::SHELL_DESTRUCTIVE;
+use crate::policy::finding::{Finding, quote};
+use crate::shell::{INTERPRETERS, SimpleCommand, Word, WorkingDir};
 
 /// Programs that delete or destroy the files they are given, one by one: run on every file a
 /// producer finds under a tree, they delete that tree.
@@ -79,6 +81,9 @@ pub(super) fn remove(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         && (has_flag(args, 'r', "--recursive") || has_flag(args, 'R', "--recursive"));
     for target in positional(args) {
         j.write(cmd, target, Some(recursive));
+        if recursive {
+            dynamic_tree(j, cmd, target);
+        }
     }
     if cmd.extra_args {
         // `find ~ -type f | xargs rm`: every file of the tree found is deleted, the tree is.
@@ -100,6 +105,71 @@ pub(super) fn remove(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         }
         let risk = if recursive { Risk::High } else { Risk::Medium };
         j.write_inside(cmd, "deletes paths only known when it runs", risk);
+    }
+}
+
+/// A tree deleted whole (`rm -rf WORD`, `find WORD -delete`) whose name is only known when it
+/// runs: each value a loop gives it is judged as written; `$HOME` and `$PWD` are the home
+/// and the command's directory; anything else (`"$(echo ~)"`, `"$X"`, `` `pwd`/.. ``) may be
+/// the home directory, the root or a parent of the workspace, which no mode may settle: a
+/// binding ask, unless its known beginning already lies below the workspace root.
+pub(super) fn dynamic_tree(j: &mut Judge<'_>, cmd: &SimpleCommand, word: &Word) {
+    // What `xargs` appends and `find -exec`'s `{}` are judged by their producers.
+    if word.literal().is_some()
+        || super::judge::braces_only(word).is_some()
+        || cmd.extra_args
+        || word.raw == "{}"
+    {
+        return;
+    }
+    if let Some(domain) = &word.domain
+        && domain.producers.is_empty()
+        && !domain.values.is_empty()
+    {
+        for v in &domain.values {
+            for piece in v.split_whitespace() {
+                j.write(cmd, &Word::literal_text(piece), Some(true));
+            }
+        }
+        return;
+    }
+    let pwd = match &cmd.cwd {
+        WorkingDir::Root => Some(j.places.root().display().to_string()),
+        WorkingDir::Dir(d) if d.starts_with(['/', '~']) => Some(d.clone()),
+        WorkingDir::Dir(d) => Some(format!("{}/{d}", j.places.root().display())),
+        WorkingDir::Unknown => None,
+    };
+    let mut text = word
+        .raw
+        .replace("${HOME}", "~")
+        .replace("$HOME", "~")
+        .replace(['"', '\''], "");
+    if let Some(pwd) = &pwd {
+        text = text.replace("${PWD}", pwd).replace("$PWD", pwd);
+    }
+    if word.domain.is_none() && !text.contains(['$', '`']) && !text.contains("~+") {
+        return j.write(cmd, &Word::literal_text(text), Some(true));
+    }
+    if let Target::Below(l) = j.target(cmd, word)
+        && l.place == Place::Inside
+        && l.path != j.places.root()
+        && !word.raw.contains("..")
+    {
+        return;
+    }
+    let reason = format!(
+        "{} deletes `{}`, a tree only known when it runs, which may be the home directory, the root or a parent of the workspace.",
+        quote(cmd),
+        word.raw
+    );
+    let f = Finding::new(
+        Stance::RequireAsk,
+        SHELL_DESTRUCTIVE,
+        Risk::Critical,
+        reason,
+    );
+    if !j.findings.contains(&f) {
+        j.findings.push(f);
     }
 }
 
@@ -395,6 +465,7 @@ pub(super) fn find(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     for root in &roots {
         if deletes {
             j.write(cmd, root, Some(true));
+            dynamic_tree(j, cmd, root);
             if follows_roots {
                 deleted_through_links(j, cmd, root, follows_all);
             }

@@ -7,6 +7,7 @@ mod git;
 pub(crate) mod judge;
 mod producer;
 mod programs;
+mod reach;
 
 use warrant_core::decision::Risk;
 use warrant_core::evaluator::Stance;
@@ -29,7 +30,20 @@ pub(crate) fn judge_command(
         std::sync::Arc::new(shell::parse_from(command, start.clone()))
     };
     match &*parsed {
-        Ok(script) => judge_script(script, places),
+        Ok(script) => {
+            let (decided, mut all) = judge_script(script, places);
+            if !reach::duplicates_input(command) {
+                return (decided, all);
+            }
+            all.push(Finding::new(
+                Stance::DefaultAsk,
+                super::codes::SHELL_WRITE,
+                Risk::Medium,
+                "The command sends output to its input (`>&0`), which may be the user's terminal.",
+            ));
+            let decided = most_restrictive(all.iter().cloned()).unwrap_or(decided);
+            (decided, all)
+        }
         // A command the policy could not read completely (a syntax error or a parser limit
         // after commands the shell runs first, a NUL byte, more than is read) is never
         // settled by a mode: it asks in every one.
@@ -71,6 +85,7 @@ pub(crate) fn judge_script(script: &Script, places: &Places<'_>) -> (Finding, Ve
     for cmd in &script.commands {
         programs::judge(&mut j, cmd);
     }
+    reach::judge(&mut j);
     let reads: Vec<String> = j
         .findings
         .iter()

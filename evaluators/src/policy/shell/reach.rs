@@ -1,0 +1,1086 @@
+//! A second look at the names a script writes and reads, for what they reach beyond their
+//! spelling: globs and braces the shell expands into other names, names an earlier part of
+//! the script made links to (or moved, or copied with their links), `file:` URLs, the views
+//! of other processes' files under `/proc`, and git work trees outside the workspace.
+//!
+//! Each part is judged again with the paths it stands for, and only what binds in every mode
+//! is kept: a hard deny found that way, or a binding ask when what a name stands for cannot
+//! be told. Everything else was judged already.
+
+use std::path::{Path, PathBuf};
+
+use warrant_core::decision::Risk;
+use warrant_core::evaluator::Stance;
+
+use super::judge::{Judge, braces_only, expand_braces};
+use crate::paths::{Place, Places};
+use crate::policy::codes::{SHELL_DESTRUCTIVE, SHELL_UNKNOWN_COMMAND, SHELL_WRITE};
+use crate::policy::finding::{Finding, quote};
+use crate::shell::{Redirect, RedirectKind, SimpleCommand, Word, WorkingDir};
+
+/// The most names one glob word is replaced by in one judgment; more are judged in turns.
+const CHUNK: usize = 256;
+
+/// The most judgments of one command this look makes; past it the call is a binding ask.
+const MAX_VARIANTS: usize = 64;
+
+/// Programs that print their arguments and touch no file named by them.
+const PRINTERS: &[&str] = &["echo", "printf", ":", "true", "false", "test", "[", "[["];
+
+/// Programs that create, change or delete the files they are given.
+const WRITERS: &[&str] = &[
+    "tee", "cp", "mv", "ln", "link", "install", "touch", "truncate", "mkdir", "rm", "rmdir",
+    "unlink", "shred", "chmod", "chown", "chgrp", "sed", "perl", "dd", "rsync", "tar", "unzip",
+    "patch", "sort", "curl", "wget",
+];
+
+/// Looks again at every part of the script (see the module's documentation).
+pub(super) fn judge(j: &mut Judge<'_>) {
+    let made = made_names(j);
+    for (index, cmd) in j.script.commands.iter().enumerate() {
+        globs(j, cmd);
+        through_made(j, index, cmd, &made);
+        file_urls(j, cmd);
+        process_views(j, cmd);
+        work_tree(j, cmd);
+        tree_copies(j, cmd);
+        input_writes(j, cmd);
+    }
+}
+
+/// Whether writing `text` writes the command's input or a descriptor it inherited
+/// (`/dev/stdin`, `/dev/fd/0`, `/proc/self/fd/0`, `/dev/fd/3`): its own output and error
+/// (`/dev/stdout`, `/dev/fd/1`, `/dev/fd/2`) are not.
+fn names_input(text: &str) -> bool {
+    let fd = text
+        .strip_prefix("/dev/fd/")
+        .or_else(|| text.strip_prefix("/proc/self/fd/"))
+        .or_else(|| text.strip_prefix("/proc/thread-self/fd/"));
+    text == "/dev/stdin" || fd.is_some_and(|n| n != "1" && n != "2")
+}
+
+/// Writing the command's input (`echo … > /dev/stdin`) writes where its input comes from:
+/// a pipe feeding the shell the agent runs commands in (what is written then runs as
+/// commands, unjudged), a file it truncates, or the user's terminal. Never a harmless sink:
+/// a binding ask.
+fn input_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let mut written: Vec<&Word> = cmd
+        .redirects
+        .iter()
+        .filter(|r| r.kind == RedirectKind::Write)
+        .map(|r| &r.target)
+        .collect();
+    if matches!(
+        cmd.program(),
+        Some("tee" | "cp" | "dd" | "truncate" | "install")
+    ) {
+        written.extend(cmd.args());
+    }
+    let named: Vec<String> = written
+        .iter()
+        .filter_map(|w| w.literal())
+        .map(|t| t.strip_prefix("of=").unwrap_or(t))
+        .filter(|t| names_input(t))
+        .map(str::to_owned)
+        .collect();
+    for text in named {
+        binding_ask(
+            j,
+            cmd,
+            SHELL_WRITE,
+            &format!(
+                "writes `{text}`, the command's input: a pipe the shell may read commands from, a file, or the terminal"
+            ),
+        );
+    }
+}
+
+/// Whether the command line sends output to its input's descriptor (`>&0`, `2>&0`,
+/// `>& 0`) outside quotes: that writes the user's terminal, or whatever the input is open
+/// for writing on. The shell's reading drops descriptor copies, so the text is looked at.
+pub(super) fn duplicates_input(command: &str) -> bool {
+    let chars: Vec<char> = command.chars().collect();
+    let open = unquoted(&chars);
+    (0..chars.len()).any(|i| {
+        if !(open[i] && chars[i] == '>' && chars.get(i + 1) == Some(&'&')) {
+            return false;
+        }
+        let mut k = i + 2;
+        while chars.get(k).is_some_and(|c| *c == ' ' || *c == '\t') {
+            k += 1;
+        }
+        chars.get(k) == Some(&'0') && !chars.get(k + 1).is_some_and(char::is_ascii_digit)
+    })
+}
+
+/// For each character, whether the shell reads it outside quotes and unescaped.
+fn unquoted(chars: &[char]) -> Vec<bool> {
+    let (mut single, mut double, mut escaped) = (false, false, false);
+    chars
+        .iter()
+        .map(|&c| {
+            if escaped {
+                escaped = false;
+                return false;
+            }
+            match c {
+                '\\' if !single => escaped = true,
+                '\'' if !double => single = !single,
+                '"' if !single => double = !double,
+                _ => return !single && !double,
+            }
+            false
+        })
+        .collect()
+}
+
+/// Programs that read every file of a tree they are given, and copy, pack or print them.
+fn copies_tree(cmd: &SimpleCommand) -> bool {
+    let args = cmd.args();
+    let flag = |short: &[char], long: &[&str]| {
+        args.iter().filter_map(Word::literal).any(|t| {
+            long.contains(&t) || (t.starts_with('-') && !t.starts_with("--") && t.contains(short))
+        })
+    };
+    match cmd.program() {
+        Some("tar" | "gtar" | "bsdtar" | "7z" | "7za" | "7zz" | "7zr" | "rar" | "pax") => true,
+        Some("zip") => flag(&['r', 'R'], &["--recurse-paths", "--recurse-patterns"]),
+        Some("cp" | "scp") => flag(&['r', 'R', 'a'], &["--recursive", "--archive"]),
+        Some("rsync") => true,
+        Some("grep" | "egrep" | "fgrep" | "zgrep") => {
+            flag(&['r', 'R'], &["--recursive", "--dereference-recursive"])
+        }
+        Some("rg" | "ag" | "ack") => true,
+        _ => false,
+    }
+}
+
+/// A tree outside the workspace that holds a secret by its place (`~/.ssh/id_rsa`,
+/// `~/.aws/credentials`), copied, packed or searched whole (`tar czf /tmp/a.tgz ~`,
+/// `zip -r x.zip ~`, `cp -r ~ /tmp/h`, `grep -r . ~`), reads that secret: the hard deny of
+/// reading it. A tree too large to look through is a binding ask.
+fn tree_copies(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    if !copies_tree(cmd) {
+        return;
+    }
+    let is_tar = matches!(cmd.program(), Some("tar" | "gtar" | "bsdtar"));
+    let mut dir: Option<String> = None;
+    let mut roots: Vec<String> = Vec::new();
+    let args = cmd.args();
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let Some(t) = w.literal() else { continue };
+        if is_tar && (t == "-C" || t == "--directory") {
+            dir = args.get(i).and_then(Word::literal).map(str::to_owned);
+            i += 1;
+            continue;
+        }
+        if is_tar && let Some(d) = t.strip_prefix("--directory=") {
+            dir = Some(d.to_owned());
+            continue;
+        }
+        let t = t.rsplit('=').next().unwrap_or(t);
+        if t.is_empty() || t.starts_with('-') {
+            continue;
+        }
+        let path = match &dir {
+            Some(d) if !t.starts_with(['/', '~']) => format!("{}/{t}", d.trim_end_matches('/')),
+            _ => t.to_owned(),
+        };
+        roots.push(path);
+    }
+    let root = j.places.root().to_path_buf();
+    for text in roots {
+        let located = j.places.locate(&text, &cmd.cwd);
+        if matches!(
+            located.place,
+            Place::Inside | Place::Unknown | Place::Sensitive(_)
+        ) || located.path.starts_with(&root)
+            || !located.path.is_dir()
+        {
+            continue;
+        }
+        match j.places.tree_secret(&located.path, true, false) {
+            Ok(None) => {}
+            // Outside the workspace a key is no test fixture: by its place or its content,
+            // it is the secret read.
+            Ok(Some((found, what))) => {
+                let shown = format!("{text}` holding `{}", found.display());
+                j.sensitive(cmd, &shown, &what);
+            }
+            Err(_) => binding_ask(
+                j,
+                cmd,
+                crate::policy::codes::FILESYSTEM_SENSITIVE_TREE,
+                &format!("reads every file under `{text}`, more than can be checked for secrets"),
+            ),
+        }
+    }
+}
+
+/// The hard denies of `cmd` judged on its own (as the first look judges every part).
+fn hard_denies(j: &Judge<'_>, cmd: &SimpleCommand) -> Vec<Finding> {
+    let mut scratch = Judge {
+        places: j.places,
+        script: j.script,
+        findings: Vec::new(),
+        unmodeled: None,
+    };
+    super::programs::judge(&mut scratch, cmd);
+    scratch
+        .findings
+        .into_iter()
+        .filter(|f| f.stance == Stance::HardDeny)
+        .collect()
+}
+
+/// Adds the hard denies of every variant of `cmd`, once each.
+fn keep_hard_denies(j: &mut Judge<'_>, variants: &[SimpleCommand]) {
+    let mut found: Vec<Finding> = Vec::new();
+    for v in variants {
+        for f in hard_denies(j, v) {
+            if !found.contains(&f) && !j.findings.contains(&f) {
+                found.push(f);
+            }
+        }
+    }
+    j.findings.extend(found);
+}
+
+/// A binding ask: what `cmd` reaches cannot be told, and no mode settles it. Rated
+/// critical, it decides over the asks a mode settles (the most restrictive, then the
+/// riskiest finding decides).
+fn binding_ask(j: &mut Judge<'_>, cmd: &SimpleCommand, code: &'static str, why: &str) {
+    let reason = format!("{} {why}.", quote(cmd));
+    let f = Finding::new(Stance::RequireAsk, code, Risk::Critical, reason);
+    if !j.findings.contains(&f) {
+        j.findings.push(f);
+    }
+}
+
+/// Whether a glob character of the word is outside quotes, so the shell expands it.
+fn active_glob(raw: &str) -> bool {
+    let chars: Vec<char> = raw.chars().collect();
+    chars
+        .iter()
+        .zip(unquoted(&chars))
+        .any(|(c, open)| open && matches!(c, '*' | '?' | '['))
+}
+
+/// Whether the script turns on a shell option under which globs match names starting with
+/// `.` (or fold case): expansions are then made as if it were on everywhere.
+fn dotglob(j: &Judge<'_>) -> bool {
+    const OPTIONS: [&str; 5] = [
+        "dotglob",
+        "globdots",
+        "dot_glob",
+        "GLOBIGNORE",
+        "nocaseglob",
+    ];
+    j.script.commands.iter().any(|c| {
+        c.assignments.iter().any(|a| a == "GLOBIGNORE")
+            || c.words
+                .iter()
+                .any(|w| OPTIONS.iter().any(|k| w.raw.contains(k)))
+    })
+}
+
+/// The names a word stands for once the shell expanded its braces and globs, as the shell
+/// expands them now (a glob matching nothing stays as written); `None` when the word has
+/// nothing to expand, `Some(Err(()))` when the expansion cannot be made.
+fn expansions(j: &Judge<'_>, cmd: &SimpleCommand, word: &Word) -> Option<Result<Vec<String>, ()>> {
+    let text = match (word.literal(), braces_only(word)) {
+        (Some(t), _) if active_glob(&word.raw) => t,
+        (None, Some(raw)) => raw,
+        _ => return None,
+    };
+    if text.starts_with('-') {
+        return None;
+    }
+    let mut alternatives = Vec::new();
+    expand_braces(text, &mut alternatives);
+    let dotglob = dotglob(j);
+    let mut out = Vec::new();
+    for alt in alternatives {
+        if !alt.contains(['*', '?', '[']) {
+            out.push(alt);
+            continue;
+        }
+        match j.places.expand_glob(&alt, &cmd.cwd, dotglob) {
+            Ok(found) if found.is_empty() => out.push(alt),
+            Ok(found) => out.extend(found),
+            Err(_) => return Some(Err(())),
+        }
+    }
+    Some(Ok(out))
+}
+
+/// A written or read name holding a glob or braces is judged again as each name it expands
+/// to: `echo x > .claude/settings.js?n` writes `.claude/settings.json` when it exists, and
+/// `sed -i … *.toml` every TOML file, `warrant.toml` among them.
+fn globs(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    if cmd.program().is_some_and(|p| PRINTERS.contains(&p)) && cmd.redirects.is_empty() {
+        return;
+    }
+    let mut variants = Vec::new();
+    let mut failed = false;
+    for (i, w) in cmd.words.iter().enumerate().skip(1) {
+        match expansions(j, cmd, w) {
+            None => {}
+            Some(Err(())) => failed = true,
+            Some(Ok(names)) => {
+                for chunk in names.chunks(CHUNK) {
+                    let mut v = cmd.clone();
+                    v.words
+                        .splice(i..=i, chunk.iter().map(|n| Word::literal_text(n.clone())));
+                    variants.push(v);
+                }
+            }
+        }
+    }
+    for (i, r) in cmd.redirects.iter().enumerate() {
+        match expansions(j, cmd, &r.target) {
+            None => {}
+            Some(Err(())) => failed = true,
+            // A redirection expands only to one name; each is judged as that one.
+            Some(Ok(names)) => {
+                for n in names {
+                    let mut v = cmd.clone();
+                    if let Some(slot) = v.redirects.get_mut(i) {
+                        slot.target = Word::literal_text(n);
+                    }
+                    variants.push(v);
+                }
+            }
+        }
+    }
+    let known_dir = !matches!(cmd.cwd, WorkingDir::Unknown);
+    if (failed && known_dir && writes(cmd)) || variants.len() > MAX_VARIANTS {
+        return binding_ask(
+            j,
+            cmd,
+            SHELL_WRITE,
+            "writes names a glob expands to, more than can be checked",
+        );
+    }
+    keep_hard_denies(j, &variants);
+}
+
+/// Whether the command writes a file: through a redirection, or as a program that creates,
+/// changes or deletes the files it is given.
+fn writes(cmd: &SimpleCommand) -> bool {
+    cmd.redirects.iter().any(|r| r.kind == RedirectKind::Write)
+        || cmd.program().is_some_and(|p| WRITERS.contains(&p))
+}
+
+/// The path `text` names when used in `cwd`, absolute, `.` and `..` removed as text (no
+/// symlink followed); `None` when unknown.
+fn lexical(places: &Places<'_>, text: &str, cwd: &WorkingDir) -> Option<PathBuf> {
+    let home = |t: &str| -> Option<PathBuf> {
+        match t.strip_prefix('~') {
+            None => Some(PathBuf::from(t)),
+            Some("") => places.home().map(Path::to_path_buf),
+            Some(rest) if rest.starts_with('/') => {
+                Some(places.home()?.join(rest.trim_start_matches('/')))
+            }
+            // `~user`: another user's home, not known here.
+            Some(_) => None,
+        }
+    };
+    let path = home(text)?;
+    let absolute = if path.is_absolute() {
+        path
+    } else {
+        let base = match cwd {
+            WorkingDir::Root => places.root().to_path_buf(),
+            WorkingDir::Dir(dir) => {
+                let dir = home(dir)?;
+                if dir.is_absolute() {
+                    dir
+                } else {
+                    places.root().join(dir)
+                }
+            }
+            WorkingDir::Unknown => return None,
+        };
+        base.join(path)
+    };
+    Some(crate::paths::normalize(&absolute))
+}
+
+/// How a name came to stand for another path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Made {
+    /// A link (`ln -s`, `ln`, `link`): writing the name writes the target.
+    Link,
+    /// A move: the name is the same files.
+    Moved,
+    /// A copy keeping links (`cp -r`, `cp -a`, `cp -P`): a link below it leads where the
+    /// original one does.
+    Copied,
+}
+
+/// A name a part of the script made to stand for another path.
+#[derive(Debug, Clone)]
+struct MadeName {
+    /// The part that made it.
+    by: usize,
+    /// How.
+    how: Made,
+    /// The name (absolute, as written); `None` when only known when it runs.
+    name: Option<PathBuf>,
+    /// What it stands for (absolute, as written); `None` when only known when it runs.
+    target: Option<PathBuf>,
+}
+
+/// The operands of `ln`, `cp` or `mv` (after options) and the directory of `-t`, with
+/// whether `ln` makes symbolic links relative to the link (`-s` without `-r`), and whether
+/// `cp` keeps links.
+struct Operands<'w> {
+    positional: Vec<&'w Word>,
+    target_dir: Option<Word>,
+    symbolic: bool,
+    relative: bool,
+    keeps_links: bool,
+}
+
+fn operands(cmd: &SimpleCommand) -> Operands<'_> {
+    let mut out = Operands {
+        positional: Vec::new(),
+        target_dir: None,
+        symbolic: false,
+        relative: false,
+        keeps_links: false,
+    };
+    let args = cmd.args();
+    let mut i = 0;
+    let mut done = false;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let text = match w.literal() {
+            Some(t) if !done && t.starts_with('-') && t != "-" => t,
+            _ => {
+                out.positional.push(w);
+                continue;
+            }
+        };
+        if text == "--" {
+            done = true;
+        } else if let Some(long) = text.strip_prefix("--") {
+            let (name, value) = long.split_once('=').unwrap_or((long, ""));
+            match name {
+                "target-directory" if value.is_empty() => {
+                    out.target_dir = args.get(i).cloned();
+                    i += 1;
+                }
+                "target-directory" => out.target_dir = Some(Word::literal_text(value)),
+                "suffix" if value.is_empty() => i += 1,
+                "symbolic" | "symbolic-link" => out.symbolic = true,
+                "relative" => out.relative = true,
+                "recursive" | "archive" | "no-dereference" => out.keeps_links = true,
+                n if n.starts_with("preserve") => out.keeps_links = true,
+                _ => {}
+            }
+        } else {
+            let letters = &text[1..];
+            for (k, c) in letters.char_indices() {
+                match c {
+                    's' => out.symbolic = true,
+                    'r' => out.relative = true,
+                    _ => {}
+                }
+                if matches!(c, 'r' | 'R' | 'a' | 'd' | 'P' | 's') {
+                    out.keeps_links = true;
+                }
+                if c == 't' || c == 'S' {
+                    let attached = &letters[k + 1..];
+                    let value = if attached.is_empty() {
+                        i += 1;
+                        args.get(i - 1).cloned()
+                    } else {
+                        Some(Word::literal_text(attached))
+                    };
+                    if c == 't' {
+                        out.target_dir = value;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The last component of a path as written.
+fn base_name(text: &str) -> &str {
+    let trimmed = text.trim_end_matches('/');
+    trimmed.rsplit('/').next().unwrap_or(trimmed)
+}
+
+/// The names the script's links, moves and link-keeping copies make.
+fn made_names(j: &Judge<'_>) -> Vec<MadeName> {
+    let mut out = Vec::new();
+    for (by, cmd) in j.script.commands.iter().enumerate() {
+        let how = match cmd.program() {
+            Some("ln" | "link") => Made::Link,
+            Some("mv") => Made::Moved,
+            Some("cp") => Made::Copied,
+            _ => continue,
+        };
+        let ops = operands(cmd);
+        if how == Made::Copied && !ops.keeps_links {
+            continue;
+        }
+        // `ln -s` makes the link's text relative to the link's directory (unless `-r`).
+        let link_relative = how == Made::Link && ops.symbolic && !ops.relative;
+        let mut pos = ops.positional.clone();
+        let (sources, dest, into_dir): (Vec<&Word>, Option<Word>, bool) = match ops.target_dir {
+            Some(dir) => (pos, Some(dir), true),
+            None if pos.len() >= 2 => {
+                let dest = pos.pop().cloned();
+                let many = pos.len() > 1;
+                (pos, dest, many)
+            }
+            // `ln -s TARGET`: a link named as the target's last component, here.
+            None if how == Made::Link => (pos, Some(Word::literal_text(".")), true),
+            None => continue,
+        };
+        let dest = dest.unwrap_or_else(|| Word::dynamic("…", ""));
+        for source in sources {
+            let source_text = source.literal();
+            // The names the copy may get: the destination itself, or (when it is a
+            // directory) the source's name inside it.
+            let mut names: Vec<Option<PathBuf>> = Vec::new();
+            match dest.literal() {
+                Some(d) => {
+                    let dir = lexical(j.places, d, &cmd.cwd);
+                    if !into_dir || source_text.is_none() {
+                        names.push(dir.clone());
+                    }
+                    match source_text {
+                        Some(s) => names.push(dir.map(|d| d.join(base_name(s)))),
+                        None => names.push(None),
+                    }
+                }
+                None => names.push(None),
+            }
+            for name in names {
+                let target = source_text.and_then(|s| {
+                    if link_relative && !s.starts_with(['/', '~']) {
+                        let parent = name.as_deref()?.parent()?;
+                        Some(crate::paths::normalize(&parent.join(s)))
+                    } else {
+                        lexical(j.places, s, &cmd.cwd)
+                    }
+                });
+                out.push(MadeName {
+                    by,
+                    how,
+                    name,
+                    target,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A name some part of the script made to stand for another path is judged as that path
+/// wherever another part uses it: `ln -s .claude c; echo x > c/settings.json` writes
+/// `.claude/settings.json`, `ln -s ~/.ssh/id_rsa k; cat k` reads the key. A name or target
+/// only known when it runs is a binding ask for the names it may stand for.
+fn through_made(j: &mut Judge<'_>, index: usize, cmd: &SimpleCommand, made: &[MadeName]) {
+    let made: Vec<&MadeName> = made
+        .iter()
+        .filter(|m| m.by != index && !is_wrapper_of(j, m.by, index))
+        .collect();
+    if made.is_empty() || cmd.words.is_empty() && cmd.redirects.is_empty() {
+        return;
+    }
+    if made.iter().any(|m| m.how == Made::Link && m.name.is_none()) && writes(cmd) {
+        return binding_ask(
+            j,
+            cmd,
+            SHELL_WRITE,
+            "writes after the script makes a link whose name is only known when it runs",
+        );
+    }
+    let mut variants = Vec::new();
+    let slots = cmd.words.len() + cmd.redirects.len();
+    // The program's name is no path; every argument and redirection may be.
+    for slot in usize::from(!cmd.words.is_empty())..slots {
+        let word = match slot.checked_sub(cmd.words.len()) {
+            None => &cmd.words[slot],
+            Some(r) => &cmd.redirects[r].target,
+        };
+        let Some(text) = word.literal() else { continue };
+        if text.starts_with('-') {
+            continue;
+        }
+        let Some(path) = lexical(j.places, text, &cmd.cwd) else {
+            continue;
+        };
+        for m in &made {
+            let Some(rest) = m.name.as_ref().and_then(|n| path.strip_prefix(n).ok()) else {
+                continue;
+            };
+            let Some(target) = &m.target else {
+                if m.how != Made::Moved || !rest.as_os_str().is_empty() {
+                    binding_ask(
+                        j,
+                        cmd,
+                        SHELL_WRITE,
+                        &format!(
+                            "uses `{text}`, a name the script makes stand for a path only known when it runs"
+                        ),
+                    );
+                }
+                continue;
+            };
+            let stands_for = if rest.as_os_str().is_empty() {
+                target.clone()
+            } else {
+                target.join(rest)
+            };
+            let stands_for = if m.how == Made::Copied {
+                // A copy is a new file unless a link on the way was copied as a link.
+                match crate::paths::resolve(&stands_for) {
+                    Some(real) if real != stands_for => real,
+                    Some(_) => continue,
+                    None => {
+                        binding_ask(
+                            j,
+                            cmd,
+                            SHELL_WRITE,
+                            &format!("uses `{text}`, a copy of more links than can be followed"),
+                        );
+                        continue;
+                    }
+                }
+            } else {
+                stands_for
+            };
+            let mut v = cmd.clone();
+            let replaced = Word::literal_text(stands_for.to_string_lossy().into_owned());
+            match slot.checked_sub(cmd.words.len()) {
+                None => v.words[slot] = replaced,
+                Some(r) => {
+                    if let Some(Redirect { target, .. }) = v.redirects.get_mut(r) {
+                        *target = replaced;
+                    }
+                }
+            }
+            variants.push(v);
+        }
+    }
+    if variants.len() > MAX_VARIANTS {
+        return binding_ask(
+            j,
+            cmd,
+            SHELL_WRITE,
+            "uses more names the script makes stand for other paths than can be checked",
+        );
+    }
+    keep_hard_denies(j, &variants);
+}
+
+/// Whether the part `outer` wraps the part `inner` (`sudo ln -s …` holds `ln -s …`).
+fn is_wrapper_of(j: &Judge<'_>, outer: usize, inner: usize) -> bool {
+    j.script.ancestors(inner).any(|(i, _)| i == outer)
+        || j.script.ancestors(outer).any(|(i, _)| i == inner)
+}
+
+/// The path a `file:` URL names (`file:///p`, `file://localhost/p`, `file:/p`), its
+/// percent-escapes decoded; `None` when the text holds none.
+fn file_url_path(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    let at = lower.find("file:")?;
+    let rest = &text[at + 5..];
+    let rest = rest.split(char::is_whitespace).next().unwrap_or_default();
+    let path = match rest.strip_prefix("//") {
+        // `file://HOST/PATH`: the host is skipped (only the local one is read).
+        Some(after) => &after[after.find('/')?..],
+        None => rest,
+    };
+    if !path.starts_with('/') {
+        return None;
+    }
+    let bytes = path.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let hex = |k: usize| bytes.get(k).and_then(|c| (*c as char).to_digit(16));
+        match (b, hex(i + 1), hex(i + 2)) {
+            (b'%', Some(h), Some(l)) => {
+                // Two hex digits make one byte.
+                out.push(u8::try_from(h * 16 + l).unwrap_or(b'%'));
+                i += 3;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    // Query and fragment are not part of the path.
+    let text = String::from_utf8_lossy(&out).into_owned();
+    Some(text.split(['?', '#']).next().unwrap_or_default().to_owned())
+}
+
+/// A `file:` URL given to any program (`curl file:///home/u/.ssh/id_rsa`) reads the file it
+/// names: judged as reading that path.
+fn file_urls(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    if cmd.program().is_none_or(|p| PRINTERS.contains(&p)) {
+        return;
+    }
+    let mut variants = Vec::new();
+    for w in cmd.args() {
+        let text = match w.literal() {
+            Some(t) => t.to_owned(),
+            None => {
+                if !w.raw.to_ascii_lowercase().contains("file:") {
+                    continue;
+                }
+                let home = j
+                    .places
+                    .home()
+                    .map_or_else(|| "$HOME".to_owned(), |h| h.display().to_string());
+                let t = w
+                    .raw
+                    .replace("${HOME}", &home)
+                    .replace("$HOME", &home)
+                    .replace(['\'', '"'], "");
+                if t.contains(['$', '`']) {
+                    binding_ask(
+                        j,
+                        cmd,
+                        SHELL_UNKNOWN_COMMAND,
+                        &format!("reads `{}`, a file URL only known when it runs", w.raw),
+                    );
+                    continue;
+                }
+                t
+            }
+        };
+        if let Some(path) = file_url_path(&text) {
+            variants.push(reader(cmd, path));
+        }
+    }
+    keep_hard_denies(j, &variants);
+}
+
+/// `cat PATH`, run where `cmd` runs.
+fn reader(cmd: &SimpleCommand, path: String) -> SimpleCommand {
+    SimpleCommand {
+        words: vec![Word::literal_text("cat"), Word::literal_text(path)],
+        cwd: cmd.cwd.clone(),
+        ..SimpleCommand::default()
+    }
+}
+
+/// What of another process `/proc/PID/…` shows: its directories (`cwd`, `root`), its open
+/// files (`fd`, `map_files`), its environment and memory. Only the command's own output and
+/// error are known.
+fn process_view(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("/proc/")?;
+    let mut parts = rest.split('/').filter(|p| !p.is_empty() && *p != ".");
+    let pid = parts.next()?;
+    let mut what = parts.next()?;
+    if what == "task" {
+        parts.next()?;
+        what = parts.next()?;
+    }
+    let process = pid.chars().all(|c| c.is_ascii_digit())
+        || matches!(pid, "self" | "thread-self")
+        || pid.contains(['*', '?', '[']);
+    if !process {
+        return None;
+    }
+    let own_output = matches!(pid, "self" | "thread-self")
+        && what == "fd"
+        && matches!(parts.next(), Some("1" | "2"))
+        && parts.next().is_none();
+    let shows = matches!(
+        what,
+        "cwd" | "root" | "fd" | "map_files" | "environ" | "mem" | "exe"
+    );
+    (shows && !own_output && !(pid == "self" && matches!(what, "root" | "environ"))).then_some(what)
+}
+
+/// Reading or writing through `/proc/PID/cwd`, `/proc/PID/root` or `/proc/PID/fd` reaches
+/// files of whatever directory or file another process has open, which the text does not
+/// tell: a binding ask (`/proc/self/root` and the environment of the command itself are
+/// judged by the first look).
+fn process_views(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    if cmd.program().is_some_and(|p| PRINTERS.contains(&p)) && cmd.redirects.is_empty() {
+        return;
+    }
+    let words = cmd
+        .args()
+        .iter()
+        .chain(cmd.redirects.iter().map(|r| &r.target));
+    let mut asks = Vec::new();
+    for w in words {
+        let Some(text) = w.literal() else { continue };
+        let text = text.rsplit('=').next().unwrap_or(text);
+        if let Some(what) = process_view(text) {
+            asks.push(format!(
+                "reaches `{text}`, a process's `{what}`, whose files the text does not tell"
+            ));
+        }
+    }
+    for why in asks {
+        binding_ask(j, cmd, SHELL_UNKNOWN_COMMAND, &why);
+    }
+}
+
+/// Git subcommands that overwrite or delete files of the work tree.
+fn changes_work_tree(sub: &str, rest: &[Word]) -> bool {
+    let texts = || rest.iter().filter_map(Word::literal);
+    match sub {
+        "clean" | "checkout" | "restore" | "rm" | "mv" | "read-tree" | "checkout-index"
+        | "apply" | "am" | "merge" | "pull" | "rebase" | "cherry-pick" | "revert" | "switch"
+        | "worktree" | "sparse-checkout" | "submodule" | "filter-branch" | "clone" => true,
+        "reset" => texts().any(|t| matches!(t, "--hard" | "--merge" | "--keep")),
+        "stash" => !texts().next().is_some_and(|t| matches!(t, "list" | "show")),
+        _ => false,
+    }
+}
+
+/// The value a variable gets for `cmd`: assigned for it, or anywhere in the script (an
+/// `export NAME=…`, a bare `NAME=…`); `Some(None)` when it is given one only known when it
+/// runs.
+fn variable(j: &Judge<'_>, cmd: &SimpleCommand, name: &str) -> Option<Option<String>> {
+    let own = cmd
+        .assignments
+        .iter()
+        .zip(&cmd.assignment_values)
+        .find(|(n, _)| n.as_str() == name)
+        .map(|(_, v)| v.clone());
+    if own.is_some() {
+        return own;
+    }
+    for c in &j.script.commands {
+        if c.words.is_empty() {
+            if let Some((_, v)) = c
+                .assignments
+                .iter()
+                .zip(&c.assignment_values)
+                .find(|(n, _)| n.as_str() == name)
+            {
+                return Some(v.clone());
+            }
+            continue;
+        }
+        if !matches!(
+            c.program(),
+            Some("export" | "declare" | "typeset" | "local" | "readonly")
+        ) {
+            continue;
+        }
+        for w in c.args() {
+            match w.literal() {
+                Some(t) if t.split_once('=').is_some_and(|(n, _)| n == name) => {
+                    return Some(t.split_once('=').map(|(_, v)| v.to_owned()));
+                }
+                None if w.raw.contains(name) => return Some(None),
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+/// A git command that overwrites or deletes work-tree files (`clean -fdx`, `reset --hard`,
+/// `checkout -- .`) in a work tree outside the workspace (`git -C ~`, `--work-tree=/`,
+/// `GIT_WORK_TREE=~`, after `cd ~`) destroys that tree as `rm -rf` would: a hard deny in or
+/// above the home directory, at the root or above the workspace, a binding ask elsewhere
+/// outside or where the tree is only known when it runs.
+fn work_tree(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    if cmd.program() != Some("git") {
+        return;
+    }
+    let args = cmd.args();
+    let mut dir: Option<String> = None;
+    let mut unknown = false;
+    let mut tree: Option<Option<String>> = None;
+    let mut i = 0;
+    let value = |w: Option<&Word>| -> Option<String> {
+        let w = w?;
+        match w.literal() {
+            Some(t) => Some(t.to_owned()),
+            None => {
+                let t = w
+                    .raw
+                    .replace("${HOME}", "~")
+                    .replace("$HOME", "~")
+                    .replace(['\'', '"'], "");
+                (!t.contains(['$', '`'])).then_some(t)
+            }
+        }
+    };
+    let sub = loop {
+        let Some(w) = args.get(i) else { return };
+        i += 1;
+        let Some(text) = w.literal() else {
+            break None;
+        };
+        if !text.starts_with('-') {
+            break Some(text);
+        }
+        match text {
+            "-C" => {
+                match value(args.get(i)) {
+                    Some(d) => {
+                        dir = Some(match dir {
+                            Some(prev) if !d.starts_with(['/', '~']) => {
+                                format!("{}/{d}", prev.trim_end_matches('/'))
+                            }
+                            _ => d,
+                        });
+                    }
+                    None => unknown = true,
+                }
+                i += 1;
+            }
+            "--work-tree" => {
+                tree = Some(value(args.get(i)));
+                i += 1;
+            }
+            "-c" | "--git-dir" | "--namespace" | "--exec-path" | "--config-env" => i += 1,
+            t if t.starts_with("--work-tree=") => {
+                tree = Some(value(Some(&Word::literal_text(&t[12..]))));
+            }
+            _ => {}
+        }
+    };
+    // A subcommand only known when it runs may be any of them.
+    if sub.is_some_and(|s| !changes_work_tree(s, &args[i.min(args.len())..])) {
+        return;
+    }
+    if tree.is_none() {
+        tree = variable(j, cmd, "GIT_WORK_TREE");
+    }
+    // Without a work tree named, git's is the directory it runs in (with `--git-dir` or
+    // `GIT_DIR`) or the repository's there: judged by that directory.
+    let base = match (&dir, &cmd.cwd) {
+        _ if unknown => None,
+        (_, WorkingDir::Unknown) => None,
+        (None, cwd) => lexical(j.places, ".", cwd),
+        (Some(d), cwd) => lexical(j.places, d, cwd),
+    };
+    let place = match tree {
+        Some(Some(t)) => {
+            base.and_then(|b| lexical(j.places, &t, &WorkingDir::Dir(b.display().to_string())))
+        }
+        Some(None) => None,
+        None => base,
+    };
+    verdict_on_work_tree(j, cmd, place);
+}
+
+/// The verdict on a git command that changes the work tree at `place` (`None`: unknown).
+fn verdict_on_work_tree(j: &mut Judge<'_>, cmd: &SimpleCommand, place: Option<PathBuf>) {
+    let Some(path) = place else {
+        return binding_ask(
+            j,
+            cmd,
+            SHELL_DESTRUCTIVE,
+            "overwrites or deletes files of a work tree only known when it runs",
+        );
+    };
+    let real = crate::paths::resolve(&path).unwrap_or_else(|| path.clone());
+    let root = j.places.root();
+    if real.starts_with(root) || path.starts_with(root) {
+        return;
+    }
+    let home = j.places.home();
+    let everything = real == Path::new("/")
+        || root.starts_with(&real)
+        || home.is_none_or(|h| h.starts_with(&real))
+        || matches!(
+            j.places
+                .locate(&real.to_string_lossy(), &WorkingDir::Root)
+                .place,
+            Place::System | Place::Device
+        );
+    let shown = real.display();
+    if everything {
+        j.destructive(
+            cmd,
+            &format!(
+                "overwrites or deletes files of the work tree `{shown}`, in or above the home directory, the workspace or the system"
+            ),
+        );
+    } else {
+        binding_ask(
+            j,
+            cmd,
+            SHELL_DESTRUCTIVE,
+            &format!(
+                "overwrites or deletes files of the work tree `{shown}`, outside the workspace"
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_sent_to_the_input() {
+        for yes in ["echo x >&0", "echo x 1>&0", "echo x 2>& 0", "echo x >&0-"] {
+            assert!(duplicates_input(yes), "{yes}");
+        }
+        for no in [
+            "echo x >&2",
+            "echo '>&0'",
+            "echo x >&10",
+            "cat <&0",
+            "echo \\>&0",
+        ] {
+            assert!(!duplicates_input(no), "{no}");
+        }
+        assert!(names_input("/dev/stdin") && names_input("/dev/fd/0"));
+        assert!(names_input("/proc/self/fd/0") && names_input("/dev/fd/3"));
+        assert!(!names_input("/dev/fd/1") && !names_input("/dev/stdout"));
+    }
+
+    #[test]
+    fn globs_outside_quotes_expand() {
+        assert!(active_glob(".claude/settings.js?n"));
+        assert!(active_glob("\"a\"*"));
+        assert!(!active_glob("'*.toml'"));
+        assert!(!active_glob("\"*.toml\""));
+        assert!(!active_glob("a\\*"));
+    }
+
+    #[test]
+    fn file_urls_name_their_paths() {
+        assert_eq!(
+            file_url_path("file:///etc/passwd").as_deref(),
+            Some("/etc/passwd")
+        );
+        assert_eq!(
+            file_url_path("FILE://localhost/home/u/.ssh/id%5Frsa").as_deref(),
+            Some("/home/u/.ssh/id_rsa")
+        );
+        assert_eq!(file_url_path("file:/x?y#z").as_deref(), Some("/x"));
+        assert_eq!(file_url_path("--url=file:///k").as_deref(), Some("/k"));
+        assert_eq!(file_url_path("https://x/file:y"), None);
+    }
+
+    #[test]
+    fn process_views_of_other_processes() {
+        assert_eq!(process_view("/proc/1/cwd/x"), Some("cwd"));
+        assert_eq!(process_view("/proc/1/root/etc"), Some("root"));
+        assert_eq!(process_view("/proc/*/environ"), Some("environ"));
+        assert_eq!(process_view("/proc/1/task/1/cwd"), Some("cwd"));
+        assert_eq!(process_view("/proc/self/fd/1"), None);
+        assert_eq!(process_view("/proc/self/fd/0"), Some("fd"));
+        assert_eq!(process_view("/proc/cpuinfo"), None);
+        assert_eq!(process_view("/proc/1/status"), None);
+    }
+}

@@ -1,0 +1,199 @@
+//! What a command reaches beyond its spelling: globs in written names, names the script links
+//! or moves, trees deleted by a name only known when it runs, git work trees outside the
+//! workspace, `file:` URLs, other processes' files and the command's own input. What reaches
+//! protected configuration, a secret or the home directory binds in every mode; ordinary
+//! work stays open (settled by the mode).
+
+mod support;
+
+use support::{bash, context, decided, verdict, workspace};
+use warrant_core::call::PermissionMode;
+use warrant_core::evaluator::Stance;
+use warrant_evaluators::{PolicyConfig, PolicyEvaluator};
+
+/// A workspace holding Warrant's configuration, Claude Code's settings and a repository's
+/// configuration, and a home holding a private key.
+fn fixture() -> (tempfile::TempDir, tempfile::TempDir) {
+    let ws = workspace();
+    let root = ws.path();
+    for (rel, text) in [
+        ("warrant.toml", "mode = \"default\"\n"),
+        ("Cargo.toml", "[package]\n"),
+        (".claude/settings.json", "{}\n"),
+        (".git/config", "[core]\n"),
+        (".git/HEAD", "ref: refs/heads/main\n"),
+    ] {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+        std::fs::write(path, text).expect("file");
+    }
+    let home = tempfile::tempdir().expect("home");
+    std::fs::create_dir_all(home.path().join(".ssh")).expect(".ssh");
+    std::fs::write(
+        home.path().join(".ssh/id_rsa"),
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nx\n-----END OPENSSH PRIVATE KEY-----\n",
+    )
+    .expect("key");
+    (ws, home)
+}
+
+/// The stance of the policy on each command, every mismatch listed at once.
+async fn stances(rows: &[(&str, Stance)]) {
+    let (ws, home) = fixture();
+    let policy = PolicyEvaluator::new(&PolicyConfig {
+        home_dir: Some(home.path().to_path_buf()),
+        sensitive_paths: Vec::new(),
+        protected_paths: Vec::new(),
+    })
+    .expect("policy");
+    let cx = context(PermissionMode::FullAccess, ws.path());
+    let mut wrong = Vec::new();
+    for (command, expected) in rows {
+        let (stance, rationale) = decided(verdict(&policy, &bash(command), &cx).await);
+        if stance != *expected {
+            wrong.push(format!(
+                "{command}: expected {expected:?}, got {stance:?} ({})",
+                rationale.reason
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
+
+#[tokio::test]
+async fn globs_in_written_names_are_judged_as_what_they_expand_to() {
+    stances(&[
+        ("echo x > .claude/settings.js?n", Stance::HardDeny),
+        ("echo x >> .git/confi?", Stance::HardDeny),
+        ("sed -i s/a/b/ *.toml", Stance::HardDeny),
+        ("cp x .claude/settings.js*", Stance::HardDeny),
+        ("echo x | tee .claude/*", Stance::HardDeny),
+        ("echo x | tee .claude/settings.{json,bak}", Stance::HardDeny),
+        // Quoted, the glob is a name of its own; unmatched, it stays as written.
+        ("echo x > '.claude/settings.js?n'", Stance::DefaultAsk),
+        ("echo x > .claude/nothing-*", Stance::DefaultAsk),
+        ("sed -i s/a/b/ src/*.rs", Stance::DefaultAsk),
+        ("rm -f target/*.o", Stance::DefaultAsk),
+    ])
+    .await;
+}
+
+#[tokio::test]
+async fn names_the_script_links_or_moves_are_judged_as_what_they_stand_for() {
+    stances(&[
+        (
+            "ln -s .claude c; echo x > c/settings.json",
+            Stance::HardDeny,
+        ),
+        (
+            "ln -s .claude/settings.json s && echo x >> s",
+            Stance::HardDeny,
+        ),
+        (
+            "mkdir -p d && ln -s ../.claude d/g && cp x d/g/settings.json",
+            Stance::HardDeny,
+        ),
+        (
+            "mkdir -p d && cd d && ln -s ../.claude g && echo x > g/settings.json",
+            Stance::HardDeny,
+        ),
+        ("ln -s ~/.ssh/id_rsa k; cat k", Stance::HardDeny),
+        ("ln -s ~/.ssh k && cat k/id_rsa", Stance::HardDeny),
+        (
+            "mv .claude c && echo x > c/settings.json && mv c .claude",
+            Stance::HardDeny,
+        ),
+        (
+            "ln -s \"$X\" h; echo x > h/settings.json",
+            Stance::RequireAsk,
+        ),
+        // Links and copies of ordinary files stay ordinary writes.
+        ("ln -s src s2 && echo x > s2/new.rs", Stance::DefaultAsk),
+        (
+            "cp -r src /tmp/bk-reach && sed -i s/a/b/ /tmp/bk-reach/main.rs",
+            Stance::DefaultAsk,
+        ),
+        (
+            "mv src/main.rs src/lib.rs && sed -i s/a/b/ src/lib.rs",
+            Stance::DefaultAsk,
+        ),
+    ])
+    .await;
+}
+
+#[tokio::test]
+async fn trees_deleted_by_names_only_known_when_they_run_bind() {
+    stances(&[
+        ("rm -rf \"$(echo ~)\"", Stance::RequireAsk),
+        ("rm -rf `echo ~`", Stance::RequireAsk),
+        ("rm -rf \"$DIR\"", Stance::RequireAsk),
+        ("find \"$(echo ~)\" -delete", Stance::RequireAsk),
+        ("rm -rf \"$(dirname \"$PWD\")\"", Stance::RequireAsk),
+        ("for d in ~ x; do rm -rf $d; done", Stance::HardDeny),
+        ("rm -rf \"$PWD/..\"", Stance::HardDeny),
+        ("rm -rf target", Stance::DefaultAsk),
+        ("rm -rf build/$X", Stance::DefaultAsk),
+        ("rm -rf \"$PWD/target\"", Stance::DefaultAsk),
+        ("echo build dist | xargs rm -rf", Stance::DefaultAsk),
+    ])
+    .await;
+}
+
+#[tokio::test]
+async fn git_changing_a_work_tree_outside_the_workspace_binds() {
+    stances(&[
+        ("git --work-tree=$HOME clean -fdx", Stance::HardDeny),
+        ("git -C ~ clean -fdx", Stance::HardDeny),
+        ("GIT_WORK_TREE=~ git checkout -- .", Stance::HardDeny),
+        (
+            "git --git-dir=.git --work-tree=/ reset --hard",
+            Stance::HardDeny,
+        ),
+        ("export GIT_WORK_TREE=~; git clean -fdx", Stance::HardDeny),
+        ("cd ~ && git clean -fdx", Stance::HardDeny),
+        ("git -C \"$D\" reset --hard", Stance::RequireAsk),
+        (
+            "git -C /nonexistent/elsewhere reset --hard",
+            Stance::RequireAsk,
+        ),
+        ("git clean -fdx", Stance::DefaultAsk),
+        ("git -C ~ status", Stance::DefaultAsk),
+    ])
+    .await;
+}
+
+#[tokio::test]
+async fn file_urls_other_processes_and_whole_trees_read_what_they_name() {
+    stances(&[
+        ("curl \"file://$HOME/.ssh/id_rsa\"", Stance::HardDeny),
+        ("curl -s \"file:$HOME/.ssh/id_rsa\"", Stance::HardDeny),
+        (
+            "curl \"FILE://localhost$HOME/.ssh/id%5Frsa\"",
+            Stance::HardDeny,
+        ),
+        ("curl \"file://$K\"", Stance::RequireAsk),
+        ("zip -r /tmp/h.zip ~", Stance::HardDeny),
+        ("tar czf /tmp/h.tgz ~", Stance::HardDeny),
+        ("tar czf /tmp/h.tgz -C ~ .", Stance::HardDeny),
+        ("grep -r . ~", Stance::HardDeny),
+        ("cat /proc/1/cwd/notes.txt", Stance::RequireAsk),
+        ("cat /proc/1/environ", Stance::HardDeny),
+        ("tar czf /tmp/src.tgz src", Stance::DefaultAsk),
+    ])
+    .await;
+}
+
+#[tokio::test]
+async fn writing_the_commands_input_is_no_harmless_sink() {
+    stances(&[
+        ("echo 'rm -rf ~' > /dev/stdin", Stance::RequireAsk),
+        ("printf x > /dev/fd/0", Stance::RequireAsk),
+        ("echo x | tee /proc/self/fd/0", Stance::HardDeny),
+        ("echo x >&0", Stance::DefaultAsk),
+        ("echo x 1>&0", Stance::DefaultAsk),
+        ("echo x > /dev/null", Stance::PolicyAllow),
+        ("echo x >&2", Stance::PolicyAllow),
+        ("echo '>&0'", Stance::PolicyAllow),
+    ])
+    .await;
+}
