@@ -889,17 +889,18 @@ impl Bucket {
                 words: 0,
                 doubt: None,
             }));
-            if !cmd.wraps && PRIVILEGED.contains(&program) {
+            if PRIVILEGED.contains(&program) {
                 self.lookup_run_as(call, cmd, i, hits);
             }
         }
     }
 
-    /// The deny and ask rules on what a privileged runner the shell does not unwrap
-    /// (`pkexec`, `run0`, `chroot`, `setpriv`, …) runs: its options are not read, so every
-    /// word after it may start the command it runs, and any word may be shell code it hands
-    /// a shell (`runuser -u u -- sh -c 'rm -rf x'`). What cannot be read (a word only known
-    /// when it runs, more words or runners than are tried) may be any command.
+    /// The deny and ask rules on what a privileged runner (`sudo`, `pkexec`, `run0`,
+    /// `chroot`, `setpriv`, …) runs: its options are not read (the shell's reading of
+    /// `sudo -iu root rm` may take `root` for the command), so every word after it may start
+    /// the command it runs, and any word may be shell code it hands a shell
+    /// (`runuser -l u -c 'rm -rf x'`). What cannot be read (a word only known when it runs,
+    /// more words or runners than are tried) may be any command.
     fn lookup_run_as(
         &self,
         call: &CallView<'_>,

@@ -392,6 +392,9 @@ async fn deny_rules_see_what_a_privileged_runner_runs() {
             "pkexec env rm -rf x",
             "pkexec git -C . push origin main",
             "pkexec pkexec pkexec rm -rf x",
+            "sudo -iu root rm -rf x",
+            "sudo -Eu root rm -rf x",
+            "doas -u root rm -rf x",
             "systemd-run --uid=0 rm -rf x",
         ],
     )
