@@ -135,10 +135,11 @@ pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
             let exec = args
                 .iter()
                 .any(|a| matches!(a.literal(), Some("-x" | "--exec")));
+            // `watch` hands its command to `sh -c`.
             out.inner = if exec {
                 command(rest)
             } else {
-                joined_code(rest)
+                in_dialect("sh", joined_code(rest))
             };
         }
         shell if SHELLS.contains(&shell) => out.inner = shell_code(shell, args),
@@ -326,17 +327,18 @@ fn shell_code(shell: &str, args: &[Word]) -> Vec<Inner> {
         i += 1;
     }
     match (takes_code, args.get(i)) {
-        (true, Some(word)) => {
-            let mut inner = code(word);
-            // The code is still read with bash's grammar (its commands are judged, hard
-            // denies included), but a shell that may read it otherwise makes it unmodeled.
-            if let Some(Inner::Code(text)) = inner.first()
-                && let Some(why) = super::posix::differs_from_bash(shell, text)
-            {
-                inner.push(Inner::Unmodeled(why));
-            }
-            inner
-        }
+        (true, Some(word)) => in_dialect(shell, code(word)),
         _ => Vec::new(),
     }
+}
+
+/// Code that `shell` runs: still read with bash's grammar (its commands are judged, hard
+/// denies included), and [`Inner::Unmodeled`] too when that shell may read it otherwise.
+fn in_dialect(shell: &str, mut inner: Vec<Inner>) -> Vec<Inner> {
+    if let Some(Inner::Code(text)) = inner.first()
+        && let Some(why) = super::posix::differs_from_bash(shell, text)
+    {
+        inner.push(Inner::Unmodeled(why));
+    }
+    inner
 }
