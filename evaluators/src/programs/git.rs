@@ -136,10 +136,25 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
                     opt.display
                 ));
             }
+            // Each `-C` is relative to the directory the ones before it chose, and an empty
+            // one is ignored.
             Item::Opt(opt, Some(dir)) if opt.display == "-C" => {
                 let d = literal(&dir)?;
-                e.meta.push(dir.clone());
-                e.cwd = Some(WorkingDir::Dir(d.to_owned()));
+                if d.is_empty() {
+                    continue;
+                }
+                let joined = match &e.cwd {
+                    Some(WorkingDir::Dir(before)) if !d.starts_with(['/', '~']) => {
+                        format!("{}/{d}", before.trim_end_matches('/'))
+                    }
+                    _ => d.to_owned(),
+                };
+                e.meta.push(if joined == d {
+                    dir.clone()
+                } else {
+                    Word::literal_text(&joined)
+                });
+                e.cwd = Some(WorkingDir::Dir(joined));
             }
             Item::Opt(..) => {}
             Item::Operand(at, _) => {

@@ -111,30 +111,21 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
                 .collect())
         }
         // Names of changed files, relative to the repository's top: under the tree of the
-        // working directory when it is the top, and checked as such.
+        // working directory when it is the top, and checked as such. `--cached` (`--staged`)
+        // also names files only HEAD has (a staged deletion), which are not vetted here.
         "git"
             if args.first() == Some(&"diff")
                 && args.contains(&"--name-only")
                 && cmd.cwd == WorkingDir::Root =>
         {
-            only_options(
-                &args[1..],
-                &[
-                    "--name-only",
-                    "--cached",
-                    "--staged",
-                    "-z",
-                    "--no-renames",
-                    "--",
-                ],
-            )?;
-            // Without revisions, the changed files are tracked ones.
-            let revisions = args[1..].iter().any(|a| !a.starts_with('-'));
-            Ok(vec![if revisions {
-                tree(".", None)
-            } else {
-                tracked_tree(".", None)
-            }])
+            only_options(&args[1..], &["--name-only", "-z", "--no-renames", "--"])?;
+            // Without revisions, the changed files are tracked ones; a revision's files
+            // (a file deleted since) are not vetted here.
+            let before_paths = args[1..].iter().take_while(|a| **a != "--");
+            if before_paths.clone().any(|a| !a.starts_with('-')) {
+                return Err("(`git diff REV --name-only`) names files of a commit".to_owned());
+            }
+            Ok(vec![tracked_tree(".", None)])
         }
         "find" => find(&args, &tree, false),
         // `ls FILE…` prints the files as given (globs expanded by the shell); `printf '%s\n'
