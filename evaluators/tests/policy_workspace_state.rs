@@ -815,3 +815,283 @@ async fn git_server_queries_are_modeled_only_from_the_git_server_with_a_known_in
         Some(Stance::PolicyAllow)
     );
 }
+
+// Repository state besides its files: hooks an index refresh fires, configuration keys that
+// name programs or another work tree, partial clones that fetch what they lack, submodules
+// with their own configuration, and the directory repeated `-C` options reach.
+
+/// Runs git in `dir` with a fixed identity and local file transport allowed.
+fn git_committing(dir: &Path, args: &[&str]) -> bool {
+    let mut all = vec![
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@example.com",
+        "-c",
+        "protocol.file.allow=always",
+    ];
+    all.extend_from_slice(args);
+    git(dir, &all)
+}
+
+/// A repository with one commit in a new directory; `None` when git is not installed.
+fn repository() -> Option<tempfile::TempDir> {
+    let ws = tempfile::tempdir().expect("dir");
+    if !git_committing(ws.path(), &["init", "-q"]) {
+        eprintln!("git is not installed: repository state is not checked here");
+        return None;
+    }
+    std::fs::write(ws.path().join("a.txt"), "hi\n").expect("write");
+    assert!(git_committing(ws.path(), &["add", "a.txt"]));
+    assert!(git_committing(ws.path(), &["commit", "-qm", "i"]));
+    Some(ws)
+}
+
+fn executable(path: &Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
+    std::fs::write(path, text).expect("write");
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+const EVERYDAY: &[&str] = &[
+    "git status",
+    "git diff",
+    "git log --oneline",
+    "git log -p",
+    "git show",
+    "git blame a.txt",
+    "git branch -a",
+    "git remote -v",
+    "git ls-files",
+];
+
+#[tokio::test]
+async fn an_ordinary_repository_stays_readable() {
+    let Some(ws) = repository() else { return };
+    for command in EVERYDAY {
+        allowed(ws.path(), command).await;
+    }
+    // Names and URLs that hold words of program keys are data.
+    assert!(git_committing(ws.path(), &["branch", "fix-pager-bug"]));
+    assert!(git_committing(
+        ws.path(),
+        &["config", "branch.fix-pager-bug.remote", "origin"]
+    ));
+    assert!(git_committing(
+        ws.path(),
+        &[
+            "remote",
+            "add",
+            "origin",
+            "https://github.com/acme/command-palette.git"
+        ]
+    ));
+    for command in EVERYDAY {
+        allowed(ws.path(), command).await;
+    }
+    // A CI checkout's header runs nothing (it is a credential: `git remote -v` asks).
+    assert!(git_committing(
+        ws.path(),
+        &[
+            "config",
+            "http.https://github.com/.extraheader",
+            "AUTHORIZATION: basic eA=="
+        ]
+    ));
+    for command in ["git status", "git log -p", "git diff"] {
+        allowed(ws.path(), command).await;
+    }
+}
+
+#[tokio::test]
+async fn a_hook_an_index_refresh_runs_is_not_trusted() {
+    let Some(ws) = repository() else { return };
+    // Samples and hooks only commands that write run change nothing.
+    executable(&ws.path().join(".git/hooks/pre-commit"), "#!/bin/sh\n");
+    executable(&ws.path().join(".git/hooks/pre-push"), "#!/bin/sh\n");
+    allowed(ws.path(), "git status").await;
+    let repo_path = json!({ "repo_path": ws.path().to_string_lossy() });
+    for name in ["post-index-change", "reference-transaction", "future-hook"] {
+        let hook = ws.path().join(".git/hooks").join(name);
+        executable(&hook, "#!/bin/sh\ntouch PWNED\n");
+        not_allowed(ws.path(), "git status").await;
+        not_allowed(ws.path(), "git diff").await;
+        let (s, why) = tool_stance(ws.path(), "mcp__git__git_status", repo_path.clone()).await;
+        assert_ne!(s, Stance::PolicyAllow, "{why}");
+        std::fs::remove_file(&hook).expect("rm");
+    }
+    // A relative hooks path is the work tree's: a committed directory is live.
+    executable(
+        &ws.path().join(".githooks/post-index-change"),
+        "#!/bin/sh\ntouch PWNED\n",
+    );
+    allowed(ws.path(), "git status").await;
+    assert!(git_committing(
+        ws.path(),
+        &["config", "core.hooksPath", ".githooks"]
+    ));
+    not_allowed(ws.path(), "git status").await;
+    // Hooks of commands that write only, as husky installs them.
+    std::fs::remove_file(ws.path().join(".githooks/post-index-change")).expect("rm");
+    executable(&ws.path().join(".githooks/commit-msg"), "#!/bin/sh\n");
+    allowed(ws.path(), "git status").await;
+}
+
+#[tokio::test]
+async fn only_configuration_keys_known_to_run_nothing_are_trusted() {
+    for (key, value) in [
+        ("remote.origin.uploadpack", "touch PWNED; git-upload-pack"),
+        ("remote.origin.receivepack", "touch PWNED"),
+        ("remote.origin.vcs", "x"),
+        ("core.gitProxy", "touch-pwned"),
+        ("core.sshCommand", "touch PWNED"),
+        ("credential.helper", "!touch PWNED"),
+        ("protocol.ext.allow", "always"),
+        ("url.ext::sh -c touch% PWNED.insteadOf", "https://x/"),
+        ("core.fsmonitor", "touch PWNED"),
+        ("core.pager", "touch PWNED"),
+        ("log.showSignature", "true"),
+        ("core.excludesFile", "/etc/elsewhere"),
+        ("some-tool.setting", "1"),
+    ] {
+        let Some(ws) = repository() else { return };
+        assert!(git_committing(ws.path(), &["config", key, value]), "{key}");
+        not_allowed(ws.path(), "git status").await;
+        not_allowed(ws.path(), "git log --oneline").await;
+    }
+}
+
+#[tokio::test]
+async fn a_work_tree_other_than_the_workspace_is_not_trusted() {
+    let Some(ws) = repository() else { return };
+    let outside = tempfile::tempdir().expect("dir");
+    let top = ws.path().to_str().expect("utf-8").to_owned();
+    assert!(git_committing(
+        ws.path(),
+        &["config", "core.worktree", &top]
+    ));
+    allowed(ws.path(), "git diff").await;
+    let elsewhere = outside.path().to_str().expect("utf-8");
+    assert!(git_committing(
+        ws.path(),
+        &["config", "core.worktree", elsewhere]
+    ));
+    not_allowed(ws.path(), "git diff").await;
+    not_allowed(ws.path(), "git status").await;
+    not_allowed(ws.path(), "git grep -e TOKEN").await;
+}
+
+#[tokio::test]
+async fn a_partial_clone_asks_before_reading_contents_it_may_fetch() {
+    let Some(server) = repository() else { return };
+    assert!(git_committing(
+        server.path(),
+        &["config", "uploadpack.allowFilter", "true"]
+    ));
+    let ws = tempfile::tempdir().expect("dir");
+    let url = format!("file://{}", server.path().display());
+    assert!(git_committing(
+        ws.path(),
+        &["clone", "-q", "--filter=blob:none", &url, "."]
+    ));
+    for command in [
+        "git log -p",
+        "git log --stat",
+        "git blame a.txt",
+        "git show",
+        "git diff HEAD~0",
+    ] {
+        not_allowed(ws.path(), command).await;
+    }
+    for command in ["git branch -a", "git ls-files", "git rev-parse HEAD"] {
+        allowed(ws.path(), command).await;
+    }
+}
+
+#[tokio::test]
+async fn submodules_are_repositories_of_their_own() {
+    let Some(sub) = repository() else { return };
+    let Some(ws) = repository() else { return };
+    let url = sub.path().to_str().expect("utf-8");
+    assert!(git_committing(
+        ws.path(),
+        &["submodule", "add", "-q", url, "sub"]
+    ));
+    assert!(git_committing(ws.path(), &["commit", "-qm", "sub"]));
+    allowed(ws.path(), "git status").await;
+    allowed(ws.path(), "git diff").await;
+    // Its configuration, under `.git/modules`.
+    assert!(git_committing(
+        &ws.path().join("sub"),
+        &["config", "core.fsmonitor", "touch PWNED; false"]
+    ));
+    not_allowed(ws.path(), "git status").await;
+    not_allowed(ws.path(), "git diff").await;
+    assert!(git_committing(
+        &ws.path().join("sub"),
+        &["config", "--unset", "core.fsmonitor"]
+    ));
+    allowed(ws.path(), "git status").await;
+    // Its hooks.
+    executable(
+        &ws.path().join(".git/modules/sub/hooks/post-index-change"),
+        "#!/bin/sh\ntouch PWNED\n",
+    );
+    not_allowed(ws.path(), "git status").await;
+
+    // A repository committed as a gitlink, with its own `.git`.
+    let Some(ws) = repository() else { return };
+    let inner = ws.path().join("inner");
+    std::fs::create_dir(&inner).expect("dir");
+    assert!(git_committing(&inner, &["init", "-q"]));
+    std::fs::write(inner.join("i"), "i\n").expect("write");
+    assert!(git_committing(&inner, &["add", "i"]));
+    assert!(git_committing(&inner, &["commit", "-qm", "i"]));
+    assert!(git_committing(ws.path(), &["add", "inner"]));
+    assert!(git_committing(ws.path(), &["commit", "-qm", "link"]));
+    allowed(ws.path(), "git status").await;
+    assert!(git_committing(
+        &inner,
+        &["config", "core.fsmonitor", "touch PWNED; false"]
+    ));
+    not_allowed(ws.path(), "git status").await;
+}
+
+#[tokio::test]
+async fn repeated_directory_options_reach_where_git_goes() {
+    let Some(ws) = repository() else { return };
+    let nested = ws.path().join("nested");
+    std::fs::create_dir(&nested).expect("dir");
+    assert!(git_committing(&nested, &["init", "-q"]));
+    for command in [
+        "git -C nested status",
+        "git -C nested -C . status",
+        "git -C nested -C ./ status",
+        "git -C nested -C '' status",
+        "git -C nested -C '' log",
+    ] {
+        not_allowed(ws.path(), command).await;
+    }
+    allowed(ws.path(), "git -C . -C . status").await;
+    allowed(ws.path(), "git -C '' status").await;
+    allowed(ws.path(), "git -C nested -C .. status").await;
+}
+
+#[tokio::test]
+async fn names_git_prints_from_a_commit_are_not_vetted_for_xargs() {
+    let Some(ws) = repository() else { return };
+    std::fs::write(ws.path().join(".env x"), "n\n").expect("write");
+    assert!(git_committing(ws.path(), &["add", ".env x"]));
+    assert!(git_committing(ws.path(), &["commit", "-qm", "add"]));
+    assert!(git_committing(ws.path(), &["rm", "-q", ".env x"]));
+    for command in [
+        "git diff --cached --name-only | xargs cat",
+        "git diff --staged --name-only | xargs cat",
+        "git diff HEAD~1 --name-only | xargs cat",
+        "cat $(git diff --cached --name-only)",
+    ] {
+        not_allowed(ws.path(), command).await;
+    }
+    allowed(ws.path(), "git diff --name-only | xargs cat").await;
+}

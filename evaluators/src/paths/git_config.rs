@@ -111,7 +111,23 @@ pub(crate) fn read(path: &Path) -> Result<Option<String>, String> {
 /// and no query (`?`). Anything else (`include`, a key on the header's line, a section of a
 /// tool, a quoted or escaped URL) counts as a credential.
 fn unproven(text: &str) -> Option<&'static str> {
-    let mut keys: Option<&[&str]> = None;
+    walk(text, &[KNOWN_KEYS], |_, key, value| {
+        (URL_KEYS.contains(&key) && value.is_none_or(url_may_hold_credential))
+            .then_some("a URL that may carry a credential")
+    })
+}
+
+/// Reads a configuration text in the strict subset of git's language [`unproven`]
+/// describes: each `key [= value]` must be one `known` lists for its section (section and
+/// key names are compared lower-cased), and is then given to `each` (section, key, value),
+/// whose answer, if any, ends the reading. The answer is why the text is not in the subset
+/// or what `each` found.
+fn walk<'t>(
+    text: &'t str,
+    known: &[&[(&str, &[&str])]],
+    mut each: impl FnMut(&str, &str, Option<&'t str>) -> Option<&'static str>,
+) -> Option<&'static str> {
+    let mut section: Option<String> = None;
     for line in text.lines() {
         let line = line.trim_matches([' ', '\t', '\r']);
         if line.is_empty() || line.starts_with(['#', ';']) {
@@ -142,29 +158,251 @@ fn unproven(text: &str) -> Option<&'static str> {
             if !sub_plain {
                 return Some("a section header that is not plain");
             }
-            match KNOWN_KEYS.iter().find(|(section, _)| *section == name) {
-                Some((_, known)) => keys = Some(known),
-                None => return Some("a section that may hold or include a credential"),
+            let name = name.to_ascii_lowercase();
+            if !known.iter().any(|t| t.iter().any(|(s, _)| *s == name)) {
+                return Some("a section that may hold or include a credential");
             }
+            section = Some(name);
             continue;
         }
         let (key, value) = match line.split_once('=') {
             Some((key, value)) => (key.trim_end(), Some(value.trim())),
             None => (line, None),
         };
+        let key = key.to_ascii_lowercase();
         let name_ok = key.starts_with(|c: char| c.is_ascii_alphabetic())
             && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
-        let Some(known) = keys else {
+        let Some(section) = section.as_deref() else {
             return Some("a key outside any section");
         };
-        if !name_ok || !known.contains(&key) {
+        let listed = known.iter().any(|t| {
+            t.iter()
+                .any(|(s, keys)| *s == section && keys.contains(&key.as_str()))
+        });
+        if !name_ok || !listed {
             return Some("a key that may hold a credential");
         }
-        if URL_KEYS.contains(&key) && value.is_none_or(url_may_hold_credential) {
-            return Some("a URL that may carry a credential");
+        if let Some(found) = each(section, &key, value) {
+            return Some(found);
         }
     }
     None
+}
+
+/// Keys that run nothing and read nothing outside the repository, besides [`KNOWN_KEYS`]
+/// (whose `core.worktree`, `core.hooksPath` and partial-clone keys are told apart by
+/// [`program_free`]): what repositories commonly set, CI checkouts' `http.extraHeader`
+/// among them. Keys that name a program (`core.fsmonitor`, `core.pager`, `diff.external`,
+/// `diff.<driver>.textconv`, `filter.*`, `credential.helper`, `core.sshCommand`,
+/// `core.gitProxy`, `remote.<name>.uploadpack`/`receivepack`/`vcs`), enable one
+/// (`protocol.<name>.allow`, `log.showSignature`), rewrite URLs (`url.<base>.insteadOf`),
+/// read files outside the repository (`core.excludesFile`, `core.attributesFile`) or load
+/// another configuration (`include.path`) are not among them.
+const PROGRAM_FREE_KEYS: &[(&str, &[&str])] = &[
+    (
+        "core",
+        &[
+            "hookspath",
+            "sparsecheckout",
+            "sparsecheckoutcone",
+            "splitindex",
+            "abbrev",
+            "whitespace",
+            "compression",
+            "fsmonitorhookversion",
+            "multipackindex",
+        ],
+    ),
+    (
+        "http",
+        &[
+            "extraheader",
+            "sslverify",
+            "postbuffer",
+            "version",
+            "lowspeedlimit",
+            "lowspeedtime",
+        ],
+    ),
+    ("submodule", &["recurse"]),
+    ("user", &["signingkey"]),
+    ("lfs", &["access", "locksverify"]),
+    ("protocol", &["version"]),
+    ("gui", &["wmstate", "geometry"]),
+    (
+        "diff",
+        &[
+            "algorithm",
+            "renames",
+            "renamelimit",
+            "colormoved",
+            "mnemonicprefix",
+        ],
+    ),
+    ("merge", &["conflictstyle", "ff"]),
+    ("rebase", &["autosquash", "autostash", "updaterefs"]),
+    (
+        "status",
+        &["showuntrackedfiles", "relativepaths", "short", "branch"],
+    ),
+    ("log", &["date", "decorate", "abbrevcommit"]),
+    ("color", &["ui"]),
+    ("index", &["version", "skiphash"]),
+    ("feature", &["manyfiles"]),
+    ("fetch", &["writecommitgraph"]),
+];
+
+/// What a repository configuration proven to name no program sets that tells where git
+/// reads from: checked by the caller.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct RepoSettings {
+    /// `core.worktree`, as written (relative to the repository's git directory).
+    pub(crate) worktree: Option<String>,
+    /// `core.hooksPath`, as written (relative to the work tree's top).
+    pub(crate) hooks_path: Option<String>,
+    /// Whether it is a partial clone (`extensions.partialClone`, a promisor remote, a
+    /// remote's `partialCloneFilter`): git then fetches missing objects from the remote when
+    /// a command reads them.
+    pub(crate) partial_clone: bool,
+    /// Whether object names are SHA-256 (`extensions.objectFormat = sha256`).
+    pub(crate) sha256: bool,
+}
+
+/// What the repository configuration `text` (as written, not lower-cased) sets, when every
+/// key is one known to run no program ([`KNOWN_KEYS`], [`PROGRAM_FREE_KEYS`]); else why it
+/// may run one. A path value (`core.worktree`, `core.hooksPath`) that is quoted, escaped or
+/// commented is not read.
+///
+/// # Errors
+///
+/// Why the configuration may make git run a program, in words.
+pub(crate) fn program_free(text: &str) -> Result<RepoSettings, &'static str> {
+    let mut settings = RepoSettings::default();
+    let found = walk(
+        text,
+        &[KNOWN_KEYS, PROGRAM_FREE_KEYS],
+        |section, key, value| {
+            match (section, key) {
+                ("core", "worktree" | "hookspath") => {
+                    let Some(v) =
+                        value.filter(|v| !v.is_empty() && !v.contains(['"', '\\', '#', ';']))
+                    else {
+                        return Some("a path that is not read here");
+                    };
+                    let slot = if key == "worktree" {
+                        &mut settings.worktree
+                    } else {
+                        &mut settings.hooks_path
+                    };
+                    *slot = Some(v.to_owned());
+                }
+                ("remote", "promisor" | "partialclonefilter") | ("extensions", "partialclone") => {
+                    settings.partial_clone = true;
+                }
+                ("extensions", "objectformat") => {
+                    settings.sha256 = value.is_some_and(|v| v.eq_ignore_ascii_case("sha256"));
+                }
+                _ => {}
+            }
+            None
+        },
+    );
+    match found {
+        Some(why) => Err(match why {
+            "a key that may hold a credential" => "a key that may name a program",
+            "a section that may hold or include a credential" => {
+                "a section that may name a program or include another file"
+            }
+            other => other,
+        }),
+        None => Ok(settings),
+    }
+}
+
+/// The `core.hooksPath` values of the configurations git reads besides the repository's
+/// own ([`outer_configs`]) and of every file they include (`include.path`,
+/// `includeIf.<condition>.path`, whatever the condition), as written. A missing file is
+/// read as empty.
+///
+/// # Errors
+///
+/// A file that cannot be read, an include whose path is not read here, or includes nested
+/// too deep.
+pub(crate) fn outer_hooks_paths(home: Option<&Path>) -> Result<Vec<String>, String> {
+    let mut found = Vec::new();
+    for file in outer_configs(home) {
+        hooks_paths_in(&file, home, 0, &mut found)?;
+    }
+    Ok(found)
+}
+
+/// The most nested includes followed by [`outer_hooks_paths`].
+const MAX_INCLUDE_DEPTH: usize = 8;
+
+fn hooks_paths_in(
+    file: &Path,
+    home: Option<&Path>,
+    depth: usize,
+    found: &mut Vec<String>,
+) -> Result<(), String> {
+    if depth > MAX_INCLUDE_DEPTH {
+        return Err(format!("`{}` nests includes too deep", file.display()));
+    }
+    let Some(text) = super::small_file::read_text(file)? else {
+        return Ok(());
+    };
+    let unread = || format!("`{}` sets a path that is not read here", file.display());
+    let mut section = String::new();
+    for line in text.lines() {
+        let mut line = line.trim_matches([' ', '\t', '\r']);
+        if let Some(header) = line.strip_prefix('[') {
+            let Some((header, rest)) = header.split_once(']') else {
+                return Err(format!(
+                    "`{}` has a section header not read here",
+                    file.display()
+                ));
+            };
+            section = header
+                .split([' ', '.', '"'])
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase();
+            line = rest.trim();
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let key = key.trim().to_ascii_lowercase();
+        let value = value.trim();
+        let value = value
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .unwrap_or(value);
+        match (section.as_str(), key.as_str()) {
+            ("core", "hookspath") => {
+                if value.contains(['"', '\\']) {
+                    return Err(unread());
+                }
+                found.push(value.to_owned());
+            }
+            ("include" | "includeif", "path") => {
+                if value.contains(['"', '\\']) {
+                    return Err(unread());
+                }
+                let included = if let Some(rest) = value.strip_prefix("~/") {
+                    home.ok_or_else(unread)?.join(rest)
+                } else if value.starts_with('~') {
+                    return Err(unread());
+                } else {
+                    file.parent().unwrap_or_else(|| Path::new("/")).join(value)
+                };
+                hooks_paths_in(&included, home, depth + 1, found)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Whether a URL value may carry a credential: a user (`user:token@host`, in any scheme), a
@@ -350,6 +588,65 @@ mod tests {
         ] {
             assert!(config(secret).is_some(), "{secret}");
         }
+    }
+
+    #[test]
+    fn only_keys_known_to_run_nothing_make_a_configuration_program_free() {
+        let plain = "[core]\n\tbare = false\n\thooksPath = .husky/_\n[remote \"origin\"]\n\turl = https://github.com/acme/command-palette.git\n[branch \"fix-pager-bug\"]\n\tremote = origin\n[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic eA==\n";
+        let found = program_free(plain).unwrap();
+        assert_eq!(found.hooks_path.as_deref(), Some(".husky/_"));
+        assert!(!found.partial_clone);
+        let worktree = program_free("[core]\n\tworktree = /Home/Else\n").unwrap();
+        assert_eq!(worktree.worktree.as_deref(), Some("/Home/Else"));
+        for partial in [
+            "[remote \"o\"]\n\tpromisor = true\n",
+            "[remote \"o\"]\n\tpartialclonefilter = blob:none\n",
+            "[extensions]\n\tpartialClone = o\n",
+        ] {
+            assert!(program_free(partial).unwrap().partial_clone, "{partial}");
+        }
+        for runs in [
+            "[remote \"o\"]\n\tuploadpack = touch x\n",
+            "[remote \"o\"]\n\treceivepack = touch x\n",
+            "[remote \"o\"]\n\tvcs = x\n",
+            "[core]\n\tgitProxy = x\n",
+            "[core]\n\tsshCommand = x\n",
+            "[core]\n\tfsmonitor = x\n",
+            "[core]\n\tpager = x\n",
+            "[credential]\n\thelper = x\n",
+            "[protocol \"ext\"]\n\tallow = always\n",
+            "[url \"ext::sh\"]\n\tinsteadOf = https://\n",
+            "[diff \"x\"]\n\ttextconv = x\n",
+            "[log]\n\tshowSignature = true\n",
+            "[include]\n\tpath = x\n",
+            "[core]\n\thooksPath = \"a\\\"b\"\n",
+            "[core] pager = x\n",
+            "[core]\n\tbare = false \\\n",
+        ] {
+            assert!(program_free(runs).is_err(), "{runs}");
+        }
+    }
+
+    #[test]
+    fn hooks_paths_of_outer_configurations_are_found_through_includes() {
+        if std::env::var_os("GIT_CONFIG_GLOBAL").is_some() {
+            return;
+        }
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(
+            home.path().join(".gitconfig"),
+            "[user]\n\tname = a\n[includeIf \"gitdir:~/w/\"]\n\tpath = ~/.more\n",
+        )
+        .unwrap();
+        std::fs::write(
+            home.path().join(".more"),
+            "[core]\n  hooksPath = .githooks\n",
+        )
+        .unwrap();
+        let found = outer_hooks_paths(Some(home.path())).unwrap();
+        assert!(found.contains(&".githooks".to_owned()), "{found:?}");
+        std::fs::write(home.path().join(".more"), "[core] hooksPath = \"a\\tb\"\n").unwrap();
+        assert!(outer_hooks_paths(Some(home.path())).is_err());
     }
 
     #[test]

@@ -18,6 +18,28 @@ const MAX_INDEX_BYTES: u64 = 256 * 1024 * 1024;
 ///
 /// A message naming what is wrong with the file.
 pub(crate) fn read(index: &[u8], hash_len: usize) -> Result<Vec<String>, String> {
+    entries(index, hash_len).map(|e| e.into_iter().map(|(path, _)| path).collect())
+}
+
+/// The mode git gives a submodule's entry (a commit of another repository, a "gitlink").
+const GITLINK_MODE: u32 = 0o160_000;
+
+/// The paths of an index file's submodule entries (gitlinks), relative to the repository's
+/// top, or why the index cannot be read.
+///
+/// # Errors
+///
+/// A message naming what is wrong with the file.
+pub(crate) fn gitlinks(index: &[u8], hash_len: usize) -> Result<Vec<String>, String> {
+    Ok(entries(index, hash_len)?
+        .into_iter()
+        .filter(|(_, mode)| mode & 0o170_000 == GITLINK_MODE)
+        .map(|(path, _)| path)
+        .collect())
+}
+
+/// Each entry's path and mode.
+fn entries(index: &[u8], hash_len: usize) -> Result<Vec<(String, u32)>, String> {
     let take = |at: usize, n: usize| {
         index
             .get(at..at + n)
@@ -37,11 +59,13 @@ pub(crate) fn read(index: &[u8], hash_len: usize) -> Result<Vec<String>, String>
             "the index holds {count} entries, more than are read"
         ));
     }
-    let mut paths: Vec<String> = Vec::with_capacity(count);
+    let mut paths: Vec<(String, u32)> = Vec::with_capacity(count);
     let mut at = 12;
     let mut previous: Vec<u8> = Vec::new();
     for _ in 0..count {
         let start = at;
+        let m = take(at + 24, 4)?;
+        let mode = u32::from_be_bytes([m[0], m[1], m[2], m[3]]);
         // ctime, mtime, dev, ino, mode, uid, gid, size: ten 32-bit fields.
         at += 40 + hash_len;
         let flags = u16::from_be_bytes(take(at, 2)?.try_into().map_err(|_| "flags")?);
@@ -84,10 +108,25 @@ pub(crate) fn read(index: &[u8], hash_len: usize) -> Result<Vec<String>, String>
             at = start + (len + 8) / 8 * 8;
             p
         };
-        paths.push(String::from_utf8_lossy(&path).into_owned());
+        paths.push((String::from_utf8_lossy(&path).into_owned(), mode));
         previous = path;
     }
     Ok(paths)
+}
+
+/// The submodule entries (gitlinks) of the index in the git directory `git_dir`, whose object
+/// names are SHA-256 ones when `sha256`; none when there is no index.
+///
+/// # Errors
+///
+/// The index cannot be read or is damaged.
+pub(crate) fn gitlinks_of(git_dir: &Path, sha256: bool) -> Result<Vec<String>, String> {
+    let path = git_dir.join("index");
+    match super::small_file::read_bytes(&path, MAX_INDEX_BYTES)? {
+        None => Ok(Vec::new()),
+        Some(index) => gitlinks(&index, if sha256 { 32 } else { 20 })
+            .map_err(|why| format!("cannot read `{}`: {why}", path.display())),
+    }
 }
 
 /// The files tracked by the repository whose work tree is `root`, when its index can be read.
@@ -135,6 +174,20 @@ mod tests {
         index.extend(entry("README.md", 20));
         index.extend(entry("src/main.rs", 20));
         assert_eq!(read(&index, 20).unwrap(), ["README.md", "src/main.rs"]);
+    }
+
+    #[test]
+    fn submodule_entries_are_told_by_their_mode() {
+        let mut index = b"DIRC".to_vec();
+        index.extend_from_slice(&2u32.to_be_bytes());
+        index.extend_from_slice(&2u32.to_be_bytes());
+        index.extend(entry("a.txt", 20));
+        let mut link = entry("sub", 20);
+        link[24..28].copy_from_slice(&0o160_000u32.to_be_bytes());
+        index.extend(link);
+        assert_eq!(gitlinks(&index, 20).unwrap(), ["sub"]);
+        let missing = tempfile::tempdir().unwrap();
+        assert!(gitlinks_of(missing.path(), false).unwrap().is_empty());
     }
 
     #[test]

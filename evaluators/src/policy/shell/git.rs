@@ -195,6 +195,59 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     }
 }
 
+/// Subcommands that read refs, the index or the configuration but no object's contents
+/// (commits aside, which a partial clone always has).
+const NO_CONTENTS: &[&str] = &[
+    "rev-parse",
+    "branch",
+    "tag",
+    "config",
+    "remote",
+    "show-ref",
+    "for-each-ref",
+    "symbolic-ref",
+    "version",
+    "help",
+    "var",
+    "worktree",
+    "count-objects",
+    "check-ignore",
+    "ls-files",
+];
+
+/// Whether the git command `cmd` may read the contents of the repository's objects (files,
+/// trees), which a partial clone fetches from its promisor remote when they are missing:
+/// any subcommand but those of [`NO_CONTENTS`] (`ls-files --with-tree` reads a tree), and
+/// any command whose subcommand is not found here (a wrapper before `git`).
+pub(super) fn reads_objects(cmd: &SimpleCommand) -> bool {
+    let is_git = cmd
+        .words
+        .first()
+        .and_then(Word::literal)
+        .is_some_and(|w| w == "git" || w.ends_with("/git"));
+    if !is_git {
+        return true;
+    }
+    let args = cmd.args();
+    let mut i = 0;
+    while let Some(text) = args.get(i).and_then(Word::literal) {
+        if !text.starts_with('-') {
+            let rest = &args[i + 1..];
+            let with_tree = rest
+                .iter()
+                .any(|w| w.literal().is_none_or(|t| t.starts_with("--with-tree")));
+            return !NO_CONTENTS.contains(&text) || (text == "ls-files" && with_tree);
+        }
+        i += if GLOBAL_WITH_VALUE.contains(&text) {
+            2
+        } else {
+            1
+        };
+    }
+    // No subcommand (`git --version`), or one only known when it runs.
+    args.get(i).is_some()
+}
+
 /// `git push --force`, `-f`, `--force-with-lease`, `--mirror`, `+refspec`: rewrites a remote.
 fn push(j: &mut Judge<'_>, cmd: &SimpleCommand, rest: &[Word]) {
     let forced = rest.iter().filter_map(Word::literal).any(|t| {

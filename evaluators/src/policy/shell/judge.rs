@@ -145,14 +145,20 @@ impl Judge<'_> {
             self.unknown(cmd, &why, Risk::High);
         }
         if effects.repository
-            && let Some(why) = workspace_git_config_runs_programs(self.places.root())
+            && let Some(why) = workspace_git_unproven(
+                self.places.root(),
+                self.places.home(),
+                super::git::reads_objects(cmd),
+            )
         {
             self.unknown(cmd, &why, Risk::High);
         }
         if effects.repository
             && let Some(why) = repository_above(
                 self.places.root(),
+                self.places.home(),
                 effects.history || !effects.objects.is_empty(),
+                super::git::reads_objects(cmd),
             )
         {
             self.unknown(cmd, &why, Risk::High);
@@ -1279,24 +1285,6 @@ fn reads_terminal(path: &std::path::Path) -> bool {
     path == std::path::Path::new("/dev/tty")
 }
 
-/// Keys of a repository's own configuration that make read-only git commands run programs
-/// (`core.fsmonitor`, `core.pager`, `diff.*.textconv`, `filter.*.clean`, …) or load other
-/// files (`include.path`), matched in lower case anywhere in the file.
-const GIT_CONFIG_PROGRAMS: &[&str] = &[
-    "fsmonitor",
-    "pager",
-    "sshcommand",
-    "askpass",
-    "hookspath",
-    "editor",
-    "textconv",
-    "external",
-    "program",
-    "command",
-    "[filter",
-    "include",
-];
-
 /// Why printing the workspace repository's remote URLs may print a credential, if it may:
 /// the repository's configuration (see [`git_config::credential`]), or the global and system
 /// ones, whose remotes and URL rewrites show in them too (see
@@ -1314,55 +1302,378 @@ fn workspace_git_config_credentials(
         .map(|why| format!("prints remote URLs, and {why}"))
 }
 
-/// Why git run in the workspace's own repository may run programs its configuration names,
-/// if it may: the repository's `config` (and `config.worktree`, and for a linked worktree
-/// the common directory's `config`) hold a key that runs or loads something, or cannot be
-/// read. A `.git` file (`gitdir: PATH`, a linked worktree or a separate git directory, which
-/// may lie inside the workspace) is followed to the directory git uses; one that cannot be
-/// followed is a reason too.
-fn workspace_git_config_runs_programs(root: &std::path::Path) -> Option<String> {
-    let dot_git = root.join(".git");
-    let git = if dot_git.is_dir() {
-        dot_git
-    } else if dot_git.exists() {
-        match followed_git_dir(&dot_git) {
-            Ok(dir) => dir,
+/// Hooks git runs only from commands that change the repository or talk to another one
+/// (commit, merge, rebase, checkout, am, push, receive, send-email, `gc --auto`): the
+/// program table models none of those as only reading, so such a hook runs under no
+/// allowed command. Any other executable hook may: `post-index-change` runs whenever
+/// `git status` or `git diff` rewrites the index after refreshing it, `reference-transaction`
+/// on any change of a ref, and a name git adds later is not known here.
+const WRITE_ONLY_HOOKS: &[&str] = &[
+    "applypatch-msg",
+    "pre-applypatch",
+    "post-applypatch",
+    "pre-commit",
+    "pre-merge-commit",
+    "prepare-commit-msg",
+    "commit-msg",
+    "post-commit",
+    "pre-rebase",
+    "post-checkout",
+    "post-merge",
+    "pre-push",
+    "pre-receive",
+    "update",
+    "proc-receive",
+    "post-receive",
+    "post-update",
+    "push-to-checkout",
+    "pre-auto-gc",
+    "post-rewrite",
+    "sendemail-validate",
+];
+
+/// The most entries of a hooks directory, or directories under a repository's `modules`,
+/// that are looked at; more is not modeled.
+const MAX_GIT_DIR_ENTRIES: usize = 2_000;
+
+/// The most levels of submodules (a submodule's own submodules) followed.
+const MAX_SUBMODULE_DEPTH: usize = 8;
+
+/// The work tree a repository's configuration may name (`core.worktree`).
+#[derive(Clone, Copy)]
+enum WorkTree<'a> {
+    /// Exactly this directory (the workspace's own repository).
+    Exactly(&'a std::path::Path),
+    /// Any directory inside this one (a submodule of it).
+    Inside(&'a std::path::Path),
+}
+
+/// What holds for every repository git may use while it runs in one.
+struct GitRun<'a> {
+    /// The user's home directory, for `~/` in hook paths.
+    home: Option<&'a std::path::Path>,
+    /// `core.hooksPath` of the configurations git reads besides the repository's own.
+    outer_hooks: Vec<String>,
+    /// Whether the command reads objects' contents (a partial clone fetches missing ones).
+    contents: bool,
+    /// Git directories already proven.
+    seen: std::collections::HashSet<std::path::PathBuf>,
+}
+
+/// Why git run in the workspace's own repository (its work tree `root`) may run a program,
+/// read files outside the workspace or reach the network, if it may (see
+/// [`GitRun::repository`]); `contents` tells whether the command reads objects' contents.
+/// A `.git` file (`gitdir: PATH`, a linked worktree or a separate git directory) is
+/// followed to the directory git uses; one that cannot be followed is a reason too.
+fn workspace_git_unproven(
+    root: &std::path::Path,
+    home: Option<&std::path::Path>,
+    contents: bool,
+) -> Option<String> {
+    let git = match git_dir_of(root) {
+        Ok(Some(git)) => git,
+        Ok(None) => return None,
+        Err(why) => return Some(why),
+    };
+    let outer_hooks = match git_config::outer_hooks_paths(home) {
+        Ok(paths) => paths,
+        Err(why) => {
+            return Some(format!(
+                "runs git, whose hooks directory is not known: {why}"
+            ));
+        }
+    };
+    let mut run = GitRun {
+        home,
+        outer_hooks,
+        contents,
+        seen: std::collections::HashSet::new(),
+    };
+    run.repository(&git, WorkTree::Exactly(root), root, 0)
+}
+
+impl GitRun<'_> {
+    /// Why git using the repository at `git` (its git directory) may run a program, read
+    /// files outside `workspace` or reach the network, if it may. Its configuration (the git
+    /// directory's and, for a linked worktree, the common directory's `config` and
+    /// `config.worktree`) must hold only keys known to run nothing
+    /// ([`git_config::program_free`]); the work tree it names must be `expected`; a partial
+    /// clone may fetch what a command reading contents needs; an executable hook in any
+    /// hooks directory it may use (its own, `core.hooksPath` of any configuration) may run
+    /// ([`WRITE_ONLY_HOOKS`] aside); and git recurses into its submodules (`git status`,
+    /// `git diff`), each a repository of its own under the same rules: every git directory
+    /// under `modules`, and every submodule of its index checked out with a `.git`.
+    fn repository(
+        &mut self,
+        git: &std::path::Path,
+        expected: WorkTree<'_>,
+        workspace: &std::path::Path,
+        depth: usize,
+    ) -> Option<String> {
+        if depth > MAX_SUBMODULE_DEPTH {
+            return Some("runs git in submodules nested deeper than are checked".to_owned());
+        }
+        let key = std::fs::canonicalize(git).unwrap_or_else(|_| git.to_path_buf());
+        if !self.seen.insert(key) {
+            return None;
+        }
+        let mut dirs = vec![git.to_path_buf()];
+        match crate::paths::small_file::read_text(&git.join("commondir")) {
+            Ok(Some(common)) => dirs.push(git.join(common.trim())),
+            Ok(None) => {}
             Err(why) => return Some(why),
         }
-    } else {
-        return None;
-    };
-    let mut dirs = vec![git.clone()];
-    match crate::paths::small_file::read_text(&git.join("commondir")) {
-        Ok(Some(common)) => dirs.push(git.join(common.trim())),
-        Ok(None) => {}
-        Err(why) => return Some(why),
-    }
-    for dir in dirs {
-        for name in ["config", "config.worktree"] {
-            let path = dir.join(name);
-            let text = match git_config::read(&path) {
-                Ok(Some(t)) => t,
+        let mut settings = git_config::RepoSettings::default();
+        let mut hooks_paths = Vec::new();
+        // The work tree: the one expected, or the one its configuration names.
+        let mut top = match expected {
+            WorkTree::Exactly(top) => Some(top.to_path_buf()),
+            WorkTree::Inside(_) => None,
+        };
+        for dir in &dirs {
+            for name in ["config", "config.worktree"] {
+                let path = dir.join(name);
+                let text = match crate::paths::small_file::read_text(&path) {
+                    Ok(Some(t)) => t,
+                    Ok(None) => continue,
+                    Err(why) => return Some(why),
+                };
+                let found = match git_config::program_free(&text) {
+                    Ok(found) => found,
+                    Err(what) => {
+                        return Some(format!(
+                            "runs git with `{}` holding {what}, which this policy cannot prove runs nothing",
+                            path.display()
+                        ));
+                    }
+                };
+                if let Some(written) = found.worktree {
+                    match work_tree_named(dir, &written, expected) {
+                        Ok(named) => top = Some(named),
+                        Err(why) => {
+                            return Some(format!(
+                                "runs git with `{}`, which {why}",
+                                path.display()
+                            ));
+                        }
+                    }
+                }
+                hooks_paths.extend(found.hooks_path);
+                settings.partial_clone |= found.partial_clone;
+                settings.sha256 |= found.sha256;
+            }
+        }
+        if settings.partial_clone && self.contents {
+            return Some(format!(
+                "runs git in `{}`, a partial clone: reading contents it lacks fetches them from its promisor remote, over the network and through the transport its configuration names",
+                git.display()
+            ));
+        }
+        let mut hooks: Vec<std::path::PathBuf> = dirs.iter().map(|d| d.join("hooks")).collect();
+        for written in hooks_paths.iter().chain(&self.outer_hooks) {
+            let path = std::path::Path::new(written);
+            let dir = if path.is_absolute() {
+                path.to_path_buf()
+            } else if let Some(rest) = written.strip_prefix("~/") {
+                match self.home {
+                    Some(home) => home.join(rest),
+                    None => {
+                        return Some(format!(
+                            "runs git with hooks in `{written}`, under a home directory that is not known"
+                        ));
+                    }
+                }
+            } else if written.starts_with('~') {
+                return Some(format!(
+                    "runs git with hooks in `{written}`, a directory not known here"
+                ));
+            } else {
+                match &top {
+                    Some(top) => top.join(path),
+                    None => {
+                        return Some(format!(
+                            "runs git in submodule `{}` with hooks in `{written}`, relative to a work tree not known here",
+                            git.display()
+                        ));
+                    }
+                }
+            };
+            hooks.push(dir);
+        }
+        for dir in &hooks {
+            match live_hook(dir) {
+                Ok(None) => {}
+                Ok(Some(hook)) => {
+                    return Some(format!(
+                        "runs git in a repository whose hook `{}` is executable, and git runs hooks even from commands that only read (an index refresh runs `post-index-change`)",
+                        hook.display()
+                    ));
+                }
+                Err(why) => return Some(why),
+            }
+        }
+        // Submodules: absorbed ones under `modules`, then those the index names.
+        let mut modules = Vec::new();
+        let mut budget = MAX_GIT_DIR_ENTRIES;
+        for dir in &dirs {
+            if let Err(why) = module_git_dirs(&dir.join("modules"), &mut modules, &mut budget) {
+                return Some(why);
+            }
+        }
+        for module in &modules {
+            if let Some(why) =
+                self.repository(module, WorkTree::Inside(workspace), workspace, depth + 1)
+            {
+                return Some(why);
+            }
+        }
+        let links = match crate::paths::git_index::gitlinks_of(git, settings.sha256) {
+            Ok(links) => links,
+            Err(why) => return Some(why),
+        };
+        if links.is_empty() {
+            return None;
+        }
+        let Some(top) = top else {
+            return Some(format!(
+                "runs git in `{}`, whose submodules' work tree is not known here",
+                git.display()
+            ));
+        };
+        for link in links {
+            let sub_git = match git_dir_of(&top.join(&link)) {
+                Ok(Some(git)) => git,
                 Ok(None) => continue,
                 Err(why) => return Some(why),
             };
-            if let Some(key) = GIT_CONFIG_PROGRAMS.iter().find(|k| text.contains(**k)) {
-                return Some(format!(
-                    "runs git with `{}` setting `{key}`, which can run programs",
-                    path.display()
-                ));
+            let sub_top = top.join(&link);
+            if let Some(why) =
+                self.repository(&sub_git, WorkTree::Exactly(&sub_top), workspace, depth + 1)
+            {
+                return Some(why);
             }
         }
+        None
     }
-    None
+}
+
+/// The work tree `core.worktree` (`written`, relative to the git directory `dir`) names,
+/// when it is the one `expected`; else why not, in words.
+fn work_tree_named(
+    dir: &std::path::Path,
+    written: &str,
+    expected: WorkTree<'_>,
+) -> Result<std::path::PathBuf, String> {
+    let outside = || {
+        format!(
+            "sets `core.worktree` to `{written}`, a work tree other than the workspace's, whose files git then reads"
+        )
+    };
+    if written.starts_with('~') {
+        return Err(outside());
+    }
+    let named = std::fs::canonicalize(dir.join(written)).map_err(|_| outside())?;
+    let ok = match expected {
+        WorkTree::Exactly(top) => std::fs::canonicalize(top).is_ok_and(|t| t == named),
+        WorkTree::Inside(root) => std::fs::canonicalize(root).is_ok_and(|r| named.starts_with(r)),
+    };
+    if ok { Ok(named) } else { Err(outside()) }
+}
+
+/// The first executable file in the hooks directory `dir` git may run from a command that
+/// only reads (not a `*.sample`, not one of [`WRITE_ONLY_HOOKS`]); `None` when there is none
+/// or no such directory.
+///
+/// # Errors
+///
+/// The directory cannot be read, or holds more than [`MAX_GIT_DIR_ENTRIES`] entries.
+fn live_hook(dir: &std::path::Path) -> Result<Option<std::path::PathBuf>, String> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => return Ok(None),
+        Err(e) => {
+            return Err(format!(
+                "cannot read the hooks directory `{}` ({e})",
+                dir.display()
+            ));
+        }
+    };
+    for (n, entry) in entries.enumerate() {
+        if n >= MAX_GIT_DIR_ENTRIES {
+            return Err(format!(
+                "the hooks directory `{}` holds more files than are checked",
+                dir.display()
+            ));
+        }
+        let entry = entry
+            .map_err(|e| format!("cannot read the hooks directory `{}` ({e})", dir.display()))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.ends_with(".sample") || WRITE_ONLY_HOOKS.contains(&name.as_ref()) {
+            continue;
+        }
+        let path = entry.path();
+        // Git runs a hook through its links.
+        let Ok(meta) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if meta.is_file() && meta.permissions().mode() & 0o111 != 0 {
+            return Ok(Some(path));
+        }
+    }
+    Ok(None)
+}
+
+/// The git directories under a repository's `modules` directory (absorbed submodules, whose
+/// names may hold `/`): each directory holding a `HEAD`, and those under its own `modules`.
+///
+/// # Errors
+///
+/// A directory that cannot be read, or more than `budget` directories.
+fn module_git_dirs(
+    dir: &std::path::Path,
+    out: &mut Vec<std::path::PathBuf>,
+    budget: &mut usize,
+) -> Result<(), String> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => return Ok(()),
+        Err(e) => return Err(format!("cannot read `{}` ({e})", dir.display())),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot read `{}` ({e})", dir.display()))?;
+        *budget = budget
+            .checked_sub(1)
+            .ok_or_else(|| format!("`{}` holds more submodules than are checked", dir.display()))?;
+        let path = entry.path();
+        if !path.is_dir() {
+            continue;
+        }
+        if std::fs::symlink_metadata(path.join("HEAD")).is_ok() {
+            out.push(path);
+        } else {
+            module_git_dirs(&path, out, budget)?;
+        }
+    }
+    Ok(())
 }
 
 /// Why git run in a workspace that is no repository of its own is not modeled, if it is not:
 /// git looks for the repository above the workspace root, up to the filesystem's root, and a
 /// repository there (a monorepo around a package, a home directory under version control)
 /// has a configuration that may run programs and a top level outside the workspace, so the
-/// contents it prints (`contents`: diffs, objects) are files outside the workspace.
-fn repository_above(root: &std::path::Path, contents: bool) -> Option<String> {
+/// contents it prints (`contents`: diffs, objects) are files outside the workspace. That
+/// repository is judged as the workspace's own would be ([`workspace_git_unproven`], with
+/// `home` and `objects`, whether the command reads objects' contents).
+fn repository_above(
+    root: &std::path::Path,
+    home: Option<&std::path::Path>,
+    contents: bool,
+    objects: bool,
+) -> Option<String> {
     let signature = |dir: &std::path::Path, names: &[&str]| {
         names
             .iter()
@@ -1374,7 +1685,7 @@ fn repository_above(root: &std::path::Path, contents: bool) -> Option<String> {
     let mut dir = root.parent();
     while let Some(d) = dir {
         if signature(d, &[".git"]) {
-            if let Some(why) = workspace_git_config_runs_programs(d) {
+            if let Some(why) = workspace_git_unproven(d, home, objects) {
                 return Some(why);
             }
             if let Some(why) = git_config::credential(&d.join(".git/config"))
@@ -1398,6 +1709,23 @@ fn repository_above(root: &std::path::Path, contents: bool) -> Option<String> {
         dir = d.parent();
     }
     None
+}
+
+/// The git directory of the work tree `top`: its `.git` directory, or the one its `.git`
+/// file names; `None` when it has no `.git`.
+///
+/// # Errors
+///
+/// A `.git` file that cannot be followed.
+fn git_dir_of(top: &std::path::Path) -> Result<Option<std::path::PathBuf>, String> {
+    let dot_git = top.join(".git");
+    if dot_git.is_dir() {
+        Ok(Some(dot_git))
+    } else if dot_git.exists() {
+        followed_git_dir(&dot_git).map(Some)
+    } else {
+        Ok(None)
+    }
 }
 
 /// The directory a `.git` file names (`gitdir: PATH`, relative to the file's directory).
