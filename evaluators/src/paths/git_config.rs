@@ -191,8 +191,10 @@ fn walk<'t>(
 
 /// Keys that run nothing and read nothing outside the repository, besides [`KNOWN_KEYS`]
 /// (whose `core.worktree`, `core.hooksPath` and partial-clone keys are told apart by
-/// [`program_free`]): what repositories commonly set, CI checkouts' `http.extraHeader`
-/// among them. Keys that name a program (`core.fsmonitor`, `core.pager`, `diff.external`,
+/// [`program_free`]): what repositories commonly set, CI checkouts' `http.extraHeader` and
+/// the marks GitHub's CLI and editors leave on remotes and branches among them. The editor
+/// and signing keys (`core.editor`, `sequence.editor`, `commit.gpgSign`) name programs run
+/// only by commands that write (commit, rebase, tag), which are never taken to only read. Keys that name a program (`core.fsmonitor`, `core.pager`, `diff.external`,
 /// `diff.<driver>.textconv`, `filter.*`, `credential.helper`, `core.sshCommand`,
 /// `core.gitProxy`, `remote.<name>.uploadpack`/`receivepack`/`vcs`), enable one
 /// (`protocol.<name>.allow`, `log.showSignature`), rewrite URLs (`url.<base>.insteadOf`),
@@ -211,6 +213,20 @@ const PROGRAM_FREE_KEYS: &[(&str, &[&str])] = &[
             "compression",
             "fsmonitorhookversion",
             "multipackindex",
+            "editor",
+        ],
+    ),
+    ("sequence", &["editor"]),
+    ("commit", &["gpgsign"]),
+    ("tag", &["gpgsign"]),
+    ("gpg", &["format"]),
+    ("remote", &["gh-resolved"]),
+    (
+        "branch",
+        &[
+            "gh-merge-base",
+            "vscode-merge-base",
+            "github-pr-owner-number",
         ],
     ),
     (
@@ -224,7 +240,7 @@ const PROGRAM_FREE_KEYS: &[(&str, &[&str])] = &[
             "lowspeedtime",
         ],
     ),
-    ("submodule", &["recurse"]),
+    ("submodule", &["recurse", "ignore"]),
     ("user", &["signingkey"]),
     ("lfs", &["access", "locksverify"]),
     ("protocol", &["version"]),
@@ -592,7 +608,7 @@ mod tests {
 
     #[test]
     fn only_keys_known_to_run_nothing_make_a_configuration_program_free() {
-        let plain = "[core]\n\tbare = false\n\thooksPath = .husky/_\n[remote \"origin\"]\n\turl = https://github.com/acme/command-palette.git\n[branch \"fix-pager-bug\"]\n\tremote = origin\n[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic eA==\n";
+        let plain = "[core]\n\tbare = false\n\thooksPath = .husky/_\n[remote \"origin\"]\n\turl = https://github.com/acme/command-palette.git\n[branch \"fix-pager-bug\"]\n\tremote = origin\n\tvscode-merge-base = origin/main\n[core]\n\teditor = vim\n[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic eA==\n";
         let found = program_free(plain).unwrap();
         assert_eq!(found.hooks_path.as_deref(), Some(".husky/_"));
         assert!(!found.partial_clone);
