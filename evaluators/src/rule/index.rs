@@ -910,15 +910,18 @@ impl Bucket {
     ) {
         let mut found = Vec::new();
         let args = cmd.args();
+        // What the shell unwrapped (`sudo CMD`) it judges as a command of its own, a word
+        // only known when it runs included: here only literal words start a command.
+        let dynamic = !cmd.wraps && args.iter().any(|w| w.literal().is_none());
         let nested = call.run_as_depth >= MAX_RUN_AS_DEPTH;
-        if nested || args.len() > MAX_RUN_AS_WORDS || args.iter().any(|w| w.literal().is_none()) {
+        if nested || args.len() > MAX_RUN_AS_WORDS || dynamic {
             self.commands.every(&mut found);
             hits.extend(found.drain(..).map(|rule| program_doubt(rule, i)));
             return;
         }
         let mut texts: Vec<String> = Vec::new();
         for (k, w) in args.iter().enumerate() {
-            let text = w.literal().unwrap_or_default();
+            let Some(text) = w.literal() else { continue };
             // The words from here, as the shell would read them; a word's own text as code.
             if !text.starts_with('-') {
                 let rest: Vec<&str> = args[k..].iter().map(|w| w.raw.as_str()).collect();
@@ -984,10 +987,11 @@ pub(crate) const PRIVILEGED: &[&str] = &[
     "s6-setuidgid",
 ];
 
-/// How deep runners in runners are read before what they run may be any command.
-const MAX_RUN_AS_DEPTH: usize = 2;
+/// How deep runners in runners are read before what they run may be any command (every
+/// word after the outer one is tried as a start, so the inner ones' commands are among them).
+const MAX_RUN_AS_DEPTH: usize = 1;
 /// The most words after a runner read as where its command may start.
-const MAX_RUN_AS_WORDS: usize = 32;
+const MAX_RUN_AS_WORDS: usize = 16;
 
 /// Every rule, indexed by what selects it.
 #[derive(Debug)]

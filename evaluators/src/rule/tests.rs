@@ -395,6 +395,7 @@ async fn deny_rules_see_what_a_privileged_runner_runs() {
             "sudo -iu root rm -rf x",
             "sudo -Eu root rm -rf x",
             "doas -u root rm -rf x",
+            "sudo -u \"$U\" rm -rf x",
             "systemd-run --uid=0 rm -rf x",
         ],
     )
@@ -407,6 +408,11 @@ async fn deny_rules_see_what_a_privileged_runner_runs() {
         &["pkexec \"$cmd\" -rf x", "chroot / $(echo rm) -rf x"],
     )
     .await;
+    // What the shell reads under sudo with a word only known when it runs: no other rule.
+    assert_eq!(
+        code(&rules, &bash("sudo systemctl restart \"$svc\""), root).await,
+        None
+    );
 }
 
 #[tokio::test]
