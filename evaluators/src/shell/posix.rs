@@ -48,6 +48,10 @@ fn bash_only(code: &str) -> Option<String> {
         ("[^", "`[^…]`"),
         ("~+", "`~+`"),
         ("~-", "`~-`"),
+        // Bash expands a `~` after `=` or `:` in any word that looks like an assignment
+        // (`--file=~/x`); a POSIX shell only in assignments, and only after the `=`.
+        ("=~", "`=~`"),
+        (":~", "`:~`"),
     ];
     for (seq, what) in SEQUENCES {
         if code.contains(seq) {
@@ -194,6 +198,8 @@ mod tests {
             "echo 'a\\nb'",
             "ls >& out",
             "cat ~+/x",
+            "grep --file=~/x y",
+            "PATH=/bin:~/bin ls",
             "exec {fd}> f",
             "coproc cat",
             "echo \u{a0}x",
