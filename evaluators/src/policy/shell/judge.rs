@@ -1483,7 +1483,7 @@ impl GitRun<'_> {
                         ));
                     }
                 }
-            } else if written.starts_with('~') {
+            } else if written.starts_with('~') || written.starts_with("%(") {
                 return Some(format!(
                     "runs git with hooks in `{written}`, a directory not known here"
                 ));
