@@ -9,7 +9,7 @@ use super::effects::Models;
 use super::index::{Doubt, Hit, PRIVILEGED};
 use crate::paths::{Place, Places};
 use crate::programs::{self, Model};
-use crate::shell::{RedirectKind, Script, SimpleCommand, Word};
+use crate::shell::{RedirectKind, Script, SimpleCommand, Word, WorkingDir};
 
 /// Parts that change nothing a rule could care about, covered by any allow rule.
 const NEUTRAL: &[&str] = &["cd", "pushd", "popd", "true", ":"];
@@ -75,24 +75,44 @@ fn within_plain_form<'m>(
     if named >= cmd.words.len() && !cmd.extra_args {
         return true;
     }
-    let inside = |w: &Word| {
+    let inside_from = |w: &Word, cwd: &WorkingDir| {
         w.literal().is_some_and(|t| {
             matches!(
-                places.locate(t, &cmd.cwd).place,
+                places.locate(t, cwd).place,
                 Place::Inside | Place::HarmlessDevice
             )
         })
     };
+    let inside = |w: &Word| inside_from(w, &cmd.cwd);
     match model() {
-        Model::Modeled(e) if e.cwd.is_none() && !cmd.extra_args => {
+        Model::Modeled(e) if !cmd.extra_args => {
+            // Where it works: moved by the program itself (`git -C DIR`), inside the
+            // workspace, and every path it names read from there (the directory it moves to
+            // from where it starts).
+            let Some(cwd) = super::effects::moved(&cmd.cwd, e.cwd.as_ref()) else {
+                return false;
+            };
+            let moved_inside = match (&e.cwd, &cwd) {
+                (None, _) => true,
+                (Some(_), WorkingDir::Dir(d)) => {
+                    places.locate(d, &WorkingDir::Root).place == Place::Inside
+                }
+                _ => false,
+            };
             let plain_writes = {
                 let mut plain = cmd.clone();
                 plain.words.truncate(named.max(1));
                 !matches!(programs::model(&plain), Model::Modeled(p) if p.writes.is_empty())
             };
-            (plain_writes || e.writes.is_empty())
-                && e.reads.iter().chain(&e.meta).chain(&e.writes).all(inside)
-                && e.trees.iter().all(|t| inside(&t.root))
+            moved_inside
+                && (plain_writes || e.writes.is_empty())
+                && e.reads
+                    .iter()
+                    .chain(&e.meta)
+                    .chain(&e.writes)
+                    .all(|w| inside_from(w, &cwd))
+                && e.meta.iter().all(inside)
+                && e.trees.iter().all(|t| inside_from(&t.root, &cwd))
         }
         Model::Modeled(_) => false,
         Model::Unmodeled(_) => {

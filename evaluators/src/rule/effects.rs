@@ -496,7 +496,7 @@ fn placed(text: &str, cwd: &WorkingDir) -> bool {
 
 /// The directory a modeled command works in: where it runs, moved by the directory the
 /// program itself changes to (`git -C DIR`); `None` when that is not known.
-fn moved(from: &WorkingDir, to: Option<&WorkingDir>) -> Option<WorkingDir> {
+pub(crate) fn moved(from: &WorkingDir, to: Option<&WorkingDir>) -> Option<WorkingDir> {
     let dir = match to {
         None => return Some(from.clone()),
         Some(WorkingDir::Dir(dir)) => dir,

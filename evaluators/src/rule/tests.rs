@@ -515,3 +515,38 @@ async fn a_relative_path_after_an_unknown_cd_may_be_any() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn a_directory_git_moves_to_inside_the_workspace_keeps_allow_rules() {
+    let ws = workspace_with_sub();
+    let root = ws.path();
+    let rules = rules(&["Bash(git:*)"], &[], &[]);
+    let inside = format!("git -C {} status", root.join("src").display());
+    each(
+        &rules,
+        root,
+        ALLOW,
+        &[
+            "git -C src status",
+            "git -C sub log --oneline -3",
+            "git -C src -C .. status",
+            "cd src && git -C ../sub status",
+            inside.as_str(),
+        ],
+    )
+    .await;
+    each(
+        &rules,
+        root,
+        None,
+        &[
+            "git -C .. status",
+            "git -C / status",
+            "git -C ~ status",
+            "git -C src -C ../.. status",
+            "cd src && git -C ../.. status",
+            "git -C \"$d\" status",
+        ],
+    )
+    .await;
+}
