@@ -395,6 +395,20 @@ impl Lowering<'_> {
         self.cwd = cwd;
         self.readers = readers;
         let added = start..self.script.commands.len();
+        // Nothing waits for a process substitution: one that does not end by itself keeps
+        // running after the command ends (`echo <(sleep 100)`, `ls > >(tail -f log)`).
+        if let Some(cmd) = self.script.commands[added.clone()]
+            .iter()
+            .find(|c| never_ends(c))
+        {
+            self.script.unreadable.push(Unreadable {
+                code: super::wrappers::raw_text(cmd),
+                error: ShellError::Unsettled(
+                    "a process substitution nothing waits for may keep running after the command ends"
+                        .to_owned(),
+                ),
+            });
+        }
         match kind {
             ast::ProcessSubstitutionKind::Read => feeds.extend(added),
             ast::ProcessSubstitutionKind::Write => self.readers.extend(added),
@@ -480,4 +494,19 @@ pub(super) fn output_commands(
             !commands[i].wraps && !commands[range.clone()].iter().any(|c| c.feeds.contains(&i))
         })
         .collect()
+}
+
+/// Whether a command may run without end by itself: `sleep`, `yes`, `watch`, and a `tail`
+/// that follows its files.
+fn never_ends(cmd: &SimpleCommand) -> bool {
+    match cmd.program() {
+        Some("sleep" | "yes" | "watch") => true,
+        Some("tail") => cmd.args().iter().any(|w| {
+            w.literal().is_none_or(|t| {
+                t.starts_with("--f")
+                    || (t.starts_with('-') && !t.starts_with("--") && t.contains(['f', 'F']))
+            })
+        }),
+        _ => false,
+    }
 }

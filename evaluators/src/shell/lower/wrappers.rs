@@ -184,7 +184,7 @@ fn cd_target<'a>(program: &str, args: &'a [Word]) -> Option<CdTarget<'a>> {
 }
 
 /// The words of a command as written, joined by spaces.
-fn raw_text(cmd: &crate::shell::SimpleCommand) -> String {
+pub(super) fn raw_text(cmd: &crate::shell::SimpleCommand) -> String {
     cmd.words
         .iter()
         .map(|w| w.raw.as_str())
