@@ -388,9 +388,7 @@ fn shell_effects<'m>(
         Model::Modeled(e) => moved(&cmd.cwd, e.cwd.as_ref()).map(|cwd| (e, cwd)),
         Model::Unmodeled(_) => None,
     };
-    if read {
-        git_reads(cmd, places, modeled.as_ref().map(|(e, _)| e.history), out);
-    }
+    git_reads(cmd, places, modeled.as_ref().map(|(e, _)| e.history), out);
     match modeled {
         Some((e, cwd)) => {
             let add = |out: &mut CallEffects,
@@ -649,8 +647,16 @@ fn git_reads(
         None if program == "git" => words,
         None => return,
     };
-    // git's own options: the directories it moves to.
+    // git's own options: the directories it moves to, and configuration given on the
+    // command line or in the environment, which may run any program (`core.fsmonitor` runs
+    // for `status`, `diff.external`, `GIT_EXTERNAL_DIFF`, `GIT_CONFIG_*`): it may then read or
+    // write any file.
     let mut cwd = Some(cmd.cwd.clone());
+    let mut configured = cmd
+        .assignments
+        .iter()
+        .zip(&cmd.assignment_values)
+        .any(|(name, value)| !programs::harmless_assignment(name, value.as_deref()));
     let mut i = 1;
     while let Some(&w) = words.get(i) {
         if !w.starts_with('-') {
@@ -663,10 +669,17 @@ fn git_reads(
                 cwd = cwd.and_then(|c| moved(&c, Some(dir.as_ref()?)));
                 i += 1;
             }
-            "-c" | "--config-env" | "--namespace" | "--super-prefix" | "--git-dir"
-            | "--work-tree" => i += 1,
-            _ => {}
+            "-c" | "--config-env" => {
+                configured = true;
+                i += 1;
+            }
+            "--namespace" | "--super-prefix" | "--git-dir" | "--work-tree" => i += 1,
+            _ => configured |= w.starts_with("-c") || w.starts_with("--config-env"),
         }
+    }
+    if configured {
+        out.history = true;
+        out.unread = [true, true];
     }
     let Some(&sub) = words.get(i) else {
         // Past the words that can be read: any subcommand.

@@ -277,6 +277,11 @@ async fn git_dumps_naming_no_path_read_everything() {
             "git --git-dir=.git show HEAD",
             "git --work-tree=sub show HEAD",
             "git -c alias.s=show s HEAD",
+            "git -c core.fsmonitor='cat secrets/token >&2' status",
+            "git -ccore.fsmonitor=x status",
+            "git --config-env=core.fsmonitor=V status",
+            "GIT_EXTERNAL_DIFF=./x git status",
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=x git status",
             "git s HEAD",
             "git $cmd HEAD",
             "git -C \"$d\" show HEAD:secrets/token",
@@ -306,6 +311,8 @@ async fn git_dumps_naming_no_path_read_everything() {
         &["git status", "git log --oneline", "git rev-parse HEAD"],
     )
     .await;
+    // A harmless variable: no rule applies (no allow covers an assignment).
+    each(&rules, ws.path(), None, &["LANG=C git status"]).await;
 }
 
 #[tokio::test]
