@@ -79,6 +79,12 @@ fn bash_only(code: &str) -> Option<String> {
             b'~' if next.is_some_and(|n| n.is_ascii_digit()) => {
                 return Some("`~N`".to_owned());
             }
+            // dash's `.*` and `.?*` match `.` and `..` too (bash skips them).
+            b'.' if matches!(next, Some(b'*' | b'?'))
+                && prev.is_none_or(|p| b" \t\n/'\"=".contains(&p)) =>
+            {
+                return Some("a glob for dot-files (dash matches `..` with it)".to_owned());
+            }
             b'{' if prev == Some(b'$') => {
                 if let Some(what) = parameter(&code[i + 1..]) {
                     return Some(what);
@@ -200,6 +206,8 @@ mod tests {
             "cat ~+/x",
             "grep --file=~/x y",
             "PATH=/bin:~/bin ls",
+            "grep -r x .*",
+            "cat sub/.?*",
             "exec {fd}> f",
             "coproc cat",
             "echo \u{a0}x",
