@@ -140,8 +140,9 @@ pub(crate) fn of_call(
     if is_shell_tool(tool) {
         if let Some((script, models)) = script {
             let needs = [rules.restricts(Kind::Read), rules.restricts(Kind::Write)];
+            let steered = (needs[0] || needs[1]) && steers_environment(script);
             for (i, cmd) in script.commands.iter().enumerate() {
-                shell_effects(cmd, || models.of(i), places, needs, &mut out);
+                shell_effects(cmd, || models.of(i), places, (needs, steered), &mut out);
             }
         }
     } else if let Some(access) = filesystem::access_of(tool, &call.input, &cx.catalog) {
@@ -334,7 +335,7 @@ fn shell_effects<'m>(
     cmd: &SimpleCommand,
     model: impl FnOnce() -> &'m Model,
     places: &Places<'_>,
-    needs: [bool; 2],
+    (needs, steered): ([bool; 2], bool),
     out: &mut CallEffects,
 ) {
     // A program only known when it runs may do anything with any word.
@@ -388,7 +389,8 @@ fn shell_effects<'m>(
         Model::Modeled(e) => moved(&cmd.cwd, e.cwd.as_ref()).map(|cwd| (e, cwd)),
         Model::Unmodeled(_) => None,
     };
-    git_reads(cmd, places, modeled.as_ref().map(|(e, _)| e.history), out);
+    let history = modeled.as_ref().map(|(e, _)| e.history);
+    git_reads(cmd, places, (history, steered), out);
     match modeled {
         Some((e, cwd)) => {
             let add = |out: &mut CallEffects,
@@ -579,6 +581,50 @@ fn git_object_names(
     true
 }
 
+/// Whether a script may give its programs variables that steer them beyond a command's own
+/// assignments: `export`, `declare` and their kin naming a variable that is not harmless, an
+/// assignment in the shell itself that is not harmless (exported already, or by `set -a`),
+/// `env NAME=value` before a program, `set`, `source`.
+fn steers_environment(script: &Script) -> bool {
+    let not_harmless = |word: &Word| {
+        let Some(text) = word.literal() else {
+            return true;
+        };
+        if text.starts_with('-') {
+            return false;
+        }
+        let (name, value) = text
+            .split_once('=')
+            .map_or((text, None), |(n, v)| (n, Some(v)));
+        !programs::harmless_shell_assignment(name, value)
+    };
+    script.commands.iter().any(|c| match c.program() {
+        Some("export" | "declare" | "typeset" | "readonly" | "local") => {
+            c.args().iter().any(not_harmless)
+        }
+        Some("env") => c.args().iter().any(|w| {
+            w.literal()
+                .is_none_or(|t| t.contains('=') && !t.starts_with('-'))
+                && not_harmless(w)
+        }),
+        // `set -a`: every later assignment is exported.
+        Some("set") => c.args().iter().any(|w| {
+            w.literal().is_none_or(|t| {
+                t == "allexport" || t.starts_with('-') && !t.starts_with("--") && t.contains('a')
+            })
+        }),
+        Some("source" | ".") => true,
+        Some(_) => false,
+        None => {
+            c.words.is_empty()
+                && c.assignments
+                    .iter()
+                    .zip(&c.assignment_values)
+                    .any(|(n, v)| !programs::harmless_shell_assignment(n, v.as_deref()))
+        }
+    })
+}
+
 /// git subcommands that print file contents from the repository: its history, index, work
 /// tree or object database.
 const GIT_PRINTS: &[&str] = &[
@@ -625,7 +671,7 @@ const GIT_PRINTS: &[&str] = &[
 fn git_reads(
     cmd: &SimpleCommand,
     places: &Places<'_>,
-    history: Option<bool>,
+    (history, steered): (Option<bool>, bool),
     out: &mut CallEffects,
 ) {
     let Some(program) = cmd
@@ -652,11 +698,12 @@ fn git_reads(
     // for `status`, `diff.external`, `GIT_EXTERNAL_DIFF`, `GIT_CONFIG_*`): it may then read or
     // write any file.
     let mut cwd = Some(cmd.cwd.clone());
-    let mut configured = cmd
-        .assignments
-        .iter()
-        .zip(&cmd.assignment_values)
-        .any(|(name, value)| !programs::harmless_assignment(name, value.as_deref()));
+    let mut configured = steered
+        || cmd
+            .assignments
+            .iter()
+            .zip(&cmd.assignment_values)
+            .any(|(name, value)| !programs::harmless_assignment(name, value.as_deref()));
     let mut i = 1;
     while let Some(&w) = words.get(i) {
         if !w.starts_with('-') {

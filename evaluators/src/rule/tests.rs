@@ -282,6 +282,12 @@ async fn git_dumps_naming_no_path_read_everything() {
             "git --config-env=core.fsmonitor=V status",
             "GIT_EXTERNAL_DIFF=./x git status",
             "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=x git status",
+            "env GIT_EXTERNAL_DIFF=x git status",
+            "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=x; git status",
+            "GIT_CONFIG_COUNT=1; export GIT_CONFIG_COUNT; git status",
+            "source ./env.sh && git status",
+            "set -a; GIT_DIR=x; git status",
+            "set -o allexport; GIT_DIR=x; git status",
             "git s HEAD",
             "git $cmd HEAD",
             "git -C \"$d\" show HEAD:secrets/token",
@@ -312,7 +318,18 @@ async fn git_dumps_naming_no_path_read_everything() {
     )
     .await;
     // A harmless variable: no rule applies (no allow covers an assignment).
-    each(&rules, ws.path(), None, &["LANG=C git status"]).await;
+    each(
+        &rules,
+        ws.path(),
+        None,
+        &[
+            "LANG=C git status",
+            "export LANG=C; git status",
+            "env LC_ALL=C git status",
+            "set -euo pipefail; git status",
+        ],
+    )
+    .await;
 }
 
 #[tokio::test]
