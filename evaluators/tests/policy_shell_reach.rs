@@ -140,6 +140,21 @@ async fn trees_deleted_by_names_only_known_when_they_run_bind() {
 }
 
 #[tokio::test]
+async fn deleting_or_moving_a_directory_of_configuration_deletes_the_configuration() {
+    stances(&[
+        ("rm -rf .claude", Stance::HardDeny),
+        ("rm -r .claude/", Stance::HardDeny),
+        ("find .claude -delete", Stance::HardDeny),
+        ("mv .claude /tmp/c", Stance::HardDeny),
+        ("rm -rf .[!.]*", Stance::HardDeny),
+        ("rm -rf src", Stance::DefaultAsk),
+        ("mv src lib", Stance::DefaultAsk),
+        ("rm -rf .", Stance::DefaultAsk),
+    ])
+    .await;
+}
+
+#[tokio::test]
 async fn git_changing_a_work_tree_outside_the_workspace_binds() {
     stances(&[
         ("git --work-tree=$HOME clean -fdx", Stance::HardDeny),

@@ -82,6 +82,8 @@ pub(super) fn remove(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     for target in positional(args) {
         j.write(cmd, target, Some(recursive));
         if recursive {
+            // `rm -rf .claude` deletes `.claude/settings.json` as `rm` of it would.
+            j.protected_tree(cmd, target, false);
             dynamic_tree(j, cmd, target);
         }
     }
@@ -465,6 +467,7 @@ pub(super) fn find(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     for root in &roots {
         if deletes {
             j.write(cmd, root, Some(true));
+            j.protected_tree(cmd, root, false);
             dynamic_tree(j, cmd, root);
             if follows_roots {
                 deleted_through_links(j, cmd, root, follows_all);

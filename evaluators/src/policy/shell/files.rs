@@ -55,6 +55,8 @@ pub(super) fn writer(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
     for &s in &sources {
         if program == "mv" {
             j.write(cmd, s, Some(false));
+            // Moving a directory away moves the configuration it holds (`mv .claude x`).
+            j.protected_tree(cmd, s, false);
         } else {
             j.read(cmd, s);
         }
