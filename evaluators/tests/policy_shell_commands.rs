@@ -172,7 +172,8 @@ async fn writes_and_unknowns_stay_open() {
         ("sudo apt-get install ripgrep", SHELL_PRIVILEGED),
         ("cargo test", SHELL_UNKNOWN_COMMAND),
         ("npm install", SHELL_UNKNOWN_COMMAND),
-        ("$CMD --flag", SHELL_UNKNOWN_COMMAND),
+        // A program or code known only when it runs: a binding ask, not an open one.
+        ("$CMD --flag", SHELL_UNPARSEABLE),
         ("bash -c \"$SCRIPT\"", SHELL_UNKNOWN_COMMAND),
         ("./script.sh", SHELL_UNKNOWN_COMMAND),
         ("awk '{ system(\"ls\") }' f", SHELL_UNKNOWN_COMMAND),
@@ -367,9 +368,9 @@ async fn programs_named_at_run_time_with_destructive_arguments_are_denied() {
         ("$X --recursive /*", SHELL_DESTRUCTIVE),
         ("rm -rf${IFS}/", SHELL_DESTRUCTIVE),
         ("cat${IFS}~/.ssh/id_rsa", FILESYSTEM_SENSITIVE_PATH),
-        // Without a dangerous target they still only ask.
-        ("$CC -o out main.c", SHELL_UNKNOWN_COMMAND),
-        ("$X -rf build", SHELL_UNKNOWN_COMMAND),
+        // Without a dangerous target they still only ask, and no mode settles them.
+        ("$CC -o out main.c", SHELL_UNPARSEABLE),
+        ("$X -rf build", SHELL_UNPARSEABLE),
     ])
     .await;
 }

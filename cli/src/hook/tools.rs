@@ -86,18 +86,23 @@ fn shell_input(input: &Value) -> Value {
 }
 
 /// The input with its path under `path` (the first of the agent's path fields), every other
-/// field kept.
+/// field kept: a second path field (`absolute_path` beside `file_path`) stays under its own
+/// name, where the policy judges it too, since the agent's tool may take either.
 fn with_path(input: &Value) -> Value {
     let Some(object) = input.as_object() else {
         return input.clone();
     };
     let mut out = Map::new();
-    let path = PATH_FIELDS.iter().find_map(|f| object.get(*f).cloned());
-    if let Some(path) = path {
-        out.insert("path".to_owned(), path);
+    // With a `path` of its own, nothing is renamed.
+    let first = PATH_FIELDS
+        .iter()
+        .find(|f| object.contains_key(**f))
+        .filter(|_| !object.contains_key("path"));
+    if let Some(first) = first {
+        out.insert("path".to_owned(), object[*first].clone());
     }
     for (key, value) in object {
-        if !PATH_FIELDS.contains(&key.as_str()) {
+        if first != Some(&key.as_str()) {
             out.insert(key.clone(), value.clone());
         }
     }
@@ -189,6 +194,21 @@ mod tests {
         // No readable command: as given.
         let odd = json!({"command": 7, "cwd": "/"});
         assert_eq!(map("Bash", &odd, None).input, odd);
+    }
+
+    #[test]
+    fn a_second_path_field_is_kept_for_the_policy_to_judge() {
+        let mapped = map(
+            "read_file",
+            &json!({"file_path": "src/main.rs", "absolute_path": "/home/u/.ssh/id_rsa"}),
+            None,
+        );
+        assert_eq!(
+            mapped.input,
+            json!({"path": "src/main.rs", "absolute_path": "/home/u/.ssh/id_rsa"})
+        );
+        let both = json!({"file_path": "a", "path": "/home/u/.ssh/id_rsa"});
+        assert_eq!(map("Read", &both, None).input, both);
     }
 
     #[test]

@@ -343,7 +343,7 @@ pub(crate) const UNREAD_NAME: &str = "\u{0}";
 
 /// Every name `value` (the field `key` of an input, at `depth`) may make a file tool touch:
 /// strings of path fields at any depth (`edits[].file_path`), and the names of the patch in a
-/// `patch`, `diff` or `input` field — or, with `patch_like_anywhere`, in any string that
+/// `patch`, `diff`, `input` or `command` field — or, with `patch_like_anywhere`, in any string that
 /// starts like a patch.
 pub(crate) fn nested_names<'v>(
     value: &'v Value,
@@ -364,7 +364,9 @@ pub(crate) fn nested_names<'v>(
             if depth > 0 && key.is_some_and(is_path_field) {
                 out.push(s);
             }
-            let patch_field = key.is_some_and(|k| matches!(k, "patch" | "diff" | "input"));
+            // `command` is where Codex's `apply_patch` tool gives its patch.
+            let patch_field =
+                key.is_some_and(|k| matches!(k, "patch" | "diff" | "input" | "command"));
             let patch_like = patch_like_anywhere
                 && ["diff --git ", "--- ", "*** Begin Patch", "Index: "]
                     .iter()
@@ -918,23 +920,56 @@ fn unknown_tool(tool: &str, input: &Value, places: &Places<'_>) -> Option<Findin
     most_restrictive(findings)
 }
 
-/// The strings of `value`, at any depth, that read as paths (`/…`, `~…`, `./…`, `../…`) or
-/// `file:` URLs; at most a few hundred are looked at.
+/// The strings of `value`, at any depth, that read as paths or `file:` URLs: absolute or
+/// home paths (`/…`, `~…`), relative ones (`./…`, `../…`, a word with a `/` or starting with
+/// a dot: `.claude/settings.json`, `.env`), and any one-line string of a field whose name
+/// says it holds a path (`relative_path`, `pathInProject`, `target_file`, `dirPath`); at
+/// most a few hundred are looked at. A relative name inside the workspace raises nothing
+/// unless it names a secret or protected configuration.
 fn path_like<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
+    path_like_in(value, None, out);
+}
+
+fn path_like_in<'v>(value: &'v Value, key: Option<&str>, out: &mut Vec<&'v str>) {
     const MAX_STRINGS: usize = 512;
     match value {
         Value::String(s) if out.len() < MAX_STRINGS => {
             let t = s.trim_start();
+            if t.is_empty() || t.contains('\n') {
+                return;
+            }
             let file_url = t.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("file:"));
-            let path = t.starts_with(['/', '~']) || t.starts_with("./") || t.starts_with("../");
-            if (file_url || path) && !t.contains('\n') {
+            // A word, not a URL of another scheme (`https://…` names no file).
+            let word = !t.contains(char::is_whitespace) && !t.contains("://");
+            let path = t.starts_with(['/', '~'])
+                || (word && (t.contains('/') || t.starts_with('.')))
+                || key.is_some_and(path_field_name);
+            if file_url || path {
                 out.push(t);
             }
         }
-        Value::Array(items) => items.iter().for_each(|v| path_like(v, out)),
-        Value::Object(map) => map.values().for_each(|v| path_like(v, out)),
+        Value::Array(items) => items.iter().for_each(|v| path_like_in(v, key, out)),
+        Value::Object(map) => map.iter().for_each(|(k, v)| path_like_in(v, Some(k), out)),
         _ => {}
     }
+}
+
+/// Whether a field's name says it holds a path, whatever the tool: it names a path, a file,
+/// a directory or a folder (`relative_path`, `pathInProject`, `target_file`, `dirPath`,
+/// `folder`), not a file's content (`file_text`, `fileContent`).
+fn path_field_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let content = ["content", "text", "body", "data", "source_code"]
+        .iter()
+        .any(|w| lower.contains(w));
+    !content
+        && (lower.contains("path")
+            || lower.ends_with("file")
+            || lower.ends_with("filename")
+            || lower.ends_with("file_name")
+            || lower.ends_with("dir")
+            || lower.ends_with("directory")
+            || lower.ends_with("folder"))
 }
 
 fn place(tool: &str, raw: &str, access: Access, places: &Places<'_>) -> Option<Finding> {
@@ -963,10 +998,11 @@ fn place(tool: &str, raw: &str, access: Access, places: &Places<'_>) -> Option<F
             Risk::Critical,
             format!("`{tool}` would write `{raw}`, part of the operating system or a device."),
         ),
-        // A file with another name may be that name's file outside the workspace: the text
-        // does not tell which file it is.
+        // A file with another name may be that name's file outside the workspace, a secret
+        // or protected configuration (`ln .claude/settings.json s`, then write `s`): the
+        // text does not tell which, and no mode settles it.
         (Place::Inside, access) if crate::paths::hard_linked(&located.path) => f(
-            Stance::DefaultAsk,
+            Stance::RequireAsk,
             FILESYSTEM_OUTSIDE_WORKSPACE,
             if access == Access::Write {
                 Risk::High

@@ -45,12 +45,20 @@ impl Finding {
 
     /// Orders findings so that the most restrictive (deny, ask, allow), then the riskiest,
     /// is the greatest.
-    fn weight(&self) -> (u8, Risk) {
-        (self.stance.behavior().restrictiveness(), self.risk)
+    /// The behaviour's restrictiveness, then whether no mode settles it (a binding ask beats
+    /// an open one whatever their risks: the call must not become settleable because a
+    /// riskier open finding stands for it), then the risk.
+    fn weight(&self) -> (u8, bool, Risk) {
+        (
+            self.stance.behavior().restrictiveness(),
+            self.stance == Stance::RequireAsk,
+            self.risk,
+        )
     }
 }
 
-/// The finding that decides: the most restrictive, then the riskiest; the first among equals.
+/// The finding that decides: the most restrictive, then a binding one, then the riskiest;
+/// the first among equals.
 pub(crate) fn most_restrictive(findings: impl IntoIterator<Item = Finding>) -> Option<Finding> {
     findings.into_iter().fold(None, |best, f| match best {
         Some(b) if b.weight() >= f.weight() => Some(b),

@@ -209,10 +209,12 @@ impl PolicyEvaluator {
             let Some(field) = unknown_field else {
                 return Some((decided, all));
             };
+            // Binding: a field naming a directory or an environment (`working_directory`,
+            // `env`) changes what every part of the command does, which nothing judged.
             all.push(Finding::new(
-                Stance::DefaultAsk,
+                Stance::RequireAsk,
                 codes::SHELL_UNKNOWN_COMMAND,
-                Risk::Medium,
+                Risk::High,
                 format!(
                     "`{tool}` has an input field `{field}` the policy does not model (a \
                      directory or environment it would run in)."

@@ -862,8 +862,9 @@ impl Judge<'_> {
                         "{} reads `{shown}`, a file with more than one name (a hard link), which may be a file outside the workspace.",
                         quote(cmd)
                     );
+                    // Binding: the other name may be a secret's.
                     self.add(
-                        Stance::DefaultAsk,
+                        Stance::RequireAsk,
                         FILESYSTEM_OUTSIDE_WORKSPACE,
                         Risk::Medium,
                         reason,
@@ -1013,8 +1014,9 @@ impl Judge<'_> {
                     "{} {verb} `{shown}`, a file with more than one name (a hard link), which may be a file outside the workspace.",
                     quote(cmd)
                 );
+                // Binding: the other name may be protected configuration's.
                 self.add(
-                    Stance::DefaultAsk,
+                    Stance::RequireAsk,
                     FILESYSTEM_OUTSIDE_WORKSPACE,
                     Risk::High,
                     reason,

@@ -6,7 +6,9 @@ use warrant_core::evaluator::Stance;
 
 use super::files;
 use super::judge::{Judge, has_flag, positional};
-use crate::policy::codes::{SHELL_NETWORK, SHELL_PRIVILEGED, SHELL_READ_ONLY};
+use crate::policy::codes::{
+    SHELL_NETWORK, SHELL_PRIVILEGED, SHELL_READ_ONLY, SHELL_UNKNOWN_COMMAND,
+};
 use crate::policy::finding::quote;
 use crate::programs::{self, Model, NETWORK};
 use crate::shell::{SimpleCommand, Word};
@@ -310,7 +312,15 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         return j.destructive(cmd, "runs code downloaded from the network");
     }
     if cmd.runs_dynamic_code {
-        return j.unknown(cmd, "runs code that only exists when it runs", Risk::High);
+        // Code that was never read (`sh -c "$(printf rm) -rf ~"`): its hard denies were not
+        // checked, so no mode settles it.
+        let reason = format!("{} runs code that only exists when it runs.", quote(cmd));
+        return j.add(
+            Stance::RequireAsk,
+            SHELL_UNKNOWN_COMMAND,
+            Risk::High,
+            reason,
+        );
     }
     if let Some(f) = cmd
         .program()
