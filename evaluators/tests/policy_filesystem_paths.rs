@@ -64,9 +64,11 @@ async fn reads_inside_are_allowed_and_reads_outside_ask() {
                 json!({"pattern": "../**/*.rs"}),
                 FILESYSTEM_OUTSIDE_WORKSPACE,
             ),
+            // A file outside; a tree outside is searched for secrets first (a secret found
+            // there is the hard deny, as for `grep -r`).
             (
                 "grep",
-                json!({"pattern": "x", "path": "/"}),
+                json!({"pattern": "x", "path": "/etc/hosts"}),
                 FILESYSTEM_OUTSIDE_WORKSPACE,
             ),
         ],

@@ -416,7 +416,74 @@ const PROTECTED: &[(&str, &str)] = &[
         "**/.zed/**",
         "the Zed editor's settings, tasks and context servers",
     ),
+    // The same roles at the user level, where agents and editors keep them under other
+    // names: extensions and plugins (their manifests start MCP servers, their hooks run
+    // commands), subagents, commands and skills (their front matter grants tools), and the
+    // user settings of editors and desktop agents, under the XDG directory, macOS'
+    // `Library/Application Support` and Windows' `AppData/Roaming`.
+    (
+        "**/.gemini/extensions/**",
+        "Gemini CLI's extensions (MCP servers, settings)",
+    ),
+    ("**/.gemini/commands/**", "Gemini CLI's commands"),
+    (
+        "**/.claude/plugins/**",
+        "Claude Code's plugins (hooks, MCP servers)",
+    ),
+    (
+        "**/.claude/agents/**",
+        "Claude Code's subagents (their tools)",
+    ),
+    (
+        "**/.claude/commands/**",
+        "Claude Code's commands (their tools)",
+    ),
+    ("**/.claude/skills/**", "Claude Code's skills (their tools)"),
+    ("**/.claude/hooks/**", "Claude Code's hooks"),
+    ("**/.qwen/settings.json", "Qwen Code's settings"),
+    ("**/.copilot/config.json", "Copilot CLI's settings"),
+    (
+        "**/claude_desktop_config.json",
+        "Claude Desktop's MCP servers",
+    ),
+    (
+        "**/.config/zed/**",
+        "the Zed editor's settings, tasks and context servers",
+    ),
+    (
+        "**/.config/amp/**",
+        "Amp's settings (allowed commands, MCP servers)",
+    ),
+    ("**/.config/goose/**", "goose's settings and extensions"),
+    ("**/.config/Code/User/**", EDITOR_USER),
+    ("**/.config/Code - Insiders/User/**", EDITOR_USER),
+    ("**/.config/Code - OSS/User/**", EDITOR_USER),
+    ("**/.config/VSCodium/User/**", EDITOR_USER),
+    ("**/.config/Cursor/User/**", EDITOR_USER),
+    ("**/.config/Windsurf/User/**", EDITOR_USER),
+    ("**/.config/Kiro/User/**", EDITOR_USER),
+    ("**/.config/Trae/User/**", EDITOR_USER),
+    ("**/Application Support/Code/User/**", EDITOR_USER),
+    (
+        "**/Application Support/Code - Insiders/User/**",
+        EDITOR_USER,
+    ),
+    ("**/Application Support/VSCodium/User/**", EDITOR_USER),
+    ("**/Application Support/Cursor/User/**", EDITOR_USER),
+    ("**/Application Support/Windsurf/User/**", EDITOR_USER),
+    ("**/Application Support/Kiro/User/**", EDITOR_USER),
+    ("**/Application Support/Trae/User/**", EDITOR_USER),
+    ("**/Application Support/Zed/**", EDITOR_USER),
+    ("**/AppData/Roaming/Code/User/**", EDITOR_USER),
+    ("**/AppData/Roaming/Code - Insiders/User/**", EDITOR_USER),
+    ("**/AppData/Roaming/VSCodium/User/**", EDITOR_USER),
+    ("**/AppData/Roaming/Cursor/User/**", EDITOR_USER),
+    ("**/AppData/Roaming/Windsurf/User/**", EDITOR_USER),
 ];
+
+/// What an editor's user settings directory is: settings that auto-approve agents' tools,
+/// user tasks and MCP servers.
+const EDITOR_USER: &str = "the editor's user settings (agents' auto-approval, MCP servers)";
 
 /// Environment-file templates that hold no secrets by convention.
 const ENV_TEMPLATES: &[&str] = &[".env.example", ".env.sample", ".env.template", ".env.dist"];
@@ -871,6 +938,45 @@ mod needle_tests {
         }
         for path in ["/w/src/history.rs", "/w/docs/history.md", "/w/key.asc.pub"] {
             assert!(builtin.matches(Path::new(path)).is_none(), "{path}");
+        }
+    }
+
+    #[test]
+    fn user_level_agent_and_editor_settings_are_protected() {
+        let builtin = SensitivePaths::new(&[]).unwrap();
+        for path in [
+            "/h/.gemini/extensions/x/gemini-extension.json",
+            "/h/.gemini/settings.json",
+            "/h/.claude/plugins/marketplaces/m/p/hooks/hooks.json",
+            "/h/.claude/plugins/installed_plugins.json",
+            "/h/.claude/settings.json",
+            "/h/.claude/agents/x.md",
+            "/h/.claude/commands/x.md",
+            "/h/.config/Code/User/settings.json",
+            "/h/.config/Code/User/mcp.json",
+            "/h/.config/Cursor/User/settings.json",
+            "/h/.config/VSCodium/User/mcp.json",
+            "/h/.config/Windsurf/User/settings.json",
+            "/h/Library/Application Support/Code/User/settings.json",
+            "/h/Library/Application Support/Cursor/User/mcp.json",
+            "/h/.config/zed/settings.json",
+            "/h/.config/Claude/claude_desktop_config.json",
+            "/h/Library/Application Support/Claude/claude_desktop_config.json",
+            "/h/.config/amp/settings.json",
+            "/h/.config/goose/config.yaml",
+            "/h/.cursor/mcp.json",
+            "/h/.codeium/windsurf/mcp_config.json",
+            "/h/.copilot/config.json",
+        ] {
+            assert!(builtin.protects(Path::new(path)).is_some(), "{path}");
+        }
+        for path in [
+            "/w/src/code/user/settings.json",
+            "/w/app/config/user.json",
+            "/w/docs/claude.md",
+            "/w/.config/app/settings.json",
+        ] {
+            assert!(builtin.protects(Path::new(path)).is_none(), "{path}");
         }
     }
 

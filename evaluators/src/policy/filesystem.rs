@@ -778,7 +778,11 @@ pub(crate) fn judge(
             problem,
         );
         let found = named.iter().filter_map(|p| place(tool, p, access, places));
-        return most_restrictive(found.chain(std::iter::once(open)));
+        // A search still reads the trees it names.
+        let tree = (is_search(tool) && access == Access::Read)
+            .then(|| search_tree(tool, input, &named, places))
+            .flatten();
+        return most_restrictive(found.chain(tree).chain(std::iter::once(open)));
     }
     // A glob pattern reaches as far as its literal directory (`../**`, `/etc/*`).
     if is_glob(tool)
@@ -814,38 +818,18 @@ pub(crate) fn judge(
         ));
     }
     let decided = most_restrictive(named.iter().filter_map(|p| place(tool, p, access, places)));
-    // Only reads inside the workspace are left; a write always has a finding of its own.
-    if decided.is_some() || access == Access::Write {
+    if access == Access::Write {
         return decided;
     }
     // A search reads every file of its tree: the tree must hold no secret.
     if is_search(tool) {
-        let roots = if named.is_empty() {
-            vec![".".to_owned()]
-        } else {
-            named.clone()
-        };
-        for root in roots {
-            let located = places.locate(&root, &WorkingDir::Root);
-            // Whether the tool follows the tree's symlinks is its own choice (`grep -R`,
-            // `rg -L`, servers that walk with their own code): they are taken as followed.
-            let found = match places.tree_secret(&located.path, true, true) {
-                Ok(None) => continue,
-                Ok(Some((path, what))) => format!(
-                    "`{tool}` searches every file under `{root}`, which holds `{}`, {what}.",
-                    places.shown(&path)
-                ),
-                Err(_) => {
-                    format!("`{tool}` searches more files under `{root}` than can be checked.")
-                }
-            };
-            return Some(Finding::new(
-                Stance::DefaultAsk,
-                super::codes::FILESYSTEM_SENSITIVE_TREE,
-                Risk::High,
-                found,
-            ));
+        let tree = search_tree(tool, input, &named, places);
+        if decided.is_some() || tree.is_some() {
+            return most_restrictive(decided.into_iter().chain(tree));
         }
+    } else if decided.is_some() {
+        // Only reads inside the workspace are left.
+        return decided;
     }
     let reason = match named.first() {
         Some(p) => format!("`{tool}` only reads `{p}`, inside the workspace."),
@@ -857,6 +841,165 @@ pub(crate) fn judge(
         Risk::Safe,
         reason,
     ))
+}
+
+/// What a search tool (`tool` with `input`, its roots `named`) finds in the trees it reads,
+/// as the shell's recursive searches are judged: a tree outside the workspace that holds a
+/// secret (`~` holding `~/.ssh/id_rsa`) is the hard deny of reading it, and one too large
+/// to look through a binding ask. Inside the workspace, a secret by its place (`.env`, a
+/// key's name) is a binding ask, and the hard deny when the search's file filter (`glob`,
+/// `include`) admits it; a secret by its content only (a key in a test fixture) asks.
+fn search_tree(
+    tool: &str,
+    input: &Value,
+    named: &[String],
+    places: &Places<'_>,
+) -> Option<Finding> {
+    /// How many secrets by content only are passed over, looking for one by its place.
+    const MAX_PASSED: usize = 8;
+    let roots = if named.is_empty() {
+        vec![".".to_owned()]
+    } else {
+        named.to_vec()
+    };
+    // The file filter, as file names (a path glob's last part admits no fewer files).
+    let filter: Vec<String> = ["glob", "include", "includePattern"]
+        .iter()
+        .filter_map(|f| input.get(*f).and_then(Value::as_str))
+        .map(|g| g.rsplit('/').next().unwrap_or(g).to_owned())
+        .filter(|g| !g.is_empty())
+        .collect();
+    let by_place = |path: &std::path::Path| {
+        matches!(
+            places
+                .locate(&path.to_string_lossy(), &WorkingDir::Root)
+                .place,
+            Place::Sensitive(_)
+        )
+    };
+    let mut findings = Vec::new();
+    for root in roots {
+        let located = places.locate(&root, &WorkingDir::Root);
+        let inside = matches!(located.place, Place::Inside);
+        if !inside {
+            // Outside the workspace a key is no test fixture: by its place or its content,
+            // it is the secret read.
+            if !matches!(located.place, Place::Outside | Place::System) || !located.path.is_dir() {
+                continue;
+            }
+            findings.push(match places.tree_secret(&located.path, true, false) {
+                Ok(None) => continue,
+                Ok(Some((path, what))) => Finding::new(
+                    Stance::HardDeny,
+                    FILESYSTEM_SENSITIVE_PATH,
+                    Risk::Critical,
+                    format!(
+                        "`{tool}` searches every file under `{root}`, which holds `{}`, {what}.",
+                        places.shown(&path)
+                    ),
+                ),
+                Err(_) => Finding::new(
+                    Stance::RequireAsk,
+                    super::codes::FILESYSTEM_SENSITIVE_TREE,
+                    Risk::High,
+                    format!(
+                        "`{tool}` searches every file under `{root}`, outside the workspace: more than can be checked for secrets."
+                    ),
+                ),
+            });
+            continue;
+        }
+        // Whether the tool follows the tree's symlinks is its own choice (`grep -R`,
+        // `rg -L`, servers that walk with their own code): they are taken as followed.
+        let mut passed: Vec<String> = Vec::new();
+        let mut first: Option<(std::path::PathBuf, String)> = None;
+        let mut placed: Option<(std::path::PathBuf, String)> = None;
+        let mut too_many = false;
+        while passed.len() <= MAX_PASSED {
+            let scan = crate::paths::Scan {
+                hidden: true,
+                follow: true,
+                names: &[],
+                excludes: &passed,
+                ignores: false,
+                dash_names: false,
+                secrets: true,
+            };
+            match places.scan_tree(&located.path, &scan) {
+                Ok(None) => break,
+                Ok(Some((path, what))) => {
+                    if by_place(&path) {
+                        placed = Some((path, what));
+                        break;
+                    }
+                    let name = path
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    first.get_or_insert((path, what));
+                    if name.is_empty() || passed.contains(&name) {
+                        break;
+                    }
+                    passed.push(name);
+                }
+                Err(_) => {
+                    too_many = true;
+                    break;
+                }
+            }
+        }
+        if let Some((path, what)) = placed {
+            // The filter admits a secret by its place: the search prints it.
+            let admitted = !filter.is_empty() && {
+                let scan = crate::paths::Scan {
+                    hidden: true,
+                    follow: true,
+                    names: &filter,
+                    excludes: &passed,
+                    ignores: false,
+                    dash_names: false,
+                    secrets: true,
+                };
+                matches!(places.scan_tree(&located.path, &scan), Ok(Some((p, _))) if by_place(&p))
+            };
+            let stance = if admitted {
+                Stance::HardDeny
+            } else {
+                Stance::RequireAsk
+            };
+            findings.push(Finding::new(
+                stance,
+                if admitted {
+                    FILESYSTEM_SENSITIVE_PATH
+                } else {
+                    super::codes::FILESYSTEM_SENSITIVE_TREE
+                },
+                Risk::High,
+                format!(
+                    "`{tool}` searches every file under `{root}`, which holds `{}`, {what}.",
+                    places.shown(&path)
+                ),
+            ));
+            continue;
+        }
+        let found = match (first, too_many) {
+            (Some((path, what)), _) => format!(
+                "`{tool}` searches every file under `{root}`, which holds `{}`, {what}.",
+                places.shown(&path)
+            ),
+            (None, true) => {
+                format!("`{tool}` searches more files under `{root}` than can be checked.")
+            }
+            (None, false) => continue,
+        };
+        findings.push(Finding::new(
+            Stance::DefaultAsk,
+            super::codes::FILESYSTEM_SENSITIVE_TREE,
+            Risk::High,
+            found,
+        ));
+    }
+    most_restrictive(findings)
 }
 
 /// A tool no profile knows: what it does with the paths in its input cannot be read, so it is

@@ -7,6 +7,7 @@
 mod lower;
 mod posix;
 mod unwrap;
+mod unwrap_privileged;
 mod words;
 
 pub(crate) use crate::policy::shell::judge::expand_braces;

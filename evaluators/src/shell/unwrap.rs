@@ -25,6 +25,9 @@ pub(super) struct Unwrapping {
     pub elevated: bool,
     /// Arguments are appended to the inner command at run time.
     pub extra_args: bool,
+    /// The directory every inner command and code runs in, when the wrapper moves them
+    /// (`sudo -D DIR`, a login shell of `sudo -i` or `su -`).
+    pub cwd: Option<WorkingDir>,
 }
 
 /// What a command wraps; nothing for a command that is not a wrapper.
@@ -42,17 +45,8 @@ pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
     };
     let mut out = Unwrapping::default();
     match program {
-        "sudo" | "doas" => {
-            let rest = after_options(
-                args,
-                &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"],
-            );
-            out.inner = command(rest);
-            out.elevated = true;
-        }
-        "su" => {
-            out.elevated = true;
-            out.inner = option_value(args, &["-c", "--command"]).map_or_else(Vec::new, code);
+        "sudo" | "sudoedit" | "doas" | "su" | "runuser" | "pkexec" => {
+            return super::unwrap_privileged::privileged(program, args);
         }
         // Wrappers of the program table: their options are read by the table's cursor, so
         // the command found is the one they run.
@@ -148,7 +142,7 @@ pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
     out
 }
 
-fn code(word: &Word) -> Vec<Inner> {
+pub(super) fn code(word: &Word) -> Vec<Inner> {
     vec![match word.literal() {
         Some(code) => Inner::Code(code.to_owned()),
         None => Inner::DynamicCode,
@@ -180,17 +174,6 @@ fn after_options<'a>(args: &'a [Word], with_value: &[&str]) -> &'a [Word] {
         i += if with_value.contains(&text) { 2 } else { 1 };
     }
     args.get(i..).unwrap_or(&[])
-}
-
-/// The value of the first of `names` among the arguments (`-c CODE`, `--command=CODE`).
-fn option_value<'a>(args: &'a [Word], names: &[&str]) -> Option<&'a Word> {
-    args.iter().enumerate().find_map(|(i, w)| {
-        let text = w.literal()?;
-        if names.contains(&text) {
-            return args.get(i + 1);
-        }
-        None
-    })
 }
 
 fn xargs_options(args: &[Word]) -> (&[Word], Option<String>) {
@@ -334,7 +317,7 @@ fn shell_code(shell: &str, args: &[Word]) -> Vec<Inner> {
 
 /// Code that `shell` runs: still read with bash's grammar (its commands are judged, hard
 /// denies included), and [`Inner::Unmodeled`] too when that shell may read it otherwise.
-fn in_dialect(shell: &str, mut inner: Vec<Inner>) -> Vec<Inner> {
+pub(super) fn in_dialect(shell: &str, mut inner: Vec<Inner>) -> Vec<Inner> {
     if let Some(Inner::Code(text)) = inner.first()
         && let Some(why) = super::posix::differs_from_bash(shell, text)
     {

@@ -1031,6 +1031,20 @@ impl Judge<'_> {
                     reason,
                 );
             }
+            // A tree deleted in a directory only known when it runs (after `cd -`, `su -`,
+            // `sudo -i`) may be the home directory or the root: no mode settles it.
+            Place::Unknown if recursive => {
+                let reason = format!(
+                    "{} {verb} `{shown}` in a directory only known when it runs, which may be the home directory or the root.",
+                    quote(cmd)
+                );
+                self.add(
+                    Stance::RequireAsk,
+                    SHELL_DESTRUCTIVE,
+                    Risk::Critical,
+                    reason,
+                );
+            }
             Place::Unknown => {
                 self.write_inside(
                     cmd,

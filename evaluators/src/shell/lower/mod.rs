@@ -27,6 +27,9 @@ pub(super) struct Lowering<'s> {
     /// every path to here: their expansions are the script's own values, not the
     /// environment's.
     assigned: Vec<String>,
+    /// Whether the script may have set `CDPATH` (an assignment, `export`, `declare`, `read`
+    /// …, on any path so far): a relative `cd NAME` then searches its directories first.
+    cdpath: bool,
     /// Whether a single simple command of plain words skips the shell parser
     /// ([`plain_command`]); off only to compare the two readings in tests.
     fast: bool,
@@ -39,6 +42,7 @@ impl<'s> Lowering<'s> {
             cwd: WorkingDir::Root,
             loops: Vec::new(),
             stdin_redirected: false,
+            cdpath: false,
             rebound: Vec::new(),
             counters: Vec::new(),
             readers: Vec::new(),

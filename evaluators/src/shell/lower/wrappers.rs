@@ -11,6 +11,10 @@ impl Lowering<'_> {
     /// `cd DIR` moves the commands after it.
     pub(super) fn track_cwd(&mut self, index: usize) {
         let cmd = &self.script.commands[index];
+        // `CDPATH` set for this command alone (`CDPATH=~ cd x`) or before.
+        let cdpath = sets_cdpath(cmd);
+        let searched = self.cdpath || cdpath;
+        self.cdpath |= cdpath && cmd.program().is_none_or(|p| p != "cd" && p != "pushd");
         if cmd
             .program()
             .is_some_and(|p| self.script.functions.iter().any(|f| f == p))
@@ -21,6 +25,9 @@ impl Lowering<'_> {
         let next = match cmd.program() {
             Some(program @ ("cd" | "pushd")) => match cd_target(program, cmd.args()) {
                 Some(CdTarget::Home) => WorkingDir::Dir("~".to_owned()),
+                // A relative name that does not start with `.` or `..` is looked up in each
+                // directory of `CDPATH` first.
+                Some(CdTarget::Dir(dir)) if searched && searches_cdpath(dir) => WorkingDir::Unknown,
                 Some(CdTarget::Dir(dir)) => join(&self.cwd, dir),
                 None => WorkingDir::Unknown,
             },
@@ -40,14 +47,14 @@ impl Lowering<'_> {
             });
             return;
         }
-        let unwrapping = unwrap(&self.script.commands[index]);
+        let mut unwrapping = unwrap(&self.script.commands[index]);
         if unwrapping.inner.is_empty() {
             return;
         }
         let outer = self.script.commands[index].clone();
         self.script.commands[index].wraps = true;
         let elevated = outer.elevated || unwrapping.elevated;
-        for inner in unwrapping.inner {
+        for inner in std::mem::take(&mut unwrapping.inner) {
             match inner {
                 Inner::Command(mut words, cwd) => {
                     // Words standing for what the wrapper passes (`xargs` input, `find`'s
@@ -76,7 +83,7 @@ impl Lowering<'_> {
                     }
                     let at = self.push(words, Vec::new(), outer.feeds.clone());
                     let c = &mut self.script.commands[at];
-                    c.cwd = match cwd {
+                    c.cwd = match cwd.or_else(|| unwrapping.cwd.clone()) {
                         None => outer.cwd.clone(),
                         Some(WorkingDir::Unknown) => WorkingDir::Unknown,
                         Some(d) => join(&outer.cwd, d.text()),
@@ -88,7 +95,12 @@ impl Lowering<'_> {
                     self.unwrap(at, depth + 1);
                 }
                 Inner::Code(code) => {
-                    let saved = std::mem::replace(&mut self.cwd, outer.cwd.clone());
+                    let start = match &unwrapping.cwd {
+                        None => outer.cwd.clone(),
+                        Some(WorkingDir::Unknown) => WorkingDir::Unknown,
+                        Some(d) => join(&outer.cwd, d.text()),
+                    };
+                    let saved = std::mem::replace(&mut self.cwd, start);
                     let added = self.nested(&code, depth);
                     self.cwd = saved;
                     for c in &mut self.script.commands[added] {
@@ -181,6 +193,40 @@ fn cd_target<'a>(program: &str, args: &'a [Word]) -> Option<CdTarget<'a>> {
         }
         _ => None,
     }
+}
+
+/// Whether a command may set `CDPATH`: it assigns it (for itself or the shell), or names it
+/// among its arguments (`export CDPATH=…`, `declare -x CDPATH`, `read CDPATH`), or has an
+/// argument only known when it runs that may (`declare "$x"`).
+fn sets_cdpath(cmd: &crate::shell::SimpleCommand) -> bool {
+    let names = |t: &str| t == "CDPATH" || t.starts_with("CDPATH=") || t.starts_with("CDPATH+=");
+    cmd.assignments.iter().any(|a| a == "CDPATH")
+        || (cmd.args().iter().any(|w| w.literal().is_none_or(names))
+            && matches!(
+                cmd.program(),
+                Some(
+                    "declare"
+                        | "typeset"
+                        | "local"
+                        | "export"
+                        | "readonly"
+                        | "read"
+                        | "mapfile"
+                        | "readarray"
+                        | "printf"
+                        | "getopts"
+                        | "eval"
+                        | "source"
+                        | "."
+                )
+            ))
+}
+
+/// Whether `cd DIR` looks `DIR` up in `CDPATH`: a name that is neither absolute nor starts
+/// with `.` or `..` as its first component.
+fn searches_cdpath(dir: &str) -> bool {
+    let first = dir.split('/').next().unwrap_or_default();
+    !(dir.starts_with('/') || dir.starts_with('~') || first == "." || first == "..")
 }
 
 /// The words of a command as written, joined by spaces.
