@@ -5,9 +5,9 @@ use warrant_core::decision::Risk;
 use warrant_core::evaluator::Stance;
 
 use super::judge::Judge;
-use crate::policy::codes::SHELL_NETWORK;
+use crate::policy::codes::{FILESYSTEM_PROTECTED_CONFIG, SHELL_NETWORK};
 use crate::policy::finding::quote;
-use crate::shell::{SimpleCommand, Word};
+use crate::shell::{SimpleCommand, Word, WorkingDir};
 
 /// Subcommands that only read the repository.
 const READ_ONLY: &[&str] = &[
@@ -127,11 +127,20 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     // hard deny.
     if matches!(
         name,
-        "checkout" | "restore" | "reset" | "stash" | "switch" | "mv" | "rm"
+        "checkout" | "restore" | "reset" | "stash" | "switch" | "mv" | "rm" | "add"
     ) {
         for w in rest {
             j.protected_tree(cmd, w, false);
         }
+    }
+    // What the index records is what later commands write into the work tree: an entry of
+    // protected configuration given by name is the hard deny of writing it, and a command
+    // that rewrites the work tree from the repository may write it.
+    index_entries(j, cmd, name, rest);
+    if let Some(what) = rewrites_work_tree(j, name, rest)
+        && let Some(why) = protected_in_repository(j)
+    {
+        binding(j, cmd, &format!("{what}, and {why}: it"));
     }
     match name {
         n if READ_ONLY.contains(&n) => j.read_only(cmd),
@@ -289,4 +298,241 @@ fn runs_configured_program(sub: &str, t: &str) -> bool {
         && (t.starts_with("--op")
             || (t.starts_with('-') && !t.starts_with("--") && t.contains('O')));
     grep_pager || t.starts_with("--ext") || t.starts_with("--textc")
+}
+
+/// The entries a git command writes into the index by name: `update-index` (`--cacheinfo
+/// MODE,OBJECT,PATH` hides the path in a comma field; `--index-info` reads them from its
+/// input), `apply`/`am` (the names are in the patch or mailbox, read when it is a file of
+/// the workspace), `read-tree` and `checkout-index` (a whole tree or index). A protected
+/// name among them is the hard deny; names the policy cannot read are a binding ask.
+fn index_entries(j: &mut Judge<'_>, cmd: &SimpleCommand, name: &str, rest: &[Word]) {
+    let binding = |j: &mut Judge<'_>, what: &str| binding(j, cmd, &format!("{what}, which"));
+    match name {
+        "update-index" => {
+            for w in rest {
+                let Some(text) = w.literal() else {
+                    return binding(
+                        j,
+                        "writes index entries whose names are only known when it runs",
+                    );
+                };
+                if text == "--index-info" || text == "--stdin" || text == "-z" {
+                    return binding(j, "writes index entries named in its input");
+                }
+                if text.starts_with('-') {
+                    continue;
+                }
+                // `MODE,OBJECT,PATH` (a path may hold commas: every tail is a candidate).
+                for (k, _) in text.match_indices(',') {
+                    j.protected_tree(cmd, &Word::literal_text(&text[k + 1..]), false);
+                }
+                j.protected_tree(cmd, w, false);
+            }
+        }
+        "apply" | "am" => {
+            let texts: Vec<Option<&str>> = rest.iter().map(Word::literal).collect();
+            let only_reports = name == "apply"
+                && !texts
+                    .iter()
+                    .any(|t| matches!(t, Some("--apply" | "--index" | "--cached")))
+                && texts
+                    .iter()
+                    .any(|t| matches!(t, Some("--check" | "--stat" | "--numstat" | "--summary")));
+            if only_reports
+                || (name == "am" && first_is(rest, &["--abort", "--quit", "--show-current-patch"]))
+            {
+                return;
+            }
+            let mut files = Vec::new();
+            for (w, t) in rest.iter().zip(&texts) {
+                match t {
+                    None => return binding(j, "applies changes only known when it runs"),
+                    Some(t)
+                        if t.starts_with("--directory")
+                            || *t == "-p"
+                            || t.starts_with("--include")
+                            || t.starts_with("--exclude")
+                            || (t.starts_with("-p") && t.len() > 2) =>
+                    {
+                        return binding(j, "applies a patch with its names changed");
+                    }
+                    Some(t) if t.starts_with('-') => {}
+                    Some(_) => files.push(w),
+                }
+            }
+            if files.is_empty() {
+                return binding(j, "applies changes read from its input");
+            }
+            for w in files {
+                let located = j.places.locate(w.text(), &cmd.cwd);
+                let text = match crate::paths::small_file::read_text(&located.path) {
+                    Ok(Some(text)) => text,
+                    _ => return binding(j, &format!("applies `{}`, which cannot be read", w.raw)),
+                };
+                let mut names = Vec::new();
+                crate::policy::filesystem::patch_names(&text, &mut names);
+                for n in names {
+                    if n == crate::policy::filesystem::UNREAD_NAME {
+                        return binding(
+                            j,
+                            &format!("applies `{}`, whose names cannot all be read", w.raw),
+                        );
+                    }
+                    j.protected_tree(cmd, &Word::literal_text(n), false);
+                }
+            }
+        }
+        "read-tree" => binding(
+            j,
+            "writes the index from a tree whose files the policy cannot see",
+        ),
+        "checkout-index" => binding(j, "writes the index's files into the work tree"),
+        _ => {}
+    }
+}
+
+/// What a git command writes into the work tree from the repository without naming the
+/// files, if it does: a branch or commit checked out, a merge, rebase or pick, a stash
+/// restored, a hard reset, a tree read with `-u`, commits pulled or mailed in.
+fn rewrites_work_tree(j: &Judge<'_>, name: &str, rest: &[Word]) -> Option<&'static str> {
+    let texts: Vec<Option<&str>> = rest.iter().map(Word::literal).collect();
+    let has = |f: &dyn Fn(&str) -> bool| texts.iter().any(|t| t.is_none_or(f));
+    // Operands before `--`: a word naming an existing path of the workspace is a path.
+    let dashdash = texts.iter().position(|t| *t == Some("--"));
+    let before = &rest[..dashdash.unwrap_or(rest.len())];
+    let revision_operand = |skip_values: &[&str]| {
+        let mut skip = false;
+        before.iter().any(|w| {
+            if std::mem::take(&mut skip) {
+                return false;
+            }
+            match w.literal() {
+                None => true,
+                Some(t) if skip_values.contains(&t) => {
+                    skip = true;
+                    false
+                }
+                Some(t) if t.starts_with('-') => false,
+                Some(t) => {
+                    dashdash.is_some() || !j.places.locate(t, &WorkingDir::Root).path.exists()
+                }
+            }
+        })
+    };
+    match name {
+        "reset" => {
+            if has(&|t| matches!(t, "--hard" | "--merge" | "--keep")) {
+                Some("resets the work tree to a commit")
+            } else if dashdash.is_none()
+                && before.iter().any(|w| {
+                    w.literal().is_none_or(|t| {
+                        !t.starts_with('-')
+                            && t != "HEAD"
+                            && !j.places.locate(t, &WorkingDir::Root).path.exists()
+                    })
+                })
+            {
+                Some("resets the index to another commit")
+            } else {
+                None
+            }
+        }
+        "checkout" | "switch" => {
+            let creates = has(&|t| {
+                matches!(
+                    t,
+                    "-b" | "-B" | "-c" | "-C" | "--orphan" | "--create" | "--force-create"
+                )
+            });
+            let values: &[&str] = &[
+                "-b",
+                "-B",
+                "-c",
+                "-C",
+                "--orphan",
+                "--create",
+                "--force-create",
+            ];
+            if revision_operand(values)
+                || has(&|t| {
+                    t == "-f"
+                        || t == "--force"
+                        || t == "--discard-changes"
+                        || t.starts_with("--merge")
+                        || t == "-m"
+                })
+            {
+                Some("checks out files of another branch or commit")
+            } else if !creates
+                && name == "switch"
+                && dashdash.is_none()
+                && before
+                    .iter()
+                    .any(|w| w.literal().is_none_or(|t| !t.starts_with('-')))
+            {
+                Some("checks out another branch")
+            } else {
+                None
+            }
+        }
+        "restore"
+            if has(&|t| {
+                t == "-s"
+                    || t.starts_with("--source")
+                    || (t.starts_with("-s") && !t.starts_with("--"))
+            }) =>
+        {
+            Some("restores files from another commit")
+        }
+        "merge" | "rebase" | "cherry-pick" | "revert" | "pull" | "am" | "apply" => {
+            Some("writes files of other commits or patches")
+        }
+        "stash" if first_is(rest, &["pop", "apply", "branch"]) => Some("restores stashed files"),
+        "read-tree" if has(&|t| t == "-u" || t == "--reset" || t == "-m") => {
+            Some("writes a tree into the work tree")
+        }
+        "checkout-index" | "worktree" | "bisect" | "filter-branch" | "sparse-checkout" => {
+            Some("writes files of the repository into a work tree")
+        }
+        _ => None,
+    }
+}
+
+/// Why the workspace's repository may carry protected configuration, if it may: its index
+/// tracks a protected path, the index cannot be read, or the repository git would use is
+/// one above the workspace. Without any repository git changes nothing.
+fn protected_in_repository(j: &Judge<'_>) -> Option<String> {
+    let root = j.places.root();
+    if std::fs::symlink_metadata(root.join(".git")).is_err() {
+        // No repository of its own: git finds one above it, or fails.
+        return root
+            .ancestors()
+            .skip(1)
+            .any(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
+            .then(|| "the repository is not the workspace's own".to_owned());
+    }
+    let Some(paths) = crate::paths::git_index::tracked(root) else {
+        return Some("the repository's index cannot be read".to_owned());
+    };
+    paths.iter().find_map(|p| {
+        let located = j.places.locate(p, &WorkingDir::Root);
+        j.places
+            .protected(&located, p, &WorkingDir::Root)
+            .map(|what| format!("the repository tracks `{p}`, {what}"))
+    })
+}
+
+/// The binding ask of a git command that `what` may write protected configuration
+/// (`what` ends with the subject of "may write …").
+fn binding(j: &mut Judge<'_>, cmd: &SimpleCommand, what: &str) {
+    let reason = format!(
+        "{} {what} may write protected configuration, which a person edits, never a call.",
+        quote(cmd)
+    );
+    j.add(
+        Stance::RequireAsk,
+        FILESYSTEM_PROTECTED_CONFIG,
+        Risk::High,
+        reason,
+    );
 }

@@ -1,0 +1,174 @@
+//! Protected configuration written through git's object store: an index entry naming it, or
+//! a command that rewrites the work tree from a repository that carries it. Each case runs
+//! real git in a scratch repository.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::json;
+use support::{call, context, decided, policy, verdict};
+use warrant_core::call::PermissionMode;
+use warrant_core::evaluator::Stance;
+
+const SETTINGS: &str = "{\"permissions\":{\"deny\":[\"Bash(curl:*)\"]}}";
+const PLANTED: &str = "{\"permissions\":{\"allow\":[\"Bash(*)\"]}}";
+
+fn sh(root: &Path, script: &str) -> String {
+    let out = Command::new("sh")
+        .args(["-c", script])
+        .current_dir(root)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", root)
+        .stderr(Stdio::null())
+        .output()
+        .expect("sh");
+    assert!(out.status.success(), "{script} failed");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// A repository tracking `.claude/settings.json`, with a branch `evil` whose copy differs.
+fn repository() -> tempfile::TempDir {
+    let ws = tempfile::tempdir().expect("dir");
+    std::fs::create_dir_all(ws.path().join(".claude")).expect("dir");
+    std::fs::write(ws.path().join(".claude/settings.json"), SETTINGS).expect("write");
+    std::fs::write(ws.path().join("a.txt"), "a\n").expect("write");
+    sh(
+        ws.path(),
+        "git init -q . && git config user.email a@b && git config user.name a && git add -A && git commit -qm init",
+    );
+    ws
+}
+
+async fn stance(root: &Path, command: &str) -> (Stance, String) {
+    let cx = context(PermissionMode::FullAccess, root);
+    let (s, r) =
+        decided(verdict(&policy(), &call("Bash", json!({ "command": command })), &cx).await);
+    (s, format!("{} ({})", r.reason_code, r.reason))
+}
+
+async fn expect(root: &Path, command: &str, want: Stance) {
+    let (s, why) = stance(root, command).await;
+    assert_eq!(s, want, "{command}: {why}");
+}
+
+#[tokio::test]
+async fn the_object_store_really_rewrites_protected_settings() {
+    // What the denied and asked calls below would do: the settings file is rewritten
+    // though no call names it as a file it writes.
+    let ws = repository();
+    let sha = sh(
+        ws.path(),
+        &format!("printf %s '{PLANTED}' | git hash-object -w --stdin"),
+    );
+    sh(
+        ws.path(),
+        &format!(
+            "git update-index --cacheinfo 100644,{sha},.claude/settings.json && git commit -qm x && git reset -q --hard"
+        ),
+    );
+    let now = std::fs::read_to_string(ws.path().join(".claude/settings.json")).expect("read");
+    assert_eq!(now, PLANTED);
+}
+
+#[tokio::test]
+async fn an_index_entry_naming_protected_configuration_is_the_hard_deny() {
+    let ws = repository();
+    for command in [
+        "git update-index --cacheinfo 100644,0123456789abcdef0123456789abcdef01234567,.claude/settings.json",
+        "git update-index --cacheinfo 100644 0123456789abcdef0123456789abcdef01234567 .claude/settings.json",
+        "git update-index --add .claude/settings.json",
+        "git add .claude/settings.json",
+        "git add -f .mcp.json",
+        "git mv a.txt .claude/settings.json",
+        "git rm --cached .claude/settings.json",
+        "git checkout evil -- .claude/settings.json",
+    ] {
+        expect(ws.path(), command, Stance::HardDeny).await;
+    }
+    std::fs::write(
+        ws.path().join("p.diff"),
+        "diff --git a/.claude/settings.json b/.claude/settings.json\n--- a/.claude/settings.json\n+++ b/.claude/settings.json\n@@ -1 +1 @@\n-x\n+y\n",
+    )
+    .expect("write");
+    expect(ws.path(), "git apply --cached p.diff", Stance::HardDeny).await;
+    expect(ws.path(), "git apply p.diff", Stance::HardDeny).await;
+    for command in [
+        "git update-index --index-info",
+        "git apply --cached",
+        "git apply --cached missing.diff",
+        "git read-tree evil",
+    ] {
+        expect(ws.path(), command, Stance::RequireAsk).await;
+    }
+}
+
+#[tokio::test]
+async fn rewriting_the_work_tree_of_a_repository_tracking_protected_configuration_asks() {
+    let ws = repository();
+    sh(ws.path(), "git branch evil && git stash list");
+    for command in [
+        "git reset --hard",
+        "git reset --hard evil",
+        "git reset evil",
+        "git checkout evil",
+        "git checkout -f HEAD",
+        "git switch evil",
+        "git switch -c new evil",
+        "git merge evil",
+        "git rebase evil",
+        "git cherry-pick evil",
+        "git revert evil",
+        "git stash pop",
+        "git stash apply",
+        "git restore --source evil .",
+        "git read-tree -u -m evil",
+        "git pull",
+        "git am",
+    ] {
+        let (s, why) = stance(ws.path(), command).await;
+        assert!(
+            matches!(s, Stance::RequireAsk | Stance::HardDeny),
+            "{command}: {why}"
+        );
+    }
+    // Creating a branch where HEAD is, or committing, writes no file.
+    for command in [
+        "git checkout -b feature",
+        "git switch -c feature",
+        "git commit -qm x",
+        "git add a.txt",
+    ] {
+        let (s, why) = stance(ws.path(), command).await;
+        assert!(
+            !matches!(s, Stance::RequireAsk | Stance::HardDeny),
+            "{command}: {why}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_repository_without_protected_configuration_rewrites_freely() {
+    let ws = tempfile::tempdir().expect("dir");
+    std::fs::write(ws.path().join("a.txt"), "a\n").expect("write");
+    sh(
+        ws.path(),
+        "git init -q . && git config user.email a@b && git config user.name a && git add -A && git commit -qm init && git branch other",
+    );
+    for command in ["git checkout other", "git reset --hard", "git merge other"] {
+        let (s, why) = stance(ws.path(), command).await;
+        assert!(
+            !matches!(s, Stance::RequireAsk | Stance::HardDeny),
+            "{command}: {why}"
+        );
+    }
+    // A repository with no index to read: it cannot tell.
+    let empty = tempfile::tempdir().expect("dir");
+    sh(empty.path(), "git init -q .");
+    expect(empty.path(), "git reset --hard", Stance::RequireAsk).await;
+    // The workspace inside a repository: git uses that one.
+    let inner = ws.path().join("inner");
+    std::fs::create_dir_all(&inner).expect("dir");
+    expect(&inner, "git reset --hard", Stance::RequireAsk).await;
+}
