@@ -22,8 +22,14 @@ use warrant_core::call::EvaluationContext;
 /// - a file tool: the tool and the directory of the file (`"Edit" calls on "src/"`, files
 ///   directly in that directory; Warrant's and the agents' configuration stays a hard deny
 ///   whatever a grant covers);
+/// - a shell call with a field that moves where or how its command runs (`workdir`, `cwd`,
+///   `dir_path`, `env`, any field the policy does not model): its whole input, so a grant
+///   given without such a field covers no call with one, and one given with it only the
+///   same input;
 /// - a tool with a `url`: the tool and the URL's host as parsed (`https://docs.rs/…` →
-///   `docs.rs`); a URL without a host (`file:`) is keyed whole;
+///   `docs.rs`); a URL without a host (`file:`) is keyed whole, and so is a request other
+///   than a plain read (a `method` but `GET`/`HEAD`, a body, headers, data or any other
+///   field);
 /// - any other tool: the tool.
 ///
 /// Every key names the workspace it was given in: a grant never covers a call of another
@@ -139,6 +145,44 @@ impl CanonicalGrantScoper {
     }
 }
 
+/// The fields of a shell tool's input that change what its command does besides the
+/// command itself (a directory, an environment, a field the policy does not model), with the
+/// command, when there is one; `None` when the input holds only the command and fields that
+/// change nothing.
+fn shell_fields(input: &Value) -> Option<serde_json::Map<String, Value>> {
+    let Value::Object(map) = input else {
+        return None;
+    };
+    let harmless = |k: &str| {
+        crate::policy::SHELL_FIELDS.contains(&k) || (k == "cmd" && !map.contains_key("command"))
+    };
+    if map.keys().all(|k| harmless(k)) {
+        return None;
+    }
+    Some(
+        map.iter()
+            .filter(|(k, _)| !harmless(k) || matches!(k.as_str(), "command" | "cmd"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    )
+}
+
+/// Whether a URL tool's input is a plain read of its URL: a `method`, when given, `GET` or
+/// `HEAD`, and otherwise only the fields a host rule covers (no body, headers or data; see
+/// [`crate::rule::plain_fetch`]).
+fn plain_fetch(input: &Value) -> bool {
+    let Value::Object(map) = input else {
+        return false;
+    };
+    let read = map.get("method").is_none_or(|m| {
+        m.as_str()
+            .is_some_and(|m| m.eq_ignore_ascii_case("GET") || m.eq_ignore_ascii_case("HEAD"))
+    });
+    let mut rest = map.clone();
+    rest.remove("method");
+    read && crate::rule::plain_fetch(&Value::Object(rest))
+}
+
 /// `program subcommand` of one command; `None` when the text does not tell.
 /// Whether a command may be widened to a program/subcommand key: no assignments (`PATH=…`,
 /// `env LD_PRELOAD=…`), no write redirection but to `/dev/null`, no `git -c`/`--exec-path`/
@@ -230,6 +274,12 @@ impl CanonicalGrantScoper {
     fn keys_of(&self, call: &ToolCall, cx: Option<&EvaluationContext>) -> Vec<GrantKey> {
         let tool = call.tool_name.as_str();
         if is_shell_tool(tool) {
+            // A field that moves where the command runs or what it runs with (`workdir`,
+            // `cwd`, `dir_path`, `env`, any the policy does not model): only this very input,
+            // its fields that change nothing aside.
+            if let Some(fields) = shell_fields(&call.input) {
+                return vec![self.key(SHELL_TOOL, Some(Value::Object(fields).to_string()))];
+            }
             return match warrant_core::catalog::shell_command(&call.input) {
                 Some(command) => self.shell_keys(&command, cx),
                 None => vec![self.key(SHELL_TOOL, Some(call.input.to_string()))],
@@ -266,6 +316,11 @@ impl CanonicalGrantScoper {
             }
         }
         if let Some(url) = call.input.get("url").and_then(Value::as_str) {
+            // A request that is not a plain read of the URL (another method, a body, headers,
+            // any field but those of a fetch): only this very input.
+            if !plain_fetch(&call.input) {
+                return vec![self.key(tool, Some(call.input.to_string()))];
+            }
             let web = url.get(..8).is_some_and(|p| {
                 p.eq_ignore_ascii_case("https://") || p[..7].eq_ignore_ascii_case("http://")
             });

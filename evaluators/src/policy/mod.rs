@@ -330,7 +330,7 @@ const COMMAND_FIELDS: &[&str] = &[
 ];
 
 /// Input fields of shell tools that change nothing about what the command does.
-const SHELL_FIELDS: &[&str] = &[
+pub(crate) const SHELL_FIELDS: &[&str] = &[
     "command",
     "description",
     "timeout",

@@ -197,7 +197,7 @@ const PLAIN_FETCH_FIELDS: &[&str] = &[
 ];
 
 /// Whether a fetch's input has only [`PLAIN_FETCH_FIELDS`].
-fn plain_fetch(input: &Value) -> bool {
+pub(crate) fn plain_fetch(input: &Value) -> bool {
     input
         .as_object()
         .is_some_and(|m| m.keys().all(|k| PLAIN_FETCH_FIELDS.contains(&k.as_str())))

@@ -24,6 +24,7 @@ use warrant_core::decision::{AutoApprovalOrigin, PermissionDecisionSource, Prove
 use warrant_core::evaluator::{Evaluator, EvaluatorError, Rationale, Stance, Verdict};
 
 pub use config::{ArgumentPattern, Layer, RuleAction, RuleFile, RuleSet, RulesConfig, TableRule};
+pub(crate) use effects::plain_fetch;
 pub(crate) use hosts::host_of;
 
 use crate::error::ConfigError;

@@ -1,0 +1,189 @@
+//! A grant covers a call only with the fields it was approved with: a shell command's
+//! directory and environment fields, a URL tool's method, body and headers. A grant never
+//! covers a call the policy hard-denies.
+
+mod support;
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use support::{HOME, bash, call, workspace};
+use warrant_core::call::PermissionMode;
+use warrant_core::decision::{Behavior, Scope};
+use warrant_core::engine::{AuthorizeOptions, Engine};
+use warrant_core::grant::{Grant, GrantScoper};
+use warrant_evaluators::{CanonicalGrantScoper, EvaluatorsConfig, default_chain};
+
+fn scoper(root: &std::path::Path) -> CanonicalGrantScoper {
+    CanonicalGrantScoper::new(root, Some(HOME.into()))
+}
+
+fn grant_for(s: &CanonicalGrantScoper, c: &warrant_core::call::ToolCall) -> Grant {
+    Grant {
+        id: String::new(),
+        action_id: String::new(),
+        keys: s.keys(c),
+        scope: Scope::Session,
+        session_id: "s1".to_owned().into(),
+        tool_call_id: "c0".to_owned().into(),
+        granted_at: 0,
+        description: String::new(),
+    }
+}
+
+fn with(command: &str, field: &str, value: Value) -> Value {
+    let mut input = json!({ "command": command });
+    input[field] = value;
+    input
+}
+
+#[test]
+fn a_shell_grant_covers_no_call_run_elsewhere_or_with_another_environment() {
+    let ws = workspace();
+    let s = scoper(ws.path());
+    let plain = grant_for(&s, &bash("make test"));
+    assert!(plain.covers(&s.keys(&bash("make test"))));
+    assert!(plain.covers(&s.keys(&call(
+        "Bash",
+        json!({"command": "make test", "description": "run the tests", "timeout": 60000})
+    ))));
+    let elsewhere = [
+        ("workdir", json!("/tmp/evil")),
+        ("cwd", json!("/tmp/evil")),
+        ("dir_path", json!("/tmp")),
+        ("directory", json!("/tmp")),
+        ("working_directory", json!("/tmp/evil")),
+        ("env", json!({"MAKEFILES": "/tmp/evil.mk"})),
+        ("env", json!({})),
+    ];
+    for (field, value) in &elsewhere {
+        for tool in ["Bash", "shell", "run_shell_command"] {
+            let c = call(tool, with("make test", field, value.clone()));
+            assert!(!plain.covers(&s.keys(&c)), "{tool} {field}={value}");
+        }
+    }
+    let argv = call(
+        "shell",
+        json!({"command": ["make", "test"], "workdir": "/tmp/evil"}),
+    );
+    assert!(!plain.covers(&s.keys(&argv)));
+    // Given with a directory, a grant covers that very directory and no other, nor none.
+    let there = grant_for(
+        &s,
+        &call("Bash", with("make test", "workdir", json!("sub"))),
+    );
+    assert!(there.covers(&s.keys(&call("Bash", with("make test", "workdir", json!("sub"))))));
+    assert!(!there.covers(&s.keys(&call(
+        "Bash",
+        with("make test", "workdir", json!("/tmp/evil"))
+    ))));
+    assert!(!there.covers(&s.keys(&bash("make test"))));
+    let push = grant_for(&s, &bash("git push origin main"));
+    assert!(!push.covers(&s.keys(&call(
+        "Bash",
+        with("git push origin main", "workdir", json!("/other/repo"))
+    ))));
+}
+
+#[test]
+fn a_url_grant_covers_plain_reads_only() {
+    let ws = workspace();
+    let s = scoper(ws.path());
+    let url = "https://api.github.com/repos/a/b";
+    let get = grant_for(
+        &s,
+        &call("mcp__http__request", json!({"url": url, "method": "GET"})),
+    );
+    assert!(get.covers(&s.keys(&call("mcp__http__request", json!({"url": url})))));
+    assert!(get.covers(&s.keys(&call(
+        "mcp__http__request",
+        json!({"url": "https://api.github.com/other", "method": "head"})
+    ))));
+    for input in [
+        json!({"url": url, "method": "DELETE"}),
+        json!({"url": url, "method": "POST", "body": "{}"}),
+        json!({"url": url, "body": "x"}),
+        json!({"url": url, "headers": {"Authorization": "x"}}),
+        json!({"url": url, "data": "x"}),
+        json!({"url": url, "file": format!("{HOME}/.bashrc")}),
+        json!({"url": url, "method": ["GET"]}),
+    ] {
+        let c = call("mcp__http__request", input.clone());
+        assert!(!get.covers(&s.keys(&c)), "{input}");
+    }
+    let fetch = grant_for(
+        &s,
+        &call("WebFetch", json!({"url": url, "prompt": "summarize"})),
+    );
+    assert!(fetch.covers(&s.keys(&call(
+        "WebFetch",
+        json!({"url": "https://api.github.com/x", "prompt": "other"})
+    ))));
+}
+
+#[tokio::test]
+async fn a_grant_for_an_unknown_tool_never_beats_the_policy_hard_deny() {
+    let ws = workspace();
+    let config = EvaluatorsConfig::default();
+    let chain = default_chain(&config, &warrant_core::catalog::ToolCatalog::builtin()).unwrap();
+    let engine = Engine::builder(chain)
+        .grant_scoper(Arc::new(scoper(ws.path())))
+        .workspace_root(ws.path())
+        .build()
+        .await
+        .unwrap();
+    let options = AuthorizeOptions {
+        mode: PermissionMode::Default,
+        announce: false,
+    };
+    let with_id = |id: &str, input: Value| {
+        let mut c = call("mcp__desktop_commander__write_file", input);
+        c.tool_call_id = id.to_owned().into();
+        c
+    };
+    let first = engine
+        .authorize(
+            with_id("c1", json!({"path": "src/a.rs", "content": "x"})),
+            options,
+        )
+        .await
+        .unwrap();
+    assert_eq!(first.decision.behavior, Behavior::Ask);
+    let request = &first.approval.as_ref().unwrap().request;
+    assert!(
+        request.actions.iter().any(|a| a.label
+            == "Allow all \"mcp__desktop_commander__write_file\" calls for this session"),
+        "the label says the grant covers every call of the tool"
+    );
+    engine.resolve(&"c1".into(), "allow_session").await.unwrap();
+    let again = engine
+        .authorize(
+            with_id("c2", json!({"path": "src/b.rs", "content": "x"})),
+            options,
+        )
+        .await
+        .unwrap();
+    assert_eq!(again.decision.behavior, Behavior::Allow);
+    for (k, path) in [
+        ".claude/settings.json",
+        "warrant.toml",
+        ".git/config",
+        ".env",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let denied = engine
+            .authorize(
+                with_id(&format!("d{k}"), json!({"path": path, "content": "x"})),
+                options,
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            denied.decision.behavior,
+            Behavior::Deny,
+            "{path}: a grant never beats a hard deny"
+        );
+    }
+}
