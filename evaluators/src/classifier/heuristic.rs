@@ -1,6 +1,8 @@
 //! The embedded reviewer: deterministic heuristics over the call, with no network, so that
 //! `auto` mode works with no configuration. It reports under its own model id.
 
+use std::path::{Path, PathBuf};
+
 use async_trait::async_trait;
 use warrant_core::catalog::is_shell_tool;
 use warrant_core::decision::{Behavior, Confidence, Risk};
@@ -805,6 +807,22 @@ const PROTECTED_PREFIXES: &[&str] = &[
     ".zlogin",
     // aider's `.aider.conf.yml`, `.aider.model.settings.yml`, …; not `.aiderignore`.
     ".aider.",
+    // Git hook managers in every format they read: lefthook's `lefthook.{yml,toml,json}`,
+    // `lefthook-local.*`, `.lefthook*` (and its script directories), lint-staged's and
+    // commitlint's configuration (run by the commit hooks), husky v4's, rusty-hook's,
+    // cargo-husky's, overcommit's and pre-commit's.
+    "lefthook",
+    ".lefthook",
+    "lint-staged.config",
+    "commitlint.config",
+    ".commitlintrc",
+    "husky.config",
+    ".rusty-hook",
+    "rusty-hook",
+    ".cargo-husky",
+    ".overcommit",
+    ".pre-commit-config",
+    "pre-commit-config",
 ];
 
 /// Ends of names that are protected whatever comes before (`proj.code-workspace`).
@@ -830,7 +848,48 @@ const PROTECTED_PAIRS: &[(&str, &str, &str)] = &[
     (".config", "Code", ".config/Code"),
     (".config", "fish", ".config/fish"),
     (".config", "nushell", ".config/nushell"),
+    (".config", "husky", ".config/husky"),
 ];
+
+/// Keys of `package.json` that configure commands git hooks run (husky v4, lint-staged,
+/// simple-git-hooks, yorkie, ghooks, pre-commit, commitlint).
+const HOOK_MANAGER_KEYS: &[&str] = &[
+    "\"husky\"",
+    "\"lint-staged\"",
+    "\"simple-git-hooks\"",
+    "\"gitHooks\"",
+    "\"ghooks\"",
+    "\"git-hooks\"",
+    "\"pre-commit\"",
+    "\"pre-push\"",
+    "\"commitlint\"",
+];
+
+/// The hook manager key a file tool's write of a `package.json` sets, if its text names one.
+fn package_hook_key(input: &serde_json::Value, paths: &[String]) -> Option<&'static str> {
+    let package = paths.iter().any(|p| {
+        p.rsplit('/')
+            .next()
+            .is_some_and(|n| n.eq_ignore_ascii_case("package.json"))
+    });
+    if !package {
+        return None;
+    }
+    fn texts<'v>(v: &'v serde_json::Value, out: &mut Vec<&'v str>) {
+        match v {
+            serde_json::Value::String(s) => out.push(s),
+            serde_json::Value::Array(a) => a.iter().for_each(|v| texts(v, out)),
+            serde_json::Value::Object(m) => m.values().for_each(|v| texts(v, out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    texts(input, &mut found);
+    HOOK_MANAGER_KEYS
+        .iter()
+        .find(|k| found.iter().any(|t| t.contains(*k)))
+        .copied()
+}
 
 /// Whether a path names a file or directory that runs code later or instructs an agent
 /// (hooks, CI, shell start-up, toolchain and tool configuration, agent instructions).
@@ -958,47 +1017,84 @@ fn protected_expanded(text: &str) -> Option<&'static str> {
     readings.iter().find_map(|r| protected(&r.join("/")))
 }
 
-/// The hooks directory a repository's own configuration names (`core.hooksPath`), relative to
-/// the workspace when inside it: git runs what is there as hooks.
-fn configured_hooks(root: &std::path::Path) -> Option<std::path::PathBuf> {
-    let config = crate::paths::small_file::read_text(&root.join(".git/config"))
-        .ok()
-        .flatten()?;
-    let mut section = String::new();
-    let mut found = None;
-    for line in config.lines() {
-        let line = line.trim();
-        if let Some(head) = line.strip_prefix('[') {
-            section = head
-                .split([']', ' ', '"'])
-                .next()
-                .unwrap_or_default()
-                .to_ascii_lowercase();
-            continue;
-        }
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
-        };
-        if section == "core" && key.trim().eq_ignore_ascii_case("hookspath") {
-            found = Some(value.trim().trim_matches('"').to_owned());
-        }
-    }
-    let value = found?;
-    let path = std::path::Path::new(&value);
-    let full = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        root.join(path)
-    };
-    let full = crate::paths::normalize(&full);
-    full.strip_prefix(root)
-        .ok()
-        .map(std::path::Path::to_path_buf)
+/// What the repository's own configuration (`.git/config` and every file it includes) makes
+/// git use from the workspace: files there are git's configuration or hooks, and a write of
+/// one runs code at the next git command.
+#[derive(Debug, Default)]
+struct RepoFiles {
+    /// The hooks directories it names (`core.hooksPath`), relative to the workspace.
+    hooks: Vec<PathBuf>,
+    /// The files it includes (`include.path`, `includeIf.*.path`), relative to the workspace.
+    includes: Vec<PathBuf>,
+    /// Why the configuration could not be read through, if it could not: then every write
+    /// may be one of them.
+    unread: Option<String>,
 }
 
-/// Whether `rel` (relative to the workspace) lies in the configured hooks directory.
-fn in_hooks(rel: &std::path::Path, hooks: Option<&std::path::Path>) -> bool {
-    hooks.is_some_and(|h| !h.as_os_str().is_empty() && rel.starts_with(h))
+/// [`RepoFiles`] of the repository whose work tree is `root`.
+fn repo_files(root: &Path, home: Option<&Path>) -> RepoFiles {
+    let dot_git = root.join(".git");
+    // A linked work tree's `.git` file names its git directory (`gitdir: PATH`).
+    let git_dir = if dot_git.is_file() {
+        crate::paths::small_file::read_text(&dot_git)
+            .ok()
+            .flatten()
+            .and_then(|t| Some(root.join(t.strip_prefix("gitdir:")?.trim())))
+    } else {
+        Some(dot_git)
+    };
+    let Some(git_dir) = git_dir else {
+        return RepoFiles {
+            unread: Some("a `.git` file not read here".to_owned()),
+            ..RepoFiles::default()
+        };
+    };
+    let config = git_dir.join("config");
+    let (hooks, includes) = match crate::paths::git_config::hooks_and_includes(&config, home) {
+        Ok(found) => found,
+        Err(why) => {
+            return RepoFiles {
+                unread: Some(why),
+                ..RepoFiles::default()
+            };
+        }
+    };
+    let inside = |full: PathBuf| {
+        let full = crate::paths::normalize(&full);
+        full.strip_prefix(root).ok().map(Path::to_path_buf)
+    };
+    RepoFiles {
+        hooks: hooks
+            .iter()
+            .map(Path::new)
+            .filter_map(|p| {
+                inside(if p.is_absolute() {
+                    p.to_path_buf()
+                } else {
+                    root.join(p)
+                })
+            })
+            .filter(|p| !p.as_os_str().is_empty())
+            .collect(),
+        includes: includes.into_iter().filter_map(inside).collect(),
+        unread: None,
+    }
+}
+
+/// What `rel` (relative to the workspace) is to the repository's configuration, if anything:
+/// in a hooks directory it names, a file it includes, or either when it cannot be read.
+fn repo_file(rel: &Path, files: Option<&RepoFiles>) -> Option<&'static str> {
+    let files = files?;
+    if files.unread.is_some() {
+        return Some("a file the repository's git configuration may include or run");
+    }
+    if files.hooks.iter().any(|h| rel.starts_with(h)) {
+        return Some("the repository's hooks directory");
+    }
+    if files.includes.iter().any(|i| i.as_path() == rel) {
+        return Some("a file the repository's git configuration includes");
+    }
+    None
 }
 
 /// Programs that write or change the paths they are given.
@@ -1107,7 +1203,7 @@ const ROUTINE_GIT: &[&str] = &[
 fn shell_hazard(
     script: &shell::Script,
     places: &crate::paths::Places<'_>,
-    hooks: Option<&std::path::Path>,
+    hooks: Option<&RepoFiles>,
 ) -> Option<Classification> {
     for cmd in &script.commands {
         let model = crate::programs::model(cmd);
@@ -1154,8 +1250,8 @@ fn shell_hazard(
                     return strict.then_some("a path in a directory only known when it runs");
                 }
                 let rel = places.relative(&located.path)?;
-                if in_hooks(rel, hooks) {
-                    return Some("the repository's hooks directory");
+                if let Some(what) = repo_file(rel, hooks) {
+                    return Some(what);
                 }
                 protected_expanded(&rel.to_string_lossy())
             })
@@ -1341,6 +1437,13 @@ fn git_hazard(cmd: &shell::SimpleCommand, places: &crate::paths::Places<'_>) -> 
     if !ROUTINE_GIT.contains(&sub) {
         return Some(format!("`git {sub}` is not a routine git command."));
     }
+    // Routine only in a repository whose configuration and hooks the policy proves run
+    // nothing (an include of a workspace file may set `core.fsmonitor`).
+    if let Some(why) =
+        crate::policy::shell::judge::workspace_git_unproven(places.root(), places.home(), true)
+    {
+        return Some(format!("`git {sub}` may run a program: {why}."));
+    }
     let not_routine = |why: &str| {
         Some(format!(
             "`git {sub}` may discard work or run commands: {why}."
@@ -1522,16 +1625,24 @@ impl Classifier for HeuristicClassifier {
         let mut c = judged.fold(first, worse);
         let places = self.policy.places(review.context);
         // Only a call that is otherwise allowed is worth the read of the repository's config.
-        let hooks = (c.behavior == Behavior::Allow)
-            .then(|| configured_hooks(places.root()))
-            .flatten();
+        let hooks =
+            (c.behavior == Behavior::Allow).then(|| repo_files(places.root(), places.home()));
         if let Some(script) = script
-            && let Some(hazard) = shell_hazard(script, &places, hooks.as_deref())
+            && let Some(hazard) = shell_hazard(script, &places, hooks.as_ref())
         {
             c = worse(c, hazard);
         }
+        let written = crate::policy::filesystem::paths(&call.input);
+        if !shell && let Some(key) = package_hook_key(&call.input, &written) {
+            c = worse(
+                c,
+                persistence(format!(
+                    "The call writes `package.json` naming {key}, configuration of commands git hooks run."
+                )),
+            );
+        }
         if !shell
-            && let Some(p) = crate::policy::filesystem::paths(&call.input)
+            && let Some(p) = written
                 .iter()
                 .map(String::as_str)
                 .chain(tool_names(&call.input))
@@ -1539,8 +1650,8 @@ impl Classifier for HeuristicClassifier {
                     protected_expanded(p).or_else(|| {
                         let located = places.locate(p, &shell::WorkingDir::Root);
                         let rel = places.relative(&located.path)?;
-                        if in_hooks(rel, hooks.as_deref()) {
-                            return Some("the repository's hooks directory");
+                        if let Some(what) = repo_file(rel, hooks.as_ref()) {
+                            return Some(what);
                         }
                         protected(&rel.to_string_lossy())
                     })
@@ -1658,7 +1769,7 @@ fn one(finding: &Finding, routine_build: bool) -> Classification {
 
 #[cfg(test)]
 mod tests {
-    use super::{git_hazard, hides_build_option, names_outside, protected};
+    use super::{git_hazard, hides_build_option, names_outside, package_hook_key, protected};
 
     #[test]
     fn git_options_are_read_as_git_reads_them() {
@@ -1803,5 +1914,58 @@ mod tests {
         ] {
             assert!(protected(path).is_none(), "{path}");
         }
+    }
+
+    #[test]
+    fn hook_managers_are_protected_in_every_format() {
+        for path in [
+            "lefthook.yml",
+            "lefthook.toml",
+            "lefthook.json",
+            "lefthook.jsonc",
+            ".lefthook.toml",
+            ".lefthook.json",
+            "lefthook-local.toml",
+            "lefthook-local.json",
+            ".lefthook-local.yml",
+            ".config/lefthook.toml",
+            ".config/lefthook-local.toml",
+            ".lefthook/pre-commit/x.sh",
+            ".lefthook-local/pre-commit/x.sh",
+            "commitlint.config.js",
+            "commitlint.config.ts",
+            ".commitlintrc.js",
+            ".commitlintrc",
+            "lint-staged.config.js",
+            "lint-staged.config.ts",
+            ".lintstagedrc",
+            ".lintstagedrc.json",
+            "husky.config.js",
+            ".husky/pre-commit",
+            ".config/husky/pre-commit",
+            ".rusty-hook.toml",
+            "rusty-hook.toml",
+            ".cargo-husky/hooks/pre-commit",
+            ".simple-git-hooks.json",
+            ".simple-git-hooks.cjs",
+            ".overcommit.yml",
+            ".pre-commit-config.yaml",
+            ".config/pre-commit-config.yaml",
+        ] {
+            assert!(protected(path).is_some(), "{path}");
+        }
+        let paths = vec!["package.json".to_owned()];
+        for text in [
+            r#"{"lint-staged": {"*": "sh x"}}"#,
+            r#""simple-git-hooks": {"pre-commit": "x"}"#,
+            r#""husky": {"hooks": {}}"#,
+        ] {
+            let input = serde_json::json!({"file_path": "package.json", "content": text});
+            assert!(package_hook_key(&input, &paths).is_some(), "{text}");
+        }
+        let plain = serde_json::json!({"file_path": "package.json", "content": r#"{"name": "x"}"#});
+        assert!(package_hook_key(&plain, &paths).is_none());
+        let other = serde_json::json!({"file_path": "notes.json", "content": r#"{"husky": 1}"#});
+        assert!(package_hook_key(&other, &["notes.json".to_owned()]).is_none());
     }
 }

@@ -14,7 +14,7 @@
 //! subset of git's language [`unproven`] reads), the search is not a secret read. A command
 //! that names the file itself is still judged by its name.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The sections a configuration proven to hold no credential may have, and their keys (as
 /// git spells them lower-cased). Any other section (`include`, `includeIf`, `http`, `url`,
@@ -346,10 +346,30 @@ pub(crate) fn program_free(text: &str) -> Result<RepoSettings, &'static str> {
 /// too deep.
 pub(crate) fn outer_hooks_paths(home: Option<&Path>) -> Result<Vec<String>, String> {
     let mut found = Vec::new();
+    let mut included = Vec::new();
     for file in outer_configs(home) {
-        hooks_paths_in(&file, home, 0, &mut found)?;
+        hooks_paths_in(&file, home, 0, &mut found, &mut included)?;
     }
     Ok(found)
+}
+
+/// What the configuration file `config` (a repository's own) and every file it includes
+/// (`include.path`, `includeIf.<condition>.path`, whatever the condition) set git to use:
+/// the `core.hooksPath` values, as written, and the included files, as named (relative ones
+/// joined to the directory of the file including them). A missing file is read as empty.
+///
+/// # Errors
+///
+/// A file that cannot be read, an include whose path is not read here, or includes nested
+/// too deep.
+pub(crate) fn hooks_and_includes(
+    config: &Path,
+    home: Option<&Path>,
+) -> Result<(Vec<String>, Vec<PathBuf>), String> {
+    let mut found = Vec::new();
+    let mut included = Vec::new();
+    hooks_paths_in(config, home, 0, &mut found, &mut included)?;
+    Ok((found, included))
 }
 
 /// The most nested includes followed by [`outer_hooks_paths`].
@@ -360,6 +380,7 @@ fn hooks_paths_in(
     home: Option<&Path>,
     depth: usize,
     found: &mut Vec<String>,
+    included_files: &mut Vec<PathBuf>,
 ) -> Result<(), String> {
     if depth > MAX_INCLUDE_DEPTH {
         return Err(format!("`{}` nests includes too deep", file.display()));
@@ -413,7 +434,8 @@ fn hooks_paths_in(
                 } else {
                     file.parent().unwrap_or_else(|| Path::new("/")).join(value)
                 };
-                hooks_paths_in(&included, home, depth + 1, found)?;
+                included_files.push(included.clone());
+                hooks_paths_in(&included, home, depth + 1, found, included_files)?;
             }
             _ => {}
         }

@@ -1381,7 +1381,7 @@ struct GitRun<'a> {
 /// [`GitRun::repository`]); `contents` tells whether the command reads objects' contents.
 /// A `.git` file (`gitdir: PATH`, a linked worktree or a separate git directory) is
 /// followed to the directory git uses; one that cannot be followed is a reason too.
-fn workspace_git_unproven(
+pub(crate) fn workspace_git_unproven(
     root: &std::path::Path,
     home: Option<&std::path::Path>,
     contents: bool,
