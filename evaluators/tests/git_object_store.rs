@@ -99,6 +99,10 @@ async fn an_index_entry_naming_protected_configuration_is_the_hard_deny() {
         "git apply --cached",
         "git apply --cached missing.diff",
         "git read-tree evil",
+        "git hash-object -w --stdin",
+        "git mktree",
+        "git commit-tree HEAD^{tree} -m x",
+        "git update-ref refs/heads/evil HEAD",
     ] {
         expect(ws.path(), command, Stance::RequireAsk).await;
     }

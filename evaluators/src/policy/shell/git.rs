@@ -303,8 +303,10 @@ fn runs_configured_program(sub: &str, t: &str) -> bool {
 /// The entries a git command writes into the index by name: `update-index` (`--cacheinfo
 /// MODE,OBJECT,PATH` hides the path in a comma field; `--index-info` reads them from its
 /// input), `apply`/`am` (the names are in the patch or mailbox, read when it is a file of
-/// the workspace), `read-tree` and `checkout-index` (a whole tree or index). A protected
-/// name among them is the hard deny; names the policy cannot read are a binding ask.
+/// the workspace), `read-tree` and `checkout-index` (a whole tree or index); objects and refs
+/// built by hand (`hash-object -w`, `mktree`, `commit-tree`, `update-ref`, …), whose files a
+/// later checkout writes. A protected name among them is the hard deny; names the policy
+/// cannot read are a binding ask.
 fn index_entries(j: &mut Judge<'_>, cmd: &SimpleCommand, name: &str, rest: &[Word]) {
     let binding = |j: &mut Judge<'_>, what: &str| binding(j, cmd, &format!("{what}, which"));
     match name {
@@ -387,6 +389,24 @@ fn index_entries(j: &mut Judge<'_>, cmd: &SimpleCommand, name: &str, rest: &[Wor
             "writes the index from a tree whose files the policy cannot see",
         ),
         "checkout-index" => binding(j, "writes the index's files into the work tree"),
+        // Objects and refs built by hand hold files no call named; a checkout writes them.
+        "hash-object"
+            if rest.iter().any(|w| {
+                w.literal().is_none_or(|t| {
+                    t == "-w" || (t.starts_with('-') && !t.starts_with("--") && t.contains('w'))
+                })
+            }) =>
+        {
+            binding(
+                j,
+                "stores a file's contents as an object a checkout may write as any file",
+            )
+        }
+        "mktree" | "commit-tree" | "update-ref" | "fast-import" | "unpack-objects"
+        | "index-pack" | "replace" | "mktag" => binding(
+            j,
+            "builds objects or refs whose files the policy cannot see",
+        ),
         _ => {}
     }
 }
