@@ -176,3 +176,46 @@ async fn a_repository_without_protected_configuration_rewrites_freely() {
     std::fs::create_dir_all(&inner).expect("dir");
     expect(&inner, "git reset --hard", Stance::RequireAsk).await;
 }
+
+#[tokio::test]
+async fn full_access_asks_or_denies_each_step() {
+    use warrant_core::decision::Behavior;
+    use warrant_core::engine::{AuthorizeOptions, Engine};
+    let ws = repository();
+    let config = warrant_evaluators::EvaluatorsConfig::default();
+    let chain =
+        warrant_evaluators::default_chain(&config, &warrant_core::catalog::ToolCatalog::builtin())
+            .expect("chain");
+    let engine = Engine::builder(chain)
+        .workspace_root(ws.path())
+        .build()
+        .await
+        .expect("engine");
+    let options = AuthorizeOptions {
+        mode: PermissionMode::FullAccess,
+        announce: false,
+    };
+    let sha = "0123456789abcdef0123456789abcdef01234567";
+    for (k, (command, want)) in [
+        ("git hash-object -w --stdin".to_owned(), Behavior::Ask),
+        (
+            format!("git update-index --cacheinfo 100644,{sha},.claude/settings.json"),
+            Behavior::Deny,
+        ),
+        ("git reset --hard".to_owned(), Behavior::Ask),
+        ("git checkout -f HEAD".to_owned(), Behavior::Ask),
+        ("git commit -qm x".to_owned(), Behavior::Allow),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut c = call("Bash", json!({ "command": command }));
+        c.tool_call_id = format!("c{k}").into();
+        let out = engine.authorize(c, options).await.expect("authorize");
+        assert_eq!(
+            out.decision.behavior, want,
+            "{command}: {}",
+            out.decision.reason
+        );
+    }
+}

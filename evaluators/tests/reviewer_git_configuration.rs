@@ -108,6 +108,20 @@ async fn a_file_the_repository_configuration_includes_is_git_configuration() {
     )
     .await;
     assert_eq!(b, Behavior::Allow, "{why}");
+    std::fs::write(
+        ws.path().join(".git/config.worktree"),
+        "[include]\n\tpath = ../wt.gitconfig\n",
+    )
+    .expect("write");
+    let (b, why) = review(
+        ws.path(),
+        &call(
+            "Write",
+            json!({"file_path": "wt.gitconfig", "content": "x"}),
+        ),
+    )
+    .await;
+    assert_eq!(b, Behavior::Ask, "{why}");
     // A hooks directory named in an included file is the repository's hooks directory.
     std::fs::write(
         ws.path().join("shared.gitconfig"),

@@ -1049,16 +1049,22 @@ fn repo_files(root: &Path, home: Option<&Path>) -> RepoFiles {
             ..RepoFiles::default()
         };
     };
-    let config = git_dir.join("config");
-    let (hooks, includes) = match crate::paths::git_config::hooks_and_includes(&config, home) {
-        Ok(found) => found,
-        Err(why) => {
-            return RepoFiles {
-                unread: Some(why),
-                ..RepoFiles::default()
-            };
+    // The repository's configuration and its work tree's (`extensions.worktreeConfig`).
+    let (mut hooks, mut includes) = (Vec::new(), Vec::new());
+    for name in ["config", "config.worktree"] {
+        match crate::paths::git_config::hooks_and_includes(&git_dir.join(name), home) {
+            Ok((h, i)) => {
+                hooks.extend(h);
+                includes.extend(i);
+            }
+            Err(why) => {
+                return RepoFiles {
+                    unread: Some(why),
+                    ..RepoFiles::default()
+                };
+            }
         }
-    };
+    }
     let inside = |full: PathBuf| {
         let full = crate::paths::normalize(&full);
         full.strip_prefix(root).ok().map(Path::to_path_buf)
