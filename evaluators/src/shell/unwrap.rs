@@ -45,7 +45,8 @@ pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
     };
     let mut out = Unwrapping::default();
     match program {
-        "sudo" | "sudoedit" | "doas" | "su" | "runuser" | "pkexec" => {
+        "sudo" | "sudoedit" | "doas" | "su" | "runuser" | "pkexec" | "run0" | "setpriv"
+        | "chroot" | "nsenter" | "systemd-run" => {
             return super::unwrap_privileged::privileged(program, args);
         }
         // Wrappers of the program table: their options are read by the table's cursor, so

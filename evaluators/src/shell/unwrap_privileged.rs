@@ -169,6 +169,81 @@ const PKEXEC: Spec = Spec {
     permute: false,
 };
 
+/// run0(1) of systemd.
+const RUN0: Spec = Spec {
+    short: &[
+        ('u', Arity::Value),
+        ('g', Arity::Value),
+        ('D', Arity::Value),
+        ('h', Arity::Flag),
+        ('V', Arity::Flag),
+    ],
+    long: &[
+        ("no-ask-password", "no-ask-password", Arity::Flag),
+        ("unit", "unit", Arity::Value),
+        ("property", "property", Arity::Value),
+        ("description", "description", Arity::Value),
+        ("slice", "slice", Arity::Value),
+        ("slice-inherit", "slice-inherit", Arity::Flag),
+        ("user", "u", Arity::Value),
+        ("group", "g", Arity::Value),
+        ("nice", "nice", Arity::Value),
+        ("chdir", "D", Arity::Value),
+        ("setenv", "setenv", Arity::Value),
+        ("background", "background", Arity::Value),
+        ("machine", "machine", Arity::Value),
+        ("shell-prompt-prefix", "shell-prompt-prefix", Arity::Value),
+        ("lightweight", "lightweight", Arity::Value),
+        ("help", "h", Arity::Flag),
+        ("version", "V", Arity::Flag),
+    ],
+    permute: false,
+};
+
+/// setpriv(1) of util-linux: it keeps the directory.
+const SETPRIV: Spec = Spec {
+    short: &[('d', Arity::Flag), ('h', Arity::Flag), ('V', Arity::Flag)],
+    long: &[
+        ("ruid", "ruid", Arity::Value),
+        ("euid", "euid", Arity::Value),
+        ("rgid", "rgid", Arity::Value),
+        ("egid", "egid", Arity::Value),
+        ("reuid", "reuid", Arity::Value),
+        ("regid", "regid", Arity::Value),
+        ("clear-groups", "clear-groups", Arity::Flag),
+        ("keep-groups", "keep-groups", Arity::Flag),
+        ("init-groups", "init-groups", Arity::Flag),
+        ("groups", "groups", Arity::Value),
+        ("inh-caps", "inh-caps", Arity::Value),
+        ("ambient-caps", "ambient-caps", Arity::Value),
+        ("bounding-set", "bounding-set", Arity::Value),
+        ("securebits", "securebits", Arity::Value),
+        ("pdeathsig", "pdeathsig", Arity::Value),
+        ("selinux-label", "selinux-label", Arity::Value),
+        ("apparmor-profile", "apparmor-profile", Arity::Value),
+        ("nnp", "nnp", Arity::Flag),
+        ("no-new-privs", "nnp", Arity::Flag),
+        ("reset-env", "reset-env", Arity::Flag),
+        ("dump", "d", Arity::Flag),
+        ("help", "h", Arity::Flag),
+        ("version", "V", Arity::Flag),
+    ],
+    permute: false,
+};
+
+/// chroot(1) of coreutils.
+const CHROOT: Spec = Spec {
+    short: &[],
+    long: &[
+        ("groups", "groups", Arity::Value),
+        ("userspec", "userspec", Arity::Value),
+        ("skip-chdir", "skip-chdir", Arity::Flag),
+        ("help", "help", Arity::Flag),
+        ("version", "version", Arity::Flag),
+    ],
+    permute: false,
+};
+
 /// The options and operands of a command line as its getopt reads them.
 #[derive(Debug, Default)]
 struct Parsed {
@@ -301,7 +376,18 @@ pub(super) fn privileged(program: &str, args: &[Word]) -> Unwrapping {
         "sudo" | "sudoedit" => &SUDO,
         "doas" => &DOAS,
         "su" | "runuser" => &SU,
-        _ => &PKEXEC,
+        "run0" => &RUN0,
+        "setpriv" => &SETPRIV,
+        "chroot" => &CHROOT,
+        "pkexec" => &PKEXEC,
+        _ => {
+            // `nsenter` enters another process's namespaces; `systemd-run` starts the
+            // command as a unit of the service manager, in its directory and environment.
+            out.inner = vec![unmodeled(format!(
+                "`{program}` runs the command where its files and directory are not the shell's"
+            ))];
+            return out;
+        }
     };
     let parsed = match parse(spec, args) {
         Ok(p) => p,
@@ -320,6 +406,14 @@ pub(super) fn privileged(program: &str, args: &[Word]) -> Unwrapping {
         "sudo" | "sudoedit" => sudo(program, parsed, &mut out),
         "doas" => doas(parsed, &mut out),
         "su" | "runuser" => su(program, parsed, &mut out),
+        "run0" => run0(parsed, &mut out),
+        "setpriv" => {
+            if !(parsed.has("h") || parsed.has("V") || parsed.has("d")) {
+                out.elevated = parsed.has("reuid") || parsed.has("ruid") || parsed.has("euid");
+                out.inner = command_of(parsed.operands);
+            }
+        }
+        "chroot" => chroot(parsed, &mut out),
         _ => pkexec(parsed, &mut out),
     }
     out
@@ -414,9 +508,7 @@ fn doas(parsed: Parsed, out: &mut Unwrapping) {
         )];
         return;
     }
-    if !parsed.operands.is_empty() {
-        out.inner = vec![Inner::Command(parsed.operands, None)];
-    }
+    out.inner = command_of(parsed.operands);
 }
 
 fn su(program: &str, parsed: Parsed, out: &mut Unwrapping) {
@@ -488,6 +580,63 @@ fn su(program: &str, parsed: Parsed, out: &mut Unwrapping) {
     out.inner = in_dialect(shell, code(code_word));
 }
 
+/// The command made of `operands`, if any.
+fn command_of(operands: Vec<Word>) -> Vec<Inner> {
+    if operands.is_empty() {
+        Vec::new()
+    } else {
+        vec![Inner::Command(operands, None)]
+    }
+}
+
+fn run0(parsed: Parsed, out: &mut Unwrapping) {
+    if parsed.has("h") || parsed.has("V") {
+        return;
+    }
+    if parsed.operands.is_empty() {
+        out.inner = vec![unmodeled(
+            "runs an interactive shell as another user, reading commands from its input".to_owned(),
+        )];
+        return;
+    }
+    // Without `--chdir`, the command runs in the current directory as root, in the target
+    // user's home otherwise.
+    let root = parsed
+        .value("u")
+        .is_none_or(|u| matches!(u.literal(), Some("root" | "0")));
+    out.cwd = match parsed.value("D") {
+        Some(d) => Some(
+            d.literal()
+                .map_or(WorkingDir::Unknown, |t| WorkingDir::Dir(t.to_owned())),
+        ),
+        None if root => None,
+        None => Some(WorkingDir::Unknown),
+    };
+    out.inner = command_of(parsed.operands);
+}
+
+fn chroot(parsed: Parsed, out: &mut Unwrapping) {
+    if parsed.has("help") || parsed.has("version") {
+        return;
+    }
+    let skip_chdir = parsed.has("skip-chdir");
+    let mut operands = parsed.operands.into_iter();
+    let new_root = operands.next();
+    let rest: Vec<Word> = operands.collect();
+    // Under the same root, the command runs in `/` (the current directory with
+    // `--skip-chdir`); under another, every path names another file.
+    if new_root.as_ref().and_then(Word::literal) != Some("/") || rest.is_empty() {
+        out.inner = vec![unmodeled(
+            "`chroot` runs a command under another root directory, where every path names another file, or a shell".to_owned(),
+        )];
+        return;
+    }
+    if !skip_chdir {
+        out.cwd = Some(WorkingDir::Dir("/".to_owned()));
+    }
+    out.inner = command_of(rest);
+}
+
 fn pkexec(parsed: Parsed, out: &mut Unwrapping) {
     if parsed.has("help") || parsed.has("version") {
         return;
@@ -497,9 +646,7 @@ fn pkexec(parsed: Parsed, out: &mut Unwrapping) {
     if !parsed.has("keep-cwd") {
         out.cwd = Some(WorkingDir::Unknown);
     }
-    if !parsed.operands.is_empty() {
-        out.inner = vec![Inner::Command(parsed.operands, None)];
-    }
+    out.inner = command_of(parsed.operands);
 }
 
 #[cfg(test)]
@@ -602,6 +749,21 @@ mod tests {
         assert!(unmodeled(&run("doas", &["-s"])));
         assert_eq!(
             command(&run("doas", &["-n", "-u", "root", "ls"])).unwrap(),
+            ["ls"]
+        );
+        let u = run("run0", &["-D", "/", "find", "."]);
+        assert_eq!(u.cwd, Some(WorkingDir::Dir("/".to_owned())));
+        assert_eq!(run("run0", &["find", "."]).cwd, None);
+        assert_eq!(
+            run("run0", &["-u", "bob", "ls"]).cwd,
+            Some(WorkingDir::Unknown)
+        );
+        let u = run("chroot", &["/", "find", "."]);
+        assert_eq!(u.cwd, Some(WorkingDir::Dir("/".to_owned())));
+        assert!(unmodeled(&run("chroot", &["/mnt", "ls"])));
+        assert!(unmodeled(&run("nsenter", &["-t", "1", "-m", "ls"])));
+        assert_eq!(
+            command(&run("setpriv", &["--reuid=0", "--clear-groups", "ls"])).unwrap(),
             ["ls"]
         );
         let u = run("pkexec", &["--user", "root", "ls"]);
