@@ -130,6 +130,9 @@ async fn rewriting_the_work_tree_of_a_repository_tracking_protected_configuratio
         "git read-tree -u -m evil",
         "git pull",
         "git am",
+        "git submodule update",
+        "git worktree add wt evil",
+        "git bisect start evil",
     ] {
         let (s, why) = stance(ws.path(), command).await;
         assert!(
@@ -160,7 +163,12 @@ async fn a_repository_without_protected_configuration_rewrites_freely() {
         ws.path(),
         "git init -q . && git config user.email a@b && git config user.name a && git add -A && git commit -qm init && git branch other",
     );
-    for command in ["git checkout other", "git reset --hard", "git merge other"] {
+    for command in [
+        "git checkout other",
+        "git reset --hard",
+        "git merge other",
+        "git worktree list",
+    ] {
         let (s, why) = stance(ws.path(), command).await;
         assert!(
             !matches!(s, Stance::RequireAsk | Stance::HardDeny),
@@ -171,6 +179,19 @@ async fn a_repository_without_protected_configuration_rewrites_freely() {
     let empty = tempfile::tempdir().expect("dir");
     sh(empty.path(), "git init -q .");
     expect(empty.path(), "git reset --hard", Stance::RequireAsk).await;
+    // Another repository: it cannot tell.
+    expect(
+        ws.path(),
+        "git -C /tmp/other reset --hard",
+        Stance::RequireAsk,
+    )
+    .await;
+    expect(
+        ws.path(),
+        "cd /tmp/other && git reset --hard",
+        Stance::RequireAsk,
+    )
+    .await;
     // The workspace inside a repository: git uses that one.
     let inner = ws.path().join("inner");
     std::fs::create_dir_all(&inner).expect("dir");

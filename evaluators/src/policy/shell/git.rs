@@ -61,11 +61,20 @@ const GLOBAL_WITH_VALUE: &[&str] = &[
 pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let args = cmd.args();
     let mut i = 0;
+    // Whether git may use a repository other than the workspace's.
+    let mut elsewhere = match &cmd.cwd {
+        WorkingDir::Root => false,
+        WorkingDir::Dir(_) => j.places.locate(".", &cmd.cwd).place != crate::paths::Place::Inside,
+        WorkingDir::Unknown => true,
+    };
     while let Some(w) = args.get(i) {
         let Some(text) = w.literal() else { break };
         if !text.starts_with('-') {
             break;
         }
+        elsewhere |= text.starts_with("-C")
+            || text.starts_with("--git-dir")
+            || text.starts_with("--work-tree");
         if text == "-C"
             && let Some(dir) = args.get(i + 1)
         {
@@ -138,7 +147,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     // that rewrites the work tree from the repository may write it.
     index_entries(j, cmd, name, rest);
     if let Some(what) = rewrites_work_tree(j, name, rest)
-        && let Some(why) = protected_in_repository(j)
+        && let Some(why) = protected_in_repository(j, elsewhere)
     {
         binding(j, cmd, &format!("{what}, and {why}: it"));
     }
@@ -511,8 +520,17 @@ fn rewrites_work_tree(j: &Judge<'_>, name: &str, rest: &[Word]) -> Option<&'stat
         "read-tree" if has(&|t| t == "-u" || t == "--reset" || t == "-m") => {
             Some("writes a tree into the work tree")
         }
-        "checkout-index" | "worktree" | "bisect" | "filter-branch" | "sparse-checkout" => {
+        "checkout-index" | "filter-branch" => {
             Some("writes files of the repository into a work tree")
+        }
+        "worktree" if first_is(rest, &["add"]) => Some("checks out a work tree"),
+        "submodule" if first_is(rest, &["update", "init", "add", "absorbgitdirs"]) => {
+            Some("checks out submodules")
+        }
+        "bisect" | "sparse-checkout"
+            if !first_is(rest, &["log", "visualize", "view", "terms", "list", "help"]) =>
+        {
+            Some("checks out other commits or files")
         }
         _ => None,
     }
@@ -520,9 +538,14 @@ fn rewrites_work_tree(j: &Judge<'_>, name: &str, rest: &[Word]) -> Option<&'stat
 
 /// Why the workspace's repository may carry protected configuration, if it may: its index
 /// tracks a protected path, the index cannot be read, or the repository git would use is
-/// one above the workspace. Without any repository git changes nothing.
-fn protected_in_repository(j: &Judge<'_>) -> Option<String> {
+/// one above the workspace or, when `elsewhere` (`-C`, `--git-dir`, `--work-tree`, a
+/// directory outside the workspace or only known when it runs), any other. Without any
+/// repository git changes nothing.
+fn protected_in_repository(j: &Judge<'_>, elsewhere: bool) -> Option<String> {
     let root = j.places.root();
+    if elsewhere {
+        return Some("the repository it uses may not be the workspace's".to_owned());
+    }
     if std::fs::symlink_metadata(root.join(".git")).is_err() {
         // No repository of its own: git finds one above it, or fails.
         return root
