@@ -142,6 +142,9 @@ async fn rewriting_the_work_tree_of_a_repository_tracking_protected_configuratio
     }
     // Creating a branch where HEAD is, or committing, writes no file.
     for command in [
+        "git add .",
+        "git add -A",
+        "git checkout -- src",
         "git checkout -b feature",
         "git switch -c feature",
         "git commit -qm x",
