@@ -982,6 +982,12 @@ fn search_tree(
             ));
             continue;
         }
+        // A walk cut short after a secret by its content: one by its place may lie beyond.
+        let stance = if too_many && first.is_some() {
+            Stance::RequireAsk
+        } else {
+            Stance::DefaultAsk
+        };
         let found = match (first, too_many) {
             (Some((path, what)), _) => format!(
                 "`{tool}` searches every file under `{root}`, which holds `{}`, {what}.",
@@ -993,7 +999,7 @@ fn search_tree(
             (None, false) => continue,
         };
         findings.push(Finding::new(
-            Stance::DefaultAsk,
+            stance,
             super::codes::FILESYSTEM_SENSITIVE_TREE,
             Risk::High,
             found,
