@@ -178,6 +178,11 @@ async fn a_repository_without_protected_configuration_rewrites_freely() {
             "{command}: {why}"
         );
     }
+    // An ignored settings file a checkout overwrites.
+    std::fs::create_dir_all(ws.path().join(".claude")).expect("dir");
+    std::fs::write(ws.path().join(".claude/settings.local.json"), "{}").expect("write");
+    expect(ws.path(), "git checkout other", Stance::RequireAsk).await;
+    std::fs::remove_dir_all(ws.path().join(".claude")).expect("rm");
     // A repository with no index to read: it cannot tell.
     let empty = tempfile::tempdir().expect("dir");
     sh(empty.path(), "git init -q .");

@@ -554,6 +554,9 @@ fn protected_in_repository(j: &Judge<'_>, elsewhere: bool) -> Option<String> {
             .any(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
             .then(|| "the repository is not the workspace's own".to_owned());
     }
+    if let Some(why) = protected_on_disk(j) {
+        return Some(why);
+    }
     let Some(paths) = crate::paths::git_index::tracked(root) else {
         return Some("the repository's index cannot be read".to_owned());
     };
@@ -578,4 +581,61 @@ fn binding(j: &mut Judge<'_>, cmd: &SimpleCommand, what: &str) {
         Risk::High,
         reason,
     );
+}
+
+/// Protected configuration in the work tree, tracked or not (a checkout overwrites an ignored
+/// file the commit it checks out holds): the workspace's entries and those of its
+/// dot-directories (`.claude/settings.local.json`); a directory that cannot be listed may
+/// hold one.
+fn protected_on_disk(j: &Judge<'_>) -> Option<String> {
+    let root = j.places.root();
+    let list = |rel: &str| -> Result<Vec<(String, bool)>, String> {
+        let dir = root.join(rel);
+        let entries = std::fs::read_dir(&dir)
+            .map_err(|e| format!("`{}` cannot be listed: {e}", dir.display()))?;
+        Ok(entries
+            .filter_map(Result::ok)
+            .map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let dir = e.file_type().is_ok_and(|t| t.is_dir());
+                (
+                    if rel.is_empty() {
+                        name
+                    } else {
+                        format!("{rel}/{name}")
+                    },
+                    dir,
+                )
+            })
+            .collect())
+    };
+    let protected = |rel: &str| {
+        let located = j.places.locate(rel, &WorkingDir::Root);
+        j.places
+            .protected(&located, rel, &WorkingDir::Root)
+            .map(|what| format!("the work tree holds `{rel}`, {what}"))
+    };
+    let top = match list("") {
+        Ok(top) => top,
+        Err(why) => return Some(why),
+    };
+    for (rel, dir) in top {
+        if rel == ".git" {
+            continue;
+        }
+        if let Some(why) = protected(&rel) {
+            return Some(why);
+        }
+        if dir && rel.starts_with('.') {
+            match list(&rel) {
+                Ok(inner) => {
+                    if let Some(why) = inner.iter().find_map(|(r, _)| protected(r)) {
+                        return Some(why);
+                    }
+                }
+                Err(why) => return Some(why),
+            }
+        }
+    }
+    None
 }
