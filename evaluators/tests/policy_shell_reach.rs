@@ -124,8 +124,8 @@ async fn names_the_script_links_or_moves_are_judged_as_what_they_stand_for() {
 #[tokio::test]
 async fn trees_deleted_by_names_only_known_when_they_run_bind() {
     stances(&[
-        ("rm -rf \"$(echo ~)\"", Stance::RequireAsk),
-        ("rm -rf `echo ~`", Stance::RequireAsk),
+        ("rm -rf \"$(echo ~)\"", Stance::HardDeny),
+        ("rm -rf `echo ~`", Stance::HardDeny),
         ("rm -rf \"$DIR\"", Stance::RequireAsk),
         ("find \"$(echo ~)\" -delete", Stance::RequireAsk),
         ("rm -rf \"$(dirname \"$PWD\")\"", Stance::RequireAsk),
@@ -210,6 +210,36 @@ async fn writing_the_commands_input_is_no_harmless_sink() {
         ("echo x > /dev/null", Stance::PolicyAllow),
         ("echo x >&2", Stance::PolicyAllow),
         ("echo '>&0'", Stance::PolicyAllow),
+    ])
+    .await;
+}
+
+#[tokio::test]
+async fn written_names_only_known_when_they_run_are_judged_as_their_values() {
+    stances(&[
+        (
+            "for f in *.toml; do sed -i s/a/b/ \"$f\"; done",
+            Stance::HardDeny,
+        ),
+        (
+            "for f in warrant.toml x; do echo y > \"$f\"; done",
+            Stance::HardDeny,
+        ),
+        ("sed -i s/a/b/ $(ls *.toml)", Stance::HardDeny),
+        (
+            "find . -name '*.toml' -exec sed -i s/a/b/ {} +",
+            Stance::HardDeny,
+        ),
+        ("ls *.toml | xargs sed -i s/a/b/", Stance::HardDeny),
+        ("echo x > $(echo .claude/settings.json)", Stance::HardDeny),
+        (
+            "for f in src/*.rs; do sed -i s/a/b/ \"$f\"; done",
+            Stance::DefaultAsk,
+        ),
+        (
+            "find src -name '*.rs' -exec sed -i s/a/b/ {} +",
+            Stance::DefaultAsk,
+        ),
     ])
     .await;
 }

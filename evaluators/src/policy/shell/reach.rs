@@ -45,7 +45,168 @@ pub(super) fn judge(j: &mut Judge<'_>) {
         work_tree(j, cmd);
         tree_copies(j, cmd);
         input_writes(j, cmd);
+        run_time_writes(j, cmd);
     }
+}
+
+/// The most files of a tree a producer prints that are looked at for protected ones.
+const MAX_TREE_FILES: usize = 20_000;
+
+/// The protected configuration among the files under `root` whose name matches `names`
+/// (all when `None`), if any; `Err` past [`MAX_TREE_FILES`] or for a tree that cannot be
+/// read.
+fn protected_file_below(
+    j: &Judge<'_>,
+    root: &str,
+    names: Option<&str>,
+    cwd: &WorkingDir,
+    tracked: bool,
+) -> Result<Option<String>, ()> {
+    let matcher = match names {
+        Some(glob) => Some(
+            crate::paths::compile(glob)
+                .map_err(|_| ())?
+                .compile_matcher(),
+        ),
+        None => None,
+    };
+    let start = j.places.locate(root, cwd).path;
+    // Files git tracks: the index names them all (the work tree may hold many more).
+    if tracked && let Some(files) = crate::paths::git_index::tracked(j.places.root()) {
+        for path in files.iter().map(|rel| j.places.root().join(rel)) {
+            let named = matcher
+                .as_ref()
+                .is_none_or(|m| path.file_name().is_some_and(|n| m.is_match(n)));
+            let text = path.to_string_lossy();
+            if path.starts_with(&start)
+                && named
+                && j.places
+                    .protected(&j.places.locate(&text, cwd), &text, cwd)
+                    .is_some()
+            {
+                return Ok(Some(text.into_owned()));
+            }
+        }
+        return Ok(None);
+    }
+    let mut stack = vec![start];
+    let mut seen = 0usize;
+    while let Some(path) = stack.pop() {
+        seen += 1;
+        if seen > MAX_TREE_FILES {
+            return Err(());
+        }
+        let Ok(meta) = std::fs::symlink_metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            for entry in std::fs::read_dir(&path).map_err(|_| ())?.flatten() {
+                stack.push(entry.path());
+            }
+            continue;
+        }
+        let named = matcher
+            .as_ref()
+            .is_none_or(|m| path.file_name().is_some_and(|n| m.is_match(n)));
+        let text = path.to_string_lossy();
+        if named
+            && j.places
+                .protected(&j.places.locate(&text, cwd), &text, cwd)
+                .is_some()
+        {
+            return Ok(Some(text.into_owned()));
+        }
+    }
+    Ok(None)
+}
+
+/// A written name only known when it runs whose values are known (a loop over a list or a
+/// glob, `$(ls *.toml)`, `$(git ls-files)`, what `xargs` appends, `find -exec`'s `{}`) is
+/// judged as each value: `for f in *.toml; do sed -i … "$f"; done` writes `warrant.toml`.
+/// A producer whose output is not known leaves the ordinary ask.
+fn run_time_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    if !writes(cmd) {
+        return;
+    }
+    let mut variants = Vec::new();
+    let slots = cmd.words.len() + cmd.redirects.len();
+    for slot in 1..slots {
+        let word = match slot.checked_sub(cmd.words.len()) {
+            None => &cmd.words[slot],
+            Some(r) => &cmd.redirects[r].target,
+        };
+        let Some(domain) = word.domain.as_ref().filter(|_| word.literal().is_none()) else {
+            continue;
+        };
+        let mut values: Vec<String> = domain.values.clone();
+        for &p in &domain.producers {
+            let from_find = cmd.parent == Some(p)
+                && j.script.commands.get(p).and_then(SimpleCommand::program) == Some("find");
+            let outputs = if from_find {
+                super::producer::find_matches(j.script, p)
+            } else {
+                super::producer::outputs(j.script, p, 0)
+            };
+            for out in outputs.into_iter().flatten() {
+                match out {
+                    super::producer::Output::Value(v) | super::producer::Output::Listed(v) => {
+                        values.push(v);
+                    }
+                    super::producer::Output::Tree {
+                        root,
+                        names,
+                        cwd,
+                        tracked,
+                    } => match protected_file_below(j, &root, names.as_deref(), &cwd, tracked) {
+                        Ok(None) => {}
+                        Ok(Some(found)) => values.push(found),
+                        Err(()) => binding_ask(
+                            j,
+                            cmd,
+                            SHELL_WRITE,
+                            &format!(
+                                "writes the files printed from `{root}`, more than can be checked"
+                            ),
+                        ),
+                    },
+                }
+            }
+        }
+        let unquoted = !word.raw.starts_with('"');
+        for v in values {
+            let pieces: Vec<&str> = if unquoted {
+                v.split_whitespace().collect()
+            } else {
+                vec![v.as_str()]
+            };
+            for piece in pieces {
+                let mut variant = cmd.clone();
+                let replaced = Word::literal_text(piece);
+                match slot.checked_sub(cmd.words.len()) {
+                    None => variant.words[slot] = replaced,
+                    Some(r) => {
+                        if let Some(Redirect { target, .. }) = variant.redirects.get_mut(r) {
+                            *target = replaced;
+                        }
+                    }
+                }
+                variants.push(variant);
+            }
+        }
+    }
+    if variants.len() > MAX_VARIANTS * 4 {
+        return binding_ask(
+            j,
+            cmd,
+            SHELL_WRITE,
+            "writes more names only known when it runs than can be checked",
+        );
+    }
+    // Each variant may hold a glob of its own (`for f in *.toml`): expanded as the shell does.
+    for v in &variants {
+        globs(j, v);
+    }
+    keep_hard_denies(j, &variants);
 }
 
 /// Whether writing `text` writes the command's input or a descriptor it inherited
