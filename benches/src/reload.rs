@@ -73,6 +73,19 @@ pub async fn read(rig: &Rig, parts: usize) -> Duration {
     took
 }
 
+/// A runtime of two workers, as the quick run drives the reload with.
+///
+/// # Panics
+///
+/// When the runtime cannot be built.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
 /// [`fill`]s the session, then [`read`]s it back `runs` times.
 pub async fn reload(
     rig: &Arc<Rig>,

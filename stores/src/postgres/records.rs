@@ -131,10 +131,7 @@ pub(crate) async fn messages(
             };
             out.push((id, message));
         }
-        let Some(tool_call_id) = row
-            .try_get::<_, Option<String>>(3)
-            .context("tool call id")?
-        else {
+        let Some(tool_call_id) = row.try_get::<_, Option<&str>>(3).context("tool call id")? else {
             continue;
         };
         let stored = StoredPart {

@@ -1,7 +1,8 @@
 //! Messages and their tool parts, and the bounded per-message decision map that serves when
 //! a part's JSON can no longer be restored.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, OptionalExtension, Row, params};
 use warrant_core::part::{Message, MessagePart};
 use warrant_core::store::StoreError;
 
@@ -74,6 +75,10 @@ fn message_of(conn: &Connection, row: &PartRow) -> Result<Option<i64>, StoreErro
 
 /// A session's messages with their parts, in order. A part whose JSON cannot be read is
 /// rebuilt from what can be: its columns, the readable fields, and the decision map.
+///
+/// The rows come in the order the indexes give (messages by their id in the session, each
+/// message's parts by ordinal), so SQLite streams them without sorting the parts' JSON; the
+/// few messages are put in row order afterwards. Text is decoded where SQLite holds it.
 pub(crate) fn messages(conn: &Connection, session_id: &str) -> Result<Vec<Message>, StoreError> {
     let mut stmt = conn
         .prepare_cached(
@@ -82,7 +87,7 @@ pub(crate) fn messages(conn: &Connection, session_id: &str) -> Result<Vec<Messag
              FROM messages m \
              LEFT JOIN tool_parts p ON p.message = m.id \
              LEFT JOIN part_decisions d ON d.message = p.message AND d.tool_call_id = p.tool_call_id \
-             WHERE m.session_id = ?1 ORDER BY m.id, p.ordinal",
+             WHERE m.session_id = ?1 ORDER BY m.message_id, p.ordinal",
         )
         .context("reading messages")?;
     let mut rows = stmt.query([session_id]).context("reading messages")?;
@@ -90,26 +95,51 @@ pub(crate) fn messages(conn: &Connection, session_id: &str) -> Result<Vec<Messag
     while let Some(row) = rows.next().context("reading messages")? {
         let id: i64 = row.get(0).context("message id")?;
         if out.last().is_none_or(|(last, _)| *last != id) {
+            // Messages of a session tend to hold alike numbers of parts: room for as many as
+            // the last one held spares most of the growing (and copying) of the list.
+            let room = out.last().map_or(0, |(_, m)| m.parts.len());
             let message = Message {
                 id: row.get(1).context("message id")?,
                 role: row.get(2).context("message role")?,
-                parts: Vec::new(),
+                parts: Vec::with_capacity(room),
             };
             out.push((id, message));
         }
-        let Some(tool_call_id) = row.get::<_, Option<String>>(3).context("tool call id")? else {
+        let Some(tool_call_id) = text(row, 3, "tool call id")? else {
             continue;
         };
         let stored = StoredPart {
             tool_call_id,
-            tool_name: row.get(4).context("tool name")?,
-            json: row.get(5).context("tool part")?,
-            decision: row.get(6).context("decision map entry")?,
-            resolution: row.get(7).context("decision map entry")?,
+            tool_name: required(row, 4, "tool name")?,
+            json: required(row, 5, "tool part")?,
+            decision: text(row, 6, "decision map entry")?,
+            resolution: text(row, 7, "decision map entry")?,
         };
+        let part = MessagePart::Tool(stored.restore());
         if let Some((_, message)) = out.last_mut() {
-            message.parts.push(MessagePart::Tool(stored.restore()));
+            message.parts.push(part);
         }
     }
+    out.sort_unstable_by_key(|(id, _)| *id);
     Ok(out.into_iter().map(|(_, m)| m).collect())
+}
+
+/// A text column borrowed from the row (`None` when NULL); a column that is not text is an
+/// error, as reading it into a `String` would be.
+fn text<'r>(row: &'r Row<'_>, index: usize, what: &str) -> Result<Option<&'r str>, StoreError> {
+    match row.get_ref(index).context(what)? {
+        ValueRef::Null => Ok(None),
+        ValueRef::Text(bytes) => std::str::from_utf8(bytes)
+            .map(Some)
+            .map_err(|e| corrupt(what, e)),
+        other => Err(corrupt(
+            what,
+            format!("a {} where text was stored", other.data_type()),
+        )),
+    }
+}
+
+/// A text column that may not be NULL, borrowed from the row.
+fn required<'r>(row: &'r Row<'_>, index: usize, what: &str) -> Result<&'r str, StoreError> {
+    text(row, index, what)?.ok_or_else(|| corrupt(what, "NULL where text was stored"))
 }
