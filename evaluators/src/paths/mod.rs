@@ -426,7 +426,7 @@ impl<'a> Places<'a> {
     /// places' own secrets unless `placed` already holds the answer for them.
     fn assemble(&self, placed: &PlacedWord, raw: &str) -> Located {
         let Some(lexical) = &placed.lexical else {
-            return unknown(raw);
+            return self.unknown_named(raw);
         };
         match &placed.found {
             Found::Device => Located {
@@ -970,6 +970,26 @@ fn canonical_root(lexical: &Path) -> (PathBuf, bool) {
 }
 
 /// A path whose place the text does not tell (a relative path after an unknown `cd`).
+impl Places<'_> {
+    /// A relative path used in a directory not known here (`CDPATH=~ cd .ssh && cat id_rsa`):
+    /// unknown, unless its name alone is a secret's wherever it lies (`id_rsa`, `.env`,
+    /// `.aws/credentials`), which is that secret.
+    fn unknown_named(&self, raw: &str) -> Located {
+        let relative = !raw.starts_with(['/', '~']) && !raw.contains("..");
+        let what = self.sensitive.filter(|_| relative).and_then(|sensitive| {
+            let probe = Path::new("/").join(raw.trim_start_matches("./"));
+            sensitive.matches(&probe).map(str::to_owned)
+        });
+        match what {
+            Some(what) => Located {
+                place: Place::Sensitive(what),
+                path: PathBuf::from(raw),
+            },
+            None => unknown(raw),
+        }
+    }
+}
+
 fn unknown(raw: &str) -> Located {
     Located {
         place: Place::Unknown,
@@ -1483,6 +1503,20 @@ mod tests {
         assert_eq!(
             p.locate("x", &WorkingDir::Dir("/tmp".into())).place,
             Place::Outside
+        );
+        // A name that is a secret's wherever it lies stays that secret.
+        for secret in ["id_rsa", "./.env", ".aws/credentials"] {
+            assert!(
+                matches!(
+                    p.locate(secret, &WorkingDir::Unknown).place,
+                    Place::Sensitive(_)
+                ),
+                "{secret}"
+            );
+        }
+        assert_eq!(
+            p.locate("id_rsa.pub", &WorkingDir::Unknown).place,
+            Place::Unknown
         );
     }
 }

@@ -343,6 +343,12 @@ const SENSITIVE: &[(&str, &str)] = &[
 /// Configuration that decides what an agent may do: Warrant's own and the agents' settings.
 /// A call never writes it, whatever a rule or grant says; a person edits it.
 const PROTECTED: &[(&str, &str)] = &[
+    // git runs its hooks on later commands (status and diff among them): a hook written is
+    // a program planted. The common directory's hooks serve linked worktrees; a submodule's
+    // git directory has its own.
+    ("**/.git/hooks", "Git hooks, which git runs"),
+    ("**/.git/hooks/**", "Git hooks, which git runs"),
+    ("**/.git/modules/**/hooks/**", "Git hooks, which git runs"),
     ("**/warrant.toml", "Warrant's configuration"),
     ("**/.warrant", "Warrant's configuration"),
     ("**/.warrant/**", "Warrant's configuration"),
