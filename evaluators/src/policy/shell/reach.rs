@@ -896,11 +896,18 @@ fn file_urls(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         return;
     }
     let mut variants = Vec::new();
+    // `file:` in any case, found without a copy of each word.
+    let names_file_url = |text: &str| {
+        text.as_bytes()
+            .windows(5)
+            .any(|b| b.eq_ignore_ascii_case(b"file:"))
+    };
     for w in cmd.args() {
         let text = match w.literal() {
-            Some(t) => t.to_owned(),
+            Some(t) if names_file_url(t) => t.to_owned(),
+            Some(_) => continue,
             None => {
-                if !w.raw.to_ascii_lowercase().contains("file:") {
+                if !names_file_url(&w.raw) {
                     continue;
                 }
                 let home = j
