@@ -145,7 +145,12 @@ impl SimpleCommand {
     /// The program's name: the last path component of the first word, when it is literal.
     pub fn program(&self) -> Option<&str> {
         let first = self.words.first()?.literal()?;
-        Some(first.rsplit('/').next().unwrap_or(first))
+        // A byte scan from the end: names are short, and this runs for every question any
+        // judge asks of a command (`rsplit` costs a searcher each time).
+        Some(match first.bytes().rposition(|b| b == b'/') {
+            Some(slash) => &first[slash + 1..],
+            None => first,
+        })
     }
 
     /// Whether no `xargs` stands between this command and its wrappers: then arguments it is

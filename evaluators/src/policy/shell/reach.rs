@@ -260,6 +260,9 @@ fn input_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
 /// `>& 0`) outside quotes: that writes the user's terminal, or whatever the input is open
 /// for writing on. The shell's reading drops descriptor copies, so the text is looked at.
 pub(super) fn duplicates_input(command: &str) -> bool {
+    if !command.contains(">&") {
+        return false;
+    }
     let chars: Vec<char> = command.chars().collect();
     let open = unquoted(&chars);
     (0..chars.len()).any(|i| {
@@ -422,6 +425,10 @@ fn binding_ask(j: &mut Judge<'_>, cmd: &SimpleCommand, code: &'static str, why: 
 
 /// Whether a glob character of the word is outside quotes, so the shell expands it.
 fn active_glob(raw: &str) -> bool {
+    // Most words hold no glob character at all: nothing to read quoting for.
+    if !raw.contains(['*', '?', '[']) {
+        return false;
+    }
     let chars: Vec<char> = raw.chars().collect();
     chars
         .iter()
