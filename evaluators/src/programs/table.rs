@@ -525,11 +525,16 @@ pub static PROGRAMS: &[Program] = &[
         &["grep"],
     ),
     p(&["rg"], Search, RG, Special(Special::Jq)),
-    p(
-        &["ag"],
-        Search,
-        "i|ignore-case s|case-sensitive S|smart-case w|word-regexp Q|literal v|invert-match l|files-with-matches L|files-without-matches c|count A|after=v B|before=v C|context=v color nocolor group nogroup heading noheading H|column f|follow!L hidden!H u|unrestricted!H!I U|skip-vcs-ignores!I t|all-text a|all-types m|max-count=v depth=v 0|null print0 vimgrep one-device ignore=v ignore-dir=v o|only-matching print-long-lines silent stats h|help version",
-        Special(Special::Jq),
+    // ag asks git for the user's excludes file through the shell (`sh -c "git config -z
+    // --path --get core.excludesfile"`), whatever its options: it runs both.
+    runs(
+        p(
+            &["ag"],
+            Search,
+            "i|ignore-case s|case-sensitive S|smart-case w|word-regexp Q|literal v|invert-match l|files-with-matches L|files-without-matches c|count A|after=v B|before=v C|context=v color nocolor group nogroup heading noheading H|column f|follow!L hidden!H u|unrestricted!H!I U|skip-vcs-ignores!I t|all-text a|all-types m|max-count=v depth=v 0|null print0 vimgrep one-device ignore=v ignore-dir=v o|only-matching print-long-lines silent stats h|help version",
+            Special(Special::Jq),
+        ),
+        &["sh", "git"],
     ),
     p(&["yes"], Info, HV, Text),
     p(
