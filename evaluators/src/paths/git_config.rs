@@ -111,25 +111,74 @@ pub(crate) fn read(path: &Path) -> Result<Option<String>, String> {
 /// and no query (`?`). Anything else (`include`, a key on the header's line, a section of a
 /// tool, a quoted or escaped URL) counts as a credential.
 fn unproven(text: &str) -> Option<&'static str> {
-    walk(text, &[KNOWN_KEYS], |_, key, value| {
-        (URL_KEYS.contains(&key) && value.is_none_or(url_may_hold_credential))
+    walk(text, Keys::Known(&[KNOWN_KEYS]), |e| {
+        let key = e.key?;
+        (URL_KEYS.contains(&key) && e.value.is_none_or(url_may_hold_credential))
             .then_some("a URL that may carry a credential")
     })
 }
 
+/// Which keys [`walk`] reads.
+#[derive(Clone, Copy)]
+enum Keys<'a> {
+    /// Only those listed for their section (section and key names compared lower-cased):
+    /// any other section or key ends the reading.
+    Known(&'a [&'a [(&'a str, &'a [&'a str])]]),
+    /// Every section and key, each reported.
+    Any,
+}
+
+/// One line [`walk`] reports: a section header (`key` is `None`) or a key of a section.
+struct Entry<'e> {
+    /// The section's name, lower-cased.
+    section: &'e str,
+    /// The subsection (`[section "sub"]`, `[section.sub]`), unquoted, as written.
+    sub: Option<&'e str>,
+    /// The key's name, lower-cased; `None` for the header itself.
+    key: Option<&'e str>,
+    /// The value after `=`, trimmed; `None` for a bare key (boolean true) or a header.
+    value: Option<&'e str>,
+}
+
 /// Reads a configuration text in the strict subset of git's language [`unproven`]
-/// describes: each `key [= value]` must be one `known` lists for its section (section and
-/// key names are compared lower-cased), and is then given to `each` (section, key, value),
-/// whose answer, if any, ends the reading. The answer is why the text is not in the subset
+/// describes (blank lines, comments, section headers alone on their line whose subsection
+/// is plain or plainly quoted, `key [= value]` lines with no continuation), giving every
+/// header and key to `each`, whose answer, if any, ends the reading. With [`Keys::Known`],
+/// a section or key not listed ends it too. The answer is why the text is not in the subset
 /// or what `each` found.
-fn walk<'t>(
-    text: &'t str,
-    known: &[&[(&str, &[&str])]],
-    mut each: impl FnMut(&str, &str, Option<&'t str>) -> Option<&'static str>,
+fn walk(
+    text: &str,
+    keys: Keys<'_>,
+    mut each: impl FnMut(&Entry<'_>) -> Option<&'static str>,
 ) -> Option<&'static str> {
-    let mut section: Option<String> = None;
-    for line in text.lines() {
-        let line = line.trim_matches([' ', '\t', '\r']);
+    let known_section = |name: &str| match keys {
+        Keys::Known(known) => known.iter().any(|t| t.iter().any(|(s, _)| *s == name)),
+        Keys::Any => true,
+    };
+    let known_key = |section: &str, key: &str| match keys {
+        Keys::Known(known) => known.iter().any(|t| {
+            t.iter()
+                .any(|(s, keys)| *s == section && keys.contains(&key))
+        }),
+        Keys::Any => true,
+    };
+    let lenient = matches!(keys, Keys::Any);
+    let mut section: Option<(String, Option<String>)> = None;
+    let mut lines = text.lines();
+    while let Some(first) = lines.next() {
+        let mut logical = std::borrow::Cow::Borrowed(first);
+        // A value continued on the next line (an odd run of `\` ends the line): joined in
+        // the lenient reading, which git does, and refused in the strict one.
+        while (logical.len() - logical.trim_end_matches('\\').len()) % 2 == 1 {
+            if !lenient {
+                return Some("a line that continues on the next");
+            }
+            let mut joined = logical.into_owned();
+            joined.pop();
+            joined.push_str(lines.next().unwrap_or_default());
+            logical = joined.into();
+        }
+        let mut line = logical.trim_matches([' ', '\t', '\r']);
         if line.is_empty() || line.starts_with(['#', ';']) {
             continue;
         }
@@ -137,33 +186,43 @@ fn walk<'t>(
             return Some("a line that continues on the next");
         }
         if let Some(header) = line.strip_prefix('[') {
-            let Some(header) = header.strip_suffix(']') else {
-                return Some("a section header with more on its line");
+            // Git reads a key after the header on the same line: so does the lenient reading.
+            let Some((header, rest)) = header.split_once(']') else {
+                return Some("a section header that is not closed");
             };
+            let rest = rest.trim_start_matches([' ', '\t']);
+            if !rest.is_empty() && !rest.starts_with(['#', ';']) && !lenient {
+                return Some("a section header with more on its line");
+            }
             let (name, sub) = match header.split_once([' ', '.']) {
-                Some((name, sub)) => (name, Some(sub)),
+                Some((name, sub)) => (name, Some(sub.trim_start())),
                 None => (header, None),
             };
-            let sub_plain = sub.is_none_or(|sub| {
-                let sub = sub.trim_start();
-                let quoted = sub.len() >= 2
-                    && sub.starts_with('"')
-                    && sub.ends_with('"')
-                    && !sub[1..sub.len() - 1].contains(['"', '\\', ']', '[']);
-                quoted
-                    || sub
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c))
-            });
-            if !sub_plain {
-                return Some("a section header that is not plain");
-            }
+            let sub = match sub {
+                None => None,
+                Some(sub) => match plain_subsection(sub) {
+                    Some(sub) => Some(sub),
+                    None => return Some("a section header that is not plain"),
+                },
+            };
             let name = name.to_ascii_lowercase();
-            if !known.iter().any(|t| t.iter().any(|(s, _)| *s == name)) {
+            if !known_section(&name) {
                 return Some("a section that may hold or include a credential");
             }
-            section = Some(name);
-            continue;
+            let entry = Entry {
+                section: &name,
+                sub,
+                key: None,
+                value: None,
+            };
+            if let Some(found) = each(&entry) {
+                return Some(found);
+            }
+            section = Some((name, sub.map(str::to_owned)));
+            if rest.is_empty() || rest.starts_with(['#', ';']) {
+                continue;
+            }
+            line = rest;
         }
         let (key, value) = match line.split_once('=') {
             Some((key, value)) => (key.trim_end(), Some(value.trim())),
@@ -172,21 +231,34 @@ fn walk<'t>(
         let key = key.to_ascii_lowercase();
         let name_ok = key.starts_with(|c: char| c.is_ascii_alphabetic())
             && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
-        let Some(section) = section.as_deref() else {
+        let Some((name, sub)) = section.as_ref() else {
             return Some("a key outside any section");
         };
-        let listed = known.iter().any(|t| {
-            t.iter()
-                .any(|(s, keys)| *s == section && keys.contains(&key.as_str()))
-        });
-        if !name_ok || !listed {
+        if !name_ok || !known_key(name, &key) {
             return Some("a key that may hold a credential");
         }
-        if let Some(found) = each(section, &key, value) {
+        let entry = Entry {
+            section: name,
+            sub: sub.as_deref(),
+            key: Some(&key),
+            value,
+        };
+        if let Some(found) = each(&entry) {
             return Some(found);
         }
     }
     None
+}
+
+/// A subsection as written after the section's name, unquoted, when it is plain: quoted with
+/// no quote, escape or bracket inside, or unquoted letters, digits, `-` and `_`.
+fn plain_subsection(sub: &str) -> Option<&str> {
+    if let Some(inner) = sub.strip_prefix('"').and_then(|s| s.strip_suffix('"')) {
+        return (!inner.contains(['"', '\\', ']', '['])).then_some(inner);
+    }
+    sub.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c))
+        .then_some(sub)
 }
 
 /// Keys that run nothing and read nothing outside the repository, besides [`KNOWN_KEYS`]
@@ -294,35 +366,33 @@ pub(crate) struct RepoSettings {
 /// Why the configuration may make git run a program, in words.
 pub(crate) fn program_free(text: &str) -> Result<RepoSettings, &'static str> {
     let mut settings = RepoSettings::default();
-    let found = walk(
-        text,
-        &[KNOWN_KEYS, PROGRAM_FREE_KEYS],
-        |section, key, value| {
-            match (section, key) {
-                ("core", "worktree" | "hookspath") => {
-                    let Some(v) =
-                        value.filter(|v| !v.is_empty() && !v.contains(['"', '\\', '#', ';']))
-                    else {
-                        return Some("a path that is not read here");
-                    };
-                    let slot = if key == "worktree" {
-                        &mut settings.worktree
-                    } else {
-                        &mut settings.hooks_path
-                    };
-                    *slot = Some(v.to_owned());
-                }
-                ("remote", "promisor" | "partialclonefilter") | ("extensions", "partialclone") => {
-                    settings.partial_clone = true;
-                }
-                ("extensions", "objectformat") => {
-                    settings.sha256 = value.is_some_and(|v| v.eq_ignore_ascii_case("sha256"));
-                }
-                _ => {}
+    let found = walk(text, Keys::Known(&[KNOWN_KEYS, PROGRAM_FREE_KEYS]), |e| {
+        let (section, Some(key), value) = (e.section, e.key, e.value) else {
+            return None;
+        };
+        match (section, key) {
+            ("core", "worktree" | "hookspath") => {
+                let Some(v) = value.filter(|v| !v.is_empty() && !v.contains(['"', '\\', '#', ';']))
+                else {
+                    return Some("a path that is not read here");
+                };
+                let slot = if key == "worktree" {
+                    &mut settings.worktree
+                } else {
+                    &mut settings.hooks_path
+                };
+                *slot = Some(v.to_owned());
             }
-            None
-        },
-    );
+            ("remote", "promisor" | "partialclonefilter") | ("extensions", "partialclone") => {
+                settings.partial_clone = true;
+            }
+            ("extensions", "objectformat") => {
+                settings.sha256 = value.is_some_and(|v| v.eq_ignore_ascii_case("sha256"));
+            }
+            _ => {}
+        }
+        None
+    });
     match found {
         Some(why) => Err(match why {
             "a key that may hold a credential" => "a key that may name a program",
@@ -389,58 +459,58 @@ fn hooks_paths_in(
         return Ok(());
     };
     let unread = || format!("`{}` sets a path that is not read here", file.display());
-    let mut section = String::new();
-    for line in text.lines() {
-        let mut line = line.trim_matches([' ', '\t', '\r']);
-        if let Some(header) = line.strip_prefix('[') {
-            let Some((header, rest)) = header.split_once(']') else {
-                return Err(format!(
-                    "`{}` has a section header not read here",
-                    file.display()
-                ));
-            };
-            section = header
-                .split([' ', '.', '"'])
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .to_ascii_lowercase();
-            line = rest.trim();
-        }
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
+    let mut includes = Vec::new();
+    let why = walk(&text, Keys::Any, |e| {
+        let (Some(key), Some(value)) = (e.key, e.value) else {
+            return None;
         };
-        let key = key.trim().to_ascii_lowercase();
-        let value = value.trim();
-        let value = value
-            .strip_prefix('"')
-            .and_then(|v| v.strip_suffix('"'))
-            .unwrap_or(value);
-        match (section.as_str(), key.as_str()) {
-            ("core", "hookspath") => {
-                if value.contains(['"', '\\']) {
-                    return Err(unread());
-                }
-                found.push(value.to_owned());
-            }
-            ("include" | "includeif", "path") => {
-                if value.contains(['"', '\\']) {
-                    return Err(unread());
-                }
-                let included = if let Some(rest) = value.strip_prefix("~/") {
-                    home.ok_or_else(unread)?.join(rest)
-                } else if value.starts_with('~') {
-                    return Err(unread());
-                } else {
-                    file.parent().unwrap_or_else(|| Path::new("/")).join(value)
-                };
-                included_files.push(included.clone());
-                hooks_paths_in(&included, home, depth + 1, found, included_files)?;
-            }
-            _ => {}
+        let wanted = matches!(
+            (e.section, key),
+            ("core", "hookspath") | ("include" | "includeif", "path")
+        );
+        if !wanted {
+            return None;
         }
+        let Some(value) = plain_path(value) else {
+            return Some("a path that is not read here");
+        };
+        if e.section == "core" {
+            found.push(value.to_owned());
+        } else {
+            includes.push(value.to_owned());
+        }
+        None
+    });
+    if let Some(why) = why {
+        return Err(format!("`{}` is not read here ({why})", file.display()));
+    }
+    for value in includes {
+        let included = if let Some(rest) = value.strip_prefix("~/") {
+            home.ok_or_else(unread)?.join(rest)
+        } else if value.starts_with('~') {
+            return Err(unread());
+        } else {
+            file.parent().unwrap_or_else(|| Path::new("/")).join(&value)
+        };
+        included_files.push(included.clone());
+        hooks_paths_in(&included, home, depth + 1, found, included_files)?;
     }
     Ok(())
+}
+
+/// A path value as git reads it, when it is plain: wholly quoted with no quote or escape
+/// inside, or unquoted with no quote or escape (a comment, `#` or `;`, ends it); never empty.
+fn plain_path(value: &str) -> Option<&str> {
+    let value = match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+        Some(inner) => (!inner.contains(['"', '\\'])).then_some(inner)?,
+        None if value.contains(['"', '\\']) => return None,
+        None => value
+            .split(['#', ';'])
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches([' ', '\t']),
+    };
+    (!value.is_empty()).then_some(value)
 }
 
 /// Whether a URL value may carry a credential: a user (`user:token@host`, in any scheme), a
@@ -508,57 +578,19 @@ pub(crate) fn remote_url_credential(path: &Path) -> Option<String> {
         Ok(None) => return None,
         Err(why) => return Some(why),
     };
-    let found = |what: &str| {
-        Some(format!(
-            "`{}` may put a credential in them ({what})",
-            path.display()
-        ))
-    };
-    let mut section = String::new();
-    for line in text.lines() {
-        let line = line.trim_matches([' ', '\t', '\r']);
-        if line.is_empty() || line.starts_with(['#', ';']) {
-            continue;
+    let why = walk(&text, Keys::Any, |e| match (e.section, e.key) {
+        ("include" | "includeif", _) => Some("an include of another file"),
+        ("url", None) if e.sub.is_none_or(url_may_hold_credential) => {
+            Some("a URL rewrite to a URL that may carry one")
         }
-        if line.ends_with('\\') {
-            return found("a line that continues on the next");
-        }
-        if let Some(header) = line.strip_prefix('[') {
-            let Some(header) = header.strip_suffix(']') else {
-                return found("a section header with more on its line");
-            };
-            let (name, sub) = match header.split_once([' ', '.']) {
-                Some((name, sub)) => (name.trim(), sub.trim()),
-                None => (header.trim(), ""),
-            };
-            section = name.to_owned();
-            match name {
-                "include" | "includeif" => return found("an include of another file"),
-                "url" => {
-                    let base = sub
-                        .strip_prefix('"')
-                        .and_then(|s| s.strip_suffix('"'))
-                        .unwrap_or(sub);
-                    if base.contains(['"', '\\']) || url_may_hold_credential(base) {
-                        return found("a URL rewrite to a URL that may carry one");
-                    }
-                }
-                _ => {}
-            }
-            continue;
-        }
-        let (key, value) = match line.split_once('=') {
-            Some((key, value)) => (key.trim_end(), Some(value.trim())),
-            None => (line, None),
-        };
-        if section == "remote"
-            && URL_KEYS.contains(&key)
-            && value.is_none_or(url_may_hold_credential)
+        ("remote", Some(key))
+            if URL_KEYS.contains(&key) && e.value.is_none_or(url_may_hold_credential) =>
         {
-            return found("a remote URL that may carry one");
+            Some("a remote URL that may carry one")
         }
-    }
-    None
+        _ => None,
+    });
+    why.map(|what| format!("`{}` may put a credential in them ({what})", path.display()))
 }
 
 /// Whether `path` names a configuration git reads from a repository directory: `config`
@@ -685,6 +717,26 @@ mod tests {
         assert!(found.contains(&".githooks".to_owned()), "{found:?}");
         std::fs::write(home.path().join(".more"), "[core] hooksPath = \"a\\tb\"\n").unwrap();
         assert!(outer_hooks_paths(Some(home.path())).is_err());
+        // Read as git reads them (`git config -f FILE --get-all core.hooksPath`): a comment
+        // ends an unquoted value, a key may follow the header, a value may continue.
+        for (text, want) in [
+            ("[core]\n\thooksPath = .gh # note\n", ".gh"),
+            ("[core] hooksPath = .x ;c\n", ".x"),
+            ("[core]\n\thooksPath = \".g h\"\n", ".g h"),
+            ("[core]\n\thooksPath = .git\\\nhooks\n", ".githooks"),
+            (
+                "[alias]\n\tl = log \\\n[core]\n[core]\n\thooksPath = h\n",
+                "h",
+            ),
+        ] {
+            std::fs::write(home.path().join(".more"), text).unwrap();
+            let found = outer_hooks_paths(Some(home.path())).unwrap();
+            assert!(found.contains(&want.to_owned()), "{text}: {found:?}");
+        }
+        for unread in ["[core]\n\thooksPath = a\\tb\n", "[core\n\thooksPath = x\n"] {
+            std::fs::write(home.path().join(".more"), unread).unwrap();
+            assert!(outer_hooks_paths(Some(home.path())).is_err(), "{unread}");
+        }
     }
 
     #[test]
@@ -732,6 +784,7 @@ mod tests {
             "[credential]\n\thelper = store\n[pager]\n\tlog = less\n",
             "[url \"git@github.com:\"]\n\tinsteadOf = https://github.com/\n",
             "[remote \"up\"]\n\turl = https://github.com/x/y\n",
+            "[alias]\n\tlg = log \\\n\t  --oneline\n[core] editor = vim\n",
         ] {
             assert_eq!(check(clean), None, "{clean}");
         }
@@ -745,6 +798,13 @@ mod tests {
             "[includeIf \"gitdir:~/w/\"]\n\tpath = w.gitconfig\n",
             "[url \"https://a\\\n@b/\"]\n",
             "[remote \"up\"] url = https://u:p@h/\n",
+            // One reader of headers: the old syntax, padding and a key after the header.
+            "[remote.up]\n\turl = https://u:p@h/\n",
+            "[remote  \"up\"]\n\turl = https://u:p@h/\n",
+            "[url \"https://u:p@h/\"] insteadOf = h:\n",
+            "[remote \"up\"]\n\turl = https://u:p@\\\nh/\n",
+            "[alias \"a\\\"b\"]\n",
+            "\turl = https://u:p@h/\n",
         ] {
             assert!(check(credential).is_some(), "{credential}");
         }
