@@ -51,11 +51,17 @@ impl CanonicalGrantScoper {
         }
     }
 
-    fn shell_keys(&self, command: &str, cx: Option<&EvaluationContext>) -> Vec<GrantKey> {
-        let exact = || vec![self.key(SHELL_TOOL, Some(command.trim().to_owned()))];
+    /// `vector`: the command was given as an argument vector ([`shell::parse_given`]).
+    fn shell_keys(
+        &self,
+        command: &str,
+        vector: bool,
+        cx: Option<&EvaluationContext>,
+    ) -> Vec<GrantKey> {
+        let exact = || vec![self.key(SHELL_TOOL, Some(exact_spec(command)))];
         let parsed = match cx {
-            Some(cx) => shell::parse_in(cx, command),
-            None => std::sync::Arc::new(shell::parse(command)),
+            Some(cx) => shell::parse_in(cx, command, vector),
+            None => std::sync::Arc::new(shell::parse_given(command, WorkingDir::Root, vector)),
         };
         let Ok(script) = &*parsed else {
             return exact();
@@ -80,7 +86,10 @@ impl CanonicalGrantScoper {
             if cmd.words.is_empty() || moves {
                 continue;
             }
-            let Some(spec) = command_key(cmd) else {
+            let Some(runners) = runner_words(script, i) else {
+                return exact();
+            };
+            let Some(spec) = command_key(cmd, &runners) else {
                 return exact();
             };
             let key = self.key(SHELL_TOOL, Some(spec));
@@ -167,6 +176,55 @@ fn shell_fields(input: &Value) -> Option<serde_json::Map<String, Value>> {
     )
 }
 
+/// The key of a whole command line: its text, trimmed. A text that reads as a JSON object is
+/// keyed as the input `{"command": TEXT}` would be, so that no command line shares its key
+/// with a whole input that has more fields (a directory, an environment), nor reads as one.
+fn exact_spec(command: &str) -> String {
+    let text = command.trim();
+    if serde_json::from_str::<serde_json::Map<String, Value>>(text).is_ok() {
+        return serde_json::json!({ "command": text }).to_string();
+    }
+    text.to_owned()
+}
+
+/// How a grant keyed by a shell call's whole input (see [`shell_fields`]) reads in an approval
+/// action, every field shown: `"make test" commands run in "/tmp"`, `"ls" commands with env
+/// {"A":"1"}`; `None` for a key that is not a whole input.
+fn describe_whole_input(spec: &str) -> Option<String> {
+    let fields: serde_json::Map<String, Value> = serde_json::from_str(spec).ok()?;
+    let input = Value::Object(fields);
+    let line = warrant_core::catalog::shell_command(&input);
+    let read = match (&line, input.get("command")) {
+        (None, _) => None,
+        (Some(_), Some(_)) => Some("command"),
+        (Some(_), None) => Some("cmd"),
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for (field, value) in input.as_object()? {
+        if Some(field.as_str()) == read {
+            continue;
+        }
+        let shown = value.to_string();
+        if warrant_core::catalog::SHELL_DIRECTORY_FIELDS.contains(&field.as_str()) {
+            parts.push(format!("run in {shown} (`{field}`)"));
+        } else {
+            parts.push(format!("with `{field}` {shown}"));
+        }
+    }
+    let what = match line {
+        Some(line) if warrant_core::catalog::shell_command_is_vector(&input) => {
+            format!("\"{line}\" commands (an argument vector)")
+        }
+        Some(line) => format!("\"{line}\" commands"),
+        None => "shell calls".to_owned(),
+    };
+    Some(if parts.is_empty() {
+        what
+    } else {
+        format!("{what} {}", parts.join(", "))
+    })
+}
+
 /// Whether a URL tool's input is a plain read of its URL: a `method`, when given, `GET` or
 /// `HEAD`, and otherwise only the fields a host rule covers (no body, headers or data; see
 /// [`crate::rule::plain_fetch`]).
@@ -219,10 +277,54 @@ fn generalizable(cmd: &SimpleCommand) -> bool {
     !writes && !reads_stdin && cmd.assignments.is_empty() && first_is_bare && args_plain
 }
 
-/// One command's key: its words exactly (quoted where the shell would need it), with
-/// `sudo` when raised and the directory a `cd` moved it to; `None` when a word or the
-/// directory is only known at run time, or the command is given more words when it runs.
-fn command_key(cmd: &SimpleCommand) -> Option<String> {
+/// The words of the privileged runners the command at `index` runs under (`sudo -u nobody`,
+/// `sudo --preserve-env=PATH`, `doas`, `setpriv --reuid=1000`), outermost first, each with
+/// every option it is given: they choose the user, the environment and the root the command
+/// runs with, so a grant for `sudo make test` covers no `sudo -u nobody make test` nor
+/// `sudo -E make test`. `None` when a runner's own words cannot be told apart from what it
+/// runs (`su -c CODE`), when another wrapper's options are not modeled (a login shell
+/// `bash -lc CMD` typed into the command, which first runs the person's start-up files), or
+/// when the command runs raised with no runner found.
+fn runner_words(script: &shell::Script, index: usize) -> Option<Vec<String>> {
+    let leaf = script.commands.get(index)?;
+    let mut runners: Vec<String> = Vec::new();
+    let mut child = leaf;
+    for (_, wrapper) in script.ancestors(index) {
+        if wrapper.program().is_some_and(shell::is_privileged_runner) {
+            // The wrapper's words before those of the command it runs.
+            let own = wrapper.words.len().checked_sub(child.words.len())?;
+            let runs_child = wrapper.words[own..]
+                .iter()
+                .zip(&child.words)
+                .all(|(a, b)| a.literal().is_some() && a.literal() == b.literal());
+            if !runs_child || own == 0 {
+                return None;
+            }
+            let words: Vec<String> = wrapper.words[..own]
+                .iter()
+                .map(|w| w.literal().map(quoted))
+                .collect::<Option<_>>()?;
+            runners.splice(0..0, words);
+        } else if matches!(
+            crate::programs::model(wrapper),
+            crate::programs::Model::Unmodeled(_)
+        ) {
+            // A wrapper whose options change how the command runs in a way not modeled.
+            return None;
+        }
+        child = wrapper;
+    }
+    if leaf.elevated && runners.is_empty() {
+        return None;
+    }
+    Some(runners)
+}
+
+/// One command's key: the privileged runners it runs under (see [`runner_words`]), then its
+/// words exactly (quoted where the shell would need it), with the directory a `cd` moved it
+/// to; `None` when a word or the directory is only known at run time, or the command is given
+/// more words when it runs.
+fn command_key(cmd: &SimpleCommand, runners: &[String]) -> Option<String> {
     if cmd.extra_args {
         return None;
     }
@@ -232,8 +334,8 @@ fn command_key(cmd: &SimpleCommand) -> Option<String> {
         .map(|w| w.literal().map(quoted))
         .collect::<Option<_>>()?;
     let mut spec = words.join(" ");
-    if cmd.elevated {
-        spec = format!("sudo {spec}");
+    if !runners.is_empty() {
+        spec = format!("{} {spec}", runners.join(" "));
     }
     match &cmd.cwd {
         WorkingDir::Root => {}
@@ -280,8 +382,9 @@ impl CanonicalGrantScoper {
             if let Some(fields) = shell_fields(&call.input) {
                 return vec![self.key(SHELL_TOOL, Some(Value::Object(fields).to_string()))];
             }
+            let vector = warrant_core::catalog::shell_command_is_vector(&call.input);
             return match warrant_core::catalog::shell_command(&call.input) {
-                Some(command) => self.shell_keys(&command, cx),
+                Some(command) => self.shell_keys(&command, vector, cx),
                 None => vec![self.key(SHELL_TOOL, Some(call.input.to_string()))],
             };
         }
@@ -334,6 +437,12 @@ impl CanonicalGrantScoper {
     }
 
     fn describe_keys(&self, keys: &[GrantKey]) -> String {
+        if let [key] = keys
+            && is_shell_tool(&key.tool_name)
+            && let Some(whole) = key.specifier.as_deref().and_then(describe_whole_input)
+        {
+            return whole;
+        }
         let shell_specs: Option<Vec<String>> = keys
             .iter()
             .map(|k| {

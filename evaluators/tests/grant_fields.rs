@@ -1,6 +1,9 @@
 //! A grant covers a call only with the fields it was approved with: a shell command's
 //! directory and environment fields, a URL tool's method, body and headers. A grant never
-//! covers a call the policy hard-denies.
+//! covers a call the policy hard-denies. It keys everything that chooses who and how its
+//! command runs: a privileged runner's options (the user, the group, the environment kept,
+//! the root) and a wrapper whose options are not modeled (a login shell typed into the
+//! command); its label says what it covers, fields and all.
 
 mod support;
 
@@ -186,4 +189,120 @@ async fn a_grant_for_an_unknown_tool_never_beats_the_policy_hard_deny() {
             "{path}: a grant never beats a hard deny"
         );
     }
+}
+
+#[test]
+fn a_grant_under_a_privileged_runner_covers_no_other_identity_or_environment() {
+    let ws = workspace();
+    let s = scoper(ws.path());
+    let grant = grant_for(&s, &bash("sudo make test"));
+    assert_eq!(s.describe(&grant.keys), "\"sudo make test\" commands");
+    assert!(grant.covers(&s.keys(&bash("sudo make test"))));
+    assert!(grant.covers(&s.keys(&bash("sudo timeout 60 make test"))));
+    for other in [
+        "sudo -u nobody make test",
+        "sudo -unobody make test",
+        "sudo --user=nobody make test",
+        "sudo -g adm make test",
+        "sudo -E make test",
+        "sudo --preserve-env make test",
+        "sudo --preserve-env=PATH make test",
+        "sudo -H make test",
+        "sudo -s make test",
+        "sudo -D /tmp make test",
+        "sudo -T 5 make test",
+        "sudo -n -E make test",
+        "sudo sudo -u nobody make test",
+        "doas make test",
+        "doas -u nobody make test",
+        "run0 make test",
+        "run0 --setenv=PATH=/tmp make test",
+        "setpriv --reuid=1000 make test",
+        "runuser -u nobody -- make test",
+        "su -c 'make test'",
+        "pkexec make test",
+        "make test",
+    ] {
+        assert!(!grant.covers(&s.keys(&bash(other))), "{other}");
+    }
+    // Each runner's options are keyed and shown: the grant for one covers it alone.
+    let nobody = grant_for(&s, &bash("sudo -u nobody make test"));
+    assert_eq!(
+        s.describe(&nobody.keys),
+        "\"sudo -u nobody make test\" commands"
+    );
+    assert!(nobody.covers(&s.keys(&bash("sudo -u nobody make test"))));
+    assert!(!nobody.covers(&s.keys(&bash("sudo -u root make test"))));
+    assert!(!nobody.covers(&s.keys(&bash("sudo make test"))));
+    let kept = grant_for(&s, &bash("sudo --preserve-env=PATH make test"));
+    assert!(!kept.covers(&s.keys(&bash("sudo --preserve-env=LD_PRELOAD make test"))));
+}
+
+#[test]
+fn a_grant_covers_no_login_shell_the_command_starts() {
+    let ws = workspace();
+    let s = scoper(ws.path());
+    let plain = grant_for(&s, &bash("cargo test"));
+    for login in [
+        "bash -lc 'cargo test'",
+        "'bash' '-lc' 'cargo test'",
+        "bash --login -c 'cargo test'",
+        "bash -ic 'cargo test'",
+        "sh -lc 'cargo test'",
+    ] {
+        assert!(!plain.covers(&s.keys(&bash(login))), "{login}");
+    }
+    // The runtime's own login shell (an argument vector) runs the same script.
+    let vector = call("shell", json!({"command": ["bash", "-lc", "cargo test"]}));
+    assert!(plain.covers(&s.keys(&vector)));
+    assert!(plain.covers(&s.keys(&bash("bash -c 'cargo test'"))));
+    assert!(plain.covers(&s.keys(&bash("timeout 60 cargo test"))));
+}
+
+#[test]
+fn a_whole_input_grant_says_what_it_covers_in_words() {
+    let ws = workspace();
+    let s = scoper(ws.path());
+    let describe = |input: serde_json::Value| s.describe(&s.keys(&call("Bash", input)));
+    assert_eq!(
+        describe(json!({"command": "make test", "workdir": "/tmp/evil"})),
+        "\"make test\" commands run in \"/tmp/evil\" (`workdir`)"
+    );
+    assert_eq!(
+        describe(
+            json!({"command": "make test", "env": {"MAKEFILES": "/tmp/evil.mk"}, "timeout": 5})
+        ),
+        "\"make test\" commands with `env` {\"MAKEFILES\":\"/tmp/evil.mk\"}"
+    );
+    assert_eq!(
+        describe(json!({"command": ["make", "test"], "cwd": "sub"})),
+        "\"'make' 'test'\" commands (an argument vector) run in \"sub\" (`cwd`)"
+    );
+    assert_eq!(
+        describe(json!({"command": "ls", "cmd": "rm -rf x"})),
+        "\"ls\" commands with `cmd` \"rm -rf x\""
+    );
+    assert_eq!(
+        describe(json!({"command": 7, "cwd": "/"})),
+        "shell calls with `command` 7, run in \"/\" (`cwd`)"
+    );
+    let label = describe(json!({"command": "make test", "cwd": "/tmp"}));
+    assert!(!label.contains("{\""), "no raw JSON: {label}");
+}
+
+#[test]
+fn a_command_line_never_shares_its_key_with_a_whole_input() {
+    let ws = workspace();
+    let s = scoper(ws.path());
+    let input = json!({"command": "cat <<E", "cwd": "/"});
+    // A line typed to read like that input, which the shell cannot read as words.
+    let typed = grant_for(&s, &bash(&input.to_string()));
+    assert!(!typed.covers(&s.keys(&call("Bash", input.clone()))));
+    assert_eq!(
+        s.describe(&typed.keys),
+        format!("\"{input}\" commands"),
+        "the line is shown as typed"
+    );
+    let whole = grant_for(&s, &call("Bash", input.clone()));
+    assert!(!whole.covers(&s.keys(&bash(&input.to_string()))));
 }

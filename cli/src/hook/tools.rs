@@ -69,18 +69,23 @@ pub(crate) fn map(name: &str, input: &Value, call_dir: Option<&Path>) -> MappedC
     }
 }
 
-/// A shell call's input with its command as one line (an argument vector such as Codex's
-/// `["bash", "-lc", "ls"]` quoted back into the line it stands for) and every other field as
-/// it came: the directory it runs in (Codex's `workdir`, `cwd`, Gemini CLI's `dir_path`),
-/// which the policy honours, and any field the policy does not model (`env`), on which it
-/// asks. Without a readable command the input is kept as given, which the policy refuses as
+/// A shell call's input with its command under `command` (Codex's `exec_command` names it
+/// `cmd`) as the agent gave it: a line stays a line, and an argument vector such as Codex's
+/// `["bash", "-lc", "ls"]` stays a vector, so the policy knows the agent's runtime starts
+/// that program itself (a line that reads the same, typed into a shell, is a shell the command
+/// starts: `'bash' '-lc' …` reads the person's start-up files). Every other field stays as it
+/// came: the directory it runs in (Codex's `workdir`, `cwd`, Gemini CLI's `dir_path`), which
+/// the policy honours, and any field the policy does not model (`env`), on which it asks.
+/// Without a readable command the input is kept as given, which the policy refuses as
 /// invalid rather than guessing.
 fn shell_input(input: &Value) -> Value {
     let mut input = input.clone();
-    if let Some(command) = shell_command(&input)
+    if shell_command(&input).is_some()
         && let Some(object) = input.as_object_mut()
+        && !object.contains_key("command")
+        && let Some(cmd) = object.remove("cmd")
     {
-        object.insert("command".to_owned(), Value::String(command));
+        object.insert("command".to_owned(), cmd);
     }
     input
 }
@@ -161,7 +166,7 @@ mod tests {
         );
         assert_eq!(
             mapped.input,
-            json!({"command": "'cat' 'passwd'", "workdir": "/etc", "env": {"A": "1"}, "timeout_ms": 5})
+            json!({"command": ["cat", "passwd"], "workdir": "/etc", "env": {"A": "1"}, "timeout_ms": 5})
         );
         let mapped = map(
             "run_shell_command",
@@ -194,6 +199,41 @@ mod tests {
         // No readable command: as given.
         let odd = json!({"command": 7, "cwd": "/"});
         assert_eq!(map("Bash", &odd, None).input, odd);
+    }
+
+    #[test]
+    fn an_argument_vector_stays_one_and_a_line_stays_a_line() {
+        // The runtime starts the vector's program itself: the policy reads that from the
+        // input, never from a line that reads the same.
+        let vector = json!({"command": ["bash", "-lc", "cargo test"]});
+        let mapped = map("shell", &vector, None);
+        assert_eq!(mapped.input, vector);
+        assert!(warrant_core::catalog::shell_command_is_vector(
+            &mapped.input
+        ));
+        let line = json!({"command": "'bash' '-lc' 'cargo test'"});
+        let mapped = map("Bash", &line, None);
+        assert_eq!(mapped.input, line);
+        assert!(!warrant_core::catalog::shell_command_is_vector(
+            &mapped.input
+        ));
+        // Codex's `exec_command` names its command `cmd`: read as `command`, and only once.
+        assert_eq!(
+            map(
+                "exec_command",
+                &json!({"cmd": ["ls"], "yield_time_ms": 5}),
+                None
+            )
+            .input,
+            json!({"command": ["ls"], "yield_time_ms": 5})
+        );
+        assert_eq!(
+            map("exec_command", &json!({"cmd": "ls"}), None).input,
+            json!({"command": "ls"})
+        );
+        // Both given: both kept, each judged.
+        let both = json!({"command": "ls", "cmd": "rm -rf x"});
+        assert_eq!(map("exec_command", &both, None).input, both);
     }
 
     #[test]

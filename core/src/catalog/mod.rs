@@ -188,6 +188,20 @@ pub fn shell_command_text(input: &serde_json::Value) -> Option<std::borrow::Cow<
     }
 }
 
+/// Whether a shell tool's input gives its command (`command`, else `cmd`) as an argument
+/// vector (`["bash", "-lc", "ls"]`) that [`shell_command`] quotes back into a line: the
+/// runtime starts that program with those arguments, no shell reads a line first. Only the
+/// input tells it: the same line given as a string (`'bash' '-lc' 'ls'`) is one the runtime's
+/// own shell reads, so whatever the line starts is the command's doing, not the runtime's.
+pub fn shell_command_is_vector(input: &serde_json::Value) -> bool {
+    match input.get("command").or_else(|| input.get("cmd")) {
+        Some(serde_json::Value::Array(items)) => {
+            !items.is_empty() && items.iter().all(serde_json::Value::is_string)
+        }
+        _ => false,
+    }
+}
+
 /// Where a tool comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -406,5 +420,32 @@ mod index_tests {
         let copy = catalog.clone();
         assert_eq!(copy, catalog);
         assert!(copy.contains("renamed_first") && copy.contains("renamed"));
+    }
+}
+
+#[cfg(test)]
+mod shell_input_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_an_argument_vector_in_the_input_is_one() {
+        let vector = json!({"command": ["bash", "-lc", "ls"]});
+        assert!(shell_command_is_vector(&vector));
+        assert_eq!(shell_command(&vector).as_deref(), Some("'bash' '-lc' 'ls'"));
+        assert!(shell_command_is_vector(&json!({"cmd": ["ls"]})));
+        // The same line typed as a string is read by the runtime's shell: not a vector.
+        for line in [
+            json!({"command": "'bash' '-lc' 'ls'"}),
+            json!({"command": "bash -lc ls"}),
+            json!({"cmd": "'bash' '-lc' 'ls'"}),
+            json!({"command": []}),
+            json!({"command": ["bash", 7]}),
+            // `command` is read before `cmd`, as `shell_command` reads it.
+            json!({"command": "'ls'", "cmd": ["ls"]}),
+            json!({}),
+        ] {
+            assert!(!shell_command_is_vector(&line), "{line}");
+        }
     }
 }

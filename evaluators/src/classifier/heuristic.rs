@@ -1612,11 +1612,12 @@ impl Classifier for HeuristicClassifier {
         let shell = is_shell_tool(&call.tool_name);
         // From the directory the tool names, as the policy reads it.
         let start = crate::policy::shell_start(&call.input);
+        let vector = warrant_core::catalog::shell_command_is_vector(&call.input);
         let parsed = shell.then(|| {
             if start == shell::WorkingDir::Root {
-                shell::parse_in(review.context, &command)
+                shell::parse_in(review.context, &command, vector)
             } else {
-                std::sync::Arc::new(shell::parse_from(&command, start.clone()))
+                std::sync::Arc::new(shell::parse_given(&command, start.clone(), vector))
             }
         });
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());

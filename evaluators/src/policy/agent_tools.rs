@@ -135,7 +135,7 @@ fn git_query(
         }
     }
     let start = start?;
-    let (mut found, _) = super::shell::judge_command(cx, &command, places, &start);
+    let (mut found, _) = super::shell::judge_command(cx, &command, false, places, &start);
     found.reason = format!("`{tool}` runs `{command}`: {}", found.reason);
     Some(found)
 }

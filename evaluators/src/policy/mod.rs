@@ -115,9 +115,10 @@ impl PolicyEvaluator {
             .then(|| warrant_core::catalog::shell_command(given))
             .flatten();
         // An argument vector is validated as the line it stands for; a string is left as is.
-        let vector = given
-            .get("command")
-            .is_some_and(serde_json::Value::is_array);
+        // Only the input tells a vector: the same line typed as a string is a shell the
+        // command starts (`'bash' '-lc' …` reads the person's start-up files), never the
+        // runtime's own.
+        let vector = warrant_core::catalog::shell_command_is_vector(given);
         let input = match (&command, given.as_object()) {
             (Some(c), Some(map)) if vector => {
                 let mut map = map.clone();
@@ -139,7 +140,7 @@ impl PolicyEvaluator {
         if shell_tool {
             let start = shell_start(&input);
             let (mut decided, mut all) = match &command {
-                Some(command) => shell::judge_command(cx, command, &places, &start),
+                Some(command) => shell::judge_command(cx, command, vector, &places, &start),
                 None => one(invalid(tool, "field \"command\" must be a string")),
             };
             // Working-directory fields that are not one directory (not text, or several
@@ -182,7 +183,8 @@ impl PolicyEvaluator {
                     }
                     let lines = shell_like_commands(&serde_json::json!({ "command": value }));
                     for line in lines {
-                        let (first, found) = shell::judge_command(cx, &line, &places, &start);
+                        let (first, found) =
+                            shell::judge_command(cx, &line, false, &places, &start);
                         all.extend(
                             std::iter::once(first)
                                 .chain(found)
@@ -254,7 +256,7 @@ impl PolicyEvaluator {
         )];
         let start = shell_start(input);
         for line in shell_like_commands(input) {
-            let (decided, found) = shell::judge_command(cx, &line, places, &start);
+            let (decided, found) = shell::judge_command(cx, &line, false, places, &start);
             all.extend(
                 std::iter::once(decided)
                     .chain(found)

@@ -125,12 +125,13 @@ impl RuleEvaluator {
         }
         // A shell command runs from the tool's working-directory field, when it names one.
         let start = crate::policy::shell_start(&call.input);
+        let vector = warrant_core::catalog::shell_command_is_vector(&call.input);
         let parsed = is_shell_tool(tool)
             .then(|| warrant_core::catalog::shell_command_text(&call.input))
             .flatten()
             .map(|c| match &start {
-                WorkingDir::Root => crate::shell::parse_in(cx, &c),
-                _ => std::sync::Arc::new(crate::shell::parse_from(&c, start.clone())),
+                WorkingDir::Root => crate::shell::parse_in(cx, &c, vector),
+                _ => std::sync::Arc::new(crate::shell::parse_given(&c, start.clone(), vector)),
             });
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
         let models = script.map(effects::Models::new);

@@ -134,10 +134,10 @@ pub struct SimpleCommand {
     /// The commands whose output this one consumes: earlier parts of its pipeline, and
     /// substitutions in its words and redirections.
     pub feeds: Vec<usize>,
-    /// Whether it is the whole command and reads as an argument vector quoted back into a
-    /// line, every word in single quotes (`'bash' '-lc' 'ls'`): how an agent that gives its
-    /// shell tool a vector (Codex's `["bash", "-lc", SCRIPT]`) starts the shell it runs
-    /// every command in.
+    /// Whether it is the whole command and the tool's input gave it as an argument vector
+    /// (Codex's `["bash", "-lc", SCRIPT]`, see [`parse_given`]): how such an agent starts
+    /// the shell it runs every command in. Never read from the text: the same line typed as
+    /// a string (`'bash' '-lc' 'ls'`) is a shell the command starts.
     pub argument_vector: bool,
 }
 
@@ -220,6 +220,29 @@ impl Script {
     }
 }
 
+/// Programs that run a command as another user, with other privileges or elsewhere
+/// (`sudo`, `doas`, `su`, `setpriv`, `chroot`, …): their options choose the identity, the
+/// environment and the root the command runs with.
+const PRIVILEGED_RUNNERS: &[&str] = &[
+    "sudo",
+    "sudoedit",
+    "doas",
+    "su",
+    "runuser",
+    "pkexec",
+    "run0",
+    "setpriv",
+    "chroot",
+    "nsenter",
+    "systemd-run",
+];
+
+/// Whether `program` runs a command as another user, with other privileges or elsewhere
+/// (see [`PRIVILEGED_RUNNERS`]).
+pub fn is_privileged_runner(program: &str) -> bool {
+    PRIVILEGED_RUNNERS.contains(&program)
+}
+
 /// Parses a command line into the commands it would run.
 ///
 /// One simple command of plain words (`cargo build --release`) is split into its words
@@ -240,14 +263,26 @@ pub fn parse(command: &str) -> Result<Script, ShellError> {
 ///
 /// As [`parse`].
 pub fn parse_from(command: &str, start: WorkingDir) -> Result<Script, ShellError> {
+    parse_given(command, start, false)
+}
+
+/// Parses a shell tool's command line that starts in the directory `start`; `vector` tells
+/// whether the tool's input gave it as an argument vector quoted back into this line
+/// ([`warrant_core::catalog::shell_command_is_vector`]), which only the input can tell.
+///
+/// # Errors
+///
+/// As [`parse`].
+pub fn parse_given(command: &str, start: WorkingDir, vector: bool) -> Result<Script, ShellError> {
     let mut script = Script::default();
     lower::Lowering::new(&mut script).program(command, 0, start)?;
-    let whole = script.commands.first().is_some_and(|first| {
-        first.parent.is_none()
-            && first.redirects.is_empty()
-            && first.assignments.is_empty()
-            && quoted_vector(&first.words).is_some_and(|line| line == command)
-    });
+    let whole = vector
+        && script.commands.first().is_some_and(|first| {
+            first.parent.is_none()
+                && first.redirects.is_empty()
+                && first.assignments.is_empty()
+                && quoted_vector(&first.words).is_some_and(|line| line == command)
+        });
     if whole && let Some(first) = script.commands.first_mut() {
         first.argument_vector = true;
     }
@@ -274,8 +309,9 @@ fn quoted_vector(words: &[Word]) -> Option<String> {
 /// judge the same view of the filesystem.
 #[derive(Default)]
 pub(crate) struct CallAnalysis {
-    /// The command parsed first (by whichever evaluator asked first), with its text.
-    parsed: std::sync::OnceLock<(String, std::sync::Arc<Result<Script, ShellError>>)>,
+    /// The command parsed first (by whichever evaluator asked first), with its text and
+    /// whether it was given as an argument vector.
+    parsed: std::sync::OnceLock<(String, bool, SharedParse)>,
     /// The scopes of the places that share this analysis: their root (resolved), whether it
     /// is real, and their home.
     scopes: std::sync::Mutex<Vec<Scope>>,
@@ -283,6 +319,9 @@ pub(crate) struct CallAnalysis {
     /// directory: the policy's secret scan and the rules' effects look at the same words.
     words: std::sync::Mutex<Vec<PlacedEntry>>,
 }
+
+/// A parse shared by the evaluators of one call.
+type SharedParse = std::sync::Arc<Result<Script, ShellError>>;
 
 /// The root, whether it is real, and the home of places sharing a call's analysis.
 type Scope = (std::path::PathBuf, bool, Option<std::path::PathBuf>);
@@ -398,18 +437,21 @@ impl CallAnalysis {
 
 /// The command of the call evaluated in `cx`, parsed once for all its evaluators: the policy,
 /// the rules, the grant scoper and the reviewer read the same [`Script`].
+/// `vector` as [`parse_given`] takes it.
 pub fn parse_in(
     cx: &warrant_core::call::EvaluationContext,
     command: &str,
+    vector: bool,
 ) -> std::sync::Arc<Result<Script, ShellError>> {
     let analysis = CallAnalysis::of(cx);
-    let (text, script) = analysis
+    let parse = || std::sync::Arc::new(parse_given(command, WorkingDir::Root, vector));
+    let (text, given, script) = analysis
         .parsed
-        .get_or_init(|| (command.to_owned(), std::sync::Arc::new(parse(command))));
-    if text == command {
+        .get_or_init(|| (command.to_owned(), vector, parse()));
+    if text == command && *given == vector {
         std::sync::Arc::clone(script)
     } else {
-        std::sync::Arc::new(parse(command))
+        parse()
     }
 }
 
@@ -463,13 +505,37 @@ mod parse_once_tests {
     #[test]
     fn every_evaluator_of_a_call_reads_one_parse() {
         let cx = EvaluationContext::new(PermissionMode::Default, "/w");
-        let a = parse_in(&cx, "ls | wc -l");
-        let b = parse_in(&cx.clone(), "ls | wc -l");
+        let a = parse_in(&cx, "ls | wc -l", false);
+        let b = parse_in(&cx.clone(), "ls | wc -l", false);
         assert!(std::sync::Arc::ptr_eq(&a, &b));
-        let other = parse_in(&cx, "pwd");
+        let other = parse_in(&cx, "pwd", false);
         assert!(
             !std::sync::Arc::ptr_eq(&a, &other),
             "another text is parsed on its own"
         );
+    }
+
+    #[test]
+    fn only_a_command_given_as_an_argument_vector_is_one() {
+        let first =
+            |r: &Result<Script, ShellError>| r.as_ref().unwrap().commands[0].argument_vector;
+        let line = "'bash' '-lc' 'ls'";
+        assert!(first(&parse_given(line, WorkingDir::Root, true)));
+        // The same line typed as a string, or another line: the command's own shell.
+        assert!(!first(&parse(line)));
+        assert!(!first(&parse_from(line, WorkingDir::Root)));
+        assert!(!first(&parse_given("bash -lc ls", WorkingDir::Root, true)));
+        assert!(!first(&parse_given(
+            "'bash' '-lc' 'ls' > out",
+            WorkingDir::Root,
+            true
+        )));
+        // The one parse a call shares is the one of the way its command was given.
+        let cx = EvaluationContext::new(PermissionMode::Default, "/w");
+        assert!(!first(&parse_in(&cx, line, false)));
+        assert!(first(&parse_in(&cx, line, true)));
+        let cx = EvaluationContext::new(PermissionMode::Default, "/w");
+        assert!(first(&parse_in(&cx, line, true)));
+        assert!(!first(&parse_in(&cx, line, false)));
     }
 }

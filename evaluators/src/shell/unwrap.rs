@@ -45,8 +45,7 @@ pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
     };
     let mut out = Unwrapping::default();
     match program {
-        "sudo" | "sudoedit" | "doas" | "su" | "runuser" | "pkexec" | "run0" | "setpriv"
-        | "chroot" | "nsenter" | "systemd-run" => {
+        _ if super::is_privileged_runner(program) => {
             return super::unwrap_privileged::privileged(program, args);
         }
         // Wrappers of the program table: their options are read by the table's cursor, so

@@ -17,17 +17,19 @@ use super::finding::{Finding, most_restrictive, quote_text};
 use crate::paths::Places;
 use crate::shell::{self, Script};
 
-/// Judges a command line: the finding that decides, and every finding about its parts.
+/// Judges a command line (`vector`: given as an argument vector, see
+/// [`shell::parse_given`]): the finding that decides, and every finding about its parts.
 pub(crate) fn judge_command(
     cx: &warrant_core::call::EvaluationContext,
     command: &str,
+    vector: bool,
     places: &Places<'_>,
     start: &shell::WorkingDir,
 ) -> (Finding, Vec<Finding>) {
     let parsed = if *start == shell::WorkingDir::Root {
-        shell::parse_in(cx, command)
+        shell::parse_in(cx, command, vector)
     } else {
-        std::sync::Arc::new(shell::parse_from(command, start.clone()))
+        std::sync::Arc::new(shell::parse_given(command, start.clone(), vector))
     };
     match &*parsed {
         Ok(script) => {
