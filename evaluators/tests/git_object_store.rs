@@ -48,6 +48,15 @@ async fn stance(root: &Path, command: &str) -> (Stance, String) {
     (s, format!("{} ({})", r.reason_code, r.reason))
 }
 
+/// The command is neither denied nor a binding ask: `full_access` settles it.
+async fn expect_open(root: &Path, command: &str) {
+    let (s, why) = stance(root, command).await;
+    assert!(
+        !matches!(s, Stance::RequireAsk | Stance::HardDeny),
+        "{command}: {why}"
+    );
+}
+
 async fn expect(root: &Path, command: &str, want: Stance) {
     let (s, why) = stance(root, command).await;
     assert_eq!(s, want, "{command}: {why}");
@@ -150,11 +159,7 @@ async fn rewriting_the_work_tree_of_a_repository_tracking_protected_configuratio
         "git commit -qm x",
         "git add a.txt",
     ] {
-        let (s, why) = stance(ws.path(), command).await;
-        assert!(
-            !matches!(s, Stance::RequireAsk | Stance::HardDeny),
-            "{command}: {why}"
-        );
+        expect_open(ws.path(), command).await;
     }
 }
 
@@ -166,17 +171,18 @@ async fn a_repository_without_protected_configuration_rewrites_freely() {
         ws.path(),
         "git init -q . && git config user.email a@b && git config user.name a && git add -A && git commit -qm init && git branch other",
     );
+    // `other` names the current commit: its files are the ones the index holds.
     for command in [
         "git checkout other",
+        "git switch other",
+        "git reset --hard other",
+        "git restore --source=other .",
         "git reset --hard",
-        "git merge other",
+        "git checkout a.txt",
         "git worktree list",
+        "git fetch origin",
     ] {
-        let (s, why) = stance(ws.path(), command).await;
-        assert!(
-            !matches!(s, Stance::RequireAsk | Stance::HardDeny),
-            "{command}: {why}"
-        );
+        expect_open(ws.path(), command).await;
     }
     // An ignored settings file a checkout overwrites.
     std::fs::create_dir_all(ws.path().join(".claude")).expect("dir");
@@ -246,5 +252,72 @@ async fn full_access_asks_or_denies_each_step() {
             "{command}: {}",
             out.decision.reason
         );
+    }
+}
+
+/// A repository free of protected configuration whose branch `evil` holds some: what git
+/// writes from that branch's tree (checked with real git: `.claude/settings.json`, `.envrc`,
+/// `src/.vscode/settings.json` appear) is not read by the policy, so each command that writes
+/// it is a binding ask; what writes the current commit's files is not.
+#[tokio::test]
+async fn rewriting_the_work_tree_from_a_tree_the_policy_does_not_read_asks() {
+    let ws = tempfile::tempdir().expect("dir");
+    std::fs::write(ws.path().join("a.txt"), "a\n").expect("write");
+    sh(
+        ws.path(),
+        "git init -q -b main . && git config user.email a@b && git config user.name a && git add -A && git commit -qm init \
+         && git checkout -qb evil && mkdir -p .claude src/.vscode \
+         && printf '%s' '{\"permissions\":{\"allow\":[\"Bash(*)\"]}}' > .claude/settings.json \
+         && echo x > src/.vscode/settings.json && echo 'export A=1' > .envrc \
+         && git add -A && git commit -qm evil && git checkout -q main \
+         && git update-ref refs/remotes/origin/topic evil && echo hi > evil && git pack-refs --all",
+    );
+    for command in [
+        "git checkout evil",
+        "git checkout -q evil",
+        "git checkout --detach evil",
+        "git checkout -b x evil",
+        "git checkout evil -- '*.json'",
+        "git checkout topic",
+        "git checkout -",
+        "git switch evil",
+        "git switch -",
+        "git switch --detach evil",
+        "git reset --hard evil",
+        "git reset --keep evil",
+        "git reset --hard HEAD~1",
+        "git restore --source evil .",
+        "git restore -sevil a.txt",
+        "git restore --source=evil src",
+        "git merge evil",
+        "git merge --ff-only origin/topic",
+        "git cherry-pick evil",
+        "git revert --no-edit evil",
+        "git rebase evil",
+        "git pull",
+        "git pull --rebase origin evil",
+        "git stash pop",
+        "git worktree add w evil",
+        "git submodule update --init",
+        "git bisect start evil main",
+        "git clone https://example.com/r.git",
+        "git clone . sub",
+        "git fetch origin && git checkout FETCH_HEAD",
+        "git checkout \"$BRANCH\"",
+    ] {
+        expect(ws.path(), command, Stance::RequireAsk).await;
+    }
+    for command in [
+        "git clone --bare . ../b.git",
+        "git clone --no-checkout . sub",
+        "git checkout main",
+        "git checkout -b new",
+        "git switch -c new",
+        "git status",
+        "git diff",
+        "git log -p",
+        "git show HEAD --stat",
+    ] {
+        expect_open(ws.path(), command).await;
     }
 }

@@ -1,6 +1,8 @@
 //! The files git tracks, read from the repository's index (`.git/index`, versions 2 to 4), so
 //! that commands reading only tracked files (`git grep`, `git ls-files | xargs …`) are judged
-//! by the files they can really read.
+//! by the files they can really read; and the commit a revision name stands for, read from
+//! the repository's refs, so that a command writing the work tree from a revision is known to
+//! write the current commit's files or not.
 
 use std::path::Path;
 
@@ -153,6 +155,142 @@ pub(crate) fn tracked(root: &Path) -> Option<Vec<String>> {
     read(&index, if sha256 { 32 } else { 20 }).ok()
 }
 
+/// What a revision name stands for in a repository, as far as its refs tell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Revision {
+    /// The object whose id (lower-case hex) a ref or the name itself gives.
+    Object(String),
+    /// No ref of that name, and the name is no revision expression: not a revision.
+    None,
+    /// Not known here: an expression (`HEAD~1`, `@{-1}`, `-`, `:/msg`), an abbreviated id,
+    /// a branch git would create from a remote's (`git checkout topic`), refs not read here
+    /// (the `reftable` format, a linked worktree's), or a file that cannot be read.
+    Unknown,
+}
+
+/// The most symbolic refs followed from one name.
+const MAX_SYMREF_DEPTH: usize = 5;
+
+/// What `name` stands for as a revision in the repository whose git directory is `git_dir`
+/// (a `.git` directory, not a linked worktree's), looked up in git's order: the git
+/// directory (upper-case names: `HEAD`, `ORIG_HEAD`), `refs/`, `refs/tags/`, `refs/heads/`,
+/// `refs/remotes/`, `refs/remotes/NAME/HEAD`, each a loose ref or a line of `packed-refs`.
+pub(crate) fn revision(git_dir: &Path, name: &str) -> Revision {
+    if name == "@" {
+        return revision(git_dir, "HEAD");
+    }
+    let hex = |t: &str| t.bytes().all(|b| b.is_ascii_hexdigit());
+    if matches!(name.len(), 40 | 64) && hex(name) {
+        return Revision::Object(name.to_ascii_lowercase());
+    }
+    if name.is_empty()
+        || name.starts_with('-')
+        || name.contains(['~', '^', ':', '@', '{', '}', '*', '?', '[', '\\', ' ', '\t'])
+        || name.contains("..")
+        || name.bytes().any(|b| b.is_ascii_control())
+        || (name.len() >= 4 && hex(name))
+    {
+        return Revision::Unknown;
+    }
+    // What no ref can be called (`.`, `src/`, `.claude/x`, `a.lock`) is a path only.
+    if name
+        .split('/')
+        .any(|c| c.is_empty() || c.starts_with('.') || c.ends_with(".lock"))
+        || name.ends_with('.')
+    {
+        return Revision::None;
+    }
+    if std::fs::symlink_metadata(git_dir.join("reftable")).is_ok() {
+        return Revision::Unknown;
+    }
+    let packed = match super::small_file::read_text(&git_dir.join("packed-refs")) {
+        Ok(text) => text.unwrap_or_default(),
+        Err(_) => return Revision::Unknown,
+    };
+    let top_level = name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
+    let mut candidates = Vec::new();
+    if top_level {
+        candidates.push(name.to_owned());
+    }
+    for prefix in ["refs/", "refs/tags/", "refs/heads/", "refs/remotes/"] {
+        candidates.push(format!("{prefix}{name}"));
+    }
+    candidates.push(format!("refs/remotes/{name}/HEAD"));
+    for candidate in candidates {
+        match reference(git_dir, &packed, &candidate, 0) {
+            Revision::None => {}
+            found => return found,
+        }
+    }
+    // `git checkout NAME` and `git switch NAME` create NAME from a remote's branch of that
+    // name: a tree of that branch.
+    let remote_branch = packed.lines().any(|l| {
+        l.split_once(' ').is_some_and(|(_, r)| {
+            r.strip_prefix("refs/remotes/")
+                .and_then(|r| r.split_once('/'))
+                .is_some_and(|(_, branch)| branch == name)
+        })
+    });
+    let loose_remote_branch = std::fs::read_dir(git_dir.join("refs/remotes"))
+        .map(|remotes| {
+            remotes
+                .filter_map(Result::ok)
+                .any(|remote| std::fs::symlink_metadata(remote.path().join(name)).is_ok())
+        })
+        .unwrap_or(false);
+    if remote_branch || loose_remote_branch {
+        return Revision::Unknown;
+    }
+    Revision::None
+}
+
+/// The object the ref `refname` points to, a loose file under `git_dir` or a line of
+/// `packed` (the `packed-refs` text), following symbolic refs (`ref: refs/heads/main`).
+fn reference(git_dir: &Path, packed: &str, refname: &str, depth: usize) -> Revision {
+    if depth > MAX_SYMREF_DEPTH {
+        return Revision::Unknown;
+    }
+    let parse = |value: &str| {
+        let value = value.trim();
+        if let Some(target) = value.strip_prefix("ref:") {
+            let target = target.trim();
+            if !target.starts_with("refs/") || target.contains("..") {
+                return Revision::Unknown;
+            }
+            return reference(git_dir, packed, target, depth + 1);
+        }
+        let id = value.split_whitespace().next().unwrap_or_default();
+        if matches!(id.len(), 40 | 64) && id.bytes().all(|b| b.is_ascii_hexdigit()) {
+            Revision::Object(id.to_ascii_lowercase())
+        } else {
+            Revision::Unknown
+        }
+    };
+    let path = git_dir.join(refname);
+    match std::fs::symlink_metadata(&path) {
+        Ok(meta) if meta.is_file() => {
+            return match super::small_file::read_text(&path) {
+                Ok(Some(text)) => parse(&text),
+                _ => Revision::Unknown,
+            };
+        }
+        // A directory of refs (`refs/heads/team/`) is no ref itself.
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => return Revision::Unknown,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {}
+        Err(_) => return Revision::Unknown,
+    }
+    packed
+        .lines()
+        .filter(|l| !l.starts_with(['#', '^']))
+        .find_map(|l| {
+            let (id, name) = l.split_once(' ')?;
+            (name.trim_end() == refname).then(|| parse(id))
+        })
+        .unwrap_or(Revision::None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,15 +338,24 @@ mod tests {
         assert!(read(&index, 20).is_err(), "fewer entries than announced");
     }
 
+    /// git run in `dir` by a fixed author, with no configuration but the repository's.
+    fn git_in(dir: &Path, args: &[&str]) -> std::io::Result<std::process::Output> {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "a")
+            .env("GIT_AUTHOR_EMAIL", "a@b")
+            .env("GIT_COMMITTER_NAME", "a")
+            .env("GIT_COMMITTER_EMAIL", "a@b")
+            .output()
+    }
+
     #[test]
     fn the_index_git_writes_is_read() {
         let dir = tempfile::tempdir().unwrap();
-        let git = |args: &[&str]| {
-            std::process::Command::new("git")
-                .args(args)
-                .current_dir(dir.path())
-                .output()
-        };
+        let git = |args: &[&str]| git_in(dir.path(), args);
         if git(&["init", "-q"]).is_err() {
             eprintln!("git is not installed; the index written by git is not checked");
             return;
@@ -243,5 +390,47 @@ mod tests {
                 "src/main.rs"
             ]
         );
+    }
+
+    #[test]
+    fn revisions_are_read_from_refs_as_git_reads_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let git = |args: &[&str]| git_in(dir.path(), args);
+        if git(&["init", "-q", "-b", "main"]).is_err() {
+            eprintln!("git is not installed; refs written by git are not checked");
+            return;
+        }
+        let id = |rev: &str| {
+            let out = git(&["rev-parse", rev]).unwrap();
+            Revision::Object(String::from_utf8(out.stdout).unwrap().trim().to_owned())
+        };
+        std::fs::write(dir.path().join("a"), "a").unwrap();
+        git(&["add", "a"]).unwrap();
+        git(&["commit", "-qm", "one"]).unwrap();
+        git(&["branch", "same"]).unwrap();
+        git(&["commit", "-qm", "two", "--allow-empty"]).unwrap();
+        git(&["branch", "team/other", "same"]).unwrap();
+        git(&["tag", "v1", "same"]).unwrap();
+        git(&["update-ref", "refs/remotes/origin/topic", "same"]).unwrap();
+        let g = dir.path().join(".git");
+        assert_eq!(revision(&g, "HEAD"), id("HEAD"));
+        assert_eq!(revision(&g, "@"), id("HEAD"));
+        assert_eq!(revision(&g, "main"), id("HEAD"));
+        assert_eq!(revision(&g, "same"), id("same"));
+        assert_eq!(revision(&g, "team/other"), id("same"));
+        assert_eq!(revision(&g, "v1"), id("v1"));
+        assert_eq!(revision(&g, "origin/topic"), id("same"));
+        // Packed refs are read as loose ones are.
+        git(&["pack-refs", "--all"]).unwrap();
+        assert_eq!(revision(&g, "same"), id("same"));
+        assert_eq!(revision(&g, "main"), id("HEAD"));
+        assert_eq!(revision(&g, "origin/topic"), id("same"));
+        // A branch git creates from a remote's, expressions, abbreviations: not known.
+        for unknown in ["topic", "HEAD~1", "@{-1}", "-", "main^", ":/two", "abcdef1"] {
+            assert_eq!(revision(&g, unknown), Revision::Unknown, "{unknown}");
+        }
+        for path in ["a", "src", ".", "./a", ".claude/settings.json", "src/"] {
+            assert_eq!(revision(&g, path), Revision::None, "{path}");
+        }
     }
 }

@@ -5,6 +5,7 @@ use warrant_core::decision::Risk;
 use warrant_core::evaluator::Stance;
 
 use super::judge::Judge;
+use crate::paths::git_index::{Revision, revision};
 use crate::policy::codes::{FILESYSTEM_PROTECTED_CONFIG, SHELL_NETWORK};
 use crate::policy::finding::quote;
 use crate::shell::{SimpleCommand, Word, WorkingDir};
@@ -146,10 +147,15 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     // protected configuration given by name is the hard deny of writing it, and a command
     // that rewrites the work tree from the repository may write it.
     index_entries(j, cmd, name, rest);
-    if let Some(what) = rewrites_work_tree(j, name, rest)
-        && let Some(why) = protected_in_repository(j, elsewhere)
-    {
-        binding(j, cmd, &format!("{what}, and {why}: it"));
+    if let Some((what, source)) = rewrites_work_tree(j, name, rest) {
+        let why = if elsewhere {
+            protected_in_repository(j, true)
+        } else {
+            unread_tree(j, &source).or_else(|| protected_in_repository(j, false))
+        };
+        if let Some(why) = why {
+            binding(j, cmd, &format!("{what}, and {why}: it"));
+        }
     }
     match name {
         n if READ_ONLY.contains(&n) => j.read_only(cmd),
@@ -420,60 +426,84 @@ fn index_entries(j: &mut Judge<'_>, cmd: &SimpleCommand, name: &str, rest: &[Wor
     }
 }
 
+/// Where the files a git command writes into the work tree come from.
+enum Source {
+    /// The current commit, the index or patches whose names are read: what the repository
+    /// holds now ([`protected_in_repository`] tells).
+    Current,
+    /// The trees of these revisions (as written), known only when each names the current
+    /// commit.
+    Revisions(Vec<String>),
+    /// Trees the policy does not read: other commits (picked, merged, rebased, stashed,
+    /// bisected, a submodule's) or a remote's (pulled, cloned).
+    Unread,
+}
+
 /// What a git command writes into the work tree from the repository without naming the
-/// files, if it does: a branch or commit checked out, a merge, rebase or pick, a stash
-/// restored, a hard reset, a tree read with `-u`, commits pulled or mailed in.
-fn rewrites_work_tree(j: &Judge<'_>, name: &str, rest: &[Word]) -> Option<&'static str> {
+/// files, if it does, and where they come from: a branch or commit checked out, a merge,
+/// rebase or pick, a stash restored, a hard reset, a tree read with `-u`, commits pulled or
+/// mailed in, a repository cloned. A word before `--` is a revision unless it is a path of
+/// the workspace and no ref of that name exists (git takes a word that is both for the
+/// revision).
+fn rewrites_work_tree(j: &Judge<'_>, name: &str, rest: &[Word]) -> Option<(&'static str, Source)> {
     let texts: Vec<Option<&str>> = rest.iter().map(Word::literal).collect();
     let has = |f: &dyn Fn(&str) -> bool| texts.iter().any(|t| t.is_none_or(f));
-    // Operands before `--`: a word naming an existing path of the workspace is a path.
     let dashdash = texts.iter().position(|t| *t == Some("--"));
     let before = &rest[..dashdash.unwrap_or(rest.len())];
-    let revision_operand = |skip_values: &[&str]| {
+    let git_dir = j.places.root().join(".git");
+    let is_path = |t: &str| {
+        dashdash.is_none()
+            && j.places.locate(t, &WorkingDir::Root).path.exists()
+            && match std::fs::symlink_metadata(&git_dir) {
+                // No repository of its own: git finds none, or one above it.
+                Err(_) => true,
+                Ok(meta) => meta.is_dir() && revision(&git_dir, t) == Revision::None,
+            }
+    };
+    // The revision operands before `--` (`-` is the previous branch), skipping the values
+    // of `skip_values`.
+    let revisions = |skip_values: &[&str]| {
         let mut skip = false;
-        before.iter().any(|w| {
+        let mut found = Vec::new();
+        for w in before {
             if std::mem::take(&mut skip) {
-                return false;
+                continue;
             }
             match w.literal() {
-                None => true,
-                Some(t) if skip_values.contains(&t) => {
-                    skip = true;
-                    false
-                }
-                Some(t) if t.starts_with('-') => false,
-                Some(t) => {
-                    dashdash.is_some() || !j.places.locate(t, &WorkingDir::Root).path.exists()
-                }
+                Some(t) if skip_values.contains(&t) => skip = true,
+                Some(t) if t.starts_with('-') && t != "-" => {}
+                Some(t) if is_path(t) => {}
+                _ => found.push(w),
             }
-        })
+        }
+        found
+    };
+    let of = |found: Vec<&Word>| {
+        if found.is_empty() {
+            Source::Current
+        } else if found.iter().any(|w| w.literal().is_none()) {
+            Source::Unread
+        } else {
+            Source::Revisions(found.iter().map(|w| w.raw.clone()).collect())
+        }
     };
     match name {
         "reset" => {
+            let found = revisions(&[]);
             if has(&|t| matches!(t, "--hard" | "--merge" | "--keep")) {
-                Some("resets the work tree to a commit")
+                Some(("resets the work tree to a commit", of(found)))
             } else if dashdash.is_none()
-                && before.iter().any(|w| {
-                    w.literal().is_none_or(|t| {
-                        !t.starts_with('-')
-                            && t != "HEAD"
-                            && !j.places.locate(t, &WorkingDir::Root).path.exists()
-                    })
-                })
+                && found
+                    .iter()
+                    .any(|w| w.literal().is_none_or(|t| t != "HEAD"))
             {
-                Some("resets the index to another commit")
+                Some(("resets the index to another commit", Source::Current))
             } else {
                 None
             }
         }
         "checkout" | "switch" => {
-            let creates = has(&|t| {
-                matches!(
-                    t,
-                    "-b" | "-B" | "-c" | "-C" | "--orphan" | "--create" | "--force-create"
-                )
-            });
-            let values: &[&str] = &[
+            const CREATES: &[&str] = &[
                 "-b",
                 "-B",
                 "-c",
@@ -482,57 +512,106 @@ fn rewrites_work_tree(j: &Judge<'_>, name: &str, rest: &[Word]) -> Option<&'stat
                 "--create",
                 "--force-create",
             ];
-            if revision_operand(values)
-                || has(&|t| {
-                    t == "-f"
-                        || t == "--force"
-                        || t == "--discard-changes"
-                        || t.starts_with("--merge")
-                        || t == "-m"
-                })
-            {
-                Some("checks out files of another branch or commit")
+            let found = revisions(CREATES);
+            let creates = has(&|t| CREATES.contains(&t));
+            let forced = has(&|t| {
+                t == "-f"
+                    || t == "--force"
+                    || t == "--discard-changes"
+                    || t.starts_with("--merge")
+                    || t == "-m"
+            });
+            if !found.is_empty() {
+                Some(("checks out files of another branch or commit", of(found)))
+            } else if forced {
+                Some(("checks out files of the current commit", Source::Current))
             } else if !creates
                 && name == "switch"
                 && dashdash.is_none()
                 && before
                     .iter()
-                    .any(|w| w.literal().is_none_or(|t| !t.starts_with('-')))
+                    .any(|w| w.literal().is_none_or(|t| !t.starts_with('-') || t == "-"))
             {
-                Some("checks out another branch")
+                Some(("checks out another branch", Source::Unread))
             } else {
                 None
             }
         }
-        "restore"
-            if has(&|t| {
-                t == "-s"
-                    || t.starts_with("--source")
-                    || (t.starts_with("-s") && !t.starts_with("--"))
-            }) =>
-        {
-            Some("restores files from another commit")
+        "restore" => {
+            // `--source=REV`, `--source REV`, `-sREV`, `-s REV`.
+            let mut source = None;
+            for (k, t) in texts.iter().enumerate() {
+                let rev = match t {
+                    None => return Some(("restores files from another commit", Source::Unread)),
+                    Some("-s" | "--source") => rest.get(k + 1).and_then(Word::literal),
+                    Some(t) if t.starts_with("--source=") => Some(&t["--source=".len()..]),
+                    Some(t) if t.starts_with("-s") => Some(&t[2..]),
+                    Some(_) => continue,
+                };
+                source = Some(match rev {
+                    Some(rev) => Source::Revisions(vec![rev.to_owned()]),
+                    None => Source::Unread,
+                });
+            }
+            source.map(|s| ("restores files from another commit", s))
         }
-        "merge" | "rebase" | "cherry-pick" | "revert" | "pull" | "am" | "apply" => {
-            Some("writes files of other commits or patches")
+        "merge" | "rebase" | "cherry-pick" | "revert" | "pull" => {
+            Some(("writes files of other commits", Source::Unread))
         }
-        "stash" if first_is(rest, &["pop", "apply", "branch"]) => Some("restores stashed files"),
+        "am" | "apply" => Some(("writes files of patches", Source::Current)),
+        "stash" if first_is(rest, &["pop", "apply", "branch"]) => {
+            Some(("restores stashed files", Source::Unread))
+        }
         "read-tree" if has(&|t| t == "-u" || t == "--reset" || t == "-m") => {
-            Some("writes a tree into the work tree")
+            Some(("writes a tree into the work tree", Source::Current))
         }
-        "checkout-index" | "filter-branch" => {
-            Some("writes files of the repository into a work tree")
+        "checkout-index" => Some((
+            "writes files of the index into a work tree",
+            Source::Current,
+        )),
+        "filter-branch" => Some(("rewrites every commit's files", Source::Unread)),
+        "worktree" if first_is(rest, &["add"]) => Some(("checks out a work tree", Source::Unread)),
+        "submodule" if first_is(rest, &["update", "add"]) => {
+            Some(("checks out submodules", Source::Unread))
         }
-        "worktree" if first_is(rest, &["add"]) => Some("checks out a work tree"),
-        "submodule" if first_is(rest, &["update", "init", "add", "absorbgitdirs"]) => {
-            Some("checks out submodules")
+        "submodule" if first_is(rest, &["init", "absorbgitdirs"]) => {
+            Some(("changes submodules", Source::Current))
         }
-        "bisect" | "sparse-checkout"
-            if !first_is(rest, &["log", "visualize", "view", "terms", "list", "help"]) =>
-        {
-            Some("checks out other commits or files")
+        "bisect" if !first_is(rest, &["log", "visualize", "view", "terms", "help"]) => {
+            Some(("checks out other commits", Source::Unread))
+        }
+        "sparse-checkout" if !first_is(rest, &["list", "help"]) => {
+            Some(("checks out files of the index", Source::Current))
+        }
+        "clone" if !has(&|t| matches!(t, "--bare" | "--mirror" | "-n" | "--no-checkout")) => {
+            Some(("checks out a repository it clones", Source::Unread))
         }
         _ => None,
+    }
+}
+
+/// Why the files a rewrite of the work tree writes from `source` are not known, if they are
+/// not: trees of other commits or of a remote, which the policy does not read (objects are
+/// compressed and packed; `git ls-tree` would run git). A revision naming the current commit
+/// (read from the refs: `git checkout main` on `main`, `git reset --hard origin/main` level
+/// with it) writes the current commit's files.
+fn unread_tree(j: &Judge<'_>, source: &Source) -> Option<String> {
+    let git_dir = j.places.root().join(".git");
+    let unread = "the policy does not read";
+    match source {
+        Source::Current => None,
+        Source::Unread => Some(format!("the trees it writes are ones {unread}")),
+        // No repository of its own: [`protected_in_repository`] tells.
+        Source::Revisions(_) if std::fs::symlink_metadata(&git_dir).is_err() => None,
+        Source::Revisions(revs) => {
+            let head = revision(&git_dir, "HEAD");
+            revs.iter().find_map(|rev| {
+                let same = matches!(&head, Revision::Object(h) if revision(&git_dir, rev) == Revision::Object(h.clone()));
+                (!same).then(|| {
+                    format!("`{rev}` may name a commit other than the current one, whose files {unread}")
+                })
+            })
+        }
     }
 }
 
