@@ -617,6 +617,8 @@ fn special(
         Special::Declare => declare(program, args),
         Special::Set => set(args),
         Special::Xxd => xxd(args, e),
+        Special::Ip => ip(args),
+        Special::Netstat => netstat(entry, args),
         Special::ShellCode => shell_code(cmd_wraps, argument_vector, args),
         Special::Printenv => {
             let mut names = 0;
@@ -785,6 +787,12 @@ fn jq(program: &str, entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()
         "__complete",
         "__completeNoDesc",
     ];
+    // Alone, `--version` and `--help` print and exit before any filter is read.
+    if let [only] = args
+        && matches!(only.literal(), Some("--version" | "-V" | "--help" | "-h"))
+    {
+        return Ok(());
+    }
     let mut flags = Flags::default();
     let items = read_args(entry, args)?;
     let operands = options(items, e, &mut flags)?;
@@ -942,7 +950,16 @@ fn query(program: &str, args: &[Word]) -> Result<()> {
         && texts[1..].iter().all(|t| {
             t.is_some_and(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric()))
         });
-    if lists_signals || matches!(texts.as_slice(), [Some("--version" | "--help")]) {
+    // `tee` copying its input to standard output and to nothing else (`tee /dev/null`, as a
+    // pipeline's sink): options that only change how it copies, every operand the null device.
+    let copies_only = program == "tee"
+        && texts.iter().all(|t| {
+            matches!(
+                t,
+                Some("/dev/null" | "-a" | "--append" | "-i" | "--ignore-interrupts" | "-p")
+            )
+        });
+    if lists_signals || copies_only || matches!(texts.as_slice(), [Some("--version" | "--help")]) {
         Ok(())
     } else {
         Err(format!(
@@ -1466,6 +1483,12 @@ fn shell_code(unwrapped: bool, argument_vector: bool, args: &[Word]) -> Result<(
             ))
         }
     };
+    // Alone, `--version` and `--help` print and exit before any start-up file is read.
+    if let [only] = args
+        && matches!(only.literal(), Some("--version" | "--help"))
+    {
+        return Ok(());
+    }
     let mut code = false;
     let mut i = 0;
     while let Some(w) = args.get(i) {
@@ -1584,6 +1607,131 @@ fn xxd(args: &[Word], e: &mut Effects) -> Result<()> {
     }
     e.reads.extend(operands);
     Ok(())
+}
+
+/// `ip [OPTIONS] OBJECT [show|list] [dev NAME] [up]`: the listings of addresses, links,
+/// routes, neighbours and rules. `ip` reads single-dash long options and matches objects and
+/// verbs by prefix in the order of its own tables (`ip link s` is `set`): only exact
+/// spellings of harmless options and objects, and the verbs `show` and `list` written out,
+/// are read. Never `-n`/`-netns` (enters a namespace), `-b`/`-batch` (reads commands from a
+/// file), `-r`/`-resolve` (asks DNS).
+fn ip(args: &[Word]) -> Result<()> {
+    const OPTIONS: &[&str] = &[
+        "-4",
+        "-6",
+        "-0",
+        "-br",
+        "-brief",
+        "-c",
+        "-color",
+        "-color=auto",
+        "-color=always",
+        "-color=never",
+        "-j",
+        "-json",
+        "-p",
+        "-pretty",
+        "-s",
+        "-stats",
+        "-statistics",
+        "-d",
+        "-details",
+        "-o",
+        "-oneline",
+        "-h",
+        "-human",
+        "-human-readable",
+        "-iec",
+        "-V",
+        "-Version",
+    ];
+    const OBJECTS: &[&str] = &[
+        "a",
+        "addr",
+        "address",
+        "l",
+        "link",
+        "r",
+        "route",
+        "n",
+        "neigh",
+        "neighbor",
+        "neighbour",
+        "rule",
+    ];
+    let texts: Vec<&str> = args.iter().map(literal).collect::<Result<_>>()?;
+    let start = texts.iter().take_while(|t| t.starts_with('-')).count();
+    if let Some(t) = texts[..start].iter().find(|t| !OPTIONS.contains(t)) {
+        return Err(format!("`ip {t}` is not an option the policy reads"));
+    }
+    let rest = &texts[start..];
+    let Some((object, rest)) = rest.split_first() else {
+        return if start > 0
+            && texts[..start]
+                .iter()
+                .all(|t| matches!(*t, "-V" | "-Version"))
+        {
+            Ok(())
+        } else {
+            Err("`ip` without an object prints its usage".to_owned())
+        };
+    };
+    if !OBJECTS.contains(object) {
+        return Err(format!("`ip {object}` is not a listing the policy reads"));
+    }
+    let rest = match rest {
+        ["show" | "list", rest @ ..] => rest,
+        rest => rest,
+    };
+    let mut words = rest.iter();
+    while let Some(w) = words.next() {
+        match *w {
+            "up" => {}
+            "dev" => {
+                let name = words
+                    .next()
+                    .ok_or_else(|| "`ip … dev` lacks its device".to_owned())?;
+                if !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@'))
+                    || name.starts_with('-')
+                {
+                    return Err(format!("`{name}` is not a device name"));
+                }
+            }
+            other => {
+                return Err(format!(
+                    "`ip {object} {other}` may change the system: only `show`, `list`, `dev NAME` and `up` are read"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `netstat`: the table's options, no operands, and numeric addresses (`-n`,
+/// `--numeric-hosts`): otherwise it asks DNS for the name of every address it prints.
+fn netstat(entry: &Entry, args: &[Word]) -> Result<()> {
+    let mut numeric = false;
+    for item in read_args(entry, args)? {
+        match item {
+            Item::Operand(_, w) => {
+                return Err(format!(
+                    "`netstat {}` is not an option it is known to take",
+                    w.raw
+                ));
+            }
+            Item::Opt(opt, _) => {
+                numeric |= matches!(opt.display.as_str(), "-n" | "--numeric-hosts")
+                    || matches!(opt.display.as_str(), "-h" | "-V");
+            }
+        }
+    }
+    if numeric {
+        Ok(())
+    } else {
+        Err("`netstat` without `-n` asks DNS for the names of the addresses it prints".to_owned())
+    }
 }
 
 /// `set`: shell options that change nothing outside the shell; `set` alone prints every
@@ -1927,6 +2075,18 @@ mod tests {
         assert_eq!(e.trees[0].root.text(), "src");
         let e = modeled("sort -o out.txt in.txt");
         assert_eq!(e.writes[0].text(), "out.txt");
+        for writer in [
+            "iconv -t ascii -o out.txt in.txt",
+            "iconv --output=out.txt in.txt",
+            "shuf -o out.txt in.txt",
+            "shuf -eo out.txt a b",
+        ] {
+            assert_eq!(modeled(writer).writes[0].text(), "out.txt", "{writer}");
+        }
+        assert_eq!(
+            modeled("shuf --random-source=seed.bin a.txt").reads[0].text(),
+            "seed.bin"
+        );
         let e = modeled("uniq in.txt out.txt");
         assert_eq!(e.writes[0].text(), "out.txt");
     }
@@ -2031,6 +2191,82 @@ mod tests {
         unmodeled("shopt -s extglob");
         modeled("ss -tlnp");
         unmodeled("ss -K dst 1.2.3.4");
+    }
+
+    #[test]
+    fn system_listings_are_read_only_in_their_exact_spellings() {
+        for ok in [
+            "ip addr",
+            "ip a",
+            "ip -br -c addr show",
+            "ip -j -s link list dev eth0",
+            "ip route show",
+            "ip -4 a show up",
+            "ip neigh",
+            "ip -V",
+            "netstat -tlnp",
+            "netstat -an",
+            "netstat -rn",
+            "netstat --numeric-hosts -t",
+            "pgrep -l node",
+            "pgrep -c -x cargo",
+            "jq --version",
+            "yq -V",
+            "tee /dev/null",
+            "tee",
+            "tee -a /dev/null",
+            "bash --version",
+            "sh --help",
+            "iconv -f utf-8 -t ascii//TRANSLIT README.md",
+            "iconv -l",
+            "shuf -n 1 a.txt",
+            "shuf -e a b c",
+        ] {
+            modeled(ok);
+        }
+        for bad in [
+            // Abbreviated verbs are matched in ip's own order: `s` is `set`.
+            "ip link s eth0 down",
+            "ip link set eth0 down",
+            "ip addr add 10.0.0.1/24 dev eth0",
+            "ip a flush dev eth0",
+            "ip addr sh",
+            "ip route get 1.1.1.1",
+            "ip -r route",
+            "ip -resolve route",
+            "ip -n other addr",
+            "ip -netns other addr",
+            "ip netns exec other sh",
+            "ip -b cmds.txt",
+            "ip -batch cmds.txt",
+            "ip -force -b cmds.txt",
+            "ip monitor",
+            "ip addr show dev $(x)",
+            "ip",
+            "netstat -t",
+            "netstat -tlp",
+            "netstat -an extra",
+            "pgrep -a node",
+            "pgrep -f token",
+            "pgrep -lf node",
+            "pgrep -F pid.txt",
+            "pkill node",
+            "lsb_release -a",
+            "jq --version -n env",
+            "tee out.txt",
+            "tee /dev/null out.txt",
+            "tee -a log.txt",
+            "tee --output-error=warn /dev/null",
+            "tee /dev/null/../../tmp/x",
+            "tee /dev/nul",
+            "tee $x",
+            "bash --version -c 'rm -rf x'",
+            "bash --login --version",
+            "bash --rcfile x --version",
+            "iconv --from-code=utf-8 --unknown x",
+        ] {
+            unmodeled(bad);
+        }
     }
 
     #[test]

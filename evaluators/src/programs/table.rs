@@ -128,6 +128,12 @@ pub enum Special {
     Fingerprint,
     /// `printf` without `-v`.
     Printf,
+    /// `ip [OPTIONS] OBJECT [show|list]`: iproute2's listings; its single-dash long options
+    /// and its verbs' prefixes (`ip link s` is `set`) are read by their own reader.
+    Ip,
+    /// `netstat`: the table's options, and only with numeric output (otherwise it asks DNS
+    /// for the name of every address).
+    Netstat,
     /// `echo` and friends: every word is data.
     Echo,
     /// Toolchains: version queries, and the metadata subcommands the table names.
@@ -422,6 +428,22 @@ pub static PROGRAMS: &[Program] = &[
         "c|C|complement d|delete s|squeeze-repeats t|truncate-set1 help version",
         Text,
     ),
+    // Character sets are names glibc looks up in its own module list (`ascii//TRANSLIT`),
+    // never files.
+    p(
+        &["iconv"],
+        TextFilter,
+        "f|from-code=v t|to-code=v l|list c o|output=w s|silent verbose help usage V|version",
+        Paths,
+    ),
+    // With `-e` the operands are lines, not files: read as paths they only make the policy
+    // stricter.
+    p(
+        &["shuf"],
+        TextFilter,
+        "e|echo i|input-range=v n|head-count=v o|output=w random-source=r r|repeat z|zero-terminated help version",
+        Paths,
+    ),
     p(
         &["numfmt"],
         TextFilter,
@@ -639,6 +661,24 @@ pub static PROGRAMS: &[Program] = &[
         &["ss"],
         Info,
         "h|help V|version H|no-header O|oneline n|numeric r|resolve a|all l|listening          o|options e|extended m|memory p|processes i|info s|summary 4|ipv4 6|ipv6 0|packet          t|tcp M|mptcp S|sctp u|udp d|dccp w|raw x|unix T|threads A|query|socket=v          f|family=v",
+        Text,
+    ),
+    // Interfaces, addresses and routes: `ip addr`, `ip -br link show`.
+    p(&["ip"], Info, "", Special(Special::Ip)),
+    // Sockets with the names of the processes that hold them (`-p`), never the command lines;
+    // `-A|--protocol` takes a family, `--interfaces` lists interfaces.
+    p(
+        &["netstat"],
+        Info,
+        "a|all l|listening n|numeric numeric-hosts numeric-ports numeric-users t|tcp u|udp U|udplite w|raw x|unix 4|inet 6|inet6 A|protocol=v p|program e|extend o|timers W|wide r|route i|interfaces=? g|groups s|statistics M|masquerade v|verbose c|continuous C F h|help V|version",
+        Special(Special::Netstat),
+    ),
+    // Process ids and names (`-l`), never command lines: `-a` prints them and `-f` matches
+    // against them; `-F` reads a pid file.
+    p(
+        &["pgrep"],
+        Info,
+        "d|delimiter=v l|list-name v|inverse w|lightweight c|count g|pgroup=v G|group=v i|ignore-case n|newest o|oldest O|older=v P|parent=v s|session=v t|terminal=v u|euid=v U|uid=v x|exact r|runstates=v A|ignore-ancestors h|help V|version",
         Text,
     ),
     // `shopt` and `shopt NAME`: print shell options; setting one (`-s`, `-u`) changes how
