@@ -243,3 +243,127 @@ async fn written_names_only_known_when_they_run_are_judged_as_their_values() {
     ])
     .await;
 }
+
+#[tokio::test]
+async fn variables_the_script_assigns_are_judged_as_their_values() {
+    stances(&[
+        ("f=.claude/settings.json; echo x > $f", Stance::HardDeny),
+        ("f=.claude/settings.json; echo x > \"$f\"", Stance::HardDeny),
+        ("d=.claude; echo x > \"$d/settings.json\"", Stance::HardDeny),
+        ("f=.git/config; echo x >> \"$f\"", Stance::HardDeny),
+        ("export f=warrant.toml; echo x > \"$f\"", Stance::HardDeny),
+        (
+            "declare f=warrant.toml; truncate -s0 \"$f\"",
+            Stance::HardDeny,
+        ),
+        (
+            "a=(.claude); echo x > ${a[0]}/settings.json",
+            Stance::HardDeny,
+        ),
+        (
+            "d=.claude; f=$d/settings.json; echo x > $f",
+            Stance::HardDeny,
+        ),
+        ("f=$(echo warrant.toml); echo x > \"$f\"", Stance::HardDeny),
+        (
+            "if true; then f=warrant.toml; else f=out.txt; fi; echo x > \"$f\"",
+            Stance::HardDeny,
+        ),
+        ("f=warrant.toml; dd if=Cargo.toml of=$f", Stance::HardDeny),
+        (
+            "d=.claude; cd \"$d\" && echo x > settings.json",
+            Stance::HardDeny,
+        ),
+        // Values the script gives, none of them protected: settled by the mode.
+        ("out=target/x.txt; echo hi > \"$out\"", Stance::DefaultAsk),
+        ("out=target/x.txt; echo hi > $out", Stance::DefaultAsk),
+        ("d=target; mkdir -p \"$d/sub\"", Stance::DefaultAsk),
+        ("d=target; cd \"$d\" && echo hi > x.txt", Stance::DefaultAsk),
+        ("f=Cargo.toml; cp \"$f\" \"$f.bak\"", Stance::DefaultAsk),
+        (
+            "for f in a b; do echo $f > \"target/$f.txt\"; done",
+            Stance::DefaultAsk,
+        ),
+        (
+            "name=report; echo hi > \"target/${name}.txt\"",
+            Stance::DefaultAsk,
+        ),
+        ("tmp=$(mktemp); echo x > \"$tmp\"", Stance::DefaultAsk),
+        ("echo hi > /tmp/out.$$", Stance::DefaultAsk),
+        (
+            "mkdir -p build && cd build && echo x > out.txt",
+            Stance::DefaultAsk,
+        ),
+        // A variable only read is read as its values.
+        ("f=Cargo.toml; cat \"$f\"", Stance::PolicyAllow),
+    ])
+    .await;
+}
+
+#[tokio::test]
+async fn written_names_the_text_does_not_tell_bind() {
+    stances(&[
+        ("read f; echo x > \"$f\"", Stance::RequireAsk),
+        (
+            "read f <<< warrant.toml; echo x > \"$f\"",
+            Stance::RequireAsk,
+        ),
+        (
+            "printf -v f '%s' warrant.toml; echo x > \"$f\"",
+            Stance::RequireAsk,
+        ),
+        ("f=x; echo x > \"${f/x/warrant.toml}\"", Stance::RequireAsk),
+        ("f=warrant.tomlx; echo x > \"${f%x}\"", Stance::RequireAsk),
+        (
+            "f=.claude; f=$f/settings.json; echo x > $f",
+            Stance::RequireAsk,
+        ),
+        ("f=a; f+=.toml; cp Cargo.toml \"$f\"", Stance::RequireAsk),
+        (
+            "a=(Cargo.toml warrant.toml); cp \"${a[@]}\"",
+            Stance::RequireAsk,
+        ),
+        ("f=x; source ./env.sh; echo x > \"$f\"", Stance::RequireAsk),
+        ("RANDOM=x; echo x > \"out.$RANDOM\"", Stance::RequireAsk),
+        (
+            "mv Cargo.toml \"$(echo .claude)/settings.json\"",
+            Stance::RequireAsk,
+        ),
+        (
+            "cd $(echo .claude) && echo x > settings.json",
+            Stance::RequireAsk,
+        ),
+        (
+            "read d; cd \"$d\" && echo x > settings.json",
+            Stance::RequireAsk,
+        ),
+        (
+            "ls -d .*/ | while read d; do echo x > \"$d/settings.json\"; done",
+            Stance::RequireAsk,
+        ),
+        (
+            "cat list | while read f; do echo x > \"$f\"; done",
+            Stance::RequireAsk,
+        ),
+        (
+            "awk '{print $1}' Cargo.toml | xargs -I{} cp Cargo.toml {}",
+            Stance::RequireAsk,
+        ),
+    ])
+    .await;
+}
+
+#[tokio::test]
+async fn a_directory_the_script_makes_is_judged_where_the_text_puts_it() {
+    stances(&[
+        (
+            "mkdir -p .gemini && cd .gemini && echo x > settings.json",
+            Stance::HardDeny,
+        ),
+        (
+            "mkdir -p .codex; cd .codex; echo x > config.toml",
+            Stance::HardDeny,
+        ),
+    ])
+    .await;
+}

@@ -47,6 +47,10 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
             "(`{program}`) has arguments only known when they run"
         ));
     };
+    // What `mktemp` creates is judged as a command of its own; what it prints is known.
+    if program == "mktemp" && cmd.redirects.is_empty() {
+        return mktemp(script, cmd, &args).map(|name| vec![Output::Value(name)]);
+    }
     if !matches!(programs::model(cmd), Model::Modeled(_)) || !cmd.redirects.is_empty() {
         return Err(format!("(`{program}`) is not proven to only read"));
     }
@@ -231,6 +235,76 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
         }
         _ => Err(format!("(`{program}`) is not known to print only paths")),
     }
+}
+
+/// The name `mktemp` prints (its random letters left as the template's `X`s): the template
+/// (`tmp.XXXXXXXXXX` by default) in the directory of `-p DIR` or `--tmpdir=DIR`, else in
+/// `/tmp` with `-t`, `--tmpdir` or no template, else where it runs. The script's own
+/// `TMPDIR` would move it: then it is not known.
+///
+/// # Errors
+///
+/// Why the name is not known.
+fn mktemp(script: &Script, cmd: &SimpleCommand, args: &[&str]) -> Result<String, String> {
+    let moved = !cmd.assignments.is_empty()
+        || script.commands.iter().any(|c| {
+            c.assignments.iter().any(|a| a == "TMPDIR")
+                || c.words.iter().any(|w| w.raw.contains("TMPDIR"))
+        });
+    if moved {
+        return Err("(`mktemp`) may create its file where the script's `TMPDIR` says".to_owned());
+    }
+    let mut dir: Option<&str> = None;
+    let mut in_tmp = false;
+    let mut suffix = "";
+    let mut templates = Vec::new();
+    let mut i = 0;
+    let mut done = false;
+    while let Some(&a) = args.get(i) {
+        i += 1;
+        if done || !a.starts_with('-') || a == "-" {
+            templates.push(a);
+            continue;
+        }
+        match a {
+            "--" => done = true,
+            "-d" | "--directory" | "-u" | "--dry-run" | "-q" | "--quiet" => {}
+            "-t" | "--tmpdir" => in_tmp = true,
+            "-p" => {
+                dir = Some(
+                    args.get(i)
+                        .copied()
+                        .ok_or("(`mktemp -p`) names no directory")?,
+                );
+                i += 1;
+            }
+            _ if a.starts_with("--tmpdir=") => dir = Some(&a[9..]),
+            _ if a.starts_with("--suffix=") => suffix = &a[9..],
+            _ if a.starts_with("-p") => dir = Some(&a[2..]),
+            _ => {
+                // Clusters of the options without a value (`-dq`, `-dt`).
+                let letters = &a[1..];
+                if !letters.chars().all(|c| matches!(c, 'd' | 'u' | 'q' | 't')) {
+                    return Err(format!("(`mktemp`) has the option `{a}`"));
+                }
+                in_tmp |= letters.contains('t');
+            }
+        }
+    }
+    let template = match templates.as_slice() {
+        [] => {
+            in_tmp = true;
+            "tmp.XXXXXXXXXX"
+        }
+        [t] => *t,
+        _ => return Err("(`mktemp`) is given more than one template".to_owned()),
+    };
+    let name = format!("{template}{suffix}");
+    Ok(match dir {
+        Some(d) if !name.starts_with('/') => format!("{}/{name}", d.trim_end_matches('/')),
+        None if in_tmp && !name.contains('/') => format!("/tmp/{name}"),
+        _ => name,
+    })
 }
 
 /// Fails when an option is not one of `allowed` (a value given to an option that takes one

@@ -46,7 +46,105 @@ pub(super) fn judge(j: &mut Judge<'_>) {
         tree_copies(j, cmd);
         input_writes(j, cmd);
         run_time_writes(j, cmd);
+        unknown_writes(j, cmd);
     }
+}
+
+/// The names `cmd` writes: its redirections' targets, and what the program table says it
+/// writes; for a writer the table does not model, its operands (`dd`'s `of=`).
+fn written_words(cmd: &SimpleCommand) -> Vec<Word> {
+    let mut out: Vec<Word> = cmd
+        .redirects
+        .iter()
+        .filter(|r| r.kind == RedirectKind::Write)
+        .map(|r| r.target.clone())
+        .collect();
+    match crate::programs::model(cmd) {
+        crate::programs::Model::Modeled(e) => out.extend(e.writes),
+        crate::programs::Model::Unmodeled(_) => match cmd.program() {
+            Some("dd") => out.extend(
+                cmd.args()
+                    .iter()
+                    .filter(|w| w.raw.starts_with("of="))
+                    .cloned(),
+            ),
+            Some(p) if WRITERS.contains(&p) && !matches!(p, "sed" | "perl" | "curl" | "wget") => {
+                out.extend(
+                    cmd.args()
+                        .iter()
+                        .filter(|w| !w.prefix.starts_with('-'))
+                        .cloned(),
+                );
+            }
+            _ => {}
+        },
+    }
+    out
+}
+
+/// A written name whose value the text does not tell (`read f; echo x > "$f"`,
+/// `"$(cmd)/settings.json"`, `"${f%x}"`), or a relative one written in a directory only known
+/// when it runs (`cd "$(…)" && echo x > settings.json`), may be protected configuration: no
+/// mode settles it. A relative name written in a directory the script makes first is judged
+/// where the text puts it. Names the script's own variables, loops and modeled producers give known
+/// values are judged as those values instead ([`run_time_writes`]).
+fn unknown_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let mut variants = Vec::new();
+    for w in written_words(cmd) {
+        match w.literal() {
+            Some(t) => {
+                let t = t.strip_prefix("of=").unwrap_or(t);
+                if t.starts_with(['/', '~'])
+                    || t.is_empty()
+                    || t == "-"
+                    || j.places.locate(t, &cmd.cwd).place != Place::Unknown
+                {
+                    continue;
+                }
+                // A directory an earlier part makes (`mkdir -p .claude && cd .claude`) is
+                // not there yet: the name is judged where the text puts it.
+                if let WorkingDir::Dir(d) = &cmd.cwd
+                    && lexical(j.places, d, &WorkingDir::Root).is_some_and(|p| !p.exists())
+                    && let Some(path) = lexical(j.places, t, &cmd.cwd)
+                {
+                    let mut v = cmd.clone();
+                    v.cwd = WorkingDir::Root;
+                    let abs = Word::literal_text(path.to_string_lossy().into_owned());
+                    for slot in v
+                        .words
+                        .iter_mut()
+                        .skip(1)
+                        .chain(v.redirects.iter_mut().map(|r| &mut r.target))
+                    {
+                        if slot.literal() == Some(t) {
+                            *slot = abs.clone();
+                        }
+                    }
+                    variants.push(v);
+                } else {
+                    binding_ask(
+                        j,
+                        cmd,
+                        SHELL_WRITE,
+                        &format!(
+                            "writes `{t}` in a directory only known when it runs, which may hold protected configuration"
+                        ),
+                    );
+                }
+            }
+            None if w.domain.is_none() => binding_ask(
+                j,
+                cmd,
+                SHELL_WRITE,
+                &format!(
+                    "writes `{}`, a name only known when it runs, which may be protected configuration",
+                    w.raw
+                ),
+            ),
+            None => {}
+        }
+    }
+    keep_hard_denies(j, &variants);
 }
 
 /// The most files of a tree a producer prints that are looked at for protected ones.
@@ -123,11 +221,13 @@ fn protected_file_below(
 /// A written name only known when it runs whose values are known (a loop over a list or a
 /// glob, `$(ls *.toml)`, `$(git ls-files)`, what `xargs` appends, `find -exec`'s `{}`) is
 /// judged as each value: `for f in *.toml; do sed -i … "$f"; done` writes `warrant.toml`.
-/// A producer whose output is not known leaves the ordinary ask.
+/// A written name printed by a producer whose output is not known (`ls -d .*/ | while read
+/// d`, `… | xargs -I{} cp x {}`) may be protected configuration: a binding ask.
 fn run_time_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     if !writes(cmd) {
         return;
     }
+    let written = written_words(cmd);
     let mut variants = Vec::new();
     let slots = cmd.words.len() + cmd.redirects.len();
     for slot in 1..slots {
@@ -147,7 +247,23 @@ fn run_time_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             } else {
                 super::producer::outputs(j.script, p, 0)
             };
-            for out in outputs.into_iter().flatten() {
+            let outputs = match outputs {
+                Ok(o) => o,
+                Err(_) if !written.contains(word) => continue,
+                Err(why) => {
+                    binding_ask(
+                        j,
+                        cmd,
+                        SHELL_WRITE,
+                        &format!(
+                            "writes `{}`, names printed by a command that {why}, which may be protected configuration",
+                            word.raw
+                        ),
+                    );
+                    continue;
+                }
+            };
+            for out in outputs {
                 match out {
                     super::producer::Output::Value(v) | super::producer::Output::Listed(v) => {
                         values.push(v);

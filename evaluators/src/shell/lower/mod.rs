@@ -2,6 +2,7 @@
 
 pub(super) mod simple;
 mod unmodeled;
+mod variables;
 mod wrappers;
 
 use brush_parser::ast::{self, Command, CompoundCommand, CompoundList, Pipeline};
@@ -33,6 +34,14 @@ pub(super) struct Lowering<'s> {
     /// Whether a single simple command of plain words skips the shell parser
     /// ([`plain_command`]); off only to compare the two readings in tests.
     fast: bool,
+    /// Where the script assigns its variables, gathered as it is lowered.
+    sites: variables::Sites,
+    /// What the script's variables can hold, once the whole script was read: words made of
+    /// them are given their values when it is lowered again.
+    variables: Option<variables::Variables>,
+    /// Whether this is the first reading of the script (a second one follows when its
+    /// variables are known).
+    first: bool,
 }
 
 impl<'s> Lowering<'s> {
@@ -48,6 +57,9 @@ impl<'s> Lowering<'s> {
             readers: Vec::new(),
             assigned: Vec::new(),
             fast: true,
+            sites: variables::Sites::default(),
+            variables: Some(variables::Variables::specials(true)),
+            first: true,
         }
     }
 
@@ -83,11 +95,63 @@ impl<'s> Lowering<'s> {
         let program = parser
             .parse_program()
             .map_err(|e| ShellError::Syntax(e.to_string()))?;
-        self.cwd = cwd;
+        self.cwd = cwd.clone();
         for list in &program.complete_commands {
             self.list(list, depth, &[]);
         }
+        if depth == 0 && self.first {
+            self.with_variables(&program, cwd);
+        }
         Ok(())
+    }
+
+    /// Lowers the whole script again once the values its variables can hold are known
+    /// (every place that assigns them was read): words made of them get those values, and a
+    /// `cd` to one of them moves to it. The first reading stays when nothing is known, or
+    /// when the second one does not run the same commands.
+    fn with_variables(&mut self, program: &ast::Program, cwd: WorkingDir) {
+        let mut sites = std::mem::take(&mut self.sites);
+        for c in &self.script.commands {
+            sites.command(c);
+        }
+        // The first reading took `$RANDOM` or `$PWD` for the shell's: wrong if the script
+        // may assign them.
+        let guessed = self
+            .variables
+            .as_ref()
+            .is_some_and(variables::Variables::used_shells);
+        if guessed && sites.assign_shells() {
+            return self.again(program, cwd, variables::Variables::specials(false));
+        }
+        if let Some(known) = variables::Variables::of(sites) {
+            self.again(program, cwd, known);
+        }
+    }
+
+    /// Lowers the whole script again with what its variables can hold.
+    fn again(&mut self, program: &ast::Program, cwd: WorkingDir, known: variables::Variables) {
+        let mut again = Script::default();
+        let mut lowering = Lowering {
+            variables: Some(known),
+            fast: self.fast,
+            first: false,
+            ..Lowering::new(&mut again)
+        };
+        lowering.cwd = cwd;
+        for list in &program.complete_commands {
+            lowering.list(list, 0, &[]);
+        }
+        let final_cwd = lowering.cwd.clone();
+        let same = again.commands.len() == self.script.commands.len()
+            && again
+                .commands
+                .iter()
+                .zip(&self.script.commands)
+                .all(|(a, b)| a.program() == b.program() && a.parent == b.parent);
+        if same {
+            *self.script = again;
+            self.cwd = final_cwd;
+        }
     }
 
     /// Lowers nested code (a substitution, `bash -c`); returns the indices it added.
@@ -316,7 +380,8 @@ impl<'s> Lowering<'s> {
                     });
                 }
                 let mut feeds = pipe.to_vec();
-                let mut domain = Some(Domain {
+                // `for f; do`: the positional parameters, not known here.
+                let mut domain = f.values.as_ref().map(|_| Domain {
                     var: Some(f.variable_name.clone()),
                     ..Domain::default()
                 });
@@ -334,6 +399,8 @@ impl<'s> Lowering<'s> {
                         Some(d)
                     });
                 }
+                self.sites
+                    .add(&f.variable_name, variables::Site::Loop(domain.clone()));
                 let start = self.script.commands.len();
                 let entry = self.cwd.clone();
                 // The variable is the loop's in its body; after it, it keeps the environment's

@@ -87,6 +87,10 @@ impl Lowering<'_> {
                 words.push(self.word(&word.value, depth, feeds));
             }
             CommandPrefixOrSuffixItem::AssignmentWord(assignment, _) => {
+                let variable = match &assignment.name {
+                    ast::AssignmentName::VariableName(name)
+                    | ast::AssignmentName::ArrayElementName(name, _) => name.clone(),
+                };
                 match &assignment.name {
                     ast::AssignmentName::VariableName(name) => {
                         if assignment.append {
@@ -105,7 +109,16 @@ impl Lowering<'_> {
                         assignments.push(format!("{name}[]"));
                     }
                 }
-                values.push(self.assignment_value(&assignment.value, depth, feeds));
+                // `f+=x` makes a value of the environment's and more.
+                let append = assignment.append
+                    && matches!(assignment.value, ast::AssignmentValue::Scalar(_));
+                values.push(self.assignment_value(
+                    &variable,
+                    append,
+                    &assignment.value,
+                    depth,
+                    feeds,
+                ));
             }
             CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
                 self.process_substitution(kind, sub, depth, feeds);
@@ -119,23 +132,39 @@ impl Lowering<'_> {
     }
 
     /// Substitutions in an assigned value still run; the value, when literal.
+    /// The value is noted among the places the script assigns `name` (each element of an
+    /// array is one of its values).
     fn assignment_value(
         &mut self,
+        name: &str,
+        append: bool,
         value: &ast::AssignmentValue,
         depth: usize,
         feeds: &mut Vec<usize>,
     ) -> Option<String> {
+        use super::variables::Site;
         match value {
-            ast::AssignmentValue::Scalar(w) => self
-                .word(&w.value, depth, feeds)
-                .literal()
-                .map(str::to_owned),
+            ast::AssignmentValue::Scalar(w) => {
+                let word = self.word(&w.value, depth, feeds);
+                let literal = word.literal().map(str::to_owned);
+                let site = if append {
+                    Site::Unknown
+                } else {
+                    Site::Word(word)
+                };
+                self.sites.add(name, site);
+                literal
+            }
             ast::AssignmentValue::Array(items) => {
+                if items.is_empty() {
+                    self.sites.add(name, Site::Word(Word::literal_text("")));
+                }
                 for (k, v) in items {
                     if let Some(k) = k {
                         self.word(&k.value, depth, feeds);
                     }
-                    self.word(&v.value, depth, feeds);
+                    let word = self.word(&v.value, depth, feeds);
+                    self.sites.add(name, Site::Word(word));
                 }
                 None
             }
@@ -253,6 +282,14 @@ impl Lowering<'_> {
                 {
                     word.domain = Some(d.clone());
                 }
+                // A word made of the script's own variables is one of the values they give it.
+                if word.literal().is_none()
+                    && word.domain.is_none()
+                    && let Some(known) = &self.variables
+                {
+                    word.domain = known.word(raw, 0, self.cwd != crate::shell::WorkingDir::Unknown);
+                }
+                self.sites.defaults_in(raw);
                 for c in code {
                     // `${ cmd; }` runs `cmd` in the current shell: besides being unreadable as
                     // a word, its commands are judged (a hard deny inside stays one).

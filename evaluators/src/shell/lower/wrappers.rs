@@ -169,7 +169,16 @@ fn cd_target<'a>(program: &str, args: &'a [Word]) -> Option<CdTarget<'a>> {
     let mut operands = Vec::new();
     let mut options_done = false;
     for w in args {
-        let t = w.literal()?;
+        // A word of the script's variables that can take one value only is that value.
+        let t = w.literal().or_else(|| {
+            w.domain
+                .as_ref()
+                .filter(|d| d.producers.is_empty())
+                .and_then(|d| match d.values.as_slice() {
+                    [one] => Some(one.as_str()),
+                    _ => None,
+                })
+        })?;
         if !options_done && t == "--" {
             options_done = true;
             continue;

@@ -1,0 +1,559 @@
+//! The values the script's own variables can hold, whatever the order or the branch they are
+//! assigned in: every place that assigns a variable (`f=…`, `export f=…`, `declare f=…`,
+//! `a=(…)`, `a[1]=…`, `for f in …`) gives values, and the variable is known only when each
+//! of them is, and nothing assigns it in a way the text does not show (`read`, `printf -v`,
+//! `mapfile`, `getopts`, `unset`, `+=`, `${f:=…}`; `eval`, `source`, a nameref, `IFS` or a
+//! program only known when it runs may assign any). A word made of known variables and
+//! literal text is then known to be one of the values it can take ([`Domain`]): a write to
+//! `$f` is judged as a write to each value the script gives `f`.
+//!
+//! Whether the variable may still hold the environment's value where it is used (assigned on
+//! no path before) is the lowering's other question ([`super::Lowering`]'s `assigned`): such
+//! an expansion is judged as reading the environment.
+
+use brush_parser::ParserOptions;
+use brush_parser::word::{
+    Parameter, ParameterExpr, SpecialParameter, TildeExpr, WordPiece, WordPieceWithSource,
+};
+
+use crate::shell::{Domain, SimpleCommand, Word};
+
+/// The most values one word or variable is given; past it, it is unknown.
+const MAX_VALUES: usize = 64;
+
+/// How deep a variable's value may be made of other variables (`f=$d/x`).
+const MAX_DEPTH: usize = 4;
+
+/// Variables whose value is always a number (as long as the script gives them none): a
+/// number holds no `/`, so one stands for all of them in a path.
+const NUMERIC: &[&str] = &[
+    "RANDOM",
+    "SRANDOM",
+    "SECONDS",
+    "EPOCHSECONDS",
+    "LINENO",
+    "UID",
+    "EUID",
+    "PPID",
+    "BASHPID",
+];
+
+/// How one place in the script sets a variable.
+#[derive(Debug, Clone)]
+pub(super) enum Site {
+    /// To a word's value (a scalar, or one element of an array).
+    Word(Word),
+    /// To each value of a loop's list (`None`: not known).
+    Loop(Option<Domain>),
+    /// To a value the text does not show.
+    Unknown,
+}
+
+/// The places the script assigns its variables, gathered while it is lowered.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Sites {
+    sites: Vec<(String, Site)>,
+    /// Something may assign any variable.
+    opaque: bool,
+}
+
+impl Sites {
+    /// Whether the script may assign one of the shell's own variables (`RANDOM`, `PWD`, …),
+    /// or any variable.
+    pub(super) fn assign_shells(&self) -> bool {
+        self.opaque
+            || self
+                .sites
+                .iter()
+                .any(|(n, _)| n == "PWD" || NUMERIC.contains(&n.as_str()))
+    }
+
+    /// Notes that `name` is assigned as `site`.
+    pub(super) fn add(&mut self, name: &str, site: Site) {
+        self.sites.push((name.to_owned(), site));
+    }
+
+    /// Notes the variables a word assigns as it expands (`${f:=x}`, `${f=x}`).
+    pub(super) fn defaults_in(&mut self, raw: &str) {
+        let mut rest = raw;
+        while let Some(at) = rest.find("${") {
+            rest = &rest[at + 2..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let after = &rest[end..];
+            if end > 0 && (after.starts_with(":=") || after.starts_with('=')) {
+                let name = rest[..end].to_owned();
+                self.add(&name, Site::Unknown);
+            }
+        }
+    }
+
+    /// Notes the variables a command assigns through its arguments (`export f=x`, `read f`,
+    /// `printf -v f`, `unset f`), and whether it may assign any.
+    pub(super) fn command(&mut self, cmd: &SimpleCommand) {
+        // `IFS` set in the shell splits words otherwise than on blanks (`IFS= read` sets it
+        // for `read` alone).
+        if cmd.runs_dynamic_code
+            || (cmd.words.is_empty() && cmd.assignments.iter().any(|a| a == "IFS"))
+        {
+            self.opaque = true;
+        }
+        let Some(first) = cmd.words.first() else {
+            return;
+        };
+        let Some(program) = cmd.program() else {
+            // A program only known when it runs may be `read` or `declare`.
+            self.opaque |= first.literal().is_none();
+            return;
+        };
+        let args = cmd.args();
+        let identifier = |t: &str| crate::programs::is_identifier(t).then(|| t.to_owned());
+        match program {
+            "declare" | "typeset" | "local" | "export" | "readonly" => {
+                for w in args {
+                    let Some(t) = w.literal() else {
+                        // `export f=$(…)`: a name written out, its value computed.
+                        match w.raw.split_once('=') {
+                            Some((n, v)) if crate::programs::is_identifier(n) => {
+                                self.add(n, Site::Word(Word::dynamic(v, "")));
+                            }
+                            _ => self.opaque = true,
+                        }
+                        continue;
+                    };
+                    if t.starts_with(['-', '+']) {
+                        // A nameref assigns the variable it names; integer and case
+                        // attributes change every value assigned.
+                        self.opaque |= t.contains(['n', 'i', 'l', 'u', 'c']);
+                        continue;
+                    }
+                    if t.starts_with("IFS") {
+                        self.opaque = true;
+                    }
+                    match t.split_once('=') {
+                        Some((n, _)) if n.ends_with('+') => {
+                            self.add(n.trim_end_matches('+'), Site::Unknown);
+                        }
+                        Some((n, v)) => {
+                            let n = n.split('[').next().unwrap_or(n);
+                            self.add(n, Site::Word(Word::literal_text(v)));
+                        }
+                        // `local f` and `declare f` may leave it empty.
+                        None if matches!(program, "local" | "declare" | "typeset") => {
+                            self.add(t, Site::Unknown);
+                        }
+                        None => {}
+                    }
+                }
+            }
+            "read" | "mapfile" | "readarray" | "getopts" | "unset" | "let" | "wait" | "printf"
+            | "compgen" => {
+                // `mapfile -C CODE` runs code.
+                if matches!(program, "mapfile" | "readarray")
+                    && args.iter().any(|w| {
+                        w.literal()
+                            .is_none_or(|t| t.starts_with('-') && t.contains('C'))
+                    })
+                {
+                    self.opaque = true;
+                }
+                for w in args {
+                    match w.literal() {
+                        // `printf -vNAME`, `let f=1`.
+                        Some(t) => {
+                            let t = t.strip_prefix("-v").unwrap_or(t);
+                            let name = t.split(['=', '[', '+']).next().unwrap_or(t);
+                            if let Some(n) = identifier(name) {
+                                self.add(&n, Site::Unknown);
+                            }
+                        }
+                        None => self.opaque = true,
+                    }
+                }
+            }
+            // Code run later or elsewhere (a trap, an alias, a callback) may assign any.
+            "eval" | "source" | "." | "trap" | "alias" | "enable" | "fc" | "bind" | "complete" => {
+                self.opaque = true;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// What the script's variables can hold.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Variables {
+    sites: Vec<(String, Site)>,
+    /// Whether the shell's own variables ([`NUMERIC`] and `PWD`) are taken to hold what the
+    /// shell gives them: true unless the script may assign them.
+    shells: bool,
+    /// Whether a word was given a value of one of the shell's own variables.
+    used_shells: std::cell::Cell<bool>,
+}
+
+impl Variables {
+    /// The variables of `sites`; `None` when the script assigns none, or something may
+    /// assign any of them.
+    pub(super) fn of(sites: Sites) -> Option<Self> {
+        (!sites.opaque && !sites.sites.is_empty()).then_some(Self {
+            sites: sites.sites,
+            shells: true,
+            used_shells: std::cell::Cell::new(false),
+        })
+    }
+
+    /// What is known before the script is read: `$$` and `$HOME`, and, with `shells`, the
+    /// shell's own variables (`$RANDOM`, `$PWD`, …), until the script is found to assign
+    /// them ([`Sites::assign_shells`]).
+    pub(super) fn specials(shells: bool) -> Self {
+        Self {
+            shells,
+            ..Self::default()
+        }
+    }
+
+    /// Whether a word was given a value of one of the shell's own variables.
+    pub(super) fn used_shells(&self) -> bool {
+        self.used_shells.get()
+    }
+
+    /// Whether the script assigns `name` anywhere.
+    fn assigns(&self, name: &str) -> bool {
+        self.sites.iter().any(|(n, _)| n == name)
+    }
+
+    /// The values the script gives `name`; `None` when one is not known.
+    fn values(&self, name: &str, depth: usize) -> Option<Domain> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let mut out = Domain::default();
+        let mut any = false;
+        for (_, site) in self.sites.iter().filter(|(n, _)| n == name) {
+            any = true;
+            let d = match site {
+                Site::Unknown | Site::Loop(None) => return None,
+                Site::Loop(Some(d)) => d.clone(),
+                Site::Word(w) => match (w.literal(), &w.domain) {
+                    (Some(t), _) => Domain {
+                        values: vec![t.to_owned()],
+                        ..Domain::default()
+                    },
+                    (None, Some(d)) => d.clone(),
+                    (None, None) => self.word(&w.raw, depth + 1, false)?,
+                },
+            };
+            out.values.extend(d.values);
+            out.producers.extend(d.producers);
+            if out.values.len() > MAX_VALUES {
+                return None;
+            }
+        }
+        any.then_some(out)
+    }
+
+    /// The values a word (its source) can take, when it is made of literal text and the
+    /// script's own variables; `None` otherwise. A word that is one variable keeps the
+    /// commands whose output its value is (`f=$(…)`).
+    pub(crate) fn word(&self, raw: &str, depth: usize, here: bool) -> Option<Domain> {
+        if depth > MAX_DEPTH || !raw.contains('$') {
+            return None;
+        }
+        let pieces = brush_parser::word::parse(raw, &ParserOptions::default()).ok()?;
+        let mut acc = Acc {
+            vars: self,
+            depth,
+            here,
+            values: vec![String::new()],
+            whole: None,
+            parts: 0,
+        };
+        acc.pieces(&pieces, false)?;
+        if let Some(d) = acc.whole {
+            // Only a word that is one variable alone keeps the commands it is the output of.
+            return (acc.parts == 1).then_some(d);
+        }
+        Some(Domain {
+            values: acc.values,
+            ..Domain::default()
+        })
+    }
+}
+
+/// The values of a word read so far.
+struct Acc<'v> {
+    vars: &'v Variables,
+    depth: usize,
+    /// Whether the directory the word is used in is known.
+    here: bool,
+    values: Vec<String>,
+    /// The last variable's values, with the commands whose output they are.
+    whole: Option<Domain>,
+    /// How many pieces the word has (literal ones included).
+    parts: usize,
+}
+
+impl Acc<'_> {
+    fn text(&mut self, s: &str) {
+        self.parts += 1;
+        for v in &mut self.values {
+            v.push_str(s);
+        }
+    }
+
+    /// Every value so far followed by each of `options`.
+    fn each(&mut self, options: &[String]) -> Option<()> {
+        self.parts += 1;
+        if self.values.len() * options.len() > MAX_VALUES {
+            return None;
+        }
+        self.values = self
+            .values
+            .iter()
+            .flat_map(|v| options.iter().map(move |o| format!("{v}{o}")))
+            .collect();
+        Some(())
+    }
+
+    /// A variable's values; unquoted, each must stay one word (no blank splits it, and it is
+    /// not empty).
+    fn variable(&mut self, name: &str, quoted: bool) -> Option<()> {
+        let domain = match self.vars.values(name, self.depth) {
+            Some(d) => d,
+            None if self.vars.shells && NUMERIC.contains(&name) && !self.vars.assigns(name) => {
+                self.vars.used_shells.set(true);
+                Domain {
+                    values: vec!["0".to_owned()],
+                    ..Domain::default()
+                }
+            }
+            // The directory the command runs in, when the lowering knows it: `.` there.
+            None if self.vars.shells && self.here && name == "PWD" && !self.vars.assigns(name) => {
+                self.vars.used_shells.set(true);
+                Domain {
+                    values: vec![".".to_owned()],
+                    ..Domain::default()
+                }
+            }
+            None => return None,
+        };
+        if !quoted
+            && domain
+                .values
+                .iter()
+                .any(|v| v.is_empty() || v.contains(char::is_whitespace))
+        {
+            return None;
+        }
+        if !domain.producers.is_empty() {
+            // Only a word that is this variable alone keeps its producers.
+            self.parts += 1;
+            self.whole = Some(domain);
+            return Some(());
+        }
+        self.each(&domain.values)
+    }
+
+    fn pieces(&mut self, pieces: &[WordPieceWithSource], quoted: bool) -> Option<()> {
+        for p in pieces {
+            match &p.piece {
+                WordPiece::Text(s) => {
+                    if !quoted && s.contains('{') {
+                        return None;
+                    }
+                    self.text(s);
+                }
+                WordPiece::SingleQuotedText(s) => self.text(s),
+                WordPiece::AnsiCQuotedText(s) => {
+                    let decoded = crate::shell::words::ansi_c(s)?;
+                    self.text(&decoded);
+                }
+                WordPiece::EscapeSequence(s) => {
+                    if s != "\\\n" {
+                        self.text(s.strip_prefix('\\').unwrap_or(s));
+                    }
+                }
+                WordPiece::DoubleQuotedSequence(inner)
+                | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                    if inner.is_empty() {
+                        self.text("");
+                    }
+                    self.pieces(inner, true)?;
+                }
+                WordPiece::TildeExpansion(TildeExpr::Home) => self.text("~"),
+                WordPiece::ParameterExpansion(expr) => self.parameter(expr, quoted)?,
+                _ => return None,
+            }
+        }
+        Some(())
+    }
+
+    fn parameter(&mut self, expr: &ParameterExpr, quoted: bool) -> Option<()> {
+        let (parameter, default) = match expr {
+            ParameterExpr::Parameter {
+                parameter,
+                indirect: false,
+            } => (parameter, None),
+            // `${f:-x}`, `${f-x}`: the variable's values or the default's.
+            ParameterExpr::UseDefaultValues {
+                parameter,
+                indirect: false,
+                default_value,
+                ..
+            } => (parameter, Some(default_value.clone().unwrap_or_default())),
+            _ => return None,
+        };
+        let name = match parameter {
+            Parameter::Named(n) if n == "HOME" => {
+                self.text("~");
+                return Some(());
+            }
+            Parameter::Named(n) => n.as_str(),
+            // An element of an array, or all of them: any of its values.
+            Parameter::NamedWithIndex { name, index }
+                if index.chars().all(|c| c.is_ascii_digit()) =>
+            {
+                name.as_str()
+            }
+            // All elements are as many words: known only when there is one.
+            Parameter::NamedWithAllIndices { name, .. } => {
+                let one = self
+                    .vars
+                    .values(name, self.depth)
+                    .is_some_and(|d| d.values.len() == 1 && d.producers.is_empty());
+                if !one {
+                    return None;
+                }
+                name.as_str()
+            }
+            // The shell's process number, which names temporary files (`out.$$`).
+            Parameter::Special(SpecialParameter::ProcessId) => {
+                self.text("0");
+                return Some(());
+            }
+            _ => return None,
+        };
+        let Some(default) = default else {
+            return self.variable(name, quoted);
+        };
+        let mut values = self.vars.values(name, self.depth)?;
+        if !values.producers.is_empty() {
+            return None;
+        }
+        let of_default = if default.contains('$') {
+            self.vars
+                .word(&format!("\"{default}\""), self.depth + 1, self.here)?
+        } else {
+            Domain {
+                values: vec![default],
+                ..Domain::default()
+            }
+        };
+        if !of_default.producers.is_empty() {
+            return None;
+        }
+        values.values.extend(of_default.values);
+        if !quoted
+            && values
+                .values
+                .iter()
+                .any(|v| v.is_empty() || v.contains(char::is_whitespace))
+        {
+            return None;
+        }
+        self.each(&values.values)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(sites: &[(&str, &str)]) -> Variables {
+        let mut s = Sites::default();
+        for (n, v) in sites {
+            s.add(n, Site::Word(Word::literal_text(*v)));
+        }
+        Variables::of(s).expect("known")
+    }
+
+    fn values(v: &Variables, raw: &str) -> Option<Vec<String>> {
+        v.word(raw, 0, true).map(|d| d.values)
+    }
+
+    #[test]
+    fn words_of_known_variables_take_their_values() {
+        let v = vars(&[
+            ("f", ".claude/settings.json"),
+            ("d", ".claude"),
+            ("d", "src"),
+        ]);
+        assert_eq!(values(&v, "$f").unwrap(), [".claude/settings.json"]);
+        assert_eq!(values(&v, "\"${f}\"").unwrap(), [".claude/settings.json"]);
+        assert_eq!(
+            values(&v, "$d/settings.json").unwrap(),
+            [".claude/settings.json", "src/settings.json"]
+        );
+        assert_eq!(
+            values(&v, "\"${x:-.claude/settings.json}\""),
+            None,
+            "x has no value the script gives"
+        );
+        assert_eq!(
+            values(&v, "${d:-.git}/config").unwrap(),
+            [".claude/config", "src/config", ".git/config"]
+        );
+        assert_eq!(values(&v, "out.$$").unwrap(), ["out.0"]);
+        // Operations on the value are not followed.
+        assert_eq!(values(&v, "${f/x/y}"), None);
+        assert_eq!(values(&v, "${f%x}"), None);
+        assert_eq!(values(&v, "$(echo x)/y"), None);
+        assert_eq!(values(&v, "$1"), None);
+    }
+
+    #[test]
+    fn a_value_that_splits_or_vanishes_unquoted_is_unknown() {
+        let v = vars(&[("f", "a .env"), ("e", "")]);
+        assert_eq!(values(&v, "$f"), None);
+        assert_eq!(values(&v, "$e"), None);
+        assert_eq!(values(&v, "\"$f\"").unwrap(), ["a .env"]);
+    }
+
+    #[test]
+    fn a_variable_assigned_unseen_is_unknown() {
+        let mut s = Sites::default();
+        s.add("f", Site::Word(Word::literal_text("a")));
+        s.add("f", Site::Unknown);
+        let v = Variables::of(s).expect("known");
+        assert_eq!(values(&v, "$f"), None);
+        let mut s = Sites::default();
+        s.command(&SimpleCommand {
+            assignments: vec!["IFS".to_owned()],
+            assignment_values: vec![Some("/".to_owned())],
+            ..SimpleCommand::default()
+        });
+        s.add("f", Site::Word(Word::literal_text("a")));
+        assert!(Variables::of(s).is_none());
+        let mut s = Sites::default();
+        s.add("f", Site::Word(Word::literal_text("a")));
+        s.defaults_in("${f:=.claude}");
+        let v = Variables::of(s).expect("known");
+        assert_eq!(values(&v, "$f"), None);
+    }
+
+    #[test]
+    fn variables_made_of_variables() {
+        let mut s = Sites::default();
+        s.add("d", Site::Word(Word::literal_text(".claude")));
+        s.add("f", Site::Word(Word::dynamic("$d/settings.json", "")));
+        let v = Variables::of(s).expect("known");
+        assert_eq!(values(&v, "$f").unwrap(), [".claude/settings.json"]);
+        // A variable made of itself is never known.
+        let mut s = Sites::default();
+        s.add("f", Site::Word(Word::literal_text(".claude")));
+        s.add("f", Site::Word(Word::dynamic("$f/settings.json", "")));
+        let v = Variables::of(s).expect("known");
+        assert_eq!(values(&v, "$f"), None);
+    }
+}
