@@ -619,7 +619,7 @@ fn special(
         Special::Xxd => xxd(args, e),
         Special::Ip => ip(args),
         Special::Netstat => netstat(entry, args),
-        Special::ShellCode => shell_code(cmd_wraps, argument_vector, args),
+        Special::ShellCode => shell_code(cmd_wraps, argument_vector, args, e),
         Special::Printenv => {
             let mut names = 0;
             for item in read_args(entry, args)? {
@@ -1469,7 +1469,12 @@ fn declare(program: &str, args: &[Word]) -> Result<()> {
 /// One login shell is the agent's own: a shell tool given an argument vector
 /// (`argument_vector`, Codex's `["bash", "-lc", SCRIPT]`) runs every command that way, the
 /// person's start-up files included, whatever the command; the script it runs is judged.
-fn shell_code(unwrapped: bool, argument_vector: bool, args: &[Word]) -> Result<()> {
+fn shell_code(
+    unwrapped: bool,
+    argument_vector: bool,
+    args: &[Word],
+    e: &mut Effects,
+) -> Result<()> {
     const FLAGS: &str = "ceuxvfnE";
     const NAMES: &[&str] = &[
         "errexit", "nounset", "pipefail", "xtrace", "verbose", "noglob",
@@ -1490,14 +1495,25 @@ fn shell_code(unwrapped: bool, argument_vector: bool, args: &[Word]) -> Result<(
         return Ok(());
     }
     let mut code = false;
+    // `-n` (noexec): the shell reads its script and runs nothing, unless `+n` turns it off
+    // again or a login shell first runs the user's start-up files.
+    let mut noexec = false;
+    let mut logs_in = false;
+    let mut script = None;
     let mut i = 0;
     while let Some(w) = args.get(i) {
         let t = literal(w)?;
         i += 1;
         match t {
             "--noprofile" | "--norc" | "--posix" => continue,
-            "--login" => login(t)?,
-            "--" => break,
+            "--login" => {
+                logs_in = true;
+                login(t)?;
+            }
+            "--" => {
+                script = args.get(i);
+                break;
+            }
             _ if t.starts_with("--") => {
                 return Err(format!(
                     "`{t}` makes the shell read start-up files or is not known"
@@ -1516,7 +1532,11 @@ fn shell_code(unwrapped: bool, argument_vector: bool, args: &[Word]) -> Result<(
                             }
                         }
                         'c' => code = true,
-                        'l' if t.starts_with('-') => login(t)?,
+                        'n' => noexec = t.starts_with('-'),
+                        'l' if t.starts_with('-') => {
+                            logs_in = true;
+                            login(t)?;
+                        }
                         c if FLAGS.contains(c) => {}
                         c => {
                             return Err(format!(
@@ -1526,8 +1546,21 @@ fn shell_code(unwrapped: bool, argument_vector: bool, args: &[Word]) -> Result<(
                     }
                 }
             }
-            _ => break,
+            _ => {
+                script = Some(w);
+                break;
+            }
         }
+    }
+    if noexec && !code && !logs_in {
+        // `bash -n script.sh`: a syntax check; `-v` prints the script's lines.
+        if let Some(script) = script {
+            if may_split(script) {
+                return Err(format!("`{}` may become several words", script.raw));
+            }
+            e.reads.push(script.clone());
+        }
+        return Ok(());
     }
     if !code || !unwrapped {
         return Err("the shell runs a script or input the policy does not read".to_owned());
@@ -1876,6 +1909,26 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
             Ok(())
         }
         ("rustup", ["show"] | ["show", "active-toolchain"]) => Ok(()),
+        // The path of the binary a proxy would run, in the toolchain the directory selects.
+        ("rustup", ["which", tool])
+            if !tool.is_empty()
+                && !tool.starts_with('-')
+                && tool
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_')) =>
+        {
+            Ok(())
+        }
+        ("cargo", ["locate-project", rest @ ..])
+            if matches!(
+                rest,
+                ["--message-format", "plain" | "json"]
+                    | ["--workspace", "--message-format", "plain" | "json"]
+                    | ["--message-format", "plain" | "json", "--workspace"]
+            ) =>
+        {
+            Ok(())
+        }
         ("cargo", ["locate-project", rest @ ..])
             if rest.iter().all(|t| {
                 matches!(
@@ -2217,6 +2270,10 @@ mod tests {
             "tee -a /dev/null",
             "bash --version",
             "sh --help",
+            "bash -n scripts/build.sh",
+            "sh -n scripts/build.sh",
+            "bash -nv scripts/build.sh arg",
+            "bash -n",
             "iconv -f utf-8 -t ascii//TRANSLIT README.md",
             "iconv -l",
             "shuf -n 1 a.txt",
@@ -2262,6 +2319,19 @@ mod tests {
             "tee $x",
             "bash --version -c 'rm -rf x'",
             "bash --login --version",
+            "bash scripts/build.sh",
+            "bash -n +n scripts/build.sh",
+            "bash -n -l scripts/build.sh",
+            "bash -n --login scripts/build.sh",
+            "bash -n --rcfile x scripts/build.sh",
+            "bash -n -i scripts/build.sh",
+            "bash -n -s",
+            "bash -n $f",
+            "vmstat --frobnicate",
+            "rustup which --toolchain x cargo",
+            "rustup which ../x",
+            "cargo locate-project --message-format x",
+            "cargo locate-project --manifest-path ../x/Cargo.toml",
             "bash --rcfile x --version",
             "iconv --from-code=utf-8 --unknown x",
         ] {

@@ -673,6 +673,14 @@ pub static PROGRAMS: &[Program] = &[
         "a|all l|listening n|numeric numeric-hosts numeric-ports numeric-users t|tcp u|udp U|udplite w|raw x|unix 4|inet 6|inet6 A|protocol=v p|program e|extend o|timers W|wide r|route i|interfaces=? g|groups s|statistics M|masquerade v|verbose c|continuous C F h|help V|version",
         Special(Special::Netstat),
     ),
+    // Memory, processes' counts, disks and slabs from `/proc`; the operands are a delay and a
+    // count.
+    p(
+        &["vmstat"],
+        Info,
+        "a|active f|forks m|slabs n|one-header s|stats d|disk D|disk-sum p|partition=v S|unit=v w|wide t|timestamp y|no-first h|help V|version",
+        Text,
+    ),
     // Process ids and names (`-l`), never command lines: `-a` prints them and `-f` matches
     // against them; `-F` reads a pid file.
     p(
