@@ -408,17 +408,44 @@ pub(crate) fn program_free(text: &str) -> Result<RepoSettings, &'static str> {
 /// The `core.hooksPath` values of the configurations git reads besides the repository's
 /// own ([`outer_configs`]) and of every file they include (`include.path`,
 /// `includeIf.<condition>.path`, whatever the condition), as written. A missing file is
-/// read as empty.
+/// read as empty. Those configurations are the person's and are trusted: they are protected
+/// configuration, which no call writes, and so is git's configuration directory
+/// (`$XDG_CONFIG_HOME/git`, `~/.config/git`). A file they include from anywhere else (the
+/// workspace, `~/.gitconfig.local`, a dotfiles checkout) is one a call may write: it must
+/// name no program ([`program_free`]), as the repository's own configuration.
 ///
 /// # Errors
 ///
-/// A file that cannot be read, an include whose path is not read here, or includes nested
-/// too deep.
+/// A file that cannot be read, an include whose path is not read here, includes nested
+/// too deep, or an included file a call may write that may make git run a program.
 pub(crate) fn outer_hooks_paths(home: Option<&Path>) -> Result<Vec<String>, String> {
     let mut found = Vec::new();
     let mut included = Vec::new();
     for file in outer_configs(home) {
         hooks_paths_in(&file, home, 0, &mut found, &mut included)?;
+    }
+    let var = std::env::var_os("XDG_CONFIG_HOME").filter(|v| !v.is_empty());
+    let git_dir = match (var, home) {
+        (Some(xdg), _) => Some(Path::new(&xdg).join("git")),
+        (None, Some(home)) => Some(home.join(".config/git")),
+        (None, None) => None,
+    };
+    let git_dir = git_dir.map(|d| std::fs::canonicalize(&d).unwrap_or(d));
+    for file in included {
+        // A missing file reads as empty; a call creating it is judged when git next runs.
+        let Ok(real) = std::fs::canonicalize(&file) else {
+            continue;
+        };
+        if git_dir.as_ref().is_some_and(|d| real.starts_with(d)) {
+            continue;
+        }
+        let text = super::small_file::read_text(&real)?.unwrap_or_default();
+        if let Err(why) = program_free(&text) {
+            return Err(format!(
+                "`{}`, which the user's git configuration includes, is a file a call may write, and holds {why}",
+                file.display()
+            ));
+        }
     }
     Ok(found)
 }
@@ -729,12 +756,12 @@ mod tests {
                 "h",
             ),
         ] {
-            std::fs::write(home.path().join(".more"), text).unwrap();
+            std::fs::write(home.path().join(".gitconfig"), text).unwrap();
             let found = outer_hooks_paths(Some(home.path())).unwrap();
             assert!(found.contains(&want.to_owned()), "{text}: {found:?}");
         }
         for unread in ["[core]\n\thooksPath = a\\tb\n", "[core\n\thooksPath = x\n"] {
-            std::fs::write(home.path().join(".more"), unread).unwrap();
+            std::fs::write(home.path().join(".gitconfig"), unread).unwrap();
             assert!(outer_hooks_paths(Some(home.path())).is_err(), "{unread}");
         }
     }
@@ -812,5 +839,46 @@ mod tests {
         let unread = dir.path().join("a-directory");
         std::fs::create_dir(&unread).unwrap();
         assert!(remote_url_credential(&unread).is_some());
+    }
+
+    #[test]
+    fn a_file_the_user_configuration_includes_where_a_call_may_write_must_run_nothing() {
+        if std::env::var_os("GIT_CONFIG_GLOBAL").is_some()
+            || std::env::var_os("XDG_CONFIG_HOME").is_some()
+        {
+            return;
+        }
+        let home = tempfile::tempdir().unwrap();
+        let ws = tempfile::tempdir().unwrap();
+        std::fs::create_dir(ws.path().join("tools")).unwrap();
+        std::fs::create_dir_all(home.path().join(".config/git")).unwrap();
+        let included = ws.path().join("tools/gitconfig");
+        std::fs::write(
+            home.path().join(".gitconfig"),
+            format!(
+                "[alias]\n\tst = !git status\n[include]\n\tpath = {}\n\tpath = ~/.config/git/more\n",
+                included.display()
+            ),
+        )
+        .unwrap();
+        // git's configuration directory is the person's, as `~/.gitconfig` is.
+        std::fs::write(
+            home.path().join(".config/git/more"),
+            "[core]\n\tpager = delta\n",
+        )
+        .unwrap();
+        let check = |text: &str| {
+            std::fs::write(&included, text).unwrap();
+            outer_hooks_paths(Some(home.path()))
+        };
+        assert!(check("[user]\n\tname = a\n").is_ok());
+        for runs in [
+            "[core]\n\tfsmonitor = touch x\n",
+            "[core]\n\tpager = sh\n",
+            "[alias]\n\tx = !sh\n",
+            "[include]\n\tpath = ../more\n",
+        ] {
+            assert!(check(runs).is_err(), "{runs}");
+        }
     }
 }

@@ -1395,7 +1395,7 @@ pub(crate) fn workspace_git_unproven(
         Ok(paths) => paths,
         Err(why) => {
             return Some(format!(
-                "runs git, whose hooks directory is not known: {why}"
+                "runs git with the user's configuration, which is not proven: {why}"
             ));
         }
     };
