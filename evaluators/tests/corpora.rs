@@ -300,6 +300,31 @@ fn fixture_workspace() -> tempfile::TempDir {
             "2024-01-01: info: started\n2024-01-01: error: failed\n",
         ),
         ("scripts/build.sh", "#!/bin/sh\ncargo build --release\n"),
+        // Crates whose builds take code from outside the workspace, and two that do not.
+        (
+            "crates/outdep/Cargo.toml",
+            "[package]\nname = \"outdep\"\nversion = \"0.1.0\"\n\n[dependencies]\nevil = { path = \"../../../evil\" }\n",
+        ),
+        (
+            "crates/gitdep/Cargo.toml",
+            "[package]\nname = \"gitdep\"\nversion = \"0.1.0\"\n\n[dependencies]\nevil = { git = \"https://example.com/evil.git\" }\n",
+        ),
+        (
+            "crates/patched/Cargo.toml",
+            "[package]\nname = \"patched\"\nversion = \"0.1.0\"\n\n[dependencies]\nserde = \"1\"\n\n[patch.crates-io]\nserde = { path = \"/tmp/evil-serde\" }\n",
+        ),
+        (
+            "crates/transitive/Cargo.toml",
+            "[package]\nname = \"transitive\"\nversion = \"0.1.0\"\n\n[dependencies]\noutdep = { path = \"../outdep\" }\n",
+        ),
+        (
+            "crates/app/Cargo.toml",
+            "[package]\nname = \"app\"\nversion = \"0.1.0\"\n\n[dependencies]\nutil = { path = \"../util\" }\nserde = \"1\"\n",
+        ),
+        (
+            "crates/util/Cargo.toml",
+            "[package]\nname = \"util\"\nversion = \"0.1.0\"\nbuild = \"build.rs\"\n",
+        ),
         // What the rules of some cases protect: configured, not built-in, secrets.
         ("private/token.txt", "internal-token-value\n"),
         ("private/notes/plan.md", "# plan\n"),

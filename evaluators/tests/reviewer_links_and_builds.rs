@@ -98,3 +98,62 @@ async fn nested_and_patch_header_names_are_checked() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_build_that_compiles_crates_from_outside_is_not_routine() {
+    let ws = workspace();
+    let outside = tempfile::tempdir().expect("dir");
+    let evil = outside.path().join("evil");
+    std::fs::create_dir_all(&evil).unwrap();
+    std::fs::write(
+        evil.join("Cargo.toml"),
+        "[package]\nname = \"evil\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    let write = |rel: &str, text: &str| {
+        let path = ws.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        "Cargo.toml",
+        "[workspace]\nmembers = [\"crates/*\"]\nresolver = \"2\"\n",
+    );
+    write(
+        "crates/a/Cargo.toml",
+        "[package]\nname = \"a\"\nversion = \"0.1.0\"\n[dependencies]\nb = { path = \"../b\" }\n",
+    );
+    write(
+        "crates/b/Cargo.toml",
+        "[package]\nname = \"b\"\nversion = \"0.1.0\"\n",
+    );
+    // The workspace's own crates: routine.
+    for c in [
+        "cargo build",
+        "cargo test",
+        "cd crates/a && cargo test",
+        "cargo check --manifest-path crates/a/Cargo.toml",
+    ] {
+        assert_eq!(judge(ws.path(), bash(c)).await, Behavior::Allow, "{c}");
+    }
+    // A path dependency outside, in a member the build reaches through another.
+    write(
+        "crates/b/Cargo.toml",
+        &format!(
+            "[package]\nname = \"b\"\nversion = \"0.1.0\"\n[dependencies]\nevil = {{ path = \"{}\" }}\n",
+            evil.display()
+        ),
+    );
+    allows_then_asks(
+        ws.path(),
+        "ls",
+        &[
+            "cargo build",
+            "cargo test --workspace",
+            "cd crates/a && cargo test",
+            "cargo check --manifest-path crates/a/Cargo.toml",
+            "cargo clippy --all-targets",
+        ],
+    )
+    .await;
+}

@@ -251,12 +251,24 @@ fn stays_inside(value: &str) -> bool {
 /// binary from anywhere.
 fn build_configured(root: &std::path::Path, script: Option<&shell::Script>) -> bool {
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    let root = root.as_path();
+    match build_dirs(&root, script) {
+        Some(dirs) => dirs.iter().any(|d| build_configured_in(d)),
+        None => true,
+    }
+}
+
+/// The directories the script's builds start in (resolved), each with every directory above
+/// it up to the workspace `root` (resolved); `None` when one is only known when it runs or
+/// lies outside the workspace.
+fn build_dirs(
+    root: &std::path::Path,
+    script: Option<&shell::Script>,
+) -> Option<Vec<std::path::PathBuf>> {
     let mut dirs = vec![root.to_path_buf()];
     for (_, cmd) in script.into_iter().flat_map(shell::Script::leaves) {
         match &cmd.cwd {
             shell::WorkingDir::Root => {}
-            shell::WorkingDir::Unknown => return true,
+            shell::WorkingDir::Unknown => return None,
             shell::WorkingDir::Dir(d) => {
                 // A directory that does not exist holds no configuration: a `cd` into it
                 // fails, and the shell stays where an earlier command ran (looked at too).
@@ -264,7 +276,7 @@ fn build_configured(root: &std::path::Path, script: Option<&shell::Script>) -> b
                     continue;
                 };
                 if !dir.starts_with(root) {
-                    return true;
+                    return None;
                 }
                 let mut at = Some(dir.as_path());
                 while let Some(d) = at.filter(|d| d.starts_with(root) && *d != root) {
@@ -274,7 +286,38 @@ fn build_configured(root: &std::path::Path, script: Option<&shell::Script>) -> b
             }
         }
     }
-    dirs.iter().any(|d| build_configured_in(d))
+    Some(dirs)
+}
+
+/// What a build of the script compiles or runs from outside the workspace through cargo's
+/// manifests (see [`crate::programs::build_config::cargo_code_outside`]), in words: a `path`
+/// or `git` dependency or `[patch]` from elsewhere runs its build script and compiles its
+/// code at build time. Read from every directory a build starts in and every manifest
+/// `--manifest-path` names; `None` when nothing comes from outside.
+fn build_code_outside(root: &std::path::Path, script: &shell::Script) -> Option<String> {
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut starts = build_dirs(&root, Some(script))?;
+    for (_, cmd) in script.leaves() {
+        let base = match &cmd.cwd {
+            shell::WorkingDir::Dir(d) => root.join(d),
+            _ => root.clone(),
+        };
+        let args: Vec<&str> = cmd.args().iter().filter_map(shell::Word::literal).collect();
+        for (k, arg) in args.iter().enumerate() {
+            let manifest = match arg.strip_prefix("--manifest-path") {
+                Some("") => args.get(k + 1).copied(),
+                Some(v) => v.strip_prefix('='),
+                None => None,
+            };
+            if let Some(dir) = manifest
+                .and_then(|m| std::fs::canonicalize(base.join(m)).ok())
+                .and_then(|m| m.parent().map(std::path::Path::to_path_buf))
+            {
+                starts.push(dir);
+            }
+        }
+    }
+    crate::programs::build_config::cargo_code_outside(&root, &starts)
 }
 
 /// Whether the directory `dir` itself holds build configuration or a toolchain selector that
@@ -757,8 +800,17 @@ const PROTECTED: &[&str] = &[
     "CLAUDE.md",
     "CLAUDE.local.md",
     "AGENTS.md",
+    // Codex reads it in place of `AGENTS.md` in the same directory.
+    "AGENTS.override.md",
     "AGENT.md",
     "GEMINI.md",
+    // Zed's project rules (Zed also reads the other agents' files listed here), Crush's,
+    // Warp's, Augment's and OpenHands' instructions.
+    ".rules",
+    "CRUSH.md",
+    "WARP.md",
+    ".augment-guidelines",
+    ".openhands",
     ".qwen",
     "QWEN.md",
     ".amp",
@@ -1621,7 +1673,14 @@ impl Classifier for HeuristicClassifier {
             }
         });
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
-        let routine = script.is_some_and(routine_builds)
+        let builds = script.is_some_and(routine_builds);
+        // A build that compiles and runs code from outside the workspace (a path or git
+        // dependency, a `[patch]` from elsewhere) is not routine, and says why.
+        let outside = script
+            .filter(|_| builds)
+            .and_then(|s| build_code_outside(&review.context.workspace_root, s));
+        let routine = builds
+            && outside.is_none()
             && !build_configured(&review.context.workspace_root, script)
             && script.is_none_or(|s| build_paths_inside(&review.context.workspace_root, s));
         // Every finding of the call is weighed; the worst decides.
@@ -1630,6 +1689,18 @@ impl Classifier for HeuristicClassifier {
             return Ok(by_name(&call.tool_name));
         };
         let mut c = judged.fold(first, worse);
+        if let Some(why) = outside {
+            c = worse(
+                c,
+                verdict(
+                    Behavior::Ask,
+                    Risk::High,
+                    Confidence::High,
+                    "code_execution",
+                    format!("The build runs code from outside the workspace: {why}."),
+                ),
+            );
+        }
         let places = self.policy.places(review.context);
         // Only a call that is otherwise allowed is worth the read of the repository's config.
         let hooks =
@@ -1918,6 +1989,48 @@ mod tests {
             "config/git.rb",
             "go.mod",
             ".aiderignore",
+        ] {
+            assert!(protected(path).is_none(), "{path}");
+        }
+    }
+
+    #[test]
+    fn instructions_agents_read_are_protected() {
+        for path in [
+            "AGENTS.md",
+            "docs/AGENTS.md",
+            "AGENTS.override.md",
+            "sub/AGENTS.override.md",
+            "agents.override.md",
+            "CLAUDE.md",
+            "CLAUDE.local.md",
+            "/home/u/.claude/CLAUDE.md",
+            "/home/u/.codex/AGENTS.md",
+            "/home/u/.gemini/GEMINI.md",
+            "GEMINI.md",
+            ".cursorrules",
+            ".cursor/rules/style.mdc",
+            ".windsurfrules",
+            ".windsurf/rules/r.md",
+            ".rules",
+            "sub/.rules",
+            ".github/copilot-instructions.md",
+            ".github/instructions/x.instructions.md",
+            ".clinerules",
+            ".clinerules/style.md",
+            ".goosehints",
+            "CRUSH.md",
+            "WARP.md",
+            ".augment-guidelines",
+            ".openhands/microagents/repo.md",
+        ] {
+            assert!(protected(path).is_some(), "{path}");
+        }
+        for path in [
+            "rules.md",
+            "src/rules.rs",
+            "docs/agents.md.txt",
+            "AGENTS.txt",
         ] {
             assert!(protected(path).is_none(), "{path}");
         }

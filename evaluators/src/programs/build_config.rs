@@ -177,6 +177,308 @@ pub(crate) fn names_program(path: &Path) -> bool {
     read(path).is_none_or(|text| keyed_names_program(&text, code_keys))
 }
 
+/// The most cargo manifests read for one build; past it, the build counts as compiling code
+/// from elsewhere.
+const MAX_MANIFESTS: usize = 256;
+
+/// The tables of a cargo manifest whose entries are dependencies (also under
+/// `[target.'cfg(…)']`), each of which may name a `path` or a `git` repository.
+const DEPENDENCY_TABLES: &[&str] = &[
+    "dependencies",
+    "dev-dependencies",
+    "dev_dependencies",
+    "build-dependencies",
+    "build_dependencies",
+];
+
+/// The target tables of a cargo manifest, whose `path` names the source they compile.
+const TARGET_TABLES: &[&str] = &["lib", "bin", "example", "test", "bench"];
+
+/// What a cargo build started in any of `starts` (directories inside the workspace `root`,
+/// resolved) compiles or runs from outside the workspace, in words; `None` when every crate
+/// it builds is the workspace's own or the registry's.
+///
+/// The manifests cargo reads are followed: the nearest `Cargo.toml` above each start, the
+/// workspace's members, and every `path` dependency. A dependency, `[patch]` or `[replace]`
+/// entry with a `path` outside the workspace (its `build.rs` runs at build time), a `git`
+/// source or an index of its own, a target, build script or workspace root named outside, a
+/// manifest that cannot be read, one above the workspace that may be its workspace root, or
+/// more manifests than are read, all count.
+pub(crate) fn cargo_code_outside(root: &Path, starts: &[std::path::PathBuf]) -> Option<String> {
+    let mut queue: Vec<std::path::PathBuf> = Vec::new();
+    for start in starts {
+        let mut at = Some(start.as_path());
+        while let Some(dir) = at.filter(|d| d.starts_with(root)) {
+            if dir.join("Cargo.toml").exists() {
+                queue.push(dir.to_path_buf());
+            }
+            at = dir.parent();
+        }
+    }
+    if queue.is_empty() {
+        return None;
+    }
+    let mut seen: Vec<std::path::PathBuf> = Vec::new();
+    let mut workspace_root_inside = false;
+    while let Some(dir) = queue.pop() {
+        if seen.contains(&dir) {
+            continue;
+        }
+        if seen.len() >= MAX_MANIFESTS {
+            return Some(format!(
+                "the build reads more than {MAX_MANIFESTS} manifests, more than are checked"
+            ));
+        }
+        seen.push(dir.clone());
+        let shown = dir
+            .strip_prefix(root)
+            .map(|r| r.join("Cargo.toml"))
+            .unwrap_or_else(|_| dir.join("Cargo.toml"));
+        let manifest = match read(&dir.join("Cargo.toml")).map(|t| t.parse::<toml::Table>()) {
+            Some(Ok(m)) => m,
+            // A member or dependency that does not exist fails the build before it runs.
+            None if !dir.join("Cargo.toml").exists() => continue,
+            _ => return Some(format!("`{}` cannot be read", shown.display())),
+        };
+        if dir == root && manifest.contains_key("workspace") {
+            workspace_root_inside = true;
+        }
+        let mut found = Vec::new();
+        manifest_places(&manifest, &mut found);
+        for place in found {
+            match place {
+                Place::Elsewhere(what) => {
+                    return Some(format!("`{}` {what}", shown.display()));
+                }
+                Place::Path(rel, dependency) => {
+                    let Some(inside) = inside_root(root, &dir, &rel) else {
+                        return Some(format!(
+                            "`{}` names `{rel}`, outside the workspace",
+                            shown.display()
+                        ));
+                    };
+                    if dependency {
+                        queue.push(inside);
+                    }
+                }
+                Place::Members(pattern) => match members(root, &dir, &pattern) {
+                    Ok(dirs) => queue.extend(dirs),
+                    Err(()) => {
+                        return Some(format!(
+                            "`{}` names members `{pattern}` that are not read inside the workspace",
+                            shown.display()
+                        ));
+                    }
+                },
+            }
+        }
+    }
+    // With no workspace root of its own, cargo looks for one in every directory above.
+    if !workspace_root_inside {
+        let mut at = root.parent();
+        while let Some(dir) = at {
+            if dir.join("Cargo.toml").exists() {
+                return Some(format!(
+                    "`{}` above the workspace may be its workspace root",
+                    dir.join("Cargo.toml").display()
+                ));
+            }
+            at = dir.parent();
+        }
+    }
+    None
+}
+
+/// A place a cargo manifest names.
+enum Place {
+    /// A path relative to the manifest's directory; whether cargo reads a manifest there (a
+    /// `path` dependency) rather than a source file.
+    Path(String, bool),
+    /// Workspace members, a path or a pattern.
+    Members(String),
+    /// Code from elsewhere, in words.
+    Elsewhere(String),
+}
+
+/// Every place a cargo manifest names: dependencies (in every dependency table, the
+/// workspace's, `[patch.*]` and `[replace]`), targets' sources, the build script, the
+/// workspace root and members.
+fn manifest_places(manifest: &toml::Table, out: &mut Vec<Place>) {
+    use toml::Value;
+    let mut tables: Vec<&toml::Table> = DEPENDENCY_TABLES
+        .iter()
+        .filter_map(|t| manifest.get(*t)?.as_table())
+        .collect();
+    if let Some(targets) = manifest.get("target").and_then(Value::as_table) {
+        for platform in targets.values().filter_map(Value::as_table) {
+            tables.extend(
+                DEPENDENCY_TABLES
+                    .iter()
+                    .filter_map(|t| platform.get(*t)?.as_table()),
+            );
+        }
+    }
+    let workspace = manifest.get("workspace").and_then(Value::as_table);
+    if let Some(deps) = workspace
+        .and_then(|w| w.get("dependencies"))
+        .and_then(Value::as_table)
+    {
+        tables.push(deps);
+    }
+    if let Some(patch) = manifest.get("patch").and_then(Value::as_table) {
+        tables.extend(patch.values().filter_map(Value::as_table));
+    }
+    if let Some(replace) = manifest.get("replace").and_then(Value::as_table) {
+        tables.push(replace);
+    }
+    for (name, spec) in tables.iter().flat_map(|t| t.iter()) {
+        let Some(spec) = spec.as_table() else {
+            continue;
+        };
+        for key in ["git", "registry-index", "base"] {
+            if let Some(value) = spec.get(key) {
+                out.push(Place::Elsewhere(format!(
+                    "takes `{name}` from `{key} = {value}`, outside the workspace"
+                )));
+            }
+        }
+        match spec.get("path") {
+            Some(Value::String(path)) => out.push(Place::Path(path.clone(), true)),
+            Some(other) => out.push(Place::Elsewhere(format!(
+                "gives `{name}` a path that is not read (`{other}`)"
+            ))),
+            None => {}
+        }
+    }
+    let package = manifest
+        .get("package")
+        .or_else(|| manifest.get("project"))
+        .and_then(Value::as_table);
+    for key in ["build", "workspace"] {
+        match package.and_then(|p| p.get(key)) {
+            Some(Value::String(path)) => out.push(Place::Path(path.clone(), key == "workspace")),
+            Some(Value::Boolean(_)) | None => {}
+            Some(other) => out.push(Place::Elsewhere(format!(
+                "sets `package.{key}` to `{other}`, which is not read"
+            ))),
+        }
+    }
+    for key in TARGET_TABLES {
+        let targets: Vec<&toml::Table> = match manifest.get(*key) {
+            Some(Value::Table(t)) => vec![t],
+            Some(Value::Array(a)) => a.iter().filter_map(Value::as_table).collect(),
+            _ => Vec::new(),
+        };
+        for target in targets {
+            if let Some(path) = target.get("path") {
+                match path.as_str() {
+                    Some(p) => out.push(Place::Path(p.to_owned(), false)),
+                    None => out.push(Place::Elsewhere(format!(
+                        "gives a `{key}` target a path that is not read"
+                    ))),
+                }
+            }
+        }
+    }
+    if let Some(workspace) = workspace {
+        for key in ["members", "default-members"] {
+            for member in workspace
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                match member.as_str() {
+                    Some(m) => out.push(Place::Members(m.to_owned())),
+                    None => out.push(Place::Elsewhere(format!(
+                        "names `workspace.{key}` that are not read"
+                    ))),
+                }
+            }
+        }
+    }
+    if manifest.contains_key("cargo-features") {
+        out.push(Place::Elsewhere(
+            "enables unstable `cargo-features`, which are not read".to_owned(),
+        ));
+    }
+}
+
+/// `path` (relative to `dir`, or absolute) resolved, when it stays inside `root` once `..`
+/// and links are followed (the nearest part that exists is resolved: a file that does not
+/// exist yet below a link that leaves is outside too); `None` when it leaves.
+fn inside_root(root: &Path, dir: &Path, path: &str) -> Option<std::path::PathBuf> {
+    use std::path::Component;
+    let mut full = std::path::PathBuf::new();
+    for c in dir.join(path).components() {
+        match c {
+            Component::ParentDir => {
+                full.pop();
+            }
+            Component::CurDir => {}
+            other => full.push(other),
+        }
+    }
+    if !full.starts_with(root) {
+        return None;
+    }
+    let real = full
+        .ancestors()
+        .find_map(|a| std::fs::canonicalize(a).ok())?;
+    real.starts_with(root).then_some(full)
+}
+
+/// The member directories a workspace's `members` entry names from `dir`: the path itself, or
+/// for a pattern (`crates/*`) the directories below its fixed part that match it. `Err` when
+/// a member or the directory a pattern is read in leaves the workspace, or the pattern cannot
+/// be read.
+fn members(root: &Path, dir: &Path, pattern: &str) -> Result<Vec<std::path::PathBuf>, ()> {
+    let is_pattern = |c: &str| c.contains(['*', '?', '[', '{']);
+    let parts: Vec<&str> = pattern.split('/').filter(|p| !p.is_empty()).collect();
+    let fixed = parts.iter().take_while(|p| !is_pattern(p)).count();
+    let lead = if pattern.starts_with('/') { "/" } else { "" };
+    let base = inside_root(root, dir, &format!("{lead}{}", parts[..fixed].join("/"))).ok_or(())?;
+    if fixed == parts.len() {
+        return Ok(vec![base]);
+    }
+    let rest = parts[fixed..].join("/");
+    let matcher = globset::GlobBuilder::new(&rest)
+        .literal_separator(true)
+        .build()
+        .map_err(|_| ())?
+        .compile_matcher();
+    let depth = parts.len() - fixed;
+    let mut out = Vec::new();
+    let mut level = vec![base.clone()];
+    for _ in 0..depth {
+        let mut next = Vec::new();
+        for d in &level {
+            let Ok(entries) = std::fs::read_dir(d) else {
+                continue;
+            };
+            for entry in entries.flatten().take(MAX_MANIFESTS * 4) {
+                if entry
+                    .file_type()
+                    .is_ok_and(|t| t.is_dir() || t.is_symlink())
+                {
+                    next.push(entry.path());
+                }
+            }
+        }
+        level = next;
+    }
+    for candidate in level {
+        let Ok(rel) = candidate.strip_prefix(&base) else {
+            continue;
+        };
+        if matcher.is_match(rel) {
+            let name = rel.to_string_lossy().into_owned();
+            out.push(inside_root(root, &base, &name).ok_or(())?);
+        }
+    }
+    Ok(out)
+}
+
 /// The text of a configuration file, read without blocking and up to a size cap; `None`
 /// when it cannot be read in full (missing, not a regular file, too long), which callers count
 /// as naming a program.
@@ -251,6 +553,204 @@ mod tests {
             "[install]\nexact = true\npreload = [\"./setup.ts\"]",
             KEYED[3].1
         ));
+    }
+
+    /// A manifest's text, given the path of the crate outside.
+    type ManifestText = Box<dyn Fn(&str) -> String>;
+
+    /// A workspace of two members, `a` depending on `b` by path, and a crate outside it.
+    fn cargo_workspace() -> (tempfile::TempDir, tempfile::TempDir, std::path::PathBuf) {
+        let ws = tempfile::tempdir().expect("dir");
+        let outside = tempfile::tempdir().expect("dir");
+        let root = std::fs::canonicalize(ws.path()).expect("root");
+        let write = |rel: &str, text: &str| {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
+            std::fs::write(path, text).expect("write");
+        };
+        write(
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"crates/*\"]\nresolver = \"2\"\n",
+        );
+        write(
+            "crates/a/Cargo.toml",
+            "[package]\nname = \"a\"\nversion = \"0.1.0\"\n[dependencies]\nb = { path = \"../b\" }\nserde = \"1\"\n",
+        );
+        write(
+            "crates/b/Cargo.toml",
+            "[package]\nname = \"b\"\nversion = \"0.1.0\"\nbuild = \"build.rs\"\n",
+        );
+        std::fs::create_dir_all(outside.path().join("evil")).expect("dir");
+        std::fs::write(
+            outside.path().join("evil/Cargo.toml"),
+            "[package]\nname = \"evil\"\nversion = \"0.1.0\"\n",
+        )
+        .expect("write");
+        (ws, outside, root)
+    }
+
+    #[test]
+    fn cargo_builds_of_the_workspaces_own_crates_take_nothing_from_outside() {
+        let (_ws, _outside, root) = cargo_workspace();
+        assert_eq!(cargo_code_outside(&root, std::slice::from_ref(&root)), None);
+        assert_eq!(
+            cargo_code_outside(&root, &[root.join("crates/a")]),
+            None,
+            "from a member"
+        );
+        // No manifest at all: nothing cargo builds.
+        let empty = tempfile::tempdir().expect("dir");
+        let empty = std::fs::canonicalize(empty.path()).expect("root");
+        assert_eq!(
+            cargo_code_outside(&empty, std::slice::from_ref(&empty)),
+            None
+        );
+    }
+
+    #[test]
+    fn cargo_sources_outside_the_workspace_are_code_from_elsewhere() {
+        let evil_dir = |o: &tempfile::TempDir| {
+            std::fs::canonicalize(o.path().join("evil"))
+                .expect("evil")
+                .to_string_lossy()
+                .into_owned()
+        };
+        let cases: Vec<(&str, ManifestText)> = vec![
+            (
+                "crates/b/Cargo.toml",
+                Box::new(|e| {
+                    format!(
+                        "[package]\nname = \"b\"\nversion = \"0.1.0\"\n[dependencies]\nevil = {{ path = \"{e}\" }}\n"
+                    )
+                }),
+            ),
+            (
+                "crates/b/Cargo.toml",
+                Box::new(|_| {
+                    "[package]\nname = \"b\"\nversion = \"0.1.0\"\n[dependencies]\nevil = { path = \"../../..\" }\n".to_owned()
+                }),
+            ),
+            (
+                "crates/b/Cargo.toml",
+                Box::new(|_| {
+                    "[package]\nname = \"b\"\nversion = \"0.1.0\"\n[dependencies]\nevil = { git = \"https://example.com/evil\" }\n".to_owned()
+                }),
+            ),
+            (
+                "crates/b/Cargo.toml",
+                Box::new(|e| {
+                    format!(
+                        "[package]\nname = \"b\"\nversion = \"0.1.0\"\n[target.'cfg(unix)'.build-dependencies]\nevil = {{ path = \"{e}\" }}\n"
+                    )
+                }),
+            ),
+            (
+                "crates/b/Cargo.toml",
+                Box::new(|e| {
+                    format!(
+                        "[package]\nname = \"b\"\nversion = \"0.1.0\"\nbuild = \"{e}/build.rs\"\n"
+                    )
+                }),
+            ),
+            (
+                "crates/b/Cargo.toml",
+                Box::new(|e| {
+                    format!(
+                        "[package]\nname = \"b\"\nversion = \"0.1.0\"\n[lib]\npath = \"{e}/lib.rs\"\n"
+                    )
+                }),
+            ),
+            (
+                "crates/b/Cargo.toml",
+                Box::new(|e| {
+                    format!(
+                        "[package]\nname = \"b\"\nversion = \"0.1.0\"\n[[bin]]\nname = \"x\"\npath = \"{e}/main.rs\"\n"
+                    )
+                }),
+            ),
+            (
+                "crates/b/Cargo.toml",
+                Box::new(|_| {
+                    "[package]\nname = \"b\"\nversion = \"0.1.0\"\n[dependencies]\nx = { version = \"1\", registry-index = \"file:///tmp/index\" }\n".to_owned()
+                }),
+            ),
+            (
+                "crates/b/Cargo.toml",
+                Box::new(|_| "[package\nname = ".to_owned()),
+            ),
+            (
+                "Cargo.toml",
+                Box::new(|e| {
+                    format!(
+                        "[workspace]\nmembers = [\"crates/*\"]\n[patch.crates-io]\nserde = {{ path = \"{e}\" }}\n"
+                    )
+                }),
+            ),
+            (
+                "Cargo.toml",
+                Box::new(|e| {
+                    format!(
+                        "[workspace]\nmembers = [\"crates/*\"]\n[replace]\n\"serde:1.0.0\" = {{ path = \"{e}\" }}\n"
+                    )
+                }),
+            ),
+            (
+                "Cargo.toml",
+                Box::new(|e| {
+                    format!(
+                        "[workspace]\nmembers = [\"crates/*\"]\n[workspace.dependencies]\nevil = {{ path = \"{e}\" }}\n"
+                    )
+                }),
+            ),
+            (
+                "Cargo.toml",
+                Box::new(|e| format!("[workspace]\nmembers = [\"crates/*\", \"{e}\"]\n")),
+            ),
+            (
+                "Cargo.toml",
+                Box::new(|_| "[workspace]\nmembers = [\"../*\"]\n".to_owned()),
+            ),
+            (
+                "Cargo.toml",
+                Box::new(|_| {
+                    "cargo-features = [\"profile-rustflags\"]\n[workspace]\nmembers = [\"crates/*\"]\n".to_owned()
+                }),
+            ),
+        ];
+        for (k, (file, text)) in cases.iter().enumerate() {
+            let (_ws, outside, root) = cargo_workspace();
+            let text = text(&evil_dir(&outside));
+            std::fs::write(root.join(file), &text).expect("write");
+            assert!(
+                cargo_code_outside(&root, std::slice::from_ref(&root)).is_some(),
+                "{k}: {file}: {text}"
+            );
+        }
+        // A link inside the workspace that leads outside.
+        let (_ws, outside, root) = cargo_workspace();
+        std::os::unix::fs::symlink(outside.path().join("evil"), root.join("vendor")).expect("link");
+        std::fs::write(
+            root.join("crates/b/Cargo.toml"),
+            "[package]\nname = \"b\"\nversion = \"0.1.0\"\n[dependencies]\nevil = { path = \"../../vendor\" }\n",
+        )
+        .expect("write");
+        assert!(cargo_code_outside(&root, std::slice::from_ref(&root)).is_some());
+        // A package with no workspace of its own, below a manifest above the workspace.
+        let above = tempfile::tempdir().expect("dir");
+        let above_root = std::fs::canonicalize(above.path()).expect("root");
+        std::fs::write(
+            above_root.join("Cargo.toml"),
+            "[workspace]\nmembers = [\"ws\"]\n",
+        )
+        .expect("write");
+        let inner = above_root.join("ws");
+        std::fs::create_dir_all(&inner).expect("dir");
+        std::fs::write(
+            inner.join("Cargo.toml"),
+            "[package]\nname = \"w\"\nversion = \"0.1.0\"\n",
+        )
+        .expect("write");
+        assert!(cargo_code_outside(&inner, std::slice::from_ref(&inner)).is_some());
     }
 
     #[test]
