@@ -668,7 +668,7 @@ fn special(
                 let name = literal(&name)?;
                 if !harmless_shell_variable(name) {
                     return Err(format!(
-                        "`read` sets `{name}`, which may steer what programs run"
+                        "`{program}` sets `{name}`, which may steer what programs run"
                     ));
                 }
             }
@@ -1909,6 +1909,19 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
             Ok(())
         }
         ("rustup", ["show"] | ["show", "active-toolchain"]) => Ok(()),
+        // The subcommands cargo knows, its aliases and the `cargo-*` programs on PATH: listed,
+        // none run.
+        ("cargo", ["--list"]) => Ok(()),
+        ("openssl", ["version", rest @ ..])
+            if rest.iter().all(|t| {
+                matches!(
+                    *t,
+                    "-a" | "-v" | "-b" | "-o" | "-f" | "-p" | "-d" | "-e" | "-m" | "-r" | "-c"
+                )
+            }) =>
+        {
+            Ok(())
+        }
         // The path of the binary a proxy would run, in the toolchain the directory selects.
         ("rustup", ["which", tool])
             if !tool.is_empty()
@@ -2278,6 +2291,15 @@ mod tests {
             "iconv -l",
             "shuf -n 1 a.txt",
             "shuf -e a b c",
+            "vmstat 1 2",
+            "vmstat -s",
+            "rustup which cargo",
+            "cargo locate-project --workspace --message-format plain",
+            "cargo --list",
+            "openssl version",
+            "openssl version -a",
+            "mapfile -t lines",
+            "readarray -t -n 10 rows",
         ] {
             modeled(ok);
         }
@@ -2328,6 +2350,14 @@ mod tests {
             "bash -n -s",
             "bash -n $f",
             "vmstat --frobnicate",
+            "cargo --list --config x",
+            "openssl version -in x.key",
+            "openssl rsa -in x.key",
+            "openssl s_client -connect example.com:443",
+            "mapfile -t PATH",
+            "mapfile -C 'rm -rf x' -c 1 lines",
+            "mapfile -t BASH_ENV",
+            "readarray -t PROMPT_COMMAND",
             "rustup which --toolchain x cargo",
             "rustup which ../x",
             "cargo locate-project --message-format x",

@@ -793,6 +793,13 @@ pub static PROGRAMS: &[Program] = &[
         "r s a=v d=v n=v N=v p=v t=v u=v e i=v",
         Special(Special::Read),
     ),
+    // `mapfile`/`readarray` fill an array from their input; never `-C` (a callback it runs).
+    p(
+        &["mapfile", "readarray"],
+        Shell,
+        "d=v n=v O=v s=v t u=v c=v",
+        Special(Special::Read),
+    ),
     // Wrappers: judged by what they run, which follows them in the script.
     posix(p(
         &["env"],
@@ -847,7 +854,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &[
             "rustc", "go", "node", "python", "python3", "gcc", "g++", "clang", "make", "cmake",
-            "ruby", "perl", "deno", "docker", "bun", "wget",
+            "ruby", "perl", "deno", "docker", "bun", "wget", "openssl",
         ],
         Toolchain,
         "",
