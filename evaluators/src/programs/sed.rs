@@ -235,23 +235,15 @@ impl Parser<'_> {
         }
     }
 
-    /// A label of `:`, `b`, `t`, `T`: to a `;` or the end of the line.
-    /// A label of `b`, `t`, `T`: GNU sed ends it at a blank, `;` or the end of the line, and
-    /// reads what follows a blank as the next command.
+    /// A label of `:`, `b`, `t`, `T` (and the version of `v`), read as GNU sed 4.9 reads it:
+    /// it ends at whitespace, `;`, `}`, `#` or the end of the line, and what follows is read
+    /// as the next command (`:a e id` defines `a`, then runs `e id`).
     fn label(&mut self) {
         self.blanks();
         while self
             .peek()
-            .is_some_and(|c| !matches!(c, b'\n' | b';' | b' ' | b'\t'))
+            .is_some_and(|c| !matches!(c, b';' | b'}' | b'#' | b'\x0b') && !c.is_ascii_whitespace())
         {
-            self.i += 1;
-        }
-    }
-
-    /// The label of `:`: to a `;` or the end of the line (blanks inside are part of it).
-    fn definition(&mut self) {
-        self.blanks();
-        while self.peek().is_some_and(|c| c != b'\n' && c != b';') {
             self.i += 1;
         }
     }
@@ -293,11 +285,7 @@ impl Parser<'_> {
                 self.text();
                 Ok(())
             }
-            b':' => {
-                self.definition();
-                Ok(())
-            }
-            b'b' | b't' | b'T' => {
+            b':' | b'b' | b't' | b'T' => {
                 self.label();
                 Ok(())
             }
@@ -410,3 +398,22 @@ mod tests {
         );
     }
 }
+            ":a e touch PWN",
+            ":a\te touch PWN",
+            ":a w out",
+            ":a W out",
+            ":a s/^/id #/e",
+            "b end;:end e touch PWN",
+            "{:a}e id",
+            ":a\x0be id",
+            ":a\re id",
+        // GNU sed ends a label at a blank: what follows is the next command.
+        assert_eq!(parse(":a r secret").unwrap(), ["secret"]);
+        for s in [
+            ":a;s/x/y/;ta",
+            ":a#comment\nb a",
+            "{:a\n}",
+            "/x/{:loop\nN;b loop\n}",
+        ] {
+            parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        }
