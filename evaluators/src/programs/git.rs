@@ -223,7 +223,8 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
                 );
                 if let Some(v) = &value
                     && matches!(opt.display.as_str(), "--pretty" | "--format")
-                    && v.literal().is_none_or(|t| t.contains("%G"))
+                    && v.literal()
+                        .is_none_or(|t| t.contains("%G") || t.contains("%(signature"))
                 {
                     return Err("its format checks signatures, which runs gpg".to_owned());
                 }

@@ -987,18 +987,28 @@ fn ps(args: &[Word]) -> Result<()> {
     for (i, w) in args.iter().enumerate() {
         let t = literal(w)?;
         if i == 0 && !t.starts_with('-') {
-            if t.chars().all(|c| "auxfwljrTvhcSnm".contains(c)) {
-                // BSD forms print the whole command line unless `c` asks for names only.
-                shows_args |= !t.contains('c');
-                continue;
-            }
-            return Err(format!("`ps {t}` may print other processes' environments"));
+            shows_args |= ps_bsd_letters(t)?;
+            continue;
         }
         dashed.push(w.clone());
     }
     for item in cursor::read(&dashed, options, Syntax::Gnu, false)? {
         match item {
+    // procps reads the whole command line again as BSD letters (`-aux` as `aux`, `-auxe` as
+    // `auxe`: every environment) when a value does not parse: a user, group or terminal that
+    // does not exist, a process or session list that is not numbers. A value not proven to
+    // parse makes the BSD reading count too.
+    let mut bsd_fallback = false;
             Item::Operand(_, w) => {
+        if let Item::Opt(opt, Some(v)) = &item {
+            bsd_fallback |= match opt.display.as_str() {
+                "-p" | "-q" | "-s" => !literal(v)?
+                    .split([',', ' '])
+                    .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())),
+                "-C" | "-o" | "-O" | "--sort" => false,
+                _ => true,
+            };
+        }
                 return Err(format!(
                     "`{}` is not an option `ps` is known to take",
                     w.raw
@@ -1021,6 +1031,14 @@ fn ps(args: &[Word]) -> Result<()> {
     }
     if shows_args {
         return Err(
+    if bsd_fallback {
+        for w in &dashed {
+            let t = literal(w)?;
+            if !t.starts_with("--") {
+                shows_args |= ps_bsd_letters(t.strip_prefix('-').unwrap_or(t))?;
+            }
+        }
+    }
             "`ps` prints other processes' command lines, which may hold secrets".to_owned(),
         );
     }
@@ -1029,6 +1047,16 @@ fn ps(args: &[Word]) -> Result<()> {
 
 /// Whether a `ps -o` field (`pid`, `user:20`, `comm=NAME`) is one of those known to show no
 /// command-line arguments; any other (`args`, `cmd`, the AIX `%a`, an unknown keyword) may.
+/// BSD letters of `ps` (`aux`, `axc`): whether they print whole command lines (all but `c`
+/// do), or why they are not modeled (`e` prints environments).
+fn ps_bsd_letters(t: &str) -> Result<bool> {
+    if t.chars().all(|c| "auxfwljrTvhcSnm".contains(c)) {
+        Ok(!t.contains('c'))
+    } else {
+        Err(format!("`ps {t}` may print other processes' environments"))
+    }
+}
+
 fn ps_field_without_args(field: &str) -> bool {
     const NO_ARGS: &[&str] = &[
         "pid",
@@ -2159,6 +2187,21 @@ mod tests {
 
     #[test]
     fn unknown_programs_options_and_dumps_are_unmodeled() {
+    #[test]
+    fn formats_that_verify_signatures_run_gpg() {
+        for c in [
+            "git log --format=%G?",
+            "git for-each-ref --format='%(signature)'",
+            "git for-each-ref --format='%(refname) %(signature:grade)'",
+            "git branch -a --format='%(refname:short) %(signature:key)'",
+            "git tag -l --format='%(signature:signer)'",
+        ] {
+            unmodeled(c);
+        }
+        modeled("git for-each-ref --format='%(refname) %(contents:signature)'");
+        modeled("git branch --format='%(refname:short)'");
+    }
+
         unmodeled("frobnicate");
         unmodeled("./cat x");
         unmodeled("sort --compress-program=sh x");
@@ -2200,6 +2243,24 @@ mod tests {
         unmodeled("ps -eo args");
         unmodeled("ps -A -o pid,cmd");
         unmodeled("ps -e -o %a");
+        // A value that may not parse makes procps read the line as BSD letters.
+        for bsd in [
+            "ps -aux",
+            "ps -auxe",
+            "ps -eux",
+            "ps -uxwe",
+            "ps -a -uxe",
+            "ps -auxe --sort=pid",
+            "ps -wwauxe",
+            "ps -sxe",
+            "ps -p1e",
+            "ps -Uxe",
+            "ps -u root",
+        ] {
+            unmodeled(bsd);
+        }
+        modeled("ps -p 1,2 -o pid,comm");
+        modeled("ps -e --sort=pid");
         unmodeled("ps -e -o pid,args:80");
         unmodeled("ps -e -o pid=,command=CMD");
         unmodeled("ps -e -o pid,unknownfield");
