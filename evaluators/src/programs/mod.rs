@@ -992,14 +992,12 @@ fn ps(args: &[Word]) -> Result<()> {
         }
         dashed.push(w.clone());
     }
-    for item in cursor::read(&dashed, options, Syntax::Gnu, false)? {
-        match item {
     // procps reads the whole command line again as BSD letters (`-aux` as `aux`, `-auxe` as
     // `auxe`: every environment) when a value does not parse: a user, group or terminal that
     // does not exist, a process or session list that is not numbers. A value not proven to
     // parse makes the BSD reading count too.
     let mut bsd_fallback = false;
-            Item::Operand(_, w) => {
+    for item in cursor::read(&dashed, options, Syntax::Gnu, false)? {
         if let Item::Opt(opt, Some(v)) = &item {
             bsd_fallback |= match opt.display.as_str() {
                 "-p" | "-q" | "-s" => !literal(v)?
@@ -1009,6 +1007,8 @@ fn ps(args: &[Word]) -> Result<()> {
                 _ => true,
             };
         }
+        match item {
+            Item::Operand(_, w) => {
                 return Err(format!(
                     "`{}` is not an option `ps` is known to take",
                     w.raw
@@ -1029,8 +1029,6 @@ fn ps(args: &[Word]) -> Result<()> {
             }
         }
     }
-    if shows_args {
-        return Err(
     if bsd_fallback {
         for w in &dashed {
             let t = literal(w)?;
@@ -1039,14 +1037,14 @@ fn ps(args: &[Word]) -> Result<()> {
             }
         }
     }
+    if shows_args {
+        return Err(
             "`ps` prints other processes' command lines, which may hold secrets".to_owned(),
         );
     }
     Ok(())
 }
 
-/// Whether a `ps -o` field (`pid`, `user:20`, `comm=NAME`) is one of those known to show no
-/// command-line arguments; any other (`args`, `cmd`, the AIX `%a`, an unknown keyword) may.
 /// BSD letters of `ps` (`aux`, `axc`): whether they print whole command lines (all but `c`
 /// do), or why they are not modeled (`e` prints environments).
 fn ps_bsd_letters(t: &str) -> Result<bool> {
@@ -1057,6 +1055,8 @@ fn ps_bsd_letters(t: &str) -> Result<bool> {
     }
 }
 
+/// Whether a `ps -o` field (`pid`, `user:20`, `comm=NAME`) is one of those known to show no
+/// command-line arguments; any other (`args`, `cmd`, the AIX `%a`, an unknown keyword) may.
 fn ps_field_without_args(field: &str) -> bool {
     const NO_ARGS: &[&str] = &[
         "pid",
@@ -2186,8 +2186,6 @@ mod tests {
     }
 
     #[test]
-    fn unknown_programs_options_and_dumps_are_unmodeled() {
-    #[test]
     fn formats_that_verify_signatures_run_gpg() {
         for c in [
             "git log --format=%G?",
@@ -2202,6 +2200,8 @@ mod tests {
         modeled("git branch --format='%(refname:short)'");
     }
 
+    #[test]
+    fn unknown_programs_options_and_dumps_are_unmodeled() {
         unmodeled("frobnicate");
         unmodeled("./cat x");
         unmodeled("sort --compress-program=sh x");
@@ -2241,8 +2241,6 @@ mod tests {
         unmodeled("ps aux");
         unmodeled("ps -ef");
         unmodeled("ps -eo args");
-        unmodeled("ps -A -o pid,cmd");
-        unmodeled("ps -e -o %a");
         // A value that may not parse makes procps read the line as BSD letters.
         for bsd in [
             "ps -aux",
@@ -2261,6 +2259,8 @@ mod tests {
         }
         modeled("ps -p 1,2 -o pid,comm");
         modeled("ps -e --sort=pid");
+        unmodeled("ps -A -o pid,cmd");
+        unmodeled("ps -e -o %a");
         unmodeled("ps -e -o pid,args:80");
         unmodeled("ps -e -o pid=,command=CMD");
         unmodeled("ps -e -o pid,unknownfield");
