@@ -396,3 +396,87 @@ fn uuid_like(text: &str) -> bool {
             .iter()
             .all(|g| g.chars().all(|c| c.is_ascii_hexdigit()))
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resources_read_is_decided_and_unknown_methods_never_reach_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let workspace = dir.path().join("ws");
+    std::fs::create_dir(&workspace).unwrap();
+    std::fs::write(workspace.join(".env"), "API_KEY=sekret\n").unwrap();
+    std::fs::write(workspace.join("notes.md"), "notes\n").unwrap();
+    let log = dir.path().join("child-stdin");
+    let engine = engine(&workspace).await;
+    // Full Access: whatever is forwarded is allowed by the mode, so a refusal here is the
+    // gateway's or a hard deny's, never a prompt's.
+    let mut client = Client::start_with(
+        engine,
+        PermissionMode::FullAccess,
+        false,
+        recording_child(&log),
+    );
+    let secret = format!("file://{}", workspace.join(".env").display());
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 11, "method": "resources/read", "params": {"uri": secret}}))
+        .await;
+    let denied = client.next().await;
+    assert_eq!(denied["id"], 11, "{denied}");
+    assert_eq!(denied["error"]["code"], -32001, "{denied}");
+    let message = denied["error"]["message"].as_str().unwrap();
+    assert!(message.starts_with("Denied by Warrant: "), "{message}");
+    // Methods the gateway does not know, a tools/call in other letters among them.
+    for (id, method) in [(12, "TOOLS/CALL"), (13, "tools/call "), (14, "x/run")] {
+        client
+            .send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"name": "wipe", "arguments": {}}}))
+            .await;
+        let refused = client.next().await;
+        assert_eq!(refused["id"], id, "{refused}");
+        assert_eq!(refused["error"]["code"], -32601, "{refused}");
+        assert!(
+            refused["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("{method:?}")),
+            "the refusal names the method: {refused}"
+        );
+    }
+    client
+        .send(json!({"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "wipe"}}))
+        .await;
+    client
+        .send(json!({"jsonrpc": "2.0", "method": "x/notify"}))
+        .await;
+    // A resource the policy has nothing against is forwarded (Full Access settles it).
+    let notes = format!("file://{}", workspace.join("notes.md").display());
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 15, "method": "resources/read", "params": {"uri": notes}}))
+        .await;
+    client
+        .send(json!({"jsonrpc": "2.0", "id": 16, "method": "prompts/list"}))
+        .await;
+    // The forwarded read is decided on a task of its own: give it time to pass.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let received = std::fs::read_to_string(&log).unwrap_or_default();
+        if received.contains("\"id\":15") && received.contains("\"id\":16") {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the allowed read and the listing reach the server: {received}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(client.finish().await, 0);
+    let received = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<Value> = received
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let methods: Vec<&str> = lines.iter().filter_map(|l| l["method"].as_str()).collect();
+    assert_eq!(
+        methods,
+        ["resources/read", "prompts/list"],
+        "only the allowed read and the listing reached the server: {received}"
+    );
+    assert_eq!(lines[0]["params"]["uri"], json!(notes));
+}

@@ -35,16 +35,23 @@ enum Verdict {
 }
 
 impl Gateway {
-    /// Takes a `tools/call` into `held` at once (so that a cancellation right behind it finds
-    /// it), then decides it on a task of its own.
-    pub(super) fn hold(self: &Arc<Self>, id: Value, params: Option<Value>) {
+    /// Takes a `tools/call` or another decided request ([`super::relay::DECIDED_REQUESTS`])
+    /// into `held` at once (so that a cancellation right behind it finds it), then decides it
+    /// on a task of its own. A `tools/call` is the call of the tool it names, with its
+    /// arguments; any other is a call of the tool named as the method (`resources/read`)
+    /// with the request's parameters as input (`{"uri": …}`).
+    pub(super) fn hold(self: &Arc<Self>, id: Value, method: &str, params: Option<Value>) {
         let key = IdKey::of(&id);
-        let name = params
-            .as_ref()
-            .and_then(|p| p.get("name"))
-            .and_then(Value::as_str)
-            .filter(|n| !n.trim().is_empty())
-            .map(str::to_owned);
+        let name = if method == "tools/call" {
+            params
+                .as_ref()
+                .and_then(|p| p.get("name"))
+                .and_then(Value::as_str)
+                .filter(|n| !n.trim().is_empty())
+                .map(str::to_owned)
+        } else {
+            Some(method.to_owned())
+        };
         let Some(name) = name else {
             eprintln!("warrant mcp: a tools/call without a tool name; not forwarded");
             self.send_client(jsonrpc::error_response(
@@ -54,6 +61,7 @@ impl Gateway {
             ));
             return;
         };
+        let method = method.to_owned();
         let (cancel, cancelled) = oneshot::channel();
         let hints = {
             let mut state = lock(&self.state);
@@ -72,7 +80,11 @@ impl Gateway {
             state.hints.get(&name).copied().unwrap_or_default()
         };
         let gateway = self.clone();
-        tokio::spawn(async move { gateway.call(key, name, params, hints, cancelled).await });
+        tokio::spawn(async move {
+            gateway
+                .call(key, &method, name, params, hints, cancelled)
+                .await;
+        });
     }
 
     /// Decides one held `tools/call` and forwards it, answers it with the denial, or holds
@@ -80,16 +92,24 @@ impl Gateway {
     async fn call(
         self: Arc<Self>,
         key: IdKey,
+        method: &str,
         name: String,
         params: Option<Value>,
         hints: ToolHints,
         cancelled: oneshot::Receiver<()>,
     ) {
-        let input = params
-            .as_ref()
-            .and_then(|p| p.get("arguments"))
-            .cloned()
-            .unwrap_or_else(|| json!({}));
+        let tool_call = method == "tools/call";
+        let input = if tool_call {
+            params.as_ref().and_then(|p| p.get("arguments")).cloned()
+        } else {
+            // The request's parameters, the gateway's own (`_meta`) left out.
+            params.as_ref().and_then(Value::as_object).map(|p| {
+                let mut p = p.clone();
+                p.remove("_meta");
+                Value::Object(p)
+            })
+        }
+        .unwrap_or_else(|| json!({}));
         let progress = params
             .as_ref()
             .and_then(|p| p.pointer("/_meta/progressToken"))
@@ -124,7 +144,7 @@ impl Gateway {
                             key,
                             Forwarded {
                                 id: held.id.clone(),
-                                method: "tools/call".to_owned(),
+                                method: method.to_owned(),
                                 tool_call_id: Some(tool_call_id.clone()),
                                 next_page: false,
                             },
@@ -142,10 +162,19 @@ impl Gateway {
         };
         match verdict {
             Verdict::Allow if !closed => {
-                let line = jsonrpc::rebuild_request(&id, "tools/call", params.as_ref());
+                let line = jsonrpc::rebuild_request(&id, method, params.as_ref());
                 let _ = self.to_child.send(Out::Line(line));
             }
             Verdict::Allow => self.send_client(gone(&id, "the MCP server has exited")),
+            Verdict::Deny(reason) if !tool_call => {
+                // Only a tool's result can say it failed: another request gets an error.
+                self.send_client(jsonrpc::error_response(
+                    &id,
+                    -32001,
+                    &format!("Denied by Warrant: {reason}"),
+                ));
+                self.decider.not_run(&session, &tool_call_id, &reason).await;
+            }
             Verdict::Deny(reason) => {
                 self.send_client(jsonrpc::response(
                     &id,

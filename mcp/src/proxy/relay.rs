@@ -12,6 +12,42 @@ use crate::jsonrpc::{self, IdKey, LineError, Message};
 /// The most text of a result recorded on the tool part.
 const MAX_RECORDED_RESULT: usize = 16 * 1024;
 
+/// The client requests forwarded to the server without a decision: they list, describe,
+/// complete or configure, and run nothing. `tools/call` and `resources/read` (which hands the
+/// client a file's or a record's contents) are decided; any other method is refused, since
+/// what the server does with it is not known (a method is matched exactly, as JSON-RPC does:
+/// `TOOLS/CALL` is another method, and refused).
+const FORWARDED_REQUESTS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "resources/list",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "prompts/list",
+    "prompts/get",
+    "completion/complete",
+    "logging/setLevel",
+    "tasks/get",
+    "tasks/list",
+    "tasks/result",
+    "tasks/cancel",
+];
+
+/// The client notifications forwarded to the server; any other is dropped (a notification
+/// has no answer to refuse with).
+const FORWARDED_NOTIFICATIONS: &[&str] = &[
+    "notifications/initialized",
+    "notifications/cancelled",
+    "notifications/progress",
+    "notifications/roots/list_changed",
+    "notifications/tasks/status",
+];
+
+/// The client requests decided like a tool call before they reach the server.
+pub(super) const DECIDED_REQUESTS: &[&str] = &["tools/call", "resources/read"];
+
 impl Gateway {
     pub(super) fn from_client(self: &Arc<Self>, line: &str) {
         let messages = match jsonrpc::parse_line(line) {
@@ -35,8 +71,22 @@ impl Gateway {
         match message {
             Message::Request {
                 id, method, params, ..
-            } if method == "tools/call" => {
-                self.hold(id, params);
+            } if DECIDED_REQUESTS.contains(&method.as_str()) => {
+                self.hold(id, &method, params);
+            }
+            Message::Request { id, method, .. }
+                if !FORWARDED_REQUESTS.contains(&method.as_str()) =>
+            {
+                eprintln!(
+                    "warrant mcp: a {method:?} request from the client, a method the gateway does not know; not forwarded"
+                );
+                self.send_client(jsonrpc::error_response(
+                    &id,
+                    -32601,
+                    &format!(
+                        "the Warrant gateway does not forward the method {method:?}: only methods it knows are passed to the server"
+                    ),
+                ));
             }
             Message::Request {
                 id,
@@ -71,9 +121,11 @@ impl Gateway {
                 drop(state);
                 let _ = self.to_child.send(Out::Line(raw));
             }
-            Message::Notification { method, .. } if method == "tools/call" => {
+            Message::Notification { method, .. }
+                if !FORWARDED_NOTIFICATIONS.contains(&method.as_str()) =>
+            {
                 eprintln!(
-                    "warrant mcp: a tools/call without an id (a notification) from the client; not forwarded"
+                    "warrant mcp: a {method:?} notification from the client, which the gateway does not forward (a call without an id, or a method it does not know)"
                 );
             }
             Message::Notification {
@@ -224,8 +276,10 @@ fn recorded_result(response: &Message) -> String {
     };
     let text = match (result, error) {
         (Some(result), _) => {
+            // A tool's `content`, a resource's `contents`.
             let parts: Vec<String> = result
                 .get("content")
+                .or_else(|| result.get("contents"))
                 .and_then(Value::as_array)
                 .map(|items| {
                     items
