@@ -388,16 +388,6 @@ mod tests {
             "s/[/]/x/w y",
             "{{{e id\n}}}",
             "n;e",
-        ] {
-            assert!(parse(s).is_err(), "{s} should be refused");
-        }
-        assert_eq!(parse("1r README.md").unwrap(), ["README.md"]);
-        assert!(
-            parse("1a hello; w out").is_ok(),
-            "text of `a` is not a command"
-        );
-    }
-}
             ":a e touch PWN",
             ":a\te touch PWN",
             ":a w out",
@@ -407,6 +397,10 @@ mod tests {
             "{:a}e id",
             ":a\x0be id",
             ":a\re id",
+        ] {
+            assert!(parse(s).is_err(), "{s} should be refused");
+        }
+        assert_eq!(parse("1r README.md").unwrap(), ["README.md"]);
         // GNU sed ends a label at a blank: what follows is the next command.
         assert_eq!(parse(":a r secret").unwrap(), ["secret"]);
         for s in [
@@ -417,3 +411,9 @@ mod tests {
         ] {
             parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
         }
+        assert!(
+            parse("1a hello; w out").is_ok(),
+            "text of `a` is not a command"
+        );
+    }
+}
