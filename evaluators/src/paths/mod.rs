@@ -384,7 +384,12 @@ impl<'a> Places<'a> {
                 .root_real
                 .then_some((self.root.as_path(), self.root_plain));
             match resolve_known(joined, joined_plain, start) {
-                Some((real, real_plain)) => {
+                // A device node (`mknod disk b 8 0` in the workspace) is the device, wherever
+                // it is: never a plain file.
+                Some((real, _, true)) if !harmless_device(&real) => {
+                    Found::Real(real, Place::Device)
+                }
+                Some((real, real_plain, _)) => {
                     let place = self.place_known(&real, real_plain);
                     Found::Real(real, place)
                 }
@@ -1226,7 +1231,7 @@ pub(crate) fn resolve(path: &Path) -> Option<PathBuf> {
 /// As [`resolve`], starting from `real` when `path` lies below it: `real` must be a real
 /// path (canonical, no symlink in it), so its components need not be looked at again.
 fn resolve_from(path: &Path, real: Option<&Path>) -> Option<PathBuf> {
-    resolve_known(path, plain(path), real.map(|r| (r, plain(r)))).map(|(p, _)| p)
+    resolve_known(path, plain(path), real.map(|r| (r, plain(r)))).map(|(p, _, _)| p)
 }
 
 /// [`resolve_from`], told whether `path` and the real directory are in normal form
@@ -1235,27 +1240,42 @@ fn resolve_known(
     path: &Path,
     path_plain: bool,
     real: Option<(&Path, bool)>,
-) -> Option<(PathBuf, bool)> {
+) -> Option<(PathBuf, bool, bool)> {
     if let Some((root, true)) = real
         && path_plain
         && let (Some(text), Some(base)) = (path.to_str(), root.to_str())
         && below_both(path, true, root, true)
-        && let Some(resolved) = resolve_plain_below(text, base)
+        && let Some((resolved, device)) = resolve_plain_below(text, base)
     {
-        return Some((resolved, true));
+        return Some((resolved, true, device));
     }
-    resolve_walk(path, real.map(|(r, _)| r)).map(|p| (p, false))
+    resolve_walk(path, real.map(|(r, _)| r)).map(|(p, device)| (p, false, device))
+}
+
+/// Whether a file type (as `lstat` gave it while resolving) is a device node.
+fn device_node(kind: std::fs::FileType) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        kind.is_block_device() || kind.is_char_device()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = kind;
+        false
+    }
 }
 
 /// [`resolve_from`] for the usual case: `path` (UTF-8, in normal form) below the real
 /// directory `base` (in normal form), walked component by component as text: the result is
 /// in normal form. `None` when a component is a symlink: then the path is walked by
-/// [`resolve_walk`], which follows links.
-fn resolve_plain_below(path: &str, base: &str) -> Option<PathBuf> {
+/// [`resolve_walk`], which follows links. With it, whether the path is a device node.
+fn resolve_plain_below(path: &str, base: &str) -> Option<(PathBuf, bool)> {
     let rest = path[base.len()..].trim_start_matches('/');
     let mut out = String::with_capacity(base.len() + rest.len() + 1);
     out.push_str(base);
     let mut parts = rest.split('/').filter(|p| !p.is_empty());
+    let mut device = false;
     while let Some(part) = parts.next() {
         if !out.ends_with('/') {
             out.push('/');
@@ -1263,9 +1283,10 @@ fn resolve_plain_below(path: &str, base: &str) -> Option<PathBuf> {
         out.push_str(part);
         match std::fs::symlink_metadata(&out) {
             Ok(meta) if meta.file_type().is_symlink() => return None,
-            Ok(_) => {}
+            Ok(meta) => device = device_node(meta.file_type()),
             // It does not exist: the rest is kept as text.
             Err(_) => {
+                device = false;
                 for part in parts {
                     out.push('/');
                     out.push_str(part);
@@ -1274,11 +1295,12 @@ fn resolve_plain_below(path: &str, base: &str) -> Option<PathBuf> {
             }
         }
     }
-    Some(PathBuf::from(out))
+    Some((PathBuf::from(out), device))
 }
 
-/// [`resolve_from`], component by component, links followed.
-fn resolve_walk(path: &Path, real: Option<&Path>) -> Option<PathBuf> {
+/// [`resolve_from`], component by component, links followed; with it, whether the path is a
+/// device node.
+fn resolve_walk(path: &Path, real: Option<&Path>) -> Option<(PathBuf, bool)> {
     use std::borrow::Cow;
     use std::ffi::OsStr;
     fn parts(path: &Path) -> impl DoubleEndedIterator<Item = &OsStr> {
@@ -1310,7 +1332,9 @@ fn resolve_walk(path: &Path, real: Option<&Path>) -> Option<PathBuf> {
     let mut pending: Vec<Cow<'_, OsStr>> = parts(rest).rev().map(Cow::Borrowed).collect();
     let mut links = 0usize;
     let mut exists = true;
+    let mut device = false;
     while let Some(part) = pending.pop() {
+        device = false;
         if part == OsStr::new("..") {
             out.pop();
             continue;
@@ -1338,11 +1362,11 @@ fn resolve_walk(path: &Path, real: Option<&Path>) -> Option<PathBuf> {
                 }
                 pending.extend(parts(&target).rev().map(|p| Cow::Owned(p.to_os_string())));
             }
-            Ok(_) => {}
+            Ok(meta) => device = device_node(meta.file_type()),
             Err(_) => exists = false,
         }
     }
-    Some(out)
+    Some((out, device))
 }
 
 #[cfg(test)]
@@ -1437,6 +1461,36 @@ mod tests {
             Place::HarmlessDevice
         );
         assert_eq!(p.locate("/dev/sda", &WorkingDir::Root).place, Place::Device);
+    }
+
+    #[test]
+    fn a_device_node_in_the_workspace_is_a_device() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        // Only a privileged user may make a device node (`c 1 3` is the null device).
+        let made = std::process::Command::new("mknod")
+            .arg(root.join("disk"))
+            .args(["c", "1", "3"])
+            .status()
+            .is_ok_and(|s| s.success());
+        if !made {
+            eprintln!("skipped: mknod is not permitted here");
+            return;
+        }
+        std::fs::create_dir(root.join("sub")).unwrap();
+        std::os::unix::fs::symlink(root.join("disk"), root.join("sub/link")).unwrap();
+        std::fs::write(root.join("file"), "x").unwrap();
+        let s = SensitivePaths::new(&[]).unwrap();
+        let p = places(&root, &s);
+        for raw in ["disk", "./disk", "sub/link", "sub/../disk"] {
+            assert_eq!(
+                p.locate(raw, &WorkingDir::Root).place,
+                Place::Device,
+                "{raw}"
+            );
+        }
+        assert_eq!(p.locate("file", &WorkingDir::Root).place, Place::Inside);
+        assert_eq!(p.locate("disk/x", &WorkingDir::Root).place, Place::Inside);
     }
 
     #[test]

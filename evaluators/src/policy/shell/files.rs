@@ -8,7 +8,7 @@ use warrant_core::evaluator::Stance;
 
 use super::judge::{Judge, has_flag, positional};
 use super::programs::reads;
-use crate::policy::codes::SHELL_NETWORK;
+use crate::policy::codes::{SHELL_NETWORK, SHELL_PRIVILEGED};
 use crate::policy::finding::quote;
 use crate::shell::{SimpleCommand, Word};
 
@@ -43,6 +43,16 @@ pub(super) fn writer(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
             Some(t) if t.starts_with('-') && t != "-" => {}
             _ => pos.push(w),
         }
+    }
+    // `mknod NAME b|c|u MAJOR MINOR` makes a door to a device (a disk, kernel memory): what
+    // is read or written through it is the device's, wherever the node is. A FIFO (`p`) is
+    // only a file.
+    if program == "mknod" && pos.get(1).is_none_or(|t| t.literal() != Some("p")) {
+        let reason = format!(
+            "{} creates a device node, through which a later read or write reaches the device.",
+            quote(cmd)
+        );
+        j.add(Stance::RequireAsk, SHELL_PRIVILEGED, Risk::Critical, reason);
     }
     let (sources, dests): (Vec<&Word>, Vec<&Word>) = match target_dir {
         Some(dir) => (pos, vec![dir]),
