@@ -367,3 +367,36 @@ async fn a_directory_the_script_makes_is_judged_where_the_text_puts_it() {
     ])
     .await;
 }
+
+#[tokio::test]
+async fn trees_read_from_roots_the_script_gives_are_read_as_each_root() {
+    stances(&[
+        ("d=~; grep -r x \"$d\"", Stance::HardDeny),
+        (
+            "for d in src ~; do grep -rn x \"$d\"; done",
+            Stance::HardDeny,
+        ),
+        ("grep -r x $(echo ~)", Stance::HardDeny),
+        ("d=~; tar czf /tmp/h.tgz \"$d\"", Stance::HardDeny),
+    ])
+    .await;
+}
+
+#[tokio::test]
+async fn values_that_expand_again_or_land_elsewhere_are_not_taken_as_written() {
+    stances(&[
+        // Unquoted, an assigned glob expands to the names it matches.
+        ("f='.claude/*'; echo x > $f", Stance::RequireAsk),
+        ("f='.claude/*'; echo x > \"$f\"", Stance::HardDeny),
+        // A `cd` that fails leaves the shell where it was.
+        (
+            "cd nothere; echo x > \"$PWD/.claude/settings.json\"",
+            Stance::HardDeny,
+        ),
+        (
+            "mkdir -p .codex && cd .codex && dd if=../Cargo.toml of=config.toml",
+            Stance::HardDeny,
+        ),
+    ])
+    .await;
+}

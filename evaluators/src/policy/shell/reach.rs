@@ -47,6 +47,89 @@ pub(super) fn judge(j: &mut Judge<'_>) {
         input_writes(j, cmd);
         run_time_writes(j, cmd);
         unknown_writes(j, cmd);
+        domain_trees(j, cmd);
+    }
+}
+
+/// A tree read from a root only known when it runs whose values are known (`d=.; grep -r x
+/// "$d"`, `for d in src ~; do grep -r x "$d"; done`, `grep -r x $(echo .)`, `tar czf a.tgz
+/// "$d"`) is read as the tree of each value: the first look reads each value as one path,
+/// not as a tree. Every finding of those readings counts, settled by the mode or not.
+fn domain_trees(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let reads_trees = match crate::programs::model(cmd) {
+        crate::programs::Model::Modeled(e) => !e.trees.is_empty(),
+        crate::programs::Model::Unmodeled(_) => false,
+    } || copies_tree(cmd);
+    if !reads_trees {
+        return;
+    }
+    let mut variants = Vec::new();
+    for (i, word) in cmd.words.iter().enumerate().skip(1) {
+        let Some(domain) = word.domain.as_ref().filter(|_| word.literal().is_none()) else {
+            continue;
+        };
+        let mut values = domain.values.clone();
+        for &p in &domain.producers {
+            let outputs = match super::producer::outputs(j.script, p, 0) {
+                Ok(o) => o,
+                Err(why) => {
+                    let reason = format!(
+                        "reads every file under `{}`, trees printed by a command that {why}",
+                        word.raw
+                    );
+                    j.unknown(cmd, &reason, Risk::Medium);
+                    continue;
+                }
+            };
+            for out in outputs {
+                match out {
+                    super::producer::Output::Value(v) | super::producer::Output::Listed(v) => {
+                        values.push(v);
+                    }
+                    super::producer::Output::Tree { root, cwd, .. } if cwd == cmd.cwd => {
+                        values.push(root);
+                    }
+                    super::producer::Output::Tree { .. } => {
+                        let reason = format!(
+                            "reads every file under `{}`, trees printed in another directory",
+                            word.raw
+                        );
+                        j.unknown(cmd, &reason, Risk::Medium);
+                    }
+                }
+            }
+        }
+        for v in values {
+            let mut variant = cmd.clone();
+            variant.words[i] = Word::literal_text(v);
+            variants.push(variant);
+        }
+    }
+    if variants.len() > MAX_VARIANTS {
+        let why = "reads every file under more trees only known when it runs than can be checked";
+        return j.unknown(cmd, why, Risk::Medium);
+    }
+    let mut found = Vec::new();
+    for variant in &variants {
+        let mut scratch = Judge {
+            places: j.places,
+            script: j.script,
+            findings: Vec::new(),
+            unmodeled: None,
+        };
+        super::programs::judge(&mut scratch, variant);
+        tree_copies(&mut scratch, variant);
+        found.extend(
+            scratch
+                .findings
+                .into_iter()
+                .filter(|f| f.stance != Stance::PolicyAllow),
+        );
+    }
+    for f in found {
+        if !j.findings.contains(&f) {
+            j.findings.push(f);
+        }
     }
 }
 
@@ -90,49 +173,10 @@ fn written_words(cmd: &SimpleCommand) -> Vec<Word> {
 /// values are judged as those values instead ([`run_time_writes`]).
 fn unknown_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let mut variants = Vec::new();
+    unplaced_writes(j, cmd, &mut variants);
     for w in written_words(cmd) {
-        match w.literal() {
-            Some(t) => {
-                let t = t.strip_prefix("of=").unwrap_or(t);
-                if t.starts_with(['/', '~'])
-                    || t.is_empty()
-                    || t == "-"
-                    || j.places.locate(t, &cmd.cwd).place != Place::Unknown
-                {
-                    continue;
-                }
-                // A directory an earlier part makes (`mkdir -p .claude && cd .claude`) is
-                // not there yet: the name is judged where the text puts it.
-                if let WorkingDir::Dir(d) = &cmd.cwd
-                    && lexical(j.places, d, &WorkingDir::Root).is_some_and(|p| !p.exists())
-                    && let Some(path) = lexical(j.places, t, &cmd.cwd)
-                {
-                    let mut v = cmd.clone();
-                    v.cwd = WorkingDir::Root;
-                    let abs = Word::literal_text(path.to_string_lossy().into_owned());
-                    for slot in v
-                        .words
-                        .iter_mut()
-                        .skip(1)
-                        .chain(v.redirects.iter_mut().map(|r| &mut r.target))
-                    {
-                        if slot.literal() == Some(t) {
-                            *slot = abs.clone();
-                        }
-                    }
-                    variants.push(v);
-                } else {
-                    binding_ask(
-                        j,
-                        cmd,
-                        SHELL_WRITE,
-                        &format!(
-                            "writes `{t}` in a directory only known when it runs, which may hold protected configuration"
-                        ),
-                    );
-                }
-            }
-            None if w.domain.is_none() => binding_ask(
+        if w.literal().is_none() && w.domain.is_none() {
+            binding_ask(
                 j,
                 cmd,
                 SHELL_WRITE,
@@ -140,11 +184,63 @@ fn unknown_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                     "writes `{}`, a name only known when it runs, which may be protected configuration",
                     w.raw
                 ),
-            ),
-            None => {}
+            );
         }
     }
     keep_hard_denies(j, &variants);
+}
+
+/// Relative names `cmd` writes whose place is not known: in a directory an earlier part
+/// makes (`mkdir -p .claude && cd .claude`), which is not there yet, each is judged where the
+/// text puts it (a variant of `cmd` added to `variants`); in a directory only known when it
+/// runs, a binding ask.
+fn unplaced_writes(j: &mut Judge<'_>, cmd: &SimpleCommand, variants: &mut Vec<SimpleCommand>) {
+    for w in written_words(cmd) {
+        let Some(written) = w.literal() else { continue };
+        let t = written.strip_prefix("of=").unwrap_or(written);
+        if t.starts_with(['/', '~'])
+            || t.is_empty()
+            || t == "-"
+            || j.places.locate(t, &cmd.cwd).place != Place::Unknown
+        {
+            continue;
+        }
+        let made_first = match &cmd.cwd {
+            WorkingDir::Dir(d) => {
+                lexical(j.places, d, &WorkingDir::Root).is_some_and(|p| !p.exists())
+            }
+            _ => false,
+        };
+        match lexical(j.places, t, &cmd.cwd).filter(|_| made_first) {
+            Some(path) => {
+                let mut v = cmd.clone();
+                v.cwd = WorkingDir::Root;
+                // The word itself, or an option's value (`of=NAME`).
+                for slot in v
+                    .words
+                    .iter_mut()
+                    .skip(1)
+                    .chain(v.redirects.iter_mut().map(|r| &mut r.target))
+                {
+                    let Some(head) = slot.literal().and_then(|l| l.strip_suffix(t)) else {
+                        continue;
+                    };
+                    if head.is_empty() || head.ends_with('=') {
+                        *slot = Word::literal_text(format!("{head}{}", path.display()));
+                    }
+                }
+                variants.push(v);
+            }
+            None => binding_ask(
+                j,
+                cmd,
+                SHELL_WRITE,
+                &format!(
+                    "writes `{t}` in a directory only known when it runs, which may hold protected configuration"
+                ),
+            ),
+        }
+    }
 }
 
 /// The most files of a tree a producer prints that are looked at for protected ones.
@@ -318,10 +414,14 @@ fn run_time_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             "writes more names only known when it runs than can be checked",
         );
     }
-    // Each variant may hold a glob of its own (`for f in *.toml`): expanded as the shell does.
+    // Each variant may hold a glob of its own (`for f in *.toml`): expanded as the shell does,
+    // and a relative name whose place is not known is judged as such.
+    let mut placed = Vec::new();
     for v in &variants {
         globs(j, v);
+        unplaced_writes(j, v, &mut placed);
     }
+    variants.extend(placed);
     keep_hard_denies(j, &variants);
 }
 

@@ -218,6 +218,13 @@ impl Variables {
         self.used_shells.get()
     }
 
+    /// Whether the script assigns `name` a word anywhere (not only as a loop's variable).
+    fn assigned_words(&self, name: &str) -> bool {
+        self.sites
+            .iter()
+            .any(|(n, s)| n == name && matches!(s, Site::Word(_)))
+    }
+
     /// Whether the script assigns `name` anywhere.
     fn assigns(&self, name: &str) -> bool {
         self.sites.iter().any(|(n, _)| n == name)
@@ -346,6 +353,14 @@ impl Acc<'_> {
         {
             return None;
         }
+        // Unquoted, a glob in an assigned value expands to the names it matches then (a
+        // loop's values are names its list already expanded to).
+        if !quoted
+            && self.vars.assigned_words(name)
+            && domain.values.iter().any(|v| v.contains(['*', '?', '[']))
+        {
+            return None;
+        }
         if !domain.producers.is_empty() {
             // Only a word that is this variable alone keeps its producers.
             self.parts += 1;
@@ -455,10 +470,9 @@ impl Acc<'_> {
         }
         values.values.extend(of_default.values);
         if !quoted
-            && values
-                .values
-                .iter()
-                .any(|v| v.is_empty() || v.contains(char::is_whitespace))
+            && values.values.iter().any(|v| {
+                v.is_empty() || v.contains(char::is_whitespace) || v.contains(['*', '?', '['])
+            })
         {
             return None;
         }
@@ -518,6 +532,9 @@ mod tests {
         assert_eq!(values(&v, "$f"), None);
         assert_eq!(values(&v, "$e"), None);
         assert_eq!(values(&v, "\"$f\"").unwrap(), ["a .env"]);
+        let v = vars(&[("g", ".claude/*")]);
+        assert_eq!(values(&v, "$g"), None);
+        assert_eq!(values(&v, "\"$g\"").unwrap(), [".claude/*"]);
     }
 
     #[test]
