@@ -15,6 +15,7 @@ pub(crate) mod cargo_lock;
 pub mod cursor;
 mod find;
 mod git;
+mod given;
 pub(crate) mod go_toolchain;
 mod sed;
 pub(crate) mod spec;
@@ -27,6 +28,7 @@ use crate::shell::{SimpleCommand, Word, WorkingDir};
 use cursor::{Item, Syntax};
 use spec::{Options, Value};
 pub use table::{Family, NETWORK, Operands, Program, Special, lookup};
+pub use given::runs_given;
 
 /// A tree a command reads recursively.
 #[derive(Debug, Clone, PartialEq, Eq)]

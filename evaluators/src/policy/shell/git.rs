@@ -50,7 +50,7 @@ const NETWORK: &[&str] = &["fetch", "pull", "clone", "ls-remote", "remote-update
 const DISCARDING: &[&str] = &["reset", "clean", "restore", "checkout", "stash"];
 
 /// Options of `git` itself that take the next word.
-const GLOBAL_WITH_VALUE: &[&str] = &[
+pub(super) const GLOBAL_WITH_VALUE: &[&str] = &[
     "-C",
     "-c",
     "--git-dir",
@@ -667,34 +667,22 @@ fn binding(j: &mut Judge<'_>, cmd: &SimpleCommand, what: &str) {
 /// dot-directories (`.claude/settings.local.json`); a directory that cannot be listed may
 /// hold one.
 fn protected_on_disk(j: &Judge<'_>) -> Option<String> {
-    let root = j.places.root();
-    let list = |rel: &str| -> Result<Vec<(String, bool)>, String> {
-        let dir = root.join(rel);
-        let entries = std::fs::read_dir(&dir)
-            .map_err(|e| format!("`{}` cannot be listed: {e}", dir.display()))?;
-        Ok(entries
-            .filter_map(Result::ok)
-            .map(|e| {
-                let name = e.file_name().to_string_lossy().into_owned();
-                let dir = e.file_type().is_ok_and(|t| t.is_dir());
-                (
-                    if rel.is_empty() {
-                        name
-                    } else {
-                        format!("{rel}/{name}")
-                    },
-                    dir,
-                )
-            })
-            .collect())
-    };
-    let protected = |rel: &str| {
+    first_in_work_tree(j.places.root(), |rel, _| {
         let located = j.places.locate(rel, &WorkingDir::Root);
         j.places
             .protected(&located, rel, &WorkingDir::Root)
             .map(|what| format!("the work tree holds `{rel}`, {what}"))
-    };
-    let top = match list("") {
+    })
+}
+
+/// The first answer `found` gives for an entry of the work tree at `root` (its path relative
+/// to `root`, and whether it is a directory): the entries at its top but `.git`, and those
+/// of its dot-directories; or why a directory among them cannot be listed.
+pub(super) fn first_in_work_tree(
+    root: &std::path::Path,
+    found: impl Fn(&str, bool) -> Option<String>,
+) -> Option<String> {
+    let top = match work_tree_entries(root, "") {
         Ok(top) => top,
         Err(why) => return Some(why),
     };
@@ -702,13 +690,13 @@ fn protected_on_disk(j: &Judge<'_>) -> Option<String> {
         if rel == ".git" {
             continue;
         }
-        if let Some(why) = protected(&rel) {
+        if let Some(why) = found(&rel, dir) {
             return Some(why);
         }
         if dir && rel.starts_with('.') {
-            match list(&rel) {
+            match work_tree_entries(root, &rel) {
                 Ok(inner) => {
-                    if let Some(why) = inner.iter().find_map(|(r, _)| protected(r)) {
+                    if let Some(why) = inner.iter().find_map(|(r, d)| found(r, *d)) {
                         return Some(why);
                     }
                 }
@@ -717,4 +705,27 @@ fn protected_on_disk(j: &Judge<'_>) -> Option<String> {
         }
     }
     None
+}
+
+/// The entries of the directory `rel` of the work tree at `root` (`""`: its top), as paths
+/// relative to `root`, each with whether it is a directory; or why it cannot be listed.
+fn work_tree_entries(root: &std::path::Path, rel: &str) -> Result<Vec<(String, bool)>, String> {
+    let dir = root.join(rel);
+    let entries = std::fs::read_dir(&dir)
+        .map_err(|e| format!("`{}` cannot be listed: {e}", dir.display()))?;
+    Ok(entries
+        .filter_map(Result::ok)
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let dir = e.file_type().is_ok_and(|t| t.is_dir());
+            (
+                if rel.is_empty() {
+                    name
+                } else {
+                    format!("{rel}/{name}")
+                },
+                dir,
+            )
+        })
+        .collect())
 }

@@ -4,6 +4,7 @@
 mod destructive;
 mod files;
 mod git;
+mod git_state;
 pub(crate) mod judge;
 mod producer;
 mod programs;

@@ -347,6 +347,10 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             }
         }
     }
+    // What git does to its own configuration, hooks and untracked files, modeled or not.
+    if cmd.program() == Some("git") {
+        super::git_state::judge(j, cmd);
+    }
     // The program table proves what it can; everything else is judged by the older readers
     // for what they can deny, and is never allowed.
     let why = match programs::model(cmd) {
@@ -366,6 +370,12 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     j.unmodeled = Some(why.clone());
     let before = j.findings.len();
     unmodeled(j, cmd);
+    // What the older readers take for a write is no routine one when the command may also
+    // run a program or command it is given (`tar -I PROG`, sed's `e`): a high risk, which
+    // the auto reviewer never allows.
+    if let Some(why) = programs::runs_given(cmd) {
+        j.unknown(cmd, &why, Risk::High);
+    }
     if j.findings.len() == before {
         j.unknown(
             cmd,

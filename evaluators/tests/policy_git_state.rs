@@ -1,0 +1,265 @@
+//! git's own state: writing its configuration is writing protected configuration, a template
+//! given to `git init` installs hooks, `git clean` may delete protected configuration and
+//! secrets, and remote URLs are not printed while the configuration puts a credential in
+//! them. What runs a program it is given (`tar -I`, sed's `e`) is never routine work for the
+//! auto reviewer.
+
+mod support;
+
+use support::{bash, context, decided, verdict, workspace};
+use warrant_core::call::PermissionMode;
+use warrant_core::decision::{Behavior, Risk};
+use warrant_core::evaluator::Stance;
+use warrant_evaluators::classifier::{Classifier, HeuristicClassifier, Review};
+use warrant_evaluators::{PolicyConfig, PolicyEvaluator};
+
+/// A workspace whose repository has a remote (with `token`, a credential in its URL), an
+/// index-less repository, untracked Claude Code settings and, when `secrets`, an `.env`.
+fn fixture(token: bool, secrets: bool) -> (tempfile::TempDir, tempfile::TempDir) {
+    let ws = workspace();
+    let root = ws.path();
+    let url = if token {
+        "https://user:ghp_CANARY@github.com/a/b"
+    } else {
+        "https://github.com/a/b"
+    };
+    let config = format!(
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n[remote \"origin\"]\n\turl = {url}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+    );
+    let mut files = vec![
+        (".git/config", config.as_str()),
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        ("src/main.rs", "fn main() {}\n"),
+        ("tpl/hooks/pre-commit", "#!/bin/sh\n"),
+    ];
+    if secrets {
+        files.push((".env", "KEY=1\n"));
+        files.push((".claude/settings.json", "{}\n"));
+    }
+    for (rel, text) in files {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+        std::fs::write(path, text).expect("file");
+    }
+    let home = tempfile::tempdir().expect("home");
+    (ws, home)
+}
+
+fn policy(home: &std::path::Path) -> PolicyEvaluator {
+    PolicyEvaluator::new(&PolicyConfig {
+        home_dir: Some(home.to_path_buf()),
+        sensitive_paths: Vec::new(),
+        protected_paths: Vec::new(),
+    })
+    .expect("policy")
+}
+
+/// The stance of the policy in Full Access on each command, every mismatch listed at once.
+async fn stances(token: bool, secrets: bool, rows: &[(&str, Stance)]) {
+    let (ws, home) = fixture(token, secrets);
+    let policy = policy(home.path());
+    let cx = context(PermissionMode::FullAccess, ws.path());
+    let mut wrong = Vec::new();
+    for (command, expected) in rows {
+        let (stance, rationale) = decided(verdict(&policy, &bash(command), &cx).await);
+        if stance != *expected {
+            wrong.push(format!(
+                "{command}: expected {expected:?}, got {stance:?} ({})",
+                rationale.reason
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}
+
+#[tokio::test]
+async fn writing_git_configuration_is_writing_protected_configuration() {
+    use Stance::{DefaultAsk, HardDeny, PolicyAllow, RequireAsk};
+    stances(
+        false,
+        false,
+        &[
+            ("git config core.fsmonitor 'touch p'", HardDeny),
+            ("git config core.hooksPath evil/hooks", HardDeny),
+            ("git config --local core.sshCommand 'sh -c x'", HardDeny),
+            ("git config alias.st '!rm -rf ~'", HardDeny),
+            ("git config --global alias.st '!rm -rf ~'", HardDeny),
+            ("git config --add core.hooksPath x", HardDeny),
+            ("git config set core.hooksPath x", HardDeny),
+            ("git config --replace-all core.pager less", HardDeny),
+            ("git config --unset core.fsmonitor", HardDeny),
+            ("git config --remove-section core", HardDeny),
+            ("git config --rename-section user core", HardDeny),
+            ("git config -e", HardDeny),
+            (
+                "git config remote.origin.url https://evil.example/x",
+                HardDeny,
+            ),
+            ("git config include.path ../x", HardDeny),
+            ("git config \"$K\" x", HardDeny),
+            ("git config $OPT core.pager", HardDeny),
+            ("git config init.templateDir tpl && git init", HardDeny),
+            (
+                "git remote set-url origin https://evil.example/x",
+                RequireAsk,
+            ),
+            ("git remote add evil 'ext::sh -c touch% p'", RequireAsk),
+            ("git remote rename origin x", RequireAsk),
+            // Keys that only choose among git's own behaviours stay open writes.
+            ("git config user.name 'A B'", DefaultAsk),
+            ("git config --global user.email a@b.c", DefaultAsk),
+            ("git config pull.rebase true", DefaultAsk),
+            // Reads stay as they were.
+            ("git config --get user.name", PolicyAllow),
+            ("git config user.name", PolicyAllow),
+            ("git remote", PolicyAllow),
+            ("git status", PolicyAllow),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_template_given_to_init_installs_hooks() {
+    use Stance::{DefaultAsk, HardDeny};
+    stances(
+        false,
+        false,
+        &[
+            ("git init --template=tpl", HardDeny),
+            ("git init --template tpl .", HardDeny),
+            ("git init --templ=tpl", HardDeny),
+            ("git -c init.templateDir=tpl init", HardDeny),
+            ("git -c init.templatedir=tpl clone https://x/y", HardDeny),
+            ("GIT_TEMPLATE_DIR=tpl git init", HardDeny),
+            ("export GIT_TEMPLATE_DIR=tpl; git init", HardDeny),
+            ("git clone --template=tpl https://x/y", HardDeny),
+            ("git init", DefaultAsk),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn git_clean_asks_when_it_may_delete_protected_configuration_or_secrets() {
+    use Stance::{DefaultAsk, HardDeny, RequireAsk};
+    stances(
+        false,
+        true,
+        &[
+            ("git clean -fdx", RequireAsk),
+            ("git clean -fdX", RequireAsk),
+            ("git clean -f -d -x", RequireAsk),
+            ("git clean --force -x", RequireAsk),
+            ("git clean -fdx .claude", HardDeny),
+            ("git clean -ffdx -- .claude", HardDeny),
+            ("git clean -fdx $D", RequireAsk),
+            // Paths that hold neither, and dry runs, stay as they were.
+            ("git clean -fdx src", DefaultAsk),
+            ("git clean -n", DefaultAsk),
+        ],
+    )
+    .await;
+    stances(false, false, &[("git clean -fdx", DefaultAsk)]).await;
+}
+
+#[tokio::test]
+async fn remote_urls_holding_a_credential_are_not_printed_in_any_mode() {
+    use Stance::{DefaultAsk, PolicyAllow, RequireAsk};
+    stances(
+        true,
+        false,
+        &[
+            ("git remote -v", RequireAsk),
+            ("git remote --verbose", RequireAsk),
+            ("git remote get-url origin", RequireAsk),
+            ("git remote show origin", RequireAsk),
+            ("git config --get remote.origin.url", RequireAsk),
+            ("git config remote.origin.url", RequireAsk),
+            ("git config get remote.origin.url", RequireAsk),
+            ("git config --list", RequireAsk),
+            ("git config -l --show-origin", RequireAsk),
+            ("git config --get-regexp url", RequireAsk),
+            ("git config list", RequireAsk),
+            ("git -C . remote -v", RequireAsk),
+            ("git config --get user.name", PolicyAllow),
+            ("git remote", PolicyAllow),
+            ("git log --oneline", PolicyAllow),
+        ],
+    )
+    .await;
+    // Without a credential, nothing changes.
+    stances(
+        false,
+        false,
+        &[
+            ("git remote -v", PolicyAllow),
+            ("git config --get remote.origin.url", PolicyAllow),
+            ("git config --list", DefaultAsk),
+            ("git remote get-url origin", DefaultAsk),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_global_configuration_with_a_credential_in_a_url_is_read_for_listings() {
+    let (ws, home) = fixture(false, false);
+    std::fs::write(
+        home.path().join(".gitconfig"),
+        "[url \"https://user:tok@github.com/\"]\n\tinsteadOf = https://github.com/\n",
+    )
+    .expect("global");
+    let policy = policy(home.path());
+    let cx = context(PermissionMode::FullAccess, ws.path());
+    for command in [
+        "git config --global --list",
+        "git remote -v",
+        "git config -l",
+    ] {
+        let (stance, _) = decided(verdict(&policy, &bash(command), &cx).await);
+        assert_eq!(stance, Stance::RequireAsk, "{command}");
+    }
+    let (stance, _) = decided(verdict(&policy, &bash("git config --local --list"), &cx).await);
+    assert_eq!(stance, Stance::DefaultAsk);
+}
+
+#[tokio::test]
+async fn a_program_an_option_or_a_script_runs_is_never_a_routine_write() {
+    let (ws, home) = fixture(false, false);
+    let cx = context(PermissionMode::Auto, ws.path());
+    let reviewer = HeuristicClassifier::new(policy(home.path()));
+    let review = |command: &'static str| {
+        let call = bash(command);
+        let cx = &cx;
+        let reviewer = &reviewer;
+        async move {
+            reviewer
+                .classify(&Review {
+                    call: &call,
+                    context: cx,
+                })
+                .await
+                .expect("review")
+        }
+    };
+    for command in [
+        "sed -i '1e touch p' src/main.rs",
+        "sed -i 's/.*/&/e' src/main.rs",
+        "sed -i -e 's/a/b/' -e '$e touch p' src/main.rs",
+        "sed -i 'w /tmp/x' src/main.rs",
+        "tar -cf x.tar -I 'touch p' src",
+        "tar -cf x.tar --checkpoint=1 --checkpoint-action=exec='touch p' src",
+        "tar --use-compress-program=./evil.sh -cf x.tar src",
+        "tar -cf x.tar --rsh-command='touch p' h:/x src",
+        "tar -cf x.tar -F 'touch p' -M src",
+        "tar -cf x.tar --info-script='touch p' src",
+    ] {
+        let out = review(command).await;
+        assert_eq!(out.behavior, Behavior::Ask, "{command}");
+        assert!(out.risk >= Risk::High, "{command}: {:?}", out.risk);
+    }
+    for command in ["sed -i 's/a/b/' src/main.rs", "tar -czf x.tar.gz src"] {
+        assert_eq!(review(command).await.behavior, Behavior::Allow, "{command}");
+    }
+}
