@@ -256,3 +256,41 @@ fn a_data_directory_holding_the_workspace_protects_only_the_database() {
     );
     assert_eq!(d["reasonCode"], "filesystem_write_inside_workspace", "{d}");
 }
+
+#[test]
+fn a_cdpath_in_the_environment_makes_a_relative_cd_go_anywhere() {
+    let run = |cdpath: Option<&str>, command: &str| -> Value {
+        let workspace = tempfile::tempdir().unwrap();
+        std::fs::create_dir(workspace.path().join("src")).unwrap();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_warrant"));
+        cmd.arg("check")
+            .args(["--tool", "Bash", "--input"])
+            .arg(serde_json::json!({ "command": command }).to_string())
+            .current_dir(workspace.path())
+            .env_remove("WARRANT_MODE")
+            .env_remove("CDPATH");
+        if let Some(c) = cdpath {
+            cmd.env("CDPATH", c);
+        }
+        let out = cmd.output().unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    for command in [
+        "cd src && cat lib.rs",
+        "pushd src && cat main.rs",
+        "cd src && cat *",
+    ] {
+        assert_eq!(run(None, command)["behavior"], "allow", "{command}");
+        assert_eq!(run(Some(""), command)["behavior"], "allow", "{command}");
+        assert_ne!(
+            run(Some("/root"), command)["behavior"],
+            "allow",
+            "{command}"
+        );
+    }
+    // `./` and `../` and absolute names are not looked up in `CDPATH`.
+    assert_eq!(
+        run(Some("/root"), "cd ./src && cat lib.rs")["behavior"],
+        "allow"
+    );
+}

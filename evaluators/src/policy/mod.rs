@@ -155,6 +155,23 @@ impl PolicyEvaluator {
                 ));
                 decided = finding::most_restrictive(all.iter().cloned()).unwrap_or(decided);
             }
+            // A runtime detaches a command it is asked to run in the background, as `&` with
+            // no `wait` does: it may keep running after the call ends.
+            if ["run_in_background", "is_background"]
+                .iter()
+                .filter_map(|f| input.get(*f))
+                .any(|v| !matches!(v, serde_json::Value::Null | serde_json::Value::Bool(false)))
+            {
+                all.push(Finding::new(
+                    Stance::DefaultAsk,
+                    codes::SHELL_UNPARSEABLE,
+                    Risk::Medium,
+                    format!(
+                        "`{tool}` runs its command in the background: it may keep running after the call ends."
+                    ),
+                ));
+                decided = finding::most_restrictive(all.iter().cloned()).unwrap_or(decided);
+            }
             // Codex applies a patch given to `apply_patch` on its shell tool itself (as an
             // argument or a here-document): every file the patch names is written.
             if let Some(command) = &command

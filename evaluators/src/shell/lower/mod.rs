@@ -51,7 +51,7 @@ impl<'s> Lowering<'s> {
             cwd: WorkingDir::Root,
             loops: Vec::new(),
             stdin_redirected: false,
-            cdpath: false,
+            cdpath: wrappers::inherited_cdpath(),
             rebound: Vec::new(),
             counters: Vec::new(),
             readers: Vec::new(),

@@ -231,6 +231,12 @@ fn sets_cdpath(cmd: &crate::shell::SimpleCommand) -> bool {
             ))
 }
 
+/// Whether the environment the command runs in (the one it is judged in) has a `CDPATH`:
+/// then every `cd NAME` searches its directories first.
+pub(super) fn inherited_cdpath() -> bool {
+    std::env::var_os("CDPATH").is_some_and(|v| !v.is_empty())
+}
+
 /// Whether `cd DIR` looks `DIR` up in `CDPATH`: a name that is neither absolute nor starts
 /// with `.` or `..` as its first component.
 fn searches_cdpath(dir: &str) -> bool {
