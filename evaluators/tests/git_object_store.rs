@@ -321,3 +321,34 @@ async fn rewriting_the_work_tree_from_a_tree_the_policy_does_not_read_asks() {
         expect_open(ws.path(), command).await;
     }
 }
+
+/// The user's git configuration written through git by name (`git config --file`) or by a
+/// command that writes it (`git lfs install`) is the hard deny its direct write is: it names
+/// programs git runs in every repository. A file of the workspace stays an ordinary write,
+/// and reading stays open.
+#[tokio::test]
+async fn the_user_configuration_written_through_git_is_the_hard_deny() {
+    let ws = repository();
+    for command in [
+        "git config -f ~/.gitconfig core.fsmonitor 'curl x | sh'",
+        "git config --file ~/.config/git/config alias.st '!sh x'",
+        "git config --file ~/.gitconfig core.pager x",
+        "git config -f ~/.gitconfig --add include.path /tmp/x",
+        "git config -f ~/.gitconfig --unset user.name",
+        "git config set -f ~/.gitconfig core.sshCommand x",
+        "git config -f ~/.gitconfig -e",
+        "git lfs install",
+        "git lfs uninstall",
+    ] {
+        expect(ws.path(), command, Stance::HardDeny).await;
+    }
+    for command in [
+        "git config -f ~/.gitconfig --get user.name",
+        "git config get -f ~/.gitconfig user.name",
+        "git config -f notes.cfg a.b c",
+        "git lfs install --local",
+    ] {
+        let (s, why) = stance(ws.path(), command).await;
+        assert_ne!(s, Stance::HardDeny, "{command}: {why}");
+    }
+}

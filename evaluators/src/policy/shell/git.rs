@@ -143,6 +143,18 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             j.protected_tree(cmd, w, false);
         }
     }
+    // A configuration file named to `git config` (`-f F`) is written unless the command
+    // plainly reads; `git lfs install` writes the global configuration (`--local` and
+    // `--worktree` the repository's). The user's is protected configuration.
+    match configuration_file_written(name, rest) {
+        Some(Some(file)) => j.write(cmd, &file, None),
+        Some(None) => binding(
+            j,
+            cmd,
+            "writes a configuration file only known when it runs, which",
+        ),
+        None => {}
+    }
     // What the index records is what later commands write into the work tree: an entry of
     // protected configuration given by name is the hard deny of writing it, and a command
     // that rewrites the work tree from the repository may write it.
@@ -217,6 +229,47 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         n if DISCARDING.contains(&n) => j.write_inside(cmd, "changes the work tree", Risk::Medium),
         _ => j.write_inside(cmd, "changes the repository", Risk::Medium),
     }
+}
+
+/// The file `git config --file F` (`-f F`, `--file=F`, `-fF`) writes, unless the command
+/// plainly reads (`--get…`, `-l`, `--list`, `get`, `list`); the global configuration
+/// `git lfs install`/`uninstall` writes without `--local`, `--worktree` or `--system`.
+/// `Some(None)` when the file is only known when it runs (`--file=$F`).
+fn configuration_file_written(name: &str, rest: &[Word]) -> Option<Option<Word>> {
+    let texts: Vec<Option<&str>> = rest.iter().map(Word::literal).collect();
+    if name == "lfs" {
+        let scoped = texts
+            .iter()
+            .any(|t| matches!(t, Some("--local" | "--worktree" | "--system")));
+        return (first_is(rest, &["install", "uninstall"]) && !scoped)
+            .then(|| Some(Word::literal_text("~/.gitconfig")));
+    }
+    if name != "config" {
+        return None;
+    }
+    let reads = texts
+        .iter()
+        .any(|t| t.is_some_and(|t| t.starts_with("--get") || t == "-l" || t == "--list"))
+        || texts
+            .iter()
+            .find(|t| t.is_none_or(|t| !t.starts_with('-')))
+            .is_some_and(|t| matches!(t, Some("get" | "list")));
+    if reads {
+        return None;
+    }
+    rest.iter()
+        .enumerate()
+        .find_map(|(k, w)| match w.literal() {
+            Some("-f" | "--file") => Some(rest.get(k + 1).cloned()),
+            Some(t) if t.starts_with("--file=") => {
+                Some(Some(Word::literal_text(&t["--file=".len()..])))
+            }
+            Some(t) if t.starts_with("-f") && !t.starts_with("--") => {
+                Some(Some(Word::literal_text(&t[2..])))
+            }
+            None if w.raw.starts_with("--file") || w.raw.starts_with("-f") => Some(None),
+            _ => None,
+        })
 }
 
 /// Subcommands that read refs, the index or the configuration but no object's contents
