@@ -1556,6 +1556,17 @@ fn git_hazard(cmd: &shell::SimpleCommand, places: &crate::paths::Places<'_>) -> 
             return not_routine("it reads its message from a file that is not the workspace's own");
         }
     }
+    // A format that verifies signatures runs `gpg.program`.
+    let verifies = |v: &Option<shell::Word>| {
+        v.as_ref()
+            .and_then(shell::Word::literal)
+            .is_none_or(crate::programs::verifies_signatures)
+    };
+    if items.iter().any(|i| {
+        matches!(i, crate::programs::cursor::Item::Opt(o, v) if o.display == "--format" && verifies(v))
+    }) {
+        return not_routine("its format verifies signatures, which runs gpg");
+    }
     match sub {
         // Without `--staged`, or with `--worktree`, `restore` overwrites the work tree.
         "restore" if !has("-S") => not_routine("it overwrites files in the work tree"),

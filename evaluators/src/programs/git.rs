@@ -223,8 +223,7 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
                 );
                 if let Some(v) = &value
                     && matches!(opt.display.as_str(), "--pretty" | "--format")
-                    && v.literal()
-                        .is_none_or(|t| t.contains("%G") || t.contains("%(signature"))
+                    && v.literal().is_none_or(verifies_signatures)
                 {
                     return Err("its format checks signatures, which runs gpg".to_owned());
                 }
@@ -698,6 +697,12 @@ fn credential_free_key(key: &str) -> bool {
         ] => true,
         _ => false,
     }
+}
+
+/// Whether a `--format`/`--pretty` of git verifies signatures, which runs `gpg.program` (or
+/// `ssh-keygen`): `%G?`, `%GS`, … of `log`, `%(signature…)` of `for-each-ref`, `branch`, `tag`.
+pub(crate) fn verifies_signatures(format: &str) -> bool {
+    format.contains("%G") || format.contains("%(signature")
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ pub(crate) mod cargo_lock;
 pub mod cursor;
 mod find;
 mod git;
+pub(crate) use git::verifies_signatures;
 mod given;
 pub(crate) mod go_toolchain;
 mod sed;
