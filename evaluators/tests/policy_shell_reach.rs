@@ -172,7 +172,8 @@ async fn git_changing_a_work_tree_outside_the_workspace_binds() {
             "git -C /nonexistent/elsewhere reset --hard",
             Stance::RequireAsk,
         ),
-        ("git clean -fdx", Stance::DefaultAsk),
+        // The workspace's untracked `warrant.toml` and Claude Code settings are deleted too.
+        ("git clean -fdx", Stance::RequireAsk),
         ("git -C ~ status", Stance::DefaultAsk),
     ])
     .await;
