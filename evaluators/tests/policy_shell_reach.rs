@@ -401,3 +401,37 @@ async fn values_that_expand_again_or_land_elsewhere_are_not_taken_as_written() {
     ])
     .await;
 }
+
+#[tokio::test]
+async fn downloads_and_edits_in_place_to_names_the_text_does_not_tell_bind() {
+    stances(&[
+        (
+            "read f; curl -o \"$f\" https://example.com",
+            Stance::RequireAsk,
+        ),
+        (
+            "read f; wget -O \"$f\" https://example.com",
+            Stance::RequireAsk,
+        ),
+        ("read f; sed -i s/a/b/ \"$f\"", Stance::RequireAsk),
+        ("read f; perl -pi -e s/a/b/ \"$f\"", Stance::RequireAsk),
+        (
+            "f=.claude/settings.json; curl -o \"$f\" https://example.com",
+            Stance::HardDeny,
+        ),
+        (
+            "f=.claude/settings.json; perl -pi -e s/a/b/ \"$f\"",
+            Stance::RequireAsk,
+        ),
+        // Known, ordinary names stay settled by the mode.
+        (
+            "x=a; for f in src/*.rs; do sed -i \"s/$x/b/\" \"$f\"; done",
+            Stance::DefaultAsk,
+        ),
+        (
+            "u=https://example.com; curl -sSL \"$u\" -o target/x",
+            Stance::DefaultAsk,
+        ),
+    ])
+    .await;
+}

@@ -151,7 +151,9 @@ fn written_words(cmd: &SimpleCommand) -> Vec<Word> {
                     .filter(|w| w.raw.starts_with("of="))
                     .cloned(),
             ),
-            Some(p) if WRITERS.contains(&p) && !matches!(p, "sed" | "perl" | "curl" | "wget") => {
+            Some(p @ ("curl" | "wget")) => out.extend(option_values(cmd, downloads_into(p))),
+            Some(p @ ("sed" | "perl")) => out.extend(edited_in_place(p, cmd)),
+            Some(p) if WRITERS.contains(&p) => {
                 out.extend(
                     cmd.args()
                         .iter()
@@ -161,6 +163,108 @@ fn written_words(cmd: &SimpleCommand) -> Vec<Word> {
             }
             _ => {}
         },
+    }
+    out
+}
+
+/// The options of a downloader whose value is a file it writes.
+fn downloads_into(program: &str) -> &'static [&'static str] {
+    match program {
+        "curl" => &[
+            "-o",
+            "--output",
+            "-D",
+            "--dump-header",
+            "-c",
+            "--cookie-jar",
+            "--trace",
+            "--trace-ascii",
+            "--stderr",
+            "--etag-save",
+            "--libcurl",
+            "--hsts",
+            "--alt-svc",
+            "--output-dir",
+        ],
+        _ => &[
+            "-O",
+            "--output-document",
+            "-o",
+            "--output-file",
+            "-a",
+            "--append-output",
+            "-P",
+            "--directory-prefix",
+            "--save-cookies",
+        ],
+    }
+}
+
+/// The values of `options` in `cmd` (`-o FILE`, `-oFILE`, `--output FILE`,
+/// `--output=FILE`), and every word only known when it runs (which may be one of them, or
+/// such an option with its value attached).
+fn option_values(cmd: &SimpleCommand, options: &[&str]) -> Vec<Word> {
+    let args = cmd.args();
+    let mut out = Vec::new();
+    for (i, w) in args.iter().enumerate() {
+        let Some(t) = w.literal() else {
+            out.push(w.clone());
+            continue;
+        };
+        for o in options {
+            if t == *o {
+                if let Some(v) = args.get(i + 1).filter(|v| v.literal().is_some()) {
+                    out.push(v.clone());
+                }
+            } else if let Some(v) = t.strip_prefix(o) {
+                let v = if o.starts_with("--") {
+                    v.strip_prefix('=')
+                } else {
+                    Some(v)
+                };
+                if let Some(v) = v.filter(|v| !v.is_empty()) {
+                    out.push(Word::literal_text(v));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The files `sed -i` or `perl -i` edits: its operands after the script (`-e CODE` or the
+/// first operand), and every word only known when it runs (which may be one).
+fn edited_in_place(program: &str, cmd: &SimpleCommand) -> Vec<Word> {
+    let args = cmd.args();
+    let short = |t: &str, c: char| t.starts_with('-') && !t.starts_with("--") && t.contains(c);
+    let in_place = args.iter().any(|w| {
+        w.literal()
+            .is_none_or(|t| t.starts_with("--in-place") || short(t, 'i'))
+    });
+    if !in_place {
+        return Vec::new();
+    }
+    let code_given = args
+        .iter()
+        .filter_map(Word::literal)
+        .any(|t| matches!(t, "--expression" | "--file") || short(t, 'e') || short(t, 'f'));
+    let mut out = Vec::new();
+    let mut script_seen = code_given || program == "perl";
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        match w.literal() {
+            // The option's value is code or a script's file: skipped.
+            Some(t)
+                if t.starts_with('-')
+                    && (t.ends_with('e') || t.ends_with('f') || t.ends_with('E'))
+                    && !t.starts_with("--") =>
+            {
+                i += 1;
+            }
+            Some(t) if t.starts_with('-') => {}
+            _ if !script_seen => script_seen = true,
+            _ => out.push(w.clone()),
+        }
     }
     out
 }
@@ -187,7 +291,7 @@ fn unknown_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             );
         }
     }
-    keep_hard_denies(j, &variants);
+    keep_binding(j, &variants);
 }
 
 /// Relative names `cmd` writes whose place is not known: in a directory an earlier part
@@ -422,7 +526,7 @@ fn run_time_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         unplaced_writes(j, v, &mut placed);
     }
     variants.extend(placed);
-    keep_hard_denies(j, &variants);
+    keep_binding(j, &variants);
 }
 
 /// Whether writing `text` writes the command's input or a descriptor it inherited
@@ -601,6 +705,12 @@ fn tree_copies(j: &mut Judge<'_>, cmd: &SimpleCommand) {
 
 /// The hard denies of `cmd` judged on its own (as the first look judges every part).
 fn hard_denies(j: &Judge<'_>, cmd: &SimpleCommand) -> Vec<Finding> {
+    binding(j, cmd, false)
+}
+
+/// The findings of `cmd` judged on its own that no mode settles: its hard denies, and with
+/// `asks` its binding asks too.
+fn binding(j: &Judge<'_>, cmd: &SimpleCommand, asks: bool) -> Vec<Finding> {
     let mut scratch = Judge {
         places: j.places,
         script: j.script,
@@ -611,8 +721,24 @@ fn hard_denies(j: &Judge<'_>, cmd: &SimpleCommand) -> Vec<Finding> {
     scratch
         .findings
         .into_iter()
-        .filter(|f| f.stance == Stance::HardDeny)
+        .filter(|f| f.stance == Stance::HardDeny || (asks && f.stance == Stance::RequireAsk))
         .collect()
+}
+
+/// Adds what binds of every variant of `cmd`, a command the shell runs with a value in
+/// place of a word only known when it runs: its hard denies and binding asks, as the
+/// command written with that value would get them (`perl -pi -e … "$f"` with `f` a
+/// settings file).
+fn keep_binding(j: &mut Judge<'_>, variants: &[SimpleCommand]) {
+    let mut found: Vec<Finding> = Vec::new();
+    for v in variants {
+        for f in binding(j, v, true) {
+            if !found.contains(&f) && !j.findings.contains(&f) {
+                found.push(f);
+            }
+        }
+    }
+    j.findings.extend(found);
 }
 
 /// Adds the hard denies of every variant of `cmd`, once each.
