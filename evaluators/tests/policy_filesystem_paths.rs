@@ -99,7 +99,7 @@ async fn writes_inside_stay_open_and_writes_elsewhere_ask_or_deny() {
             ),
             (
                 "Edit",
-                json!({"path": "~/.bashrc"}),
+                json!({"path": "~/notes.txt"}),
                 FILESYSTEM_OUTSIDE_WORKSPACE,
             ),
             (

@@ -20,7 +20,7 @@ async fn every_policy_reason_code_has_a_row() {
     let rows = [
         (
             bash("grep -rn TOKEN conf"),
-            Stance::DefaultAsk,
+            Stance::RequireAsk,
             codes::FILESYSTEM_SENSITIVE_TREE,
             Risk::High,
         ),

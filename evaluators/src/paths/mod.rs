@@ -247,6 +247,13 @@ impl<'a> Places<'a> {
             .map(str::to_owned)
     }
 
+    /// A name of protected configuration that the name filter `admits` accepts (`find -name
+    /// settings.json`), with what it is: see [`SensitivePaths::protected_name`].
+    pub(crate) fn protected_name(&self, admits: &dyn Fn(&str) -> bool) -> Option<(String, String)> {
+        let (name, what) = self.sensitive?.protected_name(admits)?;
+        Some((name.to_owned(), what.to_owned()))
+    }
+
     /// The workspace root, resolved.
     pub(crate) fn root(&self) -> &Path {
         &self.root

@@ -485,7 +485,47 @@ const PROTECTED: &[(&str, &str)] = &[
     ("**/AppData/Roaming/VSCodium/User/**", EDITOR_USER),
     ("**/AppData/Roaming/Cursor/User/**", EDITOR_USER),
     ("**/AppData/Roaming/Windsurf/User/**", EDITOR_USER),
+    // The user's startup and persistence files: a shell, git or the desktop runs what they
+    // name on every later login, shell, commit or session, outside any call's review.
+    ("**/.bashrc", STARTUP),
+    ("**/.bash_profile", STARTUP),
+    ("**/.bash_login", STARTUP),
+    ("**/.bash_logout", STARTUP),
+    ("**/.profile", STARTUP),
+    ("**/.zshrc", STARTUP),
+    ("**/.zprofile", STARTUP),
+    ("**/.zshenv", STARTUP),
+    ("**/.zlogin", STARTUP),
+    ("**/.zlogout", STARTUP),
+    ("**/.config/fish", STARTUP),
+    ("**/.config/fish/**", STARTUP),
+    (
+        "**/.gitconfig",
+        "the user's git configuration, which names programs git runs",
+    ),
+    (
+        "**/.config/git",
+        "the user's git configuration, which names programs git runs",
+    ),
+    (
+        "**/.config/git/**",
+        "the user's git configuration, which names programs git runs",
+    ),
+    // `~/.ssh/config`, `authorized_keys` and `rc` are secrets (the whole `.ssh`): no call
+    // reads or writes them.
+    ("**/.config/autostart", PERSISTENCE),
+    ("**/.config/autostart/**", PERSISTENCE),
+    ("**/.config/systemd/user", PERSISTENCE),
+    ("**/.config/systemd/user/**", PERSISTENCE),
+    ("**/.local/share/applications/**", PERSISTENCE),
+    ("**/Library/LaunchAgents/**", PERSISTENCE),
 ];
+
+/// What a shell startup file is.
+const STARTUP: &str = "a shell startup file, which every later shell runs";
+
+/// What a user's autostart entry is.
+const PERSISTENCE: &str = "programs the user's session starts or offers to run";
 
 /// What an editor's user settings directory is: settings that auto-approve agents' tools,
 /// user tasks and MCP servers.
@@ -693,6 +733,20 @@ impl SensitivePaths {
     /// path), if any: with `within_config`, only configuration `dir` is a directory of
     /// (`.claude` holds `.claude/settings.json`), not the files any directory may hold
     /// (`.mcp.json`).
+    /// The last component of a protected glob that `admits` (a name filter: `find -name`)
+    /// accepts, with what the glob protects: a file by that name may be protected
+    /// configuration wherever it lies below a directory.
+    pub(super) fn protected_name(&self, admits: &dyn Fn(&str) -> bool) -> Option<(&str, &str)> {
+        self.protected_globs
+            .iter()
+            .enumerate()
+            .find_map(|(i, glob)| {
+                let last = glob.rsplit('/').next()?;
+                (!last.contains(['*', '?', '[', '{']) && admits(last))
+                    .then(|| (last, self.protected_what[i].as_str()))
+            })
+    }
+
     pub(super) fn protects_below(&self, dir: &Path, within_config: bool) -> Option<&str> {
         for (i, glob) in self.protected_globs.iter().enumerate() {
             match glob.strip_prefix("**/") {
@@ -981,6 +1035,46 @@ mod needle_tests {
             "/w/app/config/user.json",
             "/w/docs/claude.md",
             "/w/.config/app/settings.json",
+        ] {
+            assert!(builtin.protects(Path::new(path)).is_none(), "{path}");
+        }
+    }
+
+    #[test]
+    fn startup_and_persistence_files_are_protected() {
+        let builtin = SensitivePaths::new(&[]).unwrap();
+        for path in ["/h/.ssh/config", "/h/.ssh/authorized_keys", "/h/.ssh/rc"] {
+            assert!(builtin.matches(Path::new(path)).is_some(), "{path}");
+        }
+        for path in [
+            "/h/.bashrc",
+            "/h/.bash_profile",
+            "/h/.bash_login",
+            "/h/.bash_logout",
+            "/h/.profile",
+            "/h/.zshrc",
+            "/h/.zprofile",
+            "/h/.zshenv",
+            "/h/.zlogin",
+            "/h/.config/fish/config.fish",
+            "/h/.config/fish/conf.d/x.fish",
+            "/h/.gitconfig",
+            "/h/.config/git/config",
+            "/h/.config/git/attributes",
+            "/h/.config/autostart/x.desktop",
+            "/h/.config/systemd/user/x.service",
+            "/h/.config/systemd/user/default.target.wants/x.service",
+            "/h/.local/share/applications/x.desktop",
+        ] {
+            assert!(builtin.protects(Path::new(path)).is_some(), "{path}");
+        }
+        for path in [
+            "/w/.github/workflows/ci.yml",
+            "/w/.vscode/tasks.json",
+            "/w/.husky/pre-commit",
+            "/w/bashrc.example",
+            "/w/.config/app/settings.json",
+            "/h/.gitignore",
         ] {
             assert!(builtin.protects(Path::new(path)).is_none(), "{path}");
         }

@@ -948,6 +948,25 @@ fn search_tree(
                 }
             }
         }
+        if placed.is_none() && !too_many {
+            // The walk stops again at the same entry when it is a link leaving the
+            // workspace (its name is not what is passed over): the tree's own files, links
+            // left aside, may still hold a secret by its place (`.env` beside `link -> ~`).
+            let scan = crate::paths::Scan {
+                hidden: true,
+                follow: false,
+                names: &[],
+                excludes: &passed,
+                ignores: false,
+                dash_names: false,
+                secrets: true,
+            };
+            match places.scan_tree(&located.path, &scan) {
+                Ok(Some((path, what))) if by_place(&path) => placed = Some((path, what)),
+                Ok(_) => {}
+                Err(_) => too_many = true,
+            }
+        }
         if let Some((path, what)) = placed {
             // The filter admits a secret by its place: the search prints it.
             let admitted = !filter.is_empty() && {

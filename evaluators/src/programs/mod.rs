@@ -18,7 +18,7 @@ mod git;
 pub(crate) use git::verifies_signatures;
 mod given;
 pub(crate) mod go_toolchain;
-mod sed;
+pub(crate) mod sed;
 pub(crate) mod spec;
 pub mod table;
 

@@ -50,9 +50,24 @@ pub(super) fn parse(script: &str) -> Result<Vec<String>> {
         i: 0,
         reads: Vec::new(),
         depth: 0,
+        writes: None,
     };
     p.script()?;
     Ok(p.reads)
+}
+
+/// The files a script writes (`w FILE`, `W FILE`, the `w FILE` flag of `s`), for a policy
+/// that judges each of them; `Err` when the script runs commands or cannot be read.
+pub(crate) fn written(script: &str) -> Result<Vec<String>> {
+    let mut p = Parser {
+        s: script.as_bytes(),
+        i: 0,
+        reads: Vec::new(),
+        depth: 0,
+        writes: Some(Vec::new()),
+    };
+    p.script()?;
+    Ok(p.writes.unwrap_or_default())
 }
 
 struct Parser<'a> {
@@ -60,6 +75,8 @@ struct Parser<'a> {
     i: usize,
     reads: Vec<String>,
     depth: usize,
+    /// The files written, when writing is accepted (see [`written`]).
+    writes: Option<Vec<String>>,
 }
 
 impl Parser<'_> {
@@ -302,6 +319,12 @@ impl Parser<'_> {
                 self.reads.push(file);
                 Ok(())
             }
+            b'w' | b'W' if self.writes.is_some() => {
+                self.blanks();
+                let file = self.rest_of_line();
+                self.writes.get_or_insert_with(Vec::new).push(file);
+                Ok(())
+            }
             b'w' | b'W' => Err("its script writes a file (`w`)".to_owned()),
             b'e' => Err("its script runs a command (`e`)".to_owned()),
             b's' => {
@@ -315,6 +338,13 @@ impl Parser<'_> {
                     match self.peek() {
                         Some(b'g' | b'p' | b'i' | b'I' | b'm' | b'M') => self.i += 1,
                         Some(c) if c.is_ascii_digit() => self.i += 1,
+                        Some(b'w') if self.writes.is_some() => {
+                            self.i += 1;
+                            self.blanks();
+                            let file = self.rest_of_line();
+                            self.writes.get_or_insert_with(Vec::new).push(file);
+                            return Ok(());
+                        }
                         Some(b'w') => return Err("its `s` command writes a file (`w`)".to_owned()),
                         Some(b'e') => {
                             return Err("its `s` command runs its result (`e`)".to_owned());

@@ -7,7 +7,7 @@ use warrant_core::evaluator::Stance;
 use super::judge::{Judge, Target, has_flag, positional};
 use super::programs::DOWNLOADERS;
 use crate::paths::Place;
-use crate::policy::codes::SHELL_DESTRUCTIVE;
+use crate::policy::codes::{FILESYSTEM_PROTECTED_CONFIG, SHELL_DESTRUCTIVE};
 use crate::policy::finding::{Finding, quote};
 use crate::shell::{INTERPRETERS, SimpleCommand, Word, WorkingDir};
 
@@ -468,12 +468,18 @@ pub(super) fn find(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         if deletes {
             j.write(cmd, root, Some(true));
             j.protected_tree(cmd, root, false);
+            reached_protected(j, cmd, root, "delete");
             dynamic_tree(j, cmd, root);
             if follows_roots {
                 deleted_through_links(j, cmd, root, follows_all);
             }
         } else {
             j.read(cmd, root);
+            if runs_writer(args) {
+                // `find .git -name hooks -exec cp x {} \;`: what it runs on each path found
+                // may change it.
+                reached_protected(j, cmd, root, "change");
+            }
         }
     }
     for (i, w) in args.iter().enumerate() {
@@ -488,6 +494,361 @@ pub(super) fn find(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     if j.findings.len() == before {
         j.read_only(cmd);
     }
+}
+
+/// Whether a `find` runs, on what it finds, a program that is not one of a few readers
+/// (`-exec cp x {} ;`, `-execdir sh -c … {} +`).
+fn runs_writer(args: &[Word]) -> bool {
+    const READERS: &[&str] = &[
+        "cat",
+        "head",
+        "tail",
+        "grep",
+        "egrep",
+        "fgrep",
+        "wc",
+        "ls",
+        "stat",
+        "file",
+        "md5sum",
+        "sha1sum",
+        "sha256sum",
+        "sha512sum",
+        "echo",
+        "printf",
+        "basename",
+        "dirname",
+        "readlink",
+        "realpath",
+        "du",
+        "test",
+        "[",
+        "diff",
+        "cmp",
+        "rg",
+    ];
+    args.windows(2).any(|pair| {
+        matches!(
+            pair[0].literal(),
+            Some("-exec" | "-execdir" | "-ok" | "-okdir")
+        ) && pair[1]
+            .literal()
+            .is_none_or(|p| !READERS.contains(&p.rsplit('/').next().unwrap_or(p)))
+    })
+}
+
+/// Protected configuration below `root` that a `find` which deletes (or runs a writer on)
+/// what it finds may reach: each protected file or directory there whose name the
+/// expression's `-name`/`-iname` tests admit is the hard deny (`find . -name settings.json
+/// -delete`); when the expression selects by anything else (`-path`, `-regex`, a negation, no
+/// name test at all) any protected file below is a binding ask, as is a tree too large to
+/// look through.
+pub(super) fn reached_protected(j: &mut Judge<'_>, cmd: &SimpleCommand, root: &Word, verb: &str) {
+    /// How many entries are looked at below a root.
+    const MAX_ENTRIES: usize = 20_000;
+    let Some(text) = root.literal() else { return };
+    let args = cmd.args();
+    let mut names: Vec<globset::GlobMatcher> = Vec::new();
+    let mut other = false;
+    for (i, w) in args.iter().enumerate() {
+        match w.literal() {
+            Some(t @ ("-name" | "-iname")) => match args.get(i + 1).and_then(Word::literal) {
+                Some(p) => match globset::GlobBuilder::new(p)
+                    .case_insensitive(t == "-iname")
+                    .literal_separator(true)
+                    .build()
+                {
+                    Ok(g) => names.push(g.compile_matcher()),
+                    Err(_) => other = true,
+                },
+                None => other = true,
+            },
+            Some(
+                "!" | "-not" | "-path" | "-ipath" | "-wholename" | "-iwholename" | "-regex"
+                | "-iregex" | "-lname" | "-ilname",
+            ) => other = true,
+            Some(_) => {}
+            None => other = true,
+        }
+    }
+    let by_name = !names.is_empty() && !other;
+    let located = j.places.locate(text, &cmd.cwd);
+    let mut stack = vec![(located.path.clone(), text.trim_end_matches('/').to_owned())];
+    let mut seen = 0usize;
+    let mut found: Option<(String, String)> = None;
+    let mut too_many = false;
+    while let Some((path, shown)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&path) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > MAX_ENTRIES {
+                too_many = true;
+                break;
+            }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let rel = format!("{shown}/{name}");
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                stack.push((entry.path(), rel.clone()));
+            }
+            if by_name && !names.iter().any(|g| g.is_match(&name)) {
+                continue;
+            }
+            let placed = j.places.locate(&rel, &cmd.cwd);
+            if let Some(what) = j.places.protected(&placed, &rel, &cmd.cwd) {
+                found = Some((rel, what));
+                break;
+            }
+        }
+        if found.is_some() || too_many {
+            break;
+        }
+    }
+    match found {
+        Some((rel, what)) => {
+            let reason = format!(
+                "{} may {verb} `{rel}`, {what}: a person edits it, never a call.",
+                quote(cmd)
+            );
+            let stance = if by_name {
+                Stance::HardDeny
+            } else {
+                Stance::RequireAsk
+            };
+            j.add(stance, FILESYSTEM_PROTECTED_CONFIG, Risk::Critical, reason);
+        }
+        // Nothing protected there now, but the names sought are protected configuration's
+        // (`find . -name settings.json -delete`): what the tree holds when it runs decides.
+        None if by_name
+            && let Some((name, what)) = j
+                .places
+                .protected_name(&|n: &str| names.iter().any(|g| g.is_match(n))) =>
+        {
+            let reason = format!(
+                "{} may {verb} files named `{name}` under `{text}`, {what}: a person edits it, never a call.",
+                quote(cmd)
+            );
+            j.add(
+                Stance::RequireAsk,
+                FILESYSTEM_PROTECTED_CONFIG,
+                Risk::High,
+                reason,
+            );
+        }
+        None if too_many => {
+            let reason = format!(
+                "{} may {verb} what it finds under `{text}`, more than can be checked for protected configuration.",
+                quote(cmd)
+            );
+            j.add(
+                Stance::RequireAsk,
+                FILESYSTEM_PROTECTED_CONFIG,
+                Risk::High,
+                reason,
+            );
+        }
+        None => {}
+    }
+}
+
+/// Programs that run code given on their command line (`python3 -c`, `perl -e`, `node -e`,
+/// an awk program) or edit their operands with commands (`ed`, `ex`, `vim -es`): what they do
+/// is only known when they run.
+const CODE_RUNNERS: &[&str] = &[
+    "python",
+    "python2",
+    "python3",
+    "perl",
+    "ruby",
+    "node",
+    "php",
+    "lua",
+    "deno",
+    "bun",
+    "awk",
+    "gawk",
+    "mawk",
+    "nawk",
+    "ed",
+    "ex",
+    "vi",
+    "vim",
+    "nvim",
+    "view",
+    "emacs",
+    "tclsh",
+    "Rscript",
+    "osascript",
+    "pwsh",
+    "jshell",
+    "groovy",
+];
+
+/// A program whose code is only known when it runs (see [`CODE_RUNNERS`]) and whose text
+/// names protected configuration, a secret or the home directory (`python3 -c
+/// "open('.claude/settings.json','w')"`, `perl -e 'system("rm -rf ~")'`, `perl -pi -e …
+/// ~/.bashrc`): a binding ask. A filter that only adds asks: code naming none of them is
+/// judged as before.
+pub(super) fn code_names(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    /// How many words of code are looked at.
+    const MAX_TOKENS: usize = 4_096;
+    let Some(program) = cmd.program() else { return };
+    let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if !CODE_RUNNERS.contains(&program) && !CODE_RUNNERS.contains(&base) {
+        return;
+    }
+    let home = j.places.home().map(std::path::Path::to_path_buf);
+    let mut seen = 0usize;
+    for word in cmd.args() {
+        let text = word.literal().unwrap_or(word.raw.as_str());
+        let tokens =
+            text.split(|c: char| c.is_whitespace() || "'\"`()[]{},;=<>|&*!?\\$:".contains(c));
+        for token in tokens {
+            seen += 1;
+            if seen > MAX_TOKENS {
+                return;
+            }
+            if token.is_empty() || !(token.contains(['.', '/']) || token.starts_with('~')) {
+                continue;
+            }
+            let located = j.places.locate(token, &cmd.cwd);
+            let what = if let Some(what) = j.places.protected(&located, token, &cmd.cwd) {
+                what
+            } else if let Place::Sensitive(what) = &located.place {
+                what.clone()
+            } else if token.starts_with('~')
+                && home.as_ref().is_some_and(|h| h.starts_with(&located.path))
+            {
+                "the home directory".to_owned()
+            } else {
+                continue;
+            };
+            let reason = format!(
+                "{} runs code that names `{token}`, {what}; what it does with it is only known when it runs.",
+                quote(cmd)
+            );
+            return j.add(
+                Stance::RequireAsk,
+                FILESYSTEM_PROTECTED_CONFIG,
+                Risk::High,
+                reason,
+            );
+        }
+    }
+}
+
+/// Whether `program` with `args` extracts an archive whose member names are not read here
+/// (`cpio -i`, `7z x`, `jar xf`, `unrar x`, `pax -r`, `ar x`, `python3 -m zipfile -e`):
+/// any file below the directory may be created, protected configuration included.
+pub(super) fn extracts_unread(program: &str, args: &[Word]) -> bool {
+    let texts: Vec<&str> = args.iter().filter_map(Word::literal).collect();
+    let first = texts.first().copied().unwrap_or_default();
+    let cluster = |c: char| {
+        texts
+            .iter()
+            .any(|t| t.starts_with('-') && !t.starts_with("--") && t.contains(c))
+    };
+    match program {
+        "cpio" => cluster('i') || texts.contains(&"--extract"),
+        "7z" | "7za" | "7zz" | "7zr" | "unrar" | "rar" => matches!(first, "x" | "e"),
+        "jar" => first.trim_start_matches('-').contains('x'),
+        "pax" => cluster('r'),
+        "ar" => first.trim_start_matches('-').contains('x'),
+        "bsdcpio" => cluster('i'),
+        p if p.starts_with("python") => {
+            texts
+                .windows(2)
+                .any(|w| w[0] == "-m" && matches!(w[1], "zipfile" | "tarfile" | "shutil"))
+                && texts.iter().any(|t| matches!(*t, "-e" | "--extract"))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `cmd` prints the shell's environment or variables, whose values may be tokens
+/// and keys (`env`, `printenv`, `export -p`, `declare -x`, `set`): as reading
+/// `/proc/self/environ` does. A binding ask rather than that path's hard deny: the values
+/// are the session's own, which a person may choose to show, and the text names no secret.
+pub(super) fn prints_environment(cmd: &SimpleCommand) -> bool {
+    let Some(program) = cmd.program() else {
+        return false;
+    };
+    let args = cmd.args();
+    let options_only = |allowed: &dyn Fn(&str) -> bool| {
+        args.iter().all(|w| {
+            w.literal()
+                .is_some_and(|t| t.starts_with('-') || allowed(t))
+        })
+    };
+    match program {
+        // `env [-0] [-u NAME] [NAME=VALUE…]` with no command prints the environment.
+        "env" => {
+            let mut i = 0;
+            while let Some(t) = args.get(i).and_then(Word::literal) {
+                i += 1;
+                if matches!(t, "-u" | "--unset" | "-C" | "--chdir") {
+                    i += 1;
+                } else if !(t.starts_with('-') || t.contains('=')) {
+                    return false;
+                }
+            }
+            i >= args.len()
+                && !args
+                    .iter()
+                    .any(|w| matches!(w.literal(), Some("-i" | "--ignore-environment" | "-")))
+        }
+        "printenv" => options_only(&|_| false),
+        // Without names they print every variable (with `-p`/`-x` and names, those).
+        "export" | "declare" | "typeset" | "readonly" | "local" => {
+            options_only(&|_| false)
+                || args
+                    .iter()
+                    .filter_map(Word::literal)
+                    .any(|t| t.starts_with('-') && t.contains('p'))
+        }
+        "set" => {
+            args.is_empty()
+                || options_only(&|t| t == "--") && args.iter().all(|w| w.literal() == Some("--"))
+        }
+        "compgen" | "compopt" => false,
+        _ => false,
+    }
+}
+
+/// `crontab` installs, replaces or removes the user's table of programs cron runs later,
+/// unreviewed (`echo '* * * * * x' | crontab -`, `crontab FILE`, `crontab -r`, `crontab -e`):
+/// protected configuration, as the shell's startup files are. Only `crontab -l` (with
+/// `-u USER`) reads it.
+pub(super) fn crontab(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let args = cmd.args();
+    let mut i = 0;
+    let mut lists = false;
+    let mut other = false;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        match w.literal() {
+            Some("-u") => i += 1,
+            Some("-l") => lists = true,
+            _ => other = true,
+        }
+    }
+    if lists && !other {
+        return j.read_only(cmd);
+    }
+    let reason = format!(
+        "{} changes the user's crontab, programs cron runs later: a person edits it, never a call.",
+        quote(cmd)
+    );
+    j.add(
+        Stance::HardDeny,
+        FILESYSTEM_PROTECTED_CONFIG,
+        Risk::Critical,
+        reason,
+    );
 }
 
 /// Whether a `find` follows links: its roots (`-H`, `-L`, `-follow`), and every link it

@@ -8,40 +8,114 @@ use warrant_core::evaluator::Stance;
 
 use super::judge::{Judge, has_flag, positional};
 use super::programs::reads;
-use crate::policy::codes::{SHELL_NETWORK, SHELL_PRIVILEGED};
+use crate::policy::codes::{FILESYSTEM_PROTECTED_CONFIG, SHELL_NETWORK, SHELL_PRIVILEGED};
 use crate::policy::finding::quote;
 use crate::shell::{SimpleCommand, Word};
 
-/// The options of a writing program that take the next word as their value.
-fn value_options(program: &str) -> &'static [&'static str] {
+/// The options of a writing program that take a value, as `(short, long)` (`-` for none):
+/// the value follows attached (`-tDIR`, `--target-directory=DIR`) or as the next word.
+fn value_options(program: &str) -> &'static [(&'static str, &'static str)] {
     match program {
-        "truncate" => &["-s", "--size", "-r", "--reference"],
-        "mkdir" | "mkfifo" | "mknod" => &["-m", "--mode"],
+        "truncate" => &[("s", "size"), ("r", "reference")],
+        "mkdir" | "mkfifo" | "mknod" => &[("m", "mode")],
         "install" => &[
-            "-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix",
+            ("m", "mode"),
+            ("o", "owner"),
+            ("g", "group"),
+            ("S", "suffix"),
+            ("t", "target-directory"),
+            ("-", "strip-program"),
         ],
-        "cp" | "mv" | "ln" => &["-S", "--suffix"],
-        "touch" => &["-d", "--date", "-t", "-r", "--reference"],
+        "cp" | "mv" | "ln" => &[("S", "suffix"), ("t", "target-directory")],
+        "touch" => &[("d", "date"), ("t", "-"), ("r", "reference"), ("-", "time")],
         _ => &[],
     }
+}
+
+/// How one option word of a writing program reads, as GNU getopt reads it: clusters of
+/// short options (`-vt DIR`, `-vtDIR`), long options by any unambiguous prefix
+/// (`--targ DIR`, `--target=DIR`).
+enum OptionValue<'t> {
+    /// Only flags.
+    Flag,
+    /// An option (by its short name, or its long one when it has none) with its value.
+    Attached(&'static str, &'t str),
+    /// An option whose value is the next word.
+    Next(&'static str),
+}
+
+fn option_value<'t>(program: &str, t: &'t str) -> OptionValue<'t> {
+    let options = value_options(program);
+    let named = |short: &'static str, long: &'static str| if short == "-" { long } else { short };
+    if let Some(long) = t.strip_prefix("--") {
+        let (name, value) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (long, None),
+        };
+        // An exact name first, then the one option the prefix abbreviates.
+        let exact = options.iter().find(|(_, l)| *l == name);
+        let mut prefixed = options
+            .iter()
+            .filter(|(_, l)| *l != "-" && !name.is_empty() && l.starts_with(name));
+        let found = exact.or_else(|| {
+            let first = prefixed.next();
+            first.filter(|_| prefixed.next().is_none())
+        });
+        return match (found, value) {
+            (Some((s, l)), Some(v)) => OptionValue::Attached(named(s, l), v),
+            (Some((s, l)), None) => OptionValue::Next(named(s, l)),
+            (None, _) => OptionValue::Flag,
+        };
+    }
+    for (k, c) in t[1..].char_indices() {
+        if let Some((s, l)) = options
+            .iter()
+            .find(|(s, _)| s.len() == 1 && s.starts_with(c))
+        {
+            let rest = &t[1 + k + c.len_utf8()..];
+            return if rest.is_empty() {
+                OptionValue::Next(named(s, l))
+            } else {
+                OptionValue::Attached(named(s, l), rest)
+            };
+        }
+    }
+    OptionValue::Flag
 }
 
 pub(super) fn writer(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
     let args = cmd.args();
     let moves = matches!(program, "cp" | "mv" | "ln" | "install");
     let mut pos: Vec<&Word> = Vec::new();
-    let mut target_dir = None;
+    let mut target_dir: Option<Word> = None;
     let mut i = 0;
+    let mut done = false;
     while let Some(w) = args.get(i) {
         i += 1;
-        match w.literal() {
-            Some("-t" | "--target-directory") if moves => {
-                target_dir = args.get(i);
+        let t = match w.literal() {
+            Some(t) if !done && t.starts_with('-') && t != "-" => t,
+            _ => {
+                pos.push(w);
+                continue;
+            }
+        };
+        if t == "--" {
+            done = true;
+            continue;
+        }
+        match option_value(program, t) {
+            OptionValue::Flag => {}
+            OptionValue::Attached(name, value) => {
+                if moves && name == "t" {
+                    target_dir = Some(Word::literal_text(value));
+                }
+            }
+            OptionValue::Next(name) => {
+                if moves && name == "t" {
+                    target_dir = args.get(i).cloned();
+                }
                 i += 1;
             }
-            Some(t) if value_options(program).contains(&t) => i += 1,
-            Some(t) if t.starts_with('-') && t != "-" => {}
-            _ => pos.push(w),
         }
     }
     // `mknod NAME b|c|u MAJOR MINOR` makes a door to a device (a disk, kernel memory): what
@@ -54,7 +128,7 @@ pub(super) fn writer(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
         );
         j.add(Stance::RequireAsk, SHELL_PRIVILEGED, Risk::Critical, reason);
     }
-    let (sources, dests): (Vec<&Word>, Vec<&Word>) = match target_dir {
+    let (sources, dests): (Vec<&Word>, Vec<&Word>) = match &target_dir {
         Some(dir) => (pos, vec![dir]),
         None if moves && pos.len() > 1 => {
             let dest = pos.pop().into_iter().collect();
@@ -78,6 +152,22 @@ pub(super) fn writer(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
         });
     for d in &dests {
         j.write(cmd, d, None);
+        if program == "ln" {
+            // A link made at a configuration directory's name (`ln -s cfg .claude`) makes
+            // every file of its target that directory's files; so does one made inside it.
+            j.protected_tree(cmd, d, false);
+            if let Some(dir) = d.literal() {
+                for name in sources.iter().filter_map(|s| s.literal()) {
+                    let name = name
+                        .trim_end_matches('/')
+                        .rsplit('/')
+                        .next()
+                        .unwrap_or(name);
+                    let inside = format!("{}/{name}", dir.trim_end_matches('/'));
+                    j.protected_tree(cmd, &Word::literal_text(inside), false);
+                }
+            }
+        }
         landing(j, cmd, &sources, d, recursive);
     }
     if cmd.extra_args {
@@ -125,6 +215,14 @@ pub(super) fn landing(
             continue;
         }
         let located = j.places.locate(text, &cmd.cwd);
+        if std::fs::symlink_metadata(&located.path).is_err() {
+            // A tree the command itself makes first (`mkdir e && … && cp -r e/. .claude`):
+            // its files are not known, and any configuration file may be among them, under
+            // either name it may land as (`dest` new or existing, `-T`).
+            j.protected_tree(cmd, &Word::literal_text(landed), false);
+            j.protected_tree(cmd, &Word::literal_text(dir), false);
+            continue;
+        }
         if !located.path.is_dir() {
             continue;
         }
@@ -236,6 +334,7 @@ pub(super) fn unzip(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let named = pos.get(1..).unwrap_or_default();
     if named.is_empty() {
         j.protected_tree(cmd, &dir, false);
+        members(j, cmd, pos.first().copied(), &dir);
         return j.extract_tree(cmd, &dir);
     }
     j.write(cmd, &dir, None);
@@ -250,6 +349,367 @@ pub(super) fn unzip(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             None => j.protected_tree(cmd, &dir, true),
         }
     }
+}
+
+/// The members an extraction of `archive` into `into` writes, read from the archive's
+/// headers now (a tar or zip file): each file member is judged as written there (protected
+/// configuration among them is the hard deny). An archive whose members cannot be read
+/// (standard input, compressed, another format, absent), or that holds links (which may
+/// lead later members anywhere) or names climbing out with `..`, may create any file below
+/// `into`, protected configuration included: a binding ask.
+fn members(j: &mut Judge<'_>, cmd: &SimpleCommand, archive: Option<&Word>, into: &Word) {
+    let read = archive
+        .and_then(Word::literal)
+        .filter(|t| *t != "-")
+        .and_then(|t| archive_members(&j.places.locate(t, &cmd.cwd).path));
+    let base = into.literal().unwrap_or(".").trim_end_matches('/');
+    let why = match read {
+        None => "extracts an archive whose members are not read",
+        Some(list) => {
+            let mut odd = false;
+            for m in &list {
+                let name = m.name.trim_start_matches('/').trim_start_matches("./");
+                if name.split('/').any(|c| c == "..") || m.link {
+                    odd = true;
+                }
+                if name.is_empty() || m.dir {
+                    continue;
+                }
+                let member = Word::literal_text(format!("{base}/{name}"));
+                j.protected_tree(cmd, &member, false);
+                j.write(cmd, &member, None);
+            }
+            if !odd {
+                return;
+            }
+            "extracts an archive holding links or names with `..`, which may write anywhere below"
+        }
+    };
+    let reason = format!(
+        "{} {why} into `{}`, protected configuration included.",
+        quote(cmd),
+        into.raw
+    );
+    j.add(
+        Stance::RequireAsk,
+        FILESYSTEM_PROTECTED_CONFIG,
+        Risk::High,
+        reason,
+    );
+}
+
+/// One member of an archive, as its header gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Member {
+    /// Its name.
+    pub name: String,
+    /// Whether it is a directory.
+    pub dir: bool,
+    /// Whether it is a symbolic or hard link (or a device, a fifo: anything but a file or a
+    /// directory).
+    pub link: bool,
+}
+
+/// How many members an archive may hold for its list to be read.
+const MAX_MEMBERS: usize = 10_000;
+
+/// The members of the tar or zip archive at `path`, read from its headers; `None` when it is
+/// neither (compressed, another format), cannot be read, or holds more than [`MAX_MEMBERS`].
+pub(super) fn archive_members(path: &Path) -> Option<Vec<Member>> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut head = [0u8; 512];
+    file.read_exact(&mut head[..4]).ok()?;
+    if head[..4] == *b"PK\x03\x04" || head[..4] == *b"PK\x05\x06" {
+        return zip_members(path);
+    }
+    tar_members(path)
+}
+
+/// The members of a plain (uncompressed) tar archive: POSIX ustar, GNU long names, pax
+/// `path` records; each header's checksum must hold.
+fn tar_members(path: &Path) -> Option<Vec<Member>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let octal = |field: &[u8]| -> Option<u64> {
+        let text = std::str::from_utf8(field).ok()?;
+        let text = text.trim_matches(|c: char| c == '\0' || c == ' ');
+        if text.is_empty() {
+            return Some(0);
+        }
+        u64::from_str_radix(text, 8).ok()
+    };
+    let text = |field: &[u8]| -> String {
+        let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+        String::from_utf8_lossy(&field[..end]).into_owned()
+    };
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut out = Vec::new();
+    let mut long_name: Option<String> = None;
+    let mut header = [0u8; 512];
+    loop {
+        file.read_exact(&mut header).ok()?;
+        if header.iter().all(|&b| b == 0) {
+            return Some(out);
+        }
+        let sum: u64 = header
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| {
+                if (148..156).contains(&i) {
+                    32
+                } else {
+                    u64::from(b)
+                }
+            })
+            .sum();
+        if octal(&header[148..156])? != sum {
+            return None;
+        }
+        let size = octal(&header[124..136])?;
+        let kind = header[156];
+        let data = size.div_ceil(512) * 512;
+        match kind {
+            // GNU long name, pax extended header: the next member's name.
+            b'L' | b'x' => {
+                if size > 1 << 20 {
+                    return None;
+                }
+                let mut body = vec![0u8; usize::try_from(data).ok()?];
+                file.read_exact(&mut body).ok()?;
+                let body = &body[..usize::try_from(size).ok()?];
+                if kind == b'L' {
+                    long_name = Some(text(body));
+                } else {
+                    for record in String::from_utf8_lossy(body).split('\n') {
+                        if let Some((_, value)) = record.split_once(" path=") {
+                            long_name = Some(value.to_owned());
+                        }
+                    }
+                }
+                continue;
+            }
+            // A GNU long link target, a pax global header: no member.
+            b'K' | b'g' => {
+                file.seek(SeekFrom::Current(i64::try_from(data).ok()?))
+                    .ok()?;
+                continue;
+            }
+            _ => {}
+        }
+        let name = long_name.take().unwrap_or_else(|| {
+            let name = text(&header[..100]);
+            let prefix = if &header[257..262] == b"ustar" {
+                text(&header[345..500])
+            } else {
+                String::new()
+            };
+            if prefix.is_empty() {
+                name
+            } else {
+                format!("{prefix}/{name}")
+            }
+        });
+        let dir = kind == b'5';
+        out.push(Member {
+            name,
+            dir,
+            link: !matches!(kind, b'0' | 0 | b'5' | b'7'),
+        });
+        if out.len() > MAX_MEMBERS {
+            return None;
+        }
+        file.seek(SeekFrom::Current(i64::try_from(data).ok()?))
+            .ok()?;
+    }
+}
+
+/// The members of a zip archive, from its central directory (the names `unzip`, `jar` and
+/// Python's `zipfile` extract by); a symlink is a member whose Unix mode says so.
+fn zip_members(path: &Path) -> Option<Vec<Member>> {
+    let bytes = std::fs::read(path).ok()?;
+    let u16_at = |at: usize| -> Option<usize> {
+        Some(usize::from(u16::from_le_bytes(
+            bytes.get(at..at + 2)?.try_into().ok()?,
+        )))
+    };
+    let u32_at = |at: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+    };
+    let from = bytes.len().saturating_sub(22 + 65_535);
+    let end = (from..=bytes.len().checked_sub(22)?)
+        .rev()
+        .find(|&i| bytes[i..i + 4] == *b"PK\x05\x06")?;
+    let count = u16_at(end + 10)?;
+    let mut at = usize::try_from(u32_at(end + 16)?).ok()?;
+    if count > MAX_MEMBERS || u32_at(end + 16)? == u32::MAX {
+        return None;
+    }
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        if bytes.get(at..at + 4)? != b"PK\x01\x02" {
+            return None;
+        }
+        let made_on_unix = bytes.get(at + 5)? == &3;
+        let name_len = u16_at(at + 28)?;
+        let extra = u16_at(at + 30)?;
+        let comment = u16_at(at + 32)?;
+        let mode = u32_at(at + 38)? >> 16;
+        let name = String::from_utf8_lossy(bytes.get(at + 46..at + 46 + name_len)?).into_owned();
+        let kind = mode & 0o170_000;
+        out.push(Member {
+            dir: name.ends_with('/'),
+            link: made_on_unix && kind != 0 && kind != 0o100_000 && kind != 0o040_000,
+            name,
+        });
+        at += 46 + name_len + extra + comment;
+    }
+    Some(out)
+}
+
+/// `patch`: the files a patch changes are the names its headers give (at every strip
+/// level, as `-p` may choose any), below `-d DIR`; a file named on the line is the one
+/// changed. A patch read from a pipe or a file that cannot be read, or one that makes
+/// symlinks, may change any file: a binding ask. Then as any command the table does not
+/// model.
+pub(super) fn patch(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let args = cmd.args();
+    let mut input: Option<Word> = cmd
+        .redirects
+        .iter()
+        .rev()
+        .find(|r| r.kind == crate::shell::RedirectKind::Read)
+        .map(|r| r.target.clone());
+    let mut dir: Option<Word> = None;
+    let mut pos: Vec<&Word> = Vec::new();
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let Some(t) = w.literal() else {
+            pos.push(w);
+            continue;
+        };
+        let (name, attached) = match t.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v)),
+            _ => (t, None),
+        };
+        let value = |i: &mut usize| {
+            attached.map(Word::literal_text).or_else(|| {
+                *i += 1;
+                args.get(*i - 1).cloned()
+            })
+        };
+        match name {
+            "-i" | "--input" => input = value(&mut i),
+            "-d" | "--directory" => dir = value(&mut i),
+            "-o" | "--output" | "-r" | "--reject-file" | "-D" | "--ifdef" | "-B" | "--prefix"
+            | "-Y" | "--basename-prefix" | "-z" | "--suffix" | "-F" | "--fuzz" | "-V"
+            | "--version-control" | "-g" | "--get" | "--quoting-style" => {
+                let _ = value(&mut i);
+            }
+            _ if t.starts_with("-i") && t.len() > 2 => input = Some(Word::literal_text(&t[2..])),
+            _ if t.starts_with("-d") && t.len() > 2 => dir = Some(Word::literal_text(&t[2..])),
+            _ if t.starts_with('-') && t != "-" => {}
+            _ => pos.push(w),
+        }
+    }
+    if input.is_none() && pos.len() > 1 {
+        input = pos.pop().cloned();
+    }
+    let base = dir.as_ref().map_or(Some("."), Word::literal);
+    let join = |name: &str| match base {
+        Some(".") | None => name.to_owned(),
+        Some(b) => format!("{}/{name}", b.trim_end_matches('/')),
+    };
+    if let Some(original) = pos.first() {
+        match original.literal() {
+            Some(t) => j.write(cmd, &Word::literal_text(join(t)), None),
+            None => j.write(cmd, original, None),
+        }
+    }
+    let text = input
+        .as_ref()
+        .and_then(Word::literal)
+        .filter(|t| *t != "-")
+        .map(|t| j.places.locate(t, &cmd.cwd).path)
+        .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() < 16 << 20))
+        .and_then(|p| std::fs::read_to_string(p).ok());
+    let odd = match (&text, base) {
+        (Some(text), Some(_)) => {
+            let mut names = Vec::new();
+            crate::policy::filesystem::patch_names(text, &mut names);
+            for name in names {
+                let name = name.trim_start_matches('/');
+                // Every strip level: `-pN` takes that many leading components off.
+                let mut rest = name;
+                loop {
+                    if !rest.is_empty() && !rest.split('/').any(|c| c == "..") {
+                        let path = Word::literal_text(join(rest));
+                        j.protected_tree(cmd, &path, false);
+                        j.write(cmd, &path, None);
+                    }
+                    match rest.split_once('/') {
+                        Some((_, tail)) => rest = tail,
+                        None => break,
+                    }
+                }
+            }
+            text.contains(" 120000") || text.contains("\n*** ") && text.contains("symlink")
+        }
+        _ => true,
+    };
+    if odd {
+        let reason = format!(
+            "{} applies a patch whose files are not read, or that makes links: it may change any file, protected configuration included.",
+            quote(cmd)
+        );
+        j.add(
+            Stance::RequireAsk,
+            FILESYSTEM_PROTECTED_CONFIG,
+            Risk::High,
+            reason,
+        );
+    }
+    j.read_only(cmd);
+}
+
+/// `zip [OPTION…] ARCHIVE [FILE…]`: with `-r`/`-R` every file of each tree (hidden ones
+/// included) goes into the archive, which is judged as reading those trees; then as any
+/// command the table does not model.
+pub(super) fn zip(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let args = cmd.args();
+    let recursive = args
+        .iter()
+        .filter_map(Word::literal)
+        .any(|t| matches!(t, "--recurse-paths" | "--recurse-patterns") || short_has(t, ['r', 'R']));
+    let mut pos: Vec<&Word> = Vec::new();
+    for w in args {
+        match w.literal() {
+            // `-x`/`-i` lists of patterns run to the end (or the next option): no inputs.
+            Some("-x" | "-i" | "--exclude" | "--include") => break,
+            Some(t) if t.starts_with('-') && t != "-" => {}
+            _ => pos.push(w),
+        }
+    }
+    if recursive {
+        for w in pos.iter().skip(1) {
+            let tree = crate::programs::Tree {
+                root: (*w).clone(),
+                hidden: true,
+                follow: true,
+                tracked: false,
+                names: Vec::new(),
+                excludes: Vec::new(),
+                ignores: false,
+            };
+            j.tree(cmd, &tree);
+        }
+    }
+    j.read_only(cmd);
+}
+
+/// Whether `t` is a cluster of short options holding one of `letters`.
+fn short_has<const N: usize>(t: &str, letters: [char; N]) -> bool {
+    t.starts_with('-') && !t.starts_with("--") && t[1..].contains(letters)
 }
 
 pub(super) fn sed(j: &mut Judge<'_>, cmd: &SimpleCommand) {
@@ -292,6 +752,15 @@ pub(super) fn sed(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     }
     if !explicit && !files.is_empty() {
         scripts.push(files.remove(0).literal());
+    }
+    // The files a script writes (`w FILE`, `s///w FILE`) are judged as any write is
+    // (`sed -n 'w .claude/settings.json'` writes protected configuration).
+    for script in scripts.iter().flatten() {
+        if let Ok(written) = crate::programs::sed::written(script) {
+            for file in written {
+                j.write(cmd, &Word::literal_text(file), None);
+            }
+        }
     }
     if in_place {
         for f in files {
@@ -409,6 +878,7 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         };
     };
     let mut dir: Option<Word> = None;
+    let mut archive: Option<Word> = None;
     let mut absolute = false;
     let mut pos: Vec<&Word> = Vec::new();
     let mut i = 0;
@@ -433,8 +903,9 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             } else if long(&name, "--one-top-level") && value.is_some() {
                 // Members go into this directory, under the `-C` one (or anywhere, absolute).
                 fold(&mut dir, value);
-            } else if long(&name, "--file") && !t.contains('=') {
-                i += 1;
+            } else if long(&name, "--file") {
+                archive = value.or_else(|| args.get(i).cloned());
+                i += usize::from(!t.contains('='));
             } else if long(&name, "--absolute-names") {
                 absolute = true;
             }
@@ -461,6 +932,8 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                     };
                     if c == 'C' {
                         fold(&mut dir, value);
+                    } else {
+                        archive = value;
                     }
                     if !old_style {
                         break;
@@ -490,6 +963,39 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             }
         }
     }
+    // An archive created, appended to or updated holds every file of its operands' trees,
+    // hidden ones included (`tar -cf - . | cat`, `tar -czf ~/x.tgz .` pack `.env`): each tree
+    // is read.
+    let packing = !extracting
+        && (has_flag(args, 'c', "--create")
+            || has_flag(args, 'r', "--append")
+            || has_flag(args, 'u', "--update")
+            || (!first.starts_with('-') && first.contains(['c', 'r', 'u'])));
+    if packing {
+        let follow = has_flag(args, 'h', "--dereference");
+        let base = dir.as_ref().map_or(Some("."), Word::literal);
+        for w in &pos {
+            let root = match (base, w.literal()) {
+                (Some(b), Some(t)) if b != "." && !t.starts_with(['/', '~']) => {
+                    Word::literal_text(format!("{}/{t}", b.trim_end_matches('/')))
+                }
+                (Some(_), _) => (*w).clone(),
+                (None, _) => dir.clone().unwrap_or_else(|| (*w).clone()),
+            };
+            j.tree(
+                cmd,
+                &crate::programs::Tree {
+                    root,
+                    hidden: true,
+                    follow,
+                    tracked: false,
+                    names: Vec::new(),
+                    excludes: Vec::new(),
+                    ignores: false,
+                },
+            );
+        }
+    }
     if !extracting {
         pos.clear();
     }
@@ -514,6 +1020,7 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     if extracting {
         j.protected_tree(cmd, into, false);
         if pos.is_empty() || pos.iter().any(|m| m.literal().is_none()) {
+            members(j, cmd, archive.as_ref(), into);
             return j.extract_tree(cmd, into);
         }
     }

@@ -535,7 +535,7 @@ impl Judge<'_> {
                                     word.raw
                                 );
                                 return self.add(
-                                    Stance::DefaultAsk,
+                                    Stance::RequireAsk,
                                     FILESYSTEM_SENSITIVE_TREE,
                                     Risk::High,
                                     reason,
@@ -639,8 +639,10 @@ impl Judge<'_> {
                         quote(cmd),
                         tree.root.raw
                     );
+                    // Binding: the secret's content is in what the command prints or packs,
+                    // as it would be in `cat` of the secret itself (the hard deny).
                     return self.add(
-                        Stance::DefaultAsk,
+                        Stance::RequireAsk,
                         FILESYSTEM_SENSITIVE_TREE,
                         Risk::High,
                         reason,
@@ -931,6 +933,10 @@ impl Judge<'_> {
             let find = cmd.parent.and_then(|p| self.script.commands.get(p));
             if let Some((true, all)) = find.map(super::destructive::find_follows) {
                 super::destructive::deleted_through_links(self, cmd, &root, all);
+            }
+            // Each path found is changed: protected configuration among them is too.
+            if let Some(find) = find.cloned() {
+                super::destructive::reached_protected(self, &find, &root, "change");
             }
             return;
         }

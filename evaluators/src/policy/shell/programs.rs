@@ -7,7 +7,7 @@ use warrant_core::evaluator::Stance;
 use super::files;
 use super::judge::{Judge, has_flag, positional};
 use crate::policy::codes::{
-    SHELL_NETWORK, SHELL_PRIVILEGED, SHELL_READ_ONLY, SHELL_UNKNOWN_COMMAND,
+    SHELL_NETWORK, SHELL_PRIVILEGED, SHELL_READ_ONLY, SHELL_UNKNOWN_COMMAND, SHELL_WRITE,
 };
 use crate::policy::finding::quote;
 use crate::programs::{self, Model, NETWORK};
@@ -405,12 +405,26 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         );
     };
     let args = cmd.args();
+    super::destructive::code_names(j, cmd);
     match program {
         "sudo" | "doas" | "su" | "sudoedit" | "pkexec" => {
             let reason = format!("{} runs with raised privileges.", quote(cmd));
             j.add(Stance::DefaultAsk, SHELL_PRIVILEGED, Risk::High, reason);
         }
         "find" => super::destructive::find(j, cmd),
+        "crontab" => super::destructive::crontab(j, cmd),
+        _ if super::destructive::prints_environment(cmd) => {
+            let reason = format!(
+                "{} prints the environment, which may hold tokens and keys.",
+                quote(cmd)
+            );
+            j.add(
+                Stance::RequireAsk,
+                SHELL_UNKNOWN_COMMAND,
+                Risk::High,
+                reason,
+            );
+        }
         _ if cmd.wraps && NEUTRAL_WRAPPERS.contains(&program) => {}
         p if ALWAYS_DESTRUCTIVE.contains(&p) || p.starts_with("mkfs.") => {
             j.destructive(cmd, "erases disks or stops the system");
@@ -431,8 +445,18 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         "sed" => files::sed(j, cmd),
         "awk" | "gawk" | "mawk" | "nawk" => files::awk(j, cmd),
         "sort" => files::sort(j, cmd),
-        "tar" => files::tar(j, cmd),
+        "tar" | "gtar" | "bsdtar" => files::tar(j, cmd),
+        "patch" => files::patch(j, cmd),
+        p if super::destructive::extracts_unread(p, args) => {
+            let reason = format!(
+                "{} extracts an archive whose members are not read: it may create any file, protected configuration included.",
+                quote(cmd)
+            );
+            j.add(Stance::RequireAsk, SHELL_WRITE, Risk::High, reason);
+            j.read_only(cmd);
+        }
         "unzip" => files::unzip(j, cmd),
+        "zip" => files::zip(j, cmd),
         "rsync" => files::rsync(j, cmd),
         p if WRITERS.contains(&p) => files::writer(j, cmd, p),
         // A network client the table models asked only for its version (`wget --version`)
