@@ -157,3 +157,48 @@ async fn a_build_that_compiles_crates_from_outside_is_not_routine() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn a_build_in_the_runtimes_own_login_shell_is_routine_and_one_typed_is_not() {
+    let ws = workspace();
+    std::fs::write(
+        ws.path().join("Cargo.toml"),
+        "[package]\nname = \"a\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    let vector = |script: &str| call("shell", json!({"command": ["bash", "-lc", script]}));
+    for script in ["cargo test", "cargo build && cargo test --workspace"] {
+        assert_eq!(
+            judge(ws.path(), vector(script)).await,
+            Behavior::Allow,
+            "{script}"
+        );
+    }
+    for script in [
+        "bash -lc 'cargo test'",
+        "sudo cargo test",
+        "RUSTC_WRAPPER=/tmp/x cargo test",
+    ] {
+        assert_eq!(
+            judge(ws.path(), vector(script)).await,
+            Behavior::Ask,
+            "{script}"
+        );
+    }
+    for typed in [
+        "'bash' '-lc' 'cargo test'",
+        "bash -lc 'cargo test'",
+        "bash --login -c 'cargo build'",
+    ] {
+        assert_eq!(
+            judge(ws.path(), bash(typed)).await,
+            Behavior::Ask,
+            "{typed}"
+        );
+    }
+    let wrapped = call(
+        "shell",
+        json!({"command": ["sudo", "bash", "-lc", "cargo test"]}),
+    );
+    assert_eq!(judge(ws.path(), wrapped).await, Behavior::Ask);
+}

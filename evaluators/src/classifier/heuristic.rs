@@ -235,10 +235,6 @@ fn stays_inside(value: &str) -> bool {
         || value.split('/').any(|c| c == ".."))
 }
 
-/// Whether every command that runs is a development tool doing routine work with the
-/// project's own code: no environment assignments, no wrapper, no option that runs code from
-/// elsewhere, no build file outside the workspace, no package named by a URL or a version
-/// (`go run example.com/x@latest`).
 /// Whether the workspace holds build-tool configuration that may bring in programs from
 /// anywhere on the next build (a `rustc-wrapper`, a Java agent, a Maven core extension):
 /// then a build is not routine.
@@ -328,48 +324,22 @@ fn build_configured_in(dir: &std::path::Path) -> bool {
     if crate::programs::build_config::runs_programs(dir).is_some() {
         return true;
     }
-    const FILES: &[&str] = &[
-        ".cargo/config.toml",
-        ".cargo/config",
-        ".mvn/jvm.config",
-        ".mvn/extensions.xml",
-        ".mvn/maven.config",
-        ".bazelrc",
-    ];
-    if FILES.iter().any(|f| dir.join(f).exists()) {
-        return true;
-    }
     // Read without blocking and up to a cap; one that cannot be read in full counts.
     let read = |name: &str| {
         crate::paths::small_file::read_text(&dir.join(name))
             .map(|t| t.map(|t| t.to_ascii_lowercase()))
     };
+    // Rust's toolchain selectors, naming a toolchain by path: `cargo` then runs a binary from
+    // anywhere (the other tools' selectors and configuration are read above).
     let selectors: &[(&str, &[&str])] = &[
         ("rust-toolchain.toml", &["path"]),
         ("rust-toolchain", &["path", "/", "\\"]),
-        (".tool-versions", &["path:", "ref:"]),
-        ("mise.toml", &["path:", "ref:"]),
-        (".mise.toml", &["path:", "ref:"]),
-        ("mise.local.toml", &["path:", "ref:"]),
-        (".mise.local.toml", &["path:", "ref:"]),
-        (".mise/config.toml", &["path:", "ref:"]),
-        (".config/mise.toml", &["path:", "ref:"]),
-        (".config/mise/config.toml", &["path:", "ref:"]),
     ];
-    for (name, keys) in selectors {
-        match read(name) {
-            Ok(Some(text)) if keys.iter().any(|k| text.contains(k)) => return true,
-            Ok(_) => {}
-            Err(_) => return true,
-        }
-    }
-    match read("gradle.properties") {
-        Ok(Some(text)) => ["jvmargs", "javaagent", "initscript", "java.home"]
-            .iter()
-            .any(|k| text.contains(k)),
+    selectors.iter().any(|(name, keys)| match read(name) {
+        Ok(Some(text)) => keys.iter().any(|k| text.contains(k)),
         Ok(None) => false,
         Err(_) => true,
-    }
+    })
 }
 
 /// Whether every argument of the script's commands that names an existing path (`make -f
@@ -406,10 +376,32 @@ fn build_paths_inside(root: &std::path::Path, script: &shell::Script) -> bool {
     })
 }
 
+/// Whether a wrapper is the shell an agent's runtime starts itself: the whole command, given
+/// as an argument vector, a shell whose code the policy reads (see
+/// [`shell::SimpleCommand::argument_vector`]).
+fn runtime_shell(wrapper: &shell::SimpleCommand) -> bool {
+    wrapper.argument_vector
+        && wrapper.parent.is_none()
+        && wrapper
+            .program()
+            .is_some_and(|p| shell::SHELLS.contains(&p))
+        && matches!(
+            crate::programs::model(wrapper),
+            crate::programs::Model::Modeled(_)
+        )
+}
+
+/// Whether every command that runs is a development tool doing routine work with the
+/// project's own code: no environment assignments, no wrapper but the runtime's own shell
+/// ([`runtime_shell`]), no option that runs code from elsewhere, no build file outside the
+/// workspace, no package named by a URL or a version (`go run example.com/x@latest`).
 fn routine_builds(script: &shell::Script) -> bool {
     let mut any = false;
     for (i, cmd) in script.leaves() {
-        if !cmd.assignments.is_empty() || script.ancestors(i).next().is_some() || cmd.elevated {
+        // The one wrapper allowed is the runtime's own shell (an argument vector such as
+        // Codex's `["bash", "-lc", SCRIPT]`), which runs every command of such an agent.
+        let wrapped = script.ancestors(i).any(|(_, a)| !runtime_shell(a));
+        if !cmd.assignments.is_empty() || wrapped || cmd.elevated {
             return false;
         }
         let Some(program) = cmd.words.first().and_then(|w| w.literal()) else {
@@ -1330,7 +1322,7 @@ fn shell_hazard(
             .flatten();
         if let Some(p) = writes_redirect.or(writes_word) {
             return Some(persistence(format!(
-                "The command changes `{p}`, which runs code later (hooks, CI, shell start-up or tool configuration)."
+                "The command changes `{p}`, which runs code later or instructs an agent (hooks, CI, shell start-up, tool configuration or agent instructions)."
             )));
         }
         // Deleting or emptying every file a pattern matches discards work the agent may not
@@ -1754,7 +1746,7 @@ impl Classifier for HeuristicClassifier {
                     Confidence::High,
                     "persistence",
                     format!(
-                        "The call changes `{p}`, which runs code later (hooks, CI, shell start-up or tool configuration)."
+                        "The call changes `{p}`, which runs code later or instructs an agent (hooks, CI, shell start-up, tool configuration or agent instructions)."
                     ),
                 ),
             );
