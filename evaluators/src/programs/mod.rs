@@ -1834,7 +1834,9 @@ fn set(args: &[Word]) -> Result<()> {
                 match name {
                     Some(n) if NAMES.contains(&n) => {}
                     Some(n) => return Err(format!("`set -o {n}` is not known to be harmless")),
-                    None => return Err("`set -o` alone prints the shell's options".to_owned()),
+                    // Last, `-o` (`+o`) prints the shell's options (as `set` commands): no
+                    // variable, nothing changed.
+                    None => {}
                 }
             } else if !LETTERS.contains(c) {
                 return Err(format!("`set -{c}` is not known to be harmless"));
@@ -1939,7 +1941,8 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
         {
             Ok(())
         }
-        ("rustup", ["show"] | ["show", "active-toolchain"]) => Ok(()),
+        // `rustup default` alone prints the default toolchain; with a name it sets it.
+        ("rustup", ["show"] | ["show", "active-toolchain"] | ["default"]) => Ok(()),
         // The subcommands cargo knows, its aliases and the `cargo-*` programs on PATH: listed,
         // none run.
         ("cargo", ["--list"]) => Ok(()),
@@ -2364,6 +2367,12 @@ mod tests {
             "openssl version -a",
             "mapfile -t lines",
             "readarray -t -n 10 rows",
+            "rustup default",
+            "pr -2 -t a.txt",
+            "yq -y . config.yaml",
+            "set -o",
+            "set +o",
+            "set -eo",
         ] {
             modeled(ok);
         }
@@ -2422,6 +2431,13 @@ mod tests {
             "mapfile -C 'rm -rf x' -c 1 lines",
             "mapfile -t BASH_ENV",
             "readarray -t PROMPT_COMMAND",
+            "rustup default nightly",
+            "yq -y -i .a=1 config.yaml",
+            "yq --in-place . config.yaml",
+            "set -o vi",
+            "set -o history",
+            "set -o posix x",
+            "set",
             "rustup which --toolchain x cargo",
             "rustup which ../x",
             "cargo locate-project --message-format x",

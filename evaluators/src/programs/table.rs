@@ -404,12 +404,13 @@ pub static PROGRAMS: &[Program] = &[
         "c|crown-margin p|prefix=v s|split-only t|tagged-paragraph u|uniform-spacing w|width=v g|goal=v help version",
         Paths,
     ),
-    p(
+    // `-NUM` prints NUM columns.
+    numeric(p(
         &["pr"],
         TextFilter,
-        "a|across d|double-space F|f|form-feed h|header=v l|length=v m|merge n|number-lines=? o|indent=v r|no-file-warnings s|separator=? t|omit-header T|omit-pagination w|width=v W|page-width=v help version",
+        "a|across columns=v d|double-space F|f|form-feed h|header=v l|length=v m|merge n|number-lines=? o|indent=v r|no-file-warnings s|separator=? t|omit-header T|omit-pagination w|width=v W|page-width=v help version",
         Paths,
-    ),
+    )),
     p(
         &["uniq"],
         TextFilter,
@@ -620,7 +621,7 @@ pub static PROGRAMS: &[Program] = &[
         p(
             &["yq"],
             TextFilter,
-            "r|raw-output o|output-format=v p|input-format=v e|exit-status I|indent=v P|prettyPrint C|colors M|no-colors N|no-doc h|help V|version",
+            "r|raw-output y|yaml-output Y|yaml-roundtrip o|output-format=v p|input-format=v e|exit-status I|indent=v P|prettyPrint C|colors M|no-colors N|no-doc h|help V|version",
             Special(Special::Jq),
         ),
         &["jq"],
