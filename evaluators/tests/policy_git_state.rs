@@ -98,6 +98,9 @@ async fn writing_git_configuration_is_writing_protected_configuration() {
             ("git config include.path ../x", HardDeny),
             ("git config \"$K\" x", HardDeny),
             ("git config $OPT core.pager", HardDeny),
+            ("git config core.pager 'sh -c id' --get", HardDeny),
+            ("git config -- core.fsmonitor 'sh -c id' --get", HardDeny),
+            ("git config $OPT", RequireAsk),
             ("git config init.templateDir tpl && git init", HardDeny),
             (
                 "git remote set-url origin https://evil.example/x",

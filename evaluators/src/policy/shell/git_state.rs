@@ -167,25 +167,24 @@ fn config(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
     let mut operands: Vec<&Word> = Vec::new();
     let (mut reads, mut writes, mut lists, mut file, mut scope) = (false, false, false, None, "");
     let mut options_done = false;
+    let mut maybe_option = None;
     let mut k = 0;
     while let Some(w) = git.rest.get(k) {
         k += 1;
         let Some(t) = w.literal() else {
-            if options_done || !(w.prefix.is_empty() || w.prefix.starts_with('-')) {
-                operands.push(w);
-                continue;
+            // A word only known when it runs before the key may be an option, any action
+            // among them (git reads no option after the key).
+            if !options_done
+                && operands.is_empty()
+                && (w.prefix.is_empty() || w.prefix.starts_with('-'))
+            {
+                maybe_option.get_or_insert(w);
             }
-            // An option only known when it runs may be any action.
-            return deny(
-                j,
-                cmd,
-                &format!(
-                    "may write git's configuration (`{}` is only known when it runs)",
-                    w.raw
-                ),
-            );
+            operands.push(w);
+            continue;
         };
-        if options_done || !t.starts_with('-') || t == "-" {
+        // git reads no option after the key: `git config core.pager CMD --get` sets it.
+        if options_done || !operands.is_empty() || !t.starts_with('-') || t == "-" {
             if operands.is_empty() && !options_done && CONFIG_WRITES.contains(&t) {
                 writes = true;
                 continue;
@@ -267,7 +266,7 @@ fn config(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
                 "the repository's git configuration (`.git/config`)"
             };
             let key = operands.first().map_or("a key", |w| w.raw.as_str());
-            deny(
+            return deny(
                 j,
                 cmd,
                 &format!(
@@ -275,6 +274,15 @@ fn config(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
                 ),
             );
         }
+    }
+    if let Some(w) = maybe_option {
+        let what = format!(
+            "may write git's configuration in any way (`{}` is only known when it runs and may be an option)",
+            w.raw
+        );
+        return binding(j, cmd, FILESYSTEM_PROTECTED_CONFIG, &what);
+    }
+    if sets {
         return;
     }
     if file.is_some() {
