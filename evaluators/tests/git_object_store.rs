@@ -142,6 +142,16 @@ async fn rewriting_the_work_tree_of_a_repository_tracking_protected_configuratio
         "git submodule update",
         "git worktree add wt evil",
         "git bisect start evil",
+        // Tracked files put back as the index or the current commit has them: a person's
+        // edit of the settings is undone (checked with real git).
+        "git stash",
+        "git stash -u",
+        "git stash push -m wip",
+        "git checkout .",
+        "git restore .",
+        "git restore '*.json'",
+        "git checkout -- :/",
+        "git restore --pathspec-from-file=list",
     ] {
         let (s, why) = stance(ws.path(), command).await;
         assert!(
@@ -158,6 +168,9 @@ async fn rewriting_the_work_tree_of_a_repository_tracking_protected_configuratio
         "git switch -c feature",
         "git commit -qm x",
         "git add a.txt",
+        "git restore a.txt",
+        "git checkout -- a.txt",
+        "git stash list",
     ] {
         expect_open(ws.path(), command).await;
     }

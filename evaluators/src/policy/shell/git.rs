@@ -161,9 +161,15 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     index_entries(j, cmd, name, rest);
     if let Some((what, source)) = rewrites_work_tree(j, name, rest) {
         let why = if elsewhere {
-            protected_in_repository(j, true)
+            protected_in_repository(j, true, None)
         } else {
-            unread_tree(j, &source).or_else(|| protected_in_repository(j, false))
+            let specs = match &source {
+                Source::Index(specs) => Some(specs.as_slice()),
+                _ => None,
+            };
+            unread_tree(j, &source).or_else(|| {
+                protected_in_repository(j, false, specs.filter(|_| cmd.cwd == WorkingDir::Root))
+            })
         };
         if let Some(why) = why {
             binding(j, cmd, &format!("{what}, and {why}: it"));
@@ -484,6 +490,9 @@ enum Source {
     /// The current commit, the index or patches whose names are read: what the repository
     /// holds now ([`protected_in_repository`] tells).
     Current,
+    /// The index's files under these pathspecs (every tracked file when empty): a checkout
+    /// or restore of paths, a stash of tracked changes. Untracked files stay.
+    Index(Vec<String>),
     /// The trees of these revisions (as written), known only when each names the current
     /// commit.
     Revisions(Vec<String>),
@@ -578,6 +587,11 @@ fn rewrites_work_tree(j: &Judge<'_>, name: &str, rest: &[Word]) -> Option<(&'sta
                 Some(("checks out files of another branch or commit", of(found)))
             } else if forced {
                 Some(("checks out files of the current commit", Source::Current))
+            } else if name == "checkout"
+                && !creates
+                && let Some(specs) = pathspecs(rest)
+            {
+                Some(("restores files from the index", Source::Index(specs)))
             } else if !creates
                 && name == "switch"
                 && dashdash.is_none()
@@ -606,7 +620,11 @@ fn rewrites_work_tree(j: &Judge<'_>, name: &str, rest: &[Word]) -> Option<(&'sta
                     None => Source::Unread,
                 });
             }
-            source.map(|s| ("restores files from another commit", s))
+            match source {
+                Some(s) => Some(("restores files from another commit", s)),
+                None => pathspecs(rest)
+                    .map(|specs| ("restores files from the index", Source::Index(specs))),
+            }
         }
         "merge" | "rebase" | "cherry-pick" | "revert" | "pull" => {
             Some(("writes files of other commits", Source::Unread))
@@ -614,6 +632,28 @@ fn rewrites_work_tree(j: &Judge<'_>, name: &str, rest: &[Word]) -> Option<(&'sta
         "am" | "apply" => Some(("writes files of patches", Source::Current)),
         "stash" if first_is(rest, &["pop", "apply", "branch"]) => {
             Some(("restores stashed files", Source::Unread))
+        }
+        // `git stash` (push, save) puts tracked files back as the current commit has them,
+        // and with `-u`/`-a` deletes untracked (and ignored) files.
+        "stash"
+            if rest.is_empty()
+                || first_is(rest, &["push", "save"])
+                || texts
+                    .first()
+                    .is_some_and(|t| t.is_none_or(|t| t.starts_with('-'))) =>
+        {
+            let untracked = has(&|t| {
+                matches!(t, "-u" | "-a" | "--include-untracked" | "--all")
+                    || (t.starts_with('-') && !t.starts_with("--") && t.contains(['u', 'a']))
+            });
+            Some((
+                "puts files back as the current commit has them",
+                if untracked {
+                    Source::Current
+                } else {
+                    Source::Index(Vec::new())
+                },
+            ))
         }
         "read-tree" if has(&|t| t == "-u" || t == "--reset" || t == "-m") => {
             Some(("writes a tree into the work tree", Source::Current))
@@ -643,6 +683,32 @@ fn rewrites_work_tree(j: &Judge<'_>, name: &str, rest: &[Word]) -> Option<(&'sta
     }
 }
 
+/// The pathspecs of a `git checkout`/`git restore` that restores paths from the index: the
+/// operands after `--`, else those that are not options (a word only known when it runs, or
+/// `--pathspec-from-file`, is `.`, every file); `None` when there is none.
+fn pathspecs(rest: &[Word]) -> Option<Vec<String>> {
+    if rest.iter().any(|w| {
+        w.literal()
+            .is_some_and(|t| t.starts_with("--pathspec-from-file"))
+    }) {
+        return Some(vec![".".to_owned()]);
+    }
+    let dashdash = rest.iter().position(|w| w.literal() == Some("--"));
+    let words = match dashdash {
+        Some(d) => &rest[d + 1..],
+        None => rest,
+    };
+    let specs: Vec<String> = words
+        .iter()
+        .filter_map(|w| match w.literal() {
+            None => Some(".".to_owned()),
+            Some(t) if t.starts_with('-') && dashdash.is_none() => None,
+            Some(t) => Some(t.to_owned()),
+        })
+        .collect();
+    (!specs.is_empty()).then_some(specs)
+}
+
 /// Why the files a rewrite of the work tree writes from `source` are not known, if they are
 /// not: trees of other commits or of a remote, which the policy does not read (objects are
 /// compressed and packed; `git ls-tree` would run git). A revision naming the current commit
@@ -652,7 +718,7 @@ fn unread_tree(j: &Judge<'_>, source: &Source) -> Option<String> {
     let git_dir = j.places.root().join(".git");
     let unread = "the policy does not read";
     match source {
-        Source::Current => None,
+        Source::Current | Source::Index(_) => None,
         Source::Unread => Some(format!("the trees it writes are ones {unread}")),
         // No repository of its own: [`protected_in_repository`] tells.
         Source::Revisions(_) if std::fs::symlink_metadata(&git_dir).is_err() => None,
@@ -672,8 +738,13 @@ fn unread_tree(j: &Judge<'_>, source: &Source) -> Option<String> {
 /// tracks a protected path, the index cannot be read, or the repository git would use is
 /// one above the workspace or, when `elsewhere` (`-C`, `--git-dir`, `--work-tree`, a
 /// directory outside the workspace or only known when it runs), any other. Without any
-/// repository git changes nothing.
-fn protected_in_repository(j: &Judge<'_>, elsewhere: bool) -> Option<String> {
+/// repository git changes nothing. With `index_only`, only tracked files under those
+/// pathspecs (all when empty) count, and the work tree's untracked files do not.
+fn protected_in_repository(
+    j: &Judge<'_>,
+    elsewhere: bool,
+    index_only: Option<&[String]>,
+) -> Option<String> {
     let root = j.places.root();
     if elsewhere {
         return Some("the repository it uses may not be the workspace's".to_owned());
@@ -686,13 +757,29 @@ fn protected_in_repository(j: &Judge<'_>, elsewhere: bool) -> Option<String> {
             .any(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
             .then(|| "the repository is not the workspace's own".to_owned());
     }
-    if let Some(why) = protected_on_disk(j) {
+    if index_only.is_none()
+        && let Some(why) = protected_on_disk(j)
+    {
         return Some(why);
     }
     let Some(paths) = crate::paths::git_index::tracked(root) else {
         return Some("the repository's index cannot be read".to_owned());
     };
-    paths.iter().find_map(|p| {
+    let specs = index_only.unwrap_or_default();
+    let under = |p: &str| {
+        specs.is_empty()
+            || specs.iter().any(|spec| {
+                let spec = spec.trim_start_matches("./").trim_end_matches('/');
+                spec.is_empty()
+                    || spec == "."
+                    || spec.starts_with(':')
+                    || spec.contains(['*', '?', '[', '\\'])
+                    || spec.contains("..")
+                    || p == spec
+                    || p.strip_prefix(spec).is_some_and(|r| r.starts_with('/'))
+            })
+    };
+    paths.iter().filter(|p| under(p)).find_map(|p| {
         let located = j.places.locate(p, &WorkingDir::Root);
         j.places
             .protected(&located, p, &WorkingDir::Root)
