@@ -252,6 +252,16 @@ fn a_grant_covers_no_login_shell_the_command_starts() {
     ] {
         assert!(!plain.covers(&s.keys(&bash(login))), "{login}");
     }
+    // Wrappers that move the command or read another file: not the approved command.
+    for moved in [
+        "env -C /tmp cargo test",
+        "env --chdir=/tmp cargo test",
+        "env -S 'cargo test'",
+        "sudo cargo test",
+        "nohup cargo test",
+    ] {
+        assert!(!plain.covers(&s.keys(&bash(moved))), "{moved}");
+    }
     // The runtime's own login shell (an argument vector) runs the same script.
     let vector = call("shell", json!({"command": ["bash", "-lc", "cargo test"]}));
     assert!(plain.covers(&s.keys(&vector)));
