@@ -124,7 +124,7 @@ async fn writing_git_configuration_is_writing_protected_configuration() {
 
 #[tokio::test]
 async fn a_template_given_to_init_installs_hooks() {
-    use Stance::{DefaultAsk, HardDeny};
+    use Stance::{DefaultAsk, HardDeny, RequireAsk};
     stances(
         false,
         false,
@@ -138,6 +138,15 @@ async fn a_template_given_to_init_installs_hooks() {
             ("export GIT_TEMPLATE_DIR=tpl; git init", HardDeny),
             ("git clone --template=tpl https://x/y", HardDeny),
             ("git init", DefaultAsk),
+            ("git clone -c core.hooksPath=hooks https://x/y", HardDeny),
+            (
+                "git clone --config core.fsmonitor=x --no-checkout https://x/y",
+                HardDeny,
+            ),
+            ("git clone --config=alias.st=!sh -n https://x/y", HardDeny),
+            ("git clone -ccore.pager=x -n https://x/y", HardDeny),
+            ("git init \"$D\"", RequireAsk),
+            ("git init sub", DefaultAsk),
         ],
     )
     .await;

@@ -359,23 +359,58 @@ fn remote_urls(j: &mut Judge<'_>, cmd: &SimpleCommand, scope: &str) {
 /// `GIT_TEMPLATE_DIR`): the template's hooks are copied into the repository's hooks, which
 /// the next commit or checkout runs.
 fn template(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
-    let mut words = git.rest.iter().chain(git.global.iter());
-    let option = words.any(|w| {
-        w.literal().is_none_or(|t| {
-            let t = t.to_ascii_lowercase();
-            t.starts_with("--temp") || t.contains("init.templatedir")
-        })
-    });
+    let words = git.global.iter().chain(git.rest.iter());
+    let named = |t: &str| {
+        let t = t.to_ascii_lowercase();
+        t.starts_with("--temp") || t.contains("init.templatedir")
+    };
     let variable = j.script.commands.iter().any(|c| {
         c.assignments.iter().any(|a| a == "GIT_TEMPLATE_DIR")
             || c.words.iter().any(|w| w.raw.contains("GIT_TEMPLATE_DIR"))
     });
-    if option || variable {
-        deny(
+    if variable || words.clone().any(|w| w.literal().is_some_and(named)) {
+        return deny(
             j,
             cmd,
             "copies a template's hooks into the repository's `.git/hooks`",
         );
+    }
+    // A word only known when it runs may be `--template=DIR`.
+    if let Some(w) = words
+        .clone()
+        .find(|w| w.literal().is_none() && (w.prefix.is_empty() || w.prefix.starts_with('-')))
+    {
+        let what = format!(
+            "may be given a template whose hooks it copies into the repository (`{}` is only known when it runs)",
+            w.raw
+        );
+        return binding(j, cmd, FILESYSTEM_PROTECTED_CONFIG, &what);
+    }
+    // `git clone -c KEY=VALUE` writes the key into the new repository's configuration.
+    if git.sub == Some("clone") {
+        let mut rest = git.rest.iter().filter_map(Word::literal);
+        while let Some(t) = rest.next() {
+            let value = if t == "-c" || (t.starts_with("--con") && !t.contains('=')) {
+                rest.next()
+            } else if let Some((_, v)) = t.split_once('=').filter(|_| t.starts_with("--con")) {
+                Some(v)
+            } else {
+                t.strip_prefix("-c")
+                    .filter(|v| !v.is_empty() && !t.starts_with("--"))
+            };
+            let Some(key) = value.map(|v| v.split('=').next().unwrap_or_default()) else {
+                continue;
+            };
+            if !HARMLESS_KEYS.contains(&key.to_ascii_lowercase().as_str()) {
+                return deny(
+                    j,
+                    cmd,
+                    &format!(
+                        "writes `{key}` in the cloned repository's git configuration, whose keys name programs git runs and its hooks"
+                    ),
+                );
+            }
+        }
     }
 }
 
