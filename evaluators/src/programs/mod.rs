@@ -27,9 +27,9 @@ use std::sync::OnceLock;
 
 use crate::shell::{SimpleCommand, Word, WorkingDir};
 use cursor::{Item, Syntax};
+pub use given::runs_given;
 use spec::{Options, Value};
 pub use table::{Family, NETWORK, Operands, Program, Special, lookup};
-pub use given::runs_given;
 
 /// A tree a command reads recursively.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1966,16 +1966,22 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
         {
             Ok(())
         }
-        ("cargo", ["locate-project", rest @ ..])
-            if matches!(
-                rest,
-                ["--message-format", "plain" | "json"]
-                    | ["--workspace", "--message-format", "plain" | "json"]
-                    | ["--message-format", "plain" | "json", "--workspace"]
-            ) =>
-        {
-            Ok(())
-        }
+        ("cargo", ["locate-project", "--message-format", "plain" | "json"])
+        | (
+            "cargo",
+            [
+                "locate-project",
+                "--workspace",
+                "--message-format",
+                "plain" | "json",
+            ]
+            | [
+                "locate-project",
+                "--message-format",
+                "plain" | "json",
+                "--workspace",
+            ],
+        ) => Ok(()),
         ("cargo", ["locate-project", rest @ ..])
             if rest.iter().all(|t| {
                 matches!(
