@@ -365,3 +365,30 @@ async fn the_user_configuration_written_through_git_is_the_hard_deny() {
         assert_ne!(s, Stance::HardDeny, "{command}: {why}");
     }
 }
+
+/// git commands that write files they are given by name (checked with real git: the merge
+/// of `git merge-file` replaces the settings, `format-patch -o` and `bundle create` write
+/// where they are told) are the hard deny when the name is protected configuration.
+#[tokio::test]
+async fn files_git_writes_by_name_are_judged_as_written() {
+    let ws = repository();
+    for command in [
+        "git merge-file .claude/settings.json base.json other.json",
+        "git merge-file -L a -L b -L c .claude/settings.json base other",
+        "git merge-file -- .envrc base other",
+        "git format-patch -o .claude/commands HEAD~1",
+        "git format-patch --output-directory=.claude HEAD",
+        "git bundle create .claude/settings.json HEAD",
+    ] {
+        expect(ws.path(), command, Stance::HardDeny).await;
+    }
+    for command in [
+        "git merge-file -p .claude/settings.json base other",
+        "git merge-file notes.txt base other",
+        "git format-patch -o patches HEAD~1",
+        "git bundle create repo.bundle HEAD",
+    ] {
+        let (s, why) = stance(ws.path(), command).await;
+        assert_ne!(s, Stance::HardDeny, "{command}: {why}");
+    }
+}

@@ -146,6 +146,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     // A configuration file named to `git config` (`-f F`) is written unless the command
     // plainly reads; `git lfs install` writes the global configuration (`--local` and
     // `--worktree` the repository's). The user's is protected configuration.
+    named_files_written(j, cmd, name, rest);
     match configuration_file_written(name, rest) {
         Some(Some(file)) => j.write(cmd, &file, None),
         Some(None) => binding(
@@ -234,6 +235,62 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         }
         n if DISCARDING.contains(&n) => j.write_inside(cmd, "changes the work tree", Risk::Medium),
         _ => j.write_inside(cmd, "changes the repository", Risk::Medium),
+    }
+}
+
+/// Files and directories a git command writes by name: `git merge-file CURRENT BASE OTHER`
+/// writes the merge into CURRENT (unless `-p`/`--stdout`), `git format-patch -o DIR` its
+/// patches below DIR, `git bundle create FILE` the bundle. A protected name among them is
+/// the hard deny, as its direct write.
+fn named_files_written(j: &mut Judge<'_>, cmd: &SimpleCommand, name: &str, rest: &[Word]) {
+    let literal = |k: usize| rest.get(k).and_then(Word::literal);
+    match name {
+        "merge-file" => {
+            let mut k = 0;
+            while let Some(w) = rest.get(k) {
+                match w.literal() {
+                    Some("-p" | "--stdout") => return,
+                    Some("-L") => k += 1,
+                    Some("--") => {
+                        if let Some(current) = rest.get(k + 1) {
+                            j.write(cmd, current, None);
+                        }
+                        return;
+                    }
+                    Some(t) if t.starts_with('-') => {}
+                    _ => {
+                        // A word only known when it runs may be `-p`: the write is judged.
+                        return j.write(cmd, w, None);
+                    }
+                }
+                k += 1;
+            }
+        }
+        "format-patch" => {
+            for (k, w) in rest.iter().enumerate() {
+                let dir = match w.literal() {
+                    Some("-o" | "--output-directory") => rest.get(k + 1).cloned(),
+                    Some(t) if t.starts_with("--output-directory=") => {
+                        Some(Word::literal_text(&t["--output-directory=".len()..]))
+                    }
+                    Some(t) if t.starts_with("-o") => Some(Word::literal_text(&t[2..])),
+                    _ => None,
+                };
+                if let Some(dir) = dir {
+                    j.protected_tree(cmd, &dir, false);
+                    j.write(cmd, &dir, None);
+                }
+            }
+        }
+        "bundle" if literal(0) == Some("create") => {
+            if let Some(file) = rest[1..]
+                .iter()
+                .find(|w| w.literal().is_none_or(|t| !t.starts_with('-')))
+            {
+                j.write(cmd, file, None);
+            }
+        }
+        _ => {}
     }
 }
 
