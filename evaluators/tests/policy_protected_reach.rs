@@ -38,6 +38,7 @@ fn project() -> tempfile::TempDir {
     put(".claude/settings.json", b"{}\n");
     put(".git/hooks/.keep", b"");
     put(".env", b"TOKEN=x\n");
+    put("conf/.env", b"TOKEN=x\n");
     put("src/main.rs", b"fn main() {}\n");
     put("settings.json", b"{\"p\":1}\n");
     put("evil/hooks/pre-commit", b"#!/bin/sh\n");
@@ -306,6 +307,8 @@ async fn reading_or_packing_a_tree_that_holds_a_secret_is_binding() {
         bash("grep -r TOKEN src"),
         bash("tar -cf /tmp/src.tar src"),
         bash("zip -r /tmp/src.zip src"),
+        bash("tar -cX conf -f /tmp/src.tar src"),
+        bash("tar --exclude conf -cf /tmp/src.tar src"),
     ] {
         assert!(!binding(ws.path(), &c).await, "{c:?}");
     }
@@ -332,7 +335,13 @@ async fn printing_the_environment_is_a_binding_ask() {
             "{cmd}"
         );
     }
-    for cmd in ["printenv HOME", "env ls", "export LANG=C", "set -o"] {
+    for cmd in [
+        "printenv HOME",
+        "env ls",
+        "export LANG=C",
+        "set -o",
+        "set --",
+    ] {
         assert!(!binding(ws.path(), &bash(cmd)).await, "{cmd}");
     }
 }

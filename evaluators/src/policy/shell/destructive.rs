@@ -810,11 +810,8 @@ pub(super) fn prints_environment(cmd: &SimpleCommand) -> bool {
                     .filter_map(Word::literal)
                     .any(|t| t.starts_with('-') && t.contains('p'))
         }
-        "set" => {
-            args.is_empty()
-                || options_only(&|t| t == "--") && args.iter().all(|w| w.literal() == Some("--"))
-        }
-        "compgen" | "compopt" => false,
+        // `set` alone; `set --` clears the positional parameters and prints nothing.
+        "set" => args.is_empty(),
         _ => false,
     }
 }

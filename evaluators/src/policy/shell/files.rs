@@ -672,6 +672,50 @@ pub(super) fn patch(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     j.read_only(cmd);
 }
 
+/// Whether a tar option word takes the next word as its value: a long option (by any
+/// beginning of five characters or more) whose value is required, or a cluster of short
+/// options ending in one.
+fn takes_next_value(t: &str) -> bool {
+    const LONG: &[&str] = &[
+        "--exclude",
+        "--exclude-from",
+        "--exclude-tag",
+        "--exclude-tag-under",
+        "--exclude-tag-all",
+        "--files-from",
+        "--transform",
+        "--xform",
+        "--owner",
+        "--group",
+        "--mode",
+        "--mtime",
+        "--label",
+        "--newer",
+        "--after-date",
+        "--newer-mtime",
+        "--format",
+        "--blocking-factor",
+        "--record-size",
+        "--tape-length",
+        "--strip-components",
+        "--sort",
+        "--owner-map",
+        "--group-map",
+        "--listed-incremental",
+        "--starting-file",
+        "--suffix",
+    ];
+    if let Some(long) = t.strip_prefix("--") {
+        return !long.contains('=') && t.len() >= 5 && LONG.iter().any(|o| o.starts_with(t));
+    }
+    t.starts_with('-')
+        && t.len() > 1
+        && t[1..]
+            .chars()
+            .position(|c| "bFgHIKLNTVX".contains(c))
+            .is_some_and(|at| at == t.len() - 2)
+}
+
 /// `zip [OPTION…] ARCHIVE [FILE…]`: with `-r`/`-R` every file of each tree (hidden ones
 /// included) goes into the archive, which is judged as reading those trees; then as any
 /// command the table does not model.
@@ -974,7 +1018,18 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     if packing {
         let follow = has_flag(args, 'h', "--dereference");
         let base = dir.as_ref().map_or(Some("."), Word::literal);
-        for w in &pos {
+        // The values of options given as the next word (`--exclude .env`, `-X list`) are no
+        // operands.
+        let values: Vec<&Word> = args
+            .iter()
+            .zip(args.iter().skip(1))
+            .filter(|(o, _)| o.literal().is_some_and(takes_next_value))
+            .map(|(_, v)| v)
+            .collect();
+        for w in pos
+            .iter()
+            .filter(|w| !values.iter().any(|v| std::ptr::eq(*v, **w)))
+        {
             let root = match (base, w.literal()) {
                 (Some(b), Some(t)) if b != "." && !t.starts_with(['/', '~']) => {
                     Word::literal_text(format!("{}/{t}", b.trim_end_matches('/')))
