@@ -181,16 +181,6 @@ pub(crate) fn names_program(path: &Path) -> bool {
 /// from elsewhere.
 const MAX_MANIFESTS: usize = 256;
 
-/// The tables of a cargo manifest whose entries are dependencies (also under
-/// `[target.'cfg(…)']`), each of which may name a `path` or a `git` repository.
-const DEPENDENCY_TABLES: &[&str] = &[
-    "dependencies",
-    "dev-dependencies",
-    "dev_dependencies",
-    "build-dependencies",
-    "build_dependencies",
-];
-
 /// The target tables of a cargo manifest, whose `path` names the source they compile.
 const TARGET_TABLES: &[&str] = &["lib", "bin", "example", "test", "bench"];
 
@@ -304,6 +294,7 @@ enum Place {
 /// workspace's, `[patch.*]` and `[replace]`), targets' sources, the build script, the
 /// workspace root and members.
 fn manifest_places(manifest: &toml::Table, out: &mut Vec<Place>) {
+    use super::cargo_lock::DEPENDENCY_TABLES;
     use toml::Value;
     let mut tables: Vec<&toml::Table> = DEPENDENCY_TABLES
         .iter()

@@ -26,7 +26,7 @@ const CRATES_IO: &[&str] = &[
 
 /// The dependency tables of a manifest (also under `[target.'cfg(…)']`), in both of the
 /// spellings cargo reads.
-const DEPENDENCY_TABLES: &[&str] = &[
+pub(super) const DEPENDENCY_TABLES: &[&str] = &[
     "dependencies",
     "dev-dependencies",
     "dev_dependencies",
