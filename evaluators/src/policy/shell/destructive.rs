@@ -496,6 +496,17 @@ pub(super) fn find(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     }
 }
 
+/// A binding ask: the command may reach protected configuration in a way its text does not
+/// show (names read when it runs, a tree too large to look through).
+pub(super) fn may_reach_protected(j: &mut Judge<'_>, reason: String) {
+    j.add(
+        Stance::RequireAsk,
+        FILESYSTEM_PROTECTED_CONFIG,
+        Risk::High,
+        reason,
+    );
+}
+
 /// Whether a `find` runs, on what it finds, a program that is not one of a few readers
 /// (`-exec cp x {} ;`, `-execdir sh -c … {} +`).
 fn runs_writer(args: &[Word]) -> bool {
@@ -632,24 +643,14 @@ pub(super) fn reached_protected(j: &mut Judge<'_>, cmd: &SimpleCommand, root: &W
                 "{} may {verb} files named `{name}` under `{text}`, {what}: a person edits it, never a call.",
                 quote(cmd)
             );
-            j.add(
-                Stance::RequireAsk,
-                FILESYSTEM_PROTECTED_CONFIG,
-                Risk::High,
-                reason,
-            );
+            may_reach_protected(j, reason);
         }
         None if too_many => {
             let reason = format!(
                 "{} may {verb} what it finds under `{text}`, more than can be checked for protected configuration.",
                 quote(cmd)
             );
-            j.add(
-                Stance::RequireAsk,
-                FILESYSTEM_PROTECTED_CONFIG,
-                Risk::High,
-                reason,
-            );
+            may_reach_protected(j, reason);
         }
         None => {}
     }
@@ -731,12 +732,7 @@ pub(super) fn code_names(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                 "{} runs code that names `{token}`, {what}; what it does with it is only known when it runs.",
                 quote(cmd)
             );
-            return j.add(
-                Stance::RequireAsk,
-                FILESYSTEM_PROTECTED_CONFIG,
-                Risk::High,
-                reason,
-            );
+            return may_reach_protected(j, reason);
         }
     }
 }

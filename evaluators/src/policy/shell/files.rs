@@ -8,7 +8,7 @@ use warrant_core::evaluator::Stance;
 
 use super::judge::{Judge, has_flag, positional};
 use super::programs::reads;
-use crate::policy::codes::{FILESYSTEM_PROTECTED_CONFIG, SHELL_NETWORK, SHELL_PRIVILEGED};
+use crate::policy::codes::{SHELL_NETWORK, SHELL_PRIVILEGED};
 use crate::policy::finding::quote;
 use crate::shell::{SimpleCommand, Word};
 
@@ -390,12 +390,7 @@ fn members(j: &mut Judge<'_>, cmd: &SimpleCommand, archive: Option<&Word>, into:
         quote(cmd),
         into.raw
     );
-    j.add(
-        Stance::RequireAsk,
-        FILESYSTEM_PROTECTED_CONFIG,
-        Risk::High,
-        reason,
-    );
+    super::destructive::may_reach_protected(j, reason);
 }
 
 /// One member of an archive, as its header gives it.
@@ -662,12 +657,7 @@ pub(super) fn patch(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             "{} applies a patch whose files are not read, or that makes links: it may change any file, protected configuration included.",
             quote(cmd)
         );
-        j.add(
-            Stance::RequireAsk,
-            FILESYSTEM_PROTECTED_CONFIG,
-            Risk::High,
-            reason,
-        );
+        super::destructive::may_reach_protected(j, reason);
     }
     j.read_only(cmd);
 }
