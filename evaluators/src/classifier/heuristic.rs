@@ -1580,8 +1580,189 @@ fn git_hazard(cmd: &shell::SimpleCommand, places: &crate::paths::Places<'_>) -> 
                 None
             }
         }
+        // git follows a symlink on the way to where it moves a file or makes a repository
+        // (`git mv x hm/bin/ls` with `hm` a link to the home directory).
+        "mv" | "init" => {
+            // A glob (`h?/x`) may expand to such a link.
+            let leaves = |w: &&shell::Word| {
+                w.raw.contains(['*', '?', '['])
+                    || w.literal().is_none_or(|t| {
+                        places.locate(t, &cmd.cwd).place != crate::paths::Place::Inside
+                    })
+            };
+            operands
+                .iter()
+                .any(leaves)
+                .then(|| not_routine("it writes through a path that leaves the workspace"))
+                .flatten()
+        }
+        // Staging every file of a tree (`add -A`, `add .`, `add :/`, `stash -u`) stages the
+        // secrets in it that git does not ignore.
+        "add" if !has("-u") || has("-A") => {
+            let whole = operands.is_empty() && has("-A");
+            untracked_secret(places, cmd, &operands, whole, true).and_then(|why| not_routine(&why))
+        }
+        "stash" if has("-u") || has("-a") => {
+            untracked_secret(places, cmd, &[], true, !has("-a")).and_then(|why| not_routine(&why))
+        }
         _ => None,
     }
+}
+
+/// The most bytes a command may produce from an endless source (`/dev/zero`, `yes`) and
+/// still be bounded.
+const OUTPUT_BOUND: u128 = 100 << 20;
+
+/// Why a command of `script` produces output without a small bound (`yes`, `cat
+/// /dev/urandom`, `dd if=/dev/zero … count=100000`, `head -c 50G /dev/zero`, `seq 1 1e10`),
+/// unless a `head` with a small bound reads it.
+fn unbounded_output(script: &shell::Script) -> Option<String> {
+    const ENDLESS: &[&str] = &["/dev/zero", "/dev/urandom", "/dev/random", "/dev/full"];
+    let endless = |w: &shell::Word| ENDLESS.contains(&w.text());
+    // `head -c N`/`-n N` (`--bytes=N`, `-cN`) with N under the bound.
+    let small_head = |cmd: &shell::SimpleCommand| {
+        let texts: Vec<&str> = cmd.args().iter().map(shell::Word::text).collect();
+        let mut i = 0;
+        let mut bounded = false;
+        while let Some(t) = texts.get(i) {
+            let value = match *t {
+                "-c" | "-n" | "--bytes" | "--lines" => texts.get(i + 1).copied(),
+                t if t.starts_with("--bytes=") || t.starts_with("--lines=") => {
+                    t.split_once('=').map(|(_, v)| v)
+                }
+                t if (t.starts_with("-c") || t.starts_with("-n")) && t.len() > 2 => Some(&t[2..]),
+                _ => None,
+            };
+            if let Some(v) = value {
+                bounded = size(v).is_some_and(|n| n <= OUTPUT_BOUND);
+            }
+            i += 1;
+        }
+        bounded
+    };
+    for (at, cmd) in script.commands.iter().enumerate() {
+        let args = cmd.args();
+        let reads_endless = args.iter().any(endless)
+            || cmd
+                .redirects
+                .iter()
+                .any(|r| r.kind == shell::RedirectKind::Read && endless(&r.target));
+        let unbounded = match cmd.program() {
+            Some("yes") => Some("repeats a line without end".to_owned()),
+            Some("dd")
+                if args.iter().any(|w| {
+                    w.text()
+                        .strip_prefix("if=")
+                        .is_some_and(|f| ENDLESS.contains(&f))
+                }) || reads_endless =>
+            {
+                let value = |k: &str| {
+                    args.iter()
+                        .filter_map(|w| w.text().strip_prefix(k))
+                        .next_back()
+                };
+                let block = value("bs=").or(value("obs=")).map_or(Some(512), size);
+                let count = value("count=").and_then(size);
+                match (block, count) {
+                    (Some(b), Some(c)) if b.saturating_mul(c) <= OUTPUT_BOUND => None,
+                    _ => Some("copies an endless device without a small `count`".to_owned()),
+                }
+            }
+            Some("head") if reads_endless && small_head(cmd) => None,
+            Some("seq") => args
+                .iter()
+                .any(|w| {
+                    w.literal()
+                        .is_none_or(|t| t.parse::<f64>().is_ok_and(|n| n.abs() > 1e7))
+                })
+                .then(|| "counts to a very large number".to_owned()),
+            _ if reads_endless => Some("reads an endless device".to_owned()),
+            _ => None,
+        };
+        let Some(why) = unbounded else { continue };
+        // Read by `head -c N` with a small N, it stops there.
+        let capped = script
+            .commands
+            .iter()
+            .any(|c| c.feeds.contains(&at) && c.program() == Some("head") && small_head(c));
+        if !capped {
+            return Some(why);
+        }
+    }
+    None
+}
+
+/// A size as `head`, `dd` and `seq` read it: digits with an optional unit (`K`, `M`, `G`,
+/// `T`, `P`, `E`, with `B` for powers of 1000 and `iB` for powers of 1024, `b` for 512).
+fn size(text: &str) -> Option<u128> {
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let n: u128 = text[..digits].parse().ok()?;
+    let unit = &text[digits..];
+    let scale: u128 = match unit {
+        "" | "c" => 1,
+        "w" => 2,
+        "b" => 512,
+        _ => {
+            let (letter, rest) = unit.split_at(1);
+            let power = "KMGTPE".find(&letter.to_ascii_uppercase())? as u32 + 1;
+            match rest {
+                "" | "iB" => 1024u128.pow(power),
+                "B" => 1000u128.pow(power),
+                _ => return None,
+            }
+        }
+    };
+    n.checked_mul(scale)
+}
+
+/// Why staging the trees `operands` name (or the whole work tree) may stage a secret: one
+/// lies in them that the ignore files do not leave out (every one when `ignores` is off), or
+/// a name is only known when it runs, or the walk reached its limit.
+fn untracked_secret(
+    places: &crate::paths::Places<'_>,
+    cmd: &shell::SimpleCommand,
+    operands: &[&shell::Word],
+    whole: bool,
+    ignores: bool,
+) -> Option<String> {
+    let mut roots = Vec::new();
+    if whole {
+        roots.push(places.root().to_path_buf());
+    }
+    for w in operands {
+        match w.literal() {
+            // Pathspec magic (`:/`, `:(glob)…`) and globs may name the whole work tree.
+            Some(t) if t.starts_with(':') || w.raw.contains(['*', '?', '[']) => {
+                roots.push(places.root().to_path_buf());
+            }
+            Some(t) => roots.push(places.locate(t, &cmd.cwd).path),
+            None => return Some(format!("`{}` is only known when it runs", w.raw)),
+        }
+    }
+    let scan = crate::paths::Scan {
+        hidden: true,
+        follow: false,
+        names: &[],
+        excludes: &[],
+        ignores,
+        dash_names: false,
+        secrets: true,
+    };
+    for root in roots.iter().filter(|r| r.is_dir()) {
+        match places.scan_tree(root, &scan) {
+            Ok(None) => {}
+            Ok(Some((path, what))) => {
+                return Some(format!(
+                    "it stages `{}`, {what}, which git does not ignore",
+                    path.strip_prefix(places.root()).unwrap_or(&path).display()
+                ));
+            }
+            Err(_) => return Some("its tree is too large to look through".to_owned()),
+        }
+    }
+    None
 }
 
 /// The worse of two classifications: deny over ask over allow, then the higher risk.
@@ -1712,6 +1893,18 @@ impl Classifier for HeuristicClassifier {
             && let Some(hazard) = shell_hazard(script, &places, hooks.as_ref())
         {
             c = worse(c, hazard);
+        }
+        if let Some(why) = script.and_then(unbounded_output) {
+            c = worse(
+                c,
+                verdict(
+                    Behavior::Ask,
+                    Risk::High,
+                    Confidence::High,
+                    "system_state",
+                    format!("The command {why}: written to a file, it fills the disk."),
+                ),
+            );
         }
         let written = crate::policy::filesystem::paths(&call.input);
         if !shell && let Some(key) = package_hook_key(&call.input, &written) {
