@@ -521,6 +521,11 @@ fn tar_members(path: &Path) -> Option<Vec<Member>> {
 /// The members of a zip archive, from its central directory (the names `unzip`, `jar` and
 /// Python's `zipfile` extract by); a symlink is a member whose Unix mode says so.
 fn zip_members(path: &Path) -> Option<Vec<Member>> {
+    /// The largest zip file read whole (a larger one's members are not read).
+    const MAX_ZIP_BYTES: u64 = 64 << 20;
+    if std::fs::metadata(path).ok()?.len() > MAX_ZIP_BYTES {
+        return None;
+    }
     let bytes = std::fs::read(path).ok()?;
     let u16_at = |at: usize| -> Option<usize> {
         Some(usize::from(u16::from_le_bytes(
