@@ -221,9 +221,13 @@ fn covering_allow(
     for (i, leaf) in script.leaves() {
         let chain = std::iter::once(i).chain(script.ancestors(i).map(|(j, _)| j));
         let cover = chain.filter_map(best_of).min_by_key(|&r| rules[r].layer);
-        let clean = std::iter::once(leaf)
-            .chain(script.ancestors(i).map(|(_, c)| c))
-            .all(coverable);
+        // A wrapper the program table does not model changes how what it runs runs (a
+        // login shell typed into the command, `bash -lc 'cargo test'`, first runs the
+        // person's start-up files): the allow of what it runs does not cover it.
+        let clean = coverable(leaf)
+            && script
+                .ancestors(i)
+                .all(|(j, c)| coverable(c) && matches!(models.of(j), Model::Modeled(_)));
         match cover {
             Some(_) if !clean => return None,
             Some(r) => {

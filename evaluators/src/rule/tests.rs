@@ -574,3 +574,35 @@ async fn a_directory_git_moves_to_inside_the_workspace_keeps_allow_rules() {
     )
     .await;
 }
+
+#[tokio::test]
+async fn a_command_under_a_wrapper_the_table_does_not_model_is_not_covered() {
+    let ws = workspace();
+    let rules = rules(&["Bash(cargo test:*)", "Bash(ls)"], &[], &[]);
+    let root = ws.path();
+    for c in [
+        "cargo test",
+        "bash -c 'cargo test'",
+        "sh -c 'cargo test'",
+        "timeout 600 cargo test",
+        "ls",
+    ] {
+        assert_eq!(
+            code(&rules, &bash(c), root).await.as_deref(),
+            ALLOW,
+            "`{c}`"
+        );
+    }
+    // A login or interactive shell typed into the command first runs the person's start-up
+    // files; an argument vector's (the runtime's own) is judged elsewhere.
+    for c in [
+        "bash -lc 'cargo test'",
+        "bash --login -c 'cargo test'",
+        "'bash' '-lc' 'cargo test'",
+        "bash -ic ls",
+        "sh -l -c ls",
+        "bash -c \"bash -lc 'cargo test'\"",
+    ] {
+        assert_eq!(code(&rules, &bash(c), root).await, None, "`{c}`");
+    }
+}
