@@ -567,36 +567,42 @@ pub(crate) struct SensitivePaths {
 struct Needles {
     /// Some glob has no literal text: every path must be matched against the set.
     always: bool,
-    /// The texts, lower-cased, grouped by their first two bytes: each group is the pair
-    /// (see [`pair`]) and its texts, the groups in the order of their pairs.
-    by_pair: Vec<(u16, Vec<Vec<u8>>)>,
-    /// The first two bytes of every text (lower-cased), one bit per pair: most places in a
-    /// path start no text, which this tells in one lookup.
-    pairs: Box<[u64; 1024]>,
+    /// The texts (two bytes at least, ASCII case ignored) as one automaton, `None` when
+    /// there are none: a path is scanned once, whatever the number of texts.
+    texts: Option<aho_corasick::AhoCorasick>,
 }
 
 impl Needles {
     fn of<'a>(globs: impl IntoIterator<Item = &'a str>) -> Self {
-        let mut needles = Self {
-            always: false,
-            by_pair: Vec::new(),
-            pairs: Box::new([0; 1024]),
-        };
+        let mut always = false;
+        let mut texts = Vec::new();
         for glob in globs {
             match required_text(glob) {
                 // A text of two bytes at least (a one-byte text rules out too little).
-                Some(text) if text.len() >= 2 => {
-                    let pair = pair(text[0], text[1]);
-                    needles.pairs[usize::from(pair / 64)] |= 1 << (pair % 64);
-                    match needles.by_pair.binary_search_by_key(&pair, |(p, _)| *p) {
-                        Ok(at) => needles.by_pair[at].1.push(text),
-                        Err(at) => needles.by_pair.insert(at, (pair, vec![text])),
-                    }
-                }
-                _ => needles.always = true,
+                Some(text) if text.len() >= 2 => texts.push(text),
+                _ => always = true,
             }
         }
-        needles
+        texts.sort();
+        texts.dedup();
+        // An automaton that cannot be built (it never fails for so few short texts) leaves
+        // every path a candidate: the glob set decides, as without a filter.
+        let texts = if always || texts.is_empty() {
+            None
+        } else {
+            match aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                .build(&texts)
+            {
+                Ok(automaton) => Some(automaton),
+                Err(_) => {
+                    always = true;
+                    None
+                }
+            }
+        };
+        Self { always, texts }
     }
 
     /// Whether `path` holds one of the texts (so that a glob of the set may match it).
@@ -604,38 +610,8 @@ impl Needles {
         if self.always {
             return true;
         }
-        let Some((&first, rest)) = path.split_first() else {
-            return false;
-        };
-        let mut a = first.to_ascii_lowercase();
-        for (i, &next) in rest.iter().enumerate() {
-            let b = next.to_ascii_lowercase();
-            let pair = pair(a, b);
-            if self.pairs[usize::from(pair / 64)] & (1 << (pair % 64)) != 0
-                && self.starts_at(pair, &path[i..])
-            {
-                return true;
-            }
-            a = b;
-        }
-        false
+        self.texts.as_ref().is_some_and(|t| t.is_match(path))
     }
-
-    /// Whether one of the texts starting with the pair `pair` starts `at` (whose first two
-    /// bytes are that pair).
-    fn starts_at(&self, pair: u16, at: &[u8]) -> bool {
-        let Ok(group) = self.by_pair.binary_search_by_key(&pair, |(p, _)| *p) else {
-            return false;
-        };
-        self.by_pair[group].1.iter().any(|text| {
-            at.len() >= text.len() && at[2..text.len()].eq_ignore_ascii_case(&text[2..])
-        })
-    }
-}
-
-/// The bit of a pair of bytes in [`Needles::pairs`].
-fn pair(a: u8, b: u8) -> u16 {
-    u16::from(a) << 8 | u16::from(b)
 }
 
 /// The longest run of literal characters in a glob's components (lower-cased), which every

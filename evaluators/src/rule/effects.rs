@@ -960,13 +960,33 @@ pub(crate) struct EffectRules {
     /// Deny and ask rules on reads (the only rules a searched tree can make hit) by the
     /// literal directory their glob starts with (`secrets` for `secrets/**`), to find those a
     /// searched tree may reach.
-    prefixes: BTreeMap<String, Vec<usize>>,
+    prefixes: Prefixes,
     /// The same, for exact lookups (a tree's own directory and those above it).
     prefix_of: HashMap<String, Vec<usize>>,
     /// Deny and ask rules on writes by the literal directory their glob starts with: a
     /// write into a directory (`cp -r x .github`, `tar -C .github`) may create any file below.
-    write_prefixes: BTreeMap<String, Vec<usize>>,
+    write_prefixes: Prefixes,
     hosts: HashMap<String, Vec<HostRule>>,
+}
+
+/// Rules by the literal directory their glob starts with, in the order of those texts: the
+/// texts that start with a tree's text are one run found by a binary search (a sorted slice
+/// compares fewer keys than a b-tree's nodes, which are scanned key by key).
+#[derive(Debug, Default)]
+struct Prefixes(Vec<(String, Vec<usize>)>);
+
+impl Prefixes {
+    /// The entries from `text` on, in order: `text` itself when `inclusive`.
+    fn from(&self, text: &str, inclusive: bool) -> &[(String, Vec<usize>)] {
+        let at = self.0.partition_point(|(k, _)| {
+            if inclusive {
+                k.as_str() < text
+            } else {
+                k.as_str() <= text
+            }
+        });
+        &self.0[at..]
+    }
 }
 
 impl Kind {
@@ -1058,8 +1078,8 @@ impl EffectRulesBuilder {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
-            prefixes,
-            write_prefixes,
+            prefixes: Prefixes(prefixes.into_iter().collect()),
+            write_prefixes: Prefixes(write_prefixes.into_iter().collect()),
             hosts: self.hosts,
         })
     }
@@ -1126,8 +1146,7 @@ impl EffectRules {
                 // Globs whose literal part lies below the tree: after it in order, starting
                 // with its text and a `/` (the root: every glob of its kind).
                 let whole = text.is_empty() || text == "/";
-                let after = (std::ops::Bound::Excluded(text), std::ops::Bound::Unbounded);
-                for (prefix, rules) in self.prefixes.range::<str, _>(after) {
+                for (prefix, rules) in self.prefixes.from(text, false) {
                     let Some(rest) = prefix.strip_prefix(text) else {
                         break;
                     };
@@ -1208,8 +1227,7 @@ impl EffectRules {
                 // The literal parts of deny and ask globs are folded.
                 let text = crate::paths::fold(text);
                 let text = text.as_ref();
-                let from = (std::ops::Bound::Included(text), std::ops::Bound::Unbounded);
-                for (prefix, rules) in self.write_prefixes.range::<str, _>(from) {
+                for (prefix, rules) in self.write_prefixes.from(text, true) {
                     let Some(rest) = prefix.strip_prefix(text) else {
                         break;
                     };
