@@ -161,22 +161,9 @@ impl<'a> Places<'a> {
         home: Option<&'a Path>,
         sensitive: Option<&'a SensitivePaths>,
     ) -> Self {
-        // A relative root is relative to the process's directory, never to nothing.
-        let absolute = if root.is_relative() {
-            Cow::Owned(
-                std::env::current_dir().map_or_else(|_| root.to_path_buf(), |cwd| cwd.join(root)),
-            )
-        } else {
-            Cow::Borrowed(root)
-        };
-        let lexical = if plain(&absolute) {
-            absolute
-        } else {
-            Cow::Owned(normalize(&absolute))
-        };
-        let (root, root_real) = canonical_root(&lexical);
+        let (root, root_real, root_plain) = placed_root(root);
         Self {
-            root_plain: plain(&root),
+            root_plain,
             root,
             root_real,
             home,
@@ -382,7 +369,7 @@ impl<'a> Places<'a> {
         };
         let joined = joined.as_deref().unwrap_or(&lexical);
         // A device named exactly (`/dev/null`, `/dev/fd/63`), never through `..`.
-        let found = if !raw.contains("..") && harmless_device(&lexical) {
+        let found = if harmless_device(&lexical) && !has_dot_dot(raw) {
             Found::Device
         } else {
             // The kernel follows each symlink before the `..` after it: `link/../x` with
@@ -962,22 +949,52 @@ fn component_matches(pattern: &str, name: &str, dotglob: bool) -> bool {
 /// The workspace root resolved, and whether it is real (it exists and holds no symlink),
 /// remembered per thread for the last root asked.
 fn canonical_root(lexical: &Path) -> (PathBuf, bool) {
-    type Memo = Option<(PathBuf, PathBuf, bool)>;
+    match std::fs::canonicalize(lexical) {
+        Ok(v) => (v, true),
+        Err(_) => (lexical.to_path_buf(), false),
+    }
+}
+
+/// The workspace root `root` as places keep it: absolute (a relative root is relative to the
+/// process's directory, never to nothing), `.` and `..` removed, resolved when it exists;
+/// whether it was resolved, and whether the result is in normal form ([`plain`]). The last
+/// absolute root asked for is remembered per thread: a decision builds places several times
+/// for the same workspace (each evaluator of a call, each call of a session).
+fn placed_root(root: &Path) -> (PathBuf, bool, bool) {
+    type Memo = Option<(PathBuf, PathBuf, bool, bool)>;
     thread_local! {
         static LAST: std::cell::RefCell<Memo> = const { std::cell::RefCell::new(None) };
     }
-    LAST.with(|last| {
-        if let Some((k, v, real)) = &*last.borrow()
-            && k.as_path() == lexical
-        {
-            return (v.clone(), *real);
-        }
-        let (v, real) = match std::fs::canonicalize(lexical) {
-            Ok(v) => (v, true),
-            Err(_) => (lexical.to_path_buf(), false),
+    let place = |root: &Path| {
+        let absolute = if root.is_relative() {
+            Cow::Owned(
+                std::env::current_dir().map_or_else(|_| root.to_path_buf(), |cwd| cwd.join(root)),
+            )
+        } else {
+            Cow::Borrowed(root)
         };
-        *last.borrow_mut() = Some((lexical.to_path_buf(), v.clone(), real));
-        (v, real)
+        let lexical = if plain(&absolute) {
+            absolute
+        } else {
+            Cow::Owned(normalize(&absolute))
+        };
+        let (real, is_real) = canonical_root(&lexical);
+        let real_plain = plain(&real);
+        (real, is_real, real_plain)
+    };
+    // A relative root depends on the process's directory, which may change: never kept.
+    if root.is_relative() {
+        return place(root);
+    }
+    LAST.with(|last| {
+        if let Some((k, v, real, v_plain)) = &*last.borrow()
+            && k.as_path() == root
+        {
+            return (v.clone(), *real, *v_plain);
+        }
+        let (v, real, v_plain) = place(root);
+        *last.borrow_mut() = Some((root.to_path_buf(), v.clone(), real, v_plain));
+        (v, real, v_plain)
     })
 }
 
@@ -1024,6 +1041,12 @@ fn harmless_device(path: &Path) -> bool {
 
 /// Whether `path` is already in normal form: no `.` or `..` component, no empty component
 /// (`a//b`), no trailing `/`.
+/// Whether `text` holds `..` anywhere (a byte scan: the words looked at are short, and a
+/// substring search builds a searcher first).
+pub(crate) fn has_dot_dot(text: &str) -> bool {
+    text.as_bytes().windows(2).any(|w| w == b"..")
+}
+
 fn plain(path: &Path) -> bool {
     let bytes = path.as_os_str().as_encoded_bytes();
     let body = bytes.strip_prefix(b"/").unwrap_or(bytes);

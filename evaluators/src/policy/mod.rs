@@ -303,7 +303,8 @@ impl PolicyEvaluator {
 /// tool's input; `None` when the command names no such patch.
 fn shell_patch(command: &str) -> Option<serde_json::Value> {
     // The marker first: most commands hold none, and one search then settles it.
-    let runs = command.contains("*** Begin Patch")
+    let runs = command.as_bytes().contains(&b'*')
+        && command.contains("*** Begin Patch")
         && ["apply_patch", "applypatch"]
             .iter()
             .any(|p| command.contains(p));

@@ -119,8 +119,9 @@ fn within_plain_form<'m>(
             !cmd.extra_args
                 && cmd.words[named.min(cmd.words.len())..].iter().all(|w| {
                     w.literal().is_some_and(|t| {
-                        let path_like =
-                            t.contains('/') || t.starts_with(['~', '.']) || t.contains("..");
+                        let path_like = t.contains('/')
+                            || t.starts_with(['~', '.'])
+                            || crate::paths::has_dot_dot(t);
                         !t.starts_with('-') && !t.contains('=') && (!path_like || inside(w))
                     })
                 })

@@ -218,24 +218,18 @@ impl CallEffects {
 /// What the commands of a script do by the program table ([`programs::model`]), each read
 /// once when first asked for, however many rules look at it.
 pub(crate) struct Models<'s> {
-    commands: &'s [SimpleCommand],
-    models: Vec<std::cell::OnceCell<Model>>,
+    script: &'s Script,
 }
 
 impl<'s> Models<'s> {
-    /// The models of `script`'s commands, none read yet.
+    /// The models of `script`'s commands (kept by the script for every evaluator).
     pub(crate) fn new(script: &'s Script) -> Self {
-        Self {
-            commands: &script.commands,
-            models: (0..script.commands.len())
-                .map(|_| std::cell::OnceCell::new())
-                .collect(),
-        }
+        Self { script }
     }
 
     /// What command `i` does.
     pub(crate) fn of(&self, i: usize) -> &Model {
-        self.models[i].get_or_init(|| programs::model(&self.commands[i]))
+        self.script.model(i)
     }
 }
 

@@ -116,6 +116,10 @@ fn url_reaches(url: &str, out: &mut Vec<Reach>) {
 /// that begins with a special scheme and `:` (`http:\\evil.com`, read by WHATWG parsers).
 fn url_starts(text: &str) -> Vec<usize> {
     let mut starts = Vec::new();
+    // Both forms below need a colon: most words have none, found without a searcher.
+    if !text.as_bytes().contains(&b':') {
+        return starts;
+    }
     let lead = text.len() - text.trim_start().len();
     let special = text[lead..].split_once(':').is_some_and(|(scheme, _)| {
         SPECIAL_SCHEMES

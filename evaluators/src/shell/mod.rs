@@ -200,9 +200,54 @@ pub struct Script {
     pub fork_bombs: Vec<String>,
     /// The functions the command defines: a call of one runs its body, not a program.
     pub functions: Vec<String>,
+    /// What the program table makes of each command, read once for every evaluator.
+    models: Models,
 }
 
+/// The program table's reading of a script's commands ([`crate::programs::model`]), each
+/// made when first asked for and kept: every evaluator of a call asks for the same ones. A
+/// copy of a script starts with none (it may be changed), and two scripts are equal whatever
+/// they have read so far.
+#[derive(Debug, Default)]
+struct Models(std::sync::OnceLock<Box<[std::sync::OnceLock<crate::programs::Model>]>>);
+
+impl Clone for Models {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl PartialEq for Models {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Models {}
+
 impl Script {
+    /// What the program table makes of `cmd`: kept for every evaluator when `cmd` is one of
+    /// this script's commands (the same value, not an equal one), else read now.
+    pub(crate) fn model_of(
+        &self,
+        cmd: &SimpleCommand,
+    ) -> std::borrow::Cow<'_, crate::programs::Model> {
+        let Some(at) = self.commands.iter().position(|c| std::ptr::eq(c, cmd)) else {
+            return std::borrow::Cow::Owned(crate::programs::model(cmd));
+        };
+        std::borrow::Cow::Borrowed(self.model(at))
+    }
+
+    /// What the program table makes of command `at` (which must be one of the script's).
+    pub(crate) fn model(&self, at: usize) -> &crate::programs::Model {
+        let models = self.models.0.get_or_init(|| {
+            (0..self.commands.len())
+                .map(|_| std::sync::OnceLock::new())
+                .collect()
+        });
+        models[at].get_or_init(|| crate::programs::model(&self.commands[at]))
+    }
+
     /// The commands that are not wrappers: what actually runs.
     pub fn leaves(&self) -> impl Iterator<Item = (usize, &SimpleCommand)> {
         self.commands.iter().enumerate().filter(|(_, c)| !c.wraps)

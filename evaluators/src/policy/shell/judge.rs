@@ -66,7 +66,7 @@ impl Judge<'_> {
 
     /// A part the program table modeled: its effects are judged, and it is allowed when none
     /// of them is restricted.
-    pub(super) fn effects(&mut self, cmd: &SimpleCommand, effects: Effects) {
+    pub(super) fn effects(&mut self, cmd: &SimpleCommand, effects: &Effects) {
         let moved;
         let cmd = match &effects.cwd {
             Some(WorkingDir::Dir(dir)) => {

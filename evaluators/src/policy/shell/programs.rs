@@ -353,7 +353,9 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     }
     // The program table proves what it can; everything else is judged by the older readers
     // for what they can deny, and is never allowed.
-    let why = match programs::model(cmd) {
+    let script = j.script;
+    let model = script.model_of(cmd);
+    let why = match model.as_ref() {
         // What `xargs` appends is a word of its own (`…`, its input's domain), and what it
         // replaces (`-I {}`) a word only known when it runs: the table saw every argument.
         Model::Modeled(_) if cmd.extra_args && cmd.ancestors_are_xargs_free(j.script) => {
@@ -363,7 +365,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             j.unmodeled = None;
             return j.effects(cmd, effects);
         }
-        Model::Unmodeled(why) => why,
+        Model::Unmodeled(why) => why.clone(),
     };
     // The older readers name what they can (a write, the network, a deny); whatever they
     // leave unsaid, or call harmless, is an ask saying why the table cannot prove it.
@@ -461,7 +463,9 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         p if WRITERS.contains(&p) => files::writer(j, cmd, p),
         // A network client the table models asked only for its version (`wget --version`)
         // reaches nothing (`curl --version` was seen resolving a host: not modeled).
-        p if NETWORK.contains(&p) && !matches!(programs::model(cmd), Model::Modeled(_)) => {
+        p if NETWORK.contains(&p)
+            && !matches!(j.script.model_of(cmd).as_ref(), Model::Modeled(_)) =>
+        {
             network(j, cmd, p);
         }
         "fd" | "fdfind" if fd_executes(args) => {
