@@ -167,23 +167,7 @@ fn unreadable_bracket(rest: &[char]) -> Option<String> {
 /// The variable an expansion in `raw` assigns (`${NAME:=v}`, `${NAME=v}`), when it may
 /// steer what programs run, read or load.
 fn assigning_expansion(raw: &str) -> Option<&str> {
-    let mut rest = raw;
-    while let Some(at) = rest.find("${") {
-        let body = &rest[at + 2..];
-        let end = body
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(body.len());
-        let name = &body[..end];
-        let after = &body[end..];
-        if !name.is_empty()
-            && (after.starts_with('=') || after.starts_with(":="))
-            && !harmless_shell_assignment(name, None)
-        {
-            return Some(name);
-        }
-        rest = body;
-    }
-    None
+    super::variables::assigning_expansions(raw).find(|name| !harmless_shell_assignment(name, None))
 }
 
 /// `NAME` when the word is `{NAME}`, the form of a named descriptor before a redirection.
@@ -247,6 +231,8 @@ mod tests {
         assert_eq!(assigning_expansion("${name:=x}"), None);
         assert_eq!(assigning_expansion("${PATH:-x}"), None);
         assert_eq!(assigning_expansion("${PATH}"), None);
+        assert_eq!(assigning_expansion("${PATH[0]:=x}"), Some("PATH"));
+        assert_eq!(assigning_expansion("${IFS[1]=x}"), Some("IFS"));
     }
 
     #[test]

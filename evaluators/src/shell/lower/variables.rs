@@ -73,19 +73,10 @@ impl Sites {
         self.sites.push((name.to_owned(), site));
     }
 
-    /// Notes the variables a word assigns as it expands (`${f:=x}`, `${f=x}`).
+    /// Notes the variables a word assigns as it expands (`${f:=x}`, `${f=x}`, `${a[1]:=x}`).
     pub(super) fn defaults_in(&mut self, raw: &str) {
-        let mut rest = raw;
-        while let Some(at) = rest.find("${") {
-            rest = &rest[at + 2..];
-            let end = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            let after = &rest[end..];
-            if end > 0 && (after.starts_with(":=") || after.starts_with('=')) {
-                let name = rest[..end].to_owned();
-                self.add(&name, Site::Unknown);
-            }
+        for name in assigning_expansions(raw) {
+            self.add(name, Site::Unknown);
         }
     }
 
@@ -179,6 +170,44 @@ impl Sites {
             _ => {}
         }
     }
+}
+
+/// The variables a word assigns as it expands: `NAME` of each `${NAME=…}` or `${NAME:=…}`,
+/// with or without a subscript (`${a[1]:=x}` assigns an element of `a`).
+pub(super) fn assigning_expansions(raw: &str) -> impl Iterator<Item = &str> {
+    let mut rest = raw;
+    std::iter::from_fn(move || {
+        while let Some(at) = rest.find("${") {
+            let body = &rest[at + 2..];
+            rest = body;
+            let end = body
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(body.len());
+            let mut after = &body[end..];
+            if let Some(sub) = after.strip_prefix('[') {
+                // The subscript, brackets nested (`${a[b[1]]:=x}`).
+                let mut depth = 1usize;
+                let close = sub.char_indices().find_map(|(i, c)| {
+                    match c {
+                        '[' => depth += 1,
+                        ']' => depth -= 1,
+                        _ => {}
+                    }
+                    (depth == 0).then_some(i)
+                });
+                match close {
+                    Some(i) => after = &sub[i + 1..],
+                    // Unclosed: whatever follows may assign.
+                    None if end > 0 => return Some(&body[..end]),
+                    None => continue,
+                }
+            }
+            if end > 0 && (after.starts_with(":=") || after.starts_with('=')) {
+                return Some(&body[..end]);
+            }
+        }
+        None
+    })
 }
 
 /// What the script's variables can hold.
@@ -557,6 +586,19 @@ mod tests {
         s.defaults_in("${f:=.claude}");
         let v = Variables::of(s).expect("known");
         assert_eq!(values(&v, "$f"), None);
+        for raw in [
+            "\"${a[1]:=.env}\"",
+            "${a[3]=.env}",
+            "${a[b[1]]:=x}",
+            "x${a[$i]=y}",
+        ] {
+            let mut s = Sites::default();
+            s.add("a", Site::Word(Word::literal_text("ok")));
+            s.defaults_in(raw);
+            let v = Variables::of(s).expect("known");
+            assert_eq!(values(&v, "${a[1]}"), None, "{raw}");
+        }
+        assert_eq!(assigning_expansions("${a[1]:-x} ${b} ${c[0]}").count(), 0);
     }
 
     #[test]
