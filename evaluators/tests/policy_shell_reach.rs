@@ -435,3 +435,38 @@ async fn downloads_and_edits_in_place_to_names_the_text_does_not_tell_bind() {
     ])
     .await;
 }
+
+#[tokio::test]
+async fn variables_assigned_through_subscripts_and_home_are_not_the_texts() {
+    stances(&[
+        (
+            "a=(ok.txt); : \"${a[1]:=.claude/settings.json}\"; echo '{}' > \"${a[1]}\"",
+            Stance::RequireAsk,
+        ),
+        (
+            "a=(ok.txt); : ${a[3]=.claude/settings.json}; echo '{}' > ${a[3]}",
+            Stance::RequireAsk,
+        ),
+        (
+            "HOME=.claude; echo '{}' > \"$HOME/settings.json\"",
+            Stance::RequireAsk,
+        ),
+        (
+            "export HOME=.claude; echo '{}' > ~/settings.json",
+            Stance::RequireAsk,
+        ),
+        (
+            "HOME=.git; cd; echo x > hooks/pre-commit",
+            Stance::RequireAsk,
+        ),
+        (
+            "cd .git/hooks; d=$PWD; cd ../..; cp /tmp/x \"$d/pre-commit\"",
+            Stance::RequireAsk,
+        ),
+        (
+            "a=(ok.txt); echo x > \"${a[0]:-b.txt}\"",
+            Stance::DefaultAsk,
+        ),
+    ])
+    .await;
+}

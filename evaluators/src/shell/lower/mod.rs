@@ -42,6 +42,9 @@ pub(super) struct Lowering<'s> {
     /// Whether this is the first reading of the script (a second one follows when its
     /// variables are known).
     first: bool,
+    /// Whether the script may give `HOME` a value of its own (assign, export or unset it):
+    /// `~`, `$HOME` and a bare `cd` then name a directory only known when it runs.
+    home: bool,
 }
 
 impl<'s> Lowering<'s> {
@@ -58,6 +61,7 @@ impl<'s> Lowering<'s> {
             assigned: Vec::new(),
             fast: true,
             sites: variables::Sites::default(),
+            home: false,
             variables: Some(variables::Variables::specials(true)),
             first: true,
         }
@@ -120,19 +124,36 @@ impl<'s> Lowering<'s> {
             .variables
             .as_ref()
             .is_some_and(variables::Variables::used_shells);
-        if guessed && sites.assign_shells() {
-            return self.again(program, cwd, variables::Variables::specials(false));
+        if self.script.commands.iter().any(|c| {
+            c.program()
+                .is_some_and(|p| matches!(p, "cd" | "pushd" | "popd"))
+        }) {
+            sites.moved();
         }
-        if let Some(known) = variables::Variables::of(sites) {
-            self.again(program, cwd, known);
+        let home = sites.assigns("HOME");
+        let shells = sites.assign_shells();
+        if guessed && shells {
+            return self.again(program, cwd, variables::Variables::specials(false), home);
+        }
+        match variables::Variables::of(sites) {
+            Some(known) => self.again(program, cwd, known, home),
+            None if home => self.again(program, cwd, variables::Variables::specials(!shells), home),
+            None => {}
         }
     }
 
     /// Lowers the whole script again with what its variables can hold.
-    fn again(&mut self, program: &ast::Program, cwd: WorkingDir, known: variables::Variables) {
+    fn again(
+        &mut self,
+        program: &ast::Program,
+        cwd: WorkingDir,
+        known: variables::Variables,
+        home: bool,
+    ) {
         let mut again = Script::default();
         let mut lowering = Lowering {
             variables: Some(known),
+            home,
             fast: self.fast,
             first: false,
             ..Lowering::new(&mut again)

@@ -289,6 +289,10 @@ impl Lowering<'_> {
                 {
                     word.domain = known.word(raw, 0, self.cwd != crate::shell::WorkingDir::Unknown);
                 }
+                // `~` and `$HOME` once the script may have given `HOME` its own value.
+                if self.home && (raw.contains('~') || raw.contains("HOME")) {
+                    word = Word::dynamic(raw, "");
+                }
                 self.sites.defaults_in(raw);
                 for c in code {
                     // `${ cmd; }` runs `cmd` in the current shell: besides being unreadable as

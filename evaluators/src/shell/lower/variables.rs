@@ -68,6 +68,21 @@ impl Sites {
                 .any(|(n, _)| n == "PWD" || NUMERIC.contains(&n.as_str()))
     }
 
+    /// Whether the script may assign `name` (or any variable).
+    pub(super) fn assigns(&self, name: &str) -> bool {
+        self.opaque || self.sites.iter().any(|(n, _)| n == name)
+    }
+
+    /// Forgets the values made of `$PWD`: the shell stores the directory itself, which a
+    /// later `cd` does not move, while `.` would follow it.
+    pub(super) fn moved(&mut self) {
+        for (_, site) in &mut self.sites {
+            if matches!(site, Site::Word(w) if w.raw.contains("PWD")) {
+                *site = Site::Unknown;
+            }
+        }
+    }
+
     /// Notes that `name` is assigned as `site`.
     pub(super) fn add(&mut self, name: &str, site: Site) {
         self.sites.push((name.to_owned(), site));

@@ -24,6 +24,7 @@ impl Lowering<'_> {
         }
         let next = match cmd.program() {
             Some(program @ ("cd" | "pushd")) => match cd_target(program, cmd.args()) {
+                Some(CdTarget::Home) if self.home => WorkingDir::Unknown,
                 Some(CdTarget::Home) => WorkingDir::Dir("~".to_owned()),
                 // A relative name that does not start with `.` or `..` is looked up in each
                 // directory of `CDPATH` first.
