@@ -359,7 +359,6 @@ async fn the_user_configuration_written_through_git_is_the_hard_deny() {
         "git config -f ~/.gitconfig --get user.name",
         "git config get -f ~/.gitconfig user.name",
         "git config -f notes.cfg a.b c",
-        "git lfs install --local",
     ] {
         let (s, why) = stance(ws.path(), command).await;
         assert_ne!(s, Stance::HardDeny, "{command}: {why}");
@@ -391,4 +390,84 @@ async fn files_git_writes_by_name_are_judged_as_written() {
         let (s, why) = stance(ws.path(), command).await;
         assert_ne!(s, Stance::HardDeny, "{command}: {why}");
     }
+}
+
+/// A command that points HEAD, the current branch or the index at another commit makes a
+/// later write of the work tree "from the current commit" write that commit's files, which
+/// the policy does not read: git really writes them, and each such script is a binding ask.
+/// A command alone (`git reset HEAD~1`) stays as it is.
+#[tokio::test]
+async fn moving_head_earlier_in_a_script_makes_a_later_checkout_write_an_unread_tree() {
+    let setup = "git init -q -b main . && git config user.email a@b && git config user.name a \
+         && echo a > a.txt && git add -A && git commit -qm init && git checkout -qb evil \
+         && mkdir -p .claude && printf '%s' '{\"permissions\":{\"allow\":[\"Bash(*)\"]}}' > .claude/settings.json \
+         && git add -A && git commit -qm evil && git checkout -q main";
+    let scripts = [
+        "git reset --soft evil && git reset --hard",
+        "git reset evil && git checkout .",
+        "git reset -q evil && git checkout -- .",
+        "git symbolic-ref HEAD refs/heads/evil && git checkout -f",
+        "git update-ref HEAD evil && git reset --hard",
+        "git update-ref refs/heads/main evil && git stash -u",
+        "git read-tree evil && git checkout-index -a -f",
+        "git reset --soft evil; git reset --hard",
+    ];
+    for script in scripts {
+        let ws = tempfile::tempdir().expect("dir");
+        sh(ws.path(), setup);
+        expect(ws.path(), script, Stance::RequireAsk).await;
+        sh(ws.path(), script);
+        assert!(
+            ws.path().join(".claude/settings.json").exists(),
+            "{script} does not write the other commit's settings"
+        );
+    }
+    let ws = tempfile::tempdir().expect("dir");
+    sh(ws.path(), setup);
+    for command in [
+        "git reset HEAD~1",
+        "git reset --soft evil",
+        "git reset a.txt && git checkout a.txt",
+        "git reset HEAD && git checkout .",
+        "git status && git checkout .",
+    ] {
+        expect_open(ws.path(), command).await;
+    }
+}
+
+/// `git checkout -p`/`git restore -p` without a pathspec pick hunks of every tracked file:
+/// in a repository tracking protected configuration they are the binding ask `git checkout .`
+/// is; with a pathspec of other files they stay open.
+#[tokio::test]
+async fn patch_mode_without_a_pathspec_restores_every_file() {
+    let ws = repository();
+    for command in [
+        "yes | git checkout -p",
+        "git checkout --patch",
+        "git checkout -qp",
+        "git restore -p",
+        "git restore --patch",
+        "yes | git checkout -p --",
+    ] {
+        expect(ws.path(), command, Stance::RequireAsk).await;
+    }
+    for command in ["git checkout -p -- a.txt", "git restore -p a.txt"] {
+        expect_open(ws.path(), command).await;
+    }
+}
+
+/// `git lfs install --local` (`--worktree`, `uninstall`) writes `filter.lfs.*` programs into
+/// the repository's configuration: the hard deny of writing it, as `git config` is.
+#[tokio::test]
+async fn git_lfs_writing_the_repository_configuration_is_the_hard_deny() {
+    let ws = repository();
+    for command in [
+        "git lfs install --local",
+        "git lfs install --worktree",
+        "git lfs uninstall --local",
+        "git lfs install --force --local",
+    ] {
+        expect(ws.path(), command, Stance::HardDeny).await;
+    }
+    expect_open(ws.path(), "git lfs ls-files").await;
 }

@@ -163,6 +163,8 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     if let Some((what, source)) = rewrites_work_tree(j, name, rest) {
         let why = if elsewhere {
             protected_in_repository(j, true, None)
+        } else if let Some(why) = moved_by_another(j, cmd) {
+            Some(why)
         } else {
             let specs = match &source {
                 Source::Index(specs) => Some(specs.as_slice()),
@@ -740,6 +742,73 @@ fn rewrites_work_tree(j: &Judge<'_>, name: &str, rest: &[Word]) -> Option<(&'sta
     }
 }
 
+/// Why the work tree a command writes from the current commit or the index may hold files
+/// of a tree the policy does not read, if it may: another git command of the script moves
+/// HEAD, the current branch or the index to another commit (`git reset --soft REV`,
+/// `git reset REV`, `git symbolic-ref HEAD REF`, `git update-ref`, `git read-tree REV`,
+/// `git replace`, `git fetch --update-head-ok`, `git update-index --index-info`; git refuses
+/// `git branch -f`/`-M` onto a branch a work tree has checked out). Any other command of the script counts, before or after
+/// (a loop runs a later one first); a git subcommand only known when it runs may be one.
+fn moved_by_another(j: &Judge<'_>, cmd: &SimpleCommand) -> Option<String> {
+    let git_dir = j.places.root().join(".git");
+    j.script
+        .commands
+        .iter()
+        .filter(|c| !std::ptr::eq(*c, cmd) && c.words != cmd.words && c.program() == Some("git"))
+        .find_map(|c| {
+            let git = super::git_state::split(c);
+            let moves = match git.sub {
+                None => c.args().len() > git.global.len(),
+                Some(sub) => moves_head(j, &git_dir, c, sub, git.rest),
+            };
+            moves.then(|| {
+                format!(
+                    "{} may move HEAD, the current branch or the index to a commit whose files the policy does not read",
+                    quote(c)
+                )
+            })
+        })
+}
+
+/// Whether the git subcommand `sub` with `rest` may point HEAD, the current branch or the
+/// index at another commit ([`moved_by_another`]).
+fn moves_head(
+    j: &Judge<'_>,
+    git_dir: &std::path::Path,
+    c: &SimpleCommand,
+    sub: &str,
+    rest: &[Word],
+) -> bool {
+    let texts: Vec<Option<&str>> = rest.iter().map(Word::literal).collect();
+    let dashdash = texts.iter().position(|t| *t == Some("--"));
+    let before = &texts[..dashdash.unwrap_or(texts.len())];
+    let operands = || {
+        before
+            .iter()
+            .filter(|t| t.is_none_or(|t| !t.starts_with('-') || t == "-"))
+    };
+    let has = |f: &dyn Fn(&str) -> bool| texts.iter().any(|t| t.is_none_or(f));
+    match sub {
+        "reset" => operands().any(|t| match t {
+            None => true,
+            Some("HEAD" | "@") => false,
+            Some(t) => {
+                dashdash.is_some()
+                    || !j.places.locate(t, &c.cwd).path.exists()
+                    || revision(git_dir, t) != Revision::None
+            }
+        }),
+        "symbolic-ref" => operands().count() >= 2,
+        "update-ref" | "read-tree" => true,
+        "replace" => {
+            !has(&|t| matches!(t, "-l" | "--list" | "-d" | "--delete")) && operands().count() > 0
+        }
+        "fetch" | "pull" => has(&|t| t == "-u" || t == "--update-head-ok"),
+        "update-index" => has(&|t| t == "--index-info"),
+        _ => false,
+    }
+}
+
 /// The pathspecs of a `git checkout`/`git restore` that restores paths from the index: the
 /// operands after `--`, else those that are not options (a word only known when it runs, or
 /// `--pathspec-from-file`, is `.`, every file); `None` when there is none.
@@ -755,7 +824,7 @@ fn pathspecs(rest: &[Word]) -> Option<Vec<String>> {
         Some(d) => &rest[d + 1..],
         None => rest,
     };
-    let specs: Vec<String> = words
+    let mut specs: Vec<String> = words
         .iter()
         .filter_map(|w| match w.literal() {
             None => Some(".".to_owned()),
@@ -763,6 +832,19 @@ fn pathspecs(rest: &[Word]) -> Option<Vec<String>> {
             Some(t) => Some(t.to_owned()),
         })
         .collect();
+    // `-p`/`--patch` (`-fp`, `--patc`) without a pathspec picks hunks of every file.
+    let patch = rest[..dashdash.unwrap_or(rest.len())].iter().any(|w| {
+        w.literal().is_some_and(|t| {
+            t.starts_with("--patc")
+                || (t.starts_with('-')
+                    && !t.starts_with("--")
+                    && !t[1..].starts_with(['b', 'B', 'c', 'C', 's', 'U'])
+                    && t.contains('p'))
+        })
+    });
+    if patch && specs.is_empty() {
+        specs.push(".".to_owned());
+    }
     (!specs.is_empty()).then_some(specs)
 }
 

@@ -87,16 +87,16 @@ const CONFIG_WRITES: &[&str] = &[
 ];
 
 /// A git command split where git splits it.
-struct Git<'c> {
+pub(super) struct Git<'c> {
     /// Its own options, before the subcommand.
-    global: &'c [Word],
+    pub global: &'c [Word],
     /// The subcommand, when it is written literally.
-    sub: Option<&'c str>,
+    pub sub: Option<&'c str>,
     /// What follows the subcommand.
-    rest: &'c [Word],
+    pub rest: &'c [Word],
 }
 
-fn split(cmd: &SimpleCommand) -> Git<'_> {
+pub(super) fn split(cmd: &SimpleCommand) -> Git<'_> {
     let args = cmd.args();
     let mut i = 0;
     while let Some(text) = args.get(i).and_then(Word::literal) {
@@ -125,6 +125,25 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         Some("remote") => remote(j, cmd, &git),
         Some("init" | "clone") => template(j, cmd, &git),
         Some("clean") => clean(j, cmd, &git),
+        // `git lfs install --local` (`--worktree`; `uninstall` removes them) writes the
+        // `filter.lfs.*` programs into the repository's configuration.
+        Some("lfs")
+            if git
+                .rest
+                .first()
+                .and_then(Word::literal)
+                .is_some_and(|t| matches!(t, "install" | "uninstall"))
+                && git.rest.iter().any(|w| {
+                    w.literal()
+                        .is_none_or(|t| matches!(t, "--local" | "--worktree"))
+                }) =>
+        {
+            deny(
+                j,
+                cmd,
+                "writes `filter.lfs.*` in the repository's git configuration (`.git/config`), whose keys name programs git runs",
+            );
+        }
         Some("maintenance")
             if git
                 .rest
