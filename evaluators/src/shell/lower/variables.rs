@@ -166,7 +166,17 @@ impl Sites {
                 }
                 for w in args {
                     match w.literal() {
-                        // `printf -vNAME`, `let f=1`.
+                        // A name attached to its option (`read -aNAME`, `read -raNAME`,
+                        // `compgen -VNAME`, `printf -vNAME`): each tail of the option word
+                        // may be the name.
+                        Some(t) if t.starts_with('-') => {
+                            for (i, _) in t.char_indices().skip(1) {
+                                if let Some(n) = identifier(&t[i..]) {
+                                    self.add(&n, Site::Unknown);
+                                }
+                            }
+                        }
+                        // `let f=1`, `read f`.
                         Some(t) => {
                             let t = t.strip_prefix("-v").unwrap_or(t);
                             let name = t.split(['=', '[', '+']).next().unwrap_or(t);
@@ -614,6 +624,24 @@ mod tests {
             assert_eq!(values(&v, "${a[1]}"), None, "{raw}");
         }
         assert_eq!(assigning_expansions("${a[1]:-x} ${b} ${c[0]}").count(), 0);
+        for line in [
+            "read -aa",
+            "read -raa",
+            "compgen -Va",
+            "mapfile -ta",
+            "readarray -Ota",
+            "printf -va x",
+        ] {
+            let mut s = Sites::default();
+            s.add("a", Site::Word(Word::literal_text("ok")));
+            let words: Vec<Word> = line.split(' ').map(Word::literal_text).collect();
+            s.command(&SimpleCommand {
+                words,
+                ..SimpleCommand::default()
+            });
+            let v = Variables::of(s).expect("known");
+            assert_eq!(values(&v, "${a[0]}"), None, "{line}");
+        }
     }
 
     #[test]
