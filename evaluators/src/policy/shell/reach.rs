@@ -47,6 +47,8 @@ pub(super) fn judge(j: &mut Judge<'_>) {
         input_writes(j, cmd);
         run_time_writes(j, cmd);
         unknown_writes(j, cmd);
+        downloads(j, cmd);
+        split_options(j, cmd);
         domain_trees(j, cmd);
     }
 }
@@ -151,13 +153,18 @@ fn written_words(cmd: &SimpleCommand) -> Vec<Word> {
                     .filter(|w| w.raw.starts_with("of="))
                     .cloned(),
             ),
-            Some(p @ ("curl" | "wget")) => out.extend(option_values(cmd, downloads_into(p))),
+            Some(p @ ("curl" | "wget")) => match download_targets(p, cmd) {
+                Ok(words) => out.extend(words),
+                Err(_) => out.extend(cmd.args().iter().filter(|w| w.literal().is_none()).cloned()),
+            },
             Some(p @ ("sed" | "perl")) => out.extend(edited_in_place(p, cmd)),
+            // Its operands, and options with a value only known when it runs, which may be
+            // what it writes (`sort -o"$F"`, `cp a --target-directory=$D`).
             Some(p) if WRITERS.contains(&p) => {
                 out.extend(
                     cmd.args()
                         .iter()
-                        .filter(|w| !w.prefix.starts_with('-'))
+                        .filter(|w| !w.prefix.starts_with('-') || w.literal().is_none())
                         .cloned(),
                 );
             }
@@ -167,15 +174,292 @@ fn written_words(cmd: &SimpleCommand) -> Vec<Word> {
     out
 }
 
-/// The options of a downloader whose value is a file it writes.
-fn downloads_into(program: &str) -> &'static [&'static str] {
-    match program {
-        "curl" => &[
-            "-o",
+/// Options of `curl` whose value is the next word, long and short (`curl --help all`).
+const CURL_VALUED: &[&str] = &[
+    "-A",
+    "-C",
+    "-D",
+    "-E",
+    "-F",
+    "-H",
+    "-K",
+    "-P",
+    "-Q",
+    "-T",
+    "-U",
+    "-X",
+    "-Y",
+    "-b",
+    "-c",
+    "-d",
+    "-e",
+    "-h",
+    "-m",
+    "-o",
+    "-r",
+    "-t",
+    "-u",
+    "-w",
+    "-x",
+    "-y",
+    "-z",
+    "--abstract-unix-socket",
+    "--alt-svc",
+    "--aws-sigv4",
+    "--cacert",
+    "--capath",
+    "--cert",
+    "--cert-type",
+    "--ciphers",
+    "--config",
+    "--connect-timeout",
+    "--connect-to",
+    "--continue-at",
+    "--cookie",
+    "--cookie-jar",
+    "--create-file-mode",
+    "--crlfile",
+    "--curves",
+    "--data",
+    "--data-ascii",
+    "--data-binary",
+    "--data-raw",
+    "--data-urlencode",
+    "--delegation",
+    "--dns-interface",
+    "--dns-ipv4-addr",
+    "--dns-ipv6-addr",
+    "--dns-servers",
+    "--doh-url",
+    "--dump-header",
+    "--egd-file",
+    "--engine",
+    "--etag-compare",
+    "--etag-save",
+    "--expect100-timeout",
+    "--form",
+    "--form-string",
+    "--ftp-account",
+    "--ftp-alternative-to-user",
+    "--ftp-method",
+    "--ftp-port",
+    "--ftp-ssl-ccc-mode",
+    "--happy-eyeballs-timeout-ms",
+    "--header",
+    "--help",
+    "--hostpubmd5",
+    "--hostpubsha256",
+    "--hsts",
+    "--interface",
+    "--json",
+    "--keepalive-time",
+    "--key",
+    "--key-type",
+    "--krb",
+    "--libcurl",
+    "--limit-rate",
+    "--local-port",
+    "--login-options",
+    "--mail-auth",
+    "--mail-from",
+    "--mail-rcpt",
+    "--max-filesize",
+    "--max-redirs",
+    "--max-time",
+    "--netrc-file",
+    "--noproxy",
+    "--oauth2-bearer",
+    "--output",
+    "--output-dir",
+    "--parallel-max",
+    "--pass",
+    "--pinnedpubkey",
+    "--preproxy",
+    "--proto",
+    "--proto-default",
+    "--proto-redir",
+    "--proxy",
+    "--proxy-cacert",
+    "--proxy-capath",
+    "--proxy-cert",
+    "--proxy-cert-type",
+    "--proxy-ciphers",
+    "--proxy-crlfile",
+    "--proxy-header",
+    "--proxy-key",
+    "--proxy-key-type",
+    "--proxy-pass",
+    "--proxy-pinnedpubkey",
+    "--proxy-service-name",
+    "--proxy-tls13-ciphers",
+    "--proxy-tlsauthtype",
+    "--proxy-tlspassword",
+    "--proxy-tlsuser",
+    "--proxy-user",
+    "--proxy1.0",
+    "--pubkey",
+    "--quote",
+    "--random-file",
+    "--range",
+    "--rate",
+    "--referer",
+    "--request",
+    "--request-target",
+    "--resolve",
+    "--retry",
+    "--retry-delay",
+    "--retry-max-time",
+    "--sasl-authzid",
+    "--service-name",
+    "--socks4",
+    "--socks4a",
+    "--socks5",
+    "--socks5-gssapi-service",
+    "--socks5-hostname",
+    "--speed-limit",
+    "--speed-time",
+    "--stderr",
+    "--telnet-option",
+    "--tftp-blksize",
+    "--time-cond",
+    "--tls-max",
+    "--tls13-ciphers",
+    "--tlsauthtype",
+    "--tlspassword",
+    "--tlsuser",
+    "--trace",
+    "--trace-ascii",
+    "--unix-socket",
+    "--upload-file",
+    "--url",
+    "--url-query",
+    "--user",
+    "--user-agent",
+    "--write-out",
+];
+
+/// Options of `wget` whose value is the next word (GNU getopt: `-n` takes the rest of its
+/// word, `-nv`), short ones and the long ones that write or read a file of commands.
+const WGET_VALUED: &[&str] = &[
+    "-A",
+    "-B",
+    "-D",
+    "-I",
+    "-O",
+    "-P",
+    "-Q",
+    "-R",
+    "-T",
+    "-U",
+    "-X",
+    "-a",
+    "-e",
+    "-i",
+    "-l",
+    "-n",
+    "-o",
+    "-t",
+    "-w",
+    "--append-output",
+    "--config",
+    "--directory-prefix",
+    "--execute",
+    "--input-file",
+    "--output-document",
+    "--output-file",
+    "--save-cookies",
+    "--warc-file",
+    "--hsts-file",
+    "--rejected-log",
+    "--accept",
+    "--reject",
+    "--domains",
+    "--base",
+    "--tries",
+    "--timeout",
+    "--wait",
+    "--quota",
+    "--level",
+    "--user-agent",
+    "--header",
+    "--user",
+    "--password",
+    "--post-data",
+    "--post-file",
+    "--referer",
+    "--load-cookies",
+];
+
+/// What an option of a downloader does to the names it writes.
+#[derive(Clone, Copy, PartialEq)]
+enum Effect {
+    /// Its value is a file it writes.
+    File,
+    /// Its value is the directory downloads are written in.
+    Dir,
+    /// Downloads are written under the URL's file name (`curl -O`).
+    RemoteName,
+    /// What is written cannot be told from the text (a file of further options, names
+    /// the server gives, trees).
+    Unknown,
+}
+
+/// The effect of a downloader's option on what it writes, by its full name, if any.
+fn effect(program: &str, option: &str) -> Option<Effect> {
+    use Effect::{Dir, File, RemoteName, Unknown};
+    let curl = program == "curl";
+    Some(match option {
+        "-o" | "--output" | "-D" | "--dump-header" | "-c" | "--cookie-jar" if curl => File,
+        "--trace" | "--trace-ascii" | "--stderr" | "--etag-save" | "--libcurl" | "--hsts"
+        | "--alt-svc"
+            if curl =>
+        {
+            File
+        }
+        "--output-dir" if curl => Dir,
+        "-O" | "--remote-name" | "--remote-name-all" if curl => RemoteName,
+        "-J" | "--remote-header-name" | "-K" | "--config" if curl => Unknown,
+        "-O" | "--output-document" | "-o" | "--output-file" | "-a" | "--append-output"
+        | "--save-cookies" | "--rejected-log" | "--hsts-file"
+            if !curl =>
+        {
+            File
+        }
+        "-P" | "--directory-prefix" if !curl => Dir,
+        "-e"
+        | "--execute"
+        | "-i"
+        | "--input-file"
+        | "--config"
+        | "-x"
+        | "--force-directories"
+        | "-r"
+        | "--recursive"
+        | "-m"
+        | "--mirror"
+        | "-p"
+        | "--page-requisites"
+        | "--content-disposition"
+        | "--warc-file"
+        | "-k"
+        | "--convert-links"
+        | "-F"
+        | "--force-html"
+        | "--backups"
+            if !curl =>
+        {
+            Unknown
+        }
+        _ => return None,
+    })
+}
+
+/// The long options of a downloader that change what it writes (see [`effect`]).
+fn writing_long_options(program: &str) -> &'static [&'static str] {
+    if program == "curl" {
+        &[
             "--output",
-            "-D",
             "--dump-header",
-            "-c",
             "--cookie-jar",
             "--trace",
             "--trace-ascii",
@@ -185,50 +469,312 @@ fn downloads_into(program: &str) -> &'static [&'static str] {
             "--hsts",
             "--alt-svc",
             "--output-dir",
-        ],
-        _ => &[
-            "-O",
+            "--remote-name",
+            "--remote-name-all",
+            "--remote-header-name",
+            "--config",
+        ]
+    } else {
+        &[
             "--output-document",
-            "-o",
             "--output-file",
-            "-a",
             "--append-output",
-            "-P",
-            "--directory-prefix",
             "--save-cookies",
-        ],
+            "--rejected-log",
+            "--hsts-file",
+            "--directory-prefix",
+            "--execute",
+            "--input-file",
+            "--config",
+            "--force-directories",
+            "--recursive",
+            "--mirror",
+            "--page-requisites",
+            "--content-disposition",
+            "--warc-file",
+            "--convert-links",
+            "--force-html",
+            "--backups",
+        ]
     }
 }
 
-/// The values of `options` in `cmd` (`-o FILE`, `-oFILE`, `--output FILE`,
-/// `--output=FILE`), and every word only known when it runs (which may be one of them, or
-/// such an option with its value attached).
-fn option_values(cmd: &SimpleCommand, options: &[&str]) -> Vec<Word> {
-    let args = cmd.args();
-    let mut out = Vec::new();
-    for (i, w) in args.iter().enumerate() {
-        let Some(t) = w.literal() else {
-            out.push(w.clone());
+/// The full name of long option `name` (`--output-doc` is `--output-document`, as both
+/// programs take an unambiguous abbreviation); `Err` when it abbreviates more than one
+/// option that writes, or one that writes and others.
+fn long_name(program: &str, name: &str) -> Result<String, ()> {
+    let valued = if program == "curl" {
+        CURL_VALUED
+    } else {
+        WGET_VALUED
+    };
+    let writing = writing_long_options(program);
+    if writing.contains(&name) || valued.contains(&name) {
+        return Ok(name.to_owned());
+    }
+    let hits: Vec<&str> = writing
+        .iter()
+        .copied()
+        .filter(|o| o.starts_with(name))
+        .collect();
+    match hits.as_slice() {
+        [] => Ok(name.to_owned()),
+        [one] if !valued.iter().any(|o| o.starts_with(name) && o != one) => Ok((*one).to_owned()),
+        _ => Err(()),
+    }
+}
+
+/// The file name a download of `url` is saved under by its name (`curl -O`, `wget`), if it
+/// can be told: the last part of its path, without a query.
+fn remote_name(program: &str, url: &str) -> Option<String> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let path = rest.split(['?', '#']).next().unwrap_or_default();
+    let path = path.split_once('/').map_or("", |(_, p)| p);
+    let name = path.rsplit('/').next().unwrap_or_default();
+    if name.contains(['%', '[', ']', '{', '}', '\\']) || name == "." || name == ".." {
+        return None;
+    }
+    match name {
+        "" if program == "wget" => Some("index.html".to_owned()),
+        "" => None,
+        n => Some(n.to_owned()),
+    }
+}
+
+/// An option whose value holds an unquoted expansion (`sort -o$HOME/.bashrc`, `cp a
+/// --target-directory=$HOME/.ssh`) is one word only if the value holds no blank or glob when
+/// it runs: the first look does not read it. It is judged with the value as one word, and
+/// when that option writes, what it writes is only known when it runs: a binding ask.
+fn split_options(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let mut variants = Vec::new();
+    for (slot, w) in cmd.words.iter().enumerate().skip(1) {
+        let Some(t) = w.literal().filter(|t| t.starts_with('-') && t.len() > 2) else {
             continue;
         };
-        for o in options {
-            if t == *o {
-                if let Some(v) = args.get(i + 1).filter(|v| v.literal().is_some()) {
-                    out.push(v.clone());
-                }
-            } else if let Some(v) = t.strip_prefix(o) {
-                let v = if o.starts_with("--") {
-                    v.strip_prefix('=')
-                } else {
-                    Some(v)
-                };
-                if let Some(v) = v.filter(|v| !v.is_empty()) {
-                    out.push(Word::literal_text(v));
+        if !crate::programs::may_split(w) {
+            continue;
+        }
+        let mut v = cmd.clone();
+        v.words[slot] = Word::literal_text(t);
+        let writes = written_words(&v).iter().filter_map(Word::literal).any(|x| {
+            // The value after `=` or the option's letter: written, or a directory written in.
+            let value = t.split_once('=').map_or(&t[2..], |(_, v)| v);
+            !x.is_empty()
+                && (t.ends_with(x)
+                    || x.strip_prefix(value)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/')))
+        });
+        if writes {
+            binding_ask(
+                j,
+                cmd,
+                SHELL_WRITE,
+                &format!(
+                    "writes `{}`, a name only known when it runs, which may be protected configuration",
+                    w.raw
+                ),
+            );
+        }
+        variants.push(v);
+    }
+    keep_binding(j, &variants);
+}
+
+/// What `curl` or `wget` writes ([`download_targets`]) is judged as a write of each name,
+/// and what binds of that is kept; when it cannot be told, a binding ask.
+fn downloads(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let Some(program @ ("curl" | "wget")) = cmd.program() else {
+        return;
+    };
+    match download_targets(program, cmd) {
+        Err(why) => binding_ask(
+            j,
+            cmd,
+            SHELL_WRITE,
+            &format!("writes names it is given {why}, which may be protected configuration"),
+        ),
+        Ok(words) => {
+            let mut scratch = Judge {
+                places: j.places,
+                script: j.script,
+                findings: Vec::new(),
+                unmodeled: None,
+            };
+            for w in words
+                .iter()
+                .filter(|w| w.literal().is_some_and(|t| t != "-"))
+            {
+                scratch.write(cmd, w, None);
+            }
+            for f in scratch.findings {
+                if matches!(f.stance, Stance::HardDeny | Stance::RequireAsk)
+                    && !j.findings.contains(&f)
+                {
+                    j.findings.push(f);
                 }
             }
         }
     }
-    out
+}
+
+/// The names `curl` or `wget` writes, read as their option parsers read them: short options
+/// clustered (`-sSLo FILE`), a value attached (`-oFILE`, `--output=FILE`) or in the next word,
+/// long options abbreviated, names under `--output-dir` or `-P`, and the URL's file name
+/// (`curl -O`, `wget` without `-O`). `Err` says why they cannot be told. Words only known when
+/// they run are among the names (which may be one).
+fn download_targets(program: &str, cmd: &SimpleCommand) -> Result<Vec<Word>, String> {
+    let args = cmd.args();
+    let valued = if program == "curl" {
+        CURL_VALUED
+    } else {
+        WGET_VALUED
+    };
+    let mut files: Vec<String> = Vec::new();
+    let mut dir: Option<String> = None;
+    let mut remote = program == "wget";
+    let mut named_output = false;
+    let mut urls: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut options_end = false;
+    let apply = |option: &str,
+                 value: Option<&str>,
+                 files: &mut Vec<String>,
+                 dir: &mut Option<String>,
+                 remote: &mut bool,
+                 named: &mut bool|
+     -> Result<(), String> {
+        match effect(program, option) {
+            Some(Effect::File) => {
+                if let Some(v) = value {
+                    *named |= matches!(option, "-O" | "--output-document") && program == "wget";
+                    files.push(v.to_owned());
+                }
+            }
+            Some(Effect::Dir) => *dir = value.map(str::to_owned),
+            Some(Effect::RemoteName) => *remote = true,
+            Some(Effect::Unknown) => {
+                return Err(format!(
+                    "with `{option}`, whose effect on what it writes cannot be told"
+                ));
+            }
+            None => {}
+        }
+        Ok(())
+    };
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let Some(t) = w.literal() else {
+            out.push(w.clone());
+            continue;
+        };
+        if options_end || !t.starts_with('-') || t == "-" {
+            urls.push(t.to_owned());
+            continue;
+        }
+        if t == "--" {
+            options_end = program == "wget";
+            continue;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            let (name, attached) = match long.split_once('=') {
+                Some((n, v)) => (format!("--{n}"), Some(v)),
+                None => (format!("--{long}"), None),
+            };
+            let name = long_name(program, &name)
+                .map_err(|()| format!("with `{t}`, an abbreviation of more than one option"))?;
+            let value = match attached {
+                Some(v) => Some(v.to_owned()),
+                None if valued.contains(&name.as_str())
+                    || effect(program, &name)
+                        .is_some_and(|e| matches!(e, Effect::File | Effect::Dir)) =>
+                {
+                    let v = args.get(i);
+                    i += 1;
+                    match v.map(|v| (v, v.literal())) {
+                        Some((_, Some(l))) => Some(l.to_owned()),
+                        Some((v, None)) => {
+                            out.push(v.clone());
+                            None
+                        }
+                        None => None,
+                    }
+                }
+                None => None,
+            };
+            apply(
+                &name,
+                value.as_deref(),
+                &mut files,
+                &mut dir,
+                &mut remote,
+                &mut named_output,
+            )?;
+            continue;
+        }
+        // A cluster of short options: the first that takes a value takes the rest of the
+        // word, or the next word.
+        for (k, c) in t.char_indices().skip(1) {
+            let option = format!("-{c}");
+            if valued.contains(&option.as_str()) {
+                let rest = &t[k + c.len_utf8()..];
+                let value = if rest.is_empty() {
+                    let v = args.get(i);
+                    i += 1;
+                    match v.map(|v| (v, v.literal())) {
+                        Some((_, Some(l))) => Some(l.to_owned()),
+                        Some((v, None)) => {
+                            out.push(v.clone());
+                            None
+                        }
+                        None => None,
+                    }
+                } else {
+                    Some(rest.to_owned())
+                };
+                apply(
+                    &option,
+                    value.as_deref(),
+                    &mut files,
+                    &mut dir,
+                    &mut remote,
+                    &mut named_output,
+                )?;
+                break;
+            }
+            apply(
+                &option,
+                None,
+                &mut files,
+                &mut dir,
+                &mut remote,
+                &mut named_output,
+            )?;
+        }
+    }
+    let under = |name: &str| match &dir {
+        Some(d) if !name.starts_with('/') && !name.starts_with('~') => {
+            format!("{}/{name}", d.trim_end_matches('/'))
+        }
+        _ => name.to_owned(),
+    };
+    for f in &files {
+        // `wget -P` does not move `-O`, `-o` or `-a`; `curl --output-dir` moves `-o`.
+        let f = if program == "curl" && f != "-" {
+            under(f)
+        } else {
+            f.clone()
+        };
+        out.push(Word::literal_text(f));
+    }
+    if remote && !(program == "wget" && named_output) {
+        for url in urls.iter().filter(|u| u.as_str() != "-") {
+            let name = remote_name(program, url)
+                .ok_or_else(|| format!("saves `{url}` under a name that cannot be told"))?;
+            out.push(Word::literal_text(under(&name)));
+        }
+    }
+    Ok(out)
 }
 
 /// The files `sed -i` or `perl -i` edits: its operands after the script (`-e CODE` or the
@@ -1599,5 +2145,103 @@ mod tests {
         assert_eq!(process_view("/proc/self/fd/0"), Some("fd"));
         assert_eq!(process_view("/proc/cpuinfo"), None);
         assert_eq!(process_view("/proc/1/status"), None);
+    }
+}
+
+#[cfg(test)]
+mod download_tests {
+    use super::*;
+
+    fn targets(command: &str) -> Result<Vec<String>, String> {
+        let script = crate::shell::parse(command).expect("parses");
+        let cmd = &script.commands[0];
+        let program = cmd.program().expect("a program");
+        download_targets(program, cmd).map(|w| w.iter().map(|w| w.text().to_owned()).collect())
+    }
+
+    #[test]
+    fn curl_short_options_cluster_and_take_attached_values() {
+        assert_eq!(
+            targets("curl -so a/b.json http://h/x").unwrap(),
+            ["a/b.json"]
+        );
+        assert_eq!(
+            targets("curl -sSLo a/b.json http://h/x").unwrap(),
+            ["a/b.json"]
+        );
+        assert_eq!(targets("curl -oa/b.json http://h/x").unwrap(), ["a/b.json"]);
+        assert_eq!(
+            targets("curl -sD h.txt -c j.txt http://h/x").unwrap(),
+            ["h.txt", "j.txt"]
+        );
+        // `-H` takes its value: the header is no URL.
+        assert!(targets("curl -sH 'A: b' http://h/x").unwrap().is_empty());
+        assert_eq!(
+            targets("curl -fsSL http://h/x.json -o build/x.json").unwrap(),
+            ["build/x.json"]
+        );
+    }
+
+    #[test]
+    fn curl_remote_names_and_output_dir() {
+        assert_eq!(
+            targets("curl -O http://h/d/settings.json?x=1").unwrap(),
+            ["settings.json"]
+        );
+        assert_eq!(
+            targets("curl --output-dir .claude -sO http://h/settings.json").unwrap(),
+            [".claude/settings.json"]
+        );
+        assert_eq!(
+            targets("curl --output-d .claude --remote-name-all http://h/a http://h/b").unwrap(),
+            [".claude/a", ".claude/b"]
+        );
+        assert_eq!(
+            targets("curl --output-dir d -o f http://h/x").unwrap(),
+            ["d/f"]
+        );
+        assert!(targets("curl -O http://h/").is_err());
+        assert!(targets("curl -O 'http://h/[1-3].json'").is_err());
+    }
+
+    #[test]
+    fn options_whose_writes_cannot_be_told() {
+        for unknown in [
+            "curl -K cfg http://h/x",
+            "curl -sK cfg http://h/x",
+            "curl --config=cfg http://h/x",
+            "curl -OJ http://h/x",
+            "curl --outp f http://h/x",
+            "wget -e output_document=f http://h/x",
+            "wget --execute=x http://h/x",
+            "wget -i urls",
+            "wget -x http://h/x",
+            "wget -qr http://h/x",
+            "wget --recursive http://h/x",
+            "wget --content-disposition http://h/x",
+        ] {
+            assert!(targets(unknown).is_err(), "{unknown}");
+        }
+    }
+
+    #[test]
+    fn wget_names_and_prefixes() {
+        assert_eq!(targets("wget -q http://h/a/b.tgz").unwrap(), ["b.tgz"]);
+        assert_eq!(targets("wget http://h/").unwrap(), ["index.html"]);
+        assert_eq!(
+            targets("wget -P .claude http://h/settings.json").unwrap(),
+            [".claude/settings.json"]
+        );
+        assert_eq!(
+            targets("wget --directory-p=.claude http://h/settings.json").unwrap(),
+            [".claude/settings.json"]
+        );
+        assert_eq!(
+            targets("wget -O.claude/s.json http://h/x").unwrap(),
+            [".claude/s.json"]
+        );
+        assert_eq!(targets("wget --output-doc=f http://h/x").unwrap(), ["f"]);
+        assert_eq!(targets("wget -qO- http://h/x").unwrap(), ["-"]);
+        assert_eq!(targets("wget -nv -o log http://h/x").unwrap(), ["log", "x"]);
     }
 }
