@@ -54,7 +54,8 @@ pub fn parsed_for_call(base: &EvaluationContext, call: &ToolCall) -> EvaluationC
     if warrant_core::catalog::is_shell_tool(&call.tool_name)
         && let Some(command) = warrant_core::catalog::shell_command(&call.input)
     {
-        std::hint::black_box(warrant_evaluators::shell::parse_in(&cx, &command));
+        let vector = warrant_core::catalog::shell_command_is_vector(&call.input);
+        std::hint::black_box(warrant_evaluators::shell::parse_in(&cx, &command, vector));
     }
     cx
 }
