@@ -463,6 +463,7 @@ async fn variables_assigned_through_subscripts_and_home_are_not_the_texts() {
             "cd .git/hooks; d=$PWD; cd ../..; cp /tmp/x \"$d/pre-commit\"",
             Stance::RequireAsk,
         ),
+        ("f=ok.txt; bash -c 'echo {} > \"$f\"'", Stance::RequireAsk),
         (
             "a=(ok.txt); echo x > \"${a[0]:-b.txt}\"",
             Stance::DefaultAsk,

@@ -267,6 +267,12 @@ impl Variables {
         }
     }
 
+    /// What code run by a new shell (`bash -c`) knows: the shell's own variables as here,
+    /// none of the script's.
+    pub(super) fn in_new_shell(&self) -> Self {
+        Self::specials(self.shells)
+    }
+
     /// Whether a word was given a value of one of the shell's own variables.
     pub(super) fn used_shells(&self) -> bool {
         self.used_shells.get()

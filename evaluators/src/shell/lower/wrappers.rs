@@ -102,7 +102,15 @@ impl Lowering<'_> {
                         Some(d) => join(&outer.cwd, d.text()),
                     };
                     let saved = std::mem::replace(&mut self.cwd, start);
+                    // A new shell sees the environment, not the caller's unexported
+                    // variables: none of the script's values (which are exported is not
+                    // followed) and none of its assignments.
+                    let outer_assigned = std::mem::take(&mut self.assigned);
+                    let outer_variables = self.variables.take();
+                    self.variables = outer_variables.as_ref().map(|v| v.in_new_shell());
                     let added = self.nested(&code, depth);
+                    self.variables = outer_variables;
+                    self.assigned = outer_assigned;
                     self.cwd = saved;
                     for c in &mut self.script.commands[added] {
                         c.parent.get_or_insert(index);
