@@ -471,3 +471,47 @@ async fn git_lfs_writing_the_repository_configuration_is_the_hard_deny() {
     }
     expect_open(ws.path(), "git lfs ls-files").await;
 }
+
+/// A checkout or restore from the index writes only tracked files the work tree holds
+/// differently: protected configuration the index records as the work tree has it (git's
+/// stat check, change time included, the index written in a later second) is not written, and
+/// the command stays open. A change to it, even one that keeps size and modification time,
+/// is the binding ask, and git really reverts it. `git stash` and `git reset --hard` put
+/// back what HEAD holds, which the policy does not read: they still ask.
+#[tokio::test]
+async fn a_checkout_of_the_index_asks_only_when_protected_configuration_differs() {
+    let ws = repository();
+    let root = ws.path();
+    sh(
+        root,
+        "touch -d '2020-01-01 00:00' .claude/settings.json a.txt && git update-index --refresh >/dev/null; true",
+    );
+    for command in [
+        "git checkout .",
+        "git restore .",
+        "git checkout -- .",
+        "yes | git checkout -p",
+    ] {
+        expect_open(root, command).await;
+    }
+    for command in ["git stash", "git reset --hard"] {
+        expect(root, command, Stance::RequireAsk).await;
+    }
+    // The same size and modification time, other contents.
+    sh(
+        root,
+        &format!(
+            "printf '%s' '{}' > .claude/settings.json && touch -d '2020-01-01 00:00' .claude/settings.json",
+            SETTINGS.replace("curl", "wget")
+        ),
+    );
+    assert_eq!(sh(root, "git status --short"), "M .claude/settings.json");
+    for command in ["git checkout .", "git restore .", "git checkout -p"] {
+        expect(root, command, Stance::RequireAsk).await;
+    }
+    sh(root, "git checkout .");
+    assert_eq!(
+        std::fs::read_to_string(root.join(".claude/settings.json")).expect("read"),
+        SETTINGS
+    );
+}

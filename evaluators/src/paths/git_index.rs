@@ -20,7 +20,7 @@ const MAX_INDEX_BYTES: u64 = 256 * 1024 * 1024;
 ///
 /// A message naming what is wrong with the file.
 pub(crate) fn read(index: &[u8], hash_len: usize) -> Result<Vec<String>, String> {
-    entries(index, hash_len).map(|e| e.into_iter().map(|(path, _)| path).collect())
+    entries(index, hash_len).map(|e| e.into_iter().map(|(path, _, _)| path).collect())
 }
 
 /// The mode git gives a submodule's entry (a commit of another repository, a "gitlink").
@@ -35,13 +35,13 @@ const GITLINK_MODE: u32 = 0o160_000;
 pub(crate) fn gitlinks(index: &[u8], hash_len: usize) -> Result<Vec<String>, String> {
     Ok(entries(index, hash_len)?
         .into_iter()
-        .filter(|(_, mode)| mode & 0o170_000 == GITLINK_MODE)
-        .map(|(path, _)| path)
+        .filter(|(_, mode, _)| mode & 0o170_000 == GITLINK_MODE)
+        .map(|(path, _, _)| path)
         .collect())
 }
 
-/// Each entry's path and mode.
-fn entries(index: &[u8], hash_len: usize) -> Result<Vec<(String, u32)>, String> {
+/// Each entry's path, mode and the offset of the entry in the index.
+fn entries(index: &[u8], hash_len: usize) -> Result<Vec<(String, u32, usize)>, String> {
     let take = |at: usize, n: usize| {
         index
             .get(at..at + n)
@@ -61,7 +61,7 @@ fn entries(index: &[u8], hash_len: usize) -> Result<Vec<(String, u32)>, String> 
             "the index holds {count} entries, more than are read"
         ));
     }
-    let mut paths: Vec<(String, u32)> = Vec::with_capacity(count);
+    let mut paths: Vec<(String, u32, usize)> = Vec::with_capacity(count);
     let mut at = 12;
     let mut previous: Vec<u8> = Vec::new();
     for _ in 0..count {
@@ -110,7 +110,7 @@ fn entries(index: &[u8], hash_len: usize) -> Result<Vec<(String, u32)>, String> 
             at = start + (len + 8) / 8 * 8;
             p
         };
-        paths.push((String::from_utf8_lossy(&path).into_owned(), mode));
+        paths.push((String::from_utf8_lossy(&path).into_owned(), mode, start));
         previous = path;
     }
     Ok(paths)
@@ -133,15 +133,87 @@ pub(crate) fn gitlinks_of(git_dir: &Path, sha256: bool) -> Result<Vec<String>, S
 
 /// The files tracked by the repository whose work tree is `root`, when its index can be read.
 pub(crate) fn tracked(root: &Path) -> Option<Vec<String>> {
+    let (index, hash_len) = index_of(root)?;
+    read(&index, hash_len).ok()
+}
+
+/// Whether the work tree's file `rel` (relative to `root`, the work tree) is what the index
+/// records, by git's own stat check: one merged entry, neither assumed unchanged nor
+/// skipped nor only intended to be added, whose recorded change time, modification time,
+/// inode and size are the file's (a write changes the change time, which no call can set
+/// back), and that was modified in a second before the one the index was written in (a
+/// later or same-second change is "racily clean", and git itself compares contents then).
+/// Any doubt is `false`.
+pub(crate) fn unchanged_in_work_tree(root: &Path, rel: &str) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Some((index, hash_len)) = index_of(root) else {
+            return false;
+        };
+        let Ok(all) = entries(&index, hash_len) else {
+            return false;
+        };
+        let mut found = all.iter().filter(|(p, _, _)| p == rel);
+        let (Some((_, _, start)), None) = (found.next(), found.next()) else {
+            return false;
+        };
+        let field = |k: usize| {
+            index
+                .get(start + 4 * k..start + 4 * k + 4)
+                .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+        };
+        let flags = index
+            .get(start + 40 + hash_len..start + 42 + hash_len)
+            .map(|b| u16::from_be_bytes([b[0], b[1]]));
+        // Assume-valid, extended (skip-worktree, intent-to-add) and a conflict's stages.
+        if flags.is_none_or(|f| f & 0xF000 != 0) {
+            return false;
+        }
+        let (Ok(meta), Ok(index_meta)) = (
+            std::fs::symlink_metadata(root.join(rel)),
+            std::fs::metadata(git_dir_of(root).join("index")),
+        ) else {
+            return false;
+        };
+        // git keeps the low 32 bits of each.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let stat = [
+            meta.ctime() as u32,
+            meta.ctime_nsec() as u32,
+            meta.mtime() as u32,
+            meta.mtime_nsec() as u32,
+            meta.ino() as u32,
+            meta.size() as u32,
+        ];
+        let recorded = [field(0), field(1), field(2), field(3), field(5), field(9)];
+        let racy = meta.mtime() >= index_meta.mtime();
+        !racy && recorded.iter().zip(stat).all(|(r, s)| *r == Some(s))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (root, rel);
+        false
+    }
+}
+
+/// The git directory of the work tree `root`: `.git`, or the one a linked work tree's `.git`
+/// file names (`gitdir: PATH`), as far as it can be read.
+fn git_dir_of(root: &Path) -> std::path::PathBuf {
     let dot_git = root.join(".git");
-    let git_dir = if dot_git.is_file() {
-        // A linked work tree: `gitdir: PATH`.
-        let text = super::small_file::read_text(&dot_git).ok().flatten()?;
-        let dir = text.strip_prefix("gitdir:")?.trim();
-        root.join(dir)
-    } else {
-        dot_git
-    };
+    if dot_git.is_file()
+        && let Some(text) = super::small_file::read_text(&dot_git).ok().flatten()
+        && let Some(dir) = text.strip_prefix("gitdir:")
+    {
+        return root.join(dir.trim());
+    }
+    dot_git
+}
+
+/// The index of the repository whose work tree is `root` and the length of its object
+/// names, when it can be read.
+fn index_of(root: &Path) -> Option<(Vec<u8>, usize)> {
+    let git_dir = git_dir_of(root);
     let config = super::small_file::read_text(&git_dir.join("config"))
         .ok()?
         .unwrap_or_default();
@@ -152,7 +224,7 @@ pub(crate) fn tracked(root: &Path) -> Option<Vec<String>> {
     let index = super::small_file::read_bytes(&git_dir.join("index"), MAX_INDEX_BYTES)
         .ok()
         .flatten()?;
-    read(&index, if sha256 { 32 } else { 20 }).ok()
+    Some((index, if sha256 { 32 } else { 20 }))
 }
 
 /// What a revision name stands for in a repository, as far as its refs tell.

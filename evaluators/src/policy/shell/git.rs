@@ -162,7 +162,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     index_entries(j, cmd, name, rest);
     if let Some((what, source)) = rewrites_work_tree(j, name, rest) {
         let why = if elsewhere {
-            protected_in_repository(j, true, None)
+            protected_in_repository(j, true, None, false)
         } else if let Some(why) = moved_by_another(j, cmd) {
             Some(why)
         } else {
@@ -171,7 +171,11 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                 _ => None,
             };
             unread_tree(j, &source).or_else(|| {
-                protected_in_repository(j, false, specs.filter(|_| cmd.cwd == WorkingDir::Root))
+                let specs = specs.filter(|_| cmd.cwd == WorkingDir::Root);
+                // A checkout or restore from the index writes only files that differ from
+                // it; `git stash` also puts back the staged ones, which need HEAD's tree.
+                let unchanged_stay = matches!(name, "checkout" | "restore") && specs.is_some();
+                protected_in_repository(j, false, specs, unchanged_stay)
             })
         };
         if let Some(why) = why {
@@ -878,11 +882,16 @@ fn unread_tree(j: &Judge<'_>, source: &Source) -> Option<String> {
 /// one above the workspace or, when `elsewhere` (`-C`, `--git-dir`, `--work-tree`, a
 /// directory outside the workspace or only known when it runs), any other. Without any
 /// repository git changes nothing. With `index_only`, only tracked files under those
-/// pathspecs (all when empty) count, and the work tree's untracked files do not.
+/// pathspecs (all when empty) count, and the work tree's untracked files do not. With
+/// `unchanged_stay`, a tracked file the work tree holds as the index records it (git's stat
+/// check, [`crate::paths::git_index::unchanged_in_work_tree`]) is not written and does not
+/// count. `git stash` and `git reset --hard` also put back what the index records differently
+/// from HEAD, whose tree the policy does not read: every tracked protected file counts there.
 fn protected_in_repository(
     j: &Judge<'_>,
     elsewhere: bool,
     index_only: Option<&[String]>,
+    unchanged_stay: bool,
 ) -> Option<String> {
     let root = j.places.root();
     if elsewhere {
@@ -918,10 +927,13 @@ fn protected_in_repository(
                     || p.strip_prefix(spec).is_some_and(|r| r.starts_with('/'))
             })
     };
+    let changed =
+        |p: &str| !unchanged_stay || !crate::paths::git_index::unchanged_in_work_tree(root, p);
     paths.iter().filter(|p| under(p)).find_map(|p| {
         let located = j.places.locate(p, &WorkingDir::Root);
         j.places
             .protected(&located, p, &WorkingDir::Root)
+            .filter(|_| changed(p))
             .map(|what| format!("the repository tracks `{p}`, {what}"))
     })
 }
