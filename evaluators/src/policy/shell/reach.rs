@@ -158,13 +158,11 @@ fn written_words(cmd: &SimpleCommand) -> Vec<Word> {
                 Err(_) => out.extend(cmd.args().iter().filter(|w| w.literal().is_none()).cloned()),
             },
             Some(p @ ("sed" | "perl")) => out.extend(edited_in_place(p, cmd)),
-            // Its operands, and options with a value only known when it runs, which may be
-            // what it writes (`sort -o"$F"`, `cp a --target-directory=$D`).
             Some(p) if WRITERS.contains(&p) => {
                 out.extend(
                     cmd.args()
                         .iter()
-                        .filter(|w| !w.prefix.starts_with('-') || w.literal().is_none())
+                        .filter(|w| !w.prefix.starts_with('-'))
                         .cloned(),
                 );
             }
@@ -548,23 +546,27 @@ fn remote_name(program: &str, url: &str) -> Option<String> {
 fn split_options(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let mut variants = Vec::new();
     for (slot, w) in cmd.words.iter().enumerate().skip(1) {
-        let Some(t) = w.literal().filter(|t| t.starts_with('-') && t.len() > 2) else {
+        // The option's name: up to `=`, or its letter (`-o`).
+        let head = |t: &str| match t.split_once('=') {
+            Some((h, _)) if h.starts_with("--") => Some(format!("{h}=")),
+            _ if !t.starts_with("--") => t.get(..2).map(str::to_owned),
+            _ => None,
+        };
+        let (text, head) = match w.literal() {
+            Some(t) if crate::programs::may_split(w) && t.len() > 2 => (Some(t), head(t)),
+            None => (
+                None,
+                head(&w.prefix).filter(|_| w.prefix.len() > 2 || !w.prefix.starts_with("--")),
+            ),
+            Some(_) => continue,
+        };
+        let Some(head) = head.filter(|h| h.len() >= 2 && h.starts_with('-')) else {
             continue;
         };
-        if !crate::programs::may_split(w) {
-            continue;
-        }
-        let mut v = cmd.clone();
-        v.words[slot] = Word::literal_text(t);
-        let writes = written_words(&v).iter().filter_map(Word::literal).any(|x| {
-            // The value after `=` or the option's letter: written, or a directory written in.
-            let value = t.split_once('=').map_or(&t[2..], |(_, v)| v);
-            !x.is_empty()
-                && (t.ends_with(x)
-                    || x.strip_prefix(value)
-                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/')))
-        });
-        if writes {
+        // The option writes its value when a protected name there is a hard deny.
+        let mut probe = cmd.clone();
+        probe.words[slot] = Word::literal_text(format!("{head}.git/hooks/pre-commit"));
+        if !hard_denies(j, &probe).is_empty() {
             binding_ask(
                 j,
                 cmd,
@@ -575,7 +577,11 @@ fn split_options(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                 ),
             );
         }
-        variants.push(v);
+        if let Some(t) = text {
+            let mut v = cmd.clone();
+            v.words[slot] = Word::literal_text(t);
+            variants.push(v);
+        }
     }
     keep_binding(j, &variants);
 }
@@ -600,11 +606,23 @@ fn downloads(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                 findings: Vec::new(),
                 unmodeled: None,
             };
+            // A relative name is also judged where the text puts it: the working directory
+            // may not be there yet (`mkdir -p d && cd d && curl -O …`).
+            let mut at_root = cmd.clone();
+            at_root.cwd = WorkingDir::Root;
             for w in words
                 .iter()
                 .filter(|w| w.literal().is_some_and(|t| t != "-"))
             {
                 scratch.write(cmd, w, None);
+                let placed = w
+                    .literal()
+                    .filter(|t| !t.starts_with(['/', '~']))
+                    .and_then(|t| lexical(j.places, t, &cmd.cwd));
+                if let Some(path) = placed {
+                    let path = Word::literal_text(path.display().to_string());
+                    scratch.write(&at_root, &path, None);
+                }
             }
             for f in scratch.findings {
                 if matches!(f.stance, Stance::HardDeny | Stance::RequireAsk)
@@ -702,6 +720,13 @@ fn download_targets(program: &str, cmd: &SimpleCommand) -> Result<Vec<Word>, Str
                 }
                 None => None,
             };
+            // `curl --url URL` names a URL as an operand does.
+            if name == "--url"
+                && program == "curl"
+                && let Some(v) = &value
+            {
+                urls.push(v.clone());
+            }
             apply(
                 &name,
                 value.as_deref(),
@@ -2201,7 +2226,23 @@ mod download_tests {
             ["d/f"]
         );
         assert!(targets("curl -O http://h/").is_err());
+        assert_eq!(
+            targets("curl -O --url http://h/s.json").unwrap(),
+            ["s.json"]
+        );
         assert!(targets("curl -O 'http://h/[1-3].json'").is_err());
+    }
+
+    #[test]
+    fn written_option_values_only_known_when_they_run() {
+        let written = |command: &str| {
+            let script = crate::shell::parse(command).expect("parses");
+            written_words(&script.commands[0])
+                .iter()
+                .map(|w| w.raw.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(written("curl -o\"$F\" http://h/x"), ["-o\"$F\""]);
     }
 
     #[test]
