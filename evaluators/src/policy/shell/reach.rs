@@ -652,6 +652,7 @@ fn download_targets(program: &str, cmd: &SimpleCommand) -> Result<Vec<Word>, Str
     let mut remote = program == "wget";
     let mut named_output = false;
     let mut urls: Vec<String> = Vec::new();
+    let mut run_time_urls: Vec<Word> = Vec::new();
     let mut out = Vec::new();
     let mut i = 0;
     let mut options_end = false;
@@ -683,7 +684,13 @@ fn download_targets(program: &str, cmd: &SimpleCommand) -> Result<Vec<Word>, Str
     while let Some(w) = args.get(i) {
         i += 1;
         let Some(t) = w.literal() else {
-            out.push(w.clone());
+            // A word that may be an option is one that may write; a URL only known when it
+            // runs (`http://h/$P`) names what is written when saved under its file name.
+            if w.prefix.is_empty() || w.prefix.starts_with('-') {
+                out.push(w.clone());
+            } else {
+                run_time_urls.push(w.clone());
+            }
             continue;
         };
         if options_end || !t.starts_with('-') || t == "-" {
@@ -793,6 +800,7 @@ fn download_targets(program: &str, cmd: &SimpleCommand) -> Result<Vec<Word>, Str
         out.push(Word::literal_text(f));
     }
     if remote && !(program == "wget" && named_output) {
+        out.extend(run_time_urls);
         for url in urls.iter().filter(|u| u.as_str() != "-") {
             let name = remote_name(program, url)
                 .ok_or_else(|| format!("saves `{url}` under a name that cannot be told"))?;
