@@ -443,6 +443,8 @@ fn effect(program: &str, option: &str) -> Option<Effect> {
         | "--convert-links"
         | "-F"
         | "--force-html"
+        | "--input-metalink"
+        | "--metalink-over-http"
         | "--backups"
             if !curl =>
         {
@@ -493,6 +495,8 @@ fn writing_long_options(program: &str) -> &'static [&'static str] {
             "--convert-links",
             "--force-html",
             "--backups",
+            "--input-metalink",
+            "--metalink-over-http",
         ]
     }
 }
@@ -2268,6 +2272,8 @@ mod download_tests {
             "wget -qr http://h/x",
             "wget --recursive http://h/x",
             "wget --content-disposition http://h/x",
+            "wget --input-metalink=m.meta4",
+            "wget --metalink-over-http http://h/x",
         ] {
             assert!(targets(unknown).is_err(), "{unknown}");
         }
