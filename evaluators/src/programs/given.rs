@@ -6,7 +6,8 @@
 //! such a program: the policy says so with a high risk, so that the auto reviewer never takes
 //! it for routine work inside the workspace.
 
-use super::table::{Operands, Special, lookup};
+use super::program_named;
+use super::table::{Operands, Special};
 use crate::shell::{SimpleCommand, Word};
 
 /// tar's long options whose value is a program or command it runs.
@@ -31,7 +32,7 @@ const TAR_SHORT_VALUE: &[char] = &[
 /// command), if it may.
 pub fn runs_given(cmd: &SimpleCommand) -> Option<String> {
     let program = cmd.program()?;
-    match lookup(program)?.operands {
+    match program_named(program)?.operands {
         Operands::Special(Special::Tar) => tar(cmd.args()),
         Operands::Special(Special::Sed) => sed(program, cmd.args()),
         _ => None,

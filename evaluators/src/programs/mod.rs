@@ -113,6 +113,12 @@ struct Entry {
     options: Options,
 }
 
+/// The table's program of a name, found by its hash (the table is a list, searched from the
+/// start for a name it does not hold).
+pub(crate) fn program_named(name: &str) -> Option<&'static Program> {
+    entries().get(name).map(|e| e.program)
+}
+
 fn entries() -> &'static HashMap<&'static str, Entry> {
     static ENTRIES: OnceLock<HashMap<&'static str, Entry>> = OnceLock::new();
     ENTRIES.get_or_init(|| {
@@ -192,7 +198,7 @@ pub fn model(cmd: &SimpleCommand) -> Model {
 
 /// The programs a command may run besides itself, by design (`cargo` runs `rustc`).
 pub fn also_runs(program: &str) -> &'static [&'static str] {
-    lookup(program).map_or(&[], |p| p.runs)
+    program_named(program).map_or(&[], |p| p.runs)
 }
 
 fn effects(cmd: &SimpleCommand) -> Result<Effects> {
@@ -2143,6 +2149,23 @@ pub fn wrapped_command(program: &str, args: &[Word]) -> std::result::Result<Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_name_is_one_program_of_the_table_found_by_hash_as_by_search() {
+        let mut seen = std::collections::HashSet::new();
+        for program in table::PROGRAMS {
+            for name in program.names {
+                assert!(
+                    seen.insert(*name),
+                    "`{name}` names two programs of the table"
+                );
+                let hashed = program_named(name).expect("in the map");
+                assert!(std::ptr::eq(hashed, lookup(name).expect("in the table")));
+                assert!(std::ptr::eq(hashed, program));
+            }
+        }
+        assert!(program_named("prog5").is_none() && lookup("prog5").is_none());
+    }
 
     fn cmd(text: &str) -> SimpleCommand {
         let script = crate::shell::parse(text).unwrap();

@@ -58,7 +58,7 @@ pub(super) fn judge(j: &mut Judge<'_>) {
 /// "$d"`) is read as the tree of each value: the first look reads each value as one path,
 /// not as a tree. Every finding of those readings counts, settled by the mode or not.
 fn domain_trees(j: &mut Judge<'_>, cmd: &SimpleCommand) {
-    let reads_trees = match crate::programs::model(cmd) {
+    let reads_trees = match j.script.model_of(cmd).as_ref() {
         crate::programs::Model::Modeled(e) => !e.trees.is_empty(),
         crate::programs::Model::Unmodeled(_) => false,
     } || copies_tree(cmd);
@@ -137,15 +137,15 @@ fn domain_trees(j: &mut Judge<'_>, cmd: &SimpleCommand) {
 
 /// The names `cmd` writes: its redirections' targets, and what the program table says it
 /// writes; for a writer the table does not model, its operands (`dd`'s `of=`).
-fn written_words(cmd: &SimpleCommand) -> Vec<Word> {
+fn written_words(script: &crate::shell::Script, cmd: &SimpleCommand) -> Vec<Word> {
     let mut out: Vec<Word> = cmd
         .redirects
         .iter()
         .filter(|r| r.kind == RedirectKind::Write)
         .map(|r| r.target.clone())
         .collect();
-    match crate::programs::model(cmd) {
-        crate::programs::Model::Modeled(e) => out.extend(e.writes),
+    match script.model_of(cmd).as_ref() {
+        crate::programs::Model::Modeled(e) => out.extend(e.writes.iter().cloned()),
         crate::programs::Model::Unmodeled(_) => match cmd.program() {
             Some("dd") => out.extend(
                 cmd.args()
@@ -861,7 +861,7 @@ fn edited_in_place(program: &str, cmd: &SimpleCommand) -> Vec<Word> {
 fn unknown_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let mut variants = Vec::new();
     unplaced_writes(j, cmd, &mut variants);
-    for w in written_words(cmd) {
+    for w in written_words(j.script, cmd) {
         if w.literal().is_none() && w.domain.is_none() {
             binding_ask(
                 j,
@@ -882,7 +882,7 @@ fn unknown_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
 /// text puts it (a variant of `cmd` added to `variants`); in a directory only known when it
 /// runs, a binding ask.
 fn unplaced_writes(j: &mut Judge<'_>, cmd: &SimpleCommand, variants: &mut Vec<SimpleCommand>) {
-    for w in written_words(cmd) {
+    for w in written_words(j.script, cmd) {
         let Some(written) = w.literal() else { continue };
         let t = written.strip_prefix("of=").unwrap_or(written);
         if t.starts_with(['/', '~'])
@@ -1010,7 +1010,7 @@ fn run_time_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     if !writes(cmd) {
         return;
     }
-    let written = written_words(cmd);
+    let written = written_words(j.script, cmd);
     let mut variants = Vec::new();
     let slots = cmd.words.len() + cmd.redirects.len();
     for slot in 1..slots {
@@ -2249,7 +2249,7 @@ mod download_tests {
     fn written_option_values_only_known_when_they_run() {
         let written = |command: &str| {
             let script = crate::shell::parse(command).expect("parses");
-            written_words(&script.commands[0])
+            written_words(&script, &script.commands[0])
                 .iter()
                 .map(|w| w.raw.clone())
                 .collect::<Vec<_>>()
