@@ -497,11 +497,12 @@ async fn a_checkout_of_the_index_asks_only_when_protected_configuration_differs(
     for command in ["git stash", "git reset --hard"] {
         expect(root, command, Stance::RequireAsk).await;
     }
-    // The same size and modification time, other contents.
+    // The same size and modification time, other contents, written in a later second than
+    // the index's stat data (git compares change times to the second).
     sh(
         root,
         &format!(
-            "printf '%s' '{}' > .claude/settings.json && touch -d '2020-01-01 00:00' .claude/settings.json",
+            "sleep 1.1 && printf '%s' '{}' > .claude/settings.json && touch -d '2020-01-01 00:00' .claude/settings.json",
             SETTINGS.replace("curl", "wget")
         ),
     );
