@@ -29,7 +29,7 @@ use crate::shell::{SimpleCommand, Word, WorkingDir};
 use cursor::{Item, Syntax};
 pub use given::runs_given;
 use spec::{Options, Value};
-pub use table::{Family, NETWORK, Operands, Program, Special, lookup};
+pub use table::{Assigns, Family, NETWORK, Operands, Program, Special, assigns_variables, lookup};
 
 /// A tree a command reads recursively.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,6 +117,14 @@ struct Entry {
 /// start for a name it does not hold).
 pub(crate) fn program_named(name: &str) -> Option<&'static Program> {
     entries().get(name).map(|e| e.program)
+}
+
+/// Whether the table's short option `-c` of `program` takes a value (`read -p PROMPT`).
+pub(crate) fn takes_value(program: &str, c: char) -> bool {
+    entries()
+        .get(program)
+        .and_then(|e| e.options.short(c))
+        .is_some_and(|o| o.value != Value::None)
 }
 
 fn entries() -> &'static HashMap<&'static str, Entry> {

@@ -39,6 +39,56 @@ pub fn names_host_file(program: &str, arg: &str) -> bool {
     })
 }
 
+/// How a shell builtin assigns the shell's own variables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Assigns {
+    /// It declares the names it is given, each with the value written after `=` (`declare
+    /// f=x`, `export f`, `local f`): the values are in the text.
+    Declares,
+    /// It sets the variables it names to values only known when it runs (`read f`, `printf
+    /// -v f`, `getopts o f`, `unset f`, `let f=1`, `wait -p f`, `compgen -V f`).
+    Sets,
+    /// It runs code, now or later, that may assign any variable (`eval`, `source`, `trap`,
+    /// an alias, a key binding, a completion's function).
+    RunsCode,
+}
+
+/// The builtins that assign variables, by how ([`Assigns`]).
+pub const ASSIGNING: &[(&[&str], Assigns)] = &[
+    (
+        &["declare", "typeset", "local", "export", "readonly"],
+        Assigns::Declares,
+    ),
+    (
+        &[
+            "read",
+            "mapfile",
+            "readarray",
+            "getopts",
+            "unset",
+            "let",
+            "wait",
+            "printf",
+            "compgen",
+        ],
+        Assigns::Sets,
+    ),
+    (
+        &[
+            "eval", "source", ".", "trap", "alias", "enable", "fc", "bind", "complete",
+        ],
+        Assigns::RunsCode,
+    ),
+];
+
+/// How builtin `program` assigns variables ([`ASSIGNING`]); `None` when it assigns none.
+pub fn assigns_variables(program: &str) -> Option<Assigns> {
+    ASSIGNING
+        .iter()
+        .find(|(names, _)| names.contains(&program))
+        .map(|(_, how)| *how)
+}
+
 /// What a program is, for the reviewer and for reasons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {

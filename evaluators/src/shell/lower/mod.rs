@@ -575,27 +575,10 @@ impl<'s> Lowering<'s> {
                 c.assignments
                     .iter()
                     .any(|a| a.trim_end_matches("[]") == var)
-                    || (matches!(
-                        c.program(),
-                        Some(
-                            "export"
-                                | "declare"
-                                | "typeset"
-                                | "local"
-                                | "readonly"
-                                | "read"
-                                | "mapfile"
-                                | "readarray"
-                                | "printf"
-                                | "let"
-                                | "unset"
-                                | "eval"
-                                | "source"
-                                | "."
-                                | "getopts"
-                                | "set"
-                        )
-                    ) && c.args().iter().any(|w| w.raw.contains(var)))
+                    || (c.program().is_some_and(|p| {
+                        // `set --` assigns the positional parameters.
+                        crate::programs::assigns_variables(p).is_some() || p == "set"
+                    }) && c.args().iter().any(|w| w.raw.contains(var)))
             })
     }
 
@@ -794,6 +777,37 @@ mod plain_command_tests {
         ] {
             assert!(!reads_environment(code), "{code}");
         }
+    }
+
+    #[test]
+    fn every_builtin_that_assigns_variables_rebinds_a_loop_variable_and_cdpath() {
+        for (names, _) in crate::programs::table::ASSIGNING {
+            for name in *names {
+                // A loop's variable named by a builtin that may assign it loses its values.
+                let code = format!("for f in a b; do {name} f; cat \"$f\"; done");
+                let script = lowered(&code, false).unwrap();
+                let cat = script
+                    .commands
+                    .iter()
+                    .find(|c| c.program() == Some("cat"))
+                    .unwrap();
+                assert!(cat.words[1].domain.is_none(), "{code}");
+                // `CDPATH` named by one makes a later `cd NAME` searched.
+                let code = format!("{name} CDPATH; cd src; cat x");
+                let script = lowered(&code, false).unwrap();
+                let cat = script
+                    .commands
+                    .iter()
+                    .find(|c| c.program() == Some("cat"))
+                    .unwrap();
+                assert_eq!(cat.cwd, WorkingDir::Unknown, "{code}");
+            }
+        }
+        // A builtin that assigns nothing keeps both.
+        let script = lowered("for f in a b; do echo f; cat \"$f\"; done", false).unwrap();
+        assert!(script.commands[1].words[1].domain.is_some());
+        let script = lowered("echo CDPATH; cd src; cat x", false).unwrap();
+        assert_eq!(script.commands[2].cwd, WorkingDir::Dir("src".to_owned()));
     }
 
     /// Words a command may hold: plain ones, reserved ones, wrappers, assignments, and

@@ -5,6 +5,7 @@ use brush_parser::ast::{
 };
 
 use super::Lowering;
+use crate::programs::Assigns;
 use crate::shell::words::{LoweredWord, heredoc_substitutions, lower};
 use crate::shell::{Domain, Redirect, RedirectKind, ShellError, SimpleCommand, Unreadable, Word};
 
@@ -371,26 +372,27 @@ impl Lowering<'_> {
                     .filter(|a| !appended.contains(a))
                     .cloned(),
             ),
-            Some("declare" | "local" | "export" | "readonly" | "typeset") => names.extend(
-                args.iter()
-                    .flatten()
-                    .filter(|t| !t.starts_with(['-', '+']))
-                    .filter(|t| {
-                        t.contains('=') && !t.split('=').next().is_some_and(|n| n.ends_with('+'))
-                    })
-                    .filter_map(|t| identifier(t)),
-            ),
-            // Options taking a value (`-p PROMPT`, `-d DELIM`, …) are skipped; `-a NAME`
-            // names an array it sets.
+            Some(p) if crate::programs::assigns_variables(p) == Some(Assigns::Declares) => names
+                .extend(
+                    args.iter()
+                        .flatten()
+                        .filter(|t| !t.starts_with(['-', '+']))
+                        .filter(|t| {
+                            t.contains('=')
+                                && !t.split('=').next().is_some_and(|n| n.ends_with('+'))
+                        })
+                        .filter_map(|t| identifier(t)),
+                ),
+            // Options taking a value (`-p PROMPT`, `-d DELIM`, …; the table's) are skipped;
+            // `-a NAME` names an array it sets.
             Some(p @ ("read" | "mapfile" | "readarray")) => {
-                let valued = if p == "read" { "adinNptu" } else { "dnOsuCc" };
                 let mut i = 0;
                 while let Some(arg) = args.get(i) {
                     i += 1;
                     let Some(t) = arg else { continue };
                     if t.len() > 1 && t.starts_with('-') {
                         for (at, c) in t[1..].char_indices() {
-                            if valued.contains(c) {
+                            if crate::programs::takes_value(p, c) {
                                 let rest = &t[1 + at + c.len_utf8()..];
                                 let value = if rest.is_empty() {
                                     i += 1;

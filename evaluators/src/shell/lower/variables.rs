@@ -16,6 +16,7 @@ use brush_parser::word::{
     Parameter, ParameterExpr, SpecialParameter, TildeExpr, WordPiece, WordPieceWithSource,
 };
 
+use crate::programs::Assigns;
 use crate::shell::{Domain, SimpleCommand, Word};
 
 /// The most values one word or variable is given; past it, it is unknown.
@@ -115,8 +116,8 @@ impl Sites {
         };
         let args = cmd.args();
         let identifier = |t: &str| crate::programs::is_identifier(t).then(|| t.to_owned());
-        match program {
-            "declare" | "typeset" | "local" | "export" | "readonly" => {
+        match crate::programs::assigns_variables(program) {
+            Some(Assigns::Declares) => {
                 for w in args {
                     let Some(t) = w.literal() else {
                         // `export f=$(…)`: a name written out, its value computed.
@@ -153,8 +154,7 @@ impl Sites {
                     }
                 }
             }
-            "read" | "mapfile" | "readarray" | "getopts" | "unset" | "let" | "wait" | "printf"
-            | "compgen" => {
+            Some(Assigns::Sets) => {
                 // `mapfile -C CODE` runs code.
                 if matches!(program, "mapfile" | "readarray")
                     && args.iter().any(|w| {
@@ -189,10 +189,8 @@ impl Sites {
                 }
             }
             // Code run later or elsewhere (a trap, an alias, a callback) may assign any.
-            "eval" | "source" | "." | "trap" | "alias" | "enable" | "fc" | "bind" | "complete" => {
-                self.opaque = true;
-            }
-            _ => {}
+            Some(Assigns::RunsCode) => self.opaque = true,
+            None => {}
         }
     }
 }

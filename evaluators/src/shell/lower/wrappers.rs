@@ -220,24 +220,9 @@ fn sets_cdpath(cmd: &crate::shell::SimpleCommand) -> bool {
     let names = |t: &str| t == "CDPATH" || t.starts_with("CDPATH=") || t.starts_with("CDPATH+=");
     cmd.assignments.iter().any(|a| a == "CDPATH")
         || (cmd.args().iter().any(|w| w.literal().is_none_or(names))
-            && matches!(
-                cmd.program(),
-                Some(
-                    "declare"
-                        | "typeset"
-                        | "local"
-                        | "export"
-                        | "readonly"
-                        | "read"
-                        | "mapfile"
-                        | "readarray"
-                        | "printf"
-                        | "getopts"
-                        | "eval"
-                        | "source"
-                        | "."
-                )
-            ))
+            && cmd
+                .program()
+                .is_some_and(|p| crate::programs::assigns_variables(p).is_some()))
 }
 
 /// Whether the environment the command runs in (the one it is judged in) has a `CDPATH`:
