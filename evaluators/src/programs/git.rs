@@ -89,6 +89,8 @@ fn subcommands() -> &'static HashMap<&'static str, (Options, Kind)> {
         m.insert("merge-base", (Options::parse("a|all octopus independent is-ancestor fork-point"), Kind::Text));
         m.insert("name-rev", (Options::parse("tags refs=v exclude=v all name-only no-undefined always"), Kind::Text));
         m.insert("for-each-ref", (Options::parse("count=v shell perl python tcl sort=v format=v color=? points-at=v merged=v!o no-merged=v!o contains=v!o no-contains=v!o ignore-case omit-empty exclude=v"), Kind::Text));
+        // Only a dry run (`-n`) is read-only: `-f` and `-i` delete.
+        m.insert("clean", (Options::parse("n|dry-run d x X q|quiet e|exclude=v f|force!x i|interactive!x"), Kind::Meta));
         m.insert("count-objects", (Options::parse("v|verbose H|human-readable"), Kind::None));
         m.insert("check-ignore", (Options::parse("q|quiet v|verbose z n|non-matching no-index"), Kind::Meta));
         m.insert("check-attr", (Options::parse("a|all cached z source=v"), Kind::Meta));
@@ -200,7 +202,8 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
                 action |= matches!(
                     opt.display.as_str(),
                     "--get" | "--get-all" | "--get-regexp" | "--get-urlmatch" | "-l" | "--list"
-                );
+                ) || (sub == "clean"
+                    && matches!(opt.display.as_str(), "-n" | "--dry-run"));
                 patch |= matches!(
                     opt.display.as_str(),
                     "-p" | "-U"
@@ -582,6 +585,9 @@ fn subcommand_operands(
                 (Some("show"), _) => Err("`git remote show` contacts the remote".to_owned()),
                 _ => Err("`git remote` with a subcommand changes or contacts remotes".to_owned()),
             };
+        }
+        "clean" if !action => {
+            return Err("`git clean` deletes files unless it is a dry run (`-n`)".to_owned());
         }
         "stash" if !matches!(first, Some("list" | "show")) => {
             return Err("`git stash` changes the work tree unless it lists or shows".to_owned());

@@ -231,6 +231,8 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         "reset" if rest.iter().any(|w| w.literal() == Some("--hard")) => {
             j.write_inside(cmd, "discards uncommitted work", Risk::High);
         }
+        // A dry run only lists what it would delete.
+        "clean" if super::git_state::clean_is_dry_run(rest) => j.read_only(cmd),
         "clean"
             if rest
                 .iter()

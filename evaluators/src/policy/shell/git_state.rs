@@ -436,38 +436,17 @@ fn template(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
 /// `git clean` with `-f`: it deletes untracked (with `-x`/`-X` ignored) files, protected
 /// configuration and secrets among them, which `rm` may not delete either. A path it is
 /// given that is or holds protected configuration is the hard deny; otherwise any protected
-/// configuration or secret the work tree holds (at its top or in its dot-directories) and
-/// the index does not track is a binding ask.
+/// configuration or secret that git clean would delete (at any depth of the work tree, see
+/// [`clean_reaches`]) is a binding ask.
 fn clean(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
-    let texts: Vec<Option<&str>> = git.rest.iter().map(Word::literal).collect();
-    let short = |t: &str, c: char| t.starts_with('-') && !t.starts_with("--") && t.contains(c);
-    let dry = texts
-        .iter()
-        .any(|t| t.is_some_and(|t| short(t, 'n') || t == "--dry-run"));
-    let forced = texts
-        .iter()
-        .any(|t| t.is_none_or(|t| short(t, 'f') || t == "--force"));
-    if dry && !forced {
+    let how = CleanOptions::read(git.rest);
+    if how.dry && !how.forced {
         return;
     }
-    let mut options_done = false;
-    let mut paths = Vec::new();
-    let mut skip = false;
-    for (w, t) in git.rest.iter().zip(&texts) {
-        if std::mem::take(&mut skip) {
-            continue;
-        }
-        match t {
-            Some("--") if !options_done => options_done = true,
-            Some("-e" | "--exclude") if !options_done => skip = true,
-            Some(t) if !options_done && t.starts_with('-') => {}
-            _ => paths.push(w),
-        }
-    }
-    for w in &paths {
+    for w in &how.paths {
         j.protected_tree(cmd, w, false);
     }
-    if let Some(why) = clean_reaches(j, cmd, &paths) {
+    if let Some(why) = clean_reaches(j, cmd, &how) {
         binding(
             j,
             cmd,
@@ -477,11 +456,111 @@ fn clean(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
     }
 }
 
-/// Why `git clean` given `paths` (none: the whole work tree) may delete protected
-/// configuration or a secret, if it may: such a file at the top of the work tree or in one of
-/// its dot-directories, below the paths, that the index does not track; a path only known
-/// when it runs, a directory that cannot be listed or an index that cannot be read.
-fn clean_reaches(j: &Judge<'_>, cmd: &SimpleCommand, paths: &[&Word]) -> Option<String> {
+/// Whether the `git clean` options `rest` only list what it would delete (`-n` without `-f`).
+pub(super) fn clean_is_dry_run(rest: &[Word]) -> bool {
+    let how = CleanOptions::read(rest);
+    how.dry && !how.forced
+}
+
+/// What a `git clean` command line asks for, read as git reads it (short options clustered,
+/// `-e PATTERN` taking the rest of its cluster or the next word); a word only known when it
+/// runs counts as every option that widens what is deleted.
+#[derive(Default)]
+struct CleanOptions<'w> {
+    /// `-n`, `--dry-run`.
+    dry: bool,
+    /// `-f`, `--force` (or a word only known when it runs).
+    forced: bool,
+    /// `-f` given twice: nested repositories are deleted too (with `-d`).
+    forced_twice: bool,
+    /// `-d`: untracked directories are entered and deleted.
+    dirs: bool,
+    /// `-x` or `-X`: ignored files are deleted too (`-X` only them; read here as `-x`).
+    ignored: bool,
+    /// The pathspecs.
+    paths: Vec<&'w Word>,
+}
+
+impl<'w> CleanOptions<'w> {
+    fn read(rest: &'w [Word]) -> Self {
+        let mut how = Self::default();
+        let mut forces = 0;
+        let mut options_done = false;
+        let mut skip = false;
+        for w in rest {
+            if std::mem::take(&mut skip) {
+                continue;
+            }
+            let Some(t) = w.literal() else {
+                if options_done || !(w.prefix.is_empty() || w.prefix.starts_with('-')) {
+                    how.paths.push(w);
+                } else {
+                    // May be any option, or a pathspec.
+                    forces += 2;
+                    how.dirs = true;
+                    how.ignored = true;
+                    how.paths.push(w);
+                }
+                continue;
+            };
+            if options_done || !t.starts_with('-') || t == "-" {
+                how.paths.push(w);
+                continue;
+            }
+            match t {
+                "--" => options_done = true,
+                "--force" => forces += 1,
+                "--dry-run" => how.dry = true,
+                "--exclude" => skip = true,
+                _ if t.starts_with("--") => {
+                    // `--exclude=P`, `--quiet`, `--interactive`: no wider reach. An unknown
+                    // or abbreviated option (`--forc`) may be `--force`.
+                    if !t.starts_with("--exclude=")
+                        && !matches!(t, "--quiet" | "--interactive" | "--no-quiet")
+                    {
+                        forces += 1;
+                    }
+                }
+                _ => {
+                    for (i, c) in t.char_indices().skip(1) {
+                        match c {
+                            'f' => forces += 1,
+                            'n' => how.dry = true,
+                            'd' => how.dirs = true,
+                            'x' | 'X' => how.ignored = true,
+                            'e' => {
+                                skip = i + 1 == t.len();
+                                break;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        how.forced = forces > 0;
+        how.forced_twice = forces > 1;
+        // With a pathspec, untracked directories are entered whatever `-d` says.
+        how.dirs |= !how.paths.is_empty();
+        how
+    }
+}
+
+/// The most entries of the work tree [`clean_reaches`] looks at; past it the call is
+/// unmodeled.
+const MAX_CLEAN_ENTRIES: usize = 50_000;
+
+/// Why `git clean` as `how` asks may delete protected configuration or a secret, if it
+/// may. The work tree is walked as git clean walks it, at every depth: the repository's
+/// own `.git` and submodules (gitlinks) are left, untracked directories are entered only
+/// with `-d` (or a pathspec), a nested repository only with `-ff`, and files `.gitignore`
+/// and `.git/info/exclude` ignore are left unless `-x`/`-X`. Every file the index does not
+/// track below the pathspecs (a pathspec with a glob or magic: the whole tree) is one git
+/// may delete: `-e` patterns, the user's own excludes file and `-X` (which keeps files that
+/// are not ignored) are not read, which only widens what counts. A path only known when it
+/// runs, an entry that cannot be read, an index that cannot be read and a tree larger than
+/// [`MAX_CLEAN_ENTRIES`] count too.
+fn clean_reaches(j: &Judge<'_>, cmd: &SimpleCommand, how: &CleanOptions<'_>) -> Option<String> {
     let root = j.places.root().to_path_buf();
     // A repository with no index yet (nothing ever added) tracks nothing.
     let fresh = root.join(".git").is_dir() && !root.join(".git/index").exists();
@@ -490,10 +569,14 @@ fn clean_reaches(j: &Judge<'_>, cmd: &SimpleCommand, paths: &[&Word]) -> Option<
         return Some("the repository's index cannot be read".to_owned());
     };
     let mut prefixes = Vec::new();
-    for w in paths {
+    for w in &how.paths {
         let Some(t) = w.literal() else {
             return Some(format!("`{}` is only known when it runs", w.raw));
         };
+        if t.starts_with(':') || t.contains(['*', '?', '[', '\\']) {
+            prefixes.push(String::new());
+            continue;
+        }
         let located = j.places.locate(t, &cmd.cwd);
         match j.places.relative(&located.path) {
             Some(rel) => prefixes.push(rel.to_string_lossy().into_owned()),
@@ -510,10 +593,18 @@ fn clean_reaches(j: &Judge<'_>, cmd: &SimpleCommand, paths: &[&Word]) -> Option<
                     || p.starts_with(&format!("{rel}/"))
             })
     };
-    let at_risk = |rel: &str, is_dir: bool| -> Option<String> {
-        if !below(rel) || tracked.iter().any(|t| t == rel) {
-            return None;
+    let files: std::collections::HashSet<String> = tracked.iter().cloned().collect();
+    let mut dirs: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for t in &tracked {
+        let mut at = t.as_str();
+        while let Some((parent, _)) = at.rsplit_once('/') {
+            if !dirs.insert(parent.to_owned()) {
+                break;
+            }
+            at = parent;
         }
+    }
+    let at_risk = |rel: &str, is_dir: bool| -> Option<String> {
         let located = j.places.locate(rel, &WorkingDir::Root);
         if let Place::Sensitive(what) = &located.place {
             return Some(format!("the work tree holds `{rel}`, {what}"));
@@ -525,5 +616,224 @@ fn clean_reaches(j: &Judge<'_>, cmd: &SimpleCommand, paths: &[&Word]) -> Option<
             .protected(&located, rel, &WorkingDir::Root)
             .map(|what| format!("the work tree holds `{rel}`, {what}"))
     };
-    super::git::first_in_work_tree(&root, at_risk)
+    let files = std::sync::Arc::new(files);
+    let (dirs_entered, forced_twice) = (how.dirs, how.forced_twice);
+    let filter = {
+        let (root, files) = (root.clone(), files.clone());
+        move |entry: &ignore::DirEntry| {
+            let path = entry.path();
+            if !entry.file_type().is_some_and(|t| t.is_dir()) || path == root {
+                return true;
+            }
+            let Some(rel) = path.strip_prefix(&root).ok().and_then(|r| r.to_str()) else {
+                // A name that is not text: entered, and judged by what it holds.
+                return true;
+            };
+            // The repository's own git directory, a submodule, and (without `-ff`) a
+            // nested repository are left whole; so is an untracked directory without `-d`.
+            let nested = path.join(".git").exists() || rel.ends_with("/.git");
+            let leave = rel == ".git"
+                || files.contains(rel)
+                || (nested && !forced_twice)
+                || (!dirs_entered && !dirs.contains(rel));
+            !leave
+        }
+    };
+    let walker = ignore::WalkBuilder::new(&root)
+        .standard_filters(false)
+        .hidden(false)
+        .parents(false)
+        .ignore(false)
+        .git_global(false)
+        .git_ignore(!how.ignored)
+        .git_exclude(!how.ignored)
+        .require_git(false)
+        .follow_links(false)
+        .filter_entry(filter)
+        .build();
+    for (seen, entry) in walker.enumerate() {
+        if seen > MAX_CLEAN_ENTRIES {
+            return Some(format!(
+                "the work tree holds more than {MAX_CLEAN_ENTRIES} entries, more than are looked at"
+            ));
+        }
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => return Some(format!("the work tree cannot be read in full ({e})")),
+        };
+        let path = entry.path();
+        if path == root {
+            continue;
+        }
+        let Some(rel) = path.strip_prefix(&root).ok().map(|r| r.to_string_lossy()) else {
+            return Some(format!("`{}` is not below the work tree", path.display()));
+        };
+        let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+        if files.contains(rel.as_ref()) || !below(&rel) {
+            continue;
+        }
+        if let Some(why) = at_risk(&rel, is_dir) {
+            return Some(why);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use warrant_core::call::{EvaluationContext, PermissionMode, ToolCall};
+    use warrant_core::evaluator::{Evaluator, Stance, Verdict};
+
+    use crate::{PolicyConfig, PolicyEvaluator};
+
+    /// Runs `git` with `args` in `dir`, quietly; whether it succeeded.
+    fn git(dir: &std::path::Path, args: &[&str]) -> bool {
+        std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "core.hooksPath=/dev/null",
+            ])
+            .args(args)
+            .current_dir(dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
+    /// Writes `text` at `rel` below `root`, with its directories.
+    pub(super) fn put(root: &std::path::Path, rel: &str, text: &str) {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+
+    /// A workspace whose repository tracks `tracked` (committed), then holds `untracked`.
+    pub(super) fn repository(tracked: &[&str], untracked: &[&str]) -> Option<tempfile::TempDir> {
+        let ws = tempfile::tempdir().unwrap();
+        if !git(ws.path(), &["init", "-q"]) {
+            return None;
+        }
+        for rel in tracked {
+            put(ws.path(), rel, "x\n");
+        }
+        if !tracked.is_empty() {
+            assert!(git(ws.path(), &["add", "-A"]));
+            assert!(git(ws.path(), &["commit", "-qm", "i"]));
+        }
+        for rel in untracked {
+            put(ws.path(), rel, "SECRET=1\n");
+        }
+        Some(ws)
+    }
+
+    /// The policy's stance on `command` in `mode`, in the workspace `root`, with `home`.
+    pub(super) async fn stance(
+        root: &std::path::Path,
+        home: &std::path::Path,
+        mode: PermissionMode,
+        command: &str,
+    ) -> (Stance, String) {
+        let policy = PolicyEvaluator::new(&PolicyConfig {
+            home_dir: Some(home.to_path_buf()),
+            sensitive_paths: Vec::new(),
+            protected_paths: Vec::new(),
+        })
+        .unwrap();
+        let call = ToolCall::new(
+            "s1",
+            "c1",
+            "Bash",
+            serde_json::json!({ "command": command }),
+        );
+        let cx = EvaluationContext::new(mode, root);
+        match policy.evaluate(&call, &cx).await.unwrap() {
+            Verdict::Decide { stance, rationale } => (stance, rationale.reason),
+            other => panic!("{command}: {other:?}"),
+        }
+    }
+
+    /// Each command's stance in Full Access, every mismatch listed at once.
+    async fn expect(root: &std::path::Path, rows: &[(&str, bool)]) {
+        let home = tempfile::tempdir().unwrap();
+        let mut wrong = Vec::new();
+        for (command, stops) in rows {
+            let (s, why) = stance(root, home.path(), PermissionMode::FullAccess, command).await;
+            let stopped = matches!(s, Stance::HardDeny | Stance::RequireAsk);
+            if stopped != *stops {
+                wrong.push(format!("{command}: {s:?} ({why})"));
+            }
+        }
+        assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    }
+
+    #[tokio::test]
+    async fn git_clean_reaches_protected_files_at_any_depth() {
+        let Some(ws) = repository(
+            &["app/main.rs", "sub/keep", ".gitignore"],
+            &["app/.env", "notes.txt"],
+        ) else {
+            return;
+        };
+        expect(
+            ws.path(),
+            &[
+                // app/ is tracked: `-f` alone deletes its untracked `.env`.
+                ("git clean -f", true),
+                ("git clean --force", true),
+                ("git clean -f app", true),
+                ("git clean -f -- '*.env'", true),
+                ("git clean -f sub", false),
+                ("git clean -n", false),
+                ("git clean -fn", true),
+            ],
+        )
+        .await;
+        // Deeper, in a directory git does not track: only `-d` (or a pathspec) enters it.
+        let Some(ws) = repository(&["a.txt"], &["sub/dir/.envrc"]) else {
+            return;
+        };
+        expect(
+            ws.path(),
+            &[
+                ("git clean -f", false),
+                ("git clean -fd", true),
+                ("git clean -f -d", true),
+                ("git clean -fdx", true),
+                ("git clean -f sub", true),
+                ("git clean -fd other", false),
+            ],
+        )
+        .await;
+        // Ignored: only `-x`/`-X` delete it.
+        let Some(ws) = repository(&["a.txt", "lib/x.rs"], &[]) else {
+            return;
+        };
+        put(ws.path(), ".gitignore", "*.env\n");
+        put(ws.path(), "lib/.env", "K=1\n");
+        expect(
+            ws.path(),
+            &[
+                ("git clean -fd", false),
+                ("git clean -fdx", true),
+                ("git clean -fX", true),
+                ("git clean -f -x -e foo", true),
+            ],
+        )
+        .await;
+        // A nested repository is deleted only with `-ff`.
+        let Some(ws) = repository(&["a.txt"], &["nested/.env"]) else {
+            return;
+        };
+        assert!(git(&ws.path().join("nested"), &["init", "-q"]));
+        expect(
+            ws.path(),
+            &[("git clean -fd", false), ("git clean -ffd", true)],
+        )
+        .await;
+    }
 }
