@@ -35,7 +35,7 @@ fn value_options(program: &str) -> &'static [(&'static str, &'static str)] {
 /// How one option word of a writing program reads, as GNU getopt reads it: clusters of
 /// short options (`-vt DIR`, `-vtDIR`), long options by any unambiguous prefix
 /// (`--targ DIR`, `--target=DIR`).
-enum OptionValue<'t> {
+pub(super) enum OptionValue<'t> {
     /// Only flags.
     Flag,
     /// An option (by its short name, or its long one when it has none) with its value.
@@ -44,7 +44,7 @@ enum OptionValue<'t> {
     Next(&'static str),
 }
 
-fn option_value<'t>(program: &str, t: &'t str) -> OptionValue<'t> {
+pub(super) fn option_value<'t>(program: &str, t: &'t str) -> OptionValue<'t> {
     let options = value_options(program);
     let named = |short: &'static str, long: &'static str| if short == "-" { long } else { short };
     if let Some(long) = t.strip_prefix("--") {
@@ -81,6 +81,17 @@ fn option_value<'t>(program: &str, t: &'t str) -> OptionValue<'t> {
         }
     }
     OptionValue::Flag
+}
+
+/// The flags of the short-option word `t` (`-sft`): its letters up to the first that takes
+/// a value ([`option_value`] reads that one).
+pub(super) fn short_flags<'t>(program: &str, t: &'t str) -> impl Iterator<Item = char> + 't {
+    let options = value_options(program);
+    t.chars().skip(1).take_while(move |c| {
+        !options
+            .iter()
+            .any(|(s, _)| s.len() == 1 && s.starts_with(*c))
+    })
 }
 
 pub(super) fn writer(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {

@@ -631,17 +631,13 @@ pub(super) fn reads(j: &mut Judge<'_>, cmd: &SimpleCommand, paths: &[&Word]) {
     }
 }
 
+/// A network client talks to the network; what a downloader writes (the table's output
+/// options, read as [`super::reach::download_targets`] reads them) is judged as written.
 fn network(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
-    let args = cmd.args();
-    let out_flags: &[&str] = match program {
-        "curl" => &["-o", "--output"],
-        "wget" => &["-O", "--output-document"],
-        _ => &[],
-    };
-    for (i, w) in args.iter().enumerate() {
-        if w.literal().is_some_and(|t| out_flags.contains(&t))
-            && let Some(file) = args.get(i + 1).filter(|f| f.literal() != Some("-"))
-        {
+    if crate::programs::table::downloader(program).is_some()
+        && let Ok(files) = super::reach::download_targets(program, cmd)
+    {
+        for file in files.iter().filter(|f| f.literal() != Some("-")) {
             j.write(cmd, file, None);
         }
     }

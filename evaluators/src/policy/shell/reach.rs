@@ -172,351 +172,41 @@ fn written_words(script: &crate::shell::Script, cmd: &SimpleCommand) -> Vec<Word
     out
 }
 
-/// Options of `curl` whose value is the next word, long and short (`curl --help all`).
-const CURL_VALUED: &[&str] = &[
-    "-A",
-    "-C",
-    "-D",
-    "-E",
-    "-F",
-    "-H",
-    "-K",
-    "-P",
-    "-Q",
-    "-T",
-    "-U",
-    "-X",
-    "-Y",
-    "-b",
-    "-c",
-    "-d",
-    "-e",
-    "-h",
-    "-m",
-    "-o",
-    "-r",
-    "-t",
-    "-u",
-    "-w",
-    "-x",
-    "-y",
-    "-z",
-    "--abstract-unix-socket",
-    "--alt-svc",
-    "--aws-sigv4",
-    "--cacert",
-    "--capath",
-    "--cert",
-    "--cert-type",
-    "--ciphers",
-    "--config",
-    "--connect-timeout",
-    "--connect-to",
-    "--continue-at",
-    "--cookie",
-    "--cookie-jar",
-    "--create-file-mode",
-    "--crlfile",
-    "--curves",
-    "--data",
-    "--data-ascii",
-    "--data-binary",
-    "--data-raw",
-    "--data-urlencode",
-    "--delegation",
-    "--dns-interface",
-    "--dns-ipv4-addr",
-    "--dns-ipv6-addr",
-    "--dns-servers",
-    "--doh-url",
-    "--dump-header",
-    "--egd-file",
-    "--engine",
-    "--etag-compare",
-    "--etag-save",
-    "--expect100-timeout",
-    "--form",
-    "--form-string",
-    "--ftp-account",
-    "--ftp-alternative-to-user",
-    "--ftp-method",
-    "--ftp-port",
-    "--ftp-ssl-ccc-mode",
-    "--happy-eyeballs-timeout-ms",
-    "--header",
-    "--help",
-    "--hostpubmd5",
-    "--hostpubsha256",
-    "--hsts",
-    "--interface",
-    "--json",
-    "--keepalive-time",
-    "--key",
-    "--key-type",
-    "--krb",
-    "--libcurl",
-    "--limit-rate",
-    "--local-port",
-    "--login-options",
-    "--mail-auth",
-    "--mail-from",
-    "--mail-rcpt",
-    "--max-filesize",
-    "--max-redirs",
-    "--max-time",
-    "--netrc-file",
-    "--noproxy",
-    "--oauth2-bearer",
-    "--output",
-    "--output-dir",
-    "--parallel-max",
-    "--pass",
-    "--pinnedpubkey",
-    "--preproxy",
-    "--proto",
-    "--proto-default",
-    "--proto-redir",
-    "--proxy",
-    "--proxy-cacert",
-    "--proxy-capath",
-    "--proxy-cert",
-    "--proxy-cert-type",
-    "--proxy-ciphers",
-    "--proxy-crlfile",
-    "--proxy-header",
-    "--proxy-key",
-    "--proxy-key-type",
-    "--proxy-pass",
-    "--proxy-pinnedpubkey",
-    "--proxy-service-name",
-    "--proxy-tls13-ciphers",
-    "--proxy-tlsauthtype",
-    "--proxy-tlspassword",
-    "--proxy-tlsuser",
-    "--proxy-user",
-    "--proxy1.0",
-    "--pubkey",
-    "--quote",
-    "--random-file",
-    "--range",
-    "--rate",
-    "--referer",
-    "--request",
-    "--request-target",
-    "--resolve",
-    "--retry",
-    "--retry-delay",
-    "--retry-max-time",
-    "--sasl-authzid",
-    "--service-name",
-    "--socks4",
-    "--socks4a",
-    "--socks5",
-    "--socks5-gssapi-service",
-    "--socks5-hostname",
-    "--speed-limit",
-    "--speed-time",
-    "--stderr",
-    "--telnet-option",
-    "--tftp-blksize",
-    "--time-cond",
-    "--tls-max",
-    "--tls13-ciphers",
-    "--tlsauthtype",
-    "--tlspassword",
-    "--tlsuser",
-    "--trace",
-    "--trace-ascii",
-    "--unix-socket",
-    "--upload-file",
-    "--url",
-    "--url-query",
-    "--user",
-    "--user-agent",
-    "--write-out",
-];
+use crate::programs::table::Output as Effect;
 
-/// Options of `wget` whose value is the next word (GNU getopt: `-n` takes the rest of its
-/// word, `-nv`), short ones and the long ones that write or read a file of commands.
-const WGET_VALUED: &[&str] = &[
-    "-A",
-    "-B",
-    "-D",
-    "-I",
-    "-O",
-    "-P",
-    "-Q",
-    "-R",
-    "-T",
-    "-U",
-    "-X",
-    "-a",
-    "-e",
-    "-i",
-    "-l",
-    "-n",
-    "-o",
-    "-t",
-    "-w",
-    "--append-output",
-    "--config",
-    "--directory-prefix",
-    "--execute",
-    "--input-file",
-    "--output-document",
-    "--output-file",
-    "--save-cookies",
-    "--warc-file",
-    "--hsts-file",
-    "--rejected-log",
-    "--accept",
-    "--reject",
-    "--domains",
-    "--base",
-    "--tries",
-    "--timeout",
-    "--wait",
-    "--quota",
-    "--level",
-    "--user-agent",
-    "--header",
-    "--user",
-    "--password",
-    "--post-data",
-    "--post-file",
-    "--referer",
-    "--load-cookies",
-];
-
-/// What an option of a downloader does to the names it writes.
-#[derive(Clone, Copy, PartialEq)]
-enum Effect {
-    /// Its value is a file it writes.
-    File,
-    /// Its value is the directory downloads are written in.
-    Dir,
-    /// Downloads are written under the URL's file name (`curl -O`).
-    RemoteName,
-    /// What is written cannot be told from the text (a file of further options, names
-    /// the server gives, trees).
-    Unknown,
+/// The options of downloader `program` whose value is the next word (the table's).
+fn valued(program: &str) -> &'static [&'static str] {
+    crate::programs::table::downloader(program).map_or(&[], |d| d.valued)
 }
 
-/// The effect of a downloader's option on what it writes, by its full name, if any.
+/// The effect of a downloader's option on what it writes, by its full name, if any (the
+/// table's).
 fn effect(program: &str, option: &str) -> Option<Effect> {
-    use Effect::{Dir, File, RemoteName, Unknown};
-    let curl = program == "curl";
-    Some(match option {
-        "-o" | "--output" | "-D" | "--dump-header" | "-c" | "--cookie-jar" if curl => File,
-        "--trace" | "--trace-ascii" | "--stderr" | "--etag-save" | "--libcurl" | "--hsts"
-        | "--alt-svc"
-            if curl =>
-        {
-            File
-        }
-        "--output-dir" if curl => Dir,
-        "-O" | "--remote-name" | "--remote-name-all" if curl => RemoteName,
-        "-J" | "--remote-header-name" | "-K" | "--config" if curl => Unknown,
-        "-O" | "--output-document" | "-o" | "--output-file" | "-a" | "--append-output"
-        | "--save-cookies" | "--rejected-log" | "--hsts-file"
-            if !curl =>
-        {
-            File
-        }
-        "-P" | "--directory-prefix" if !curl => Dir,
-        "-e"
-        | "--execute"
-        | "-i"
-        | "--input-file"
-        | "--config"
-        | "-x"
-        | "--force-directories"
-        | "-r"
-        | "--recursive"
-        | "-m"
-        | "--mirror"
-        | "-p"
-        | "--page-requisites"
-        | "--content-disposition"
-        | "--warc-file"
-        | "-k"
-        | "--convert-links"
-        | "-F"
-        | "--force-html"
-        | "--input-metalink"
-        | "--metalink-over-http"
-        | "--backups"
-            if !curl =>
-        {
-            Unknown
-        }
-        _ => return None,
-    })
+    crate::programs::table::downloader(program)?
+        .outputs
+        .iter()
+        .find(|(o, _)| *o == option)
+        .map(|(_, e)| *e)
 }
 
 /// The long options of a downloader that change what it writes (see [`effect`]).
-fn writing_long_options(program: &str) -> &'static [&'static str] {
-    if program == "curl" {
-        &[
-            "--output",
-            "--dump-header",
-            "--cookie-jar",
-            "--trace",
-            "--trace-ascii",
-            "--stderr",
-            "--etag-save",
-            "--libcurl",
-            "--hsts",
-            "--alt-svc",
-            "--output-dir",
-            "--remote-name",
-            "--remote-name-all",
-            "--remote-header-name",
-            "--config",
-        ]
-    } else {
-        &[
-            "--output-document",
-            "--output-file",
-            "--append-output",
-            "--save-cookies",
-            "--rejected-log",
-            "--hsts-file",
-            "--directory-prefix",
-            "--execute",
-            "--input-file",
-            "--config",
-            "--force-directories",
-            "--recursive",
-            "--mirror",
-            "--page-requisites",
-            "--content-disposition",
-            "--warc-file",
-            "--convert-links",
-            "--force-html",
-            "--backups",
-            "--input-metalink",
-            "--metalink-over-http",
-        ]
-    }
+fn writing_long_options(program: &str) -> impl Iterator<Item = &'static str> {
+    crate::programs::table::downloader(program)
+        .map_or(&[][..], |d| d.outputs)
+        .iter()
+        .map(|(o, _)| *o)
+        .filter(|o| o.starts_with("--"))
 }
 
 /// The full name of long option `name` (`--output-doc` is `--output-document`, as both
 /// programs take an unambiguous abbreviation); `Err` when it abbreviates more than one
 /// option that writes, or one that writes and others.
 fn long_name(program: &str, name: &str) -> Result<String, ()> {
-    let valued = if program == "curl" {
-        CURL_VALUED
-    } else {
-        WGET_VALUED
-    };
-    let writing = writing_long_options(program);
-    if writing.contains(&name) || valued.contains(&name) {
+    let valued = valued(program);
+    if writing_long_options(program).any(|o| o == name) || valued.contains(&name) {
         return Ok(name.to_owned());
     }
-    let hits: Vec<&str> = writing
-        .iter()
-        .copied()
+    let hits: Vec<&str> = writing_long_options(program)
         .filter(|o| o.starts_with(name))
         .collect();
     match hits.as_slice() {
@@ -644,16 +334,13 @@ fn downloads(j: &mut Judge<'_>, cmd: &SimpleCommand) {
 /// long options abbreviated, names under `--output-dir` or `-P`, and the URL's file name
 /// (`curl -O`, `wget` without `-O`). `Err` says why they cannot be told. Words only known when
 /// they run are among the names (which may be one).
-fn download_targets(program: &str, cmd: &SimpleCommand) -> Result<Vec<Word>, String> {
+pub(super) fn download_targets(program: &str, cmd: &SimpleCommand) -> Result<Vec<Word>, String> {
     let args = cmd.args();
-    let valued = if program == "curl" {
-        CURL_VALUED
-    } else {
-        WGET_VALUED
-    };
+    let valued = valued(program);
     let mut files: Vec<String> = Vec::new();
     let mut dir: Option<String> = None;
-    let mut remote = program == "wget";
+    let mut remote =
+        crate::programs::table::downloader(program).is_some_and(|d| d.saves_by_default);
     let mut named_output = false;
     let mut urls: Vec<String> = Vec::new();
     let mut run_time_urls: Vec<Word> = Vec::new();
@@ -1539,6 +1226,8 @@ struct Operands<'w> {
 }
 
 fn operands(cmd: &SimpleCommand) -> Operands<'_> {
+    use super::files::OptionValue;
+    let program = cmd.program().unwrap_or_default();
     let mut out = Operands {
         positional: Vec::new(),
         target_dir: None,
@@ -1560,24 +1249,36 @@ fn operands(cmd: &SimpleCommand) -> Operands<'_> {
         };
         if text == "--" {
             done = true;
-        } else if let Some(long) = text.strip_prefix("--") {
-            let (name, value) = long.split_once('=').unwrap_or((long, ""));
-            match name {
-                "target-directory" if value.is_empty() => {
-                    out.target_dir = args.get(i).cloned();
-                    i += 1;
+            continue;
+        }
+        // The options' values as the program reads them (clusters, attached values,
+        // abbreviations: `-st DIR`, `--target=DIR`, `--targ DIR`).
+        match super::files::option_value(program, text) {
+            OptionValue::Flag => {}
+            OptionValue::Attached(name, value) => {
+                if name == "t" {
+                    out.target_dir = Some(Word::literal_text(value));
                 }
-                "target-directory" => out.target_dir = Some(Word::literal_text(value)),
-                "suffix" if value.is_empty() => i += 1,
-                "symbolic" | "symbolic-link" => out.symbolic = true,
-                "relative" => out.relative = true,
-                "recursive" | "archive" | "no-dereference" => out.keeps_links = true,
-                n if n.starts_with("preserve") => out.keeps_links = true,
-                _ => {}
             }
+            OptionValue::Next(name) => {
+                if name == "t" {
+                    out.target_dir = args.get(i).cloned();
+                }
+                i += 1;
+            }
+        }
+        if let Some(long) = text.strip_prefix("--") {
+            // A flag by any prefix of its name (`--sym`), an ambiguous one counted as each.
+            let name = long.split_once('=').map_or(long, |(n, _)| n);
+            let abbreviates = |full: &str| name.len() >= 2 && full.starts_with(name);
+            out.symbolic |= abbreviates("symbolic");
+            out.relative |= abbreviates("relative");
+            out.keeps_links |= ["recursive", "archive", "no-dereference", "preserve"]
+                .iter()
+                .any(|f| abbreviates(f))
+                || name.starts_with("preserve");
         } else {
-            let letters = &text[1..];
-            for (k, c) in letters.char_indices() {
+            for c in super::files::short_flags(program, text) {
                 match c {
                     's' => out.symbolic = true,
                     'r' => out.relative = true,
@@ -1585,19 +1286,6 @@ fn operands(cmd: &SimpleCommand) -> Operands<'_> {
                 }
                 if matches!(c, 'r' | 'R' | 'a' | 'd' | 'P' | 's') {
                     out.keeps_links = true;
-                }
-                if c == 't' || c == 'S' {
-                    let attached = &letters[k + 1..];
-                    let value = if attached.is_empty() {
-                        i += 1;
-                        args.get(i - 1).cloned()
-                    } else {
-                        Some(Word::literal_text(attached))
-                    };
-                    if c == 't' {
-                        out.target_dir = value;
-                    }
-                    break;
                 }
             }
         }
@@ -1973,10 +1661,9 @@ fn variable(j: &Judge<'_>, cmd: &SimpleCommand, name: &str) -> Option<Option<Str
             }
             continue;
         }
-        if !matches!(
-            c.program(),
-            Some("export" | "declare" | "typeset" | "local" | "readonly")
-        ) {
+        if c.program().and_then(crate::programs::assigns_variables)
+            != Some(crate::programs::Assigns::Declares)
+        {
             continue;
         }
         for w in c.args() {
@@ -2197,6 +1884,38 @@ mod download_tests {
     }
 
     #[test]
+    fn every_output_option_of_the_table_is_read() {
+        for d in crate::programs::table::DOWNLOADERS {
+            for (option, how) in d.outputs {
+                let cmd = format!("{} {option} out.txt http://h/x.bin", d.name);
+                match how {
+                    Effect::File => assert!(
+                        targets(&cmd).unwrap().contains(&"out.txt".to_owned()),
+                        "{cmd}"
+                    ),
+                    Effect::Dir => {
+                        // Saved under the URL's name, in that directory.
+                        let remote = if d.saves_by_default {
+                            ""
+                        } else {
+                            "--remote-name "
+                        };
+                        let cmd = format!("{} {remote}{option} out.txt http://h/x.bin", d.name);
+                        assert_eq!(targets(&cmd).unwrap(), ["out.txt/x.bin"], "{cmd}");
+                    }
+                    Effect::RemoteName => assert!(
+                        targets(&format!("{} {option} http://h/x.bin", d.name))
+                            .unwrap()
+                            .contains(&"x.bin".to_owned()),
+                        "{cmd}"
+                    ),
+                    Effect::Unknown => assert!(targets(&cmd).is_err(), "{cmd}"),
+                }
+            }
+        }
+    }
+
+    #[test]
     fn curl_short_options_cluster_and_take_attached_values() {
         assert_eq!(
             targets("curl -so a/b.json http://h/x").unwrap(),
@@ -2298,5 +2017,53 @@ mod download_tests {
         assert_eq!(targets("wget --output-doc=f http://h/x").unwrap(), ["f"]);
         assert_eq!(targets("wget -qO- http://h/x").unwrap(), ["-"]);
         assert_eq!(targets("wget -nv -o log http://h/x").unwrap(), ["log", "x"]);
+    }
+}
+
+#[cfg(test)]
+mod link_operand_tests {
+    use super::*;
+
+    /// The target directory, operands and flags `operands` reads in `command`.
+    fn read(command: &str) -> (Option<String>, Vec<String>, bool, bool) {
+        let script = crate::shell::parse(command).expect("parses");
+        let ops = operands(&script.commands[0]);
+        (
+            ops.target_dir.map(|w| w.text().to_owned()),
+            ops.positional.iter().map(|w| w.text().to_owned()).collect(),
+            ops.symbolic,
+            ops.keeps_links,
+        )
+    }
+
+    #[test]
+    fn link_options_are_read_as_gnu_getopt_reads_them() {
+        let into_d = |cmd: &str| {
+            let (dir, pos, symbolic, _) = read(cmd);
+            assert_eq!(dir.as_deref(), Some("d"), "{cmd}");
+            assert_eq!(pos, ["x"], "{cmd}");
+            assert!(symbolic, "{cmd}");
+        };
+        into_d("ln -s -t d x");
+        into_d("ln -st d x");
+        into_d("ln -std x");
+        into_d("ln -s --target-directory d x");
+        into_d("ln -s --target-directory=d x");
+        // Abbreviated long options, as getopt takes them.
+        into_d("ln -s --target d x");
+        into_d("ln -s --targ=d x");
+        into_d("ln --sym --target-d d x");
+        into_d("ln --sym --suf .bak -t d x");
+        into_d("ln -s --suf=.bak -t d x");
+        into_d("ln -sS .bak -t d x");
+        // Not options after `--`.
+        let (dir, pos, _, _) = read("ln -s -- -t d");
+        assert_eq!(dir, None);
+        assert_eq!(pos, ["-t", "d"]);
+        // Copies that keep links, by any prefix.
+        assert!(read("cp --arch a b").3);
+        assert!(read("cp --preserve=links a b").3);
+        assert!(read("cp -a a b").3);
+        assert!(!read("cp -f a b").3);
     }
 }
