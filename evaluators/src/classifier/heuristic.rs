@@ -1886,6 +1886,29 @@ impl Classifier for HeuristicClassifier {
             );
         }
         let places = self.policy.places(review.context);
+        // A tool is allowed by its name only when all of its input is read (issue 12).
+        if !shell
+            && c.behavior == Behavior::Allow
+            && let Some(why) = super::input::unread(
+                &call.tool_name,
+                &call.input,
+                &review.context.catalog,
+                &places,
+            )
+        {
+            c = worse(
+                c,
+                verdict(
+                    Behavior::Ask,
+                    Risk::Medium,
+                    Confidence::High,
+                    "unread_input",
+                    format!(
+                        "The reviewer allows a tool for what its name says only when it reads all of its input: {why}."
+                    ),
+                ),
+            );
+        }
         // Only a call that is otherwise allowed is worth the read of the repository's config.
         let hooks =
             (c.behavior == Behavior::Allow).then(|| repo_files(places.root(), places.home()));
@@ -2283,5 +2306,124 @@ mod tests {
         assert!(package_hook_key(&plain, &paths).is_none());
         let other = serde_json::json!({"file_path": "notes.json", "content": r#"{"husky": 1}"#});
         assert!(package_hook_key(&other, &["notes.json".to_owned()]).is_none());
+    }
+
+    /// The embedded reviewer's behaviour for one call in `auto` mode, in the workspace `root`
+    /// with the home directory `home` and the catalog `catalog`.
+    pub(super) async fn reviewed(
+        root: &std::path::Path,
+        home: &std::path::Path,
+        catalog: warrant_core::catalog::ToolCatalog,
+        tool: &str,
+        input: serde_json::Value,
+    ) -> warrant_core::decision::Behavior {
+        use super::super::{Classifier, Review};
+        let policy = crate::policy::PolicyEvaluator::new(&crate::policy::PolicyConfig {
+            home_dir: Some(home.to_path_buf()),
+            ..Default::default()
+        })
+        .expect("policy");
+        let reviewer = super::HeuristicClassifier::new(policy);
+        let call = warrant_core::call::ToolCall::new("s", "c", tool, input);
+        let mut cx = warrant_core::call::EvaluationContext::new(
+            warrant_core::call::PermissionMode::Auto,
+            root,
+        );
+        cx.catalog = std::sync::Arc::new(catalog);
+        let review = Review {
+            call: &call,
+            context: &cx,
+        };
+        reviewer
+            .classify(&review)
+            .await
+            .expect("classified")
+            .behavior
+    }
+
+    #[tokio::test]
+    async fn a_tool_is_allowed_by_its_name_only_when_its_whole_input_is_read() {
+        use warrant_core::catalog::{ToolCatalog, ToolDefinition, ToolKind};
+        use warrant_core::decision::Behavior;
+        let ws = tempfile::tempdir().expect("dir");
+        let home = tempfile::tempdir().expect("home");
+        std::fs::create_dir_all(ws.path().join("src")).expect("src");
+        std::fs::write(ws.path().join("src/main.rs"), "fn main() {}\n").expect("file");
+        let json = |t: &str| serde_json::from_str::<serde_json::Value>(t).expect("json");
+        let builtin = ToolCatalog::builtin;
+        for (tool, input) in [
+            ("Write", r#"{"file_path": "src/x.rs", "content": "x"}"#),
+            (
+                "MultiEdit",
+                r#"{"file_path": "src/main.rs", "edits": [{"old_string": "a", "new_string": "b"}]}"#,
+            ),
+            (
+                "mcp__fs__edit_file",
+                r#"{"path": "src/main.rs", "edits": [{"oldText": "a", "newText": "b"}], "dryRun": false}"#,
+            ),
+            (
+                "str_replace_based_edit_tool",
+                r#"{"command": "str_replace", "path": "src/main.rs", "old_str": "a", "new_str": "b"}"#,
+            ),
+        ] {
+            let got = reviewed(ws.path(), home.path(), builtin(), tool, json(input)).await;
+            assert_eq!(got, Behavior::Allow, "{tool} {input}");
+        }
+        for (tool, input) in [
+            (
+                "str_replace_based_edit_tool",
+                r#"{"command": "delete", "path": "src/main.rs"}"#,
+            ),
+            (
+                "str_replace_based_edit_tool",
+                r#"{"command": "rename", "path": "src/main.rs", "new_str": "/etc/x"}"#,
+            ),
+            (
+                "MultiEdit",
+                r#"{"file_path": "src/main.rs", "edits": [{"old_string": "a", "new_string": "b", "target": "/etc/passwd"}]}"#,
+            ),
+            (
+                "mcp__fs__edit_file",
+                r#"{"path": "src/main.rs", "edits": [], "dryRun": {"to": "/etc"}}"#,
+            ),
+            (
+                "Edit",
+                r#"{"file_path": "src/main.rs", "old_string": "a", "new_string": "b", "replace_all": ["/etc/passwd"]}"#,
+            ),
+            (
+                "write_file",
+                r#"{"path": "src/a.rs", "content": "x", "explanation": {"to": "~/.bashrc"}}"#,
+            ),
+        ] {
+            let got = reviewed(ws.path(), home.path(), builtin(), tool, json(input)).await;
+            assert_ne!(got, Behavior::Allow, "{tool} {input}");
+        }
+        // Another server's tool that shares a file tool's name.
+        let mut catalog = builtin();
+        catalog.tools.push(ToolDefinition {
+            id: "write_file".to_owned(),
+            label: "write_file".to_owned(),
+            kind: ToolKind::Mcp,
+            provider_ids: vec!["gdrive".to_owned()],
+            provider_names: vec!["Drive".to_owned()],
+            description: None,
+            input_schema: None,
+        });
+        let input = json(r#"{"path": "src/x.rs", "content": "x"}"#);
+        assert_eq!(
+            reviewed(
+                ws.path(),
+                home.path(),
+                builtin(),
+                "write_file",
+                input.clone()
+            )
+            .await,
+            Behavior::Allow
+        );
+        assert_ne!(
+            reviewed(ws.path(), home.path(), catalog, "write_file", input).await,
+            Behavior::Allow
+        );
     }
 }

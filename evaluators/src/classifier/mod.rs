@@ -3,6 +3,7 @@
 
 pub mod codes;
 mod heuristic;
+mod input;
 mod openai;
 mod reply;
 pub mod reviewer;

@@ -697,7 +697,21 @@ fn unmodeled_field<'a>(tool: &str, input: &'a Value, access: Access) -> Option<&
                         && p.get("character").is_some_and(count)
                 })
         }
-        _ => modeled.contains(&k),
+        // A reader's other fields steer how much is shown: one value or a list of them. A
+        // nested object may name a place of its own, which is not read.
+        _ => {
+            modeled.contains(&k)
+                && (access == Access::Write
+                    || match v {
+                        Value::Array(items) => {
+                            items.iter().all(|i| !i.is_array() && !i.is_object())
+                        }
+                        Value::Object(m) => {
+                            k == "file_filtering_options" && m.values().all(Value::is_boolean)
+                        }
+                        _ => true,
+                    })
+        }
     };
     input.as_object().and_then(|map| {
         map.iter()
