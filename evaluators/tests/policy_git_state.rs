@@ -154,7 +154,7 @@ async fn a_template_given_to_init_installs_hooks() {
 
 #[tokio::test]
 async fn git_clean_asks_when_it_may_delete_protected_configuration_or_secrets() {
-    use Stance::{DefaultAsk, HardDeny, RequireAsk};
+    use Stance::{DefaultAsk, HardDeny, PolicyAllow, RequireAsk};
     stances(
         false,
         true,
@@ -166,9 +166,9 @@ async fn git_clean_asks_when_it_may_delete_protected_configuration_or_secrets() 
             ("git clean -fdx .claude", HardDeny),
             ("git clean -ffdx -- .claude", HardDeny),
             ("git clean -fdx $D", RequireAsk),
-            // Paths that hold neither, and dry runs, stay as they were.
+            // Paths that hold neither stay as they were; a dry run only lists names.
             ("git clean -fdx src", DefaultAsk),
-            ("git clean -n", DefaultAsk),
+            ("git clean -n", PolicyAllow),
         ],
     )
     .await;
