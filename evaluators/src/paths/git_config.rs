@@ -620,6 +620,243 @@ pub(crate) fn remote_url_credential(path: &Path) -> Option<String> {
     why.map(|what| format!("`{}` may put a credential in them ({what})", path.display()))
 }
 
+/// Keys (lower case) known to hold no credential, each with whether its value also names
+/// no program, path, remote or other file, so that setting it changes nothing git runs. The
+/// one list of plain keys: what a call may print ([`credential_free_key`]) and what it may
+/// set ([`harmless_to_set`]) both read it.
+const PLAIN_KEYS: &[(&str, bool)] = &[
+    ("user.name", true),
+    ("user.email", true),
+    ("init.defaultbranch", true),
+    ("pull.rebase", true),
+    ("pull.ff", true),
+    ("push.default", true),
+    ("push.autosetupremote", true),
+    ("fetch.prune", true),
+    ("merge.conflictstyle", true),
+    ("rebase.autosquash", true),
+    ("rebase.autostash", true),
+    ("diff.algorithm", true),
+    ("color.ui", true),
+    ("core.autocrlf", true),
+    ("core.filemode", true),
+    ("core.ignorecase", true),
+    ("core.quotepath", true),
+    ("advice.detachedhead", true),
+    ("tag.sort", false),
+    ("commit.gpgsign", false),
+    ("tag.gpgsign", false),
+    ("gpg.format", false),
+    ("protocol.version", false),
+    ("merge.ff", false),
+    ("rebase.updaterefs", false),
+    ("diff.colormoved", false),
+    ("log.date", false),
+    ("status.showuntrackedfiles", false),
+    ("safe.directory", false),
+    ("feature.manyfiles", false),
+    ("index.version", false),
+    ("rerere.enabled", false),
+    ("column.ui", false),
+    ("help.autocorrect", false),
+    ("transfer.fsckobjects", false),
+];
+
+/// Whether setting the git configuration key `key` (any case) changes nothing git runs,
+/// reads or sends: a key of [`PLAIN_KEYS`] marked so.
+pub(crate) fn harmless_to_set(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    PLAIN_KEYS.iter().any(|(k, set)| *set && *k == key)
+}
+
+/// Whether a git configuration key (lower case) is one known to hold no credential: one of
+/// [`PLAIN_KEYS`], a `core` key but those naming a proxy, SSH command or askpass program, a
+/// key of git's own sections (`color`, `advice`, `gc`, `pack`, `submodule`) but a URL, and
+/// a branch's or remote's refs and modes. Any other key (`imap.pass`, `remote.origin.proxy`,
+/// a tool's own `azure.pat`) may hold one.
+pub(crate) fn credential_free_key(key: &str) -> bool {
+    // Sections whose keys are settings of git itself, never secrets.
+    const SECTIONS: &[&str] = &["color", "advice", "gc", "pack", "submodule"];
+    if PLAIN_KEYS.iter().any(|(k, _)| *k == key) {
+        return true;
+    }
+    let parts: Vec<&str> = key.split('.').collect();
+    match parts.as_slice() {
+        ["core", name] => !matches!(*name, "gitproxy" | "sshcommand" | "askpass"),
+        [section, ..] if SECTIONS.contains(section) => {
+            !parts.last().is_some_and(|n| n.ends_with("url"))
+        }
+        ["branch", .., "remote" | "merge" | "rebase" | "pushremote"] => true,
+        [
+            "remote",
+            ..,
+            "fetch" | "push" | "tagopt" | "prune" | "mirror",
+        ] => true,
+        _ => false,
+    }
+}
+
+/// What a `git config` read prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Printed<'a> {
+    /// Every key with its value (`--list`, `--get-regexp`, `get --regexp`, `--get-urlmatch`).
+    Every,
+    /// The values of one key (its name, any case).
+    Key(&'a str),
+}
+
+/// Why the configuration file `path` and the files it includes may show a secret in what a
+/// `git config` read prints (`printed`), if they may: a value of a key named for one
+/// (`http.extraHeader`, `*.token`, `*.password`, `sendemail.smtpPass`), a URL with a user
+/// or a query (`remote.*.url`, `url.<base>.insteadOf`'s base, `http.proxy`), a credential
+/// helper with more than a helper's name and options (`!f() { echo password=…; }; f`), or a
+/// value holding a token's or an authorization header's marks; or a file that cannot be
+/// read, an include not read here or includes nested too deep. A missing file prints
+/// nothing.
+pub(crate) fn printed_secret(
+    path: &Path,
+    home: Option<&Path>,
+    printed: Printed<'_>,
+) -> Option<String> {
+    secret_in(path, home, printed, 0).err()
+}
+
+fn secret_in(
+    file: &Path,
+    home: Option<&Path>,
+    printed: Printed<'_>,
+    depth: usize,
+) -> Result<(), String> {
+    if depth > MAX_INCLUDE_DEPTH {
+        return Err(format!("`{}` nests includes too deep", file.display()));
+    }
+    let Some(text) = read(file)? else {
+        return Ok(());
+    };
+    let mut includes = Vec::new();
+    let why = walk(&text, Keys::Any, |e| {
+        if let (Some("path"), "include" | "includeif") = (e.key, e.section) {
+            return match e.value.and_then(plain_path) {
+                Some(v) => {
+                    includes.push(v.to_owned());
+                    None
+                }
+                None => Some("an include whose path is not read here"),
+            };
+        }
+        let name = |key: &str| match e.sub {
+            Some(sub) => format!("{}.{sub}.{key}", e.section),
+            None => format!("{}.{key}", e.section),
+        };
+        match (printed, e.key) {
+            (Printed::Every, None) => (matches!(e.section, "url" | "http" | "credential")
+                && e.sub.is_some_and(url_may_hold_credential))
+            .then_some("a section named by a URL that may carry a credential"),
+            (Printed::Key(_), None) => None,
+            (Printed::Key(k), Some(key)) if !name(key).eq_ignore_ascii_case(k) => None,
+            (_, Some(key)) => secret_value(e.section, key, e.value?),
+        }
+    });
+    if let Some(why) = why {
+        return Err(format!("`{}` may hold a secret ({why})", file.display()));
+    }
+    for value in includes {
+        let included = if let Some(rest) = value.strip_prefix("~/") {
+            match home {
+                Some(home) => home.join(rest),
+                None => return Err(format!("`{}` includes `{value}`", file.display())),
+            }
+        } else if value.starts_with('~') {
+            return Err(format!("`{}` includes `{value}`", file.display()));
+        } else {
+            file.parent().unwrap_or_else(|| Path::new("/")).join(&value)
+        };
+        secret_in(&included, home, printed, depth + 1)?;
+    }
+    Ok(())
+}
+
+/// Why the value (lower-cased) of `section`'s `key` may be a secret, if it may (see
+/// [`printed_secret`]).
+fn secret_value(section: &str, key: &str, value: &str) -> Option<&'static str> {
+    const NAMES: &[&str] = &[
+        "token",
+        "password",
+        "passwd",
+        "pass",
+        "secret",
+        "extraheader",
+        "cookie",
+        "apikey",
+        "api-key",
+        "auth",
+    ];
+    const MARKS: &[&str] = &[
+        "ghp_",
+        "gho_",
+        "ghu_",
+        "ghs_",
+        "ghr_",
+        "github_pat_",
+        "glpat-",
+        "xoxb-",
+        "xoxp-",
+        "akia",
+        "bearer ",
+        "basic ",
+        "authorization",
+        "private-token",
+        "x-access-token",
+        "sshpass",
+        "password=",
+        "token=",
+        "secret=",
+    ];
+    if value.is_empty() {
+        return None;
+    }
+    let named = section != "credential"
+        && (key.ends_with("pat")
+            || NAMES
+                .iter()
+                .any(|n| key.contains(n) && !matches!(key, "askpass" | "cookiefile" | "authors")));
+    if named {
+        return Some("a key named for a secret");
+    }
+    if section == "credential" && key == "helper" {
+        let mut words = value.split_whitespace();
+        let plain = words.next().is_some_and(|w| {
+            !w.starts_with('!')
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_./~-".contains(c))
+        }) && words.all(|w| {
+            w.starts_with("--")
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_./~=-".contains(c))
+        });
+        if !plain {
+            return Some("a credential helper given more than a helper's name and options");
+        }
+    }
+    let url_key = key.ends_with("url")
+        || key.ends_with("insteadof")
+        || key.ends_with("proxy")
+        || section == "url";
+    if url_key && url_may_hold_credential(value) {
+        return Some("a URL that may carry a credential");
+    }
+    if let Some((_, after)) = value.split_once("://") {
+        let authority = after.split(['/', '?', '#']).next().unwrap_or_default();
+        if authority.contains('@') || after.contains('?') {
+            return Some("a URL that may carry a credential");
+        }
+    }
+    MARKS
+        .iter()
+        .any(|m| value.contains(m))
+        .then_some("a value with a token's or an authorization header's marks")
+}
+
 /// Whether `path` names a configuration git reads from a repository directory: `config`
 /// or `config.worktree` anywhere under a `.git` directory (the repository's own, a
 /// submodule's clone in `.git/modules/…`, a linked worktree's in `.git/worktrees/…`).
@@ -763,6 +1000,87 @@ mod tests {
         for unread in ["[core]\n\thooksPath = a\\tb\n", "[core\n\thooksPath = x\n"] {
             std::fs::write(home.path().join(".gitconfig"), unread).unwrap();
             assert!(outer_hooks_paths(Some(home.path())).is_err(), "{unread}");
+        }
+    }
+
+    #[test]
+    fn printed_configuration_is_searched_for_secrets_beyond_remote_urls() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config");
+        let check = |text: &str, printed: Printed<'_>| {
+            std::fs::write(&path, text).unwrap();
+            printed_secret(&path, Some(dir.path()), printed)
+        };
+        for secret in [
+            "[http]\n\textraHeader = AUTHORIZATION: basic eA==\n",
+            "[http \"https://github.com/\"]\n\textraheader = X-Custom: 1\n",
+            "[hub]\n\toauthtoken = abc\n",
+            "[github]\n\ttoken = abc\n",
+            "[sendemail]\n\tsmtpPass = hunter2\n",
+            "[azure]\n\tpat = abc\n",
+            "[credential]\n\thelper = \"!f() { echo password=abc; }; f\"\n",
+            "[credential]\n\thelper = !echo x\n",
+            "[url \"https://u:tok@github.com/\"]\n\tinsteadOf = https://github.com/\n",
+            "[url \"https://github.com/\"]\n\tinsteadOf = https://x:y@h/\n",
+            "[http]\n\tproxy = http://u:p@proxy:8080\n",
+            "[remote \"o\"]\n\turl = https://u:ghp_x@github.com/a\n",
+            "[alias]\n\tapi = !curl -H 'Authorization: token ghp_abc' https://api\n",
+            "[core]\n\tsshCommand = sshpass -p pw ssh\n",
+            "[tool]\n\tendpoint = https://h/x?key=abc\n",
+            "[include]\n\tpath = more\n",
+        ] {
+            if secret.contains("include") {
+                std::fs::write(dir.path().join("more"), "[gitlab]\n\ttoken = x\n").unwrap();
+            }
+            assert!(check(secret, Printed::Every).is_some(), "{secret}");
+        }
+        for clean in [
+            "[user]\n\tname = A\n\temail = a@b.c\n[core]\n\teditor = vim\n\thooksPath = .githooks\n",
+            "[credential]\n\thelper = store\n\thelper = cache --timeout=3600\n\tusername = me\n",
+            "[remote \"o\"]\n\turl = git@github.com:a/b.git\n[alias]\n\tst = status\n",
+            "[url \"git@github.com:\"]\n\tinsteadOf = https://github.com/\n",
+            "[http]\n\tcookieFile = ~/.cookies\n\tsslVerify = true\n",
+            "[core]\n\taskPass = /usr/bin/ksshaskpass\n",
+        ] {
+            assert_eq!(check(clean, Printed::Every), None, "{clean}");
+        }
+        // One key is printed: only its values count, and the files included.
+        let text = "[http]\n\textraheader = Authorization: Bearer x\n[user]\n\tname = A\n";
+        assert!(check(text, Printed::Key("http.extraHeader")).is_some());
+        assert_eq!(check(text, Printed::Key("user.name")), None);
+        assert_eq!(check(text, Printed::Key("http.sslverify")), None);
+        std::fs::write(dir.path().join("more"), "[http]\n\textraheader = x\n").unwrap();
+        let text = "[include]\n\tpath = more\n";
+        assert!(check(text, Printed::Key("http.extraheader")).is_some());
+        assert!(check("[include]\n\tpath = \"a\\\"b\"\n", Printed::Key("x.y")).is_some());
+        assert_eq!(
+            printed_secret(&dir.path().join("missing"), None, Printed::Every),
+            None
+        );
+    }
+
+    #[test]
+    fn one_list_of_plain_keys_answers_printing_and_setting() {
+        for key in [
+            "user.name",
+            "core.autocrlf",
+            "color.ui",
+            "advice.detachedhead",
+        ] {
+            assert!(harmless_to_set(key) && credential_free_key(key), "{key}");
+        }
+        assert!(harmless_to_set("User.Name"));
+        for key in ["safe.directory", "core.pager", "core.fsmonitor", "alias.x"] {
+            assert!(!harmless_to_set(key), "{key}");
+        }
+        assert!(credential_free_key("safe.directory") && credential_free_key("core.bare"));
+        for key in [
+            "http.extraheader",
+            "core.sshcommand",
+            "github.token",
+            "submodule.a.url",
+        ] {
+            assert!(!credential_free_key(key), "{key}");
         }
     }
 

@@ -556,7 +556,7 @@ fn subcommand_operands(
                     e.remote_urls = true;
                     continue;
                 }
-                if !credential_free_key(&key) {
+                if !crate::paths::git_config::credential_free_key(&key) {
                     return Err(format!(
                         "`git config {key}` may print a credential: only keys known to hold none are read"
                     ));
@@ -647,61 +647,6 @@ fn subcommand_operands(
             }));
             Ok(())
         }
-    }
-}
-
-/// Whether a git configuration key (lower case) is one known to hold no credential. Any other
-/// key (`imap.pass`, `remote.origin.proxy`, a tool's own `azure.pat`) may hold one.
-fn credential_free_key(key: &str) -> bool {
-    const KEYS: &[&str] = &[
-        "user.name",
-        "user.email",
-        "init.defaultbranch",
-        "pull.rebase",
-        "pull.ff",
-        "push.default",
-        "push.autosetupremote",
-        "fetch.prune",
-        "tag.sort",
-        "commit.gpgsign",
-        "tag.gpgsign",
-        "gpg.format",
-        "protocol.version",
-        "merge.conflictstyle",
-        "merge.ff",
-        "rebase.autosquash",
-        "rebase.autostash",
-        "rebase.updaterefs",
-        "diff.algorithm",
-        "diff.colormoved",
-        "log.date",
-        "status.showuntrackedfiles",
-        "safe.directory",
-        "feature.manyfiles",
-        "index.version",
-        "rerere.enabled",
-        "column.ui",
-        "help.autocorrect",
-        "transfer.fsckobjects",
-    ];
-    // Sections whose keys are settings of git itself, never secrets.
-    const SECTIONS: &[&str] = &["color", "advice", "gc", "pack", "submodule"];
-    if KEYS.contains(&key) {
-        return true;
-    }
-    let parts: Vec<&str> = key.split('.').collect();
-    match parts.as_slice() {
-        ["core", name] => !matches!(*name, "gitproxy" | "sshcommand" | "askpass"),
-        [section, ..] if SECTIONS.contains(section) => {
-            !parts.last().is_some_and(|n| n.ends_with("url"))
-        }
-        ["branch", .., "remote" | "merge" | "rebase" | "pushremote"] => true,
-        [
-            "remote",
-            ..,
-            "fetch" | "push" | "tagopt" | "prune" | "mirror",
-        ] => true,
-        _ => false,
     }
 }
 

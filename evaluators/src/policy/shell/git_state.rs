@@ -18,29 +18,6 @@ use crate::policy::codes::{FILESYSTEM_PROTECTED_CONFIG, FILESYSTEM_SENSITIVE_PAT
 use crate::policy::finding::quote;
 use crate::shell::{SimpleCommand, Word, WorkingDir};
 
-/// Configuration keys (lower case) whose values only choose among git's own behaviours and
-/// name no program, path, remote or other file: writing them changes nothing that runs.
-const HARMLESS_KEYS: &[&str] = &[
-    "user.name",
-    "user.email",
-    "init.defaultbranch",
-    "pull.rebase",
-    "pull.ff",
-    "push.default",
-    "push.autosetupremote",
-    "fetch.prune",
-    "merge.conflictstyle",
-    "rebase.autosquash",
-    "rebase.autostash",
-    "diff.algorithm",
-    "color.ui",
-    "core.autocrlf",
-    "core.filemode",
-    "core.ignorecase",
-    "core.quotepath",
-    "advice.detachedhead",
-];
-
 /// `git config` options that take the next word as their value.
 const CONFIG_WITH_VALUE: &[&str] = &[
     "-f",
@@ -179,7 +156,7 @@ fn deny(j: &mut Judge<'_>, cmd: &SimpleCommand, what: &str) {
     );
 }
 
-/// `git config`: a write of a key not in [`HARMLESS_KEYS`] (or of a key, or in a way, only
+/// `git config`: a write of a key not [`git_config::harmless_to_set`] (or of a key, or in a way, only
 /// known when it runs) is the hard deny of writing the configuration; a command that prints
 /// remote URLs is checked for credentials.
 fn config(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
@@ -260,7 +237,7 @@ fn config(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
         }
         let key = operands.first().map(|w| w.literal());
         let harmless = match key {
-            Some(Some(key)) => HARMLESS_KEYS.contains(&key.to_ascii_lowercase().as_str()),
+            Some(Some(key)) => git_config::harmless_to_set(key),
             _ => false,
         };
         // Renaming or removing a section, or editing, changes keys no word names.
@@ -304,17 +281,54 @@ fn config(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
     if sets {
         return;
     }
-    if file.is_some() {
-        return;
+    printed_config(j, cmd, scope, lists, &operands, file);
+}
+
+/// `git config` reading: what it prints (every key with `lists` or no key, else the key
+/// named first) is looked for a secret in the files `scope` (or `--file`) names and the files
+/// they include ([`git_config::printed_secret`]); one found is a binding ask, as reading
+/// `.git/config` itself is.
+fn printed_config(
+    j: &mut Judge<'_>,
+    cmd: &SimpleCommand,
+    scope: &str,
+    lists: bool,
+    operands: &[&Word],
+    file: Option<String>,
+) {
+    let printed = match operands.first().map(|w| w.literal()) {
+        _ if lists => git_config::Printed::Every,
+        None | Some(None) => git_config::Printed::Every,
+        Some(Some(key)) if git_config::credential_free_key(&key.to_ascii_lowercase()) => return,
+        Some(Some(key)) => git_config::Printed::Key(key),
+    };
+    let root = j.places.root();
+    let home = j.places.home();
+    let mut files = Vec::new();
+    match file {
+        // A blob of the repository is not read here.
+        Some(f) if f.is_empty() => return,
+        Some(f) => files.push(j.places.locate(&f, &cmd.cwd).path),
+        None => {
+            if !matches!(scope, "--global" | "--system") {
+                files.push(root.join(".git/config"));
+                files.push(root.join(".git/config.worktree"));
+            }
+            if scope != "--local" && scope != "--worktree" {
+                files.extend(git_config::outer_configs(home));
+            }
+        }
     }
-    let url_key = operands.iter().any(|w| {
-        w.literal().is_none_or(|t| {
-            let t = t.to_ascii_lowercase();
-            t.ends_with("url") || t.starts_with("url.") || t.starts_with("remote.")
-        })
-    });
-    if lists || url_key || operands.is_empty() {
-        remote_urls(j, cmd, scope);
+    if let Some(why) = files
+        .iter()
+        .find_map(|f| git_config::printed_secret(f, home, printed))
+    {
+        binding(
+            j,
+            cmd,
+            FILESYSTEM_SENSITIVE_PATH,
+            &format!("prints git configuration, and {why}"),
+        );
     }
 }
 
@@ -420,7 +434,7 @@ fn template(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
             let Some(key) = value.map(|v| v.split('=').next().unwrap_or_default()) else {
                 continue;
             };
-            if !HARMLESS_KEYS.contains(&key.to_ascii_lowercase().as_str()) {
+            if !git_config::harmless_to_set(key) {
                 return deny(
                     j,
                     cmd,
@@ -833,6 +847,54 @@ mod tests {
         expect(
             ws.path(),
             &[("git clean -fd", false), ("git clean -ffd", true)],
+        )
+        .await;
+    }
+
+    #[tokio::test]
+    async fn git_config_reads_that_print_secrets_bind_in_every_mode() {
+        let Some(ws) = repository(&["a.txt"], &[]) else {
+            return;
+        };
+        let config = ws.path().join(".git/config");
+        let mut text = std::fs::read_to_string(&config).unwrap();
+        text.push_str("[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic eA==\n[user]\n\tname = A\n[remote \"origin\"]\n\turl = https://github.com/a/b\n");
+        std::fs::write(&config, &text).unwrap();
+        expect(
+            ws.path(),
+            &[
+                ("git config -l", true),
+                ("git config --list --show-origin", true),
+                ("git config --local --list", true),
+                ("git config --get-regexp http", true),
+                ("git config get --all --regexp 'extra'", true),
+                ("git config list", true),
+                (
+                    "git config --get http.https://github.com/.extraheader",
+                    true,
+                ),
+                ("git config get http.https://github.com/.extraHeader", true),
+                ("git config --get user.name", false),
+                ("git config user.name", false),
+                ("git config --get remote.origin.url", false),
+                ("git config --global --list", false),
+            ],
+        )
+        .await;
+        // A file the configuration includes is printed too.
+        text.push_str("[include]\n\tpath = extra.cfg\n");
+        std::fs::write(&config, &text).unwrap();
+        put(
+            ws.path(),
+            ".git/extra.cfg",
+            "[gitlab]\n\ttoken = glpat-abc\n",
+        );
+        expect(
+            ws.path(),
+            &[
+                ("git config --get gitlab.token", true),
+                ("git config --get user.email", false),
+            ],
         )
         .await;
     }
