@@ -211,6 +211,21 @@ const PUBLIC_VARIABLES: &[&str] = &[
     "XDG_RUNTIME_DIR",
     "DISPLAY",
     "TZ",
+    // Toolchains' diagnostics and locations: filters, switches and directories.
+    "RUST_LOG",
+    "RUST_BACKTRACE",
+    "RUST_LIB_BACKTRACE",
+    "RUST_TEST_THREADS",
+    "CARGO_TARGET_DIR",
+    "CARGO_INCREMENTAL",
+    "GOOS",
+    "GOARCH",
+    "GOBIN",
+    "GOCACHE",
+    "GOMODCACHE",
+    "NODE_PATH",
+    "PYTHONPATH",
+    "LOG_LEVEL",
 ];
 
 /// Parts of a variable's name (lower-cased) that mark it as holding a credential, whatever
@@ -489,10 +504,11 @@ impl Builder {
             WordPiece::ParameterExpansion(_) => {
                 // `${X:-$(cmd)}`: defaults and patterns may hold substitutions of their own.
                 self.unknown();
-                let inner = source
-                    .trim_start_matches('$')
-                    .trim_start_matches('{')
-                    .trim_end_matches('}');
+                // One `${` and one `}` only: the closing brace of a nested expansion ends
+                // the word (`${HOME:+${GITHUB_TOKEN}}`).
+                let inner = source.strip_prefix('$').unwrap_or(source);
+                let inner = inner.strip_prefix('{').unwrap_or(inner);
+                let inner = inner.strip_suffix('}').unwrap_or(inner);
                 self.nested(inner);
             }
             WordPiece::CommandSubstitution(code)
@@ -699,5 +715,57 @@ mod parameters {
         assert_eq!(environment_variable("${Gh_Pat:-x}"), Some("Gh_Pat"));
         assert_eq!(environment_variable("$HOME"), None);
         assert_eq!(environment_variable("$1"), None);
+    }
+}
+
+#[cfg(test)]
+mod secret_variables {
+    use super::{parsed, secret_variable};
+
+    #[test]
+    fn a_braced_expansion_nested_in_a_default_is_read() {
+        for raw in [
+            "${HOME:+${AWS_SECRET_ACCESS_KEY}}",
+            "\"${HOME:+${GH_TOKEN}}\"",
+            "${NODE_ENV:-${GH_TOKEN}}",
+            "${HOME#${GH_TOKEN}}",
+            "${HOME:+x${GH_TOKEN}y}",
+            "${HOME:+${PATH:+${GH_TOKEN}}}",
+            "${HOME/x/${GH_TOKEN}}",
+        ] {
+            let lowered = parsed(raw).unwrap();
+            assert!(
+                lowered
+                    .code
+                    .iter()
+                    .any(|c| c == "$GH_TOKEN" || c == "$AWS_SECRET_ACCESS_KEY"),
+                "{raw}: {:?}",
+                lowered.code
+            );
+        }
+        let lowered = parsed("${HOME:+${github_pat}}").unwrap();
+        assert_eq!(lowered.environment, ["github_pat"]);
+    }
+
+    #[test]
+    fn toolchains_diagnostics_are_public_and_credentials_are_not() {
+        for s in [
+            "$RUST_LOG",
+            "${RUST_LOG:-unset}",
+            "${RUST_BACKTRACE-0}",
+            "${CARGO_TARGET_DIR:-target}",
+            "${GOOS}",
+        ] {
+            assert_eq!(secret_variable(s), None, "{s}");
+        }
+        for (s, name) in [
+            ("${AWS_SECRET_ACCESS_KEY:-x}", "AWS_SECRET_ACCESS_KEY"),
+            ("${GITHUB_TOKEN:-none}", "GITHUB_TOKEN"),
+            ("$RUST_LOG_TOKEN", "RUST_LOG_TOKEN"),
+            ("${RUST_LOGS}", "RUST_LOGS"),
+            ("$MY_APP_SETTING", "MY_APP_SETTING"),
+        ] {
+            assert_eq!(secret_variable(s), Some(name), "{s}");
+        }
     }
 }
