@@ -253,6 +253,134 @@ fn build_configured(root: &std::path::Path, script: Option<&shell::Script>) -> b
     }
 }
 
+/// Files a build tool looks for in every directory above the one it starts in, even above a
+/// project of its own, and builds, runs or loads code from: a manifest or workspace root it
+/// builds (cargo's `Cargo.toml`, an npm workspace root's `package.json`, whose `.npmrc` npm
+/// then reads, `go.work`), a task file it falls back to (just), a settings script (Gradle),
+/// configuration that loads plugins or writes elsewhere (pytest's `conftest.py` and ini files,
+/// mypy's, ESLint's and Prettier's JavaScript configuration, `tsconfig.json`'s `outDir`),
+/// MSBuild's imported properties and targets.
+const FOUND_ABOVE: &[(&str, &[&str])] = &[
+    ("cargo", &["Cargo.toml"]),
+    ("npm", &["package.json"]),
+    (
+        "pnpm",
+        &["package.json", "pnpm-workspace.yaml", ".pnpmfile.cjs"],
+    ),
+    ("yarn", &["package.json"]),
+    ("bun", &["package.json"]),
+    ("go", &["go.work", "go.mod"]),
+    ("just", &["justfile", "Justfile", "JUSTFILE", ".justfile"]),
+    ("gradle", &["settings.gradle", "settings.gradle.kts"]),
+    (
+        "pytest",
+        &[
+            "conftest.py",
+            "pytest.ini",
+            ".pytest.ini",
+            "pyproject.toml",
+            "tox.ini",
+            "setup.cfg",
+        ],
+    ),
+    (
+        "mypy",
+        &["mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"],
+    ),
+    (
+        "eslint",
+        &[
+            "package.json",
+            "eslint.config.js",
+            "eslint.config.mjs",
+            "eslint.config.cjs",
+            "eslint.config.ts",
+            "eslint.config.mts",
+            "eslint.config.cts",
+            ".eslintrc",
+            ".eslintrc.js",
+            ".eslintrc.cjs",
+            ".eslintrc.json",
+            ".eslintrc.yaml",
+            ".eslintrc.yml",
+        ],
+    ),
+    (
+        "prettier",
+        &[
+            "package.json",
+            ".prettierrc",
+            ".prettierrc.json",
+            ".prettierrc.json5",
+            ".prettierrc.yaml",
+            ".prettierrc.yml",
+            ".prettierrc.toml",
+            ".prettierrc.js",
+            ".prettierrc.cjs",
+            ".prettierrc.mjs",
+            ".prettierrc.ts",
+            ".prettierrc.cts",
+            ".prettierrc.mts",
+            "prettier.config.js",
+            "prettier.config.cjs",
+            "prettier.config.mjs",
+            "prettier.config.ts",
+            "prettier.config.cts",
+            "prettier.config.mts",
+        ],
+    ),
+    (
+        "jest",
+        &[
+            "package.json",
+            "jest.config.js",
+            "jest.config.ts",
+            "jest.config.mjs",
+            "jest.config.cjs",
+            "jest.config.json",
+        ],
+    ),
+    ("tsc", &["tsconfig.json"]),
+    (
+        "dotnet",
+        &[
+            "Directory.Build.props",
+            "Directory.Build.targets",
+            "Directory.Build.rsp",
+            "Directory.Packages.props",
+        ],
+    ),
+];
+
+/// What a build of the script reads above the workspace `root` (resolved) that may make it
+/// run a program from there, in words: build configuration in any directory above it (the
+/// tools read it from every directory above the one they start in: cargo's
+/// `.cargo/config.toml`, an npm workspace root's `.npmrc`, Maven's `.mvn`), or a file of
+/// [`FOUND_ABOVE`] a tool of the script walks up to. `None` when there is none.
+fn read_above(root: &std::path::Path, script: &shell::Script) -> Option<String> {
+    let programs: Vec<&str> = script.leaves().filter_map(|(_, c)| c.program()).collect();
+    for dir in root.ancestors().skip(1) {
+        if let Some(name) = crate::programs::build_config::runs_programs(dir) {
+            return Some(format!(
+                "`{}`, above the workspace, may name a program the build runs",
+                dir.join(name).display()
+            ));
+        }
+        let found = FOUND_ABOVE
+            .iter()
+            .filter(|(tool, _)| programs.contains(tool))
+            .flat_map(|(tool, names)| names.iter().map(move |n| (tool, n)))
+            .find(|(_, n)| std::fs::symlink_metadata(dir.join(n)).is_ok());
+        if let Some((tool, name)) = found {
+            return Some(format!(
+                "`{tool}` reads `{}`, above the workspace, and may build or run code from there",
+                dir.join(name).display()
+            ));
+        }
+    }
+    None
+}
+
 /// The directories the script's builds start in (resolved), each with every directory above
 /// it up to the workspace `root` (resolved); `None` when one is only known when it runs or
 /// lies outside the workspace.
@@ -1860,9 +1988,15 @@ impl Classifier for HeuristicClassifier {
         let builds = script.is_some_and(routine_builds);
         // A build that compiles and runs code from outside the workspace (a path or git
         // dependency, a `[patch]` from elsewhere) is not routine, and says why.
-        let outside = script
-            .filter(|_| builds)
-            .and_then(|s| build_code_outside(&review.context.workspace_root, s));
+        let outside = script.filter(|_| builds).and_then(|s| {
+            build_code_outside(&review.context.workspace_root, s).or_else(|| {
+                let root = &review.context.workspace_root;
+                read_above(
+                    &std::fs::canonicalize(root).unwrap_or_else(|_| root.clone()),
+                    s,
+                )
+            })
+        });
         let routine = builds
             && outside.is_none()
             && !build_configured(&review.context.workspace_root, script)
@@ -2425,5 +2559,95 @@ mod tests {
             reviewed(ws.path(), home.path(), catalog, "write_file", input).await,
             Behavior::Allow
         );
+    }
+
+    #[tokio::test]
+    async fn a_build_is_not_routine_when_a_directory_above_the_workspace_configures_it() {
+        use warrant_core::catalog::ToolCatalog;
+        use warrant_core::decision::Behavior;
+        let outer = tempfile::tempdir().expect("dir");
+        let home = tempfile::tempdir().expect("home");
+        let ws = outer.path().join("ws");
+        std::fs::create_dir_all(ws.join("src")).expect("ws");
+        std::fs::write(
+            ws.join("Cargo.toml"),
+            "[package]\nname = \"demo\"\nversion = \"0.1.0\"\n",
+        )
+        .expect("manifest");
+        std::fs::write(ws.join("src/main.rs"), "fn main() {}\n").expect("main");
+        std::fs::write(
+            ws.join("package.json"),
+            r#"{"name": "demo", "scripts": {"test": "node t.js"}}"#,
+        )
+        .expect("package");
+        let build = |line: &str| {
+            let input = serde_json::json!({ "command": line });
+            let (ws, home) = (ws.clone(), home.path().to_path_buf());
+            async move { reviewed(&ws, &home, ToolCatalog::builtin(), "Bash", input).await }
+        };
+        for line in [
+            "cargo build",
+            "cargo test",
+            "npm test",
+            "pytest",
+            "go build ./...",
+        ] {
+            assert_eq!(build(line).await, Behavior::Allow, "{line}");
+        }
+        // Configuration every build tool reads from the directories above the one it starts in.
+        for (file, text, lines) in [
+            (
+                ".cargo/config.toml",
+                "[build]\nrustc-wrapper = \"/tmp/evil\"\n",
+                &["cargo build", "cargo test", "npm test"][..],
+            ),
+            (
+                ".cargo/config",
+                "[target.x86_64-unknown-linux-gnu]\nrunner = \"/tmp/evil\"\n",
+                &["cargo run", "cargo test"][..],
+            ),
+            (
+                ".npmrc",
+                "script-shell=/tmp/evil\n",
+                &["npm test", "npm run build"][..],
+            ),
+            (
+                "package.json",
+                r#"{"workspaces": ["ws"]}"#,
+                &["npm test", "yarn test"][..],
+            ),
+            (
+                "Cargo.toml",
+                "[workspace]\nmembers = [\"ws\"]\n",
+                &["cargo build"][..],
+            ),
+            (
+                "go.work",
+                "go 1.22\nuse ./ws\n",
+                &["go build ./...", "go test ./..."][..],
+            ),
+            (
+                "conftest.py",
+                "import os\n",
+                &["pytest", "pytest -q tests"][..],
+            ),
+            ("justfile", "build:\n\ttouch /tmp/p\n", &["just build"][..]),
+            (
+                "Directory.Build.props",
+                "<Project/>\n",
+                &["dotnet build"][..],
+            ),
+        ] {
+            let path = outer.path().join(file);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+            std::fs::write(&path, text).expect("config");
+            for line in lines {
+                assert_ne!(build(line).await, Behavior::Allow, "{file}: {line}");
+            }
+            std::fs::remove_file(&path).expect("removed");
+        }
+        // A file only another tool walks up to leaves the build routine.
+        std::fs::write(outer.path().join("conftest.py"), "import os\n").expect("conftest");
+        assert_eq!(build("cargo build").await, Behavior::Allow);
     }
 }
