@@ -8,6 +8,16 @@
 //! `core.sshCommand`, aliases starting with `!`), where its hooks are (`core.hooksPath`), which
 //! file it loads (`include.path`) and where it sends the code (`remote.<name>.url`): writing it
 //! is writing protected configuration, which a person edits, never a call.
+//!
+//! Other subcommands write the repository's configuration too, only keys that run nothing
+//! (git 2.47, checked on a scratch repository): `git branch -u`/`--set-upstream-to`/`--track`,
+//! `git checkout --track`, `git switch --track=inherit` and `git push -u` write
+//! `branch.<name>.remote`, `.merge` (and `.rebase` under `branch.autoSetupRebase`);
+//! `git submodule init`/`sync` copy a submodule's `url` and `update` from `.gitmodules` with
+//! `active` (git refuses an `update = !command` there: "invalid value"), `git sparse-checkout
+//! init` writes `extensions.worktreeConfig` and `core.sparseCheckout`, `git worktree add`
+//! writes only below `.git/worktrees`. They are judged as the writes of the repository they
+//! are, never as writes of its configuration.
 
 use warrant_core::decision::Risk;
 use warrant_core::evaluator::Stance;
@@ -894,6 +904,31 @@ mod tests {
             &[
                 ("git config --get gitlab.token", true),
                 ("git config --get user.email", false),
+            ],
+        )
+        .await;
+    }
+
+    #[tokio::test]
+    async fn git_subcommands_that_write_only_keys_running_nothing_are_not_stopped() {
+        let Some(ws) = repository(&["a.txt"], &[]) else {
+            return;
+        };
+        assert!(git(ws.path(), &["branch", "feature"]));
+        expect(
+            ws.path(),
+            &[
+                ("git branch -u origin/main", false),
+                ("git branch --set-upstream-to=origin/main feature", false),
+                ("git branch --track t5 origin/main", false),
+                ("git switch -c t3 --track=inherit feature", false),
+                ("git submodule init", false),
+                ("git submodule sync", false),
+                ("git sparse-checkout init", false),
+                // Writing the keys themselves, or the remotes, stays stopped.
+                ("git config submodule.sm.update '!sh x'", true),
+                ("git config branch.main.remote origin", true),
+                ("git remote rename origin up", true),
             ],
         )
         .await;
