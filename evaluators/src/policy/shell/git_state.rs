@@ -112,6 +112,15 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         Some("remote") => remote(j, cmd, &git),
         Some("init" | "clone") => template(j, cmd, &git),
         Some("clean") => clean(j, cmd, &git),
+        // `git credential fill` and a helper's `get` (`git credential-store get`) print the
+        // password a helper keeps; `approve`/`reject` and a helper's `store`/`erase` write or
+        // erase it (`~/.git-credentials` for `store`).
+        Some(sub) if sub == "credential" || sub.starts_with("credential-") => binding(
+            j,
+            cmd,
+            FILESYSTEM_SENSITIVE_PATH,
+            "asks git's credential helpers for stored credentials, which it prints, stores or erases",
+        ),
         // `git lfs install --local` (`--worktree`; `uninstall` removes them) writes the
         // `filter.lfs.*` programs into the repository's configuration.
         Some("lfs")
@@ -929,6 +938,29 @@ mod tests {
                 ("git config submodule.sm.update '!sh x'", true),
                 ("git config branch.main.remote origin", true),
                 ("git remote rename origin up", true),
+            ],
+        )
+        .await;
+    }
+
+    #[tokio::test]
+    async fn git_credential_helpers_print_and_store_passwords_in_every_mode() {
+        let Some(ws) = repository(&["a.txt"], &[]) else {
+            return;
+        };
+        expect(
+            ws.path(),
+            &[
+                (
+                    "printf 'protocol=https\\nhost=github.com\\n\\n' | git credential fill",
+                    true,
+                ),
+                ("git credential approve < creds.txt", true),
+                ("git credential reject", true),
+                ("echo host=github.com | git credential-store get", true),
+                ("git credential-cache get", true),
+                ("git --no-pager credential fill", true),
+                ("git help credential", false),
             ],
         )
         .await;
