@@ -419,12 +419,65 @@ pub(crate) fn program_free(text: &str) -> Result<RepoSettings, &'static str> {
 /// A file that cannot be read, an include whose path is not read here, includes nested
 /// too deep, or an included file a call may write that may make git run a program.
 pub(crate) fn outer_hooks_paths(home: Option<&Path>) -> Result<Vec<String>, String> {
+    outer_hooks_paths_in(home, &process_var)
+}
+
+/// The most configuration entries `GIT_CONFIG_COUNT` may give that are read.
+const MAX_ENV_ENTRIES: usize = 100;
+
+/// [`outer_hooks_paths`] with the variables `var` gives. A file `GIT_CONFIG_GLOBAL` or
+/// `GIT_CONFIG_SYSTEM` names is the person's only where their own configuration is
+/// (`~/.gitconfig`, `/etc/gitconfig`, git's configuration directory); anywhere else (the
+/// workspace) a call may write it, and it must name no program, as a file included from
+/// there. Entries the environment gives (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_<n>`,
+/// `GIT_CONFIG_VALUE_<n>`) are the person's: their `core.hooksPath` counts and the files
+/// their `include.path` names are read as included files.
+fn outer_hooks_paths_in(home: Option<&Path>, var: Vars<'_>) -> Result<Vec<String>, String> {
     let mut found = Vec::new();
     let mut included = Vec::new();
-    for file in outer_configs(home) {
+    for file in outer_configs_in(home, var) {
         hooks_paths_in(&file, home, 0, &mut found, &mut included)?;
     }
-    let var = std::env::var_os("XDG_CONFIG_HOME").filter(|v| !v.is_empty());
+    for name in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
+        included.extend(var(name).map(PathBuf::from));
+    }
+    if let Some(count) = var("GIT_CONFIG_COUNT") {
+        let count = count
+            .to_str()
+            .and_then(|c| c.trim().parse::<usize>().ok())
+            .filter(|c| *c <= MAX_ENV_ENTRIES)
+            .ok_or("`GIT_CONFIG_COUNT` is not a count read here")?;
+        for i in 0..count {
+            let (Some(key), Some(value)) = (
+                var(&format!("GIT_CONFIG_KEY_{i}")),
+                var(&format!("GIT_CONFIG_VALUE_{i}")),
+            ) else {
+                return Err(format!("`GIT_CONFIG_KEY_{i}` or its value is missing"));
+            };
+            let key = key.to_string_lossy().to_ascii_lowercase();
+            let value = value.to_string_lossy().into_owned();
+            if key == "core.hookspath" {
+                found.push(value);
+            } else if key.starts_with("include") && key.ends_with(".path") {
+                let file = match value.strip_prefix("~/") {
+                    Some(rest) => home.ok_or("`~` without a home directory")?.join(rest),
+                    None => PathBuf::from(&value),
+                };
+                included.push(file.clone());
+                hooks_paths_in(&file, home, 1, &mut found, &mut included)?;
+            }
+        }
+    }
+    let person = [
+        home.map(|h| h.join(".gitconfig")),
+        Some(PathBuf::from("/etc/gitconfig")),
+    ];
+    let person: Vec<PathBuf> = person
+        .into_iter()
+        .flatten()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .collect();
+    let var = var("XDG_CONFIG_HOME");
     let git_dir = match (var, home) {
         (Some(xdg), _) => Some(Path::new(&xdg).join("git")),
         (None, Some(home)) => Some(home.join(".config/git")),
@@ -436,13 +489,13 @@ pub(crate) fn outer_hooks_paths(home: Option<&Path>) -> Result<Vec<String>, Stri
         let Ok(real) = std::fs::canonicalize(&file) else {
             continue;
         };
-        if git_dir.as_ref().is_some_and(|d| real.starts_with(d)) {
+        if git_dir.as_ref().is_some_and(|d| real.starts_with(d)) || person.contains(&real) {
             continue;
         }
         let text = super::small_file::read_text(&real)?.unwrap_or_default();
         if let Err(why) = program_free(&text) {
             return Err(format!(
-                "`{}`, which the user's git configuration includes, is a file a call may write, and holds {why}",
+                "`{}`, which the user's git configuration includes or the environment names, is a file a call may write, and holds {why}",
                 file.display()
             ));
         }
@@ -576,7 +629,19 @@ pub(crate) fn credential(path: &Path) -> Option<String> {
 /// `~/.config/git/config`) and the system one (`GIT_CONFIG_SYSTEM`, else `/etc/gitconfig`).
 /// The variables are the evaluating process's.
 pub(crate) fn outer_configs(home: Option<&Path>) -> Vec<std::path::PathBuf> {
-    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    outer_configs_in(home, &process_var)
+}
+
+/// An environment variable of the evaluating process, when set and not empty.
+fn process_var(name: &str) -> Option<std::ffi::OsString> {
+    std::env::var_os(name).filter(|v| !v.is_empty())
+}
+
+/// A reader of environment variables: the process's, or a test's.
+type Vars<'a> = &'a dyn Fn(&str) -> Option<std::ffi::OsString>;
+
+/// [`outer_configs`] with the variables `var` gives.
+fn outer_configs_in(home: Option<&Path>, var: Vars<'_>) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
     match var("GIT_CONFIG_GLOBAL") {
         Some(global) => files.push(global.into()),
@@ -1082,6 +1147,66 @@ mod tests {
         ] {
             assert!(!credential_free_key(key), "{key}");
         }
+    }
+
+    #[test]
+    fn a_configuration_the_environment_names_where_a_call_may_write_must_run_nothing() {
+        let home = tempfile::tempdir().unwrap();
+        let ws = tempfile::tempdir().unwrap();
+        let named = ws.path().join("agent.gitconfig");
+        std::fs::write(home.path().join(".gitconfig"), "[core]\n\tpager = delta\n").unwrap();
+        let vars = |pairs: Vec<(&'static str, String)>| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            }
+        };
+        let home_path = home.path();
+        let run = |text: &str, pairs: Vec<(&'static str, String)>| {
+            std::fs::write(&named, text).unwrap();
+            outer_hooks_paths_in(Some(home_path), &vars(pairs))
+        };
+        let file = named.display().to_string();
+        for name in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
+            for runs in [
+                "[core]\n\tfsmonitor = touch x\n",
+                "[core]\n\tpager = sh\n",
+                "[alias]\n\tx = !sh\n",
+                "[core]\n\tsshCommand = sh\n",
+            ] {
+                assert!(
+                    run(runs, vec![(name, file.clone())]).is_err(),
+                    "{name}: {runs}"
+                );
+            }
+            let found = run("[core]\n\thooksPath = .hooks\n", vec![(name, file.clone())]).unwrap();
+            assert!(found.contains(&".hooks".to_owned()), "{found:?}");
+        }
+        // The person's own file, named by the variable, stays trusted.
+        let own = home.path().join(".gitconfig").display().to_string();
+        assert!(run("", vec![("GIT_CONFIG_GLOBAL", own)]).is_ok());
+        // Entries given as variables: their hooks path counts, their includes are read.
+        let found = run(
+            "",
+            vec![
+                ("GIT_CONFIG_COUNT", "1".to_owned()),
+                ("GIT_CONFIG_KEY_0", "core.hooksPath".to_owned()),
+                ("GIT_CONFIG_VALUE_0", "/x/hooks".to_owned()),
+            ],
+        )
+        .unwrap();
+        assert!(found.contains(&"/x/hooks".to_owned()));
+        let included = vec![
+            ("GIT_CONFIG_COUNT", "1".to_owned()),
+            ("GIT_CONFIG_KEY_0", "include.path".to_owned()),
+            ("GIT_CONFIG_VALUE_0", file.clone()),
+        ];
+        assert!(run("[core]\n\tfsmonitor = x\n", included.clone()).is_err());
+        assert!(run("[user]\n\tname = a\n", included).is_ok());
+        assert!(run("", vec![("GIT_CONFIG_COUNT", "x".to_owned())]).is_err());
+        assert!(run("", vec![("GIT_CONFIG_COUNT", "2".to_owned())]).is_err());
     }
 
     #[test]

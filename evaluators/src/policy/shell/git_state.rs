@@ -104,11 +104,105 @@ pub(super) fn split(cmd: &SimpleCommand) -> Git<'_> {
     }
 }
 
+/// Variables naming a configuration file git reads (`GIT_CONFIG` only for `git config`).
+const CONFIG_FILE_VARIABLES: &[&str] = &["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"];
+
+/// The configuration files the script's environment makes the git command `cmd` read: the
+/// values of [`CONFIG_FILE_VARIABLES`] assigned for it (`GIT_CONFIG_GLOBAL=F git …`, through
+/// `env`) or exported anywhere in the script (a loop may export it before). `Err` names a
+/// value only known when it runs.
+fn config_files_of(j: &Judge<'_>, cmd: &SimpleCommand) -> Result<Vec<String>, String> {
+    let mut found = Vec::new();
+    let mut take = |name: &str, value: Option<&str>, raw: &str| -> Result<(), String> {
+        if !CONFIG_FILE_VARIABLES.contains(&name) {
+            return Ok(());
+        }
+        match value {
+            Some(v) if !v.is_empty() => found.push(v.to_owned()),
+            Some(_) => {}
+            None => {
+                return Err(format!(
+                    "`{raw}` names a configuration file only known when it runs"
+                ));
+            }
+        }
+        Ok(())
+    };
+    for (name, value) in cmd.assignments.iter().zip(&cmd.assignment_values) {
+        take(name, value.as_deref(), name)?;
+    }
+    for c in &j.script.commands {
+        let words = c.words.iter().skip(1);
+        if !matches!(c.program(), Some("export" | "declare" | "typeset" | "env")) {
+            continue;
+        }
+        for w in words {
+            let (name, value) = match w.literal() {
+                Some(t) => match t.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => continue,
+                },
+                None => match w.raw.split_once('=') {
+                    Some((n, _)) => (n, None),
+                    None => continue,
+                },
+            };
+            take(name, value, &w.raw)?;
+        }
+    }
+    Ok(found)
+}
+
+/// A configuration file the environment names for git ([`config_files_of`]) is read by git
+/// as configuration, whatever the command: it is a read of that file (a secret by name
+/// stops the call, one outside the workspace is judged as such), relative to a directory
+/// only known when `-C` moves it.
+fn environment_configs(
+    j: &mut Judge<'_>,
+    cmd: &SimpleCommand,
+    git: &Git<'_>,
+) -> Vec<std::path::PathBuf> {
+    let files = match config_files_of(j, cmd) {
+        Ok(files) => files,
+        Err(why) => {
+            binding(
+                j,
+                cmd,
+                FILESYSTEM_SENSITIVE_PATH,
+                &format!("reads git configuration the environment names, and {why}"),
+            );
+            return Vec::new();
+        }
+    };
+    let moved = git.global.iter().any(|w| {
+        w.literal().is_none_or(|t| {
+            t.starts_with("-C") || t.starts_with("--git-dir") || t.starts_with("--work-tree")
+        })
+    });
+    let mut paths = Vec::new();
+    for f in files {
+        if moved && !f.starts_with(['/', '~']) {
+            binding(
+                j,
+                cmd,
+                FILESYSTEM_SENSITIVE_PATH,
+                &format!("reads `{f}` as git configuration, relative to a directory `-C` chooses"),
+            );
+            continue;
+        }
+        let word = Word::literal_text(&f);
+        j.read(cmd, &word);
+        paths.push(j.places.locate(&f, &cmd.cwd).path);
+    }
+    paths
+}
+
 /// Judges the git command `cmd` for what it does to git's own state.
 pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let git = split(cmd);
+    let env_files = environment_configs(j, cmd, &git);
     match git.sub {
-        Some("config") => config(j, cmd, &git),
+        Some("config") => config(j, cmd, &git, &env_files),
         Some("remote") => remote(j, cmd, &git),
         Some("init" | "clone") => template(j, cmd, &git),
         Some("clean") => clean(j, cmd, &git),
@@ -178,7 +272,7 @@ fn deny(j: &mut Judge<'_>, cmd: &SimpleCommand, what: &str) {
 /// `git config`: a write of a key not [`git_config::harmless_to_set`] (or of a key, or in a way, only
 /// known when it runs) is the hard deny of writing the configuration; a command that prints
 /// remote URLs is checked for credentials.
-fn config(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
+fn config(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>, env_files: &[std::path::PathBuf]) {
     let mut operands: Vec<&Word> = Vec::new();
     let (mut reads, mut writes, mut lists, mut file, mut scope) = (false, false, false, None, "");
     let mut options_done = false;
@@ -300,7 +394,7 @@ fn config(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
     if sets {
         return;
     }
-    printed_config(j, cmd, scope, lists, &operands, file);
+    printed_config(j, cmd, scope, lists, &operands, file, env_files);
 }
 
 /// `git config` reading: what it prints (every key with `lists` or no key, else the key
@@ -314,6 +408,7 @@ fn printed_config(
     lists: bool,
     operands: &[&Word],
     file: Option<String>,
+    env_files: &[std::path::PathBuf],
 ) {
     let printed = match operands.first().map(|w| w.literal()) {
         _ if lists => git_config::Printed::Every,
@@ -323,7 +418,9 @@ fn printed_config(
     };
     let root = j.places.root();
     let home = j.places.home();
-    let mut files = Vec::new();
+    // Files the environment names replace the global and system ones, or (`GIT_CONFIG`)
+    // the repository's: all are read.
+    let mut files = env_files.to_vec();
     match file {
         // A blob of the repository is not read here.
         Some(f) if f.is_empty() => return,
@@ -961,6 +1058,38 @@ mod tests {
                 ("git credential-cache get", true),
                 ("git --no-pager credential fill", true),
                 ("git help credential", false),
+            ],
+        )
+        .await;
+    }
+
+    #[tokio::test]
+    async fn a_configuration_file_the_environment_names_is_read_as_git_reads_it() {
+        let Some(ws) = repository(&["a.txt"], &[]) else {
+            return;
+        };
+        put(ws.path(), ".env", "TOKEN=abc\n");
+        put(ws.path(), "tok.cfg", "[hub]\n\toauthtoken = abc\n");
+        put(ws.path(), "plain.cfg", "[user]\n\tname = a\n");
+        expect(
+            ws.path(),
+            &[
+                ("GIT_CONFIG_GLOBAL=.env git config -l", true),
+                ("GIT_CONFIG_SYSTEM=.env git status", true),
+                ("export GIT_CONFIG_GLOBAL=.env; git log", true),
+                ("env GIT_CONFIG_GLOBAL=.env git status", true),
+                ("GIT_CONFIG=.env git config --list", true),
+                ("GIT_CONFIG_GLOBAL=tok.cfg git config -l", true),
+                (
+                    "GIT_CONFIG_GLOBAL=tok.cfg git config --get hub.oauthtoken",
+                    true,
+                ),
+                ("GIT_CONFIG_GLOBAL=plain.cfg git -C src config -l", true),
+                ("GIT_CONFIG_GLOBAL=plain.cfg git config -l", false),
+                (
+                    "GIT_CONFIG_GLOBAL=plain.cfg git config --get user.name",
+                    false,
+                ),
             ],
         )
         .await;
