@@ -381,6 +381,16 @@ fn read_above(root: &std::path::Path, script: &shell::Script) -> Option<String> 
     None
 }
 
+/// What a build reads from the person's home directory `home` that may make it run a program
+/// from elsewhere, in words (see [`crate::programs::build_config::user_runs_programs`]:
+/// `~/.cargo/config.toml`, `~/.npmrc`, `~/.mavenrc`, Gradle's init scripts, …); `None` when
+/// there is none.
+fn read_from_home(home: &std::path::Path) -> Option<String> {
+    crate::programs::build_config::user_runs_programs(home).map(|name| {
+        format!("`~/{name}`, the user's configuration, may name a program the build runs")
+    })
+}
+
 /// The directories the script's builds start in (resolved), each with every directory above
 /// it up to the workspace `root` (resolved); `None` when one is only known when it runs or
 /// lies outside the workspace.
@@ -1989,13 +1999,15 @@ impl Classifier for HeuristicClassifier {
         // A build that compiles and runs code from outside the workspace (a path or git
         // dependency, a `[patch]` from elsewhere) is not routine, and says why.
         let outside = script.filter(|_| builds).and_then(|s| {
-            build_code_outside(&review.context.workspace_root, s).or_else(|| {
-                let root = &review.context.workspace_root;
-                read_above(
-                    &std::fs::canonicalize(root).unwrap_or_else(|_| root.clone()),
-                    s,
-                )
-            })
+            build_code_outside(&review.context.workspace_root, s)
+                .or_else(|| {
+                    let root = &review.context.workspace_root;
+                    read_above(
+                        &std::fs::canonicalize(root).unwrap_or_else(|_| root.clone()),
+                        s,
+                    )
+                })
+                .or_else(|| self.policy.home_dir().and_then(read_from_home))
         });
         let routine = builds
             && outside.is_none()
@@ -2649,5 +2661,62 @@ mod tests {
         // A file only another tool walks up to leaves the build routine.
         std::fs::write(outer.path().join("conftest.py"), "import os\n").expect("conftest");
         assert_eq!(build("cargo build").await, Behavior::Allow);
+    }
+
+    #[tokio::test]
+    async fn a_build_is_not_routine_when_the_users_configuration_names_a_program() {
+        use warrant_core::catalog::ToolCatalog;
+        use warrant_core::decision::Behavior;
+        let ws = tempfile::tempdir().expect("dir");
+        let home = tempfile::tempdir().expect("home");
+        std::fs::write(ws.path().join("Cargo.toml"), "[package]\nname = \"demo\"\n")
+            .expect("manifest");
+        std::fs::write(ws.path().join("package.json"), r#"{"name": "demo"}"#).expect("package");
+        let build = |line: &str| {
+            let input = serde_json::json!({ "command": line });
+            let (ws, home) = (ws.path().to_path_buf(), home.path().to_path_buf());
+            async move { reviewed(&ws, &home, ToolCatalog::builtin(), "Bash", input).await }
+        };
+        for line in ["cargo build", "npm test", "mvn test", "go test ./..."] {
+            assert_eq!(build(line).await, Behavior::Allow, "{line}");
+        }
+        // A registry and a token steer nothing.
+        std::fs::write(
+            home.path().join(".npmrc"),
+            "registry=https://registry.npmjs.org/\n",
+        )
+        .expect("npmrc");
+        assert_eq!(build("npm test").await, Behavior::Allow);
+        for (file, text, line) in [
+            (
+                ".cargo/config.toml",
+                "[build]\nrustc-wrapper = \"/tmp/w\"\n",
+                "cargo build",
+            ),
+            (
+                ".cargo/config",
+                "[target.x86_64-unknown-linux-gnu]\nrunner = \"/tmp/r\"\n",
+                "cargo test",
+            ),
+            (".npmrc", "script-shell=/tmp/sh\n", "npm test"),
+            (".mavenrc", "MAVEN_OPTS=-javaagent:/tmp/a.jar\n", "mvn test"),
+            (".gradle/init.d/x.gradle", "allprojects {}\n", "gradle test"),
+            (
+                ".config/go/env",
+                "GOFLAGS=-toolexec=/tmp/x\n",
+                "go test ./...",
+            ),
+            (".bunfig.toml", "[run]\nshell = \"/tmp/sh\"\n", "bun test"),
+        ] {
+            let path = home.path().join(file);
+            let had = path.exists().then(|| std::fs::read(&path).expect("read"));
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+            std::fs::write(&path, text).expect("config");
+            assert_ne!(build(line).await, Behavior::Allow, "{file}: {line}");
+            match had {
+                Some(old) => std::fs::write(&path, old).expect("restored"),
+                None => std::fs::remove_file(&path).expect("removed"),
+            }
+        }
     }
 }

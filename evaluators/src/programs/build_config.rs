@@ -162,6 +162,35 @@ pub(crate) fn runs_programs(dir: &Path) -> Option<&'static str> {
     None
 }
 
+/// Files in a person's home directory that make a build tool run a program, besides those it
+/// reads in every directory ([`runs_programs`]: `~/.cargo/config.toml`, `~/.npmrc`, …):
+/// Maven's start-up script (`mvn` sources `~/.mavenrc`), Gradle's init scripts and JVM
+/// options, Go's environment file (`GOFLAGS=-toolexec=…`), bun's global configuration, mypy's
+/// user configuration (its plugins).
+const USER_FILES: &[&str] = &[
+    ".mavenrc",
+    ".m2/extensions.xml",
+    ".gradle/init.gradle",
+    ".gradle/init.gradle.kts",
+    ".gradle/init.d",
+    ".gradle/gradle.properties",
+    ".config/go/env",
+    ".bunfig.toml",
+    ".config/.bunfig.toml",
+    ".config/mypy/config",
+];
+
+/// The first file in the home directory `home` that configures a build tool to run a program
+/// from elsewhere, as the path from `home`; a file that cannot be read counts.
+pub(crate) fn user_runs_programs(home: &Path) -> Option<&'static str> {
+    runs_programs(home).or_else(|| {
+        USER_FILES
+            .iter()
+            .find(|n| std::fs::symlink_metadata(home.join(n)).is_ok())
+            .copied()
+    })
+}
+
 /// Whether the configuration file at `path` (one of the names a toolchain reads) may name a
 /// program to run: files whose keys are read are judged by what they hold, others count.
 pub(crate) fn names_program(path: &Path) -> bool {
