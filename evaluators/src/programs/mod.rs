@@ -83,6 +83,10 @@ pub struct Effects {
     /// -L`, `du -L`, `tree -l`, `fd -L`): then no link below them may leave the workspace, or
     /// the names and sizes of what lies outside are printed.
     pub walks_links: bool,
+    /// Whether each path it reads ([`Effects::reads`]) is a list of names whose every file
+    /// it reads as well (`sha256sum -c SUMS`): the names are only known from the lists'
+    /// contents.
+    pub lists: bool,
     /// Whether it prints the URLs of the repository's remotes (`git remote -v`, `git config
     /// remote.origin.url`): then the repository configuration must hold no credential.
     pub remote_urls: bool,
@@ -311,6 +315,8 @@ struct Flags {
     names: Vec<Option<String>>,
     /// Name globs a search leaves out.
     excludes: Vec<String>,
+    /// The operands are lists of names it reads too (`sha256sum -c`).
+    lists: bool,
     /// `rg -g`: globs override the ignore files.
     globbed: bool,
 }
@@ -372,6 +378,7 @@ fn options(items: Vec<Item<'_>>, e: &mut Effects, flags: &mut Flags) -> Result<V
                 flags.files |= opt.has('F');
                 flags.no_index |= opt.has('N');
                 flags.no_ignore |= opt.has('I');
+                flags.lists |= opt.has('S');
                 let text = value.as_ref().and_then(Word::literal).map(str::to_owned);
                 if opt.has('i') {
                     flags.names.push(text.clone());
@@ -492,6 +499,14 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
                     .into_iter()
                     .map(|root| tree(root, &flags, true, false)),
             );
+        }
+        // Without a list, the names are read from its input.
+        Operands::Paths if flags.lists && operands.is_empty() => {
+            return Err("it reads the files a list on its input names".to_owned());
+        }
+        Operands::Paths if flags.lists => {
+            e.lists = true;
+            e.reads.extend(operands);
         }
         Operands::Paths => e.reads.extend(operands),
         Operands::Meta => {
@@ -2192,6 +2207,25 @@ mod tests {
             Model::Modeled(e) => panic!("{text}: modeled as {e:?}"),
             Model::Unmodeled(why) => why,
         }
+    }
+
+    #[test]
+    fn a_check_of_sums_reads_its_lists_and_what_they_name() {
+        let e = modeled("sha256sum -c SUMS");
+        assert!(e.lists);
+        assert_eq!(e.reads, [Word::literal_text("SUMS")]);
+        let e = modeled("md5sum --check --quiet --ignore-missing a.md5 b.md5");
+        assert!(e.lists);
+        assert_eq!(e.reads.len(), 2);
+        assert!(modeled("sha256sum -wc SUMS").lists);
+        // Without a list the names come from its input.
+        unmodeled("sha256sum -c");
+        unmodeled("sha256sum --check");
+        // Computing sums reads the files given, no list.
+        assert!(!modeled("sha256sum a b").lists);
+        // `cksum -c` and `shasum -c` are not read as the GNU digests' check.
+        unmodeled("cksum -c SUMS");
+        unmodeled("shasum -c SUMS");
     }
 
     #[test]

@@ -11,7 +11,8 @@
 //!   `!H` hidden files are searched too; `!p` the pattern is given by this option, so every
 //!   operand is a path; `!F` the program lists files instead of searching them; `!N` the
 //!   operands are plain paths (`git diff --no-index`); `!o` the value is optional when the
-//!   option is the last argument; `!2` the option takes a second value (`--arg NAME VALUE`).
+//!   option is the last argument; `!2` the option takes a second value (`--arg NAME VALUE`);
+//!   `!S` the operands are lists of sums, each file a list names read too (`sha256sum -c`).
 
 use std::collections::HashMap;
 

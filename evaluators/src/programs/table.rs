@@ -687,6 +687,7 @@ pub static PROGRAMS: &[Program] = &[
         "a|all d|data f|print-file-name n|bytes=v t|radix=v e|encoding=v w|include-all-whitespace s|output-separator=v help version",
         Paths,
     ),
+    // `-c` reads lists of sums, and every file a list names.
     p(
         &[
             "md5sum",
@@ -696,10 +697,13 @@ pub static PROGRAMS: &[Program] = &[
             "sha384sum",
             "sha512sum",
             "b2sum",
-            "cksum",
-            "sum",
-            "shasum",
         ],
+        FileReader,
+        "b|binary t|text z|zero tag untagged l|length=v c|check!S ignore-missing quiet status strict w|warn help version",
+        Paths,
+    ),
+    p(
+        &["cksum", "sum", "shasum"],
         FileReader,
         "b|binary t|text z|zero tag untagged l|length=v a|algorithm=v base64 raw r s|sysv help version",
         Paths,

@@ -1090,3 +1090,128 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         None => j.write_inside(cmd, "creates or extracts an archive", Risk::Medium),
     }
 }
+
+/// The most bytes of a list of sums read now.
+const MAX_SUMS_BYTES: u64 = 1 << 20;
+
+/// A list of sums (`sha256sum -c SUMS`): every file it names is read, relative to the working
+/// directory. The list is read now, as archives' members are: a list that is not a file in
+/// the workspace, cannot be read, is too large, holds a line not read as the program reads it
+/// (the `HASH  NAME`, `HASH *NAME` and `ALGO (NAME) = HASH` forms only; an escaped name, a
+/// name with a control character, a parenthesis in a tagged one) or that a part of the
+/// command may write first leaves the files read unknown.
+pub(super) fn listed_reads(j: &mut Judge<'_>, cmd: &SimpleCommand, list: &Word) {
+    // A part of the command may write the list before it is read.
+    let written = j.script.commands.iter().any(|c| {
+        c.redirects
+            .iter()
+            .any(|r| r.kind == crate::shell::RedirectKind::Write)
+            || match j.script.model_of(c).as_ref() {
+                crate::programs::Model::Modeled(e) => !e.writes.is_empty(),
+                crate::programs::Model::Unmodeled(_) => true,
+            }
+    });
+    let names = list
+        .literal()
+        .filter(|t| *t != "-" && !written)
+        .and_then(|t| {
+            let located = j.places.locate(t, &cmd.cwd);
+            matches!(located.place, crate::paths::Place::Inside)
+                .then(|| listed_names(&located.path))
+                .flatten()
+        });
+    let Some(names) = names else {
+        let why = format!(
+            "reads the files `{}` names, which are not read now",
+            list.raw
+        );
+        return j.unknown(cmd, &why, Risk::Medium);
+    };
+    for name in names {
+        j.read(cmd, &Word::literal_text(name));
+    }
+}
+
+/// The names a list of sums at `path` holds, as GNU `sha256sum -c` reads them; `None` when
+/// the list is not a plain file, is larger than [`MAX_SUMS_BYTES`], or holds a line not
+/// read here (see [`listed_reads`]).
+fn listed_names(path: &Path) -> Option<Vec<String>> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_SUMS_BYTES {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let hex = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_hexdigit());
+    let mut names = Vec::new();
+    for line in text.lines() {
+        if line.is_empty() {
+            continue;
+        }
+        let name = if let Some((head, tail)) = line.split_once(" (") {
+            // `SHA256 (NAME) = HASH`.
+            let (name, sum) = tail.rsplit_once(") = ")?;
+            let algorithm = head.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+            if !algorithm || !hex(sum) || name.contains(['(', ')']) {
+                return None;
+            }
+            name
+        } else {
+            // `HASH  NAME` or `HASH *NAME`.
+            let at = line.find(' ')?;
+            let (sum, rest) = line.split_at(at);
+            if !hex(sum) {
+                return None;
+            }
+            rest.strip_prefix("  ")
+                .or_else(|| rest.strip_prefix(" *"))?
+        };
+        if name.is_empty()
+            || name == "-"
+            || name.contains('\\')
+            || name.chars().any(char::is_control)
+        {
+            return None;
+        }
+        names.push(name.to_owned());
+    }
+    Some(names)
+}
+
+#[cfg(test)]
+mod sum_list_tests {
+    use super::listed_names;
+
+    fn names(text: &str) -> Option<Vec<String>> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("SUMS");
+        std::fs::write(&path, text).unwrap();
+        listed_names(&path)
+    }
+
+    #[test]
+    fn lists_are_read_as_gnu_sha256sum_reads_them() {
+        assert_eq!(
+            names("ab12  a.txt\nAB12 *b c.bin\n\nSHA256 (d/e.md) = 00ff\n").unwrap(),
+            ["a.txt", "b c.bin", "d/e.md"]
+        );
+        assert_eq!(names("00  *x\n").unwrap(), ["*x"]);
+        assert_eq!(names("").unwrap(), Vec::<String>::new());
+        // Anything else is not read: escaped names, stdin, control characters, other
+        // separators, a tagged name with parentheses.
+        for text in [
+            "\\ab12  a\\nb\n",
+            "ab12  -\n",
+            "ab12  a\tb\n",
+            "ab12  a\0.env\n",
+            "ab12 a.txt\n",
+            "ab12\ta.txt\n",
+            " ab12  a.txt\n",
+            "zz12  a.txt\n",
+            "SHA256 (a) b) = 00\n",
+            "# comment\n",
+            "ab12  \n",
+        ] {
+            assert_eq!(names(text), None, "{text:?}");
+        }
+    }
+}

@@ -119,6 +119,11 @@ impl Judge<'_> {
         for w in &effects.reads {
             self.read(cmd, w);
         }
+        if effects.lists {
+            for w in &effects.reads {
+                super::files::listed_reads(self, cmd, w);
+            }
+        }
         for w in &effects.meta {
             self.meta(cmd, w);
         }
