@@ -6,7 +6,7 @@ use warrant_core::evaluator::Stance;
 
 use super::judge::Judge;
 use crate::paths::git_index::{Revision, revision};
-use crate::policy::codes::{FILESYSTEM_PROTECTED_CONFIG, SHELL_NETWORK};
+use crate::policy::codes::SHELL_NETWORK;
 use crate::policy::finding::quote;
 use crate::shell::{SimpleCommand, Word, WorkingDir};
 
@@ -943,15 +943,11 @@ fn protected_in_repository(
 /// The binding ask of a git command that `what` may write protected configuration
 /// (`what` ends with the subject of "may write …").
 fn binding(j: &mut Judge<'_>, cmd: &SimpleCommand, what: &str) {
-    let reason = format!(
-        "{} {what} may write protected configuration, which a person edits, never a call.",
-        quote(cmd)
-    );
-    j.add(
+    super::git_state::protected_config(
+        j,
+        cmd,
         Stance::RequireAsk,
-        FILESYSTEM_PROTECTED_CONFIG,
-        Risk::High,
-        reason,
+        &format!("{what} may write protected configuration"),
     );
 }
 

@@ -257,16 +257,25 @@ fn binding(j: &mut Judge<'_>, cmd: &SimpleCommand, code: &'static str, what: &st
 }
 
 fn deny(j: &mut Judge<'_>, cmd: &SimpleCommand, what: &str) {
-    let reason = format!(
-        "{} {what}, protected configuration: a person edits it, never a call.",
-        quote(cmd)
-    );
-    j.add(
+    protected_config(
+        j,
+        cmd,
         Stance::HardDeny,
-        FILESYSTEM_PROTECTED_CONFIG,
-        Risk::Critical,
-        reason,
+        &format!("{what}, protected configuration"),
     );
+}
+
+/// The one finding of a git command that writes (`Stance::HardDeny`) or may write
+/// (`Stance::RequireAsk`) protected configuration: `what` says what it writes, and the
+/// reason adds that a person edits it, never a call.
+pub(super) fn protected_config(j: &mut Judge<'_>, cmd: &SimpleCommand, stance: Stance, what: &str) {
+    let risk = if stance == Stance::HardDeny {
+        Risk::Critical
+    } else {
+        Risk::High
+    };
+    let reason = format!("{} {what}: a person edits it, never a call.", quote(cmd));
+    j.add(stance, FILESYSTEM_PROTECTED_CONFIG, risk, reason);
 }
 
 /// `git config`: a write of a key not [`git_config::harmless_to_set`] (or of a key, or in a way, only
@@ -1093,5 +1102,27 @@ mod tests {
             ],
         )
         .await;
+    }
+
+    #[tokio::test]
+    async fn git_writes_of_protected_configuration_speak_with_one_voice() {
+        let Some(ws) = repository(&["a.txt", ".claude/settings.json"], &[]) else {
+            return;
+        };
+        let home = tempfile::tempdir().unwrap();
+        for (command, want) in [
+            ("git config core.pager less", Stance::HardDeny),
+            ("git lfs install --local", Stance::HardDeny),
+            ("git stash", Stance::RequireAsk),
+            ("git reset --hard", Stance::RequireAsk),
+        ] {
+            let (s, why) =
+                stance(ws.path(), home.path(), PermissionMode::FullAccess, command).await;
+            assert_eq!(s, want, "{command}: {why}");
+            assert!(
+                why.ends_with(": a person edits it, never a call."),
+                "{command}: {why}"
+            );
+        }
     }
 }
