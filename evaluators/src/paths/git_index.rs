@@ -210,15 +210,28 @@ fn git_dir_of(root: &Path) -> std::path::PathBuf {
     dot_git
 }
 
+/// The directory holding what a git directory shares with its repository's other work
+/// trees (configuration, objects, refs): the one its `commondir` file names (a linked
+/// worktree's `../..`, relative to `git_dir`), else `git_dir` itself. `None` when that
+/// file cannot be read.
+pub(crate) fn common_dir(git_dir: &Path) -> Option<std::path::PathBuf> {
+    match super::small_file::read_text(&git_dir.join("commondir")) {
+        Ok(Some(common)) => Some(git_dir.join(common.trim())),
+        Ok(None) => Some(git_dir.to_path_buf()),
+        Err(_) => None,
+    }
+}
+
 /// The index of the repository whose work tree is `root` and the length of its object
-/// names, when it can be read.
+/// names, when it can be read. A linked worktree keeps its own index, and its repository's
+/// configuration (which tells the object format) in the common directory.
 fn index_of(root: &Path) -> Option<(Vec<u8>, usize)> {
     let git_dir = git_dir_of(root);
-    let config = super::small_file::read_text(&git_dir.join("config"))
+    let config = super::small_file::read_text(&common_dir(&git_dir)?.join("config"))
         .ok()?
         .unwrap_or_default();
     let sha256 = config.lines().any(|l| {
-        l.replace(' ', "")
+        l.replace([' ', '\t'], "")
             .eq_ignore_ascii_case("objectformat=sha256")
     });
     let index = super::small_file::read_bytes(&git_dir.join("index"), MAX_INDEX_BYTES)
@@ -461,6 +474,37 @@ mod tests {
                 "src/deep/a-very-long-file-name.rs",
                 "src/main.rs"
             ]
+        );
+    }
+
+    #[test]
+    fn a_linked_worktree_index_is_read_with_its_common_directory_configuration() {
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("main");
+        std::fs::create_dir(&main).unwrap();
+        let git = |args: &[&str]| git_in(&main, args);
+        let made = git(&["init", "-q", "--object-format=sha256"]);
+        if !made.is_ok_and(|o| o.status.success()) {
+            eprintln!("git cannot make a SHA-256 repository; not checked");
+            return;
+        }
+        std::fs::write(main.join("a.txt"), "x").unwrap();
+        git(&["add", "."]).unwrap();
+        git(&["commit", "-qm", "i"]).unwrap();
+        // The format is read from `[extensions]` as git writes it, indented by a tab.
+        assert_eq!(tracked(&main).unwrap(), ["a.txt"]);
+        let wt = dir.path().join("wt");
+        let added = git(&["worktree", "add", "-q", wt.to_str().unwrap()]).unwrap();
+        assert!(added.status.success(), "{added:?}");
+        std::fs::write(wt.join("b.txt"), "y").unwrap();
+        git_in(&wt, &["add", "b.txt"]).unwrap();
+        let mut got = tracked(&wt).unwrap();
+        got.sort();
+        assert_eq!(got, ["a.txt", "b.txt"]);
+        let git_dir = git_dir_of(&wt);
+        assert_eq!(
+            std::fs::canonicalize(common_dir(&git_dir).unwrap()).unwrap(),
+            std::fs::canonicalize(main.join(".git")).unwrap()
         );
     }
 
