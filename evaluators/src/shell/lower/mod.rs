@@ -142,6 +142,40 @@ impl<'s> Lowering<'s> {
         }
     }
 
+    /// What code run by a new shell (`bash -c CODE`) from `cwd` knows of its variables:
+    /// the values CODE itself gives them, gathered by reading CODE on its own as
+    /// [`Self::with_variables`] reads a script (`bash -c 'f=x; cat "$f"'` reads `x`); the
+    /// shell's own variables only when CODE assigns none.
+    pub(super) fn new_shell_variables(
+        &self,
+        code: &str,
+        depth: usize,
+        cwd: &WorkingDir,
+    ) -> Option<variables::Variables> {
+        let outer = self.variables.as_ref()?;
+        let mut scratch = Script::default();
+        let mut lowering = Lowering {
+            fast: self.fast,
+            first: false,
+            home: self.home,
+            variables: Some(outer.in_new_shell()),
+            ..Lowering::new(&mut scratch)
+        };
+        let read = lowering.program(code, depth + 1, cwd.clone());
+        let mut sites = std::mem::take(&mut lowering.sites);
+        read.ok()?;
+        for c in &scratch.commands {
+            sites.command(c);
+        }
+        if scratch.commands.iter().any(|c| {
+            c.program()
+                .is_some_and(|p| matches!(p, "cd" | "pushd" | "popd"))
+        }) {
+            sites.moved();
+        }
+        variables::Variables::of_new_shell(sites, outer)
+    }
+
     /// Lowers the whole script again with what its variables can hold.
     fn again(
         &mut self,
@@ -808,6 +842,33 @@ mod plain_command_tests {
         assert!(script.commands[1].words[1].domain.is_some());
         let script = lowered("echo CDPATH; cd src; cat x", false).unwrap();
         assert_eq!(script.commands[2].cwd, WorkingDir::Dir("src".to_owned()));
+    }
+
+    #[test]
+    fn a_new_shell_knows_the_values_its_own_code_gives() {
+        // The values of `f` in the command `cat "$f"` of `code`, if known.
+        let values = |code: &str| {
+            let script = lowered(code, false).unwrap();
+            let cat = script
+                .commands
+                .iter()
+                .find(|c| c.program() == Some("cat"))
+                .unwrap();
+            cat.words[1].domain.as_ref().map(|d| d.values.clone())
+        };
+        assert_eq!(
+            values("bash -c 'f=a.txt; cat \"$f\"'"),
+            Some(vec!["a.txt".to_owned()])
+        );
+        assert_eq!(
+            values("sh -c 'f=a.txt; test -n x && f=b.txt; cat \"$f\"'"),
+            Some(vec!["a.txt".to_owned(), "b.txt".to_owned()])
+        );
+        // Not the caller's values, nor values the code does not show.
+        assert_eq!(values("f=a.txt; bash -c 'cat \"$f\"'"), None);
+        assert_eq!(values("bash -c 'f=a.txt; read f; cat \"$f\"'"), None);
+        assert_eq!(values("bash -c 'f=a.txt; eval x; cat \"$f\"'"), None);
+        assert_eq!(values("bash -c 'f=a.txt; f=$OTHER; cat \"$f\"'"), None);
     }
 
     /// Words a command may hold: plain ones, reserved ones, wrappers, assignments, and

@@ -265,6 +265,19 @@ impl Variables {
         }
     }
 
+    /// What code run by a new shell (`bash -c CODE`) knows when CODE gives its variables
+    /// values ([`Sites`] gathered from CODE alone): those, and the shell's own variables as
+    /// here; `None` when CODE assigns none, may assign any, or assigns the shell's own.
+    pub(super) fn of_new_shell(sites: Sites, outer: &Self) -> Option<Self> {
+        (!sites.assign_shells() && !sites.assigns("HOME"))
+            .then(|| Self::of(sites))
+            .flatten()
+            .map(|known| Self {
+                shells: outer.shells,
+                ..known
+            })
+    }
+
     /// What code run by a new shell (`bash -c`) knows: the shell's own variables as here,
     /// none of the script's.
     pub(super) fn in_new_shell(&self) -> Self {

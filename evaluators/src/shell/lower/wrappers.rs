@@ -101,13 +101,20 @@ impl Lowering<'_> {
                         Some(WorkingDir::Unknown) => WorkingDir::Unknown,
                         Some(d) => join(&outer.cwd, d.text()),
                     };
-                    let saved = std::mem::replace(&mut self.cwd, start);
+                    let saved = std::mem::replace(&mut self.cwd, start.clone());
                     // A new shell sees the environment, not the caller's unexported
                     // variables: none of the script's values (which are exported is not
                     // followed) and none of its assignments.
                     let outer_assigned = std::mem::take(&mut self.assigned);
+                    // The values the code gives its own variables are known when the
+                    // script's are (its second reading; not below a nested new shell, which
+                    // would read each level again).
+                    let own = (!self.first && depth <= 1)
+                        .then(|| self.new_shell_variables(&code, depth, &start))
+                        .flatten();
                     let outer_variables = self.variables.take();
-                    self.variables = outer_variables.as_ref().map(|v| v.in_new_shell());
+                    self.variables =
+                        own.or_else(|| outer_variables.as_ref().map(|v| v.in_new_shell()));
                     let added = self.nested(&code, depth);
                     self.variables = outer_variables;
                     self.assigned = outer_assigned;
