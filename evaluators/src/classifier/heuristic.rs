@@ -82,12 +82,37 @@ const CHANGE_WORDS: &[&str] = &[
 #[derive(Debug, Clone)]
 pub struct HeuristicClassifier {
     policy: PolicyEvaluator,
+    /// The variables of the environment builds run in that may steer them (and `CARGO_HOME`).
+    environment: std::sync::Arc<Vec<(String, String)>>,
 }
 
 impl HeuristicClassifier {
-    /// A reviewer that reads calls the way `policy` does.
+    /// A reviewer that reads calls the way `policy` does, for commands that run in this
+    /// process's environment (Warrant as the agent's hook, or started by it).
     pub fn new(policy: PolicyEvaluator) -> Self {
-        Self { policy }
+        Self {
+            policy,
+            environment: std::sync::Arc::new(super::build_env::captured()),
+        }
+    }
+
+    /// The same reviewer for commands that run in the environment `vars` (name, value) rather
+    /// than this process's: a build is routine only when none of them makes it run a program
+    /// or load code from elsewhere (`RUSTC_WRAPPER`, `CARGO_TARGET_<triple>_RUNNER`,
+    /// `npm_config_script_shell`, `GOFLAGS`, `CARGO_HOME` holding cargo configuration, …).
+    #[must_use]
+    pub fn with_environment<I, K, V>(mut self, vars: I) -> Self
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        self.environment = std::sync::Arc::new(
+            vars.into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
+        );
+        self
     }
 }
 
@@ -2008,6 +2033,7 @@ impl Classifier for HeuristicClassifier {
                     )
                 })
                 .or_else(|| self.policy.home_dir().and_then(read_from_home))
+                .or_else(|| super::build_env::steering(&self.environment))
         });
         let routine = builds
             && outside.is_none()
@@ -2455,8 +2481,20 @@ mod tests {
     }
 
     /// The embedded reviewer's behaviour for one call in `auto` mode, in the workspace `root`
-    /// with the home directory `home` and the catalog `catalog`.
+    /// with the home directory `home`, the catalog `catalog` and an empty environment.
     pub(super) async fn reviewed(
+        root: &std::path::Path,
+        home: &std::path::Path,
+        catalog: warrant_core::catalog::ToolCatalog,
+        tool: &str,
+        input: serde_json::Value,
+    ) -> warrant_core::decision::Behavior {
+        reviewed_in(&[], root, home, catalog, tool, input).await
+    }
+
+    /// [`reviewed`] for commands run in the environment `env`.
+    async fn reviewed_in(
+        env: &[(&str, &str)],
         root: &std::path::Path,
         home: &std::path::Path,
         catalog: warrant_core::catalog::ToolCatalog,
@@ -2469,7 +2507,8 @@ mod tests {
             ..Default::default()
         })
         .expect("policy");
-        let reviewer = super::HeuristicClassifier::new(policy);
+        let reviewer =
+            super::HeuristicClassifier::new(policy).with_environment(env.iter().copied());
         let call = warrant_core::call::ToolCall::new("s", "c", tool, input);
         let mut cx = warrant_core::call::EvaluationContext::new(
             warrant_core::call::PermissionMode::Auto,
@@ -2485,6 +2524,18 @@ mod tests {
             .await
             .expect("classified")
             .behavior
+    }
+
+    /// [`reviewed_in`] for the shell command `line`, with the built-in catalog.
+    async fn shell_reviewed(
+        env: &[(&str, &str)],
+        root: &std::path::Path,
+        home: &std::path::Path,
+        line: &str,
+    ) -> warrant_core::decision::Behavior {
+        let input = serde_json::json!({ "command": line });
+        let catalog = warrant_core::catalog::ToolCatalog::builtin();
+        reviewed_in(env, root, home, catalog, "Bash", input).await
     }
 
     #[tokio::test]
@@ -2575,7 +2626,6 @@ mod tests {
 
     #[tokio::test]
     async fn a_build_is_not_routine_when_a_directory_above_the_workspace_configures_it() {
-        use warrant_core::catalog::ToolCatalog;
         use warrant_core::decision::Behavior;
         let outer = tempfile::tempdir().expect("dir");
         let home = tempfile::tempdir().expect("home");
@@ -2592,11 +2642,7 @@ mod tests {
             r#"{"name": "demo", "scripts": {"test": "node t.js"}}"#,
         )
         .expect("package");
-        let build = |line: &str| {
-            let input = serde_json::json!({ "command": line });
-            let (ws, home) = (ws.clone(), home.path().to_path_buf());
-            async move { reviewed(&ws, &home, ToolCatalog::builtin(), "Bash", input).await }
-        };
+        let build = |line: &'static str| shell_reviewed(&[], &ws, home.path(), line);
         for line in [
             "cargo build",
             "cargo test",
@@ -2665,18 +2711,13 @@ mod tests {
 
     #[tokio::test]
     async fn a_build_is_not_routine_when_the_users_configuration_names_a_program() {
-        use warrant_core::catalog::ToolCatalog;
         use warrant_core::decision::Behavior;
         let ws = tempfile::tempdir().expect("dir");
         let home = tempfile::tempdir().expect("home");
         std::fs::write(ws.path().join("Cargo.toml"), "[package]\nname = \"demo\"\n")
             .expect("manifest");
         std::fs::write(ws.path().join("package.json"), r#"{"name": "demo"}"#).expect("package");
-        let build = |line: &str| {
-            let input = serde_json::json!({ "command": line });
-            let (ws, home) = (ws.path().to_path_buf(), home.path().to_path_buf());
-            async move { reviewed(&ws, &home, ToolCatalog::builtin(), "Bash", input).await }
-        };
+        let build = |line: &'static str| shell_reviewed(&[], ws.path(), home.path(), line);
         for line in ["cargo build", "npm test", "mvn test", "go test ./..."] {
             assert_eq!(build(line).await, Behavior::Allow, "{line}");
         }
@@ -2718,5 +2759,56 @@ mod tests {
                 None => std::fs::remove_file(&path).expect("removed"),
             }
         }
+    }
+
+    #[tokio::test]
+    async fn a_build_is_not_routine_when_its_environment_names_a_program() {
+        use warrant_core::decision::Behavior;
+        let ws = tempfile::tempdir().expect("dir");
+        let home = tempfile::tempdir().expect("home");
+        let cargo_home = tempfile::tempdir().expect("cargo home");
+        std::fs::write(ws.path().join("Cargo.toml"), "[package]\nname = \"demo\"\n")
+            .expect("manifest");
+        let cargo_home = cargo_home.path().to_string_lossy().into_owned();
+        let build = |env: Vec<(&'static str, String)>, line: &'static str| {
+            let (ws, home) = (ws.path().to_path_buf(), home.path().to_path_buf());
+            async move {
+                let env: Vec<(&str, &str)> = env.iter().map(|(n, v)| (*n, v.as_str())).collect();
+                shell_reviewed(&env, &ws, &home, line).await
+            }
+        };
+        let ci = vec![
+            ("CARGO_TERM_COLOR", "always".to_owned()),
+            ("RUSTFLAGS", "-D warnings".to_owned()),
+            ("CARGO_HOME", cargo_home.clone()),
+        ];
+        assert_eq!(build(ci.clone(), "cargo test").await, Behavior::Allow);
+        for (name, value, line) in [
+            ("RUSTC_WRAPPER", "/tmp/w", "cargo build"),
+            ("CARGO_BUILD_RUSTC_WRAPPER", "/tmp/w", "cargo check"),
+            (
+                "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER",
+                "/tmp/r",
+                "cargo test",
+            ),
+            ("RUSTFLAGS", "-C linker=/tmp/l", "cargo build"),
+            ("npm_config_script_shell", "/tmp/sh", "npm test"),
+            ("GOFLAGS", "-toolexec=/tmp/x", "go build ./..."),
+            ("MAKEFILES", "/tmp/x.mk", "make"),
+        ] {
+            let mut env = ci.clone();
+            env.push((name, value.to_owned()));
+            assert_ne!(
+                build(env, line).await,
+                Behavior::Allow,
+                "{name}={value} {line}"
+            );
+        }
+        std::fs::write(
+            std::path::Path::new(&cargo_home).join("config.toml"),
+            "[build]\n",
+        )
+        .expect("config");
+        assert_ne!(build(ci, "cargo test").await, Behavior::Allow);
     }
 }

@@ -1,6 +1,7 @@
 //! The `auto_classifier` evaluator: in `auto` mode, a security reviewer settles the calls
 //! that no rule or hard policy decided, through a [`Classifier`] backend.
 
+mod build_env;
 pub mod codes;
 mod heuristic;
 mod input;

@@ -191,6 +191,16 @@ pub(crate) fn user_runs_programs(home: &Path) -> Option<&'static str> {
     })
 }
 
+/// The first of cargo's configuration files (those [`ALWAYS`] names under `.cargo/`) in
+/// cargo's home directory `cargo_home` (`CARGO_HOME`), which cargo reads besides those above
+/// the directory it starts in.
+pub(crate) fn cargo_home_config(cargo_home: &Path) -> Option<&'static str> {
+    ALWAYS
+        .iter()
+        .filter_map(|n| n.strip_prefix(".cargo/"))
+        .find(|n| std::fs::symlink_metadata(cargo_home.join(n)).is_ok())
+}
+
 /// Whether the configuration file at `path` (one of the names a toolchain reads) may name a
 /// program to run: files whose keys are read are judged by what they hold, others count.
 pub(crate) fn names_program(path: &Path) -> bool {
