@@ -107,47 +107,117 @@ pub(super) fn split(cmd: &SimpleCommand) -> Git<'_> {
 /// Variables naming a configuration file git reads (`GIT_CONFIG` only for `git config`).
 const CONFIG_FILE_VARIABLES: &[&str] = &["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"];
 
-/// The configuration files the script's environment makes the git command `cmd` read: the
-/// values of [`CONFIG_FILE_VARIABLES`] assigned for it (`GIT_CONFIG_GLOBAL=F git …`, through
-/// `env`) or exported anywhere in the script (a loop may export it before). `Err` names a
-/// value only known when it runs.
-fn config_files_of(j: &Judge<'_>, cmd: &SimpleCommand) -> Result<Vec<String>, String> {
-    let mut found = Vec::new();
-    let mut take = |name: &str, value: Option<&str>, raw: &str| -> Result<(), String> {
-        if !CONFIG_FILE_VARIABLES.contains(&name) {
-            return Ok(());
-        }
-        match value {
-            Some(v) if !v.is_empty() => found.push(v.to_owned()),
-            Some(_) => {}
-            None => {
-                return Err(format!(
-                    "`{raw}` names a configuration file only known when it runs"
-                ));
-            }
-        }
-        Ok(())
-    };
+/// The configuration files the script's environment and git's own options make the git
+/// command `cmd` (split as `git`) read: the values of [`CONFIG_FILE_VARIABLES`], and the
+/// files included by entries given as variables (`GIT_CONFIG_KEY_<n>=include.path` with its
+/// `GIT_CONFIG_VALUE_<n>`) or with `-c include.path=F` (`includeIf.<cond>.path` alike),
+/// assigned for it (`NAME=F git …`, through `env`) or exported anywhere in the script (a
+/// loop may export it before). `Err` names a value only known when it runs, an include
+/// given through `GIT_CONFIG_PARAMETERS` or `--config-env`.
+fn config_files_of(
+    j: &Judge<'_>,
+    cmd: &SimpleCommand,
+    git: &Git<'_>,
+) -> Result<Vec<String>, String> {
+    // Every variable assigned, with its value when literal, and how it is written.
+    let mut vars: Vec<(String, Option<String>, String)> = Vec::new();
     for (name, value) in cmd.assignments.iter().zip(&cmd.assignment_values) {
-        take(name, value.as_deref(), name)?;
+        vars.push((name.clone(), value.clone(), name.clone()));
     }
     for c in &j.script.commands {
-        let words = c.words.iter().skip(1);
         if !matches!(c.program(), Some("export" | "declare" | "typeset" | "env")) {
             continue;
         }
-        for w in words {
-            let (name, value) = match w.literal() {
-                Some(t) => match t.split_once('=') {
-                    Some((n, v)) => (n, Some(v)),
-                    None => continue,
-                },
-                None => match w.raw.split_once('=') {
-                    Some((n, _)) => (n, None),
-                    None => continue,
-                },
+        for w in c.words.iter().skip(1) {
+            match w.literal() {
+                Some(t) => {
+                    if let Some((n, v)) = t.split_once('=') {
+                        vars.push((n.to_owned(), Some(v.to_owned()), w.raw.clone()));
+                    }
+                }
+                None => {
+                    if let Some((n, _)) = w.raw.split_once('=') {
+                        vars.push((n.to_owned(), None, w.raw.clone()));
+                    }
+                }
+            }
+        }
+    }
+    let unknown = |raw: &str| format!("`{raw}` names a configuration file only known when it runs");
+    let includes = |key: &str| {
+        let key = key.to_ascii_lowercase();
+        key.starts_with("include") && key.ends_with(".path")
+    };
+    let mut found = Vec::new();
+    for (name, value, raw) in &vars {
+        if CONFIG_FILE_VARIABLES.contains(&name.as_str()) {
+            match value {
+                Some(v) if v.is_empty() => {}
+                Some(v) => found.push(v.clone()),
+                None => return Err(unknown(raw)),
+            }
+        } else if name == "GIT_CONFIG_PARAMETERS"
+            && value
+                .as_ref()
+                .is_none_or(|v| v.to_ascii_lowercase().contains("include"))
+        {
+            return Err(format!("`{raw}` may include a configuration file"));
+        } else if let Some(n) = name.strip_prefix("GIT_CONFIG_KEY_") {
+            let Some(key) = value else {
+                return Err(unknown(raw));
             };
-            take(name, value, &w.raw)?;
+            if !includes(key) {
+                continue;
+            }
+            let file = vars
+                .iter()
+                .find(|(v, _, _)| *v == format!("GIT_CONFIG_VALUE_{n}"))
+                .and_then(|(_, v, _)| v.clone());
+            match file {
+                Some(f) => found.push(f),
+                None => return Err(unknown(raw)),
+            }
+        }
+    }
+    let mut words = git.global.iter();
+    while let Some(w) = words.next() {
+        let Some(t) = w.literal() else {
+            continue;
+        };
+        let pair = if t == "-c" {
+            words.next()
+        } else if t.starts_with("--config-env") {
+            // `--config-env=KEY=VAR` or `--config-env KEY=VAR`: the file is the variable's.
+            let spec = match t.strip_prefix("--config-env=") {
+                Some(spec) => Some(spec),
+                None => words.next().and_then(Word::literal),
+            };
+            if spec.is_none_or(|spec| includes(spec.split('=').next().unwrap_or(spec))) {
+                return Err(format!(
+                    "`{t}` may include a configuration file from the environment"
+                ));
+            }
+            continue;
+        } else if t.starts_with("-c") {
+            Some(w)
+        } else {
+            continue;
+        };
+        let Some(pair) = pair else {
+            continue;
+        };
+        let Some(text) = pair.literal() else {
+            return Err(unknown(&pair.raw));
+        };
+        let text = if std::ptr::eq(pair, w) {
+            &text[2..]
+        } else {
+            text
+        };
+        if let Some((key, file)) = text.split_once('=')
+            && includes(key)
+        {
+            found.push(file.to_owned());
         }
     }
     Ok(found)
@@ -162,7 +232,7 @@ fn environment_configs(
     cmd: &SimpleCommand,
     git: &Git<'_>,
 ) -> Vec<std::path::PathBuf> {
-    let files = match config_files_of(j, cmd) {
+    let files = match config_files_of(j, cmd, git) {
         Ok(files) => files,
         Err(why) => {
             binding(
@@ -206,6 +276,38 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         Some("remote") => remote(j, cmd, &git),
         Some("init" | "clone") => template(j, cmd, &git),
         Some("clean") => clean(j, cmd, &git),
+        // `git var -l` lists the configuration as `git config -l` does.
+        Some("var")
+            if git
+                .rest
+                .iter()
+                .any(|w| w.literal().is_none_or(|t| t == "-l")) =>
+        {
+            printed_config(j, cmd, "", true, &[], None, &env_files);
+        }
+        // `git ls-remote --get-url` prints a remote's URL (rewritten) without contacting it.
+        Some("ls-remote")
+            if git
+                .rest
+                .iter()
+                .any(|w| w.literal().is_none_or(|t| t.starts_with("--get-url"))) =>
+        {
+            remote_urls(j, cmd, "");
+        }
+        // A word only known when it runs before the subcommand may be an option of git
+        // (`-cinclude.path=FILE`) or the subcommand itself.
+        None if cmd
+            .args()
+            .get(git.global.len())
+            .is_some_and(|w| w.prefix.is_empty() || w.prefix.starts_with('-')) =>
+        {
+            binding(
+                j,
+                cmd,
+                FILESYSTEM_SENSITIVE_PATH,
+                "is given an option or subcommand only known when it runs, which may make it print or include any configuration",
+            );
+        }
         // `git credential fill` and a helper's `get` (`git credential-store get`) print the
         // password a helper keeps; `approve`/`reject` and a helper's `store`/`erase` write or
         // erase it (`~/.git-credentials` for `store`).
@@ -1124,5 +1226,44 @@ mod tests {
                 "{command}: {why}"
             );
         }
+    }
+
+    #[tokio::test]
+    async fn configuration_included_or_listed_by_other_means_is_read_too() {
+        let Some(ws) = repository(&["a.txt"], &[]) else {
+            return;
+        };
+        let config = ws.path().join(".git/config");
+        let mut text = std::fs::read_to_string(&config).unwrap();
+        text.push_str("[remote \"origin\"]\n\turl = https://u:ghp_x@github.com/a/b\n");
+        std::fs::write(&config, &text).unwrap();
+        put(ws.path(), ".env", "TOKEN=abc\n");
+        let env = ws.path().join(".env").display().to_string();
+        let rows = [
+            ("git var -l".to_owned(), true),
+            ("git ls-remote --get-url origin".to_owned(), true),
+            (format!("git -c include.path={env} config -l"), true),
+            (format!("git -cinclude.path={env} status"), true),
+            (
+                format!(
+                    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0={env} git log"
+                ),
+                true,
+            ),
+            (
+                format!("GIT_CONFIG_PARAMETERS=\"'include.path'='{env}'\" git status"),
+                true,
+            ),
+            ("git --config-env=include.path=F config -l".to_owned(), true),
+            ("git \"$X\" config -l".to_owned(), true),
+            ("git var GIT_EDITOR".to_owned(), false),
+            (
+                "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=a git log"
+                    .to_owned(),
+                false,
+            ),
+        ];
+        let rows: Vec<(&str, bool)> = rows.iter().map(|(c, b)| (c.as_str(), *b)).collect();
+        expect(ws.path(), &rows).await;
     }
 }
