@@ -813,28 +813,26 @@ mod plain_command_tests {
         }
     }
 
+    /// The `cat` command of the script `code` lowers to.
+    fn cat_in(code: &str) -> crate::shell::SimpleCommand {
+        let script = lowered(code, false).unwrap();
+        script
+            .commands
+            .into_iter()
+            .find(|c| c.program() == Some("cat"))
+            .unwrap()
+    }
+
     #[test]
     fn every_builtin_that_assigns_variables_rebinds_a_loop_variable_and_cdpath() {
         for (names, _) in crate::programs::table::ASSIGNING {
             for name in *names {
                 // A loop's variable named by a builtin that may assign it loses its values.
                 let code = format!("for f in a b; do {name} f; cat \"$f\"; done");
-                let script = lowered(&code, false).unwrap();
-                let cat = script
-                    .commands
-                    .iter()
-                    .find(|c| c.program() == Some("cat"))
-                    .unwrap();
-                assert!(cat.words[1].domain.is_none(), "{code}");
+                assert!(cat_in(&code).words[1].domain.is_none(), "{code}");
                 // `CDPATH` named by one makes a later `cd NAME` searched.
                 let code = format!("{name} CDPATH; cd src; cat x");
-                let script = lowered(&code, false).unwrap();
-                let cat = script
-                    .commands
-                    .iter()
-                    .find(|c| c.program() == Some("cat"))
-                    .unwrap();
-                assert_eq!(cat.cwd, WorkingDir::Unknown, "{code}");
+                assert_eq!(cat_in(&code).cwd, WorkingDir::Unknown, "{code}");
             }
         }
         // A builtin that assigns nothing keeps both.
@@ -847,15 +845,7 @@ mod plain_command_tests {
     #[test]
     fn a_new_shell_knows_the_values_its_own_code_gives() {
         // The values of `f` in the command `cat "$f"` of `code`, if known.
-        let values = |code: &str| {
-            let script = lowered(code, false).unwrap();
-            let cat = script
-                .commands
-                .iter()
-                .find(|c| c.program() == Some("cat"))
-                .unwrap();
-            cat.words[1].domain.as_ref().map(|d| d.values.clone())
-        };
+        let values = |code: &str| cat_in(code).words[1].domain.clone().map(|d| d.values);
         assert_eq!(
             values("bash -c 'f=a.txt; cat \"$f\"'"),
             Some(vec!["a.txt".to_owned()])
