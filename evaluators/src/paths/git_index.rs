@@ -197,6 +197,21 @@ pub(crate) fn unchanged_in_work_tree(root: &Path, rel: &str) -> bool {
     }
 }
 
+/// The configuration files of the repository whose work tree is `root`: the common
+/// directory's `config` (a linked worktree's repository's, see [`common_dir`]) and the git
+/// directory's `config.worktree`. A git directory whose `commondir` cannot be read gives its
+/// own `config` and its `commondir` file, which a reader then fails to read as configuration.
+pub(crate) fn local_configs(root: &Path) -> Vec<std::path::PathBuf> {
+    let git_dir = git_dir_of(root);
+    let common = common_dir(&git_dir).unwrap_or_else(|| git_dir.join("commondir"));
+    let config = if common == git_dir.join("commondir") {
+        common
+    } else {
+        common.join("config")
+    };
+    vec![config, git_dir.join("config.worktree")]
+}
+
 /// The git directory of the work tree `root`: `.git`, or the one a linked work tree's `.git`
 /// file names (`gitdir: PATH`), as far as it can be read.
 fn git_dir_of(root: &Path) -> std::path::PathBuf {
@@ -506,6 +521,12 @@ mod tests {
             std::fs::canonicalize(common_dir(&git_dir).unwrap()).unwrap(),
             std::fs::canonicalize(main.join(".git")).unwrap()
         );
+        let configs = local_configs(&wt);
+        assert_eq!(
+            std::fs::canonicalize(&configs[0]).unwrap(),
+            std::fs::canonicalize(main.join(".git/config")).unwrap()
+        );
+        assert!(configs[1].starts_with(&git_dir));
     }
 
     #[test]

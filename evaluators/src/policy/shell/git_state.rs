@@ -538,8 +538,7 @@ fn printed_config(
         Some(f) => files.push(j.places.locate(&f, &cmd.cwd).path),
         None => {
             if !matches!(scope, "--global" | "--system") {
-                files.push(root.join(".git/config"));
-                files.push(root.join(".git/config.worktree"));
+                files.extend(crate::paths::git_index::local_configs(root));
             }
             if scope != "--local" && scope != "--worktree" {
                 files.extend(git_config::outer_configs(home));
@@ -597,7 +596,7 @@ fn remote_urls(j: &mut Judge<'_>, cmd: &SimpleCommand, scope: &str) {
     let root = j.places.root();
     let mut files = Vec::new();
     if !matches!(scope, "--global" | "--system") {
-        files.push(root.join(".git/config"));
+        files.extend(crate::paths::git_index::local_configs(root));
     }
     if scope != "--local" && scope != "--worktree" {
         files.extend(git_config::outer_configs(j.places.home()));
@@ -1265,5 +1264,30 @@ mod tests {
         ];
         let rows: Vec<(&str, bool)> = rows.iter().map(|(c, b)| (c.as_str(), *b)).collect();
         expect(ws.path(), &rows).await;
+    }
+
+    #[tokio::test]
+    async fn a_linked_worktree_prints_its_repository_configuration() {
+        let Some(ws) = repository(&["a.txt"], &[]) else {
+            return;
+        };
+        let config = ws.path().join(".git/config");
+        let mut text = std::fs::read_to_string(&config).unwrap();
+        text.push_str("[remote \"origin\"]\n\turl = https://u:ghp_x@github.com/a/b\n");
+        std::fs::write(&config, &text).unwrap();
+        let wt = ws.path().join("wt");
+        assert!(git(ws.path(), &["worktree", "add", "-q", "wt"]));
+        expect(
+            &wt,
+            &[
+                ("git config -l", true),
+                ("git remote -v", true),
+                ("git config --get remote.origin.url", true),
+                ("git config --get user.name", false),
+            ],
+        )
+        .await;
+        std::fs::write(&config, "[core]\n\tbare = false\n").unwrap();
+        expect(&wt, &[("git config -l", false), ("git remote -v", false)]).await;
     }
 }
