@@ -739,6 +739,9 @@ fn routine_targets(program: &str, texts: &[&str]) -> bool {
             let mut operands = texts.iter().filter(|t| !t.starts_with('-'));
             match operands.next() {
                 Some(&"run") => operands.next().is_some_and(|s| ROUTINE_TARGETS.contains(s)),
+                // `npm audit` only reads; `npm audit fix` installs packages (and runs their
+                // install scripts), whatever the first word says.
+                Some(&"audit") => operands.next().is_none(),
                 _ => true,
             }
         }
@@ -2844,6 +2847,31 @@ mod tests {
             "go test ./...",
             "go test -run TestX -v ./...",
             "go build -o bin/app .",
+        ] {
+            assert!(routine(plain), "{plain}");
+        }
+    }
+
+    #[test]
+    fn a_subcommand_is_routine_only_with_what_follows_it() {
+        let routine = |line: &str| {
+            let script =
+                crate::shell::parse_from(line, crate::shell::WorkingDir::Root).expect("parses");
+            super::routine_builds(&script)
+        };
+        for risky in [
+            "npm audit fix",
+            "npm audit fix --force",
+            "npm audit --json fix",
+            "npm audit signatures",
+        ] {
+            assert!(!routine(risky), "{risky}");
+        }
+        for plain in [
+            "npm audit",
+            "npm audit --audit-level=high",
+            "npm test",
+            "npm run lint",
         ] {
             assert!(routine(plain), "{plain}");
         }
