@@ -866,7 +866,6 @@ fn secret_value(section: &str, key: &str, value: &str) -> Option<&'static str> {
         "glpat-",
         "xoxb-",
         "xoxp-",
-        "akia",
         "bearer ",
         "basic ",
         "authorization",
@@ -877,10 +876,17 @@ fn secret_value(section: &str, key: &str, value: &str) -> Option<&'static str> {
         "token=",
         "secret=",
     ];
-    if value.is_empty() {
+    // A boolean is no secret (`http.emptyAuth = true`, `savecookies = false`).
+    if value.is_empty()
+        || matches!(
+            value,
+            "true" | "false" | "yes" | "no" | "on" | "off" | "0" | "1"
+        )
+    {
         return None;
     }
     let named = section != "credential"
+        && !key.ends_with("method")
         && (key.ends_with("pat")
             || NAMES
                 .iter()
@@ -889,16 +895,16 @@ fn secret_value(section: &str, key: &str, value: &str) -> Option<&'static str> {
         return Some("a key named for a secret");
     }
     if section == "credential" && key == "helper" {
-        let mut words = value.split_whitespace();
-        let plain = words.next().is_some_and(|w| {
-            !w.starts_with('!')
-                && w.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "_./~-".contains(c))
-        }) && words.all(|w| {
-            w.starts_with("--")
-                && w.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "_./~=-".contains(c))
-        });
+        // A helper's name or a program (`!gh auth git-credential`, as `gh auth setup-git`
+        // writes) with plain words and `--option=value`s; shell code (`!f() { echo
+        // password=…; }; f`), quoting and assignments are not read here.
+        let mut words = value.strip_prefix('!').unwrap_or(value).split_whitespace();
+        let word = |w: &str, extra: &str| {
+            w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_./~:-".contains(c) || extra.contains(c))
+        };
+        let plain = words.next().is_some_and(|w| word(w, ""))
+            && words.all(|w| word(w, "") || (w.starts_with("--") && word(w, "=")));
         if !plain {
             return Some("a credential helper given more than a helper's name and options");
         }
@@ -916,9 +922,12 @@ fn secret_value(section: &str, key: &str, value: &str) -> Option<&'static str> {
             return Some("a URL that may carry a credential");
         }
     }
-    MARKS
-        .iter()
-        .any(|m| value.contains(m))
+    // An AWS access key id (`AKIA` and 16 letters or digits), lower-cased here.
+    let aws_key = value.match_indices("akia").any(|(at, _)| {
+        let rest = &value[at + 4..];
+        rest.len() >= 16 && rest.bytes().take(16).all(|b| b.is_ascii_alphanumeric())
+    });
+    (aws_key || MARKS.iter().any(|m| value.contains(m)))
         .then_some("a value with a token's or an authorization header's marks")
 }
 
@@ -1084,7 +1093,9 @@ mod tests {
             "[sendemail]\n\tsmtpPass = hunter2\n",
             "[azure]\n\tpat = abc\n",
             "[credential]\n\thelper = \"!f() { echo password=abc; }; f\"\n",
-            "[credential]\n\thelper = !echo x\n",
+            "[credential]\n\thelper = !f() { echo password=x; }; f\n",
+            "[credential]\n\thelper = !echo password=x\n",
+            "[aws]\n\tkeyid = AKIAABCDEFGHIJKLMNOP\n",
             "[url \"https://u:tok@github.com/\"]\n\tinsteadOf = https://github.com/\n",
             "[url \"https://github.com/\"]\n\tinsteadOf = https://x:y@h/\n",
             "[http]\n\tproxy = http://u:p@proxy:8080\n",
@@ -1106,6 +1117,9 @@ mod tests {
             "[url \"git@github.com:\"]\n\tinsteadOf = https://github.com/\n",
             "[http]\n\tcookieFile = ~/.cookies\n\tsslVerify = true\n",
             "[core]\n\taskPass = /usr/bin/ksshaskpass\n",
+            "[credential \"https://github.com\"]\n\thelper =\n\thelper = !/usr/bin/gh auth git-credential\n",
+            "[http]\n\temptyAuth = true\n\tproxyAuthMethod = anyauth\n",
+            "[user]\n\tname = Slovakia Takia\n",
         ] {
             assert_eq!(check(clean, Printed::Every), None, "{clean}");
         }
