@@ -11,6 +11,7 @@ mod unwrap_privileged;
 mod words;
 
 pub(crate) use crate::policy::shell::judge::expand_braces;
+pub(crate) use lower::variables::{Declared, declared};
 pub(crate) use words::public_variable;
 pub use words::{Domain, Word};
 

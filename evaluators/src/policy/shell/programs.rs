@@ -140,14 +140,25 @@ fn steering_variable(cmd: &SimpleCommand) -> Option<String> {
 
 /// The literal values the script assigns to its variables (`f=.env`, `d=.aws`), every one of
 /// them whatever the order or the branch it is assigned in.
-fn assigned_values(script: &crate::shell::Script) -> Vec<(&str, &str)> {
-    script
+fn assigned_values(script: &crate::shell::Script) -> Vec<(&str, String)> {
+    let mut out: Vec<(&str, String)> = script
         .commands
         .iter()
         .filter(|c| c.words.is_empty())
         .flat_map(|c| c.assignments.iter().zip(&c.assignment_values))
-        .filter_map(|(name, value)| Some((name.as_str(), value.as_deref()?)))
-        .collect()
+        .filter_map(|(name, value)| Some((name.as_str(), value.clone()?)))
+        .collect();
+    // What declaring builtins give (`export f=…`), as the variable domain reads them.
+    for c in &script.commands {
+        for d in crate::shell::declared(c) {
+            // A value read as text (`~/x`) counts as written; one that expands further
+            // (`$(…)`, `$d`) is dropped by [`with_assigned_values`].
+            if let crate::shell::Declared::Value(name, w) = d {
+                out.push((name, w.literal().unwrap_or(&w.raw).to_owned()));
+            }
+        }
+    }
+    out
 }
 
 /// The most bytes of one text [`with_assigned_values`] builds; a longer one gives up.
@@ -212,10 +223,11 @@ fn with_assigned_values(raw: &str, values: &[(&str, &str)]) -> Vec<String> {
 /// as loop lists are, and only its hard denies are kept (what the values allow proves
 /// nothing: the variable may hold something else when it runs).
 fn assigned_secrets(j: &mut Judge<'_>, cmd: &SimpleCommand) {
-    let values = assigned_values(j.script);
-    if values.is_empty() {
+    let owned = assigned_values(j.script);
+    if owned.is_empty() {
         return;
     }
+    let values: Vec<(&str, &str)> = owned.iter().map(|(n, v)| (*n, v.as_str())).collect();
     let variants = |w: &Word| {
         if w.literal().is_some() {
             Vec::new()
@@ -647,7 +659,26 @@ fn network(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
 
 #[cfg(test)]
 mod assigned_value_tests {
-    use super::with_assigned_values;
+    use super::{assigned_values, with_assigned_values};
+
+    #[test]
+    fn declaring_builtins_give_values_as_assignments_do() {
+        let script = crate::shell::parse(
+            "f=a; export g=.env; declare -r h=~/.ssh/id_rsa; local i+=x; readonly j=$(x); k=1 cmd; eval :",
+        )
+        .unwrap();
+        let values = assigned_values(&script);
+        let values: Vec<(&str, &str)> = values.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        assert_eq!(
+            values,
+            [
+                ("f", "a"),
+                ("g", ".env"),
+                ("h", "~/.ssh/id_rsa"),
+                ("j", "$(x)")
+            ]
+        );
+    }
 
     #[test]
     fn words_take_every_value_the_script_assigns() {

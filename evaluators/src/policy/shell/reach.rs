@@ -1661,17 +1661,14 @@ fn variable(j: &Judge<'_>, cmd: &SimpleCommand, name: &str) -> Option<Option<Str
             }
             continue;
         }
-        if c.program().and_then(crate::programs::assigns_variables)
-            != Some(crate::programs::Assigns::Declares)
-        {
-            continue;
-        }
-        for w in c.args() {
-            match w.literal() {
-                Some(t) if t.split_once('=').is_some_and(|(n, _)| n == name) => {
-                    return Some(t.split_once('=').map(|(_, v)| v.to_owned()));
+        // What a declaring builtin gives it (the variable domain's reading of one).
+        for d in crate::shell::declared(c) {
+            match d {
+                crate::shell::Declared::Value(n, w) if n == name => {
+                    return Some(w.literal().map(str::to_owned));
                 }
-                None if w.raw.contains(name) => return Some(None),
+                crate::shell::Declared::Appended(n) if n == name => return Some(None),
+                crate::shell::Declared::Dynamic => return Some(None),
                 _ => {}
             }
         }

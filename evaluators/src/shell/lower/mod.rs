@@ -2,7 +2,7 @@
 
 pub(super) mod simple;
 mod unmodeled;
-mod variables;
+pub(super) mod variables;
 mod wrappers;
 
 use brush_parser::ast::{self, Command, CompoundCommand, CompoundList, Pipeline};

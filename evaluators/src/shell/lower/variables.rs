@@ -118,39 +118,33 @@ impl Sites {
         let identifier = |t: &str| crate::programs::is_identifier(t).then(|| t.to_owned());
         match crate::programs::assigns_variables(program) {
             Some(Assigns::Declares) => {
-                for w in args {
-                    let Some(t) = w.literal() else {
+                for d in declared(cmd) {
+                    match d {
                         // `export f=$(…)`: a name written out, its value computed.
-                        match w.raw.split_once('=') {
-                            Some((n, v)) if crate::programs::is_identifier(n) => {
-                                self.add(n, Site::Word(Word::dynamic(v, "")));
-                            }
-                            _ => self.opaque = true,
+                        Declared::Value(n, w) if w.literal().is_none() => {
+                            self.add(n, Site::Word(w));
                         }
-                        continue;
-                    };
-                    if t.starts_with(['-', '+']) {
-                        // A nameref assigns the variable it names; integer and case
-                        // attributes change every value assigned.
-                        self.opaque |= t.contains(['n', 'i', 'l', 'u', 'c']);
-                        continue;
-                    }
-                    if t.starts_with("IFS") {
-                        self.opaque = true;
-                    }
-                    match t.split_once('=') {
-                        Some((n, _)) if n.ends_with('+') => {
-                            self.add(n.trim_end_matches('+'), Site::Unknown);
+                        Declared::Value(n, w) => {
+                            self.opaque |= n.starts_with("IFS");
+                            self.add(n, Site::Word(w));
                         }
-                        Some((n, v)) => {
-                            let n = n.split('[').next().unwrap_or(n);
-                            self.add(n, Site::Word(Word::literal_text(v)));
+                        Declared::Appended(n) => {
+                            self.opaque |= n.starts_with("IFS");
+                            self.add(n, Site::Unknown);
                         }
                         // `local f` and `declare f` may leave it empty.
-                        None if matches!(program, "local" | "declare" | "typeset") => {
-                            self.add(t, Site::Unknown);
+                        Declared::Bare(n) => {
+                            self.opaque |= n.starts_with("IFS");
+                            if matches!(program, "local" | "declare" | "typeset") {
+                                self.add(n, Site::Unknown);
+                            }
                         }
-                        None => {}
+                        // A nameref assigns the variable it names; integer and case
+                        // attributes change every value assigned.
+                        Declared::Options(t) => {
+                            self.opaque |= t.contains(['n', 'i', 'l', 'u', 'c'])
+                        }
+                        Declared::Dynamic => self.opaque = true,
                     }
                 }
             }
@@ -193,6 +187,54 @@ impl Sites {
             None => {}
         }
     }
+}
+
+/// What one argument of a declaring builtin (`declare`, `export`, `local`, `readonly`,
+/// `typeset`: [`Assigns::Declares`]) does.
+#[derive(Debug, Clone)]
+pub(crate) enum Declared<'c> {
+    /// `NAME=VALUE` or `NAME[K]=VALUE`: NAME is given the word VALUE (literal, or computed
+    /// when the argument is not literal).
+    Value(&'c str, Word),
+    /// `NAME+=VALUE`: NAME is given more than the text shows.
+    Appended(&'c str),
+    /// `NAME` alone: it keeps its value (`export f`), or may be left empty (`local f`).
+    Bare(&'c str),
+    /// Options (`-x`, `-n`, `+r`).
+    Options(&'c str),
+    /// An argument only known when it runs, which may be any of these.
+    Dynamic,
+}
+
+/// What each argument of `cmd` does when it is a declaring builtin ([`Declared`]); none
+/// when it is not.
+pub(crate) fn declared(cmd: &SimpleCommand) -> Vec<Declared<'_>> {
+    if cmd.program().and_then(crate::programs::assigns_variables) != Some(Assigns::Declares) {
+        return Vec::new();
+    }
+    cmd.args()
+        .iter()
+        .map(|w| {
+            let Some(t) = w.literal() else {
+                return match w.raw.split_once('=') {
+                    Some((n, v)) if crate::programs::is_identifier(n) => {
+                        Declared::Value(n, Word::dynamic(v, ""))
+                    }
+                    _ => Declared::Dynamic,
+                };
+            };
+            if t.starts_with(['-', '+']) {
+                return Declared::Options(t);
+            }
+            match t.split_once('=') {
+                Some((n, _)) if n.ends_with('+') => Declared::Appended(n.trim_end_matches('+')),
+                Some((n, v)) => {
+                    Declared::Value(n.split('[').next().unwrap_or(n), Word::literal_text(v))
+                }
+                None => Declared::Bare(t),
+            }
+        })
+        .collect()
 }
 
 /// The variables a word assigns as it expands: `NAME` of each `${NAME=…}` or `${NAME:=…}`,
