@@ -1322,6 +1322,30 @@ fn repo_file(rel: &Path, files: Option<&RepoFiles>) -> Option<&'static str> {
     None
 }
 
+/// Whether the word `text` (in the directory `cwd`) names a `package.json`: by its last
+/// component (any case, or a pattern that matches the name), or by where it leads once links
+/// are followed.
+fn names_package_json(
+    text: &str,
+    places: &crate::paths::Places<'_>,
+    cwd: &shell::WorkingDir,
+) -> bool {
+    const NAME: &str = "package.json";
+    let last = text.rsplit('/').next().unwrap_or(text);
+    let pattern = is_pattern(last)
+        && globset::GlobBuilder::new(last)
+            .case_insensitive(true)
+            .build()
+            .map_or(true, |g| g.compile_matcher().is_match(NAME));
+    pattern
+        || last.eq_ignore_ascii_case(NAME)
+        || places
+            .locate(text, cwd)
+            .path
+            .file_name()
+            .is_some_and(|n| n.eq_ignore_ascii_case(NAME))
+}
+
 /// Programs that write or change the paths they are given.
 const WRITERS: &[&str] = &[
     "cp", "mv", "tee", "touch", "mkdir", "ln", "install", "rm", "rmdir", "chmod", "chown", "chgrp",
@@ -1490,6 +1514,22 @@ fn shell_hazard(
             shell::WorkingDir::Dir(d) => protected(d),
             _ => None,
         };
+        // `package.json` names commands git hooks run (husky, lint-staged, …): a file tool's
+        // write of it is read for their keys ([`package_hook_key`]), a command's is not.
+        let package = |w: &shell::Word| {
+            w.literal()
+                .is_some_and(|t| names_package_json(t, places, &cmd.cwd))
+        };
+        let writes_package = cmd
+            .redirects
+            .iter()
+            .any(|r| r.kind == shell::RedirectKind::Write && package(&r.target))
+            || (!only_reads && written.iter().any(|w| package(w)));
+        if writes_package {
+            return Some(persistence(
+                "The command writes `package.json`, whose keys may name commands git hooks run (husky, lint-staged, simple-git-hooks, …), and what it writes there is not read.".to_owned(),
+            ));
+        }
         let writes_word = (!only_reads)
             .then(|| {
                 in_protected_dir.or_else(|| written.into_iter().find_map(|w| names_in(w, strict)))
@@ -2874,6 +2914,36 @@ mod tests {
             "npm run lint",
         ] {
             assert!(routine(plain), "{plain}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_command_that_writes_package_json_is_not_routine() {
+        use warrant_core::decision::Behavior;
+        let ws = tempfile::tempdir().expect("dir");
+        let home = tempfile::tempdir().expect("home");
+        std::fs::write(ws.path().join("package.json"), r#"{"name": "demo"}"#).expect("package");
+        std::fs::write(ws.path().join("notes.json"), "{}").expect("notes");
+        std::os::unix::fs::symlink("package.json", ws.path().join("p.json")).expect("link");
+        let run = |line: &'static str| shell_reviewed(&[], ws.path(), home.path(), line);
+        for line in [
+            "printf x > notes.json",
+            "cp notes.json copy.json",
+            "cat package.json",
+            "npm test",
+        ] {
+            assert_eq!(run(line).await, Behavior::Allow, "{line}");
+        }
+        for line in [
+            r#"printf '{"husky": {"hooks": {"pre-commit": "sh x"}}}' > package.json"#,
+            r#"sed -i 's/"name"/"lint-staged": {"*": "sh x"}, "name"/' package.json"#,
+            "cp notes.json package.json",
+            "printf x > Package.JSON",
+            "printf x > p.json",
+            "cp notes.json packag?.json",
+            "printf x >> ./package.json",
+        ] {
+            assert_ne!(run(line).await, Behavior::Allow, "{line}");
         }
     }
 }
