@@ -276,6 +276,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         Some("remote") => remote(j, cmd, &git),
         Some("init" | "clone") => template(j, cmd, &git),
         Some("clean") => clean(j, cmd, &git),
+        Some("stash") => stash_untracked(j, cmd, &git),
         // `git var -l` lists the configuration as `git config -l` does.
         Some("var")
             if git
@@ -692,6 +693,58 @@ fn clean(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
             cmd,
             FILESYSTEM_PROTECTED_CONFIG,
             &format!("deletes files git does not track, and {why}"),
+        );
+    }
+}
+
+/// `git stash` (`push`, `save`) with `-u`/`--include-untracked`, or `-a`/`--all` (ignored
+/// files too), deletes the untracked files it stashes from the work tree at any depth, as
+/// `git clean -d` (`-dx`) would (checked on a scratch repository: an untracked
+/// `app/.claude/settings.json` and `new/deep/.envrc` are gone after `git stash -u`). Any
+/// protected configuration or secret among them is a binding ask ([`clean_reaches`]; its
+/// pathspecs are not read, so the whole tree counts).
+fn stash_untracked(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
+    let first = git.rest.first().map(Word::literal);
+    let pushes = match first {
+        None => true,
+        Some(None) => true,
+        Some(Some(t)) => matches!(t, "push" | "save") || t.starts_with('-'),
+    };
+    if !pushes {
+        return;
+    }
+    let (mut untracked, mut ignored) = (false, false);
+    for w in git.rest {
+        match w.literal() {
+            None => (untracked, ignored) = (true, true),
+            Some("--") => break,
+            Some("--include-untracked") => untracked = true,
+            Some("--all") => (untracked, ignored) = (true, true),
+            Some(t) if t.starts_with("--") => {}
+            Some(t) if t.starts_with('-') => {
+                // `-m MESSAGE` takes the rest of its cluster.
+                let flags = t[1..].split('m').next().unwrap_or_default();
+                untracked |= flags.contains(['u', 'a']);
+                ignored |= flags.contains('a');
+            }
+            Some(_) => {}
+        }
+    }
+    if !untracked {
+        return;
+    }
+    let how = CleanOptions {
+        forced: true,
+        dirs: true,
+        ignored,
+        ..CleanOptions::default()
+    };
+    if let Some(why) = clean_reaches(j, cmd, &how) {
+        binding(
+            j,
+            cmd,
+            FILESYSTEM_PROTECTED_CONFIG,
+            &format!("stashes and deletes files git does not track, and {why}"),
         );
     }
 }
@@ -1289,5 +1342,28 @@ mod tests {
         .await;
         std::fs::write(&config, "[core]\n\tbare = false\n").unwrap();
         expect(&wt, &[("git config -l", false), ("git remote -v", false)]).await;
+    }
+
+    #[tokio::test]
+    async fn git_stash_of_untracked_files_reaches_protected_files_at_any_depth() {
+        let Some(ws) = repository(&["app/a.rs", ".gitignore"], &["app/.claude/settings.json"])
+        else {
+            return;
+        };
+        expect(
+            ws.path(),
+            &[
+                ("git stash -u", true),
+                ("git stash push --include-untracked", true),
+                ("git stash save -u wip", true),
+                ("git stash -a", true),
+                ("git stash push -um wip", true),
+                ("git stash", false),
+                ("git stash list", false),
+                ("git stash show -u", false),
+                ("git stash push -m u", false),
+            ],
+        )
+        .await;
     }
 }
