@@ -1366,4 +1366,25 @@ mod tests {
         )
         .await;
     }
+
+    #[tokio::test]
+    async fn git_clean_over_a_tree_larger_than_is_walked_binds() {
+        let Some(ws) = repository(&["a.txt"], &[]) else {
+            return;
+        };
+        let dir = ws.path().join("many");
+        std::fs::create_dir(&dir).unwrap();
+        for i in 0..=super::MAX_CLEAN_ENTRIES {
+            std::fs::write(dir.join(i.to_string()), "").unwrap();
+        }
+        expect(
+            ws.path(),
+            &[
+                ("git clean -fd", true),
+                // Without `-d` the untracked directory is not entered.
+                ("git clean -f", false),
+            ],
+        )
+        .await;
+    }
 }
