@@ -485,6 +485,18 @@ fn build_code_outside(root: &std::path::Path, script: &shell::Script) -> Option<
     crate::programs::build_config::cargo_code_outside(&root, &starts)
 }
 
+/// What a Go build of the script compiles from outside the workspace through its module
+/// files (see [`super::go_modules::code_outside`]: a `replace` or `use` of a directory
+/// elsewhere), in words; `None` when nothing, or when the script runs no `go`.
+fn go_code_outside(root: &std::path::Path, script: &shell::Script) -> Option<String> {
+    if !script.leaves().any(|(_, c)| c.program() == Some("go")) {
+        return None;
+    }
+    let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let starts = build_dirs(&root, Some(script))?;
+    super::go_modules::code_outside(&root, &starts)
+}
+
 /// Whether the directory `dir` itself holds build configuration or a toolchain selector that
 /// may bring in programs from anywhere ([`build_configured`]).
 fn build_configured_in(dir: &std::path::Path) -> bool {
@@ -2086,6 +2098,7 @@ impl Classifier for HeuristicClassifier {
                 })
                 .or_else(|| self.policy.home_dir().and_then(read_from_home))
                 .or_else(|| super::build_env::steering(&self.environment))
+                .or_else(|| go_code_outside(&review.context.workspace_root, s))
         });
         let routine = builds
             && outside.is_none()
@@ -2945,5 +2958,23 @@ mod tests {
         ] {
             assert_ne!(run(line).await, Behavior::Allow, "{line}");
         }
+    }
+
+    #[tokio::test]
+    async fn a_go_build_of_a_module_replaced_from_outside_is_not_routine() {
+        use warrant_core::decision::Behavior;
+        let outer = tempfile::tempdir().expect("dir");
+        let home = tempfile::tempdir().expect("home");
+        let ws = outer.path().join("ws");
+        std::fs::create_dir_all(ws.join("cmd")).expect("ws");
+        let module = |text: &str| std::fs::write(ws.join("go.mod"), text).expect("go.mod");
+        let run = |line: &'static str| shell_reviewed(&[], &ws, home.path(), line);
+        module("module example.com/demo\n\ngo 1.22\n");
+        assert_eq!(run("go build ./...").await, Behavior::Allow);
+        module("module example.com/demo\n\nreplace example.com/lib => ../evil\n");
+        for line in ["go build ./...", "go test ./...", "cd cmd && go run ."] {
+            assert_ne!(run(line).await, Behavior::Allow, "{line}");
+        }
+        assert_eq!(run("cargo build").await, Behavior::Allow);
     }
 }

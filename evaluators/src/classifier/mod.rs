@@ -2,6 +2,7 @@
 //! that no rule or hard policy decided, through a [`Classifier`] backend.
 
 mod build_env;
+mod go_modules;
 pub mod codes;
 mod heuristic;
 mod input;

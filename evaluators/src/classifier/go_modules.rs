@@ -1,0 +1,171 @@
+//! Whether a Go build compiles code from outside the workspace through the module files it
+//! reads: a `replace` whose target is a directory (`=> ../../elsewhere`, `=> /tmp/x`) builds
+//! that directory's code in place of the module, and a `go.work` `use` adds a module from
+//! there. Both are read from the main module's `go.mod` and the workspace file, the way the
+//! `go` command reads them (the replacements of other modules are ignored).
+
+use std::path::{Path, PathBuf};
+
+/// The most module files read for one build.
+const MAX_FILES: usize = 64;
+
+/// The local directories a module file's `replace` and `use` directives name, single-line or
+/// in a block, as written (quotes removed). A target is a directory when it starts with `./`,
+/// `../` or `/` (or is `.`/`..`); a module path with a version is the module proxy's.
+fn local_targets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut block: Option<&str> = None;
+    for line in text.lines() {
+        let line = line.split("//").next().unwrap_or_default().trim();
+        if line.is_empty() {
+            continue;
+        }
+        let (verb, rest) = match block {
+            Some(_) if line == ")" => {
+                block = None;
+                continue;
+            }
+            Some(verb) => (verb, line),
+            None => {
+                let (verb, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+                let rest = rest.trim();
+                if rest == "(" {
+                    block = Some(verb);
+                    continue;
+                }
+                (verb, rest)
+            }
+        };
+        let target = match verb {
+            "replace" => rest.split_once("=>").map(|(_, t)| t.trim()),
+            "use" => Some(rest),
+            _ => None,
+        };
+        let Some(target) = target else { continue };
+        let path = target
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .trim_matches(['"', '`']);
+        let local = path == "."
+            || path == ".."
+            || path.starts_with("./")
+            || path.starts_with("../")
+            || path.starts_with('/')
+            || path.starts_with('\\')
+            || path.contains('\\');
+        if local {
+            out.push(path.to_owned());
+        }
+    }
+    out
+}
+
+/// What a `go` build started in any of `starts` (directories inside the workspace `root`,
+/// resolved) compiles from outside the workspace through a `replace` or `use` directive, in
+/// words; `None` when nothing. A module file that cannot be read counts.
+pub(super) fn code_outside(root: &Path, starts: &[PathBuf]) -> Option<String> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for start in starts {
+        for dir in start.ancestors().take_while(|d| d.starts_with(root)) {
+            for name in ["go.mod", "go.work"] {
+                let file = dir.join(name);
+                if file.exists() && !files.contains(&file) {
+                    files.push(file);
+                }
+            }
+        }
+    }
+    let mut at = 0;
+    while let Some(file) = files.get(at).cloned() {
+        at += 1;
+        if files.len() > MAX_FILES {
+            return Some(format!(
+                "the build reads more than {MAX_FILES} module files"
+            ));
+        }
+        let shown = file
+            .strip_prefix(root)
+            .unwrap_or(&file)
+            .display()
+            .to_string();
+        let text = match crate::paths::small_file::read_text(&file) {
+            Ok(Some(text)) => text,
+            _ => return Some(format!("`{shown}` cannot be read")),
+        };
+        let dir = file.parent().unwrap_or(root);
+        for target in local_targets(&text) {
+            let full = dir.join(&target);
+            // The nearest part that exists, links followed.
+            let real = full.ancestors().find_map(|a| std::fs::canonicalize(a).ok());
+            if target.contains('\\') || !real.is_some_and(|r| r.starts_with(root)) {
+                return Some(format!(
+                    "`{shown}` builds `{target}`, outside the workspace, in place of a module"
+                ));
+            }
+            // A module a workspace file uses brings its own replacements.
+            let used = full.join("go.mod");
+            if file.ends_with("go.work") && used.exists() && !files.contains(&used) {
+                files.push(used);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{code_outside, local_targets};
+
+    #[test]
+    fn replace_and_use_directives_name_local_directories() {
+        let text = "module example.com/demo\n\ngo 1.22\n\nreplace example.com/a => ../a\n\
+                    replace example.com/b v1.0.0 => example.com/c v1.1.0\n\
+                    replace (\n\texample.com/d => \"/tmp/d\" // moved\n\texample.com/e => ./e\n)\n\
+                    use (\n\t./x\n\t../y\n)\nuse ./z\n";
+        assert_eq!(
+            local_targets(text),
+            vec!["../a", "/tmp/d", "./e", "./x", "../y", "./z"]
+        );
+    }
+
+    #[test]
+    fn a_module_replaced_by_a_directory_outside_is_code_from_elsewhere() {
+        let outer = tempfile::tempdir().expect("dir");
+        let root = outer.path().join("ws");
+        std::fs::create_dir_all(root.join("lib")).expect("lib");
+        let root = std::fs::canonicalize(&root).expect("root");
+        let starts = vec![root.clone()];
+        let module = |text: &str| std::fs::write(root.join("go.mod"), text).expect("go.mod");
+        module("module example.com/demo\n\ngo 1.22\n\nreplace example.com/lib => ./lib\n");
+        assert_eq!(code_outside(&root, &starts), None);
+        module(
+            "module example.com/demo\n\nreplace example.com/lib v1.2.0 => example.com/fork v1.2.1\n",
+        );
+        assert_eq!(code_outside(&root, &starts), None);
+        for text in [
+            "module m\n\nreplace example.com/lib => ../evil\n",
+            "module m\n\nreplace (\n\texample.com/lib => /tmp/evil\n)\n",
+            "module m\n\nreplace example.com/lib => \"../../evil\"\n",
+        ] {
+            module(text);
+            assert!(code_outside(&root, &starts).is_some(), "{text}");
+        }
+        module("module m\n");
+        std::fs::write(
+            root.join("go.work"),
+            "go 1.22\n\nuse (\n\t.\n\t../other\n)\n",
+        )
+        .expect("go.work");
+        assert!(code_outside(&root, &starts).is_some());
+        std::fs::write(root.join("go.work"), "go 1.22\n\nuse ./lib\n").expect("go.work");
+        std::fs::write(
+            root.join("lib/go.mod"),
+            "module l\n\nreplace x => ../../evil\n",
+        )
+        .expect("lib go.mod");
+        assert!(code_outside(&root, &starts).is_some());
+        std::fs::write(root.join("lib/go.mod"), "module l\n").expect("lib go.mod");
+        assert_eq!(code_outside(&root, &starts), None);
+    }
+}
