@@ -1116,6 +1116,11 @@ fn package_hook_key(input: &serde_json::Value, paths: &[String]) -> Option<&'sta
     }
     let mut found = Vec::new();
     texts(input, &mut found);
+    // JSON spells any character of a key as a `\uXXXX` escape (`"lint-\u0073taged"`), which
+    // no text match sees: an escape may name any key.
+    if found.iter().any(|t| t.contains("\\u")) {
+        return Some("a key written with escapes");
+    }
     HOOK_MANAGER_KEYS
         .iter()
         .find(|k| found.iter().any(|t| t.contains(*k)))
@@ -2537,6 +2542,13 @@ mod tests {
             r#""husky": {"hooks": {}}"#,
         ] {
             let input = serde_json::json!({"file_path": "package.json", "content": text});
+            assert!(package_hook_key(&input, &paths).is_some(), "{text}");
+        }
+        for text in [
+            r#"{"lint-\u0073taged": {"*": "sh x"}}"#,
+            r#""\u0068usky": {"hooks": {}}"#,
+        ] {
+            let input = serde_json::json!({"file_path": "package.json", "new_string": text});
             assert!(package_hook_key(&input, &paths).is_some(), "{text}");
         }
         let plain = serde_json::json!({"file_path": "package.json", "content": r#"{"name": "x"}"#});
