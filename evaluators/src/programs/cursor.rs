@@ -64,6 +64,55 @@ pub(crate) fn read<'a>(
     syntax: Syntax,
     numeric: bool,
 ) -> Result<Vec<Item<'a>>, String> {
+    read_with(args, options, syntax, numeric, false)
+}
+
+/// Reads `args` against `options` that list every option the program has, as GNU
+/// `getopt_long` does: a long option may be abbreviated to any prefix that names one option
+/// (`rm --rec --forc`), and a prefix that names several is refused, as the program refuses
+/// it. A word whose value is only known when it runs is an operand, which the caller judges
+/// (that it may be an option is the caller's to weigh).
+///
+/// # Errors
+///
+/// Why the program would refuse the arguments (an unknown option, an ambiguous prefix, a
+/// missing value), in words.
+pub(crate) fn read_complete<'a>(
+    args: &[Word],
+    options: &'a Options,
+    syntax: Syntax,
+) -> Result<Vec<Item<'a>>, String> {
+    read_with(args, options, syntax, false, true)
+}
+
+/// The long option `name` names: exactly, or with `prefixes` as its unambiguous prefix.
+fn long_option<'a>(options: &'a Options, name: &str, prefixes: bool) -> Result<&'a Opt, String> {
+    if let Some(opt) = options.long(name) {
+        return Ok(opt);
+    }
+    if prefixes && !name.is_empty() {
+        match options.long_prefixed(name).as_slice() {
+            [opt] => return Ok(opt),
+            [] => {}
+            several => {
+                let names: Vec<&str> = several.iter().map(|o| o.display.as_str()).collect();
+                return Err(format!(
+                    "the option `--{name}` is ambiguous ({})",
+                    names.join(", ")
+                ));
+            }
+        }
+    }
+    Err(format!("it does not know the option `--{name}`"))
+}
+
+fn read_with<'a>(
+    args: &[Word],
+    options: &'a Options,
+    syntax: Syntax,
+    numeric: bool,
+    prefixes: bool,
+) -> Result<Vec<Item<'a>>, String> {
     let mut out = Vec::with_capacity(args.len());
     let mut options_done = false;
     let mut i = 0;
@@ -75,6 +124,10 @@ pub(crate) fn read<'a>(
             continue;
         }
         let Some(text) = word.literal() else {
+            if prefixes {
+                out.push(Item::Operand(at, word.clone()));
+                continue;
+            }
             if let Some(domain) = word.domain.as_ref().filter(|_| options.checked_operands) {
                 if let Some(v) = domain.values.iter().find(|v| v.starts_with('-')) {
                     return Err(format!("`{}` may be `{v}`, an option", word.raw));
@@ -127,9 +180,7 @@ pub(crate) fn read<'a>(
                 Some((n, v)) => (n, Some(v)),
                 None => (long, None),
             };
-            let opt = options
-                .long(name)
-                .ok_or_else(|| format!("it does not know the option `--{name}`"))?;
+            let opt = long_option(options, name, prefixes)?;
             let value = match (opt.value, attached) {
                 (Value::None, Some(_)) => {
                     return Err(format!("`--{name}` takes no value"));
@@ -233,6 +284,33 @@ mod tests {
         assert!(read(&dynamic, &o, Syntax::Gnu, false).is_err());
         let below = [Word::dynamic("src/$X", "src/")];
         assert!(read(&below, &o, Syntax::Gnu, false).is_ok());
+    }
+
+    #[test]
+    fn complete_tables_read_unambiguous_long_prefixes() {
+        let o = Options::parse(
+            "r|R|recursive!R f|force i interactive=? no-preserve-root!D preserve-root=? reference=r",
+        );
+        let items = read_complete(&words(&["--rec", "--forc", "~"]), &o, Syntax::Gnu).unwrap();
+        assert_eq!(shown(&items), ["-r=", "-f=", "~"]);
+        let items = read_complete(&words(&["--no", "--int=never", "x"]), &o, Syntax::Gnu).unwrap();
+        assert_eq!(
+            shown(&items),
+            ["--no-preserve-root=", "--interactive=never", "x"]
+        );
+        // `--re` may be `--recursive` or `--reference`: the program refuses it.
+        assert!(read_complete(&words(&["--re", "x"]), &o, Syntax::Gnu).is_err());
+        // An exact name wins over the longer names it begins.
+        let o = Options::parse("color=? color-output");
+        let items = read_complete(&words(&["--color", "--color-o"]), &o, Syntax::Gnu).unwrap();
+        assert_eq!(shown(&items), ["--color=", "--color-output="]);
+        // Abbreviations stay errors where the table may not list every option.
+        assert!(read(&words(&["--color-o"]), &o, Syntax::Gnu, false).is_err());
+        let dynamic = [Word::dynamic("$X", "")];
+        assert_eq!(
+            shown(&read_complete(&dynamic, &o, Syntax::Gnu).unwrap()),
+            ["$X"]
+        );
     }
 
     #[test]

@@ -12,6 +12,7 @@
 mod awk;
 pub(crate) mod build_config;
 pub(crate) mod cargo_lock;
+pub(crate) mod changers;
 pub mod cursor;
 mod find;
 mod git;

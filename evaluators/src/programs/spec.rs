@@ -12,7 +12,9 @@
 //!   operand is a path; `!F` the program lists files instead of searching them; `!N` the
 //!   operands are plain paths (`git diff --no-index`); `!o` the value is optional when the
 //!   option is the last argument; `!2` the option takes a second value (`--arg NAME VALUE`);
-//!   `!S` the operands are lists of sums, each file a list names read too (`sha256sum -c`).
+//!   `!S` the operands are lists of sums, each file a list names read too (`sha256sum -c`);
+//!   `!M` the option is a mode, not a flag (`chmod -w FILE`); `!D` the option turns off the
+//!   protection of the filesystem root (`--no-preserve-root`).
 
 use std::collections::HashMap;
 
@@ -122,6 +124,20 @@ impl Options {
     /// cursor).
     pub(crate) fn long(&self, name: &str) -> Option<&Opt> {
         self.long.get(name).map(|&i| &self.all[i])
+    }
+
+    /// The options some long name of which begins with `prefix`, each once (an option
+    /// listed under two long names is one option), in the order they were listed.
+    pub(crate) fn long_prefixed(&self, prefix: &str) -> Vec<&Opt> {
+        let mut found: Vec<usize> = self
+            .long
+            .iter()
+            .filter(|(name, _)| name.starts_with(prefix))
+            .map(|(_, &i)| i)
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found.into_iter().map(|i| &self.all[i]).collect()
     }
 }
 

@@ -1248,6 +1248,45 @@ pub static PROGRAMS: &[Program] = &[
     ),
 ];
 
+/// Programs that delete or change the files they are given (never modeled as harmless), with
+/// every option they have (GNU coreutils 9: `PROGRAM --help` and the sources' `long_options`),
+/// so that their arguments are read as `getopt_long` reads them, abbreviations included
+/// (`rm --rec --forc ~`). `!R`: the operands are reached as whole trees; `!D`: the root's
+/// protection is off; `!M`: the option is the mode (`chmod -w FILE`, `chmod -x+r FILE`).
+pub const CHANGERS: &[(&[&str], &str)] = &[
+    (
+        &["rm"],
+        "f|force i I interactive=? one-file-system no-preserve-root!D preserve-root=? r|R|recursive!R d|dir v|verbose -presume-input-tty help version",
+    ),
+    (
+        &["rmdir"],
+        "ignore-fail-on-non-empty p|parents v|verbose help version",
+    ),
+    (&["unlink"], "help version"),
+    (
+        &["shred"],
+        "f|force n|iterations=v random-source=r s|size=v u remove=? v|verbose x|exact z|zero help version",
+    ),
+    (
+        &["truncate"],
+        "c|no-create o|io-blocks r|reference=r s|size=v help version",
+    ),
+    (
+        &["chmod"],
+        "c|changes f|silent|quiet v|verbose no-preserve-root!D preserve-root reference=r R|recursive!R help version \
+         r=?!M w=?!M x=?!M X=?!M s=?!M t=?!M u=?!M g=?!M o=?!M a=?!M ,=?!M +=?!M \
+         0=?!M 1=?!M 2=?!M 3=?!M 4=?!M 5=?!M 6=?!M 7=?!M",
+    ),
+    (
+        &["chown"],
+        "c|changes f|silent|quiet v|verbose dereference h|no-dereference from=v no-preserve-root!D preserve-root reference=r R|recursive!R H L P help version",
+    ),
+    (
+        &["chgrp"],
+        "c|changes f|silent|quiet v|verbose dereference h|no-dereference no-preserve-root!D preserve-root reference=r R|recursive!R H L P help version",
+    ),
+];
+
 /// The table entry for `name`, if the program is modeled.
 pub fn lookup(name: &str) -> Option<&'static Program> {
     PROGRAMS.iter().find(|p| p.names.contains(&name))

@@ -4,7 +4,7 @@
 use warrant_core::decision::Risk;
 use warrant_core::evaluator::Stance;
 
-use super::judge::{Judge, Target, has_flag, positional};
+use super::judge::{Judge, Target, positional};
 use super::programs::DOWNLOADERS;
 use crate::paths::Place;
 use crate::policy::codes::{FILESYSTEM_PROTECTED_CONFIG, SHELL_DESTRUCTIVE};
@@ -70,16 +70,12 @@ pub(super) fn found_by_feeding_find(j: &Judge<'_>, cmd: &SimpleCommand) -> Vec<(
 
 /// `rm`, `rmdir`, `unlink`, `shred`: every target is deleted; `-r` deletes trees.
 pub(super) fn remove(j: &mut Judge<'_>, cmd: &SimpleCommand) {
-    let args = cmd.args();
-    if args
-        .iter()
-        .any(|a| a.literal() == Some("--no-preserve-root"))
-    {
+    let changes = read_changer(cmd);
+    if changes.unprotected_root {
         return j.destructive(cmd, "turns off the protection of the filesystem root");
     }
-    let recursive = cmd.program() == Some("rm")
-        && (has_flag(args, 'r', "--recursive") || has_flag(args, 'R', "--recursive"));
-    for target in positional(args) {
+    let recursive = changes.recursive;
+    for target in &changes.operands {
         j.write(cmd, target, Some(recursive));
         if recursive {
             // `rm -rf .claude` deletes `.claude/settings.json` as `rm` of it would.
@@ -107,6 +103,28 @@ pub(super) fn remove(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         }
         let risk = if recursive { Risk::High } else { Risk::Medium };
         j.write_inside(cmd, "deletes paths only known when it runs", risk);
+    }
+}
+
+/// How a program that deletes or changes its operands reads its arguments (the program
+/// table's [`crate::programs::table::CHANGERS`], abbreviated long options included); one it
+/// has no entry for (`srm`, `wipe`) is read at its most destructive: any option word may
+/// reach trees.
+fn read_changer(cmd: &SimpleCommand) -> crate::programs::changers::Changes {
+    let args = cmd.args();
+    if let Some(changes) = cmd
+        .program()
+        .and_then(|p| crate::programs::changers::read(p, args))
+    {
+        return changes;
+    }
+    crate::programs::changers::Changes {
+        recursive: args
+            .iter()
+            .filter_map(Word::literal)
+            .any(|t| t.starts_with('-') && t != "-" && t != "--"),
+        operands: positional(args).into_iter().cloned().collect(),
+        ..Default::default()
     }
 }
 
@@ -182,8 +200,8 @@ pub(super) fn unnamed_remove(j: &Judge<'_>, cmd: &SimpleCommand) -> Option<Strin
     if cmd.words.first().is_none_or(|w| w.literal().is_some()) {
         return None;
     }
-    let args = cmd.args();
-    if !(has_flag(args, 'r', "--recursive") || has_flag(args, 'R', "--recursive")) {
+    let as_rm_reads = crate::programs::changers::read("rm", cmd.args())?;
+    if !as_rm_reads.recursive {
         return None;
     }
     let mut as_rm = cmd.clone();
@@ -291,16 +309,19 @@ pub(super) fn archive_move(j: &mut Judge<'_>, cmd: &SimpleCommand) {
 
 /// `chmod`, `chown`, `chgrp`: the first positional is the mode or owner; `-R` reaches trees.
 pub(super) fn permissions(j: &mut Judge<'_>, cmd: &SimpleCommand) {
-    let args = cmd.args();
-    let recursive = has_flag(args, 'R', "--recursive");
-    let by_reference = args
-        .iter()
-        .filter_map(Word::literal)
-        .any(|t| t.starts_with("--reference"));
-    let pos = positional(args);
-    let skip = usize::from(!by_reference && !pos.is_empty());
+    let changes = read_changer(cmd);
+    if changes.unprotected_root && changes.recursive {
+        return j.destructive(cmd, "turns off the protection of the filesystem root");
+    }
+    let recursive = changes.recursive;
+    let pos = &changes.operands;
+    let skip = usize::from(!changes.by_reference && !changes.mode_given && !pos.is_empty());
     for target in &pos[skip..] {
         j.write(cmd, target, recursive.then_some(true));
+        if recursive {
+            // `chmod -R 000 .claude` changes `.claude/settings.json` as `chmod` of it would.
+            j.protected_tree(cmd, target, false);
+        }
     }
     if cmd.extra_args {
         j.write_inside(

@@ -1,0 +1,167 @@
+//! How a program that deletes or changes the files it is given (`rm`, `chmod`, `chown`, …)
+//! reads its arguments: through the cursor, against the complete option list of its entry
+//! in [`super::table::CHANGERS`], so that every check of what it destroys sees the options
+//! the program sees (`rm --rec --forc ~` is `rm -rf ~`).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use super::cursor::{self, Item, Syntax};
+use super::spec::Options;
+use super::table::CHANGERS;
+use crate::shell::Word;
+
+/// What a changer's arguments ask of it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Changes {
+    /// Whether it reaches its operands as whole trees (`-r`, `-R`, `--rec`).
+    pub recursive: bool,
+    /// Whether the protection of the filesystem root is off (`--no-preserve-root`, `--no-p`).
+    pub unprotected_root: bool,
+    /// Whether an option gives the mode (`chmod -w FILE`): then every operand is a file.
+    pub mode_given: bool,
+    /// Whether a reference file gives the mode or owner (`--reference=FILE`).
+    pub by_reference: bool,
+    /// Its operands, option values left out.
+    pub operands: Vec<Word>,
+    /// Why the program would refuse its arguments, when it would (an ambiguous prefix, an
+    /// option it lacks): the other fields are then the most destructive reading.
+    pub refused: Option<String>,
+}
+
+/// The parsed option lists of [`CHANGERS`], by program name.
+fn options(program: &str) -> Option<&'static Options> {
+    static PARSED: OnceLock<HashMap<&'static str, Options>> = OnceLock::new();
+    PARSED
+        .get_or_init(|| {
+            CHANGERS
+                .iter()
+                .flat_map(|(names, spec)| names.iter().map(|n| (*n, Options::parse(spec))))
+                .collect()
+        })
+        .get(program)
+}
+
+/// How `program` (as written, maybe with a directory) reads `args`, if it is a changer.
+pub(crate) fn read(program: &str, args: &[Word]) -> Option<Changes> {
+    let program = program.rsplit('/').next().unwrap_or(program);
+    let options = options(program)?;
+    let mut out = Changes::default();
+    match cursor::read_complete(args, options, Syntax::Gnu) {
+        Ok(items) => {
+            for item in items {
+                match item {
+                    Item::Opt(opt, _) => {
+                        out.recursive |= opt.has('R');
+                        out.unprotected_root |= opt.has('D');
+                        out.mode_given |= opt.has('M');
+                        out.by_reference |= opt.display == "--reference";
+                    }
+                    Item::Operand(_, word) => out.operands.push(word),
+                }
+            }
+        }
+        Err(why) => {
+            out = most_destructive(args, options);
+            out.refused = Some(why);
+        }
+    }
+    Some(out)
+}
+
+/// The most destructive reading of arguments the program would refuse (or that a later
+/// version may accept): every option word is each option it may abbreviate or cluster, and
+/// every other word an operand.
+fn most_destructive(args: &[Word], options: &Options) -> Changes {
+    let mut out = Changes::default();
+    let mut options_done = false;
+    for word in args {
+        let text = match word.literal() {
+            Some("--") if !options_done => {
+                options_done = true;
+                continue;
+            }
+            Some(t) if !options_done && t.starts_with('-') && t != "-" => t,
+            _ => {
+                out.operands.push(word.clone());
+                continue;
+            }
+        };
+        let opts: Vec<&super::spec::Opt> = match text.strip_prefix("--") {
+            Some(long) => {
+                let name = long.split_once('=').map_or(long, |(n, _)| n);
+                options.long_prefixed(name)
+            }
+            None => text[1..].chars().filter_map(|c| options.short(c)).collect(),
+        };
+        for opt in opts {
+            out.recursive |= opt.has('R');
+            out.unprotected_root |= opt.has('D');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn changes(program: &str, args: &[&str]) -> Changes {
+        let words: Vec<Word> = args.iter().map(|a| Word::literal_text(*a)).collect();
+        read(program, &words).expect("a changer")
+    }
+
+    fn operands(c: &Changes) -> Vec<&str> {
+        c.operands.iter().map(Word::text).collect()
+    }
+
+    #[test]
+    fn long_option_prefixes_are_read_as_getopt_long_reads_them() {
+        for args in [
+            &["--rec", "--forc", "~"][..],
+            &["--r", "--f", "~"],
+            &["-rf", "~"],
+            &["~", "-R"],
+            &["--recursive", "~"],
+        ] {
+            let c = changes("rm", args);
+            assert!(c.recursive && c.refused.is_none(), "{args:?}");
+            assert_eq!(operands(&c), ["~"], "{args:?}");
+        }
+        assert!(!changes("rm", &["-f", "x"]).recursive);
+        assert!(!changes("rm", &["--", "-r"]).recursive);
+        assert!(changes("/bin/rm", &["--no", "/"]).unprotected_root);
+        assert!(changes("chmod", &["--no-p", "-R", "777", "/"]).unprotected_root);
+        assert!(changes("chmod", &["--rec", "000", "~"]).recursive);
+        assert!(changes("chown", &["--recu", "me", "~"]).recursive);
+        assert!(changes("chgrp", &["-hR", "g", "~"]).recursive);
+    }
+
+    #[test]
+    fn refused_arguments_are_read_at_their_most_destructive() {
+        // `chmod --re` may be `--recursive` or `--reference`: chmod refuses it.
+        let c = changes("chmod", &["--re", "000", "~"]);
+        assert!(c.refused.is_some() && c.recursive);
+        let c = changes("rm", &["--bogus", "-qr", "x"]);
+        assert!(c.refused.is_some() && c.recursive);
+        assert_eq!(operands(&c), ["x"]);
+    }
+
+    #[test]
+    fn modes_values_and_references() {
+        let c = changes("chmod", &["-w", "~/.bashrc"]);
+        assert!(c.mode_given && !c.recursive);
+        assert_eq!(operands(&c), ["~/.bashrc"]);
+        let c = changes("chmod", &["-R", "u+x", "bin"]);
+        assert!(c.recursive && !c.mode_given);
+        assert_eq!(operands(&c), ["u+x", "bin"]);
+        let c = changes("chmod", &["--reference=a", "b"]);
+        assert!(c.by_reference);
+        assert_eq!(operands(&c), ["b"]);
+        let c = changes("shred", &["-n", "3", "-u", "f"]);
+        assert_eq!(operands(&c), ["f"]);
+        let c = changes("truncate", &["-s", "0", "log"]);
+        assert_eq!(operands(&c), ["log"]);
+        assert!(read("cat", &[]).is_none());
+    }
+}
