@@ -2254,7 +2254,10 @@ fn one(finding: &Finding, routine_build: bool) -> Classification {
             "data_loss",
             "The command may discard work inside the workspace.".to_owned(),
         ),
-        policy::SHELL_UNKNOWN_COMMAND if routine_build => verdict(
+        // A routine build is allowed for the build alone: a part the policy rates higher (git
+        // in a repository whose configuration may run a program, a name a workspace `PATH`
+        // finds) keeps its ask.
+        policy::SHELL_UNKNOWN_COMMAND if routine_build && risk <= Risk::Medium => verdict(
             Behavior::Allow,
             Risk::Medium,
             Confidence::Medium,
@@ -2988,5 +2991,25 @@ mod tests {
             assert_ne!(run(line).await, Behavior::Allow, "{line}");
         }
         assert_eq!(run("cargo build").await, Behavior::Allow);
+    }
+
+    #[test]
+    fn a_routine_build_does_not_lower_what_the_policy_rates_higher() {
+        use warrant_core::decision::{Behavior, Risk};
+        use warrant_core::evaluator::Stance;
+        let finding = |risk| {
+            crate::policy::finding::Finding::new(
+                Stance::DefaultAsk,
+                crate::policy::codes::SHELL_UNKNOWN_COMMAND,
+                risk,
+                "`git status` runs git with a configuration that may name a program".to_owned(),
+            )
+        };
+        assert_eq!(
+            super::one(&finding(Risk::Medium), true).behavior,
+            Behavior::Allow
+        );
+        let high = super::one(&finding(Risk::High), true);
+        assert_eq!((high.behavior, high.risk), (Behavior::Ask, Risk::High));
     }
 }
