@@ -284,7 +284,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                 .iter()
                 .any(|w| w.literal().is_none_or(|t| t == "-l")) =>
         {
-            printed_config(j, cmd, "", true, &[], None, &env_files);
+            printed_config(j, cmd, &git, "", true, &[], None, &env_files);
         }
         // `git ls-remote --get-url` prints a remote's URL (rewritten) without contacting it.
         Some("ls-remote")
@@ -293,7 +293,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                 .iter()
                 .any(|w| w.literal().is_none_or(|t| t.starts_with("--get-url"))) =>
         {
-            remote_urls(j, cmd, "");
+            remote_urls(j, cmd, &git);
         }
         // A word only known when it runs before the subcommand may be an option of git
         // (`-cinclude.path=FILE`) or the subcommand itself.
@@ -506,16 +506,18 @@ fn config(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>, env_files: &[st
     if sets {
         return;
     }
-    printed_config(j, cmd, scope, lists, &operands, file, env_files);
+    printed_config(j, cmd, git, scope, lists, &operands, file, env_files);
 }
 
 /// `git config` reading: what it prints (every key with `lists` or no key, else the key
 /// named first) is looked for a secret in the files `scope` (or `--file`) names and the files
 /// they include ([`git_config::printed_secret`]); one found is a binding ask, as reading
 /// `.git/config` itself is.
+#[allow(clippy::too_many_arguments)]
 fn printed_config(
     j: &mut Judge<'_>,
     cmd: &SimpleCommand,
+    git: &Git<'_>,
     scope: &str,
     lists: bool,
     operands: &[&Word],
@@ -528,7 +530,6 @@ fn printed_config(
         Some(Some(key)) if git_config::credential_free_key(&key.to_ascii_lowercase()) => return,
         Some(Some(key)) => git_config::Printed::Key(key),
     };
-    let root = j.places.root();
     let home = j.places.home();
     // Files the environment names replace the global and system ones, or (`GIT_CONFIG`)
     // the repository's: all are read.
@@ -539,7 +540,13 @@ fn printed_config(
         Some(f) => files.push(j.places.locate(&f, &cmd.cwd).path),
         None => {
             if !matches!(scope, "--global" | "--system") {
-                files.extend(crate::paths::git_index::local_configs(root));
+                match printing_repository(j, cmd, git) {
+                    Ok(root) => files.extend(crate::paths::git_index::local_configs(&root)),
+                    Err(why) => {
+                        let what = format!("prints git configuration, and {why}");
+                        return binding(j, cmd, FILESYSTEM_SENSITIVE_PATH, &what);
+                    }
+                }
             }
             if scope != "--local" && scope != "--worktree" {
                 files.extend(git_config::outer_configs(home));
@@ -575,10 +582,10 @@ fn remote(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
                 .iter()
                 .any(|w| w.literal().is_none_or(|t| t == "-v" || t == "--verbose"))
             {
-                remote_urls(j, cmd, "");
+                remote_urls(j, cmd, git);
             }
         }
-        Some(Some("get-url" | "show")) => remote_urls(j, cmd, ""),
+        Some(Some("get-url" | "show")) => remote_urls(j, cmd, git),
         Some(Some("update" | "prune")) => {}
         Some(_) => binding(
             j,
@@ -593,15 +600,16 @@ fn remote(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
 /// the repository's configuration (unless `scope` names another) and the global and system
 /// ones are read for one, and any found stops the call in every mode, as reading
 /// `.git/config` itself does.
-fn remote_urls(j: &mut Judge<'_>, cmd: &SimpleCommand, scope: &str) {
-    let root = j.places.root();
-    let mut files = Vec::new();
-    if !matches!(scope, "--global" | "--system") {
-        files.extend(crate::paths::git_index::local_configs(root));
-    }
-    if scope != "--local" && scope != "--worktree" {
-        files.extend(git_config::outer_configs(j.places.home()));
-    }
+fn remote_urls(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
+    let root = match printing_repository(j, cmd, git) {
+        Ok(root) => root,
+        Err(why) => {
+            let what = format!("prints remote URLs, and {why}");
+            return binding(j, cmd, FILESYSTEM_SENSITIVE_PATH, &what);
+        }
+    };
+    let mut files = crate::paths::git_index::local_configs(&root);
+    files.extend(git_config::outer_configs(j.places.home()));
     if let Some(why) = files
         .iter()
         .find_map(|file| git_config::remote_url_credential(file))
@@ -612,6 +620,59 @@ fn remote_urls(j: &mut Judge<'_>, cmd: &SimpleCommand, scope: &str) {
             FILESYSTEM_SENSITIVE_PATH,
             &format!("prints remote URLs, and {why}"),
         );
+    }
+}
+
+/// Variables that choose the repository git uses.
+const REPOSITORY_VARIABLES: &[&str] = &["GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE"];
+
+/// The work tree whose repository's configuration a printing git command reads: the
+/// workspace's, or a nested repository's that holds the directory the command runs in. `Err`
+/// says why git may use a repository whose configuration is not read here: `-C`,
+/// `--git-dir`, `--work-tree`, a variable of [`REPOSITORY_VARIABLES`] assigned for it or
+/// exported in the script, a directory only known when it runs or outside the workspace.
+fn printing_repository(
+    j: &Judge<'_>,
+    cmd: &SimpleCommand,
+    git: &Git<'_>,
+) -> Result<std::path::PathBuf, String> {
+    let elsewhere = "git may use another repository, whose configuration is not read here";
+    if git.global.iter().any(|w| {
+        w.literal().is_none_or(|t| {
+            t.starts_with("-C") || t.starts_with("--git-dir") || t.starts_with("--work-tree")
+        })
+    }) {
+        return Err(format!("{elsewhere} (`-C`, `--git-dir`, `--work-tree`)"));
+    }
+    let assigned = cmd
+        .assignments
+        .iter()
+        .any(|a| REPOSITORY_VARIABLES.contains(&a.as_str()))
+        || j.script.commands.iter().any(|c| {
+            matches!(c.program(), Some("export" | "declare" | "typeset" | "env"))
+                && c.words.iter().skip(1).any(|w| {
+                    let name = w.raw.split('=').next().unwrap_or_default();
+                    REPOSITORY_VARIABLES.contains(&name)
+                })
+        });
+    if assigned {
+        return Err(format!("{elsewhere} (`GIT_DIR`, `GIT_WORK_TREE`)"));
+    }
+    let root = j.places.root().to_path_buf();
+    match &cmd.cwd {
+        WorkingDir::Root => Ok(root),
+        WorkingDir::Unknown => Err(format!("{elsewhere} (a directory only known when it runs)")),
+        WorkingDir::Dir(_) => {
+            let dir = j.places.locate(".", &cmd.cwd).path;
+            if !dir.starts_with(&root) {
+                return Err(format!("{elsewhere} (a directory outside the workspace)"));
+            }
+            Ok(dir
+                .ancestors()
+                .take_while(|a| a.starts_with(&root) && *a != root)
+                .find(|a| std::fs::symlink_metadata(a.join(".git")).is_ok())
+                .map_or(root.clone(), std::path::Path::to_path_buf))
+        }
     }
 }
 
@@ -1383,6 +1444,38 @@ mod tests {
                 ("git clean -fd", true),
                 // Without `-d` the untracked directory is not entered.
                 ("git clean -f", false),
+            ],
+        )
+        .await;
+    }
+
+    #[tokio::test]
+    async fn printed_configuration_is_the_repository_git_would_use() {
+        let Some(ws) = repository(&["a.txt", "sub/b.txt"], &[]) else {
+            return;
+        };
+        let nested = ws.path().join("nested");
+        std::fs::create_dir(&nested).unwrap();
+        assert!(git(&nested, &["init", "-q"]));
+        let config = nested.join(".git/config");
+        let mut text = std::fs::read_to_string(&config).unwrap();
+        text.push_str("[remote \"origin\"]\n\turl = https://u:ghp_x@github.com/a/b\n[http]\n\textraheader = Authorization: x\n");
+        std::fs::write(&config, &text).unwrap();
+        expect(
+            ws.path(),
+            &[
+                ("cd nested && git config -l", true),
+                ("cd nested && git remote -v", true),
+                ("cd nested/ && git config --get http.extraheader", true),
+                ("git -C nested config -l", true),
+                ("git --git-dir=nested/.git remote -v", true),
+                ("GIT_DIR=nested/.git git config -l", true),
+                ("export GIT_DIR=nested/.git; git remote -v", true),
+                ("cd $D && git config -l", true),
+                ("git config -l", false),
+                ("git remote -v", false),
+                ("cd sub && git config -l", false),
+                ("cd nested && git config --get user.name", false),
             ],
         )
         .await;
