@@ -946,6 +946,163 @@ pub(super) fn runs_downloaded_code(j: &Judge<'_>, cmd: &SimpleCommand) -> bool {
     fed_by_download && reads_code_from_outside(cmd)
 }
 
+/// What an earlier part of the script downloaded, as far as the later parts that may run it
+/// go: the names written (`curl -o x.sh`, `curl -O URL/x.sh`, `wget URL`, `curl URL > x.py`),
+/// each where the downloader ran, and whether some name written cannot be told (a name only
+/// known when it runs, an option whose effect is unknown, a downloader not read).
+struct Downloaded {
+    names: Vec<std::path::PathBuf>,
+    unknown: bool,
+}
+
+/// What the parts of the script before `index` downloaded ([`Downloaded`]); `None` when none
+/// of them downloads.
+fn downloaded_before(j: &Judge<'_>, index: usize) -> Option<Downloaded> {
+    let mut out = Downloaded {
+        names: Vec::new(),
+        unknown: false,
+    };
+    let mut any = false;
+    for earlier in j.script.commands.iter().take(index) {
+        let Some(program) = earlier.program() else {
+            continue;
+        };
+        let program = program.rsplit('/').next().unwrap_or(program);
+        if !DOWNLOADERS.contains(&program) {
+            continue;
+        }
+        any = true;
+        let mut words: Vec<Word> = earlier
+            .redirects
+            .iter()
+            .filter(|r| r.kind == crate::shell::RedirectKind::Write)
+            .map(|r| r.target.clone())
+            .collect();
+        if crate::programs::table::downloader(program).is_some() {
+            match super::reach::download_targets(program, earlier) {
+                Ok(names) => words.extend(names),
+                Err(_) => out.unknown = true,
+            }
+        } else {
+            out.unknown = true;
+        }
+        for w in words {
+            match w.literal() {
+                Some("-") => {}
+                Some(t) => {
+                    let located = j.places.locate(t, &earlier.cwd);
+                    if located.place == Place::Unknown {
+                        out.unknown = true;
+                    } else {
+                        out.names.push(located.path);
+                    }
+                }
+                None => out.unknown = true,
+            }
+        }
+    }
+    any.then_some(out)
+}
+
+/// The files `cmd` runs as code: the script an interpreter or a shell is given (`sh x.sh`,
+/// `python3 x.py`, `bash < x.sh`), the file sourced (`. x.sh`, `source x.sh`), the program run
+/// by its path (`./install.sh`, `/tmp/x`). Every operand of an interpreter counts (its
+/// options' values are not told apart); inline code (`-c`, `-e`) names no file.
+fn files_run(cmd: &SimpleCommand) -> Vec<&Word> {
+    let Some(program) = cmd.program() else {
+        // A program only known when it runs (`"$f"`) may be the file downloaded.
+        return cmd
+            .words
+            .first()
+            .filter(|w| w.literal().is_none())
+            .into_iter()
+            .collect();
+    };
+    let args = cmd.args();
+    if matches!(program, "." | "source") {
+        return args.first().into_iter().collect();
+    }
+    // `./install.sh`, `/tmp/x`: run by its path.
+    let by_path = cmd
+        .words
+        .first()
+        .filter(|w| w.literal().is_some_and(|t| t.contains('/')));
+    let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if !INTERPRETERS.contains(&program) && !INTERPRETERS.contains(&base) {
+        return by_path.into_iter().collect();
+    }
+    let mut out: Vec<&Word> = by_path.into_iter().collect();
+    for w in args {
+        match w.literal() {
+            Some(t) if t.starts_with('-') => {
+                let code_flag = matches!(t, "-c" | "-e" | "-E" | "--eval" | "-r" | "-p" | "-m")
+                    || (!t.starts_with("--") && t.ends_with('c'));
+                if code_flag {
+                    return out;
+                }
+            }
+            _ => {
+                out.push(w);
+                // The script is the first operand; what follows are its arguments.
+                return out;
+            }
+        }
+    }
+    // No script named: the code comes from the input (`bash < x.sh`).
+    out.extend(
+        cmd.redirects
+            .iter()
+            .filter(|r| r.kind == crate::shell::RedirectKind::Read)
+            .map(|r| &r.target),
+    );
+    out
+}
+
+/// A later part of the script runs a file an earlier part downloaded (`curl -so x.sh URL &&
+/// sh x.sh`, `wget -qO x.sh URL; bash x.sh`, `curl -O URL/i.sh && chmod +x i.sh && ./i.sh`,
+/// `curl URL > x.py; python3 x.py`): code from the network runs as `curl … | sh` runs it, the
+/// same hard deny. When the names downloaded or the file run cannot be told, a binding ask.
+pub(super) fn runs_downloaded_file(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let run = files_run(cmd);
+    if run.is_empty() {
+        return;
+    }
+    let Some(index) = j.script.commands.iter().position(|c| c == cmd) else {
+        return;
+    };
+    let Some(downloaded) = downloaded_before(j, index) else {
+        return;
+    };
+    let mut unknown = downloaded.unknown;
+    for w in run {
+        let Some(text) = w.literal() else {
+            unknown = true;
+            continue;
+        };
+        let located = j.places.locate(text, &cmd.cwd);
+        if located.place == Place::Unknown {
+            unknown = true;
+        } else if downloaded.names.contains(&located.path) {
+            return j.destructive(cmd, "runs code downloaded from the network");
+        }
+    }
+    if unknown {
+        let reason = format!(
+            "{} runs a file that an earlier download may have written, code from the network.",
+            quote(cmd)
+        );
+        let f = Finding::new(
+            Stance::RequireAsk,
+            SHELL_DESTRUCTIVE,
+            Risk::Critical,
+            reason,
+        );
+        if !j.findings.contains(&f) {
+            j.findings.push(f);
+        }
+    }
+}
+
 /// Whether the code the command runs comes from its input or from a word built at run time,
 /// rather than from a named script file or a literal argument.
 fn reads_code_from_outside(cmd: &SimpleCommand) -> bool {

@@ -323,6 +323,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     if super::destructive::runs_downloaded_code(j, cmd) {
         return j.destructive(cmd, "runs code downloaded from the network");
     }
+    super::destructive::runs_downloaded_file(j, cmd);
     if cmd.runs_dynamic_code {
         // Code that was never read (`sh -c "$(printf rm) -rf ~"`): its hard denies were not
         // checked, so no mode settles it.
