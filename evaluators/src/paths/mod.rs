@@ -207,11 +207,13 @@ impl<'a> Places<'a> {
         cwd: &WorkingDir,
     ) -> Option<String> {
         let sensitive = self.sensitive?;
-        if let Some(what) = sensitive.protects(&located.path) {
+        if let Some(what) = sensitive.protects(&located.path, self.home, Some(&self.root)) {
             return Some(what.to_owned());
         }
         let lexical = self.lexical(raw, cwd)?;
-        sensitive.protects(&lexical).map(str::to_owned)
+        sensitive
+            .protects(&lexical, self.home, Some(&self.root))
+            .map(str::to_owned)
     }
 
     /// What protected configuration a write of a tree into `located` (the directory `raw`
@@ -225,12 +227,14 @@ impl<'a> Places<'a> {
         within_config: bool,
     ) -> Option<String> {
         let sensitive = self.sensitive?;
-        if let Some(what) = sensitive.protects_below(&located.path, within_config) {
+        if let Some(what) =
+            sensitive.protects_below(&located.path, within_config, self.home, Some(&self.root))
+        {
             return Some(what.to_owned());
         }
         let lexical = self.lexical(raw, cwd)?;
         sensitive
-            .protects_below(&lexical, within_config)
+            .protects_below(&lexical, within_config, self.home, Some(&self.root))
             .map(str::to_owned)
     }
 

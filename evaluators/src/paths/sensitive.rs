@@ -485,19 +485,10 @@ const PROTECTED: &[(&str, &str)] = &[
     ("**/AppData/Roaming/VSCodium/User/**", EDITOR_USER),
     ("**/AppData/Roaming/Cursor/User/**", EDITOR_USER),
     ("**/AppData/Roaming/Windsurf/User/**", EDITOR_USER),
-    // The user's startup and persistence files: a shell, git or the desktop runs what they
-    // name on every later login, shell, commit or session, outside any call's review.
-    ("**/.bashrc", STARTUP),
-    ("**/.bash_profile", STARTUP),
-    ("**/.bash_login", STARTUP),
-    ("**/.bash_logout", STARTUP),
-    ("**/.profile", STARTUP),
-    ("**/.zshrc", STARTUP),
-    ("**/.zprofile", STARTUP),
-    ("**/.zshenv", STARTUP),
-    ("**/.zlogin", STARTUP),
-    ("**/.zlogout", STARTUP),
-    ("**/.bashrc.d/**", STARTUP),
+    // The desktop session's and git's startup files: the session or git runs what they name
+    // on every later login, session or commit, outside any call's review. The shells' and
+    // other programs' startup files, which matter only in a home directory, are
+    // [`HOME_STARTUP`].
     ("**/.xprofile", STARTUP),
     ("**/.xinitrc", STARTUP),
     ("**/.xsession", STARTUP),
@@ -528,6 +519,159 @@ const PROTECTED: &[(&str, &str)] = &[
     ("**/Library/LaunchAgents/**", PERSISTENCE),
 ];
 
+/// Files that matter only in a home directory, whose writing makes code run later: each
+/// program named reads them at its start (or finds a program there before the system's) and
+/// runs what they name. Globs relative to a home directory (the user's, `/root`, and any
+/// `/home/NAME` or `/Users/NAME`); the same names elsewhere (a dotfiles repository's own
+/// `.bashrc`) are ordinary files. A write of one is what a write of [`PROTECTED`] is.
+const HOME_STARTUP: &[(&str, &str)] = &[
+    // Shells: every interactive or login shell sources them (Debian's and Ubuntu's skeleton
+    // `.bashrc` sources `.bash_aliases`; bash-completion sources `.bash_completion` and
+    // loads the user's completions when a command is completed).
+    (".bashrc", STARTUP),
+    (".bashrc.*", STARTUP),
+    (".bash_profile", STARTUP),
+    (".bash_login", STARTUP),
+    (".bash_logout", STARTUP),
+    (".bash_aliases", STARTUP),
+    (".bash_functions", STARTUP),
+    (".bash_completion", STARTUP),
+    (".bash_completion.d/**", STARTUP),
+    (".local/share/bash-completion/**", STARTUP),
+    (".bashrc.d/**", STARTUP),
+    (".profile", STARTUP),
+    (".profile.d/**", STARTUP),
+    (".zshrc", STARTUP),
+    (".zshrc.*", STARTUP),
+    (".zprofile", STARTUP),
+    (".zshenv", STARTUP),
+    (".zlogin", STARTUP),
+    (".zlogout", STARTUP),
+    (".zsh/**", STARTUP),
+    (".config/zsh/**", STARTUP),
+    (".oh-my-zsh/**", STARTUP),
+    (".kshrc", STARTUP),
+    (".mkshrc", STARTUP),
+    (".cshrc", STARTUP),
+    (".tcshrc", STARTUP),
+    (".login", STARTUP),
+    (".logout", STARTUP),
+    (".xonshrc", STARTUP),
+    (".config/xonsh/**", STARTUP),
+    (".config/nushell/**", STARTUP),
+    (".config/powershell/**", STARTUP),
+    // readline: a key (Return among them) bound to a macro types a command into every
+    // later interactive shell.
+    (".inputrc", STARTUP),
+    // Programs on the `PATH` a shell or a profile sets up in the home directory (`~/bin`
+    // and `~/.local/bin` by Debian's `.profile`, `~/.cargo/bin` by rustup): a program
+    // written there is run in place of `git` or `cargo`.
+    (".local/bin", ON_PATH),
+    (".local/bin/**", ON_PATH),
+    ("bin", ON_PATH),
+    ("bin/**", ON_PATH),
+    (".cargo/bin", ON_PATH),
+    (".cargo/bin/**", ON_PATH),
+    ("go/bin", ON_PATH),
+    ("go/bin/**", ON_PATH),
+    (".npm-global/bin/**", ON_PATH),
+    (".npm-packages/bin/**", ON_PATH),
+    (".yarn/bin/**", ON_PATH),
+    (".deno/bin/**", ON_PATH),
+    (".bun/bin/**", ON_PATH),
+    (".volta/bin/**", ON_PATH),
+    (".pyenv/shims/**", ON_PATH),
+    (".rbenv/shims/**", ON_PATH),
+    (".asdf/shims/**", ON_PATH),
+    (".local/share/mise/shims/**", ON_PATH),
+    (".nvm/versions/*/*/bin/**", ON_PATH),
+    // Modules an interpreter loads before the system's or at every start: a `.pth` file in
+    // the user's site-packages runs its `import` lines at every `python3` start, as
+    // `usercustomize` does; node resolves modules from these directories last.
+    (".local/lib/python*/site-packages/**", INTERPRETER),
+    ("Library/Python/*/lib/python/site-packages/**", INTERPRETER),
+    (".node_modules/**", INTERPRETER),
+    (".node_libraries/**", INTERPRETER),
+    // Build tools' user configuration, which names programs they run or code they load:
+    // cargo's `build.rustc-wrapper` and aliases (`config` is still read beside
+    // `config.toml`), Gradle's init scripts, `mvn`'s sourced `.mavenrc`, sbt's global
+    // plugins, bun's preloaded scripts, direnv's and mise's sourced files.
+    (".cargo/config", BUILD),
+    (".cargo/config.toml", BUILD),
+    (".gradle/init.d/**", BUILD),
+    (".gradle/init.gradle", BUILD),
+    (".gradle/init.gradle.kts", BUILD),
+    (".mavenrc", BUILD),
+    (".m2/extensions.xml", BUILD),
+    (".sbt/**", BUILD),
+    (".bunfig.toml", BUILD),
+    (".config/direnv/**", BUILD),
+    (".direnvrc", BUILD),
+    (".config/mise/**", BUILD),
+    // Editors, debuggers, REPLs and terminals: their run-command files are code (Vim script,
+    // Lua, Emacs Lisp, Python, R, Ruby) or run shell commands (`psql`'s and `sqlite3`'s
+    // meta-commands, `ghci`'s `:!`, tmux's `run-shell`, screen's windows).
+    (".vimrc", EDITOR_STARTUP),
+    (".exrc", EDITOR_STARTUP),
+    (".gvimrc", EDITOR_STARTUP),
+    (".vim/**", EDITOR_STARTUP),
+    (".config/nvim/**", EDITOR_STARTUP),
+    (".local/share/nvim/site/**", EDITOR_STARTUP),
+    (".emacs", EDITOR_STARTUP),
+    (".emacs.el", EDITOR_STARTUP),
+    (".emacs.d/**", EDITOR_STARTUP),
+    (".config/emacs/**", EDITOR_STARTUP),
+    (".gdbinit", EDITOR_STARTUP),
+    (".config/gdb/**", EDITOR_STARTUP),
+    (".lldbinit", EDITOR_STARTUP),
+    (".pdbrc", EDITOR_STARTUP),
+    (".pdbrc.py", EDITOR_STARTUP),
+    (".ipython/**", EDITOR_STARTUP),
+    (".jupyter/*.py", EDITOR_STARTUP),
+    (".pythonrc", EDITOR_STARTUP),
+    (".pythonrc.py", EDITOR_STARTUP),
+    (".pythonstartup", EDITOR_STARTUP),
+    (".Rprofile", EDITOR_STARTUP),
+    (".irbrc", EDITOR_STARTUP),
+    (".pryrc", EDITOR_STARTUP),
+    (".psqlrc", EDITOR_STARTUP),
+    (".sqliterc", EDITOR_STARTUP),
+    (".ghci", EDITOR_STARTUP),
+    (".config/ghc/ghci.conf", EDITOR_STARTUP),
+    (".tmux.conf", EDITOR_STARTUP),
+    (".config/tmux/**", EDITOR_STARTUP),
+    (".screenrc", EDITOR_STARTUP),
+    (".wezterm.lua", EDITOR_STARTUP),
+    (".config/wezterm/**", EDITOR_STARTUP),
+    // Network clients' defaults, read by every later call: `.curlrc` and `.wgetrc` can make
+    // a plain download post a file (`data = "@…"`, `post-file`) or write anywhere
+    // (`output`, `output_document`); mail delivery and readers run the programs they name.
+    (".curlrc", NETWORK_DEFAULTS),
+    (".config/curlrc", NETWORK_DEFAULTS),
+    (".wgetrc", NETWORK_DEFAULTS),
+    (".config/wgetrc", NETWORK_DEFAULTS),
+    (".forward", NETWORK_DEFAULTS),
+    (".procmailrc", NETWORK_DEFAULTS),
+    (".mailcap", NETWORK_DEFAULTS),
+    (".muttrc", NETWORK_DEFAULTS),
+];
+
+/// What a program on the home directory's `PATH` is.
+const ON_PATH: &str = "a directory of programs on the user's PATH, run in place of the system's";
+
+/// What a module directory an interpreter loads from is.
+const INTERPRETER: &str = "modules an interpreter loads at its start or before the system's";
+
+/// What a build tool's user configuration is.
+const BUILD: &str = "a build tool's user configuration, which names programs it runs";
+
+/// What an editor's, debugger's, REPL's or terminal's run-command file is.
+const EDITOR_STARTUP: &str = "a program's startup file, which it runs at every start";
+
+/// What a network client's or mail program's defaults are.
+const NETWORK_DEFAULTS: &str =
+    "a network or mail program's defaults, which make later calls send or write files";
+
 /// What a shell startup file is.
 const STARTUP: &str = "a shell startup file, which every later shell runs";
 
@@ -557,6 +701,13 @@ pub(crate) struct SensitivePaths {
     protected_what: Vec<String>,
     /// The globs of [`Self::protected`], in its order.
     protected_globs: Vec<String>,
+    /// [`HOME_STARTUP`], matched against paths relative to a home directory.
+    home: GlobSet,
+    /// The dot-names of [`HOME_STARTUP`] at any depth (`**/` before each), for paths
+    /// outside the workspace (`bin`, `go/bin` are ordinary names there: `/usr/local/bin`).
+    home_anywhere: GlobSet,
+    /// For each glob of [`Self::home_anywhere`], its index in [`HOME_STARTUP`].
+    home_anywhere_index: Vec<usize>,
 }
 
 /// For a set of globs, a literal text each of them requires of a path it matches (ASCII
@@ -682,6 +833,17 @@ impl SensitivePaths {
             protected_what.push(format!("a path configured as protected ({glob})"));
             protected_globs.push(full);
         }
+        let mut home = GlobSetBuilder::new();
+        let mut home_anywhere = GlobSetBuilder::new();
+        let mut home_anywhere_index = Vec::new();
+        for (i, (glob, _)) in HOME_STARTUP.iter().enumerate() {
+            home.add(compile_secret(glob).map_err(|e| error(glob, e))?);
+            if glob.starts_with('.') {
+                let anywhere = format!("**/{glob}");
+                home_anywhere.add(compile_secret(&anywhere).map_err(|e| error(glob, e))?);
+                home_anywhere_index.push(i);
+            }
+        }
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Ok(Self {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -692,6 +854,9 @@ impl SensitivePaths {
             protected_needles: Needles::of(protected_globs.iter().map(String::as_str)),
             protected_what,
             protected_globs,
+            home: home.build().map_err(|e| error("(all)", e))?,
+            home_anywhere: home_anywhere.build().map_err(|e| error("(all)", e))?,
+            home_anywhere_index,
         })
     }
 
@@ -700,8 +865,33 @@ impl SensitivePaths {
         self.id
     }
 
-    /// What configuration `path` is, if no call may write it.
-    pub(super) fn protects(&self, path: &Path) -> Option<&str> {
+    /// What configuration `path` is, if no call may write it: [`PROTECTED`] and the
+    /// configured globs anywhere; [`HOME_STARTUP`] below a home directory (`home`, the
+    /// user's, when known), and anywhere outside the workspace `root` (any directory there
+    /// may be the home of the shell that runs later; the workspace's own `.bashrc` is a
+    /// file of the project unless the workspace is a home).
+    pub(super) fn protects(
+        &self,
+        path: &Path,
+        home: Option<&Path>,
+        root: Option<&Path>,
+    ) -> Option<&str> {
+        if let Some(what) = self.protects_anywhere(path) {
+            return Some(what);
+        }
+        if !root.is_some_and(|r| path.starts_with(r))
+            && let Some(hit) = self.home_anywhere.matches(path).into_iter().next()
+        {
+            return Some(HOME_STARTUP[self.home_anywhere_index[hit]].1);
+        }
+        home_relatives(path, home).into_iter().find_map(|rel| {
+            let hit = self.home.matches(rel).into_iter().next()?;
+            Some(HOME_STARTUP[hit].1)
+        })
+    }
+
+    /// What configuration of [`PROTECTED`] or the configured globs `path` is, if any.
+    fn protects_anywhere(&self, path: &Path) -> Option<&str> {
         if !self
             .protected_needles
             .may_match(path.as_os_str().as_encoded_bytes())
@@ -730,26 +920,30 @@ impl SensitivePaths {
             })
     }
 
-    pub(super) fn protects_below(&self, dir: &Path, within_config: bool) -> Option<&str> {
+    pub(super) fn protects_below(
+        &self,
+        dir: &Path,
+        within_config: bool,
+        home: Option<&Path>,
+        root: Option<&Path>,
+    ) -> Option<&str> {
+        if let Some(what) = self.home_below(dir, within_config, home) {
+            return Some(what);
+        }
+        // Outside the workspace, any directory may be a home: the names at any depth.
+        if !root.is_some_and(|r| dir.starts_with(r)) {
+            for (i, &at) in self.home_anywhere_index.iter().enumerate() {
+                let (glob, what) = HOME_STARTUP[at];
+                if below_anywhere(&self.home_anywhere, i, glob, dir, within_config) {
+                    return Some(what);
+                }
+            }
+        }
         for (i, glob) in self.protected_globs.iter().enumerate() {
             match glob.strip_prefix("**/") {
                 Some(tail) => {
-                    let parts: Vec<&str> = tail
-                        .split('/')
-                        .map(|p| {
-                            if p.contains(['*', '?', '[', '{']) {
-                                "x"
-                            } else {
-                                p
-                            }
-                        })
-                        .collect();
-                    let first = usize::from(within_config);
-                    for k in first..parts.len() {
-                        let candidate = dir.join(parts[k..].join("/"));
-                        if self.protected.matches(&candidate).contains(&i) {
-                            return Some(&self.protected_what[i]);
-                        }
+                    if below_anywhere(&self.protected, i, tail, dir, within_config) {
+                        return Some(&self.protected_what[i]);
                     }
                 }
                 None => {
@@ -762,6 +956,30 @@ impl SensitivePaths {
                     if dir.starts_with(&base) || (!within_config && base.starts_with(dir)) {
                         return Some(&self.protected_what[i]);
                     }
+                }
+            }
+        }
+        None
+    }
+
+    /// What [`HOME_STARTUP`] file a write of a tree into `dir` may create, as
+    /// [`Self::protects_below`] tells it for a glob that starts at the root: `dir` lies in
+    /// the glob's literal directory, or (unless `within_config`) holds it.
+    fn home_below(&self, dir: &Path, within_config: bool, home: Option<&Path>) -> Option<&str> {
+        for base in home_bases(dir, home) {
+            for (glob, what) in HOME_STARTUP {
+                let literal: Vec<&str> = glob
+                    .split('/')
+                    .take_while(|p| !p.contains(['*', '?', '[', '{']))
+                    .collect();
+                let start = literal
+                    .iter()
+                    .fold(base.clone(), |path, part| path.join(part));
+                // A glob with no literal directory (`.bashrc.*`) names files of the home
+                // directory itself, not of every directory below it.
+                let inside = !literal.is_empty() && dir.starts_with(&start);
+                if inside || (!within_config && start.starts_with(dir)) {
+                    return Some(what);
                 }
             }
         }
@@ -792,6 +1010,70 @@ impl SensitivePaths {
         })?;
         Some(&self.what[hit])
     }
+}
+
+/// Whether the glob `i` of `set`, `**/` then `tail`, matches a file a write of a tree into
+/// `dir` may create: `dir` joined with the tail or one of its ends (wildcards read as a
+/// name); with `within_config`, not the whole tail (`dir` must be a directory of the glob).
+fn below_anywhere(set: &GlobSet, i: usize, tail: &str, dir: &Path, within_config: bool) -> bool {
+    let parts: Vec<&str> = tail
+        .split('/')
+        .map(|p| {
+            if p.contains(['*', '?', '[', '{']) {
+                "x"
+            } else {
+                p
+            }
+        })
+        .collect();
+    let first = usize::from(within_config);
+    (first..parts.len()).any(|k| set.matches(dir.join(parts[k..].join("/"))).contains(&i))
+}
+
+/// Directories that hold other users' homes, one directory each.
+const HOMES_OF_USERS: &[&str] = &["/home", "/Users"];
+
+/// Home directories of every user whatever the environment says.
+const FIXED_HOMES: &[&str] = &["/root", "/var/root"];
+
+/// `path` relative to each home directory it lies in: `home` (the user's, when known),
+/// root's, and `/home/NAME` or `/Users/NAME` for any name.
+fn home_relatives<'p>(path: &'p Path, home: Option<&Path>) -> Vec<&'p Path> {
+    let mut out = Vec::new();
+    let known = home.into_iter().chain(FIXED_HOMES.iter().map(Path::new));
+    out.extend(known.filter_map(|h| path.strip_prefix(h).ok()));
+    for homes in HOMES_OF_USERS {
+        if let Ok(rest) = path.strip_prefix(homes) {
+            let mut parts = rest.components();
+            if parts.next().is_some() {
+                out.push(parts.as_path());
+            }
+        }
+    }
+    out
+}
+
+/// The home directories a write of a tree into `dir` may reach: `home` (the user's, when
+/// known), root's, the user's home `dir` lies in, and any user's below `/home` and `/Users`.
+fn home_bases(dir: &Path, home: Option<&Path>) -> Vec<std::path::PathBuf> {
+    let mut out: Vec<std::path::PathBuf> = home
+        .into_iter()
+        .chain(FIXED_HOMES.iter().map(Path::new))
+        .map(Path::to_path_buf)
+        .collect();
+    for homes in HOMES_OF_USERS {
+        let homes = Path::new(homes);
+        if let Ok(rest) = dir.strip_prefix(homes) {
+            let user = rest.components().next().map_or_else(
+                || std::ffi::OsStr::new("x").to_owned(),
+                |c| c.as_os_str().to_owned(),
+            );
+            out.push(homes.join(user));
+        } else if homes.starts_with(dir) {
+            out.push(homes.join("x"));
+        }
+    }
+    out
 }
 
 /// A configured glob as matched against absolute paths: one without a leading `/` or `**`
@@ -1011,7 +1293,12 @@ mod needle_tests {
             "/h/.codeium/windsurf/mcp_config.json",
             "/h/.copilot/config.json",
         ] {
-            assert!(builtin.protects(Path::new(path)).is_some(), "{path}");
+            assert!(
+                builtin
+                    .protects(Path::new(path), Some(Path::new("/h")), None)
+                    .is_some(),
+                "{path}"
+            );
         }
         for path in [
             "/w/src/code/user/settings.json",
@@ -1019,7 +1306,12 @@ mod needle_tests {
             "/w/docs/claude.md",
             "/w/.config/app/settings.json",
         ] {
-            assert!(builtin.protects(Path::new(path)).is_none(), "{path}");
+            assert!(
+                builtin
+                    .protects(Path::new(path), Some(Path::new("/h")), None)
+                    .is_none(),
+                "{path}"
+            );
         }
     }
 
@@ -1052,7 +1344,12 @@ mod needle_tests {
             "/h/.config/systemd/user/default.target.wants/x.service",
             "/h/.local/share/applications/x.desktop",
         ] {
-            assert!(builtin.protects(Path::new(path)).is_some(), "{path}");
+            assert!(
+                builtin
+                    .protects(Path::new(path), Some(Path::new("/h")), None)
+                    .is_some(),
+                "{path}"
+            );
         }
         for path in [
             "/w/.github/workflows/ci.yml",
@@ -1062,7 +1359,118 @@ mod needle_tests {
             "/w/.config/app/settings.json",
             "/h/.gitignore",
         ] {
-            assert!(builtin.protects(Path::new(path)).is_none(), "{path}");
+            assert!(
+                builtin
+                    .protects(Path::new(path), Some(Path::new("/h")), None)
+                    .is_none(),
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn startup_files_of_the_home_directory_are_protected_there_only() {
+        let builtin = SensitivePaths::new(&[]).unwrap();
+        let home = Some(Path::new("/h"));
+        for path in [
+            "/h/.bash_aliases",
+            "/h/.bash_completion",
+            "/h/.inputrc",
+            "/h/.cargo/config",
+            "/h/.cargo/config.toml",
+            "/h/.local/bin/git",
+            "/h/.cargo/bin/cargo",
+            "/h/bin/ls",
+            "/h/go/bin/gofmt",
+            "/h/.npm-global/bin/npm",
+            "/h/.vimrc",
+            "/h/.vim/plugin/x.vim",
+            "/h/.config/nvim/init.lua",
+            "/h/.emacs",
+            "/h/.emacs.d/init.el",
+            "/h/.gdbinit",
+            "/h/.ipython/profile_default/startup/00.py",
+            "/h/.local/lib/python3.12/site-packages/x.pth",
+            "/h/.local/lib/python3.12/site-packages/usercustomize.py",
+            "/h/.gradle/init.d/x.gradle",
+            "/h/.mavenrc",
+            "/h/.config/direnv/direnvrc",
+            "/h/.Rprofile",
+            "/h/.irbrc",
+            "/h/.pryrc",
+            "/h/.psqlrc",
+            "/h/.curlrc",
+            "/h/.wgetrc",
+            "/h/.tmux.conf",
+            "/h/.screenrc",
+            "/h/.BASHRC",
+            // Root's and other users' homes, whatever the user's is.
+            "/root/.bashrc",
+            "/home/other/.bash_aliases",
+            "/Users/other/.local/bin/git",
+        ] {
+            assert!(
+                builtin.protects(Path::new(path), home, None).is_some(),
+                "{path}"
+            );
+        }
+        // The same names in a workspace, or in a directory of a home that is not one of
+        // them, are ordinary files.
+        for path in [
+            ("/w", "/w/dotfiles/.bashrc"),
+            ("/w", "/w/dotfiles/.bash_aliases"),
+            ("/w", "/w/notes/.inputrc"),
+            ("/w", "/w/bin/build.sh"),
+            ("/w", "/w/.local/bin/x"),
+            ("/w", "/w/.cargo/config"),
+            ("/h/proj", "/h/proj/.bashrc"),
+            ("/h/proj", "/h/proj/bin/run"),
+            ("/home/u/proj", "/home/u/proj/.vimrc"),
+            ("/w", "/h/.local/share/x.txt"),
+            ("/w", "/h/.cargo/registry/x"),
+        ] {
+            let root = Some(Path::new(path.0));
+            assert!(
+                builtin.protects(Path::new(path.1), home, root).is_none(),
+                "{path:?}"
+            );
+        }
+        // Outside the workspace, any directory may be the home of a later shell.
+        for path in ["/tmp/x/home/.profile", "/srv/u/.local/bin/git"] {
+            let root = Some(Path::new("/w"));
+            assert!(
+                builtin.protects(Path::new(path), home, root).is_some(),
+                "{path}"
+            );
+        }
+        // A tree written into a home directory, or into a directory of programs, may create
+        // them; one written into a project of the home may not.
+        for dir in ["/h", "/", "/home", "/home/u"] {
+            assert!(
+                builtin.home_below(Path::new(dir), false, home).is_some(),
+                "{dir}"
+            );
+        }
+        for dir in ["/h/.local/bin/sub", "/h/.vim", "/home/u/bin"] {
+            assert!(
+                builtin
+                    .protects_below(Path::new(dir), true, home, Some(Path::new("/w")))
+                    .is_some(),
+                "{dir}"
+            );
+        }
+        for dir in ["/h/proj", "/home/u/proj/src", "/w"] {
+            // (the workspace: outside it, any directory may be a home)
+            assert!(
+                builtin.home_below(Path::new(dir), false, home).is_none(),
+                "{dir}"
+            );
+            assert!(
+                builtin
+                    .protects_below(Path::new(dir), true, home, Some(Path::new(dir)))
+                    .is_none(),
+                "{dir}"
+            );
         }
     }
 
