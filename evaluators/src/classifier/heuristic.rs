@@ -397,6 +397,14 @@ fn read_above(root: &std::path::Path, script: &shell::Script) -> Option<String> 
                 dir.join(name).display()
             ));
         }
+        // rustup looks for a toolchain file upward too: one naming a toolchain by its path
+        // runs that directory's `cargo`.
+        if build_configured_in(dir) {
+            return Some(format!(
+                "`{}`, above the workspace, holds a toolchain file that may name a toolchain by its path",
+                dir.display()
+            ));
+        }
         let found = FOUND_ABOVE
             .iter()
             .filter(|(tool, _)| programs.contains(tool))
@@ -2775,6 +2783,12 @@ mod tests {
                 "<Project/>\n",
                 &["dotnet build"][..],
             ),
+            (
+                "rust-toolchain.toml",
+                "[toolchain]\npath = \"/tmp/toolchain\"\n",
+                &["cargo build", "cargo test"][..],
+            ),
+            ("rust-toolchain", "/tmp/toolchain\n", &["cargo build"][..]),
         ] {
             let path = outer.path().join(file);
             std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
