@@ -2,8 +2,8 @@
 //! that no rule or hard policy decided, through a [`Classifier`] backend.
 
 mod build_env;
-mod go_modules;
 pub mod codes;
+mod go_modules;
 mod heuristic;
 mod input;
 mod openai;
