@@ -105,3 +105,44 @@ async fn a_file_downloaded_earlier_and_run_later_is_code_from_the_network() {
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
+
+#[tokio::test]
+async fn programs_that_make_code_run_later_are_the_crontab_s_hard_deny() {
+    let mut wrong = Vec::new();
+    for (command, expected) in [
+        ("systemctl --user enable x", Stance::HardDeny),
+        ("systemctl enable --now --user x", Stance::HardDeny),
+        ("systemctl --user link /tmp/x.service", Stance::HardDeny),
+        ("echo id | at now", Stance::HardDeny),
+        ("at -f job.sh now + 1 minute", Stance::HardDeny),
+        ("batch <<< id", Stance::HardDeny),
+        ("loginctl enable-linger", Stance::HardDeny),
+        (
+            "launchctl load ~/Library/LaunchAgents/x.plist",
+            Stance::HardDeny,
+        ),
+        ("systemd-run --user sh -c id", Stance::HardDeny),
+        ("crontab job.txt", Stance::HardDeny),
+        ("systemctl --user restart x", Stance::RequireAsk),
+        ("systemctl --user \"$verb\" x", Stance::RequireAsk),
+    ] {
+        let got = stance(command).await;
+        if got != Some(expected) {
+            wrong.push(format!("{command}: {got:?}"));
+        }
+    }
+    for command in [
+        "systemctl --user status x",
+        "systemctl list-units",
+        "at -l",
+        "loginctl list-sessions",
+        "launchctl list",
+        "crontab -l",
+    ] {
+        let got = stance(command).await;
+        if matches!(got, Some(Stance::HardDeny | Stance::RequireAsk)) {
+            wrong.push(format!("{command}: {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}

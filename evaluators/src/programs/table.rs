@@ -1287,6 +1287,134 @@ pub const CHANGERS: &[(&[&str], &str)] = &[
     ),
 ];
 
+/// A program that makes code run later, outside the session that calls it (a service
+/// manager, a job queue): what it installs or starts is a person's to decide, as the
+/// crontab is.
+#[derive(Debug, Clone, Copy)]
+pub struct Scheduler {
+    /// The names it is called by.
+    pub names: &'static [&'static str],
+    /// Its subcommands that install or enable code to run later or elsewhere (starting a
+    /// service now is not among them: it is a binding ask as any other subcommand); `["*"]`:
+    /// every call does, unless an option of `reads` is given.
+    pub schedules: &'static [&'static str],
+    /// Its subcommands that only print (or, for a program without subcommands, the short
+    /// options that make it only print or remove jobs). Any other subcommand is a binding ask.
+    pub reads: &'static [&'static str],
+}
+
+/// The programs that make code run later outside the session ([`Scheduler`]).
+pub const SCHEDULERS: &[Scheduler] = &[
+    // `at TIME`, `batch`: run the commands of their input later; `-l` lists the queue, `-c`
+    // prints a job, `-r`/`-d` remove jobs, `-V` prints the version.
+    Scheduler {
+        names: &["at"],
+        schedules: &["*"],
+        reads: &["l", "c", "r", "d", "V"],
+    },
+    Scheduler {
+        names: &["batch"],
+        schedules: &["*"],
+        reads: &["V"],
+    },
+    // A transient unit runs outside the session, however it is started.
+    Scheduler {
+        names: &["systemd-run"],
+        schedules: &["*"],
+        reads: &["h", "version"],
+    },
+    Scheduler {
+        names: &["systemctl"],
+        schedules: &[
+            "enable",
+            "reenable",
+            "link",
+            "preset",
+            "preset-all",
+            "add-wants",
+            "add-requires",
+            "edit",
+            "revert",
+            "unmask",
+            "set-property",
+            "set-environment",
+            "import-environment",
+            "set-default",
+            "bind",
+            "mount-image",
+        ],
+        reads: &[
+            "status",
+            "show",
+            "cat",
+            "help",
+            "list-units",
+            "list-unit-files",
+            "list-sockets",
+            "list-timers",
+            "list-jobs",
+            "list-dependencies",
+            "list-machines",
+            "list-automounts",
+            "list-paths",
+            "is-active",
+            "is-enabled",
+            "is-failed",
+            "is-system-running",
+            "show-environment",
+            "get-default",
+        ],
+    },
+    Scheduler {
+        names: &["loginctl"],
+        schedules: &["enable-linger"],
+        reads: &[
+            "list-sessions",
+            "session-status",
+            "show-session",
+            "list-users",
+            "user-status",
+            "show-user",
+            "list-seats",
+            "seat-status",
+            "show-seat",
+        ],
+    },
+    Scheduler {
+        names: &["launchctl"],
+        schedules: &[
+            "load",
+            "bootstrap",
+            "submit",
+            "enable",
+            "setenv",
+            "asuser",
+            "bsexec",
+            "config",
+        ],
+        reads: &[
+            "list",
+            "print",
+            "print-cache",
+            "print-disabled",
+            "blame",
+            "version",
+            "help",
+            "managername",
+            "managerpid",
+            "manageruid",
+            "getenv",
+            "error",
+            "dumpstate",
+        ],
+    },
+];
+
+/// The scheduler `name` ([`SCHEDULERS`]).
+pub fn scheduler(name: &str) -> Option<&'static Scheduler> {
+    SCHEDULERS.iter().find(|s| s.names.contains(&name))
+}
+
 /// The table entry for `name`, if the program is modeled.
 pub fn lookup(name: &str) -> Option<&'static Program> {
     PROGRAMS.iter().find(|p| p.names.contains(&name))

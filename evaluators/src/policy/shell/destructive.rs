@@ -865,6 +865,73 @@ pub(super) fn crontab(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     );
 }
 
+/// A program that makes code run later outside the session (the program table's
+/// [`crate::programs::table::SCHEDULERS`]: `systemctl --user enable X`, `echo id | at now`,
+/// `loginctl enable-linger`, `launchctl load X`, `systemd-run CMD`): installing it is a
+/// person's to decide, as the crontab is, the hard deny. A subcommand neither known to print
+/// nor known to schedule is a binding ask.
+pub(super) fn schedules(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let Some(program) = cmd.program() else { return };
+    let Some(scheduler) = crate::programs::table::scheduler(program) else {
+        return;
+    };
+    let args = cmd.args();
+    let (schedules, reads) = if scheduler.schedules == ["*"] {
+        // Options that make it only print; any word only known when it runs may be one.
+        let reads = args.iter().filter_map(Word::literal).any(|t| {
+            t.strip_prefix("--")
+                .map(|long| scheduler.reads.contains(&long))
+                .or_else(|| {
+                    t.strip_prefix('-').map(|short| {
+                        short.chars().any(|c| {
+                            scheduler
+                                .reads
+                                .iter()
+                                .any(|r| r.len() == 1 && r.starts_with(c))
+                        })
+                    })
+                })
+                .unwrap_or(false)
+        });
+        (!reads, reads)
+    } else {
+        // The subcommand: the first word that is not an option (an option's value read as the
+        // subcommand is unknown, an ask).
+        let verb = args
+            .iter()
+            .find(|w| w.literal().is_none_or(|t| !t.starts_with('-')));
+        match verb.map(Word::literal) {
+            None => (false, true),
+            Some(Some(v)) if scheduler.reads.contains(&v) => (false, true),
+            Some(Some(v)) => (scheduler.schedules.contains(&v), false),
+            Some(None) => (false, false),
+        }
+    };
+    if schedules {
+        let reason = format!(
+            "{} makes code run later, outside this session (a service, a timer or a queued job): a person sets that up, never a call.",
+            quote(cmd)
+        );
+        j.add(
+            Stance::HardDeny,
+            FILESYSTEM_PROTECTED_CONFIG,
+            Risk::Critical,
+            reason,
+        );
+    } else if !reads {
+        let reason = format!(
+            "{} may make code run later or change services outside this session.",
+            quote(cmd)
+        );
+        let f = Finding::new(Stance::RequireAsk, SHELL_DESTRUCTIVE, Risk::High, reason);
+        if !j.findings.contains(&f) {
+            j.findings.push(f);
+        }
+    }
+    // What it reads is judged as any command's is (an unmodeled one is open).
+    j.read_only(cmd);
+}
+
 /// Whether a `find` follows links: its roots (`-H`, `-L`, `-follow`), and every link it
 /// meets (`-L`, `-follow`). Options after the roots are not links' (`-L` is read only before).
 pub(super) fn find_follows(find: &SimpleCommand) -> (bool, bool) {

@@ -428,6 +428,9 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         }
         "find" => super::destructive::find(j, cmd),
         "crontab" => super::destructive::crontab(j, cmd),
+        p if crate::programs::table::scheduler(p).is_some() => {
+            super::destructive::schedules(j, cmd);
+        }
         _ if super::destructive::prints_environment(cmd) => {
             let reason = format!(
                 "{} prints the environment, which may hold tokens and keys.",
