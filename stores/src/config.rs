@@ -40,8 +40,8 @@ pub struct SqliteConfig {
     /// How many of the latest events per session the event log keeps: SSE resumption reaches
     /// back this far (at least 1).
     pub event_retention: usize,
-    /// How many permission decisions per message the fallback map keeps (the newest calls
-    /// of the message win; at least 1).
+    /// Of how many of each message's newest calls the fallback map keeps the permission
+    /// decision (at least 1).
     pub decision_map_limit: usize,
     /// The most writes one transaction commits: more waiting writers share one commit (one
     /// fsync) up to this many.

@@ -80,7 +80,10 @@ async fn the_decision_map_keeps_only_the_newest_calls_of_a_message() {
     db.save("m2", &sample::decided_part("other")).await;
     let mut stmt = db
         .raw
-        .prepare("SELECT tool_call_id FROM part_decisions ORDER BY message, ordinal")
+        .prepare(
+            "SELECT tool_call_id FROM tool_parts \
+             WHERE decision IS NOT NULL OR resolution IS NOT NULL ORDER BY message, ordinal",
+        )
         .unwrap();
     let kept: Vec<String> = stmt
         .query_map([], |r| r.get(0))
@@ -105,10 +108,7 @@ async fn an_unreadable_map_entry_leaves_the_part_without_a_decision() {
     db.save("m1", &sample::decided_part("c1")).await;
     db.break_every_part();
     db.raw
-        .execute(
-            "UPDATE part_decisions SET decision = '{', resolution = '['",
-            [],
-        )
+        .execute("UPDATE tool_parts SET decision = '{', resolution = '['", [])
         .unwrap();
     assert_eq!(db.parts().await, [ToolPart::new("c1", "Bash")]);
 }
@@ -119,7 +119,42 @@ async fn a_part_without_a_decision_adds_nothing_to_the_map() {
     db.save("m1", &ToolPart::new("c1", "Bash")).await;
     let entries: i64 = db
         .raw
-        .query_row("SELECT count(*) FROM part_decisions", [], |r| r.get(0))
+        .query_row(
+            "SELECT count(*) FROM tool_parts WHERE decision IS NOT NULL OR resolution IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert_eq!(entries, 0);
+}
+
+#[tokio::test]
+async fn a_part_written_again_without_its_decision_keeps_its_map_entry() {
+    let db = Db::open(16);
+    db.save("m1", &sample::decided_part("c1")).await;
+    db.save("m1", &ToolPart::new("c1", "Bash")).await;
+    db.break_every_part();
+    let restored = db.parts().await;
+    assert_eq!(
+        restored[0].permission_decision,
+        Some(sample::decision("c1"))
+    );
+}
+
+#[tokio::test]
+async fn writing_a_kept_part_again_pushes_no_other_part_out_of_the_map() {
+    let db = Db::open(2);
+    for i in 1..=3 {
+        db.save("m1", &sample::decided_part(format!("c{i}"))).await;
+    }
+    // c2 and c3 are kept; c3 written again (a new state) is no new call of the message.
+    db.save("m1", &sample::decided_part("c3")).await;
+    db.break_every_part();
+    let decided: Vec<bool> = db
+        .parts()
+        .await
+        .iter()
+        .map(|p| p.permission_decision.is_some())
+        .collect();
+    assert_eq!(decided, [false, true, true]);
 }

@@ -100,6 +100,41 @@ async fn old_tool_parts_load_and_an_unrestorable_part_keeps_its_decision() {
     assert_eq!(parts[3], ToolPart::new("call-4", ""));
 }
 
+#[test]
+fn the_decision_map_of_an_old_database_becomes_the_parts_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = v1_database(dir.path());
+    drop(SqliteStore::open(&path).unwrap());
+    let conn = Connection::open(&path).unwrap();
+    let tables: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE name LIKE 'part_decisions%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(tables, 0, "the map's own table and index are gone");
+    let mut stmt = conn
+        .prepare(
+            "SELECT tool_call_id, decision IS NOT NULL FROM tool_parts p \
+             JOIN messages m ON m.id = p.message WHERE m.session_id = 's-old' ORDER BY p.ordinal",
+        )
+        .unwrap();
+    let decided: Vec<(String, bool)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let expected = [
+        ("call-1", false),
+        ("call-2", true),
+        ("call-3", true),
+        ("call-4", false),
+    ]
+    .map(|(id, d)| (id.to_owned(), d));
+    assert_eq!(decided, expected);
+}
+
 #[tokio::test]
 async fn a_v1_pending_approval_ends_as_interrupted_and_a_v1_grant_gets_its_id_after_the_upgrade() {
     let dir = tempfile::tempdir().unwrap();

@@ -11,7 +11,9 @@ pub(crate) use crate::rows::PartRow;
 use crate::stored_part::StoredPart;
 
 /// Inserts or replaces a part (its message created when new, role `assistant`), and keeps
-/// its decision in the message's map, which holds the `limit` newest calls of the message.
+/// its decision in the message's decision map: the `decision` and `resolution` columns of the
+/// `limit` newest parts of the message (a part written without either keeps what the map
+/// held for it).
 pub(crate) fn upsert(conn: &Connection, row: &PartRow, limit: usize) -> Result<(), StoreError> {
     // Most parts land in a message that exists: looked up first, created only when missing.
     let message = match message_of(conn, row)? {
@@ -27,39 +29,68 @@ pub(crate) fn upsert(conn: &Connection, row: &PartRow, limit: usize) -> Result<(
                 .ok_or_else(|| corrupt("a message just created", "it cannot be found"))?
         }
     };
-    conn.prepare_cached(
-        "INSERT INTO tool_parts (message, tool_call_id, ordinal, part, tool_name) \
-         VALUES (?1, ?2, (SELECT coalesce(max(ordinal), 0) + 1 FROM tool_parts WHERE message = ?1), ?3, ?4) \
-         ON CONFLICT (message, tool_call_id) DO UPDATE SET part = excluded.part, tool_name = excluded.tool_name",
-    )
-    .and_then(|mut s| s.execute(params![message, row.tool_call_id, row.json, row.tool_name]))
-    .context("writing a tool part")?;
-    if row.decision.is_none() && row.resolution.is_none() {
+    let decided = row.decision.is_some() || row.resolution.is_some();
+    let existing: Option<i64> = conn
+        .prepare_cached("SELECT ordinal FROM tool_parts WHERE message = ?1 AND tool_call_id = ?2")
+        .and_then(|mut s| {
+            s.query_row(params![message, row.tool_call_id], |r| r.get(0))
+                .optional()
+        })
+        .context("finding a tool part")?;
+    if existing.is_some() {
+        conn.prepare_cached(
+            "UPDATE tool_parts SET part = ?3, tool_name = ?4, \
+             decision = CASE WHEN ?7 THEN ?5 ELSE decision END, \
+             resolution = CASE WHEN ?7 THEN ?6 ELSE resolution END \
+             WHERE message = ?1 AND tool_call_id = ?2",
+        )
+        .and_then(|mut s| {
+            s.execute(params![
+                message,
+                row.tool_call_id,
+                row.json,
+                row.tool_name,
+                row.decision,
+                row.resolution,
+                decided
+            ])
+        })
+        .context("writing a tool part")?;
         return Ok(());
     }
+    let ordinal: i64 = conn
+        .prepare_cached("SELECT coalesce(max(ordinal), 0) + 1 FROM tool_parts WHERE message = ?1")
+        .and_then(|mut s| s.query_row([message], |r| r.get(0)))
+        .context("numbering a tool part")?;
     conn.prepare_cached(
-        "INSERT INTO part_decisions (message, tool_call_id, ordinal, decision, resolution) \
-         SELECT message, tool_call_id, ordinal, ?3, ?4 FROM tool_parts \
-         WHERE message = ?1 AND tool_call_id = ?2 \
-         ON CONFLICT (message, tool_call_id) DO UPDATE \
-         SET decision = excluded.decision, resolution = excluded.resolution",
+        "INSERT INTO tool_parts (message, tool_call_id, ordinal, part, tool_name, decision, resolution) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )
     .and_then(|mut s| {
         s.execute(params![
             message,
             row.tool_call_id,
+            ordinal,
+            row.json,
+            row.tool_name,
             row.decision,
             row.resolution
         ])
     })
-    .context("writing a decision map entry")?;
+    .context("writing a tool part")?;
+    // Parts are numbered one after the other and never removed: the part that falls out of
+    // the map is the one `limit` places back. (A limit lowered between two opens applies to
+    // the parts written after it.)
     let limit = i64::try_from(limit.max(1)).unwrap_or(i64::MAX);
-    conn.prepare_cached(
-        "DELETE FROM part_decisions WHERE message = ?1 AND ordinal <= \
-         (SELECT ordinal FROM part_decisions WHERE message = ?1 ORDER BY ordinal DESC LIMIT 1 OFFSET ?2)",
-    )
-    .and_then(|mut s| s.execute(params![message, limit]))
-    .context("bounding the decision map")?;
+    if ordinal > limit {
+        conn.prepare_cached(
+            "UPDATE tool_parts SET decision = NULL, resolution = NULL \
+             WHERE message = ?1 AND ordinal = ?2 \
+             AND (decision IS NOT NULL OR resolution IS NOT NULL)",
+        )
+        .and_then(|mut s| s.execute(params![message, ordinal - limit]))
+        .context("bounding the decision map")?;
+    }
     Ok(())
 }
 
@@ -83,10 +114,9 @@ pub(crate) fn messages(conn: &Connection, session_id: &str) -> Result<Vec<Messag
     let mut stmt = conn
         .prepare_cached(
             "SELECT m.id, m.message_id, m.role, p.tool_call_id, p.tool_name, p.part, \
-                    d.decision, d.resolution \
+                    p.decision, p.resolution \
              FROM messages m \
              LEFT JOIN tool_parts p ON p.message = m.id \
-             LEFT JOIN part_decisions d ON d.message = p.message AND d.tool_call_id = p.tool_call_id \
              WHERE m.session_id = ?1 ORDER BY m.message_id, p.ordinal",
         )
         .context("reading messages")?;
