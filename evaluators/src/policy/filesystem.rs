@@ -490,6 +490,8 @@ fn meanings(raw: &str) -> Result<Vec<String>, String> {
         return Err(format!("`{raw}` holds {what}, whose value is not known"));
     }
     let mut path = raw.to_owned();
+    // The path a URI parser reads: the query and the fragment dropped, then decoded.
+    let mut uri_path = None;
     let scheme_end = raw.find(':').filter(|&i| {
         i > 1
             && raw[..i]
@@ -517,6 +519,13 @@ fn meanings(raw: &str) -> Result<Vec<String>, String> {
             }
             None => rest.to_owned(),
         };
+        let before_query = path.find(['?', '#']).map_or(path.as_str(), |i| &path[..i]);
+        let before_query = if before_query.is_empty() {
+            "/"
+        } else {
+            before_query
+        };
+        uri_path = Some(percent_decode(before_query).unwrap_or_else(|| before_query.to_owned()));
     }
     let mut out = vec![path.clone()];
     // A tool that expands variables reads a leading `$HOME` / `${HOME}` as the home
@@ -536,7 +545,34 @@ fn meanings(raw: &str) -> Result<Vec<String>, String> {
         }
         out.push(decoded);
     }
+    if let Some(parsed) = uri_path
+        && !out.contains(&parsed)
+    {
+        if parsed.contains('\0') {
+            return Err(format!("the path {raw:?} holds an encoded NUL byte"));
+        }
+        out.push(parsed);
+    }
     Ok(out)
+}
+
+/// What in a `file:` URI `raw` readers read differently, if anything: a query or a
+/// fragment (a URI parser drops it, a tool that takes the text as a name keeps it), or an
+/// encoded separator, query or fragment mark (decoded by some, kept by others). Both
+/// readings are judged (see [`meanings`]), and the call is not modeled.
+fn uri_unmodeled(raw: &str) -> Option<&'static str> {
+    let rest = raw
+        .get(..5)
+        .filter(|scheme| scheme.eq_ignore_ascii_case("file:"))
+        .map(|_| &raw[5..])?;
+    if rest.contains(['?', '#']) {
+        return Some("a query or a fragment");
+    }
+    let lower = rest.to_ascii_lowercase();
+    ["%3f", "%23", "%2f", "%5c", "%00", "%25"]
+        .iter()
+        .any(|code| lower.contains(code))
+        .then_some("an encoded separator, query or fragment mark")
 }
 
 /// What in `raw` reads one way on Windows and another here: a backslash (a separator
@@ -669,7 +705,9 @@ pub(crate) fn modeled_input(tool: &str, input: &Value, catalog: &ToolCatalog) ->
     };
     let (raws, misshapen) = raw_paths_shaped(input);
     misshapen.is_none()
-        && raws.iter().all(|r| meanings(r).is_ok())
+        && raws
+            .iter()
+            .all(|r| meanings(r).is_ok() && uri_unmodeled(r).is_none())
         && unmodeled_field(tool, input, access).is_none()
 }
 
@@ -725,6 +763,37 @@ fn unmodeled_field<'a>(tool: &str, input: &'a Value, access: Access) -> Option<&
 
 /// Judges a file tool's call; `None` when `tool` is not a file tool.
 pub(crate) fn judge(
+    tool: &str,
+    input: &Value,
+    catalog: &ToolCatalog,
+    places: &Places<'_>,
+) -> Option<Finding> {
+    let decided = judge_paths(tool, input, catalog, places);
+    if access_of(tool, input, catalog).is_none() {
+        return decided;
+    }
+    // A URI read two ways is judged both ways (its meanings), and is not modeled.
+    let uri = raw_paths(input).into_iter().find_map(|raw| {
+        uri_unmodeled(raw).map(|what| {
+            Finding::new(
+                Stance::DefaultAsk,
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+                Risk::Medium,
+                format!(
+                    "`{tool}` cannot be checked: `{raw}` holds {what}, which readers of URIs read differently."
+                ),
+            )
+        })
+    });
+    match uri {
+        Some(open) => most_restrictive(decided.into_iter().chain(std::iter::once(open))),
+        None => decided,
+    }
+}
+
+/// Judges a file tool's call by where its paths resolve; `None` when `tool` is not a file
+/// tool.
+fn judge_paths(
     tool: &str,
     input: &Value,
     catalog: &ToolCatalog,
@@ -1292,5 +1361,59 @@ mod position_tests {
         ] {
             assert!(!read(input.clone()), "{input}");
         }
+    }
+}
+
+#[cfg(test)]
+mod uri_and_pattern_tests {
+    use super::*;
+    use crate::paths::SensitivePaths;
+
+    fn judged(input: Value) -> (Stance, String) {
+        let ws = tempfile::tempdir().unwrap();
+        std::fs::write(ws.path().join(".env"), "KEY=1\n").unwrap();
+        std::fs::write(ws.path().join("notes.md"), "x\n").unwrap();
+        let sensitive = SensitivePaths::with_protected(&[], &[]).unwrap();
+        let places = Places::new(
+            ws.path(),
+            Some(std::path::Path::new("/h")),
+            Some(&sensitive),
+        );
+        let input =
+            serde_json::from_str(&input.to_string().replace("WS", ws.path().to_str().unwrap()))
+                .unwrap();
+        let f = judge("view", &input, &ToolCatalog::builtin(), &places).unwrap();
+        (f.stance, f.code.to_string())
+    }
+
+    #[test]
+    fn a_file_uri_is_read_as_a_uri_parser_reads_it_too() {
+        for path in [
+            "file:///WS/.env?x",
+            "file:///WS/.env#x",
+            "FILE:///WS/.env?",
+            "file://localhost/WS/.env#frag",
+            "file:WS/.env?x=1",
+            "file:///WS/notes.md%2F..%2F.env",
+        ] {
+            let (stance, code) = judged(serde_json::json!({ "path": path }));
+            assert_eq!(stance, Stance::HardDeny, "{path}: {code}");
+        }
+        // A query or an encoded mark is not modeled even where neither reading is a secret.
+        for path in [
+            "file:///WS/notes.md?x",
+            "file:///WS/notes.md#top",
+            "file:///WS/notes%3Fmd",
+        ] {
+            let (stance, _) = judged(serde_json::json!({ "path": path }));
+            assert_eq!(stance, Stance::DefaultAsk, "{path}");
+            assert!(!modeled_input(
+                "view",
+                &serde_json::json!({ "path": path }),
+                &ToolCatalog::builtin()
+            ));
+        }
+        let (stance, _) = judged(serde_json::json!({"path": "file:///WS/notes.md"}));
+        assert_eq!(stance, Stance::PolicyAllow);
     }
 }
