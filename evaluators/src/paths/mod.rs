@@ -245,6 +245,23 @@ impl<'a> Places<'a> {
         Some((name.to_owned(), what.to_owned()))
     }
 
+    /// What a file of the glob pattern `raw` (a file tool's path, relative to the root) may
+    /// be when a tool expands it: a secret some name it matches is, or (for a write)
+    /// protected configuration; `None` when no name it matches is either, or when the path
+    /// is unknown.
+    pub(crate) fn pattern_may_be(&self, raw: &str, write: bool) -> Option<String> {
+        let sensitive = self.sensitive?;
+        let pattern = self.lexical(raw, &WorkingDir::Root)?;
+        sensitive
+            .pattern_secret(&pattern)
+            .or_else(|| {
+                write
+                    .then(|| sensitive.pattern_protected(&pattern))
+                    .flatten()
+            })
+            .map(str::to_owned)
+    }
+
     /// The workspace root, resolved.
     pub(crate) fn root(&self) -> &Path {
         &self.root

@@ -701,6 +701,8 @@ pub(crate) struct SensitivePaths {
     protected_what: Vec<String>,
     /// The globs of [`Self::protected`], in its order.
     protected_globs: Vec<String>,
+    /// The globs of [`Self::set`], in its order.
+    secret_globs: Vec<String>,
     /// [`HOME_STARTUP`], matched against paths relative to a home directory.
     home: GlobSet,
     /// The dot-names of [`HOME_STARTUP`] at any depth (`**/` before each), for paths
@@ -849,6 +851,7 @@ impl SensitivePaths {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             set: builder.build().map_err(|e| error("(all)", e))?,
             needles: Needles::of(secret_globs.iter().map(String::as_str)),
+            secret_globs,
             what,
             protected: config.build().map_err(|e| error("(all)", e))?,
             protected_needles: Needles::of(protected_globs.iter().map(String::as_str)),
@@ -986,6 +989,35 @@ impl SensitivePaths {
         None
     }
 
+    /// What secret a file of the glob pattern `pattern` (an absolute path whose components
+    /// may hold `*`, `?`, `[…]`) may be, if some name it matches is one: a tool that expands
+    /// the pattern reads that file.
+    pub(super) fn pattern_secret(&self, pattern: &Path) -> Option<&str> {
+        let pattern = components(pattern);
+        self.secret_globs
+            .iter()
+            .position(|glob| paths_meet(&pattern, &glob_components(glob)))
+            .map(|i| self.what[i].as_str())
+    }
+
+    /// What protected configuration a file of the glob pattern `pattern` may be (the
+    /// names of [`HOME_STARTUP`] at any depth), if some name it matches is one.
+    pub(super) fn pattern_protected(&self, pattern: &Path) -> Option<&str> {
+        let pattern = components(pattern);
+        if let Some(i) = self
+            .protected_globs
+            .iter()
+            .position(|glob| paths_meet(&pattern, &glob_components(glob)))
+        {
+            return Some(&self.protected_what[i]);
+        }
+        HOME_STARTUP.iter().find_map(|(glob, what)| {
+            let mut parts = vec!["**"];
+            parts.extend(glob_components(glob));
+            paths_meet(&pattern, &parts).then_some(*what)
+        })
+    }
+
     /// What secret `path` is, if it is one.
     pub(super) fn matches(&self, path: &Path) -> Option<&str> {
         if !self.needles.may_match(path.as_os_str().as_encoded_bytes()) {
@@ -1010,6 +1042,113 @@ impl SensitivePaths {
         })?;
         Some(&self.what[hit])
     }
+}
+
+/// The components of a path as text (the root and empty ones left out).
+fn components(path: &Path) -> Vec<&str> {
+    path.to_str()
+        .unwrap_or_default()
+        .split('/')
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+/// The components of a glob (empty ones left out).
+fn glob_components(glob: &str) -> Vec<&str> {
+    glob.split('/').filter(|c| !c.is_empty()).collect()
+}
+
+/// Whether some path both component lists match, each a list of globs of one component
+/// (`**`: any number of components). `a` is a pattern a tool expands: as the shell and glob
+/// libraries do by default, its wildcards do not match a name's leading `.`.
+fn paths_meet(a: &[&str], b: &[&str]) -> bool {
+    match (a.split_first(), b.split_first()) {
+        (None, None) => true,
+        (Some((&"**", rest)), _) => {
+            paths_meet(rest, b) || (!b.is_empty() && paths_meet(a, &b[1..]))
+        }
+        (_, Some((&"**", rest))) => {
+            paths_meet(a, rest) || (!a.is_empty() && paths_meet(&a[1..], b))
+        }
+        (Some((x, a_rest)), Some((y, b_rest))) => names_meet(x, y) && paths_meet(a_rest, b_rest),
+        _ => false,
+    }
+}
+
+/// One element of a component glob.
+#[derive(Clone, Copy, PartialEq)]
+enum Token {
+    /// `*`: any run of characters.
+    Star,
+    /// `?` or a bracket class (read as any one character: a wider reading).
+    One,
+    /// A character, compared without case.
+    Char(char),
+}
+
+/// A component glob as tokens; `None` for syntax not read here (braces, escapes), which
+/// may match anything.
+fn tokens(glob: &str) -> Option<Vec<Token>> {
+    if glob.contains(['{', '}', '\\']) {
+        return None;
+    }
+    let chars: Vec<char> = glob.chars().collect();
+    let mut out = Vec::with_capacity(chars.len());
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '*' => out.push(Token::Star),
+            '?' => out.push(Token::One),
+            '[' => match chars[i + 1..].iter().skip(1).position(|&c| c == ']') {
+                Some(close) => {
+                    out.push(Token::One);
+                    i += close + 2;
+                }
+                None => out.push(Token::Char('[')),
+            },
+            c => out.push(Token::Char(c.to_ascii_lowercase())),
+        }
+        i += 1;
+    }
+    Some(out)
+}
+
+/// Whether some name both component globs match (`.en?` and `.env`, `*.p?m` and `*.pem`);
+/// a wildcard that starts `a` does not match a leading `.` of `b`.
+fn names_meet(a: &str, b: &str) -> bool {
+    let (Some(a), Some(b)) = (tokens(a), tokens(b)) else {
+        return true;
+    };
+    if b.first() == Some(&Token::Char('.')) && !matches!(a.first(), Some(Token::Char(_))) {
+        return false;
+    }
+    let width = b.len() + 1;
+    let mut seen = vec![None; (a.len() + 1) * width];
+    meet(&a, &b, 0, 0, &mut seen)
+}
+
+fn meet(a: &[Token], b: &[Token], i: usize, j: usize, seen: &mut [Option<bool>]) -> bool {
+    let key = i * (b.len() + 1) + j;
+    if let Some(known) = seen[key] {
+        return known;
+    }
+    let result = if i == a.len() && j == b.len() {
+        true
+    } else if a.get(i) == Some(&Token::Star) {
+        meet(a, b, i + 1, j, seen) || (j < b.len() && meet(a, b, i, j + 1, seen))
+    } else if b.get(j) == Some(&Token::Star) {
+        meet(a, b, i, j + 1, seen) || (i < a.len() && meet(a, b, i + 1, j, seen))
+    } else if let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        let one = match (x, y) {
+            (Token::Char(x), Token::Char(y)) => x == y,
+            _ => true,
+        };
+        one && meet(a, b, i + 1, j + 1, seen)
+    } else {
+        false
+    };
+    seen[key] = Some(result);
+    result
 }
 
 /// Whether the glob `i` of `set`, `**/` then `tail`, matches a file a write of a tree into
@@ -1472,6 +1611,56 @@ mod needle_tests {
                 "{dir}"
             );
         }
+    }
+
+    #[test]
+    fn a_pattern_is_the_secrets_its_names_may_be() {
+        let builtin = SensitivePaths::new(&[]).unwrap();
+        for pattern in [
+            "/w/.en?",
+            "/w/.e*",
+            "/w/.env?x",
+            "/w/[.]env",
+            "/w/*.pe?",
+            "/w/config/*.p[e]m",
+            "/h/.ss?/id_*",
+            "/h/*/id_rsa",
+            "/w/**/.env",
+            "/etc/shado?",
+            "/w/x/*",
+        ] {
+            let hit = builtin.pattern_secret(Path::new(pattern));
+            // `/w/x/*` may be `/w/x/secrets.json`.
+            assert!(hit.is_some(), "{pattern}");
+        }
+        for pattern in [
+            "/w/src/mai?.rs",
+            "/w/app/[id]/page.tsx",
+            "/w/docs/READ?E.md",
+            "/w/src/[...slug]/index.ts",
+        ] {
+            let hit = builtin.pattern_secret(Path::new(pattern));
+            assert!(hit.is_none(), "{pattern}: {hit:?}");
+        }
+        for pattern in [
+            "/h/.bash_alias?s",
+            "/h/.claude/setting?.json",
+            "/h/.local/bin/g*",
+        ] {
+            assert!(
+                builtin.pattern_protected(Path::new(pattern)).is_some(),
+                "{pattern}"
+            );
+        }
+        assert!(
+            builtin
+                .pattern_protected(Path::new("/w/src/*.rs"))
+                .is_none()
+        );
+        assert!(names_meet(".en?", ".env") && names_meet("*", "id_rsa"));
+        assert!(!names_meet(".en?", ".envx") && !names_meet("a*", "b*"));
+        assert!(!names_meet("*", ".env") && !names_meet("?env", ".env"));
+        assert!(names_meet("a*", "*b") && names_meet("x{a,b}", "y"));
     }
 
     #[test]

@@ -575,6 +575,47 @@ fn uri_unmodeled(raw: &str) -> Option<&'static str> {
         .then_some("an encoded separator, query or fragment mark")
 }
 
+/// The findings of a file tool's paths as glob patterns (`.en?`, `*.pem`, `{a,.env}`): a
+/// tool that expands a pattern reads (or writes) the files it matches, so a pattern one of
+/// whose names is a secret, or for a writer protected configuration, is a binding ask,
+/// whatever this tool does with it.
+fn pattern_findings(
+    tool: &str,
+    input: &Value,
+    access: Access,
+    places: &Places<'_>,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for raw in raw_paths(input) {
+        for meaning in meanings(raw).unwrap_or_default() {
+            if !meaning.contains(['*', '?', '[', '{']) {
+                continue;
+            }
+            let mut alternatives = Vec::new();
+            super::shell::judge::expand_braces(&meaning, &mut alternatives);
+            let found = alternatives
+                .iter()
+                .find_map(|alt| places.pattern_may_be(alt, access == Access::Write));
+            if let Some(what) = found {
+                let code = if access == Access::Write {
+                    super::codes::FILESYSTEM_PROTECTED_CONFIG
+                } else {
+                    FILESYSTEM_SENSITIVE_PATH
+                };
+                out.push(Finding::new(
+                    Stance::RequireAsk,
+                    code,
+                    Risk::High,
+                    format!(
+                        "`{tool}` names `{raw}`, a pattern that a tool expanding it reads as {what}."
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// What in `raw` reads one way on Windows and another here: a backslash (a separator
 /// there, `..\\..\\x`), an alternate data stream (`x::$DATA`), a name ending in a dot or a
 /// space (which Windows drops: `settings.json.` is `settings.json`).
@@ -769,9 +810,9 @@ pub(crate) fn judge(
     places: &Places<'_>,
 ) -> Option<Finding> {
     let decided = judge_paths(tool, input, catalog, places);
-    if access_of(tool, input, catalog).is_none() {
+    let Some(access) = access_of(tool, input, catalog) else {
         return decided;
-    }
+    };
     // A URI read two ways is judged both ways (its meanings), and is not modeled.
     let uri = raw_paths(input).into_iter().find_map(|raw| {
         uri_unmodeled(raw).map(|what| {
@@ -785,10 +826,11 @@ pub(crate) fn judge(
             )
         })
     });
-    match uri {
-        Some(open) => most_restrictive(decided.into_iter().chain(std::iter::once(open))),
-        None => decided,
+    let patterns = pattern_findings(tool, input, access, places);
+    if uri.is_none() && patterns.is_empty() {
+        return decided;
     }
+    most_restrictive(decided.into_iter().chain(uri).chain(patterns))
 }
 
 /// Judges a file tool's call by where its paths resolve; `None` when `tool` is not a file
@@ -1415,5 +1457,27 @@ mod uri_and_pattern_tests {
         }
         let (stance, _) = judged(serde_json::json!({"path": "file:///WS/notes.md"}));
         assert_eq!(stance, Stance::PolicyAllow);
+    }
+
+    #[test]
+    fn a_pattern_in_a_file_tools_path_is_the_secrets_it_may_name() {
+        for path in [
+            ".en?",
+            ".e*",
+            "[.]env",
+            "WS/.en[v]",
+            "{notes.md,.env}",
+            "*.pem",
+        ] {
+            let (stance, code) = judged(serde_json::json!({ "path": path }));
+            assert!(
+                matches!(stance, Stance::RequireAsk | Stance::HardDeny),
+                "{path}: {stance:?} {code}"
+            );
+        }
+        for path in ["notes.md", "note?.md", "src/[id]/page.tsx"] {
+            let (stance, code) = judged(serde_json::json!({ "path": path }));
+            assert_eq!(stance, Stance::PolicyAllow, "{path}: {code}");
+        }
     }
 }
