@@ -165,3 +165,32 @@ async fn hook_manager_configuration_is_protected() {
     let (b, why) = review(ws.path(), &c).await;
     assert_eq!(b, Behavior::Ask, "{why}");
 }
+
+/// A linked work tree reads the configuration of the repository's common directory (its git
+/// directory's `commondir`): the hooks directory and the includes named there are git's in
+/// the linked work tree too.
+#[tokio::test]
+async fn a_linked_work_tree_reads_the_common_configuration() {
+    let main = repository("");
+    let parent = tempfile::tempdir().expect("dir");
+    let linked = parent.path().join("linked");
+    sh(
+        main.path(),
+        &format!("git worktree add -q {} -b side", linked.display()),
+    );
+    let config = main.path().join(".git/config");
+    let mut text = std::fs::read_to_string(&config).expect("config");
+    text.push_str(&format!(
+        "[core]\n\thooksPath = tools/hooks\n[include]\n\tpath = {}\n",
+        linked.join("inc.gitconfig").display()
+    ));
+    std::fs::write(&config, text).expect("config");
+    for path in ["tools/hooks/pre-commit", "inc.gitconfig"] {
+        let c = call("Write", json!({"file_path": path, "content": "x"}));
+        let (b, why) = review(&linked, &c).await;
+        assert_eq!(b, Behavior::Ask, "{path}: {why}");
+    }
+    let c = call("Write", json!({"file_path": "notes.txt", "content": "x"}));
+    let (b, why) = review(&linked, &c).await;
+    assert_eq!(b, Behavior::Allow, "{why}");
+}

@@ -1293,10 +1293,18 @@ fn repo_files(root: &Path, home: Option<&Path>) -> RepoFiles {
             ..RepoFiles::default()
         };
     };
+    // A linked work tree's git directory names the repository's common directory
+    // (`commondir`), which holds the configuration every work tree reads.
+    let Some(common) = crate::paths::git_index::common_dir(&git_dir) else {
+        return RepoFiles {
+            unread: Some("a `commondir` file not read here".to_owned()),
+            ..RepoFiles::default()
+        };
+    };
     // The repository's configuration and its work tree's (`extensions.worktreeConfig`).
     let (mut hooks, mut includes) = (Vec::new(), Vec::new());
-    for name in ["config", "config.worktree"] {
-        match crate::paths::git_config::hooks_and_includes(&git_dir.join(name), home) {
+    for file in [common.join("config"), git_dir.join("config.worktree")] {
+        match crate::paths::git_config::hooks_and_includes(&file, home) {
             Ok((h, i)) => {
                 hooks.extend(h);
                 includes.extend(i);
