@@ -146,3 +146,50 @@ async fn programs_that_make_code_run_later_are_the_crontab_s_hard_deny() {
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
+
+#[tokio::test]
+async fn inline_interpreter_code_that_may_write_or_run_is_a_binding_ask() {
+    let mut wrong = Vec::new();
+    for (command, expected) in [
+        (
+            r#"python3 -c 'import os;p=os.path.join(os.environ["HOME"],".bash"+"rc");open(p,"a").write("x")'"#,
+            Stance::RequireAsk,
+        ),
+        (
+            r#"node -e 'const fs=require("fs");fs.appendFileSync(require("os").homedir()+"/.pro"+"file","x")'"#,
+            Stance::RequireAsk,
+        ),
+        (
+            r#"python3 -c 'open(__import__("sys").argv[1],"w")' "$f""#,
+            Stance::RequireAsk,
+        ),
+        (r#"perl -e 'system("i"."d")'"#, Stance::RequireAsk),
+        (
+            r#"ruby -e 'File.write(ARGV[0], "x")' y"#,
+            Stance::RequireAsk,
+        ),
+        (r#"php -r '$f="sys"."tem"; $f("id");'"#, Stance::RequireAsk),
+        (
+            r#"python3 -c 'open(".claude/settings.json","w").write("{}")'"#,
+            Stance::HardDeny,
+        ),
+    ] {
+        let got = stance(command).await;
+        if got != Some(expected) {
+            wrong.push(format!("{command}: {got:?}"));
+        }
+    }
+    for command in [
+        "python3 -c 'print(1+1)'",
+        "node -e 'console.log(process.version)'",
+        r#"python3 -c 'import json,sys; print(json.load(sys.stdin)["a"])'"#,
+        "python3 -c 'open(\"out.txt\", \"w\").write(\"x\")'",
+        "perl -ne 'print if /x/' src/main.rs",
+    ] {
+        let got = stance(command).await;
+        if matches!(got, Some(Stance::HardDeny | Stance::RequireAsk)) {
+            wrong.push(format!("{command}: {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}

@@ -13,6 +13,7 @@ mod awk;
 pub(crate) mod build_config;
 pub(crate) mod cargo_lock;
 pub(crate) mod changers;
+pub(crate) mod inline;
 pub mod cursor;
 mod find;
 mod git;

@@ -7,7 +7,7 @@ use warrant_core::evaluator::Stance;
 use super::judge::{Judge, Target, positional};
 use super::programs::DOWNLOADERS;
 use crate::paths::Place;
-use crate::policy::codes::{FILESYSTEM_PROTECTED_CONFIG, SHELL_DESTRUCTIVE};
+use crate::policy::codes::{FILESYSTEM_PROTECTED_CONFIG, SHELL_DESTRUCTIVE, SHELL_UNKNOWN_COMMAND};
 use crate::policy::finding::{Finding, quote};
 use crate::shell::{INTERPRETERS, SimpleCommand, Word, WorkingDir};
 
@@ -754,6 +754,34 @@ pub(super) fn code_names(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                 quote(cmd)
             );
             return may_reach_protected(j, reason);
+        }
+    }
+}
+
+/// Code given to an interpreter on its command line (`python3 -c`, `node -e`, `perl -e`,
+/// `ruby -e`, `php -r`, `lua -e`, …) that is not proven to write, delete and run nothing
+/// (see [`crate::programs::inline`]): what it reaches is only known when it runs, a binding
+/// ask. A literal path it opens for writing is judged as a write of that path.
+pub(super) fn inline_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let Some(inline) = crate::programs::inline::read(cmd) else {
+        return;
+    };
+    for path in &inline.writes {
+        j.write(cmd, &Word::literal_text(path.as_str()), None);
+    }
+    if let Some(why) = inline.unproven {
+        let reason = format!(
+            "{} runs code that may write, delete or run programs: {why}.",
+            quote(cmd)
+        );
+        let f = Finding::new(
+            Stance::RequireAsk,
+            SHELL_UNKNOWN_COMMAND,
+            Risk::High,
+            reason,
+        );
+        if !j.findings.contains(&f) {
+            j.findings.push(f);
         }
     }
 }
