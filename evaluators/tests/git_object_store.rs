@@ -121,6 +121,9 @@ async fn an_index_entry_naming_protected_configuration_is_the_hard_deny() {
 async fn rewriting_the_work_tree_of_a_repository_tracking_protected_configuration_asks() {
     let ws = repository();
     sh(ws.path(), "git branch evil && git stash list");
+    // A person's edit of the settings (made, not left to the clock: an unedited file written
+    // in the index's second is only "racily clean", one written earlier unchanged).
+    std::fs::write(ws.path().join(".claude/settings.json"), PLANTED).expect("write");
     for command in [
         "git reset --hard",
         "git reset --hard evil",
@@ -436,11 +439,15 @@ async fn moving_head_earlier_in_a_script_makes_a_later_checkout_write_an_unread_
 }
 
 /// `git checkout -p`/`git restore -p` without a pathspec pick hunks of every tracked file:
-/// in a repository tracking protected configuration they are the binding ask `git checkout .`
-/// is; with a pathspec of other files they stay open.
+/// in a repository tracking protected configuration the work tree holds differently they are
+/// the binding ask `git checkout .` is, and git really puts it back; with a pathspec of other
+/// files they stay open. (The change is made, not left to the clock: a file as the index
+/// records it, written in the index's second, is only "racily clean", which the policy
+/// counts as changed, and one written a second earlier as unchanged.)
 #[tokio::test]
 async fn patch_mode_without_a_pathspec_restores_every_file() {
     let ws = repository();
+    std::fs::write(ws.path().join(".claude/settings.json"), PLANTED).expect("write");
     for command in [
         "yes | git checkout -p",
         "git checkout --patch",
@@ -454,6 +461,11 @@ async fn patch_mode_without_a_pathspec_restores_every_file() {
     for command in ["git checkout -p -- a.txt", "git restore -p a.txt"] {
         expect_open(ws.path(), command).await;
     }
+    sh(ws.path(), "yes | git checkout -p >/dev/null");
+    assert_eq!(
+        std::fs::read_to_string(ws.path().join(".claude/settings.json")).expect("read"),
+        SETTINGS
+    );
 }
 
 /// `git lfs install --local` (`--worktree`, `uninstall`) writes `filter.lfs.*` programs into
