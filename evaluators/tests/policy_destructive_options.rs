@@ -193,3 +193,36 @@ async fn inline_interpreter_code_that_may_write_or_run_is_a_binding_ask() {
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
+
+#[tokio::test]
+async fn code_a_shell_or_an_interpreter_reads_from_its_input_is_a_binding_ask() {
+    let mut wrong = Vec::new();
+    for command in [
+        "bash <<'EOF'\nrm -rf ~\nEOF",
+        "sh <<< 'rm -rf ~'",
+        "echo 'rm -rf ~' | sh",
+        "printf 'import os\\nos.remove(\"x\")' | python3",
+        "python3 - <<'EOF'\nimport os\nEOF",
+        "sh -s < /dev/stdin",
+        "perl <<< 'unlink glob(\"~/*\")'",
+    ] {
+        let got = stance(command).await;
+        if !matches!(got, Some(Stance::HardDeny | Stance::RequireAsk)) {
+            wrong.push(format!("{command}: {got:?}"));
+        }
+    }
+    for command in [
+        "python3 --version",
+        "bash --version",
+        "node -v",
+        "bash src/build.sh",
+        "python3 < src/main.py",
+        "ls | xargs -n1 sh -c 'echo \"$0\"'",
+    ] {
+        let got = stance(command).await;
+        if matches!(got, Some(Stance::HardDeny | Stance::RequireAsk)) {
+            wrong.push(format!("{command}: {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}

@@ -1198,6 +1198,73 @@ pub(super) fn runs_downloaded_file(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     }
 }
 
+/// Whether a shell or an interpreter reads the code it runs from its input (`bash <<'EOF'`,
+/// `sh <<< "…"`, `echo … | python3`, `python3 -`, `sh -s`): a here-document's or here-string's
+/// text is not read here, nor is what a pipe feeds, so what it runs is only known when it
+/// runs. A script named (`sh x.sh`, `python3 < x.py`), inline code (`-c`, `-e`), a version
+/// or help option, or operands appended at run time (`xargs sh`) are not its input.
+fn reads_code_from_input(cmd: &SimpleCommand) -> bool {
+    let Some(program) = cmd.program() else {
+        return false;
+    };
+    let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if !INTERPRETERS.contains(&program) && !INTERPRETERS.contains(&base)
+        || matches!(base, "deno" | "bun")
+        || cmd.extra_args
+    {
+        return false;
+    }
+    let shell = matches!(
+        base,
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "mksh" | "fish"
+    );
+    let informs: &[&str] = match base {
+        _ if shell => &["--version", "--help"],
+        "python" => &["-V", "-VV", "--version", "-h", "--help"],
+        _ => &["-v", "-V", "--version", "-h", "--help", "-m", "-i"],
+    };
+    for w in cmd.args() {
+        let Some(t) = w.literal() else {
+            return false;
+        };
+        if t == "-" || (shell && t == "-s") {
+            return true;
+        }
+        if !t.starts_with('-') {
+            return false;
+        }
+        let code_flag = matches!(t, "-c" | "-e" | "-E" | "--eval" | "-r" | "-p" | "-m")
+            || (!t.starts_with("--") && t.ends_with(['c', 'e', 'E']));
+        if code_flag || informs.contains(&t) {
+            return false;
+        }
+    }
+    !cmd.redirects
+        .iter()
+        .any(|r| r.kind == crate::shell::RedirectKind::Read)
+}
+
+/// A shell or an interpreter that runs code from its input ([`reads_code_from_input`]):
+/// a binding ask, as code only known when it runs.
+pub(super) fn code_from_input(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    if !reads_code_from_input(cmd) {
+        return;
+    }
+    let reason = format!(
+        "{} runs code from its input (a here-document, a here-string or a pipe), which is not read here.",
+        quote(cmd)
+    );
+    let f = Finding::new(
+        Stance::RequireAsk,
+        SHELL_UNKNOWN_COMMAND,
+        Risk::Critical,
+        reason,
+    );
+    if !j.findings.contains(&f) {
+        j.findings.push(f);
+    }
+}
+
 /// Whether the code the command runs comes from its input or from a word built at run time,
 /// rather than from a named script file or a literal argument.
 fn reads_code_from_outside(cmd: &SimpleCommand) -> bool {

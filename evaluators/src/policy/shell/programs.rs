@@ -324,6 +324,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         return j.destructive(cmd, "runs code downloaded from the network");
     }
     super::destructive::runs_downloaded_file(j, cmd);
+    super::destructive::code_from_input(j, cmd);
     if cmd.runs_dynamic_code {
         // Code that was never read (`sh -c "$(printf rm) -rf ~"`): its hard denies were not
         // checked, so no mode settles it.
