@@ -267,6 +267,12 @@ impl<'a> Places<'a> {
         &self.root
     }
 
+    /// Whether the workspace root exists and [`root`](Self::root) is its real path (no
+    /// symlink in it), so resolving it again would give it back.
+    pub(crate) fn root_is_real(&self) -> bool {
+        self.root_real
+    }
+
     /// The home directory `~` stands for, when known.
     pub(crate) fn home(&self) -> Option<&Path> {
         self.home

@@ -95,8 +95,9 @@ impl Judge<'_> {
         // Which file the name runs: a PATH that may find it in the workspace runs the
         // workspace's program, not the one the table models.
         if let Some(name) = cmd.words.first().and_then(Word::literal)
-            && let Some(why) = std::env::var_os("PATH")
-                .and_then(|path| path_reaches_workspace(name, &path, self.places.root()))
+            && let Some(why) = std::env::var_os("PATH").and_then(|path| {
+                path_reaches_workspace(name, &path, self.places.root(), self.places.root_is_real())
+            })
         {
             self.unknown(cmd, &why, Risk::High);
         }
@@ -1842,16 +1843,25 @@ const BUILTINS: &[&str] = &[
 
 /// Why the program `name` may be found through `path` (a PATH value) inside the workspace
 /// `root`: an empty or relative entry (the command's directory decides it), or an entry inside
-/// the workspace, before the first entry outside it that holds `name`.
+/// the workspace, before the first entry outside it that holds `name`. `root_is_real`: `root`
+/// is known to be its own real path (resolving it again, a `readlink` per component, would
+/// give it back).
 fn path_reaches_workspace(
     name: &str,
     path: &std::ffi::OsStr,
     root: &std::path::Path,
+    root_is_real: bool,
 ) -> Option<String> {
     if name.contains('/') || BUILTINS.contains(&name) {
         return None;
     }
-    let real_root = std::fs::canonicalize(root).ok();
+    let real_root = if root_is_real {
+        Some(std::borrow::Cow::Borrowed(root))
+    } else {
+        std::fs::canonicalize(root)
+            .ok()
+            .map(std::borrow::Cow::Owned)
+    };
     for entry in std::env::split_paths(path) {
         if entry.as_os_str().is_empty() || entry.is_relative() {
             return Some(format!(
@@ -1889,7 +1899,7 @@ mod tests {
         let out = outside.path().display().to_string();
         let inside = ws.path().join("bin").display().to_string();
         let reaches = |path: &str, name: &str| {
-            path_reaches_workspace(name, std::ffi::OsStr::new(path), ws.path())
+            path_reaches_workspace(name, std::ffi::OsStr::new(path), ws.path(), false)
         };
         // A relative or empty entry: the command's directory decides.
         for path in ["bin", "./node_modules/.bin", ""] {
@@ -1909,5 +1919,23 @@ mod tests {
         assert!(reaches(&format!("bin:{out}"), "echo").is_none());
         assert!(reaches(&format!("bin:{out}"), "./x").is_none());
         assert!(reaches(&out, "ls").is_none());
+    }
+
+    #[test]
+    fn an_entry_linked_into_a_real_root_is_named_without_resolving_the_root_again() {
+        let ws = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(ws.path()).unwrap();
+        std::fs::create_dir(root.join("bin")).unwrap();
+        let links = tempfile::tempdir().unwrap();
+        let link = links.path().join("tools");
+        std::os::unix::fs::symlink(root.join("bin"), &link).unwrap();
+        let path = format!("{}:/usr/bin", link.display());
+        for root_is_real in [true, false] {
+            assert!(
+                path_reaches_workspace("cat", std::ffi::OsStr::new(&path), &root, root_is_real)
+                    .is_some(),
+                "{root_is_real}"
+            );
+        }
     }
 }
