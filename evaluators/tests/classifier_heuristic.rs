@@ -160,3 +160,75 @@ async fn a_build_is_not_routine_when_workspace_configuration_brings_in_programs(
         assert_eq!(judge(c).await, Behavior::Ask, "{path}");
     }
 }
+
+/// A build is routine only when every option is one the reviewer knows to be harmless for
+/// the tool, read as the tool reads it: pytest's `--basetemp` empties its directory,
+/// `--pastebin` uploads the session's log, `--pyargs` and `-o addopts=-p X` run code from
+/// elsewhere, and argparse accepts a unique prefix of each (`--basetem`, `--paste`).
+#[tokio::test]
+async fn build_options_the_reviewer_does_not_know_are_not_routine() {
+    for line in [
+        "pytest --basetemp=src",
+        "pytest --basetem=src",
+        "pytest --basetemp=./docs",
+        "pytest --pastebin=all",
+        "pytest --paste=all",
+        "pytest --pastebin failed",
+        "pytest --pyargs pkg",
+        "pytest -o 'addopts=-p evil'",
+        "pytest --override-ini=addopts=-pevil",
+        "pytest --rootdir=src -q",
+        "pytest -c other.ini",
+        "cd tests && pytest --basetemp=../src",
+        "cargo test --target-dir=out --config x=1",
+        "cargo test --rel",
+        "npm test --script-sh=x",
+        "make --ev=x all",
+        "mvn test deploy",
+        "mvn test -Dmaven.ext.class.path=x.jar",
+        "jest --config x.js",
+        "eslint -f evil src",
+    ] {
+        assert_eq!(review(&bash(line)).await.0, Behavior::Ask, "{line}");
+    }
+    for line in [
+        "pytest -q",
+        "pytest -x -k name tests/",
+        "pytest --maxfail=1",
+        "cargo test --release",
+        "make -j4 test",
+        "mvn -q test -DskipTests",
+        "go test ./...",
+    ] {
+        assert_eq!(review(&bash(line)).await.0, Behavior::Allow, "{line}");
+    }
+}
+
+/// A Go package argument that is not a relative path is an import path: the standard
+/// library, a meta-package or a module the `go` command downloads, whose code is not the
+/// workspace's (`go test std`, `go run golang.org/x/…@latest`).
+#[tokio::test]
+async fn go_packages_outside_the_workspace_are_not_routine() {
+    for line in [
+        "go test std",
+        "go test net/http",
+        "go test all",
+        "go run fmt",
+        "go run golang.org/x/tools/cmd/stringer@latest",
+        "go vet ./... cmd",
+        "go test -run X -v net/http",
+        "go generate ./...",
+        "go test -exec ./wrap ./...",
+    ] {
+        assert_eq!(review(&bash(line)).await.0, Behavior::Ask, "{line}");
+    }
+    for line in [
+        "go test ./...",
+        "go build -o bin/app .",
+        "go run . -v",
+        "go vet",
+    ] {
+        assert_eq!(review(&bash(line)).await.0, Behavior::Allow, "{line}");
+    }
+}
+

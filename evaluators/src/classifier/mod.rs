@@ -9,6 +9,7 @@ mod input;
 mod openai;
 mod reply;
 pub mod reviewer;
+mod routine_options;
 
 use std::sync::Arc;
 
