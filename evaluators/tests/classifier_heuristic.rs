@@ -232,3 +232,22 @@ async fn go_packages_outside_the_workspace_are_not_routine() {
     }
 }
 
+/// Deleting or changing a tree asks however the option is spelled: getopt_long reads a
+/// unique prefix of a long option (`rm --rec`, `chmod --rec`) and clusters (`-rf`).
+#[tokio::test]
+async fn recursive_deletes_ask_however_their_options_are_spelled() {
+    for line in [
+        "rm -r src",
+        "rm --rec src",
+        "rm --re -f src",
+        "rm -fr src",
+        "rm --recursive --force src",
+        "timeout 5 rm --rec src",
+        "/usr/bin/rm --rec src",
+        "chmod -R 000 src",
+        "chmod --rec 000 src",
+    ] {
+        assert_eq!(review(&bash(line)).await.0, Behavior::Ask, "{line}");
+    }
+    assert_eq!(review(&bash("rm src/a.txt")).await.0, Behavior::Allow);
+}
