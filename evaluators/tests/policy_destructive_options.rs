@@ -36,6 +36,9 @@ async fn abbreviated_long_options_destroy_as_the_full_ones_do() {
         "chmod -w .claude/settings.json",
         "chmod -R -w .claude",
         "chmod --rec 000 .claude",
+        "pkill --eu root",
+        "killall --reg .",
+        "pkill -KILL --ui 1000",
     ] {
         let got = stance(command).await;
         if got != Some(Stance::HardDeny) {
@@ -54,6 +57,8 @@ async fn changes_inside_the_workspace_are_not_stopped_in_full_access() {
         "chmod --rec u+x src",
         "chmod -x src/main.rs",
         "chmod --verbose 644 src/main.rs",
+        "pkill --full 'node server.js'",
+        "pkill --sig=0 -u me",
     ] {
         let got = stance(command).await;
         if matches!(got, Some(Stance::HardDeny | Stance::RequireAsk)) {

@@ -22,6 +22,12 @@ pub(crate) struct Changes {
     pub mode_given: bool,
     /// Whether a reference file gives the mode or owner (`--reference=FILE`).
     pub by_reference: bool,
+    /// Whether processes are chosen by owner or group (`pkill -u USER`, `killall --user`).
+    pub by_owner: bool,
+    /// Whether the names given are regular expressions (`killall -r`).
+    pub regex: bool,
+    /// The signal sent, when named (`-9`, `-KILL`, `--signal=0`, `-s 0`).
+    pub signal: Option<String>,
     /// Its operands, option values left out.
     pub operands: Vec<Word>,
     /// Why the program would refuse its arguments, when it would (an ambiguous prefix, an
@@ -47,15 +53,42 @@ pub(crate) fn read(program: &str, args: &[Word]) -> Option<Changes> {
     let program = program.rsplit('/').next().unwrap_or(program);
     let options = options(program)?;
     let mut out = Changes::default();
+    // `pkill -9`, `killall -KILL`: a signal named as an option, read before getopt.
+    let mut rest: Vec<Word> = Vec::with_capacity(args.len());
+    for w in args {
+        let signal = w
+            .literal()
+            .and_then(|t| t.strip_prefix('-'))
+            .filter(|_| matches!(program, "pkill" | "killall"))
+            .filter(|s| {
+                s.chars().all(|c| c.is_ascii_digit()) && !s.is_empty()
+                    || s.starts_with("SIG")
+                    || (s.len() >= 3
+                        && s.chars()
+                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()))
+            });
+        match signal {
+            Some(s) => out.signal = Some(s.to_owned()),
+            None => rest.push(w.clone()),
+        }
+    }
+    let args = &rest[..];
     match cursor::read_complete(args, options, Syntax::Gnu) {
         Ok(items) => {
             for item in items {
                 match item {
-                    Item::Opt(opt, _) => {
+                    Item::Opt(opt, value) => {
                         out.recursive |= opt.has('R');
                         out.unprotected_root |= opt.has('D');
                         out.mode_given |= opt.has('M');
+                        out.by_owner |= opt.has('U');
+                        out.regex |= opt.has('X');
                         out.by_reference |= opt.display == "--reference";
+                        if opt.display == "--signal"
+                            || (program == "killall" && opt.display == "-s")
+                        {
+                            out.signal = value.map(|v| v.text().to_owned());
+                        }
                     }
                     Item::Operand(_, word) => out.operands.push(word),
                 }
@@ -97,6 +130,8 @@ fn most_destructive(args: &[Word], options: &Options) -> Changes {
         for opt in opts {
             out.recursive |= opt.has('R');
             out.unprotected_root |= opt.has('D');
+            out.by_owner |= opt.has('U');
+            out.regex |= opt.has('X');
         }
     }
     out
@@ -145,6 +180,24 @@ mod tests {
         let c = changes("rm", &["--bogus", "-qr", "x"]);
         assert!(c.refused.is_some() && c.recursive);
         assert_eq!(operands(&c), ["x"]);
+    }
+
+    #[test]
+    fn process_killers_read_owners_patterns_and_signals() {
+        let c = changes("pkill", &["--eu", "root"]);
+        assert!(c.by_owner && c.operands.is_empty());
+        let c = changes("pkill", &["-9", "-u", "me"]);
+        assert!(c.by_owner && c.signal.as_deref() == Some("9"));
+        let c = changes("killall", &["--reg", "."]);
+        assert!(c.regex);
+        assert_eq!(operands(&c), ["."]);
+        let c = changes("killall", &["-s", "0", "-r", "."]);
+        assert_eq!(c.signal.as_deref(), Some("0"));
+        let c = changes("pkill", &["--sig=0", "-u", "me"]);
+        assert_eq!(c.signal.as_deref(), Some("0"));
+        let c = changes("pkill", &["-KILL", "node"]);
+        assert!(!c.by_owner && c.signal.as_deref() == Some("KILL"));
+        assert_eq!(operands(&c), ["node"]);
     }
 
     #[test]

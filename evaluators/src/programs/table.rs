@@ -1248,12 +1248,22 @@ pub static PROGRAMS: &[Program] = &[
     ),
 ];
 
-/// Programs that delete or change the files they are given (never modeled as harmless), with
-/// every option they have (GNU coreutils 9: `PROGRAM --help` and the sources' `long_options`),
-/// so that their arguments are read as `getopt_long` reads them, abbreviations included
-/// (`rm --rec --forc ~`). `!R`: the operands are reached as whole trees; `!D`: the root's
-/// protection is off; `!M`: the option is the mode (`chmod -w FILE`, `chmod -x+r FILE`).
+/// Programs that delete or change the files or processes they are given (never modeled as
+/// harmless), with every option they have (GNU coreutils 9, procps-ng 4 and psmisc: `PROGRAM
+/// --help` and the sources' `long_options`), so that their arguments are read as
+/// `getopt_long` reads them, abbreviations included (`rm --rec --forc ~`, `pkill --eu root`).
+/// `!R`: the operands are reached as whole trees; `!D`: the root's protection is off; `!M`:
+/// the option is the mode (`chmod -w FILE`, `chmod -x+r FILE`); `!U`: processes are chosen by
+/// owner or group (`pkill -u USER`); `!X`: the names are regular expressions (`killall -r`).
 pub const CHANGERS: &[(&[&str], &str)] = &[
+    (
+        &["pkill"],
+        "signal=v q|queue=v e|echo c|count f|full g|pgroup=v!U G|group=v!U i|ignore-case n|newest o|oldest O|older=v P|parent=v s|session=v t|terminal=v u|euid=v!U U|uid=v!U x|exact F|pidfile=v L|logpidfile r|runstates=v A|ignore-ancestors cgroup=v ns=v nslist=v h|help V|version",
+    ),
+    (
+        &["killall"],
+        "e|exact I|ignore-case g|process-group i|interactive l|list q|quiet r|regexp!X s|signal=v u|user=v!U v|verbose V|version w|wait n|ns=v o|older-than=v y|younger-than=v Z|context=v!X help",
+    ),
     (
         &["rm"],
         "f|force i I interactive=? one-file-system no-preserve-root!D preserve-root=? r|R|recursive!R d|dir v|verbose -presume-input-tty help version",

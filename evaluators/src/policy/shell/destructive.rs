@@ -385,63 +385,20 @@ pub(super) fn kill(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let everything = match cmd.program() {
         Some("kill") => texts.contains(&Some("-1")),
         Some("killall5") => !signal_zero,
-        Some("pkill" | "killall") => {
-            let regex = cmd.program() == Some("pkill")
-                || texts.iter().any(|t| {
-                    t.is_some_and(|t| {
-                        t == "--regexp"
-                            || (t.starts_with('-') && !t.starts_with("--") && t.contains('r'))
-                    })
-                });
-            let by_user = texts.iter().any(|t| {
-                t.is_some_and(|t| {
-                    matches!(t, "-u" | "-U" | "-g" | "-G" | "--euid" | "--uid" | "--user")
-                        || t.starts_with("--euid=")
-                        || t.starts_with("--uid=")
-                        || t.starts_with("--user=")
-                })
-            });
-            // Operands, without the values of the options that take one (`-u root`).
-            const VALUED: &[&str] = &[
-                "-u",
-                "-U",
-                "-g",
-                "-G",
-                "-s",
-                "-t",
-                "-P",
-                "-F",
-                "-c",
-                "--signal",
-                "--euid",
-                "--uid",
-                "--user",
-                "--group",
-                "--pgroup",
-                "--session",
-                "--terminal",
-                "--parent",
-                "--pidfile",
-                "--ns",
-                "--nslist",
-                "--older-than",
-                "--younger-than",
-            ];
-            let mut patterns: Vec<&str> = Vec::new();
-            let mut skip = false;
-            for t in texts.iter().flatten() {
-                if std::mem::take(&mut skip) {
-                    continue;
-                }
-                if t.starts_with('-') {
-                    skip = VALUED.contains(t);
-                    continue;
-                }
-                patterns.push(t);
-            }
+        Some(p @ ("pkill" | "killall")) => {
+            let changes = read_changer(cmd);
+            let signal_zero = signal_zero
+                || changes
+                    .signal
+                    .as_deref()
+                    .is_some_and(|s| s == "0" || s == "SIG0");
+            // `pkill` matches extended regular expressions anywhere in the name; `killall`
+            // with `-r`.
+            let regex = p == "pkill" || changes.regex;
+            let patterns: Vec<&str> = changes.operands.iter().filter_map(Word::literal).collect();
             !signal_zero
                 && ((regex && patterns.iter().any(|p| matches_every_name(p)))
-                    || (by_user && cmd.program() == Some("pkill") && patterns.is_empty()))
+                    || (changes.by_owner && changes.operands.is_empty()))
         }
         _ => false,
     };
