@@ -275,3 +275,39 @@ async fn a_program_an_option_or_a_script_runs_is_never_a_routine_write() {
         assert_eq!(review(command).await.behavior, Behavior::Allow, "{command}");
     }
 }
+
+/// git takes any unique prefix of a long option (`--mirr` is `--mirror`; checked with real
+/// git: `git push --mirr` deleted the remote's other branches), and a push that deletes the
+/// remote's branches (`--delete`, `-d`, `:main`, `--prune`) rewrites its history as a forced
+/// one does: the hard deny of `git push -f`. A plain push stays open.
+#[tokio::test]
+async fn pushes_that_rewrite_or_delete_remote_branches_are_the_force_push_deny() {
+    use Stance::{DefaultAsk, HardDeny, RequireAsk};
+    stances(
+        false,
+        true,
+        &[
+            ("git push --mirr origin", HardDeny),
+            ("git push --mi origin", HardDeny),
+            ("git push --force-w origin main", HardDeny),
+            ("git push --force-with-lease origin main", HardDeny),
+            ("git push --force-i origin main", HardDeny),
+            ("git push --delete origin main", HardDeny),
+            ("git push --del origin main", HardDeny),
+            ("git push -d origin main", HardDeny),
+            ("git push -ud origin main", HardDeny),
+            ("git push origin :main", HardDeny),
+            ("git push origin main :old", HardDeny),
+            ("git push origin +main", HardDeny),
+            ("git push --prune origin", HardDeny),
+            ("git push --pru origin 'refs/heads/*'", HardDeny),
+            ("git -C . push --mirr origin", HardDeny),
+            ("git clean --forc", RequireAsk),
+            ("git push origin main", DefaultAsk),
+            ("git push -u origin feature", DefaultAsk),
+            ("git push --set-up origin feature", DefaultAsk),
+            ("git push origin HEAD:main", DefaultAsk),
+        ],
+    )
+    .await;
+}

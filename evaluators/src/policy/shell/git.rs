@@ -10,6 +10,8 @@ use crate::policy::codes::SHELL_NETWORK;
 use crate::policy::finding::quote;
 use crate::shell::{SimpleCommand, Word, WorkingDir};
 
+pub(super) mod options;
+
 /// Subcommands that only read the repository.
 const READ_ONLY: &[&str] = &[
     "status",
@@ -60,6 +62,8 @@ pub(super) const GLOBAL_WITH_VALUE: &[&str] = &[
 ];
 
 pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let canonical = options::canonical(cmd);
+    let cmd = canonical.as_ref();
     let args = cmd.args();
     let mut i = 0;
     // Whether git may use a repository other than the workspace's.
@@ -396,16 +400,21 @@ pub(super) fn reads_objects(cmd: &SimpleCommand) -> bool {
     args.get(i).is_some()
 }
 
-/// `git push --force`, `-f`, `--force-with-lease`, `--mirror`, `+refspec`: rewrites a remote.
+/// `git push --force`, `-f`, `--force-with-lease`, `--mirror`, `+refspec`: rewrites a remote;
+/// `--delete`, `-d`, `:refspec` and `--prune` delete its branches. (The lowering writes
+/// abbreviated options out in full: `--mirr` is `--mirror`.)
 fn push(j: &mut Judge<'_>, cmd: &SimpleCommand, rest: &[Word]) {
     let forced = rest.iter().filter_map(Word::literal).any(|t| {
         t.starts_with("--force")
-            || t == "--mirror"
-            || (t.starts_with('-') && !t.starts_with("--") && t.contains('f'))
-            || (t.starts_with('+') && t.len() > 1)
+            || matches!(t, "--mirror" | "--delete" | "--prune")
+            || (t.starts_with('-') && !t.starts_with("--") && t.contains(['f', 'd']))
+            || ((t.starts_with('+') || t.starts_with(':')) && t.len() > 1)
     });
     if forced {
-        return j.destructive(cmd, "force-pushes, rewriting the remote's history");
+        return j.destructive(
+            cmd,
+            "force-pushes or deletes remote branches, rewriting the remote's history",
+        );
     }
     let reason = format!("{} publishes commits to a remote repository.", quote(cmd));
     j.add(Stance::DefaultAsk, SHELL_NETWORK, Risk::High, reason);

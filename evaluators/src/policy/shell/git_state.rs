@@ -269,6 +269,8 @@ fn environment_configs(
 
 /// Judges the git command `cmd` for what it does to git's own state.
 pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let canonical = super::git::options::canonical(cmd);
+    let cmd = canonical.as_ref();
     let git = split(cmd);
     let env_files = environment_configs(j, cmd, &git);
     match git.sub {
