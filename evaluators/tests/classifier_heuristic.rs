@@ -251,3 +251,25 @@ async fn recursive_deletes_ask_however_their_options_are_spelled() {
     }
     assert_eq!(review(&bash("rm src/a.txt")).await.0, Behavior::Allow);
 }
+
+/// make's `-j` and `-l` take a number only when one follows: the word after them is
+/// otherwise a target (`make -j install` runs `install`, checked with GNU make).
+#[tokio::test]
+async fn a_target_after_make_jobs_is_a_target() {
+    for line in [
+        "make -j install",
+        "make -l install",
+        "make -j -k deploy",
+        "make -j 4 -l install",
+    ] {
+        assert_eq!(review(&bash(line)).await.0, Behavior::Ask, "{line}");
+    }
+    for line in [
+        "make -j 4 test",
+        "make -j4 all",
+        "make -l 2 check",
+        "make -j",
+    ] {
+        assert_eq!(review(&bash(line)).await.0, Behavior::Allow, "{line}");
+    }
+}

@@ -756,10 +756,16 @@ const TARGET_RUNNER_VALUES: &[&str] = &["-C", "-f", "-j", "-l", "-o", "-W", "-I"
 fn routine_targets(program: &str, texts: &[&str]) -> bool {
     match program {
         "make" | "just" => {
-            let mut words = texts.iter();
+            let mut words = texts.iter().peekable();
             while let Some(word) = words.next() {
+                // make's `-j` and `-l` take a number only when one follows: `make -j install`
+                // runs `install`.
+                let optional = matches!(*word, "-j" | "-l")
+                    && words.peek().is_none_or(|v| v.parse::<f64>().is_err());
                 if TARGET_RUNNER_VALUES.contains(word) {
-                    words.next();
+                    if !optional {
+                        words.next();
+                    }
                 } else if !word.starts_with('-') && !ROUTINE_TARGETS.contains(word) {
                     return false;
                 }

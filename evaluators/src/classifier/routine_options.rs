@@ -33,7 +33,7 @@ const GO: &str = "v x n a race msan asan cover covermode=v coverpkg=v coverprofi
      benchtime=v tags=v o=v trimpath p=n vet=v f=v e deps test find shuffle=v";
 
 /// Options of GNU make (`-f`/`-C`/`-I` are judged by where they lead; not `--eval`, `-E`).
-const MAKE: &str = "k|keep-going j|jobs=v!o l|load-average|max-load=v!o s|silent|quiet \
+const MAKE: &str = "k|keep-going j|jobs=? l|load-average|max-load=? s|silent|quiet \
      n|dry-run|just-print|recon B|always-make i|ignore-errors w|print-directory \
      no-print-directory q|question r|no-builtin-rules R|no-builtin-variables \
      f|file|makefile=v C|directory=v I|include-dir=v O|output-sync=?";
