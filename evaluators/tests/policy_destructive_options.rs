@@ -39,6 +39,7 @@ async fn abbreviated_long_options_destroy_as_the_full_ones_do() {
         "pkill --eu root",
         "killall --reg .",
         "pkill -KILL --ui 1000",
+        "zip --mov x.zip .claude/settings.json",
     ] {
         let got = stance(command).await;
         if got != Some(Stance::HardDeny) {

@@ -102,6 +102,12 @@ pub(crate) fn read(program: &str, args: &[Word]) -> Option<Changes> {
     Some(out)
 }
 
+/// Whether `program` reaches its operands as whole trees with `args` (`cp --rec`, `rm -R`),
+/// read as [`read`] reads them; `None` when the program is not a changer.
+pub(crate) fn recursive(program: &str, args: &[Word]) -> Option<bool> {
+    read(program, args).map(|c| c.recursive)
+}
+
 /// The most destructive reading of arguments the program would refuse (or that a later
 /// version may accept): every option word is each option it may abbreviate or cluster, and
 /// every other word an operand.
@@ -198,6 +204,27 @@ mod tests {
         let c = changes("pkill", &["-KILL", "node"]);
         assert!(!c.by_owner && c.signal.as_deref() == Some("KILL"));
         assert_eq!(operands(&c), ["node"]);
+    }
+
+    #[test]
+    fn copies_read_trees_by_any_spelling() {
+        for args in [
+            &["--rec", "a", "b"][..],
+            &["--arch", "a", "b"],
+            &["-va", "a", "b"],
+            &["-R", "a", "b"],
+        ] {
+            assert_eq!(recursive("cp", &words(args)), Some(true), "{args:?}");
+        }
+        assert_eq!(
+            recursive("cp", &words(&["--verbose", "a", "b"])),
+            Some(false)
+        );
+        assert_eq!(recursive("cat", &words(&["-r"])), None);
+    }
+
+    fn words(args: &[&str]) -> Vec<Word> {
+        args.iter().map(|a| Word::literal_text(*a)).collect()
     }
 
     #[test]

@@ -1257,6 +1257,10 @@ pub static PROGRAMS: &[Program] = &[
 /// owner or group (`pkill -u USER`); `!X`: the names are regular expressions (`killall -r`).
 pub const CHANGERS: &[(&[&str], &str)] = &[
     (
+        &["cp"],
+        "a|archive!R attributes-only backup=? b copy-contents d debug f|force i|interactive H l|link L|dereference n|no-clobber P|no-dereference p preserve=? no-preserve=v parents r|R|recursive!R reflink=? remove-destination sparse=v strip-trailing-slashes s|symbolic-link S|suffix=v t|target-directory=v T|no-target-directory u update=? v|verbose x|one-file-system Z context=? keep-directory-symlink help version",
+    ),
+    (
         &["pkill"],
         "signal=v q|queue=v e|echo c|count f|full g|pgroup=v!U G|group=v!U i|ignore-case n|newest o|oldest O|older=v P|parent=v s|session=v t|terminal=v u|euid=v!U U|uid=v!U x|exact F|pidfile=v L|logpidfile r|runstates=v A|ignore-ancestors cgroup=v ns=v nslist=v h|help V|version",
     ),

@@ -276,11 +276,22 @@ pub(super) fn archive_moves(program: &str, args: &[Word]) -> bool {
     args.iter()
         .filter_map(Word::literal)
         .any(|t| match program {
+            // Info-ZIP reads a long option by any prefix (`--mov`); one it would refuse as
+            // ambiguous counts too.
             "zip" => {
-                t == "--move" || (t.starts_with('-') && !t.starts_with("--") && t.contains('m'))
+                long_prefix_of(t, &["move"])
+                    || (t.starts_with('-') && !t.starts_with("--") && t.contains('m'))
             }
             _ => t.eq_ignore_ascii_case("-sdel"),
         })
+}
+
+/// Whether `word` is a long option (`--NAME`, `--NAME=VALUE`) whose name begins one of
+/// `names` (a program that reads abbreviations may read it as that option).
+fn long_prefix_of(word: &str, names: &[&str]) -> bool {
+    word.strip_prefix("--")
+        .map(|l| l.split_once('=').map_or(l, |(n, _)| n))
+        .is_some_and(|n| !n.is_empty() && names.iter().any(|full| full.starts_with(n)))
 }
 
 /// `zip -m ARCHIVE FILES…`, `7z a -sdel ARCHIVE FILES…`: every file archived is deleted, so
@@ -289,7 +300,7 @@ pub(super) fn archive_move(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let args = cmd.args();
     let recursive = cmd.program() != Some("zip")
         || args.iter().filter_map(Word::literal).any(|t| {
-            t == "--recurse-paths"
+            long_prefix_of(t, &["recurse-paths", "recurse-patterns"])
                 || (t.starts_with('-') && !t.starts_with("--") && t.contains(['r', 'R']))
         });
     // zip: the archive; 7z: the command letter and the archive.
@@ -297,6 +308,10 @@ pub(super) fn archive_move(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let pos = positional(args);
     for target in pos.iter().skip(skip) {
         j.write(cmd, target, Some(recursive));
+        if recursive {
+            // `zip -rm x.zip .claude` deletes `.claude/settings.json` as `rm -r` does.
+            j.protected_tree(cmd, target, false);
+        }
     }
     if pos.len() <= skip || cmd.extra_args {
         j.write_inside(
@@ -1277,6 +1292,8 @@ mod tests {
         let words = |t: &[&str]| t.iter().map(|w| Word::literal_text(*w)).collect::<Vec<_>>();
         assert!(archive_moves("zip", &words(&["-rm", "x.zip", "src"])));
         assert!(archive_moves("zip", &words(&["--move", "x.zip", "src"])));
+        assert!(archive_moves("zip", &words(&["--mov", "x.zip", "src"])));
+        assert!(!archive_moves("zip", &words(&["--quiet", "x.zip", "src"])));
         assert!(!archive_moves("zip", &words(&["-r", "x.zip", "src"])));
         assert!(archive_moves("7z", &words(&["a", "-sdel", "x.7z", "src"])));
         assert!(!archive_moves("7z", &words(&["a", "x.7z", "src"])));

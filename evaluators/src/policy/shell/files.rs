@@ -157,9 +157,11 @@ pub(super) fn writer(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
         }
     }
     let recursive = program == "mv"
-        || args.iter().filter_map(Word::literal).any(|t| {
-            matches!(t, "--recursive" | "--archive")
-                || (t.starts_with('-') && !t.starts_with("--") && t.contains(['r', 'R', 'a']))
+        || crate::programs::changers::recursive(program, args).unwrap_or_else(|| {
+            args.iter().filter_map(Word::literal).any(|t| {
+                matches!(t, "--recursive" | "--archive")
+                    || (t.starts_with('-') && !t.starts_with("--") && t.contains(['r', 'R', 'a']))
+            })
         });
     for d in &dests {
         j.write(cmd, d, None);

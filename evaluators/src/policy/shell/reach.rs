@@ -899,7 +899,8 @@ fn copies_tree(cmd: &SimpleCommand) -> bool {
     match cmd.program() {
         Some("tar" | "gtar" | "bsdtar" | "7z" | "7za" | "7zz" | "7zr" | "rar" | "pax") => true,
         Some("zip") => flag(&['r', 'R'], &["--recurse-paths", "--recurse-patterns"]),
-        Some("cp" | "scp") => flag(&['r', 'R', 'a'], &["--recursive", "--archive"]),
+        Some("cp") => crate::programs::changers::recursive("cp", args).unwrap_or(true),
+        Some("scp") => flag(&['r', 'R', 'a'], &["--recursive", "--archive"]),
         Some("rsync") => true,
         Some("grep" | "egrep" | "fgrep" | "zgrep") => {
             flag(&['r', 'R'], &["--recursive", "--dereference-recursive"])
