@@ -273,3 +273,42 @@ async fn a_target_after_make_jobs_is_a_target() {
         assert_eq!(review(&bash(line)).await.0, Behavior::Allow, "{line}");
     }
 }
+
+/// The import path of the module a `go` command runs in names the workspace's own packages.
+#[tokio::test]
+async fn the_workspace_module_s_import_path_is_its_own() {
+    let ws = tempfile::tempdir().expect("dir");
+    std::fs::write(
+        ws.path().join("go.mod"),
+        "module example.com/demo\n\ngo 1.22\n",
+    )
+    .expect("go.mod");
+    let cx = context(PermissionMode::Auto, ws.path());
+    let review = |line: &'static str| {
+        let cx = &cx;
+        async move {
+            HeuristicClassifier::new(policy())
+                .classify(&Review {
+                    call: &bash(line),
+                    context: cx,
+                })
+                .await
+                .expect("review")
+                .behavior
+        }
+    };
+    for line in [
+        "go test example.com/demo/...",
+        "go build example.com/demo/cmd/app",
+    ] {
+        assert_eq!(review(line).await, Behavior::Allow, "{line}");
+    }
+    for line in [
+        "go test example.com/demox/...",
+        "go run example.com/demo@latest",
+        "go test std",
+        "go test example.com/other",
+    ] {
+        assert_eq!(review(line).await, Behavior::Ask, "{line}");
+    }
+}

@@ -113,6 +113,35 @@ pub(super) fn code_outside(root: &Path, starts: &[PathBuf]) -> Option<String> {
     None
 }
 
+/// The import path of the Go module a command in `cwd` (below the workspace `root`) builds:
+/// the `module` directive of the nearest `go.mod` at or above its directory, up to the root;
+/// `None` when there is none, it cannot be read, or the directory is only known when it runs.
+pub(super) fn module_path(root: &Path, cwd: &crate::shell::WorkingDir) -> Option<String> {
+    let start = match cwd {
+        crate::shell::WorkingDir::Root => root.to_path_buf(),
+        crate::shell::WorkingDir::Dir(d) => root.join(d),
+        crate::shell::WorkingDir::Unknown => return None,
+    };
+    let root = std::fs::canonicalize(root).ok()?;
+    let start = std::fs::canonicalize(start).ok()?;
+    let dir = start
+        .ancestors()
+        .take_while(|d| d.starts_with(&root))
+        .find(|d| d.join("go.mod").is_file())?;
+    let text = crate::paths::small_file::read_text(&dir.join("go.mod"))
+        .ok()
+        .flatten()?;
+    text.lines().find_map(|line| {
+        let line = line.split("//").next().unwrap_or_default().trim();
+        let path = line.strip_prefix("module")?;
+        if !path.starts_with([' ', '\t', '"']) {
+            return None;
+        }
+        let path = path.trim().trim_matches('"');
+        (!path.is_empty() && !path.contains(char::is_whitespace)).then(|| path.to_owned())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::{code_outside, local_targets};
@@ -167,5 +196,33 @@ mod tests {
         assert!(code_outside(&root, &starts).is_some());
         std::fs::write(root.join("lib/go.mod"), "module l\n").expect("lib go.mod");
         assert_eq!(code_outside(&root, &starts), None);
+    }
+
+    #[test]
+    fn the_module_path_is_the_nearest_go_mod_s() {
+        let dir = tempfile::tempdir().expect("dir");
+        let root = dir.path();
+        let here = crate::shell::WorkingDir::Root;
+        assert_eq!(super::module_path(root, &here), None);
+        std::fs::write(
+            root.join("go.mod"),
+            "// c\nmodule example.com/demo // x\n\ngo 1.22\n",
+        )
+        .expect("go.mod");
+        assert_eq!(
+            super::module_path(root, &here).as_deref(),
+            Some("example.com/demo")
+        );
+        std::fs::create_dir_all(root.join("sub/deep")).expect("dirs");
+        std::fs::write(root.join("sub/go.mod"), "module \"example.com/sub\"\n").expect("go.mod");
+        let deep = crate::shell::WorkingDir::Dir("sub/deep".into());
+        assert_eq!(
+            super::module_path(root, &deep).as_deref(),
+            Some("example.com/sub")
+        );
+        assert_eq!(
+            super::module_path(root, &crate::shell::WorkingDir::Unknown),
+            None
+        );
     }
 }

@@ -584,7 +584,7 @@ fn runtime_shell(wrapper: &shell::SimpleCommand) -> bool {
 /// project's own code: no environment assignments, no wrapper but the runtime's own shell
 /// ([`runtime_shell`]), no option that runs code from elsewhere, no build file outside the
 /// workspace, no package named by a URL or a version (`go run example.com/x@latest`).
-fn routine_builds(script: &shell::Script) -> bool {
+fn routine_builds(script: &shell::Script, root: &Path) -> bool {
     let mut any = false;
     for (i, cmd) in script.leaves() {
         // The one wrapper allowed is the runtime's own shell (an argument vector such as
@@ -648,7 +648,10 @@ fn routine_builds(script: &shell::Script) -> bool {
             .iter()
             .find(|(p, _)| *p == program)
             .map_or(&[][..], |(_, s)| *s);
-        if super::routine_options::unproven(program, phases, &texts).is_some() {
+        let module = (program == "go")
+            .then(|| super::go_modules::module_path(root, &cmd.cwd))
+            .flatten();
+        if super::routine_options::unproven(program, phases, &texts, module.as_deref()).is_some() {
             return false;
         }
         if program == "make"
@@ -713,12 +716,6 @@ fn routine_builds(script: &shell::Script) -> bool {
             }
             if !t.starts_with('-') && (t.contains("://") || t.contains('@') || !stays_inside(t)) {
                 return false;
-            }
-            if program == "go" && !t.starts_with('-') && k > 0 {
-                let first = t.split('/').next().unwrap_or_default();
-                if first.contains('.') && first != "." && first != ".." {
-                    return false;
-                }
             }
         }
         any = true;
@@ -2122,7 +2119,7 @@ impl Classifier for HeuristicClassifier {
             }
         });
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
-        let builds = script.is_some_and(routine_builds);
+        let builds = script.is_some_and(|s| routine_builds(s, &review.context.workspace_root));
         // A build that compiles and runs code from outside the workspace (a path or git
         // dependency, a `[patch]` from elsewhere) is not routine, and says why.
         let outside = script.filter(|_| builds).and_then(|s| {
@@ -2936,7 +2933,7 @@ mod tests {
         let routine = |line: &str| {
             let script =
                 crate::shell::parse_from(line, crate::shell::WorkingDir::Root).expect("parses");
-            super::routine_builds(&script)
+            super::routine_builds(&script, std::path::Path::new("/nonexistent-workspace"))
         };
         for risky in [
             "go test --exec=./run.sh ./...",
@@ -2964,7 +2961,7 @@ mod tests {
         let routine = |line: &str| {
             let script =
                 crate::shell::parse_from(line, crate::shell::WorkingDir::Root).expect("parses");
-            super::routine_builds(&script)
+            super::routine_builds(&script, std::path::Path::new("/nonexistent-workspace"))
         };
         for risky in [
             "npm audit fix",

@@ -144,7 +144,14 @@ const MAVEN_PROPERTIES: &[&str] = &[
 /// routine build's, if they are not: an option the tool's list does not know, an operand of
 /// Maven or Gradle that is not one of the phases or tasks `phases` (`mvn test deploy`), or a
 /// package of Go's that is not the workspace's.
-pub(super) fn unproven(program: &str, phases: &[&str], args: &[&str]) -> Option<String> {
+/// `module` is the import path of the Go module the command runs in, if known: its packages
+/// are the workspace's.
+pub(super) fn unproven(
+    program: &str,
+    phases: &[&str],
+    args: &[&str],
+    module: Option<&str>,
+) -> Option<String> {
     let Some((_, spec, one_dash)) = ROUTINE_OPTIONS.iter().find(|(p, _, _)| *p == program) else {
         return Some(format!("the options of `{program}` are not known"));
     };
@@ -202,7 +209,7 @@ pub(super) fn unproven(program: &str, phases: &[&str], args: &[&str]) -> Option<
         ));
     }
     if program == "go" {
-        return go_packages(sub, &operands);
+        return go_packages(sub, &operands, module);
     }
     None
 }
@@ -230,18 +237,29 @@ fn one_dash_long(arg: &str, options: &Options) -> String {
 /// The `go` command reads a package argument that does not begin with `.` or `/` as an
 /// import path: the standard library (`std`, `net/http`, `fmt`), a meta-package (`all`,
 /// `cmd`), or a module it downloads (`golang.org/x/tools/...@latest`); its code and tests
-/// are not the workspace's. A relative path (`.`, `./...`, `./cmd/app`) or a `.go` file is.
-/// (`go run` gives the words after its package to the program.)
-fn go_packages(sub: Option<&str>, operands: &[&str]) -> Option<String> {
+/// are not the workspace's. A relative path (`.`, `./...`, `./cmd/app`), a `.go` file, or
+/// the import path of the module the command runs in (`example.com/m/...`), when its first
+/// element names a host as a module's must, is. (`go run` gives the words after its
+/// package to the program.)
+fn go_packages(sub: Option<&str>, operands: &[&str], module: Option<&str>) -> Option<String> {
     let take = if sub == Some("run") {
         1
     } else {
         operands.len()
     };
-    let packages = operands.iter().take(take);
-    packages
-        .into_iter()
-        .find(|p| !(**p == "." || p.starts_with("./") || p.ends_with(".go")))
+    let own = |p: &str| {
+        module
+            .filter(|m| m.split('/').next().is_some_and(|host| host.contains('.')))
+            .is_some_and(|m| {
+                !p.contains('@')
+                    && p.strip_prefix(m)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            })
+    };
+    operands
+        .iter()
+        .take(take)
+        .find(|p| !(**p == "." || p.starts_with("./") || p.ends_with(".go") || own(p)))
         .map(|p| {
             format!(
                 "`go {}` builds `{p}`, which is not a package of the workspace",
@@ -256,7 +274,13 @@ mod tests {
 
     fn routine(program: &str, line: &str) -> bool {
         let args: Vec<&str> = line.split_whitespace().collect();
-        unproven(program, &["test", "compile", "build", "check"], &args).is_none()
+        unproven(
+            program,
+            &["test", "compile", "build", "check"],
+            &args,
+            Some("example.com/m"),
+        )
+        .is_none()
     }
 
     #[test]
@@ -372,7 +396,9 @@ mod tests {
             "test cmd",
             "run fmt",
             "run golang.org/x/tools/cmd/stringer@latest",
-            "build example.com/m/cmd/app",
+            "build example.com/other/cmd/app",
+            "build example.com/mm",
+            "run example.com/m@latest",
             "vet ./... std",
             "list -deps std",
             "test -v -run X net/http",
