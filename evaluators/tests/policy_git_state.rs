@@ -311,3 +311,43 @@ async fn pushes_that_rewrite_or_delete_remote_branches_are_the_force_push_deny()
     )
     .await;
 }
+
+/// Shell code git hands to a shell (`submodule foreach`, `rebase --exec`, `bisect run`,
+/// `difftool --extcmd`, `filter-branch`'s filters, `--receive-pack`/`--upload-pack`, a `!`
+/// alias) is judged as the same code given to `bash -c`: reading a secret through it is the
+/// deny it is there.
+#[tokio::test]
+async fn shell_code_git_runs_is_judged_as_bash_c_judges_it() {
+    let bash_c = {
+        let (ws, home) = fixture(false, true);
+        let policy = policy(home.path());
+        let cx = context(PermissionMode::FullAccess, ws.path());
+        decided(verdict(&policy, &bash("bash -c 'c=.e; cat ${c}nv'"), &cx).await).0
+    };
+    assert_eq!(bash_c, Stance::HardDeny);
+    stances(
+        false,
+        true,
+        &[
+            ("git submodule foreach 'c=.e; cat ${c}nv'", bash_c),
+            ("git submodule foreach 'cat .env'", bash_c),
+            (
+                "git ls-files | git submodule foreach --recursive 'cat .env'",
+                bash_c,
+            ),
+            ("git rebase -x 'cat .env' main", bash_c),
+            ("git rebase --exec 'c=.e; cat ${c}nv' main", bash_c),
+            ("git rebase --exe='cat .env' main", bash_c),
+            ("git bisect run sh -c 'cat .env'", bash_c),
+            ("git bisect run cat .env", bash_c),
+            ("git difftool -x 'cat .env' HEAD", bash_c),
+            ("git difftool --extcmd='cat .env' HEAD", bash_c),
+            ("git filter-branch --tree-filter 'cat .env' HEAD", bash_c),
+            ("git filter-branch --index-filter 'cat .env' HEAD", bash_c),
+            ("git -c alias.x='!cat .env' x", bash_c),
+            ("git push --receive-pack='cat .env' ../r main", bash_c),
+            ("git fetch --upload-pack 'cat .env' ../r", bash_c),
+        ],
+    )
+    .await;
+}

@@ -1,5 +1,6 @@
 //! Lowers brush-parser's syntax tree into the flat list of simple commands of a [`Script`].
 
+mod git_code;
 pub(super) mod simple;
 mod unmodeled;
 pub(super) mod variables;

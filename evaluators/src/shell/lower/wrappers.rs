@@ -48,6 +48,9 @@ impl Lowering<'_> {
             });
             return;
         }
+        if self.script.commands[index].program() == Some("git") {
+            self.git_code(index, depth);
+        }
         let mut unwrapping = unwrap(&self.script.commands[index]);
         if unwrapping.inner.is_empty() {
             return;
@@ -101,29 +104,7 @@ impl Lowering<'_> {
                         Some(WorkingDir::Unknown) => WorkingDir::Unknown,
                         Some(d) => join(&outer.cwd, d.text()),
                     };
-                    let saved = std::mem::replace(&mut self.cwd, start.clone());
-                    // A new shell sees the environment, not the caller's unexported
-                    // variables: none of the script's values (which are exported is not
-                    // followed) and none of its assignments.
-                    let outer_assigned = std::mem::take(&mut self.assigned);
-                    // The values the code gives its own variables are known when the
-                    // script's are (its second reading; not below a nested new shell, which
-                    // would read each level again).
-                    let own = (!self.first && depth <= 1)
-                        .then(|| self.new_shell_variables(&code, depth, &start))
-                        .flatten();
-                    let outer_variables = self.variables.take();
-                    self.variables =
-                        own.or_else(|| outer_variables.as_ref().map(|v| v.in_new_shell()));
-                    let added = self.nested(&code, depth);
-                    self.variables = outer_variables;
-                    self.assigned = outer_assigned;
-                    self.cwd = saved;
-                    for c in &mut self.script.commands[added] {
-                        c.parent.get_or_insert(index);
-                        c.elevated |= elevated;
-                        c.feeds.extend(outer.feeds.iter().copied());
-                    }
+                    self.code(index, &outer, &code, start, depth, elevated);
                 }
                 Inner::DynamicCode => self.script.commands[index].runs_dynamic_code = true,
                 Inner::Unmodeled(why) => {
@@ -140,6 +121,40 @@ impl Lowering<'_> {
             .any(|c| matches!(c.program(), Some("cd" | "pushd" | "popd" | "chdir")));
         if moves {
             self.cwd = WorkingDir::Unknown;
+        }
+    }
+
+    /// Lowers shell code the command `index` (`outer`) runs in a new shell started in
+    /// `start`, as its children.
+    pub(super) fn code(
+        &mut self,
+        index: usize,
+        outer: &crate::shell::SimpleCommand,
+        code: &str,
+        start: WorkingDir,
+        depth: usize,
+        elevated: bool,
+    ) {
+        let saved = std::mem::replace(&mut self.cwd, start.clone());
+        // A new shell sees the environment, not the caller's unexported variables: none of
+        // the script's values (which are exported is not followed) and none of its
+        // assignments.
+        let outer_assigned = std::mem::take(&mut self.assigned);
+        // The values the code gives its own variables are known when the script's are (its
+        // second reading; not below a nested new shell, which would read each level again).
+        let own = (!self.first && depth <= 1)
+            .then(|| self.new_shell_variables(code, depth, &start))
+            .flatten();
+        let outer_variables = self.variables.take();
+        self.variables = own.or_else(|| outer_variables.as_ref().map(|v| v.in_new_shell()));
+        let added = self.nested(code, depth);
+        self.variables = outer_variables;
+        self.assigned = outer_assigned;
+        self.cwd = saved;
+        for c in &mut self.script.commands[added] {
+            c.parent.get_or_insert(index);
+            c.elevated |= elevated;
+            c.feeds.extend(outer.feeds.iter().copied());
         }
     }
 
