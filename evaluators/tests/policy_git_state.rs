@@ -351,3 +351,30 @@ async fn shell_code_git_runs_is_judged_as_bash_c_judges_it() {
     )
     .await;
 }
+
+/// git's credential helpers called by their own names (`git-credential-store get`, git's
+/// exec path's `/usr/lib/git-core/git-credential-cache get`) print the passwords they keep
+/// as `git credential-store get` does: the same binding ask. A `git-NAME` of the workspace
+/// is not git's.
+#[tokio::test]
+async fn credential_helpers_called_by_their_own_names_are_the_binding_ask() {
+    use Stance::RequireAsk;
+    stances(
+        false,
+        true,
+        &[
+            (
+                "echo host=github.com | git-credential-store get",
+                RequireAsk,
+            ),
+            ("git-credential-cache get", RequireAsk),
+            ("git-credential-libsecret get", RequireAsk),
+            ("git-credential-osxkeychain get", RequireAsk),
+            ("/usr/lib/git-core/git-credential-store get", RequireAsk),
+            ("/usr/libexec/git-core/git-credential-store get", RequireAsk),
+            ("sudo git-credential-store get", RequireAsk),
+            ("git-credential-store get < q", RequireAsk),
+        ],
+    )
+    .await;
+}

@@ -213,7 +213,48 @@ fn codes(cmd: &SimpleCommand) -> Vec<Code> {
     found
 }
 
+/// Directories git installs its dashed programs in (`git --exec-path`).
+const EXEC_PATHS: &[&str] = &[
+    "/usr/lib/git-core/",
+    "/usr/libexec/git-core/",
+    "/usr/local/libexec/git-core/",
+    "/opt/homebrew/libexec/git-core/",
+    "/Library/Developer/CommandLineTools/usr/libexec/git-core/",
+    "/Applications/Xcode.app/Contents/Developer/usr/libexec/git-core/",
+];
+
+/// The subcommand a program named `git-NAME` is, found on the `PATH` or in git's exec path:
+/// `git NAME` runs that program, and git's own (`git-credential-store`) are git itself,
+/// which reads its name. A `git-NAME` found elsewhere (`./git-x`) is not git's.
+fn dashed(program: &str) -> Option<&str> {
+    let name = match program.rsplit_once('/') {
+        None => program,
+        Some((dir, name)) if EXEC_PATHS.iter().any(|p| p.trim_end_matches('/') == dir) => name,
+        Some(_) => return None,
+    };
+    name.strip_prefix("git-").filter(|sub| !sub.is_empty())
+}
+
 impl Lowering<'_> {
+    /// A program named `git-NAME` is also judged as `git NAME` (a command of its own after
+    /// it, which runs as it does): a restriction of git's subcommand applies to it.
+    pub(super) fn git_dashed(&mut self, index: usize, depth: usize) {
+        let outer = self.script.commands[index].clone();
+        let Some(sub) = outer.words.first().and_then(Word::literal).and_then(dashed) else {
+            return;
+        };
+        let mut words = vec![Word::literal_text("git"), Word::literal_text(sub)];
+        words.extend(outer.args().iter().cloned());
+        let at = self.push(words, outer.redirects.clone(), outer.feeds.clone());
+        let c = &mut self.script.commands[at];
+        c.cwd = outer.cwd.clone();
+        c.parent = Some(index);
+        c.elevated = outer.elevated;
+        c.assignments.clone_from(&outer.assignments);
+        c.assignment_values.clone_from(&outer.assignment_values);
+        self.unwrap(at, depth + 1);
+    }
+
     /// Lowers the shell code the git command `index` runs, as its children; code only known
     /// when it runs marks the command as running it.
     pub(super) fn git_code(&mut self, index: usize, depth: usize) {
@@ -289,6 +330,25 @@ mod tests {
         assert!(dynamic("git rebase -x \"$C\" main"));
         assert!(dynamic("git -c \"$A\" x"));
         assert_eq!(inner("git -c ALIAS.X='!cat .env' x"), ["cat .env"]);
+    }
+
+    #[test]
+    fn gits_dashed_programs_are_also_its_subcommands() {
+        assert_eq!(
+            inner("git-credential-store get"),
+            ["git credential-store get"]
+        );
+        assert_eq!(
+            inner("/usr/lib/git-core/git-credential-cache get"),
+            ["git credential-cache get"]
+        );
+        assert_eq!(
+            inner("sudo git-credential-libsecret get")[1],
+            "git credential-libsecret get"
+        );
+        assert!(inner("./git-credential-store get").is_empty());
+        assert!(inner("/tmp/git-credential-store get").is_empty());
+        assert!(inner("git- get").is_empty());
     }
 
     #[test]

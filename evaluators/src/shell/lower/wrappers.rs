@@ -51,6 +51,7 @@ impl Lowering<'_> {
         if self.script.commands[index].program() == Some("git") {
             self.git_code(index, depth);
         }
+        self.git_dashed(index, depth);
         let mut unwrapping = unwrap(&self.script.commands[index]);
         if unwrapping.inner.is_empty() {
             return;
