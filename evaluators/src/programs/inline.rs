@@ -486,9 +486,12 @@ fn node(code: &str) -> Option<String> {
             let arg = call_args(code, at)
                 .and_then(|a| (a.len() == 1).then(|| a[0].clone()))
                 .and_then(|a| string_literal(&a).map(str::to_owned));
-            let safe = arg
-                .as_deref()
-                .is_some_and(|m| NODE_SAFE_MODULES.contains(&m.strip_prefix("node:").unwrap_or(m)));
+            // A file of the workspace named by a literal relative path runs or reads what
+            // `node ./file` would, which is judged as running the workspace's own code.
+            let safe = arg.as_deref().is_some_and(|m| {
+                NODE_SAFE_MODULES.contains(&m.strip_prefix("node:").unwrap_or(m))
+                    || m.starts_with("./") && !m.split(['/', '\\']).any(|c| c == "..")
+            });
             if !safe {
                 return Some(format!(
                     "it loads `{}`",
@@ -756,6 +759,9 @@ mod tests {
             ),
             ("node", &["-e", "require('child_process').execSync('id')"]),
             ("node", &["-e", "require(m)"]),
+            ("node", &["-e", "require('../x.js')"]),
+            ("node", &["-e", "require('./a/../../x.js')"]),
+            ("node", &["-e", "require('/tmp/x.js')"]),
             ("node", &["--eval", "import('fs')"]),
             (
                 "node",
@@ -797,6 +803,7 @@ mod tests {
                 "node",
                 &["-e", "console.log(JSON.parse(require('os').EOL))"],
             ),
+            ("node", &["-p", "require('./package.json').name"]),
             ("perl", &["-ne", "print if /foo/"]),
             ("perl", &["-pe", "s/a/b/g"]),
             ("ruby", &["-e", "puts RUBY_VERSION"]),
