@@ -232,3 +232,35 @@ async fn code_a_shell_or_an_interpreter_reads_from_its_input_is_a_binding_ask() 
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
+
+#[tokio::test]
+async fn process_patterns_that_may_match_every_name_stop_every_process() {
+    let mut wrong = Vec::new();
+    for command in [
+        "pkill 'a*'",
+        "pkill 'x|.'",
+        "pkill 'zzz|'",
+        "pkill -f 'x?'",
+        "killall -r 'x?'",
+        "pkill -v xyz",
+        "pkill --inv xyz",
+        "pkill -9 -v node",
+    ] {
+        let got = stance(command).await;
+        if got != Some(Stance::HardDeny) {
+            wrong.push(format!("{command}: {got:?}"));
+        }
+    }
+    for command in [
+        "pkill node",
+        "pkill -f 'node server.js'",
+        "pkill '^node$'",
+        "killall node",
+    ] {
+        let got = stance(command).await;
+        if got == Some(Stance::HardDeny) {
+            wrong.push(format!("{command}: {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}

@@ -26,6 +26,8 @@ pub(crate) struct Changes {
     pub by_owner: bool,
     /// Whether the names given are regular expressions (`killall -r`).
     pub regex: bool,
+    /// Whether the processes chosen are those the names do not match (`pkill -v`).
+    pub inverse: bool,
     /// The signal sent, when named (`-9`, `-KILL`, `--signal=0`, `-s 0`).
     pub signal: Option<String>,
     /// Its operands, option values left out.
@@ -83,6 +85,7 @@ pub(crate) fn read(program: &str, args: &[Word]) -> Option<Changes> {
                         out.mode_given |= opt.has('M');
                         out.by_owner |= opt.has('U');
                         out.regex |= opt.has('X');
+                        out.inverse |= opt.has('V');
                         out.by_reference |= opt.display == "--reference";
                         if opt.display == "--signal"
                             || (program == "killall" && opt.display == "-s")
@@ -138,6 +141,7 @@ fn most_destructive(args: &[Word], options: &Options) -> Changes {
             out.unprotected_root |= opt.has('D');
             out.by_owner |= opt.has('U');
             out.regex |= opt.has('X');
+            out.inverse |= opt.has('V');
         }
     }
     out
@@ -201,6 +205,10 @@ mod tests {
         assert_eq!(c.signal.as_deref(), Some("0"));
         let c = changes("pkill", &["--sig=0", "-u", "me"]);
         assert_eq!(c.signal.as_deref(), Some("0"));
+        let c = changes("pkill", &["--inv", "xyz"]);
+        assert!(c.inverse && c.operands.len() == 1);
+        let c = changes("pkill", &["-v", "xyz"]);
+        assert!(c.inverse);
         let c = changes("pkill", &["-KILL", "node"]);
         assert!(!c.by_owner && c.signal.as_deref() == Some("KILL"));
         assert_eq!(operands(&c), ["node"]);

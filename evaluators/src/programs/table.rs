@@ -1254,7 +1254,8 @@ pub static PROGRAMS: &[Program] = &[
 /// `getopt_long` reads them, abbreviations included (`rm --rec --forc ~`, `pkill --eu root`).
 /// `!R`: the operands are reached as whole trees; `!D`: the root's protection is off; `!M`:
 /// the option is the mode (`chmod -w FILE`, `chmod -x+r FILE`); `!U`: processes are chosen by
-/// owner or group (`pkill -u USER`); `!X`: the names are regular expressions (`killall -r`).
+/// owner or group (`pkill -u USER`); `!X`: the names are regular expressions (`killall -r`);
+/// `!V`: the processes chosen are those the names do not match (`pkill -v`).
 pub const CHANGERS: &[(&[&str], &str)] = &[
     (
         &["cp"],
@@ -1262,7 +1263,7 @@ pub const CHANGERS: &[(&[&str], &str)] = &[
     ),
     (
         &["pkill"],
-        "signal=v q|queue=v e|echo c|count f|full g|pgroup=v!U G|group=v!U i|ignore-case n|newest o|oldest O|older=v P|parent=v s|session=v t|terminal=v u|euid=v!U U|uid=v!U x|exact F|pidfile=v L|logpidfile r|runstates=v A|ignore-ancestors cgroup=v ns=v nslist=v h|help V|version",
+        "signal=v q|queue=v e|echo c|count f|full g|pgroup=v!U G|group=v!U i|ignore-case n|newest o|oldest O|older=v P|parent=v s|session=v t|terminal=v u|euid=v!U U|uid=v!U v|inverse!V x|exact F|pidfile=v L|logpidfile r|runstates=v A|ignore-ancestors cgroup=v ns=v nslist=v h|help V|version",
     ),
     (
         &["killall"],

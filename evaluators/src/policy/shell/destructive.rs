@@ -372,25 +372,33 @@ pub(super) fn dd(j: &mut Judge<'_>, cmd: &SimpleCommand) {
 }
 
 /// Whether a process-name pattern of `pkill`/`killall -r` (an extended regular expression,
-/// matched anywhere in the name) matches every name: nothing in it but regex syntax outside
-/// brackets (`.`, `^`, `.*`, `''`), or a bracket expression alone.
+/// matched anywhere in the name) may match every name. Only a pattern proven to need a
+/// character of its own is specific: literal characters, `.` and bracket expressions, with
+/// `^`/`$` anchors; nothing in it but regex syntax (`.`, `^`, `''`, `[a-z]`) matches every
+/// name, and any other regex syntax (`a*`, `x?`, `x|.`, `zzz|`, `(a)`, `\w`, `a{0}`) may
+/// match the empty string, so it is not proven to choose only some processes.
 fn matches_every_name(pattern: &str) -> bool {
     let mut depth = 0;
     let mut literal = false;
-    for c in pattern.chars() {
+    let last = pattern.chars().count().saturating_sub(1);
+    for (i, c) in pattern.chars().enumerate() {
         match c {
-            '[' => depth += 1,
+            '[' if depth == 0 => depth += 1,
             ']' if depth > 0 => depth -= 1,
             _ if depth > 0 => {}
-            c if c.is_alphanumeric() || c == '/' || c == '-' || c == '_' => literal = true,
-            _ => {}
+            '^' if i == 0 => {}
+            '$' if i == last => {}
+            '.' => {}
+            '*' | '?' | '+' | '|' | '(' | ')' | '{' | '}' | '\\' | '^' | '$' => return true,
+            _ => literal = true,
         }
     }
-    !literal
+    depth > 0 || !literal
 }
 
-/// `kill -9 -1`, `killall5`, `pkill .`, `killall -r .` and `pkill -u USER` stop every process
-/// (of a user); other signals ask.
+/// `kill -9 -1`, `killall5`, `pkill .`, `killall -r .`, `pkill 'a*'` (a pattern that may
+/// match the empty string), `pkill -v NAME` and `pkill -u USER` stop every process (of a
+/// user); other signals ask.
 pub(super) fn kill(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let args = cmd.args();
     let texts: Vec<Option<&str>> = args.iter().map(Word::literal).collect();
@@ -412,7 +420,8 @@ pub(super) fn kill(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             let regex = p == "pkill" || changes.regex;
             let patterns: Vec<&str> = changes.operands.iter().filter_map(Word::literal).collect();
             !signal_zero
-                && ((regex && patterns.iter().any(|p| matches_every_name(p)))
+                && (changes.inverse
+                    || (regex && patterns.iter().any(|p| matches_every_name(p)))
                     || (changes.by_owner && changes.operands.is_empty()))
         }
         _ => false,
@@ -1279,10 +1288,21 @@ mod tests {
 
     #[test]
     fn patterns_of_only_regex_syntax_match_every_process_name() {
-        for every in [".", ".*", "^", "", "^.*$", "[a-z]", "(.)"] {
+        for every in [
+            ".", ".*", "^", "", "^.*$", "[a-z]", "(.)", "a*", "x|.", "zzz|", "x?", "(a)", "a{0}",
+            "\\w", "node|", "^$", "x[",
+        ] {
             assert!(matches_every_name(every), "{every:?}");
         }
-        for some in ["node", "^node$", "python3", "[n]ode", "my-app"] {
+        for some in [
+            "node",
+            "^node$",
+            "python3",
+            "[n]ode",
+            "my-app",
+            "node server.js",
+            "my app",
+        ] {
             assert!(!matches_every_name(some), "{some:?}");
         }
     }
