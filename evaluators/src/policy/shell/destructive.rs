@@ -1039,28 +1039,80 @@ fn downloaded_before(j: &Judge<'_>, index: usize) -> Option<Downloaded> {
         unknown: false,
     };
     let mut any = false;
-    for earlier in j.script.commands.iter().take(index) {
+    // The parts whose output is downloaded code: downloaders, and what they feed.
+    let mut tainted: Vec<usize> = Vec::new();
+    for (at, earlier) in j.script.commands.iter().enumerate().take(index) {
         let Some(program) = earlier.program() else {
             continue;
         };
         let program = program.rsplit('/').next().unwrap_or(program);
-        if !DOWNLOADERS.contains(&program) {
-            continue;
-        }
-        any = true;
-        let mut words: Vec<Word> = earlier
+        let mut words: Vec<Word> = Vec::new();
+        let writes = earlier
             .redirects
             .iter()
             .filter(|r| r.kind == crate::shell::RedirectKind::Write)
-            .map(|r| r.target.clone())
-            .collect();
-        if crate::programs::table::downloader(program).is_some() {
-            match super::reach::download_targets(program, earlier) {
-                Ok(names) => words.extend(names),
-                Err(_) => out.unknown = true,
+            .map(|r| r.target.clone());
+        if DOWNLOADERS.contains(&program) {
+            any = true;
+            tainted.push(at);
+            words.extend(writes);
+            if crate::programs::table::downloader(program).is_some() {
+                match super::reach::download_targets(program, earlier) {
+                    Ok(names) => words.extend(names),
+                    Err(_) => out.unknown = true,
+                }
+            } else {
+                out.unknown = true;
             }
-        } else {
-            out.unknown = true;
+        } else if earlier.feeds.iter().any(|f| tainted.contains(f)) {
+            // `curl URL | tee x.sh`, `curl URL | gunzip > x.sh`: what it writes is downloaded.
+            tainted.push(at);
+            words.extend(writes);
+            if program == "tee" {
+                words.extend(
+                    earlier
+                        .args()
+                        .iter()
+                        .filter(|w| w.literal().is_none_or(|t| !t.starts_with('-')))
+                        .cloned(),
+                );
+            }
+        } else if any && matches!(program, "mv" | "cp" | "ln" | "install" | "rsync") {
+            // `mv x.sh y.sh`, `cp x.sh bin/`: a downloaded file renamed or copied stays
+            // downloaded code, under its new name or below the directory named.
+            let operands: Vec<&Word> = earlier
+                .args()
+                .iter()
+                .filter(|w| w.literal().is_none_or(|t| !t.starts_with('-')))
+                .collect();
+            let mut sources = Vec::new();
+            for w in &operands {
+                match w.literal() {
+                    Some(t) => {
+                        let located = j.places.locate(t, &earlier.cwd);
+                        if out.names.contains(&located.path) {
+                            sources.push(located.path);
+                        }
+                    }
+                    None => out.unknown = true,
+                }
+            }
+            if !sources.is_empty() {
+                for w in &operands {
+                    let Some(t) = w.literal() else { continue };
+                    let located = j.places.locate(t, &earlier.cwd);
+                    if located.place == Place::Unknown {
+                        out.unknown = true;
+                        continue;
+                    }
+                    for source in &sources {
+                        if let Some(name) = source.file_name() {
+                            out.names.push(located.path.join(name));
+                        }
+                    }
+                    out.names.push(located.path);
+                }
+            }
         }
         for w in words {
             match w.literal() {
@@ -1080,47 +1132,241 @@ fn downloaded_before(j: &Judge<'_>, index: usize) -> Option<Downloaded> {
     any.then_some(out)
 }
 
+/// How an interpreter reads one of its options: its value (or the rest of a cluster) is the
+/// code run (`-c`, `-e`), a file or module also run (`node -r MOD`, `ruby -r LIB`, `php -f
+/// FILE`, `python3 -m MOD`), a value of no account (`-o pipefail`, `-W ignore`, `-I lib`), a
+/// value only given in the same word (`perl -l0`, `ruby -W2`), or nothing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum InterpreterOpt {
+    Code,
+    Runs,
+    Module,
+    Value,
+    Attached,
+    Flag,
+}
+
+/// How `base` (an interpreter's name without its version) reads its option letter `c` (short)
+/// or long option `long` (without its dashes); `None`: not known, so it may take a value.
+fn interpreter_opt(base: &str, short: Option<char>, long: Option<&str>) -> Option<InterpreterOpt> {
+    use InterpreterOpt::{Attached, Code, Flag, Module, Runs, Value};
+    let shell = crate::shell::SHELLS.contains(&base);
+    if let Some(c) = short {
+        return Some(match (base, c) {
+            (_, 'c') if shell => Code,
+            ("fish", 'C') => Code,
+            ("fish", 'p' | 'd') => Value,
+            (_, 'o' | 'O') if shell => Value,
+            (_, _) if shell => Flag,
+            ("python" | "python2", 'c') => Code,
+            ("python" | "python2", 'm') => Module,
+            ("python" | "python2", 'W' | 'X' | 'Q') => Value,
+            ("python" | "python2", _) => Flag,
+            ("node" | "bun", 'e' | 'p') => Code,
+            ("node" | "bun", 'r') => Runs,
+            ("node" | "bun", 'C') => Value,
+            ("node" | "bun", 'c' | 'h' | 'v' | 'i') => Flag,
+            ("perl", 'e' | 'E') => Code,
+            ("perl", 'I') => Value,
+            ("perl", 'M' | 'm' | '0' | 'i' | 'x' | 'C' | 'd' | 'D' | 'F' | 'l') => Attached,
+            (
+                "perl",
+                'a' | 'c' | 'n' | 'p' | 's' | 'S' | 't' | 'T' | 'u' | 'U' | 'v' | 'V' | 'w' | 'W'
+                | 'X' | 'h',
+            ) => Flag,
+            ("ruby", 'e') => Code,
+            ("ruby", 'r') => Runs,
+            ("ruby", 'I' | 'C' | 'E') => Value,
+            ("ruby", 'F' | 'K' | 'T' | 'W' | 'x' | '0') => Attached,
+            (
+                "ruby",
+                'a' | 'n' | 'p' | 'l' | 's' | 'w' | 'v' | 'd' | 'y' | 'U' | 'h' | 'S' | 'c',
+            ) => Flag,
+            ("php", 'r' | 'B' | 'R' | 'F' | 'E') => Code,
+            ("php", 'f') => Runs,
+            ("php", 'd' | 'c' | 'z' | 't' | 'S') => Value,
+            ("php", 'a' | 'e' | 'h' | 'H' | 'i' | 'l' | 'm' | 'n' | 'q' | 's' | 'v' | 'w') => Flag,
+            ("lua", 'e') => Code,
+            ("lua", 'l') => Runs,
+            ("lua", 'i' | 'v' | 'E' | 'W') => Flag,
+            _ => return None,
+        });
+    }
+    let long = long?;
+    Some(match (base, long) {
+        (_, "version" | "help") => Flag,
+        ("bash", "rcfile" | "init-file") => Runs,
+        ("bash", "login" | "noprofile" | "norc" | "posix" | "restricted" | "verbose") => Flag,
+        ("fish", "command") => Code,
+        ("fish", "init-command") => Code,
+        ("node" | "bun", "eval" | "print") => Code,
+        ("node" | "bun", "require" | "import" | "loader" | "experimental-loader" | "preload") => {
+            Runs
+        }
+        ("node" | "bun", "env-file" | "input-type" | "title" | "conditions" | "inspect-port") => {
+            Value
+        }
+        ("python" | "python2", "check-hash-based-pycs") => Value,
+        ("ruby", "require") => Runs,
+        _ => return None,
+    })
+}
+
 /// The files `cmd` runs as code: the script an interpreter or a shell is given (`sh x.sh`,
-/// `python3 x.py`, `bash < x.sh`), the file sourced (`. x.sh`, `source x.sh`), the program run
-/// by its path (`./install.sh`, `/tmp/x`). Every operand of an interpreter counts (its
-/// options' values are not told apart); inline code (`-c`, `-e`) names no file.
-fn files_run(cmd: &SimpleCommand) -> Vec<&Word> {
+/// `bash -euo pipefail x.sh`, `python3 -W ignore x.py`, `bash < x.sh`), what it loads first
+/// (`node -r ./x.js`, `python3 -m x` runs `./x.py`), the file sourced (`. x.sh`, `source
+/// x.sh`), the program run by its path (`./install.sh`, `/tmp/x`). Options are read with their
+/// value's arity per interpreter ([`interpreter_opt`]); after an option not known, the next
+/// word may be its value or the script, so both count. `None` stands for a file only known
+/// when it runs.
+fn files_run(cmd: &SimpleCommand) -> Vec<Option<String>> {
+    let text = |w: &Word| w.literal().map(str::to_owned);
     let Some(program) = cmd.program() else {
         // A program only known when it runs (`"$f"`) may be the file downloaded.
         return cmd
             .words
             .first()
             .filter(|w| w.literal().is_none())
+            .map(|_| None)
             .into_iter()
             .collect();
     };
     let args = cmd.args();
     if matches!(program, "." | "source") {
-        return args.first().into_iter().collect();
+        return args.first().map(text).into_iter().collect();
     }
     // `./install.sh`, `/tmp/x`: run by its path.
     let by_path = cmd
         .words
         .first()
-        .filter(|w| w.literal().is_some_and(|t| t.contains('/')));
-    let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    if !INTERPRETERS.contains(&program) && !INTERPRETERS.contains(&base) {
+        .filter(|w| w.literal().is_some_and(|t| t.contains('/')))
+        .map(text);
+    let name = program.rsplit('/').next().unwrap_or(program);
+    let base = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if !INTERPRETERS.contains(&name) && !INTERPRETERS.contains(&base) {
         return by_path.into_iter().collect();
     }
-    let mut out: Vec<&Word> = by_path.into_iter().collect();
-    for w in args {
-        match w.literal() {
-            Some(t) if t.starts_with('-') => {
-                let code_flag = matches!(t, "-c" | "-e" | "-E" | "--eval" | "-r" | "-p" | "-m")
-                    || (!t.starts_with("--") && t.ends_with('c'));
-                if code_flag {
-                    return out;
-                }
+    let base = if INTERPRETERS.contains(&name) && !name.starts_with("python") {
+        name
+    } else if base == "python3" || name.starts_with("python") {
+        "python"
+    } else {
+        base
+    };
+    let mut out: Vec<Option<String>> = by_path.into_iter().collect();
+    // What a loaded module or file names: itself, and as node, ruby and lua look it up.
+    let loaded = |out: &mut Vec<Option<String>>, value: Option<&Word>, module: bool| {
+        let Some(value) = value else { return };
+        let Some(v) = value.literal() else {
+            out.push(None);
+            return;
+        };
+        if module {
+            let path = v.replace('.', "/");
+            out.push(Some(format!("{path}.py")));
+            out.push(Some(format!("{path}/__main__.py")));
+            out.push(Some(format!("{path}/__init__.py")));
+        } else {
+            for ext in ["", ".js", ".mjs", ".cjs", ".rb", ".lua"] {
+                out.push(Some(format!("{v}{ext}")));
             }
-            _ => {
-                out.push(w);
-                // The script is the first operand; what follows are its arguments.
-                return out;
+        }
+    };
+    let mut i = 0;
+    let mut after_unknown = false;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let Some(t) = w.literal() else {
+            out.push(None);
+            if after_unknown {
+                after_unknown = false;
+                continue;
+            }
+            return out;
+        };
+        if t == "--" {
+            if let Some(next) = args.get(i) {
+                out.push(text(next));
+            }
+            return out;
+        }
+        let is_option = (t.starts_with('-') || (t.starts_with('+') && SHELLS_PLUS.contains(&base)))
+            && t.len() > 1;
+        if !is_option {
+            out.push(Some(t.to_owned()));
+            if after_unknown {
+                // The word after an option not known: its value, or the script.
+                after_unknown = false;
+                continue;
+            }
+            // The script is the first operand; what follows are its arguments.
+            return out;
+        }
+        after_unknown = false;
+        if let Some(long) = t.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            match interpreter_opt(base, None, Some(name)) {
+                Some(InterpreterOpt::Code) => return out,
+                Some(InterpreterOpt::Runs) => match inline {
+                    Some(v) => {
+                        let word = Word::literal_text(v);
+                        loaded(&mut out, Some(&word), false);
+                    }
+                    None => {
+                        loaded(&mut out, args.get(i), false);
+                        i += 1;
+                    }
+                },
+                Some(InterpreterOpt::Value | InterpreterOpt::Module) => {
+                    if inline.is_none() {
+                        i += 1;
+                    }
+                }
+                Some(InterpreterOpt::Flag | InterpreterOpt::Attached) => {}
+                None => after_unknown = inline.is_none(),
+            }
+            continue;
+        }
+        // A cluster of short options: a valued one takes the rest of the word, or the next.
+        let letters: Vec<char> = t[1..].chars().collect();
+        for (k, &c) in letters.iter().enumerate() {
+            let rest: String = letters[k + 1..].iter().collect();
+            let kind = interpreter_opt(base, Some(c), None);
+            match kind {
+                Some(InterpreterOpt::Flag) => continue,
+                None => {
+                    after_unknown = true;
+                    break;
+                }
+                Some(InterpreterOpt::Code) => return out,
+                Some(InterpreterOpt::Attached) => break,
+                Some(InterpreterOpt::Value) if crate::shell::SHELLS.contains(&base) => {
+                    // `-euo pipefail`: each `o`/`O` takes the next word.
+                    i += 1;
+                    continue;
+                }
+                Some(kind) => {
+                    let owned;
+                    let value = if rest.is_empty() {
+                        i += 1;
+                        args.get(i - 1)
+                    } else {
+                        owned = Word::literal_text(&rest);
+                        Some(&owned)
+                    };
+                    match kind {
+                        InterpreterOpt::Runs => loaded(&mut out, value, false),
+                        InterpreterOpt::Module => {
+                            loaded(&mut out, value, true);
+                            return out;
+                        }
+                        _ => {}
+                    }
+                    break;
+                }
             }
         }
     }
@@ -1129,10 +1375,13 @@ fn files_run(cmd: &SimpleCommand) -> Vec<&Word> {
         cmd.redirects
             .iter()
             .filter(|r| r.kind == crate::shell::RedirectKind::Read)
-            .map(|r| &r.target),
+            .map(|r| text(&r.target)),
     );
     out
 }
+
+/// Shells whose options may also be turned off with `+` (`bash +o posix x.sh`).
+const SHELLS_PLUS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"];
 
 /// A later part of the script runs a file an earlier part downloaded (`curl -so x.sh URL &&
 /// sh x.sh`, `wget -qO x.sh URL; bash x.sh`, `curl -O URL/i.sh && chmod +x i.sh && ./i.sh`,
@@ -1151,11 +1400,11 @@ pub(super) fn runs_downloaded_file(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     };
     let mut unknown = downloaded.unknown;
     for w in run {
-        let Some(text) = w.literal() else {
+        let Some(text) = w else {
             unknown = true;
             continue;
         };
-        let located = j.places.locate(text, &cmd.cwd);
+        let located = j.places.locate(&text, &cmd.cwd);
         if located.place == Place::Unknown {
             unknown = true;
         } else if downloaded.names.contains(&located.path) {
