@@ -17,6 +17,59 @@ const GLOBAL: &str = "C=v c=v!x p|paginate P|no-pager no-replace-objects literal
     work-tree=v!x namespace=v!x exec-path=?!x config-env=v!x bare!x super-prefix=v!x \
     version html-path man-path info-path";
 
+/// git's own options that take the next word as their value (those spelled `--NAME` also
+/// take it attached, `--NAME=VALUE`).
+const GLOBAL_VALUED: &[&str] = &[
+    "-C",
+    "-c",
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "--config-env",
+    "--super-prefix",
+    "--attr-source",
+];
+
+/// git's own options that take no value, or only an attached one (`--exec-path[=DIR]`,
+/// `--list-cmds=GROUPS`).
+const GLOBAL_FLAGS: &[&str] = &[
+    "-p",
+    "--paginate",
+    "-P",
+    "--no-pager",
+    "--no-replace-objects",
+    "--no-lazy-fetch",
+    "--no-advice",
+    "--literal-pathspecs",
+    "--glob-pathspecs",
+    "--noglob-pathspecs",
+    "--icase-pathspecs",
+    "--no-optional-locks",
+    "--bare",
+    "--exec-path",
+    "--list-cmds",
+    "--version",
+    "-v",
+    "--help",
+    "-h",
+    "--html-path",
+    "--man-path",
+    "--info-path",
+];
+
+/// How many words git's own option `t` spans (itself and its value); `None` for an option
+/// git does not know (git reads its own options by their full names only).
+pub(crate) fn global_option_span(t: &str) -> Option<usize> {
+    if GLOBAL_VALUED.contains(&t) {
+        return Some(2);
+    }
+    let name = t.split_once('=').map_or(t, |(n, _)| n);
+    let attached = name.len() < t.len();
+    let known = GLOBAL_FLAGS.contains(&name)
+        || (attached && name.starts_with("--") && GLOBAL_VALUED.contains(&name));
+    known.then_some(1)
+}
+
 /// What a subcommand's operands are.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {

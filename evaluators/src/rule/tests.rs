@@ -277,7 +277,7 @@ async fn git_dumps_naming_no_path_read_everything() {
             "git --git-dir=.git show HEAD",
             "git --work-tree=sub show HEAD",
             "git -c alias.s=show s HEAD",
-            "git -c core.fsmonitor='cat secrets/token >&2' status",
+            "git -c core.fsmonitor=\"$C\" status",
             "git -ccore.fsmonitor=x status",
             "git --config-env=core.fsmonitor=V status",
             "GIT_EXTERNAL_DIFF=./x git status",

@@ -64,68 +64,293 @@ fn quoted(words: &[Word]) -> Option<String> {
     Some(out.join(" "))
 }
 
-/// The code a git command runs through a shell.
-fn codes(cmd: &SimpleCommand) -> Vec<Code> {
+/// What a configuration setting given for one run (`-c`, `--config-env`, `GIT_CONFIG_*`)
+/// makes git run.
+enum Setting {
+    /// An alias: its name (lower case) and its definition when known.
+    Alias(String, Option<String>),
+    /// Code git runs.
+    Code(Code),
+}
+
+/// Keys (lower case, `*` one subsection) whose value git runs through a shell, or runs as a
+/// program.
+const CODE_KEYS: &[&str] = &[
+    "core.fsmonitor",
+    "core.pager",
+    "pager.*",
+    "core.editor",
+    "sequence.editor",
+    "core.sshcommand",
+    "core.askpass",
+    "core.gitproxy",
+    "core.alternaterefscommand",
+    "diff.external",
+    "diff.*.command",
+    "diff.*.textconv",
+    "difftool.*.cmd",
+    "difftool.*.path",
+    "mergetool.*.cmd",
+    "mergetool.*.path",
+    "merge.*.driver",
+    "filter.*.clean",
+    "filter.*.smudge",
+    "filter.*.process",
+    "gpg.program",
+    "gpg.*.program",
+    "gpg.ssh.defaultkeycommand",
+    "credential.helper",
+    "credential.*.helper",
+    "interactive.difffilter",
+    "sendemail.tocmd",
+    "sendemail.cccmd",
+    "sendemail.sendmailcmd",
+    "sendemail.smtpserver",
+    "browser.*.cmd",
+    "browser.*.path",
+    "man.*.cmd",
+    "man.*.path",
+    "uploadpack.packobjectshook",
+    "remote.*.uploadpack",
+    "remote.*.receivepack",
+    "trailer.*.command",
+    "trailer.*.cmd",
+    "hook.*.command",
+    "submodule.*.update",
+];
+
+/// Keys whose value makes git run code the policy cannot read from the command: hooks of a
+/// directory, included configuration files, transports and helpers chosen by name.
+const DYNAMIC_KEYS: &[&str] = &[
+    "core.hookspath",
+    "include.path",
+    "includeif.*.path",
+    "protocol.allow",
+    "protocol.*.allow",
+    "remote.*.vcs",
+    "url.*.insteadof",
+    "url.*.pushinsteadof",
+    "web.browser",
+];
+
+/// Whether the configuration key `key` (lower case) is named by `pattern`.
+fn key_is(key: &str, pattern: &str) -> bool {
+    match pattern.split_once(".*.") {
+        None => match pattern.strip_suffix(".*") {
+            Some(section) => key
+                .strip_prefix(section)
+                .and_then(|r| r.strip_prefix('.'))
+                .is_some_and(|r| !r.is_empty()),
+            None => key == pattern,
+        },
+        Some((section, variable)) => key
+            .strip_prefix(section)
+            .and_then(|r| r.strip_prefix('.'))
+            .and_then(|r| r.rsplit_once('.'))
+            .is_some_and(|(_, v)| v == variable),
+    }
+}
+
+/// The key of a setting in lower case: git's section and variable names are case-insensitive
+/// (a subsection is not, but no pattern here names one).
+fn setting(key: &str, value: Option<&str>) -> Option<Setting> {
+    let key = key.to_ascii_lowercase();
+    if let Some(name) = key.strip_prefix("alias.") {
+        return Some(Setting::Alias(name.to_owned(), value.map(str::to_owned)));
+    }
+    if DYNAMIC_KEYS.iter().any(|p| key_is(&key, p)) {
+        let off = value.is_some_and(|v| key == "core.hookspath" && v == "/dev/null");
+        return (!off).then_some(Setting::Code(Code::Dynamic));
+    }
+    if !CODE_KEYS.iter().any(|p| key_is(&key, p)) {
+        return None;
+    }
+    let Some(v) = value else {
+        return Some(Setting::Code(Code::Dynamic));
+    };
+    let lower = v.to_ascii_lowercase();
+    let boolean = matches!(
+        lower.as_str(),
+        "" | "true" | "false" | "yes" | "no" | "on" | "off" | "1" | "0"
+    );
+    // `core.fsmonitor=true` is git's own daemon, `pager.CMD=false` no pager.
+    if boolean && (key == "core.fsmonitor" || key.starts_with("pager.")) || v.is_empty() {
+        return None;
+    }
+    let code = if key == "credential.helper" || key_is(&key, "credential.*.helper") {
+        // `!CODE` is shell code, an absolute path a program, NAME `git credential-NAME`.
+        match v.strip_prefix('!') {
+            Some(code) => code.to_owned(),
+            None if v.starts_with('/') => v.to_owned(),
+            None => format!("git credential-{v}"),
+        }
+    } else if key_is(&key, "submodule.*.update") {
+        v.strip_prefix('!')?.to_owned()
+    } else if key == "sendemail.smtpserver" {
+        // A server given as an absolute path is a program run as sendmail is.
+        v.starts_with('/').then(|| v.to_owned())?
+    } else {
+        v.to_owned()
+    };
+    Some(Setting::Code(Code::Text(code)))
+}
+
+/// A `KEY=VALUE` pair of `-c` (a key alone is `true`).
+fn pair(text: &str) -> Option<Setting> {
+    match text.split_once('=') {
+        Some((key, v)) => setting(key, Some(v)),
+        None => setting(text, Some("true")),
+    }
+}
+
+/// The variables a command is given and the values (when literal): its own assignments,
+/// those of the commands it was unwrapped from, and their `NAME=VALUE` words (`env`, `sudo`).
+type Environment = Vec<(String, Option<String>)>;
+
+/// The settings `GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_N`/`GIT_CONFIG_VALUE_N` and
+/// `GIT_CONFIG_PARAMETERS` in the environment give git.
+fn environment_settings(env: &Environment, found: &mut Vec<Setting>) {
+    let get = |name: &str| {
+        env.iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    if get("GIT_CONFIG_PARAMETERS").is_some() {
+        found.push(Setting::Code(Code::Dynamic));
+    }
+    let Some(count) = get("GIT_CONFIG_COUNT") else {
+        return;
+    };
+    let Some(count) = count.and_then(|c| c.trim().parse::<usize>().ok()) else {
+        found.push(Setting::Code(Code::Dynamic));
+        return;
+    };
+    for n in 0..count.min(64) {
+        match get(&format!("GIT_CONFIG_KEY_{n}")) {
+            Some(Some(key)) => {
+                let v = match get(&format!("GIT_CONFIG_VALUE_{n}")) {
+                    Some(v) => v,
+                    None => Some(String::new()),
+                };
+                found.extend(setting(&key, v.as_deref()));
+            }
+            Some(None) => found.push(Setting::Code(Code::Dynamic)),
+            None => {}
+        }
+    }
+    if count > 64 {
+        found.push(Setting::Code(Code::Dynamic));
+    }
+}
+
+/// The settings git's own options and the command's environment give, and where its
+/// subcommand starts (`None` after an option git does not know: what it runs is then only
+/// known when it runs).
+fn settings(cmd: &SimpleCommand, env: &Environment) -> (Vec<Setting>, Option<usize>) {
     let args = cmd.args();
     let mut found = Vec::new();
-    // git's own options, with the aliases `-c alias.NAME=!CODE` defines.
-    let mut aliases: Vec<(String, Option<String>)> = Vec::new();
+    environment_settings(env, &mut found);
     let mut i = 0;
-    while let Some(t) = args.get(i).and_then(Word::literal) {
+    while let Some(w) = args.get(i) {
+        let Some(t) = w.literal() else {
+            break;
+        };
         if !t.starts_with('-') {
             break;
         }
-        if t == "-c" {
-            match args.get(i + 1).map(Word::literal) {
-                Some(Some(pair)) => {
-                    // Section and variable names are case-insensitive.
-                    if let Some((key, v)) = pair.split_once('=')
-                        && let Some(name) = key.to_ascii_lowercase().strip_prefix("alias.")
-                    {
-                        aliases.push((name.to_owned(), Some(v.to_owned())));
-                    }
-                }
-                // A setting only known when it runs may define any alias.
-                Some(None) => aliases.push((String::new(), None)),
-                None => {}
-            }
-        }
-        // A setting taken from a variable may define any alias.
-        if t.starts_with("--config-env") {
-            aliases.push((String::new(), None));
-        }
-        i += if matches!(
-            t,
-            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env"
-        ) {
-            2
-        } else {
-            1
+        let Some(span) = crate::programs::global_option_span(t) else {
+            found.push(Setting::Code(Code::Dynamic));
+            return (found, None);
         };
+        let value = if span == 2 {
+            args.get(i + 1).map(Word::literal)
+        } else {
+            t.split_once('=').map(|(_, v)| Some(v))
+        };
+        let name = t.split_once('=').map_or(t, |(n, _)| n);
+        match (name, value) {
+            ("-c", Some(Some(text))) => found.extend(pair(text)),
+            // `--config-env KEY=VARIABLE`: the value is only known when it runs.
+            ("--config-env", Some(Some(text))) => {
+                found.extend(setting(text.split_once('=').map_or(text, |(k, _)| k), None));
+            }
+            ("-c" | "--config-env", Some(None)) => found.push(Setting::Code(Code::Dynamic)),
+            _ => {}
+        }
+        i += span;
     }
+    (found, Some(i))
+}
+
+/// Words of an alias that is a git command, split as git splits them; `None` when quoting or
+/// an option of git's own makes them something the policy does not read.
+fn alias_words(def: &str) -> Option<Vec<Word>> {
+    if def.contains(['\'', '"', '\\']) || def.trim_start().starts_with('-') {
+        return None;
+    }
+    let words: Vec<Word> = def.split_whitespace().map(Word::literal_text).collect();
+    (!words.is_empty()).then_some(words)
+}
+
+/// How many aliases naming aliases git follows here before the code is taken as only known
+/// when it runs.
+const ALIAS_DEPTH: usize = 16;
+
+/// The code a git command runs through a shell.
+fn codes(cmd: &SimpleCommand, env: &Environment) -> Vec<Code> {
+    let (settings, start) = settings(cmd, env);
+    let mut found = Vec::new();
+    let mut aliases: Vec<(String, Option<String>)> = Vec::new();
+    for s in settings {
+        match s {
+            Setting::Code(code) => found.push(code),
+            Setting::Alias(name, def) => aliases.push((name, def)),
+        }
+    }
+    let Some(i) = start else {
+        return found;
+    };
+    let args = cmd.args();
     let Some(sub) = args.get(i) else {
         return found;
     };
-    let rest = &args[i + 1..];
-    let Some(name) = sub.literal() else {
+    let Some(first) = sub.literal() else {
         if !aliases.is_empty() {
             found.push(Code::Dynamic);
         }
         return found;
     };
-    for (alias, v) in &aliases {
-        match v {
-            None => found.push(Code::Dynamic),
-            Some(v) if *alias == name.to_ascii_lowercase() => {
-                if let Some(code) = v.strip_prefix('!') {
-                    // git runs `sh -c 'CODE "$@"' CODE ARGS…`.
-                    let args = quoted(rest).map(|a| format!("{code} {a}"));
-                    found.push(args.map_or(Code::Dynamic, Code::Text));
-                }
-            }
-            Some(_) => {}
+    // Aliases, followed as git follows them (the last definition of a name counts).
+    let mut name = first.to_owned();
+    let mut words: Vec<Word> = args[i + 1..].to_vec();
+    let mut depth = 0;
+    while let Some((_, def)) = aliases
+        .iter()
+        .rev()
+        .find(|(n, _)| *n == name.to_ascii_lowercase())
+    {
+        let Some(def) = def else {
+            found.push(Code::Dynamic);
+            return found;
+        };
+        if let Some(code) = def.strip_prefix('!') {
+            // git runs `sh -c 'CODE "$@"' CODE ARGS…`.
+            let text = quoted(&words).map(|a| format!("{code} {a}"));
+            found.push(text.map_or(Code::Dynamic, Code::Text));
+            return found;
         }
+        depth += 1;
+        let Some(mut expanded) = alias_words(def).filter(|_| depth <= ALIAS_DEPTH) else {
+            found.push(Code::Dynamic);
+            return found;
+        };
+        name = expanded.remove(0).literal().unwrap_or_default().to_owned();
+        expanded.append(&mut words);
+        words = expanded;
     }
+    let name = name.as_str();
+    let rest = words.as_slice();
     let dashdash = rest
         .iter()
         .position(|w| w.literal() == Some("--"))
@@ -208,6 +433,59 @@ fn codes(cmd: &SimpleCommand) -> Vec<Code> {
                 }
             }
         }
+        "grep" => {
+            // `-O[PAGER]` / `--open-files-in-pager[=PAGER]` runs PAGER (the configured pager
+            // when none is attached) on the files found.
+            for w in &rest[..dashdash] {
+                let Some(t) = w.literal() else {
+                    continue;
+                };
+                let pager = if let Some(long) = t.strip_prefix("--") {
+                    let (opt, v) = long
+                        .split_once('=')
+                        .map_or((long, None), |(o, v)| (o, Some(v)));
+                    (opt.len() >= 2 && "open-files-in-pager".starts_with(opt)).then_some(v)
+                } else if let Some(cluster) = t.strip_prefix('-') {
+                    // Short options that take a value end a cluster.
+                    let at = cluster.find(|c| "eOfABCm".contains(c));
+                    at.filter(|&a| cluster[a..].starts_with('O'))
+                        .map(|a| Some(&cluster[a + 1..]).filter(|v| !v.is_empty()))
+                } else {
+                    None
+                };
+                match pager {
+                    Some(Some(code)) => found.push(Code::Text(code.to_owned())),
+                    Some(None) => found.push(Code::Dynamic),
+                    None => {}
+                }
+            }
+        }
+        "send-email" => {
+            // Programs that name recipients, or send the mail in place of an SMTP server.
+            let mut k = 0;
+            while k < rest.len() {
+                let hit = value(rest, k, "to-cmd", 4, None)
+                    .or_else(|| value(rest, k, "cc-cmd", 4, None))
+                    .or_else(|| value(rest, k, "sendmail-cmd", 5, None))
+                    .or_else(|| {
+                        value(rest, k, "smtp-server", 11, None).filter(|(w, attached, _)| {
+                            let v = attached.as_deref().or(w.and_then(|w| w.literal()));
+                            v.is_none_or(|v| v.starts_with('/'))
+                        })
+                    });
+                match hit {
+                    Some((w, attached, span)) => {
+                        found.push(match (attached, w.and_then(Word::literal)) {
+                            (Some(text), _) => Code::Text(text),
+                            (None, Some(text)) => Code::Text(text.to_owned()),
+                            (None, None) => Code::Dynamic,
+                        });
+                        k += span;
+                    }
+                    None => k += 1,
+                }
+            }
+        }
         _ => {}
     }
     found
@@ -259,7 +537,27 @@ impl Lowering<'_> {
     /// when it runs marks the command as running it.
     pub(super) fn git_code(&mut self, index: usize, depth: usize) {
         let outer = self.script.commands[index].clone();
-        for code in codes(&outer) {
+        let mut env = Environment::new();
+        let mut at = Some(index);
+        while let Some(i) = at {
+            let c = &self.script.commands[i];
+            let assigned = c
+                .assignments
+                .iter()
+                .cloned()
+                .zip(c.assignment_values.iter().cloned());
+            let words = c.words.iter().filter_map(|w| {
+                let (name, v) = w.literal()?.split_once('=')?;
+                name.starts_with("GIT_CONFIG")
+                    .then(|| (name.to_owned(), Some(v.to_owned())))
+            });
+            // An outer command's come first: the nearest one's values count.
+            let mut mine: Environment = words.chain(assigned).collect();
+            mine.append(&mut env);
+            env = mine;
+            at = c.parent;
+        }
+        for code in codes(&outer, &env) {
             match code {
                 Code::Text(text) => {
                     let elevated = outer.elevated;
@@ -330,6 +628,98 @@ mod tests {
         assert!(dynamic("git rebase -x \"$C\" main"));
         assert!(dynamic("git -c \"$A\" x"));
         assert_eq!(inner("git -c ALIAS.X='!cat .env' x"), ["cat .env"]);
+    }
+
+    #[test]
+    fn configuration_whose_value_git_runs_is_lowered() {
+        for (code, ran) in [
+            ("git -c core.fsmonitor='cat .env' status", "cat .env"),
+            ("git -c core.pager='cat .env' log", "cat .env"),
+            ("git -c Pager.log='cat .env' log", "cat .env"),
+            ("git -c core.editor='cat .env' commit", "cat .env"),
+            ("git -c sequence.editor='cat .env' rebase -i x", "cat .env"),
+            ("git -c diff.external='cat .env' diff", "cat .env"),
+            ("git -c diff.x.textconv='cat .env' diff", "cat .env"),
+            ("git -c core.sshCommand='cat .env' fetch", "cat .env"),
+            ("git -c gpg.program='cat .env' log", "cat .env"),
+            ("git -c gpg.ssh.program='cat .env' log", "cat .env"),
+            ("git -c merge.x.driver='cat .env' merge y", "cat .env"),
+            ("git -c filter.lfs.smudge='cat .env' checkout .", "cat .env"),
+            ("git -c credential.helper='!cat .env' fetch", "cat .env"),
+            (
+                "git -c credential.helper=store fetch",
+                "git credential-store",
+            ),
+            ("git grep -O'cat .env' x", "cat .env"),
+            ("git grep -nO'cat .env' x", "cat .env"),
+            ("git grep --open-files='cat .env' x", "cat .env"),
+            ("git send-email --to-cmd='cat .env' p", "cat .env"),
+            ("git send-email --cc-cmd 'cat .env' p", "cat .env"),
+            ("git send-email --sendmail-cmd='cat .env' p", "cat .env"),
+            ("git send-email --smtp-server=/tmp/x p", "/tmp/x"),
+            // Alias chains, options with values before them, the environment.
+            ("git -c alias.y='!cat .env' -c alias.x=y x", "cat .env"),
+            (
+                "git -c alias.z='!cat .env' -c alias.y='z -v' -c alias.x=y x",
+                "cat .env '-v'",
+            ),
+            (
+                "git --attr-source HEAD -c alias.x='!cat .env' x",
+                "cat .env",
+            ),
+            ("git --super-prefix p -c alias.x='!cat .env' x", "cat .env"),
+            (
+                "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!cat .env' git x",
+                "cat .env",
+            ),
+            (
+                "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='cat .env' git log",
+                "cat .env",
+            ),
+        ] {
+            assert!(
+                inner(code).iter().any(|c| c == ran),
+                "{code}: {:?}",
+                inner(code)
+            );
+        }
+        let via_env = inner(
+            "env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='cat .env' git log",
+        );
+        assert!(via_env.iter().any(|c| c == "cat .env"), "{via_env:?}");
+        for code in [
+            "GIT_CONFIG_PARAMETERS=\"'alias.x'='!cat .env'\" git x",
+            "git --config-env=core.pager=P log",
+            "git --config-env alias.x=P x",
+            "git --frobnicate -c alias.x='!cat .env' x",
+            "git -c alias.x=x x",
+            "git -c core.hooksPath=h commit",
+            "GIT_CONFIG_COUNT=\"$N\" git log",
+            "git grep -O x",
+        ] {
+            assert!(dynamic(code), "{code}");
+        }
+    }
+
+    #[test]
+    fn configuration_that_runs_nothing_is_not_code() {
+        for code in [
+            "git -c color.ui=always log",
+            "git -c core.quotepath=off status",
+            "git -c core.fsmonitor=false status",
+            "git -c pager.log=false log",
+            "git -c core.hooksPath=/dev/null commit",
+            "git --no-pager log",
+            "git -C sub status",
+            "git --git-dir=x --work-tree y log",
+            "git --exec-path",
+            "git grep -n -e x",
+            "git send-email --smtp-server=smtp.example.com p",
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git log",
+        ] {
+            assert!(inner(code).is_empty(), "{code}: {:?}", inner(code));
+            assert!(!dynamic(code), "{code}");
+        }
     }
 
     #[test]
