@@ -22,6 +22,7 @@ fn fixture() -> (tempfile::TempDir, tempfile::TempDir) {
         (".claude/settings.json", "{}\n"),
         (".git/config", "[core]\n"),
         (".git/HEAD", "ref: refs/heads/main\n"),
+        ("src/main.rs", "fn main() {}\n"),
     ] {
         let path = root.join(rel);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
@@ -468,6 +469,67 @@ async fn variables_assigned_through_subscripts_and_home_are_not_the_texts() {
             "a=(ok.txt); echo x > \"${a[0]:-b.txt}\"",
             Stance::DefaultAsk,
         ),
+    ])
+    .await;
+}
+
+#[tokio::test]
+async fn a_tree_the_command_fills_is_copied_as_filled() {
+    stances(&[
+        // Names an earlier part writes into the tree land in the home: its start-up files.
+        (
+            "mkdir -p d && echo x > d/.bashrc && cp -r d/. ~",
+            Stance::HardDeny,
+        ),
+        (
+            "echo id > src/.bashrc && rsync -a src/ ~/",
+            Stance::HardDeny,
+        ),
+        (
+            "mkdir -p d/.local/bin && echo id > d/.local/bin/ls && cp -a d/. ~/",
+            Stance::HardDeny,
+        ),
+        (
+            "echo x > src/.profile && rsync --recurs src/ ~/",
+            Stance::HardDeny,
+        ),
+        (
+            "echo x > src/.zshrc && rsync --arc src/ ~",
+            Stance::HardDeny,
+        ),
+        (
+            "mkdir -p d && echo x > d/.zshrc && cp -R d/. /root",
+            Stance::HardDeny,
+        ),
+        (
+            "mkdir -p d && echo x > d/.bash_profile && cp -r d/. /tmp/elsewhere/",
+            Stance::HardDeny,
+        ),
+        // Files not known (a program's output, an archive extracted over it, a tree not
+        // there now) may be any start-up file.
+        (
+            "python3 gen.py && cp -a out/. /tmp/elsewhere/",
+            Stance::RequireAsk,
+        ),
+        (
+            "tar -xf a.tar && cp -r src/. /tmp/elsewhere",
+            Stance::RequireAsk,
+        ),
+        ("cp -r gone/. /tmp/elsewhere", Stance::RequireAsk),
+        (
+            "echo x > src/$n && rsync -r src/ /tmp/elsewhere",
+            Stance::RequireAsk,
+        ),
+        // In the workspace a name is what it is in the tree it comes from.
+        ("cp -r src/. build/", Stance::DefaultAsk),
+        ("rsync -a src/ dist/", Stance::DefaultAsk),
+        ("mkdir e && cp -r e/. build/", Stance::DefaultAsk),
+        (
+            "echo x > src/new.rs && cp -r src/. build/",
+            Stance::DefaultAsk,
+        ),
+        ("mkdir -p build && rsync -a src/ build/", Stance::DefaultAsk),
+        ("python3 gen.py && cp -r out/. public/", Stance::DefaultAsk),
     ])
     .await;
 }

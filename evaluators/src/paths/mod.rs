@@ -238,6 +238,27 @@ impl<'a> Places<'a> {
             .map(str::to_owned)
     }
 
+    /// What protected configuration a tree of files whose names are not known may create
+    /// when it lands in the directory `located` (`raw` in `cwd`): see
+    /// [`SensitivePaths::protects_any_name_below`].
+    pub(crate) fn protected_any_name_below(
+        &self,
+        located: &Located,
+        raw: &str,
+        cwd: &WorkingDir,
+    ) -> Option<String> {
+        let sensitive = self.sensitive?;
+        if let Some(what) =
+            sensitive.protects_any_name_below(&located.path, self.home, Some(&self.root))
+        {
+            return Some(what.to_owned());
+        }
+        let lexical = self.lexical(raw, cwd)?;
+        sensitive
+            .protects_any_name_below(&lexical, self.home, Some(&self.root))
+            .map(str::to_owned)
+    }
+
     /// A name of protected configuration that the name filter `admits` accepts (`find -name
     /// settings.json`), with what it is: see [`SensitivePaths::protected_name`].
     pub(crate) fn protected_name(&self, admits: &dyn Fn(&str) -> bool) -> Option<(String, String)> {

@@ -930,6 +930,34 @@ impl SensitivePaths {
         home: Option<&Path>,
         root: Option<&Path>,
     ) -> Option<&str> {
+        self.below(dir, within_config, within_config, home, root)
+    }
+
+    /// What protected configuration a tree of files whose names are not known may create
+    /// when it lands in `dir`, beyond what a file of the same name in the tree it comes from
+    /// already is: [`Self::protects_below`] with any name below `dir` for configuration
+    /// whose place is fixed (a home's start-up files, any directory outside the workspace
+    /// `root` being a home), but only the configuration `dir` is a directory of for names
+    /// protected wherever they lie (`.claude/settings.json`).
+    pub(super) fn protects_any_name_below(
+        &self,
+        dir: &Path,
+        home: Option<&Path>,
+        root: Option<&Path>,
+    ) -> Option<&str> {
+        self.below(dir, false, true, home, root)
+    }
+
+    /// [`Self::protects_below`], with `within_config` for the home's start-up files and the
+    /// globs of a fixed place, and `anywhere_within` for the globs matched at any depth.
+    fn below(
+        &self,
+        dir: &Path,
+        within_config: bool,
+        anywhere_within: bool,
+        home: Option<&Path>,
+        root: Option<&Path>,
+    ) -> Option<&str> {
         if let Some(what) = self.home_below(dir, within_config, home) {
             return Some(what);
         }
@@ -945,7 +973,7 @@ impl SensitivePaths {
         for (i, glob) in self.protected_globs.iter().enumerate() {
             match glob.strip_prefix("**/") {
                 Some(tail) => {
-                    if below_anywhere(&self.protected, i, tail, dir, within_config) {
+                    if below_anywhere(&self.protected, i, tail, dir, anywhere_within) {
                         return Some(&self.protected_what[i]);
                     }
                 }

@@ -227,6 +227,36 @@ pub(super) fn landing(
             j.protected_tree(cmd, &Word::literal_text(landed), true);
             continue;
         }
+        // What other parts of the command put into the tree before it is copied: each name
+        // is judged where it lands; names not known may be any protected configuration
+        // the destination may hold (a home's start-up files) and no name of the tree is.
+        let filled = super::reach::fills(j, cmd, text);
+        let bases: Vec<&str> = if landed == dir {
+            vec![dir]
+        } else {
+            vec![landed.as_str(), dir]
+        };
+        for rel in &filled.names {
+            for base in &bases {
+                let path = format!("{base}/{}", rel.display());
+                let placed = j.places.locate(&path, &cmd.cwd);
+                if j.places.protected(&placed, &path, &cmd.cwd).is_some() {
+                    j.write(cmd, &Word::literal_text(path), None);
+                }
+            }
+        }
+        if filled.unknown {
+            for base in &bases {
+                let placed = j.places.locate(base, &cmd.cwd);
+                if let Some(what) = j.places.protected_any_name_below(&placed, base, &cmd.cwd) {
+                    let reason = format!(
+                        "{} copies `{text}`, a tree filled by the command itself whose files are not known, into `{base}`, where they may be {what}.",
+                        quote(cmd)
+                    );
+                    super::destructive::may_reach_protected(j, reason);
+                }
+            }
+        }
         let located = j.places.locate(text, &cmd.cwd);
         if std::fs::symlink_metadata(&located.path).is_err() {
             // A tree the command itself makes first (`mkdir e && … && cp -r e/. .claude`):
@@ -268,8 +298,10 @@ pub(super) fn rsync(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let remote = pos
         .iter()
         .any(|w| w.literal().is_none_or(|t| t.contains(':')));
+    // Any abbreviation of `--recursive` or `--archive`, any cluster holding `r` or `a`.
     let recursive = args.iter().filter_map(Word::literal).any(|t| {
-        matches!(t, "--recursive" | "--archive")
+        let long = t.split_once('=').map_or(t, |(n, _)| n);
+        (long.len() > 2 && ("--recursive".starts_with(long) || "--archive".starts_with(long)))
             || (t.starts_with('-') && !t.starts_with("--") && t.contains(['r', 'a']))
     });
     // `--delete*` deletes what the destination holds beyond the sources, up to all of it;

@@ -2065,3 +2065,92 @@ mod link_operand_tests {
         assert!(!read("cp -f a b").3);
     }
 }
+
+/// What the other parts of the script put into the tree a copy of `cmd` reads at `source`
+/// (`mkdir -p d && echo x > d/.bashrc && cp -r d/. ~`): the tree is copied as it is when the
+/// copy runs, not as it is now.
+pub(super) struct Fills {
+    /// The names below the tree, relative to it, that other parts write.
+    pub names: Vec<PathBuf>,
+    /// Whether other parts may put files there whose names the text does not show (a tree
+    /// copied or extracted into it, a name only known when it runs, a program that writes
+    /// what it likes), or the tree is not there now and no part makes it.
+    pub unknown: bool,
+}
+
+/// Programs that only make the names they are given, directories or empty files, never a
+/// tree of other names below them.
+const NAMERS: &[&str] = &[
+    "mkdir", "touch", "tee", "truncate", "dd", "sed", "perl", "sort",
+];
+
+/// What the other parts of the script put into the tree at `source` (see [`Fills`]).
+pub(super) fn fills(j: &Judge<'_>, cmd: &SimpleCommand, source: &str) -> Fills {
+    let mut out = Fills {
+        names: Vec::new(),
+        unknown: false,
+    };
+    let Some(root) = lexical(j.places, source, &cmd.cwd) else {
+        out.unknown = true;
+        return out;
+    };
+    let index = j.script.commands.iter().position(|c| c == cmd);
+    let mut made = false;
+    for (i, c) in j.script.commands.iter().enumerate() {
+        if index.is_some_and(|x| x == i || is_wrapper_of(j, i, x)) {
+            continue;
+        }
+        let program = c.program();
+        let unmodeled = matches!(
+            j.script.model_of(c).as_ref(),
+            crate::programs::Model::Unmodeled(_)
+        );
+        // A program run for what it does, whose writes no word names (`python3 gen.py`,
+        // `git clone URL d`, `make`).
+        if unmodeled && program.is_none_or(|p| !WRITERS.contains(&p) && p != "cd") {
+            out.unknown = true;
+        }
+        let names_only = program.is_some_and(|p| NAMERS.contains(&p));
+        let redirected: Vec<&Word> = c
+            .redirects
+            .iter()
+            .filter(|r| r.kind == RedirectKind::Write)
+            .map(|r| &r.target)
+            .collect();
+        for w in written_words(j.script, c) {
+            let Some(text) = w.literal() else {
+                out.unknown = true;
+                continue;
+            };
+            let text = text.strip_prefix("of=").unwrap_or(text);
+            let Some(path) = lexical(j.places, text, &c.cwd) else {
+                out.unknown = true;
+                continue;
+            };
+            let by_name = names_only || redirected.contains(&&w);
+            match path.strip_prefix(&root) {
+                Ok(rel) if rel.as_os_str().is_empty() => {
+                    if by_name {
+                        made = true;
+                    } else {
+                        out.unknown = true;
+                    }
+                }
+                Ok(rel) => {
+                    out.names.push(rel.to_path_buf());
+                    made = true;
+                    if !by_name {
+                        out.unknown = true;
+                    }
+                }
+                // A tree written into a directory holding the source may fill it.
+                Err(_) if root.starts_with(&path) && !by_name => out.unknown = true,
+                Err(_) => {}
+            }
+        }
+    }
+    if !made && std::fs::symlink_metadata(&root).is_err() {
+        out.unknown = true;
+    }
+    out
+}
