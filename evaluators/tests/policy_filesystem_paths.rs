@@ -214,3 +214,49 @@ async fn configured_secrets_are_protected_too() {
         .to_string();
     assert!(e.starts_with("sensitive path glob \"[\" is invalid"), "{e}");
 }
+
+#[tokio::test]
+async fn escaped_characters_of_a_pattern_are_read_as_a_glob_reads_them() {
+    use warrant_core::evaluator::Stance;
+    let ws = workspace();
+    std::fs::write(ws.path().join(".env"), "KEY=v\n").expect(".env");
+    std::fs::create_dir_all(ws.path().join(".git/hooks")).expect("hooks");
+    let abs = ws.path().display().to_string();
+    let p = policy();
+    let cx = context_with_catalog(PermissionMode::FullAccess, ws.path());
+    let rows = [
+        // `\x` in a glob is `x`: each pattern matches a secret or protected configuration.
+        ("view", json!({"path": ".\\en?"}), true),
+        ("view", json!({"path": "[.]e\\nv"}), true),
+        ("view", json!({"path": format!("{abs}/.\\e\\n*")}), true),
+        ("view", json!({"path": "\\.en[v]"}), true),
+        (
+            "Write",
+            json!({"path": "/root/.bash\\r?", "content": "x"}),
+            true,
+        ),
+        (
+            "Write",
+            json!({"path": ".git/hook\\s/pre-commi?", "content": "x"}),
+            true,
+        ),
+        (
+            "Edit",
+            json!({"path": "~/.zsh\\rc*", "old_string": "a", "new_string": "b"}),
+            true,
+        ),
+        // Patterns of ordinary names stay open, settled by the mode.
+        ("view", json!({"path": "README.md"}), false),
+        ("view", json!({"path": "src/ma\\in.r?"}), false),
+        ("view", json!({"path": "src/main.r\\s"}), false),
+    ];
+    let mut wrong = Vec::new();
+    for (tool, input, binds) in rows {
+        let (stance, r) = decided(verdict(&p, &call(tool, input.clone()), &cx).await);
+        let bound = matches!(stance, Stance::RequireAsk | Stance::HardDeny);
+        if bound != binds {
+            wrong.push(format!("{tool} {input}: {stance:?} ({})", r.reason));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}

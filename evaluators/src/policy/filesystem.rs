@@ -587,7 +587,16 @@ fn pattern_findings(
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     for raw in raw_paths(input) {
-        for meaning in meanings(raw).unwrap_or_default() {
+        // A pattern with a backslash reads as a glob reads it (`\x` is `x`: `.\en?` matches
+        // `.env`), and as Windows reads it (a separator).
+        let mut readings = meanings(raw).unwrap_or_default();
+        if raw.contains('\\') && raw.contains(['*', '?', '[', '{']) {
+            let other = [Some(glob_unescaped(raw)), windows_reading(raw)];
+            for text in other.into_iter().flatten() {
+                readings.extend(meanings(&text).unwrap_or_default());
+            }
+        }
+        for meaning in readings {
             if !meaning.contains(['*', '?', '[', '{']) {
                 continue;
             }
@@ -611,6 +620,24 @@ fn pattern_findings(
                     ),
                 ));
             }
+        }
+    }
+    out
+}
+
+/// The glob pattern `raw` with each `\x` read as `x`, as a glob reads an escaped
+/// character: every name the escaped pattern matches, the result matches too (a lone
+/// backslash at the end is dropped).
+fn glob_unescaped(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(next) = chars.next() {
+                out.push(next);
+            }
+        } else {
+            out.push(c);
         }
     }
     out
