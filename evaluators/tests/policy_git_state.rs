@@ -378,3 +378,28 @@ async fn credential_helpers_called_by_their_own_names_are_the_binding_ask() {
     )
     .await;
 }
+
+/// Abbreviated options of `git config`, `git ls-remote` and `git remote` are read as git
+/// reads them: a listing or a URL they print is checked as the option written out is, and an
+/// option `git config` does not know is read as one that prints every value.
+#[tokio::test]
+async fn abbreviated_options_that_print_configuration_are_read_in_full() {
+    use Stance::{PolicyAllow, RequireAsk};
+    stances(
+        true,
+        false,
+        &[
+            ("git config --get-regex .", RequireAsk),
+            ("git config --get-r extra", RequireAsk),
+            ("git config --get-u http https://x", RequireAsk),
+            ("git config --li", RequireAsk),
+            ("git config --get- remote", RequireAsk),
+            ("git config --frobnicate", RequireAsk),
+            ("git ls-remote --get-u", RequireAsk),
+            ("git ls-remote --get-ur origin", RequireAsk),
+            ("git remote --verb", RequireAsk),
+            ("git config --get user.name", PolicyAllow),
+        ],
+    )
+    .await;
+}

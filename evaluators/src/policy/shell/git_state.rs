@@ -446,6 +446,9 @@ fn config(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>, env_files: &[st
             file = Some(String::new());
         }
         reads |= CONFIG_READS.contains(&name);
+        // A long option git's table does not hold (git rejects an ambiguous prefix) may be
+        // any action: it is read as one that prints every value.
+        lists |= super::git::options::is_long_option("config", name) == Some(false);
         lists |= matches!(
             name,
             "-l" | "--list" | "--get-regexp" | "--get-urlmatch" | "--regexp"

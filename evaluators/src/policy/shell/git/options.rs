@@ -123,6 +123,18 @@ const SUBCOMMANDS: &[(&str, &str, &str)] = &[
         "",
     ),
     (
+        "config",
+        "[no-]global [no-]system [no-]local [no-]worktree [no-]file=v [no-]blob=v get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section list [no-]fixed-value edit get-color get-colorbool [no-]type=v bool int bool-or-int bool-or-str path expiry-date no-type [no-]null [no-]name-only [no-]includes [no-]show-origin [no-]show-scope [no-]default=v [no-]comment=v [no-]all [no-]regexp [no-]value=v [no-]url=v",
+        "ft",
+    ),
+    (
+        "ls-remote",
+        "[no-]quiet [no-]upload-pack=v [no-]tags [no-]branches heads [no-]refs [no-]get-url [no-]sort=v [no-]exit-code [no-]symref [no-]server-option=v",
+        "o",
+    ),
+    ("var", "", ""),
+    ("remote", "[no-]verbose", ""),
+    (
         "clone",
         "[no-]verbose [no-]quiet [no-]progress [no-]reject-shallow no-checkout checkout [no-]bare [no-]mirror [no-]local no-hardlinks hardlinks [no-]shared [no-]recurse-submodules=? [no-]recursive=? [no-]jobs=v [no-]template=v [no-]reference=v [no-]reference-if-able=v [no-]dissociate [no-]origin=v [no-]branch=v [no-]upload-pack=v [no-]depth=v [no-]shallow-since=v [no-]shallow-exclude=v [no-]single-branch no-tags tags [no-]shallow-submodules [no-]separate-git-dir=v [no-]ref-format=v [no-]config=v [no-]server-option=v ipv4 ipv6 [no-]filter=v [no-]also-filter-submodules [no-]remote-submodules [no-]sparse [no-]bundle-uri=v",
         "jobuc",
@@ -159,6 +171,14 @@ fn names(spec: &str) -> Vec<(String, bool)> {
         }
     }
     all
+}
+
+/// Whether `--NAME` (written out in full) is a long option of the subcommand `sub`; `None`
+/// when the subcommand's options are not in the table.
+pub(in crate::policy::shell) fn is_long_option(sub: &str, name: &str) -> Option<bool> {
+    let (_, spec, _) = SUBCOMMANDS.iter().find(|(s, _, _)| *s == sub)?;
+    let name = name.strip_prefix("--")?;
+    Some(names(spec).iter().any(|(n, _)| n == name))
 }
 
 /// Writes out in full every abbreviated long option of the git command `words` (`git` first)
@@ -285,6 +305,17 @@ mod tests {
             "git stash push --include-untracked"
         );
         assert_eq!(canon("git -C d push --mirr"), "git -C d push --mirror");
+        assert_eq!(canon("git config --get-r ."), "git config --get-regexp .");
+        assert_eq!(
+            canon("git config --get-u x y"),
+            "git config --get-urlmatch x y"
+        );
+        assert_eq!(canon("git config --li"), "git config --list");
+        assert_eq!(canon("git ls-remote --get-u"), "git ls-remote --get-url");
+        assert_eq!(canon("git remote --verb"), "git remote --verbose");
+        assert_eq!(is_long_option("config", "--get-regexp"), Some(true));
+        assert_eq!(is_long_option("config", "--get-"), Some(false));
+        assert_eq!(is_long_option("log", "--oneline"), None);
     }
 
     #[test]
