@@ -193,7 +193,7 @@ fn judge(lang: Lang, code: &[Word], modules: &[String]) -> Inline {
             Lang::Node => node(text),
             Lang::Perl => perl(text, modules),
             Lang::Ruby => ruby(text, modules),
-            Lang::Php => allowed_only(text, PHP_SAFE),
+            Lang::Php => php_calls(text).or_else(|| allowed_only(text, PHP_SAFE)),
             Lang::Lua => allowed_only(text, LUA_SAFE),
             Lang::Other => Some("its code is in a language not read here".to_owned()),
         };
@@ -238,53 +238,959 @@ fn uses<'a>(text: &str, names: &[&'a str]) -> Option<&'a str> {
         .find_map(|(id, _)| names.iter().find(|n| **n == id).copied())
 }
 
-/// Python modules that neither write, delete nor run anything, nor reach what does.
-const PYTHON_SAFE_MODULES: &[&str] = &[
-    "json",
-    "sys",
-    "math",
-    "cmath",
-    "re",
-    "datetime",
-    "time",
-    "platform",
-    "hashlib",
-    "base64",
-    "itertools",
-    "functools",
-    "collections",
-    "string",
-    "textwrap",
-    "pprint",
-    "statistics",
-    "random",
-    "uuid",
-    "decimal",
-    "fractions",
-    "struct",
-    "binascii",
-    "csv",
-    "tomllib",
-    "operator",
-    "unicodedata",
-    "calendar",
-    "heapq",
-    "bisect",
-    "keyword",
-    "html",
-    "enum",
-    "dataclasses",
-    "typing",
-    "copy",
-    "numbers",
-    "zlib",
-    "secrets",
-    "hmac",
-    "difflib",
-    "ast",
+/// Attributes of each module read here that only compute, print or read what is given to
+/// them (no module, nothing that runs code named at run time): `(module, attributes)`.
+const PYTHON_MODULE_ATTRS: &[(&str, &[&str])] = &[
+    (
+        "json",
+        &[
+            "JSONDecodeError",
+            "JSONDecoder",
+            "JSONEncoder",
+            "detect_encoding",
+            "dump",
+            "dumps",
+            "load",
+            "loads",
+        ],
+    ),
+    (
+        "sys",
+        &[
+            "abiflags",
+            "api_version",
+            "argv",
+            "base_exec_prefix",
+            "base_prefix",
+            "byteorder",
+            "copyright",
+            "exec_prefix",
+            "executable",
+            "exit",
+            "flags",
+            "float_info",
+            "float_repr_style",
+            "get_int_max_str_digits",
+            "getallocatedblocks",
+            "getdefaultencoding",
+            "getfilesystemencodeerrors",
+            "getfilesystemencoding",
+            "getrecursionlimit",
+            "getrefcount",
+            "getsizeof",
+            "getswitchinterval",
+            "hash_info",
+            "hexversion",
+            "implementation",
+            "int_info",
+            "intern",
+            "is_finalizing",
+            "maxsize",
+            "maxunicode",
+            "orig_argv",
+            "path",
+            "platform",
+            "platlibdir",
+            "prefix",
+            "set_int_max_str_digits",
+            "setrecursionlimit",
+            "stderr",
+            "stdin",
+            "stdout",
+            "thread_info",
+            "version",
+            "version_info",
+            "warnoptions",
+        ],
+    ),
+    (
+        "math",
+        &[
+            "acos",
+            "acosh",
+            "asin",
+            "asinh",
+            "atan",
+            "atan2",
+            "atanh",
+            "cbrt",
+            "ceil",
+            "comb",
+            "copysign",
+            "cos",
+            "cosh",
+            "degrees",
+            "dist",
+            "e",
+            "erf",
+            "erfc",
+            "exp",
+            "exp2",
+            "expm1",
+            "fabs",
+            "factorial",
+            "floor",
+            "fmod",
+            "frexp",
+            "fsum",
+            "gamma",
+            "gcd",
+            "hypot",
+            "inf",
+            "isclose",
+            "isfinite",
+            "isinf",
+            "isnan",
+            "isqrt",
+            "lcm",
+            "ldexp",
+            "lgamma",
+            "log",
+            "log10",
+            "log1p",
+            "log2",
+            "modf",
+            "nan",
+            "nextafter",
+            "perm",
+            "pi",
+            "pow",
+            "prod",
+            "radians",
+            "remainder",
+            "sin",
+            "sinh",
+            "sqrt",
+            "tan",
+            "tanh",
+            "tau",
+            "trunc",
+            "ulp",
+        ],
+    ),
+    (
+        "cmath",
+        &[
+            "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "e", "exp", "inf",
+            "infj", "isclose", "isfinite", "isinf", "isnan", "log", "log10", "nan", "nanj",
+            "phase", "pi", "polar", "rect", "sin", "sinh", "sqrt", "tan", "tanh", "tau",
+        ],
+    ),
+    (
+        "re",
+        &[
+            "A",
+            "ASCII",
+            "DEBUG",
+            "DOTALL",
+            "I",
+            "IGNORECASE",
+            "L",
+            "LOCALE",
+            "M",
+            "MULTILINE",
+            "Match",
+            "NOFLAG",
+            "Pattern",
+            "RegexFlag",
+            "S",
+            "Scanner",
+            "T",
+            "TEMPLATE",
+            "U",
+            "UNICODE",
+            "VERBOSE",
+            "X",
+            "compile",
+            "error",
+            "escape",
+            "findall",
+            "finditer",
+            "fullmatch",
+            "match",
+            "purge",
+            "search",
+            "split",
+            "sub",
+            "subn",
+            "template",
+        ],
+    ),
+    (
+        "datetime",
+        &[
+            "MAXYEAR",
+            "MINYEAR",
+            "UTC",
+            "date",
+            "datetime",
+            "datetime_CAPI",
+            "time",
+            "timedelta",
+            "timezone",
+            "tzinfo",
+        ],
+    ),
+    (
+        "time",
+        &[
+            "CLOCK_BOOTTIME",
+            "CLOCK_MONOTONIC",
+            "CLOCK_MONOTONIC_RAW",
+            "CLOCK_PROCESS_CPUTIME_ID",
+            "CLOCK_REALTIME",
+            "CLOCK_TAI",
+            "CLOCK_THREAD_CPUTIME_ID",
+            "altzone",
+            "asctime",
+            "clock_getres",
+            "clock_gettime",
+            "clock_gettime_ns",
+            "clock_settime",
+            "clock_settime_ns",
+            "ctime",
+            "daylight",
+            "get_clock_info",
+            "gmtime",
+            "localtime",
+            "mktime",
+            "monotonic",
+            "monotonic_ns",
+            "perf_counter",
+            "perf_counter_ns",
+            "process_time",
+            "process_time_ns",
+            "pthread_getcpuclockid",
+            "sleep",
+            "strftime",
+            "strptime",
+            "struct_time",
+            "thread_time",
+            "thread_time_ns",
+            "time",
+            "time_ns",
+            "timezone",
+            "tzname",
+            "tzset",
+        ],
+    ),
+    (
+        "platform",
+        &[
+            "architecture",
+            "freedesktop_os_release",
+            "java_ver",
+            "libc_ver",
+            "mac_ver",
+            "machine",
+            "node",
+            "platform",
+            "processor",
+            "python_branch",
+            "python_build",
+            "python_compiler",
+            "python_implementation",
+            "python_revision",
+            "python_version",
+            "python_version_tuple",
+            "release",
+            "system",
+            "system_alias",
+            "uname",
+            "uname_result",
+            "version",
+            "win32_edition",
+            "win32_is_iot",
+            "win32_ver",
+        ],
+    ),
+    (
+        "hashlib",
+        &[
+            "algorithms_available",
+            "algorithms_guaranteed",
+            "blake2b",
+            "blake2s",
+            "file_digest",
+            "md5",
+            "new",
+            "pbkdf2_hmac",
+            "scrypt",
+            "sha1",
+            "sha224",
+            "sha256",
+            "sha384",
+            "sha3_224",
+            "sha3_256",
+            "sha3_384",
+            "sha3_512",
+            "sha512",
+            "shake_128",
+            "shake_256",
+        ],
+    ),
+    (
+        "base64",
+        &[
+            "MAXBINSIZE",
+            "MAXLINESIZE",
+            "a85decode",
+            "a85encode",
+            "b16decode",
+            "b16encode",
+            "b32decode",
+            "b32encode",
+            "b32hexdecode",
+            "b32hexencode",
+            "b64decode",
+            "b64encode",
+            "b85decode",
+            "b85encode",
+            "bytes_types",
+            "decode",
+            "decodebytes",
+            "encode",
+            "encodebytes",
+            "main",
+            "standard_b64decode",
+            "standard_b64encode",
+            "test",
+            "urlsafe_b64decode",
+            "urlsafe_b64encode",
+        ],
+    ),
+    (
+        "itertools",
+        &[
+            "accumulate",
+            "chain",
+            "combinations",
+            "combinations_with_replacement",
+            "compress",
+            "count",
+            "cycle",
+            "dropwhile",
+            "filterfalse",
+            "groupby",
+            "islice",
+            "pairwise",
+            "permutations",
+            "product",
+            "repeat",
+            "starmap",
+            "takewhile",
+            "tee",
+            "zip_longest",
+        ],
+    ),
+    (
+        "functools",
+        &[
+            "GenericAlias",
+            "RLock",
+            "WRAPPER_ASSIGNMENTS",
+            "WRAPPER_UPDATES",
+            "cache",
+            "cached_property",
+            "cmp_to_key",
+            "get_cache_token",
+            "lru_cache",
+            "namedtuple",
+            "partial",
+            "partialmethod",
+            "recursive_repr",
+            "reduce",
+            "singledispatch",
+            "singledispatchmethod",
+            "total_ordering",
+            "update_wrapper",
+            "wraps",
+        ],
+    ),
+    (
+        "collections",
+        &[
+            "ChainMap",
+            "Counter",
+            "OrderedDict",
+            "UserDict",
+            "UserList",
+            "UserString",
+            "defaultdict",
+            "deque",
+            "namedtuple",
+        ],
+    ),
+    (
+        "string",
+        &[
+            "Formatter",
+            "Template",
+            "ascii_letters",
+            "ascii_lowercase",
+            "ascii_uppercase",
+            "capwords",
+            "digits",
+            "hexdigits",
+            "octdigits",
+            "printable",
+            "punctuation",
+            "whitespace",
+        ],
+    ),
+    (
+        "textwrap",
+        &["TextWrapper", "dedent", "fill", "indent", "shorten", "wrap"],
+    ),
+    (
+        "pprint",
+        &[
+            "PrettyPrinter",
+            "isreadable",
+            "isrecursive",
+            "pformat",
+            "pp",
+            "pprint",
+            "saferepr",
+        ],
+    ),
+    (
+        "statistics",
+        &[
+            "Counter",
+            "Decimal",
+            "Fraction",
+            "LinearRegression",
+            "NormalDist",
+            "StatisticsError",
+            "bisect_left",
+            "bisect_right",
+            "correlation",
+            "covariance",
+            "defaultdict",
+            "erf",
+            "exp",
+            "fabs",
+            "fmean",
+            "fsum",
+            "geometric_mean",
+            "groupby",
+            "harmonic_mean",
+            "hypot",
+            "linear_regression",
+            "log",
+            "mean",
+            "median",
+            "median_grouped",
+            "median_high",
+            "median_low",
+            "mode",
+            "mul",
+            "multimode",
+            "namedtuple",
+            "pstdev",
+            "pvariance",
+            "quantiles",
+            "reduce",
+            "repeat",
+            "sqrt",
+            "stdev",
+            "tau",
+            "variance",
+        ],
+    ),
+    (
+        "random",
+        &[
+            "BPF",
+            "LOG4",
+            "NV_MAGICCONST",
+            "RECIP_BPF",
+            "Random",
+            "SG_MAGICCONST",
+            "SystemRandom",
+            "TWOPI",
+            "betavariate",
+            "choice",
+            "choices",
+            "expovariate",
+            "gammavariate",
+            "gauss",
+            "getrandbits",
+            "getstate",
+            "lognormvariate",
+            "normalvariate",
+            "paretovariate",
+            "randbytes",
+            "randint",
+            "random",
+            "randrange",
+            "sample",
+            "seed",
+            "setstate",
+            "shuffle",
+            "triangular",
+            "uniform",
+            "vonmisesvariate",
+            "weibullvariate",
+        ],
+    ),
+    (
+        "uuid",
+        &[
+            "Enum",
+            "NAMESPACE_DNS",
+            "NAMESPACE_OID",
+            "NAMESPACE_URL",
+            "NAMESPACE_X500",
+            "RESERVED_FUTURE",
+            "RESERVED_MICROSOFT",
+            "RESERVED_NCS",
+            "RFC_4122",
+            "SafeUUID",
+            "UUID",
+            "bytes_",
+            "getnode",
+            "int_",
+            "uuid1",
+            "uuid3",
+            "uuid4",
+            "uuid5",
+        ],
+    ),
+    (
+        "decimal",
+        &[
+            "BasicContext",
+            "Clamped",
+            "Context",
+            "ConversionSyntax",
+            "Decimal",
+            "DecimalException",
+            "DecimalTuple",
+            "DefaultContext",
+            "DivisionByZero",
+            "DivisionImpossible",
+            "DivisionUndefined",
+            "ExtendedContext",
+            "FloatOperation",
+            "HAVE_CONTEXTVAR",
+            "HAVE_THREADS",
+            "Inexact",
+            "InvalidContext",
+            "InvalidOperation",
+            "MAX_EMAX",
+            "MAX_PREC",
+            "MIN_EMIN",
+            "MIN_ETINY",
+            "Overflow",
+            "ROUND_05UP",
+            "ROUND_CEILING",
+            "ROUND_DOWN",
+            "ROUND_FLOOR",
+            "ROUND_HALF_DOWN",
+            "ROUND_HALF_EVEN",
+            "ROUND_HALF_UP",
+            "ROUND_UP",
+            "Rounded",
+            "Subnormal",
+            "Underflow",
+            "getcontext",
+            "localcontext",
+            "setcontext",
+        ],
+    ),
+    ("fractions", &["Decimal", "Fraction"]),
+    (
+        "struct",
+        &[
+            "Struct",
+            "calcsize",
+            "error",
+            "iter_unpack",
+            "pack",
+            "pack_into",
+            "unpack",
+            "unpack_from",
+        ],
+    ),
+    (
+        "binascii",
+        &[
+            "Error",
+            "Incomplete",
+            "a2b_base64",
+            "a2b_hex",
+            "a2b_qp",
+            "a2b_uu",
+            "b2a_base64",
+            "b2a_hex",
+            "b2a_qp",
+            "b2a_uu",
+            "crc32",
+            "crc_hqx",
+            "hexlify",
+            "unhexlify",
+        ],
+    ),
+    (
+        "csv",
+        &[
+            "Dialect",
+            "DictReader",
+            "DictWriter",
+            "Error",
+            "QUOTE_ALL",
+            "QUOTE_MINIMAL",
+            "QUOTE_NONE",
+            "QUOTE_NONNUMERIC",
+            "Sniffer",
+            "StringIO",
+            "excel",
+            "excel_tab",
+            "field_size_limit",
+            "get_dialect",
+            "list_dialects",
+            "reader",
+            "register_dialect",
+            "unix_dialect",
+            "unregister_dialect",
+            "writer",
+        ],
+    ),
+    ("tomllib", &["TOMLDecodeError", "load", "loads"]),
+    (
+        "operator",
+        &[
+            "abs",
+            "add",
+            "and_",
+            "concat",
+            "contains",
+            "countOf",
+            "delitem",
+            "eq",
+            "floordiv",
+            "ge",
+            "getitem",
+            "gt",
+            "iadd",
+            "iand",
+            "iconcat",
+            "ifloordiv",
+            "ilshift",
+            "imatmul",
+            "imod",
+            "imul",
+            "index",
+            "indexOf",
+            "inv",
+            "invert",
+            "ior",
+            "ipow",
+            "irshift",
+            "is_",
+            "is_not",
+            "isub",
+            "itemgetter",
+            "itruediv",
+            "ixor",
+            "le",
+            "length_hint",
+            "lshift",
+            "lt",
+            "matmul",
+            "mod",
+            "mul",
+            "ne",
+            "neg",
+            "not_",
+            "or_",
+            "pos",
+            "pow",
+            "rshift",
+            "setitem",
+            "sub",
+            "truediv",
+            "truth",
+            "xor",
+        ],
+    ),
+    (
+        "unicodedata",
+        &[
+            "UCD",
+            "bidirectional",
+            "category",
+            "combining",
+            "decimal",
+            "decomposition",
+            "digit",
+            "east_asian_width",
+            "is_normalized",
+            "lookup",
+            "mirrored",
+            "name",
+            "normalize",
+            "numeric",
+            "ucd_3_2_0",
+            "unidata_version",
+        ],
+    ),
+    (
+        "calendar",
+        &[
+            "Calendar",
+            "EPOCH",
+            "FRIDAY",
+            "February",
+            "HTMLCalendar",
+            "IllegalMonthError",
+            "IllegalWeekdayError",
+            "January",
+            "LocaleHTMLCalendar",
+            "LocaleTextCalendar",
+            "MONDAY",
+            "SATURDAY",
+            "SUNDAY",
+            "THURSDAY",
+            "TUESDAY",
+            "TextCalendar",
+            "WEDNESDAY",
+            "c",
+            "calendar",
+            "day_abbr",
+            "day_name",
+            "different_locale",
+            "error",
+            "firstweekday",
+            "format",
+            "formatstring",
+            "isleap",
+            "leapdays",
+            "main",
+            "mdays",
+            "month",
+            "month_abbr",
+            "month_name",
+            "monthcalendar",
+            "monthrange",
+            "prcal",
+            "prmonth",
+            "prweek",
+            "repeat",
+            "setfirstweekday",
+            "timegm",
+            "week",
+            "weekday",
+            "weekheader",
+        ],
+    ),
+    (
+        "heapq",
+        &[
+            "heapify",
+            "heappop",
+            "heappush",
+            "heappushpop",
+            "heapreplace",
+            "merge",
+            "nlargest",
+            "nsmallest",
+        ],
+    ),
+    (
+        "bisect",
+        &[
+            "bisect",
+            "bisect_left",
+            "bisect_right",
+            "insort",
+            "insort_left",
+            "insort_right",
+        ],
+    ),
+    (
+        "keyword",
+        &["iskeyword", "issoftkeyword", "kwlist", "softkwlist"],
+    ),
+    ("html", &["escape", "unescape"]),
+    (
+        "copy",
+        &["Error", "copy", "deepcopy", "dispatch_table", "error"],
+    ),
+    (
+        "numbers",
+        &[
+            "ABCMeta",
+            "Complex",
+            "Integral",
+            "Number",
+            "Rational",
+            "Real",
+            "abstractmethod",
+        ],
+    ),
+    (
+        "zlib",
+        &[
+            "DEFLATED",
+            "DEF_BUF_SIZE",
+            "DEF_MEM_LEVEL",
+            "MAX_WBITS",
+            "ZLIB_RUNTIME_VERSION",
+            "ZLIB_VERSION",
+            "Z_BEST_COMPRESSION",
+            "Z_BEST_SPEED",
+            "Z_BLOCK",
+            "Z_DEFAULT_COMPRESSION",
+            "Z_DEFAULT_STRATEGY",
+            "Z_FILTERED",
+            "Z_FINISH",
+            "Z_FIXED",
+            "Z_FULL_FLUSH",
+            "Z_HUFFMAN_ONLY",
+            "Z_NO_COMPRESSION",
+            "Z_NO_FLUSH",
+            "Z_PARTIAL_FLUSH",
+            "Z_RLE",
+            "Z_SYNC_FLUSH",
+            "Z_TREES",
+            "adler32",
+            "compress",
+            "compressobj",
+            "crc32",
+            "decompress",
+            "decompressobj",
+            "error",
+        ],
+    ),
+    (
+        "secrets",
+        &[
+            "DEFAULT_ENTROPY",
+            "SystemRandom",
+            "choice",
+            "compare_digest",
+            "randbelow",
+            "randbits",
+            "token_bytes",
+            "token_hex",
+            "token_urlsafe",
+        ],
+    ),
+    (
+        "hmac",
+        &[
+            "HMAC",
+            "compare_digest",
+            "digest",
+            "digest_size",
+            "new",
+            "trans_36",
+            "trans_5C",
+        ],
+    ),
+    (
+        "difflib",
+        &[
+            "Differ",
+            "GenericAlias",
+            "HtmlDiff",
+            "IS_CHARACTER_JUNK",
+            "IS_LINE_JUNK",
+            "Match",
+            "SequenceMatcher",
+            "context_diff",
+            "diff_bytes",
+            "get_close_matches",
+            "ndiff",
+            "restore",
+            "unified_diff",
+        ],
+    ),
 ];
 
-/// Python builtins and names that reach any module, any attribute or code built at run time.
+/// Attributes of `os` and `os.path` that only compute or tell about the process and paths;
+/// `os.path` is itself a module, read through [`OS_PATH_ATTRS`].
+const OS_ATTRS: &[&str] = &[
+    "cpu_count",
+    "getcwd",
+    "sep",
+    "linesep",
+    "pathsep",
+    "name",
+    "curdir",
+    "pardir",
+    "extsep",
+    "altsep",
+    "devnull",
+    "getpid",
+    "getppid",
+    "getuid",
+    "geteuid",
+    "getgid",
+    "getegid",
+    "getloadavg",
+    "uname",
+    "get_terminal_size",
+];
+
+/// Functions and constants of `os.path`, none of which writes or runs anything.
+const OS_PATH_ATTRS: &[&str] = &[
+    "join",
+    "exists",
+    "lexists",
+    "isfile",
+    "isdir",
+    "islink",
+    "isabs",
+    "ismount",
+    "basename",
+    "dirname",
+    "abspath",
+    "realpath",
+    "normpath",
+    "normcase",
+    "relpath",
+    "commonpath",
+    "commonprefix",
+    "split",
+    "splitext",
+    "splitdrive",
+    "expanduser",
+    "getsize",
+    "getmtime",
+    "getatime",
+    "getctime",
+    "samefile",
+    "sep",
+    "pathsep",
+    "curdir",
+    "pardir",
+    "extsep",
+    "altsep",
+    "devnull",
+];
+
+/// Whether `attr` of the Python module `module` is known to only compute, print or read.
+fn python_attr_allowed(module: &str, attr: &str) -> bool {
+    match module {
+        "os" => OS_ATTRS.contains(&attr),
+        "os.path" => OS_PATH_ATTRS.contains(&attr),
+        _ => PYTHON_MODULE_ATTRS
+            .iter()
+            .any(|(m, attrs)| *m == module && attrs.contains(&attr)),
+    }
+}
+
+/// Whether `module` is one whose attributes are read here.
+fn python_module_known(module: &str) -> bool {
+    matches!(module, "os" | "os.path") || PYTHON_MODULE_ATTRS.iter().any(|(m, _)| *m == module)
+}
+
+/// Python builtins and names that reach any module, any attribute, frames (whose globals hold
+/// every module) or code built at run time.
 const PYTHON_DYNAMIC: &[&str] = &[
     "exec",
     "eval",
@@ -296,47 +1202,135 @@ const PYTHON_DYNAMIC: &[&str] = &[
     "locals",
     "vars",
     "breakpoint",
+    "help",
     "modules",
     "memoryview",
-    "__import__",
+    "f_globals",
+    "f_builtins",
+    "f_locals",
+    "f_back",
+    "tb_frame",
+    "tb_next",
+    "gi_frame",
+    "cr_frame",
+    "ag_frame",
+    "gi_code",
+    "exc_info",
+    "last_traceback",
+    "importlib",
+    "builtins",
 ];
+
+/// The identifier starting at byte `at` of `code` (after spaces), with the offset after it.
+fn ident_at(code: &str, at: usize) -> Option<(&str, usize)> {
+    let rest = &code[at..];
+    let start = at + (rest.len() - rest.trim_start().len());
+    let len = code[start..]
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(code.len() - start);
+    (len > 0).then(|| (&code[start..start + len], start + len))
+}
+
+/// Whether the next character of `code` at `at`, after spaces and line continuations, is `c`;
+/// gives the offset after it.
+fn next_is(code: &str, at: usize, c: char) -> Option<usize> {
+    let rest = code[at..].trim_start_matches(|x: char| x.is_whitespace() || x == '\\');
+    rest.strip_prefix(c).map(|r| code.len() - r.len())
+}
 
 fn python(code: &str, writes: &mut Vec<String>) -> Option<String> {
     let ids = identifiers(code);
-    for (k, (id, _)) in ids.iter().enumerate() {
-        if id.starts_with("__") || PYTHON_DYNAMIC.contains(id) {
+    for (id, _) in &ids {
+        if id.len() > 1 && id.starts_with('_') || PYTHON_DYNAMIC.contains(id) {
             return Some(format!(
-                "it uses `{id}`, which reaches code or names built at run time"
+                "it uses `{id}`, which reaches code, modules or names built at run time"
             ));
         }
-        if *id == "import" {
-            // `import a.b as c, d`; `from a import b` (the `from` judged the module).
-            let module = ids.get(k + 1).map(|(m, _)| *m).unwrap_or_default();
-            let after_from = (1..=4).any(|back| k > back && ids[k - back - 1].0 == "from");
-            if !after_from {
-                // Every name after `import` up to the end of the statement is a module, or
-                // an alias (`as x`): aliases of safe modules are safe.
-                let end = code[ids[k].1..]
-                    .find([';', '\n'])
-                    .map_or(code.len(), |e| ids[k].1 + e);
-                for (m, at) in ids.iter().skip(k + 1) {
-                    if *at > end {
-                        break;
-                    }
-                    if *m != "as" && !PYTHON_SAFE_MODULES.contains(m) && !aliased(&ids, m) {
-                        return Some(format!("it imports `{m}`"));
-                    }
+    }
+    // Names bound to modules, and the spans of the import statements.
+    let mut bound: Vec<(String, String)> = Vec::new();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for (id, at) in &ids {
+        if *id != "import" {
+            continue;
+        }
+        let kw = at - "import".len();
+        let start = code[..kw].rfind([';', '\n']).map_or(0, |p| p + 1);
+        let end = code[*at..].find([';', '\n']).map_or(code.len(), |e| at + e);
+        spans.push((start, end));
+        let head = code[start..kw].trim();
+        let body = &code[*at..end];
+        if body.contains(['(', '\\', '*']) {
+            return Some("it imports in a way not read here".to_owned());
+        }
+        let from = head
+            .strip_prefix("from")
+            .filter(|m| m.starts_with(char::is_whitespace))
+            .map(str::trim);
+        if from.is_none() && !head.is_empty() {
+            return Some("it imports in a way not read here".to_owned());
+        }
+        for item in body.split(',') {
+            let words: Vec<&str> = item.split_whitespace().collect();
+            let (name, alias) = match words[..] {
+                [n] => (n, None),
+                [n, "as", a] => (n, Some(a)),
+                _ => return Some("it imports in a way not read here".to_owned()),
+            };
+            match from {
+                Some("os") if name == "path" => {
+                    bound.push((alias.unwrap_or(name).to_owned(), "os.path".to_owned()));
                 }
-            } else if module.is_empty() {
-                return Some("it imports a module that cannot be read".to_owned());
+                Some(m) if python_attr_allowed(m, name) => {}
+                Some(m) => return Some(format!("it imports `{name}` from `{m}`")),
+                None if python_module_known(name) => {
+                    let (b, m) = match alias {
+                        Some(a) => (a, name),
+                        None => {
+                            let first = name.split('.').next().unwrap_or(name);
+                            (first, first)
+                        }
+                    };
+                    bound.push((b.to_owned(), m.to_owned()));
+                }
+                None => return Some(format!("it imports `{name}`")),
             }
         }
-        if *id == "from" {
-            let module = ids.get(k + 1).map(|(m, _)| *m).unwrap_or_default();
-            if !PYTHON_SAFE_MODULES.contains(&module) {
-                return Some(format!("it imports from `{module}`"));
-            }
+    }
+    // Every use of a module goes through an attribute known to only compute or read.
+    for (id, at) in &ids {
+        let start = at - id.len();
+        if spans.iter().any(|(s, e)| (*s..*e).contains(&start))
+            || code[..start].trim_end().ends_with('.')
+        {
+            continue;
         }
+        let Some((_, module)) = bound.iter().find(|(b, _)| b == id) else {
+            continue;
+        };
+        let mut module = module.clone();
+        let mut pos = *at;
+        loop {
+            let attr = next_is(code, pos, '.').and_then(|p| ident_at(code, p));
+            let Some((attr, after)) = attr else {
+                return Some(format!(
+                    "it uses the module `{module}` other than by an attribute"
+                ));
+            };
+            if module == "os" && attr == "path" {
+                module = "os.path".to_owned();
+                pos = after;
+                continue;
+            }
+            if !python_attr_allowed(&module, attr) {
+                return Some(format!(
+                    "it uses `{module}.{attr}`, not known to only compute"
+                ));
+            }
+            break;
+        }
+    }
+    for (k, (id, _)) in ids.iter().enumerate() {
         if *id == "open" {
             let at = ids[k].1;
             let Some(args) = call_args(code, at) else {
@@ -352,11 +1346,6 @@ fn python(code: &str, writes: &mut Vec<String>) -> Option<String> {
         }
     }
     None
-}
-
-/// Whether `name` is only an alias given with `as` (`import json as j`).
-fn aliased(ids: &[(&str, usize)], name: &str) -> bool {
-    ids.windows(2).any(|w| w[0].0 == "as" && w[1].0 == name)
 }
 
 /// The arguments of the call whose name ends at `at` (`open(` …`)`), split at the commas
@@ -473,16 +1462,121 @@ const NODE_UNSAFE: &[&str] = &[
     "setTimeout",
     "setInterval",
     "setImmediate",
+    "this",
+    "with",
+    "getOwnPropertyDescriptor",
+    "getOwnPropertyDescriptors",
+    "getPrototypeOf",
+    "setPrototypeOf",
+    "defineProperty",
+    "defineProperties",
+    "entries",
+    "values",
+    "fromEntries",
+    "assign",
+    "Proxy",
 ];
 
+/// Attributes of Node's `process` that only tell about the process, print or read input.
+const NODE_PROCESS_ATTRS: &[&str] = &[
+    "version",
+    "versions",
+    "platform",
+    "arch",
+    "argv",
+    "cwd",
+    "stdout",
+    "stderr",
+    "stdin",
+    "exit",
+    "exitCode",
+    "pid",
+    "ppid",
+    "env",
+    "uptime",
+    "hrtime",
+    "memoryUsage",
+    "release",
+    "execPath",
+];
+
+/// Why a member access or property key of the Node code `code` is computed at run time
+/// (`x["re"+"quire"]`, `x?.[k]`, `{[k]: v} = x`), if one is: only a numeric index (`a[0]`)
+/// and array literals are read.
+fn node_computed_access(code: &str) -> Option<String> {
+    let bytes = code.as_bytes();
+    let mut quote: Option<u8> = None;
+    let mut escaped = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == q {
+                quote = None;
+            }
+            continue;
+        }
+        if b == b'\'' || b == b'"' {
+            quote = Some(b);
+            continue;
+        }
+        if b != b'[' {
+            continue;
+        }
+        let prev = code[..i].trim_end().bytes().last();
+        let mut depth = 0usize;
+        let close = bytes[i..].iter().position(|&c| {
+            match c {
+                b'[' => depth += 1,
+                b']' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        });
+        let Some(close) = close.map(|c| i + c) else {
+            return Some("it has a bracket that is not closed".to_owned());
+        };
+        let index = code[i + 1..close].trim();
+        let member = prev.is_some_and(|p| p.is_ascii_alphanumeric() || b")]}'\"`._$".contains(&p));
+        let numeric = !index.is_empty() && index.bytes().all(|c| c.is_ascii_digit());
+        if member && !numeric {
+            return Some(format!(
+                "it reaches a member by a name computed at run time (`[{index}]`)"
+            ));
+        }
+        let key = matches!(prev, Some(b'{' | b','))
+            && matches!(
+                code[close + 1..].trim_start().bytes().next(),
+                Some(b':' | b'(')
+            );
+        if key {
+            return Some("it names a property computed at run time".to_owned());
+        }
+    }
+    None
+}
+
 fn node(code: &str) -> Option<String> {
+    if let Some(why) = node_computed_access(code) {
+        return Some(why);
+    }
     for (id, at) in identifiers(code) {
-        if NODE_UNSAFE.contains(&id) {
+        if NODE_UNSAFE.contains(&id)
+            || id.starts_with("__") && !matches!(id, "__dirname" | "__filename")
+        {
             return Some(format!("it uses `{id}`"));
         }
-        if id == "require"
-            || id == "process" && code[at..].trim_start().starts_with(".getBuiltinModule")
-        {
+        if id == "process" {
+            let attr = next_is(code, at, '.').and_then(|p| ident_at(code, p));
+            if !attr.is_some_and(|(a, _)| NODE_PROCESS_ATTRS.contains(&a))
+                && !code[..at - id.len()].trim_end().ends_with('.')
+            {
+                return Some("it uses `process` other than by a known attribute".to_owned());
+            }
+        }
+        if id == "require" {
             let arg = call_args(code, at)
                 .and_then(|a| (a.len() == 1).then(|| a[0].clone()))
                 .and_then(|a| string_literal(&a).map(str::to_owned));
@@ -508,10 +1602,42 @@ fn node(code: &str) -> Option<String> {
 
 /// Perl functions that write, delete, run programs or code built at run time.
 const PERL_UNSAFE: &[&str] = &[
-    "open", "sysopen", "system", "exec", "qx", "readpipe", "unlink", "rename", "mkdir", "rmdir",
-    "eval", "do", "require", "use", "symlink", "link", "chmod", "chown", "truncate", "utime",
-    "fork", "syscall", "kill", "dbmopen", "CORE", "pipe", "socket", "chdir", "chroot", "dump",
+    "open",
+    "sysopen",
+    "system",
+    "exec",
+    "qx",
+    "readpipe",
+    "unlink",
+    "rename",
+    "mkdir",
+    "rmdir",
+    "eval",
+    "do",
+    "require",
+    "use",
+    "symlink",
+    "link",
+    "chmod",
+    "chown",
+    "truncate",
+    "utime",
+    "fork",
+    "syscall",
+    "kill",
+    "dbmopen",
+    "CORE",
+    "pipe",
+    "socket",
+    "chdir",
+    "chroot",
+    "dump",
     "glob",
+    "can",
+    "goto",
+    "tie",
+    "DynaLoader",
+    "UNIVERSAL",
 ];
 
 /// Perl modules that reach none of that.
@@ -536,7 +1662,9 @@ fn perl(code: &str, modules: &[String]) -> Option<String> {
     if let Some(id) = uses(code, PERL_UNSAFE) {
         return Some(format!("it uses `{id}`"));
     }
-    for bad in ["`", "$^I", "&{", "&$", "*{", "\\&", "->$", "${^"] {
+    for bad in [
+        "`", "$^I", "&{", "&$", "*{", "\\&", "->$", "${^", "->(", "::{", "%::", "%{", "& $",
+    ] {
         if code.contains(bad) {
             return Some(format!("it uses `{bad}`"));
         }
@@ -601,6 +1729,29 @@ const RUBY_UNSAFE: &[&str] = &[
     "Tempfile",
     "Marshal",
     "ENV",
+    "to_sym",
+    "intern",
+    "to_proc",
+    "instance_method",
+    "public_method",
+    "singleton_method",
+    "define_singleton_method",
+    "method_missing",
+    "reopen",
+    "ARGF",
+    "inplace_mode",
+    "Gem",
+    "RubyVM",
+    "class",
+    "superclass",
+    "singleton_class",
+    "ancestors",
+    "constants",
+    "sysopen",
+    "Signal",
+    "BasicObject",
+    "Module",
+    "Class",
 ];
 
 fn ruby(code: &str, modules: &[String]) -> Option<String> {
@@ -613,7 +1764,7 @@ fn ruby(code: &str, modules: &[String]) -> Option<String> {
     if let Some(id) = uses(code, RUBY_UNSAFE) {
         return Some(format!("it uses `{id}`"));
     }
-    if code.contains('`') || code.contains("%x") {
+    if code.contains('`') || code.contains("%x") || code.contains("$-i") {
         return Some("it runs a command".to_owned());
     }
     None
@@ -680,6 +1831,27 @@ const PHP_SAFE: &[&str] = &[
     "n",
 ];
 
+/// Why PHP code may call a function named at run time, if it may: a backtick command, a call
+/// of a variable (`$f()`), of a string or of an expression's value (`("sys"."tem")()`).
+fn php_calls(code: &str) -> Option<String> {
+    if code.contains('`') {
+        return Some("it runs a command".to_owned());
+    }
+    for (i, _) in code.match_indices('(') {
+        let before = code[..i].trim_end();
+        let Some(prev) = before.chars().last() else {
+            continue;
+        };
+        let name = before.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        if matches!(prev, ')' | ']' | '}' | '\'' | '"')
+            || name.len() < before.len() && name.ends_with('$')
+        {
+            return Some("it calls a function named at run time".to_owned());
+        }
+    }
+    None
+}
+
 /// Lua names that only compute and print.
 const LUA_SAFE: &[&str] = &[
     "print", "string", "math", "table", "tostring", "tonumber", "type", "pairs", "ipairs",
@@ -742,7 +1914,7 @@ mod tests {
                 "python3",
                 &["-Ic", "import pathlib; pathlib.Path('x').write_text('y')"],
             ),
-            ("python3", &["-cimport os"]),
+            ("python3", &["-cimport os;os.system('id')"]),
             (
                 "node",
                 &[
@@ -787,6 +1959,94 @@ mod tests {
     }
 
     #[test]
+    fn names_reached_through_safe_modules_or_computed_members_are_unproven() {
+        for (p, args) in [
+            (
+                "python3",
+                &["-c", "import platform; platform.os.system('id')"][..],
+            ),
+            ("python3", &["-c", "import random; random._os.system('id')"]),
+            ("python3", &["-c", "import uuid\nuuid . os.system('id')"]),
+            (
+                "python3",
+                &["-c", "from platform import os; os.system('id')"],
+            ),
+            (
+                "python3",
+                &["-c", "from platform import *; os.system('id')"],
+            ),
+            ("python3", &["-c", "import json; json.decoder.re.sys"]),
+            ("python3", &["-c", "import platform as p; m=p; m.os"]),
+            (
+                "python3",
+                &[
+                    "-c",
+                    "import operator as o, platform as p; o.attrgetter('os')(p)",
+                ],
+            ),
+            (
+                "python3",
+                &["-c", "import sys; sys.modules['os'].system('id')"],
+            ),
+            ("python3", &["-c", "import os; os.system('id')"]),
+            (
+                "python3",
+                &["-c", "import os.path; os.path.os.system('id')"],
+            ),
+            (
+                "python3",
+                &["-c", "import dataclasses; dataclasses.inspect"],
+            ),
+            (
+                "python3",
+                &["-c", "import sys; sys.exc_info()[2].tb_frame.f_builtins"],
+            ),
+            (
+                "python3",
+                &["-c", "import sys; sys.settrace(lambda f,e,a: f)"],
+            ),
+            (
+                "node",
+                &["-e", "this['re'+'quire']('child_process').execSync('id')"],
+            ),
+            ("node", &["-e", "process['bin'+'ding']('spawn_sync')"]),
+            ("node", &["-e", "process.binding('spawn_sync')"]),
+            (
+                "node",
+                &["-e", "const {['bin'+'ding']: b} = process; b('x')"],
+            ),
+            ("node", &["-e", "const p = process; p.mainModule"]),
+            (
+                "node",
+                &["-e", "[]['con'+'structor']['con'+'structor']('return 1')()"],
+            ),
+            ("node", &["-e", "x?.[k]"]),
+            ("node", &["-e", "`${[][k]}`"]),
+            (
+                "node",
+                &["-e", "Object.getOwnPropertyDescriptor(o, k).value"],
+            ),
+            ("perl", &["-e", r#"&{"sys"."tem"}("id")"#]),
+            ("perl", &["-e", r#"$::{"sys"."tem"}"#]),
+            ("perl", &["-e", r#"main->can("x")->()"#]),
+            ("perl", &["-e", r#"$f="x"; $f->("id")"#]),
+            ("ruby", &["-e", "Kernel.send(:system, 'id')"]),
+            ("ruby", &["-e", "$stdout.class.write('x', 'y')"]),
+            ("ruby", &["-e", "'sys'.+('tem').to_sym.to_proc"]),
+            ("ruby", &["-e", "$stdout.reopen('x')"]),
+            ("ruby", &["-e", "%x{id}"]),
+            (
+                "php",
+                &["-r", r#"$n="\163\171\163\164\145\155"; $n("\151\144");"#],
+            ),
+            ("php", &["-r", r#"echo `\151\144`;"#]),
+            ("php", &["-r", r#"("\163ystem")("\151\144");"#]),
+        ] {
+            assert!(unproven(p, args), "{p} {args:?}");
+        }
+    }
+
+    #[test]
     fn plain_computations_and_prints_are_proven() {
         for (p, args) in [
             ("python3", &["-c", "print(1+1)"][..]),
@@ -809,6 +2069,34 @@ mod tests {
             ("ruby", &["-e", "puts RUBY_VERSION"]),
             ("php", &["-r", "echo PHP_VERSION;"]),
             ("lua", &["-e", "print(_VERSION)"]),
+            ("python3", &["-c", "import os; print(os.cpu_count())"]),
+            (
+                "python3",
+                &[
+                    "-c",
+                    "import os.path as p, sys; print(p.join(os.getcwd(), 'a'))",
+                ],
+            ),
+            (
+                "python3",
+                &["-c", "import os; print(os.path.exists('a'), os.sep)"],
+            ),
+            (
+                "python3",
+                &["-c", "from os import path; print(path.basename('a/b'))"],
+            ),
+            (
+                "python3",
+                &["-c", "from json import dumps; print(dumps([1]))"],
+            ),
+            (
+                "python3",
+                &["-c", "import platform; print(platform.system())"],
+            ),
+            ("node", &["-e", "const a=[1,2]; console.log(a[0], [3][0])"]),
+            ("node", &["-p", "process.platform + process.arch"]),
+            ("perl", &["-e", "print join(',', (1,2))"]),
+            ("php", &["-r", "echo max(1, strlen(PHP_OS));"]),
         ] {
             assert!(!unproven(p, args), "{p} {args:?}");
         }
