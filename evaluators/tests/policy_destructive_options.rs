@@ -303,3 +303,26 @@ async fn process_patterns_that_may_match_every_name_stop_every_process() {
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
+
+#[tokio::test]
+async fn zip_test_commands_are_code_only_known_when_they_run() {
+    let mut wrong = Vec::new();
+    for command in [
+        "zip -TT 'rm -rf ~' x.zip README.md",
+        "zip --unzip-command='rm -rf ~' x.zip README.md",
+        "zip --unz 'sh x' x.zip README.md",
+        "zip -T -TT id x.zip README.md",
+    ] {
+        let got = stance(command).await;
+        if !matches!(got, Some(Stance::HardDeny | Stance::RequireAsk)) {
+            wrong.push(format!("{command}: {got:?}"));
+        }
+    }
+    for command in ["zip -r x.zip src", "zip -T x.zip README.md"] {
+        let got = stance(command).await;
+        if matches!(got, Some(Stance::HardDeny | Stance::RequireAsk)) {
+            wrong.push(format!("{command}: {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}

@@ -739,6 +739,61 @@ pub(super) fn code_names(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     }
 }
 
+/// The command `zip` runs through a shell to test the archive it wrote (`zip -TT CMD`,
+/// `--unzip-command CMD`, any abbreviation `--unz…`): `sh -c CMD`, code not lowered here, so
+/// what it runs is only known when it runs.
+fn zip_test_command(args: &[Word]) -> Option<&Word> {
+    let mut it = args.iter();
+    while let Some(w) = it.next() {
+        let Some(t) = w.literal() else { continue };
+        if t == "--" {
+            return None;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            let name = long.split_once('=').map_or(long, |(n, _)| n);
+            if name.len() >= 3 && "unzip-command".starts_with(name) {
+                return if long.contains('=') {
+                    Some(w)
+                } else {
+                    it.next().or(Some(w))
+                };
+            }
+        } else if t.starts_with('-') && t[1..].contains("TT") {
+            return if t.ends_with("TT") {
+                it.next().or(Some(w))
+            } else {
+                Some(w)
+            };
+        }
+    }
+    None
+}
+
+/// `zip -TT CMD`: shell code run as `sh -c CMD` ([`zip_test_command`]), a binding ask as
+/// any code only known when it runs is.
+pub(super) fn zip_runs_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    if cmd.program().map(|p| p.rsplit('/').next().unwrap_or(p)) != Some("zip") {
+        return;
+    }
+    let Some(code) = zip_test_command(cmd.args()) else {
+        return;
+    };
+    let reason = format!(
+        "{} runs {} through a shell to test the archive: code not read here.",
+        quote(cmd),
+        code.literal().unwrap_or("a command built at run time")
+    );
+    let f = Finding::new(
+        Stance::RequireAsk,
+        SHELL_UNKNOWN_COMMAND,
+        Risk::Critical,
+        reason,
+    );
+    if !j.findings.contains(&f) {
+        j.findings.push(f);
+    }
+}
+
 /// Code given to an interpreter on its command line (`python3 -c`, `node -e`, `perl -e`,
 /// `ruby -e`, `php -r`, `lua -e`, …) that is not proven to write, delete and run nothing
 /// (see [`crate::programs::inline`]): what it reaches is only known when it runs, a binding
@@ -1564,6 +1619,29 @@ mod tests {
         assert!(archive_moves("zip", &words(&["--mov", "x.zip", "src"])));
         assert!(!archive_moves("zip", &words(&["--quiet", "x.zip", "src"])));
         assert!(!archive_moves("zip", &words(&["-r", "x.zip", "src"])));
+    }
+
+    #[test]
+    fn zip_runs_its_test_command_through_a_shell() {
+        let words = |t: &[&str]| t.iter().map(|w| Word::literal_text(*w)).collect::<Vec<_>>();
+        for args in [
+            &["-TT", "rm -rf ~", "x.zip", "a"][..],
+            &["-T", "-TT", "sh x", "x.zip", "a"],
+            &["--unzip-command", "id", "x.zip", "a"],
+            &["--unzip-command=id", "x.zip", "a"],
+            &["--unz", "id", "x.zip", "a"],
+            &["-qTT", "id", "x.zip", "a"],
+            &["x.zip", "a", "-TT", "id"],
+        ] {
+            assert!(zip_test_command(&words(args)).is_some(), "{args:?}");
+        }
+        for args in [
+            &["-T", "x.zip", "a"][..],
+            &["-r", "x.zip", "src"],
+            &["-u", "x.zip", "a"],
+        ] {
+            assert!(zip_test_command(&words(args)).is_none(), "{args:?}");
+        }
         assert!(archive_moves("7z", &words(&["a", "-sdel", "x.7z", "src"])));
         assert!(!archive_moves("7z", &words(&["a", "x.7z", "src"])));
         assert!(deletes_operands("/bin/rm") && deletes_operands("shred"));

@@ -423,6 +423,7 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let args = cmd.args();
     super::destructive::code_names(j, cmd);
     super::destructive::inline_code(j, cmd);
+    super::destructive::zip_runs_code(j, cmd);
     match program {
         "sudo" | "doas" | "su" | "sudoedit" | "pkexec" => {
             let reason = format!("{} runs with raised privileges.", quote(cmd));
