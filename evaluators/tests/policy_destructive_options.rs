@@ -326,3 +326,53 @@ async fn zip_test_commands_are_code_only_known_when_they_run() {
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
+
+#[tokio::test]
+async fn bus_calls_file_event_tables_and_valued_options_of_schedulers() {
+    let mut wrong = Vec::new();
+    for (command, expected) in [
+        (
+            "busctl --user call org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager EnableUnitFiles asbb 1 x.service false false",
+            Stance::HardDeny,
+        ),
+        (
+            "gdbus call --session --dest org.freedesktop.systemd1 --object-path /org/freedesktop/systemd1 --method org.freedesktop.systemd1.Manager.StartTransientUnit x",
+            Stance::HardDeny,
+        ),
+        (
+            "dbus-send --session --dest=org.freedesktop.systemd1 /org/freedesktop/systemd1 org.freedesktop.systemd1.Manager.LinkUnitFiles",
+            Stance::HardDeny,
+        ),
+        (
+            "busctl --user call org.example /x org.example.I M",
+            Stance::RequireAsk,
+        ),
+        ("busctl --user emit /x org.example.I S", Stance::RequireAsk),
+        (
+            "dbus-send --session --dest=org.x /x org.x.Y",
+            Stance::RequireAsk,
+        ),
+        ("incrontab job.txt", Stance::HardDeny),
+        ("incrontab -e", Stance::HardDeny),
+        ("anacron -t tab", Stance::HardDeny),
+        ("systemctl --user -p Id enable x", Stance::HardDeny),
+        ("systemctl --user --property Id enable x", Stance::HardDeny),
+    ] {
+        let got = stance(command).await;
+        if got != Some(expected) {
+            wrong.push(format!("{command}: {got:?}"));
+        }
+    }
+    for command in [
+        "systemctl --user -p Id show x",
+        "loginctl -p Linger show-user me",
+        "busctl --user list",
+        "incrontab -l",
+    ] {
+        let got = stance(command).await;
+        if matches!(got, Some(Stance::HardDeny | Stance::RequireAsk)) {
+            wrong.push(format!("{command}: {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+}

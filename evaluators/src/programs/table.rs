@@ -1316,7 +1316,71 @@ pub struct Scheduler {
     /// Its subcommands that only print (or, for a program without subcommands, the short
     /// options that make it only print or remove jobs). Any other subcommand is a binding ask.
     pub reads: &'static [&'static str],
+    /// Its options that take the next word as their value (a letter, or a long name without
+    /// its dashes: `systemctl -p Id show X`), so that the value is not read as the subcommand.
+    pub valued: &'static [&'static str],
 }
+
+/// Methods of the service manager's bus interface (`org.freedesktop.systemd1.Manager`) that
+/// install, enable or start code outside the session, as `systemctl enable` and `systemd-run`
+/// do: called with `busctl call`, `gdbus call` or `dbus-send`, they are the scheduler's.
+pub const SYSTEMD_SCHEDULING_METHODS: &[&str] = &[
+    "EnableUnitFiles",
+    "EnableUnitFilesWithFlags",
+    "ReenableUnitFiles",
+    "LinkUnitFiles",
+    "PresetUnitFiles",
+    "PresetUnitFilesWithMode",
+    "PresetAllUnitFiles",
+    "AddDependencyUnitFiles",
+    "RevertUnitFiles",
+    "UnmaskUnitFiles",
+    "SetDefaultTarget",
+    "StartTransientUnit",
+    "SetUnitProperties",
+    "SetEnvironment",
+    "UnsetAndSetEnvironment",
+    "BindMountUnit",
+    "MountImageUnit",
+    "EnqueueMarkedJobs",
+    "SetUserLinger",
+];
+
+/// Valued options shared by systemd's programs (`-H HOST`, `-M MACHINE`, `-p PROPERTY`, …).
+const SYSTEMD_VALUED: &[&str] = &[
+    "t",
+    "type",
+    "s",
+    "signal",
+    "H",
+    "host",
+    "M",
+    "machine",
+    "n",
+    "lines",
+    "o",
+    "output",
+    "p",
+    "property",
+    "P",
+    "state",
+    "kill-whom",
+    "kill-value",
+    "root",
+    "image",
+    "image-policy",
+    "what",
+    "timestamp",
+    "job-mode",
+    "preset-mode",
+    "message",
+    "boot-loader-entry",
+    "reboot-argument",
+    "drop-in",
+    "when",
+    "check-inhibitors",
+    "legend",
+];
 
 /// The programs that make code run later outside the session ([`Scheduler`]).
 pub const SCHEDULERS: &[Scheduler] = &[
@@ -1326,17 +1390,20 @@ pub const SCHEDULERS: &[Scheduler] = &[
         names: &["at"],
         schedules: &["*"],
         reads: &["l", "c", "r", "d", "V"],
+        valued: &["q", "f", "t"],
     },
     Scheduler {
         names: &["batch"],
         schedules: &["*"],
         reads: &["V"],
+        valued: &["q", "f"],
     },
     // A transient unit runs outside the session, however it is started.
     Scheduler {
         names: &["systemd-run"],
         schedules: &["*"],
         reads: &["h", "version"],
+        valued: &[],
     },
     Scheduler {
         names: &["systemctl"],
@@ -1379,6 +1446,7 @@ pub const SCHEDULERS: &[Scheduler] = &[
             "show-environment",
             "get-default",
         ],
+        valued: SYSTEMD_VALUED,
     },
     Scheduler {
         names: &["loginctl"],
@@ -1394,6 +1462,7 @@ pub const SCHEDULERS: &[Scheduler] = &[
             "seat-status",
             "show-seat",
         ],
+        valued: SYSTEMD_VALUED,
     },
     Scheduler {
         names: &["launchctl"],
@@ -1422,6 +1491,68 @@ pub const SCHEDULERS: &[Scheduler] = &[
             "error",
             "dumpstate",
         ],
+        valued: &[],
+    },
+    // `incrontab FILE` and `incrontab -e` install the user's table of commands run on file
+    // events, as `crontab FILE` does; `-l` lists it, `-d` reloads it.
+    Scheduler {
+        names: &["incrontab"],
+        schedules: &["*"],
+        reads: &[
+            "l", "list", "d", "reload", "r", "remove", "V", "version", "h", "help",
+        ],
+        valued: &["u", "user", "f", "config"],
+    },
+    // `anacron` runs the jobs of its table (`-t FILE`: a table of the caller's) now and later;
+    // `-T` only tests the table.
+    Scheduler {
+        names: &["anacron"],
+        schedules: &["*"],
+        reads: &["T", "V", "h"],
+        valued: &["t", "S"],
+    },
+    // D-Bus clients: a call or a signal reaches any service on the bus (the service manager
+    // among them: see [`SYSTEMD_SCHEDULING_METHODS`]), so every call is a binding ask unless
+    // it only lists, watches or reads.
+    Scheduler {
+        names: &["busctl"],
+        schedules: &[],
+        reads: &[
+            "list",
+            "status",
+            "monitor",
+            "capture",
+            "tree",
+            "introspect",
+            "get-property",
+            "help",
+        ],
+        valued: &[
+            "H", "host", "M", "machine", "address", "match", "size", "timeout",
+        ],
+    },
+    Scheduler {
+        names: &["gdbus"],
+        schedules: &[],
+        reads: &["introspect", "monitor", "wait", "help"],
+        valued: &[
+            "a",
+            "address",
+            "d",
+            "dest",
+            "o",
+            "object-path",
+            "m",
+            "method",
+            "t",
+            "timeout",
+        ],
+    },
+    Scheduler {
+        names: &["dbus-send"],
+        schedules: &[],
+        reads: &[],
+        valued: &[],
     },
 ];
 

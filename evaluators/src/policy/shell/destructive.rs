@@ -959,12 +959,56 @@ pub(super) fn schedules(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         });
         (!reads, reads)
     } else {
-        // The subcommand: the first word that is not an option (an option's value read as the
-        // subcommand is unknown, an ask).
-        let verb = args
-            .iter()
-            .find(|w| w.literal().is_none_or(|t| !t.starts_with('-')));
+        // The subcommand: the first word that is neither an option nor the value of one of
+        // its valued options (`systemctl -p Id show X`); a value of an option not known read
+        // as the subcommand is unknown, an ask.
+        let mut verb = None;
+        let mut i = 0;
+        while let Some(w) = args.get(i) {
+            i += 1;
+            let Some(t) = w.literal() else {
+                verb = Some(w);
+                break;
+            };
+            if t == "--" {
+                verb = args.get(i);
+                break;
+            }
+            if !t.starts_with('-') || t == "-" {
+                verb = Some(w);
+                break;
+            }
+            let takes_value = match t.strip_prefix("--") {
+                Some(long) => !long.contains('=') && scheduler.valued.contains(&long),
+                None => t[1..]
+                    .char_indices()
+                    .find(|&(_, c)| {
+                        scheduler
+                            .valued
+                            .iter()
+                            .any(|v| v.len() == 1 && v.starts_with(c))
+                    })
+                    .is_some_and(|(k, c)| k + c.len_utf8() == t.len() - 1),
+            };
+            if takes_value {
+                i += 1;
+            }
+        }
+        // A call of the service manager's methods that install or start code
+        // (`busctl call … EnableUnitFiles`, `gdbus call … --method ….StartTransientUnit`).
+        let calls_scheduler = args.iter().any(|w| {
+            w.literal().is_none_or(|t| {
+                crate::programs::table::SYSTEMD_SCHEDULING_METHODS
+                    .iter()
+                    .any(|m| t.contains(m))
+            })
+        }) && scheduler.schedules.is_empty()
+            && args.iter().any(|w| {
+                w.literal()
+                    .is_some_and(|t| t.contains("systemd1") || t.contains("login1"))
+            });
         match verb.map(Word::literal) {
+            _ if calls_scheduler => (true, false),
             None => (false, true),
             Some(Some(v)) if scheduler.reads.contains(&v) => (false, true),
             Some(Some(v)) => (scheduler.schedules.contains(&v), false),
