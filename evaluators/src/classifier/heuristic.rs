@@ -424,8 +424,9 @@ fn read_above(root: &std::path::Path, script: &shell::Script) -> Option<String> 
 /// from elsewhere, in words (see [`crate::programs::build_config::user_runs_programs`]:
 /// `~/.cargo/config.toml`, `~/.npmrc`, `~/.mavenrc`, Gradle's init scripts, …); `None` when
 /// there is none.
-fn read_from_home(home: &std::path::Path) -> Option<String> {
-    crate::programs::build_config::user_runs_programs(home).map(|name| {
+fn read_from_home(home: &std::path::Path, script: &shell::Script) -> Option<String> {
+    let programs: Vec<&str> = script.leaves().filter_map(|(_, c)| c.program()).collect();
+    crate::programs::build_config::user_runs_programs(home, &programs).map(|name| {
         format!("`~/{name}`, the user's configuration, may name a program the build runs")
     })
 }
@@ -2131,7 +2132,7 @@ impl Classifier for HeuristicClassifier {
                         s,
                     )
                 })
-                .or_else(|| self.policy.home_dir().and_then(read_from_home))
+                .or_else(|| self.policy.home_dir().and_then(|h| read_from_home(h, s)))
                 .or_else(|| super::build_env::steering(&self.environment))
                 .or_else(|| go_code_outside(&review.context.workspace_root, s))
         });

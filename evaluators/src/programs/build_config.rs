@@ -126,13 +126,19 @@ fn package_manager_from_url(text: &str) -> bool {
 /// The first file in `dir` that configures a tool to run a program from elsewhere, as the path
 /// from `dir`; a file that cannot be read counts.
 pub(crate) fn runs_programs(dir: &Path) -> Option<&'static str> {
+    runs_programs_read(dir, &|_| true)
+}
+
+/// [`runs_programs`] among the files for which `counts` holds.
+fn runs_programs_read(dir: &Path, counts: &dyn Fn(&str) -> bool) -> Option<&'static str> {
     if let Some(name) = ALWAYS
         .iter()
+        .filter(|n| counts(n))
         .find(|n| std::fs::symlink_metadata(dir.join(n)).is_ok())
     {
         return Some(name);
     }
-    for (name, code_keys) in KEYED {
+    for (name, code_keys) in KEYED.iter().filter(|(n, _)| counts(n)) {
         let path = dir.join(name);
         if std::fs::symlink_metadata(&path).is_err() {
             continue;
@@ -154,7 +160,8 @@ pub(crate) fn runs_programs(dir: &Path) -> Option<&'static str> {
         return Some("gradle.properties");
     }
     let package = dir.join("package.json");
-    if std::fs::symlink_metadata(&package).is_ok()
+    if counts("package.json")
+        && std::fs::symlink_metadata(&package).is_ok()
         && read(&package).is_none_or(|t| package_manager_from_url(&t))
     {
         return Some("package.json");
@@ -180,12 +187,39 @@ const USER_FILES: &[&str] = &[
     ".config/mypy/config",
 ];
 
-/// The first file in the home directory `home` that configures a build tool to run a program
-/// from elsewhere, as the path from `home`; a file that cannot be read counts.
-pub(crate) fn user_runs_programs(home: &Path) -> Option<&'static str> {
-    runs_programs(home).or_else(|| {
+/// Configuration files in a person's home directory that only the Node package managers and
+/// the helpers they run read (`~/.npmrc`'s `nodedir=`, `script-shell=`; Yarn's and bun's
+/// settings), and those programs. Another build reaches them only through the workspace's own
+/// code running one of these, which the build runs anyway.
+const NODE_PACKAGE_FILES: &[&str] = &[
+    ".npmrc",
+    ".yarnrc",
+    ".yarnrc.yml",
+    "bunfig.toml",
+    ".bunfig.toml",
+    ".config/.bunfig.toml",
+    "package.json",
+];
+
+/// The programs that read [`NODE_PACKAGE_FILES`].
+const NODE_PACKAGE_PROGRAMS: &[&str] = &[
+    "npm", "npx", "pnpm", "pnpx", "yarn", "yarnpkg", "bun", "bunx", "node-gyp", "corepack", "node",
+];
+
+/// The first file in the home directory `home` that configures a build run by `programs` (the
+/// programs of the command) to run a program from elsewhere, as the path from `home`; a file
+/// that cannot be read counts. The Node package managers' files count only for a command
+/// that runs one of them.
+pub(crate) fn user_runs_programs(home: &Path, programs: &[&str]) -> Option<&'static str> {
+    let node = programs.iter().any(|p| {
+        let base = p.rsplit('/').next().unwrap_or(p);
+        NODE_PACKAGE_PROGRAMS.contains(&base)
+    });
+    let counts = |name: &str| node || !NODE_PACKAGE_FILES.contains(&name);
+    runs_programs_read(home, &counts).or_else(|| {
         USER_FILES
             .iter()
+            .filter(|n| counts(n))
             .find(|n| std::fs::symlink_metadata(home.join(n)).is_ok())
             .copied()
     })
@@ -519,6 +553,37 @@ fn read(path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn node_package_files_in_home_count_only_for_node_package_builds() {
+        let home = tempfile::tempdir().expect("dir");
+        std::fs::write(home.path().join(".npmrc"), "nodedir=/opt/node\n").expect("write");
+        for p in [
+            "npm",
+            "npx",
+            "pnpm",
+            "yarn",
+            "bun",
+            "node-gyp",
+            "/usr/bin/npm",
+        ] {
+            assert_eq!(
+                user_runs_programs(home.path(), &["cd", p]),
+                Some(".npmrc"),
+                "{p}"
+            );
+        }
+        for p in ["cargo", "pytest", "go", "make"] {
+            assert_eq!(user_runs_programs(home.path(), &[p]), None, "{p}");
+        }
+        // Files every build tool reads still count for every build.
+        std::fs::create_dir(home.path().join(".cargo")).expect("dir");
+        std::fs::write(home.path().join(".cargo/config.toml"), "").expect("write");
+        assert_eq!(
+            user_runs_programs(home.path(), &["go"]),
+            Some(".cargo/config.toml")
+        );
+    }
 
     #[test]
     fn keyed_files_name_programs_by_code_keys_and_places_outside() {
