@@ -403,3 +403,41 @@ async fn abbreviated_options_that_print_configuration_are_read_in_full() {
     )
     .await;
 }
+
+/// Configuration given for one run that makes `git push` mirror or force (a remote's
+/// `mirror`, a `+` refspec in its `push`, `push.default=mirror`?) is the deny of the push
+/// options that do the same.
+#[tokio::test]
+async fn configuration_that_makes_a_push_force_or_mirror_is_the_force_push_deny() {
+    use Stance::{DefaultAsk, HardDeny};
+    stances(
+        false,
+        true,
+        &[
+            ("git -c remote.origin.mirror=true push origin", HardDeny),
+            ("git -c remote.origin.mirror push", HardDeny),
+            ("git -c Remote.origin.Mirror=yes push origin", HardDeny),
+            (
+                "git -c remote.origin.push=+refs/heads/*:refs/heads/* push origin",
+                HardDeny,
+            ),
+            ("git -c remote.origin.push=:refs/heads/main push origin", HardDeny),
+            ("git -c remote.origin.prune=true push --all origin", DefaultAsk),
+            (
+                "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.mirror GIT_CONFIG_VALUE_0=true git push origin",
+                HardDeny,
+            ),
+            (
+                "env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.push GIT_CONFIG_VALUE_0=+main:main git push",
+                HardDeny,
+            ),
+            ("git --config-env=remote.origin.push=V push origin", HardDeny),
+            ("git -c \"$K\" push origin", HardDeny),
+            ("GIT_CONFIG_PARAMETERS=\"'remote.origin.mirror'='true'\" git push", HardDeny),
+            ("git -c remote.origin.mirror=false push origin main", DefaultAsk),
+            ("git -c push.autoSetupRemote=true push origin main", DefaultAsk),
+            ("git -c color.ui=always push origin main", DefaultAsk),
+        ],
+    )
+    .await;
+}

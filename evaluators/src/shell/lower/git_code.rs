@@ -71,6 +71,9 @@ enum Setting {
     Alias(String, Option<String>),
     /// Code git runs.
     Code(Code),
+    /// A setting that makes `git push` force or mirror: a remote's `mirror`, a `push`
+    /// refspec that forces (`+`) or deletes (`:`), or a key or value only known when it runs.
+    ForcesPush,
 }
 
 /// Keys (lower case, `*` one subsection) whose value git runs through a shell, or runs as a
@@ -155,6 +158,9 @@ fn key_is(key: &str, pattern: &str) -> bool {
 /// (a subsection is not, but no pattern here names one).
 fn setting(key: &str, value: Option<&str>) -> Option<Setting> {
     let key = key.to_ascii_lowercase();
+    if forces_push(&key, value) {
+        return Some(Setting::ForcesPush);
+    }
     if let Some(name) = key.strip_prefix("alias.") {
         return Some(Setting::Alias(name.to_owned(), value.map(str::to_owned)));
     }
@@ -195,6 +201,30 @@ fn setting(key: &str, value: Option<&str>) -> Option<Setting> {
     Some(Setting::Code(Code::Text(code)))
 }
 
+/// Whether setting `key` (lower case) to `value` (`None`: only known when it runs) makes
+/// `git push` mirror the remote or force or delete its branches.
+fn forces_push(key: &str, value: Option<&str>) -> bool {
+    let Some(rest) = key.strip_prefix("remote.") else {
+        return false;
+    };
+    if rest.ends_with(".mirror") {
+        let off = value.is_some_and(|v| {
+            matches!(
+                v.to_ascii_lowercase().as_str(),
+                "false" | "no" | "off" | "0"
+            )
+        });
+        return !off;
+    }
+    rest.ends_with(".push") && value.is_none_or(|v| v.starts_with(['+', ':']))
+}
+
+/// Settings only known when they run: any code, any alias, a push that mirrors.
+fn unknown(found: &mut Vec<Setting>) {
+    found.push(Setting::Code(Code::Dynamic));
+    found.push(Setting::ForcesPush);
+}
+
 /// A `KEY=VALUE` pair of `-c` (a key alone is `true`).
 fn pair(text: &str) -> Option<Setting> {
     match text.split_once('=') {
@@ -217,13 +247,13 @@ fn environment_settings(env: &Environment, found: &mut Vec<Setting>) {
             .map(|(_, v)| v.clone())
     };
     if get("GIT_CONFIG_PARAMETERS").is_some() {
-        found.push(Setting::Code(Code::Dynamic));
+        unknown(found);
     }
     let Some(count) = get("GIT_CONFIG_COUNT") else {
         return;
     };
     let Some(count) = count.and_then(|c| c.trim().parse::<usize>().ok()) else {
-        found.push(Setting::Code(Code::Dynamic));
+        unknown(found);
         return;
     };
     for n in 0..count.min(64) {
@@ -235,12 +265,12 @@ fn environment_settings(env: &Environment, found: &mut Vec<Setting>) {
                 };
                 found.extend(setting(&key, v.as_deref()));
             }
-            Some(None) => found.push(Setting::Code(Code::Dynamic)),
+            Some(None) => unknown(found),
             None => {}
         }
     }
     if count > 64 {
-        found.push(Setting::Code(Code::Dynamic));
+        unknown(found);
     }
 }
 
@@ -260,7 +290,7 @@ fn settings(cmd: &SimpleCommand, env: &Environment) -> (Vec<Setting>, Option<usi
             break;
         }
         let Some(span) = crate::programs::global_option_span(t) else {
-            found.push(Setting::Code(Code::Dynamic));
+            unknown(&mut found);
             return (found, None);
         };
         let value = if span == 2 {
@@ -275,7 +305,7 @@ fn settings(cmd: &SimpleCommand, env: &Environment) -> (Vec<Setting>, Option<usi
             ("--config-env", Some(Some(text))) => {
                 found.extend(setting(text.split_once('=').map_or(text, |(k, _)| k), None));
             }
-            ("-c" | "--config-env", Some(None)) => found.push(Setting::Code(Code::Dynamic)),
+            ("-c" | "--config-env", Some(None)) => unknown(&mut found),
             _ => {}
         }
         i += span;
@@ -302,10 +332,12 @@ fn codes(cmd: &SimpleCommand, env: &Environment) -> Vec<Code> {
     let (settings, start) = settings(cmd, env);
     let mut found = Vec::new();
     let mut aliases: Vec<(String, Option<String>)> = Vec::new();
+    let mut forced = false;
     for s in settings {
         match s {
             Setting::Code(code) => found.push(code),
             Setting::Alias(name, def) => aliases.push((name, def)),
+            Setting::ForcesPush => forced = true,
         }
     }
     let Some(i) = start else {
@@ -351,6 +383,15 @@ fn codes(cmd: &SimpleCommand, env: &Environment) -> Vec<Code> {
     }
     let name = name.as_str();
     let rest = words.as_slice();
+    // The git command an alias stands for is judged as that command; a push the settings
+    // make force or mirror as `git push --force`.
+    let tail = quoted(rest).unwrap_or_default();
+    if forced && name == "push" {
+        found.push(Code::Text(format!("git push --force {tail}")));
+    } else if depth > 0 {
+        let sub = quoted(&[Word::literal_text(name)]).unwrap_or_default();
+        found.push(Code::Text(format!("git {sub} {tail}")));
+    }
     let dashdash = rest
         .iter()
         .position(|w| w.literal() == Some("--"))
@@ -723,6 +764,39 @@ mod tests {
     }
 
     #[test]
+    fn settings_that_make_a_push_force_are_a_forced_push() {
+        for code in [
+            "git -c remote.origin.mirror=true push origin",
+            "git -c remote.origin.mirror push",
+            "git -c Remote.origin.MIRROR=yes push",
+            "git -c remote.origin.push=+main:main push",
+            "git -c remote.origin.push=:main push",
+            "git --config-env=remote.origin.push=V push",
+            "git -c \"$K\" push",
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.o.mirror GIT_CONFIG_VALUE_0=1 git push",
+        ] {
+            let inner = inner(code);
+            assert!(
+                inner.iter().any(|c| c.starts_with("git push --force")),
+                "{code}: {inner:?}"
+            );
+        }
+        for code in [
+            "git -c remote.origin.mirror=false push",
+            "git -c remote.origin.push=main:main push",
+            "git -c remote.origin.mirror=true fetch",
+        ] {
+            assert!(inner(code).is_empty(), "{code}: {:?}", inner(code));
+        }
+        // An alias standing for a git command is judged as that command.
+        assert_eq!(inner("git -c alias.x=log x"), ["git 'log'"]);
+        assert_eq!(
+            inner("git -c alias.p='push --mirror' p origin"),
+            ["git 'push' '--mirror' 'origin'"]
+        );
+    }
+
+    #[test]
     fn gits_dashed_programs_are_also_its_subcommands() {
         assert_eq!(
             inner("git-credential-store get"),
@@ -750,7 +824,6 @@ mod tests {
             "git push -u origin feature",
             "git submodule update --init",
             "git bisect start",
-            "git -c alias.x=log x",
             "git commit -m 'cat .env'",
         ] {
             assert!(inner(code).is_empty(), "{code}");
