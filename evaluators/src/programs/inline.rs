@@ -551,10 +551,8 @@ const PYTHON_MODULE_ATTRS: &[(&str, &[&str])] = &[
             "decodebytes",
             "encode",
             "encodebytes",
-            "main",
             "standard_b64decode",
             "standard_b64encode",
-            "test",
             "urlsafe_b64decode",
             "urlsafe_b64encode",
         ],
@@ -624,7 +622,6 @@ const PYTHON_MODULE_ATTRS: &[(&str, &[&str])] = &[
     (
         "string",
         &[
-            "Formatter",
             "Template",
             "ascii_letters",
             "ascii_lowercase",
@@ -968,7 +965,6 @@ const PYTHON_MODULE_ATTRS: &[(&str, &[&str])] = &[
             "formatstring",
             "isleap",
             "leapdays",
-            "main",
             "mdays",
             "month",
             "month_abbr",
