@@ -2002,6 +2002,20 @@ mod tests {
                 &["-c", "import sys; sys.settrace(lambda f,e,a: f)"],
             ),
             (
+                "python3",
+                &[
+                    "-c",
+                    "import string; string.Formatter().get_field('0', [1], {})",
+                ],
+            ),
+            (
+                "python3",
+                &[
+                    "-c",
+                    "import base64, sys; sys.argv[1:] = ['f']; base64.main()",
+                ],
+            ),
+            (
                 "node",
                 &["-e", "this['re'+'quire']('child_process').execSync('id')"],
             ),
