@@ -373,27 +373,76 @@ pub(super) fn dd(j: &mut Judge<'_>, cmd: &SimpleCommand) {
 
 /// Whether a process-name pattern of `pkill`/`killall -r` (an extended regular expression,
 /// matched anywhere in the name) may match every name. Only a pattern proven to need a
-/// character of its own is specific: literal characters, `.` and bracket expressions, with
-/// `^`/`$` anchors; nothing in it but regex syntax (`.`, `^`, `''`, `[a-z]`) matches every
-/// name, and any other regex syntax (`a*`, `x?`, `x|.`, `zzz|`, `(a)`, `\w`, `a{0}`) may
-/// match the empty string, so it is not proven to choose only some processes.
+/// character of its own is specific: a literal character (or an escaped punctuation mark) that
+/// no `*`, `?` or `{0,…}` makes optional, outside any alternation or group (`node.*server`
+/// needs `node`). Nothing in it but regex syntax (`.`, `^`, `''`, `[a-z]`, `\w`) matches every
+/// name, and a pattern whose every literal is optional (`a*`, `x?`, `a{0}`) or that holds an
+/// alternation or a group (`x|.`, `zzz|`, `(a)`) may match the empty string, so it is not
+/// proven to choose only some processes; neither is one this reading does not follow.
 fn matches_every_name(pattern: &str) -> bool {
-    let mut depth = 0;
-    let mut literal = false;
-    let last = pattern.chars().count().saturating_sub(1);
-    for (i, c) in pattern.chars().enumerate() {
-        match c {
-            '[' if depth == 0 => depth += 1,
-            ']' if depth > 0 => depth -= 1,
-            _ if depth > 0 => {}
-            '^' if i == 0 => {}
-            '$' if i == last => {}
-            '.' => {}
-            '*' | '?' | '+' | '|' | '(' | ')' | '{' | '}' | '\\' | '^' | '$' => return true,
-            _ => literal = true,
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut required = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let (literal, next) = match chars[i] {
+            '|' | '(' | ')' | '*' | '?' | '+' | '{' | '}' => return true,
+            '[' => {
+                let mut j = i + 1;
+                if chars.get(j) == Some(&'^') {
+                    j += 1;
+                }
+                if chars.get(j) == Some(&']') {
+                    j += 1;
+                }
+                while j < chars.len() && chars[j] != ']' {
+                    j += 1;
+                }
+                if j >= chars.len() {
+                    return true;
+                }
+                (false, j + 1)
+            }
+            '\\' => match chars.get(i + 1) {
+                Some(c) if c.is_ascii_punctuation() => (true, i + 2),
+                Some(_) => (false, i + 2),
+                None => return true,
+            },
+            '.' | '^' | '$' => (false, i + 1),
+            _ => (true, i + 1),
+        };
+        let mut k = next;
+        let mut optional = false;
+        while let Some(&q) = chars.get(k) {
+            match q {
+                '*' | '?' => optional = true,
+                '+' => {}
+                '{' => {
+                    let Some(close) = chars[k..].iter().position(|&c| c == '}') else {
+                        return true;
+                    };
+                    let inner: String = chars[k + 1..k + close].iter().collect();
+                    match inner
+                        .split(',')
+                        .next()
+                        .map(str::trim)
+                        .map(str::parse::<u32>)
+                    {
+                        Some(Ok(min)) if min > 0 => {}
+                        Some(Ok(_)) => optional = true,
+                        _ => return true,
+                    }
+                    k += close;
+                }
+                _ => break,
+            }
+            k += 1;
         }
+        if literal && !optional {
+            required = true;
+        }
+        i = k;
     }
-    depth > 0 || !literal
+    !required
 }
 
 /// `kill -9 -1`, `killall5`, `pkill .`, `killall -r .`, `pkill 'a*'` (a pattern that may
@@ -1638,7 +1687,7 @@ mod tests {
     fn patterns_of_only_regex_syntax_match_every_process_name() {
         for every in [
             ".", ".*", "^", "", "^.*$", "[a-z]", "(.)", "a*", "x|.", "zzz|", "x?", "(a)", "a{0}",
-            "\\w", "node|", "^$", "x[",
+            "\\w", "node|", "^$", "x[", "x{0,3}", "a*b?", "\\", "x{", ".+",
         ] {
             assert!(matches_every_name(every), "{every:?}");
         }
@@ -1650,6 +1699,11 @@ mod tests {
             "my-app",
             "node server.js",
             "my app",
+            "node.*server",
+            "no+de",
+            "x{2}",
+            "a\\.out",
+            "^python3? manage",
         ] {
             assert!(!matches_every_name(some), "{some:?}");
         }
