@@ -51,15 +51,11 @@ const NETWORK: &[&str] = &["fetch", "pull", "clone", "ls-remote", "remote-update
 /// Subcommands that discard work in the tree.
 const DISCARDING: &[&str] = &["reset", "clean", "restore", "checkout", "stash"];
 
-/// Options of `git` itself that take the next word.
-pub(super) const GLOBAL_WITH_VALUE: &[&str] = &[
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--exec-path",
-];
+/// How many words git's own option `t` spans, itself and its value (one for an option git
+/// does not know).
+pub(super) fn global_span(t: &str) -> usize {
+    crate::programs::global_option_span(t).unwrap_or(1)
+}
 
 pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let canonical = options::canonical(cmd);
@@ -96,11 +92,14 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                 Risk::High,
             );
         }
-        i += if GLOBAL_WITH_VALUE.contains(&text) {
-            2
-        } else {
-            1
-        };
+        if crate::programs::global_option_span(text).is_none() {
+            return j.unknown(
+                cmd,
+                "takes an option of git's own it does not know",
+                Risk::High,
+            );
+        }
+        i += global_span(text);
     }
     let Some(sub) = args.get(i) else {
         return j.read_only(cmd);
@@ -390,11 +389,7 @@ pub(super) fn reads_objects(cmd: &SimpleCommand) -> bool {
                 .any(|w| w.literal().is_none_or(|t| t.starts_with("--with-tree")));
             return !NO_CONTENTS.contains(&text) || (text == "ls-files" && with_tree);
         }
-        i += if GLOBAL_WITH_VALUE.contains(&text) {
-            2
-        } else {
-            1
-        };
+        i += global_span(text);
     }
     // No subcommand (`git --version`), or one only known when it runs.
     args.get(i).is_some()

@@ -90,11 +90,7 @@ pub(super) fn split(cmd: &SimpleCommand) -> Git<'_> {
         if !text.starts_with('-') {
             break;
         }
-        i += if super::git::GLOBAL_WITH_VALUE.contains(&text) || text == "--config-env" {
-            2
-        } else {
-            1
-        };
+        i += super::git::global_span(text);
     }
     let at = i.min(args.len());
     Git {

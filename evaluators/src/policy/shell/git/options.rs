@@ -141,18 +141,6 @@ const SUBCOMMANDS: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// git's own options that take the next word (it reads them by their full names only).
-const GLOBAL_WITH_VALUE: &[&str] = &[
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--exec-path",
-    "--config-env",
-    "--super-prefix",
-];
-
 /// Every long name of `spec`, negations written out, with whether it takes a value that may
 /// be the next word.
 fn names(spec: &str) -> Vec<(String, bool)> {
@@ -190,7 +178,7 @@ pub(super) fn canonical_words(words: &mut [Word]) {
         if !t.starts_with('-') {
             break;
         }
-        i += if GLOBAL_WITH_VALUE.contains(&t) { 2 } else { 1 };
+        i += super::global_span(t);
     }
     let Some(sub) = words.get(i).and_then(Word::literal) else {
         return;
@@ -305,6 +293,10 @@ mod tests {
             "git stash push --include-untracked"
         );
         assert_eq!(canon("git -C d push --mirr"), "git -C d push --mirror");
+        assert_eq!(
+            canon("git --attr-source HEAD push --mirr"),
+            "git --attr-source HEAD push --mirror"
+        );
         assert_eq!(canon("git config --get-r ."), "git config --get-regexp .");
         assert_eq!(
             canon("git config --get-u x y"),
