@@ -598,6 +598,26 @@ impl Lowering<'_> {
             env = mine;
             at = c.parent;
         }
+        // Settings exported by an earlier command of the script are only known when it runs.
+        let exported = self.script.commands[..index].iter().any(|c| {
+            matches!(
+                c.program(),
+                Some("export" | "declare" | "typeset" | "readonly" | "local")
+            ) && c.args().iter().any(|w| {
+                w.literal().is_none_or(|t| {
+                    [
+                        "GIT_CONFIG_COUNT",
+                        "GIT_CONFIG_PARAMETERS",
+                        "GIT_CONFIG_KEY_",
+                    ]
+                    .iter()
+                    .any(|v| t.starts_with(v))
+                })
+            })
+        });
+        if exported {
+            env.push(("GIT_CONFIG_PARAMETERS".to_owned(), None));
+        }
         for code in codes(&outer, &env) {
             match code {
                 Code::Text(text) => {
@@ -737,6 +757,7 @@ mod tests {
             "git -c core.hooksPath=h commit",
             "GIT_CONFIG_COUNT=\"$N\" git log",
             "git grep -O x",
+            "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!id'; git x",
         ] {
             assert!(dynamic(code), "{code}");
         }
