@@ -122,7 +122,9 @@ pub struct SimpleCommand {
     pub assignment_values: Vec<Option<String>>,
     /// The directory it runs in.
     pub cwd: WorkingDir,
-    /// The wrapper (`sudo`, `env`, `bash -c`, …) this command was unwrapped from.
+    /// The wrapper (`sudo`, `env`, `bash -c`, …) this command was unwrapped from, or the git
+    /// command that runs it (code git runs from its configuration or options, `git NAME` for a
+    /// program named `git-NAME`); a git command stays a command judged itself, not a wrapper.
     pub parent: Option<usize>,
     /// Whether this command is a wrapper whose inner commands follow in the script.
     pub wraps: bool,
