@@ -8,7 +8,7 @@ use super::judge::{Judge, Target, positional};
 use super::programs::DOWNLOADERS;
 use crate::paths::Place;
 use crate::policy::codes::{FILESYSTEM_PROTECTED_CONFIG, SHELL_DESTRUCTIVE, SHELL_UNKNOWN_COMMAND};
-use crate::policy::finding::{Finding, quote};
+use crate::policy::finding::quote;
 use crate::shell::{INTERPRETERS, SimpleCommand, Word, WorkingDir};
 
 /// Programs that delete or destroy the files they are given, one by one: run on every file a
@@ -182,15 +182,12 @@ pub(super) fn dynamic_tree(j: &mut Judge<'_>, cmd: &SimpleCommand, word: &Word) 
         quote(cmd),
         word.raw
     );
-    let f = Finding::new(
+    j.add_once(
         Stance::RequireAsk,
         SHELL_DESTRUCTIVE,
         Risk::Critical,
         reason,
     );
-    if !j.findings.contains(&f) {
-        j.findings.push(f);
-    }
 }
 
 /// Why a command whose program is only known when it runs (`$(echo rm) -rf /`, `$a -rf ~`)
@@ -832,15 +829,12 @@ pub(super) fn zip_runs_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         quote(cmd),
         code.literal().unwrap_or("a command built at run time")
     );
-    let f = Finding::new(
+    j.add_once(
         Stance::RequireAsk,
         SHELL_UNKNOWN_COMMAND,
         Risk::Critical,
         reason,
     );
-    if !j.findings.contains(&f) {
-        j.findings.push(f);
-    }
 }
 
 /// Code given to an interpreter on its command line (`python3 -c`, `node -e`, `perl -e`,
@@ -859,15 +853,12 @@ pub(super) fn inline_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             "{} runs code that may write, delete or run programs: {why}.",
             quote(cmd)
         );
-        let f = Finding::new(
+        j.add_once(
             Stance::RequireAsk,
             SHELL_UNKNOWN_COMMAND,
             Risk::High,
             reason,
         );
-        if !j.findings.contains(&f) {
-            j.findings.push(f);
-        }
     }
 }
 
@@ -1080,10 +1071,7 @@ pub(super) fn schedules(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             "{} may make code run later or change services outside this session.",
             quote(cmd)
         );
-        let f = Finding::new(Stance::RequireAsk, SHELL_DESTRUCTIVE, Risk::High, reason);
-        if !j.findings.contains(&f) {
-            j.findings.push(f);
-        }
+        j.add_once(Stance::RequireAsk, SHELL_DESTRUCTIVE, Risk::High, reason);
     }
     // What it reads is judged as any command's is (an unmodeled one is open).
     j.read_only(cmd);
@@ -1564,15 +1552,12 @@ pub(super) fn runs_downloaded_file(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             "{} runs a file that an earlier download may have written, code from the network.",
             quote(cmd)
         );
-        let f = Finding::new(
+        j.add_once(
             Stance::RequireAsk,
             SHELL_DESTRUCTIVE,
             Risk::Critical,
             reason,
         );
-        if !j.findings.contains(&f) {
-            j.findings.push(f);
-        }
     }
 }
 
@@ -1632,15 +1617,12 @@ pub(super) fn code_from_input(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         "{} runs code from its input (a here-document, a here-string or a pipe), which is not read here.",
         quote(cmd)
     );
-    let f = Finding::new(
+    j.add_once(
         Stance::RequireAsk,
         SHELL_UNKNOWN_COMMAND,
         Risk::Critical,
         reason,
     );
-    if !j.findings.contains(&f) {
-        j.findings.push(f);
-    }
 }
 
 /// Whether the code the command runs comes from its input or from a word built at run time,

@@ -40,6 +40,21 @@ impl Judge<'_> {
         self.findings.push(Finding::new(stance, code, risk, reason));
     }
 
+    /// [`add`](Self::add), unless the same finding is already there (a command several
+    /// checks reach, or a check run for each of its words).
+    pub(super) fn add_once(
+        &mut self,
+        stance: Stance,
+        code: &'static str,
+        risk: Risk,
+        reason: String,
+    ) {
+        let f = Finding::new(stance, code, risk, reason);
+        if !self.findings.contains(&f) {
+            self.findings.push(f);
+        }
+    }
+
     pub(super) fn destructive(&mut self, cmd: &SimpleCommand, what: &str) {
         let reason = format!("{} {what}.", quote(cmd));
         self.add(Stance::HardDeny, SHELL_DESTRUCTIVE, Risk::Critical, reason);
