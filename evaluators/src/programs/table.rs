@@ -1565,3 +1565,42 @@ pub fn scheduler(name: &str) -> Option<&'static Scheduler> {
 pub fn lookup(name: &str) -> Option<&'static Program> {
     PROGRAMS.iter().find(|p| p.names.contains(&name))
 }
+
+/// Options whose value is a command the program runs, through a shell or as the program it
+/// starts (in the language of [`super::spec`]; every option listed takes a value): rsync's
+/// remote shell and remote program, scp's and sftp's ssh program (`-S`) and sftp's local
+/// server (`-D`), man's pager, tar's compressor, volume and checkpoint scripts and the
+/// command it pipes members to, zip's archive test command. A long option is matched by any
+/// prefix, as the programs that read abbreviations do.
+pub const COMMAND_OPTIONS: &[(&[&str], &str)] = &[
+    (&["rsync"], "e|rsh=v rsync-path=v"),
+    (&["scp"], "S=v"),
+    (&["sftp"], "S=v D=v"),
+    (&["man"], "P|pager=v"),
+    (
+        &["tar", "gtar"],
+        "I|use-compress-program=v F|info-script|new-volume-script=v rsh-command=v to-command=v checkpoint-action=v",
+    ),
+    (&["zip"], "unzip-command=v"),
+];
+
+/// Programs that read ssh's `-o KEY=VALUE` options, and the keys (lower case) whose value is
+/// a command ssh runs on this machine.
+pub const SSH_OPTION_PROGRAMS: &[&str] = &["ssh", "scp", "sftp"];
+/// See [`SSH_OPTION_PROGRAMS`].
+pub const SSH_COMMAND_KEYS: &[&str] = &["proxycommand", "localcommand", "knownhostscommand"];
+
+/// Environment variables whose value a program runs as a command: less's input
+/// preprocessor (`LESSOPEN='|CMD %s'`, `LESSCLOSE`), the pagers of man, git and systemd, the
+/// editor programs start, rsync's remote shell.
+pub const COMMAND_VARIABLES: &[&str] = &[
+    "LESSOPEN",
+    "LESSCLOSE",
+    "PAGER",
+    "MANPAGER",
+    "SYSTEMD_PAGER",
+    "EDITOR",
+    "VISUAL",
+    "RSYNC_RSH",
+    "BROWSER",
+];

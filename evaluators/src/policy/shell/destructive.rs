@@ -837,6 +837,234 @@ pub(super) fn zip_runs_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     );
 }
 
+/// The parsed option lists of [`crate::programs::table::COMMAND_OPTIONS`], by program name.
+fn command_options(program: &str) -> Option<&'static crate::programs::spec::Options> {
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+    static PARSED: OnceLock<HashMap<&'static str, crate::programs::spec::Options>> =
+        OnceLock::new();
+    PARSED
+        .get_or_init(|| {
+            crate::programs::table::COMMAND_OPTIONS
+                .iter()
+                .flat_map(|(names, spec)| {
+                    names
+                        .iter()
+                        .map(|n| (*n, crate::programs::spec::Options::parse(spec)))
+                })
+                .collect()
+        })
+        .get(program)
+}
+
+/// The commands `program` runs because its options say so (see
+/// [`crate::programs::table::COMMAND_OPTIONS`]: `rsync -e CMD`, `--rsh=CMD`, `--rsync-p CMD`,
+/// `scp -S PROG`, `man -P CMD`, `tar -I CMD`, `tar --checkpoint-action=exec=CMD`; ssh's `-o
+/// ProxyCommand=CMD` and the other keys of [`crate::programs::table::SSH_COMMAND_KEYS`]), each
+/// with the option that gives it; `None` for a command only known when it runs. Long options
+/// are matched by any prefix and short ones anywhere in a cluster: a reading that finds more
+/// than the program would, never less.
+fn option_commands(program: &str, args: &[Word]) -> Vec<(String, Option<String>)> {
+    let table = command_options(program);
+    let ssh = crate::programs::table::SSH_OPTION_PROGRAMS.contains(&program);
+    if table.is_none() && !ssh {
+        return Vec::new();
+    }
+    let mut out: Vec<(String, Option<String>)> = Vec::new();
+    let mut push = |option: &str, value: Option<&Word>, attached: Option<&str>| {
+        let value = match attached {
+            Some(v) => Some(v.to_owned()),
+            None => value.and_then(|w| w.literal().map(str::to_owned)),
+        };
+        let value = if option == "--checkpoint-action" {
+            match value {
+                Some(v) => match v.strip_prefix("exec=") {
+                    Some(code) => Some(code.to_owned()),
+                    None => return,
+                },
+                None => None,
+            }
+        } else if option == "-o" {
+            // `KEY=VALUE` or `KEY VALUE`, the key in any case.
+            match value {
+                Some(v) => {
+                    let (key, code) = v
+                        .split_once(['=', ' ', '\t'])
+                        .map_or((v.as_str(), ""), |(k, c)| (k, c));
+                    let key = key.trim().to_ascii_lowercase();
+                    let code = code.trim_start_matches(['=', ' ', '\t']).trim();
+                    if !crate::programs::table::SSH_COMMAND_KEYS.contains(&key.as_str())
+                        || code.eq_ignore_ascii_case("none")
+                    {
+                        return;
+                    }
+                    Some(code.to_owned())
+                }
+                None => None,
+            }
+        } else {
+            value
+        };
+        out.push((option.to_owned(), value));
+    };
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let Some(t) = w.literal() else { continue };
+        if t == "--" {
+            break;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            let (name, attached) = long
+                .split_once('=')
+                .map_or((long, None), |(n, v)| (n, Some(v)));
+            let Some(opt) = table.and_then(|o| {
+                (name.len() >= 2)
+                    .then(|| o.long_prefixed(name).into_iter().next())
+                    .flatten()
+            }) else {
+                continue;
+            };
+            let full = if opt.display.starts_with("--") {
+                opt.display.clone()
+            } else {
+                format!("--{name}")
+            };
+            let full = if "checkpoint-action".starts_with(name) {
+                "--checkpoint-action".to_owned()
+            } else {
+                full
+            };
+            push(&full, args.get(i), attached);
+            if attached.is_none() {
+                i += 1;
+            }
+            continue;
+        }
+        let Some(cluster) = t.strip_prefix('-') else {
+            // tar's old style (`cfI x.tar PROG`): its letters' values follow in order.
+            if i == 1
+                && matches!(program, "tar" | "gtar")
+                && t.chars()
+                    .any(|c| table.is_some_and(|o| o.short(c).is_some()))
+            {
+                push(&format!("-{t}"), None, None);
+            }
+            continue;
+        };
+        for (at, c) in cluster.char_indices() {
+            let runs = table.and_then(|o| o.short(c)).is_some() || (ssh && c == 'o');
+            if !runs {
+                continue;
+            }
+            let rest = &cluster[at + c.len_utf8()..];
+            let option = format!("-{c}");
+            if rest.is_empty() {
+                push(&option, args.get(i), None);
+                i += 1;
+            } else {
+                push(&option, None, Some(rest));
+            }
+            break;
+        }
+    }
+    out
+}
+
+/// Shell code a program runs because an option or a variable gives it (`rsync -e CMD`, `ssh
+/// -o ProxyCommand=CMD`, `LESSOPEN='|CMD %s' less f`), judged as the commands it holds, in
+/// every mode (`rsync -e 'rm -rf ~' a h:b` is `rm -rf ~`); code only known when it runs, or
+/// that cannot be read, is a binding ask.
+fn judge_given_code(j: &mut Judge<'_>, cmd: &SimpleCommand, given: &str, code: Option<&str>) {
+    let unread = |j: &mut Judge<'_>, why: &str| {
+        let reason = format!(
+            "{} runs the command {given} names, {why}: code not read here.",
+            quote(cmd)
+        );
+        j.add_once(
+            Stance::RequireAsk,
+            SHELL_UNKNOWN_COMMAND,
+            Risk::Critical,
+            reason,
+        );
+    };
+    let Some(code) = code else {
+        return unread(j, "only known when it runs");
+    };
+    match crate::shell::parse_given(code, cmd.cwd.clone(), false) {
+        Ok(script) if script.unreadable.is_empty() => {
+            let mut scratch = Judge {
+                places: j.places,
+                script: &script,
+                findings: Vec::new(),
+                unmodeled: None,
+            };
+            for inner in &script.commands {
+                super::programs::judge(&mut scratch, inner);
+            }
+            j.findings.extend(scratch.findings);
+        }
+        _ => unread(j, "which cannot be read"),
+    }
+}
+
+/// Commands a program runs because its options say so ([`option_commands`]), judged as the
+/// commands they are ([`judge_given_code`]).
+pub(super) fn options_run_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let Some(program) = cmd.program() else { return };
+    for (option, code) in option_commands(program, cmd.args()) {
+        judge_given_code(j, cmd, &format!("its option `{option}`"), code.as_deref());
+    }
+}
+
+/// Commands variables set for the command or exported by it give programs to run (see
+/// [`crate::programs::table::COMMAND_VARIABLES`]: `LESSOPEN='|CMD %s' less f`, `export
+/// PAGER=CMD`), judged as the commands they are ([`judge_given_code`]).
+pub(super) fn variables_run_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let mut given: Vec<(String, Option<String>)> = cmd
+        .assignments
+        .iter()
+        .zip(&cmd.assignment_values)
+        .map(|(n, v)| (n.clone(), v.clone()))
+        .collect();
+    if matches!(
+        cmd.program(),
+        Some("export" | "declare" | "typeset" | "readonly" | "local")
+    ) {
+        for w in cmd.args() {
+            match w.literal() {
+                Some(t) => {
+                    if let Some((n, v)) = t.split_once('=') {
+                        given.push((n.to_owned(), Some(v.to_owned())));
+                    }
+                }
+                None => {
+                    if let Some((n, _)) = w.prefix.split_once('=') {
+                        given.push((n.to_owned(), None));
+                    }
+                }
+            }
+        }
+    }
+    for (name, value) in given {
+        if !crate::programs::table::COMMAND_VARIABLES.contains(&name.as_str()) {
+            continue;
+        }
+        // less's preprocessor: `|CMD %s`, `||CMD %s`, `-CMD` (leading marks, not code).
+        let code = value.map(|v| {
+            if name.starts_with("LESS") {
+                v.trim_start_matches(['|', '-']).to_owned()
+            } else {
+                v
+            }
+        });
+        if code.as_deref().is_some_and(|c| c.trim().is_empty()) {
+            continue;
+        }
+        judge_given_code(j, cmd, &format!("`{name}`"), code.as_deref());
+    }
+}
+
 /// Code given to an interpreter on its command line (`python3 -c`, `node -e`, `perl -e`,
 /// `ruby -e`, `php -r`, `lua -e`, …) that is not proven to write, delete and run nothing
 /// (see [`crate::programs::inline`]): what it reaches is only known when it runs, a binding
@@ -2271,6 +2499,59 @@ mod tests {
         ] {
             assert_eq!(decided(c), Stance::HardDeny, "{c}");
         }
+    }
+
+    #[test]
+    fn commands_given_by_options_and_variables_are_judged_as_run() {
+        for c in [
+            "rsync -e 'rm -rf ~' a host:b",
+            "rsync -avze 'rm -rf ~' a host:b",
+            "rsync --rsh='rm -rf ~' a host:b",
+            "rsync --rs 'rm -rf ~' a host:b",
+            "rsync --rsync-p='rm -rf ~' a host:b",
+            "scp -o ProxyCommand='rm -rf ~' a host:b",
+            "ssh -oproxycommand='rm -rf ~' host",
+            "ssh -vo 'LocalCommand rm -rf ~' -o PermitLocalCommand=yes host",
+            "sftp -o KnownHostsCommand='rm -rf ~' host",
+            "tar -I 'rm -rf ~' -cf x.tar src",
+            "tar -cvI 'rm -rf ~' -f x.tar src",
+            "tar --use-comp='rm -rf ~' -cf x.tar src",
+            "tar -cf x.tar --checkpoint=1 --checkpoint-action=exec='rm -rf ~' src",
+            "tar -xf x.tar --to-command='rm -rf ~'",
+            "man -P 'rm -rf ~' ls",
+            "man --pag='rm -rf ~' ls",
+            "LESSOPEN='|rm -rf ~ %s' less f",
+            "export LESSOPEN='||rm -rf ~ %s'; less f",
+            "MANPAGER='rm -rf ~' man ls",
+            "PAGER='rm -rf ~' git log",
+            "RSYNC_RSH='rm -rf ~' rsync a host:b",
+        ] {
+            assert_eq!(decided(c), Stance::HardDeny, "{c}");
+        }
+        // Code only known when it runs, or not read: a binding ask.
+        for c in [
+            "tar cfI x.tar prog src",
+            "scp -S \"$(cat p)\" a host:b",
+            "rsync -e \"$(cat p)\" a host:b",
+        ] {
+            assert_eq!(decided(c), Stance::RequireAsk, "{c}");
+        }
+        for c in [
+            "rsync -avz -e ssh src/ host:dst/",
+            "rsync -e 'ssh -p 2222' -a src/ host:dst/",
+            "ssh -o ProxyCommand='ssh -W %h:%p bastion' host",
+            "ssh -o StrictHostKeyChecking=no -o ProxyCommand=none host",
+            "tar -I zstd -cf x.tar.zst src",
+            "tar -cf x.tar --checkpoint=100 --checkpoint-action=dot src",
+            "man -P cat ls",
+        ] {
+            let stance = decided(c);
+            assert!(
+                !matches!(stance, Stance::HardDeny | Stance::RequireAsk),
+                "{c}: {stance:?}"
+            );
+        }
+        assert_eq!(decided("PAGER=cat git log"), Stance::PolicyAllow);
     }
 
     #[test]

@@ -288,6 +288,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     {
         assigned_secrets(j, cmd);
     }
+    super::destructive::variables_run_code(j, cmd);
     if cmd.extra_args {
         // `find ~/.ssh | xargs cat`: the program is given the files found below a secret
         // directory, whatever it does with them.
@@ -424,6 +425,7 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     super::destructive::code_names(j, cmd);
     super::destructive::inline_code(j, cmd);
     super::destructive::zip_runs_code(j, cmd);
+    super::destructive::options_run_code(j, cmd);
     match program {
         "sudo" | "doas" | "su" | "sudoedit" | "pkexec" => {
             let reason = format!("{} runs with raised privileges.", quote(cmd));
