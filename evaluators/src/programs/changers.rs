@@ -28,6 +28,8 @@ pub(crate) struct Changes {
     pub regex: bool,
     /// Whether the processes chosen are those the names do not match (`pkill -v`).
     pub inverse: bool,
+    /// Whether a pattern must match the whole name or command line (`pkill -x`).
+    pub exact: bool,
     /// The signal sent, when named (`-9`, `-KILL`, `--signal=0`, `-s 0`).
     pub signal: Option<String>,
     /// Its operands, option values left out.
@@ -86,6 +88,7 @@ pub(crate) fn read(program: &str, args: &[Word]) -> Option<Changes> {
                         out.by_owner |= opt.has('U');
                         out.regex |= opt.has('X');
                         out.inverse |= opt.has('V');
+                        out.exact |= program == "pkill" && opt.display == "-x";
                         out.by_reference |= opt.display == "--reference";
                         if opt.display == "--signal"
                             || (program == "killall" && opt.display == "-s")
@@ -196,6 +199,9 @@ mod tests {
     fn process_killers_read_owners_patterns_and_signals() {
         let c = changes("pkill", &["--eu", "root"]);
         assert!(c.by_owner && c.operands.is_empty());
+        assert!(changes("pkill", &["--exa", "sh"]).exact);
+        assert!(!changes("pkill", &["-f", "sh"]).exact);
+        assert!(!changes("killall", &["-e", "sh"]).exact);
         let c = changes("pkill", &["-9", "-u", "me"]);
         assert!(c.by_owner && c.signal.as_deref() == Some("9"));
         let c = changes("killall", &["--reg", "."]);

@@ -442,6 +442,88 @@ fn matches_every_name(pattern: &str) -> bool {
     !required
 }
 
+/// Path components so common in command lines that a pattern needing only them still matches
+/// most processes (`pkill -f usr`, `pkill -f /bin/`).
+const COMMON_WORDS: &[&str] = &[
+    "usr", "bin", "sbin", "lib", "lib64", "local", "opt", "home", "root", "tmp", "var", "etc",
+    "proc", "dev", "run", "share", "snap", "nix", "store",
+];
+
+/// Whether a process pattern of `pkill` or `killall -r` that needs some character of its own
+/// ([`matches_every_name`] is false) is still proven to choose only some processes: it needs a
+/// run of literal characters holding a word of at least three letters or digits that is not a
+/// common path component (`node`, `server.js`, `python3`). Shorter literals match most
+/// processes: on a Linux machine, of about a hundred processes, `pkill -f a` chose 58, `-f e`
+/// 79, `-f /` 68, `-f ' '` 35 and `pkill sh` 14 (every shell, `ssh` and `sshd` among them).
+fn names_few_processes(pattern: &str) -> bool {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut runs: Vec<String> = Vec::new();
+    let mut run = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let (literal, next) = match chars[i] {
+            '[' => {
+                let close = chars[i + 1..]
+                    .iter()
+                    .skip(1)
+                    .position(|&c| c == ']')
+                    .map_or(chars.len(), |p| i + p + 3);
+                (None, close)
+            }
+            '\\' => match chars.get(i + 1) {
+                Some(&c) if c.is_ascii_punctuation() => (Some(c), i + 2),
+                _ => (None, i + 2),
+            },
+            '.' | '^' | '$' | '*' | '?' | '+' | '{' | '}' | '|' | '(' | ')' => (None, i + 1),
+            c => (Some(c), i + 1),
+        };
+        // A quantifier after the atom: optional breaks the run; after `+` and `{n,}` the
+        // atom both ends a run and begins the next.
+        let quantified = chars.get(next).copied();
+        let ends_after = matches!(quantified, Some('+' | '{'));
+        let optional = matches!(quantified, Some('*' | '?'))
+            || (quantified == Some('{')
+                && chars[next..]
+                    .iter()
+                    .skip(1)
+                    .take_while(|&&c| c != '}')
+                    .collect::<String>()
+                    .split(',')
+                    .next()
+                    .is_some_and(|min| min.trim().parse::<u32>().is_ok_and(|m| m == 0)));
+        match literal {
+            Some(c) if !optional => {
+                run.push(c);
+                if ends_after {
+                    // `o+de`: the run ends with one `o`, and the last one begins the next.
+                    runs.push(std::mem::take(&mut run));
+                    run.push(c);
+                }
+            }
+            _ => runs.push(std::mem::take(&mut run)),
+        }
+        i = next;
+        while let Some(&q) = chars.get(i) {
+            match q {
+                '*' | '?' | '+' => i += 1,
+                '{' => {
+                    i += chars[i..]
+                        .iter()
+                        .position(|&c| c == '}')
+                        .map_or(chars.len(), |p| p + 1);
+                }
+                _ => break,
+            }
+        }
+    }
+    runs.push(run);
+    runs.iter().any(|r| {
+        r.split(|c: char| !c.is_alphanumeric()).any(|word| {
+            word.chars().count() >= 3 && !COMMON_WORDS.contains(&word.to_lowercase().as_str())
+        })
+    })
+}
+
 /// `kill -9 -1`, `killall5`, `pkill .`, `killall -r .`, `pkill 'a*'` (a pattern that may
 /// match the empty string), `pkill -v NAME` and `pkill -u USER` stop every process (of a
 /// user); other signals ask.
@@ -465,10 +547,35 @@ pub(super) fn kill(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             // with `-r`.
             let regex = p == "pkill" || changes.regex;
             let patterns: Vec<&str> = changes.operands.iter().filter_map(Word::literal).collect();
-            !signal_zero
+            let every = !signal_zero
                 && (changes.inverse
                     || (regex && patterns.iter().any(|p| matches_every_name(p)))
-                    || (changes.by_owner && changes.operands.is_empty()))
+                    || (changes.by_owner && changes.operands.is_empty()));
+            // A pattern that needs only a short or common literal (`pkill -f a`, `pkill -f
+            // /`, `pkill sh`), or one only known when it runs, may stop most processes.
+            let broad = changes
+                .operands
+                .iter()
+                .find(|w| {
+                    w.literal().is_none_or(|p| {
+                        regex && !changes.exact && !matches_every_name(p) && !names_few_processes(p)
+                    })
+                })
+                .filter(|_| !signal_zero && !every);
+            if let Some(pattern) = broad {
+                let reason = format!(
+                    "{} may stop most processes: its pattern `{}` names no program.",
+                    quote(cmd),
+                    pattern.raw
+                );
+                j.add_once(
+                    Stance::RequireAsk,
+                    SHELL_DESTRUCTIVE,
+                    Risk::Critical,
+                    reason,
+                );
+            }
+            every
         }
         _ => false,
     };
@@ -2616,6 +2723,67 @@ mod tests {
             "^python3? manage",
         ] {
             assert!(!matches_every_name(some), "{some:?}");
+        }
+    }
+
+    #[test]
+    fn process_patterns_must_name_a_program_to_be_specific() {
+        for few in [
+            "node",
+            "node server.js",
+            "^python3? manage",
+            "[n]ode",
+            "my-app",
+            "no+de",
+            "rust-analyzer",
+            "/usr/bin/python3",
+            "a\\.out-dev",
+        ] {
+            assert!(names_few_processes(few), "{few:?}");
+        }
+        for most in [
+            "a",
+            "/",
+            " ",
+            "e",
+            "sh",
+            "usr",
+            "/usr/bin/",
+            "--",
+            "ab?c",
+            "a.b.c",
+            "x{0}yz",
+            "[a-z]",
+            "no?de",
+            "bin",
+            "ab+c",
+        ] {
+            assert!(!names_few_processes(most), "{most:?}");
+        }
+        for c in [
+            "pkill -f a",
+            "pkill -f /",
+            "pkill -f ' '",
+            "pkill sh",
+            "pkill -9 -f usr",
+            "killall -r sh",
+            "pkill -f \"$(cat name)\"",
+        ] {
+            assert_eq!(decided(c), Stance::RequireAsk, "{c}");
+        }
+        assert_eq!(decided("killall -r '^'"), Stance::HardDeny);
+        for c in [
+            "pkill -f 'node server.js'",
+            "pkill node",
+            "pkill -x sh",
+            "killall sh",
+            "pkill -0 -f a",
+        ] {
+            let stance = decided(c);
+            assert!(
+                !matches!(stance, Stance::HardDeny | Stance::RequireAsk),
+                "{c}: {stance:?}"
+            );
         }
     }
 
