@@ -532,50 +532,185 @@ fn hooks_paths_in(
     found: &mut Vec<String>,
     included_files: &mut Vec<PathBuf>,
 ) -> Result<(), String> {
-    if depth > MAX_INCLUDE_DEPTH {
-        return Err(format!("`{}` nests includes too deep", file.display()));
-    }
-    let Some(text) = super::small_file::read_text(file)? else {
-        return Ok(());
+    let reading = Reading {
+        home,
+        lower: false,
+        unproven: "is not read here",
     };
-    let unread = || format!("`{}` sets a path that is not read here", file.display());
-    let mut includes = Vec::new();
-    let why = walk(&text, Keys::Any, |e| {
-        let (Some(key), Some(value)) = (e.key, e.value) else {
-            return None;
-        };
-        let wanted = matches!(
-            (e.section, key),
-            ("core", "hookspath") | ("include" | "includeif", "path")
-        );
-        if !wanted {
+    let mut each = |e: &Entry<'_>| {
+        if (e.section, e.key) != ("core", Some("hookspath")) {
             return None;
         }
-        let Some(value) = plain_path(value) else {
-            return Some("a path that is not read here");
-        };
-        if e.section == "core" {
-            found.push(value.to_owned());
+        match e.value.and_then(plain_path) {
+            Some(value) => {
+                found.push(value.to_owned());
+                None
+            }
+            None => Some("a path that is not read here"),
+        }
+    };
+    reading.file(file, depth, &mut each, &mut |f| {
+        included_files.push(f.to_path_buf())
+    })
+}
+
+/// How [`Reading::file`] reads configuration files.
+struct Reading<'a> {
+    /// The user's home, for includes of `~/…`.
+    home: Option<&'a Path>,
+    /// Whether the text is lower-cased before it is read ([`read`]).
+    lower: bool,
+    /// What a file is when an entry's answer or its language stops the reading (`is not
+    /// read here`, `may hold a secret`).
+    unproven: &'a str,
+}
+
+impl Reading<'_> {
+    /// Reads the configuration `file` (nested `depth` includes deep) and, after it, each file
+    /// it includes (`include.path`, `includeIf.<condition>.path`, whatever the condition),
+    /// giving `each` every other entry ([`walk`], leniently) and `included` every file
+    /// included. A missing file is read as empty.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be read or is not in git's language as read here, an answer of
+    /// `each`, an include whose path is not read here, or includes nested too deep.
+    fn file(
+        &self,
+        file: &Path,
+        depth: usize,
+        each: &mut dyn FnMut(&Entry<'_>) -> Option<&'static str>,
+        included: &mut dyn FnMut(&Path),
+    ) -> Result<(), String> {
+        if depth > MAX_INCLUDE_DEPTH {
+            return Err(format!("`{}` nests includes too deep", file.display()));
+        }
+        let text = if self.lower {
+            read(file)?
         } else {
-            includes.push(value.to_owned());
+            super::small_file::read_text(file)?
+        };
+        let Some(text) = text else {
+            return Ok(());
+        };
+        let mut includes = Vec::new();
+        let why = walk(&text, Keys::Any, |e| {
+            if let ("include" | "includeif", Some("path")) = (e.section, e.key) {
+                return match e.value.and_then(plain_path) {
+                    Some(v) => {
+                        includes.push(v.to_owned());
+                        None
+                    }
+                    None => Some("an include whose path is not read here"),
+                };
+            }
+            each(e)
+        });
+        if let Some(why) = why {
+            return Err(format!("`{}` {} ({why})", file.display(), self.unproven));
+        }
+        for value in includes {
+            let path = included_path(file, self.home, &value)?;
+            included(&path);
+            self.file(&path, depth + 1, each, included)?;
+        }
+        Ok(())
+    }
+}
+
+/// Every definition of the alias `name` (any case) in the configuration files `files` and
+/// the files they include (`include.path`, `includeIf.<condition>.path`, whatever the
+/// condition), each read as git reads a value (quotes and escapes undone, a comment
+/// dropped). Every one counts, not only the last git keeps: an alias defined twice is
+/// judged by each definition. A missing file defines none.
+///
+/// # Errors
+///
+/// A file that cannot be read, is not in git's configuration language as read here, holds
+/// a value of the alias that is not, includes a file whose path is not read here, or nests
+/// includes too deep.
+pub(crate) fn alias_definitions(
+    files: &[PathBuf],
+    home: Option<&Path>,
+    name: &str,
+) -> Result<Vec<String>, String> {
+    let name = name.to_ascii_lowercase();
+    let mut found = Vec::new();
+    let mut each = |e: &Entry<'_>| {
+        if (e.section, e.sub, e.key) == ("alias", None, Some(name.as_str())) {
+            match e.value.map(git_value) {
+                Some(Some(v)) => found.push(v),
+                // A bare key is `true`: git runs `git true`.
+                None => found.push("true".to_owned()),
+                Some(None) => return Some("an alias value that is not read here"),
+            }
         }
         None
-    });
-    if let Some(why) = why {
-        return Err(format!("`{}` is not read here ({why})", file.display()));
+    };
+    let reading = Reading {
+        home,
+        lower: false,
+        unproven: "is not read here",
+    };
+    for file in files {
+        reading.file(file, 0, &mut each, &mut |_| {})?;
     }
-    for value in includes {
-        let included = if let Some(rest) = value.strip_prefix("~/") {
-            home.ok_or_else(unread)?.join(rest)
-        } else if value.starts_with('~') {
-            return Err(unread());
-        } else {
-            file.parent().unwrap_or_else(|| Path::new("/")).join(&value)
-        };
-        included_files.push(included.clone());
-        hooks_paths_in(&included, home, depth + 1, found, included_files)?;
+    Ok(found)
+}
+
+/// A value as git reads it (`parse_value`): blanks outside quotes each one space and
+/// dropped at either end, `"` toggling quoting, the escapes `\\`, `\"`, `\n`, `\t`, `\b`,
+/// and `#` or `;` outside quotes starting a comment; `None` for another escape or an
+/// unclosed quote, which git refuses.
+fn git_value(raw: &str) -> Option<String> {
+    let mut out = String::new();
+    let (mut quoted, mut spaces) = (false, 0usize);
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c.is_whitespace() && !quoted {
+            spaces += usize::from(!out.is_empty());
+            continue;
+        }
+        if !quoted && (c == '#' || c == ';') {
+            break;
+        }
+        out.extend(std::iter::repeat_n(' ', spaces));
+        spaces = 0;
+        match c {
+            '\\' => out.push(match chars.next()? {
+                'n' => '\n',
+                't' => '\t',
+                'b' => '\u{8}',
+                e @ ('\\' | '"') => e,
+                _ => return None,
+            }),
+            '"' => quoted = !quoted,
+            c => out.push(c),
+        }
     }
-    Ok(())
+    (!quoted).then_some(out)
+}
+
+/// The file an include of `file` names (`value`, a plain path): `~/…` below `home`, a
+/// relative path beside `file`.
+///
+/// # Errors
+///
+/// `~` without a home, or `~USER/…`, which is not read here.
+fn included_path(file: &Path, home: Option<&Path>, value: &str) -> Result<PathBuf, String> {
+    let unread = || {
+        format!(
+            "`{}` includes `{value}`, a path not read here",
+            file.display()
+        )
+    };
+    if let Some(rest) = value.strip_prefix("~/") {
+        Ok(home.ok_or_else(unread)?.join(rest))
+    } else if value.starts_with('~') {
+        Err(unread())
+    } else {
+        Ok(file.parent().unwrap_or_else(|| Path::new("/")).join(value))
+    }
 }
 
 /// A path value as git reads it, when it is plain: wholly quoted with no quote or escape
@@ -783,32 +918,12 @@ pub(crate) fn printed_secret(
     home: Option<&Path>,
     printed: Printed<'_>,
 ) -> Option<String> {
-    secret_in(path, home, printed, 0).err()
-}
-
-fn secret_in(
-    file: &Path,
-    home: Option<&Path>,
-    printed: Printed<'_>,
-    depth: usize,
-) -> Result<(), String> {
-    if depth > MAX_INCLUDE_DEPTH {
-        return Err(format!("`{}` nests includes too deep", file.display()));
-    }
-    let Some(text) = read(file)? else {
-        return Ok(());
+    let reading = Reading {
+        home,
+        lower: true,
+        unproven: "may hold a secret",
     };
-    let mut includes = Vec::new();
-    let why = walk(&text, Keys::Any, |e| {
-        if let (Some("path"), "include" | "includeif") = (e.key, e.section) {
-            return match e.value.and_then(plain_path) {
-                Some(v) => {
-                    includes.push(v.to_owned());
-                    None
-                }
-                None => Some("an include whose path is not read here"),
-            };
-        }
+    let mut each = |e: &Entry<'_>| {
         let name = |key: &str| match e.sub {
             Some(sub) => format!("{}.{sub}.{key}", e.section),
             None => format!("{}.{key}", e.section),
@@ -821,24 +936,8 @@ fn secret_in(
             (Printed::Key(k), Some(key)) if !name(key).eq_ignore_ascii_case(k) => None,
             (_, Some(key)) => secret_value(e.section, key, e.value?),
         }
-    });
-    if let Some(why) = why {
-        return Err(format!("`{}` may hold a secret ({why})", file.display()));
-    }
-    for value in includes {
-        let included = if let Some(rest) = value.strip_prefix("~/") {
-            match home {
-                Some(home) => home.join(rest),
-                None => return Err(format!("`{}` includes `{value}`", file.display())),
-            }
-        } else if value.starts_with('~') {
-            return Err(format!("`{}` includes `{value}`", file.display()));
-        } else {
-            file.parent().unwrap_or_else(|| Path::new("/")).join(&value)
-        };
-        secret_in(&included, home, printed, depth + 1)?;
-    }
-    Ok(())
+    };
+    reading.file(path, 0, &mut each, &mut |_| {}).err()
 }
 
 /// Why the value (lower-cased) of `section`'s `key` may be a secret, if it may (see
@@ -1221,6 +1320,41 @@ mod tests {
         assert!(run("[user]\n\tname = a\n", included).is_ok());
         assert!(run("", vec![("GIT_CONFIG_COUNT", "x".to_owned())]).is_err());
         assert!(run("", vec![("GIT_CONFIG_COUNT", "2".to_owned())]).is_err());
+    }
+
+    #[test]
+    fn alias_definitions_are_read_as_git_reads_values() {
+        for (raw, want) in [
+            ("!rm -rf ~", Some("!rm -rf ~")),
+            ("\"!f() { echo a; }; f\"", Some("!f() { echo a; }; f")),
+            ("!echo \"a;b\" # note", Some("!echo a;b")),
+            ("!echo a ; rm x", Some("!echo a")),
+            ("!printf \\\"x\\\"", Some("!printf \"x\"")),
+            ("log\t--oneline", Some("log --oneline")),
+            ("!echo \\q", None),
+            ("\"!echo", None),
+        ] {
+            assert_eq!(git_value(raw).as_deref(), want, "{raw}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("config");
+        std::fs::write(
+            &main,
+            "[alias]\n\tX = !one\n[alias] x = two \\\n three\n[include]\n\tpath = more\n[alias \"x\"]\n\tx = no\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("more"), "[alias]\n\tx\n").unwrap();
+        let found = alias_definitions(&[main.clone(), dir.path().join("gone")], None, "X").unwrap();
+        assert_eq!(found, ["!one", "two  three", "true"]);
+        assert!(
+            alias_definitions(std::slice::from_ref(&main), None, "y")
+                .unwrap()
+                .is_empty()
+        );
+        std::fs::write(dir.path().join("more"), "[alias\n").unwrap();
+        assert!(alias_definitions(std::slice::from_ref(&main), None, "y").is_err());
+        std::fs::write(&main, "[include]\n\tpath = ~/x\n").unwrap();
+        assert!(alias_definitions(&[main], None, "y").is_err());
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub mod cursor;
 mod find;
 mod git;
 pub(crate) mod inline;
-pub(crate) use git::{global_option_span, verifies_signatures};
+pub(crate) use git::{global_option_span, is_git_command, verifies_signatures};
 mod given;
 pub(crate) mod go_toolchain;
 pub(crate) mod sed;

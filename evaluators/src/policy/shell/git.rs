@@ -6,7 +6,7 @@ use warrant_core::evaluator::Stance;
 
 use super::judge::Judge;
 use crate::paths::git_index::{Revision, revision};
-use crate::policy::codes::SHELL_NETWORK;
+use crate::policy::codes::{SHELL_NETWORK, SHELL_UNKNOWN_COMMAND};
 use crate::policy::finding::quote;
 use crate::shell::{SimpleCommand, Word, WorkingDir};
 
@@ -112,6 +112,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         );
     };
     let rest = &args[i + 1..];
+    configured_alias(j, cmd, &args[..i], name, rest, elsewhere);
     for (k, w) in rest.iter().enumerate() {
         match w.literal() {
             Some("--output") => {
@@ -122,7 +123,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             Some(t) if t.starts_with("--output=") => {
                 j.write(cmd, &Word::literal_text(&t["--output=".len()..]), None);
             }
-            Some(t) if runs_configured_program(name, t) => {
+            Some(t) if runs_configured_program(t) => {
                 return j.unknown(cmd, "runs a program of git's configuration", Risk::High);
             }
             None if name == "grep" => {
@@ -246,6 +247,127 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         }
         n if DISCARDING.contains(&n) => j.write_inside(cmd, "changes the work tree", Risk::Medium),
         _ => j.write_inside(cmd, "changes the repository", Risk::Medium),
+    }
+}
+
+/// The most aliases of configuration files followed one within another (an alias whose code
+/// runs git with another alias).
+const MAX_ALIAS_DEPTH: usize = 4;
+
+std::thread_local! {
+    /// How many aliases of configuration files are being judged one within another.
+    static ALIAS_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// `git NAME` where NAME is none of git's own commands runs the alias NAME of git's
+/// configuration files (the system's, the user's, the repository's and those they include)
+/// when one defines it: `!CODE` is shell code git runs from the top of the work tree, any
+/// other definition a git command with the same options of git's own. Each definition is
+/// judged as that command would be, its findings the command's own. When the repository
+/// is not the workspace's (`elsewhere`: `-C`, `--git-dir`, a directory outside it or only
+/// known when it runs), or a configuration cannot be read, what the alias runs is only
+/// known when it runs: a binding ask.
+fn configured_alias(
+    j: &mut Judge<'_>,
+    cmd: &SimpleCommand,
+    global: &[Word],
+    name: &str,
+    rest: &[Word],
+    elsewhere: bool,
+) {
+    if crate::programs::is_git_command(name) {
+        return;
+    }
+    let unknown = |j: &mut Judge<'_>, why: &str| alias_unknown(j, cmd, name, why);
+    let home = j.places.home();
+    let mut files = crate::paths::git_config::outer_configs(home);
+    if elsewhere {
+        return unknown(j, "the repository it uses is not the workspace's");
+    }
+    // The repository git finds from the directory it runs in, or above it.
+    let here = match &cmd.cwd {
+        WorkingDir::Dir(_) => j.places.locate(".", &cmd.cwd).path,
+        _ => j.places.root().to_path_buf(),
+    };
+    let Some(top) = here.ancestors().find(|d| d.join(".git").exists()) else {
+        return alias_runs(j, cmd, global, name, rest, &files);
+    };
+    let git_dir = match super::judge::git_dir_of(top) {
+        Ok(Some(dir)) => dir,
+        Ok(None) => return alias_runs(j, cmd, global, name, rest, &files),
+        Err(why) => return unknown(j, &why),
+    };
+    let mut dirs = vec![git_dir.clone()];
+    match crate::paths::small_file::read_text(&git_dir.join("commondir")) {
+        Ok(Some(common)) => dirs.insert(0, git_dir.join(common.trim())),
+        Ok(None) => {}
+        Err(why) => return unknown(j, &why),
+    }
+    for dir in &dirs {
+        files.push(dir.join("config"));
+        files.push(dir.join("config.worktree"));
+    }
+    alias_runs(j, cmd, global, name, rest, &files);
+}
+
+/// The binding ask of `git NAME` whose alias NAME runs what is only known when it runs, as
+/// `why` says.
+fn alias_unknown(j: &mut Judge<'_>, cmd: &SimpleCommand, name: &str, why: &str) {
+    super::git_state::binding(
+        j,
+        cmd,
+        SHELL_UNKNOWN_COMMAND,
+        &format!(
+            "may run the git alias `{name}`, and {why}, so what it runs is only known when it runs"
+        ),
+    );
+}
+
+/// Judges what the alias `name` of the configuration `files` runs ([`configured_alias`]).
+fn alias_runs(
+    j: &mut Judge<'_>,
+    cmd: &SimpleCommand,
+    global: &[Word],
+    name: &str,
+    rest: &[Word],
+    files: &[std::path::PathBuf],
+) {
+    let unknown = |j: &mut Judge<'_>, why: &str| alias_unknown(j, cmd, name, why);
+    let definitions =
+        match crate::paths::git_config::alias_definitions(files, j.places.home(), name) {
+            Ok(found) => found,
+            Err(why) => return unknown(j, &format!("git's configuration cannot be read: {why}")),
+        };
+    if definitions.is_empty() {
+        return;
+    }
+    let depth = ALIAS_DEPTH.with(std::cell::Cell::get);
+    if depth >= MAX_ALIAS_DEPTH {
+        return unknown(j, "its aliases run one another deeper than is followed");
+    }
+    let words = |ws: &[Word]| {
+        ws.iter()
+            .map(|w| w.raw.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for definition in definitions {
+        // `!CODE` runs as `sh -c 'CODE "$@"' CODE ARGS…` from the work tree's top.
+        let (code, start) = match definition.strip_prefix('!') {
+            Some(code) => (format!("{code} {}", words(rest)), WorkingDir::Root),
+            None => (
+                format!("git {} {definition} {}", words(global), words(rest)),
+                cmd.cwd.clone(),
+            ),
+        };
+        let Ok(script) = crate::shell::parse_given(&code, start, false) else {
+            unknown(j, &format!("its definition `{definition}` cannot be read"));
+            continue;
+        };
+        ALIAS_DEPTH.with(|d| d.set(depth + 1));
+        let (_, found) = super::judge_script(&script, j.places);
+        ALIAS_DEPTH.with(|d| d.set(depth));
+        j.findings.extend(found);
     }
 }
 
@@ -434,13 +556,12 @@ fn first_is(rest: &[Word], names: &[&str]) -> bool {
         .is_some_and(|t| names.contains(&t))
 }
 
-/// `git grep -O[PAGER]` / `--open-files-in-pager[=PAGER]`, `--ext-diff`, `--textconv`:
-/// options that run a program (git accepts abbreviated long options and clustered short ones).
-fn runs_configured_program(sub: &str, t: &str) -> bool {
-    let grep_pager = sub == "grep"
-        && (t.starts_with("--op")
-            || (t.starts_with('-') && !t.starts_with("--") && t.contains('O')));
-    grep_pager || t.starts_with("--ext") || t.starts_with("--textc")
+/// `--ext-diff`, `--textconv` (git accepts abbreviated long options): options that run a
+/// program of git's configuration (`diff.external`, `diff.<driver>.textconv`). Options
+/// whose value is the program (`git grep -O`, `git rebase -x`) are lowered with the code
+/// they run.
+fn runs_configured_program(t: &str) -> bool {
+    t.starts_with("--ext") || t.starts_with("--textc")
 }
 
 /// The entries a git command writes into the index by name: `update-index` (`--cacheinfo

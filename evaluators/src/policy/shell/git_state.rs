@@ -352,7 +352,8 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     }
 }
 
-fn binding(j: &mut Judge<'_>, cmd: &SimpleCommand, code: &'static str, what: &str) {
+/// The binding ask (no mode settles it) of the git command `cmd`, which `what`.
+pub(super) fn binding(j: &mut Judge<'_>, cmd: &SimpleCommand, code: &'static str, what: &str) {
     let reason = format!("{} {what}: no mode settles it.", quote(cmd));
     j.add(Stance::RequireAsk, code, Risk::High, reason);
 }
@@ -1263,6 +1264,56 @@ mod tests {
             ],
         )
         .await;
+    }
+
+    #[tokio::test]
+    async fn an_alias_of_a_configuration_file_is_judged_as_what_it_runs() {
+        let Some(ws) = repository(&["a.txt"], &[]) else {
+            return;
+        };
+        let home = tempfile::tempdir().unwrap();
+        let config = ws.path().join(".git/config");
+        let mut text = std::fs::read_to_string(&config).unwrap();
+        text.push_str(
+            "[alias]\n\tx = !rm -rf ~\n\tp = push --force\n\tq = \"!f() { cat ~/.ssh/id_rsa; }; f\"\n\tl = log --oneline\n",
+        );
+        std::fs::write(&config, text).unwrap();
+        let full = PermissionMode::FullAccess;
+        for command in ["git x", "git X", "git p origin main", "git q", "git -p x"] {
+            let (s, why) = stance(ws.path(), home.path(), full, command).await;
+            assert_eq!(s, Stance::HardDeny, "{command}: {why}");
+        }
+        // Git's own commands come before aliases; a name no file defines runs `git-NAME`.
+        for command in ["git l", "git lfs pull", "git status", "git log"] {
+            let (s, why) = stance(ws.path(), home.path(), full, command).await;
+            assert!(
+                !matches!(s, Stance::HardDeny | Stance::RequireAsk),
+                "{command}: {why}"
+            );
+        }
+        // Another repository's aliases are not read here.
+        let (s, why) = stance(ws.path(), home.path(), full, "git -C /tmp x").await;
+        assert_eq!(s, Stance::RequireAsk, "{why}");
+        if std::env::var_os("GIT_CONFIG_GLOBAL").is_some()
+            || std::env::var_os("XDG_CONFIG_HOME").is_some()
+        {
+            return;
+        }
+        // The user's configuration and the files it includes.
+        put(
+            home.path(),
+            ".gitconfig",
+            "[include]\n\tpath = ~/.more\n[alias]\n\tst = status\n",
+        );
+        put(home.path(), ".more", "[alias]\n\tnuke = \"!rm -rf ~\"\n");
+        let (s, why) = stance(ws.path(), home.path(), full, "git nuke").await;
+        assert_eq!(s, Stance::HardDeny, "{why}");
+        let (s, why) = stance(ws.path(), home.path(), full, "git st").await;
+        assert!(!matches!(s, Stance::HardDeny | Stance::RequireAsk), "{why}");
+        // A configuration that cannot be read may define any alias.
+        put(home.path(), ".more", "[alias\n\tnuke = x\n");
+        let (s, why) = stance(ws.path(), home.path(), full, "git nuke").await;
+        assert_eq!(s, Stance::RequireAsk, "{why}");
     }
 
     #[tokio::test]

@@ -1760,7 +1760,7 @@ fn repository_above(
 /// # Errors
 ///
 /// A `.git` file that cannot be followed.
-fn git_dir_of(top: &std::path::Path) -> Result<Option<std::path::PathBuf>, String> {
+pub(super) fn git_dir_of(top: &std::path::Path) -> Result<Option<std::path::PathBuf>, String> {
     let dot_git = top.join(".git");
     if dot_git.is_dir() {
         Ok(Some(dot_git))

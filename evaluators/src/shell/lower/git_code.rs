@@ -54,6 +54,35 @@ fn value<'w>(
     }
 }
 
+/// Options of git's subcommands whose value is code git hands to a shell or runs as a
+/// program: the subcommand, the long name, how many of its letters git needs (a unique
+/// prefix of it; `git filter-branch` reads whole names) and its short spelling.
+const CODE_OPTIONS: &[(&str, &str, usize, Option<char>)] = &[
+    ("rebase", "exec", 2, Some('x')),
+    ("difftool", "extcmd", 1, Some('x')),
+    ("push", "receive-pack", 4, None),
+    ("push", "exec", 1, None),
+    // `--u` is also `--update-shallow`, `--unshallow`, … there.
+    ("fetch", "upload-pack", 3, None),
+    ("pull", "upload-pack", 3, None),
+    ("ls-remote", "upload-pack", 1, None),
+    ("clone", "upload-pack", 2, Some('u')),
+    ("archive", "exec", 1, None),
+    // Programs that name recipients, or send the mail in place of an SMTP server.
+    ("send-email", "to-cmd", 4, None),
+    ("send-email", "cc-cmd", 4, None),
+    ("send-email", "sendmail-cmd", 5, None),
+    ("send-email", "smtp-server", 11, None),
+    ("filter-branch", "setup", 5, None),
+    ("filter-branch", "env-filter", 10, None),
+    ("filter-branch", "tree-filter", 11, None),
+    ("filter-branch", "index-filter", 12, None),
+    ("filter-branch", "parent-filter", 13, None),
+    ("filter-branch", "msg-filter", 10, None),
+    ("filter-branch", "commit-filter", 13, None),
+    ("filter-branch", "tag-name-filter", 15, None),
+];
+
 /// Shell words quoted as git's `sq_quote_argv` quotes them.
 fn quoted(words: &[Word]) -> Option<String> {
     let mut out = Vec::new();
@@ -71,6 +100,10 @@ enum Setting {
     Alias(String, Option<String>),
     /// Code git runs.
     Code(Code),
+    /// Configuration the command does not show (a file, home or git directory the
+    /// environment names): what git runs is only known when it runs, unless it only reads
+    /// or writes the configuration itself (`git config`).
+    Unread,
     /// A setting that makes `git push` force or mirror: a remote's `mirror`, a `push`
     /// refspec that forces (`+`) or deletes (`:`), or a key or value only known when it runs.
     ForcesPush,
@@ -234,11 +267,82 @@ fn pair(text: &str) -> Option<Setting> {
 }
 
 /// The variables a command is given and the values (when literal): its own assignments,
-/// those of the commands it was unwrapped from, and their `NAME=VALUE` words (`env`, `sudo`).
+/// those of the commands it was unwrapped from, and their `NAME=VALUE` words (`env`, `sudo`),
+/// after those an earlier command of the script exports.
 type Environment = Vec<(String, Option<String>)>;
 
-/// The settings `GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_N`/`GIT_CONFIG_VALUE_N` and
-/// `GIT_CONFIG_PARAMETERS` in the environment give git.
+/// What a variable git reads changes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Steers {
+    /// Configuration entries (`GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_<n>`,
+    /// `GIT_CONFIG_VALUE_<n>`, `GIT_CONFIG_PARAMETERS`).
+    Settings,
+    /// Code git runs, as the configuration key it stands for names it (`GIT_EXTERNAL_DIFF`
+    /// is `diff.external`, `GIT_SSH_COMMAND` `core.sshCommand`, …).
+    Code,
+    /// Where git finds its configuration: a file, a home or a git directory whose
+    /// configuration the command does not show (`/dev/null` and a `.git` directory, which
+    /// no call writes, aside).
+    Configuration,
+    /// Where git finds the programs it runs for its own commands.
+    Programs,
+}
+
+/// The variables git reads that change what it runs ([`Steers`]); a name ending in `_`
+/// stands for every name it starts (`GIT_CONFIG_KEY_0`). Those other programs read too
+/// (`PAGER`, `EDITOR`, `VISUAL`) are the program table's
+/// ([`crate::programs::table::COMMAND_VARIABLES`]), judged for every command.
+const VARIABLES: &[(&str, Steers)] = &[
+    ("GIT_CONFIG_COUNT", Steers::Settings),
+    ("GIT_CONFIG_KEY_", Steers::Settings),
+    ("GIT_CONFIG_VALUE_", Steers::Settings),
+    ("GIT_CONFIG_PARAMETERS", Steers::Settings),
+    ("GIT_EXTERNAL_DIFF", Steers::Code),
+    ("GIT_SSH_COMMAND", Steers::Code),
+    ("GIT_SSH", Steers::Code),
+    ("GIT_PAGER", Steers::Code),
+    ("GIT_EDITOR", Steers::Code),
+    ("GIT_SEQUENCE_EDITOR", Steers::Code),
+    ("GIT_ASKPASS", Steers::Code),
+    ("SSH_ASKPASS", Steers::Code),
+    ("GIT_PROXY_COMMAND", Steers::Code),
+    ("GIT_CONFIG_GLOBAL", Steers::Configuration),
+    ("GIT_CONFIG_SYSTEM", Steers::Configuration),
+    ("XDG_CONFIG_HOME", Steers::Configuration),
+    ("HOME", Steers::Configuration),
+    ("GIT_DIR", Steers::Configuration),
+    ("GIT_COMMON_DIR", Steers::Configuration),
+    ("GIT_EXEC_PATH", Steers::Programs),
+];
+
+/// What the variable `name` changes for git, if anything.
+fn steers(name: &str) -> Option<Steers> {
+    VARIABLES.iter().find_map(|(v, s)| {
+        let hit = if v.ends_with('_') {
+            name.strip_prefix(*v)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        } else {
+            name == *v
+        };
+        hit.then_some(*s)
+    })
+}
+
+/// Whether a configuration place `name` is set to is one whose configuration runs nothing
+/// the command does not show: no file (`/dev/null`), or a `.git` directory, whose
+/// `config` is protected by its name.
+fn shown_place(name: &str, value: &str) -> bool {
+    match name {
+        "GIT_CONFIG_GLOBAL" | "GIT_CONFIG_SYSTEM" => value == "/dev/null",
+        "GIT_DIR" => value == ".git" || value.ends_with("/.git"),
+        _ => false,
+    }
+}
+
+/// The settings and code the variables in the environment give git: the entries of
+/// `GIT_CONFIG_COUNT`, `GIT_CONFIG_KEY_N`/`GIT_CONFIG_VALUE_N` and `GIT_CONFIG_PARAMETERS`,
+/// the code of [`Steers::Code`] variables, and configuration or programs only known when
+/// it runs for the others.
 fn environment_settings(env: &Environment, found: &mut Vec<Setting>) {
     let get = |name: &str| {
         env.iter()
@@ -246,6 +350,26 @@ fn environment_settings(env: &Environment, found: &mut Vec<Setting>) {
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.clone())
     };
+    let mut names: Vec<&str> = env.iter().map(|(n, _)| n.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        let value = get(name).flatten();
+        match steers(name) {
+            Some(Steers::Code) => match value {
+                Some(v) if v.is_empty() => {}
+                Some(v) => found.push(Setting::Code(Code::Text(v))),
+                None => found.push(Setting::Code(Code::Dynamic)),
+            },
+            // Configuration the command does not show: what it runs and whether a push
+            // mirrors are only known when it runs.
+            Some(Steers::Configuration) if value.is_none_or(|v| !shown_place(name, &v)) => {
+                found.push(Setting::Unread);
+            }
+            Some(Steers::Programs) => found.push(Setting::Code(Code::Dynamic)),
+            _ => {}
+        }
+    }
     if get("GIT_CONFIG_PARAMETERS").is_some() {
         unknown(found);
     }
@@ -306,6 +430,15 @@ fn settings(cmd: &SimpleCommand, env: &Environment) -> (Vec<Setting>, Option<usi
                 found.extend(setting(text.split_once('=').map_or(text, |(k, _)| k), None));
             }
             ("-c" | "--config-env", Some(None)) => unknown(&mut found),
+            // Another git directory's configuration, and programs of another directory.
+            ("--git-dir", v) if v.flatten().is_none_or(|v| !shown_place("GIT_DIR", v)) => {
+                found.push(Setting::Unread);
+            }
+            ("--exec-path", Some(v))
+                if v.is_none_or(|v| !EXEC_PATHS.iter().any(|p| p.trim_end_matches('/') == v)) =>
+            {
+                found.push(Setting::Code(Code::Dynamic));
+            }
             _ => {}
         }
         i += span;
@@ -332,12 +465,13 @@ fn codes(cmd: &SimpleCommand, env: &Environment) -> Vec<Code> {
     let (settings, start) = settings(cmd, env);
     let mut found = Vec::new();
     let mut aliases: Vec<(String, Option<String>)> = Vec::new();
-    let mut forced = false;
+    let (mut forced, mut unread) = (false, false);
     for s in settings {
         match s {
             Setting::Code(code) => found.push(code),
             Setting::Alias(name, def) => aliases.push((name, def)),
             Setting::ForcesPush => forced = true,
+            Setting::Unread => unread = true,
         }
     }
     let Some(i) = start else {
@@ -348,11 +482,14 @@ fn codes(cmd: &SimpleCommand, env: &Environment) -> Vec<Code> {
         return found;
     };
     let Some(first) = sub.literal() else {
-        if !aliases.is_empty() {
+        if !aliases.is_empty() || unread {
             found.push(Code::Dynamic);
         }
         return found;
     };
+    if unread && first != "config" {
+        found.push(Code::Dynamic);
+    }
     // Aliases, followed as git follows them (the last definition of a name counts).
     let mut name = first.to_owned();
     let mut words: Vec<Word> = args[i + 1..].to_vec();
@@ -428,52 +565,6 @@ fn codes(cmd: &SimpleCommand, env: &Environment) -> Vec<Code> {
             // git quotes each word and hands the line to a shell.
             found.push(quoted(&rest[1..]).map_or(Code::Dynamic, Code::Text));
         }
-        "rebase" | "difftool" | "push" | "fetch" | "pull" | "clone" | "ls-remote" | "archive"
-        | "filter-branch" => {
-            let mut k = 0;
-            while k < dashdash {
-                let w = &rest[k];
-                let Some(t) = w.literal() else {
-                    k += 1;
-                    continue;
-                };
-                let hit = match name {
-                    "rebase" => value(rest, k, "exec", 2, Some('x')),
-                    "difftool" => value(rest, k, "extcmd", 1, Some('x')),
-                    "push" => value(rest, k, "receive-pack", 4, None)
-                        .or_else(|| value(rest, k, "exec", 1, None)),
-                    // `--u` is also `--update-shallow`, `--unshallow`, … there.
-                    "fetch" | "pull" => value(rest, k, "upload-pack", 3, None),
-                    "ls-remote" => value(rest, k, "upload-pack", 1, None),
-                    "clone" => value(rest, k, "upload-pack", 2, Some('u')),
-                    "archive" => value(rest, k, "exec", 1, None),
-                    _ => [
-                        "setup",
-                        "env-filter",
-                        "tree-filter",
-                        "index-filter",
-                        "parent-filter",
-                        "msg-filter",
-                        "commit-filter",
-                        "tag-name-filter",
-                    ]
-                    .iter()
-                    .find(|f| t == format!("--{f}"))
-                    .map(|_| (rest.get(k + 1), None, 2)),
-                };
-                match hit {
-                    Some((w, attached, span)) => {
-                        found.push(match (attached, w.and_then(Word::literal)) {
-                            (Some(text), _) => Code::Text(text),
-                            (None, Some(text)) => Code::Text(text.to_owned()),
-                            (None, None) => Code::Dynamic,
-                        });
-                        k += span;
-                    }
-                    None => k += 1,
-                }
-            }
-        }
         "grep" => {
             // `-O[PAGER]` / `--open-files-in-pager[=PAGER]` runs PAGER (the configured pager
             // when none is attached) on the files found.
@@ -501,26 +592,33 @@ fn codes(cmd: &SimpleCommand, env: &Environment) -> Vec<Code> {
                 }
             }
         }
-        "send-email" => {
-            // Programs that name recipients, or send the mail in place of an SMTP server.
+        _ if CODE_OPTIONS.iter().any(|(sub, ..)| *sub == name) => {
+            // `git send-email` reads its options after `--` too.
+            let end = if name == "send-email" {
+                rest.len()
+            } else {
+                dashdash
+            };
             let mut k = 0;
-            while k < rest.len() {
-                let hit = value(rest, k, "to-cmd", 4, None)
-                    .or_else(|| value(rest, k, "cc-cmd", 4, None))
-                    .or_else(|| value(rest, k, "sendmail-cmd", 5, None))
-                    .or_else(|| {
-                        value(rest, k, "smtp-server", 11, None).filter(|(w, attached, _)| {
-                            let v = attached.as_deref().or(w.and_then(|w| w.literal()));
-                            v.is_none_or(|v| v.starts_with('/'))
-                        })
+            while k < end {
+                let hit = CODE_OPTIONS
+                    .iter()
+                    .filter(|(sub, ..)| *sub == name)
+                    .find_map(|&(_, long, min, short)| {
+                        let (w, attached, span) = value(rest, k, long, min, short)?;
+                        let text =
+                            attached.or_else(|| w.and_then(Word::literal).map(str::to_owned));
+                        // A server given as an absolute path is a program run as sendmail is.
+                        if long == "smtp-server"
+                            && text.as_deref().is_some_and(|v| !v.starts_with('/'))
+                        {
+                            return None;
+                        }
+                        Some((text.map_or(Code::Dynamic, Code::Text), span))
                     });
                 match hit {
-                    Some((w, attached, span)) => {
-                        found.push(match (attached, w.and_then(Word::literal)) {
-                            (Some(text), _) => Code::Text(text),
-                            (None, Some(text)) => Code::Text(text.to_owned()),
-                            (None, None) => Code::Dynamic,
-                        });
+                    Some((code, span)) => {
+                        found.push(code);
                         k += span;
                     }
                     None => k += 1,
@@ -530,6 +628,68 @@ fn codes(cmd: &SimpleCommand, env: &Environment) -> Vec<Code> {
         _ => {}
     }
     found
+}
+
+/// The variables git reads ([`steers`]) that the commands `earlier` export, with their
+/// values when the text shows them: a declaring builtin's `NAME=VALUE` (`export`,
+/// `declare -gx`, `typeset -x`, `readonly -x`; any of them counts, exported or not), a
+/// name it exports alone with the value a plain assignment gave it before, and plain
+/// assignments once `set -a` (`set -o allexport`) exports every variable assigned. An
+/// argument only known when it runs may export any: the configuration is then only known
+/// when git runs.
+fn exported_before(earlier: &[SimpleCommand]) -> Environment {
+    let mut env = Environment::new();
+    let mut all_exported = false;
+    let assigned = |env: &Environment, name: &str| {
+        env.iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.clone())
+    };
+    // Plain assignments before, which `export NAME` exports with their value.
+    let mut plain = Environment::new();
+    for c in earlier {
+        if c.words.is_empty() {
+            for (name, value) in c.assignments.iter().zip(&c.assignment_values) {
+                if steers(name).is_some() {
+                    plain.push((name.clone(), value.clone()));
+                    if all_exported {
+                        env.push((name.clone(), value.clone()));
+                    }
+                }
+            }
+            continue;
+        }
+        if c.program() == Some("set") {
+            all_exported |= c.args().iter().enumerate().any(|(k, w)| {
+                w.literal().is_none_or(|t| {
+                    (t.starts_with('-') && !t.starts_with("--") && t.contains('a'))
+                        || (t == "-o"
+                            && c.args()
+                                .get(k + 1)
+                                .is_none_or(|o| o.literal().is_none_or(|o| o == "allexport")))
+                })
+            });
+        }
+        for d in crate::shell::declared(c) {
+            match d {
+                crate::shell::Declared::Value(name, w) if steers(name).is_some() => {
+                    env.push((name.to_owned(), w.literal().map(str::to_owned)));
+                }
+                crate::shell::Declared::Bare(name) if steers(name).is_some() => {
+                    env.push((name.to_owned(), assigned(&plain, name)));
+                }
+                crate::shell::Declared::Appended(name) if steers(name).is_some() => {
+                    env.push((name.to_owned(), None));
+                }
+                crate::shell::Declared::Dynamic => {
+                    env.push(("GIT_CONFIG_PARAMETERS".to_owned(), None));
+                }
+                _ => {}
+            }
+        }
+    }
+    env
 }
 
 /// Directories git installs its dashed programs in (`git --exec-path`).
@@ -587,10 +747,10 @@ impl Lowering<'_> {
                 .iter()
                 .cloned()
                 .zip(c.assignment_values.iter().cloned());
-            let words = c.words.iter().filter_map(|w| {
+            // The words of a wrapper (`env NAME=VALUE git`), not git's own.
+            let words = c.words.iter().filter(|_| i != index).filter_map(|w| {
                 let (name, v) = w.literal()?.split_once('=')?;
-                name.starts_with("GIT_CONFIG")
-                    .then(|| (name.to_owned(), Some(v.to_owned())))
+                steers(name).map(|_| (name.to_owned(), Some(v.to_owned())))
             });
             // An outer command's come first: the nearest one's values count.
             let mut mine: Environment = words.chain(assigned).collect();
@@ -598,26 +758,9 @@ impl Lowering<'_> {
             env = mine;
             at = c.parent;
         }
-        // Settings exported by an earlier command of the script are only known when it runs.
-        let exported = self.script.commands[..index].iter().any(|c| {
-            matches!(
-                c.program(),
-                Some("export" | "declare" | "typeset" | "readonly" | "local")
-            ) && c.args().iter().any(|w| {
-                w.literal().is_none_or(|t| {
-                    [
-                        "GIT_CONFIG_COUNT",
-                        "GIT_CONFIG_PARAMETERS",
-                        "GIT_CONFIG_KEY_",
-                    ]
-                    .iter()
-                    .any(|v| t.starts_with(v))
-                })
-            })
-        });
-        if exported {
-            env.push(("GIT_CONFIG_PARAMETERS".to_owned(), None));
-        }
+        let mut before = exported_before(&self.script.commands[..index]);
+        before.append(&mut env);
+        let env = before;
         for code in codes(&outer, &env) {
             match code {
                 Code::Text(text) => {
@@ -649,6 +792,12 @@ mod tests {
                     .join(" ")
             })
             .collect()
+    }
+
+    /// Asserts that `code` runs `ran`, besides the git command.
+    fn assert_runs(code: &str, ran: &str) {
+        let found = inner(code);
+        assert!(found.iter().any(|c| c == ran), "{code}: {found:?}");
     }
 
     fn dynamic(code: &str) -> bool {
@@ -738,16 +887,12 @@ mod tests {
                 "cat .env",
             ),
         ] {
-            assert!(
-                inner(code).iter().any(|c| c == ran),
-                "{code}: {:?}",
-                inner(code)
-            );
+            assert_runs(code, ran);
         }
-        let via_env = inner(
+        assert_runs(
             "env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='cat .env' git log",
+            "cat .env",
         );
-        assert!(via_env.iter().any(|c| c == "cat .env"), "{via_env:?}");
         for code in [
             "GIT_CONFIG_PARAMETERS=\"'alias.x'='!cat .env'\" git x",
             "git --config-env=core.pager=P log",
@@ -757,7 +902,9 @@ mod tests {
             "git -c core.hooksPath=h commit",
             "GIT_CONFIG_COUNT=\"$N\" git log",
             "git grep -O x",
-            "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!id'; git x",
+            "git --git-dir=x --work-tree y log",
+            "git --git-dir x log",
+            "git --exec-path=/tmp/x status",
         ] {
             assert!(dynamic(code), "{code}");
         }
@@ -773,8 +920,10 @@ mod tests {
             "git -c core.hooksPath=/dev/null commit",
             "git --no-pager log",
             "git -C sub status",
-            "git --git-dir=x --work-tree y log",
+            "git --git-dir=.git --work-tree y log",
+            "git --git-dir=../r/.git log",
             "git --exec-path",
+            "git --exec-path=/usr/lib/git-core status",
             "git grep -n -e x",
             "git send-email --smtp-server=smtp.example.com p",
             "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git log",
@@ -815,6 +964,110 @@ mod tests {
             inner("git -c alias.p='push --mirror' p origin"),
             ["git 'push' '--mirror' 'origin'"]
         );
+    }
+
+    #[test]
+    fn variables_an_earlier_command_exports_are_git_configuration() {
+        for (code, ran) in [
+            (
+                "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!cat .env'; git x",
+                "cat .env",
+            ),
+            (
+                "GIT_CONFIG_COUNT=1; GIT_CONFIG_KEY_0=alias.x; GIT_CONFIG_VALUE_0='!cat .env'; export GIT_CONFIG_COUNT GIT_CONFIG_KEY_0 GIT_CONFIG_VALUE_0; git x",
+                "cat .env",
+            ),
+            (
+                "set -a; GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='cat .env'; git status",
+                "cat .env",
+            ),
+            (
+                "set -o allexport; GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!cat .env'; git x",
+                "cat .env",
+            ),
+            (
+                "set -ea; GIT_EXTERNAL_DIFF='cat .env'; git diff",
+                "cat .env",
+            ),
+            (
+                "declare -gx GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='cat .env'; git log",
+                "cat .env",
+            ),
+            (
+                "readonly -x GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.x GIT_CONFIG_VALUE_0='!cat .env'; git x",
+                "cat .env",
+            ),
+            ("export GIT_EXTERNAL_DIFF='cat .env'; git diff", "cat .env"),
+            (
+                "typeset -x GIT_SSH_COMMAND='cat .env'; git fetch",
+                "cat .env",
+            ),
+        ] {
+            assert_runs(code, ran);
+        }
+        for code in [
+            "export \"$V\"=1; git status",
+            "declare -x GIT_CONFIG_COUNT; GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=x; git status",
+            "export GIT_CONFIG_PARAMETERS=\"$P\"; git log",
+            "export GIT_EXTERNAL_DIFF+=x; git diff",
+            "export GIT_DIR=r.git; git x",
+            "set \"$O\"; GIT_DIR=r; git x",
+        ] {
+            assert!(dynamic(code), "{code}");
+        }
+        // Without `set -a` a plain assignment stays the shell's; other variables are not git's.
+        for code in [
+            "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=x; git log",
+            "set -e -o pipefail; GIT_EXTERNAL_DIFF=x; git diff",
+            "export LANG=C; git status",
+            "export GIT_PAGER=; git log",
+            "export GIT_CONFIG_GLOBAL=/dev/null GIT_DIR=.git; git log",
+        ] {
+            assert!(inner(code).is_empty(), "{code}: {:?}", inner(code));
+            assert!(!dynamic(code), "{code}");
+        }
+    }
+
+    #[test]
+    fn variables_naming_code_git_runs_are_lowered() {
+        for (code, ran) in [
+            ("GIT_EXTERNAL_DIFF='cat .env' git diff", "cat .env"),
+            ("GIT_SSH_COMMAND='cat .env' git fetch", "cat .env"),
+            ("GIT_SSH=/tmp/ssh git fetch", "/tmp/ssh"),
+            ("GIT_PAGER='cat .env' git log", "cat .env"),
+            ("GIT_EDITOR='cat .env' git commit", "cat .env"),
+            ("GIT_SEQUENCE_EDITOR='cat .env' git rebase -i x", "cat .env"),
+            ("GIT_ASKPASS='cat .env' git fetch", "cat .env"),
+            ("GIT_PROXY_COMMAND='cat .env' git fetch", "cat .env"),
+            ("env GIT_EXTERNAL_DIFF='cat .env' git diff", "cat .env"),
+            ("sudo -u u GIT_PAGER='cat .env' git log", "cat .env"),
+        ] {
+            assert_runs(code, ran);
+        }
+        for code in [
+            "GIT_EXTERNAL_DIFF=\"$D\" git diff",
+            "GIT_CONFIG_GLOBAL=cfg git x",
+            "GIT_CONFIG_SYSTEM=./cfg git status",
+            "XDG_CONFIG_HOME=. git x",
+            "HOME=/tmp/h git x",
+            "GIT_DIR=r.git git x",
+            "GIT_COMMON_DIR=r git log",
+            "GIT_EXEC_PATH=/tmp/x git status",
+        ] {
+            assert!(dynamic(code), "{code}");
+        }
+        for code in [
+            "GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_SYSTEM=/dev/null git log",
+            "GIT_DIR=.git git log",
+            "GIT_CONFIG_GLOBAL=cfg git config -l",
+            "git --git-dir=r.git config --get user.name",
+            "GIT_PAGER= git log",
+            "GIT_TERMINAL_PROMPT=0 git fetch",
+            "git commit -m PAGER=x",
+        ] {
+            assert!(inner(code).is_empty(), "{code}: {:?}", inner(code));
+            assert!(!dynamic(code), "{code}");
+        }
     }
 
     #[test]
