@@ -100,6 +100,11 @@ pub struct Effects {
     /// a `go.mod` or `go.work` asks for when it is newer than the installed one
     /// ([`go_toolchain::keeps_local`]).
     pub go_toolchain: bool,
+    /// Whether it looks at the paths of [`Effects::meta`] one level down at most (`ls`
+    /// without `-R`, `stat`): the names, sizes and types of what they name and of a
+    /// directory's entries, never a file's contents nor a whole tree's names, so that a
+    /// secret directory or one outside the workspace may be looked at.
+    pub meta_one_level: bool,
 }
 
 /// A command as the table reads it.
@@ -145,6 +150,7 @@ fn entries() -> &'static HashMap<&'static str, Entry> {
                     program.operands,
                     Operands::Paths
                         | Operands::Meta
+                        | Operands::MetaTrees
                         | Operands::Trees
                         | Operands::Walked
                         | Operands::PatternPaths
@@ -511,11 +517,12 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
             e.reads.extend(operands);
         }
         Operands::Paths => e.reads.extend(operands),
-        Operands::Meta => {
+        Operands::Meta | Operands::MetaTrees => {
             // `du -L` and `tree -l` walk whole trees; `ls -L` looks one level down unless
             // `-R` walks the tree.
-            let one_level = entry.program.names.contains(&"ls") && !flags.recursive;
+            let one_level = kind == Operands::Meta && !flags.recursive;
             e.walks_links |= flags.follow && !one_level;
+            e.meta_one_level = one_level;
             // With no operand, the program looks at `.`: that operand is judged too.
             if operands.is_empty() {
                 e.meta.push(Word::literal_text("."));
@@ -2035,30 +2042,8 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
         {
             Ok(())
         }
-        ("npm" | "pnpm", ["ls" | "list", rest @ ..])
-            if rest
-                .iter()
-                .all(|t| !t.starts_with('-') && !t.contains(['/', '.'])) =>
-        {
-            Ok(())
-        }
-        ("npm" | "pnpm", ["ls" | "list", rest @ ..])
-            if rest.iter().all(|t| {
-                matches!(
-                    *t,
-                    "--all"
-                        | "-a"
-                        | "--json"
-                        | "--depth=0"
-                        | "--long"
-                        | "--parseable"
-                        | "--prod"
-                        | "--dev"
-                )
-            }) =>
-        {
-            Ok(())
-        }
+        // No `npm ls`: it writes a log under `~/.npm/_logs` and asks the registry whether npm
+        // is out of date.
         ("cargo", ["metadata" | "tree", rest @ ..]) => cargo(texts[0], rest, e),
         _ => Err(format!(
             "`{program}` may build, run or download code; only its version and metadata queries are known"

@@ -442,8 +442,11 @@ pub enum Operands {
     Text,
     /// Paths whose contents it reads (none: standard input).
     Paths,
-    /// Paths it only looks at: names, sizes, types (`ls`, `stat`).
+    /// Paths it only looks at: names, sizes, types (`ls`, `stat`), one level down at most
+    /// unless an option walks the tree (`ls -R`).
     Meta,
+    /// Trees whose every name, size and type it looks at (`du`, `tree`).
+    MetaTrees,
     /// Paths whose files it reads, whole directories included, through symlinks (`diff`).
     Trees,
     /// Trees whose files it reads as `rg` walks them: hidden and ignored files left out
@@ -585,6 +588,14 @@ const GREP: &str = "E|extended-regexp F|fixed-strings G|basic-regexp P|perl-rege
     B|before-context=v C|context=v a|text I binary-files=v D|devices=v exclude=v!e \
     exclude-from=r exclude-dir=v include=v!i r|recursive!R!H R|dereference-recursive!R!H!L \
     line-buffered U|binary V|version help";
+
+/// The options `zgrep` passes on to `grep` (see its entry).
+const ZGREP: &str = "E|extended-regexp F|fixed-strings G|basic-regexp P|perl-regexp \
+    e|regexp=v!p i|ignore-case no-ignore-case v|invert-match w|word-regexp x|line-regexp y \
+    c|count color|colour=? L|files-without-match l|files-with-matches m|max-count=v \
+    o|only-matching q|quiet|silent s|no-messages b|byte-offset H|with-filename h|no-filename \
+    n|line-number T|initial-tab u A|after-context=v B|before-context=v C|context=v a|text I \
+    binary-files=v line-buffered U|binary V|version help";
 
 /// The options of `rg`.
 const RG: &str = "e|regexp=v!p f|file=r!p i|ignore-case S|smart-case s|case-sensitive \
@@ -856,7 +867,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["exa", "eza"],
         FileReader,
-        "l|long a|all A|almost-all 1|oneline T|tree R|recurse L|level=v h|header G|grid x|across F|classify D|only-dirs f|only-files r|reverse s|sort=v git icons no-icons color=v colour=v group-directories-first group-directories-last g|group H|links i|inode b|binary B|bytes m|modified u|accessed U|created time-style=v no-permissions no-user no-time no-filesize",
+        "l|long a|all A|almost-all 1|oneline T|tree!R R|recurse!R L|level=v h|header G|grid x|across F|classify D|only-dirs f|only-files r|reverse s|sort=v git icons no-icons color=v colour=v group-directories-first group-directories-last g|group H|links i|inode b|binary B|bytes m|modified u|accessed U|created time-style=v no-permissions no-user no-time no-filesize",
         Meta,
     ),
     p(
@@ -876,7 +887,7 @@ pub static PROGRAMS: &[Program] = &[
         &["du"],
         FileReader,
         "a|all b|bytes c|total h|human-readable s|summarize d|max-depth=v k m x|one-file-system L|dereference!L P|no-dereference H D apparent-size B|block-size=v exclude=v time=? l|count-links 0|null S|separate-dirs si t|threshold=v inodes help version",
-        Meta,
+        MetaTrees,
     ),
     p(
         &["df"],
@@ -888,7 +899,7 @@ pub static PROGRAMS: &[Program] = &[
         &["tree"],
         FileReader,
         "a d l!L f i q N Q p u g s h D F r t c U v L=v P=v I=v n C J X noreport charset=v filelimit=v dirsfirst du prune si gitignore matchdirs ignore-case help version",
-        Meta,
+        MetaTrees,
     ),
     p(
         &["realpath"],
@@ -923,6 +934,29 @@ pub static PROGRAMS: &[Program] = &[
             &["grep"],
         ),
         &["grep"],
+    ),
+    // `zgrep` is a shell script that decompresses each file with `gzip -cdfq` (plain files
+    // pass through) and hands it to `grep`; it refuses `-r`, `-R`, `-d`, `-z`, `-Z` and the
+    // include and exclude options, and copies a pattern file that is not a regular file
+    // (`-f -`) to a temporary file: `-f` is left out.
+    runs(
+        numeric(p(
+            &["zgrep", "zegrep", "zfgrep"],
+            Search,
+            ZGREP,
+            PatternPaths,
+        )),
+        &["sh", "gzip", "grep"],
+    ),
+    // `zcat` is `gzip -cd`; `-f` passes files that are not compressed through.
+    runs(
+        p(
+            &["zcat"],
+            FileReader,
+            "f|force q|quiet v|verbose h|help V|version L|license",
+            Paths,
+        ),
+        &["sh", "gzip"],
     ),
     p(&["rg"], Search, RG, Special(Special::Jq)),
     // ag asks git for the user's excludes file through the shell (`sh -c "git config -z
@@ -1234,6 +1268,13 @@ pub static PROGRAMS: &[Program] = &[
             "rustc", "go", "node", "python", "python3", "gcc", "g++", "clang", "make", "cmake",
             "ruby", "perl", "deno", "docker", "bun", "wget", "openssl",
         ],
+        Toolchain,
+        "",
+        Special(Special::Toolchain),
+    ),
+    // The C compiler driver, binutils and pkg-config: their version only.
+    p(
+        &["cc", "c++", "ld", "nm", "objdump", "pkg-config"],
         Toolchain,
         "",
         Special(Special::Toolchain),

@@ -141,7 +141,7 @@ impl Judge<'_> {
             }
         }
         for w in &effects.meta {
-            self.meta(cmd, w);
+            self.meta(cmd, w, effects.meta_one_level);
         }
         if effects.walks_links {
             for w in &effects.meta {
@@ -419,8 +419,10 @@ impl Judge<'_> {
     }
 
     /// The command looks at `word` (its name, size, type), never its contents: a secret
-    /// inside the workspace may be looked at; anything outside asks.
-    pub(super) fn meta(&mut self, cmd: &SimpleCommand, word: &Word) {
+    /// inside the workspace may be looked at; anything outside asks, unless the command
+    /// looks `one_level` down at most (`ls ~/.ssh`, `stat /etc/hosts`): names, sizes and
+    /// types of a path and of a directory's entries hold no file's contents.
+    pub(super) fn meta(&mut self, cmd: &SimpleCommand, word: &Word, one_level: bool) {
         let shown = &word.raw;
         if let Some(domain) = &word.domain {
             return self.domain(cmd, word, domain, true);
@@ -451,6 +453,7 @@ impl Judge<'_> {
             match located.place {
                 Place::Inside | Place::HarmlessDevice => {}
                 Place::Sensitive(_) if inside => {}
+                Place::Sensitive(_) | Place::Outside | Place::System if one_level => {}
                 Place::Unknown => {
                     return self.unknown(
                         cmd,
@@ -614,7 +617,7 @@ impl Judge<'_> {
                 }
                 let w = Word::literal_text(piece.to_owned());
                 if meta {
-                    self.meta(cmd, &w);
+                    self.meta(cmd, &w, false);
                 } else {
                     self.read(cmd, &w);
                 }

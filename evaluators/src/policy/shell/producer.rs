@@ -193,26 +193,19 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
                     "-F",
                 ],
             )?;
-            let ops: Vec<&&str> = args.iter().filter(|a| !a.starts_with('-')).collect();
-            if ops.len() <= 1 {
-                return Ok(vec![tree(".", None)]);
-            }
-            Ok(ops[1..].iter().map(|r| tree(r, None)).collect())
+            Ok(walked_roots(cmd)?
+                .into_iter()
+                .map(|(root, _)| tree(&root, None))
+                .collect())
         }
         "rg" if args
             .iter()
             .any(|a| matches!(*a, "--files" | "-l" | "--files-with-matches")) =>
         {
-            let ops: Vec<&&str> = args.iter().filter(|a| !a.starts_with('-')).collect();
-            let roots = if args.contains(&"--files") {
-                &ops[..]
-            } else {
-                ops.get(1..).unwrap_or(&[])
-            };
-            if roots.is_empty() {
-                return Ok(vec![tree(".", None)]);
-            }
-            Ok(roots.iter().map(|r| tree(r, None)).collect())
+            Ok(walked_roots(cmd)?
+                .into_iter()
+                .map(|(root, name)| tree(&root, name.as_deref()))
+                .collect())
         }
         "grep" | "head" | "tail" | "sort" | "uniq" | "tac" if keeps_lines(program, &args) => {
             // A filter of its input only: the table says it reads no file of its own.
@@ -235,6 +228,40 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
         }
         _ => Err(format!("(`{program}`) is not known to print only paths")),
     }
+}
+
+/// The roots a searcher (`fd`, `rg -l`, `rg --files`) walks, as the table reads its
+/// arguments (an option's value is never taken for a root: `rg --files -g '*.pem'` walks
+/// `.`), each with the one name its files are narrowed to, if any.
+///
+/// # Errors
+///
+/// Why they are not known.
+fn walked_roots(cmd: &SimpleCommand) -> Result<Vec<(String, Option<String>)>, String> {
+    let program = cmd.program().unwrap_or_default();
+    let Model::Modeled(effects) = programs::model(cmd) else {
+        return Err(format!("(`{program}`) is not proven to only read"));
+    };
+    let literal = |w: &Word| {
+        w.literal()
+            .map(str::to_owned)
+            .ok_or_else(|| format!("(`{program}`) walks a tree only known when it runs"))
+    };
+    let mut roots = Vec::new();
+    for w in &effects.meta {
+        roots.push((literal(w)?, None));
+    }
+    for t in &effects.trees {
+        let name = match t.names.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        };
+        roots.push((literal(&t.root)?, name));
+    }
+    if roots.is_empty() {
+        return Err(format!("(`{program}`) walks no tree the table names"));
+    }
+    Ok(roots)
 }
 
 /// The name `mktemp` prints (its random letters left as the template's `X`s): the template
@@ -432,27 +459,41 @@ fn find(
         return Err("(`find`) prints more than paths".to_owned());
     }
     // A name test narrows the paths when the expression is a conjunction; a negated one
-    // (`! -name x`, `-not -name x`) does not.
-    let disjunction = args[i..]
-        .iter()
-        .any(|a| matches!(*a, "-o" | "-or" | "," | "(" | ")"));
-    let names = (!disjunction)
-        .then(|| {
-            args[i..]
-                .windows(3)
-                .find(|w| matches!(w[1], "-name" | "-iname") && !matches!(w[0], "!" | "-not"))
-                .map(|w| w[2])
-                .or_else(|| {
-                    (args
-                        .get(i)
-                        .is_some_and(|a| matches!(*a, "-name" | "-iname")))
-                    .then(|| args.get(i + 1).copied())
-                    .flatten()
-                })
-        })
-        .flatten();
+    // (`! -name x`, `-not -name x`) does not. A disjunction without groups (`-name '*.c' -o
+    // -name '*.h'`) narrows them to the union of its branches' names when every branch
+    // tests one: a path any branch lets through has that branch's name.
+    let expr = &args[i..];
+    let grouped = expr.iter().any(|a| matches!(*a, "," | "(" | ")"));
+    let names: Vec<Option<&str>> = if grouped {
+        vec![None]
+    } else {
+        let branches: Vec<Option<&str>> = expr
+            .split(|a| matches!(*a, "-o" | "-or"))
+            .map(branch_name)
+            .collect();
+        if branches.iter().any(Option::is_none) {
+            vec![None]
+        } else {
+            branches
+        }
+    };
     if roots.is_empty() {
         roots.push(".");
     }
-    Ok(roots.into_iter().map(|r| tree(r, names)).collect())
+    Ok(roots
+        .into_iter()
+        .flat_map(|r| names.iter().map(move |n| tree(r, *n)))
+        .collect())
+}
+
+/// The name a conjunction of `find` tests narrows its paths to: its first name test
+/// (`-name '*.rs'`, `-iname x`) that is neither negated (`! -name x`, `-not -name x`) nor
+/// possibly the value of the word before it (`-newer -name -name x`), if any.
+fn branch_name<'a>(branch: &[&'a str]) -> Option<&'a str> {
+    (0..branch.len().saturating_sub(1))
+        .find(|&k| {
+            matches!(branch[k], "-name" | "-iname")
+                && (k == 0 || !(branch[k - 1].starts_with('-') || branch[k - 1] == "!"))
+        })
+        .map(|k| branch[k + 1])
 }
