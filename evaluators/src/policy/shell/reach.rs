@@ -129,9 +129,7 @@ fn domain_trees(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         );
     }
     for f in found {
-        if !j.findings.contains(&f) {
-            j.findings.push(f);
-        }
+        j.add_once(f.stance, f.code, f.risk, f.reason);
     }
 }
 
@@ -319,10 +317,8 @@ fn downloads(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                 }
             }
             for f in scratch.findings {
-                if matches!(f.stance, Stance::HardDeny | Stance::RequireAsk)
-                    && !j.findings.contains(&f)
-                {
-                    j.findings.push(f);
+                if matches!(f.stance, Stance::HardDeny | Stance::RequireAsk) {
+                    j.add_once(f.stance, f.code, f.risk, f.reason);
                 }
             }
         }
@@ -1001,28 +997,20 @@ fn binding(j: &Judge<'_>, cmd: &SimpleCommand, asks: bool) -> Vec<Finding> {
 /// command written with that value would get them (`perl -pi -e … "$f"` with `f` a
 /// settings file).
 fn keep_binding(j: &mut Judge<'_>, variants: &[SimpleCommand]) {
-    let mut found: Vec<Finding> = Vec::new();
     for v in variants {
         for f in binding(j, v, true) {
-            if !found.contains(&f) && !j.findings.contains(&f) {
-                found.push(f);
-            }
+            j.add_once(f.stance, f.code, f.risk, f.reason);
         }
     }
-    j.findings.extend(found);
 }
 
 /// Adds the hard denies of every variant of `cmd`, once each.
 fn keep_hard_denies(j: &mut Judge<'_>, variants: &[SimpleCommand]) {
-    let mut found: Vec<Finding> = Vec::new();
     for v in variants {
         for f in hard_denies(j, v) {
-            if !found.contains(&f) && !j.findings.contains(&f) {
-                found.push(f);
-            }
+            j.add_once(f.stance, f.code, f.risk, f.reason);
         }
     }
-    j.findings.extend(found);
 }
 
 /// A binding ask: what `cmd` reaches cannot be told, and no mode settles it. Rated
@@ -1030,10 +1018,7 @@ fn keep_hard_denies(j: &mut Judge<'_>, variants: &[SimpleCommand]) {
 /// riskiest finding decides).
 fn binding_ask(j: &mut Judge<'_>, cmd: &SimpleCommand, code: &'static str, why: &str) {
     let reason = format!("{} {why}.", quote(cmd));
-    let f = Finding::new(Stance::RequireAsk, code, Risk::Critical, reason);
-    if !j.findings.contains(&f) {
-        j.findings.push(f);
-    }
+    j.add_once(Stance::RequireAsk, code, Risk::Critical, reason);
 }
 
 /// Whether a glob character of the word is outside quotes, so the shell expands it.
