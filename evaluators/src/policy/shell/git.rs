@@ -289,10 +289,18 @@ fn configured_alias(
         WorkingDir::Dir(_) => j.places.locate(".", &cmd.cwd).path,
         _ => j.places.root().to_path_buf(),
     };
-    let Some(top) = here.ancestors().find(|d| d.join(".git").exists()) else {
+    let Some(top) = here
+        .ancestors()
+        .find(|d| d.join(".git").exists() || bare(d))
+    else {
         return alias_runs(j, cmd, global, name, rest, &files);
     };
-    let git_dir = match super::judge::git_dir_of(top) {
+    let found = if bare(top) {
+        Ok(Some(top.to_path_buf()))
+    } else {
+        super::judge::git_dir_of(top)
+    };
+    let git_dir = match found {
         Ok(Some(dir)) => dir,
         Ok(None) => return alias_runs(j, cmd, global, name, rest, &files),
         Err(why) => return unknown(j, &why),
@@ -308,6 +316,14 @@ fn configured_alias(
         files.push(dir.join("config.worktree"));
     }
     alias_runs(j, cmd, global, name, rest, &files);
+}
+
+/// Whether git takes the directory `dir` for a git directory itself (a bare repository, or
+/// the inside of `.git`) when it runs there: it holds `HEAD`, `objects` and `refs`.
+fn bare(dir: &std::path::Path) -> bool {
+    ["HEAD", "objects", "refs"]
+        .iter()
+        .all(|n| std::fs::symlink_metadata(dir.join(n)).is_ok())
 }
 
 /// The binding ask of `git NAME` whose alias NAME runs what is only known when it runs, as

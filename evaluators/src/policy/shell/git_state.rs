@@ -1291,9 +1291,15 @@ mod tests {
                 "{command}: {why}"
             );
         }
-        // Another repository's aliases are not read here.
+        // Another repository's aliases are not read here; a bare one in the workspace is.
         let (s, why) = stance(ws.path(), home.path(), full, "git -C /tmp x").await;
         assert_eq!(s, Stance::RequireAsk, "{why}");
+        assert!(git(ws.path(), &["init", "-q", "--bare", "r.git"]));
+        put(ws.path(), "r.git/config", "[alias]\n\ty = !rm -rf ~\n");
+        let (s, why) = stance(ws.path(), home.path(), full, "cd r.git && git y").await;
+        assert_eq!(s, Stance::HardDeny, "{why}");
+        let (s, why) = stance(ws.path(), home.path(), full, "git y").await;
+        assert!(!matches!(s, Stance::HardDeny), "{why}");
         if std::env::var_os("GIT_CONFIG_GLOBAL").is_some()
             || std::env::var_os("XDG_CONFIG_HOME").is_some()
         {
