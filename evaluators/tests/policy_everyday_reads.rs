@@ -183,3 +183,28 @@ async fn a_searcher_walks_the_roots_the_table_reads_not_its_options_values() {
     ])
     .await;
 }
+
+#[tokio::test]
+async fn a_toolchain_prints_its_usage_before_loading_anything() {
+    assert_allowed(&[
+        "node --help",
+        "python3 --help",
+        "make --help",
+        "gcc --help",
+        "pkg-config --help",
+    ])
+    .await;
+    assert_open(&[
+        // rustup's proxies write their settings on start; docker loads its credentials.
+        "cargo --help",
+        "rustc --help",
+        "docker --help",
+        // Anything beside `--help` is read as it would be without it.
+        "node --help --require ./x.js",
+        "python3 --help -c 'import os'",
+        "make --help -f Makefile all",
+        "gcc --help=common",
+        "make -h",
+    ])
+    .await;
+}

@@ -1976,6 +1976,29 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
                 "node" | "npm" | "yarn" | "pnpm" | "deno" | "bun" | "tsc"
             ));
     let version = version || (texts == ["version"] && program == "cargo");
+    // Their usage, printed before anything is read or loaded (not cargo's or rustc's, whose
+    // rustup proxies write their settings on start, nor docker's, which loads the
+    // credentials of `~/.docker/config.json`).
+    let help = texts == ["--help"]
+        && matches!(
+            program,
+            "node"
+                | "python"
+                | "python3"
+                | "gcc"
+                | "g++"
+                | "cc"
+                | "c++"
+                | "make"
+                | "perl"
+                | "openssl"
+                | "wget"
+                | "ld"
+                | "nm"
+                | "objdump"
+                | "pkg-config"
+        );
+    let version = version || help;
     if version && !(program == "go" && texts == ["--version"]) {
         return Ok(());
     }
