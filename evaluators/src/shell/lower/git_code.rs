@@ -636,7 +636,9 @@ fn codes(cmd: &SimpleCommand, env: &Environment) -> Vec<Code> {
 /// name it exports alone with the value a plain assignment gave it before, and plain
 /// assignments once `set -a` (`set -o allexport`) exports every variable assigned. An
 /// argument only known when it runs may export any: the configuration is then only known
-/// when git runs.
+/// when git runs. Under `set -a`, a variable of git's that a command sets to a value the
+/// text does not show (`read`, `printf -v`, `mapfile`; `eval`, `source`, code that may set
+/// any) is exported with a value only known when it runs.
 fn exported_before(earlier: &[SimpleCommand]) -> Environment {
     let mut env = Environment::new();
     let mut all_exported = false;
@@ -686,6 +688,33 @@ fn exported_before(earlier: &[SimpleCommand]) -> Environment {
                     env.push(("GIT_CONFIG_PARAMETERS".to_owned(), None));
                 }
                 _ => {}
+            }
+        }
+    }
+    if all_exported {
+        let mut sites = super::variables::Sites::default();
+        for c in earlier {
+            let sets = c.runs_dynamic_code
+                || c.program().is_none_or(|p| {
+                    matches!(
+                        crate::programs::assigns_variables(p),
+                        Some(crate::programs::Assigns::Sets | crate::programs::Assigns::RunsCode)
+                    )
+                });
+            if sets && !c.words.is_empty() {
+                sites.command(c);
+            }
+        }
+        for (name, _) in VARIABLES {
+            let names: Vec<String> = if name.ends_with('_') {
+                (0..64).map(|n| format!("{name}{n}")).collect()
+            } else {
+                vec![(*name).to_owned()]
+            };
+            for n in names {
+                if sites.assigns(&n) {
+                    env.push((n, None));
+                }
             }
         }
     }
@@ -1012,6 +1041,11 @@ mod tests {
             "export GIT_EXTERNAL_DIFF+=x; git diff",
             "export GIT_DIR=r.git; git x",
             "set \"$O\"; GIT_DIR=r; git x",
+            "set -a; read -r GIT_EXTERNAL_DIFF < f; git diff",
+            "set -a; printf -v GIT_SSH_COMMAND '%s' x; git fetch",
+            "set -a; mapfile -t GIT_CONFIG_KEY_0 < f; GIT_CONFIG_COUNT=1; git x",
+            "set -a; eval \"$E\"; git status",
+            "set -a; source ./vars.sh; git status",
         ] {
             assert!(dynamic(code), "{code}");
         }
@@ -1019,6 +1053,8 @@ mod tests {
         for code in [
             "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=x; git log",
             "set -e -o pipefail; GIT_EXTERNAL_DIFF=x; git diff",
+            "set -a; read -r line < f; git diff",
+            "read -r GIT_EXTERNAL_DIFF < f; git diff",
             "export LANG=C; git status",
             "export GIT_PAGER=; git log",
             "export GIT_CONFIG_GLOBAL=/dev/null GIT_DIR=.git; git log",
