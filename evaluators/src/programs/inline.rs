@@ -2264,16 +2264,14 @@ fn perl_magic_name(name: &str) -> bool {
 /// must be a literal name the two-argument open reads as a file, and the code must not
 /// change `@ARGV` (`@ARGV = ("id|"); print <>` runs `id`).
 fn perl_argv(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
-    let diamond = parsed.letters.contains(['n', 'p'])
+    // The handle is reached by its name too (`$h = "ARGV"; <$h>`, `readline(ARGV)`): any
+    // read may be one of it, and the names given are checked whatever the code.
+    let reads = parsed.letters.contains(['n', 'p'])
         || parsed.inplace.is_some()
-        || code.contains("<>")
-        || code.contains("<ARGV>")
-        || code.contains("eof")
-        || code.contains("readline");
-    if !diamond {
-        return None;
-    }
-    if code.matches("ARGV").count() > code.matches("<ARGV>").count() {
+        || ["<", "eof", "read", "getc"]
+            .iter()
+            .any(|r| code.contains(r));
+    if reads && code.matches("ARGV").count() > code.matches("<ARGV>").count() {
         return Some("it changes the files it opens (`@ARGV`), which may name commands".to_owned());
     }
     if let Some(suffix) = &parsed.inplace
@@ -2300,7 +2298,8 @@ fn perl_argv(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
                     out.writes.push(format!("{name}{suffix}"));
                 }
             }
-            None => out.reads.push(name.to_owned()),
+            None if reads => out.reads.push(name.to_owned()),
+            None => {}
         }
     }
     None
@@ -2906,6 +2905,11 @@ mod tests {
             &["-e", "@ARGV=('id|'); print <>"],
             &["-e", "push @ARGV, 'id|'; print while <ARGV>"],
             &["-i/tmp/*", "-pe", "s/a/b/", "x"],
+            // `<$h>` and `readline` reach the handle `ARGV` by its name.
+            &["-e", "$x='ARGV'; print <$x>", "touch x|"],
+            &["-e", "print readline(ARGV)", "touch x|"],
+            &["-e", "$x='ARGV'; @ARGV=('id|'); print <$x>"],
+            &["-e", "print 1", "id|"],
         ] {
             assert!(unproven("perl", args), "perl {args:?}");
         }
