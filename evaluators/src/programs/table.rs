@@ -1645,3 +1645,34 @@ pub const COMMAND_VARIABLES: &[&str] = &[
     "RSYNC_RSH",
     "BROWSER",
 ];
+
+/// rsync's options (rsync 3.2, `rsync --help`), read with the cursor so that its operands,
+/// the files its options read or write and what it deletes are told apart as rsync tells
+/// them: `=r` a file it reads (`--files-from`, `--exclude-from`, `--password-file`), `=w`
+/// a file or directory it writes (`--log-file`, `--write-batch`, `--backup-dir`,
+/// `--partial-dir`, `--temp-dir`); `!R` the sources are copied as trees (`-r`, `-a`); `!d`
+/// the destination loses what the sources lack (`--delete` and kin); `!s` the sources are
+/// deleted once sent (`--remove-source-files`); `!x` its value is a command it runs (see
+/// [`COMMAND_OPTIONS`]).
+pub const RSYNC_OPTIONS: &str = "v|verbose info=v debug=v stderr=v q|quiet no-motd c|checksum \
+    a|archive!R r|recursive!R no-recursive|no-r R|relative no-relative \
+    no-implied-dirs b|backup backup-dir=w suffix=v u|update inplace append append-verify \
+    d|dirs mkpath l|links L|copy-links copy-unsafe-links safe-links munge-links \
+    k|copy-dirlinks K|keep-dirlinks H|hard-links p|perms E|executability chmod=v A|acls \
+    X|xattrs o|owner g|group devices copy-devices write-devices specials D no-D t|times \
+    U|atimes open-noatime N|crtimes O|omit-dir-times J|omit-link-times super fake-super \
+    S|sparse preallocate n|dry-run W|whole-file no-whole-file no-W checksum-choice|cc=v \
+    x|one-file-system B|block-size=v e|rsh=v!x rsync-path=v!x existing ignore-existing \
+    remove-source-files!s del!d delete!d delete-before!d delete-during!d delete-delay!d \
+    delete-after!d delete-excluded!d delete-missing-args!d ignore-missing-args ignore-errors \
+    force max-delete=v max-size=v min-size=v max-alloc=v partial partial-dir=w delay-updates \
+    m|prune-empty-dirs numeric-ids usermap=v groupmap=v chown=v timeout=v contimeout=v \
+    I|ignore-times size-only @|modify-window=v T|temp-dir=w y|fuzzy compare-dest=v \
+    copy-dest=v link-dest=v z|compress no-compress no-z compress-choice|zc=v \
+    compress-level|zl=v skip-compress=v C|cvs-exclude f|filter=v F exclude=v \
+    exclude-from=r include=v include-from=r files-from=r 0|from0 old-args s|secluded-args|protect-args \
+    trust-sender copy-as=v address=v port=v sockopts=v blocking-io outbuf=v stats 8|8-bit-output \
+    h|human-readable progress P i|itemize-changes M|remote-option=v out-format=v \
+    log-file=w log-file-format=v password-file=r early-input=r list-only bwlimit=v \
+    stop-after=v stop-at=v fsync write-batch=w only-write-batch=w read-batch=r protocol=v \
+    iconv=v checksum-seed=v 4|ipv4 6|ipv6 V|version help";

@@ -291,13 +291,19 @@ pub(super) fn landing(
 /// another machine talks to it.
 pub(super) fn rsync(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let args = cmd.args();
+    if let Ok(items) = crate::programs::cursor::read_complete(
+        args,
+        rsync_options(),
+        crate::programs::cursor::Syntax::Gnu,
+    ) {
+        return rsync_read(j, cmd, &items);
+    }
+    // Arguments rsync would refuse (an option it lacks, an ambiguous abbreviation): read
+    // at their most reaching, every option word checked for what it may mean.
     let pos: Vec<&Word> = args
         .iter()
         .filter(|w| w.literal().is_none_or(|t| !t.starts_with('-')))
         .collect();
-    let remote = pos
-        .iter()
-        .any(|w| w.literal().is_none_or(|t| t.contains(':')));
     // Any abbreviation of `--recursive` or `--archive`, any cluster holding `r` or `a`.
     let recursive = args.iter().filter_map(Word::literal).any(|t| {
         let long = t.split_once('=').map_or(t, |(n, _)| n);
@@ -310,6 +316,21 @@ pub(super) fn rsync(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let deletes_dest = options().any(|t| t.starts_with("--del"));
     let deletes_sources =
         options().any(|t| t.starts_with("--remove-source") || t.starts_with("--remove-sent"));
+    rsync_copies(j, cmd, &pos, recursive, deletes_dest, deletes_sources);
+}
+
+/// What rsync does with its operands `pos` (sources, then the destination): reads the
+/// sources (deletes them once sent with `deletes_sources`), writes the destination (deleting
+/// what the sources lack with `deletes_dest`), and talks to another machine when an operand
+/// names one (`host:path`).
+fn rsync_copies(
+    j: &mut Judge<'_>,
+    cmd: &SimpleCommand,
+    pos: &[&Word],
+    recursive: bool,
+    deletes_dest: bool,
+    deletes_sources: bool,
+) {
     if let Some((dest, sources)) = pos.split_last()
         && !sources.is_empty()
     {
@@ -322,11 +343,49 @@ pub(super) fn rsync(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         j.write(cmd, dest, deletes_dest.then_some(true));
         landing(j, cmd, sources, dest, recursive);
     }
-    if remote {
+    if pos
+        .iter()
+        .any(|w| w.literal().is_none_or(|t| t.contains(':')))
+    {
         let reason = format!("{} copies files to or from another machine.", quote(cmd));
         j.add(Stance::DefaultAsk, SHELL_NETWORK, Risk::High, reason);
     }
     j.write_inside(cmd, "synchronizes files", Risk::High);
+}
+
+/// rsync's options ([`crate::programs::table::RSYNC_OPTIONS`]), parsed once.
+fn rsync_options() -> &'static crate::programs::spec::Options {
+    static PARSED: std::sync::OnceLock<crate::programs::spec::Options> = std::sync::OnceLock::new();
+    PARSED.get_or_init(|| {
+        crate::programs::spec::Options::parse(crate::programs::table::RSYNC_OPTIONS)
+    })
+}
+
+/// `rsync` read by the cursor against its table entry: the operands are the sources and
+/// the destination; the files options name are read (`--files-from`) or written
+/// (`--log-file`, `--backup-dir`); `!R` copies trees, `!d` deletes in the destination, `!s`
+/// deletes the sources sent.
+fn rsync_read(j: &mut Judge<'_>, cmd: &SimpleCommand, items: &[crate::programs::cursor::Item<'_>]) {
+    use crate::programs::cursor::Item;
+    use crate::programs::spec::Value;
+    let mut pos: Vec<&Word> = Vec::new();
+    let (mut recursive, mut deletes_dest, mut deletes_sources) = (false, false, false);
+    for item in items {
+        match item {
+            Item::Operand(_, w) => pos.push(w),
+            Item::Opt(opt, value) => {
+                recursive |= opt.has('R');
+                deletes_dest |= opt.has('d');
+                deletes_sources |= opt.has('s');
+                match (opt.value, value) {
+                    (Value::Reads, Some(v)) => j.read(cmd, v),
+                    (Value::Writes, Some(v)) => j.write(cmd, v, None),
+                    _ => {}
+                }
+            }
+        }
+    }
+    rsync_copies(j, cmd, &pos, recursive, deletes_dest, deletes_sources);
 }
 
 /// The paths of the files of the tree at `dir`, relative to it (below `rel`); an error when
@@ -1247,5 +1306,67 @@ mod sum_list_tests {
         ] {
             assert_eq!(names(text), None, "{text:?}");
         }
+    }
+}
+
+#[cfg(test)]
+mod rsync_tests {
+    use warrant_core::evaluator::Stance;
+
+    /// The decision on `command`, `HOME` standing for the home directory's path.
+    fn decided(command: &str) -> Stance {
+        let ws = tempfile::tempdir().expect("workspace");
+        std::fs::create_dir_all(ws.path().join("src")).expect("src");
+        std::fs::create_dir_all(ws.path().join(".claude")).expect(".claude");
+        std::fs::write(ws.path().join(".claude/settings.json"), "{}").expect("settings");
+        let home = tempfile::tempdir().expect("home");
+        let sensitive = crate::paths::SensitivePaths::new(&[]).expect("sensitive");
+        let places = crate::paths::Places::new(ws.path(), Some(home.path()), Some(&sensitive));
+        let command = command.replace("HOME", &home.path().display().to_string());
+        let script = crate::shell::parse(&command).expect("parses");
+        super::super::judge_script(&script, &places).0.stance
+    }
+
+    #[test]
+    fn rsync_options_are_read_with_their_values_from_the_table() {
+        // Files its options write or read are judged as written or read.
+        for c in [
+            "rsync -a --log-file=.claude/settings.json src/ dst/",
+            "rsync -a --log-file .claude/settings.json src/ dst/",
+            "rsync -a --write-batch=.claude/settings.json src/ dst/",
+        ] {
+            assert_eq!(decided(c), Stance::HardDeny, "{c}");
+        }
+        // A valued option's value is not a source: the destination stays the last operand.
+        for c in [
+            "rsync -av src/ dst/",
+            "rsync -a --exclude .git src/ dst/",
+            "rsync -a -f '- *.o' src/ dst/",
+            "rsync -av --delete src/ dst/",
+        ] {
+            let stance = decided(c);
+            assert!(
+                !matches!(stance, Stance::HardDeny | Stance::RequireAsk),
+                "{c}: {stance:?}"
+            );
+        }
+        let items = crate::programs::cursor::read_complete(
+            &[
+                crate::shell::Word::literal_text("--exclude"),
+                crate::shell::Word::literal_text("x"),
+                crate::shell::Word::literal_text("-e"),
+                crate::shell::Word::literal_text("ssh"),
+                crate::shell::Word::literal_text("a"),
+                crate::shell::Word::literal_text("b"),
+            ],
+            super::rsync_options(),
+            crate::programs::cursor::Syntax::Gnu,
+        )
+        .expect("read");
+        let operands = items
+            .iter()
+            .filter(|i| matches!(i, crate::programs::cursor::Item::Operand(..)))
+            .count();
+        assert_eq!(operands, 2);
     }
 }
