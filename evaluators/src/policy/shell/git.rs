@@ -10,6 +10,7 @@ use crate::policy::codes::{SHELL_NETWORK, SHELL_UNKNOWN_COMMAND};
 use crate::policy::finding::quote;
 use crate::shell::{SimpleCommand, Word, WorkingDir};
 
+pub(super) mod blobs;
 pub(super) mod options;
 
 /// Subcommands that only read the repository.

@@ -268,6 +268,10 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let canonical = super::git::options::canonical(cmd);
     let cmd = canonical.as_ref();
     let git = split(cmd);
+    // File contents printed from the objects, and commits or objects dropped for good.
+    if let Some(sub) = git.sub {
+        super::git::blobs::judge(j, cmd, sub, git.rest);
+    }
     let env_files = environment_configs(j, cmd, &git);
     match git.sub {
         Some("config") => config(j, cmd, &git, &env_files),
