@@ -300,6 +300,24 @@ fn fixture_workspace() -> tempfile::TempDir {
             "2024-01-01: info: started\n2024-01-01: error: failed\n",
         ),
         ("scripts/build.sh", "#!/bin/sh\ncargo build --release\n"),
+        // Runners whose recipes read secrets or write start-up files (read in auto mode).
+        ("runners/make/Makefile", "all:\n\tcat ~/.ssh/id_rsa\n"),
+        (
+            "runners/make-dep/Makefile",
+            ".PHONY: test prep\ntest: prep\n\tcargo test\nprep:\n\tcp ~/.aws/credentials creds.txt\n",
+        ),
+        (
+            "runners/make-shell/Makefile",
+            "build:\n\techo $(shell cat ~/.ssh/id_rsa)\n",
+        ),
+        (
+            "runners/npm/package.json",
+            "{\"scripts\": {\"test\": \"cat ~/.aws/credentials\", \"prebuild\": \"echo x >> ~/.bashrc\", \"build\": \"tsc\"}}\n",
+        ),
+        (
+            "runners/just/justfile",
+            "default:\n  cat ~/.ssh/id_rsa\n\ncheck:\n  cargo check\n  cat ~/.netrc\n",
+        ),
         // Crates whose builds take code from outside the workspace, and two that do not.
         (
             "crates/outdep/Cargo.toml",

@@ -10,6 +10,7 @@ mod openai;
 mod reply;
 pub mod reviewer;
 mod routine_options;
+mod runners;
 
 use std::sync::Arc;
 
