@@ -190,19 +190,6 @@ impl Judge<'_> {
         {
             self.unknown(cmd, &why, Risk::High);
         }
-        if effects.history
-            && let Some(what) = self.tracked_secret_anywhere()
-        {
-            let why = format!(
-                "prints contents from the repository's history, and the repository tracks {what}"
-            );
-            self.add(
-                Stance::DefaultAsk,
-                FILESYSTEM_SENSITIVE_TREE,
-                Risk::High,
-                format!("{} {why}.", quote(cmd)),
-            );
-        }
         for w in &effects.forbids {
             if let Some(found) = self.found_upwards(cmd, w.text()) {
                 let why = format!(
@@ -244,29 +231,6 @@ impl Judge<'_> {
         if self.findings.len() == before {
             let reason = format!("{} only reads.", quote(cmd));
             self.add(Stance::PolicyAllow, SHELL_READ_ONLY, Risk::Safe, reason);
-        }
-    }
-
-    /// A secret the workspace's repository tracks, if any (or why that cannot be told).
-    fn tracked_secret_anywhere(&self) -> Option<String> {
-        let scan = Scan {
-            hidden: true,
-            follow: false,
-            names: &[],
-            excludes: &[],
-            ignores: false,
-            dash_names: false,
-            secrets: true,
-        };
-        let root = self.places.root();
-        match self.places.tracked_secret(root, &scan) {
-            Some(Ok(None)) => None,
-            Some(Ok(Some((path, what)))) => Some(format!("`{}`, {what}", self.places.shown(&path))),
-            Some(Err(_)) => Some("more files than can be checked".to_owned()),
-            None if root.join(".git").exists() => {
-                Some("files whose list cannot be read".to_owned())
-            }
-            None => None,
         }
     }
 

@@ -224,11 +224,16 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
         "unpack-file" | "pack-objects" => Prints::AnyObject(
             "it copies objects named by id or by its input, which may be any file of any commit",
         ),
-        "stash"
-            if texts.first() == Some(&Some("show"))
-                && (patch || has(&["-u", "--include-untracked", "--only-untracked"])) =>
-        {
-            Prints::AnyObject("it prints stashed changes, untracked files among them")
+        // `stash.showPatch` makes a plain `git stash show` print the patch, and
+        // `-u` (or `stash.showIncludeUntracked`) the stashed untracked files.
+        "stash" if texts.first() == Some(&Some("show")) => {
+            if patch || has(&["-u", "--include-untracked", "--only-untracked"]) {
+                Prints::AnyObject("it prints stashed changes, untracked files among them")
+            } else if no_patch {
+                Prints::Nothing
+            } else {
+                Prints::Tracked(Vec::new())
+            }
         }
         "grep" => {
             if has(&["--no-index", "--untracked"]) {
@@ -463,7 +468,6 @@ mod tests {
             ("cat-file", "-p HEAD"),
             ("cat-file", "-p HEAD~2^{tree}"),
             ("cat-file", "-p HEAD:src/main.rs"),
-            ("stash", "show"),
             ("stash", "show --stat"),
         ] {
             assert_eq!(prints(sub, rest), Prints::Nothing, "{sub} {rest}");
@@ -494,6 +498,7 @@ mod tests {
             ("bundle", "create - HEAD"),
             ("archive", "HEAD"),
             ("range-diff", "a b c"),
+            ("stash", "show"),
         ] {
             assert_eq!(
                 prints(sub, rest),
@@ -578,11 +583,14 @@ mod tests {
         assert!(!super::covers("src", "srcx/.env"));
     }
 
-    /// Whether the policy stops `command` in Full Access in the workspace `root` (a hard
-    /// deny or a binding ask), with why.
-    async fn stops(root: &std::path::Path, command: &str) -> (bool, String) {
-        use warrant_core::call::{EvaluationContext, PermissionMode, ToolCall};
-        use warrant_core::evaluator::{Evaluator, Stance, Verdict};
+    /// The policy's stance on `command` in `mode` in the workspace `root`, with why.
+    async fn stance(
+        root: &std::path::Path,
+        mode: warrant_core::call::PermissionMode,
+        command: &str,
+    ) -> (warrant_core::evaluator::Stance, String) {
+        use warrant_core::call::{EvaluationContext, ToolCall};
+        use warrant_core::evaluator::{Evaluator, Verdict};
         let home = tempfile::tempdir().unwrap();
         let policy = crate::PolicyEvaluator::new(&crate::PolicyConfig {
             home_dir: Some(home.path().to_path_buf()),
@@ -596,14 +604,24 @@ mod tests {
             "Bash",
             serde_json::json!({ "command": command }),
         );
-        let cx = EvaluationContext::new(PermissionMode::FullAccess, root);
+        let cx = EvaluationContext::new(mode, root);
         match policy.evaluate(&call, &cx).await.unwrap() {
-            Verdict::Decide { stance, rationale } => (
-                matches!(stance, Stance::HardDeny | Stance::RequireAsk),
-                rationale.reason,
-            ),
+            Verdict::Decide { stance, rationale } => (stance, rationale.reason),
             other => panic!("{command}: {other:?}"),
         }
+    }
+
+    /// Whether the policy stops `command` in Full Access in the workspace `root` (a hard
+    /// deny or a binding ask), with why.
+    async fn stops(root: &std::path::Path, command: &str) -> (bool, String) {
+        use warrant_core::evaluator::Stance;
+        let (s, why) = stance(
+            root,
+            warrant_core::call::PermissionMode::FullAccess,
+            command,
+        )
+        .await;
+        (matches!(s, Stance::HardDeny | Stance::RequireAsk), why)
     }
 
     /// A repository tracking `.env` and `src/main.rs`, committed; `None` without git.
@@ -689,6 +707,33 @@ mod tests {
             let (stopped, why) = stops(ws.path(), command).await;
             if !stopped {
                 wrong.push(format!("{command} (changed): not stopped ({why})"));
+            }
+        }
+        assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    }
+
+    #[tokio::test]
+    async fn names_counts_and_unchanged_secrets_are_proven_in_default_mode() {
+        use warrant_core::evaluator::Stance;
+        let Some(ws) = repository() else { return };
+        let mut wrong = Vec::new();
+        for command in [
+            "git diff --stat",
+            "git diff",
+            "git diff -- src",
+            "git log -p -- src",
+            "git log --stat",
+            "git show --stat",
+            "git diff --name-only HEAD",
+        ] {
+            let (s, why) = stance(
+                ws.path(),
+                warrant_core::call::PermissionMode::Default,
+                command,
+            )
+            .await;
+            if s != Stance::PolicyAllow {
+                wrong.push(format!("{command}: {s:?} ({why})"));
             }
         }
         assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
