@@ -362,6 +362,9 @@ async fn startup_files_and_the_crontab_are_protected() {
         bash("echo '* * * * * x' | crontab -"),
         bash("crontab -r"),
         bash("crontab jobs.txt"),
+        // Hook managers' hooks, which git runs as it runs `.git/hooks`.
+        bash("echo x > .husky/pre-commit"),
+        bash("echo x > .githooks/pre-commit"),
         call("Write", json!({"file_path": "~/.bashrc", "content": "x"})),
         call(
             "Write",
@@ -374,7 +377,6 @@ async fn startup_files_and_the_crontab_are_protected() {
         bash("cat ~/.bashrc"),
         bash("echo 'on: push' > .github/workflows/ci.yml"),
         bash("echo '{}' > .vscode/tasks.json"),
-        bash("echo x > .husky/pre-commit"),
     ] {
         assert!(!binding(ws.path(), &c).await, "{c:?}");
     }

@@ -214,7 +214,7 @@ pub(crate) fn local_configs(root: &Path) -> Vec<std::path::PathBuf> {
 
 /// The git directory of the work tree `root`: `.git`, or the one a linked work tree's `.git`
 /// file names (`gitdir: PATH`), as far as it can be read.
-fn git_dir_of(root: &Path) -> std::path::PathBuf {
+pub(crate) fn git_dir_of(root: &Path) -> std::path::PathBuf {
     let dot_git = root.join(".git");
     if dot_git.is_file()
         && let Some(text) = super::small_file::read_text(&dot_git).ok().flatten()

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 
+mod effective;
 pub(crate) mod git_config;
 pub(crate) mod git_index;
 mod sensitive;
@@ -171,6 +172,10 @@ pub(crate) struct Places<'a> {
     shared: Option<(std::sync::Arc<crate::shell::CallAnalysis>, usize)>,
     /// The entries the walks of these places visited so far (see [`MAX_EVALUATION_ENTRIES`]).
     walked: std::sync::atomic::AtomicUsize,
+    /// The search path whose directories are protected (the process's `PATH`).
+    path_var: Option<std::ffi::OsString>,
+    /// The protected places only the machine tells, found at their first use.
+    effective: std::sync::OnceLock<effective::Effective>,
 }
 
 impl<'a> Places<'a> {
@@ -190,7 +195,25 @@ impl<'a> Places<'a> {
             sensitive,
             shared: None,
             walked: std::sync::atomic::AtomicUsize::new(0),
+            path_var: std::env::var_os("PATH"),
+            effective: std::sync::OnceLock::new(),
         }
+    }
+
+    /// These places with `path_var` as the search path whose directories are protected.
+    #[cfg(test)]
+    pub(crate) fn with_path_var(mut self, path_var: Option<&str>) -> Self {
+        self.path_var = path_var.map(std::ffi::OsString::from);
+        self.effective = std::sync::OnceLock::new();
+        self
+    }
+
+    /// The protected places of the machine: the hooks directory git uses, a separate git
+    /// directory, the directories of the `PATH` (see [`effective::Effective::of`]).
+    fn effective(&self) -> &effective::Effective {
+        self.effective.get_or_init(|| {
+            effective::Effective::of(&self.root, self.home, self.path_var.as_deref())
+        })
     }
 
     /// Counts one entry a walk visits against the evaluation's budget.
@@ -230,9 +253,13 @@ impl<'a> Places<'a> {
         if let Some(what) = sensitive.protects(&located.path, self.home, Some(&self.root)) {
             return Some(what.to_owned());
         }
+        if let Some(what) = self.effective().protects(&located.path) {
+            return Some(what.to_owned());
+        }
         let lexical = self.lexical(raw, cwd)?;
         sensitive
             .protects(&lexical, self.home, Some(&self.root))
+            .or_else(|| self.effective().protects(&lexical))
             .map(str::to_owned)
     }
 
@@ -252,9 +279,16 @@ impl<'a> Places<'a> {
         {
             return Some(what.to_owned());
         }
+        if let Some(what) = self
+            .effective()
+            .protects_below(&located.path, within_config)
+        {
+            return Some(what.to_owned());
+        }
         let lexical = self.lexical(raw, cwd)?;
         sensitive
             .protects_below(&lexical, within_config, self.home, Some(&self.root))
+            .or_else(|| self.effective().protects_below(&lexical, within_config))
             .map(str::to_owned)
     }
 
@@ -273,9 +307,13 @@ impl<'a> Places<'a> {
         {
             return Some(what.to_owned());
         }
+        if let Some(what) = self.effective().protects_below(&located.path, false) {
+            return Some(what.to_owned());
+        }
         let lexical = self.lexical(raw, cwd)?;
         sensitive
             .protects_any_name_below(&lexical, self.home, Some(&self.root))
+            .or_else(|| self.effective().protects_below(&lexical, false))
             .map(str::to_owned)
     }
 
@@ -1507,6 +1545,58 @@ mod tests {
 
     fn places<'a>(root: &Path, sensitive: &'a SensitivePaths) -> Places<'a> {
         Places::new(root, Some(Path::new("/home/u")), Some(sensitive))
+    }
+
+    #[test]
+    fn the_machines_protected_places_are_protected_where_written_and_below() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".git")).unwrap();
+        std::fs::write(
+            dir.path().join(".git/config"),
+            "[core]\n\thooksPath = tools/hooks\n",
+        )
+        .unwrap();
+        let s = SensitivePaths::new(&[]).unwrap();
+        let p = places(dir.path(), &s).with_path_var(Some("/opt/p/bin:/usr/bin"));
+        let protected = |raw: &str, cwd: &WorkingDir| {
+            let located = p.locate(raw, cwd);
+            p.protected(&located, raw, cwd)
+        };
+        for raw in [
+            "tools/hooks/pre-commit",
+            ".git/HEAD",
+            ".git/objects/ab/cd",
+            ".git/refs/heads/main",
+            "/opt/p/bin/git",
+        ] {
+            assert!(protected(raw, &WorkingDir::Root).is_some(), "{raw}");
+        }
+        let in_git = WorkingDir::Dir(".git".to_owned());
+        assert!(protected("index", &in_git).is_some());
+        for raw in [
+            "src/main.rs",
+            "tools/other.sh",
+            ".git/info/exclude",
+            ".bashrc",
+        ] {
+            assert_eq!(protected(raw, &WorkingDir::Root), None, "{raw}");
+        }
+        // A tree written into the workspace may hold the hooks; one into src may not.
+        let root = p.locate(".", &WorkingDir::Root);
+        assert!(
+            p.protected_any_name_below(&root, ".", &WorkingDir::Root)
+                .is_some()
+        );
+        let src = p.locate("src", &WorkingDir::Root);
+        assert_eq!(
+            p.protected_any_name_below(&src, "src", &WorkingDir::Root),
+            None
+        );
+        let objects = p.locate(".git/objects", &WorkingDir::Root);
+        assert!(
+            p.protected_below(&objects, ".git/objects", &WorkingDir::Root, true)
+                .is_some()
+        );
     }
 
     #[test]

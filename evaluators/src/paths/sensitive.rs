@@ -349,6 +349,17 @@ const PROTECTED: &[(&str, &str)] = &[
     ("**/.git/hooks", "Git hooks, which git runs"),
     ("**/.git/hooks/**", "Git hooks, which git runs"),
     ("**/.git/modules/**/hooks/**", "Git hooks, which git runs"),
+    // Hook managers' hook directories, which git runs through `core.hooksPath` (husky sets
+    // `.husky/_` and runs `.husky/<hook>` with `sh -e`, executable or not; `.githooks` is
+    // the name `core.hooksPath` conventionally gives). The directory the configuration
+    // actually names is found where the call is judged.
+    ("**/.husky", "Git hooks (husky), which git runs"),
+    ("**/.husky/**", "Git hooks (husky), which git runs"),
+    ("**/.githooks", "Git hooks (core.hooksPath), which git runs"),
+    (
+        "**/.githooks/**",
+        "Git hooks (core.hooksPath), which git runs",
+    ),
     ("**/warrant.toml", "Warrant's configuration"),
     ("**/.warrant", "Warrant's configuration"),
     ("**/.warrant/**", "Warrant's configuration"),
@@ -513,8 +524,16 @@ const PROTECTED: &[(&str, &str)] = &[
     // reads or writes them.
     ("**/.config/autostart", PERSISTENCE),
     ("**/.config/autostart/**", PERSISTENCE),
+    // Every desktop's or session manager's own autostart (LXDE's `lxsession/*/autostart`,
+    // openbox's and labwc's `autostart` scripts) under the XDG directory.
+    ("**/.config/**/autostart", PERSISTENCE),
+    ("**/.config/**/autostart/**", PERSISTENCE),
+    ("**/.config/**/autostart.sh", PERSISTENCE),
     ("**/.config/systemd/user", PERSISTENCE),
     ("**/.config/systemd/user/**", PERSISTENCE),
+    ("**/.local/share/systemd/user/**", PERSISTENCE),
+    ("**/.config/plasma-workspace/env/**", PERSISTENCE),
+    ("**/.config/plasma-workspace/shutdown/**", PERSISTENCE),
     ("**/.local/share/applications/**", PERSISTENCE),
     ("**/Library/LaunchAgents/**", PERSISTENCE),
 ];
@@ -585,6 +604,54 @@ const HOME_STARTUP: &[(&str, &str)] = &[
     (".asdf/shims/**", ON_PATH),
     (".local/share/mise/shims/**", ON_PATH),
     (".nvm/versions/*/*/bin/**", ON_PATH),
+    // Version managers' own programs, shims and installed versions' `bin` directories,
+    // which their shell hooks put on the `PATH` (the real `PATH`'s directories are found
+    // where the call is judged).
+    (".pyenv/bin/**", ON_PATH),
+    (".pyenv/plugins/*/shims/**", ON_PATH),
+    (".pyenv/plugins/*/bin/**", ON_PATH),
+    (".pyenv/versions/*/bin/**", ON_PATH),
+    (".rbenv/bin/**", ON_PATH),
+    (".rbenv/versions/*/bin/**", ON_PATH),
+    (".nodenv/bin/**", ON_PATH),
+    (".nodenv/shims/**", ON_PATH),
+    (".goenv/bin/**", ON_PATH),
+    (".goenv/shims/**", ON_PATH),
+    (".jenv/bin/**", ON_PATH),
+    (".jenv/shims/**", ON_PATH),
+    (".asdf/bin/**", ON_PATH),
+    (".asdf/installs/*/*/bin/**", ON_PATH),
+    (".local/share/mise/installs/*/*/bin/**", ON_PATH),
+    (".local/share/mise/bin/**", ON_PATH),
+    (".nix-profile/bin/**", ON_PATH),
+    (".local/state/nix/profile/bin/**", ON_PATH),
+    (".nvm/nvm.sh", STARTUP),
+    (".volta/tools/image/*/*/bin/**", ON_PATH),
+    (".sdkman/bin/**", ON_PATH),
+    (".sdkman/candidates/*/*/bin/**", ON_PATH),
+    (".dotnet/tools/**", ON_PATH),
+    (".rustup/toolchains/*/bin/**", ON_PATH),
+    (".cabal/bin/**", ON_PATH),
+    (".ghcup/bin/**", ON_PATH),
+    (".juliaup/bin/**", ON_PATH),
+    (".pixi/bin/**", ON_PATH),
+    (".rye/shims/**", ON_PATH),
+    (".poetry/bin/**", ON_PATH),
+    (".local/share/pnpm/**", ON_PATH),
+    (".local/share/fnm/**", ON_PATH),
+    (".fnm/**", ON_PATH),
+    (".n/bin/**", ON_PATH),
+    (".nimble/bin/**", ON_PATH),
+    (".luarocks/bin/**", ON_PATH),
+    (".foundry/bin/**", ON_PATH),
+    (".krew/bin/**", ON_PATH),
+    (".linuxbrew/bin/**", ON_PATH),
+    ("miniconda3/bin/**", ON_PATH),
+    ("miniconda3/condabin/**", ON_PATH),
+    ("anaconda3/bin/**", ON_PATH),
+    ("anaconda3/condabin/**", ON_PATH),
+    ("miniforge3/bin/**", ON_PATH),
+    (".conda/envs/*/bin/**", ON_PATH),
     // Modules an interpreter loads before the system's or at every start: a `.pth` file in
     // the user's site-packages runs its `import` lines at every `python3` start, as
     // `usercustomize` does; node resolves modules from these directories last.
@@ -607,7 +674,21 @@ const HOME_STARTUP: &[(&str, &str)] = &[
     (".bunfig.toml", BUILD),
     (".config/direnv/**", BUILD),
     (".direnvrc", BUILD),
+    (".envrc", BUILD),
     (".config/mise/**", BUILD),
+    // Version selectors read from the home directory by every directory below it: asdf's
+    // and mise's `.tool-versions` (a `path:` version runs that directory's programs),
+    // mise's configuration (`[env] _.source`, tasks, hooks), rustup's settings (default
+    // and override toolchains, a linked one any directory).
+    (".tool-versions", BUILD),
+    (".asdfrc", BUILD),
+    (".mise.toml", BUILD),
+    (".mise.*.toml", BUILD),
+    ("mise.toml", BUILD),
+    (".rustup/settings.toml", BUILD),
+    (".config/containers/**", BUILD),
+    (".config/nix/**", BUILD),
+    (".config/nixpkgs/**", BUILD),
     // Editors, debuggers, REPLs and terminals: their run-command files are code (Vim script,
     // Lua, Emacs Lisp, Python, R, Ruby) or run shell commands (`psql`'s and `sqlite3`'s
     // meta-commands, `ghci`'s `:!`, tmux's `run-shell`, screen's windows).
@@ -643,6 +724,58 @@ const HOME_STARTUP: &[(&str, &str)] = &[
     (".screenrc", EDITOR_STARTUP),
     (".wezterm.lua", EDITOR_STARTUP),
     (".config/wezterm/**", EDITOR_STARTUP),
+    // Terminals name the shell they start (`shell`, `command`, `startup_session`); the
+    // prompt runs starship's `custom` modules' commands at every prompt.
+    (".config/kitty/**", EDITOR_STARTUP),
+    (".config/alacritty/**", EDITOR_STARTUP),
+    (".alacritty.toml", EDITOR_STARTUP),
+    (".alacritty.yml", EDITOR_STARTUP),
+    (".config/foot/**", EDITOR_STARTUP),
+    (".config/ghostty/**", EDITOR_STARTUP),
+    (".config/starship.toml", STARTUP),
+    (".config/starship/**", STARTUP),
+    (".p10k.zsh", STARTUP),
+    // Interpreters' startup files: Julia's `startup.jl`, Octave's, Guile's, SBCL's,
+    // OCaml's, Erlang's and Elixir's, matplotlib's backend module; less's `#env` section
+    // sets `LESSOPEN`, a command every later `less` runs.
+    (".julia/config/**", EDITOR_STARTUP),
+    (".octaverc", EDITOR_STARTUP),
+    (".config/octave/**", EDITOR_STARTUP),
+    (".guile", EDITOR_STARTUP),
+    (".sbclrc", EDITOR_STARTUP),
+    (".ocamlinit", EDITOR_STARTUP),
+    (".erlang", EDITOR_STARTUP),
+    (".iex.exs", EDITOR_STARTUP),
+    (".config/matplotlib/**", EDITOR_STARTUP),
+    (".matplotlib/**", EDITOR_STARTUP),
+    (".lesskey", EDITOR_STARTUP),
+    (".config/lesskey", EDITOR_STARTUP),
+    (".local/share/lesskey", EDITOR_STARTUP),
+    // Window managers, bars and hotkey daemons run the commands their configuration names
+    // (`exec`, `exec-once`, `spawn`, `custom/script`) at every session start or key press.
+    (".config/i3/**", PERSISTENCE),
+    (".i3/**", PERSISTENCE),
+    (".config/i3blocks/**", PERSISTENCE),
+    (".config/sway/**", PERSISTENCE),
+    (".config/hypr/**", PERSISTENCE),
+    (".config/openbox/**", PERSISTENCE),
+    (".config/labwc/**", PERSISTENCE),
+    (".config/awesome/**", PERSISTENCE),
+    (".config/qtile/**", PERSISTENCE),
+    (".config/bspwm/**", PERSISTENCE),
+    (".config/sxhkd/**", PERSISTENCE),
+    (".config/river/**", PERSISTENCE),
+    (".config/niri/**", PERSISTENCE),
+    (".config/herbstluftwm/**", PERSISTENCE),
+    (".config/wayfire.ini", PERSISTENCE),
+    (".config/waybar/**", PERSISTENCE),
+    (".config/polybar/**", PERSISTENCE),
+    (".config/xmonad/**", PERSISTENCE),
+    (".xmonad/**", PERSISTENCE),
+    (".config/xfce4/xfconf/**", PERSISTENCE),
+    (".config/lxqt/**", PERSISTENCE),
+    (".kde/Autostart/**", PERSISTENCE),
+    (".config/khotkeysrc", PERSISTENCE),
     // Network clients' defaults, read by every later call: `.curlrc` and `.wgetrc` can make
     // a plain download post a file (`data = "@…"`, `post-file`) or write anywhere
     // (`output`, `output_document`); mail delivery and readers run the programs they name.
@@ -1521,7 +1654,6 @@ mod needle_tests {
         for path in [
             "/w/.github/workflows/ci.yml",
             "/w/.vscode/tasks.json",
-            "/w/.husky/pre-commit",
             "/w/bashrc.example",
             "/w/.config/app/settings.json",
             "/h/.gitignore",
@@ -1530,6 +1662,74 @@ mod needle_tests {
                 builtin
                     .protects(Path::new(path), Some(Path::new("/h")), None)
                     .is_none(),
+                "{path}"
+            );
+        }
+    }
+
+    #[test]
+    fn hook_managers_directories_and_startup_files_that_run_code_are_protected() {
+        let builtin = SensitivePaths::new(&[]).unwrap();
+        let home = Some(Path::new("/h"));
+        let root = Some(Path::new("/w"));
+        for path in [
+            "/w/.husky/pre-commit",
+            "/w/.husky/_/pre-commit",
+            "/w/.githooks/pre-commit",
+            "/w/sub/.githooks/post-checkout",
+            "/h/.config/starship.toml",
+            "/h/.config/i3/config",
+            "/h/.config/sway/config",
+            "/h/.config/hypr/hyprland.conf",
+            "/h/.config/openbox/autostart",
+            "/h/.config/lxsession/LXDE/autostart",
+            "/h/.config/labwc/autostart",
+            "/h/.julia/config/startup.jl",
+            "/h/.octaverc",
+            "/h/.tool-versions",
+            "/h/.mise.toml",
+            "/h/.envrc",
+            "/h/.lesskey",
+            "/h/.config/lesskey",
+            "/h/.config/kitty/kitty.conf",
+            "/h/.config/containers/containers.conf",
+            "/h/.config/nix/nix.conf",
+            "/h/.config/matplotlib/matplotlibrc",
+            "/h/.rustup/settings.toml",
+            "/h/.local/share/systemd/user/x.service",
+            "/h/.pyenv/bin/git",
+            "/h/.pyenv/plugins/pyenv-virtualenv/shims/python",
+            "/h/.pyenv/versions/3.12.0/bin/pip",
+            "/h/.nix-profile/bin/ls",
+            "/h/.asdf/shims/node",
+            "/h/.sdkman/candidates/java/current/bin/java",
+            "/h/.dotnet/tools/x",
+            "/h/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/bin/cargo",
+            "/h/miniconda3/bin/python",
+            // Outside the workspace any directory may be a home.
+            "/tmp/other/.tool-versions",
+            "/tmp/other/.pyenv/bin/git",
+        ] {
+            assert!(
+                builtin.protects(Path::new(path), home, root).is_some(),
+                "{path}"
+            );
+        }
+        // The same names in the workspace are the project's, but hooks.
+        for path in [
+            "/w/.tool-versions",
+            "/w/.envrc",
+            "/w/mise.toml",
+            "/w/starship.toml",
+            "/w/.config/app.toml",
+            "/w/docs/autostart.md",
+            "/w/.pre-commit-config.yaml",
+            "/w/lefthook.yml",
+            "/h/.config/app/autostartx.toml",
+            "/h/.cache/pip/x",
+        ] {
+            assert!(
+                builtin.protects(Path::new(path), home, root).is_none(),
                 "{path}"
             );
         }

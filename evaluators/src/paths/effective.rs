@@ -1,0 +1,280 @@
+//! Protected places that only the machine tells: the hooks directory git actually uses
+//! (`core.hooksPath` of the repository's and the user's configuration), the repository's
+//! own state below its git directory (objects, refs, index, `HEAD`), and the directories of
+//! the real `PATH`. A write there is what a write of protected configuration is: a hook or
+//! a program on `PATH` planted runs later, outside any call's review, and a file of the
+//! repository's state removed or overwritten destroys its history as removing `.git` does.
+
+use std::path::{Path, PathBuf};
+
+/// What a file of the hooks directory `core.hooksPath` names is.
+const HOOKS: &str = "Git hooks (the directory core.hooksPath names), which git runs";
+
+/// What a file below a git directory is.
+pub(crate) const GIT_STATE: &str = "the repository's own state (objects, refs, index, HEAD), which only git writes: writing or removing it destroys history as removing `.git` does";
+
+/// What a directory of the `PATH` is.
+const ON_PATH: &str = "a directory of the PATH, whose programs run in place of the system's";
+
+/// The most `PATH` entries read; the rest are read as none (a longer `PATH` is not one a
+/// person set up).
+const MAX_PATH_ENTRIES: usize = 256;
+
+/// The protected directories of one workspace, found once per evaluation.
+#[derive(Debug, Default)]
+pub(crate) struct Effective {
+    /// Directories below which every path is protected, with what they are.
+    dirs: Vec<(PathBuf, &'static str)>,
+}
+
+impl Effective {
+    /// The protected directories of the workspace `root` (the user's home `home`, when
+    /// known) with the search path `path_var`: the hooks directories that `core.hooksPath`
+    /// of the repository's configuration and of the user's name, the git directory a
+    /// `.git` file names (and its common directory), and each absolute directory of
+    /// `path_var` outside the workspace (a project's own `node_modules/.bin` is its own).
+    /// A configuration that cannot be read adds nothing here: git run over it is judged
+    /// where git runs.
+    pub(crate) fn of(root: &Path, home: Option<&Path>, path_var: Option<&std::ffi::OsStr>) -> Self {
+        let mut dirs = Vec::new();
+        let mut add = |dir: PathBuf, what: &'static str| {
+            if let Ok(real) = std::fs::canonicalize(&dir)
+                && real != dir
+            {
+                dirs.push((real, what));
+            }
+            dirs.push((super::normalize(&dir), what));
+        };
+        // The repository's git directory when `.git` is a file (a linked worktree, a
+        // separate git directory): its state and its common directory's. A `.git`
+        // directory is protected by name wherever it lies.
+        let git_dir = super::git_index::git_dir_of(root);
+        let common = super::git_index::common_dir(&git_dir);
+        if root.join(".git").is_file() {
+            add(git_dir.clone(), GIT_STATE);
+            if let Some(common) = &common {
+                add(common.clone(), GIT_STATE);
+            }
+        }
+        let mut hooks = Vec::new();
+        let mut configs = vec![git_dir.join("config"), git_dir.join("config.worktree")];
+        if let Some(common) = &common {
+            configs.push(common.join("config"));
+        }
+        for config in &configs {
+            if let Ok((found, _)) = super::git_config::hooks_and_includes(config, home) {
+                hooks.extend(found);
+            }
+        }
+        if let Ok(found) = super::git_config::outer_hooks_paths(home) {
+            hooks.extend(found);
+        }
+        for written in hooks {
+            let dir = if let Some(rest) = written.strip_prefix("~/") {
+                match home {
+                    Some(home) => home.join(rest),
+                    None => continue,
+                }
+            } else if written.starts_with('~') || written.starts_with("%(") {
+                continue;
+            } else {
+                // A relative hooks path is read from the work tree's top.
+                root.join(&written)
+            };
+            add(dir, HOOKS);
+        }
+        if let Some(path_var) = path_var {
+            for dir in std::env::split_paths(path_var).take(MAX_PATH_ENTRIES) {
+                // A relative entry is the directory a command runs in; `/` alone would
+                // protect every path.
+                if !dir.is_absolute() || super::normalize(&dir) == Path::new("/") {
+                    continue;
+                }
+                let normal = super::normalize(&dir);
+                let real = std::fs::canonicalize(&normal).unwrap_or_else(|_| normal.clone());
+                // The system's own directories (`/usr/local/bin`) are judged as the
+                // system's, more strictly.
+                let system = |d: &Path| super::SYSTEM.iter().any(|s| d.starts_with(s));
+                if normal.starts_with(root) || real.starts_with(root) || system(&normal) {
+                    continue;
+                }
+                add(normal, ON_PATH);
+            }
+        }
+        Self { dirs }
+    }
+
+    /// What `path` (absolute, normal) is, if it lies in a protected directory or is a file
+    /// of a git directory ([`git_state`]).
+    pub(crate) fn protects(&self, path: &Path) -> Option<&'static str> {
+        if git_state(path) {
+            return Some(GIT_STATE);
+        }
+        self.dirs
+            .iter()
+            .find(|(dir, _)| path.starts_with(dir))
+            .map(|(_, what)| *what)
+    }
+
+    /// What a write of a tree into the directory `dir` may reach: a protected directory
+    /// `dir` lies in or (unless `within`) holds.
+    pub(crate) fn protects_below(&self, dir: &Path, within: bool) -> Option<&'static str> {
+        if git_state(dir) {
+            return Some(GIT_STATE);
+        }
+        self.dirs
+            .iter()
+            .find(|(d, _)| dir.starts_with(d) || (!within && d.starts_with(dir)))
+            .map(|(_, what)| *what)
+    }
+}
+
+/// Whether `path` is a git directory `.git` or lies below one (any case, as a
+/// case-insensitive file system opens `.GIT`), but the ignore list `.git/info/exclude`,
+/// which holds no history and runs nothing.
+pub(crate) fn git_state(path: &Path) -> bool {
+    let parts: Vec<&std::ffi::OsStr> = path
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(n) => Some(n),
+            _ => None,
+        })
+        .collect();
+    let Some(at) = parts
+        .iter()
+        .position(|p| p.to_str().is_some_and(|p| p.eq_ignore_ascii_case(".git")))
+    else {
+        return false;
+    };
+    let rest: Vec<String> = parts[at + 1..]
+        .iter()
+        .map(|p| p.to_string_lossy().to_ascii_lowercase())
+        .collect();
+    rest != ["info", "exclude"]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_path_below_a_git_directory_is_its_state_but_the_ignore_list() {
+        for p in [
+            "/w/.git",
+            "/w/.git/HEAD",
+            "/w/.git/index",
+            "/w/.git/packed-refs",
+            "/w/.git/objects",
+            "/w/.git/objects/aa/bb",
+            "/w/.git/refs/heads/main",
+            "/w/sub/.GIT/config",
+            "/w/.git/worktrees/x/HEAD",
+        ] {
+            assert!(git_state(Path::new(p)), "{p}");
+        }
+        for p in [
+            "/w/.git/info/exclude",
+            "/w/.gitignore",
+            "/w/.github/workflows/ci.yml",
+            "/w/src/git/x.rs",
+            "/w/.gitattributes",
+        ] {
+            assert!(!git_state(Path::new(p)), "{p}");
+        }
+    }
+
+    #[test]
+    fn the_hooks_directory_the_repository_names_is_protected() {
+        let ws = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(ws.path().join(".git")).unwrap();
+        let root = std::fs::canonicalize(ws.path()).unwrap();
+        let none = Effective::of(&root, Some(home.path()), None);
+        assert_eq!(none.protects(&root.join(".githooks/pre-commit")), None);
+        std::fs::write(
+            ws.path().join(".git/config"),
+            "[core]\n\thooksPath = .githooks\n",
+        )
+        .unwrap();
+        let found = Effective::of(&root, Some(home.path()), None);
+        assert_eq!(
+            found.protects(&root.join(".githooks/pre-commit")),
+            Some(HOOKS)
+        );
+        assert_eq!(found.protects(&root.join(".githooks")), Some(HOOKS));
+        assert_eq!(found.protects(&root.join("src/main.rs")), None);
+        // A tree written into the workspace may hold it; one written into src may not.
+        assert_eq!(found.protects_below(&root, false), Some(HOOKS));
+        assert_eq!(found.protects_below(&root.join("src"), false), None);
+        assert_eq!(found.protects_below(&root, true), None);
+    }
+
+    #[test]
+    fn the_hooks_directory_of_the_users_configuration_is_protected() {
+        let ws = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(
+            home.path().join(".gitconfig"),
+            "[core]\n\thooksPath = ~/hooks\n",
+        )
+        .unwrap();
+        let found = Effective::of(ws.path(), Some(home.path()), None);
+        assert_eq!(
+            found.protects(&home.path().join("hooks/pre-push")),
+            Some(HOOKS)
+        );
+    }
+
+    #[test]
+    fn a_separate_git_directory_is_the_repositorys_state() {
+        let ws = tempfile::tempdir().unwrap();
+        let store = tempfile::tempdir().unwrap();
+        let git = store.path().join("repo.d");
+        std::fs::create_dir_all(&git).unwrap();
+        std::fs::write(
+            ws.path().join(".git"),
+            format!("gitdir: {}\n", git.display()),
+        )
+        .unwrap();
+        let found = Effective::of(ws.path(), None, None);
+        assert_eq!(found.protects(&git.join("HEAD")), Some(GIT_STATE));
+        assert_eq!(
+            found.protects(&git.join("objects/pack/x.pack")),
+            Some(GIT_STATE)
+        );
+        assert_eq!(found.protects(&store.path().join("other")), None);
+    }
+
+    #[test]
+    fn every_directory_of_the_path_outside_the_workspace_is_protected() {
+        let ws = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(ws.path()).unwrap();
+        let var = std::ffi::OsString::from(format!(
+            "/opt/tools/bin:relative/bin::/:{}/node_modules/.bin:/root/.pyenv/bin:/usr/local/bin",
+            root.display()
+        ));
+        let found = Effective::of(&root, None, Some(&var));
+        assert_eq!(
+            found.protects(Path::new("/opt/tools/bin/git")),
+            Some(ON_PATH)
+        );
+        assert_eq!(
+            found.protects(Path::new("/root/.pyenv/bin/ls")),
+            Some(ON_PATH)
+        );
+        assert_eq!(found.protects(Path::new("/root/.pyenv/bin")), Some(ON_PATH));
+        assert_eq!(found.protects(Path::new("/opt/tools/lib/x")), None);
+        assert_eq!(found.protects(Path::new("/tmp/x")), None);
+        // The system's directories are the system's.
+        assert_eq!(found.protects(Path::new("/usr/local/bin/x")), None);
+        // The project's own programs and relative entries are not the machine's.
+        assert_eq!(found.protects(&root.join("node_modules/.bin/tsc")), None);
+        assert_eq!(found.protects(&root.join("relative/bin/x")), None);
+        // Removing or replacing a tree holding a PATH directory reaches it.
+        assert_eq!(
+            found.protects_below(Path::new("/root/.pyenv"), false),
+            Some(ON_PATH)
+        );
+        assert_eq!(found.protects_below(Path::new("/root/.pyenv"), true), None);
+    }
+}
