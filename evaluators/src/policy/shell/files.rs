@@ -434,6 +434,22 @@ pub(super) fn unzip(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     if let Some(archive) = pos.first() {
         j.read(cmd, archive);
     }
+    // `-l`, `-v`, `-t`, `-Z` list or test the archive, `-p` prints members: nothing is
+    // written (checked: `unzip -l/-t/-p/-Z/-v a.zip` created no file).
+    let writes_nothing = args.iter().any(|w| {
+        w.literal().is_some_and(|t| {
+            // `-d DIR` and `-P PASSWORD` take the rest of the word.
+            t.starts_with('-')
+                && !t.starts_with("--")
+                && t[1..]
+                    .chars()
+                    .take_while(|c| !matches!(c, 'd' | 'P'))
+                    .any(|c| matches!(c, 'l' | 'v' | 't' | 'Z' | 'p'))
+        })
+    });
+    if writes_nothing && args.iter().all(|w| w.literal().is_some()) {
+        return j.read_only(cmd);
+    }
     let dir = dir.unwrap_or_else(|| Word::literal_text("."));
     let named = pos.get(1..).unwrap_or_default();
     if named.is_empty() {
@@ -1310,7 +1326,7 @@ mod sum_list_tests {
 }
 
 #[cfg(test)]
-mod rsync_tests {
+mod copier_tests {
     use warrant_core::evaluator::Stance;
 
     /// The decision on `command`, `HOME` standing for the home directory's path.
@@ -1349,6 +1365,18 @@ mod rsync_tests {
                 !matches!(stance, Stance::HardDeny | Stance::RequireAsk),
                 "{c}: {stance:?}"
             );
+        }
+        // Listing, testing or printing an archive writes nothing.
+        for c in [
+            "unzip -l a.zip",
+            "unzip -t a.zip",
+            "unzip -p a.zip f",
+            "unzip -Z a.zip",
+        ] {
+            assert_ne!(decided(c), Stance::RequireAsk, "{c}");
+        }
+        for c in ["unzip a.zip", "unzip a.zip -dplace", "unzip -Pl0l a.zip"] {
+            assert_eq!(decided(c), Stance::RequireAsk, "{c}");
         }
         let items = crate::programs::cursor::read_complete(
             &[
