@@ -29,6 +29,13 @@ const STEERING: &[&str] = &[
     "CXXFLAGS",
     "CPPFLAGS",
     "LDFLAGS",
+    // The C compilers' own: where they find the programs they run, options they add, files
+    // they write.
+    "GCC_EXEC_PREFIX",
+    "COMPILER_PATH",
+    "CCC_OVERRIDE_OPTIONS",
+    "DEPENDENCIES_OUTPUT",
+    "SUNPRO_DEPENDENCIES",
     "MAKEFLAGS",
     "MFLAGS",
     "GNUMAKEFLAGS",

@@ -47,6 +47,14 @@ const DEV_TOOLS: &[(&str, &[&str])] = &[
     ("black", &[]),
     ("mypy", &[]),
     ("rustfmt", &[]),
+    // C and C++ compilers, with the options of [`super::routine_options`] only (no
+    // `-wrapper`, `-B`, `-specs`, `-fplugin`, response files).
+    ("cc", &[]),
+    ("gcc", &[]),
+    ("clang", &[]),
+    ("c++", &[]),
+    ("g++", &[]),
+    ("clang++", &[]),
 ];
 
 /// Words in a tool's name that suggest it only reads.
@@ -3308,18 +3316,51 @@ mod tests {
                 "Cargo.toml",
                 "[package]\nname = \"x\"\nversion = \"0.1.0\"\n",
             ),
+            (
+                "c/Makefile",
+                "CFLAGS = -Wall -O2\nhello: hello.c\n\t$(CC) $(CFLAGS) -o $@ $<\n",
+            ),
+            ("c/hello.c", "int main(void) { return 0; }\n"),
         ];
         let (ws, home) = runner_workspace(&ordinary);
+        for line in [
+            "cc -o hello hello.c",
+            "cc -Wall -O2 -c main.c -o main.o",
+            "gcc -std=c11 -Iinclude -o app main.o util.o -lm",
+        ] {
+            assert_eq!(
+                shell_reviewed(&[], ws.path(), home.path(), line).await,
+                Behavior::Allow,
+                "{line}"
+            );
+        }
         for line in [
             "make",
             "make test",
             "make build",
+            "make -C c",
+            "cd c && make",
             "npm test",
             "npm run build",
             "just",
             "just check",
         ] {
             assert_eq!(
+                shell_reviewed(&[], ws.path(), home.path(), line).await,
+                Behavior::Allow,
+                "{line}"
+            );
+        }
+        for line in [
+            "cc -wrapper /tmp/x -o a a.c",
+            "gcc -B/tmp/x a.c",
+            "gcc -fplugin=./p.so a.c",
+            "gcc @opts a.c",
+            "gcc -o /tmp/x a.c",
+            "gcc -specs=x.specs a.c",
+            "cc -Wl,-plugin,/tmp/x.so a.c",
+        ] {
+            assert_ne!(
                 shell_reviewed(&[], ws.path(), home.path(), line).await,
                 Behavior::Allow,
                 "{line}"

@@ -48,9 +48,21 @@ const PYTEST: &str = "q|quiet v|verbose x|exitfirst maxfail=n k=v m=v s capture=
      doctest-modules full-trace setup-only setup-show setup-plan fixtures|funcargs \
      fixtures-per-test markers n|numprocesses=v cov=? cov-report=v no-cov";
 
+/// Options of the C and C++ compilers that only choose what is compiled and how (not
+/// `-wrapper`, `-B`, `-specs=`, `-fplugin=`, `-Wl,`/`-Wp,`/`-Xlinker` passing options on, or a
+/// warning list this does not name).
+const C_COMPILER: &str = "o=v c S E g=? O=? w pedantic Wall Wextra Werror Wpedantic Wshadow \
+     Wconversion Wformat std=v I=v D=v U=v L=v l=v shared fPIC fpic pthread static MMD MP";
+
 /// The options of each routine tool: the tool, the options, and whether it reads long options
 /// with one dash (`go test -run`, `mvn -pl`).
 const ROUTINE_OPTIONS: &[(&str, &str, bool)] = &[
+    ("cc", C_COMPILER, true),
+    ("gcc", C_COMPILER, true),
+    ("clang", C_COMPILER, true),
+    ("c++", C_COMPILER, true),
+    ("g++", C_COMPILER, true),
+    ("clang++", C_COMPILER, true),
     ("cargo", CARGO, false),
     ("npm", NODE_RUNNERS, false),
     ("pnpm", NODE_RUNNERS, false),
