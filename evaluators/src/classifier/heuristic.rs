@@ -2397,9 +2397,11 @@ impl HeuristicClassifier {
                 .iter()
                 .filter_map(|k| call.input.get(*k))
                 .find_map(serde_json::Value::as_str)
-                .filter(|_| whole_content(&call.input));
+                .filter(|_| whole_content(&call.input))
+                .map(str::to_owned)
+                .or_else(|| edited(&call.input, &located.path));
             let recipes = match content {
-                Some(text) => super::runners::written_recipes(kind, text, ROUTINE_TARGETS),
+                Some(text) => super::runners::written_recipes(kind, &text, ROUTINE_TARGETS),
                 None => {
                     Err("the call changes part of it, and its new content is not read".to_owned())
                 }
@@ -2425,6 +2427,53 @@ impl HeuristicClassifier {
         }
         None
     }
+}
+
+/// The whole new content of the file at `path` after a single-replacement edit
+/// (`old_string`/`new_string` or `old_str`/`new_str`, with `replace_all`): the file as it is
+/// now with the replacement made. `None` for any other input, a file that cannot be read, or
+/// a text that is not there exactly once (unless every occurrence is replaced).
+fn edited(input: &serde_json::Value, path: &Path) -> Option<String> {
+    let map = input.as_object()?;
+    let known = [
+        "file_path",
+        "path",
+        "old_string",
+        "new_string",
+        "old_str",
+        "new_str",
+        "replace_all",
+        "command",
+    ];
+    if map.keys().any(|k| !known.contains(&k.as_str())) {
+        return None;
+    }
+    if map
+        .get("command")
+        .is_some_and(|c| c.as_str() != Some("str_replace"))
+    {
+        return None;
+    }
+    let text = |a: &str, b: &str| {
+        map.get(a)
+            .or_else(|| map.get(b))
+            .and_then(serde_json::Value::as_str)
+    };
+    let (old, new) = (
+        text("old_string", "old_str")?,
+        text("new_string", "new_str")?,
+    );
+    let all = match map.get("replace_all") {
+        None | Some(serde_json::Value::Bool(false)) => false,
+        Some(serde_json::Value::Bool(true)) => true,
+        Some(_) => return None,
+    };
+    let current = crate::paths::small_file::read_text(path).ok()??;
+    let found = current.matches(old).count();
+    if old.is_empty() || found == 0 || (found > 1 && !all) {
+        return None;
+    }
+    Some(current.replace(old, new))
 }
 
 /// Whether a file tool's input gives a file's whole new content (a create or overwrite),
@@ -3488,13 +3537,54 @@ mod tests {
                 "{path}: {content}"
             );
         }
-        // An edit of part of a makefile: its new content is not read.
-        let edit =
-            serde_json::json!({"file_path": "Makefile", "old_string": "a", "new_string": "b"});
-        assert_ne!(
-            reviewed(ws.path(), home.path(), catalog(), "Edit", edit).await,
-            Behavior::Allow
-        );
+        // An edit of a makefile is judged by the file it leaves; one not read through asks.
+        std::fs::write(ws.path().join("Makefile"), "all:\n\tcargo build\n").expect("mk");
+        std::fs::write(
+            ws.path().join("package.json"),
+            r#"{"scripts": {"test": "jest"}, "dependencies": {}}"#,
+        )
+        .expect("package");
+        let edit = |path: &str, old: &str, new: &str| serde_json::json!({"file_path": path, "old_string": old, "new_string": new});
+        for (path, old, new) in [
+            ("Makefile", "cargo build", "cargo build --release"),
+            (
+                "package.json",
+                r#""dependencies": {}"#,
+                r#""dependencies": {"left-pad": "1"}"#,
+            ),
+        ] {
+            assert_eq!(
+                reviewed(
+                    ws.path(),
+                    home.path(),
+                    catalog(),
+                    "Edit",
+                    edit(path, old, new)
+                )
+                .await,
+                Behavior::Allow,
+                "{path}: {new}"
+            );
+        }
+        for (path, old, new) in [
+            ("Makefile", "cargo build", "cat ~/.ssh/id_rsa"),
+            ("Makefile", "cargo", "$(shell id)"),
+            ("Makefile", "not there", "x"),
+            ("package.json", "jest", "cat ~/.aws/credentials"),
+        ] {
+            assert_ne!(
+                reviewed(
+                    ws.path(),
+                    home.path(),
+                    catalog(),
+                    "Edit",
+                    edit(path, old, new)
+                )
+                .await,
+                Behavior::Allow,
+                "{path}: {new}"
+            );
+        }
         // A shell write of a makefile is not read either.
         for line in [
             "echo 'all:; cat ~/.ssh/id_rsa' > Makefile",
