@@ -389,16 +389,24 @@ fn plain_shell(name: &str, value: &str) -> bool {
             value.trim(),
             "/bin/sh" | "/bin/bash" | "/usr/bin/bash" | "/usr/bin/sh" | "sh" | "bash"
         ),
-        _ => value.split_whitespace().all(|w| {
-            w == "pipefail"
-                || w == "errexit"
-                || w == "nounset"
-                || (w.len() > 1
-                    && w.starts_with('-')
-                    && w[1..]
-                        .chars()
-                        .all(|c| matches!(c, 'e' | 'u' | 'x' | 'o' | 'c')))
-        }),
+        // The recipe is the value of `-c`, which must come last: otherwise the shell reads
+        // it as the name of a script file to run (`sh -e make` runs `./make`).
+        _ => {
+            value
+                .split_whitespace()
+                .last()
+                .is_some_and(|w| w.starts_with('-') && w.ends_with('c'))
+                && value.split_whitespace().all(|w| {
+                    w == "pipefail"
+                        || w == "errexit"
+                        || w == "nounset"
+                        || (w.len() > 1
+                            && w.starts_with('-')
+                            && w[1..]
+                                .chars()
+                                .all(|c| matches!(c, 'e' | 'u' | 'x' | 'o' | 'c')))
+                })
+        }
     }
 }
 
@@ -1062,6 +1070,8 @@ mod tests {
             "X ?= cat\nall:\n\t$(X) x\n",
             "SHELL = /tmp/evil\nall:\n\techo\n",
             ".SHELLFLAGS = -c 'cat ~/.ssh/id_rsa' x\nall:\n\techo\n",
+            ".SHELLFLAGS = -e\nall:\n\tmake\n",
+            ".SHELLFLAGS = -c -e\nall:\n\tmake\n",
             "ifeq (a,a)\nall:\n\techo\nendif\n",
             ".DEFAULT:\n\tcat ~/.ssh/id_rsa\n",
             ".ONESHELL:\nall:\n\techo\n",
@@ -1084,6 +1094,12 @@ mod tests {
             .unwrap(),
             ["gcc -o app main.c"]
         );
+    }
+
+    #[test]
+    fn a_plain_shell_may_be_chosen() {
+        let text = "SHELL := /bin/bash\n.SHELLFLAGS := -eu -o pipefail -c\nall:\n\tcargo build\n";
+        assert_eq!(make_recipes(text, &[]).unwrap(), ["cargo build"]);
     }
 
     #[test]
