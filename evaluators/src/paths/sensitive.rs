@@ -686,6 +686,13 @@ const HOME_STARTUP: &[(&str, &str)] = &[
     (".mise.*.toml", BUILD),
     ("mise.toml", BUILD),
     (".rustup/settings.toml", BUILD),
+    // Package managers' user configuration, written by their own setters (`go env -w`,
+    // `gem sources -a`, `conda config --add`): `GOFLAGS=-toolexec=PROG` runs PROG in every
+    // build; a source or channel is where every later install's code comes from.
+    (".config/go/env", BUILD),
+    (".gemrc", BUILD),
+    (".condarc", BUILD),
+    (".config/pypoetry/config.toml", BUILD),
     (".config/containers/**", BUILD),
     (".config/nix/**", BUILD),
     (".config/nixpkgs/**", BUILD),

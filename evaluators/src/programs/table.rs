@@ -1676,3 +1676,788 @@ pub const RSYNC_OPTIONS: &str = "v|verbose info=v debug=v stderr=v q|quiet no-mo
     log-file=w log-file-format=v password-file=r early-input=r list-only bwlimit=v \
     stop-after=v stop-at=v fsync write-batch=w only-write-batch=w read-batch=r protocol=v \
     iconv=v checksum-seed=v 4|ipv4 6|ipv6 V|version help";
+
+/// What a subcommand of a program does that no mode lets a call do unasked (the program table's
+/// [`EFFECTFUL`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Prints credentials the program keeps in its own store (a token, a password, a key):
+    /// the hard deny of reading the credentials file itself, in every mode, since what is
+    /// printed lands in the transcript and cannot be taken back.
+    PrintsCredentials,
+    /// Writes the configuration files listed (`~/` the home directory, else the directory the
+    /// command runs in): judged as a write of each, so that a setter gets the verdict of
+    /// writing the file it owns (`npm config set script-shell X` writes `~/.npmrc`).
+    WritesConfig(&'static [&'static str]),
+    /// Changes the running system (accounts, firewall, network links, mounts, kernel
+    /// parameters and modules, privileged containers): a binding ask, not a hard deny, since
+    /// a person can undo it and may mean it; the agent never decides it alone.
+    ChangesSystem,
+    /// Destroys data kept elsewhere (databases, buckets, clusters, infrastructure, volumes):
+    /// a binding ask. Nothing here can be undone, but the data is not the agent's to judge
+    /// as precious or disposable (a test stack is torn down on purpose): a person decides.
+    DestroysRemote,
+}
+
+/// One row of a program's effects: the subcommand path, the options that must be given and
+/// what it does then.
+#[derive(Debug, Clone, Copy)]
+pub struct EffectRow {
+    /// The operands that name the subcommand, in order, matched without regard to case
+    /// (`["configure", "get"]`; `*` in a word any text: `"*"` any one word, `"*=*"` one
+    /// holding `=`); empty: the program itself.
+    pub path: &'static [&'static str],
+    /// Options one of which must be given, by full name (`--raw`, `-w`): a long one is also
+    /// matched by its prefixes and with `=VALUE`, a short one inside a cluster; empty: none.
+    pub with: &'static [&'static str],
+    /// What it does.
+    pub effect: Effect,
+}
+
+/// A program some of whose subcommands have an [`Effect`].
+#[derive(Debug, Clone, Copy)]
+pub struct Effectful {
+    /// The names it is called by.
+    pub names: &'static [&'static str],
+    /// Its options that take the next word as their value, by full name (`-h`, `--profile`),
+    /// so that the value is not read as a subcommand.
+    pub valued: &'static [&'static str],
+    /// Its rows, the first that matches decides.
+    pub rows: &'static [EffectRow],
+    /// What a subcommand no row names does, when every subcommand of the program reaches
+    /// the same store (`pass NAME` prints a password): then an unknown one is that effect's
+    /// binding ask. `None`: an unknown subcommand is only unmodeled.
+    pub unknown: Option<Effect>,
+}
+
+const fn row(
+    path: &'static [&'static str],
+    with: &'static [&'static str],
+    effect: Effect,
+) -> EffectRow {
+    EffectRow { path, with, effect }
+}
+
+use Effect::{ChangesSystem as SYS, DestroysRemote as GONE, PrintsCredentials as CREDS};
+
+/// The files npm's `config set` writes (the user's, or the project's with `--location`).
+const NPMRC: Effect = Effect::WritesConfig(&["~/.npmrc", ".npmrc"]);
+
+/// Programs that print credentials, write configuration that later runs code, change the
+/// system or destroy data kept elsewhere through their own subcommands.
+pub const EFFECTFUL: &[Effectful] = &[
+    Effectful {
+        names: &["aws"],
+        valued: &[
+            "--profile",
+            "--region",
+            "--output",
+            "--endpoint-url",
+            "--query",
+            "--cli-read-timeout",
+            "--cli-connect-timeout",
+            "--color",
+            "--ca-bundle",
+            "--cli-input-json",
+            "--cli-input-yaml",
+        ],
+        rows: &[
+            row(&["configure", "get"], &[], CREDS),
+            row(&["configure", "export-credentials"], &[], CREDS),
+            row(
+                &["configure", "set"],
+                &[],
+                Effect::WritesConfig(&["~/.aws/config", "~/.aws/credentials"]),
+            ),
+            row(&["sts", "get-session-token"], &[], CREDS),
+            row(&["sts", "assume-role"], &[], CREDS),
+            row(&["sts", "assume-role-with-web-identity"], &[], CREDS),
+            row(&["sts", "get-federation-token"], &[], CREDS),
+            row(&["ecr", "get-login-password"], &[], CREDS),
+            row(&["ecr", "get-authorization-token"], &[], CREDS),
+            row(&["codeartifact", "get-authorization-token"], &[], CREDS),
+            row(&["secretsmanager", "get-secret-value"], &[], CREDS),
+            row(&["ssm", "get-parameter"], &["--with-decryption"], CREDS),
+            row(&["ssm", "get-parameters"], &["--with-decryption"], CREDS),
+            row(&["s3", "rm"], &["--recursive"], GONE),
+            row(&["s3", "rb"], &[], GONE),
+            row(&["s3api", "delete-bucket"], &[], GONE),
+            row(&["rds", "delete-db-instance"], &[], GONE),
+            row(&["rds", "delete-db-cluster"], &[], GONE),
+            row(&["dynamodb", "delete-table"], &[], GONE),
+            row(&["ec2", "terminate-instances"], &[], GONE),
+            row(&["cloudformation", "delete-stack"], &[], GONE),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["gcloud"],
+        valued: &[
+            "--project",
+            "--account",
+            "--configuration",
+            "--format",
+            "--verbosity",
+            "--impersonate-service-account",
+        ],
+        rows: &[
+            row(&["auth", "print-access-token"], &[], CREDS),
+            row(&["auth", "print-identity-token"], &[], CREDS),
+            row(
+                &["auth", "application-default", "print-access-token"],
+                &[],
+                CREDS,
+            ),
+            row(&["config", "config-helper"], &[], CREDS),
+            row(&["secrets", "versions", "access"], &[], CREDS),
+            row(&["projects", "delete"], &[], GONE),
+            row(&["sql", "instances", "delete"], &[], GONE),
+            row(&["sql", "databases", "delete"], &[], GONE),
+            row(&["compute", "instances", "delete"], &[], GONE),
+            row(&["container", "clusters", "delete"], &[], GONE),
+            row(&["storage", "rm"], &[], GONE),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["gsutil"],
+        valued: &["-o", "-h", "-u"],
+        rows: &[row(&["rm"], &[], GONE), row(&["rb"], &[], GONE)],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["az"],
+        valued: &["--subscription", "--output", "-o", "--query"],
+        rows: &[
+            row(&["account", "get-access-token"], &[], CREDS),
+            row(&["keyvault", "secret", "show"], &[], CREDS),
+            row(&["acr", "login"], &["--expose-token"], CREDS),
+            row(&["group", "delete"], &[], GONE),
+            row(&["storage", "account", "delete"], &[], GONE),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["gh"],
+        valued: &["-R", "--repo", "--hostname", "-h"],
+        rows: &[
+            row(&["auth", "token"], &[], CREDS),
+            row(&["auth", "status"], &["--show-token", "-t"], CREDS),
+            row(&["repo", "delete"], &[], GONE),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["heroku"],
+        valued: &["-a", "--app"],
+        rows: &[
+            row(&["auth:token"], &[], CREDS),
+            row(&["authorizations:create"], &[], CREDS),
+            row(&["apps:destroy"], &[], GONE),
+            row(&["pg:reset"], &[], GONE),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["vault"],
+        valued: &["-address", "-namespace", "-format", "-field"],
+        rows: &[
+            row(&["read"], &[], CREDS),
+            row(&["kv", "get"], &[], CREDS),
+            row(&["token", "lookup"], &[], CREDS),
+            row(&["token", "create"], &[], CREDS),
+            row(&["print", "token"], &[], CREDS),
+            row(&["login"], &[], CREDS),
+        ],
+        unknown: Some(CREDS),
+    },
+    Effectful {
+        names: &["op"],
+        valued: &["--account", "--vault", "--format", "--session", "--fields"],
+        rows: &[
+            row(&["read"], &[], CREDS),
+            row(&["item", "get"], &[], CREDS),
+            row(&["inject"], &[], CREDS),
+            row(&["run"], &[], CREDS),
+            row(&["signin"], &[], CREDS),
+        ],
+        unknown: Some(CREDS),
+    },
+    Effectful {
+        names: &["pass", "gopass"],
+        valued: &[],
+        rows: &[row(&["show"], &[], CREDS)],
+        unknown: Some(CREDS),
+    },
+    Effectful {
+        names: &["secret-tool"],
+        valued: &["--label"],
+        rows: &[row(&["lookup"], &[], CREDS), row(&["search"], &[], CREDS)],
+        unknown: Some(CREDS),
+    },
+    Effectful {
+        names: &["security"],
+        valued: &["-s", "-a", "-l", "-c", "-D", "-r", "-k"],
+        rows: &[
+            row(&["find-generic-password"], &["-w", "-g"], CREDS),
+            row(&["find-internet-password"], &["-w", "-g"], CREDS),
+            row(&["dump-keychain"], &[], CREDS),
+            row(&["export"], &[], CREDS),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["kubectl", "oc"],
+        valued: &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--kubeconfig",
+            "--cluster",
+            "--user",
+            "-o",
+            "--output",
+            "-l",
+            "--selector",
+        ],
+        rows: &[
+            row(&["config", "view"], &["--raw"], CREDS),
+            row(&["create", "token"], &[], CREDS),
+            row(
+                &["config", "set-credentials"],
+                &[],
+                Effect::WritesConfig(&["~/.kube/config"]),
+            ),
+            row(
+                &["config", "set"],
+                &[],
+                Effect::WritesConfig(&["~/.kube/config"]),
+            ),
+            row(&["delete"], &[], GONE),
+            row(&["drain"], &[], SYS),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["helm"],
+        valued: &["-n", "--namespace", "--kube-context", "--kubeconfig"],
+        rows: &[
+            row(&["uninstall"], &[], GONE),
+            row(&["delete"], &[], GONE),
+            row(&["del"], &[], GONE),
+            row(&["un"], &[], GONE),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["docker", "podman"],
+        valued: &[
+            "-H",
+            "--host",
+            "--context",
+            "-c",
+            "--config",
+            "--log-level",
+            "-l",
+        ],
+        rows: &[
+            row(
+                &["login"],
+                &[],
+                Effect::WritesConfig(&["~/.docker/config.json"]),
+            ),
+            row(&["system", "prune"], &[], GONE),
+            row(&["volume", "rm"], &[], GONE),
+            row(&["volume", "prune"], &[], GONE),
+            row(
+                &["run"],
+                &[
+                    "--privileged",
+                    "--pid",
+                    "--cap-add",
+                    "--device",
+                    "--security-opt",
+                    "--userns",
+                    "--ipc",
+                    "--uts",
+                ],
+                SYS,
+            ),
+            row(
+                &["create"],
+                &[
+                    "--privileged",
+                    "--pid",
+                    "--cap-add",
+                    "--device",
+                    "--security-opt",
+                    "--userns",
+                    "--ipc",
+                    "--uts",
+                ],
+                SYS,
+            ),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["terraform", "tofu"],
+        valued: &["-chdir"],
+        rows: &[
+            row(&["destroy"], &[], GONE),
+            row(&["apply"], &["-destroy", "-auto-approve"], GONE),
+            row(&["state", "rm"], &[], GONE),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["dropdb"],
+        valued: &[],
+        rows: &[row(&[], &[], GONE)],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["redis-cli"],
+        valued: &["-h", "-p", "-a", "-u", "-n", "-s", "--user", "--pass"],
+        rows: &[
+            row(&["flushall"], &[], GONE),
+            row(&["flushdb"], &[], GONE),
+            row(&["config", "set"], &[], SYS),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["npm"],
+        valued: &[
+            "--location",
+            "-w",
+            "--workspace",
+            "--prefix",
+            "--userconfig",
+        ],
+        rows: &[
+            row(&["token"], &[], CREDS),
+            row(&["config", "set"], &[], NPMRC),
+            row(&["config", "edit"], &[], NPMRC),
+            row(&["config", "delete"], &[], NPMRC),
+            row(&["c", "set"], &[], NPMRC),
+            row(&["set"], &[], NPMRC),
+            row(&["adduser"], &[], NPMRC),
+            row(&["login"], &[], NPMRC),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["pnpm"],
+        valued: &["--location", "-C", "--dir", "--filter"],
+        rows: &[
+            row(
+                &["config", "set"],
+                &[],
+                Effect::WritesConfig(&["~/.npmrc", ".npmrc", "~/.config/pnpm/rc"]),
+            ),
+            row(
+                &["config", "delete"],
+                &[],
+                Effect::WritesConfig(&["~/.npmrc", ".npmrc", "~/.config/pnpm/rc"]),
+            ),
+            row(
+                &["set"],
+                &[],
+                Effect::WritesConfig(&["~/.npmrc", ".npmrc", "~/.config/pnpm/rc"]),
+            ),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["yarn"],
+        valued: &["--cwd"],
+        rows: &[
+            row(
+                &["config", "set"],
+                &[],
+                Effect::WritesConfig(&["~/.yarnrc", "~/.yarnrc.yml", ".yarnrc.yml"]),
+            ),
+            row(
+                &["config", "delete"],
+                &[],
+                Effect::WritesConfig(&["~/.yarnrc", "~/.yarnrc.yml", ".yarnrc.yml"]),
+            ),
+            row(
+                &["config", "unset"],
+                &[],
+                Effect::WritesConfig(&["~/.yarnrc", "~/.yarnrc.yml", ".yarnrc.yml"]),
+            ),
+            row(
+                &["npm", "login"],
+                &[],
+                Effect::WritesConfig(&["~/.yarnrc.yml"]),
+            ),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["pip", "pip3"],
+        valued: &[
+            "--log",
+            "--proxy",
+            "--cert",
+            "--client-cert",
+            "--timeout",
+            "--retries",
+        ],
+        rows: &[
+            row(
+                &["config", "set"],
+                &[],
+                Effect::WritesConfig(&["~/.config/pip/pip.conf"]),
+            ),
+            row(
+                &["config", "edit"],
+                &[],
+                Effect::WritesConfig(&["~/.config/pip/pip.conf"]),
+            ),
+            row(
+                &["config", "unset"],
+                &[],
+                Effect::WritesConfig(&["~/.config/pip/pip.conf"]),
+            ),
+        ],
+        unknown: Option::None,
+    },
+    // `rustup default` alone prints the default toolchain.
+    Effectful {
+        names: &["rustup"],
+        valued: &[],
+        rows: &[
+            row(
+                &["default", "*"],
+                &[],
+                Effect::WritesConfig(&["~/.rustup/settings.toml"]),
+            ),
+            row(
+                &["override", "set"],
+                &[],
+                Effect::WritesConfig(&["~/.rustup/settings.toml"]),
+            ),
+            row(
+                &["set", "*"],
+                &[],
+                Effect::WritesConfig(&["~/.rustup/settings.toml"]),
+            ),
+            row(
+                &["toolchain", "link"],
+                &[],
+                Effect::WritesConfig(&["~/.rustup/settings.toml"]),
+            ),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["bundle", "bundler"],
+        valued: &[],
+        rows: &[row(
+            &["config"],
+            &[],
+            Effect::WritesConfig(&["~/.bundle/config", ".bundle/config"]),
+        )],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["gem"],
+        valued: &["--config-file"],
+        rows: &[row(
+            &["sources"],
+            &["-a", "--add", "-r", "--remove", "-c", "--clear-all"],
+            Effect::WritesConfig(&["~/.gemrc"]),
+        )],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["poetry"],
+        valued: &["-C", "--directory", "-P", "--project"],
+        // `poetry config KEY VALUE` and `--unset` write; `--list` and `KEY` alone print.
+        rows: &[
+            row(
+                &["config", "*", "*"],
+                &[],
+                Effect::WritesConfig(&["~/.config/pypoetry/config.toml"]),
+            ),
+            row(
+                &["config", "*"],
+                &["--unset"],
+                Effect::WritesConfig(&["~/.config/pypoetry/config.toml"]),
+            ),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["conda", "mamba", "micromamba"],
+        valued: &[],
+        rows: &[row(
+            &["config"],
+            &[
+                "--set",
+                "--add",
+                "--append",
+                "--prepend",
+                "--remove",
+                "--remove-key",
+                "--stdin",
+            ],
+            Effect::WritesConfig(&["~/.condarc"]),
+        )],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["go"],
+        valued: &[],
+        rows: &[row(
+            &["env"],
+            &["-w", "-u"],
+            Effect::WritesConfig(&["~/.config/go/env"]),
+        )],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &[
+            "passwd", "chpasswd", "usermod", "useradd", "userdel", "groupadd", "groupdel",
+            "groupmod", "gpasswd", "adduser", "deluser", "chsh", "chfn", "chage", "vipw", "vigr",
+            "visudo", "newusers",
+        ],
+        valued: &[],
+        rows: &[row(&[], &[], SYS)],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &[
+            "iptables",
+            "ip6tables",
+            "iptables-restore",
+            "ip6tables-restore",
+            "nft",
+            "ufw",
+            "firewall-cmd",
+            "ebtables",
+            "arptables",
+        ],
+        valued: &[],
+        rows: &[row(&[], &[], SYS)],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["ip"],
+        valued: &["-n", "-netns", "-f", "-family"],
+        rows: &[
+            row(&["link", "set"], &[], SYS),
+            row(&["link", "delete"], &[], SYS),
+            row(&["link", "del"], &[], SYS),
+            row(&["addr", "add"], &[], SYS),
+            row(&["addr", "replace"], &[], SYS),
+            row(&["address", "add"], &[], SYS),
+            row(&["link", "add"], &[], SYS),
+            row(&["addr", "del"], &[], SYS),
+            row(&["addr", "flush"], &[], SYS),
+            row(&["address", "del"], &[], SYS),
+            row(&["address", "flush"], &[], SYS),
+            row(&["route", "del"], &[], SYS),
+            row(&["route", "flush"], &[], SYS),
+            row(&["route", "replace"], &[], SYS),
+            row(&["route", "add"], &[], SYS),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &[
+            "ifdown",
+            "ifup",
+            "umount",
+            "swapoff",
+            "modprobe",
+            "insmod",
+            "rmmod",
+            "setfacl",
+            "chattr",
+            "losetup",
+            "cryptsetup",
+            "lvremove",
+            "vgremove",
+            "pvremove",
+            "wipefs",
+        ],
+        valued: &[],
+        rows: &[row(&[], &[], SYS)],
+        unknown: Option::None,
+    },
+    // Without an operand these only print (`mount`, `ifconfig`, `route -n`, `hostname`).
+    Effectful {
+        names: &["mount", "swapon", "ifconfig", "route", "hostname"],
+        valued: &["-t", "-o", "-O", "-L", "-U", "-F"],
+        rows: &[
+            row(&["*"], &[], SYS),
+            row(&[], &["-a", "--all", "-F", "--file"], SYS),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["nmcli"],
+        valued: &[
+            "-f",
+            "--fields",
+            "-g",
+            "--get-values",
+            "-m",
+            "--mode",
+            "-w",
+            "--wait",
+        ],
+        rows: &[
+            row(&["networking", "off"], &[], SYS),
+            row(&["radio", "*", "off"], &[], SYS),
+            row(&["connection", "down"], &[], SYS),
+            row(&["connection", "delete"], &[], SYS),
+            row(&["connection", "modify"], &[], SYS),
+            row(&["con", "down"], &[], SYS),
+            row(&["con", "delete"], &[], SYS),
+            row(&["device", "disconnect"], &[], SYS),
+            row(&["device", "down"], &[], SYS),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["timedatectl", "hostnamectl"],
+        valued: &["-H", "--host", "-M", "--machine"],
+        rows: &[
+            row(&["set-time"], &[], SYS),
+            row(&["set-timezone"], &[], SYS),
+            row(&["set-ntp"], &[], SYS),
+            row(&["set-local-rtc"], &[], SYS),
+            row(&["set-hostname"], &[], SYS),
+            row(&["hostname", "*"], &[], SYS),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["zfs", "zpool"],
+        valued: &[],
+        rows: &[row(&["destroy"], &[], GONE)],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["sysctl"],
+        valued: &[],
+        rows: &[
+            row(&[], &["-w", "--write", "-p", "--load", "--system"], SYS),
+            row(&["*=*"], &[], SYS),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["setenforce", "loadkeys", "ldconfig", "setfont", "kbdrate"],
+        valued: &[],
+        rows: &[row(&[], &[], SYS)],
+        unknown: Option::None,
+    },
+    // `date MMDDhhmm[[CC]YY]` and `-s` set the clock; `date +FORMAT` and `-d` print.
+    Effectful {
+        names: &["date"],
+        valued: &["-d", "--date", "-r", "--reference", "-f", "--file"],
+        rows: &[
+            row(&[], &["-s", "--set"], SYS),
+            row(&["0*"], &[], SYS),
+            row(&["1*"], &[], SYS),
+        ],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["hwclock"],
+        valued: &["-f", "--rtc", "--date"],
+        rows: &[row(
+            &[],
+            &[
+                "--set",
+                "-w",
+                "--systohc",
+                "-s",
+                "--hctosys",
+                "-a",
+                "--adjust",
+                "--systz",
+            ],
+            SYS,
+        )],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["dmesg"],
+        valued: &[
+            "-f",
+            "--facility",
+            "-l",
+            "--level",
+            "-F",
+            "--file",
+            "-s",
+            "--buffer-size",
+            "--time-format",
+        ],
+        rows: &[row(
+            &[],
+            &[
+                "-C",
+                "--clear",
+                "-c",
+                "--read-clear",
+                "-D",
+                "--console-off",
+                "-E",
+                "--console-on",
+                "-n",
+                "--console-level",
+            ],
+            SYS,
+        )],
+        unknown: Option::None,
+    },
+    Effectful {
+        names: &["update-alternatives"],
+        valued: &["--altdir", "--admindir", "--log"],
+        rows: &[row(
+            &[],
+            &[
+                "--set",
+                "--install",
+                "--remove",
+                "--remove-all",
+                "--config",
+                "--auto",
+                "--all",
+                "--set-selections",
+            ],
+            SYS,
+        )],
+        unknown: Option::None,
+    },
+    // `service NAME ACTION`: any action but printing one's status.
+    Effectful {
+        names: &["service"],
+        valued: &[],
+        rows: &[
+            row(&["*", "stop"], &[], SYS),
+            row(&["*", "start"], &[], SYS),
+            row(&["*", "restart"], &[], SYS),
+            row(&["*", "reload"], &[], SYS),
+            row(&["*", "force-reload"], &[], SYS),
+        ],
+        unknown: Option::None,
+    },
+];
+
+/// Prefixes of credential helpers' names (`docker-credential-pass get`): `get` and `list`
+/// print what the store holds, any other call changes it.
+pub const CREDENTIAL_HELPERS: &[&str] = &["docker-credential-"];
+
+/// The program `name`'s effects ([`EFFECTFUL`]).
+pub fn effectful(name: &str) -> Option<&'static Effectful> {
+    EFFECTFUL.iter().find(|e| e.names.contains(&name))
+}

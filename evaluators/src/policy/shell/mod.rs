@@ -2,6 +2,7 @@
 //! part decides.
 
 mod destructive;
+mod effects;
 mod files;
 mod git;
 mod git_state;

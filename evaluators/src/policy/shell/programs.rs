@@ -366,6 +366,8 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     if cmd.program() == Some("git") {
         super::git_state::judge(j, cmd);
     }
+    // What the program does through its own subcommands (the table's effects) and servers.
+    super::effects::judge(j, cmd);
     // The program table proves what it can; everything else is judged by the older readers
     // for what they can deny, and is never allowed.
     let script = j.script;
