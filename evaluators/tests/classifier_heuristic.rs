@@ -10,6 +10,18 @@ use warrant_evaluators::classifier::{Classifier, HEURISTIC_MODEL_ID, HeuristicCl
 
 async fn review(c: &ToolCall) -> (Behavior, Confidence) {
     let ws = workspace();
+    // The recipes the reviewer reads for `make` and `npm run` (an ordinary project's).
+    std::fs::write(
+        ws.path().join("Makefile"),
+        "all:\n\tcargo build\ntest:\n\tcargo test\ncheck:\n\tcargo check\n",
+    )
+    .expect("Makefile");
+    std::fs::create_dir_all(ws.path().join("app")).expect("app");
+    std::fs::write(
+        ws.path().join("app/package.json"),
+        r#"{"scripts": {"test": "jest", "build": "tsc"}}"#,
+    )
+    .expect("package.json");
     let cx = context(PermissionMode::Auto, ws.path());
     let h = HeuristicClassifier::new(policy());
     let out = h

@@ -422,7 +422,7 @@ async fn downloads_and_edits_in_place_to_names_the_text_does_not_tell_bind() {
         ),
         (
             "f=.claude/settings.json; perl -pi -e s/a/b/ \"$f\"",
-            Stance::RequireAsk,
+            Stance::HardDeny,
         ),
         // Known, ordinary names stay settled by the mode.
         (

@@ -634,7 +634,7 @@ async fn a_recursive_search_reads_credentials_git_keeps_anywhere_under_git() {
         "git is needed to build this workspace"
     );
     put(ws.path(), "src/main.rs", "fn main() {}\n");
-    allowed(ws.path(), "grep -r foo .").await;
+    allowed(ws.path(), "grep -rv foo .").await;
     let config = ws.path().join(".git/config");
     let clean = std::fs::read_to_string(&config).expect("config");
     // Git reads each of these as holding a credential; a line-by-line match did not.
@@ -648,10 +648,12 @@ async fn a_recursive_search_reads_credentials_git_keeps_anywhere_under_git() {
         "[include]\n\tpath = ../../creds\n",
     ] {
         std::fs::write(&config, format!("{clean}{extra}")).expect("write");
-        not_allowed(ws.path(), "grep -r foo .").await;
+        not_allowed(ws.path(), "grep -rv foo .").await;
+        // A search for a literal the configuration does not hold shows none of it.
+        allowed(ws.path(), "grep -r foo .").await;
     }
     std::fs::write(&config, &clean).expect("write");
-    allowed(ws.path(), "grep -r foo .").await;
+    allowed(ws.path(), "grep -rv foo .").await;
     // Configurations elsewhere under `.git` are read by a tree search too.
     for (rel, text) in [
         (
@@ -668,11 +670,11 @@ async fn a_recursive_search_reads_credentials_git_keeps_anywhere_under_git() {
         ),
     ] {
         put(ws.path(), rel, text);
-        not_allowed(ws.path(), "grep -r foo .").await;
-        not_allowed(ws.path(), "grep -r foo .git").await;
+        not_allowed(ws.path(), "grep -rv foo .").await;
+        not_allowed(ws.path(), "grep -rv foo .git").await;
         std::fs::remove_file(ws.path().join(rel)).expect("remove");
     }
-    allowed(ws.path(), "grep -r foo .").await;
+    allowed(ws.path(), "grep -rv foo .").await;
     // A FIFO named as the configuration is not read (it would block), and is not proven.
     std::fs::remove_file(&config).expect("remove");
     assert!(
@@ -681,7 +683,7 @@ async fn a_recursive_search_reads_credentials_git_keeps_anywhere_under_git() {
             .status()
             .is_ok_and(|s| s.success())
     );
-    not_allowed(ws.path(), "grep -r foo .").await;
+    not_allowed(ws.path(), "grep -rv foo .").await;
 }
 
 #[tokio::test]

@@ -182,7 +182,11 @@ async fn a_file_whose_content_is_a_key_is_not_read_freely_whatever_its_name() {
 async fn a_zsh_recursive_glob_reads_the_whole_tree_below_it() {
     let ws = tempfile::tempdir().expect("dir");
     put(ws.path(), "src/main.rs", "fn main() {}\n");
-    put(ws.path(), "src/a/b/credentials.json", "{}\n");
+    put(
+        ws.path(),
+        "src/a/b/credentials.json",
+        "{\"key\": \"canary\"}\n",
+    );
     allowed(ws.path(), "cat src/*.rs").await;
     not_allowed(ws.path(), "cat src/**/*.json").await;
     not_allowed(ws.path(), "grep -h key ***/*.json").await;

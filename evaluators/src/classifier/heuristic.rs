@@ -1598,12 +1598,20 @@ fn shell_hazard(
                     .is_some()
             })
         };
+        // make and just read the files their arguments name (`make -f sub/x.mk`); the
+        // recipes they run are judged as the runners' ([`super::runners::recipes`]).
+        let reads_its_files = matches!(cmd.program(), Some("make" | "just"));
         let writes_runner = cmd
             .redirects
             .iter()
             .filter(|r| r.kind == shell::RedirectKind::Write)
             .map(|r| &r.target)
-            .chain(written.iter().copied().filter(|_| !only_reads))
+            .chain(
+                written
+                    .iter()
+                    .copied()
+                    .filter(|_| !only_reads && !reads_its_files),
+            )
             .find(|w| runner(w));
         if let Some(w) = writes_runner {
             return Some(persistence(format!(

@@ -1946,8 +1946,10 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
     let proven = match inline::proven(program, args) {
         Some(found) => found.map(|i| {
             e.reads.extend(i.reads.into_iter().map(Word::literal_text));
-            e.writes.extend(i.writes.into_iter().map(Word::literal_text));
-            e.forbids.extend(i.forbids.into_iter().map(Word::literal_text));
+            e.writes
+                .extend(i.writes.into_iter().map(Word::literal_text));
+            e.forbids
+                .extend(i.forbids.into_iter().map(Word::literal_text));
         }),
         None => toolchain_query(program, &texts, e),
     };

@@ -1483,7 +1483,9 @@ mod tests {
                 ("git stash push -um wip", true),
                 ("git stash", false),
                 ("git stash list", false),
-                ("git stash show -u", false),
+                // It prints the stash's untracked files, which may be any file stashed
+                // earlier: binding for its content, whatever the work tree holds now.
+                ("git stash show -u", true),
                 ("git stash push -m u", false),
             ],
         )
