@@ -66,26 +66,6 @@ pub(crate) struct Scan<'a> {
     pub secrets: bool,
 }
 
-/// The most secret files of one walk read to prove a search never shows them.
-pub(crate) const MAX_UNPRINTED: usize = 32;
-
-/// The patterns a walk's search prints lines of, and how many files were read for them.
-struct Unprinted<'a> {
-    printed: Option<&'a [String]>,
-    read: usize,
-}
-
-impl Unprinted<'_> {
-    /// Whether the secret file at `path` is proven never shown by the search.
-    fn never_shown(&mut self, path: &Path) -> bool {
-        let Some(patterns) = self.printed else {
-            return false;
-        };
-        self.read += 1;
-        self.read <= MAX_UNPRINTED && crate::programs::printed::cannot_print(path, patterns)
-    }
-}
-
 /// What one entry of a walk is.
 enum Visit {
     /// A finding: the path and what it is.
@@ -658,36 +638,8 @@ impl<'a> Places<'a> {
         root: &Path,
         scan: &Scan<'_>,
     ) -> Result<Option<(PathBuf, String)>, Limit> {
-        self.walk(root, scan, None)
-    }
-
-    /// Walks as [`Places::scan_tree`] does for a search that prints only the lines holding
-    /// one of `printed` (`grep -rn TODO .`): a secret file in which none of them occurs now
-    /// is read but never shown, and is not a finding
-    /// ([`crate::programs::printed::cannot_print`]; at most [`MAX_UNPRINTED`] files are
-    /// read for it, the next one counts).
-    ///
-    /// # Errors
-    ///
-    /// As [`Places::scan_tree`].
-    pub(crate) fn scan_tree_printing(
-        &self,
-        root: &Path,
-        scan: &Scan<'_>,
-        printed: &[String],
-    ) -> Result<Option<(PathBuf, String)>, Limit> {
-        self.walk(root, scan, Some(printed))
-    }
-
-    fn walk(
-        &self,
-        root: &Path,
-        scan: &Scan<'_>,
-        printed: Option<&[String]>,
-    ) -> Result<Option<(PathBuf, String)>, Limit> {
-        let mut unprinted = Unprinted { printed, read: 0 };
         if scan.ignores {
-            return self.scan_ignoring(root, scan, &mut unprinted);
+            return self.scan_ignoring(root, scan);
         }
         let mut stack = vec![root.to_path_buf()];
         let mut seen = 0usize;
@@ -698,10 +650,7 @@ impl<'a> Places<'a> {
             }
             self.charge()?;
             let dir = match self.visit(&path, root, scan)? {
-                Visit::Found(found) if !unprinted.never_shown(&found.0) => {
-                    return Ok(Some(found));
-                }
-                Visit::Found(_) => false,
+                Visit::Found(found) => return Ok(Some(found)),
                 Visit::Skip => continue,
                 Visit::File => false,
                 Visit::Dir => true,
@@ -729,7 +678,6 @@ impl<'a> Places<'a> {
         &self,
         root: &Path,
         scan: &Scan<'_>,
-        unprinted: &mut Unprinted<'_>,
     ) -> Result<Option<(PathBuf, String)>, Limit> {
         let walker = ignore::WalkBuilder::new(root)
             .hidden(!scan.hidden)
@@ -745,9 +693,7 @@ impl<'a> Places<'a> {
                 // A loop of links or an unreadable directory: the walk cannot vouch for it.
                 return Err(Limit);
             };
-            if let Visit::Found(found) = self.visit(entry.path(), root, scan)?
-                && !unprinted.never_shown(&found.0)
-            {
+            if let Visit::Found(found) = self.visit(entry.path(), root, scan)? {
                 return Ok(Some(found));
             }
         }

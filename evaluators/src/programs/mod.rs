@@ -18,7 +18,6 @@ mod find;
 mod git;
 pub(crate) mod inline;
 mod inline_perl;
-pub(crate) mod printed;
 pub(crate) use git::{global_option_span, is_git_command, verifies_signatures};
 mod given;
 pub(crate) mod go_toolchain;

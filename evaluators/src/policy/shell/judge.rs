@@ -618,12 +618,7 @@ impl Judge<'_> {
                 .tracked
                 .then(|| self.places.tracked_secret(&located.path, &scan))
                 .flatten();
-            let printed = self.printed_lines(cmd);
-            let walked = || match &printed {
-                Some(p) => self.places.scan_tree_printing(&located.path, &scan, p),
-                None => self.places.scan_tree(&located.path, &scan),
-            };
-            match tracked.unwrap_or_else(walked) {
+            match tracked.unwrap_or_else(|| self.places.scan_tree(&located.path, &scan)) {
                 Ok(None) => {}
                 Ok(Some((found, what))) => {
                     let shown = self.places.shown(&found);
@@ -650,35 +645,6 @@ impl Judge<'_> {
                 }
             }
         }
-    }
-
-    /// The literal patterns of a recursive search that prints only lines holding one of
-    /// them ([`crate::programs::printed`]), when nothing else the script runs may write: a
-    /// secret file proven free of them now must still be so when the search reads it
-    /// (`sed -i 's/^/TODO /' .env; grep -rn TODO .` would show it all).
-    fn printed_lines(&self, cmd: &SimpleCommand) -> Option<Vec<String>> {
-        let patterns = crate::programs::printed::only_lines_holding(cmd)?;
-        let script = self.script;
-        let writes_nothing = |at: usize, c: &SimpleCommand| {
-            !c.runs_dynamic_code
-                && c.redirects.iter().all(|r| {
-                    r.kind == crate::shell::RedirectKind::Read
-                        || r.target.literal() == Some("/dev/null")
-                })
-                && matches!(script.model(at), crate::programs::Model::Modeled(e) if e.writes.is_empty())
-                // git changes the work tree without writes of its own (`git checkout -- .env`).
-                && c.program()
-                    .and_then(|p| crate::programs::program_named(p.rsplit('/').next().unwrap_or(p)))
-                    .is_some_and(|p| p.family != crate::programs::Family::Git)
-        };
-        let quiet = script.unreadable.is_empty()
-            && script.functions.is_empty()
-            && script
-                .commands
-                .iter()
-                .enumerate()
-                .all(|(at, c)| writes_nothing(at, c));
-        quiet.then_some(patterns)
     }
 
     /// The command prints a repository object (`HEAD:path`, a pathspec): a secret's history
