@@ -20,6 +20,37 @@ const ON_PATH: &str = "a directory of the PATH, whose programs run in place of t
 /// person set up).
 const MAX_PATH_ENTRIES: usize = 256;
 
+/// The variables of the evaluating process that name git's configuration files (with
+/// `GIT_CONFIG_COUNT`, which gives entries of its own: nothing is kept while it is set).
+const GIT_VARS: [&str; 3] = ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "XDG_CONFIG_HOME"];
+
+/// The most workspaces whose protected places are kept at once (the least recently used
+/// is dropped).
+const MAX_KEPT: usize = 8;
+
+/// The most times [`Effective::kept`] finds the places before it gives up keeping them.
+const MAX_FINDINGS: usize = 4;
+
+/// What protected places were found for.
+#[derive(Debug, PartialEq, Eq)]
+struct Key {
+    root: PathBuf,
+    home: Option<PathBuf>,
+    path_var: Option<std::ffi::OsString>,
+    vars: [Option<std::ffi::OsString>; 3],
+}
+
+/// Protected places kept, with the watch of what they were found from.
+#[derive(Debug)]
+struct Kept {
+    key: Key,
+    found: std::sync::Arc<Effective>,
+    watch: super::watch::Watch,
+}
+
+/// The places kept, the most recently used last.
+static KEPT: std::sync::Mutex<Vec<Kept>> = std::sync::Mutex::new(Vec::new());
+
 /// The protected directories of one workspace, found once per evaluation.
 #[derive(Debug, Default)]
 pub(crate) struct Effective {
@@ -38,7 +69,7 @@ impl Effective {
     pub(crate) fn of(root: &Path, home: Option<&Path>, path_var: Option<&std::ffi::OsStr>) -> Self {
         let mut dirs = Vec::new();
         let mut add = |dir: PathBuf, what: &'static str| {
-            if let Ok(real) = std::fs::canonicalize(&dir)
+            if let Ok(real) = super::watch::canonicalize(&dir)
                 && real != dir
             {
                 dirs.push((real, what));
@@ -91,7 +122,7 @@ impl Effective {
                     continue;
                 }
                 let normal = super::normalize(&dir);
-                let real = std::fs::canonicalize(&normal).unwrap_or_else(|_| normal.clone());
+                let real = super::watch::canonicalize(&normal).unwrap_or_else(|_| normal.clone());
                 // The system's own directories (`/usr/local/bin`) are judged as the
                 // system's, more strictly.
                 let system = |d: &Path| super::SYSTEM.iter().any(|s| d.starts_with(s));
@@ -102,6 +133,75 @@ impl Effective {
             }
         }
         Self { dirs }
+    }
+
+    /// [`Effective::of`], kept between evaluations while nothing it was found from changes
+    /// (see [`super::watch`]): the configuration files read, every name looked up resolving
+    /// the directories it names. The answer depends on the evaluating process's variables
+    /// naming git's configuration too, which are part of what is kept by.
+    pub(crate) fn kept(
+        root: &Path,
+        home: Option<&Path>,
+        path_var: Option<&std::ffi::OsStr>,
+    ) -> std::sync::Arc<Self> {
+        if std::env::var_os("GIT_CONFIG_COUNT").is_some() {
+            return std::sync::Arc::new(Self::of(root, home, path_var));
+        }
+        let key = Key {
+            root: root.to_path_buf(),
+            home: home.map(Path::to_path_buf),
+            path_var: path_var.map(std::ffi::OsStr::to_os_string),
+            vars: GIT_VARS.map(std::env::var_os),
+        };
+        let mut kept = KEPT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(at) = kept.iter().position(|k| k.key == key) {
+            if !kept[at].watch.changed() {
+                let entry = kept.remove(at);
+                let found = std::sync::Arc::clone(&entry.found);
+                kept.push(entry);
+                return found;
+            }
+            kept.remove(at);
+        }
+        drop(kept);
+        let Some(mut watch) = super::watch::Watch::new() else {
+            return std::sync::Arc::new(Self::of(root, home, path_var));
+        };
+        let mut watched: Vec<PathBuf> = Vec::new();
+        // Found, then every name it was found from watched, then found again: what the
+        // second finding read was watched before it read it. A finding that reads names the
+        // one before did not is watched and found again, a few times at most.
+        for _ in 0..MAX_FINDINGS {
+            let (found, noted) = super::watch::collecting(|| Self::of(root, home, path_var));
+            let found = std::sync::Arc::new(found);
+            let Some(noted) = noted else {
+                return found;
+            };
+            let new: Vec<PathBuf> = noted.into_iter().filter(|p| !watched.contains(p)).collect();
+            if new.is_empty() && !watched.is_empty() {
+                let mut kept = KEPT
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                if kept.len() >= MAX_KEPT {
+                    kept.remove(0);
+                }
+                kept.push(Kept {
+                    key,
+                    found: std::sync::Arc::clone(&found),
+                    watch,
+                });
+                return found;
+            }
+            for path in new {
+                if !watch.add(&path) {
+                    return found;
+                }
+                watched.push(path);
+            }
+        }
+        std::sync::Arc::new(Self::of(root, home, path_var))
     }
 
     /// What `path` (absolute, normal) is, if it lies in a protected directory or is a file
@@ -276,5 +376,84 @@ mod tests {
             Some(ON_PATH)
         );
         assert_eq!(found.protects_below(Path::new("/root/.pyenv"), true), None);
+    }
+
+    /// Every change of what kept places were found from is seen by the next evaluation:
+    /// the repository's configuration written, the user's created, a `.git` file naming a
+    /// separate git directory, a directory of the `PATH` replaced by a link; and unchanged,
+    /// the places are the ones kept.
+    #[test]
+    fn kept_places_follow_every_change_of_what_they_were_found_from() {
+        let ws = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let tools = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(ws.path()).unwrap();
+        let home = std::fs::canonicalize(home.path()).unwrap();
+        let tools = std::fs::canonicalize(tools.path()).unwrap();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::create_dir_all(tools.join("bin")).unwrap();
+        let var = std::ffi::OsString::from(format!("{}/bin", tools.display()));
+        let kept = || Effective::kept(&root, Some(&home), Some(&var));
+
+        let first = kept();
+        assert!(
+            std::sync::Arc::ptr_eq(&first, &kept()),
+            "kept while unchanged"
+        );
+        assert_eq!(first.protects(&root.join(".githooks/pre-commit")), None);
+
+        // The repository's configuration written in place.
+        std::fs::write(
+            root.join(".git/config"),
+            "[core]\n\thooksPath = .githooks\n",
+        )
+        .unwrap();
+        let after = kept();
+        assert_eq!(after.protects(&root.join(".githooks/x")), Some(HOOKS));
+        assert!(std::sync::Arc::ptr_eq(&after, &kept()));
+
+        // The user's configuration created.
+        assert_eq!(after.protects(&home.join("h/pre-push")), None);
+        std::fs::write(home.join(".gitconfig"), "[core]\n\thooksPath = ~/h\n").unwrap();
+        assert_eq!(kept().protects(&home.join("h/pre-push")), Some(HOOKS));
+
+        // A directory of the PATH replaced by a link to another: both are protected.
+        let elsewhere = tools.join("elsewhere");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        assert_eq!(kept().protects(&elsewhere.join("git")), None);
+        std::fs::rename(tools.join("bin"), tools.join("old")).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, tools.join("bin")).unwrap();
+        assert_eq!(kept().protects(&elsewhere.join("git")), Some(ON_PATH));
+
+        // A `.git` directory replaced by a file naming a separate git directory.
+        let store = tempfile::tempdir().unwrap();
+        let git = std::fs::canonicalize(store.path()).unwrap().join("repo.d");
+        std::fs::create_dir_all(&git).unwrap();
+        assert_eq!(kept().protects(&git.join("HEAD")), None);
+        std::fs::remove_dir_all(root.join(".git")).unwrap();
+        std::fs::write(root.join(".git"), format!("gitdir: {}\n", git.display())).unwrap();
+        assert_eq!(kept().protects(&git.join("HEAD")), Some(GIT_STATE));
+
+        // A name created in a directory of a looked-up path but not looked up itself
+        // changes nothing: the places stay kept.
+        let now = kept();
+        std::fs::write(root.join("notes.txt"), "x").unwrap();
+        std::fs::write(home.join("unrelated"), "x").unwrap();
+        assert!(std::sync::Arc::ptr_eq(&now, &kept()));
+    }
+
+    /// A name that cannot be resolved to an absolute path is not kept by.
+    #[test]
+    fn places_found_from_a_relative_name_are_not_kept() {
+        let ws = tempfile::tempdir().unwrap();
+        let a = Effective::kept(Path::new("relative/ws"), None, None);
+        let b = Effective::kept(Path::new("relative/ws"), None, None);
+        assert!(!std::sync::Arc::ptr_eq(&a, &b));
+        let root = std::fs::canonicalize(ws.path()).unwrap();
+        let c = Effective::kept(&root, None, None);
+        assert!(std::sync::Arc::ptr_eq(
+            &c,
+            &Effective::kept(&root, None, None)
+        ));
     }
 }

@@ -475,7 +475,7 @@ fn outer_hooks_paths_in(home: Option<&Path>, var: Vars<'_>) -> Result<Vec<String
     let person: Vec<PathBuf> = person
         .into_iter()
         .flatten()
-        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .filter_map(|p| super::watch::canonicalize(&p).ok())
         .collect();
     let var = var("XDG_CONFIG_HOME");
     let git_dir = match (var, home) {
@@ -483,10 +483,10 @@ fn outer_hooks_paths_in(home: Option<&Path>, var: Vars<'_>) -> Result<Vec<String
         (None, Some(home)) => Some(home.join(".config/git")),
         (None, None) => None,
     };
-    let git_dir = git_dir.map(|d| std::fs::canonicalize(&d).unwrap_or(d));
+    let git_dir = git_dir.map(|d| super::watch::canonicalize(&d).unwrap_or(d));
     for file in included {
         // A missing file reads as empty; a call creating it is judged when git next runs.
-        let Ok(real) = std::fs::canonicalize(&file) else {
+        let Ok(real) = super::watch::canonicalize(&file) else {
             continue;
         };
         if git_dir.as_ref().is_some_and(|d| real.starts_with(d)) || person.contains(&real) {

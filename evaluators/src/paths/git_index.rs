@@ -216,6 +216,7 @@ pub(crate) fn local_configs(root: &Path) -> Vec<std::path::PathBuf> {
 /// file names (`gitdir: PATH`), as far as it can be read.
 pub(crate) fn git_dir_of(root: &Path) -> std::path::PathBuf {
     let dot_git = root.join(".git");
+    super::watch::note(&dot_git);
     if dot_git.is_file()
         && let Some(text) = super::small_file::read_text(&dot_git).ok().flatten()
         && let Some(dir) = text.strip_prefix("gitdir:")

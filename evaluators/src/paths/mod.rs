@@ -9,6 +9,7 @@ pub(crate) mod git_config;
 pub(crate) mod git_index;
 mod sensitive;
 pub(crate) mod small_file;
+mod watch;
 
 pub(crate) use sensitive::{SensitivePaths, compile, compile_folded, fold};
 
@@ -155,7 +156,7 @@ pub(crate) struct Places<'a> {
     /// The search path whose directories are protected (the process's `PATH`).
     path_var: Option<std::ffi::OsString>,
     /// The protected places only the machine tells, found at their first use.
-    effective: std::sync::OnceLock<effective::Effective>,
+    effective: std::sync::OnceLock<std::sync::Arc<effective::Effective>>,
 }
 
 impl<'a> Places<'a> {
@@ -192,7 +193,7 @@ impl<'a> Places<'a> {
     /// directory, the directories of the `PATH` (see [`effective::Effective::of`]).
     fn effective(&self) -> &effective::Effective {
         self.effective.get_or_init(|| {
-            effective::Effective::of(&self.root, self.home, self.path_var.as_deref())
+            effective::Effective::kept(&self.root, self.home, self.path_var.as_deref())
         })
     }
 

@@ -21,6 +21,7 @@ pub(crate) const MAX_SMALL_FILE_BYTES: u64 = 64 * 1024;
 /// device, a directory), or is longer than `limit`.
 fn open_regular(path: &Path, limit: u64) -> Result<Option<std::fs::File>, String> {
     let shown = path.display();
+    super::watch::note(path);
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
