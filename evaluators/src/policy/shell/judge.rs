@@ -491,6 +491,7 @@ impl Judge<'_> {
                         names,
                         cwd,
                         tracked,
+                        ignores,
                     } => {
                         if cwd != cmd.cwd {
                             let reason =
@@ -504,7 +505,7 @@ impl Judge<'_> {
                             follow: !meta,
                             names: &names,
                             excludes: &[],
-                            ignores: false,
+                            ignores,
                             dash_names: true,
                             secrets: !meta,
                         };

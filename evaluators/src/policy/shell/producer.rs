@@ -15,12 +15,14 @@ pub(super) enum Output {
     /// its entries instead).
     Listed(String),
     /// Any path under `root` (relative to `cwd` as printed), whose name matches `names`;
-    /// only files git tracks when `tracked`.
+    /// only files git tracks when `tracked`; only files the ignore files (`.gitignore`,
+    /// `.ignore`, `.rgignore`) leave in when `ignores`, as `rg` walks.
     Tree {
         root: String,
         names: Option<String>,
         cwd: WorkingDir,
         tracked: bool,
+        ignores: bool,
     },
 }
 
@@ -59,6 +61,7 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
         names: names.map(str::to_owned),
         cwd: cmd.cwd.clone(),
         tracked: false,
+        ignores: false,
     };
     // `git ls-files` without options that list untracked or ignored files prints tracked
     // files only.
@@ -72,6 +75,7 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
                 || a.starts_with("--directory")
                 || (a.starts_with('-') && !a.starts_with("--") && a.contains(['o', 'i', 'k']))
         }),
+        ignores: false,
     };
     match program {
         // Plain `echo` (no `-e`): its words as they are; quotes and backslashes would be read
@@ -193,9 +197,10 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
                     "-F",
                 ],
             )?;
+            let names = fd_extensions(&args);
             Ok(walked_roots(cmd)?
                 .into_iter()
-                .map(|(root, _)| tree(&root, None))
+                .flat_map(|(root, _, _)| names.iter().map(move |n| tree(&root, n.as_deref())))
                 .collect())
         }
         "rg" if args
@@ -204,7 +209,13 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
         {
             Ok(walked_roots(cmd)?
                 .into_iter()
-                .map(|(root, name)| tree(&root, name.as_deref()))
+                .map(|(root, name, ignores)| Output::Tree {
+                    root,
+                    names: name,
+                    cwd: cmd.cwd.clone(),
+                    tracked: false,
+                    ignores,
+                })
                 .collect())
         }
         "grep" | "head" | "tail" | "sort" | "uniq" | "tac" if keeps_lines(program, &args) => {
@@ -230,14 +241,105 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
     }
 }
 
+/// The names `fd -e EXT…` narrows what it prints to (`*.EXT`, one per extension; the match
+/// is made without case, as `fd` makes it), else one `None`: a value that is no plain
+/// extension, or the `-e=EXT` spelling, narrows nothing.
+fn fd_extensions(args: &[&str]) -> Vec<Option<String>> {
+    let mut names = Vec::new();
+    let mut i = 0;
+    while let Some(&a) = args.get(i) {
+        i += 1;
+        let value = match a {
+            "-e" | "--extension" => {
+                i += 1;
+                args.get(i - 1).copied()
+            }
+            _ if a.starts_with("--extension=") => Some(&a["--extension=".len()..]),
+            _ if a.starts_with("-e") => None,
+            // The values of the other options the producer lets through (`-t f`, `-d 2`).
+            "-t" | "--type" | "-d" | "--max-depth" => {
+                i += 1;
+                continue;
+            }
+            _ => continue,
+        };
+        let ext = value.map(|v| v.trim_start_matches('.'));
+        match ext {
+            Some(ext)
+                if !ext.is_empty()
+                    && ext.chars().all(|c| {
+                        c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+')
+                    }) =>
+            {
+                names.push(Some(format!("*.{ext}")));
+            }
+            _ => return vec![None],
+        }
+    }
+    if names.is_empty() {
+        names.push(None);
+    }
+    names
+}
+
+/// Whether `rg --files` walks as the ignore files say: no option that overrides them
+/// (`-u`, `--no-ignore…`, a `-g` glob) and only options known to leave the walk as it is.
+fn rg_files_ignores(args: &[&str]) -> bool {
+    let mut i = 0;
+    while let Some(&a) = args.get(i) {
+        i += 1;
+        match a {
+            "--files" | "--hidden" | "-." | "-0" | "--null" | "--follow" | "-L" => {}
+            // Types narrow the files further.
+            "-t" | "--type" | "-T" | "--type-not" => i += 1,
+            _ if a.starts_with("--type=") || a.starts_with("--type-not=") => {}
+            _ if a.starts_with('-') => return false,
+            _ => {}
+        }
+    }
+    true
+}
+
+/// The positive name globs of `rg --files -g GLOB…` (a glob without `/`, matched against
+/// names), else one `None`: a negated glob, a path glob, `--iglob` or another option that
+/// changes the walk narrows nothing.
+fn rg_files_globs(args: &[&str]) -> Vec<Option<String>> {
+    let mut names = Vec::new();
+    let mut i = 0;
+    while let Some(&a) = args.get(i) {
+        i += 1;
+        let glob = match a {
+            "-g" | "--glob" => {
+                i += 1;
+                args.get(i - 1).copied()
+            }
+            _ if a.starts_with("--glob=") => Some(&a["--glob=".len()..]),
+            "--files" | "--hidden" | "-." | "-0" | "--null" => continue,
+            _ if a.starts_with('-') => return vec![None],
+            _ => continue,
+        };
+        match glob {
+            Some(g) if !g.is_empty() && !g.starts_with('!') && !g.contains(['/', '\\', '{']) => {
+                names.push(Some(g.to_owned()));
+            }
+            _ => return vec![None],
+        }
+    }
+    if names.is_empty() {
+        names.push(None);
+    }
+    names
+}
+
 /// The roots a searcher (`fd`, `rg -l`, `rg --files`) walks, as the table reads its
 /// arguments (an option's value is never taken for a root: `rg --files -g '*.pem'` walks
-/// `.`), each with the one name its files are narrowed to, if any.
+/// `.`), each with a name its files are narrowed to, if any (one root per name of a union),
+/// and whether only what the ignore files leave in is printed (`rg`).
 ///
 /// # Errors
 ///
 /// Why they are not known.
-fn walked_roots(cmd: &SimpleCommand) -> Result<Vec<(String, Option<String>)>, String> {
+fn walked_roots(cmd: &SimpleCommand) -> Result<Vec<(String, Option<String>, bool)>, String> {
     let program = cmd.program().unwrap_or_default();
     let Model::Modeled(effects) = programs::model(cmd) else {
         return Err(format!("(`{program}`) is not proven to only read"));
@@ -247,16 +349,29 @@ fn walked_roots(cmd: &SimpleCommand) -> Result<Vec<(String, Option<String>)>, St
             .map(str::to_owned)
             .ok_or_else(|| format!("(`{program}`) walks a tree only known when it runs"))
     };
+    let texts: Vec<&str> = cmd.args().iter().filter_map(Word::literal).collect();
+    let rg_files = program == "rg" && texts.contains(&"--files");
+    let (files_names, files_ignores) = if rg_files {
+        (rg_files_globs(&texts), rg_files_ignores(&texts))
+    } else {
+        (vec![None], false)
+    };
     let mut roots = Vec::new();
     for w in &effects.meta {
-        roots.push((literal(w)?, None));
+        let root = literal(w)?;
+        for name in &files_names {
+            roots.push((root.clone(), name.clone(), files_ignores));
+        }
     }
     for t in &effects.trees {
-        let name = match t.names.as_slice() {
-            [one] => Some(one.clone()),
-            _ => None,
-        };
-        roots.push((literal(&t.root)?, name));
+        let root = literal(&t.root)?;
+        if t.names.is_empty() {
+            roots.push((root, None, t.ignores));
+        } else {
+            for name in &t.names {
+                roots.push((root.clone(), Some(name.clone()), t.ignores));
+            }
+        }
     }
     if roots.is_empty() {
         return Err(format!("(`{program}`) walks no tree the table names"));
@@ -364,6 +479,7 @@ pub(super) fn find_matches(script: &Script, index: usize) -> Result<Vec<Output>,
         names: names.map(str::to_owned),
         cwd: cmd.cwd.clone(),
         tracked: false,
+        ignores: false,
     };
     find(&args, &tree, true)
 }

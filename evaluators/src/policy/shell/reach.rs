@@ -739,6 +739,7 @@ fn run_time_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                         names,
                         cwd,
                         tracked,
+                        ..
                     } => match protected_file_below(j, &root, names.as_deref(), &cwd, tracked) {
                         Ok(None) => {}
                         Ok(Some(found)) => values.push(found),
