@@ -2315,6 +2315,24 @@ impl HeuristicClassifier {
         {
             c = worse(c, why);
         }
+        if !shell
+            && c.behavior == Behavior::Allow
+            && let Some(why) =
+                super::written::named_harm(&call.input, &written, &places, &protected_expanded)
+        {
+            c = worse(
+                c,
+                verdict(
+                    Behavior::Ask,
+                    Risk::High,
+                    Confidence::High,
+                    "code_execution",
+                    format!(
+                        "The call writes code the project's tests and builds may run, and {why}: run, it would do what no call may do directly."
+                    ),
+                ),
+            );
+        }
         c
     }
 
@@ -3481,6 +3499,65 @@ mod tests {
             shell_reviewed(&[], ws.path(), home.path(), "make").await,
             Behavior::Deny
         );
+    }
+
+    #[tokio::test]
+    async fn code_written_that_names_a_secret_or_a_start_up_file_is_asked_about() {
+        use warrant_core::decision::Behavior;
+        let (ws, home) = runner_workspace(&[("src/main.rs", "fn main() {}\n")]);
+        let catalog = warrant_core::catalog::ToolCatalog::builtin;
+        for (tool, input) in [
+            (
+                "Write",
+                serde_json::json!({"file_path": "tests/test_a.py", "content": "import os\ndef test_a():\n    os.system(\"cat ~/.ssh/id_rsa\")\n"}),
+            ),
+            (
+                "Write",
+                serde_json::json!({"file_path": "s.js", "content": "const fs = require('fs');\nconsole.log(fs.readFileSync(require('os').homedir() + '/.aws/credentials', 'utf8'));\n"}),
+            ),
+            (
+                "Write",
+                serde_json::json!({"file_path": "src/main.rs", "content": "fn main() { let _ = std::fs::read_to_string(\".env\"); }\n"}),
+            ),
+            (
+                "Write",
+                serde_json::json!({"file_path": "y_test.go", "content": "package y\nimport \"os/exec\"\nfunc TestY() { exec.Command(\"sh\", \"-c\", \"echo x >> $HOME/.bashrc\").Run() }\n"}),
+            ),
+            (
+                "Edit",
+                serde_json::json!({"file_path": "src/main.rs", "old_string": "fn main() {}", "new_string": "fn main() { std::process::Command::new(\"cat\").arg(\"/root/.ssh/id_ed25519\"); }"}),
+            ),
+            (
+                "Write",
+                serde_json::json!({"file_path": "vite.config.ts", "content": "import { execSync } from 'child_process';\nexecSync('cat ' + process.env.HOME + '/.ssh/' + 'id_rsa');\n"}),
+            ),
+        ] {
+            assert_ne!(
+                reviewed(ws.path(), home.path(), catalog(), tool, input.clone()).await,
+                Behavior::Allow,
+                "{tool} {input}"
+            );
+        }
+        // Code that names no secret, and documents that name one, are routine.
+        for (path, content) in [
+            ("tests/test_b.py", "def test_b():\n    assert 1 + 1 == 2\n"),
+            ("src/config.rs", "pub const NAME: &str = \"settings.toml\";\n"),
+            ("docs/setup.md", "Put your key in `~/.ssh/id_rsa` and the token in `.env`.\n"),
+            (".gitignore", "target/\n.env\n"),
+        ] {
+            assert_eq!(
+                reviewed(
+                    ws.path(),
+                    home.path(),
+                    catalog(),
+                    "Write",
+                    serde_json::json!({"file_path": path, "content": content})
+                )
+                .await,
+                Behavior::Allow,
+                "{path}: {content}"
+            );
+        }
     }
 
     #[tokio::test]

@@ -11,6 +11,7 @@ mod reply;
 pub mod reviewer;
 mod routine_options;
 mod runners;
+mod written;
 
 use std::sync::Arc;
 
