@@ -103,19 +103,13 @@ pub(super) fn split(cmd: &SimpleCommand) -> Git<'_> {
 /// Variables naming a configuration file git reads (`GIT_CONFIG` only for `git config`).
 const CONFIG_FILE_VARIABLES: &[&str] = &["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"];
 
-/// The configuration files the script's environment and git's own options make the git
-/// command `cmd` (split as `git`) read: the values of [`CONFIG_FILE_VARIABLES`], and the
-/// files included by entries given as variables (`GIT_CONFIG_KEY_<n>=include.path` with its
-/// `GIT_CONFIG_VALUE_<n>`) or with `-c include.path=F` (`includeIf.<cond>.path` alike),
-/// assigned for it (`NAME=F git …`, through `env`) or exported anywhere in the script (a
-/// loop may export it before). `Err` names a value only known when it runs, an include
-/// given through `GIT_CONFIG_PARAMETERS` or `--config-env`.
-fn config_files_of(
+/// Every variable assigned for the command `cmd` (`NAME=V git …`) or exported anywhere in
+/// the script (`export`, `declare`, `typeset`, `env`), with its value when literal and how it
+/// is written.
+pub(super) fn assigned(
     j: &Judge<'_>,
     cmd: &SimpleCommand,
-    git: &Git<'_>,
-) -> Result<Vec<String>, String> {
-    // Every variable assigned, with its value when literal, and how it is written.
+) -> Vec<(String, Option<String>, String)> {
     let mut vars: Vec<(String, Option<String>, String)> = Vec::new();
     for (name, value) in cmd.assignments.iter().zip(&cmd.assignment_values) {
         vars.push((name.clone(), value.clone(), name.clone()));
@@ -139,6 +133,22 @@ fn config_files_of(
             }
         }
     }
+    vars
+}
+
+/// The configuration files the script's environment and git's own options make the git
+/// command `cmd` (split as `git`) read: the values of [`CONFIG_FILE_VARIABLES`], and the
+/// files included by entries given as variables (`GIT_CONFIG_KEY_<n>=include.path` with its
+/// `GIT_CONFIG_VALUE_<n>`) or with `-c include.path=F` (`includeIf.<cond>.path` alike),
+/// assigned for it (`NAME=F git …`, through `env`) or exported anywhere in the script (a
+/// loop may export it before). `Err` names a value only known when it runs, an include
+/// given through `GIT_CONFIG_PARAMETERS` or `--config-env`.
+fn config_files_of(
+    j: &Judge<'_>,
+    cmd: &SimpleCommand,
+    git: &Git<'_>,
+) -> Result<Vec<String>, String> {
+    let vars = assigned(j, cmd);
     let unknown = |raw: &str| format!("`{raw}` names a configuration file only known when it runs");
     let includes = |key: &str| {
         let key = key.to_ascii_lowercase();
@@ -271,6 +281,7 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     // File contents printed from the objects, and commits or objects dropped for good.
     if let Some(sub) = git.sub {
         super::git::blobs::judge(j, cmd, sub, git.rest);
+        super::git::blobs::configured_discards(j, cmd, &git);
     }
     let env_files = environment_configs(j, cmd, &git);
     match git.sub {

@@ -4,9 +4,10 @@
 //! A file committed once lives on in the objects: `git show HEAD:.env` names it, but a diff, a
 //! patch log, a grep of a revision, an export, an archive or an object printed by its id
 //! prints it too without naming it. Such a command is judged as a recursive read of the
-//! tracked tree under its pathspecs: a secret tracked there is printed, as by `cat` of the
-//! secret itself (binding in every mode). An object named by its id or read from the
-//! command's input may be any file of any commit, removed ones among them: binding as well.
+//! tree under its pathspecs, the files the index tracks and every file the history holds (a
+//! secret committed once and removed since is still printed by `git log -p`): a secret there
+//! is printed, as by `cat` of the secret itself (binding in every mode). An object named by
+//! its id or read from the command's input may be any file of any commit: binding as well.
 
 use warrant_core::decision::Risk;
 use warrant_core::evaluator::Stance;
@@ -68,9 +69,11 @@ const NO_PATCH: &[&str] = &[
 enum Prints {
     /// No file contents from the objects (or only files it names, judged by name).
     Nothing,
-    /// Contents of tracked files under these pathspecs (every file when empty), from any
-    /// commit the command reaches.
+    /// Contents of files under these pathspecs (every file when empty), from any commit the
+    /// command reaches: those the index tracks and those the history holds.
     Tracked(Vec<String>),
+    /// Contents of files under these pathspecs that the index tracks (`git grep --cached`).
+    Index(Vec<String>),
     /// Contents of tracked files under these pathspecs that differ between the work tree and
     /// the index (`git diff` without revisions): a file the work tree holds as the index
     /// records it is not printed.
@@ -88,15 +91,19 @@ pub(in crate::policy::shell) fn judge(
     sub: &str,
     rest: &[Word],
 ) {
-    if let Some(what) = discards(sub, rest) {
+    let root = j.places.root().to_path_buf();
+    if let Some(what) = discards(&root, sub, rest) {
         super::super::git_state::binding(j, cmd, SHELL_DESTRUCTIVE, what);
     }
-    let root = j.places.root().to_path_buf();
     let found = match printed(&root, sub, rest) {
         Prints::Nothing => return,
         Prints::AnyObject(why) => Some(why.to_owned()),
-        Prints::Tracked(specs) => secret_under(j, cmd, &specs, false),
-        Prints::Changed(specs) => secret_under(j, cmd, &specs, true),
+        Prints::Tracked(specs) => {
+            let reach = reach(&root, sub, rest);
+            secret_under(j, cmd, &specs, Scope::History(reach))
+        }
+        Prints::Index(specs) => secret_under(j, cmd, &specs, Scope::Index),
+        Prints::Changed(specs) => secret_under(j, cmd, &specs, Scope::Changed),
     };
     if let Some(why) = found {
         let reason = format!(
@@ -112,19 +119,94 @@ pub(in crate::policy::shell) fn judge(
     }
 }
 
-/// Why a tracked file under `specs` (relative to the workspace; every file when empty) may be
-/// a secret, if one may: its name or where its link leads is secret, or the index cannot be
-/// read. With `changed`, a file the work tree holds as the index records it does not count.
+/// Which commits a command printing contents from the objects may print files of.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Reach {
+    /// Those of HEAD's history (`git log -p`, `git show`, `git diff --cached`).
+    Head,
+    /// Any commit a ref, a reflog entry or a stash holds.
+    All,
+}
+
+/// Options of `git log` and its kin that walk refs other than HEAD (prefixes: `--branches=`,
+/// `--exclude=…`), or read revisions from the input.
+const OTHER_REFS: &[&str] = &[
+    "--all",
+    "--branches",
+    "--tags",
+    "--remotes",
+    "--glob",
+    "--exclude",
+    "--reflog",
+    "-g",
+    "--walk-reflogs",
+    "--stdin",
+    "--not",
+    "--bisect",
+    "--alternate-refs",
+    "--indexed-objects",
+    "--single-worktree",
+    "--merge",
+    "--source",
+];
+
+/// Which commits the git subcommand `sub` with `rest` prints files of, in the workspace
+/// whose top is `root`: HEAD's history for `git log`, `git whatchanged`, `git show`,
+/// `git diff` and `git diff-index` given no revision, no option walking other refs and no
+/// word only known when it runs; any commit otherwise.
+fn reach(root: &std::path::Path, sub: &str, rest: &[Word]) -> Reach {
+    if !matches!(sub, "log" | "whatchanged" | "show" | "diff" | "diff-index") {
+        return Reach::All;
+    }
+    let git_dir = root.join(".git");
+    let mut words = rest.iter();
+    for w in words.by_ref() {
+        let Some(t) = w.literal() else {
+            return Reach::All;
+        };
+        if t == "--" {
+            break;
+        }
+        let walks = OTHER_REFS
+            .iter()
+            .any(|o| t == *o || t.starts_with(&format!("{o}=")));
+        // Any operand but a path of the workspace no ref is named after is a revision.
+        let path = root.join(t).exists() && revision(&git_dir, t) == Revision::None;
+        let revision = !(t.starts_with('-') || path);
+        if walks || revision || t == "-" {
+            return Reach::All;
+        }
+    }
+    Reach::Head
+}
+
+/// Which files a command printing contents from the objects may print.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// Those the index tracks and those the commits it reaches hold.
+    History(Reach),
+    /// Those the index tracks.
+    Index,
+    /// Those the index tracks that the work tree holds otherwise.
+    Changed,
+}
+
+/// Why a file under `specs` (relative to the workspace; every file when empty) in `scope` may
+/// be a secret, if one may: its name or where its link leads is secret, or the index or the
+/// history cannot be read.
 fn secret_under(
     j: &Judge<'_>,
     cmd: &SimpleCommand,
     specs: &[String],
-    changed: bool,
+    scope: Scope,
 ) -> Option<String> {
     let root = j.places.root();
     if std::fs::symlink_metadata(root.join(".git")).is_err() {
         // No repository of its own: the checks of the repository git finds speak.
         return None;
+    }
+    if let Some(why) = stored_by_another(j, cmd) {
+        return Some(why);
     }
     let Some(paths) = crate::paths::git_index::tracked(root) else {
         return Some("the repository's index cannot be read".to_owned());
@@ -134,16 +216,229 @@ fn secret_under(
     }
     // Pathspecs are relative to the command's directory: elsewhere than the top, every file.
     let all = specs.is_empty() || cmd.cwd != WorkingDir::Root;
-    paths
+    let secret = |p: &str| match j.places.locate(p, &WorkingDir::Root).place {
+        Place::Sensitive(what) if all || specs.iter().any(|s| covers(s, p)) => Some(what),
+        _ => None,
+    };
+    let changed = scope == Scope::Changed;
+    let tracked = paths.iter().find_map(|p| {
+        let what = secret(p)?;
+        let unchanged = changed && crate::paths::git_index::unchanged_in_work_tree(root, p);
+        (!unchanged).then(|| format!("the repository tracks `{p}`, {what}"))
+    });
+    let Scope::History(reach) = scope else {
+        return tracked;
+    };
+    if tracked.is_some() {
+        return tracked;
+    }
+    match history_names(root, reach) {
+        Ok(names) => names.iter().find_map(|p| {
+            secret(p).map(|what| format!("the repository's history holds `{p}`, {what}"))
+        }),
+        Err(why) => Some(why),
+    }
+}
+
+/// Why another git command of the script may store files of the work tree in the index or
+/// the objects, untracked ones among them (`git add -f .`, `git add -N .`, `git stash -u`,
+/// `git update-index --add`, `git hash-object -w`, a subcommand only known when it runs),
+/// whose contents a command printing from the objects then prints, before or after it (a
+/// loop runs a later one first): the first secret the work tree holds, or that it is too
+/// large to check. Storing tracked files (`git commit -a`, a plain `git stash`) adds no name
+/// the index does not hold.
+fn stored_by_another(j: &Judge<'_>, cmd: &SimpleCommand) -> Option<String> {
+    let root = j.places.root();
+    j.script
+        .commands
         .iter()
-        .filter(|p| all || specs.iter().any(|s| covers(s, p)))
-        .find_map(|p| match j.places.locate(p, &WorkingDir::Root).place {
-            Place::Sensitive(what) => {
-                let unchanged = changed && crate::paths::git_index::unchanged_in_work_tree(root, p);
-                (!unchanged).then(|| format!("the repository tracks `{p}`, {what}"))
-            }
-            _ => None,
+        .filter(|c| !std::ptr::eq(*c, cmd) && c.words != cmd.words && c.program() == Some("git"))
+        .find_map(|c| {
+            let git = super::super::git_state::split(c);
+            let any = |names: &[&str]| {
+                git.rest
+                    .iter()
+                    .any(|w| w.literal().is_none_or(|t| names.contains(&t)))
+            };
+            let whole = vec![root.to_path_buf()];
+            let trees = match git.sub {
+                None if c.args().len() > git.global.len() => whole,
+                Some("add") => added_trees(root, c, git.rest).unwrap_or(whole),
+                Some("stash")
+                    if any(&["-u", "--include-untracked", "-a", "--all"])
+                        || git.rest.iter().any(|w| {
+                            w.literal().is_some_and(|t| {
+                                t.starts_with('-') && !t.starts_with("--") && t.contains(['u', 'a'])
+                            })
+                        }) =>
+                {
+                    whole
+                }
+                Some("update-index") if any(&["--add"]) => whole,
+                Some("hash-object") if any(&["-w"]) => whole,
+                _ => return None,
+            };
+            trees
+                .iter()
+                .find_map(|tree| match j.places.tree_secret(tree, true, false) {
+                    Ok(Some((path, what))) => {
+                        let rel = path.strip_prefix(root).unwrap_or(&path);
+                        Some(format!(
+                            "{} may store `{}`, {what}, in the repository",
+                            quote(c),
+                            rel.display()
+                        ))
+                    }
+                    Ok(None) => None,
+                    Err(_) => Some(format!(
+                        "{} may store files of a work tree larger than can be checked",
+                        quote(c)
+                    )),
+                })
         })
+}
+
+/// The trees below which `git add` (the command `cmd`, with `rest` after the subcommand)
+/// stores files, when its pathspecs name them plainly from the top of the work tree (no
+/// glob, magic, `.` or `..`, no word only known when it runs, no pathspec read from a
+/// file); `None` for the whole work tree. `git add -u` stores only tracked files: no tree.
+fn added_trees(
+    root: &std::path::Path,
+    cmd: &SimpleCommand,
+    rest: &[Word],
+) -> Option<Vec<std::path::PathBuf>> {
+    let mut operands = Vec::new();
+    let mut options_end = false;
+    for w in rest {
+        let t = w.literal()?;
+        if !options_end && t == "--" {
+            options_end = true;
+        } else if !options_end && t.starts_with('-') {
+            if t.starts_with("--pathspec-from-file") {
+                return None;
+            }
+        } else {
+            operands.push(t);
+        }
+    }
+    let update_only = rest
+        .iter()
+        .any(|w| matches!(w.literal(), Some("-u" | "--update")));
+    if operands.is_empty() {
+        return if update_only { Some(Vec::new()) } else { None };
+    }
+    if cmd.cwd != WorkingDir::Root {
+        return None;
+    }
+    operands
+        .iter()
+        .map(|t| {
+            let t = t.trim_start_matches("./").trim_end_matches('/');
+            let plain = !t.is_empty()
+                && t != "."
+                && !t.starts_with(':')
+                && !t.starts_with('/')
+                && !t.contains(['*', '?', '[', '\\'])
+                && !t.split('/').any(|part| part == ".." || part == ".");
+            plain.then(|| root.join(t))
+        })
+        .collect()
+}
+
+/// The most objects read from the history, and the most distinct names among them, before
+/// the history counts as too large to check.
+const MAX_HISTORY_OBJECTS: usize = 2_000_000;
+/// The most distinct file and directory names of the history checked.
+const MAX_HISTORY_NAMES: usize = 5 * crate::paths::MAX_TREE_ENTRIES;
+/// How long the history may take to list before it counts as too large to check.
+const HISTORY_TIME: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Every path (files and directories, from the top of the work tree) the repository at `root`
+/// holds in a commit `reach` covers (HEAD's history, or every commit a ref, a reflog entry or
+/// HEAD holds, stashes among them), as `git rev-list --objects` names them. `Err` says why it cannot tell: git
+/// failed, or the history is larger or slower to list than the limits.
+///
+/// git runs with none of the caller's `GIT_*` variables, fetches no missing object from a
+/// promisor remote (`GIT_NO_LAZY_FETCH`), and lists objects with plumbing that reads no
+/// configuration naming programs.
+fn history_names(
+    root: &std::path::Path,
+    reach: Reach,
+) -> Result<std::collections::BTreeSet<String>, String> {
+    use std::io::BufRead;
+    let unreadable = || "the repository's history cannot be read".to_owned();
+    let large = || "the repository's history is larger than can be checked".to_owned();
+    let mut git = std::process::Command::new("git");
+    git.args(["--no-pager", "-c", "core.fsmonitor=false"])
+        .args(["rev-list", "--objects"])
+        .args(match reach {
+            // An unborn HEAD has no history.
+            Reach::Head => &["--ignore-missing", "HEAD"][..],
+            Reach::All => &["--all", "--reflog"][..],
+        })
+        .current_dir(root)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("GIT_") {
+            git.env_remove(name);
+        }
+    }
+    git.env("GIT_NO_LAZY_FETCH", "1")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .env("LC_ALL", "C");
+    let mut child = git.spawn().map_err(|_| unreadable())?;
+    let stdout = child.stdout.take().ok_or_else(unreadable)?;
+    let child = std::sync::Arc::new(std::sync::Mutex::new(child));
+    let (done, stopped) = std::sync::mpsc::channel::<()>();
+    let watched = std::sync::Arc::clone(&child);
+    let watch = std::thread::spawn(move || {
+        let late = matches!(
+            stopped.recv_timeout(HISTORY_TIME),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout)
+        );
+        if late && let Ok(mut c) = watched.lock() {
+            let _ = c.kill();
+        }
+        late
+    });
+    let kill = || {
+        if let Ok(mut c) = child.lock() {
+            let _ = c.kill();
+        }
+    };
+    let mut names = std::collections::BTreeSet::new();
+    let mut over = false;
+    for (n, line) in std::io::BufReader::new(stdout).split(b'\n').enumerate() {
+        let Ok(line) = line else { break };
+        if n >= MAX_HISTORY_OBJECTS || names.len() > MAX_HISTORY_NAMES {
+            over = true;
+            kill();
+            break;
+        }
+        let line = String::from_utf8_lossy(&line);
+        // `ID PATH`; a line that is not (a name holding a newline) is a name as a whole.
+        let name = match line.split_once(' ') {
+            Some((id, name)) if id.bytes().all(|b| b.is_ascii_hexdigit()) => name,
+            None if line.bytes().all(|b| b.is_ascii_hexdigit()) => "",
+            _ => &line,
+        };
+        if !name.is_empty() {
+            names.insert(name.to_owned());
+        }
+    }
+    drop(done);
+    let late = watch.join().unwrap_or(true);
+    let status = child.lock().map_err(|_| unreadable())?.wait();
+    if over || late {
+        return Err(large());
+    }
+    match status {
+        Ok(s) if s.success() => Ok(names),
+        _ => Err(unreadable()),
+    }
 }
 
 /// Whether the pathspec `spec` may cover the tracked path `path`: magic (`:(glob)`), globs
@@ -240,7 +535,7 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
                 return Prints::Nothing;
             }
             if has(&["--cached"]) {
-                return Prints::Tracked(after);
+                return Prints::Index(after);
             }
             // The pattern is the first operand unless an option gives it.
             let given = before.iter().any(|t| {
@@ -359,12 +654,87 @@ fn valued_operands<'t>(texts: &[Option<&'t str>], valued: &[&str]) -> Vec<Option
     found
 }
 
+/// Whether the configuration key `key` may steer what git drops for good: git's garbage
+/// collection (`gc.pruneExpire`, `gc.reflogExpire`, `gc.auto`, which any command that
+/// collects garbage by itself follows) and scheduled maintenance.
+fn steers_collection(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    key.starts_with("gc.") || key.starts_with("maintenance.")
+}
+
+/// The binding ask of a git command given configuration of its garbage collection for this
+/// run ([`steers_collection`]: `git -c gc.pruneExpire=now gc`, `--config-env`,
+/// `GIT_CONFIG_KEY_<n>` or `GIT_CONFIG_PARAMETERS` assigned or exported), or configuration
+/// only known when it runs: unreachable objects pruned and reflog entries expired now are
+/// commits and files dropped for good, as by `git gc --prune=now`.
+pub(in crate::policy::shell) fn configured_discards(
+    j: &mut Judge<'_>,
+    cmd: &SimpleCommand,
+    git: &super::super::git_state::Git<'_>,
+) {
+    let mut found: Option<String> = None;
+    let mut global = git.global.iter();
+    while let Some(w) = global.next() {
+        let Some(t) = w.literal() else {
+            found = Some(format!("`{}`", w.raw));
+            break;
+        };
+        let entry = match t {
+            "-c" | "--config-env" => global.next().map(|v| v.literal().ok_or(&v.raw)),
+            _ => t
+                .strip_prefix("--config-env=")
+                .or_else(|| t.strip_prefix("-c"))
+                .filter(|_| t.starts_with("-c") || t.starts_with("--config-env="))
+                .map(Ok),
+        };
+        match entry {
+            Some(Ok(e)) if !steers_collection(e.split('=').next().unwrap_or(e)) => {}
+            Some(Ok(e)) => found = Some(format!("`{e}`")),
+            Some(Err(raw)) => found = Some(format!("`{raw}`")),
+            None => {}
+        }
+        if found.is_some() {
+            break;
+        }
+    }
+    if found.is_none() {
+        found = super::super::git_state::assigned(j, cmd)
+            .into_iter()
+            .find(|(name, value, _)| {
+                (name.starts_with("GIT_CONFIG_KEY_")
+                    && value.as_deref().is_none_or(steers_collection))
+                    || (name == "GIT_CONFIG_PARAMETERS"
+                        && value.as_deref().is_none_or(|v| {
+                            let v = v.to_ascii_lowercase();
+                            v.contains("gc.") || v.contains("maintenance.")
+                        }))
+            })
+            .map(|(name, value, raw)| match value {
+                Some(v) if raw == name => format!("`{name}={v}`"),
+                _ => format!("`{raw}`"),
+            });
+    }
+    if let Some(entry) = found {
+        super::super::git_state::binding(
+            j,
+            cmd,
+            SHELL_DESTRUCTIVE,
+            &format!(
+                "is given {entry} as configuration, which may make git collect garbage now: unreachable objects pruned and reflog entries expired are commits dropped for good"
+            ),
+        );
+    }
+}
+
 /// What the git subcommand `sub` with `rest` drops for good, if it drops commits, refs or
 /// objects git cannot recover afterwards: a branch deleted unmerged (`-D`, `-d -f`) or
 /// overwritten (`-M`, `-C`), reflog entries expired or deleted (the only way back to commits
 /// no branch holds), unreachable objects pruned (`git prune`, `git gc --prune=…`), stash
-/// entries dropped, a linked work tree removed with its changes (`--force`).
-fn discards(sub: &str, rest: &[Word]) -> Option<&'static str> {
+/// entries dropped, a linked work tree removed with its changes (`--force`), a tag deleted or
+/// moved (tags keep no reflog), packed unreachable objects dropped by `git repack -a -d`, the
+/// records of linked work trees whose directory is gone pruned (their HEAD and its reflog).
+/// `root` is the top of the workspace.
+fn discards(root: &std::path::Path, sub: &str, rest: &[Word]) -> Option<&'static str> {
     let texts: Vec<Option<&str>> = rest.iter().map(Word::literal).collect();
     let short = |c: char| {
         texts
@@ -425,7 +795,48 @@ fn discards(sub: &str, rest: &[Word]) -> Option<&'static str> {
         "worktree" if first == Some("remove") && (short('f') || abbreviates("--force")) => {
             Some("deletes a linked work tree with its uncommitted changes")
         }
+        // Only the records of linked work trees are pruned; with none, nothing is.
+        "worktree" if first == Some("prune") && !dry && linked_work_trees(root) => Some(
+            "drops the records of linked work trees whose directory is gone, with their HEAD and its reflog, which may be the only way to their commits",
+        ),
+        "tag"
+            if short('d')
+                || short('f')
+                || long(&["--delete", "--force"])
+                || abbreviates("--delete")
+                || abbreviates("--force") =>
+        {
+            Some(
+                "deletes or moves a tag, which keeps no reflog: commits and tag objects only it holds are dropped for good",
+            )
+        }
+        // `-a -d` drops the packs it replaces with their unreachable objects (`-A` keeps them
+        // loose, `--keep-unreachable` packed).
+        "repack"
+            if short('d')
+                && short('a')
+                && !short('A')
+                && !short('k')
+                && !long(&["--keep-unreachable"]) =>
+        {
+            Some("drops unreachable packed objects for good")
+        }
+        "repack" if long(&["--cruft-expiration"]) => Some("deletes unreachable objects for good"),
         _ => None,
+    }
+}
+
+/// Whether the repository at `root` may record linked work trees (its `worktrees` directory
+/// has an entry, or cannot be read).
+fn linked_work_trees(root: &std::path::Path) -> bool {
+    let Some(common) =
+        crate::paths::git_index::common_dir(&crate::paths::git_index::git_dir_of(root))
+    else {
+        return true;
+    };
+    match std::fs::read_dir(common.join("worktrees")) {
+        Ok(mut entries) => entries.next().is_some(),
+        Err(e) => e.kind() != std::io::ErrorKind::NotFound,
     }
 }
 
@@ -492,7 +903,6 @@ mod tests {
             ("show", "HEAD HEAD:src/main.rs"),
             ("grep", "API HEAD"),
             ("grep", "-e x main"),
-            ("grep", "--cached x"),
             ("fast-export", "HEAD"),
             ("format-patch", "-1 --stdout"),
             ("bundle", "create - HEAD"),
@@ -514,6 +924,7 @@ mod tests {
             prints("archive", "--prefix x/ HEAD src"),
             Prints::Tracked(vec!["src".to_owned()])
         );
+        assert_eq!(prints("grep", "--cached x"), Prints::Index(Vec::new()));
         assert_eq!(prints("diff", ""), Prints::Changed(Vec::new()));
         assert_eq!(prints("diff-files", "-p"), Prints::Changed(Vec::new()));
     }
@@ -542,6 +953,7 @@ mod tests {
 
     #[test]
     fn commands_that_drop_commits_or_objects_for_good() {
+        let root = std::path::Path::new("/nonexistent-root");
         for (sub, rest) in [
             ("branch", "-D feature"),
             ("branch", "-d -f feature"),
@@ -554,8 +966,16 @@ mod tests {
             ("stash", "clear"),
             ("stash", "drop"),
             ("worktree", "remove --force x"),
+            ("tag", "-d v1"),
+            ("tag", "--delete v1"),
+            ("tag", "--del v1"),
+            ("tag", "-f v1 HEAD~1"),
+            ("tag", "-fa -m x v1"),
+            ("repack", "-a -d"),
+            ("repack", "-adf"),
+            ("repack", "--cruft --cruft-expiration=now -d"),
         ] {
-            assert!(discards(sub, &words(rest)).is_some(), "{sub} {rest}");
+            assert!(discards(root, sub, &words(rest)).is_some(), "{sub} {rest}");
         }
         for (sub, rest) in [
             ("branch", "-d feature"),
@@ -568,9 +988,24 @@ mod tests {
             ("stash", "show -p"),
             ("worktree", "remove x"),
             ("worktree", "list"),
+            ("tag", ""),
+            ("tag", "-l v*"),
+            ("tag", "-a -m release v2"),
+            ("tag", "--sort=-creatordate"),
+            ("repack", "-A -d"),
+            ("repack", "-a -d --keep-unreachable"),
+            ("repack", "-d"),
+            ("worktree", "prune"),
         ] {
-            assert!(discards(sub, &words(rest)).is_none(), "{sub} {rest}");
+            assert!(discards(root, sub, &words(rest)).is_none(), "{sub} {rest}");
         }
+        // Records of linked work trees are pruned only when there are some.
+        let ws = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(ws.path().join(".git/worktrees/wt")).unwrap();
+        assert!(discards(ws.path(), "worktree", &words("prune")).is_some());
+        assert!(discards(ws.path(), "worktree", &words("prune -n")).is_none());
+        std::fs::remove_dir(ws.path().join(".git/worktrees/wt")).unwrap();
+        assert!(discards(ws.path(), "worktree", &words("prune")).is_none());
     }
 
     #[test]
@@ -710,6 +1145,222 @@ mod tests {
             }
         }
         assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    }
+
+    /// Runs git with `args` in `dir` as a fixed author; whether it succeeded.
+    fn git_in(dir: &std::path::Path, args: &[&str]) -> bool {
+        std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(["-c", "core.hooksPath=/dev/null"])
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+
+    /// A repository whose history holds `.env`, committed and then removed, with commits
+    /// changing `src/main.rs` before and after; `None` without git.
+    fn removed_secret() -> Option<tempfile::TempDir> {
+        let ws = repository()?;
+        let git = |args: &[&str]| assert!(git_in(ws.path(), args), "git {args:?}");
+        std::fs::write(ws.path().join("src/main.rs"), "fn main() { 1; }\n").unwrap();
+        git(&["commit", "-qam", "two"]);
+        git(&["rm", "-q", ".env"]);
+        git(&["commit", "-qm", "three"]);
+        std::fs::write(ws.path().join("src/main.rs"), "fn main() { 2; }\n").unwrap();
+        git(&["commit", "-qam", "four"]);
+        Some(ws)
+    }
+
+    #[tokio::test]
+    async fn a_secret_the_history_holds_printed_from_the_objects_binds_in_full_access() {
+        let Some(ws) = removed_secret() else { return };
+        let mut wrong = Vec::new();
+        for (command, stop) in [
+            ("git log -p", true),
+            ("git log -p --all", true),
+            ("git log --stat -p", true),
+            ("git log -p -- .", true),
+            ("git show HEAD~1", true),
+            ("git diff HEAD~3 HEAD", true),
+            ("git diff HEAD~3", true),
+            ("git diff-tree -p HEAD~1", true),
+            ("git whatchanged -p", true),
+            ("git grep KEY $(git rev-list --all)", true),
+            ("git grep KEY HEAD~3", true),
+            ("git archive HEAD~3", true),
+            ("git fast-export --all", true),
+            ("git format-patch -3 --stdout", true),
+            ("git bundle create - --all", true),
+            ("git range-diff HEAD~3...HEAD~1", true),
+            // Names and counts, files the pathspecs leave out, the work tree and the index.
+            ("git log --oneline", false),
+            ("git log --stat", false),
+            ("git log --name-only --all", false),
+            ("git show --stat HEAD~1", false),
+            ("git diff --stat HEAD~3", false),
+            ("git diff", false),
+            ("git log -p -- src", false),
+            ("git show HEAD~2 -- src", false),
+            ("git grep --cached KEY", false),
+            ("git show HEAD:src/main.rs", false),
+        ] {
+            let (stopped, why) = stops(ws.path(), command).await;
+            if stopped != stop {
+                wrong.push(format!("{command}: stopped {stopped} ({why})"));
+            }
+        }
+        assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    }
+
+    #[tokio::test]
+    async fn a_secret_only_another_branch_holds_is_printed_by_what_walks_it() {
+        let Some(ws) = removed_secret() else { return };
+        let git = |args: &[&str]| assert!(git_in(ws.path(), args), "git {args:?}");
+        // `main` starts after the secret was removed; `side` still holds it.
+        git(&["branch", "side"]);
+        git(&["checkout", "-q", "--orphan", "main"]);
+        git(&["commit", "-qm", "fresh"]);
+        git(&["reflog", "expire", "--expire=all", "HEAD"]);
+        let mut wrong = Vec::new();
+        for (command, stop) in [
+            ("git log -p --all", true),
+            ("git log -p --branches", true),
+            ("git log -p side", true),
+            ("git log -p main side", true),
+            ("git log -p main..side", true),
+            ("git log -p -g", true),
+            ("git show side~1", true),
+            ("git diff side~3", true),
+            ("git log -p \"$REV\"", true),
+            ("git log -p", false),
+            ("git log -p -3", false),
+            ("git show", false),
+            ("git diff --cached", false),
+            ("git log -p src", false),
+        ] {
+            let (stopped, why) = stops(ws.path(), command).await;
+            if stopped != stop {
+                wrong.push(format!("{command}: stopped {stopped} ({why})"));
+            }
+        }
+        assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    }
+
+    #[tokio::test]
+    async fn a_secret_only_head_holds_is_printed_by_a_diff_of_the_index() {
+        let Some(ws) = repository() else { return };
+        assert!(git_in(ws.path(), &["rm", "-q", "--cached", ".env"]));
+        for command in [
+            "git diff --cached",
+            "git diff HEAD",
+            "git diff-index -p HEAD",
+        ] {
+            let (stopped, why) = stops(ws.path(), command).await;
+            assert!(stopped, "{command}: {why}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_secret_another_command_stores_is_printed_from_the_objects() {
+        // A repository whose history holds no secret, with `.env` ignored in its work tree.
+        let ws = tempfile::tempdir().unwrap();
+        let root = ws.path();
+        std::fs::create_dir(root.join("src")).unwrap();
+        std::fs::write(root.join("src/main.rs"), "fn main() {}\n").unwrap();
+        std::fs::write(root.join(".gitignore"), ".env\n").unwrap();
+        if !git_in(root, &["init", "-q"]) {
+            return;
+        }
+        assert!(git_in(root, &["add", "-A"]) && git_in(root, &["commit", "-qm", "i"]));
+        std::fs::write(root.join(".env"), "API_KEY=1\n").unwrap();
+        let mut wrong = Vec::new();
+        for (command, stop) in [
+            ("git add -A -f && git commit -qm x && git show", true),
+            ("git add --force . && git diff --cached", true),
+            ("git add -f -N . && git diff", true),
+            ("git stash -u && git log -p --all", true),
+            ("git stash --all && git log -p --all", true),
+            ("git add -f . ; git grep --cached KEY", true),
+            ("for i in 1 2; do git log -p; git add -f .; done", true),
+            ("git update-index --add x && git diff --cached", true),
+            ("git add 'src/*' . && git diff --cached -- src", true),
+            ("git add \"$D\" && git diff --cached -- src", true),
+            ("git add --pathspec-from-file=l && git diff --cached", true),
+            ("git add -f && git diff --cached", true),
+            // Files the additions leave out, tracked files only, names and counts.
+            ("git add src && git diff --cached", false),
+            ("git add ./src/main.rs src/ && git show", false),
+            ("git add -u && git diff --cached", false),
+            ("git commit -qam x && git show", false),
+            ("git add -A -f && git log --stat", false),
+            ("git add -A -f && git diff --cached --name-only", false),
+            ("git log -p", false),
+        ] {
+            let (stopped, why) = stops(root, command).await;
+            if stopped != stop {
+                wrong.push(format!("{command}: stopped {stopped} ({why})"));
+            }
+        }
+        assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    }
+
+    #[tokio::test]
+    async fn configuration_of_garbage_collection_binds_in_full_access() {
+        let Some(ws) = repository() else { return };
+        let mut wrong = Vec::new();
+        for (command, stop) in [
+            ("git -c gc.pruneExpire=now gc", true),
+            (
+                "git -c gc.reflogExpire=now -c gc.reflogExpireUnreachable=now gc",
+                true,
+            ),
+            ("git -cgc.pruneExpire=now gc", true),
+            ("git -c GC.PRUNEEXPIRE=now gc", true),
+            ("git --config-env=gc.pruneExpire=X gc", true),
+            ("git --config-env gc.pruneExpire=X gc", true),
+            ("git -c gc.auto=1 -c gc.pruneExpire=now commit -m x", true),
+            ("git -c \"$K\"=now gc", true),
+            (
+                "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=gc.pruneExpire GIT_CONFIG_VALUE_0=now git gc",
+                true,
+            ),
+            (
+                "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=gc.reflogExpire GIT_CONFIG_VALUE_0=now; git gc",
+                true,
+            ),
+            ("git -c core.quotepath=off log", false),
+            ("git gc", false),
+            ("git log --oneline", false),
+        ] {
+            let (stopped, why) = stops(ws.path(), command).await;
+            if stopped != stop {
+                wrong.push(format!("{command}: stopped {stopped} ({why})"));
+            }
+        }
+        assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn the_history_lists_every_name_it_holds() {
+        let Some(ws) = removed_secret() else { return };
+        let names = super::history_names(ws.path(), super::Reach::All).unwrap();
+        assert!(
+            names.contains(".env") && names.contains("src/main.rs"),
+            "{names:?}"
+        );
+        let empty = tempfile::tempdir().unwrap();
+        assert!(git_in(empty.path(), &["init", "-q"]));
+        assert!(
+            super::history_names(empty.path(), super::Reach::Head)
+                .unwrap()
+                .is_empty()
+        );
+        let none = tempfile::tempdir().unwrap();
+        assert!(
+            super::history_names(none.path(), super::Reach::All).is_err(),
+            "no repository"
+        );
     }
 
     #[tokio::test]
