@@ -897,7 +897,7 @@ fn rewrites_work_tree(j: &Judge<'_>, name: &str, rest: &[Word]) -> Option<(&'sta
 /// `git replace`, `git fetch --update-head-ok`, `git update-index --index-info`; git refuses
 /// `git branch -f`/`-M` onto a branch a work tree has checked out). Any other command of the script counts, before or after
 /// (a loop runs a later one first); a git subcommand only known when it runs may be one.
-fn moved_by_another(j: &Judge<'_>, cmd: &SimpleCommand) -> Option<String> {
+pub(super) fn moved_by_another(j: &Judge<'_>, cmd: &SimpleCommand) -> Option<String> {
     let git_dir = j.places.root().join(".git");
     j.script
         .commands

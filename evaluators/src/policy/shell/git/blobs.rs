@@ -99,7 +99,11 @@ pub(in crate::policy::shell) fn judge(
         Prints::Nothing => return,
         Prints::AnyObject(why) => Some(why.to_owned()),
         Prints::Tracked(specs) => {
-            let reach = reach(&root, sub, rest);
+            // Another command of the script may point HEAD elsewhere first.
+            let reach = match reach(&root, sub, rest) {
+                Reach::Head if super::moved_by_another(j, cmd).is_some() => Reach::All,
+                reach => reach,
+            };
             secret_under(j, cmd, &specs, Scope::History(reach))
         }
         Prints::Index(specs) => secret_under(j, cmd, &specs, Scope::Index),
@@ -1233,6 +1237,8 @@ mod tests {
             ("git show side~1", true),
             ("git diff side~3", true),
             ("git log -p \"$REV\"", true),
+            ("git symbolic-ref HEAD refs/heads/side && git log -p", true),
+            ("git reset -q --soft side && git show", true),
             ("git log -p", false),
             ("git log -p -3", false),
             ("git show", false),
