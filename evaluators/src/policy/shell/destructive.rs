@@ -2768,15 +2768,18 @@ mod tests {
             "pkill -9 -f usr",
             "killall -r sh",
             "pkill -f \"$(cat name)\"",
+            // A name many unrelated processes share (the session's own host among them).
+            "pkill node",
+            "pkill -x sh",
+            "killall sh",
         ] {
             assert_eq!(decided(c), Stance::RequireAsk, "{c}");
         }
         assert_eq!(decided("killall -r '^'"), Stance::HardDeny);
         for c in [
             "pkill -f 'node server.js'",
-            "pkill node",
-            "pkill -x sh",
-            "killall sh",
+            "pkill -x vite",
+            "killall uvicorn",
             "pkill -0 -f a",
         ] {
             let stance = decided(c);

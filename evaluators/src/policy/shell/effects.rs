@@ -1,7 +1,8 @@
 //! What a program does through its own subcommands that no mode lets a call do unasked: the
 //! program table's [`EFFECTFUL`] rows (credentials printed from a program's own store,
 //! configuration written through its setter, the system changed, data elsewhere destroyed),
-//! process 1 signalled, and servers that give files or a shell to the network.
+//! process 1 signalled, processes of shared names stopped, statements run by database
+//! clients, and servers that give files or a shell to the network.
 
 use warrant_core::decision::Risk;
 use warrant_core::evaluator::Stance;
@@ -13,7 +14,10 @@ use crate::policy::codes::{
 };
 use crate::policy::finding::quote;
 use crate::programs::Tree;
-use crate::programs::table::{CREDENTIAL_HELPERS, EFFECTFUL, Effect, EffectRow, Effectful};
+use crate::programs::table::{
+    CREDENTIAL_HELPERS, DATABASE_CLIENTS, DatabaseClient, Dialect, EFFECTFUL, Effect, EffectRow,
+    Effectful, HARMLESS_SQL_FUNCTIONS, REDIS_READ_COMMANDS, SHARED_PROCESS_NAMES, SQLITE_LISTINGS,
+};
 use crate::shell::{SimpleCommand, Word};
 
 /// Judges what `cmd` does through the table's effects and the servers it starts; adds
@@ -42,6 +46,10 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     if program == "kill" {
         kills_init(j, cmd);
     }
+    if matches!(program, "pkill" | "killall") {
+        kills_shared(j, cmd);
+    }
+    databases(j, cmd, program);
     if matches!(program, "docker" | "podman") {
         mounts_host(j, cmd);
     }
@@ -190,6 +198,19 @@ fn table_effect(j: &mut Judge<'_>, cmd: &SimpleCommand, e: &Effectful) {
                 reason,
             );
         }
+        (Effect::WritesSetting(files, harmless), _) => {
+            if sets_only(cmd.args(), harmless) {
+                j.unknown(
+                    cmd,
+                    "changes a setting of its configuration that runs, fetches and authenticates nothing",
+                    Risk::Low,
+                );
+            } else {
+                for f in files {
+                    j.write(cmd, &Word::literal_text(*f), None);
+                }
+            }
+        }
         (Effect::WritesConfig(files), _) => {
             for f in files {
                 j.write(cmd, &Word::literal_text(*f), None);
@@ -201,6 +222,48 @@ fn table_effect(j: &mut Judge<'_>, cmd: &SimpleCommand, e: &Effectful) {
                 quote(cmd)
             );
             j.add_once(Stance::RequireAsk, SHELL_DESTRUCTIVE, Risk::High, reason);
+        }
+        (Effect::ChangesPackages, _) => {
+            // A program run from the workspace (a virtual environment's `pip`) changes the
+            // workspace's environment only.
+            let own = cmd
+                .words
+                .first()
+                .and_then(Word::literal)
+                .filter(|w| w.contains('/'))
+                .is_some_and(|w| j.places.locate(w, &cmd.cwd).place == Place::Inside);
+            if !own {
+                binding(
+                    j,
+                    cmd,
+                    "removes or replaces packages installed for the system or the user, outside this workspace: a person decides that",
+                    Risk::High,
+                );
+            }
+        }
+        (Effect::WritesRoot(option, tail), _) => {
+            let args = cmd.args();
+            let value = args.iter().enumerate().find_map(|(i, w)| {
+                let t = w.literal()?;
+                if t == option {
+                    return Some(args.get(i + 1).and_then(Word::literal));
+                }
+                t.strip_prefix(option)
+                    .and_then(|v| v.strip_prefix('='))
+                    .map(Some)
+            });
+            match value {
+                Some(Some(dir)) => {
+                    let target = format!("{}/{tail}", dir.trim_end_matches('/'));
+                    j.write(cmd, &Word::literal_text(target), None);
+                }
+                _ => binding(
+                    j,
+                    cmd,
+                    "writes below a directory only known when it runs",
+                    Risk::High,
+                ),
+            }
         }
         (Effect::DestroysRemote, _) => {
             let reason = format!(
@@ -215,6 +278,49 @@ fn table_effect(j: &mut Judge<'_>, cmd: &SimpleCommand, e: &Effectful) {
             );
         }
     }
+}
+
+/// Whether a setter's arguments (`config set KEY VALUE`, `set KEY=VALUE …`) set only keys
+/// of `harmless` to plain values, with no option (an option may choose another file).
+fn sets_only(args: &[Word], harmless: &[&str]) -> bool {
+    let Some(texts) = args
+        .iter()
+        .map(Word::literal)
+        .collect::<Option<Vec<&str>>>()
+    else {
+        return false;
+    };
+    if texts.iter().any(|t| t.starts_with('-')) {
+        return false;
+    }
+    let Some(at) = texts.iter().position(|t| *t == "set") else {
+        return false;
+    };
+    let rest = &texts[at + 1..];
+    let plain = |v: &str| {
+        !v.is_empty()
+            && v.chars().all(|c| {
+                c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '^' | '~' | '@')
+            })
+    };
+    let pairs: Option<Vec<(&str, &str)>> = if rest.iter().all(|t| t.contains('=')) {
+        rest.iter().map(|t| t.split_once('=')).collect()
+    } else if let [k, v] = rest {
+        Some(vec![(*k, *v)])
+    } else {
+        None
+    };
+    pairs.is_some_and(|p| {
+        !p.is_empty()
+            && p.iter()
+                .all(|(k, v)| harmless.contains(&k.to_ascii_lowercase().as_str()) && plain(v))
+    })
+}
+
+/// A binding ask: `cmd` does `what`, which no mode lets a call do unasked.
+fn binding(j: &mut Judge<'_>, cmd: &SimpleCommand, what: &str, risk: Risk) {
+    let reason = format!("{} {what}.", quote(cmd));
+    j.add_once(Stance::RequireAsk, SHELL_DESTRUCTIVE, risk, reason);
 }
 
 /// `kill SIG 1`: process 1 is the system's init; signalling it stops the system, as
@@ -236,6 +342,563 @@ fn kills_init(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             "signals process 1, the system's init, which stops the system",
         );
     }
+}
+
+/// `pkill` or `killall` whose every pattern names only programs shared by many unrelated
+/// processes ([`SHARED_PROCESS_NAMES`]: `pkill -f node`, `killall python3`): it stops
+/// processes the call did not start, the agent's own host among them, which no mode lets a
+/// call do unasked. Signal 0 and listing (`pgrep`-like `-l` alone) stop nothing.
+fn kills_shared(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let args = cmd.args();
+    let mut patterns = Vec::new();
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let Some(t) = w.literal() else {
+            patterns.push(None);
+            continue;
+        };
+        if matches!(t, "-0" | "-s0" | "--signal=0" | "-SIG0") {
+            return;
+        }
+        if t == "--" {
+            patterns.extend(args[i..].iter().map(Word::literal));
+            break;
+        }
+        if t.starts_with('-') && t.len() > 1 {
+            // Options that take the next word as their value.
+            if matches!(
+                t,
+                "-s" | "--signal"
+                    | "-u"
+                    | "--user"
+                    | "-U"
+                    | "--uid"
+                    | "-g"
+                    | "--pgroup"
+                    | "-G"
+                    | "--group"
+                    | "-P"
+                    | "--parent"
+                    | "-t"
+                    | "--terminal"
+                    | "--session"
+                    | "-F"
+                    | "--pidfile"
+                    | "--ns"
+                    | "--nslist"
+                    | "-o"
+                    | "--older-than"
+                    | "-y"
+                    | "--younger-than"
+                    | "-Z"
+                    | "--context"
+            ) {
+                i += 1;
+            }
+            continue;
+        }
+        patterns.push(Some(t));
+    }
+    let shared = !patterns.is_empty()
+        && patterns.iter().all(|p| {
+            p.is_some_and(|p| {
+                let bare = p.trim_start_matches('^').trim_end_matches('$');
+                let name = bare.rsplit('/').next().unwrap_or(bare);
+                SHARED_PROCESS_NAMES.contains(&name.to_ascii_lowercase().as_str())
+            })
+        });
+    if shared {
+        binding(
+            j,
+            cmd,
+            "stops every process of a program many unrelated processes share (this session's own host among them), not only those the command started: a person decides that",
+            Risk::Critical,
+        );
+    }
+}
+
+/// How a database client is called: the statements it is given inline, its operands, and
+/// whether it only prints information.
+#[derive(Debug, Default)]
+struct ClientCall {
+    /// The inline statements (`-c`, `-e`, `--eval`); `None` for one only known when it runs.
+    statements: Vec<Option<String>>,
+    /// Its operands; `None` for one only known when it runs.
+    operands: Vec<Option<String>>,
+    /// Why what it runs is not shown: an option that runs or writes what the call does not
+    /// show, or one the table does not know.
+    hidden: Option<String>,
+    /// Whether an option makes it only print information.
+    info: bool,
+}
+
+/// Reads a database client's arguments the way it reads them ([`DatabaseClient`]).
+fn client_call(client: &DatabaseClient, args: &[Word]) -> ClientCall {
+    let mut call = ClientCall::default();
+    // sqlite3 spells its long options with one dash (and accepts two); redis-cli stops at
+    // the first operand, which is the command.
+    let one_dash = client.dialect == Dialect::Sqlite;
+    let stops = client.dialect == Dialect::Redis;
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let Some(t) = w.literal() else {
+            call.operands.push(None);
+            if stops {
+                call.operands
+                    .extend(args[i..].iter().map(|w| w.literal().map(str::to_owned)));
+                break;
+            }
+            continue;
+        };
+        let next = |i: &mut usize| -> Option<String> {
+            *i += 1;
+            args.get(*i - 1).and_then(Word::literal).map(str::to_owned)
+        };
+        if t == "--" || !t.starts_with('-') || t == "-" {
+            if t != "--" {
+                call.operands.push(Some(t.to_owned()));
+            }
+            if t == "--" || stops {
+                call.operands
+                    .extend(args[i..].iter().map(|w| w.literal().map(str::to_owned)));
+                break;
+            }
+            continue;
+        }
+        let long = one_dash || t.starts_with("--") || client.dialect == Dialect::Redis;
+        if long {
+            let spelled = if one_dash && t.starts_with("--") {
+                &t[1..]
+            } else {
+                t
+            };
+            let (name, attached) = match spelled.split_once('=') {
+                Some((n, v)) if !one_dash => (n, Some(v.to_owned())),
+                _ => (spelled, None),
+            };
+            if client.attached.contains(&name) {
+                continue;
+            }
+            if client.inline.contains(&name) {
+                let value = attached.or_else(|| next(&mut i));
+                call.statements.push(value);
+            } else if client.hidden.contains(&name) {
+                call.hidden = Some(format!(
+                    "`{t}` runs or writes what the command does not show"
+                ));
+            } else if client.valued.contains(&name) {
+                if attached.is_none() {
+                    next(&mut i);
+                }
+            } else if client.info.contains(&name) {
+                call.info = true;
+            } else if !client.flags.contains(&name) {
+                call.hidden = Some(format!("`{t}` is not an option the table knows"));
+            }
+            continue;
+        }
+        // A cluster of short options; the first that takes a value takes the rest of the
+        // word, or the next word.
+        for (k, c) in t[1..].char_indices() {
+            let name = format!("-{c}");
+            let rest = &t[1 + k + c.len_utf8()..];
+            let value = |i: &mut usize| {
+                if rest.is_empty() {
+                    next(i)
+                } else {
+                    Some(rest.to_owned())
+                }
+            };
+            if client.attached.contains(&name.as_str()) {
+                break;
+            }
+            if client.inline.contains(&name.as_str()) {
+                let v = value(&mut i);
+                call.statements.push(v);
+                break;
+            }
+            if client.hidden.contains(&name.as_str()) {
+                call.hidden = Some(format!(
+                    "`{t}` runs or writes what the command does not show"
+                ));
+                break;
+            }
+            if client.valued.contains(&name.as_str()) {
+                value(&mut i);
+                break;
+            }
+            if client.info.contains(&name.as_str()) {
+                call.info = true;
+            } else if !client.flags.contains(&name.as_str()) {
+                call.hidden = Some(format!("`{t}` is not an option the table knows"));
+                break;
+            }
+        }
+    }
+    call
+}
+
+/// One token of a SQL statement, as far as [`sql_read_only`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum SqlToken {
+    /// A keyword or identifier, lower case, with its dots (`pg_catalog.now`).
+    Word(String),
+    /// A string, a quoted identifier or a number.
+    Value,
+    /// An operator or punctuation.
+    Punct(char),
+}
+
+/// The tokens of `text`, or `None` when it holds anything the reader does not model
+/// (comments, which MySQL may execute; `;`; backslashes; psql variables; `$` quoting; `@`
+/// variables; parameters).
+fn sql_tokens(text: &str) -> Option<Vec<SqlToken>> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(&c) = chars.get(i) {
+        match c {
+            c if c.is_whitespace() => i += 1,
+            '\'' | '"' | '`' => {
+                // A quoted string or identifier; a doubled quote stands for itself.
+                i += 1;
+                loop {
+                    match chars.get(i) {
+                        None => return None,
+                        Some(&q) if q == c => {
+                            if chars.get(i + 1) == Some(&c) {
+                                i += 2;
+                            } else {
+                                i += 1;
+                                break;
+                            }
+                        }
+                        Some('\\') => return None,
+                        Some(_) => i += 1,
+                    }
+                }
+                out.push(SqlToken::Value);
+            }
+            c if c.is_ascii_alphabetic() || c == '_' => {
+                let start = i;
+                while chars
+                    .get(i)
+                    .is_some_and(|&c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+                {
+                    i += 1;
+                }
+                let word: String = chars[start..i].iter().collect();
+                out.push(SqlToken::Word(word.to_ascii_lowercase()));
+            }
+            c if c.is_ascii_digit() => {
+                while chars
+                    .get(i)
+                    .is_some_and(|&c| c.is_ascii_alphanumeric() || c == '.')
+                {
+                    i += 1;
+                }
+                out.push(SqlToken::Value);
+            }
+            ':' if chars.get(i + 1) == Some(&':') => {
+                out.push(SqlToken::Punct(':'));
+                i += 2;
+            }
+            '-' if chars.get(i + 1) == Some(&'-') => return None,
+            '/' if chars.get(i + 1) == Some(&'*') => return None,
+            '(' | ')' | ',' | '*' | '=' | '<' | '>' | '!' | '+' | '-' | '/' | '%' | '|' | '.'
+            | '[' | ']' | '~' => {
+                out.push(SqlToken::Punct(c));
+                i += 1;
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// Words after which `(` opens a group, a list or a subquery, not a call.
+const SQL_GROUPING: &[&str] = &[
+    "in",
+    "exists",
+    "from",
+    "join",
+    "on",
+    "where",
+    "and",
+    "or",
+    "not",
+    "select",
+    "all",
+    "any",
+    "some",
+    "over",
+    "using",
+    "by",
+    "having",
+    "when",
+    "then",
+    "else",
+    "case",
+    "lateral",
+    "distinct",
+    "filter",
+    "within",
+    "like",
+    "between",
+    "is",
+    "union",
+    "intersect",
+    "except",
+    "array",
+];
+
+/// Words that write, lock, run, load or reach beyond the tables read, wherever they stand.
+const SQL_WRITING: &[&str] = &[
+    "into",
+    "insert",
+    "update",
+    "delete",
+    "drop",
+    "alter",
+    "create",
+    "truncate",
+    "grant",
+    "revoke",
+    "copy",
+    "call",
+    "do",
+    "exec",
+    "execute",
+    "lock",
+    "set",
+    "merge",
+    "upsert",
+    "vacuum",
+    "reindex",
+    "cluster",
+    "analyze",
+    "analyse",
+    "outfile",
+    "dumpfile",
+    "load",
+    "attach",
+    "detach",
+    "pragma",
+    "for",
+    "rename",
+    "refresh",
+    "listen",
+    "notify",
+    "prepare",
+    "deallocate",
+    "begin",
+    "commit",
+    "rollback",
+    "savepoint",
+    "reset",
+    "discard",
+    "import",
+    "optimize",
+    "kill",
+    "system",
+    "source",
+    "with",
+    "returning",
+    "handler",
+    "use",
+];
+
+/// Whether the SQL (or CQL) `text` is proven read-only: one `SELECT`, `SHOW`, `EXPLAIN
+/// SELECT` or `DESCRIBE` statement (one `;` at its end at most) that writes nothing and calls
+/// only [`HARMLESS_SQL_FUNCTIONS`]. Anything else is not proven, however harmless.
+fn sql_read_only(text: &str) -> bool {
+    let text = text.trim();
+    let text = text.strip_suffix(';').unwrap_or(text);
+    let Some(tokens) = sql_tokens(text) else {
+        return false;
+    };
+    let word = |k: usize| match tokens.get(k) {
+        Some(SqlToken::Word(w)) => Some(w.as_str()),
+        _ => None,
+    };
+    let starts = match word(0) {
+        Some("select" | "show" | "describe" | "desc") => true,
+        Some("explain") => word(1) == Some("select"),
+        _ => false,
+    };
+    if !starts {
+        return false;
+    }
+    if tokens
+        .iter()
+        .any(|t| matches!(t, SqlToken::Word(w) if SQL_WRITING.contains(&w.as_str())))
+    {
+        return false;
+    }
+    tokens.iter().enumerate().all(|(k, t)| {
+        if *t != SqlToken::Punct('(') {
+            return true;
+        }
+        match k.checked_sub(1).map(|p| &tokens[p]) {
+            None => true,
+            Some(SqlToken::Punct(p)) => *p != '.',
+            Some(SqlToken::Value) => false,
+            Some(SqlToken::Word(w)) => {
+                SQL_GROUPING.contains(&w.as_str()) || HARMLESS_SQL_FUNCTIONS.contains(&w.as_str())
+            }
+        }
+    })
+}
+
+/// Whether `text` is one of psql's listings (`\dt`, `\d+ users`, `\l`), at most one
+/// pattern after it.
+fn psql_listing(text: &str) -> bool {
+    let Some(rest) = text.trim().strip_prefix('\\') else {
+        return false;
+    };
+    let (name, arg) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let listing = name == "conninfo"
+        || name.trim_end_matches(['+', 'S']) == "l"
+        || (name.starts_with('d') && name.chars().all(|c| c.is_ascii_alphabetic() || c == '+'));
+    let arg = arg.trim();
+    listing
+        && arg
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '*'))
+}
+
+/// Whether an SQLite command (an operand after the database) only reads: a listing
+/// dot-command with plain arguments, or read-only SQL.
+fn sqlite_reads(text: &str) -> bool {
+    if text.trim_start().starts_with('.') {
+        let mut words = text.split_whitespace();
+        let name = words.next().unwrap_or("");
+        return SQLITE_LISTINGS.contains(&name)
+            && words.count() <= 2
+            && text.split_whitespace().skip(1).all(|w| {
+                w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '%' | '*'))
+            });
+    }
+    sql_read_only(text)
+}
+
+/// Whether an SQLite statement, whatever it changes in the database, reaches nothing but the
+/// database file: no dot-command (they run programs and write files), no `ATTACH` or
+/// `VACUUM INTO` (which write other files), and none of the shell's file and extension
+/// functions.
+fn sqlite_confined(text: &str) -> bool {
+    if text.trim_start().starts_with('.') {
+        return false;
+    }
+    let lower = text.to_ascii_lowercase();
+    !lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| {
+            matches!(
+                w,
+                "attach"
+                    | "vacuum"
+                    | "load_extension"
+                    | "writefile"
+                    | "readfile"
+                    | "edit"
+                    | "fsdir"
+                    | "lsdir"
+                    | "zipfile"
+                    | "sqlar_compress"
+                    | "sqlar_uncompress"
+                    | "fts3_tokenizer"
+            )
+        })
+}
+
+/// Database clients ([`DATABASE_CLIENTS`]): statements sent to a server that are not proven
+/// read-only are a binding ask, as `dropdb` is; SQLite's statements read or write the
+/// database file they name, unless they reach other files or programs.
+fn databases(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
+    let Some(client) = DATABASE_CLIENTS.iter().find(|c| c.names.contains(&program)) else {
+        return;
+    };
+    let call = client_call(client, cmd.args());
+    let unproven = |j: &mut Judge<'_>, why: &str| {
+        let what = format!(
+            "runs statements against a database that are not proven read-only ({why}): they may change or destroy data kept there, which a person decides"
+        );
+        binding(j, cmd, &what, Risk::Critical);
+    };
+    if let Some(why) = &call.hidden {
+        return unproven(j, why);
+    }
+    let mut statements = call.statements.clone();
+    let database = match client.dialect {
+        Dialect::Sqlite => {
+            statements.extend(call.operands.iter().skip(1).cloned());
+            Some(call.operands.first().cloned())
+        }
+        Dialect::Redis => {
+            if !call.operands.is_empty() {
+                let command = call.operands[0].as_deref().map(str::to_ascii_lowercase);
+                if command
+                    .as_deref()
+                    .is_none_or(|c| !REDIS_READ_COMMANDS.contains(&c))
+                {
+                    unproven(j, "a command that may write");
+                }
+                return;
+            }
+            None
+        }
+        _ => None,
+    };
+    if statements.is_empty() {
+        if call.info {
+            return;
+        }
+        return unproven(
+            j,
+            "they are read from its input, which the command does not show",
+        );
+    }
+    let reads = |t: &str| match client.dialect {
+        Dialect::Sql => sql_read_only(t),
+        Dialect::Psql => sql_read_only(t) || psql_listing(t),
+        Dialect::Sqlite => sqlite_reads(t),
+        Dialect::Redis | Dialect::Script => false,
+    };
+    if statements.iter().all(|s| s.as_deref().is_some_and(reads)) {
+        if let Some(Some(Some(db))) = &database {
+            j.read(cmd, &Word::literal_text(db.clone()));
+        }
+        return;
+    }
+    if let Some(db) = database
+        && statements
+            .iter()
+            .all(|s| s.as_deref().is_some_and(sqlite_confined))
+    {
+        match db {
+            Some(Some(db)) => {
+                // A database outside the workspace is data kept elsewhere.
+                if j.places.locate(&db, &cmd.cwd).place != Place::Inside {
+                    unproven(j, "on a database file outside the workspace");
+                }
+                j.write(cmd, &Word::literal_text(db), None);
+            }
+            // In memory: nothing outlives the command.
+            None => {}
+            Some(None) => binding(
+                j,
+                cmd,
+                "writes a database file only known when it runs",
+                Risk::High,
+            ),
+        }
+        return;
+    }
+    unproven(j, "a statement that may write, or reach files or programs")
 }
 
 /// `docker run -v /:/h` (or `--mount`, a host path outside the workspace): the container
@@ -736,6 +1399,14 @@ mod tests {
             ws.path(),
             &[
                 ("npm config set script-shell /tmp/evil", DENY),
+                ("npm config set fund false script-shell=/tmp/evil", DENY),
+                ("npm config set fund=false script-shell=/tmp/evil", DENY),
+                ("npm config set node-options=--require=/tmp/x.js", DENY),
+                ("npm config set registry https://evil", DENY),
+                ("npm config set prefix /tmp/evil", DENY),
+                ("npm config set --userconfig ~/.bashrc fund false", DENY),
+                ("npm config set -g fund false", DENY),
+                ("npm config set fund \"$V\"", DENY),
                 ("npm set script-shell /tmp/evil", DENY),
                 ("npm --location=project config set x y", DENY),
                 ("pnpm config set script-shell /tmp/evil", DENY),
@@ -753,11 +1424,22 @@ mod tests {
                 ("go env -w GOFLAGS=-toolexec=/tmp/evil", DENY),
                 ("docker login -u x", DENY),
                 ("aws configure set region x", DENY),
+                ("gcloud config set project x", DENY),
+                ("gcloud config configurations activate prod", DENY),
+                ("docker context use prod", DENY),
+                ("kubectl config use-context prod", DENY),
+                ("kubectl --kubeconfig k config set-context x", DENY),
+                ("kubectl config delete-cluster x", DENY),
                 ("echo x > ~/.config/go/env", DENY),
                 ("echo x > ~/.gemrc", DENY),
                 // Reading the configuration writes nothing.
                 ("npm config get registry", None),
                 ("npm config list", None),
+                // A key that runs, fetches and authenticates nothing.
+                ("npm config set fund false", None),
+                ("npm config set fund=false audit=false", None),
+                ("npm set save-exact true", None),
+                ("npm config set update-notifier false", None),
                 ("pip config list", None),
                 ("rustup show", None),
                 ("rustup default", None),
@@ -766,6 +1448,10 @@ mod tests {
                 ("poetry config --list", None),
                 ("conda config --show", None),
                 ("yarn config get registry", None),
+                ("gcloud config list", None),
+                ("docker context ls", None),
+                ("kubectl config get-contexts", None),
+                ("kubectl config current-context", None),
             ],
         )
         .await;
@@ -838,6 +1524,204 @@ mod tests {
                 ("kubectl get pods", None),
                 ("redis-cli ping", None),
                 ("helm list", None),
+            ],
+        )
+        .await;
+    }
+
+    #[test]
+    fn only_single_plain_reads_are_proven_read_only() {
+        for sql in [
+            "SELECT 1",
+            "select count(*) from users where id in (select id from t);",
+            "SELECT a, coalesce(b, 'x;y') FROM s.t ORDER BY a DESC LIMIT 5",
+            "SHOW TABLES",
+            "EXPLAIN SELECT * FROM t",
+            "DESCRIBE t",
+            "SELECT now()::date",
+        ] {
+            assert!(super::sql_read_only(sql), "{sql}");
+        }
+        for sql in [
+            "DROP TABLE t",
+            "SELECT 1; DROP TABLE t",
+            "SELECT pg_read_file('/etc/passwd')",
+            "SELECT \"pg_read_file\"('/etc/passwd')",
+            "SELECT pg_catalog.now()",
+            "SELECT x.count(*) FROM t",
+            "SELECT * INTO t2 FROM t",
+            "SELECT * FROM t INTO OUTFILE '/tmp/x'",
+            "EXPLAIN ANALYZE DELETE FROM t",
+            "EXPLAIN (ANALYZE) DELETE FROM t",
+            "WITH x AS (DELETE FROM t RETURNING *) SELECT * FROM x",
+            "SELECT nextval('s')",
+            "SELECT lo_export(1, '/tmp/x')",
+            "SELECT * FROM file('/etc/passwd')",
+            "SELECT 1 /*!50000 , sleep(9)*/",
+            "SELECT 1 -- x",
+            "SELECT :x",
+            "SELECT 'a\\'; DROP TABLE t; --'",
+            "SELECT $$x$$",
+            "SELECT * FROM t FOR UPDATE",
+            "COPY t TO '/tmp/x'",
+            "SELECT 1 \\gexec",
+            "",
+        ] {
+            assert!(!super::sql_read_only(sql), "{sql}");
+        }
+        assert!(super::psql_listing("\\dt"));
+        assert!(super::psql_listing("\\d+ public.users"));
+        assert!(!super::psql_listing("\\dt \\! rm -rf ~"));
+        assert!(!super::psql_listing("\\o /tmp/x"));
+        assert!(!super::psql_listing("\\copy t to /tmp/x"));
+    }
+
+    #[tokio::test]
+    async fn database_statements_not_proven_read_only_are_binding() {
+        let ws = tempfile::tempdir().unwrap();
+        expect(
+            ws.path(),
+            &[
+                ("psql -c 'DROP TABLE users'", BINDING),
+                ("psql -h db app -c 'TRUNCATE t'", BINDING),
+                ("psql -tAc 'SELECT 1; DELETE FROM t'", BINDING),
+                ("psql --command='DELETE FROM t'", BINDING),
+                ("psql --comm='DELETE FROM t'", BINDING),
+                ("psql -f migrate.sql", BINDING),
+                ("psql app < dump.sql", BINDING),
+                ("psql <<<'TRUNCATE t'", BINDING),
+                ("echo 'DROP TABLE t' | psql", BINDING),
+                ("psql -c \"SELECT pg_terminate_backend(42)\"", BINDING),
+                ("psql -c '\\! rm -rf ~'", BINDING),
+                ("psql -c \"$Q\"", BINDING),
+                ("mysql -e 'DELETE FROM t'", BINDING),
+                ("mysql --execute='DROP DATABASE x'", BINDING),
+                (
+                    "mysql -e 'SELECT * FROM t INTO OUTFILE \"/tmp/x\"'",
+                    BINDING,
+                ),
+                ("mysql --init-command='DROP TABLE t' -e 'SELECT 1'", BINDING),
+                ("mysql -p -e 'DROP TABLE t' -e 'SELECT 1'", BINDING),
+                ("mariadb -e 'system rm -rf ~'", BINDING),
+                ("mongosh --eval 'db.dropDatabase()'", BINDING),
+                ("mongosh mongodb://db/app drop.js", BINDING),
+                ("cqlsh -e 'DROP KEYSPACE k'", BINDING),
+                ("clickhouse-client -q 'DROP TABLE t'", BINDING),
+                (
+                    "clickhouse-client --query=\"SELECT * FROM file('/etc/passwd')\"",
+                    BINDING,
+                ),
+                ("redis-cli DEL k", BINDING),
+                ("redis-cli -n 2 FLUSHDB", BINDING),
+                ("redis-cli SHUTDOWN NOSAVE", BINDING),
+                ("redis-cli CONFIG SET dir /tmp", BINDING),
+                ("redis-cli GET k -x", None),
+                ("redis-cli -x SET k", BINDING),
+                ("redis-cli --pipe < cmds.txt", BINDING),
+                ("redis-cli", BINDING),
+                ("pgcli app", BINDING),
+                // SQLite: the database file is the workspace's own, written as any file
+                // is; outside it, or through the shell's own commands, it is binding.
+                ("sqlite3 ~/app.db 'DROP TABLE t'", BINDING),
+                ("sqlite3 /var/lib/app/x.db 'DELETE FROM t'", BINDING),
+                ("sqlite3 app.db '.shell touch x'", BINDING),
+                ("sqlite3 app.db \"ATTACH '/tmp/o.db' AS o\"", BINDING),
+                ("sqlite3 app.db \"VACUUM INTO '/tmp/copy.db'\"", BINDING),
+                (
+                    "sqlite3 app.db \"SELECT writefile('/tmp/x', 'y')\"",
+                    BINDING,
+                ),
+                ("sqlite3 -cmd '.system id' app.db 'SELECT 1'", BINDING),
+                ("sqlite3 -init setup.sql app.db", BINDING),
+                ("sqlite3 app.db < schema.sql", BINDING),
+                ("sqlite3 .git/x.db 'CREATE TABLE t(a)'", DENY),
+                // Proven reads, and a workspace database written.
+                ("psql -c 'SELECT 1'", None),
+                ("psql -tAc 'SELECT count(*) FROM users'", None),
+                ("psql -h db -U app -d app -c '\\dt'", None),
+                ("psql -l", None),
+                ("psql --version", None),
+                ("mysql -u root -e 'SHOW DATABASES'", None),
+                ("mysql -u root -psecret -e 'SHOW DATABASES'", None),
+                ("cqlsh -e 'DESCRIBE KEYSPACES'", None),
+                (
+                    "clickhouse-client -q 'SELECT count() FROM system.tables'",
+                    None,
+                ),
+                (
+                    "clickhouse-client -q 'SELECT name FROM system.tables'",
+                    None,
+                ),
+                ("redis-cli ping", None),
+                ("redis-cli -h db GET k", None),
+                ("redis-cli --scan --pattern 'user:*'", None),
+                ("mongosh --version", None),
+                ("sqlite3 app.db .tables", None),
+                ("sqlite3 app.db '.schema t'", None),
+                ("sqlite3 -header -csv app.db 'SELECT * FROM t'", None),
+                (
+                    "sqlite3 app.db 'CREATE TABLE t(a); INSERT INTO t VALUES (1)'",
+                    None,
+                ),
+                ("sqlite3 db/app.db 'DELETE FROM t'", None),
+            ],
+        )
+        .await;
+    }
+
+    #[tokio::test]
+    async fn package_removals_and_shared_processes_are_binding() {
+        let ws = tempfile::tempdir().unwrap();
+        expect(
+            ws.path(),
+            &[
+                ("apt-get remove -y nginx", BINDING),
+                ("sudo apt-get purge -y nginx", BINDING),
+                ("apt-get -o Dpkg::Options::=x autoremove", BINDING),
+                ("apt remove nginx", BINDING),
+                ("dpkg -r nginx", BINDING),
+                ("dpkg --purge nginx", BINDING),
+                ("dnf remove x", BINDING),
+                ("yum -y erase x", BINDING),
+                ("apk del x", BINDING),
+                ("pacman -Rns x", BINDING),
+                ("brew uninstall x", BINDING),
+                ("snap remove x", BINDING),
+                ("pip uninstall -y requests", BINDING),
+                ("pip3 uninstall requests", BINDING),
+                ("npm uninstall -g typescript", BINDING),
+                ("npm rm --global typescript", BINDING),
+                ("pnpm remove -g x", BINDING),
+                ("yarn global remove x", BINDING),
+                ("cargo uninstall ripgrep", BINDING),
+                ("cargo install --root /usr/local ripgrep", DENY),
+                ("cargo install --root=/usr/local ripgrep", DENY),
+                ("rustup toolchain uninstall stable", BINDING),
+                ("gem uninstall rails", BINDING),
+                ("conda remove -n base numpy", BINDING),
+                ("pkill -f node", BINDING),
+                ("pkill node", BINDING),
+                ("killall node", BINDING),
+                ("killall -9 python3", BINDING),
+                ("pkill -9 -f '^node$'", BINDING),
+                ("pkill -f /usr/bin/python3", BINDING),
+                ("kill -9 -1", DENY),
+                ("kill -- -1", DENY),
+                // Reading package state, the workspace's own packages, and a process the
+                // pattern names on its own.
+                ("apt list --installed", None),
+                ("apt-get install -y curl", None),
+                ("dpkg -l", None),
+                ("brew list", None),
+                ("pip list", None),
+                (".venv/bin/pip uninstall -y requests", None),
+                ("npm uninstall lodash", None),
+                ("cargo install --root ./tools ripgrep", None),
+                ("pkill -f 'node server.js'", None),
+                ("pkill -f vite", None),
+                ("pkill -0 node", None),
+                ("kill %1", None),
+                ("kill -9 1234", None),
             ],
         )
         .await;
