@@ -1,5 +1,6 @@
 //! Lowers brush-parser's syntax tree into the flat list of simple commands of a [`Script`].
 
+mod functions;
 mod git_code;
 pub(super) mod simple;
 mod unmodeled;
@@ -46,7 +47,22 @@ pub(super) struct Lowering<'s> {
     /// Whether the script may give `HOME` a value of its own (assign, export or unset it):
     /// `~`, `$HOME` and a bare `cd` then name a directory only known when it runs.
     home: bool,
+    /// The functions defined so far, in the order they are read: a call of one lowers its
+    /// body again with the call's arguments ([`Self::call`]).
+    definitions: Vec<(String, ast::FunctionDefinition)>,
+    /// The arguments of the function call whose body is being lowered: `$1`, `"$@"`, … are
+    /// these words. `None` outside a call, or in a body read without a call.
+    positional: Option<Vec<Word>>,
+    /// Whether the body being lowered leaves its positional parameters as the call gave them
+    /// (no `shift` or `set`): `$1` is then the first argument, not any of them.
+    exact: bool,
+    /// How many function bodies were lowered at their calls so far ([`MAX_CALLS`]).
+    calls: usize,
 }
+
+/// The most function calls whose bodies are lowered with their arguments; past it, the call
+/// is unreadable (a limit reached fails closed).
+const MAX_CALLS: usize = 64;
 
 impl<'s> Lowering<'s> {
     pub(super) fn new(script: &'s mut Script) -> Self {
@@ -65,6 +81,10 @@ impl<'s> Lowering<'s> {
             home: false,
             variables: Some(variables::Variables::specials(true)),
             first: true,
+            definitions: Vec::new(),
+            positional: None,
+            exact: false,
+            calls: 0,
         }
     }
 
@@ -354,10 +374,18 @@ impl<'s> Lowering<'s> {
             Command::Function(def) => {
                 self.fork_bomb_check(def);
                 self.script.functions.push(def.fname.value.clone());
-                // A function runs where and when it is called: its body is read with no
-                // directory and no loop values known.
+                self.definitions
+                    .push((def.fname.value.clone(), def.clone()));
+                // A function runs where and when it is called, maybe where the text does not
+                // show (a trap, a new shell it is exported to): its body is also read on its
+                // own, with no directory, loop values or arguments known.
                 let cwd = std::mem::replace(&mut self.cwd, WorkingDir::Unknown);
                 let loops = std::mem::take(&mut self.loops);
+                let positional = self.positional.take();
+                let variables = self.variables.take();
+                self.variables = variables
+                    .as_ref()
+                    .map(variables::Variables::without_positional);
                 // The body runs only when called: what it assigns is not the shell's before.
                 let kept = self.assigned.len();
                 self.compound(&def.body.0, depth, &[]);
@@ -365,6 +393,8 @@ impl<'s> Lowering<'s> {
                 self.assigned.truncate(kept);
                 self.cwd = cwd;
                 self.loops = loops;
+                self.positional = positional;
+                self.variables = variables;
             }
             Command::ExtendedTest(test, redirects) => {
                 if let Some(code) = test_evaluates_code(&test.expr) {
@@ -436,10 +466,14 @@ impl<'s> Lowering<'s> {
                     });
                 }
                 let mut feeds = pipe.to_vec();
-                // `for f; do`: the positional parameters, not known here.
-                let mut domain = f.values.as_ref().map(|_| Domain {
+                // `for f; do`: the positional parameters, known only in a function's call.
+                let mut domain = match &f.values {
+                    Some(_) => Some(Domain::default()),
+                    None => self.positional_domain(),
+                }
+                .map(|d| Domain {
                     var: Some(f.variable_name.clone()),
-                    ..Domain::default()
+                    ..d
                 });
                 for w in f.values.iter().flatten() {
                     let word = self.word(&w.value, depth, &mut feeds);

@@ -31,8 +31,7 @@ impl Lowering<'_> {
             self.item(item, depth, false, &mut parts);
         }
         if let Some(name) = &simple.word_or_name {
-            let word = self.word(&name.value, depth, &mut parts.feeds);
-            parts.words.push(word);
+            self.words_into(&name.value, depth, &mut parts.words, &mut parts.feeds);
         }
         for item in simple.suffix.iter().flat_map(|s| s.0.iter()) {
             self.item(item, depth, true, &mut parts);
@@ -40,6 +39,8 @@ impl Lowering<'_> {
         let index = self.push(parts.words, parts.redirects, parts.feeds);
         self.script.commands[index].assignments = parts.assignments;
         self.script.commands[index].assignment_values = parts.values;
+        self.call(index, depth);
+        self.alias(index, depth);
         self.track_cwd(index);
         self.note_assigned(index, &parts.appended);
         // A wrapper whose input is redirected (`xargs cat <<< x`, `bash -c 'xargs cat' < f`)
@@ -83,7 +84,7 @@ impl Lowering<'_> {
                     redirects.push(r);
                 }
             }
-            CommandPrefixOrSuffixItem::Word(w) => words.push(self.word(&w.value, depth, feeds)),
+            CommandPrefixOrSuffixItem::Word(w) => self.words_into(&w.value, depth, words, feeds),
             CommandPrefixOrSuffixItem::AssignmentWord(_, word) if argument => {
                 words.push(self.word(&word.value, depth, feeds));
             }
@@ -254,6 +255,21 @@ impl Lowering<'_> {
             .collect();
         if !found.is_empty() {
             self.push(Vec::new(), found, feeds);
+        }
+    }
+
+    /// Reads a word of a command into `words`: the call's arguments when it is exactly an
+    /// expansion of a function's positional parameters (`"$@"` may be none or several).
+    fn words_into(
+        &mut self,
+        raw: &str,
+        depth: usize,
+        words: &mut Vec<Word>,
+        feeds: &mut Vec<usize>,
+    ) {
+        match self.positional_words(raw) {
+            Some(found) => words.extend(found),
+            None => words.push(self.word(raw, depth, feeds)),
         }
     }
 

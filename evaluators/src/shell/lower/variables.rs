@@ -39,6 +39,15 @@ const NUMERIC: &[&str] = &[
     "BASHPID",
 ];
 
+/// The names under which the positional parameters are kept among the variables: `$1` to
+/// `$9`, `$@` and `$*` (`$#` is `#`).
+const POSITIONAL: &[&str] = &["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*"];
+
+/// The name a positional parameter is kept under among the variables.
+fn positional_name(n: u32) -> String {
+    n.to_string()
+}
+
 /// How one place in the script sets a variable.
 #[derive(Debug, Clone)]
 pub(super) enum Site {
@@ -89,6 +98,27 @@ impl Sites {
         self.sites.push((name.to_owned(), site));
     }
 
+    /// `set [OPTIONS] [--] WORDS`: each positional parameter may be any of the words (a
+    /// `shift` after it makes `$1` any of them).
+    fn set_positional(&mut self, args: &[Word]) {
+        let mut operands = false;
+        for w in args {
+            match w.literal() {
+                Some("--") if !operands => operands = true,
+                Some(t) if !operands && (t.starts_with('-') || t.starts_with('+')) => {}
+                _ => {
+                    operands = true;
+                    for name in POSITIONAL {
+                        self.add(name, Site::Word(w.clone()));
+                    }
+                }
+            }
+        }
+        if operands {
+            self.add("#", Site::Unknown);
+        }
+    }
+
     /// Notes the variables a word assigns as it expands (`${f:=x}`, `${f=x}`, `${a[1]:=x}`).
     pub(super) fn defaults_in(&mut self, raw: &str) {
         for name in assigning_expansions(raw) {
@@ -115,6 +145,9 @@ impl Sites {
             return;
         };
         let args = cmd.args();
+        if program == "set" {
+            self.set_positional(args);
+        }
         let identifier = |t: &str| crate::programs::is_identifier(t).then(|| t.to_owned());
         match crate::programs::assigns_variables(program) {
             Some(Assigns::Declares) => {
@@ -326,6 +359,63 @@ impl Variables {
         Self::specials(self.shells)
     }
 
+    /// The variables with the positional parameters of a function's call: `args`. With
+    /// `exact`, `$N` is the N-th argument (empty when there is none) and `$#` their number;
+    /// without (the body may `shift` or `set` them), each is any of them or any word a `set`
+    /// of the script gives them.
+    /// `zero` is `$0` when known (a new shell's name).
+    pub(super) fn with_positional(&self, args: &[Word], exact: bool, zero: Option<&Word>) -> Self {
+        let mut out = if exact {
+            self.without_positional()
+        } else {
+            self.clone()
+        };
+        if let Some(w) = zero {
+            out.sites.push(("0".to_owned(), Site::Word(w.clone())));
+        }
+        let numbered = args.len().max(9);
+        for n in 1..=numbered {
+            let name = positional_name(u32::try_from(n).unwrap_or(u32::MAX));
+            if exact {
+                let w = args
+                    .get(n - 1)
+                    .cloned()
+                    .unwrap_or_else(|| Word::literal_text(""));
+                out.sites.push((name, Site::Word(w)));
+            } else {
+                for w in args {
+                    out.sites.push((name.clone(), Site::Word(w.clone())));
+                }
+            }
+        }
+        for name in ["@", "*"] {
+            for w in args {
+                out.sites.push((name.to_owned(), Site::Word(w.clone())));
+            }
+            if args.is_empty() {
+                out.sites
+                    .push((name.to_owned(), Site::Word(Word::literal_text(""))));
+            }
+        }
+        let count = if exact {
+            Site::Word(Word::literal_text(args.len().to_string()))
+        } else {
+            Site::Unknown
+        };
+        out.sites.push(("#".to_owned(), count));
+        out
+    }
+
+    /// The variables with nothing known of the positional parameters (a function's body read
+    /// on its own).
+    pub(super) fn without_positional(&self) -> Self {
+        let mut out = self.clone();
+        out.sites.retain(|(n, _)| {
+            !(n == "#" || n == "@" || n == "*" || n.bytes().all(|b| b.is_ascii_digit()))
+        });
+        out
+    }
+
     /// Whether a word was given a value of one of the shell's own variables.
     pub(super) fn used_shells(&self) -> bool {
         self.used_shells.get()
@@ -532,6 +622,7 @@ impl Acc<'_> {
             } => (parameter, Some(default_value.clone().unwrap_or_default())),
             _ => return None,
         };
+        let owned: String;
         let name = match parameter {
             Parameter::Named(n) if n == "HOME" => {
                 self.text("~");
@@ -560,6 +651,14 @@ impl Acc<'_> {
                 self.text("0");
                 return Some(());
             }
+            // The positional parameters, when a function's call or `set` gives them.
+            Parameter::Positional(n) => {
+                owned = positional_name(*n);
+                owned.as_str()
+            }
+            Parameter::Special(SpecialParameter::AllPositionalParameters { .. }) => "@",
+            Parameter::Special(SpecialParameter::PositionalParameterCount) => "#",
+            Parameter::Special(SpecialParameter::ShellName) => "0",
             _ => return None,
         };
         let Some(default) = default else {

@@ -148,7 +148,24 @@ impl Lowering<'_> {
             .flatten();
         let outer_variables = self.variables.take();
         self.variables = own.or_else(|| outer_variables.as_ref().map(|v| v.in_new_shell()));
+        // `eval` runs code in this shell, with its positional parameters; a new shell has
+        // those it is given after its code (`sh -c CODE NAME ARGS…`).
+        let (positional, exact, zero) = if outer.program() == Some("eval") {
+            (self.positional.clone(), self.exact, None)
+        } else {
+            super::functions::shell_arguments(outer, code)
+        };
+        if let Some(args) = &positional {
+            self.variables = self
+                .variables
+                .as_ref()
+                .map(|v| v.with_positional(args, exact, zero.as_ref()));
+        }
+        let saved_positional = std::mem::replace(&mut self.positional, positional);
+        let saved_exact = std::mem::replace(&mut self.exact, exact);
         let added = self.nested(code, depth);
+        self.positional = saved_positional;
+        self.exact = saved_exact;
         self.variables = outer_variables;
         self.assigned = outer_assigned;
         self.cwd = saved;
