@@ -322,6 +322,15 @@ impl<'a> Places<'a> {
             .map(str::to_owned)
     }
 
+    /// What protected configuration a file of the glob pattern `raw` (absolute, or relative
+    /// to the root) may be, secrets left aside: `None` when no name it matches is.
+    pub(crate) fn pattern_protected(&self, raw: &str) -> Option<String> {
+        let pattern = self.lexical(raw, &WorkingDir::Root)?;
+        self.sensitive?
+            .pattern_protected(&pattern)
+            .map(str::to_owned)
+    }
+
     /// The workspace root, resolved.
     pub(crate) fn root(&self) -> &Path {
         &self.root

@@ -16,6 +16,10 @@ use crate::shell::Word;
 pub(crate) struct Changes {
     /// Whether it reaches its operands as whole trees (`-r`, `-R`, `--rec`).
     pub recursive: bool,
+    /// Whether it follows the symbolic links it meets in those trees (`cp -L`, `--deref`):
+    /// the last of the options that choose (`-L`, `-P`, `-d`, `-a`) decides, as getopt
+    /// reads them in turn.
+    pub follows: bool,
     /// Whether the protection of the filesystem root is off (`--no-preserve-root`, `--no-p`).
     pub unprotected_root: bool,
     /// Whether an option gives the mode (`chmod -w FILE`): then every operand is a file.
@@ -83,6 +87,11 @@ pub(crate) fn read(program: &str, args: &[Word]) -> Option<Changes> {
                 match item {
                     Item::Opt(opt, value) => {
                         out.recursive |= opt.has('R');
+                        if opt.has('L') {
+                            out.follows = true;
+                        } else if opt.has('K') {
+                            out.follows = false;
+                        }
                         out.unprotected_root |= opt.has('D');
                         out.mode_given |= opt.has('M');
                         out.by_owner |= opt.has('U');
@@ -141,6 +150,7 @@ fn most_destructive(args: &[Word], options: &Options) -> Changes {
         };
         for opt in opts {
             out.recursive |= opt.has('R');
+            out.follows |= opt.has('L');
             out.unprotected_root |= opt.has('D');
             out.by_owner |= opt.has('U');
             out.regex |= opt.has('X');

@@ -1,8 +1,8 @@
 //! The argument cursor: reads a command's arguments the way GNU getopt does (clusters of short
 //! options, values attached or in the next word, `--name=value`, `--`), against the options a
 //! program's table entry lists. Anything it cannot read with certainty is an error that makes
-//! the command unmodeled: an unknown option, an abbreviated long option, an option only known
-//! when it runs.
+//! the command unmodeled: an unknown option, an abbreviated long option (unless it abbreviates
+//! an option that writes or runs, read as that option), an option only known when it runs.
 
 use super::spec::{Opt, Options, Value};
 use crate::shell::Word;
@@ -86,8 +86,21 @@ pub(crate) fn read_complete<'a>(
 }
 
 /// The long option `name` names: exactly, or with `prefixes` as its unambiguous prefix.
+///
+/// Without `prefixes` (a table that may not list every option) an abbreviation is still
+/// read as the one listed option it begins when that option writes, runs or changes
+/// something (`sort --ou FILE`, `sed --in-pl`): the program reads it so unless it has an
+/// unlisted option of exactly that name, and reading the stronger option only makes the
+/// verdict stricter. An abbreviation of a harmless option stays an error.
 fn long_option<'a>(options: &'a Options, name: &str, prefixes: bool) -> Result<&'a Opt, String> {
     if let Some(opt) = options.long(name) {
+        return Ok(opt);
+    }
+    if !prefixes
+        && !name.is_empty()
+        && let [opt] = options.long_prefixed(name).as_slice()
+        && (opt.value == Value::Writes || opt.has('x') || opt.has('w'))
+    {
         return Ok(opt);
     }
     if prefixes && !name.is_empty() {
@@ -277,8 +290,8 @@ mod tests {
 
     #[test]
     fn unknown_abbreviated_and_run_time_options_are_errors() {
-        let o = Options::parse("i|in-place=?!w n");
-        assert!(read(&words(&["--in", "x"]), &o, Syntax::Gnu, false).is_err());
+        let o = Options::parse("i|in-place=?!w n quiet");
+        assert!(read(&words(&["--qui", "x"]), &o, Syntax::Gnu, false).is_err());
         assert!(read(&words(&["-nz"]), &o, Syntax::Gnu, false).is_err());
         let dynamic = [Word::dynamic("$X", "")];
         assert!(read(&dynamic, &o, Syntax::Gnu, false).is_err());
@@ -311,6 +324,27 @@ mod tests {
             shown(&read_complete(&dynamic, &o, Syntax::Gnu).unwrap()),
             ["$X"]
         );
+    }
+
+    #[test]
+    fn abbreviations_of_options_that_write_are_read_as_them() {
+        // A table that may be incomplete: the abbreviation of an option that writes is that
+        // option (getopt_long reads it so), one of a harmless option stays an error.
+        let o = Options::parse("o|output=w i|in-place=?!w pre=v!x pre-glob=v q|quiet");
+        let items = read(
+            &words(&["--ou", "f", "--in-pl", "x"]),
+            &o,
+            Syntax::Gnu,
+            false,
+        )
+        .unwrap();
+        assert_eq!(shown(&items), ["-o=f", "-i=", "x"]);
+        let items = read(&words(&["--outp=f"]), &o, Syntax::Gnu, false).unwrap();
+        assert_eq!(shown(&items), ["-o=f"]);
+        assert!(read(&words(&["--qu"]), &o, Syntax::Gnu, false).is_err());
+        // `--pr` may be `--pre` or `--pre-glob`: refused.
+        assert!(read(&words(&["--pr=./x"]), &o, Syntax::Gnu, false).is_err());
+        assert!(read(&words(&["--pre-g=x"]), &o, Syntax::Gnu, false).is_err());
     }
 
     #[test]

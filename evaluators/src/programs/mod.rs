@@ -1660,6 +1660,8 @@ fn xxd(args: &[Word], e: &mut Effects) -> Result<()> {
         "-plain",
         "-u",
         "-d",
+        "-r",
+        "-revert",
     ];
     const VALUES: &[&str] = &[
         "-c",
@@ -1705,8 +1707,12 @@ fn xxd(args: &[Word], e: &mut Effects) -> Result<()> {
         }
         operands.push(w.clone());
     }
-    if operands.len() > 1 {
-        return Err("`xxd IN OUT` writes its second operand".to_owned());
+    // `xxd [-r] IN OUT` writes its second operand (the dump, or with `-r` the bytes).
+    if operands.len() > 2 {
+        return Err("`xxd` takes at most an input and an output".to_owned());
+    }
+    if operands.len() == 2 {
+        e.writes.extend(operands.pop());
     }
     e.reads.extend(operands);
     Ok(())
@@ -2303,7 +2309,10 @@ mod tests {
         unmodeled("frobnicate");
         unmodeled("./cat x");
         unmodeled("sort --compress-program=sh x");
-        unmodeled("sort --out=x y");
+        // An abbreviation of a harmless option is not read; one of an option that writes
+        // is read as that option: its write is judged.
+        unmodeled("sort --rev y");
+        assert_eq!(modeled("sort --out=x y").writes[0].text(), "x");
         unmodeled("printenv");
         unmodeled("env");
         unmodeled("export -p");

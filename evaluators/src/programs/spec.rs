@@ -14,7 +14,8 @@
 //!   option is the last argument; `!2` the option takes a second value (`--arg NAME VALUE`);
 //!   `!S` the operands are lists of sums, each file a list names read too (`sha256sum -c`);
 //!   `!M` the option is a mode, not a flag (`chmod -w FILE`); `!D` the option turns off the
-//!   protection of the filesystem root (`--no-preserve-root`).
+//!   protection of the filesystem root (`--no-preserve-root`); `!K` symbolic links are kept
+//!   as links, not followed (`cp -P`, `-d`, `-a`: the last of `!L` and `!K` decides).
 
 use std::collections::HashMap;
 

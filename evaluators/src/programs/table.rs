@@ -843,7 +843,7 @@ pub static PROGRAMS: &[Program] = &[
         p(
             &["sdiff"],
             FileReader,
-            "a|text b|ignore-space-change B|ignore-blank-lines d|minimal i|ignore-case I|ignore-matching-lines=v l|left-column s|suppress-common-lines t|expand-tabs tabsize=v w|width=v W|ignore-all-space Z|ignore-trailing-space strip-trailing-cr help version",
+            "a|text b|ignore-space-change B|ignore-blank-lines d|minimal i|ignore-case I|ignore-matching-lines=v l|left-column s|suppress-common-lines t|expand-tabs tabsize=v w|width=v W|ignore-all-space Z|ignore-trailing-space strip-trailing-cr o|output=w diff-program=v!x help version",
             Trees,
         ),
         &["diff"],
@@ -898,7 +898,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["tree"],
         FileReader,
-        "a d l!L f i q N Q p u g s h D F r t c U v L=v P=v I=v n C J X noreport charset=v filelimit=v dirsfirst du prune si gitignore matchdirs ignore-case help version",
+        "a d l!L f i q N Q p u g s h D F r t c U v L=v P=v I=v n C J X o=w noreport charset=v filelimit=v dirsfirst du prune si gitignore matchdirs ignore-case help version",
         MetaTrees,
     ),
     p(
@@ -1012,7 +1012,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["sed"],
         TextFilter,
-        "n|quiet|silent e|expression=v f|file=r E|r|regexp-extended s|separate z|null-data l|line-length=v b|binary debug posix sandbox u|unbuffered follow-symlinks i|in-place=?!w help version",
+        "n|quiet|silent e|expression=v f|file=r E|r|regexp-extended s|separate z|null-data|zero-terminated l|line-length=v b|binary debug posix sandbox u|unbuffered follow-symlinks i|in-place=?!w help version",
         Special(Special::Sed),
     ),
     p(
@@ -1067,12 +1067,12 @@ pub static PROGRAMS: &[Program] = &[
     p(&["tty"], Info, "s|silent|quiet help version", None),
     p(&["groups"], Info, HV, Text),
     p(&["uptime"], Info, "p|pretty s|since h|help V|version", None),
-    // Sockets and the processes' names that hold them; never `-K` (closes sockets), `-D`
-    // (writes a file), `-F` (reads one) or `-N` (enters a namespace).
+    // Sockets and the processes' names that hold them; never `-K` (closes sockets), `-F`
+    // (reads a file) or `-N` (enters a namespace); `-D` writes the file it names.
     p(
         &["ss"],
         Info,
-        "h|help V|version H|no-header O|oneline n|numeric r|resolve a|all l|listening          o|options e|extended m|memory p|processes i|info s|summary 4|ipv4 6|ipv6 0|packet          t|tcp M|mptcp S|sctp u|udp d|dccp w|raw x|unix T|threads A|query|socket=v          f|family=v",
+        "h|help V|version H|no-header O|oneline n|numeric r|resolve a|all l|listening          o|options e|extended m|memory p|processes i|info s|summary 4|ipv4 6|ipv6 0|packet          t|tcp M|mptcp S|sctp u|udp d|dccp w|raw x|unix T|threads A|query|socket=v          f|family=v D|diag=w",
         Text,
     ),
     // Interfaces, addresses and routes: `ip addr`, `ip -br link show`.
@@ -1300,7 +1300,7 @@ pub static PROGRAMS: &[Program] = &[
 pub const CHANGERS: &[(&[&str], &str)] = &[
     (
         &["cp"],
-        "a|archive!R attributes-only backup=? b copy-contents d debug f|force i|interactive H l|link L|dereference n|no-clobber P|no-dereference p preserve=? no-preserve=v parents r|R|recursive!R reflink=? remove-destination sparse=v strip-trailing-slashes s|symbolic-link S|suffix=v t|target-directory=v T|no-target-directory u update=? v|verbose x|one-file-system Z context=? keep-directory-symlink help version",
+        "a|archive!R!K attributes-only backup=? b copy-contents d!K debug f|force i|interactive H l|link L|dereference!L n|no-clobber P|no-dereference!K p preserve=? no-preserve=v parents r|R|recursive!R reflink=? remove-destination sparse=v strip-trailing-slashes s|symbolic-link S|suffix=v t|target-directory=v T|no-target-directory u update=? v|verbose x|one-file-system Z context=? keep-directory-symlink help version",
     ),
     (
         &["pkill"],
@@ -1646,6 +1646,18 @@ pub const COMMAND_VARIABLES: &[&str] = &[
     "BROWSER",
 ];
 
+/// split's options (GNU coreutils 9, `split --help`): `split [OPTION]… [INPUT [PREFIX]]`
+/// writes files named PREFIX (`x` when not given) followed by a suffix and
+/// `--additional-suffix`; `!x` its value is a command it runs (`--filter`).
+pub const SPLIT_OPTIONS: &str = "a|suffix-length=v additional-suffix=v b|bytes=v C|line-bytes=v \
+    d numeric-suffixes=? x hex-suffixes=? e|elide-empty-files filter=v!x l|lines=v n|number=v \
+    t|separator=v u|unbuffered verbose help version";
+
+/// csplit's options (GNU coreutils 9, `csplit --help`): `csplit [OPTION]… FILE PATTERN…`
+/// writes files named PREFIX (`-f`, `xx` when not given) followed by a suffix.
+pub const CSPLIT_OPTIONS: &str = "b|suffix-format=v f|prefix=v k|keep-files \
+    suppress-matched n|digits=v s|quiet|silent z|elide-empty-files help version";
+
 /// rsync's options (rsync 3.2, `rsync --help`), read with the cursor so that its operands,
 /// the files its options read or write and what it deletes are told apart as rsync tells
 /// them: `=r` a file it reads (`--files-from`, `--exclude-from`, `--password-file`), `=w`
@@ -1657,8 +1669,8 @@ pub const COMMAND_VARIABLES: &[&str] = &[
 pub const RSYNC_OPTIONS: &str = "v|verbose info=v debug=v stderr=v q|quiet no-motd c|checksum \
     a|archive!R r|recursive!R no-recursive|no-r R|relative no-relative \
     no-implied-dirs b|backup backup-dir=w suffix=v u|update inplace append append-verify \
-    d|dirs mkpath l|links L|copy-links copy-unsafe-links safe-links munge-links \
-    k|copy-dirlinks K|keep-dirlinks H|hard-links p|perms E|executability chmod=v A|acls \
+    d|dirs mkpath l|links L|copy-links!L copy-unsafe-links!L safe-links munge-links \
+    k|copy-dirlinks!L K|keep-dirlinks H|hard-links p|perms E|executability chmod=v A|acls \
     X|xattrs o|owner g|group devices copy-devices write-devices specials D no-D t|times \
     U|atimes open-noatime N|crtimes O|omit-dir-times J|omit-link-times super fake-super \
     S|sparse preallocate n|dry-run W|whole-file no-whole-file no-W checksum-choice|cc=v \

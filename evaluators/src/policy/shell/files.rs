@@ -156,6 +156,13 @@ pub(super) fn writer(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
             j.read(cmd, s);
         }
     }
+    // `cp -rL`, `cp -a --dereference`: every file the trees' links lead to is read and
+    // copied as a plain file, as `tar -ch` packs it.
+    if program == "cp"
+        && crate::programs::changers::read(program, args).is_some_and(|c| c.recursive && c.follows)
+    {
+        followed_trees(j, cmd, &sources);
+    }
     let recursive = program == "mv"
         || crate::programs::changers::recursive(program, args).unwrap_or_else(|| {
             args.iter().filter_map(Word::literal).any(|t| {
@@ -185,6 +192,23 @@ pub(super) fn writer(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
     }
     if cmd.extra_args {
         j.write_inside(cmd, "changes paths only known when it runs", Risk::High);
+    }
+}
+
+/// The trees at `roots`, copied whole through their symbolic links (`cp -rL`, `rsync -rL`):
+/// every file of each, hidden ones included, and every file its links lead to, is read.
+fn followed_trees(j: &mut Judge<'_>, cmd: &SimpleCommand, roots: &[&Word]) {
+    for root in roots {
+        let tree = crate::programs::Tree {
+            root: (*root).clone(),
+            hidden: true,
+            follow: true,
+            tracked: false,
+            names: Vec::new(),
+            excludes: Vec::new(),
+            ignores: false,
+        };
+        j.tree(cmd, &tree);
     }
 }
 
@@ -310,6 +334,21 @@ pub(super) fn rsync(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         (long.len() > 2 && ("--recursive".starts_with(long) || "--archive".starts_with(long)))
             || (t.starts_with('-') && !t.starts_with("--") && t.contains(['r', 'a']))
     });
+    // Any word that may be an option following links (`--copy-l`, `--copy`, `-rL`, `-k`).
+    let follows = args.iter().filter_map(Word::literal).any(|t| {
+        let long = t.split_once('=').map_or(t, |(n, _)| n);
+        (long.len() > 2
+            && ["--copy-links", "--copy-unsafe-links", "--copy-dirlinks"]
+                .iter()
+                .any(|f| f.starts_with(long)))
+            || (t.starts_with('-') && !t.starts_with("--") && t.contains(['L', 'k']))
+    });
+    if recursive
+        && follows
+        && let Some((_, sources)) = pos.split_last()
+    {
+        followed_trees(j, cmd, sources);
+    }
     // `--delete*` deletes what the destination holds beyond the sources, up to all of it;
     // `--remove-source-files` deletes every file sent: judged as deleting those trees.
     let options = || args.iter().filter_map(Word::literal);
@@ -370,11 +409,13 @@ fn rsync_read(j: &mut Judge<'_>, cmd: &SimpleCommand, items: &[crate::programs::
     use crate::programs::spec::Value;
     let mut pos: Vec<&Word> = Vec::new();
     let (mut recursive, mut deletes_dest, mut deletes_sources) = (false, false, false);
+    let mut follows = false;
     for item in items {
         match item {
             Item::Operand(_, w) => pos.push(w),
             Item::Opt(opt, value) => {
                 recursive |= opt.has('R');
+                follows |= opt.has('L');
                 deletes_dest |= opt.has('d');
                 deletes_sources |= opt.has('s');
                 match (opt.value, value) {
@@ -384,6 +425,13 @@ fn rsync_read(j: &mut Judge<'_>, cmd: &SimpleCommand, items: &[crate::programs::
                 }
             }
         }
+    }
+    // `-L`, `--copy-unsafe-links`, `-k`: the files links lead to are copied as plain files.
+    if recursive
+        && follows
+        && let Some((_, sources)) = pos.split_last()
+    {
+        followed_trees(j, cmd, sources);
     }
     rsync_copies(j, cmd, &pos, recursive, deletes_dest, deletes_sources);
 }
@@ -850,18 +898,7 @@ pub(super) fn zip(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         }
     }
     if recursive {
-        for w in pos.iter().skip(1) {
-            let tree = crate::programs::Tree {
-                root: (*w).clone(),
-                hidden: true,
-                follow: true,
-                tracked: false,
-                names: Vec::new(),
-                excludes: Vec::new(),
-                ignores: false,
-            };
-            j.tree(cmd, &tree);
-        }
+        followed_trees(j, cmd, pos.get(1..).unwrap_or_default());
     }
     j.read_only(cmd);
 }
@@ -871,46 +908,89 @@ fn short_has<const N: usize>(t: &str, letters: [char; N]) -> bool {
     t.starts_with('-') && !t.starts_with("--") && t[1..].contains(letters)
 }
 
-pub(super) fn sed(j: &mut Judge<'_>, cmd: &SimpleCommand) {
-    let args = cmd.args();
-    // `None` stands for a script the text does not show (`-f FILE`, a dynamic word).
-    let mut scripts: Vec<Option<&str>> = Vec::new();
-    let mut files: Vec<&Word> = Vec::new();
-    let (mut in_place, mut explicit, mut options_done) = (false, false, false);
-    let mut i = 0;
-    while let Some(w) = args.get(i) {
-        i += 1;
-        let t = match w.literal() {
-            Some(t) if !options_done && t.starts_with('-') && t != "-" => t,
-            _ => {
-                files.push(w);
-                continue;
-            }
-        };
-        let short = !t.starts_with("--");
-        if t == "--" {
-            options_done = true;
-        } else if let Some(script) = t.strip_prefix("--expression=") {
-            explicit = true;
-            scripts.push(Some(script));
-        } else if t.starts_with("--file=") {
-            explicit = true;
-            scripts.push(None);
-        } else if t.starts_with("--in-place") || (short && t.contains('i')) {
-            // `-i[SUFFIX]`: whatever follows the `i` is a backup suffix.
-            in_place = true;
-        } else if t == "--expression"
-            || t == "--file"
-            || (short && (t.ends_with('e') || t.ends_with('f')))
-        {
-            explicit = true;
-            let from_file = t == "--file" || t.ends_with('f');
-            scripts.push(args.get(i).and_then(Word::literal).filter(|_| !from_file));
-            i += 1;
+/// The options of the program table's entry for `program` (sed, sort), parsed once.
+fn table_options(program: &str) -> Option<&'static crate::programs::spec::Options> {
+    use std::collections::HashMap;
+    static PARSED: std::sync::OnceLock<HashMap<&'static str, crate::programs::spec::Options>> =
+        std::sync::OnceLock::new();
+    PARSED
+        .get_or_init(|| {
+            ["sed", "sort"]
+                .into_iter()
+                .filter_map(|name| {
+                    let entry = crate::programs::table::lookup(name)?;
+                    Some((name, crate::programs::spec::Options::parse(entry.options)))
+                })
+                .collect()
+        })
+        .get(program)
+}
+
+/// `program`'s arguments read as GNU `getopt_long` reads them, against its table entry
+/// (clusters, attached values, long options by any unambiguous prefix: `--in-pl`, `--ou`);
+/// `None`, with the command judged unmodeled, when the program would refuse them.
+fn getopt_items(
+    j: &mut Judge<'_>,
+    cmd: &SimpleCommand,
+    program: &str,
+) -> Option<Vec<crate::programs::cursor::Item<'static>>> {
+    let Some(options) = table_options(program) else {
+        j.unknown(
+            cmd,
+            "cannot be proven harmless: its options are not known",
+            Risk::Medium,
+        );
+        return None;
+    };
+    match crate::programs::cursor::read_complete(
+        cmd.args(),
+        options,
+        crate::programs::cursor::Syntax::Gnu,
+    ) {
+        Ok(items) => Some(items),
+        Err(why) => {
+            j.unknown(
+                cmd,
+                &format!("cannot be proven harmless: {why}"),
+                Risk::Medium,
+            );
+            None
         }
     }
+}
+
+pub(super) fn sed(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    use crate::programs::cursor::Item;
+    // `None` stands for a script the text does not show (`-f FILE`, a dynamic word).
+    let mut scripts: Vec<Option<String>> = Vec::new();
+    let mut operands: Vec<Word> = Vec::new();
+    let (mut in_place, mut explicit) = (false, false);
+    let Some(items) = getopt_items(j, cmd, "sed") else {
+        return;
+    };
+    for item in items {
+        match item {
+            Item::Operand(_, w) => operands.push(w),
+            Item::Opt(opt, value) => {
+                // `-i[SUFFIX]`, `--in-pl`: in place (whatever follows is a backup suffix).
+                in_place |= opt.has('w');
+                match opt.display.as_str() {
+                    "-e" => {
+                        explicit = true;
+                        scripts.push(value.as_ref().and_then(Word::literal).map(str::to_owned));
+                    }
+                    "-f" => {
+                        explicit = true;
+                        scripts.push(None);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut files: Vec<&Word> = operands.iter().collect();
     if !explicit && !files.is_empty() {
-        scripts.push(files.remove(0).literal());
+        scripts.push(files.remove(0).literal().map(str::to_owned));
     }
     // The files a script writes (`w FILE`, `s///w FILE`) are judged as any write is
     // (`sed -n 'w .claude/settings.json'` writes protected configuration).
@@ -925,7 +1005,10 @@ pub(super) fn sed(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         for f in files {
             j.write(cmd, f, None);
         }
-    } else if scripts.iter().any(|s| s.is_none_or(sed_script_writes)) {
+    } else if scripts
+        .iter()
+        .any(|s| s.as_deref().is_none_or(sed_script_writes))
+    {
         j.write_inside(
             cmd,
             "writes files or runs commands from its script",
@@ -978,33 +1061,142 @@ pub(super) fn awk(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     reads(j, cmd, &pos[1..]);
 }
 
+/// `sort`, its options read as it reads them (`--ou FILE` is `--output FILE`): the file
+/// `-o` names is written, the operands and `--random-source` read; `--files0-from` and
+/// options the table lacks (`--compress-program`) leave it unmodeled.
 pub(super) fn sort(j: &mut Judge<'_>, cmd: &SimpleCommand) {
-    let args = cmd.args();
-    if args
-        .iter()
-        .filter_map(Word::literal)
-        .any(|t| t.starts_with("--compress-program"))
-    {
-        return j.unknown(cmd, "runs a compression program it is given", Risk::Medium);
-    }
-    let mut out = None;
-    for (i, w) in args.iter().enumerate() {
-        match w.literal() {
-            Some("-o" | "--output") => out = args.get(i + 1),
-            Some(t) if t.starts_with("--output=") => out = Some(w),
-            _ => {}
+    use crate::programs::cursor::Item;
+    use crate::programs::spec::Value;
+    let Some(items) = getopt_items(j, cmd, "sort") else {
+        return;
+    };
+    let mut operands: Vec<Word> = Vec::new();
+    let mut out: Option<Word> = None;
+    for item in items {
+        match item {
+            Item::Operand(_, w) => operands.push(w),
+            Item::Opt(opt, _) if opt.has('x') => {
+                let why = format!("runs or changes more than it reads with `{}`", opt.display);
+                return j.unknown(cmd, &why, Risk::Medium);
+            }
+            Item::Opt(opt, Some(v)) => match opt.value {
+                Value::Writes => out = Some(v),
+                Value::Reads => j.read(cmd, &v),
+                _ => {}
+            },
+            Item::Opt(..) => {}
         }
     }
-    match out {
-        Some(file) => {
-            let target = file
-                .literal()
-                .and_then(|t| t.strip_prefix("--output="))
-                .map(Word::literal_text);
-            j.write(cmd, target.as_ref().unwrap_or(file), None);
-        }
-        None => reads(j, cmd, &positional(args)),
+    // With `-o` the operands are still read (their lines land in the file).
+    reads(j, cmd, &operands.iter().collect::<Vec<_>>());
+    if let Some(file) = out {
+        j.write(cmd, &file, None);
     }
+}
+
+/// `split [OPTION]… [INPUT [PREFIX]]` and `csplit [OPTION]… INPUT PATTERN…`: the input is
+/// read and the pieces are written as PREFIX (`-f` for csplit) followed by a suffix of the
+/// program's making: letters or digits, as many as `-a`/`-n` give or as split widens them
+/// itself, then `--additional-suffix`; csplit's `-b` format may add any text.
+/// Each length is judged as the glob `PREFIX??…SUFFIX` (`split -a 1 l.txt ~/.bashr`
+/// writes `~/.bashrc`), and the pieces as the write of `PREFIX*`.
+pub(super) fn split(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
+    use crate::programs::cursor::Item;
+    let spec = if program == "csplit" {
+        crate::programs::table::CSPLIT_OPTIONS
+    } else {
+        crate::programs::table::SPLIT_OPTIONS
+    };
+    let options = crate::programs::spec::Options::parse(spec);
+    let items = match crate::programs::cursor::read_complete(
+        cmd.args(),
+        &options,
+        crate::programs::cursor::Syntax::Gnu,
+    ) {
+        Ok(items) => items,
+        Err(why) => {
+            return j.unknown(
+                cmd,
+                &format!("cannot be proven harmless: {why}"),
+                Risk::Medium,
+            );
+        }
+    };
+    let mut operands: Vec<Word> = Vec::new();
+    let mut prefix: Option<Word> = None;
+    // The suffix's length when fixed, and what follows it (`None`: any text).
+    let mut length: Option<usize> = None;
+    let mut after: Option<String> = Some(String::new());
+    for item in items {
+        match item {
+            Item::Operand(_, w) => operands.push(w),
+            Item::Opt(opt, _) if opt.has('x') => {
+                let why = format!("runs the command `{}` names", opt.display);
+                return j.unknown(cmd, &why, Risk::High);
+            }
+            Item::Opt(opt, value) => {
+                let text = value.as_ref().and_then(Word::literal).map(str::to_owned);
+                match opt.display.as_str() {
+                    "-f" => prefix = value,
+                    "-a" if program == "split" => length = text.and_then(|t| t.parse().ok()),
+                    "-n" if program == "csplit" => length = text.and_then(|t| t.parse().ok()),
+                    "--additional-suffix" => after = text,
+                    "-b" => after = None,
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut operands = operands.into_iter();
+    let input = operands.next();
+    if program == "split" {
+        prefix = operands.next();
+    }
+    if let Some(input) = input.filter(|w| w.literal() != Some("-")) {
+        j.read(cmd, &input);
+    }
+    let default = if program == "csplit" { "xx" } else { "x" };
+    let prefix = prefix.unwrap_or_else(|| Word::literal_text(default));
+    let Some(text) = prefix.literal() else {
+        return j.write(cmd, &prefix, None);
+    };
+    let pattern = format!("{text}*");
+    // The suffixes: `-a N` (csplit `-n N`) characters; else two, which split widens once
+    // they run out by keeping a last `z` (or `9`) and adding two more (`zaaa`, `9000`).
+    let suffixes: Vec<String> = match length {
+        Some(n) => vec!["?".repeat(n.clamp(1, 8))],
+        None => (0..4)
+            .flat_map(|k| {
+                let free = "?".repeat(2 * k + 2 - k);
+                ["z", "9"].map(|last| format!("{}{free}", last.repeat(k)))
+            })
+            .collect(),
+    };
+    let names: Vec<String> = match &after {
+        Some(after) => suffixes
+            .iter()
+            .map(|suffix| format!("{text}{suffix}{after}"))
+            .collect(),
+        None => vec![pattern.clone()],
+    };
+    let found = names.iter().find_map(|name| {
+        let absolute = super::reach::lexical(j.places, name, &cmd.cwd)?;
+        let what = j.places.pattern_protected(&absolute.to_string_lossy())?;
+        Some((name.clone(), what))
+    });
+    if let Some((name, what)) = found {
+        let reason = format!(
+            "{} writes files named `{name}`, which may be {what}: a person edits it, never a call.",
+            quote(cmd)
+        );
+        return j.add(
+            Stance::HardDeny,
+            crate::policy::codes::FILESYSTEM_PROTECTED_CONFIG,
+            Risk::Critical,
+            reason,
+        );
+    }
+    j.write(cmd, &Word::literal_text(pattern), None);
 }
 
 /// Reads tar's options the way GNU tar does (old-style letters first, clusters with attached

@@ -1143,7 +1143,7 @@ fn writes(cmd: &SimpleCommand) -> bool {
 
 /// The path `text` names when used in `cwd`, absolute, `.` and `..` removed as text (no
 /// symlink followed); `None` when unknown.
-fn lexical(places: &Places<'_>, text: &str, cwd: &WorkingDir) -> Option<PathBuf> {
+pub(super) fn lexical(places: &Places<'_>, text: &str, cwd: &WorkingDir) -> Option<PathBuf> {
     let home = |t: &str| -> Option<PathBuf> {
         match t.strip_prefix('~') {
             None => Some(PathBuf::from(t)),
