@@ -65,11 +65,128 @@ pub(super) fn model(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()>
 /// Why an awk program is not harmless, if it is not. A `/` after `)` may start a regex or
 /// divide depending on the grammar around it: the program must pass either way.
 pub(super) fn check(program: &str) -> Result<()> {
-    lex(program, false)?;
-    lex(program, true)
+    lex(program, false, None)?;
+    lex(program, true, None)
 }
 
-fn lex(program: &str, regex_after_paren: bool) -> Result<()> {
+/// A token of an awk program, as [`commands`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Token<'a> {
+    /// A string literal, its text as written between the quotes.
+    Str(&'a str),
+    /// A name.
+    Name(&'a str),
+    /// `|` or `|&`: a pipe to or from a command.
+    Pipe,
+    /// `(`.
+    Open,
+    /// `)`.
+    Close,
+    /// `;`, `{`, `}`, a newline: where an expression surely ends.
+    End,
+    /// Anything else.
+    Other,
+}
+
+/// The shell commands `awk ARGS…` runs ([`commands`] of its program); none when its
+/// program is not given literally (`-f FILE`, a word only known when it runs), which the
+/// table's model never proves.
+pub(crate) fn runs(args: &[Word]) -> Vec<Option<String>> {
+    let Some(entry) = super::entries().get("awk") else {
+        return Vec::new();
+    };
+    let Ok(items) = read_args(entry, args) else {
+        return Vec::new();
+    };
+    let program = items.into_iter().find_map(|item| match item {
+        Item::Operand(_, w) => Some(w),
+        Item::Opt(..) => None,
+    });
+    program
+        .as_ref()
+        .and_then(Word::literal)
+        .map(commands)
+        .unwrap_or_default()
+}
+
+/// The shell commands an awk program runs (`system(CMD)`, `CMD | getline`, `print … | CMD`,
+/// gawk's `|&`), each as its text when it is one string literal, `None` for a command
+/// built when it runs (`system("rm -rf " ENVIRON["HOME"])`, a variable). A program that
+/// cannot be read runs what it runs unknown (`None`), unless it names no command at all.
+pub(crate) fn commands(program: &str) -> Vec<Option<String>> {
+    let mut first = Vec::new();
+    let mut second = Vec::new();
+    let read = lex(program, false, Some(&mut first)).and(lex(program, true, Some(&mut second)));
+    if read.is_err() || first != second {
+        return if program.contains("system") || program.contains('|') {
+            vec![None]
+        } else {
+            Vec::new()
+        };
+    }
+    let t = &first;
+    let text = |k: usize| match t.get(k) {
+        Some(Token::Str(s)) => unescape(s),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for (k, token) in t.iter().enumerate() {
+        match token {
+            Token::Name("system") => out.push(
+                (t.get(k + 1) == Some(&Token::Open) && t.get(k + 3) == Some(&Token::Close))
+                    .then(|| text(k + 2))
+                    .flatten(),
+            ),
+            Token::Pipe => {
+                let before = k
+                    .checked_sub(1)
+                    .filter(|_| t.get(k + 1) == Some(&Token::Name("getline")))
+                    // A literal standing alone before it (not the end of a concatenation).
+                    .filter(|&b| b == 0 || matches!(t.get(b - 1), Some(Token::End | Token::Open)))
+                    .and_then(text);
+                let after = text(k + 1)
+                    .filter(|_| matches!(t.get(k + 2), None | Some(Token::End | Token::Close)));
+                out.push(before.or(after));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The text of an awk string literal written as `raw`, when its escapes are plain (`\"`,
+/// `\\`, `\/`, `\n`, `\t`); `None` for any other.
+fn unescape(raw: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        out.push(match chars.next()? {
+            c @ ('"' | '\\' | '/') => c,
+            'n' => '\n',
+            't' => '\t',
+            _ => return None,
+        });
+    }
+    Some(out)
+}
+
+/// Reads `program` token by token: `Err` at the first construct that is not harmless, or,
+/// when `tokens` is given, the tokens (then only an unreadable program is an error).
+fn lex<'a>(
+    program: &'a str,
+    regex_after_paren: bool,
+    mut tokens: Option<&mut Vec<Token<'a>>>,
+) -> Result<()> {
+    let collecting = tokens.is_some();
+    let mut push = |t: Token<'a>| {
+        if let Some(v) = tokens.as_mut() {
+            v.push(t);
+        }
+    };
     let s = program.as_bytes();
     let mut i = 0;
     // Whether the last token ends an operand (so `/` divides rather than starting a regex).
@@ -87,8 +204,10 @@ fn lex(program: &str, regex_after_paren: bool) -> Result<()> {
             b'\n' => {
                 after_operand = false;
                 i += 1;
+                push(Token::End);
             }
             b';' | b'{' | b'}' => {
+                push(Token::End);
                 printing = None;
                 // After `}` a new pattern may start, and a pattern may be a regex.
                 after_operand = false;
@@ -101,12 +220,14 @@ fn lex(program: &str, regex_after_paren: bool) -> Result<()> {
             }
             b'"' => {
                 i += 1;
+                let start = i;
                 while i < s.len() && s[i] != b'"' {
                     i += if s[i] == b'\\' { 2 } else { 1 };
                 }
                 if i >= s.len() {
                     return Err("its awk program leaves a string open".to_owned());
                 }
+                push(Token::Str(&program[start..i]));
                 i += 1;
                 after_operand = true;
             }
@@ -150,13 +271,20 @@ fn lex(program: &str, regex_after_paren: bool) -> Result<()> {
                 }
                 i += 1;
                 after_operand = true;
+                push(Token::Other);
             }
             b'|' if s.get(i + 1) == Some(&b'|') => {
                 i += 2;
                 after_operand = false;
+                push(Token::Other);
+            }
+            b'|' if collecting => {
+                i += if s.get(i + 1) == Some(&b'&') { 2 } else { 1 };
+                after_operand = false;
+                push(Token::Pipe);
             }
             b'|' => return Err("its awk program pipes to or from a command".to_owned()),
-            b'>' if printing == Some(depth) => {
+            b'>' if printing == Some(depth) && !collecting => {
                 return Err("its awk program prints into a file".to_owned());
             }
             b'@' => return Err("its awk program loads code (`@include`, `@load`)".to_owned()),
@@ -164,11 +292,17 @@ fn lex(program: &str, regex_after_paren: bool) -> Result<()> {
                 depth += 1;
                 after_operand = false;
                 i += 1;
+                push(if c == b'(' { Token::Open } else { Token::Other });
             }
             b')' | b']' => {
                 depth = depth.saturating_sub(1);
                 after_operand = !(regex_after_paren && c == b')');
                 i += 1;
+                push(if c == b')' {
+                    Token::Close
+                } else {
+                    Token::Other
+                });
             }
             c if c.is_ascii_alphabetic() || c == b'_' => {
                 let start = i;
@@ -176,9 +310,10 @@ fn lex(program: &str, regex_after_paren: bool) -> Result<()> {
                     i += 1;
                 }
                 let word = &program[start..i];
-                if FORBIDDEN.contains(&word) {
+                if FORBIDDEN.contains(&word) && !collecting {
                     return Err(format!("its awk program uses `{word}`"));
                 }
+                push(Token::Name(word));
                 if matches!(word, "print" | "printf") {
                     printing = Some(depth);
                 }
@@ -192,14 +327,17 @@ fn lex(program: &str, regex_after_paren: bool) -> Result<()> {
                     i += 1;
                 }
                 after_operand = true;
+                push(Token::Other);
             }
             b'$' => {
                 i += 1;
                 after_operand = false;
+                push(Token::Other);
             }
             _ => {
                 i += 1;
                 after_operand = false;
+                push(Token::Other);
             }
         }
         if s.get(i.wrapping_sub(1))
@@ -215,7 +353,48 @@ fn lex(program: &str, regex_after_paren: bool) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::check;
+    use super::{check, commands};
+
+    #[test]
+    fn literal_commands_are_given_back_and_built_ones_are_unknown() {
+        let some = |t: &str| Some(t.to_owned());
+        assert_eq!(commands("BEGIN{system(\"cat .env\")}"), [some("cat .env")]);
+        assert_eq!(commands("BEGIN{system (\"rm -rf ~\")}"), [some("rm -rf ~")]);
+        assert_eq!(
+            commands("BEGIN{\"cat .env\" | getline x; print x}"),
+            [some("cat .env")]
+        );
+        assert_eq!(
+            commands("BEGIN{ while ((\"ls\" | getline l) > 0) print l }"),
+            [some("ls")]
+        );
+        assert_eq!(commands("{print $1 | \"sort -u\"}"), [some("sort -u")]);
+        assert_eq!(commands("BEGIN{print \"x\" |& \"sh\"}"), [some("sh")]);
+        assert_eq!(
+            commands("BEGIN{system(\"echo \\\"q\\\"\")}"),
+            [some("echo \"q\"")]
+        );
+        for p in [
+            "BEGIN{system(\"cat \" \".\" \"env\")}",
+            "BEGIN{system(\"rm -rf \" ENVIRON[\"HOME\"])}",
+            "BEGIN{ c = \"cat .env\"; c | getline x }",
+            "{ print | cmd }",
+            "BEGIN{ \"a\" \"b\" | getline x }",
+            "BEGIN{ print \"x\" | \"cat \" f }",
+            "BEGIN{system(\"a\\qb\")}",
+            "BEGIN{system(\"id\"",
+        ] {
+            assert_eq!(commands(p), [None], "{p}");
+        }
+        for p in [
+            "{print $1}",
+            "{ a = b || c }",
+            "/x|y/ {print}",
+            "{print > \"out\"}",
+        ] {
+            assert!(commands(p).is_empty(), "{p}");
+        }
+    }
 
     #[test]
     fn harmless_programs_pass() {

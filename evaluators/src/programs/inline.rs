@@ -107,6 +107,10 @@ fn lang(program: &str) -> Option<(Lang, Flags)> {
             ),
         ),
         "osascript" | "Rscript" | "groovy" => (Lang::Other, f("e", &[], "")),
+        // expect and Guile take code with `-c`, Julia with `-e`/`-E` (`tclsh` and `wish`
+        // only from a file or their input).
+        "expect" | "guile" => (Lang::Other, f("c", &[], "")),
+        "julia" => (Lang::Other, f("eE", &["--eval", "--print"], "")),
         _ => return None,
     })
 }
@@ -256,6 +260,45 @@ fn read_args(program: &str, args: &[Word]) -> Option<Inline> {
         out.unmodeled(format!("the start of `{program}` is not checked here"));
     }
     Some(out)
+}
+
+/// The shell commands that `program args…` runs from its own script (`sed '1e CMD'`, the
+/// `e` flag of sed's `s`, awk's `system(CMD)` and pipes), each with what gives it, as its
+/// text or `None` for one only known when it runs (the pattern space, a string built by
+/// the program): for the policy to judge as the shell code they are.
+pub(crate) fn shell_commands(program: &str, args: &[Word]) -> Vec<(String, Option<String>)> {
+    let name = program.rsplit('/').next().unwrap_or(program);
+    let (given, found) = match name {
+        "sed" => ("its script's `e`", super::sed::commands(args)),
+        "awk" | "gawk" | "mawk" | "nawk" => ("its awk program", super::awk::runs(args)),
+        "sqlite3" => ("its dot-command", sqlite_commands(args)),
+        _ => return Vec::new(),
+    };
+    found
+        .into_iter()
+        .map(|code| (given.to_owned(), code))
+        .collect()
+}
+
+/// The commands sqlite3's `.shell CMD` and `.system CMD` run (a dot-command is a whole
+/// argument, SQL or `-cmd`'s value): the text after the name, `None` when it holds quotes or
+/// backslashes (sqlite3 splits and requotes its arguments, not modeled here). The other
+/// statements are judged with the database clients.
+fn sqlite_commands(args: &[Word]) -> Vec<Option<String>> {
+    args.iter()
+        .filter_map(Word::literal)
+        .filter_map(|t| {
+            let t = t.trim_start();
+            let rest = t
+                .strip_prefix(".shell")
+                .or_else(|| t.strip_prefix(".system"))?;
+            if !rest.is_empty() && !rest.starts_with([' ', '\t']) {
+                return None;
+            }
+            let rest = rest.trim();
+            Some((!rest.is_empty() && !rest.contains(['"', '\'', '\\'])).then(|| rest.to_owned()))
+        })
+        .collect()
 }
 
 /// The paths the inline code of `program args…` reads and writes, when it is proven to only
@@ -2723,9 +2766,37 @@ mod tests {
             ("lua", &["-e", "os.remove('x')"]),
             ("pwsh", &["-c", "Remove-Item x"]),
             ("deno", &["eval", "Deno.writeTextFileSync('x','y')"]),
+            ("julia", &["-e", r#"print(read(".env",String))"#]),
+            ("julia", &["-E", "1+1"]),
+            ("julia", &["--eval", "run(`id`)"]),
+            ("expect", &["-c", "puts [exec cat .env]"]),
+            ("guile", &["-c", "(system \"id\")"]),
         ] {
             assert!(unproven(p, args), "{p} {args:?}");
         }
+    }
+
+    #[test]
+    fn commands_sed_and_awk_scripts_run_are_given_for_the_shell() {
+        let words = |a: &[&str]| a.iter().map(|t| Word::literal_text(*t)).collect::<Vec<_>>();
+        let found = super::shell_commands("sed", &words(&["1e rm -rf ~", "README.md"]));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1.as_deref(), Some("rm -rf ~"));
+        let found = super::shell_commands(
+            "/usr/bin/gawk",
+            &words(&["-F:", r#"BEGIN{system("rm -rf " ENVIRON["HOME"])}"#]),
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, None);
+        assert!(super::shell_commands("sed", &words(&["-n", "1,5p", "f"])).is_empty());
+        assert!(super::shell_commands("awk", &words(&["{print $1}", "f"])).is_empty());
+        assert!(super::shell_commands("cat", &words(&["1e id"])).is_empty());
+        let found = super::shell_commands("sqlite3", &words(&[":memory:", ".system rm -rf ~"]));
+        assert_eq!(found[0].1.as_deref(), Some("rm -rf ~"));
+        let found = super::shell_commands("sqlite3", &words(&["-cmd", ".shell 'a b'", "x.db"]));
+        assert_eq!(found[0].1, None);
+        assert!(super::shell_commands("sqlite3", &words(&["x.db", ".tables"])).is_empty());
+        assert!(super::shell_commands("sqlite3", &words(&["x.db", ".shellx"])).is_empty());
     }
 
     #[test]

@@ -974,6 +974,8 @@ fn date(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
             }
             // `date -r FILE` prints the file's modification time: it looks at the file.
             Item::Opt(opt, Some(v)) if opt.display == "-r" => e.meta.push(v),
+            // `date -f FILE` reads a date from each line, and prints a line it cannot read.
+            Item::Opt(opt, Some(v)) if opt.display == "-f" => e.reads.push(v),
             Item::Opt(..) => {}
         }
     }

@@ -43,6 +43,52 @@ pub(super) fn model(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()>
     Ok(())
 }
 
+/// The shell commands the scripts of `sed ARGS…` run (the `e COMMAND` command), each as
+/// its text, or `None` for one only known when it runs (`e` alone and the `e` flag of `s`
+/// run the pattern space, which holds the input's text); a script that cannot be read runs
+/// what it runs unknown, `None` too. Scripts not given literally (`-f FILE`, a word only
+/// known when it runs) are left to the table's model, which never proves them; `--sandbox`
+/// makes sed refuse `e`.
+pub(crate) fn commands(args: &[Word]) -> Vec<Option<String>> {
+    let Some(entry) = super::entries().get("sed") else {
+        return Vec::new();
+    };
+    let Ok(items) = read_args(entry, args) else {
+        return Vec::new();
+    };
+    let mut scripts = Vec::new();
+    let mut first_operand = None;
+    let mut from_file = false;
+    for item in items {
+        match item {
+            Item::Opt(opt, _) if opt.display == "--sandbox" => return Vec::new(),
+            Item::Opt(opt, _) if opt.display == "-f" => from_file = true,
+            Item::Opt(opt, Some(v)) if opt.display == "-e" => scripts.push(v),
+            Item::Operand(_, w) if first_operand.is_none() => first_operand = Some(w),
+            _ => {}
+        }
+    }
+    if scripts.is_empty() && !from_file {
+        scripts.extend(first_operand);
+    }
+    let texts: Vec<&str> = scripts.iter().filter_map(Word::literal).collect();
+    let script = texts.join("\n");
+    let mut p = Parser {
+        s: script.as_bytes(),
+        i: 0,
+        reads: Vec::new(),
+        depth: 0,
+        writes: Some(Vec::new()),
+        runs: Some(Vec::new()),
+    };
+    match p.script() {
+        Ok(()) => p.runs.unwrap_or_default(),
+        // Unreadable: what it runs (if anything) is unknown, unless no `e` can be in it.
+        Err(_) if !script.contains('e') => Vec::new(),
+        Err(_) => vec![None],
+    }
+}
+
 /// The files a script reads (`r`, `R`), or why it is not harmless.
 pub(super) fn parse(script: &str) -> Result<Vec<String>> {
     let mut p = Parser {
@@ -51,6 +97,7 @@ pub(super) fn parse(script: &str) -> Result<Vec<String>> {
         reads: Vec::new(),
         depth: 0,
         writes: None,
+        runs: None,
     };
     p.script()?;
     Ok(p.reads)
@@ -65,6 +112,7 @@ pub(crate) fn written(script: &str) -> Result<Vec<String>> {
         reads: Vec::new(),
         depth: 0,
         writes: Some(Vec::new()),
+        runs: None,
     };
     p.script()?;
     Ok(p.writes.unwrap_or_default())
@@ -77,6 +125,8 @@ struct Parser<'a> {
     depth: usize,
     /// The files written, when writing is accepted (see [`written`]).
     writes: Option<Vec<String>>,
+    /// The commands run, when running is accepted (see [`commands`]).
+    runs: Option<Vec<Option<String>>>,
 }
 
 impl Parser<'_> {
@@ -239,6 +289,28 @@ impl Parser<'_> {
         String::from_utf8_lossy(&self.s[start..self.i]).into_owned()
     }
 
+    /// The command of `e COMMAND`: the rest of the line, `None` when there is none (the
+    /// pattern space runs) or when it holds a backslash (sed joins lines ending in one and
+    /// its reading of the others is not modeled).
+    fn command_text(&mut self) -> Option<String> {
+        self.blanks();
+        let start = self.i;
+        let mut escaped = false;
+        loop {
+            match self.peek() {
+                None | Some(b'\n') => break,
+                Some(b'\\') => {
+                    escaped = true;
+                    self.i += 2;
+                }
+                Some(_) => self.i += 1,
+            }
+        }
+        let end = self.i.min(self.s.len());
+        let text = String::from_utf8_lossy(&self.s[start..end]).into_owned();
+        (!escaped && !text.trim().is_empty()).then_some(text)
+    }
+
     /// Text of `a`, `i`, `c`: to the end of the line, lines ending in `\` continue it.
     fn text(&mut self) {
         loop {
@@ -326,6 +398,11 @@ impl Parser<'_> {
                 Ok(())
             }
             b'w' | b'W' => Err("its script writes a file (`w`)".to_owned()),
+            b'e' if self.runs.is_some() => {
+                let command = self.command_text();
+                self.runs.get_or_insert_with(Vec::new).push(command);
+                Ok(())
+            }
             b'e' => Err("its script runs a command (`e`)".to_owned()),
             b's' => {
                 let d = self.next().ok_or("its script ends inside `s`")?;
@@ -346,6 +423,11 @@ impl Parser<'_> {
                             return Ok(());
                         }
                         Some(b'w') => return Err("its `s` command writes a file (`w`)".to_owned()),
+                        Some(b'e') if self.runs.is_some() => {
+                            self.i += 1;
+                            // The pattern space after the substitution: input text.
+                            self.runs.get_or_insert_with(Vec::new).push(None);
+                        }
                         Some(b'e') => {
                             return Err("its `s` command runs its result (`e`)".to_owned());
                         }
@@ -373,7 +455,52 @@ impl Parser<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse;
+    use super::{commands, parse};
+    use crate::shell::Word;
+
+    fn runs(args: &[&str]) -> Vec<Option<String>> {
+        let words: Vec<Word> = args.iter().map(|a| Word::literal_text(*a)).collect();
+        commands(&words)
+    }
+
+    #[test]
+    fn the_commands_a_script_runs_are_given_back() {
+        let some = |t: &str| Some(t.to_owned());
+        assert_eq!(runs(&["1e rm -rf ~", "README.md"]), [some("rm -rf ~")]);
+        assert_eq!(runs(&["-n", "$e cat .env", "f"]), [some("cat .env")]);
+        assert_eq!(
+            runs(&["-e", "s/x/y/", "--expression=1e id", "f"]),
+            [some("id")]
+        );
+        assert_eq!(runs(&["1{e rm -rf ~\n}", "f"]), [some("rm -rf ~")]);
+        assert_eq!(runs(&["1{e ls\n}; 2e pwd", "f"]), [some("ls"), some("pwd")]);
+        // The pattern space runs: input text, only known when it runs.
+        assert_eq!(runs(&["s/.*/cat .env/e", "f"]), [None]);
+        assert_eq!(runs(&["s/a/b/ge", "f"]), [None]);
+        assert_eq!(runs(&["e", "f"]), [None]);
+        assert_eq!(runs(&["n;e", "f"]), [None]);
+        // A backslash in the command: sed's reading of it is not modeled.
+        assert_eq!(runs(&["1e echo a\\\necho b", "f"]), [None]);
+        // An unreadable script holding `e` runs something unknown.
+        assert_eq!(runs(&["1e id\n}", "f"]), [None]);
+    }
+
+    #[test]
+    fn scripts_that_run_nothing_give_no_command() {
+        for args in [
+            &["-n", "1,5p", "f"][..],
+            &["s/e/E/g", "f"],
+            &["-e", "/^e/d", "f"],
+            &["s/foo/bar/w out.txt", "f"],
+            &["1r README.md", "f"],
+            &["--sandbox", "1e id", "f"],
+            // The script comes from a file: the first operand is a file read.
+            &["-f", "s.sed", "README.md"],
+            &["-i", "s/a/b/", "edit.txt"],
+        ] {
+            assert!(runs(args).is_empty(), "{args:?}");
+        }
+    }
 
     #[test]
     fn harmless_scripts_parse() {

@@ -1046,7 +1046,7 @@ pub static PROGRAMS: &[Program] = &[
     p(
         &["date"],
         Info,
-        "d|date=v I|iso-8601=? R|rfc-email rfc-3339=v r|reference=v u|utc|universal debug resolution help version",
+        "d|date=v f|file=r I|iso-8601=? R|rfc-email rfc-3339=v r|reference=v u|utc|universal debug resolution help version",
         Special(Special::Date),
     ),
     p(&["whoami", "logname", "arch", "users"], Info, HV, None),
@@ -1973,6 +1973,39 @@ pub const EFFECTFUL: &[Effectful] = &[
         valued: &["--label"],
         rows: &[row(&["lookup"], &[], CREDS), row(&["search"], &[], CREDS)],
         unknown: Some(CREDS),
+    },
+    // gpg prints private keys (`--export-secret-keys`, `--export-secret-subkeys`) and what
+    // its keys decrypt (`-d`, `--decrypt`, `--decrypt-files`). The first row only keeps the
+    // public `--export` from being read as an abbreviation of the secret exports.
+    Effectful {
+        names: &["gpg", "gpg2"],
+        valued: &[
+            "-u",
+            "--local-user",
+            "-r",
+            "--recipient",
+            "-o",
+            "--output",
+            "--homedir",
+            "--default-key",
+        ],
+        rows: &[
+            row(&[], &["--export"], Effect::WritesConfig(&[])),
+            row(&[], &["--export-secret-keys", "--export-secret-subkeys"], CREDS),
+            row(&[], &["-d", "--decrypt", "--decrypt-files"], CREDS),
+        ],
+        unknown: Option::None,
+    },
+    // The kernel's key store: `keyctl print|read|pipe KEY` print a key's payload.
+    Effectful {
+        names: &["keyctl"],
+        valued: &[],
+        rows: &[
+            row(&["print"], &[], CREDS),
+            row(&["read"], &[], CREDS),
+            row(&["pipe"], &[], CREDS),
+        ],
+        unknown: Option::None,
     },
     Effectful {
         names: &["security"],

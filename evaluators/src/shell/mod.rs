@@ -35,7 +35,8 @@ pub const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh",
 /// Programs that run code: the shells and script interpreters.
 pub const INTERPRETERS: &[&str] = &[
     "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "python", "python2", "python3",
-    "perl", "ruby", "node", "php", "lua", "deno", "bun",
+    "perl", "ruby", "node", "php", "lua", "deno", "bun", "tclsh", "wish", "expect", "julia",
+    "guile",
 ];
 
 /// How many times code inside code (`bash -c`, `eval`, `$(…)`) is parsed before giving up.

@@ -1122,6 +1122,9 @@ pub(super) fn options_run_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     for (option, code) in option_commands(program, cmd.args()) {
         judge_given_code(j, cmd, &format!("its option `{option}`"), code.as_deref());
     }
+    for (given, code) in crate::programs::inline::shell_commands(program, cmd.args()) {
+        judge_given_code(j, cmd, &given, code.as_deref());
+    }
 }
 
 /// Commands variables set for the command or exported by it give programs to run (see
