@@ -1646,6 +1646,10 @@ pub const COMMAND_VARIABLES: &[&str] = &[
     "BROWSER",
 ];
 
+/// Environment variables naming a file a shell reads and runs before its own commands:
+/// bash's `BASH_ENV` (non-interactive shells), `ENV` (sh and bash in POSIX mode).
+pub const SOURCED_VARIABLES: &[&str] = &["BASH_ENV", "ENV"];
+
 /// split's options (GNU coreutils 9, `split --help`): `split [OPTION]… [INPUT [PREFIX]]`
 /// writes files named PREFIX (`x` when not given) followed by a suffix and
 /// `--additional-suffix`; `!x` its value is a command it runs (`--filter`).

@@ -1131,6 +1131,31 @@ pub(super) fn options_run_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
 /// [`crate::programs::table::COMMAND_VARIABLES`]: `LESSOPEN='|CMD %s' less f`, `export
 /// PAGER=CMD`), judged as the commands they are ([`judge_given_code`]).
 pub(super) fn variables_run_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    let given = given_names(cmd);
+    for (name, value) in &given {
+        if !crate::programs::table::COMMAND_VARIABLES.contains(&name.as_str()) {
+            continue;
+        }
+        // less's preprocessor: `|CMD %s`, `||CMD %s`, `-CMD` (leading marks, not code).
+        let code = value.as_ref().map(|v| {
+            if name.starts_with("LESS") {
+                v.trim_start_matches(['|', '-']).to_owned()
+            } else {
+                v.clone()
+            }
+        });
+        if code.as_deref().is_some_and(|c| c.trim().is_empty()) {
+            continue;
+        }
+        judge_given_code(j, cmd, &format!("`{name}`"), code.as_deref());
+    }
+    sourced_variables(j, cmd, &given);
+    evaluated_words(j, cmd);
+}
+
+/// The variables the command sets for itself or exports (`X=V cmd`, `export X=V`), with
+/// their literal values.
+fn given_names(cmd: &SimpleCommand) -> Vec<(String, Option<String>)> {
     let mut given: Vec<(String, Option<String>)> = cmd
         .assignments
         .iter()
@@ -1142,12 +1167,8 @@ pub(super) fn variables_run_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         Some("export" | "declare" | "typeset" | "readonly" | "local")
     ) {
         for w in cmd.args() {
-            match w.literal() {
-                Some(t) => {
-                    if let Some((n, v)) = t.split_once('=') {
-                        given.push((n.to_owned(), Some(v.to_owned())));
-                    }
-                }
+            match w.literal().and_then(|t| t.split_once('=')) {
+                Some((n, v)) => given.push((n.to_owned(), Some(v.to_owned()))),
                 None => {
                     if let Some((n, _)) = w.prefix.split_once('=') {
                         given.push((n.to_owned(), None));
@@ -1156,23 +1177,193 @@ pub(super) fn variables_run_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             }
         }
     }
+    given
+}
+
+/// A file a shell the command starts reads and runs before anything else (see
+/// [`crate::programs::table::SOURCED_VARIABLES`]: `BASH_ENV=FILE bash -c ls`), as `. FILE`
+/// reads it: a secret is the secret read; a file only known when it runs is a binding ask.
+fn sourced_variables(j: &mut Judge<'_>, cmd: &SimpleCommand, given: &[(String, Option<String>)]) {
     for (name, value) in given {
-        if !crate::programs::table::COMMAND_VARIABLES.contains(&name.as_str()) {
+        if !crate::programs::table::SOURCED_VARIABLES.contains(&name.as_str()) {
             continue;
         }
-        // less's preprocessor: `|CMD %s`, `||CMD %s`, `-CMD` (leading marks, not code).
-        let code = value.map(|v| {
-            if name.starts_with("LESS") {
-                v.trim_start_matches(['|', '-']).to_owned()
-            } else {
-                v
-            }
-        });
-        if code.as_deref().is_some_and(|c| c.trim().is_empty()) {
+        if value.as_deref().is_some_and(|v| v.is_empty()) {
             continue;
         }
-        judge_given_code(j, cmd, &format!("`{name}`"), code.as_deref());
+        match value {
+            Some(v) => j.read(cmd, &Word::literal_text(v.clone())),
+            None => judge_given_code(j, cmd, &format!("`{name}`"), None),
+        }
     }
+}
+
+/// `text` as one shell word: bare when it holds only characters no shell reads specially
+/// (a leading `~` stays a tilde), single-quoted otherwise.
+fn shell_word(text: &str) -> String {
+    let bare = !text.is_empty()
+        && text.bytes().enumerate().all(|(i, b)| {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'_' | b'.' | b'/' | b'-' | b'+' | b'=' | b':' | b',' | b'@' | b'%'
+                )
+                || (b == b'~' && i == 0)
+        });
+    if bare {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+/// The builtins that assign the variables their operands name, where a `NAME[SUBSCRIPT]`
+/// operand's subscript is evaluated as arithmetic (command substitutions run), and `let`,
+/// whose operands are arithmetic.
+const SUBSCRIPT_EVALUATORS: &[&str] = &[
+    "test",
+    "[",
+    "[[",
+    "printf",
+    "read",
+    "unset",
+    "let",
+    "declare",
+    "typeset",
+    "local",
+    "export",
+    "readonly",
+    "mapfile",
+    "readarray",
+    "getopts",
+    "wait",
+];
+
+/// Code bash evaluates from words it is given rather than from the command line: a command
+/// word spelled by braces (`{cat,.env}` runs `cat .env`), the subscript of a `NAME[SUBSCRIPT]`
+/// operand an assigning builtin, `test -v` or `let` evaluates as arithmetic (`unset
+/// 'a[$(cat .env)]'` runs `cat .env`), a compound value `declare` parses (`declare -a
+/// 'a=($(…))'`), mapfile's and compgen's callback (`-C CODE`), and a program `hash -p PATH
+/// NAME` made NAME run; the file `.`/`source` runs is read. Each is judged as the command it runs; what cannot be read is a
+/// binding ask.
+fn evaluated_words(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    if let Some(code) = braced_command(cmd) {
+        judge_given_code(j, cmd, "its brace-expanded command word", Some(&code));
+    }
+    let Some(program) = cmd.program() else { return };
+    // `. FILE`, `source FILE`: the file is read (and run).
+    if matches!(program, "." | "source")
+        && let Some(file) = cmd.args().first()
+    {
+        j.read(cmd, file);
+    }
+    // `test`/`[` evaluate an operand only for `-v`/`-R`; `[[` also for arithmetic tests,
+    // and its words are judged whatever the operator.
+    let test_evaluates = |ops: &[&str]| {
+        cmd.args()
+            .iter()
+            .any(|w| w.literal().is_some_and(|t| ops.contains(&t)))
+    };
+    let evaluates = match program {
+        "test" | "[" => test_evaluates(&["-v", "-R"]),
+        _ => SUBSCRIPT_EVALUATORS.contains(&program),
+    };
+    if evaluates {
+        for w in cmd.args() {
+            let Some(text) = w.literal() else { continue };
+            if !text.contains("$(") && !text.contains('`') {
+                continue;
+            }
+            let name_part = text.split_once('=').map_or(text, |(n, _)| n);
+            let evaluated = matches!(program, "let" | "[[")
+                || name_part.contains('[')
+                || (text.contains("=(") && program != "printf" && program != "test");
+            if evaluated {
+                let code = format!(": \"{text}\"");
+                let given = format!("the operand `{}`, which it evaluates", w.raw);
+                judge_given_code(
+                    j,
+                    cmd,
+                    &given,
+                    (!text.contains('"')).then_some(code.as_str()),
+                );
+            }
+        }
+    }
+    if matches!(program, "mapfile" | "readarray" | "compgen") {
+        let args = cmd.args();
+        for (i, w) in args.iter().enumerate() {
+            let Some(t) = w.literal() else { continue };
+            if t == "--" {
+                break;
+            }
+            let Some(flags) = t.strip_prefix('-').filter(|f| !f.starts_with('-')) else {
+                continue;
+            };
+            if let Some(at) = flags.find('C') {
+                let rest = &flags[at + 1..];
+                let code = if rest.is_empty() {
+                    args.get(i + 1).map(Word::literal)
+                } else {
+                    Some(Some(rest))
+                };
+                if let Some(code) = code {
+                    judge_given_code(j, cmd, "its callback `-C`", code);
+                }
+            }
+        }
+    }
+    hashed_program(j, cmd, program);
+}
+
+/// `{cat,.env} ARGS`: the command the braces of the command word spell, as shell code.
+fn braced_command(cmd: &SimpleCommand) -> Option<String> {
+    let first = cmd.words.first()?;
+    let raw = first.raw.as_str();
+    let expands = raw.contains('{') && (raw.contains(',') || raw.contains(".."));
+    if !expands || first.literal().is_some() || raw.contains(['$', '`', '"', '\'', '\\']) {
+        return None;
+    }
+    let mut words = Vec::new();
+    crate::shell::expand_braces(raw, &mut words);
+    let mut code: Vec<String> = words.iter().map(|w| shell_word(w)).collect();
+    code.extend(cmd.args().iter().map(|w| w.raw.clone()));
+    Some(code.join(" "))
+}
+
+/// A command named NAME after `hash -p PATH NAME` runs PATH: judged as PATH with its
+/// arguments (`hash -p /bin/cat ls; ls .env` is `cat .env`).
+fn hashed_program(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
+    if program == "hash" {
+        return;
+    }
+    let mut found: Option<Option<String>> = None;
+    for hash in j
+        .script
+        .commands
+        .iter()
+        .filter(|c| c.program() == Some("hash"))
+    {
+        let args = hash.args();
+        let Some(p) = args.iter().position(|w| w.literal() == Some("-p")) else {
+            continue;
+        };
+        let names = args
+            .get(p + 2..)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(Word::literal);
+        if names.into_iter().any(|n| n == program) {
+            found = Some(args.get(p + 1).and_then(Word::literal).map(str::to_owned));
+        }
+    }
+    let Some(path) = found else { return };
+    let code = path.map(|p| {
+        let mut code = vec![shell_word(&p)];
+        code.extend(cmd.args().iter().map(|w| w.raw.clone()));
+        code.join(" ")
+    });
+    judge_given_code(j, cmd, "`hash -p`", code.as_deref());
 }
 
 /// Code given to an interpreter on its command line (`python3 -c`, `node -e`, `perl -e`,
@@ -1229,7 +1420,8 @@ pub(super) fn extracts_unread(program: &str, args: &[Word]) -> bool {
 }
 
 /// Whether `cmd` prints the shell's environment or variables, whose values may be tokens
-/// and keys (`env`, `printenv`, `export -p`, `declare -x`, `set`): as reading
+/// and keys (`env`, `printenv`, `export -p`, `declare -x`, `set`, a jq filter's `env`, awk's
+/// `ENVIRON`, `ps e` for other processes' environments): as reading
 /// `/proc/self/environ` does. A binding ask rather than that path's hard deny: the values
 /// are the session's own, which a person may choose to show, and the text names no secret.
 pub(super) fn prints_environment(cmd: &SimpleCommand) -> bool {
@@ -1271,8 +1463,67 @@ pub(super) fn prints_environment(cmd: &SimpleCommand) -> bool {
         }
         // `set` alone; `set --` clears the positional parameters and prints nothing.
         "set" => args.is_empty(),
+        // A filter reading the environment: jq's `env` and `$ENV`, yq's `strenv`/`envsubst`.
+        "jq" | "gojq" | "jaq" | "yq" => args.iter().filter_map(Word::literal).any(jq_reads_env),
+        // An awk program reading `ENVIRON`.
+        "awk" | "gawk" | "mawk" | "nawk" => args
+            .iter()
+            .filter_map(Word::literal)
+            .any(|t| t.contains("ENVIRON")),
+        "ps" => ps_prints_environment(args),
         _ => false,
     }
+}
+
+/// Whether a jq filter names the environment: `env` or `$ENV` (not a field `.env`), or a
+/// name reading it (`strenv`, `envsubst`).
+fn jq_reads_env(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().chain(std::iter::once(&b' ')).enumerate() {
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' {
+            continue;
+        }
+        let token = &text[start..i];
+        let field = start > 0 && bytes[start - 1] == b'.';
+        let name = token.trim_start_matches('$').to_ascii_lowercase();
+        if !field && (name == "env" || name.starts_with("strenv") || name.starts_with("envsubst")) {
+            return true;
+        }
+        start = i + 1;
+    }
+    false
+}
+
+/// Whether `ps` prints processes' environments: a BSD letter run holding `e` (`ps axeww`,
+/// `ps e`), or an output format naming `env`/`environ` (`ps -eo args,env`).
+fn ps_prints_environment(args: &[Word]) -> bool {
+    const VALUED: &[&str] = &[
+        "-C", "-G", "-g", "-p", "-q", "-s", "-t", "-U", "-u", "--sort", "--pid", "--ppid",
+        "--user", "--group", "--tty", "-N", "p", "U", "t", "k",
+    ];
+    let mut value_next = false;
+    for w in args {
+        let Some(t) = w.literal() else {
+            continue;
+        };
+        let lower = t.to_ascii_lowercase();
+        if std::mem::take(&mut value_next) {
+            continue;
+        }
+        if lower.contains("env") {
+            return true;
+        }
+        if VALUED.contains(&t) {
+            value_next = true;
+        } else if !t.starts_with('-')
+            && t.bytes().all(|b| b.is_ascii_alphabetic())
+            && t.contains('e')
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// `crontab` installs, replaces or removes the user's table of programs cron runs later,
@@ -2574,6 +2825,88 @@ mod tests {
 
     fn decided(command: &str) -> Stance {
         decided_in(command, &[])
+    }
+
+    /// The stance deciding `command` in an empty workspace, with the default secrets.
+    fn decided_secrets(command: &str) -> Stance {
+        let ws = tempfile::tempdir().expect("workspace");
+        let sensitive = crate::paths::SensitivePaths::new(&[]).expect("sensitive");
+        let places = crate::paths::Places::new(
+            ws.path(),
+            Some(std::path::Path::new("/home/u")),
+            Some(&sensitive),
+        );
+        let script = crate::shell::parse(command).expect("parses");
+        super::super::judge_script(&script, &places).0.stance
+    }
+
+    #[test]
+    fn code_bash_evaluates_from_words_is_judged_as_the_commands_it_runs() {
+        for command in [
+            "{cat,.env}",
+            "{cat,~/.ssh/id_rsa}",
+            "test -v 'x[$(cat .env >&2)]'",
+            "[[ -v 'x[$(cat .env)]' ]]",
+            "printf -v 'a[$(cat ~/.ssh/id_rsa >&2)]' x",
+            "read 'a[$(cat .env >&2)]' <<< 1",
+            "unset 'a[$(cat .env >&2)]'",
+            "let 'a[$(cat .env >&2)]=1'",
+            "declare 'a[$(cat .env >&2)]=1'",
+            "declare -a 'b=($(cat .env >&2))'",
+            "wait -p 'w[`cat .env`]' -n",
+            "mapfile -C 'cat .env >&2 #' -c 1 a <<< x",
+            "readarray -tC 'cat .env #' a <<< x",
+            "compgen -C 'cat .env #' x",
+            "hash -p /bin/cat ls; ls .env",
+            "BASH_ENV=~/.ssh/id_rsa bash -c ls",
+            "export ENV=.env; sh -i",
+            ". ~/.ssh/id_rsa",
+            "source .env",
+        ] {
+            assert_eq!(decided_secrets(command), Stance::HardDeny, "{command}");
+        }
+        // Unreadable code, or a program only known when it runs: binding.
+        for command in [
+            "unset 'a[$(cat \"$f\")]'",
+            "mapfile -C \"$cb\" a <<< x",
+            "hash -p \"$p\" ls; ls x",
+            "BASH_ENV=$f bash -c ls",
+        ] {
+            assert_eq!(decided_secrets(command), Stance::RequireAsk, "{command}");
+        }
+        // Subscripts and values that run nothing, a value `declare` does not parse, and a
+        // format `printf` prints: no command judged.
+        for command in [
+            "{ls,-la}",
+            "unset 'a[1]'",
+            "declare x='$(date)'",
+            "printf -v x '%s' '$(date)'",
+            "test -v HOME",
+        ] {
+            assert_ne!(decided_secrets(command), Stance::HardDeny, "{command}");
+            assert_ne!(decided_secrets(command), Stance::RequireAsk, "{command}");
+        }
+    }
+
+    #[test]
+    fn programs_printing_the_environment_are_binding() {
+        for command in [
+            "jq -n '$ENV.AWS_SECRET_ACCESS_KEY'",
+            "jq -n env",
+            "gojq -n 'env.TOKEN'",
+            "yq -n 'strenv(TOKEN)'",
+            "awk 'BEGIN{print ENVIRON[\"TOKEN\"]}'",
+            "ps axeww",
+            "ps e",
+            "ps -eo args,env",
+            "ps -o pid,environ",
+            "env",
+        ] {
+            assert_eq!(decided_secrets(command), Stance::RequireAsk, "{command}");
+        }
+        for command in ["jq .env package.json", "ps -ef", "ps aux", "ps -u steve"] {
+            assert_ne!(decided_secrets(command), Stance::RequireAsk, "{command}");
+        }
     }
 
     #[test]

@@ -463,7 +463,7 @@ impl Judge<'_> {
                         "reads `{}`, paths printed by a command that {why}",
                         word.raw
                     );
-                    return self.unknown(cmd, &reason, Risk::Medium);
+                    return self.unknown_path(cmd, &reason, meta);
                 }
             };
             for out in outputs {
@@ -475,7 +475,7 @@ impl Judge<'_> {
                         if dir {
                             let reason =
                                 format!("reads `{}`, the entries `ls {v}` lists", word.raw);
-                            return self.unknown(cmd, &reason, Risk::Medium);
+                            return self.unknown_path(cmd, &reason, meta);
                         }
                         if !self.value(cmd, word, &v, meta) {
                             return;
@@ -496,7 +496,7 @@ impl Judge<'_> {
                         if cwd != cmd.cwd {
                             let reason =
                                 format!("reads `{}`, paths printed in another directory", word.raw);
-                            return self.unknown(cmd, &reason, Risk::Medium);
+                            return self.unknown_path(cmd, &reason, meta);
                         }
                         let located = self.places.locate(&root, &cmd.cwd);
                         let names: Vec<String> = names.into_iter().collect();
@@ -713,6 +713,22 @@ impl Judge<'_> {
         })
     }
 
+    /// The command reads (or, with `meta`, looks at) a path only known when it runs: a read
+    /// may be a secret's, which no mode lets a call print unasked (a binding ask, as a write
+    /// of such a path is); a look is an ask.
+    fn unknown_path(&mut self, cmd: &SimpleCommand, why: &str, meta: bool) {
+        if meta {
+            return self.unknown(cmd, why, Risk::Medium);
+        }
+        let reason = format!("{} {why}.", quote(cmd));
+        self.add(
+            Stance::RequireAsk,
+            SHELL_UNKNOWN_COMMAND,
+            Risk::Medium,
+            reason,
+        );
+    }
+
     pub(super) fn unknown(&mut self, cmd: &SimpleCommand, why: &str, risk: Risk) {
         let mut reason = quote(cmd);
         reason.push(' ');
@@ -784,6 +800,10 @@ impl Judge<'_> {
     /// The command reads `word`.
     pub(super) fn read(&mut self, cmd: &SimpleCommand, word: &Word) {
         let shown = &word.raw;
+        // `~+/x`, `$PWD/x`, `$(pwd)/x`: `./x` in the directory the command runs in.
+        if let Some(relative) = cwd_relative(word) {
+            return self.read(cmd, &relative);
+        }
         // A path only known when it runs whose known beginning is already inside a secret
         // directory (`~/.ssh/$k`, `find ~/.ssh -exec cat {} +`) reads a secret whatever
         // follows.
@@ -800,10 +820,20 @@ impl Judge<'_> {
             return self.sensitive(cmd, shown, &what);
         }
         let Some(text) = word.literal().or_else(|| braces_only(word)) else {
-            return self.unknown(
+            // Whatever the run-time beginning, a literal end naming a secret (`$(pwd)/.env`,
+            // `~-/.ssh/id_rsa`) reads that secret.
+            if let Some(tail) = runtime_tail(&word.raw) {
+                let located = self
+                    .places
+                    .locate(&format!("/{RUNTIME_BASE}{tail}"), &cmd.cwd);
+                if let Place::Sensitive(what) = located.place {
+                    return self.sensitive(cmd, shown, &what);
+                }
+            }
+            return self.unknown_path(
                 cmd,
                 &format!("reads `{shown}`, a path only known when it runs"),
-                Risk::Medium,
+                false,
             );
         };
         // zsh (the shell an agent may run) reads `**/` as every directory below, and `***/`
@@ -1241,6 +1271,34 @@ fn is_public_key(path: &std::path::Path) -> bool {
         .and_then(|p| p.file_name())
         .is_some_and(|d| d == ".ssh");
     in_ssh && name.ends_with(".pub") && name.len() > 4
+}
+
+/// A directory name standing for the run-time beginning of a path, which names no secret.
+const RUNTIME_BASE: &str = "run-time-directory";
+
+/// A word naming a path in the directory the command runs in through the shell's own idea of
+/// it (`~+/x`, `$PWD/x`, `"$(pwd)"/x`, `` `pwd`/x ``), as the literal `./x`: the rest must
+/// be literal.
+fn cwd_relative(word: &Word) -> Option<Word> {
+    if word.literal().is_some() || word.raw.contains(['\'', '\\']) {
+        return None;
+    }
+    let text = word.raw.replace('"', "");
+    let rest = ["~+", "$PWD", "${PWD}", "$(pwd)", "`pwd`"]
+        .iter()
+        .find_map(|p| text.strip_prefix(p))?;
+    let literal = (rest.is_empty() || rest.starts_with('/'))
+        && !rest.contains(['$', '`', '~', '(', ')', '{', '}']);
+    literal.then(|| Word::literal_text(format!(".{rest}")))
+}
+
+/// The literal end of a run-time word, from the first `/` after its last run-time part
+/// (`$(pwd)/.env` → `/.env`, `~-/.ssh/id_rsa` → `/.ssh/id_rsa`), when it has one.
+fn runtime_tail(raw: &str) -> Option<String> {
+    let cut = raw.rfind(['$', '`', ')', '}', '~'])?;
+    let tail = raw[cut + 1..].replace('"', "");
+    let tail = &tail[tail.find('/')?..];
+    (tail.len() > 1 && !tail.contains(['\'', '\\', '$', '`'])).then(|| tail.to_owned())
 }
 
 /// The text of a word whose only run-time part is brace expansion (`src/{a,b}.rs`).
@@ -1872,6 +1930,64 @@ fn path_reaches_workspace(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stance deciding `command` in an empty workspace, with the default secrets.
+    fn decided(command: &str) -> Stance {
+        let ws = tempfile::tempdir().expect("workspace");
+        let sensitive = crate::paths::SensitivePaths::new(&[]).expect("sensitive");
+        let places = crate::paths::Places::new(
+            ws.path(),
+            Some(std::path::Path::new("/home/u")),
+            Some(&sensitive),
+        );
+        let script = crate::shell::parse(command).expect("parses");
+        super::super::judge_script(&script, &places).0.stance
+    }
+
+    #[test]
+    fn reads_of_paths_known_only_at_run_time() {
+        // The shell's own name of the command's directory, or a secret's literal end.
+        for command in [
+            "cat ~+/.env",
+            "cat $(pwd)/.env",
+            "cat `pwd`/.env",
+            "cat \"$PWD\"/.env",
+            "cat ${PWD}/.env",
+            "cat ~+/../home/.ssh/id_rsa",
+            "cat ~-/.ssh/id_rsa",
+            "cat $OLDPWD/.env",
+            "cat $(echo ~)/.ssh/id_rsa",
+            "cat \"$(dirname $PWD)\"/home/.aws/credentials",
+        ] {
+            assert_eq!(decided(command), Stance::HardDeny, "{command}");
+        }
+        // Anything else only known when it runs: binding, as such a write is.
+        for command in [
+            "cat \"$f\"",
+            "cat $(printf '.%s' env)",
+            "ls -a | grep env | xargs cat",
+            "cat $OLDPWD/notes.txt",
+        ] {
+            assert_eq!(decided(command), Stance::RequireAsk, "{command}");
+        }
+        // The directory's own files, named through it, are the files.
+        for command in [
+            "cat ~+/README.md",
+            "cat \"$PWD/README.md\"",
+            "cat $(pwd)/a.txt",
+        ] {
+            assert!(
+                !matches!(decided(command), Stance::HardDeny | Stance::RequireAsk),
+                "{command}"
+            );
+        }
+        assert_eq!(
+            cwd_relative(&Word::dynamic("~+", "~+")),
+            Some(Word::literal_text("."))
+        );
+        assert_eq!(runtime_tail("$x.env"), None);
+        assert_eq!(runtime_tail("${x}a/b").as_deref(), Some("/b"));
+    }
 
     #[test]
     fn a_path_that_may_find_a_program_in_the_workspace_is_named() {
