@@ -1484,9 +1484,12 @@ fn jq_reads_env(text: &str) -> bool {
         if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' {
             continue;
         }
-        let token = &text[start..i];
+        // Bytes, not text: a separator may be any byte of a character of several.
+        let token = bytes.get(start..i).unwrap_or_default();
         let field = start > 0 && bytes[start - 1] == b'.';
-        let name = token.trim_start_matches('$').to_ascii_lowercase();
+        let name = String::from_utf8_lossy(token)
+            .trim_start_matches('$')
+            .to_ascii_lowercase();
         if !field && (name == "env" || name.starts_with("strenv") || name.starts_with("envsubst")) {
             return true;
         }
@@ -2901,6 +2904,8 @@ mod tests {
             "ps -eo args,env",
             "ps -o pid,environ",
             "env",
+            "jq -n 'é|env'",
+            "jq -n '\"é\"|.|env'",
         ] {
             assert_eq!(decided_secrets(command), Stance::RequireAsk, "{command}");
         }
