@@ -3824,8 +3824,14 @@ mod tests {
         // Code that names no secret, and documents that name one, are routine.
         for (path, content) in [
             ("tests/test_b.py", "def test_b():\n    assert 1 + 1 == 2\n"),
-            ("src/config.rs", "pub const NAME: &str = \"settings.toml\";\n"),
-            ("docs/setup.md", "Put your key in `~/.ssh/id_rsa` and the token in `.env`.\n"),
+            (
+                "src/config.rs",
+                "pub const NAME: &str = \"settings.toml\";\n",
+            ),
+            (
+                "docs/setup.md",
+                "Put your key in `~/.ssh/id_rsa` and the token in `.env`.\n",
+            ),
             (".gitignore", "target/\n.env\n"),
         ] {
             assert_eq!(

@@ -1650,6 +1650,12 @@ pub const COMMAND_VARIABLES: &[&str] = &[
 /// bash's `BASH_ENV` (non-interactive shells), `ENV` (sh and bash in POSIX mode).
 pub const SOURCED_VARIABLES: &[&str] = &["BASH_ENV", "ENV"];
 
+/// Shell variables whose value bash expands as a string every time it uses it, running the
+/// command substitutions in it: `PS4` for each line `set -x` traces (`set -x;
+/// PS4='$(cat .env >&2)'; ls` prints `.env`), the prompts `PS0`–`PS2` of an interactive
+/// shell (`bash -i`).
+pub const EXPANDED_VARIABLES: &[&str] = &["PS0", "PS1", "PS2", "PS4"];
+
 /// split's options (GNU coreutils 9, `split --help`): `split [OPTION]… [INPUT [PREFIX]]`
 /// writes files named PREFIX (`x` when not given) followed by a suffix and
 /// `--additional-suffix`; `!x` its value is a command it runs (`--filter`).
@@ -1995,7 +2001,11 @@ pub const EFFECTFUL: &[Effectful] = &[
         ],
         rows: &[
             row(&[], &["--export"], Effect::WritesConfig(&[])),
-            row(&[], &["--export-secret-keys", "--export-secret-subkeys"], CREDS),
+            row(
+                &[],
+                &["--export-secret-keys", "--export-secret-subkeys"],
+                CREDS,
+            ),
             row(&[], &["-d", "--decrypt", "--decrypt-files"], CREDS),
         ],
         unknown: Option::None,

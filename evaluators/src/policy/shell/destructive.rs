@@ -1150,7 +1150,22 @@ pub(super) fn variables_run_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         judge_given_code(j, cmd, &format!("`{name}`"), code.as_deref());
     }
     sourced_variables(j, cmd, &given);
+    expanded_variables(j, cmd, &given);
     evaluated_words(j, cmd);
+}
+
+/// A prompt bash expands each time it uses it (see
+/// [`crate::programs::table::EXPANDED_VARIABLES`]): its command substitutions are judged as
+/// the commands they run, read as the double-quoted string bash expands (a value that does
+/// not read as one, or is only known when it runs, is code not read).
+fn expanded_variables(j: &mut Judge<'_>, cmd: &SimpleCommand, given: &[(String, Option<String>)]) {
+    for (name, value) in given {
+        if !crate::programs::table::EXPANDED_VARIABLES.contains(&name.as_str()) {
+            continue;
+        }
+        let code = value.as_ref().map(|v| format!(": \"{v}\""));
+        judge_given_code(j, cmd, &format!("the prompt `{name}`"), code.as_deref());
+    }
 }
 
 /// The variables the command sets for itself or exports (`X=V cmd`, `export X=V`), with
@@ -2865,6 +2880,9 @@ mod tests {
             "export ENV=.env; sh -i",
             ". ~/.ssh/id_rsa",
             "source .env",
+            "set -x; PS4='$(cat .env >&2)'; ls",
+            "PS4='`cat ~/.ssh/id_rsa`' bash -xc ls",
+            "export PS4='+$(cat .env)'; set -x; true",
         ] {
             assert_eq!(decided_secrets(command), Stance::HardDeny, "{command}");
         }
@@ -2874,6 +2892,8 @@ mod tests {
             "mapfile -C \"$cb\" a <<< x",
             "hash -p \"$p\" ls; ls x",
             "BASH_ENV=$f bash -c ls",
+            "PS4=\"$p\" bash -xc ls",
+            "PS4='$(cat \"$f\")'; set -x; ls",
         ] {
             assert_eq!(decided_secrets(command), Stance::RequireAsk, "{command}");
         }
@@ -2885,6 +2905,7 @@ mod tests {
             "declare x='$(date)'",
             "printf -v x '%s' '$(date)'",
             "test -v HOME",
+            "PS4='+ ${BASH_SOURCE}:${LINENO}: '; set -x; ls",
         ] {
             assert_ne!(decided_secrets(command), Stance::HardDeny, "{command}");
             assert_ne!(decided_secrets(command), Stance::RequireAsk, "{command}");
