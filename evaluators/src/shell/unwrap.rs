@@ -123,6 +123,8 @@ pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
             out.extra_args = true;
         }
         "find" => out.inner = find_exec(args),
+        // The found paths are the words `fd_exec` adds: nothing else is given.
+        "fd" | "fdfind" => out.inner = fd_exec(args),
         "eval" => out.inner = joined_code(args),
         "watch" => {
             let rest = after_options(args, &["-n", "--interval", "-q", "--equexit"]);
@@ -239,6 +241,52 @@ fn replaced(word: &Word, replace: Option<&str>) -> Word {
         }
         _ => word.clone(),
     }
+}
+
+/// `fd … -x CMD…` (`--exec`, `-X`, `--exec-batch`; each up to `;` or the end): the commands
+/// run, with a found path (`{}`, or appended when the command names no placeholder) taking
+/// its values from what `fd` finds; a part of one (`{/}`, `{.}`, `x{}`) is only known when
+/// it runs.
+fn fd_exec(args: &[Word]) -> Vec<Inner> {
+    let found = || Word::dynamic("{}", "").with_domain(crate::shell::Domain::default());
+    let mut inner = Vec::new();
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        i += 1;
+        let starts = w.literal().is_none_or(|t| {
+            matches!(t, "-x" | "-X" | "--exec" | "--exec-batch")
+                || t.starts_with("--exec=")
+                || t.starts_with("--exec-batch=")
+        });
+        if !starts {
+            continue;
+        }
+        let mut words: Vec<Word> = Vec::new();
+        let mut placeholder = false;
+        while let Some(w) = args.get(i) {
+            i += 1;
+            match w.literal() {
+                Some(";") => break,
+                Some("{}") => {
+                    placeholder = true;
+                    words.push(found());
+                }
+                Some(t) if t.contains('{') && t.contains('}') => {
+                    placeholder = true;
+                    let prefix = t.split('{').next().unwrap_or_default();
+                    words.push(Word::dynamic(w.raw.clone(), prefix));
+                }
+                _ => words.push(w.clone()),
+            }
+        }
+        if !words.is_empty() {
+            if !placeholder {
+                words.push(found());
+            }
+            inner.push(Inner::Command(words, None));
+        }
+    }
+    inner
 }
 
 /// `find ROOTS… -exec CMD {} ;`: the commands run, with `{}` standing for the roots searched.

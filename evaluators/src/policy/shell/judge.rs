@@ -1945,6 +1945,41 @@ mod tests {
     }
 
     #[test]
+    fn fd_exec_runs_its_command_on_the_files_fd_finds() {
+        let ws = tempfile::tempdir().expect("workspace");
+        std::fs::write(ws.path().join(".env"), "K=v").unwrap();
+        std::fs::write(ws.path().join("a.rs"), "fn main() {}").unwrap();
+        let sensitive = crate::paths::SensitivePaths::new(&[]).expect("sensitive");
+        let places = crate::paths::Places::new(
+            ws.path(),
+            Some(std::path::Path::new("/home/u")),
+            Some(&sensitive),
+        );
+        let decided = |command: &str| {
+            let script = crate::shell::parse(command).expect("parses");
+            super::super::judge_script(&script, &places).0.stance
+        };
+        // A reader over a walk that can reach `.env`: the same verdict `find -exec` gets.
+        for command in [
+            "fd -H env -x cat",
+            "fd -x cat",
+            "fd . -X cat",
+            "fd -H -X cat {}",
+            "fdfind --hidden --exec-batch head -n 5",
+            "fd -u -x cat {} \\;",
+            "fd -x cat {/}",
+            "fd -x sh -c 'cat {}'",
+            "find . -exec cat {} +",
+        ] {
+            assert_eq!(decided(command), Stance::RequireAsk, "{command}");
+        }
+        // A walk narrowed to files that are no secret stays a plain question.
+        for command in ["fd -e rs -x wc -l", "fd -e rs -X cat"] {
+            assert_eq!(decided(command), Stance::DefaultAsk, "{command}");
+        }
+    }
+
+    #[test]
     fn reads_of_paths_known_only_at_run_time() {
         // The shell's own name of the command's directory, or a secret's literal end.
         for command in [

@@ -53,7 +53,10 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
     if program == "mktemp" && cmd.redirects.is_empty() {
         return mktemp(script, cmd, &args).map(|name| vec![Output::Value(name)]);
     }
-    if !matches!(programs::model(cmd), Model::Modeled(_)) || !cmd.redirects.is_empty() {
+    // `fd`'s walk is judged without what its `-x`/`-X` runs (judged as its own command).
+    let walk = matches!(program, "fd" | "fdfind").then(|| fd_walk(cmd));
+    let walking = walk.as_ref().unwrap_or(cmd);
+    if !matches!(programs::model(walking), Model::Modeled(_)) || !cmd.redirects.is_empty() {
         return Err(format!("(`{program}`) is not proven to only read"));
     }
     let tree = |root: &str, names: Option<&str>| Output::Tree {
@@ -175,6 +178,9 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
             Ok(vec![tree(".", None)])
         }
         "fd" | "fdfind" => {
+            // What `-x`/`-X` runs on the paths is judged as its own command: the paths are
+            // what the rest of the command finds.
+            let args: Vec<&str> = walking.args().iter().filter_map(Word::literal).collect();
             only_options(
                 &args,
                 &[
@@ -198,7 +204,7 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
                 ],
             )?;
             let names = fd_extensions(&args);
-            Ok(walked_roots(cmd)?
+            Ok(walked_roots(walking)?
                 .into_iter()
                 .flat_map(|(root, _, _)| names.iter().map(move |n| tree(&root, n.as_deref())))
                 .collect())
@@ -239,6 +245,33 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
         }
         _ => Err(format!("(`{program}`) is not known to print only paths")),
     }
+}
+
+/// `fd` without the commands its `-x`/`--exec`/`-X`/`--exec-batch` runs (each up to `;` or
+/// the end): the walk that finds the paths they are given.
+fn fd_walk(cmd: &SimpleCommand) -> SimpleCommand {
+    let mut walk = cmd.clone();
+    let mut words = Vec::new();
+    let mut running = false;
+    for (i, w) in cmd.words.iter().enumerate() {
+        let text = w.literal();
+        if i > 0 && !running {
+            running = text.is_some_and(|t| {
+                matches!(t, "-x" | "-X" | "--exec" | "--exec-batch")
+                    || t.starts_with("--exec=")
+                    || t.starts_with("--exec-batch=")
+            });
+            if running {
+                continue;
+            }
+        } else if running {
+            running = text != Some(";");
+            continue;
+        }
+        words.push(w.clone());
+    }
+    walk.words = words;
+    walk
 }
 
 /// The names `fd -e EXT…` narrows what it prints to (`*.EXT`, one per extension; the match

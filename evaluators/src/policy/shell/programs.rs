@@ -492,10 +492,8 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         {
             network(j, cmd, p);
         }
+        // What `-x`/`-X` runs is a command of its own in the script, given what `fd` finds.
         "fd" | "fdfind" if fd_executes(args) => {
-            for inner in fd_commands(cmd) {
-                judge(j, &inner);
-            }
             j.unknown(cmd, "runs a command on every file it finds", Risk::High);
         }
         "bat" | "batcat" if any_starts_with(args, &["--pager"]) => {
@@ -560,47 +558,6 @@ fn fd_executes(args: &[Word]) -> bool {
                 || (t.starts_with('-') && !t.starts_with("--") && t.contains(['x', 'X']))
         })
     })
-}
-
-/// The commands `fd -x CMD…`/`--exec CMD… ;`/`-X`/`--exec-batch` runs, with the found paths
-/// (`{}`, `{/}`, … or appended) as words only known when it runs.
-fn fd_commands(cmd: &SimpleCommand) -> Vec<SimpleCommand> {
-    let args = cmd.args();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while let Some(w) = args.get(i) {
-        i += 1;
-        let starts = w.literal().is_some_and(|t| {
-            matches!(t, "-x" | "-X" | "--exec" | "--exec-batch")
-                || t.starts_with("--exec=")
-                || t.starts_with("--exec-batch=")
-        });
-        if !starts {
-            continue;
-        }
-        let mut words = Vec::new();
-        while let Some(w) = args.get(i) {
-            i += 1;
-            match w.literal() {
-                Some(";") => break,
-                Some(t) if t.contains('{') && t.contains('}') => {
-                    let prefix = t.split('{').next().unwrap_or_default();
-                    words.push(Word::dynamic(w.raw.clone(), prefix));
-                }
-                _ => words.push(w.clone()),
-            }
-        }
-        if !words.is_empty() {
-            out.push(SimpleCommand {
-                words,
-                cwd: cmd.cwd.clone(),
-                elevated: cmd.elevated,
-                extra_args: true,
-                ..SimpleCommand::default()
-            });
-        }
-    }
-    out
 }
 
 /// The command with every word holding `$IFS`/`${IFS}` split where the shell splits it

@@ -64,7 +64,8 @@ impl Lowering<'_> {
                 Inner::Command(mut words, cwd) => {
                     // Words standing for what the wrapper passes (`xargs` input, `find`'s
                     // paths) take their values from its producers.
-                    let producers = if outer.program() == Some("find") {
+                    let walks = matches!(outer.program(), Some("find" | "fd" | "fdfind"));
+                    let producers = if walks {
                         vec![index]
                     } else {
                         last_producers(&self.script.commands, &outer.feeds)
@@ -72,8 +73,7 @@ impl Lowering<'_> {
                     // With no producer (`xargs cat` reading the caller's input) or an input
                     // redirected (`xargs cat < list`, `<<< PATH`, a here-document), the words
                     // are only known when it runs.
-                    let unknown = outer.program() != Some("find")
-                        && (producers.is_empty() || self.stdin_redirected);
+                    let unknown = !walks && (producers.is_empty() || self.stdin_redirected);
                     for w in &mut words {
                         if let Some(d) = &mut w.domain
                             && d.producers.is_empty()
