@@ -1656,6 +1656,12 @@ pub const SOURCED_VARIABLES: &[&str] = &["BASH_ENV", "ENV"];
 /// shell (`bash -i`).
 pub const EXPANDED_VARIABLES: &[&str] = &["PS0", "PS1", "PS2", "PS4"];
 
+/// ssh-keygen's short options that take a value (OpenSSH 9, its `getopt` string), and those
+/// that only print (`-l` fingerprint, `-y` public key, `-F` host lookup, `-B` bubblebabble):
+/// any other use creates or changes the key file `-f` names and its `.pub` companion.
+pub const SSH_KEYGEN_VALUES: &str = "CDEFIMNOPRVYZabfgjmnrstwz";
+/// ssh-keygen's options that only print (see [`SSH_KEYGEN_VALUES`]).
+pub const SSH_KEYGEN_QUERIES: &str = "lyFB";
 /// split's options (GNU coreutils 9, `split --help`): `split [OPTION]… [INPUT [PREFIX]]`
 /// writes files named PREFIX (`x` when not given) followed by a suffix and
 /// `--additional-suffix`; `!x` its value is a command it runs (`--filter`).

@@ -1094,6 +1094,58 @@ pub(super) fn sort(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     }
 }
 
+/// `ssh-keygen` other than a query (`-l`, `-y`, `-F`, `-B`): generating a key (`-t T -f
+/// FILE`), changing its passphrase or comment, hashing or editing a hosts file, writes
+/// the file `-f` names and `FILE.pub` (checked: `ssh-keygen -f K -N ''` creates `K` and
+/// `K.pub`). A word only known when it runs may be that file.
+pub(super) fn ssh_keygen(j: &mut Judge<'_>, cmd: &SimpleCommand) {
+    use crate::programs::table::{SSH_KEYGEN_QUERIES, SSH_KEYGEN_VALUES};
+    let args = cmd.args();
+    let mut files: Vec<Word> = Vec::new();
+    let mut query = false;
+    let mut k = 0;
+    while let Some(w) = args.get(k) {
+        k += 1;
+        let Some(t) = w.literal() else {
+            files.push(w.clone());
+            continue;
+        };
+        if t == "--" {
+            break;
+        }
+        let Some(cluster) = t.strip_prefix('-').filter(|c| !c.is_empty()) else {
+            continue;
+        };
+        for (at, c) in cluster.char_indices() {
+            query |= SSH_KEYGEN_QUERIES.contains(c);
+            if SSH_KEYGEN_VALUES.contains(c) {
+                let attached = &cluster[at + c.len_utf8()..];
+                let value = if attached.is_empty() {
+                    k += 1;
+                    args.get(k - 1).cloned()
+                } else {
+                    Some(Word::literal_text(attached))
+                };
+                if c == 'f'
+                    && let Some(v) = value
+                {
+                    files.push(v);
+                }
+                break;
+            }
+        }
+    }
+    if query {
+        return;
+    }
+    for file in files {
+        j.write(cmd, &file, None);
+        if let Some(t) = file.literal() {
+            j.write(cmd, &Word::literal_text(format!("{t}.pub")), None);
+        }
+    }
+}
+
 /// `split [OPTION]… [INPUT [PREFIX]]` and `csplit [OPTION]… INPUT PATTERN…`: the input is
 /// read and the pieces are written as PREFIX (`-f` for csplit) followed by a suffix of the
 /// program's making: letters or digits, as many as `-a`/`-n` give or as split widens them
@@ -1533,6 +1585,37 @@ mod copier_tests {
         let command = command.replace("HOME", &home.path().display().to_string());
         let script = crate::shell::parse(&command).expect("parses");
         super::super::judge_script(&script, &places).0.stance
+    }
+
+    #[test]
+    fn git_archive_and_ssh_keygen_output_files_are_writes() {
+        // `git archive -o FILE` and a generated key's FILE and FILE.pub are written.
+        for c in [
+            "git archive -o HOME/.bashrc HEAD",
+            "git archive -vo HOME/.bashrc HEAD",
+            "git archive -oHOME/.bashrc HEAD",
+            "git archive -o .claude/settings.json HEAD",
+            "ssh-keygen -t ed25519 -f .claude/settings.json -N ''",
+            "ssh-keygen -f HOME/.bashrc -N '' -q",
+            "ssh-keygen -qf HOME/.bashrc -N ''",
+            "ssh-keygen -N '' -fHOME/.profile",
+            "ssh-keygen -p -f .claude/settings.json -N x -P y",
+        ] {
+            assert_eq!(decided(c), Stance::HardDeny, "{c}");
+        }
+        // A key file only known when it runs may be any file.
+        assert_eq!(
+            decided("ssh-keygen -t ed25519 -f \"$F\" -N ''"),
+            Stance::RequireAsk
+        );
+        // Queries write nothing; other option values are no file.
+        for c in [
+            "ssh-keygen -l -f HOME/.ssh/known_hosts.pub",
+            "ssh-keygen -C HOME/.bashrc -t ed25519 -f src/key -N ''",
+            "git archive --format tar -o out.tar HEAD",
+        ] {
+            assert_ne!(decided(c), Stance::HardDeny, "{c}");
+        }
     }
 
     #[test]

@@ -124,6 +124,21 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             Some(t) if t.starts_with("--output=") => {
                 j.write(cmd, &Word::literal_text(&t["--output=".len()..]), None);
             }
+            // `git archive -o FILE` (`-oFILE`, `-vo FILE`) writes FILE as `--output` does.
+            Some(t)
+                if name == "archive"
+                    && !t.starts_with("--")
+                    && let Some(at) = t.strip_prefix('-').and_then(|c| c.find('o')) =>
+            {
+                let attached = &t[at + 2..];
+                if attached.is_empty() {
+                    if let Some(file) = rest.get(k + 1) {
+                        j.write(cmd, file, None);
+                    }
+                } else {
+                    j.write(cmd, &Word::literal_text(attached), None);
+                }
+            }
             Some(t) if runs_configured_program(t) => {
                 return j.unknown(cmd, "runs a program of git's configuration", Risk::High);
             }

@@ -470,6 +470,7 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         "sed" => files::sed(j, cmd),
         "awk" | "gawk" | "mawk" | "nawk" => files::awk(j, cmd),
         "sort" => files::sort(j, cmd),
+        "ssh-keygen" => files::ssh_keygen(j, cmd),
         p @ ("split" | "csplit") => files::split(j, cmd, p),
         "tar" | "gtar" | "bsdtar" => files::tar(j, cmd),
         "patch" => files::patch(j, cmd),
