@@ -720,14 +720,9 @@ fn subcommand_operands(
                 operands
             };
             e.trees.extend(roots.into_iter().map(|root| super::Tree {
-                root,
-                hidden: true,
-                follow: false,
                 // Without `--untracked` or `--no-index`, only tracked files are searched.
                 tracked: !hidden,
-                names: Vec::new(),
-                excludes: Vec::new(),
-                ignores: false,
+                ..super::Tree::whole(root, false)
             }));
             Ok(())
         }

@@ -53,6 +53,22 @@ pub struct Tree {
     pub ignores: bool,
 }
 
+impl Tree {
+    /// Every file of the tree at `root`, hidden ones included, none left out by name or
+    /// ignore file; the files its symlinks lead to too when `follow`.
+    pub fn whole(root: Word, follow: bool) -> Self {
+        Self {
+            root,
+            hidden: true,
+            follow,
+            tracked: false,
+            names: Vec::new(),
+            excludes: Vec::new(),
+            ignores: false,
+        }
+    }
+}
+
 /// What one modeled command does to files.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Effects {

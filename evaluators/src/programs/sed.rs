@@ -73,14 +73,7 @@ pub(crate) fn commands(args: &[Word]) -> Vec<Option<String>> {
     }
     let texts: Vec<&str> = scripts.iter().filter_map(Word::literal).collect();
     let script = texts.join("\n");
-    let mut p = Parser {
-        s: script.as_bytes(),
-        i: 0,
-        reads: Vec::new(),
-        depth: 0,
-        writes: Some(Vec::new()),
-        runs: Some(Vec::new()),
-    };
+    let mut p = Parser::new(&script, true, true);
     match p.script() {
         Ok(()) => p.runs.unwrap_or_default(),
         // Unreadable: what it runs (if anything) is unknown, unless no `e` can be in it.
@@ -91,14 +84,7 @@ pub(crate) fn commands(args: &[Word]) -> Vec<Option<String>> {
 
 /// The files a script reads (`r`, `R`), or why it is not harmless.
 pub(super) fn parse(script: &str) -> Result<Vec<String>> {
-    let mut p = Parser {
-        s: script.as_bytes(),
-        i: 0,
-        reads: Vec::new(),
-        depth: 0,
-        writes: None,
-        runs: None,
-    };
+    let mut p = Parser::new(script, false, false);
     p.script()?;
     Ok(p.reads)
 }
@@ -106,14 +92,7 @@ pub(super) fn parse(script: &str) -> Result<Vec<String>> {
 /// The files a script writes (`w FILE`, `W FILE`, the `w FILE` flag of `s`), for a policy
 /// that judges each of them; `Err` when the script runs commands or cannot be read.
 pub(crate) fn written(script: &str) -> Result<Vec<String>> {
-    let mut p = Parser {
-        s: script.as_bytes(),
-        i: 0,
-        reads: Vec::new(),
-        depth: 0,
-        writes: Some(Vec::new()),
-        runs: None,
-    };
+    let mut p = Parser::new(script, true, false);
     p.script()?;
     Ok(p.writes.unwrap_or_default())
 }
@@ -127,6 +106,21 @@ struct Parser<'a> {
     writes: Option<Vec<String>>,
     /// The commands run, when running is accepted (see [`commands`]).
     runs: Option<Vec<Option<String>>>,
+}
+
+impl<'a> Parser<'a> {
+    /// A parser at the start of `script`, collecting the files written when `writes` and the
+    /// commands run when `runs` accepts them (otherwise either makes the script not harmless).
+    fn new(script: &'a str, writes: bool, runs: bool) -> Self {
+        Self {
+            s: script.as_bytes(),
+            i: 0,
+            reads: Vec::new(),
+            depth: 0,
+            writes: writes.then(Vec::new),
+            runs: runs.then(Vec::new),
+        }
+    }
 }
 
 impl Parser<'_> {

@@ -1208,18 +1208,7 @@ fn serves(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
         );
     }
     let before = j.findings.len();
-    j.tree(
-        cmd,
-        &Tree {
-            root: root.clone(),
-            hidden: true,
-            follow: true,
-            tracked: false,
-            names: Vec::new(),
-            excludes: Vec::new(),
-            ignores: false,
-        },
-    );
+    j.tree(cmd, &Tree::whole(root.clone(), true));
     let proven = j.findings[before..]
         .iter()
         .all(|f| matches!(f.stance, Stance::HardDeny | Stance::RequireAsk));

@@ -199,16 +199,7 @@ pub(super) fn writer(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
 /// every file of each, hidden ones included, and every file its links lead to, is read.
 fn followed_trees(j: &mut Judge<'_>, cmd: &SimpleCommand, roots: &[&Word]) {
     for root in roots {
-        let tree = crate::programs::Tree {
-            root: (*root).clone(),
-            hidden: true,
-            follow: true,
-            tracked: false,
-            names: Vec::new(),
-            excludes: Vec::new(),
-            ignores: false,
-        };
-        j.tree(cmd, &tree);
+        j.tree(cmd, &crate::programs::Tree::whole((*root).clone(), true));
     }
 }
 
@@ -1396,18 +1387,7 @@ pub(super) fn tar(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                 (Some(_), _) => (*w).clone(),
                 (None, _) => dir.clone().unwrap_or_else(|| (*w).clone()),
             };
-            j.tree(
-                cmd,
-                &crate::programs::Tree {
-                    root,
-                    hidden: true,
-                    follow,
-                    tracked: false,
-                    names: Vec::new(),
-                    excludes: Vec::new(),
-                    ignores: false,
-                },
-            );
+            j.tree(cmd, &crate::programs::Tree::whole(root, follow));
         }
     }
     if !extracting {

@@ -839,15 +839,10 @@ impl Judge<'_> {
         // zsh (the shell an agent may run) reads `**/` as every directory below, and `***/`
         // as every directory below through symlinks: the files of that whole tree are read.
         if text.contains("**") && word.domain.is_none() {
-            let tree = crate::programs::Tree {
-                root: Word::literal_text(glob_base(text).into_owned()),
-                hidden: true,
-                follow: text.contains("***"),
-                tracked: false,
-                names: Vec::new(),
-                excludes: Vec::new(),
-                ignores: false,
-            };
+            let tree = crate::programs::Tree::whole(
+                Word::literal_text(glob_base(text).into_owned()),
+                text.contains("***"),
+            );
             self.tree(cmd, &tree);
         }
         if text.contains(['*', '?', '[', '{']) {
