@@ -399,13 +399,38 @@ fn fixture_workspace() -> tempfile::TempDir {
         .stderr(std::process::Stdio::null())
         .status();
     if matches!(git, Ok(s) if s.success()) {
-        // Track what `.gitignore` lets through, as a real project would.
-        let _ = std::process::Command::new("git")
-            .args(["add", "-A"])
-            .current_dir(root)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status();
+        let git = |args: &[&str]| {
+            let _ = std::process::Command::new("git")
+                .args(["-c", "user.name=dev", "-c", "user.email=dev@example.com"])
+                .args([
+                    "-c",
+                    "commit.gpgsign=false",
+                    "-c",
+                    "core.hooksPath=/dev/null",
+                ])
+                .args(args)
+                .current_dir(root)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status();
+        };
+        // A history as a real project has: on the current branch, a commit that added a
+        // private key and one that removed it (what a diff of an older commit prints); a
+        // branch `old` whose commit added another (what a diff against it prints); then the
+        // work tree's files tracked as `.gitignore` lets them through.
+        git(&["commit", "-q", "--allow-empty", "-m", "start"]);
+        put(root, "deploy/id_ed25519", PEM_KEY);
+        git(&["add", "-f", "deploy/id_ed25519"]);
+        git(&["commit", "-q", "-m", "deploy key"]);
+        git(&["rm", "-q", "deploy/id_ed25519"]);
+        git(&["commit", "-q", "-m", "remove the deploy key"]);
+        git(&["checkout", "-q", "-b", "old"]);
+        put(root, "deploy/old.key", PEM_KEY);
+        git(&["add", "-f", "deploy/old.key"]);
+        git(&["commit", "-q", "-m", "old deploy key"]);
+        git(&["checkout", "-q", "-"]);
+        let _ = std::fs::remove_dir_all(root.join("deploy"));
+        git(&["add", "-A"]);
     } else {
         std::fs::create_dir_all(root.join(".git")).expect(".git");
     }

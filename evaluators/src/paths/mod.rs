@@ -32,6 +32,36 @@ const SYSTEM: &[&str] = &[
     "/private/etc",
 ];
 
+/// Files of the operating system that describe it and hold nothing of anyone's (its release,
+/// its host name and time zone, the kernel's version, the processors, memory and load): read,
+/// they print what `uname`, `nproc` or `uptime` print. Compared with a path as resolved
+/// (`/etc/os-release` is a link to `/usr/lib/os-release`); no user can write them.
+const PUBLIC_SYSTEM_FILES: &[&str] = &[
+    "/etc/os-release",
+    "/usr/lib/os-release",
+    "/etc/lsb-release",
+    "/etc/debian_version",
+    "/etc/alpine-release",
+    "/etc/redhat-release",
+    "/etc/fedora-release",
+    "/etc/system-release",
+    "/etc/issue",
+    "/etc/hostname",
+    "/etc/timezone",
+    "/etc/shells",
+    "/proc/cpuinfo",
+    "/proc/meminfo",
+    "/proc/loadavg",
+    "/proc/uptime",
+    "/proc/version",
+];
+
+/// Whether the resolved path `path` is a file describing the operating system that anyone
+/// may read ([`PUBLIC_SYSTEM_FILES`]).
+pub(crate) fn public_system_file(path: &Path) -> bool {
+    PUBLIC_SYSTEM_FILES.iter().any(|f| path == Path::new(f))
+}
+
 /// Devices that are safe to read and write.
 const HARMLESS_DEVICES: &[&str] = &[
     "/dev/null",

@@ -334,7 +334,8 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     if sub == "config" && matches!(operands.first().and_then(Word::literal), Some("list")) {
         action_lists = true;
     }
-    history.check(sub, patch, &operands)?;
+    e.paths_not_revisions
+        .extend(history.check(sub, patch, &operands)?);
     if !no_index {
         let revisions: Vec<&Word> = revisions_at.iter().map(|&i| &operands[i]).collect();
         e.paths_not_revisions
@@ -373,11 +374,9 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
 /// string (`-S`, `-G`) with its diffs is how a secret removed since is found again; so are
 /// diffs of refs beyond the current branch (`--all`, stashes, reflogs) and `git show` of an
 /// older commit, or of one named by its message (`:/fix`), a reflog entry (`HEAD@{2}`) or the
-/// stash. Diffs of the current branch (`git log -p`, `git show HEAD`, `git diff HEAD~1`) stay
-/// allowed when the repository tracks no secret: a secret committed and removed on the
-/// current branch can still be printed by them, a tradeoff kept for everyday use. Telling it
-/// apart would mean walking every commit's tree for a secret's name on each call (reading
-/// packed objects), which neither the index nor a bounded read of `.git` can answer.
+/// stash. Diffs of other commits (`git show v1.2`, `git diff main...topic`) name words the
+/// policy must find to be paths or commits the repository's refs reach; the names every
+/// such commit holds are then checked for secrets (`git rev-list --objects`, bounded).
 #[derive(Default)]
 struct HistoryReach {
     /// `-S`, `-G`: a search of history contents.
@@ -493,25 +492,20 @@ impl HistoryReach {
             if sub == "range-diff" && words.len() == 3 && i == 0 {
                 continue;
             }
-            let ok = if let Some((a, b)) = t.split_once("...") {
+            let within = if let Some((a, b)) = t.split_once("...") {
                 head(b) && (!log_like || head(a))
             } else if let Some((a, b)) = t.split_once("..") {
                 head(b) && (log_like || head(a))
             } else if let Some(excluded) = t.strip_prefix('^') {
                 // `^A` excludes: of a log it only narrows; of a diff it is a range's start.
                 log_like || head(excluded)
-            } else if head_chain(t) {
-                true
-            } else if sub != "range-diff" {
-                paths.push((*w).clone());
-                true
             } else {
-                false
+                head_chain(t)
             };
-            if !ok {
-                return Err(format!(
-                    "`git {sub} {t}` prints diffs of commits beyond the current branch's history, which may hold a secret it never had"
-                ));
+            // Anything else must be a path, or commits the refs reach: the history's check
+            // covers those.
+            if !within {
+                paths.push((*w).clone());
             }
         }
         Ok(paths)
@@ -535,7 +529,10 @@ impl HistoryReach {
         }
     }
 
-    fn check(&self, sub: &str, patch: bool, operands: &[Word]) -> Result<()> {
+    /// Why the contents `git sub` prints may hold a secret no check reaches, or the words
+    /// it reads as commits beyond HEAD's chain that must be paths or commits the
+    /// repository's refs reach (see [`super::Effects::paths_not_revisions`]).
+    fn check(&self, sub: &str, patch: bool, operands: &[Word]) -> Result<Vec<Word>> {
         // `:/message` names the youngest commit of any ref whose message matches, `REF@{N}` a
         // reflog entry, `REV^{/message}` a commit by its message, `stash` the stash: each
         // reaches beyond the current branch, so its contents may hold a secret removed since.
@@ -561,25 +558,22 @@ impl HistoryReach {
                 w.raw
             ));
         }
-        // `REV:path` prints a file of REV's tree, with or without a patch.
-        if sub == "show"
-            && let Some(w) = operands.iter().find(|w| {
-                w.literal()
-                    .is_some_and(|t| t.contains(':') && !t.starts_with(":/") && !head_blob(t))
-            })
-        {
-            return Err(format!(
-                "`git show {}` prints a file of a commit beyond the current branch's history, which may hold a secret it never had",
-                w.raw
-            ));
-        }
+        // What `git show` names beyond HEAD's chain (another commit, whose diff it prints, or
+        // `REV:path`, a file of REV's tree, with or without a patch) must be a commit the
+        // refs reach: the history's check covers those.
+        let beyond_head = |w: &&Word| w.literal().is_none_or(|t| !head_chain(t) && !head_blob(t));
+        let shown: Vec<Word> = if sub == "show" {
+            operands.iter().filter(beyond_head).cloned().collect()
+        } else {
+            Vec::new()
+        };
         let shows_diffs = match sub {
             "log" | "whatchanged" => patch,
             "show" => patch || !self.no_patch,
-            _ => return Ok(()),
+            _ => return Ok(Vec::new()),
         };
         if !shows_diffs {
-            return Ok(());
+            return Ok(shown);
         }
         if self.pickaxe {
             return Err(format!(
@@ -591,17 +585,7 @@ impl HistoryReach {
                 "`git {sub}` prints diffs of refs beyond the current branch (stashes, reflogs, other branches)"
             ));
         }
-        if sub == "show"
-            && let Some(w) = operands
-                .iter()
-                .find(|w| w.literal().is_none_or(|t| t != "HEAD" && !t.contains(':')))
-        {
-            return Err(format!(
-                "`git show {}` prints the diff of a commit other than HEAD, which may hold a secret removed since",
-                w.raw
-            ));
-        }
-        Ok(())
+        Ok(shown)
     }
 }
 

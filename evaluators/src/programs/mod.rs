@@ -96,7 +96,9 @@ pub struct Effects {
     /// -p`, `git cat-file -p`): then the repository must track no secret.
     pub history: bool,
     /// Words that must name existing paths in the workspace, else the program reads them as
-    /// revisions whose files may hold a secret removed since (`git grep PATTERN REV`).
+    /// revisions (`git grep PATTERN REV`, `git show v1.2`, `git diff main...topic`): each
+    /// must then name commits the repository's refs reach, whose files the history's check
+    /// covers; any other revision's files may hold a secret no check saw.
     pub paths_not_revisions: Vec<Word>,
     /// Whether the paths it looks at ([`Effects::meta`]) are walked through symlinks (`find
     /// -L`, `du -L`, `tree -l`, `fd -L`): then no link below them may leave the workspace, or
@@ -2578,9 +2580,31 @@ mod tests {
         modeled("git show HEAD~1:src/main.rs");
         modeled("git cat-file -p HEAD:src/main.rs");
         modeled("git cat-file -p :src/main.rs");
-        // A file of another branch, tag, stash or earlier checkout.
-        unmodeled("git show other:src/config.js");
-        unmodeled("git show -s other:src/config.js");
+        // A file of another branch or tag, another commit's diff: the policy must find each
+        // revision to be a commit the refs reach (whose files the history's check covers).
+        let to_verify = |text: &str| -> Vec<String> {
+            modeled(text)
+                .paths_not_revisions
+                .iter()
+                .map(|w| w.raw.clone())
+                .collect()
+        };
+        assert_eq!(
+            to_verify("git show other:src/config.js"),
+            ["other:src/config.js"]
+        );
+        assert_eq!(
+            to_verify("git show -s other:src/config.js"),
+            ["other:src/config.js"]
+        );
+        assert_eq!(to_verify("git show HEAD~1"), Vec::<String>::new());
+        assert_eq!(to_verify("git show abc1234"), ["abc1234"]);
+        assert_eq!(to_verify("git show v1.2 HEAD"), ["v1.2"]);
+        assert_eq!(to_verify("git diff main...topic"), ["main...topic"]);
+        assert_eq!(to_verify("git diff HEAD~2..HEAD"), Vec::<String>::new());
+        assert_eq!(to_verify("git log -p main..topic"), ["main..topic"]);
+        assert_eq!(to_verify("git grep -n x v1.2"), ["v1.2"]);
+        // A stash, an earlier checkout, a commit named by its message: no ref reaches it.
         unmodeled("git cat-file -p other:src/config.js");
         unmodeled("git cat-file blob other:src/config.js");
         unmodeled("git cat-file -p stash@{0}:x");
@@ -2602,8 +2626,8 @@ mod tests {
         unmodeled("git log -p --bisect");
         unmodeled("git log -p --merge");
         modeled("git log --oneline --not ^other");
-        unmodeled("git show HEAD~1");
-        unmodeled("git show abc1234");
+        unmodeled("git show stash@{0}");
+        unmodeled("git show :/fix");
         unmodeled("git remote get-url origin");
         unmodeled("git help log");
         unmodeled("git grep -e BEGIN HEAD~1 -- src");

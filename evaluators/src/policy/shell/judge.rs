@@ -203,7 +203,12 @@ impl Judge<'_> {
                 .literal()
                 .map(|t| self.places.locate(t, &cmd.cwd))
                 .filter(|l| l.place == Place::Inside && l.path.exists());
-            if located.is_none() {
+            // Commits the refs reach: what they hold is checked with the history.
+            let reached = || {
+                w.literal()
+                    .is_some_and(|t| super::git::blobs::reached_by_refs(self.places.root(), t))
+            };
+            if located.is_none() && !reached() {
                 let why = format!(
                     "reads `{}` as a revision, whose files may hold a secret removed since",
                     w.raw
@@ -906,6 +911,7 @@ impl Judge<'_> {
                     Risk::Medium,
                 ),
                 Place::Outside if is_public_key(&l.path) => {}
+                Place::Outside | Place::System if crate::paths::public_system_file(&l.path) => {}
                 Place::Outside | Place::System | Place::Device => {
                     let reason = format!("{} reads `{shown}`, outside the workspace.", quote(cmd));
                     self.add(
@@ -1937,6 +1943,31 @@ mod tests {
         );
         let script = crate::shell::parse(command).expect("parses");
         super::super::judge_script(&script, &places).0.stance
+    }
+
+    #[test]
+    fn files_describing_the_system_are_read_as_uname_prints_it() {
+        for command in [
+            "cat /etc/os-release",
+            "grep PRETTY_NAME /etc/os-release",
+            "grep -c processor /proc/cpuinfo",
+            "head -3 /proc/meminfo",
+            "cat /proc/loadavg /proc/uptime /proc/version",
+        ] {
+            if std::path::Path::new("/proc/cpuinfo").exists() {
+                assert_eq!(decided(command), Stance::PolicyAllow, "{command}");
+            }
+        }
+        // Anything else of the system, and another process's files, are not.
+        for command in [
+            "cat /etc/passwd",
+            "cat /proc/1/cmdline",
+            "cat /proc/self/environ",
+            "cat /etc/os-release /etc/shadow",
+            "cat /etc/../etc/ssh/ssh_host_rsa_key",
+        ] {
+            assert_ne!(decided(command), Stance::PolicyAllow, "{command}");
+        }
     }
 
     #[test]

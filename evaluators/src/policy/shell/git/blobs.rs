@@ -159,12 +159,15 @@ const OTHER_REFS: &[&str] = &[
 /// `git diff` and `git diff-index` given no revision, no option walking other refs and no
 /// word only known when it runs; any commit otherwise.
 fn reach(root: &std::path::Path, sub: &str, rest: &[Word]) -> Reach {
-    if !matches!(sub, "log" | "whatchanged" | "show" | "diff" | "diff-index") {
+    if !matches!(
+        sub,
+        "log" | "whatchanged" | "show" | "diff" | "diff-index" | "range-diff"
+    ) {
         return Reach::All;
     }
     let git_dir = root.join(".git");
     let mut words = rest.iter();
-    for w in words.by_ref() {
+    while let Some(w) = words.next() {
         let Some(t) = w.literal() else {
             return Reach::All;
         };
@@ -174,14 +177,86 @@ fn reach(root: &std::path::Path, sub: &str, rest: &[Word]) -> Reach {
         let walks = OTHER_REFS
             .iter()
             .any(|o| t == *o || t.starts_with(&format!("{o}=")));
-        // Any operand but a path of the workspace no ref is named after is a revision.
+        if walks || t == "-" {
+            return Reach::All;
+        }
+        // The value of an option given as the next word is no revision.
+        if SEPARATE_VALUES.contains(&t) {
+            words.next();
+            continue;
+        }
+        // Any operand but a path of the workspace no ref is named after is a revision: one
+        // of HEAD's own history keeps the reach HEAD's.
         let path = root.join(t).exists() && revision(&git_dir, t) == Revision::None;
-        let revision = !(t.starts_with('-') || path);
-        if walks || revision || t == "-" {
+        if !(t.starts_with('-') || path || within_head(&git_dir, t)) {
             return Reach::All;
         }
     }
     Reach::Head
+}
+
+/// Options of `git log` and its kin whose value may be the next word (`-n 5`, `-L 1,9:f`).
+const SEPARATE_VALUES: &[&str] = &[
+    "-n",
+    "-L",
+    "--max-count",
+    "--skip",
+    "--since",
+    "--until",
+    "--after",
+    "--before",
+    "--author",
+    "--committer",
+    "--grep",
+];
+
+/// The revision each side of the revision word `t` starts from (`v1.2~3` → `v1.2`;
+/// `main...topic` → `main`, `topic`; an omitted side is `""`, HEAD), with `~N`/`^N` steps to
+/// its ancestors and `^!`, `^@`, `^-N` ends read off; `None` when what follows a base is no
+/// such steps (`v1.2^{tree}`, `main~x`). No ref's name holds `~` or `^`.
+fn revision_bases(t: &str) -> Option<Vec<&str>> {
+    let sides: Vec<&str> = match t.split_once("...").or_else(|| t.split_once("..")) {
+        Some((a, b)) => vec![a, b],
+        None => vec![t],
+    };
+    let mut bases = Vec::with_capacity(sides.len());
+    for side in sides {
+        let side = side.strip_prefix('^').unwrap_or(side);
+        let (base, mut steps) = side.split_at(side.find(['~', '^']).unwrap_or(side.len()));
+        for end in ["^!", "^@"] {
+            steps = steps.strip_suffix(end).unwrap_or(steps);
+        }
+        if let Some(at) = steps.rfind("^-")
+            && steps[at + 2..].bytes().all(|b| b.is_ascii_digit())
+        {
+            steps = &steps[..at];
+        }
+        let well_formed = steps
+            .split(['~', '^'])
+            .skip(1)
+            .all(|n| n.bytes().all(|b| b.is_ascii_digit()));
+        if !well_formed {
+            return None;
+        }
+        bases.push(base);
+    }
+    Some(bases)
+}
+
+/// Whether every side of the revision word `t` is HEAD's history: HEAD (or `@`, or an
+/// omitted side), or a ref naming the very commit HEAD names, and their ancestors.
+fn within_head(git_dir: &std::path::Path, t: &str) -> bool {
+    let Some(bases) = revision_bases(t) else {
+        return false;
+    };
+    let head = || match revision(git_dir, "HEAD") {
+        Revision::Object(id) => Some(id),
+        _ => None,
+    };
+    bases.iter().all(|base| {
+        matches!(*base, "" | "HEAD" | "@")
+            || matches!(revision(git_dir, base), Revision::Object(id) if Some(&id) == head().as_ref())
+    })
 }
 
 /// Which files a command printing contents from the objects may print.
@@ -361,25 +436,50 @@ const HISTORY_TIME: std::time::Duration = std::time::Duration::from_secs(3);
 /// holds in a commit `reach` covers (HEAD's history, or every commit a ref, a reflog entry or
 /// HEAD holds, stashes among them), as `git rev-list --objects` names them. `Err` says why it cannot tell: git
 /// failed, or the history is larger or slower to list than the limits.
-///
-/// git runs with none of the caller's `GIT_*` variables, fetches no missing object from a
-/// promisor remote (`GIT_NO_LAZY_FETCH`), and lists objects with plumbing that reads no
-/// configuration naming programs.
 fn history_names(
     root: &std::path::Path,
     reach: Reach,
 ) -> Result<std::collections::BTreeSet<String>, String> {
+    let walked = match reach {
+        // An unborn HEAD has no history.
+        Reach::Head => &["--objects", "--ignore-missing", "HEAD"][..],
+        Reach::All => &["--objects", "--all", "--reflog"][..],
+    };
+    let mut names = std::collections::BTreeSet::new();
+    rev_list(root, walked, |line| {
+        // `ID PATH`; a line that is not (a name holding a newline) is a name as a whole.
+        let name = match line.split_once(' ') {
+            Some((id, name)) if id.bytes().all(|b| b.is_ascii_hexdigit()) => name,
+            None if line.bytes().all(|b| b.is_ascii_hexdigit()) => "",
+            _ => line,
+        };
+        if !name.is_empty() {
+            names.insert(name.to_owned());
+        }
+        names.len() <= MAX_HISTORY_NAMES
+    })?;
+    Ok(names)
+}
+
+/// Runs `git rev-list ARGS` in `root`, giving `each` every line of its output until it says
+/// stop (`false`: too much to check). `Err` says why the history cannot be told: git failed,
+/// or it listed more than [`MAX_HISTORY_OBJECTS`] lines, or took longer than
+/// [`HISTORY_TIME`], or `each` stopped it.
+///
+/// git runs with none of the caller's `GIT_*` variables, fetches no missing object from a
+/// promisor remote (`GIT_NO_LAZY_FETCH`), and lists objects with plumbing that reads no
+/// configuration naming programs.
+fn rev_list(
+    root: &std::path::Path,
+    args: &[&str],
+    mut each: impl FnMut(&str) -> bool,
+) -> Result<(), String> {
     use std::io::BufRead;
     let unreadable = || "the repository's history cannot be read".to_owned();
     let large = || "the repository's history is larger than can be checked".to_owned();
     let mut git = std::process::Command::new("git");
-    git.args(["--no-pager", "-c", "core.fsmonitor=false"])
-        .args(["rev-list", "--objects"])
-        .args(match reach {
-            // An unborn HEAD has no history.
-            Reach::Head => &["--ignore-missing", "HEAD"][..],
-            Reach::All => &["--all", "--reflog"][..],
-        })
+    git.args(["--no-pager", "-c", "core.fsmonitor=false", "rev-list"])
+        .args(args)
         .current_dir(root)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
@@ -413,24 +513,13 @@ fn history_names(
             let _ = c.kill();
         }
     };
-    let mut names = std::collections::BTreeSet::new();
     let mut over = false;
     for (n, line) in std::io::BufReader::new(stdout).split(b'\n').enumerate() {
         let Ok(line) = line else { break };
-        if n >= MAX_HISTORY_OBJECTS || names.len() > MAX_HISTORY_NAMES {
+        if n >= MAX_HISTORY_OBJECTS || !each(&String::from_utf8_lossy(&line)) {
             over = true;
             kill();
             break;
-        }
-        let line = String::from_utf8_lossy(&line);
-        // `ID PATH`; a line that is not (a name holding a newline) is a name as a whole.
-        let name = match line.split_once(' ') {
-            Some((id, name)) if id.bytes().all(|b| b.is_ascii_hexdigit()) => name,
-            None if line.bytes().all(|b| b.is_ascii_hexdigit()) => "",
-            _ => &line,
-        };
-        if !name.is_empty() {
-            names.insert(name.to_owned());
         }
     }
     drop(done);
@@ -440,9 +529,58 @@ fn history_names(
         return Err(large());
     }
     match status {
-        Ok(s) if s.success() => Ok(names),
+        Ok(s) if s.success() => Ok(()),
         _ => Err(unreadable()),
     }
+}
+
+/// Whether the revision word `t` (`v1.2`, `main~2`, `main...topic`, `^origin/main`,
+/// `3f2a1bc`, `topic:src/lib.rs`) names only commits the refs of the repository at `root` reach: each side of a
+/// range is HEAD or a branch, tag or remote-tracking ref, followed by `~N`/`^N` steps, or a
+/// commit id (whole or abbreviated) that `git rev-list --all --reflog` lists. What
+/// `git rev-list --objects --all --reflog` names is what the history's check reads, so such
+/// a commit's files are checked for secrets. A pseudo-ref (`FETCH_HEAD`, `ORIG_HEAD`) may
+/// name a commit no ref holds: not reached.
+pub(in crate::policy::shell) fn reached_by_refs(root: &std::path::Path, t: &str) -> bool {
+    let git_dir = root.join(".git");
+    // `REV:path`: a file of REV's tree.
+    let t = match t.split_once(':') {
+        Some((rev, _)) if !rev.is_empty() => rev,
+        Some(_) => return false,
+        None => t,
+    };
+    let Some(bases) = revision_bases(t) else {
+        return false;
+    };
+    let mut ids = Vec::new();
+    for base in bases {
+        let hex = base.len() >= 4 && base.bytes().all(|b| b.is_ascii_hexdigit());
+        if base.is_empty() || matches!(base, "HEAD" | "@") {
+            continue;
+        }
+        if hex {
+            ids.push(base.to_ascii_lowercase());
+            continue;
+        }
+        let pseudo = base.bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
+        if pseudo || !matches!(revision(&git_dir, base), Revision::Object(_)) {
+            return false;
+        }
+    }
+    if ids.is_empty() {
+        return true;
+    }
+    // Each id must be the start of exactly one listed commit (git refuses an ambiguous one).
+    let mut found = vec![0usize; ids.len()];
+    let listed = rev_list(root, &["--all", "--reflog"], |commit| {
+        for (id, n) in ids.iter().zip(found.iter_mut()) {
+            if commit.starts_with(id.as_str()) {
+                *n += 1;
+            }
+        }
+        true
+    });
+    listed.is_ok() && found.iter().all(|n| *n == 1)
 }
 
 /// Whether the pathspec `spec` may cover the tracked path `path`: magic (`:(glob)`), globs
@@ -1235,7 +1373,11 @@ mod tests {
             ("git log -p main..side", true),
             ("git log -p -g", true),
             ("git show side~1", true),
+            ("git show side", true),
+            ("git show side:.env", true),
             ("git diff side~3", true),
+            ("git diff main...side", true),
+            ("git grep KEY side", true),
             ("git log -p \"$REV\"", true),
             ("git symbolic-ref HEAD refs/heads/side && git log -p", true),
             ("git reset -q --soft side && git show", true),
@@ -1244,6 +1386,8 @@ mod tests {
             ("git show", false),
             ("git diff --cached", false),
             ("git log -p src", false),
+            // Another file of a commit the refs reach.
+            ("git show side~2:src/main.rs", false),
         ] {
             let (stopped, why) = stops(ws.path(), command).await;
             if stopped != stop {
@@ -1391,6 +1535,79 @@ mod tests {
             .await;
             if s != Stance::PolicyAllow {
                 wrong.push(format!("{command}: {s:?} ({why})"));
+            }
+        }
+        assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    }
+
+    #[tokio::test]
+    async fn commits_the_refs_reach_are_proven_when_no_history_holds_a_secret() {
+        use warrant_core::evaluator::Stance;
+        let Some(ws) = tempfile::tempdir().ok() else {
+            return;
+        };
+        let git = |args: &[&str]| git_in(ws.path(), args);
+        if !git(&["init", "-q", "-b", "main"]) {
+            return;
+        }
+        std::fs::create_dir(ws.path().join("src")).unwrap();
+        std::fs::write(ws.path().join("src/main.rs"), "fn main() {}\n").unwrap();
+        assert!(git(&["add", "."]) && git(&["commit", "-qm", "one"]));
+        assert!(git(&["tag", "v0.1.0"]) && git(&["branch", "topic"]));
+        std::fs::write(ws.path().join("src/main.rs"), "fn main() { 1; }\n").unwrap();
+        assert!(git(&["commit", "-qam", "two"]));
+        let id = |rev: &str| {
+            let out = std::process::Command::new("git")
+                .args(["rev-parse", rev])
+                .current_dir(ws.path())
+                .output()
+                .unwrap();
+            String::from_utf8(out.stdout).unwrap().trim().to_owned()
+        };
+        let (first, second) = (id("HEAD~1"), id("HEAD"));
+        // A commit no ref reaches (only `FETCH_HEAD` names it).
+        std::fs::write(ws.path().join("src/main.rs"), "fn main() { 2; }\n").unwrap();
+        assert!(git(&["commit", "-qam", "three"]));
+        let loose = id("HEAD");
+        assert!(git(&["reset", "-q", "--hard", "HEAD~1"]));
+        assert!(git(&["reflog", "expire", "--expire=all", "--all"]));
+        std::fs::write(ws.path().join(".git/FETCH_HEAD"), format!("{loose}\n")).unwrap();
+        let mut wrong = Vec::new();
+        let proven = [
+            "git show HEAD~1".to_owned(),
+            "git show v0.1.0".to_owned(),
+            "git show topic".to_owned(),
+            "git show topic:src/main.rs".to_owned(),
+            "git diff v0.1.0..main".to_owned(),
+            "git diff main...topic".to_owned(),
+            "git diff topic main".to_owned(),
+            "git log -p topic..main".to_owned(),
+            "git grep -n main v0.1.0".to_owned(),
+            "git grep -n main HEAD".to_owned(),
+            format!("git show {}", &first[..7]),
+            format!("git show {second}"),
+            format!("git diff {}~0 {}", &first[..10], &second[..7]),
+        ];
+        let asked = [
+            "git show FETCH_HEAD".to_owned(),
+            "git show FETCH_HEAD:src/main.rs".to_owned(),
+            "git show nosuchref".to_owned(),
+            "git show main~x".to_owned(),
+            format!("git show {loose}"),
+            format!("git show {}", &loose[..8]),
+            "git show \"$REV\"".to_owned(),
+        ];
+        for (commands, allowed) in [(&proven[..], true), (&asked[..], false)] {
+            for command in commands {
+                let (s, why) = stance(
+                    ws.path(),
+                    warrant_core::call::PermissionMode::Default,
+                    command,
+                )
+                .await;
+                if (s == Stance::PolicyAllow) != allowed {
+                    wrong.push(format!("{command}: {s:?} ({why})"));
+                }
             }
         }
         assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
