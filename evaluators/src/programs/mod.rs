@@ -262,6 +262,24 @@ fn effects(cmd: &SimpleCommand) -> Result<Effects> {
         .get(program)
         .ok_or_else(|| format!("the policy does not know what `{program}` does"))?;
     let args = cmd.args();
+    // `--help` or `--version` alone: a GNU program that reads files, filters text, searches
+    // or tells about the system prints its usage or version and exits before it reads or
+    // runs anything (checked with strace: `find`, `tar`, `sed`, `awk`, `split`, `sort`,
+    // `xargs`, `jq`, `rg`, `tree`, `dd`). Network clients resolve names first.
+    let usage = matches!(args, [w] if matches!(w.literal(), Some("--help" | "--version")));
+    if usage
+        && entry.program.syntax == Syntax::Gnu
+        && matches!(
+            entry.program.family,
+            table::Family::FileReader
+                | table::Family::TextFilter
+                | table::Family::Search
+                | table::Family::Info
+        )
+        && !NETWORK.contains(&program)
+    {
+        return Ok(Effects::default());
+    }
     if RESPONSE_FILES.contains(&program)
         && let Some(w) = args.iter().find(|w| {
             w.literal()
@@ -2568,6 +2586,29 @@ mod tests {
         ] {
             unmodeled(bad);
         }
+    }
+
+    #[test]
+    fn usage_and_version_alone_are_read_before_anything_else() {
+        for text in [
+            "find --help",
+            "tar --help",
+            "sed --version",
+            "awk --help",
+            "sort --version",
+            "jq --help",
+            "dpkg-query --version",
+        ] {
+            assert_eq!(modeled(text), Effects::default(), "{text}");
+        }
+        // With anything else, or from a program that may build or reach the network first.
+        unmodeled("find --help -delete");
+        unmodeled("cargo build --help");
+        unmodeled("git --help");
+        unmodeled("curl --help");
+        unmodeled("ldd ./a.out");
+        unmodeled("dpkg -i x.deb");
+        unmodeled("mount /dev/sda1 /mnt");
     }
 
     #[test]

@@ -1145,6 +1145,57 @@ pub static PROGRAMS: &[Program] = &[
         None,
     ),
     p(&["factor"], Info, "h|exponents help version", Text),
+    // Installed packages, asked of dpkg's database (dpkg 1.21, `dpkg --help`): only its query
+    // actions, which `dpkg` hands to `dpkg-query`; an action that installs, removes or
+    // configures is no option here.
+    runs(
+        p(
+            &["dpkg"],
+            Info,
+            "l|list L|listfiles s|status S|search p|print-avail get-selections \
+             print-architecture print-foreign-architectures help version",
+            Text,
+        ),
+        &["dpkg-query"],
+    ),
+    p(
+        &["dpkg-query"],
+        Info,
+        "l|list L|listfiles s|status S|search p|print-avail W|show f|showformat=v \
+         no-pager help version",
+        Text,
+    ),
+    // The ids of processes running the programs named (never their command lines).
+    p(&["pidof"], Info, "s c n q x z o|omit-pid=v", Text),
+    // Mounted filesystems: `mount` with no operand lists them (with one, it mounts);
+    // `findmnt` looks at the paths or devices it is given.
+    p(&["mount"], Info, "l|show-labels t|types=v h|help V|version", None),
+    p(
+        &["findmnt"],
+        Info,
+        "A|all a|ascii b|bytes D|df f|first-only J|json l|list n|noheadings o|output=v \
+         P|pairs R|submounts r|raw t|types=v T|target=v M|mountpoint=v S|source=v \
+         h|help V|version",
+        Meta,
+    ),
+    // The dynamic loader's version only: `ldd FILE` may run FILE.
+    p(&["ldd"], Info, "help version", None),
+    // ELF headers, sections and symbol sizes of the files given (binutils 2.40).
+    p(
+        &["readelf"],
+        FileReader,
+        "a|all h|file-header l|program-headers|segments S|section-headers|sections \
+         g|section-groups t|section-details e|headers s|syms|symbols dyn-syms n|notes \
+         r|relocs u|unwind d|dynamic V|version-info A|arch-specific I|histogram W|wide \
+         C|demangle H|help v|version",
+        Paths,
+    ),
+    p(
+        &["size"],
+        FileReader,
+        "A B G d o x t|totals common f format=v radix=v help V|version",
+        Paths,
+    ),
     p(
         &["cal", "ncal"],
         Info,
