@@ -87,6 +87,10 @@ pub struct Effects {
     /// Files of the workspace (from its root up to the command's directory) whose presence
     /// makes the command run programs they name (`.cargo/config.toml`).
     pub forbids: Vec<Word>,
+    /// Words the program reads as a file when a file (not a directory) of that name exists,
+    /// and as something else otherwise (mikefarah's `yq .env`): each one that names a file
+    /// when the call is judged is judged as a read.
+    pub reads_if_file: Vec<Word>,
     /// The directory its paths are relative to, when it moves (`git -C DIR`).
     pub cwd: Option<WorkingDir>,
     /// Whether it reads the configuration of the repository it runs in (git): only the
@@ -129,8 +133,9 @@ pub struct Effects {
 /// A command as the table reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Model {
-    /// Every word is understood; these are its effects.
-    Modeled(Effects),
+    /// Every word is understood; these are its effects (boxed: they are many times the size
+    /// of an unmodeled command's reason).
+    Modeled(Box<Effects>),
     /// Something in it is not understood: why, in words.
     Unmodeled(String),
 }
@@ -230,7 +235,7 @@ const RESPONSE_FILES: &[&str] = &[
 /// Reads one simple command.
 pub fn model(cmd: &SimpleCommand) -> Model {
     match effects(cmd) {
-        Ok(e) => Model::Modeled(e),
+        Ok(e) => Model::Modeled(Box::new(e)),
         Err(why) => Model::Unmodeled(why),
     }
 }
@@ -904,10 +909,22 @@ fn jq(program: &str, entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()
         }
     }
     let mut operands = operands.into_iter();
-    operands
+    let filter = operands
         .next()
         .ok_or_else(|| "it is given no filter".to_owned())?;
+    if yq {
+        yq_first_operand(filter, e)?;
+    }
     e.reads.extend(operands);
+    Ok(())
+}
+
+/// mikefarah's yq reads its first operand as a file, not a filter, whenever a file (not a
+/// directory) of that name exists (`yq .env` prints `.env`, `yq ~/.ssh/id_rsa` the key):
+/// the operand is judged as a read when it names a file ([`Effects::reads_if_file`]).
+fn yq_first_operand(filter: Word, e: &mut Effects) -> Result<()> {
+    literal(&filter)?;
+    e.reads_if_file.push(filter);
     Ok(())
 }
 
@@ -2262,7 +2279,7 @@ mod tests {
 
     fn modeled(text: &str) -> Effects {
         match model(&cmd(text)) {
-            Model::Modeled(e) => e,
+            Model::Modeled(e) => *e,
             Model::Unmodeled(why) => panic!("{text}: unmodeled: {why}"),
         }
     }
@@ -2272,6 +2289,24 @@ mod tests {
             Model::Modeled(e) => panic!("{text}: modeled as {e:?}"),
             Model::Unmodeled(why) => why,
         }
+    }
+
+    #[test]
+    fn yq_reads_its_first_operand_as_a_file_when_one_is_named_so() {
+        let files = |text: &str| -> Vec<String> {
+            let e = modeled(text);
+            e.reads_if_file.iter().map(|w| w.raw.clone()).collect()
+        };
+        // mikefarah's yq prints `.env` when the file exists: the word is a read to judge
+        // then.
+        assert_eq!(files("yq .env"), [".env"]);
+        assert_eq!(files("yq -p props .env"), [".env"]);
+        assert_eq!(files("yq -o json ~/.ssh/id_rsa"), ["~/.ssh/id_rsa"]);
+        assert_eq!(files("yq .name config.yaml"), [".name"]);
+        assert_eq!(files("yq -r '.a[]' c.yml"), ["'.a[]'"]);
+        assert_eq!(modeled("yq .name c.yml").reads.len(), 1);
+        // jq never reads its filter as a file.
+        assert!(files("jq .env package.json").is_empty());
     }
 
     #[test]

@@ -135,6 +135,18 @@ impl Judge<'_> {
         for w in &effects.reads {
             self.read(cmd, w);
         }
+        // A word read as a file only when one of that name exists (`yq .env`): judged as a
+        // read when it names a file, or may (a name only known when it runs).
+        for w in &effects.reads_if_file {
+            let file = w.literal().is_none_or(|t| {
+                let located = self.places.locate(t, &cmd.cwd);
+                located.place == Place::Unknown
+                    || std::fs::metadata(&located.path).is_ok_and(|m| !m.is_dir())
+            });
+            if file {
+                self.read(cmd, w);
+            }
+        }
         if effects.lists {
             for w in &effects.reads {
                 super::files::listed_reads(self, cmd, w);
