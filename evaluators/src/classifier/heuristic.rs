@@ -1056,6 +1056,9 @@ const PROTECTED: &[&str] = &[
     ".ghci",
     ".lldbinit",
     ".gdbinit",
+    // A virtual environment's configuration: `home` names the interpreter its `python`
+    // runs.
+    "pyvenv.cfg",
 ];
 
 /// Beginnings of names that are protected whatever follows (`Jenkinsfile.release`,
@@ -1096,6 +1099,63 @@ const PROTECTED_PREFIXES: &[&str] = &[
 
 /// Ends of names that are protected whatever comes before (`proj.code-workspace`).
 const PROTECTED_SUFFIXES: &[&str] = &[".code-workspace"];
+
+/// Files a Python interpreter runs at every start, in whichever environment they lie (a
+/// virtual environment in the workspace too): the `.pth` files (their `import` lines run),
+/// `sitecustomize` and `usercustomize` of `site-packages`, and the activation scripts a
+/// user's shell sources (`bin/activate`, `Scripts/Activate.ps1`). Each entry is the
+/// directory holding the file, the file's name (`*.EXT`: any name with that end), and the
+/// name given in reasons.
+const PROTECTED_IN: &[(&str, &str, &str)] = &[
+    ("site-packages", "*.pth", "site-packages/*.pth"),
+    (
+        "site-packages",
+        "sitecustomize.py",
+        "site-packages/sitecustomize.py",
+    ),
+    (
+        "site-packages",
+        "usercustomize.py",
+        "site-packages/usercustomize.py",
+    ),
+    ("dist-packages", "*.pth", "dist-packages/*.pth"),
+    (
+        "dist-packages",
+        "sitecustomize.py",
+        "dist-packages/sitecustomize.py",
+    ),
+    (
+        "dist-packages",
+        "usercustomize.py",
+        "dist-packages/usercustomize.py",
+    ),
+    ("bin", "activate", "bin/activate"),
+    ("bin", "activate.csh", "bin/activate.csh"),
+    ("bin", "activate.fish", "bin/activate.fish"),
+    ("bin", "activate.nu", "bin/activate.nu"),
+    ("bin", "activate.ps1", "bin/activate.ps1"),
+    ("bin", "activate_this.py", "bin/activate_this.py"),
+    ("Scripts", "activate", "Scripts/activate"),
+    ("Scripts", "activate.bat", "Scripts/activate.bat"),
+    ("Scripts", "activate.ps1", "Scripts/Activate.ps1"),
+    ("Scripts", "activate_this.py", "Scripts/activate_this.py"),
+];
+
+/// The entry of [`PROTECTED_IN`] the name `name` in the directory named `parent` is, if any.
+fn protected_in(parent: &str, name: &str) -> Option<&'static str> {
+    PROTECTED_IN.iter().find_map(|(dir, file, shown)| {
+        let named = match file.strip_prefix('*') {
+            Some(end) => {
+                name.len() > end.len()
+                    && name
+                        .get(name.len() - end.len()..)
+                        .is_some_and(|t| t.eq_ignore_ascii_case(end))
+            }
+            None => name.eq_ignore_ascii_case(file),
+        };
+        (named && dir.eq_ignore_ascii_case(parent)).then_some(*shown)
+    })
+}
 
 /// Directories protected by two names, where the last alone is an ordinary project name:
 /// a home directory's programs, git and session configuration.
@@ -1202,6 +1262,9 @@ fn protected(text: &str) -> Option<&'static str> {
         {
             return Some(p);
         }
+        if let Some(p) = protected_in(previous, c) {
+            return Some(p);
+        }
         if !c.is_empty() {
             previous = c;
         }
@@ -1234,6 +1297,10 @@ fn protected_names() -> &'static [String] {
         for (a, b, _) in PROTECTED_PAIRS {
             names.push((*a).to_owned());
             names.push((*b).to_owned());
+        }
+        for (dir, file, _) in PROTECTED_IN {
+            names.push((*dir).to_owned());
+            names.push(file.replace('*', "x"));
         }
         names
     })
@@ -2926,6 +2993,35 @@ mod tests {
             "config/git.rb",
             "go.mod",
             ".aiderignore",
+        ] {
+            assert!(protected(path).is_none(), "{path}");
+        }
+    }
+
+    #[test]
+    fn files_a_python_environment_runs_at_every_start_are_protected() {
+        for path in [
+            ".venv/lib/python3.12/site-packages/evil.pth",
+            "venv/lib64/python3.11/site-packages/_x.PTH",
+            "env/lib/python3/dist-packages/a.pth",
+            ".tox/py312/lib/python3.12/site-packages/sitecustomize.py",
+            ".venv/Lib/site-packages/usercustomize.py",
+            ".venv/bin/activate",
+            "venv/bin/activate.fish",
+            ".venv/Scripts/Activate.ps1",
+            ".venv/pyvenv.cfg",
+        ] {
+            assert!(protected(path).is_some(), "{path}");
+        }
+        assert!(super::protected_expanded(".venv/lib/*/site-packages/*.pth").is_some());
+        assert!(super::protected_expanded(".venv/lib/python3.12/site-packages/*").is_some());
+        for path in [
+            "src/a.pth",
+            ".venv/lib/python3.12/site-packages/pkg/__init__.py",
+            ".venv/lib/python3.12/site-packages/pth.py",
+            "bin/setup",
+            "src/activate.py",
+            "docs/bin/activation.md",
         ] {
             assert!(protected(path).is_none(), "{path}");
         }
