@@ -1967,7 +1967,7 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
     // `rust-toolchain.toml` names the toolchain, `.cargo/config.toml` a `rustc-wrapper`,
     // `go.mod` a toolchain to download (read by the judge: see [`Effects::go_toolchain`]).
     let config: &[&str] = match program {
-        "cargo" | "rustc" | "rustup" => &[
+        "cargo" | "rustc" | "rustup" | "rustfmt" => &[
             "rust-toolchain.toml",
             "rust-toolchain",
             ".cargo/config.toml",
@@ -2036,9 +2036,11 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
         || (matches!(texts, ["-v"])
             && matches!(
                 program,
-                "node" | "npm" | "yarn" | "pnpm" | "deno" | "bun" | "tsc"
+                "node" | "npm" | "yarn" | "pnpm" | "deno" | "bun" | "tsc" | "perl"
             ));
-    let version = version || (texts == ["version"] && program == "cargo");
+    let version = version
+        || (texts == ["version"] && program == "cargo")
+        || (program == "cargo" && matches!(texts, ["fmt" | "clippy", "--version" | "-V"]));
     // Their usage, printed before anything is read or loaded (not cargo's or rustc's, whose
     // rustup proxies write their settings on start, nor docker's, which loads the
     // credentials of `~/.docker/config.json`).
@@ -2636,6 +2638,18 @@ mod tests {
         ] {
             assert_eq!(modeled(text), Effects::default(), "{text}");
         }
+        // Toolchains' versions (their configuration in the workspace is judged apart).
+        for text in [
+            "perl -v",
+            "rustfmt --version",
+            "cargo fmt --version",
+            "cargo clippy -V",
+        ] {
+            modeled(text);
+        }
+        unmodeled("rustfmt src/main.rs");
+        unmodeled("cargo fmt");
+        unmodeled("cargo clippy --version --fix");
         // With anything else, or from a program that may build or reach the network first.
         unmodeled("find --help -delete");
         unmodeled("cargo build --help");

@@ -1310,10 +1310,13 @@ pub static PROGRAMS: &[Program] = &[
     // Version control.
     p(&["git"], Git, "", Special(Special::Git)),
     // Toolchains: versions and metadata.
+    // `cargo fmt --version` and `cargo clippy --version` run the subcommand's program (and
+    // rustfmt's) only to print their versions.
     runs(
         p(&["cargo"], Toolchain, "", Special(Special::Toolchain)),
-        &["rustc"],
+        &["rustc", "cargo-fmt", "rustfmt", "cargo-clippy"],
     ),
+    p(&["rustfmt"], Toolchain, "", Special(Special::Toolchain)),
     p(
         &[
             "rustc", "go", "node", "python", "python3", "gcc", "g++", "clang", "make", "cmake",
