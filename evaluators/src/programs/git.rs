@@ -260,6 +260,7 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     let items = cursor::read(rest, options, Syntax::Gnu, true)?;
     let mut operands = Vec::new();
     let (mut pattern_given, mut no_index, mut action, mut hidden) = (false, false, false, false);
+    no_index |= sub == "diff" && implicit_no_index(rest);
     let mut action_lists = false;
     let mut patch = false;
     let mut history = HistoryReach::default();
@@ -681,8 +682,11 @@ fn subcommand_operands(
             e.meta.extend(operands);
             Ok(())
         }
+        // `git diff --no-index A B` compares two files or two directories of the file system
+        // (every file below them, hidden and ignored ones too): trees read whole.
         Kind::Objects if no_index => {
-            e.reads.extend(operands);
+            e.trees
+                .extend(operands.into_iter().map(|w| super::Tree::whole(w, false)));
             Ok(())
         }
         // A log without patches names commits, not contents: its pathspecs are looked at.
@@ -711,6 +715,35 @@ fn subcommand_operands(
             Ok(())
         }
     }
+}
+
+/// Whether `git diff ARGS` may compare two paths of the file system as `--no-index` does:
+/// git reads its arguments up to the first that is not an option (or past `--`), and when
+/// exactly two words are left and one of them is a path outside the repository (`git diff
+/// -- /etc/passwd README.md`, `git diff --stat ~/.bashrc x`), it diffs the two paths. A word
+/// that may lie outside (absolute, `~`, `..`, only known when it runs) makes the two words
+/// such paths.
+fn implicit_no_index(args: &[Word]) -> bool {
+    let mut i = 0;
+    while let Some(w) = args.get(i) {
+        match w.literal() {
+            Some("--") => {
+                i += 1;
+                break;
+            }
+            Some(t) if t.starts_with('-') => i += 1,
+            _ => break,
+        }
+    }
+    let [a, b] = &args[i.min(args.len())..] else {
+        return false;
+    };
+    let elsewhere = |w: &Word| {
+        w.literal().is_none_or(|t| {
+            t.starts_with('/') || t.starts_with('~') || t.split('/').any(|c| c == "..")
+        })
+    };
+    elsewhere(a) || elsewhere(b)
 }
 
 /// Whether a `--format`/`--pretty` of git verifies signatures, which runs `gpg.program` (or

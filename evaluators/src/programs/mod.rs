@@ -2312,6 +2312,37 @@ mod tests {
     }
 
     #[test]
+    fn git_diff_of_two_paths_of_the_file_system_reads_them_whole() {
+        let trees = |text: &str| -> Vec<(String, bool)> {
+            let e = modeled(text);
+            e.trees
+                .iter()
+                .map(|t| (t.root.raw.clone(), t.hidden))
+                .collect()
+        };
+        let whole = |roots: &[&str]| -> Vec<(String, bool)> {
+            roots.iter().map(|r| ((*r).to_owned(), true)).collect()
+        };
+        // `--no-index` compares directories file by file, hidden and ignored ones too.
+        assert_eq!(trees("git diff --no-index src ."), whole(&["src", "."]));
+        // Two words, one outside the repository: git compares them as `--no-index` does.
+        assert_eq!(
+            trees("git diff -- /etc/passwd README.md"),
+            whole(&["/etc/passwd", "README.md"])
+        );
+        assert_eq!(
+            trees("git diff --stat ~/.bashrc x"),
+            whole(&["~/.bashrc", "x"])
+        );
+        assert_eq!(trees("git diff -U0 -- ../a b"), whole(&["../a", "b"]));
+        // Revisions and pathspecs of the repository are not paths compared.
+        assert!(trees("git diff HEAD~1 HEAD").is_empty());
+        assert!(trees("git diff -- src README.md").is_empty());
+        assert!(trees("git diff /etc/passwd a b").is_empty());
+        assert!(trees("git diff a /etc/passwd --stat").is_empty());
+    }
+
+    #[test]
     fn a_check_of_sums_reads_its_lists_and_what_they_name() {
         let e = modeled("sha256sum -c SUMS");
         assert!(e.lists);
