@@ -1512,6 +1512,12 @@ pub(crate) fn is_identifier(name: &str) -> bool {
 
 /// `export`, `declare`, `local`, `readonly`, `typeset`, `unset`.
 fn declare(program: &str, args: &[Word]) -> Result<()> {
+    // `declare -F` alone prints the names of the shell's functions, nothing of their bodies
+    // or of any variable.
+    if matches!(program, "declare" | "typeset") && matches!(args, [w] if w.literal() == Some("-F"))
+    {
+        return Ok(());
+    }
     let allowed_flags: &str = match program {
         "export" => "n",
         "unset" => "vfn",
@@ -2068,7 +2074,10 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
         return Ok(());
     }
     match (program, texts) {
-        ("go", ["env", rest @ ..]) if rest.iter().all(|t| !t.starts_with('-')) => Ok(()),
+        // `-json` prints the same settings as JSON (`-w`, `-u` change them).
+        ("go", ["env", rest @ ..]) if rest.iter().all(|t| !t.starts_with('-') || *t == "-json") => {
+            Ok(())
+        }
         ("rustup", ["toolchain" | "target" | "component", "list", rest @ ..])
             if rest
                 .iter()
@@ -2130,6 +2139,9 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
             }) =>
         {
             Ok(())
+        }
+        ("rustc", [print]) if print.starts_with("--print=") => {
+            toolchain_query(program, &["--print", &print["--print=".len()..]], e)
         }
         ("rustc", ["--print", what])
             if matches!(
@@ -2678,6 +2690,18 @@ mod tests {
         ] {
             modeled(text);
         }
+        for text in [
+            "rustc --print=sysroot",
+            "go env -json",
+            "declare -F",
+            "typeset -F",
+        ] {
+            modeled(text);
+        }
+        unmodeled("rustc --print=link-args");
+        unmodeled("go env -w GOFLAGS=-x");
+        unmodeled("declare -F -p");
+        unmodeled("declare -f");
         unmodeled("rustfmt src/main.rs");
         unmodeled("cargo fmt");
         unmodeled("cargo clippy --version --fix");

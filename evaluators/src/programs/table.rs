@@ -1169,7 +1169,12 @@ pub static PROGRAMS: &[Program] = &[
     p(&["pidof"], Info, "s c n q x z o|omit-pid=v", Text),
     // Mounted filesystems: `mount` with no operand lists them (with one, it mounts);
     // `findmnt` looks at the paths or devices it is given.
-    p(&["mount"], Info, "l|show-labels t|types=v h|help V|version", None),
+    p(
+        &["mount"],
+        Info,
+        "l|show-labels t|types=v h|help V|version",
+        None,
+    ),
     p(
         &["findmnt"],
         Info,

@@ -1468,7 +1468,9 @@ pub(super) fn prints_environment(cmd: &SimpleCommand) -> bool {
                     .any(|w| matches!(w.literal(), Some("-i" | "--ignore-environment" | "-")))
         }
         "printenv" => options_only(&|_| false),
-        // Without names they print every variable (with `-p`/`-x` and names, those).
+        // Without names they print every variable (with `-p`/`-x` and names, those);
+        // `declare -F` and `typeset -F` alone print only the names of the functions.
+        "declare" | "typeset" if matches!(args, [w] if w.literal() == Some("-F")) => false,
         "export" | "declare" | "typeset" | "readonly" | "local" => {
             options_only(&|_| false)
                 || args
