@@ -611,7 +611,8 @@ fn find(
     // (`! -name x`, `-not -name x`) does not. A disjunction without groups (`-name '*.c' -o
     // -name '*.h'`) narrows them to the union of its branches' names when every branch
     // tests one: a path any branch lets through has that branch's name.
-    let expr = &args[i..];
+    let expr = without_commands(&args[i..]);
+    let expr = expr.as_slice();
     let grouped = expr.iter().any(|a| matches!(*a, "," | "(" | ")"));
     let names: Vec<Option<&str>> = if grouped {
         vec![None]
@@ -635,14 +636,93 @@ fn find(
         .collect())
 }
 
+/// The primaries of `find` that act on the paths reaching them: run a command, print,
+/// delete, stop.
+const FIND_ACTIONS: &[&str] = &[
+    "-exec", "-execdir", "-ok", "-okdir", "-print", "-print0", "-printf", "-fprint", "-fprint0",
+    "-fprintf", "-ls", "-fls", "-delete", "-quit",
+];
+
+/// A `find` expression with the command of each `-exec`, `-execdir`, `-ok` and `-okdir` (up
+/// to its `;`, or a `+` right after `{}`) left out, so that no word of a command reads as a
+/// test or an operator (`-exec cat {} -o x ;`).
+fn without_commands<'a>(expr: &[&'a str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(&w) = expr.get(i) {
+        out.push(w);
+        i += 1;
+        if matches!(w, "-exec" | "-execdir" | "-ok" | "-okdir") {
+            while let Some(&c) = expr.get(i) {
+                i += 1;
+                if c == ";" || (c == "+" && expr[i - 2] == "{}") {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The name a conjunction of `find` tests narrows its paths to: its first name test
 /// (`-name '*.rs'`, `-iname x`) that is neither negated (`! -name x`, `-not -name x`) nor
-/// possibly the value of the word before it (`-newer -name -name x`), if any.
+/// possibly the value of the word before it (`-newer -name -name x`), if any. Only the tests
+/// before the branch's first action narrow what it acts on: find evaluates left to right,
+/// so `-exec cat {} ; -name x` runs `cat` on every path.
 fn branch_name<'a>(branch: &[&'a str]) -> Option<&'a str> {
+    let acts = branch
+        .iter()
+        .position(|a| FIND_ACTIONS.contains(a))
+        .unwrap_or(branch.len());
+    let branch = &branch[..acts];
     (0..branch.len().saturating_sub(1))
         .find(|&k| {
             matches!(branch[k], "-name" | "-iname")
                 && (k == 0 || !(branch[k - 1].starts_with('-') || branch[k - 1] == "!"))
         })
         .map(|k| branch[k + 1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Output, find};
+
+    /// The name filters `find ARGS` narrows its matches to (`None`: every path).
+    fn narrowed(args: &str) -> Vec<Option<String>> {
+        let args: Vec<&str> = args.split(' ').collect();
+        let tree = |_: &str, names: Option<&str>| Output::Tree {
+            root: ".".to_owned(),
+            names: names.map(str::to_owned),
+            cwd: crate::shell::WorkingDir::Root,
+            tracked: false,
+            ignores: false,
+        };
+        find(&args, &tree, true)
+            .expect("modeled")
+            .into_iter()
+            .map(|o| match o {
+                Output::Tree { names, .. } => names,
+                _ => panic!("not a tree"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn only_the_tests_before_an_action_narrow_what_it_acts_on() {
+        assert_eq!(
+            narrowed(". -name *.rs -exec cat {} ;"),
+            [Some("*.rs".to_owned())]
+        );
+        assert_eq!(narrowed(". -exec cat {} ; -name x"), [None]);
+        assert_eq!(narrowed(". -exec cat {} + -name x"), [None]);
+        assert_eq!(narrowed(". -ok cat {} ; -name x"), [None]);
+        assert_eq!(narrowed(". -print -name x"), [None]);
+        assert_eq!(
+            narrowed(". -name *.md -exec cat {} ; -name *.rs"),
+            [Some("*.md".to_owned())]
+        );
+        // The words of a command are neither tests nor operators.
+        assert_eq!(narrowed(". -exec cat {} -o -name x ;"), [None]);
+        assert_eq!(narrowed(". -exec grep -name {} ;"), [None]);
+    }
 }
