@@ -2042,7 +2042,19 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
         || (matches!(texts, ["-v"])
             && matches!(
                 program,
-                "node" | "npm" | "yarn" | "pnpm" | "deno" | "bun" | "tsc" | "perl"
+                "node"
+                    | "npm"
+                    | "yarn"
+                    | "pnpm"
+                    | "deno"
+                    | "bun"
+                    | "tsc"
+                    | "perl"
+                    | "gcc"
+                    | "g++"
+                    | "cc"
+                    | "c++"
+                    | "clang"
             ));
     let version = version
         || (texts == ["version"] && program == "cargo")
@@ -2090,6 +2102,9 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
         // The subcommands cargo knows, its aliases and the `cargo-*` programs on PATH: listed,
         // none run.
         ("cargo", ["--list"]) => Ok(()),
+        // The manifest read and printed as JSON, or checked to parse: nothing is resolved,
+        // built or downloaded (strace: no other program, no write).
+        ("cargo", ["read-manifest" | "verify-project"]) => Ok(()),
         ("openssl", ["version", rest @ ..])
             if rest.iter().all(|t| {
                 matches!(
@@ -2695,11 +2710,16 @@ mod tests {
             "go env -json",
             "declare -F",
             "typeset -F",
+            "gcc -v",
+            "cargo read-manifest",
+            "cargo verify-project",
         ] {
             modeled(text);
         }
         unmodeled("rustc --print=link-args");
         unmodeled("go env -w GOFLAGS=-x");
+        unmodeled("gcc -v main.c");
+        unmodeled("cargo verify-project --manifest-path ../x/Cargo.toml");
         unmodeled("declare -F -p");
         unmodeled("declare -f");
         unmodeled("rustfmt src/main.rs");
