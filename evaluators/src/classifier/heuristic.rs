@@ -1056,6 +1056,14 @@ const PROTECTED: &[&str] = &[
     ".ghci",
     ".lldbinit",
     ".gdbinit",
+    // Octave's and R's start-up files of the directory (`.Renviron` names the profile R
+    // runs), sbt's launcher options (`-J-javaagent:x.jar`), Bun's configuration (its
+    // `preload` scripts run before every `bun run` and `bun test`).
+    ".octaverc",
+    ".Renviron",
+    ".sbtopts",
+    ".jvmopts",
+    "bunfig.toml",
     // A virtual environment's configuration: `home` names the interpreter its `python`
     // runs.
     "pyvenv.cfg",
@@ -2980,6 +2988,11 @@ mod tests {
             ".ruby-version",
             ".sdkmanrc",
             ".aider.conf.yml",
+            ".octaverc",
+            "lib/.Renviron",
+            ".sbtopts",
+            ".jvmopts",
+            "bunfig.toml",
         ] {
             assert!(protected(path).is_some(), "{path}");
         }
