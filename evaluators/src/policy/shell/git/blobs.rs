@@ -553,6 +553,7 @@ pub(in crate::policy::shell) fn reached_by_refs(root: &std::path::Path, t: &str)
         return false;
     };
     let mut ids = Vec::new();
+    let mut refs = Vec::new();
     for base in bases {
         let hex = base.len() >= 4 && base.bytes().all(|b| b.is_ascii_hexdigit());
         if base.is_empty() || matches!(base, "HEAD" | "@") {
@@ -564,6 +565,18 @@ pub(in crate::policy::shell) fn reached_by_refs(root: &std::path::Path, t: &str)
         }
         let pseudo = base.bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
         if pseudo || !matches!(revision(&git_dir, base), Revision::Object(_)) {
+            return false;
+        }
+        refs.push(base);
+    }
+    // A tag may name a blob (printed whole, with no path the history's check could read) or
+    // a tree: each ref must lead to a commit (`REF^{commit}` fails otherwise).
+    if !refs.is_empty() {
+        let peeled: Vec<String> = refs.iter().map(|r| format!("{r}^{{commit}}")).collect();
+        let mut args = vec!["--no-walk"];
+        args.extend(peeled.iter().map(String::as_str));
+        args.push("--");
+        if rev_list(root, &args, |_| true).is_err() {
             return false;
         }
     }
@@ -1572,6 +1585,14 @@ mod tests {
         assert!(git(&["reset", "-q", "--hard", "HEAD~1"]));
         assert!(git(&["reflog", "expire", "--expire=all", "--all"]));
         std::fs::write(ws.path().join(".git/FETCH_HEAD"), format!("{loose}\n")).unwrap();
+        // A tag naming a blob, and one naming a tree: no commit of theirs.
+        let out = std::process::Command::new("git")
+            .args(["hash-object", "-w", "src/main.rs"])
+            .current_dir(ws.path())
+            .output()
+            .unwrap();
+        let blob = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+        assert!(git(&["tag", "blobtag", &blob]) && git(&["tag", "treetag", "HEAD^{tree}"]));
         let mut wrong = Vec::new();
         let proven = [
             "git show HEAD~1".to_owned(),
@@ -1589,6 +1610,9 @@ mod tests {
             format!("git diff {}~0 {}", &first[..10], &second[..7]),
         ];
         let asked = [
+            "git show blobtag".to_owned(),
+            "git show treetag".to_owned(),
+            "git diff treetag HEAD".to_owned(),
             "git show FETCH_HEAD".to_owned(),
             "git show FETCH_HEAD:src/main.rs".to_owned(),
             "git show nosuchref".to_owned(),
