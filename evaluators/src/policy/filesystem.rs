@@ -489,6 +489,13 @@ fn meanings(raw: &str) -> Result<Vec<String>, String> {
     if let Some(what) = unknown_expansion(raw) {
         return Err(format!("`{raw}` holds {what}, whose value is not known"));
     }
+    // A tool that hands the path to a program as an argument (`rg PATTERN PATH`) has it read
+    // as an option (`--pre=COMMAND` runs COMMAND on every file).
+    if raw.starts_with('-') {
+        return Err(format!(
+            "`{raw}` starts with `-`, which a program given it as an argument reads as an option"
+        ));
+    }
     let mut path = raw.to_owned();
     // The path a URI parser reads: the query and the fragment dropped, then decoded.
     let mut uri_path = None;
