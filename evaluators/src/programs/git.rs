@@ -257,6 +257,11 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         .get(sub)
         .ok_or_else(|| format!("`git {sub}` is not a subcommand known to only read"))?;
     let rest = &args[at + 1..];
+    // `-h` alone: the subcommand's usage, printed while its options are parsed (exit 129),
+    // before any file of the repository is read or a program run.
+    if matches!(rest, [w] if w.literal() == Some("-h")) {
+        return Ok(());
+    }
     let items = cursor::read(rest, options, Syntax::Gnu, true)?;
     let mut operands = Vec::new();
     let (mut pattern_given, mut no_index, mut action, mut hidden) = (false, false, false, false);

@@ -2716,6 +2716,10 @@ mod tests {
         ] {
             modeled(text);
         }
+        modeled("git log -h");
+        modeled("git diff -h");
+        unmodeled("git log -h --output=x");
+        unmodeled("git -c core.pager=id log -h");
         unmodeled("rustc --print=link-args");
         unmodeled("go env -w GOFLAGS=-x");
         unmodeled("gcc -v main.c");
