@@ -700,6 +700,7 @@ fn special(
         Special::Declare => declare(program, args),
         Special::Set => set(args),
         Special::Xxd => xxd(args, e),
+        Special::ArchiveList => archive_list(program, args, e),
         Special::Ip => ip(args),
         Special::Netstat => netstat(entry, args),
         Special::ShellCode => shell_code(cmd_wraps, argument_vector, args, e),
@@ -2175,6 +2176,79 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
     }
 }
 
+/// `unzip -l|-v|-t|-z ARCHIVE [MEMBER…]`, `unzip -Z` and `zipinfo` (listings), `gzip -l|-t
+/// FILE…` and `gunzip -t FILE…`: the archive is read, its members' names or sizes printed or
+/// their checksums tested; nothing is extracted, printed whole (`unzip -p`) or compressed.
+/// Member names are names inside the archive, not paths.
+fn archive_list(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
+    let zip = matches!(program, "unzip" | "zipinfo");
+    // Letters of single-dash clusters: the modes that only list or test, and modifiers that
+    // change how they print (`unzip -Z` switches to zipinfo's letters, all listing).
+    let (modes, modifiers): (&str, &str) = match program {
+        "unzip" => ("lvtzZ", "q12smhMTC"),
+        "zipinfo" => ("12smlvhMtTz", "C"),
+        _ => ("lt", "vq"),
+    };
+    let long: &[(&str, bool)] = if zip {
+        &[]
+    } else {
+        &[
+            ("--list", true),
+            ("--test", true),
+            ("--verbose", false),
+            ("--quiet", false),
+        ]
+    };
+    let mut listed = program == "zipinfo";
+    let mut operands = Vec::new();
+    let mut options_end = false;
+    for w in args {
+        let t = literal(w)?;
+        if !options_end && t == "--" {
+            options_end = true;
+        } else if !options_end && t.starts_with("--") {
+            match long.iter().find(|(name, _)| *name == t) {
+                Some((_, mode)) => listed |= mode,
+                None => {
+                    return Err(format!(
+                        "`{program} {t}` is not a listing option known here"
+                    ));
+                }
+            }
+        } else if !options_end && t.starts_with('-') && t.len() > 1 {
+            for c in t[1..].chars() {
+                if modes.contains(c) {
+                    listed = true;
+                } else if !modifiers.contains(c) {
+                    return Err(format!(
+                        "`{program} -{c}` is not a listing option known here"
+                    ));
+                }
+            }
+        } else {
+            operands.push(w.clone());
+        }
+    }
+    if !listed {
+        return Err(format!(
+            "`{program}` without a listing option extracts or compresses"
+        ));
+    }
+    if zip {
+        // The archive; the words after it name members.
+        let archive = operands
+            .into_iter()
+            .next()
+            .ok_or_else(|| "it is given no archive".to_owned())?;
+        e.reads.push(archive);
+    } else if operands.is_empty() {
+        return Err("it reads its standard input".to_owned());
+    } else {
+        e.reads.extend(operands);
+    }
+    Ok(())
+}
+
 /// `cargo metadata` / `cargo tree`: without dependencies resolved, offline against an
 /// existing `Cargo.lock`, or against a `Cargo.lock` that answers every dependency with
 /// packages cargo has cached (otherwise cargo may download the index or write the lock file).
@@ -2715,6 +2789,36 @@ mod tests {
             "cargo verify-project",
         ] {
             modeled(text);
+        }
+        // Archives listed or tested, never extracted, printed or compressed.
+        for (text, read) in [
+            ("unzip -l a.zip", "a.zip"),
+            ("unzip -qql a.zip src/x.rs", "a.zip"),
+            ("unzip -Z -1 a.zip", "a.zip"),
+            ("zipinfo a.zip", "a.zip"),
+            ("gzip -l a.gz", "a.gz"),
+            ("gunzip -t a.gz", "a.gz"),
+            ("gzip --list -- a.gz", "a.gz"),
+        ] {
+            let e = modeled(text);
+            assert_eq!(
+                e.reads.iter().map(|w| w.raw.as_str()).collect::<Vec<_>>(),
+                [read],
+                "{text}"
+            );
+        }
+        for text in [
+            "unzip a.zip",
+            "unzip -p a.zip .env",
+            "unzip -l a.zip -d out",
+            "unzip -lo a.zip",
+            "gzip a.txt",
+            "gzip -l",
+            "gzip -dl a.gz",
+            "gunzip -c a.gz",
+            "zipinfo -x a.zip",
+        ] {
+            unmodeled(text);
         }
         modeled("git log -h");
         modeled("git diff -h");

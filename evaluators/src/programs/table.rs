@@ -496,6 +496,9 @@ pub enum Special {
     Read,
     /// `xxd`: single-dash options, one input file, never an output file.
     Xxd,
+    /// `unzip`, `zipinfo`, `gzip`, `gunzip`: an archive listed or tested, never extracted,
+    /// printed or compressed.
+    ArchiveList,
     /// `bash -c CODE`: the code is read on its own; start-up files are not.
     ShellCode,
     /// `printenv NAME…`: public variables only; alone it prints every one.
@@ -1312,6 +1315,12 @@ pub static PROGRAMS: &[Program] = &[
         ],
     ),
     p(&["dd"], FileReader, "", Special(Special::Dd)),
+    p(
+        &["unzip", "zipinfo", "gzip", "gunzip"],
+        FileReader,
+        "",
+        Special(Special::ArchiveList),
+    ),
     // Version control.
     p(&["git"], Git, "", Special(Special::Git)),
     // Toolchains: versions and metadata.
