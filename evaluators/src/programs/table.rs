@@ -1316,10 +1316,15 @@ pub static PROGRAMS: &[Program] = &[
     ),
     p(&["dd"], FileReader, "", Special(Special::Dd)),
     p(
-        &["unzip", "zipinfo", "gzip", "gunzip"],
+        &["unzip", "zipinfo", "gzip"],
         FileReader,
         "",
         Special(Special::ArchiveList),
+    ),
+    // `gunzip` is a shell script running `gzip -d`.
+    runs(
+        p(&["gunzip"], FileReader, "", Special(Special::ArchiveList)),
+        &["sh", "gzip"],
     ),
     // Version control.
     p(&["git"], Git, "", Special(Special::Git)),
