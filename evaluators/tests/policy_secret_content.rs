@@ -171,3 +171,73 @@ async fn version_manager_selector_files_make_version_queries_unproven() {
         not_allowed(ws.path(), command).await;
     }
 }
+
+/// Runs git in `root` with a fixed identity; `false` when git is not installed.
+fn git(root: &Path, args: &[&str]) -> bool {
+    std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(root)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_INDEX_FILE")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[tokio::test]
+async fn git_prints_a_tracked_key_by_its_content_or_a_hard_link_as_cat_would() {
+    let ws = tempfile::tempdir().expect("dir");
+    let elsewhere = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    if !git(root, &["init", "-q", "-b", "main"]) {
+        eprintln!("git is not installed; skipped");
+        return;
+    }
+    put(root, "README.md", b"hello\n");
+    put(root, "src/main.rs", b"fn main() {}\n");
+    put(
+        root,
+        "config/deploy.txt",
+        b"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----\n",
+    );
+    assert!(git(root, &["add", "."]));
+    assert!(git(root, &["commit", "-qm", "one"]));
+    // git reads the work tree's file, and prints what it stored of it, whatever its name.
+    for command in [
+        "git grep -A3 BEGIN",
+        "git grep -h KEY -- config",
+        "git grep KEY HEAD",
+        "git show HEAD:config/deploy.txt",
+        "git show main:./config/deploy.txt",
+        "git cat-file -p HEAD:config/deploy.txt",
+        "git show",
+        "git log -p",
+        "git log -p -- config",
+        "git diff --cached HEAD~0",
+        "cat $(git ls-files)",
+    ] {
+        not_allowed(root, command).await;
+    }
+    for command in [
+        "git show HEAD:README.md",
+        "git log -p -- src",
+        "git grep main -- src",
+        "git log --stat",
+    ] {
+        allowed(root, command).await;
+    }
+    // A tracked file with a second name may be a secret elsewhere (another project's `.env`).
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    assert!(git(root, &["init", "-q", "-b", "main"]));
+    put(elsewhere.path(), ".env", b"TOKEN=abc\n");
+    put(root, "README.md", b"hello\n");
+    std::fs::hard_link(elsewhere.path().join(".env"), root.join("notes.txt")).expect("link");
+    assert!(git(root, &["add", "."]));
+    assert!(git(root, &["commit", "-qm", "one"]));
+    for command in ["git grep -h TOKEN", "git show HEAD:notes.txt", "git log -p"] {
+        not_allowed(root, command).await;
+    }
+    allowed(root, "git show HEAD:README.md").await;
+}

@@ -874,6 +874,11 @@ impl<'a> Places<'a> {
                     return Some(Ok(Some((path, what.to_owned()))));
                 }
             }
+            // git reads the work tree's file as a recursive read would: a key by its content
+            // or a hard link is read whatever its name.
+            if let Some(what) = tracked_file_secret(&path) {
+                return Some(Ok(Some((path, what.to_owned()))));
+            }
         }
         Some(Ok(None))
     }
@@ -1248,6 +1253,23 @@ pub(crate) fn content_secret(path: &Path) -> Option<&'static str> {
         return secret_text(&more);
     }
     None
+}
+
+/// What secret the work tree's tracked file `path` may hold whatever its name, when git
+/// reads or prints it (`git grep` in the work tree; `git show`, `git log -p` and `git diff`
+/// of the objects git stored from it): a regular file with more than one name (a hard link:
+/// another of its names may be a secret outside the workspace) or whose content is a secret
+/// ([`content_secret`]). A link or a file that cannot be looked at is judged elsewhere.
+pub(crate) fn tracked_file_secret(path: &Path) -> Option<&'static str> {
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
+    if hard_linked(path) {
+        return Some(
+            "a file with more than one name (a hard link), which may be a file outside the workspace",
+        );
+    }
+    content_secret(path)
 }
 
 /// The most bytes of a file of PEM blocks that are searched for a private key.

@@ -684,7 +684,25 @@ impl Judge<'_> {
             return self.sensitive(cmd, text, &what);
         }
         if let Place::Sensitive(what) = self.places.locate(path, &cmd.cwd).place {
-            self.sensitive(cmd, text, &what);
+            return self.sensitive(cmd, text, &what);
+        }
+        // A key by its content (or a hard link) is printed from the objects whatever its
+        // name: what git stored of the file is what the work tree holds, unless changed
+        // since. `REV:path` is from the top of the work tree, `REV:./path` from the command's
+        // directory.
+        for dir in [&WorkingDir::Root, &cmd.cwd] {
+            let located = self.places.locate(path, dir);
+            if located.place == Place::Inside
+                && let Some(what) = crate::paths::tracked_file_secret(&located.path)
+            {
+                let reason = format!("{} prints `{text}`, {what}.", quote(cmd));
+                return self.add(
+                    Stance::RequireAsk,
+                    FILESYSTEM_SENSITIVE_PATH,
+                    Risk::High,
+                    reason,
+                );
+            }
         }
     }
 

@@ -305,6 +305,17 @@ fn secret_under(
         let unchanged = changed && crate::paths::git_index::unchanged_in_work_tree(root, p);
         (!unchanged).then(|| format!("the repository tracks `{p}`, {what}"))
     });
+    // A key by its content (or a hard link to a file elsewhere) is stored and printed
+    // whatever its name: what git stored of a tracked file is what its work tree holds,
+    // unless changed since.
+    let covered = |p: &str| all || specs.iter().any(|s| covers(s, p));
+    let tracked = tracked.or_else(|| {
+        paths.iter().filter(|p| covered(p)).find_map(|p| {
+            let what = crate::paths::tracked_file_secret(&root.join(p))?;
+            let unchanged = changed && crate::paths::git_index::unchanged_in_work_tree(root, p);
+            (!unchanged).then(|| format!("the repository tracks `{p}`, {what}"))
+        })
+    });
     let Scope::History(reach) = scope else {
         return tracked;
     };
