@@ -241,3 +241,31 @@ async fn git_prints_a_tracked_key_by_its_content_or_a_hard_link_as_cat_would() {
     }
     allowed(root, "git show HEAD:README.md").await;
 }
+
+#[tokio::test]
+async fn a_ref_format_printing_objects_whole_is_not_proven() {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    if !git(root, &["init", "-q", "-b", "main"]) {
+        eprintln!("git is not installed; skipped");
+        return;
+    }
+    put(root, "README.md", b"hello\n");
+    assert!(git(root, &["add", "."]));
+    assert!(git(root, &["commit", "-qm", "one"]));
+    // A tag may name a blob: `%(raw)` prints it whole, as `git cat-file -p` does.
+    for command in [
+        "git for-each-ref --format='%(raw)'",
+        "git for-each-ref --format '%(refname) %(*raw)'",
+        "git tag -l --format='%(raw)'",
+        "git branch --format=%\\(raw\\)",
+    ] {
+        not_allowed(root, command).await;
+    }
+    for command in [
+        "git for-each-ref --format='%(refname) %(objecttype) %(raw:size)'",
+        "git tag -l --format='%(refname:short) %(subject)'",
+    ] {
+        allowed(root, command).await;
+    }
+}

@@ -320,6 +320,15 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
                 {
                     return Err("its format checks signatures, which runs gpg".to_owned());
                 }
+                if let Some(v) = &value
+                    && opt.display == "--format"
+                    && v.literal().is_none_or(prints_raw_objects)
+                {
+                    return Err(
+                        "its format prints the objects the refs name whole (`%(raw)`), a blob among them"
+                            .to_owned(),
+                    );
+                }
                 match (opt.value, value) {
                     (super::spec::Value::Reads, Some(v)) => e.reads.push(v),
                     (super::spec::Value::Writes, Some(v)) => e.writes.push(v),
@@ -757,9 +766,41 @@ pub(crate) fn verifies_signatures(format: &str) -> bool {
     format.contains("%G") || format.contains("%(signature")
 }
 
+/// Whether a ref-filter `--format` (`for-each-ref`, `branch`, `tag`) prints the objects the
+/// refs name whole: `%(raw)` or `%(*raw)` (`%(raw:size)` is a size), which for a ref naming a
+/// blob is the file it holds, as `git cat-file -p REF` prints it.
+pub(crate) fn prints_raw_objects(format: &str) -> bool {
+    format.split("%(").skip(1).any(|atom| {
+        let atom = atom.split(')').next().unwrap_or(atom);
+        let atom = atom.strip_prefix('*').unwrap_or(atom);
+        atom.split(':').next() == Some("raw") && atom != "raw:size"
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::head_chain;
+
+    #[test]
+    fn formats_printing_objects_whole_are_found() {
+        use super::prints_raw_objects;
+        for f in [
+            "%(raw)",
+            "%(refname) %(*raw)",
+            "%(if)%(raw)%(then)x%(end)",
+            "%(raw:x)",
+        ] {
+            assert!(prints_raw_objects(f), "{f}");
+        }
+        for f in [
+            "%(raw:size)",
+            "%(refname) %(subject)",
+            "raw",
+            "%(objectname) raw",
+        ] {
+            assert!(!prints_raw_objects(f), "{f}");
+        }
+    }
 
     #[test]
     fn only_head_and_its_ancestors_are_the_current_branch() {
