@@ -26,13 +26,16 @@ impl Head {
     /// The head the database records.
     pub(crate) fn load(conn: &Connection) -> Result<Head, StoreError> {
         let head = conn
-            .query_row("SELECT seq, hash FROM audit_head WHERE id = 1", [], |r| {
-                Ok(Head {
-                    seq: r.get(0)?,
-                    hash: r.get(1)?,
+            .prepare_cached("SELECT seq, hash FROM audit_head WHERE id = 1")
+            .and_then(|mut s| {
+                s.query_row([], |r| {
+                    Ok(Head {
+                        seq: r.get(0)?,
+                        hash: r.get(1)?,
+                    })
                 })
+                .optional()
             })
-            .optional()
             .context("reading the audit head")?;
         Ok(head.unwrap_or(Head {
             seq: 0,

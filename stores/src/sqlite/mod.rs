@@ -40,6 +40,7 @@ mod audit;
 mod chain;
 mod checkpoint;
 mod key;
+mod known;
 mod legacy;
 mod meta;
 mod parts;

@@ -6,6 +6,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use warrant_core::part::{Message, MessagePart};
 use warrant_core::store::StoreError;
 
+use super::known::Known;
 use crate::error::{Context, corrupt};
 pub(crate) use crate::rows::PartRow;
 use crate::stored_part::StoredPart;
@@ -14,9 +15,27 @@ use crate::stored_part::StoredPart;
 /// its decision in the message's decision map: the `decision` and `resolution` columns of the
 /// `limit` newest parts of the message (a part written without either keeps what the map
 /// held for it).
-pub(crate) fn upsert(conn: &Connection, row: &PartRow, limit: usize) -> Result<(), StoreError> {
+///
+/// `known` gives the message's row id and last ordinal when the writer knows them (they are
+/// read otherwise), and gets them.
+pub(crate) fn upsert(
+    conn: &Connection,
+    row: &PartRow,
+    limit: usize,
+    known: &mut Known,
+) -> Result<(), StoreError> {
     // Most parts land in a message that exists: looked up first, created only when missing.
-    let message = match message_of(conn, row)? {
+    let message = match known.message(&row.session_id, &row.message_id) {
+        Some(message) => message,
+        None => message_or_new(conn, row)?,
+    };
+    known.set_message(&row.session_id, &row.message_id, message);
+    write_part(conn, row, limit, message, known)
+}
+
+/// The row id of the part's message, created (role `assistant`) when missing.
+fn message_or_new(conn: &Connection, row: &PartRow) -> Result<i64, StoreError> {
+    Ok(match message_of(conn, row)? {
         Some(message) => message,
         None => {
             conn.prepare_cached(
@@ -28,7 +47,17 @@ pub(crate) fn upsert(conn: &Connection, row: &PartRow, limit: usize) -> Result<(
             message_of(conn, row)?
                 .ok_or_else(|| corrupt("a message just created", "it cannot be found"))?
         }
-    };
+    })
+}
+
+/// Inserts or replaces a part in its message (see [`upsert`]).
+fn write_part(
+    conn: &Connection,
+    row: &PartRow,
+    limit: usize,
+    message: i64,
+    known: &mut Known,
+) -> Result<(), StoreError> {
     let decided = row.decision.is_some() || row.resolution.is_some();
     let existing: Option<i64> = conn
         .prepare_cached("SELECT ordinal FROM tool_parts WHERE message = ?1 AND tool_call_id = ?2")
@@ -58,10 +87,15 @@ pub(crate) fn upsert(conn: &Connection, row: &PartRow, limit: usize) -> Result<(
         .context("writing a tool part")?;
         return Ok(());
     }
-    let ordinal: i64 = conn
-        .prepare_cached("SELECT coalesce(max(ordinal), 0) + 1 FROM tool_parts WHERE message = ?1")
-        .and_then(|mut s| s.query_row([message], |r| r.get(0)))
-        .context("numbering a tool part")?;
+    let ordinal: i64 = match known.ordinal(message) {
+        Some(last) => last + 1,
+        None => conn
+            .prepare_cached(
+                "SELECT coalesce(max(ordinal), 0) + 1 FROM tool_parts WHERE message = ?1",
+            )
+            .and_then(|mut s| s.query_row([message], |r| r.get(0)))
+            .context("numbering a tool part")?,
+    };
     conn.prepare_cached(
         "INSERT INTO tool_parts (message, tool_call_id, ordinal, part, tool_name, decision, resolution) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -78,6 +112,7 @@ pub(crate) fn upsert(conn: &Connection, row: &PartRow, limit: usize) -> Result<(
         ])
     })
     .context("writing a tool part")?;
+    known.set_ordinal(message, ordinal);
     // Parts are numbered one after the other and never removed: the part that falls out of
     // the map is the one `limit` places back. (A limit lowered between two opens applies to
     // the parts written after it.)

@@ -9,6 +9,7 @@ use warrant_core::ids::SessionId;
 use warrant_core::store::{PendingApproval, StoreError, StoredEvent};
 use warrant_core::workspace::check_session_id;
 
+use super::known::Known;
 use crate::error::{Context, corrupt, to_json};
 pub(crate) use crate::rows::PendingRow;
 
@@ -144,34 +145,19 @@ impl EventRow {
     }
 }
 
-/// The last event seq of each session that the open write transaction appended to. Only
-/// the writer's own appends move it while the transaction holds the write lock, so a
-/// session's next seq is known without reading the log again (a decision's announcement and
-/// its decision event usually share a commit). Valid for one transaction; to be
-/// [cleared](Self::clear) when part of it is rolled back.
-#[derive(Debug, Default)]
-pub(crate) struct EventSeqs(HashMap<String, u64>);
-
-impl EventSeqs {
-    /// Forgets every seq (after a rollback to a savepoint, which may undo appends).
-    pub(crate) fn clear(&mut self) {
-        self.0.clear();
-    }
-}
-
-/// Appends an event, drops those beyond the latest `retention`, and returns its seq. `seqs`
-/// holds the seqs this transaction appended so far, and gets this one.
+/// Appends an event and returns its seq; `known` gives the session's last seq when the writer
+/// knows it (the log is read otherwise), and gets this one. The events beyond the retention
+/// are dropped by [`trim_events`], once per write rather than once per event.
 pub(crate) fn append_event(
     conn: &Connection,
     row: &EventRow,
-    retention: usize,
-    seqs: &mut EventSeqs,
+    known: &mut Known,
 ) -> Result<u64, StoreError> {
     // Plain statements: an `INSERT … SELECT` from the table it inserts into runs the select
     // into a temporary table first and journals the statement, and `RETURNING` keeps its
     // rows in another temporary table; with four events per decision, that was a third of
     // the writer thread's instructions.
-    let seq = match seqs.0.get(&row.session_id) {
+    let seq = match known.event_seq(&row.session_id) {
         Some(last) => last + 1,
         None => conn
             .prepare_cached("SELECT coalesce(max(seq), 0) + 1 FROM events WHERE session_id = ?1")
@@ -181,19 +167,61 @@ pub(crate) fn append_event(
     conn.prepare_cached("INSERT INTO events (session_id, seq, at, body) VALUES (?1, ?2, ?3, ?4)")
         .and_then(|mut s| s.execute(params![row.session_id, seq, row.at, row.body]))
         .context("appending an event")?;
-    match seqs.0.get_mut(&row.session_id) {
-        Some(last) => *last = seq,
-        None => {
-            seqs.0.insert(row.session_id.clone(), seq);
-        }
-    }
+    known.set_event_seq(&row.session_id, seq);
+    Ok(seq)
+}
+
+/// Drops a session's events beyond the latest `retention`, its last seq being `last`. Called
+/// in the transaction that appended `last` (by its write, or once for the transaction: see
+/// [`Trims`]): a reader sees the log bounded after every commit, as when each append dropped
+/// what fell out.
+pub(crate) fn trim_events(
+    conn: &Connection,
+    session_id: &str,
+    last: u64,
+    retention: usize,
+) -> Result<(), StoreError> {
     let keep = u64::try_from(retention.max(1)).unwrap_or(u64::MAX);
-    if seq > keep {
+    if last > keep {
         conn.prepare_cached("DELETE FROM events WHERE session_id = ?1 AND seq <= ?2")
-            .and_then(|mut s| s.execute(params![row.session_id, seq - keep]))
+            .and_then(|mut s| s.execute(params![session_id, last - keep]))
             .context("dropping old events")?;
     }
-    Ok(seq)
+    Ok(())
+}
+
+/// The sessions whose event logs the writes of a transaction appended to, each with its last
+/// seq, when the logs are bounded once before the commit rather than by each write: with a
+/// commit holding several writes of a session (a call's announcement and its decision), most
+/// `DELETE`s of old events go.
+#[derive(Debug, Default)]
+pub(crate) struct Trims(HashMap<String, u64>);
+
+impl Trims {
+    /// Notes that a session's log now ends at `last`.
+    pub(crate) fn note(&mut self, session_id: &str, last: u64) {
+        match self.0.get_mut(session_id) {
+            Some(seq) => *seq = last,
+            None => {
+                self.0.insert(session_id.to_owned(), last);
+            }
+        }
+    }
+
+    /// Bounds every noted log to its latest `retention` events.
+    pub(crate) fn apply(&self, conn: &Connection, retention: usize) -> Result<(), StoreError> {
+        for (session_id, &last) in &self.0 {
+            trim_events(conn, session_id, last, retention)?;
+        }
+        Ok(())
+    }
+}
+
+impl EventRow {
+    /// The session the event goes to.
+    pub(crate) fn session_id(&self) -> &str {
+        &self.session_id
+    }
 }
 
 /// At most `limit` events of a session after `after_seq`, oldest first.

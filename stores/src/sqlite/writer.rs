@@ -12,8 +12,9 @@ use warrant_core::store::{DecisionRecord, RecordedDecision, StoreError};
 use super::chain::{AuditRow, Head};
 use super::checkpoint::{self, AuditHead};
 use super::key::AuditKey;
+use super::known::Known;
 use super::parts::{self, PartRow};
-use super::records::{self, EventSeqs};
+use super::records::{self, Trims};
 use super::sessions::{self, SessionRow, WorkspaceChange};
 use super::wal::Checkpointer;
 use crate::error::{Context, unavailable};
@@ -238,6 +239,7 @@ fn run(
 ) {
     // Dropped before the checkpointer (which the thread's closure owns).
     let _watching = checkpointer.watch(&conn);
+    let mut known = Known::default();
     // Writes that queue while a commit is on its way to disk go together in the next one.
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
@@ -247,7 +249,7 @@ fn run(
                 Err(_) => break,
             }
         }
-        let results = commit(&mut conn, limits, chain, &batch);
+        let results = commit(&mut conn, limits, chain, &mut known, &batch);
         for (job, answer) in batch.into_iter().zip(results) {
             let _ = job.reply.send(Done {
                 answer,
@@ -275,14 +277,20 @@ fn commit(
     conn: &mut Connection,
     limits: Limits,
     chain: &ChainConfig,
+    known: &mut Known,
     batch: &[Job],
 ) -> Vec<Result<Answer, StoreError>> {
-    let outcome = match commit_together(conn, limits, chain, batch) {
+    let outcome = match commit_together(conn, limits, chain, known, batch) {
         Ok(Some(results)) => Ok(results),
-        Ok(None) => commit_each(conn, limits, chain, batch),
+        Ok(None) => {
+            // The rolled-back writes moved what is known.
+            known.forget();
+            commit_each(conn, limits, chain, known, batch)
+        }
         Err(e) => Err(e),
     };
     outcome.unwrap_or_else(|e| {
+        known.forget();
         tracing::error!(error = %e, writes = batch.len(), "a group commit failed");
         batch
             .iter()
@@ -297,17 +305,28 @@ fn commit_together(
     conn: &mut Connection,
     limits: Limits,
     chain: &ChainConfig,
+    known: &mut Known,
     batch: &[Job],
 ) -> Result<Option<Vec<Result<Answer, StoreError>>>, StoreError> {
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .context("starting a write")?;
     let mut head = Head::load(&tx)?;
+    known.begin(&tx)?;
     let start = head.seq;
-    let mut seqs = EventSeqs::default();
     let mut results = Vec::with_capacity(batch.len());
+    // Every write of the batch stays: the event logs are bounded once, before the commit.
+    let mut trims = Trims::default();
     for job in batch {
-        match apply(&tx, &mut head, &mut seqs, limits, &chain.key, &job.write) {
+        match apply(
+            &tx,
+            &mut head,
+            known,
+            limits,
+            &chain.key,
+            &job.write,
+            Some(&mut trims),
+        ) {
             Ok(answer) => results.push(Ok(answer)),
             Err(_) => {
                 // Dropping the transaction rolls it back; the batch is applied again.
@@ -315,6 +334,10 @@ fn commit_together(
                 return Ok(None);
             }
         }
+    }
+    if trims.apply(&tx, limits.event_retention).is_err() {
+        drop(tx);
+        return Ok(None);
     }
     if head.seq != start {
         head.store(&tx)?;
@@ -331,14 +354,15 @@ fn commit_each(
     conn: &mut Connection,
     limits: Limits,
     chain: &ChainConfig,
+    known: &mut Known,
     batch: &[Job],
 ) -> Result<Vec<Result<Answer, StoreError>>, StoreError> {
     let tx = conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .context("starting a write")?;
     let mut head = Head::load(&tx)?;
+    known.begin(&tx)?;
     let start = head.seq;
-    let mut seqs = EventSeqs::default();
     let mut results = Vec::with_capacity(batch.len());
     for job in batch {
         let job_head = head.clone();
@@ -348,12 +372,12 @@ fn commit_each(
                 .map(drop)
         };
         run("SAVEPOINT w").context("starting a write")?;
-        let result = apply(&tx, &mut head, &mut seqs, limits, &chain.key, &job.write)
+        let result = apply(&tx, &mut head, known, limits, &chain.key, &job.write, None)
             .and_then(|answer| run("RELEASE w").context("a write").map(|()| answer));
         if result.is_err() {
             head = job_head;
-            // The rollback may undo events this write appended.
-            seqs.clear();
+            // The rollback may undo events, parts and messages this write added.
+            known.forget();
             run("ROLLBACK TO w")
                 .and_then(|()| run("RELEASE w"))
                 .context("undoing a write")?;
@@ -382,17 +406,29 @@ fn export_head(chain: &ChainConfig, head: Head) {
     }
 }
 
+/// Applies one write. Its events' logs are bounded by the write itself when `trims` is
+/// `None` (a write that may be rolled back alone), noted in `trims` otherwise.
 fn apply(
     conn: &Connection,
     head: &mut Head,
-    seqs: &mut EventSeqs,
+    known: &mut Known,
     limits: Limits,
     key: &AuditKey,
     write: &Write,
+    mut trims: Option<&mut Trims>,
 ) -> Result<Answer, StoreError> {
+    let mut bound = |session_id: &str, last: u64| match trims.as_deref_mut() {
+        Some(trims) => {
+            trims.note(session_id, last);
+            Ok(())
+        }
+        None => records::trim_events(conn, session_id, last, limits.event_retention),
+    };
     let seq = match write {
         Write::Audit(row) => head.append(conn, key, row)?,
-        Write::ToolPart(row) => parts::upsert(conn, row, limits.decision_map_limit).map(|()| 0)?,
+        Write::ToolPart(row) => {
+            parts::upsert(conn, row, limits.decision_map_limit, known).map(|()| 0)?
+        }
         Write::PutPending(row) => records::put_pending(conn, row).map(|()| 0)?,
         Write::RemovePending(id) => records::remove_pending(conn, id).map(|()| 0)?,
         Write::Grant { session_id, body } => {
@@ -401,18 +437,26 @@ fn apply(
         Write::RemoveGrant(id) => records::remove_grant(conn, id)?,
         Write::Workspace(change) => sessions::write_change(conn, change).map(|()| 0)?,
         Write::Session(row) => sessions::upsert(conn, row).map(|()| 0)?,
-        Write::Event(row) => records::append_event(conn, row, limits.event_retention, seqs)?,
+        Write::Event(row) => {
+            let seq = records::append_event(conn, row, known)?;
+            bound(row.session_id(), seq)?;
+            seq
+        }
         Write::Decision(rows) => {
             // In the write's savepoint: an error below undoes the audit record too.
             let audit_seq = head.append(conn, key, &rows.audit)?;
             if let Some(part) = &rows.part {
-                parts::upsert(conn, part, limits.decision_map_limit)?;
+                parts::upsert(conn, part, limits.decision_map_limit, known)?;
             }
-            let event_seqs = rows
+            let event_seqs: Vec<u64> = rows
                 .events
                 .iter()
-                .map(|row| records::append_event(conn, row, limits.event_retention, seqs))
+                .map(|row| records::append_event(conn, row, known))
                 .collect::<Result<_, _>>()?;
+            // Once for the write's events (which are all of the record's session).
+            if let (Some(row), Some(&seq)) = (rows.events.last(), event_seqs.last()) {
+                bound(row.session_id(), seq)?;
+            }
             return Ok(Answer::Decision(RecordedDecision {
                 audit_seq,
                 event_seqs,
