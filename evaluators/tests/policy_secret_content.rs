@@ -269,3 +269,45 @@ async fn a_ref_format_printing_objects_whole_is_not_proven() {
         allowed(root, command).await;
     }
 }
+
+#[tokio::test]
+async fn notes_are_printed_objects_when_the_repository_holds_notes() {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    if !git(root, &["init", "-q", "-b", "main"]) {
+        eprintln!("git is not installed; skipped");
+        return;
+    }
+    put(root, "README.md", b"hello\n");
+    assert!(git(root, &["add", "."]));
+    assert!(git(root, &["commit", "-qm", "one"]));
+    allowed(root, "git log").await;
+    allowed(root, "git show -s").await;
+    // Any blob of the objects (a file removed since) may be made a note, which git log prints.
+    put(root, "key.txt", b"TOKEN=abc\n");
+    assert!(git(root, &["add", "key.txt"]));
+    assert!(git(root, &["commit", "-qm", "two"]));
+    assert!(git(root, &["rm", "-q", "key.txt"]));
+    assert!(git(root, &["commit", "-qm", "three"]));
+    assert!(git(root, &["notes", "add", "-C", "HEAD~1:key.txt", "HEAD"]));
+    for command in [
+        "git log",
+        "git log -1",
+        "git show -s",
+        "git whatchanged -1",
+        "git log --oneline --notes",
+        "git log --format=%H%n%N",
+        "git notes show",
+        "git notes show HEAD",
+    ] {
+        not_allowed(root, command).await;
+    }
+    for command in [
+        "git log --oneline",
+        "git log --format=%H",
+        "git log --no-notes",
+        "git notes list",
+    ] {
+        allowed(root, command).await;
+    }
+}

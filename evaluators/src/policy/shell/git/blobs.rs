@@ -651,6 +651,29 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
         .filter(|t| t.is_none_or(|t| !t.starts_with('-') || t == "-"))
         .collect();
     let git_dir = root.join(".git");
+    // Notes are blobs a notes ref names, printed by `git log`, `git show` and their kin when
+    // asked (`--notes`, `%N`) or by default when no format is given, unless `--no-notes`, and
+    // by `git notes show`: `git notes add -C ID` makes any blob of the objects a note, a file
+    // removed since among them.
+    let shows_notes = match sub {
+        "log" | "show" | "whatchanged" | "reflog" => {
+            let asked = before.iter().any(|t| {
+                t.is_none_or(|t| {
+                    t.starts_with("--notes") || t.starts_with("--show-notes") || t.contains("%N")
+                })
+            });
+            let formatted = has(&["--oneline", "--pretty", "--format"])
+                || has_prefix(&["--pretty=", "--format="]);
+            asked || !(formatted || has(&["--no-notes"]))
+        }
+        "notes" => texts.iter().any(|t| t.is_none_or(|t| t == "show")),
+        _ => false,
+    };
+    if shows_notes && holds_notes(&git_dir) {
+        return Prints::AnyObject(
+            "it prints notes, which may be any file of any commit (`git notes add -C`)",
+        );
+    }
     // A word before `--` is a path when it is one in the workspace and no ref has its name.
     let is_path = |t: &str| root.join(t).exists() && revision(&git_dir, t) == Revision::None;
     match sub {
@@ -777,6 +800,21 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
         }
         "log" | "whatchanged" | "reflog" if patch => Prints::Tracked(after),
         _ => Prints::Nothing,
+    }
+}
+
+/// Whether the repository whose git directory is `git_dir` may hold notes: a ref under
+/// `refs/notes/`, loose or packed, or refs the policy does not read (reftable).
+fn holds_notes(git_dir: &std::path::Path) -> bool {
+    if std::fs::symlink_metadata(git_dir.join("refs/notes")).is_ok()
+        || std::fs::symlink_metadata(git_dir.join("reftable")).is_ok()
+    {
+        return true;
+    }
+    match crate::paths::small_file::read_text(&git_dir.join("packed-refs")) {
+        Ok(Some(text)) => text.contains(" refs/notes/"),
+        Ok(None) => false,
+        Err(_) => true,
     }
 }
 
