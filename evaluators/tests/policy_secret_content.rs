@@ -311,3 +311,27 @@ async fn notes_are_printed_objects_when_the_repository_holds_notes() {
         allowed(root, command).await;
     }
 }
+
+#[tokio::test]
+async fn git_show_of_every_ref_prints_a_tagged_blob_whole() {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    if !git(root, &["init", "-q", "-b", "main"]) {
+        eprintln!("git is not installed; skipped");
+        return;
+    }
+    put(root, "README.md", b"hello\n");
+    assert!(git(root, &["add", "."]));
+    assert!(git(root, &["commit", "-qm", "one"]));
+    assert!(git(root, &["tag", "v1"]));
+    for command in [
+        "git show -s --tags",
+        "git show --stat --all",
+        "git show --name-only --branches",
+        "git show --no-patch --glob=refs/tags/*",
+    ] {
+        not_allowed(root, command).await;
+    }
+    allowed(root, "git show -s").await;
+    allowed(root, "git log --tags --oneline").await;
+}

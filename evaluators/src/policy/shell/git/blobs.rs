@@ -669,6 +669,20 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
         "notes" => texts.iter().any(|t| t.is_none_or(|t| t == "show")),
         _ => false,
     };
+    // `git show` prints each object the refs it walks name (`--all`, `--tags`, `--glob=…`):
+    // a tag naming a blob is printed whole, whatever the diff options (`-s`, `--stat`).
+    let walks_refs = before.iter().any(|t| {
+        t.is_none_or(|t| {
+            OTHER_REFS
+                .iter()
+                .any(|o| t == *o || t.starts_with(&format!("{o}=")))
+        })
+    });
+    if sub == "show" && walks_refs {
+        return Prints::AnyObject(
+            "it prints every object the refs name, a blob a tag names among them, whole",
+        );
+    }
     if shows_notes && holds_notes(&git_dir) {
         return Prints::AnyObject(
             "it prints notes, which may be any file of any commit (`git notes add -C`)",
