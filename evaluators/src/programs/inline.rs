@@ -39,6 +39,15 @@ pub(crate) struct Inline {
     /// may import after its directory joins the module path (printing a traceback imports
     /// `traceback` in some versions).
     pub forbids: Vec<String>,
+    /// Whether the code imports standard modules Python does not load at start (`import
+    /// json`, `-m json.tool`): Python looks for them first in the directory it runs in, so
+    /// that no entry there may be named as a standard module ([`shadowing_entry`]).
+    pub std_modules: bool,
+    /// Literal paths the code loads as data only when each is a regular file, not a
+    /// symlink nor a directory (`require('./package.json')`: Node parses a `.json` file, but
+    /// runs `index.js` of a directory of that name, and a link's target by its own
+    /// extension).
+    pub regular_files: Vec<String>,
 }
 
 /// Modules the Python interpreter itself may import while `-c` code runs (to print an
@@ -307,6 +316,11 @@ fn sqlite_commands(args: &[Word]) -> Vec<Option<String>> {
 /// inline code; `Err` why it is not proven.
 pub(crate) fn proven(program: &str, args: &[Word]) -> Option<Result<Inline, String>> {
     let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if base == "python"
+        && let Some(found) = module_main(args)
+    {
+        return Some(found);
+    }
     let found = read_args(program, args)?;
     Some(match (&found.unproven, &found.unmodeled) {
         (Some(why), _) | (None, Some(why)) => Err(why.clone()),
@@ -315,6 +329,95 @@ pub(crate) fn proven(program: &str, args: &[Word]) -> Option<Result<Inline, Stri
         }
         _ => Ok(found),
     })
+}
+
+/// `python3 -m MODULE ARGS…` for the standard modules whose command line only reads the
+/// files it names and prints: `json.tool [OPTIONS] [INFILE [OUTFILE]]` (pretty-prints one
+/// JSON document or JSON lines; an `OUTFILE` is written), `zipfile -l ZIP` and `tarfile -l
+/// TAR` (list an archive's members). `None` when the command is not `-m` first (then it is
+/// no module run here); `Err` for another module or an argument not read here.
+fn module_main(args: &[Word]) -> Option<Result<Inline, String>> {
+    let mut words = args.iter();
+    if words.next()?.literal() != Some("-m") {
+        return None;
+    }
+    let Some(module) = words.next().and_then(Word::literal) else {
+        return Some(Err("its module is only known when it runs".to_owned()));
+    };
+    let mut rest = Vec::new();
+    for w in words {
+        let Some(t) = w.literal() else {
+            return Some(Err(format!(
+                "`{}` is only known when it runs, and may be an option",
+                w.raw
+            )));
+        };
+        rest.push(t);
+    }
+    let mut out = Inline {
+        std_modules: true,
+        ..Inline::default()
+    };
+    let unknown = |t: &str| {
+        Err(format!(
+            "`-m {module}` is not known to only read with `{t}`"
+        ))
+    };
+    match module {
+        "json.tool" => {
+            const PLAIN: &[&str] = &[
+                "--sort-keys",
+                "--no-ensure-ascii",
+                "--json-lines",
+                "--compact",
+                "--tab",
+                "--no-indent",
+            ];
+            let mut operands = Vec::new();
+            let mut i = 0;
+            while let Some(t) = rest.get(i) {
+                i += 1;
+                if *t == "--indent" {
+                    match rest.get(i) {
+                        Some(v) if v.parse::<u8>().is_ok() => i += 1,
+                        _ => return Some(unknown(t)),
+                    }
+                } else if t
+                    .strip_prefix("--indent=")
+                    .is_some_and(|v| v.parse::<u8>().is_ok())
+                    || PLAIN.contains(t)
+                {
+                } else if t.starts_with('-') && *t != "-" {
+                    return Some(unknown(t));
+                } else {
+                    operands.push(*t);
+                }
+            }
+            match operands[..] {
+                [] | ["-"] => {}
+                [file] => out.reads.push(file.to_owned()),
+                [file, target] => {
+                    if file != "-" {
+                        out.reads.push(file.to_owned());
+                    }
+                    out.writes.push(target.to_owned());
+                }
+                _ => return Some(Err("`-m json.tool` takes two files at most".to_owned())),
+            }
+        }
+        "zipfile" | "tarfile" => match rest[..] {
+            ["-l" | "--list", file] if !file.starts_with('-') => out.reads.push(file.to_owned()),
+            _ => {
+                return Some(unknown(rest.first().copied().unwrap_or("no argument")));
+            }
+        },
+        _ => {
+            return Some(Err(format!(
+                "`-m {module}` runs a module not known here to only read"
+            )));
+        }
+    }
+    Some(Ok(out))
 }
 
 fn judge(lang: Lang, parsed: &Parsed) -> Inline {
@@ -1388,6 +1491,94 @@ fn next_is(code: &str, at: usize, c: char) -> Option<usize> {
 /// shadowed by a file there (`json.py`), which then runs.
 const PYTHON_PRELOADED: &[&str] = &["sys", "os", "os.path"];
 
+/// The names of Python's standard modules (`sys.stdlib_module_names` of 3.11, with those
+/// removed since 3.6, added up to 3.14 and Python 2's), lower-cased and sorted; names starting with `_`
+/// are matched by their form ([`python_standard`]). A standard module imports only standard
+/// modules, so that a directory holding none of these names cannot run its own code in
+/// place of one.
+#[rustfmt::skip]
+const PYTHON_STDLIB: &[&str] = &[
+    "abc", "aifc", "annotationlib", "antigravity", "anydbm", "argparse", "array", "ast",
+    "asynchat", "asyncio", "asyncore", "atexit", "audioop", "base64", "bdb", "binascii",
+    "binhex", "bisect", "builtins", "bz2", "calendar", "cgi", "cgitb", "chunk", "cmath", "cmd",
+    "code", "codecs", "codeop", "collections", "colorsys", "commands", "compileall",
+    "compression", "concurrent", "configparser", "contextlib", "contextvars", "cookielib",
+    "copy", "copy_reg", "copyreg", "cpickle", "cprofile", "crypt", "cstringio", "csv", "ctypes",
+    "curses", "dataclasses", "datetime", "dbm", "decimal", "difflib", "dircache", "dis",
+    "distutils", "doctest", "dummy_thread", "dummy_threading", "email", "encodings",
+    "ensurepip", "enum", "errno", "exceptions", "faulthandler", "fcntl", "filecmp", "fileinput",
+    "fnmatch", "formatter", "fractions", "ftplib", "functools", "gc", "genericpath", "getopt",
+    "getpass", "gettext", "glob", "graphlib", "grp", "gzip", "hashlib", "heapq", "hmac", "html",
+    "htmlparser", "http", "httplib", "idlelib", "imaplib", "imghdr", "imp", "importlib",
+    "inspect", "io", "ipaddress", "itertools", "json", "keyword", "lib2to3", "linecache",
+    "locale", "logging", "lzma", "macpath", "mailbox", "mailcap", "marshal", "math", "md5",
+    "mimetools", "mimetypes", "mmap", "modulefinder", "msilib", "msvcrt", "multiprocessing",
+    "netrc", "new", "nis", "nntplib", "nt", "ntpath", "nturl2path", "numbers", "opcode",
+    "operator", "optparse", "os", "ossaudiodev", "parser", "pathlib", "pdb", "pickle",
+    "pickletools", "pipes", "pkgutil", "platform", "plistlib", "popen2", "poplib", "posix",
+    "posixpath", "pprint", "profile", "pstats", "pty", "pwd", "py_compile", "pyclbr", "pydoc",
+    "pydoc_data", "pyexpat", "queue", "quopri", "random", "re", "readline", "repr", "reprlib",
+    "resource", "rfc822", "rlcompleter", "runpy", "sched", "secrets", "select", "selectors",
+    "sets", "sha", "shelve", "shlex", "shutil", "signal", "site", "smtpd", "smtplib", "sndhdr",
+    "socket", "socketserver", "spwd", "sqlite3", "sre_compile", "sre_constants", "sre_parse",
+    "ssl", "stat", "statistics", "string", "stringio", "stringprep", "struct", "subprocess",
+    "sunau", "symbol", "symtable", "sys", "sysconfig", "syslog", "tabnanny", "tarfile",
+    "telnetlib", "tempfile", "termios", "textwrap", "this", "thread", "threading", "time",
+    "timeit", "tkinter", "token", "tokenize", "tomllib", "trace", "traceback", "tracemalloc",
+    "tty", "turtle", "turtledemo", "types", "typing", "unicodedata", "unittest", "urllib",
+    "urllib2", "urlparse", "user", "userdict", "userlist", "userstring", "uu", "uuid", "venv",
+    "warnings", "wave", "weakref", "webbrowser", "whichdb", "winreg", "winsound", "wsgiref",
+    "xdrlib", "xml", "xmlrpc", "zipapp", "zipfile", "zipimport", "zlib", "zoneinfo",
+];
+
+/// Whether `module` (`json`, `os.path`) is a standard module of Python, or may be one of a
+/// version not listed here (a private `_name`).
+fn python_standard(module: &str) -> bool {
+    let top = module
+        .split('.')
+        .next()
+        .unwrap_or(module)
+        .to_ascii_lowercase();
+    top.starts_with('_') || PYTHON_STDLIB.binary_search(&top.as_str()).is_ok()
+}
+
+/// The first entry of `dir` Python would import in place of a standard module, when the
+/// directory is first on its module path: a source, bytecode or extension file whose name
+/// before its first dot is a standard module's, or such a directory holding an `__init__`
+/// (a directory without one is a namespace portion, which a module found later on the path
+/// overrides), compared without case (a case-insensitive file system); a symlink counts
+/// whatever it points at. `Err` when the directory cannot be listed.
+pub(crate) fn shadowing_entry(dir: &std::path::Path) -> std::io::Result<Option<String>> {
+    const SUFFIXES: &[&str] = &[".py", ".pyc", ".pyo", ".pyw", ".pyd", ".so"];
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            // A name Python may decode into a standard module's cannot be ruled out.
+            return Ok(Some(name.to_string_lossy().into_owned()));
+        };
+        let stem = name.split('.').next().unwrap_or(name);
+        if stem.is_empty() || !python_standard(stem) {
+            continue;
+        }
+        let lower = name.to_ascii_lowercase();
+        let kind = entry.file_type()?;
+        let shadows = if kind.is_symlink() {
+            true
+        } else if kind.is_dir() {
+            std::fs::read_dir(entry.path())?
+                .filter_map(std::result::Result::ok)
+                .any(|e| e.file_name().to_string_lossy().starts_with("__init__"))
+        } else {
+            SUFFIXES.iter().any(|s| lower.ends_with(s))
+        };
+        if shadows {
+            return Ok(Some(name.to_owned()));
+        }
+    }
+    Ok(None)
+}
+
 /// Standard modules whose import alone runs a program (a browser, a window).
 const PYTHON_IMPORT_RUNS: &[&str] = &["antigravity", "idlelib", "turtledemo", "tkinter"];
 
@@ -1563,7 +1754,12 @@ fn python(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
             {
                 return Some(format!("importing `{module}` runs a program"));
             }
-            if !(PYTHON_PRELOADED.contains(&module) || from == Some("os") && name == "path") {
+            let preloaded =
+                PYTHON_PRELOADED.contains(&module) || from == Some("os") && name == "path";
+            if !preloaded && python_standard(module) {
+                // Proven when no entry of the directory is named as a standard module.
+                out.std_modules = true;
+            } else if !preloaded {
                 out.unmodeled(format!(
                     "it imports `{module}`, which a file of the directory may shadow"
                 ));
@@ -2120,6 +2316,16 @@ fn node(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
             // `node ./file` would, which is judged as running the workspace's own code.
             let relative = module
                 .is_some_and(|m| m.starts_with("./") && !m.split(['/', '\\']).any(|c| c == ".."));
+            // A `.json` file is parsed, not run, when the name is a regular file (checked
+            // when the call is judged, and judged as a read).
+            let json =
+                relative && module.is_some_and(|m| m.ends_with(".json") && !m.contains('\\'));
+            if json {
+                let m = module.unwrap_or_default().to_owned();
+                out.reads.push(m.clone());
+                out.regular_files.push(m);
+                continue;
+            }
             if relative {
                 out.unmodeled(
                     "it loads a file of the directory, which may be a directory or a name with an extension added that runs code",
@@ -2165,10 +2371,32 @@ fn node(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
     None
 }
 
+/// Whether `code` has a `/` outside its string literals (`'…'`, `"…"`, backslash escapes
+/// read), or a string left open: read left to right, the code holds no comment and no
+/// pattern before its first such `/`, so that the strings found up to there are the code's.
+fn slash_outside_strings(code: &str) -> bool {
+    let mut quote: Option<char> = None;
+    let mut chars = code.chars();
+    while let Some(c) = chars.next() {
+        match quote {
+            Some(_) if c == '\\' => {
+                chars.next();
+            }
+            Some(q) if c == q => quote = None,
+            Some(_) if c == '\n' => return true,
+            Some(_) => {}
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None if c == '/' => return true,
+            None => {}
+        }
+    }
+    quote.is_some()
+}
+
 /// Marks Node code unmodeled unless every free name it uses is one it declares or one of
 /// [`NODE_PROVEN_NAMES`] (`fetch`, `WebSocket`, timers are not), with plain options and
-/// no arguments. Strings are skipped; code with a `/` (a pattern or a comment may hide a
-/// quote) or a template literal is not read.
+/// no arguments. Strings are skipped; code with a `/` outside them (a pattern or a comment
+/// may hide a quote) or a template literal is not read.
 fn node_proof(code: &str, parsed: &Parsed, out: &mut Inline) {
     if parsed.letters.chars().any(|c| !"ep".contains(c)) || parsed.long {
         out.unmodeled("it is run with options not read here");
@@ -2176,7 +2404,7 @@ fn node_proof(code: &str, parsed: &Parsed, out: &mut Inline) {
     if !parsed.operands.is_empty() {
         out.unmodeled("its code is given arguments");
     }
-    if code.contains(['/', '`']) {
+    if code.contains('`') || slash_outside_strings(code) {
         return out.unmodeled("it has a `/` or a template literal, not read here");
     }
     // The code with its strings blanked.
@@ -3177,10 +3405,8 @@ mod tests {
                 "python3",
                 &["-c", "import yaml,sys; print(yaml.safe_load(sys.stdin))"],
             ),
-            (
-                "node",
-                &["-e", "console.log(require('./package.json').version)"],
-            ),
+            ("node", &["-e", "console.log(require('./index.js').x)"]),
+            ("node", &["-e", "console.log(require('./lib').x)"]),
             ("lua", &["-e", "print(\"hello world\")"]),
             ("lua", &["-e", "io.write(string.rep('-', 3))"]),
             ("perl", &["-e", "print \"hello\\n\"; sleep 1"]),
@@ -3251,20 +3477,41 @@ mod tests {
                 "print join ',', sort { $a <=> $b } (3, 1)",
             ],
         );
-        // Python finds modules other than those loaded at its start in the directory first.
+        // Python finds modules other than those loaded at its start in the directory first:
+        // a standard module is proven only with the directory's entries checked.
+        for args in [
+            &["-c", "import json; print(json.dumps(1))"][..],
+            &["-c", "from json import dumps; print(dumps(1))"],
+            &["-c", "import platform; print(platform.python_version())"],
+            &["-m", "json.tool", "--sort-keys", "--indent", "2", "a.json"],
+            &["-m", "zipfile", "-l", "a.zip"],
+        ] {
+            assert!(ok("python3", args).std_modules, "{args:?}");
+        }
+        assert!(!ok("python3", &["-c", "import os; print(os.sep)"]).std_modules);
+        assert_eq!(
+            ok("python3", &["-m", "json.tool", "a.json", "b.json"]).writes,
+            ["b.json"]
+        );
         for (p, args) in [
-            ("python3", &["-c", "import json; print(json.dumps(1))"][..]),
             (
                 "python3",
-                &["-c", "from json import dumps; print(dumps(1))"],
+                &["-c", "import yaml; print(yaml.safe_load('1'))"][..],
             ),
+            ("python3", &["-c", "import requests"]),
+            ("python3", &["-m", "json.tool", "--unknown", "a.json"]),
+            ("python3", &["-m", "json.tool", "a", "b", "c"]),
+            ("python3", &["-m", "zipfile", "-e", "a.zip", "out"]),
+            ("python3", &["-m", "tarfile", "-x", "a.tar"]),
+            ("python3", &["-m", "pip", "list"]),
             ("python3", &["-Sc", "import os; print(os.sep)"]),
             ("python3", &["-c", "print(1)", "arg"]),
             ("node", &["-e", "fetch('https://example.com')"]),
             (
                 "node",
-                &["-e", "console.log(require('./package.json').version)"],
+                &["-e", "console.log(require('./x.json.js').version)"],
             ),
+            ("node", &["-e", "console.log(require('./a/../../x.json'))"]),
             ("node", &["-e", "console.log(require('os').hostname())"]),
             ("node", &["-e", "console.log(1/2)"]),
             ("node", &["-r", "./x.js", "-e", "1"]),
@@ -3279,7 +3526,15 @@ mod tests {
         ] {
             assert!(proof(p, args).is_err(), "{p} {args:?}");
         }
+        // A JSON file is parsed, once the policy finds it a regular file, and read.
+        let json = ok(
+            "node",
+            &["-e", "console.log(require('./package.json').version)"],
+        );
+        assert_eq!(json.regular_files, ["./package.json"]);
+        assert_eq!(json.reads, ["./package.json"]);
         // Python's tracebacks import modules the directory may shadow.
+        // (The checked entries: see `a_directory_entry_named_as_a_standard_module_shadows_it`.)
         assert!(
             ok("python3", &["-c", "print(1)"])
                 .forbids
@@ -3297,5 +3552,66 @@ mod tests {
         )
         .unwrap();
         assert_eq!(i.writes, [".claude/settings.json"]);
+    }
+
+    #[test]
+    fn a_slash_is_read_only_inside_strings() {
+        for code in ["require('./a.json')", "console.log(\"a/b\", 'c\\'/')", "x"] {
+            assert!(!super::slash_outside_strings(code), "{code}");
+        }
+        for code in [
+            "1 / 2",
+            "x = /'/; require('./a.js')",
+            "// '",
+            "'unclosed",
+            "'a\nb'",
+            "'a' /* '*/",
+        ] {
+            assert!(super::slash_outside_strings(code), "{code}");
+        }
+    }
+
+    #[test]
+    fn a_directory_entry_named_as_a_standard_module_shadows_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("email")).unwrap();
+        std::fs::create_dir_all(d.join("app")).unwrap();
+        for f in [
+            "setup.py",
+            "string.txt",
+            "README.md",
+            "app/json.py",
+            ".json.py",
+        ] {
+            std::fs::write(d.join(f), "").unwrap();
+        }
+        // A directory without `__init__` is a namespace portion: the standard one wins.
+        assert_eq!(shadowing_entry(d).unwrap(), None);
+        for (name, dir_init) in [
+            ("json.py", false),
+            ("JSON.PY", false),
+            ("re.cpython-311-x86_64-linux-gnu.so", false),
+            ("platform.pyc", false),
+            ("_newthing.py", false),
+            ("string", true),
+        ] {
+            let path = d.join(name);
+            if dir_init {
+                std::fs::create_dir(&path).unwrap();
+                std::fs::write(path.join("__init__.py"), "").unwrap();
+            } else {
+                std::fs::write(&path, "").unwrap();
+            }
+            assert_eq!(shadowing_entry(d).unwrap().as_deref(), Some(name));
+            if dir_init {
+                std::fs::remove_dir_all(&path).unwrap();
+            } else {
+                std::fs::remove_file(&path).unwrap();
+            }
+        }
+        std::os::unix::fs::symlink("/nowhere", d.join("csv")).unwrap();
+        assert_eq!(shadowing_entry(d).unwrap().as_deref(), Some("csv"));
+        assert!(shadowing_entry(&d.join("missing")).is_err());
     }
 }

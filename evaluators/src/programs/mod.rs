@@ -128,6 +128,15 @@ pub struct Effects {
     /// directory's entries, never a file's contents nor a whole tree's names, so that a
     /// secret directory or one outside the workspace may be looked at.
     pub meta_one_level: bool,
+    /// Whether it runs Python code that imports standard modules Python does not load at
+    /// start (`python3 -c 'import json'`, `python3 -m json.tool`): Python looks for them
+    /// first in the directory it runs in, so no entry there may be named as a standard
+    /// module ([`inline::shadowing_entry`]).
+    pub python_std_modules: bool,
+    /// Paths that must be regular files (not symlinks nor directories) for the command to
+    /// only read them (`node -p "require('./package.json').name"` parses a JSON file, but
+    /// runs a directory's `index.js`).
+    pub regular_files: Vec<Word>,
 }
 
 /// A command as the table reads it.
@@ -2017,6 +2026,9 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
                 .extend(i.writes.into_iter().map(Word::literal_text));
             e.forbids
                 .extend(i.forbids.into_iter().map(Word::literal_text));
+            e.python_std_modules |= i.std_modules;
+            e.regular_files
+                .extend(i.regular_files.into_iter().map(Word::literal_text));
         }),
         None => toolchain_query(program, &texts, e),
     };
@@ -2045,6 +2057,7 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
                 program,
                 "node"
                     | "npm"
+                    | "docker"
                     | "yarn"
                     | "pnpm"
                     | "deno"

@@ -1360,6 +1360,8 @@ pub static PROGRAMS: &[Program] = &[
         p(&["tsc"], Toolchain, "", Special(Special::Toolchain)),
         &["node"],
     ),
+    // Not npm, npx, pip nor pip3, even for their version: the execution oracle saw npm
+    // create `~/.npm` and pip open a socket while printing it.
 ];
 
 /// Programs that delete or change the files or processes they are given (never modeled as

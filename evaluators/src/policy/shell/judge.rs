@@ -210,6 +210,11 @@ impl Judge<'_> {
                 self.unknown(cmd, &why, Risk::Medium);
             }
         }
+        if effects.python_std_modules
+            && let Some(why) = self.python_shadowed(cmd)
+        {
+            self.unknown(cmd, &why, Risk::Medium);
+        }
         for w in &effects.paths_not_revisions {
             let located = w
                 .literal()
@@ -237,6 +242,18 @@ impl Judge<'_> {
             && let Some(why) = self.go_switches(cmd)
         {
             self.unknown(cmd, &why, Risk::Medium);
+        }
+        for w in &effects.regular_files {
+            let dir = self.places.locate(".", &cmd.cwd);
+            let regular = dir.place != Place::Unknown
+                && std::fs::symlink_metadata(dir.path.join(w.text())).is_ok_and(|m| m.is_file());
+            if !regular {
+                let why = format!(
+                    "loads `{}` as data only if it is a regular file, which it is not",
+                    w.text()
+                );
+                self.unknown(cmd, &why, Risk::Medium);
+            }
         }
         for w in &effects.requires {
             let located = self.places.locate(w.text(), &cmd.cwd);
@@ -322,6 +339,32 @@ impl Judge<'_> {
         }
         let env = crate::programs::go_toolchain::Environment::of_process(self.places.home());
         crate::programs::go_toolchain::keeps_local(&start.path, &env).err()
+    }
+
+    /// Why Python run in the command's directory may import a file of it in place of a
+    /// standard module, if it may: an entry named as one, a directory not known now or not
+    /// listed.
+    fn python_shadowed(&self, cmd: &SimpleCommand) -> Option<String> {
+        let dir = self.places.locate(".", &cmd.cwd);
+        if dir.place == Place::Unknown {
+            return Some(
+                "imports standard modules, which a file of a directory an earlier `cd` chose may replace"
+                    .to_owned(),
+            );
+        }
+        let shown = match self.places.shown(&dir.path) {
+            s if s.is_empty() => ".".to_owned(),
+            s => s,
+        };
+        match crate::programs::inline::shadowing_entry(&dir.path) {
+            Ok(None) => None,
+            Ok(Some(name)) => Some(format!(
+                "imports standard modules, and Python would run `{name}` of `{shown}` in place of one"
+            )),
+            Err(e) => Some(format!(
+                "imports standard modules, and `{shown}` cannot be listed to rule out one of its files replacing them ({e})"
+            )),
+        }
     }
 
     fn found_upwards(&self, cmd: &SimpleCommand, name: &str) -> Option<String> {

@@ -312,6 +312,9 @@ impl Lowering<'_> {
                 }
                 self.sites.defaults_in(raw);
                 for c in code {
+                    if self.own_values_only(&c) {
+                        continue;
+                    }
                     // `${ cmd; }` runs `cmd` in the current shell: besides being unreadable as
                     // a word, its commands are judged (a hard deny inside stays one).
                     if crate::shell::words::invalid_parameter(&c)
@@ -342,6 +345,56 @@ impl Lowering<'_> {
                 Word::dynamic(raw, "")
             }
         }
+    }
+
+    /// Whether the variable `name` holds the script's own value wherever it is read now:
+    /// assigned on every path before (not the environment's), or bound by a loop or as an
+    /// arithmetic loop's counter.
+    fn own_variable(&self, name: &str) -> bool {
+        self.assigned.iter().any(|a| a == name)
+            || self.counters.iter().any(|a| a == name)
+            || self.loops.iter().any(|(a, _)| a == name)
+    }
+
+    /// Whether an expansion a word evaluates as code or from the environment only reads
+    /// values the script gave: `$NAME` of a variable of the script's own
+    /// ([`Self::own_variable`]; `export NO_COLOR=1; echo $NO_COLOR`), or `$((EXPR))` whose
+    /// every name is such a variable whose every value is a number (`i=0; i=$((i+1))`), so
+    /// that evaluating it runs nothing and reads no secret.
+    fn own_values_only(&self, code: &str) -> bool {
+        if let Some(name) = code.strip_prefix('$')
+            && crate::programs::is_identifier(name)
+        {
+            return self.own_variable(name);
+        }
+        let Some(expr) = code.strip_prefix("$((").and_then(|r| r.strip_suffix("))")) else {
+            return false;
+        };
+        let Some(known) = &self.variables else {
+            return false;
+        };
+        // Numbers, names and operators only: no expansion, subscript, quote or base.
+        if !expr
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || " \t_+-*/%()<>=!&|^~?:,".contains(c))
+        {
+            return false;
+        }
+        let mut rest = expr;
+        while let Some(start) = rest.find(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            let tail = &rest[start..];
+            let end = tail
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(tail.len());
+            let token = &tail[..end];
+            // A number (`10`, `0x1f` — a constant whatever its letters).
+            let number = token.starts_with(|c: char| c.is_ascii_digit());
+            if !(number || self.own_variable(token) && known.numeric(token)) {
+                return false;
+            }
+            rest = &tail[end..];
+        }
+        true
     }
 
     /// Expansions in `raw` of variables with a lower-case letter the script did not assign

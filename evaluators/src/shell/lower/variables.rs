@@ -222,6 +222,31 @@ impl Sites {
     }
 }
 
+/// Whether `text` is a decimal integer (`7`, `-12`).
+fn integer(text: &str) -> bool {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    !digits.is_empty() && digits.len() <= 18 && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether the word `raw` is one arithmetic expansion alone (`$((i+1))`): its value is a
+/// number whatever the expression (which is judged where the word stands).
+fn arithmetic_alone(raw: &str) -> bool {
+    let Some(inner) = raw.strip_prefix("$((").and_then(|r| r.strip_suffix("))")) else {
+        return false;
+    };
+    // The opening parentheses close at the end, not before (`$((a))x$((b))`).
+    let mut depth = 0usize;
+    for c in inner.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return false,
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
 /// What one argument of a declaring builtin (`declare`, `export`, `local`, `readonly`,
 /// `typeset`: [`Assigns::Declares`]) does.
 #[derive(Debug, Clone)]
@@ -414,6 +439,33 @@ impl Variables {
             !(n == "#" || n == "@" || n == "*" || n.bytes().all(|b| b.is_ascii_digit()))
         });
         out
+    }
+
+    /// Whether every value the script gives `name` is a number, so that bash evaluating it
+    /// as an arithmetic expression runs nothing: the script assigns it somewhere, and each
+    /// place gives a literal integer, an arithmetic expansion alone (`i=$((i+1))`, whose
+    /// result is one) or each word of a loop's list of literal integers.
+    pub(super) fn numeric(&self, name: &str) -> bool {
+        let mut found = false;
+        for (n, site) in &self.sites {
+            if n != name {
+                continue;
+            }
+            found = true;
+            let number = match site {
+                Site::Word(w) => w
+                    .literal()
+                    .map_or_else(|| arithmetic_alone(&w.raw), integer),
+                Site::Loop(Some(d)) => {
+                    d.producers.is_empty() && d.values.iter().all(|v| integer(v))
+                }
+                Site::Loop(None) | Site::Unknown => false,
+            };
+            if !number {
+                return false;
+            }
+        }
+        found
     }
 
     /// Whether a word was given a value of one of the shell's own variables.
