@@ -402,10 +402,7 @@ impl Lowering<'_> {
     /// are not known to be public: each is code evaluated from the environment.
     fn environment_reads(&mut self, raw: &str, names: &[String]) {
         for name in names {
-            let own = self.assigned.iter().any(|a| a == name)
-                || self.counters.iter().any(|a| a == name)
-                || self.loops.iter().any(|(a, _)| a == name);
-            if !own {
+            if !self.own_variable(name) {
                 self.script.unreadable.push(Unreadable {
                     code: raw.to_owned(),
                     error: ShellError::EvaluatesCode(format!("${name}")),
