@@ -208,3 +208,56 @@ async fn a_toolchain_prints_its_usage_before_loading_anything() {
     ])
     .await;
 }
+
+#[tokio::test]
+async fn gzip_to_standard_output_reads_the_files_as_zcat_does() {
+    assert_allowed(&[
+        "gunzip -c README.md | head -3",
+        "gzip -dc README.md | wc -c",
+        "gzip -cd README.md",
+        "gzip -c README.md | wc -c",
+        "gunzip --stdout README.md",
+        "gzip --decompress --to-stdout README.md",
+        "gzip -c9 README.md | wc -c",
+    ])
+    .await;
+    assert_open(&[
+        // In place: the file is replaced by its (de)compressed copy.
+        "gzip README.md",
+        "gunzip README.md",
+        "gzip -d README.md",
+        "gzip -k README.md",
+        // A key read, a tree walked, a suffix or options from elsewhere.
+        "gzip -c deploy.pem",
+        "gunzip -c ~/.ssh/id_rsa",
+        "gzip -rc .",
+        "gzip -c -S .x README.md",
+        "gzip -c README.md > README.md.gz",
+        "gunzip -c",
+    ])
+    .await;
+}
+
+#[tokio::test]
+async fn paths_printed_by_ls_sorting_and_by_which_are_read_as_those_paths() {
+    assert_allowed(&[
+        "head -3 $(ls -t *.md | head -1)",
+        "cat $(ls -1tr README.md)",
+        "wc -l $(ls -S *.md)",
+        "ls -l $(which sh)",
+        "ls -l \"$(which sh)\"",
+        "readlink -f $(which sh)",
+    ])
+    .await;
+    assert_open(&[
+        // Long listings print more than names; a key among the names is read.
+        "cat $(ls -lt *.md | head -1)",
+        "cat $(ls -t *.pem | head -1)",
+        "cat $(ls -t)",
+        // Not found: the command runs without the word (`grep -r x` walks `.`).
+        "grep -r x $(which no-such-program-here)",
+        "cat $(which -a sh)",
+        "cat $(which ./sh)",
+    ])
+    .await;
+}

@@ -2192,6 +2192,8 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
 /// `unzip -l|-v|-t|-z ARCHIVE [MEMBER…]`, `unzip -Z` and `zipinfo` (listings), `gzip -l|-t
 /// FILE…` and `gunzip -t FILE…`: the archive is read, its members' names or sizes printed or
 /// their checksums tested; nothing is extracted, printed whole (`unzip -p`) or compressed.
+/// `gzip -c` and `gunzip -c` (`gzip -dc FILE` is `zcat FILE`) print what they make of each
+/// file on standard output and write no file: they read the files, as `zcat` does.
 /// Member names are names inside the archive, not paths.
 fn archive_list(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
     let zip = matches!(program, "unzip" | "zipinfo");
@@ -2200,7 +2202,9 @@ fn archive_list(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
     let (modes, modifiers): (&str, &str) = match program {
         "unzip" => ("lvtzZ", "q12smhMTC"),
         "zipinfo" => ("12smlvhMtTz", "C"),
-        _ => ("lt", "vq"),
+        // `-d` (decompress), `-k` (keep), `-f` (force) and the levels change nothing a mode
+        // writes: without `-c`, `-l` or `-t` the files are (de)compressed in place.
+        _ => ("ltc", "vqdkf123456789"),
     };
     let long: &[(&str, bool)] = if zip {
         &[]
@@ -2208,8 +2212,14 @@ fn archive_list(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
         &[
             ("--list", true),
             ("--test", true),
+            ("--stdout", true),
+            ("--to-stdout", true),
             ("--verbose", false),
             ("--quiet", false),
+            ("--decompress", false),
+            ("--uncompress", false),
+            ("--keep", false),
+            ("--force", false),
         ]
     };
     let mut listed = program == "zipinfo";

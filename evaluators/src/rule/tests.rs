@@ -303,10 +303,19 @@ async fn git_dumps_naming_no_path_read_everything() {
             "git-show HEAD",
             "echo HEAD:secrets/token | xargs git show",
             "git show $(echo HEAD:secrets/token)",
-            "for r in HEAD:secrets/token; do git show $r; done",
+            "for r in HEAD:secrets/$(cat name); do git show $r; done",
             "git status $flags",
             "git commit $flags",
         ],
+    )
+    .await;
+    // A loop over plain values runs its body with each one written in: the deny rule meets
+    // the path the revision names.
+    each(
+        &rules,
+        ws.path(),
+        DENY,
+        &["for r in HEAD:secrets/token; do git show $r; done"],
     )
     .await;
     // What prints no file contents stays allowed.

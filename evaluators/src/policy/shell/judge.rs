@@ -449,7 +449,7 @@ impl Judge<'_> {
     pub(super) fn meta(&mut self, cmd: &SimpleCommand, word: &Word, one_level: bool) {
         let shown = &word.raw;
         if let Some(domain) = &word.domain {
-            return self.domain(cmd, word, domain, true);
+            return self.domain(cmd, word, domain, true, one_level);
         }
         let Some(text) = word.literal().or_else(|| braces_only(word)) else {
             return self.unknown(
@@ -499,11 +499,19 @@ impl Judge<'_> {
         }
     }
 
-    /// A run-time word with a known domain: every value is checked as the word would be, and
-    /// every path a producer can print is checked against secrets.
-    fn domain(&mut self, cmd: &SimpleCommand, word: &Word, domain: &Domain, meta: bool) {
+    /// A run-time word with a known domain: every value is checked as the word would be (a
+    /// look `one_level` down as [`Self::meta`] takes it), and every path a producer can print
+    /// is checked against secrets.
+    fn domain(
+        &mut self,
+        cmd: &SimpleCommand,
+        word: &Word,
+        domain: &Domain,
+        meta: bool,
+        one_level: bool,
+    ) {
         for v in &domain.values {
-            if !self.value(cmd, word, v, meta) {
+            if !self.value(cmd, word, v, meta, one_level) {
                 return;
             }
         }
@@ -511,6 +519,10 @@ impl Judge<'_> {
             // `find … -exec CMD {}`: `{}` is each path the find matches.
             let from_find = cmd.parent == Some(p)
                 && self.script.commands.get(p).and_then(SimpleCommand::program) == Some("find");
+            // A path `which` prints is a program's file, looked at as its literal would be;
+            // what other producers print counts as a level of its own.
+            let one_level = one_level
+                && self.script.commands.get(p).and_then(SimpleCommand::program) == Some("which");
             let outputs = if from_find {
                 producer::find_matches(self.script, p)
             } else {
@@ -537,12 +549,12 @@ impl Judge<'_> {
                                 format!("reads `{}`, the entries `ls {v}` lists", word.raw);
                             return self.unknown_path(cmd, &reason, meta);
                         }
-                        if !self.value(cmd, word, &v, meta) {
+                        if !self.value(cmd, word, &v, meta, one_level) {
                             return;
                         }
                     }
                     producer::Output::Value(v) => {
-                        if !self.value(cmd, word, &v, meta) {
+                        if !self.value(cmd, word, &v, meta, one_level) {
                             return;
                         }
                     }
@@ -607,7 +619,14 @@ impl Judge<'_> {
     /// One value of a run-time word, checked as the shell will use it: an unquoted word is
     /// globbed and split on blanks, and what `xargs` appends is read again for quotes. `false`
     /// when the value cannot be checked (an ask was added).
-    fn value(&mut self, cmd: &SimpleCommand, word: &Word, value: &str, meta: bool) -> bool {
+    fn value(
+        &mut self,
+        cmd: &SimpleCommand,
+        word: &Word,
+        value: &str,
+        meta: bool,
+        one_level: bool,
+    ) -> bool {
         let unquoted = !word.raw.starts_with('"');
         let from_xargs = word.raw == "…";
         let expansions: Vec<Option<String>> = if unquoted {
@@ -642,7 +661,7 @@ impl Judge<'_> {
                 }
                 let w = Word::literal_text(piece.to_owned());
                 if meta {
-                    self.meta(cmd, &w, false);
+                    self.meta(cmd, &w, one_level);
                 } else {
                     self.read(cmd, &w);
                 }
@@ -892,7 +911,7 @@ impl Judge<'_> {
             return self.sensitive(cmd, shown, &what);
         }
         if let Some(domain) = &word.domain {
-            return self.domain(cmd, word, domain, false);
+            return self.domain(cmd, word, domain, false, false);
         }
         if let Some(what) = self.glob_secret(cmd, word) {
             return self.sensitive(cmd, shown, &what);

@@ -142,12 +142,13 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
         // `ls FILE…` prints the files as given (globs expanded by the shell); `printf '%s\n'
         // WORD…` prints its words a line each.
         "ls" if !args.is_empty()
-            && args
-                .iter()
-                .all(|a| !a.starts_with('-') || matches!(*a, "-1" | "-d" | "--directory"))
+            && args.iter().all(|a| !a.starts_with('-') || ls_names_only(a))
             && args.iter().any(|a| *a != "." && !a.starts_with('-')) =>
         {
-            let directories = args.iter().any(|a| matches!(*a, "-d" | "--directory"));
+            let directories = args.iter().any(|a| {
+                *a == "--directory"
+                    || (!a.starts_with("--") && a.starts_with('-') && a.contains('d'))
+            });
             Ok(args
                 .iter()
                 .filter(|a| !a.starts_with('-'))
@@ -171,12 +172,17 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
                 .map(|a| Output::Value((*a).to_owned()))
                 .collect())
         }
-        "ls" if args
-            .iter()
-            .all(|a| matches!(*a, "-1" | "-A" | "--almost-all" | ".")) =>
+        "ls" if args.iter().all(|a| {
+            matches!(*a, "-A" | "--almost-all" | ".") || (ls_names_only(a) && !a.contains('d'))
+        }) =>
         {
             Ok(vec![tree(".", None)])
         }
+        // `which NAME`: the first program of that name in a directory of `PATH`.
+        "which" => match args.as_slice() {
+            [name] => which(name).map(|path| vec![Output::Value(path)]),
+            _ => Err("(`which`) is given options or several names".to_owned()),
+        },
         "fd" | "fdfind" => {
             // What `-x`/`-X` runs on the paths is judged as its own command: the paths are
             // what the rest of the command finds.
@@ -245,6 +251,58 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
         }
         _ => Err(format!("(`{program}`) is not known to print only paths")),
     }
+}
+
+/// Whether `ls` given option `arg` still prints names only, one a line when piped: `-1`,
+/// `-d` (directories as themselves) and the options that only sort (`-t`, `-r`, `-S`, `-U`,
+/// `-X`, `-v`, and `-c`/`-u`, which sort by another time without `-l`), alone or clustered.
+fn ls_names_only(arg: &str) -> bool {
+    matches!(arg, "--directory" | "--reverse")
+        || arg
+            .strip_prefix('-')
+            .filter(|f| !f.is_empty() && !f.starts_with('-'))
+            .is_some_and(|f| f.chars().all(|c| "1dtrSUXvcu".contains(c)))
+}
+
+/// The path `which NAME` prints: the first regular file named `NAME` with an execute bit in
+/// the directories of the evaluator's `PATH` (the command's, unless the script sets its own,
+/// which is judged for that). A name with a `/`, a relative or empty directory in `PATH` (the
+/// working directory) or a path a shell would split or expand is not known; nor is a name
+/// found nowhere, since `which` then prints nothing and the command runs without the word.
+fn which(name: &str) -> Result<String, String> {
+    use std::os::unix::fs::PermissionsExt;
+    let plain = |t: &str| {
+        !t.is_empty()
+            && t.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'+' | b'-' | b'/'))
+    };
+    if !plain(name) || name.contains('/') || name.starts_with(['-', '.']) {
+        return Err(format!(
+            "(`which {name}`) is not given a plain program name"
+        ));
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for dir in std::env::split_paths(&path) {
+        if !dir.is_absolute() {
+            return Err("(`which`) searches a relative directory of PATH".to_owned());
+        }
+        let candidate = dir.join(name);
+        let Ok(meta) = std::fs::metadata(&candidate) else {
+            continue;
+        };
+        if meta.is_file() && meta.permissions().mode() & 0o111 != 0 {
+            let shown = candidate.to_string_lossy().into_owned();
+            if !plain(&shown) {
+                return Err(format!(
+                    "(`which {name}`) prints `{shown}`, which the shell splits or expands"
+                ));
+            }
+            return Ok(shown);
+        }
+    }
+    Err(format!(
+        "(`which {name}`) finds no program of that name and prints nothing"
+    ))
 }
 
 /// `fd` without the commands its `-x`/`--exec`/`-X`/`--exec-batch` runs (each up to `;` or

@@ -4,6 +4,7 @@ mod functions;
 mod git_code;
 pub(super) mod simple;
 mod unmodeled;
+mod unroll;
 pub(super) mod variables;
 mod wrappers;
 
@@ -58,6 +59,13 @@ pub(super) struct Lowering<'s> {
     exact: bool,
     /// How many function bodies were lowered at their calls so far ([`MAX_CALLS`]).
     calls: usize,
+    /// The loop variables whose body is being lowered for one of their values, innermost
+    /// last: the words expanding them are written with the value ([`unroll`]).
+    bound: Vec<(String, String)>,
+    /// How many copies of loop bodies were made so far ([`unroll::MAX_COPIES`]).
+    copies: usize,
+    /// Whether the script may define a function: no loop is unrolled then.
+    functions: bool,
 }
 
 /// The most function calls whose bodies are lowered with their arguments; past it, the call
@@ -85,6 +93,9 @@ impl<'s> Lowering<'s> {
             positional: None,
             exact: false,
             calls: 0,
+            bound: Vec::new(),
+            copies: 0,
+            functions: false,
         }
     }
 
@@ -108,6 +119,7 @@ impl<'s> Lowering<'s> {
             return Err(ShellError::TooDeep);
         }
         precheck(code)?;
+        self.functions |= unroll::defines_function(code);
         if self.fast
             && let Some(simple) = plain_command(code)
         {
@@ -179,6 +191,7 @@ impl<'s> Lowering<'s> {
             fast: self.fast,
             first: false,
             home: self.home,
+            functions: self.functions,
             variables: Some(outer.in_new_shell()),
             ..Lowering::new(&mut scratch)
         };
@@ -211,6 +224,7 @@ impl<'s> Lowering<'s> {
             home,
             fast: self.fast,
             first: false,
+            functions: self.functions,
             ..Lowering::new(&mut again)
         };
         lowering.cwd = cwd;
@@ -466,6 +480,8 @@ impl<'s> Lowering<'s> {
                     });
                 }
                 let mut feeds = pipe.to_vec();
+                // The values when every one is a literal word.
+                let mut literals = f.values.as_ref().map(|_| Vec::new());
                 // `for f; do`: the positional parameters, known only in a function's call.
                 let mut domain = match &f.values {
                     Some(_) => Some(Domain::default()),
@@ -477,6 +493,10 @@ impl<'s> Lowering<'s> {
                 });
                 for w in f.values.iter().flatten() {
                     let word = self.word(&w.value, depth, &mut feeds);
+                    literals = literals.and_then(|mut l: Vec<String>| {
+                        l.push(word.literal()?.to_owned());
+                        Some(l)
+                    });
                     domain = domain.and_then(|mut d| {
                         match (word.literal(), word.domain.clone()) {
                             (Some(t), _) => d.values.push(t.to_owned()),
@@ -506,7 +526,24 @@ impl<'s> Lowering<'s> {
                 if let Some(d) = &domain {
                     self.loops.push((f.variable_name.clone(), d.clone()));
                 }
-                self.list(&f.body.list, depth, &feeds);
+                let copies = literals
+                    .filter(|_| !self.functions && self.definitions.is_empty())
+                    .and_then(|l| {
+                        let budget = unroll::MAX_COPIES - self.copies;
+                        unroll::unrolled(&f.variable_name, Some(&l), &f.body, budget)
+                    });
+                match copies {
+                    // One copy of the body for each value, the variable written as it.
+                    Some(values) => {
+                        self.copies += values.len();
+                        for value in values {
+                            self.bound.push((f.variable_name.clone(), value));
+                            self.list(&f.body.list, depth, &feeds);
+                            self.bound.pop();
+                        }
+                    }
+                    None => self.list(&f.body.list, depth, &feeds),
+                }
                 self.assigned.truncate(kept);
                 self.uncertain(start, &entry);
                 if domain.is_some() {

@@ -275,6 +275,9 @@ impl Lowering<'_> {
 
     /// Reads a word; the commands of its substitutions are lowered and feed the caller.
     pub(super) fn word(&mut self, raw: &str, depth: usize, feeds: &mut Vec<usize>) -> Word {
+        // In a copy of an unrolled loop's body, its variable is the copy's value.
+        let written = super::unroll::substitute(raw, &self.bound);
+        let raw = written.as_deref().unwrap_or(raw);
         match lower(raw) {
             Ok(LoweredWord {
                 mut word,
