@@ -341,6 +341,9 @@ fn fixture_workspace() -> tempfile::TempDir {
         ("runners/scripts/show.sh", "#!/bin/sh\ncat \"$1\"\n"),
         // A directory whose Python file shadows a standard module.
         ("tools/json.py", "import os\nos.system('id')\n"),
+        // A namespace package standard modules import (`copy` imports `org.python.core`).
+        ("jython/org/python/core.py", "import os\nos.system('id')\n"),
+        ("jython/a.tar", "not a tar\n"),
         // A directory named as a JSON file: Node runs its index.js.
         (
             "tools/conf.json/index.js",

@@ -481,7 +481,8 @@ fn uses<'a>(text: &str, names: &[&'a str]) -> Option<&'a str> {
 }
 
 /// Attributes of each module read here that only compute, print or read what is given to
-/// them (no module, nothing that runs code named at run time): `(module, attributes)`.
+/// them (no module, nothing that runs code named at run time, no program, socket or file
+/// other than those told, no change to the system): `(module, attributes)`.
 const PYTHON_MODULE_ATTRS: &[(&str, &[&str])] = &[
     (
         "json",
@@ -688,8 +689,7 @@ const PYTHON_MODULE_ATTRS: &[(&str, &[&str])] = &[
             "clock_getres",
             "clock_gettime",
             "clock_gettime_ns",
-            "clock_settime",
-            "clock_settime_ns",
+            // Not `clock_settime`: it sets the system's clock.
             "ctime",
             "daylight",
             "get_clock_info",
@@ -716,18 +716,14 @@ const PYTHON_MODULE_ATTRS: &[(&str, &[&str])] = &[
             "tzset",
         ],
     ),
+    // Not what asks the system: `architecture` runs `file`, `processor` and `platform` run
+    // `uname -p` (and so did `uname()`, with `system`, `machine`, `node`, `release` and
+    // `version`, up to Python 3.8), `libc_ver` reads any file it is given, `java_ver`
+    // imports `java.lang`, the Windows and macOS ones import `winreg` or read a plist.
     (
         "platform",
         &[
-            "architecture",
             "freedesktop_os_release",
-            "java_ver",
-            "libc_ver",
-            "mac_ver",
-            "machine",
-            "node",
-            "platform",
-            "processor",
             "python_branch",
             "python_build",
             "python_compiler",
@@ -735,15 +731,7 @@ const PYTHON_MODULE_ATTRS: &[(&str, &[&str])] = &[
             "python_revision",
             "python_version",
             "python_version_tuple",
-            "release",
-            "system",
             "system_alias",
-            "uname",
-            "uname_result",
-            "version",
-            "win32_edition",
-            "win32_is_iot",
-            "win32_ver",
         ],
     ),
     (
@@ -974,6 +962,9 @@ const PYTHON_MODULE_ATTRS: &[(&str, &[&str])] = &[
             "weibullvariate",
         ],
     ),
+    // Not `getnode` nor `uuid1`: finding the hardware address opens sockets and, where
+    // `_uuid` is missing, runs `ip`, `ifconfig`, `arp` or `netstat` and resolves the host's
+    // name.
     (
         "uuid",
         &[
@@ -989,9 +980,7 @@ const PYTHON_MODULE_ATTRS: &[(&str, &[&str])] = &[
             "SafeUUID",
             "UUID",
             "bytes_",
-            "getnode",
             "int_",
-            "uuid1",
             "uuid3",
             "uuid4",
             "uuid5",
@@ -1469,6 +1458,83 @@ const PYTHON_DYNAMIC: &[&str] = &[
     "builtins",
 ];
 
+/// Lists of `sys` Python reads to find what it imports (`sys.path`; `sys.warnoptions`, whose
+/// categories `warnings` imports by name when it loads): code that changes them
+/// (`sys.path.insert(0, "src")`, `operator.iadd(sys.path, …)`, a name bound to them) makes
+/// `import json` run a file of another directory.
+const PYTHON_IMPORT_STATE: &[&str] = &["path", "warnoptions"];
+
+/// Calls that read a list given to them without changing it.
+const PYTHON_LIST_READERS: &[&str] = &[
+    "print",
+    "len",
+    "str",
+    "repr",
+    "list",
+    "tuple",
+    "sorted",
+    "set",
+    "join",
+    "enumerate",
+];
+
+/// Whether the expression of `code` from `start` to `end` (`sys.path`) is only read: a whole
+/// argument (followed by `)` or `,`) of a call of [`PYTHON_LIST_READERS`] directly, not
+/// bound to a name, put in a container nor given to another call, which could change it.
+fn python_read_only(code: &str, start: usize, end: usize) -> bool {
+    if !matches!(code[end..].trim_start().chars().next(), Some(')' | ',')) {
+        return false;
+    }
+    // The brackets open at `start`, strings skipped.
+    let mut open: Vec<usize> = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (k, c) in code[..start].char_indices() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '\'' | '"' => quote = Some(c),
+                '(' | '[' | '{' => open.push(k),
+                ')' | ']' | '}' => {
+                    open.pop();
+                }
+                _ => {}
+            },
+        }
+    }
+    let Some(&paren) = open.last() else {
+        return false;
+    };
+    if quote.is_some() || !code[paren..].starts_with('(') {
+        return false;
+    }
+    let before = code[..paren].trim_end();
+    let name_start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |p| p + 1);
+    PYTHON_LIST_READERS.contains(&&before[name_start..])
+}
+
+/// Whether the subscript after `at` (`os.environ["TZ"]`) is assigned (`=`, `+=`), not
+/// compared.
+fn python_subscript_assigned(code: &str, at: usize) -> bool {
+    let Some(rest) = code[at..].trim_start().strip_prefix('[') else {
+        return false;
+    };
+    let Some((_, after)) = rest.split_once(']') else {
+        return true;
+    };
+    let after = after.trim_start();
+    let op_len = after
+        .find(|c: char| !"+-*/%&|^<>@=".contains(c))
+        .unwrap_or(after.len());
+    let op = &after[..op_len];
+    op.ends_with('=') && !matches!(op, "==" | "<=" | ">=")
+}
+
 /// The identifier starting at byte `at` of `code` (after spaces), with the offset after it.
 fn ident_at(code: &str, at: usize) -> Option<(&str, usize)> {
     let rest = &code[at..];
@@ -1492,43 +1558,101 @@ fn next_is(code: &str, at: usize, c: char) -> Option<usize> {
 const PYTHON_PRELOADED: &[&str] = &["sys", "os", "os.path"];
 
 /// The names of Python's standard modules (`sys.stdlib_module_names` of 3.11, with those
-/// removed since 3.6, added up to 3.14 and Python 2's), lower-cased and sorted; names starting with `_`
-/// are matched by their form ([`python_standard`]). A standard module imports only standard
-/// modules, so that a directory holding none of these names cannot run its own code in
-/// place of one.
+/// removed since 3.6, added up to 3.14 and Python 2.7's library), lower-cased and sorted; names starting with `_`
+/// are matched by their form ([`python_standard`]). A standard module imports standard
+/// modules and those of [`PYTHON_STDLIB_IMPORTS`] only, so that a directory holding none of
+/// these names cannot run its own code in place of one.
 #[rustfmt::skip]
 const PYTHON_STDLIB: &[&str] = &[
     "abc", "aifc", "annotationlib", "antigravity", "anydbm", "argparse", "array", "ast",
-    "asynchat", "asyncio", "asyncore", "atexit", "audioop", "base64", "bdb", "binascii",
-    "binhex", "bisect", "builtins", "bz2", "calendar", "cgi", "cgitb", "chunk", "cmath", "cmd",
-    "code", "codecs", "codeop", "collections", "colorsys", "commands", "compileall",
-    "compression", "concurrent", "configparser", "contextlib", "contextvars", "cookielib",
-    "copy", "copy_reg", "copyreg", "cpickle", "cprofile", "crypt", "cstringio", "csv", "ctypes",
-    "curses", "dataclasses", "datetime", "dbm", "decimal", "difflib", "dircache", "dis",
-    "distutils", "doctest", "dummy_thread", "dummy_threading", "email", "encodings",
-    "ensurepip", "enum", "errno", "exceptions", "faulthandler", "fcntl", "filecmp", "fileinput",
-    "fnmatch", "formatter", "fractions", "ftplib", "functools", "gc", "genericpath", "getopt",
-    "getpass", "gettext", "glob", "graphlib", "grp", "gzip", "hashlib", "heapq", "hmac", "html",
-    "htmlparser", "http", "httplib", "idlelib", "imaplib", "imghdr", "imp", "importlib",
-    "inspect", "io", "ipaddress", "itertools", "json", "keyword", "lib2to3", "linecache",
-    "locale", "logging", "lzma", "macpath", "mailbox", "mailcap", "marshal", "math", "md5",
-    "mimetools", "mimetypes", "mmap", "modulefinder", "msilib", "msvcrt", "multiprocessing",
-    "netrc", "new", "nis", "nntplib", "nt", "ntpath", "nturl2path", "numbers", "opcode",
-    "operator", "optparse", "os", "ossaudiodev", "parser", "pathlib", "pdb", "pickle",
-    "pickletools", "pipes", "pkgutil", "platform", "plistlib", "popen2", "poplib", "posix",
+    "asynchat", "asyncio", "asyncore", "atexit", "audiodev", "audioop", "base64",
+    "basehttpserver", "bastion", "bdb", "binascii", "binhex", "bisect", "bsddb", "builtins",
+    "bz2", "calendar", "canvas", "cdrom", "cgi", "cgihttpserver", "cgitb", "chunk", "cmath",
+    "cmd", "code", "codecs", "codeop", "collections", "colorsys", "commands", "compileall",
+    "compiler", "compression", "concurrent", "configparser", "contextlib", "contextvars",
+    "cookie", "cookielib", "copy", "copy_reg", "copyreg", "cpickle", "cprofile", "crypt",
+    "cstringio", "csv", "ctypes", "curses", "dataclasses", "datetime", "dbhash", "dbm",
+    "decimal", "dialog", "difflib", "dircache", "dis", "distutils", "dlfcn", "doctest",
+    "docxmlrpcserver", "dumbdbm", "dummy_thread", "dummy_threading", "email", "encodings",
+    "ensurepip", "enum", "errno", "exceptions", "faulthandler", "fcntl", "filecmp",
+    "filedialog", "fileinput", "fixtk", "fnmatch", "formatter", "fpformat", "fractions",
+    "ftplib", "functools", "future_builtins", "gc", "genericpath", "getopt", "getpass",
+    "gettext", "glob", "graphlib", "grp", "gzip", "hashlib", "heapq", "hmac", "hotshot", "html",
+    "htmlentitydefs", "htmllib", "htmlparser", "http", "httplib", "idlelib", "ihooks",
+    "imaplib", "imghdr", "imp", "importlib", "imputil", "in", "inspect", "io", "ipaddress",
+    "itertools", "json", "keyword", "lib2to3", "linecache", "linuxaudiodev", "locale",
+    "logging", "lzma", "macpath", "macurl2path", "mailbox", "mailcap", "markupbase", "marshal",
+    "math", "md5", "mhlib", "mimetools", "mimetypes", "mimewriter", "mimify", "mmap",
+    "modulefinder", "msilib", "msvcrt", "multifile", "multiprocessing", "mutex", "netrc", "new",
+    "nis", "nntplib", "nt", "ntpath", "nturl2path", "numbers", "opcode", "operator", "optparse",
+    "os", "os2emxpath", "ossaudiodev", "parser", "pathlib", "pdb", "pickle", "pickletools",
+    "pipes", "pkgutil", "platform", "plistlib", "popen2", "poplib", "posix", "posixfile",
     "posixpath", "pprint", "profile", "pstats", "pty", "pwd", "py_compile", "pyclbr", "pydoc",
     "pydoc_data", "pyexpat", "queue", "quopri", "random", "re", "readline", "repr", "reprlib",
-    "resource", "rfc822", "rlcompleter", "runpy", "sched", "secrets", "select", "selectors",
-    "sets", "sha", "shelve", "shlex", "shutil", "signal", "site", "smtpd", "smtplib", "sndhdr",
-    "socket", "socketserver", "spwd", "sqlite3", "sre_compile", "sre_constants", "sre_parse",
-    "ssl", "stat", "statistics", "string", "stringio", "stringprep", "struct", "subprocess",
-    "sunau", "symbol", "symtable", "sys", "sysconfig", "syslog", "tabnanny", "tarfile",
+    "resource", "rexec", "rfc822", "rlcompleter", "robotparser", "runpy", "sched",
+    "scrolledtext", "secrets", "select", "selectors", "sets", "sgmllib", "sha", "shelve",
+    "shlex", "shutil", "signal", "simpledialog", "simplehttpserver", "simplexmlrpcserver",
+    "site", "smtpd", "smtplib", "sndhdr", "socket", "socketserver", "spwd", "sqlite3", "sre",
+    "sre_compile", "sre_constants", "sre_parse", "ssl", "stat", "statistics", "statvfs",
+    "string", "stringio", "stringold", "stringprep", "strop", "struct", "subprocess", "sunau",
+    "sunaudio", "symbol", "symtable", "sys", "sysconfig", "syslog", "tabnanny", "tarfile",
     "telnetlib", "tempfile", "termios", "textwrap", "this", "thread", "threading", "time",
-    "timeit", "tkinter", "token", "tokenize", "tomllib", "trace", "traceback", "tracemalloc",
-    "tty", "turtle", "turtledemo", "types", "typing", "unicodedata", "unittest", "urllib",
-    "urllib2", "urlparse", "user", "userdict", "userlist", "userstring", "uu", "uuid", "venv",
-    "warnings", "wave", "weakref", "webbrowser", "whichdb", "winreg", "winsound", "wsgiref",
-    "xdrlib", "xml", "xmlrpc", "zipapp", "zipfile", "zipimport", "zlib", "zoneinfo",
+    "timeit", "tix", "tkcolorchooser", "tkcommondialog", "tkconstants", "tkdnd", "tkfiledialog",
+    "tkfont", "tkinter", "tkmessagebox", "tksimpledialog", "toaiff", "token", "tokenize",
+    "tomllib", "trace", "traceback", "tracemalloc", "ttk", "tty", "turtle", "turtledemo",
+    "types", "typing", "unicodedata", "unittest", "urllib", "urllib2", "urlparse", "user",
+    "userdict", "userlist", "userstring", "uu", "uuid", "venv", "warnings", "wave", "weakref",
+    "webbrowser", "whichdb", "winreg", "winsound", "wsgiref", "xdrlib", "xml", "xmllib",
+    "xmlrpc", "xmlrpclib", "xxsubtype", "zipapp", "zipfile", "zipimport", "zlib", "zoneinfo",
+];
+
+/// Modules outside the standard library that standard modules import when they find them:
+/// Jython's `org.python.core` (`copy`, `pickle`, so `pprint` and `tarfile` too, and
+/// `xml.sax`) and `java.lang` (`platform.java_ver`), OpenVMS's `vms_lib` (`platform`), the
+/// Windows extensions of `logging.handlers`, `distutils` and `uuid` (`win32wnet`,
+/// `netbios`), macOS's `Carbon`, `docutils`, `pip` (`ensurepip`), `pep517`
+/// (`importlib.metadata`), `Mailman` (`smtpd`), lib2to3's `pgen2`, and
+/// `sitecustomize`/`usercustomize` (`site`), lower-cased (found by reading the library of
+/// Python 2.7 and 3.6 to 3.13). A package of the
+/// directory need not hold `__init__` to be imported as one of them: no regular module of
+/// that name comes later on the path to override it.
+const PYTHON_STDLIB_IMPORTS: &[&str] = &[
+    "carbon",
+    "docutils",
+    "java",
+    "mailman",
+    "netbios",
+    "org",
+    "pep517",
+    "pgen2",
+    "pip",
+    "sitecustomize",
+    "usercustomize",
+    "vms_lib",
+    "win32api",
+    "win32con",
+    "win32evtlog",
+    "win32evtlogutil",
+    "win32wnet",
+];
+
+/// Standard modules (lower-cased, sorted) that a Python may lack: Python 2's, those removed
+/// by 3.8 to 3.13 or added since 3.7, Windows' own, those distributions ship apart (`tkinter`,
+/// `lib2to3`, `distutils`, `ensurepip`, `idlelib`) and extensions a build may leave out
+/// (`readline`, `zlib`). Where one is missing, a directory of that name without `__init__`
+/// is imported as a namespace package, and `from NAME import x` runs its `x.py`.
+#[rustfmt::skip]
+const PYTHON_NOT_EVERYWHERE: &[&str] = &[
+    "aifc", "annotationlib", "anydbm", "asynchat", "asyncore", "audioop", "binhex", "cgi",
+    "cgitb", "chunk", "commands", "compression", "contextvars", "cookielib", "copy_reg",
+    "cpickle", "crypt", "cstringio", "dataclasses", "dircache", "distutils", "dummy_thread",
+    "dummy_threading", "ensurepip", "exceptions", "formatter", "graphlib", "htmlparser",
+    "httplib", "idlelib", "imghdr", "imp", "lib2to3", "macpath", "mailcap", "md5", "mimetools",
+    "msilib", "msvcrt", "new", "nis", "nntplib", "nt", "ossaudiodev", "parser", "pipes",
+    "popen2", "readline", "repr", "rfc822", "sets", "sha", "smtpd", "sndhdr", "spwd",
+    "stringio", "sunau", "symbol", "telnetlib", "thread", "tkinter", "tomllib", "turtle",
+    "turtledemo", "urllib2", "urlparse", "user", "userdict", "userlist", "userstring", "uu",
+    "whichdb", "winreg", "winsound", "xdrlib", "zlib", "zoneinfo",
 ];
 
 /// Whether `module` (`json`, `os.path`) is a standard module of Python, or may be one of a
@@ -1544,10 +1668,12 @@ fn python_standard(module: &str) -> bool {
 
 /// The first entry of `dir` Python would import in place of a standard module, when the
 /// directory is first on its module path: a source, bytecode or extension file whose name
-/// before its first dot is a standard module's, or such a directory holding an `__init__`
-/// (a directory without one is a namespace portion, which a module found later on the path
-/// overrides), compared without case (a case-insensitive file system); a symlink counts
-/// whatever it points at. `Err` when the directory cannot be listed.
+/// before its first dot is a standard module's or one of [`PYTHON_STDLIB_IMPORTS`], or such
+/// a directory holding an `__init__` (a directory without one is a namespace portion, which
+/// a module found later on the path overrides, unless no standard module of that name may
+/// come: [`PYTHON_STDLIB_IMPORTS`], [`PYTHON_NOT_EVERYWHERE`]), compared without case (a
+/// case-insensitive file system); a symlink counts whatever it points at. `Err` when the
+/// directory cannot be listed.
 pub(crate) fn shadowing_entry(dir: &std::path::Path) -> std::io::Result<Option<String>> {
     const SUFFIXES: &[&str] = &[".py", ".pyc", ".pyo", ".pyw", ".pyd", ".so"];
     for entry in std::fs::read_dir(dir)? {
@@ -1558,7 +1684,9 @@ pub(crate) fn shadowing_entry(dir: &std::path::Path) -> std::io::Result<Option<S
             return Ok(Some(name.to_string_lossy().into_owned()));
         };
         let stem = name.split('.').next().unwrap_or(name);
-        if stem.is_empty() || !python_standard(stem) {
+        let lower_stem = stem.to_ascii_lowercase();
+        let outside = PYTHON_STDLIB_IMPORTS.contains(&lower_stem.as_str());
+        if stem.is_empty() || !(outside || python_standard(stem)) {
             continue;
         }
         let lower = name.to_ascii_lowercase();
@@ -1566,9 +1694,13 @@ pub(crate) fn shadowing_entry(dir: &std::path::Path) -> std::io::Result<Option<S
         let shadows = if kind.is_symlink() {
             true
         } else if kind.is_dir() {
-            std::fs::read_dir(entry.path())?
-                .filter_map(std::result::Result::ok)
-                .any(|e| e.file_name().to_string_lossy().starts_with("__init__"))
+            outside
+                || PYTHON_NOT_EVERYWHERE
+                    .binary_search(&lower_stem.as_str())
+                    .is_ok()
+                || std::fs::read_dir(entry.path())?
+                    .filter_map(std::result::Result::ok)
+                    .any(|e| e.file_name().to_string_lossy().starts_with("__init__"))
         } else {
             SUFFIXES.iter().any(|s| lower.ends_with(s))
         };
@@ -1771,6 +1903,11 @@ fn python(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
                 Some("pathlib") if name == "Path" => {
                     path_names.push(alias.unwrap_or(name).to_owned());
                 }
+                Some("sys") if PYTHON_IMPORT_STATE.contains(&name) => {
+                    out.unmodeled(format!(
+                        "it binds `sys.{name}`, which steers the files Python imports, to a name"
+                    ));
+                }
                 Some(m) if python_attr_allowed(m, name) => {}
                 Some(m) => return Some(format!("it imports `{name}` from `{m}`")),
                 None => {
@@ -1824,7 +1961,19 @@ fn python(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
                             .to_owned(),
                     );
                 }
+                if attr == "environ" && python_subscript_assigned(code, after) {
+                    // `os.environ["TZ"] = PATH`: `time.tzset()` then reads that file.
+                    out.unmodeled("it changes the environment, which steers what is read");
+                }
                 break;
+            }
+            if module == "sys"
+                && PYTHON_IMPORT_STATE.contains(&attr)
+                && !python_read_only(code, start, after)
+            {
+                out.unmodeled(format!(
+                    "it may change `sys.{attr}`, which steers the files Python imports"
+                ));
             }
             if module == "pathlib" && attr == "Path" {
                 if let Some(why) = path_uses(code, after, parsed, out) {
@@ -3174,7 +3323,7 @@ mod tests {
             ),
             (
                 "python3",
-                &["-c", "import platform; print(platform.system())"],
+                &["-c", "import platform; print(platform.python_version())"],
             ),
             ("node", &["-e", "const a=[1,2]; console.log(a[0], [3][0])"]),
             ("node", &["-p", "process.platform + process.arch"]),
@@ -3572,6 +3721,15 @@ mod tests {
     }
 
     #[test]
+    fn the_module_tables_are_sorted_and_lower_case() {
+        for table in [PYTHON_STDLIB, PYTHON_NOT_EVERYWHERE, PYTHON_STDLIB_IMPORTS] {
+            assert!(table.is_sorted(), "{table:?}");
+            assert!(table.iter().all(|n| n.to_ascii_lowercase() == *n));
+        }
+        assert!(PYTHON_NOT_EVERYWHERE.iter().all(|n| python_standard(n)));
+    }
+
+    #[test]
     fn a_directory_entry_named_as_a_standard_module_shadows_it() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
@@ -3610,8 +3768,69 @@ mod tests {
                 std::fs::remove_file(&path).unwrap();
             }
         }
+        // A module the standard library imports from outside it (`copy` imports
+        // `org.python.core`, `platform` `java.lang`) runs from a namespace portion, and so
+        // does a standard name the running Python may lack (`sets`, `winreg`).
+        for (dir, file) in [
+            ("org", "python/core.py"),
+            ("java", "lang.py"),
+            ("sets", "evil.py"),
+            ("winreg", "evil.py"),
+        ] {
+            let path = d.join(dir);
+            std::fs::create_dir_all(path.join(file).parent().unwrap()).unwrap();
+            std::fs::write(path.join(file), "").unwrap();
+            assert_eq!(shadowing_entry(d).unwrap().as_deref(), Some(dir));
+            std::fs::remove_dir_all(&path).unwrap();
+        }
+        std::fs::write(d.join("vms_lib.py"), "").unwrap();
+        assert_eq!(shadowing_entry(d).unwrap().as_deref(), Some("vms_lib.py"));
+        std::fs::remove_file(d.join("vms_lib.py")).unwrap();
         std::os::unix::fs::symlink("/nowhere", d.join("csv")).unwrap();
         assert_eq!(shadowing_entry(d).unwrap().as_deref(), Some("csv"));
         assert!(shadowing_entry(&d.join("missing")).is_err());
+    }
+
+    #[test]
+    fn python_code_changing_what_it_imports_or_asking_the_system_is_not_proven() {
+        for code in [
+            // `sys.path` changed, or bound to a name or given to a call that may change it.
+            "import sys; sys.path.insert(0, 'src'); import json",
+            "import sys; sys.path[0] = 'src'; import json",
+            "import sys; sys.path += ['src']; import json",
+            "import sys; sys.path[:0] = ['src']; import json",
+            "import sys as s; s.path.append('src'); import json",
+            "import sys, operator; operator.iadd(sys.path, ['src']); import json",
+            "import sys; p = sys.path; p.insert(0, 'src'); import json",
+            "import sys; print(list.insert(sys.path, 0, 'src')); import json",
+            "import sys; print([sys.path][0].insert(0, 'src'))",
+            "from sys import path; path.insert(0, 'src'); import json",
+            "import sys; sys.warnoptions.append('ignore::evil.X'); import warnings",
+            // The environment changed (`time.tzset()` reads the file `TZ` names).
+            "import os, time; os.environ['TZ'] = '/home/u/.ssh/id_rsa'; time.tzset()",
+            "import os; os.environ[\"LANG\"] += 'x'",
+            // Programs run, files read by a name given, the clock set, sockets opened.
+            "import platform; print(platform.architecture('/bin/ls'))",
+            "import platform; print(platform.processor())",
+            "import platform; print(platform.platform())",
+            "import platform; print(platform.uname().processor)",
+            "import platform; print(platform.libc_ver('/home/u/.ssh/id_rsa'))",
+            "import platform; print(platform.java_ver())",
+            "import uuid; print(uuid.getnode())",
+            "import uuid; print(uuid.uuid1())",
+            "import time; time.clock_settime(time.CLOCK_REALTIME, 0)",
+        ] {
+            assert!(proof("python3", &["-c", code]).is_err(), "{code}");
+        }
+        for code in [
+            "import sys; print(sys.path)",
+            "import sys; print(len(sys.path), sys.path)",
+            "import sys; print('\\n'.join(sys.path))",
+            "import os; print(os.environ['HOME'] == '/root')",
+            "import platform; print(platform.python_version())",
+            "import uuid; print(uuid.uuid4())",
+        ] {
+            assert!(proof("python3", &["-c", code]).is_ok(), "{code}");
+        }
     }
 }
