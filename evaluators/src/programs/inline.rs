@@ -140,12 +140,18 @@ struct Parsed {
     /// The words after the options and the code: the code's arguments (and, for Perl's
     /// `-n`/`-p`/`<>`, the files it reads).
     operands: Vec<Word>,
+    /// Whether the interpreter may be Python 2 (`python`, `python2`, `pypy`: any Python not
+    /// named for 3), whose builtins read files and run code ([`PYTHON2_BUILTINS`]).
+    python2: bool,
 }
 
 /// The inline code words of `args` (`-c CODE`, `-e CODE`, clusters such as `perl -lne CODE`,
 /// attached `-cCODE`), with the options that load modules (`perl -MMod`, `ruby -rlib`).
 fn parse(program: &str, args: &[Word], flags: &Flags) -> Parsed {
-    let mut p = Parsed::default();
+    let mut p = Parsed {
+        python2: !program.starts_with("python3") && !program.starts_with("pypy3"),
+        ..Parsed::default()
+    };
     let mut i = 0;
     if program == "deno" {
         return p;
@@ -1762,6 +1768,62 @@ fn python_env_secret(code: &str, attr: &str, at: usize) -> bool {
         .is_some_and(crate::shell::public_variable)
 }
 
+/// Builtins of Python 2 that read a file named at run time or run code: `file(PATH)` opens
+/// as `open` does, `execfile(PATH)` runs a file, `input()` evaluates what it reads as code,
+/// `reload(m)` runs a module's file again.
+const PYTHON2_BUILTINS: &[&str] = &["execfile", "file", "input", "reload"];
+
+/// The first of [`PYTHON2_BUILTINS`] Python code uses as a name, outside its strings and
+/// comments, other than as an attribute (`x.file`) or a keyword argument (`file=`).
+fn python2_builtin(code: &str) -> Option<&'static str> {
+    // The code with the text of its strings (but an f-string's) and comments blanked.
+    let mut bare = String::with_capacity(code.len());
+    let mut chars = code.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '#' => {
+                bare.push(' ');
+                while chars.next_if(|(_, c)| *c != '\n').is_some() {
+                    bare.push(' ');
+                }
+            }
+            '\'' | '"' => {
+                let prefix = code[..at].trim_end_matches(|p: char| p.is_ascii_alphabetic());
+                let fstring = code[prefix.len()..at].contains(['f', 'F']);
+                let close = if code[at..].starts_with(&c.to_string().repeat(3)) {
+                    c.to_string().repeat(3)
+                } else {
+                    c.to_string()
+                };
+                bare.push_str(&close);
+                for _ in 1..close.len() {
+                    chars.next();
+                }
+                let mut escaped = false;
+                while let Some((k, x)) = chars.next() {
+                    if !escaped && code[k..].starts_with(&close) {
+                        bare.push_str(&close);
+                        for _ in 1..close.len() {
+                            chars.next();
+                        }
+                        break;
+                    }
+                    escaped = !escaped && x == '\\';
+                    bare.push(if fstring || x == '\n' { x } else { ' ' });
+                }
+            }
+            c => bare.push(c),
+        }
+    }
+    identifiers(&bare).into_iter().find_map(|(id, at)| {
+        let name = PYTHON2_BUILTINS.iter().find(|n| **n == id)?;
+        let before = bare[..at - id.len()].trim_end();
+        let after = bare[at..].trim_start();
+        let keyword = after.starts_with('=') && !after.starts_with("==");
+        (!before.ends_with('.') && !keyword).then_some(*name)
+    })
+}
+
 /// Whether Python code has a character outside ASCII outside its strings and comments:
 /// Python reads names in their NFKC form, so that `ｅｘｅｃ` is `exec`.
 fn python_non_ascii_name(code: &str) -> bool {
@@ -1821,6 +1883,13 @@ fn python(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
             "it has a character outside ASCII outside its strings, which Python may read as another name"
                 .to_owned(),
         );
+    }
+    if parsed.python2
+        && let Some(name) = python2_builtin(code)
+    {
+        return Some(format!(
+            "it uses `{name}`, which in Python 2 (what `python` may be) reads a file or runs code"
+        ));
     }
     let ids = identifiers(code);
     for (id, at) in &ids {
@@ -3832,5 +3901,33 @@ mod tests {
         ] {
             assert!(proof("python3", &["-c", code]).is_ok(), "{code}");
         }
+    }
+
+    #[test]
+    fn python_2_builtins_reading_files_or_running_code_are_binding() {
+        // `python` may be Python 2, where `file` opens, `execfile` runs a file and `input`
+        // evaluates what it reads.
+        for code in [
+            "print(file('.env').read())",
+            "execfile('setup.py')",
+            "print(input())",
+            "import sys; reload(sys)",
+            "f = file; print(f('.env').read())",
+            "'''a'b''';print(file('.env').read())",
+            "print(f'{file(\"x\").read()}')",
+        ] {
+            for p in ["python", "python2", "python2.7"] {
+                assert!(unproven(p, &["-c", code]), "{p} {code}");
+            }
+        }
+        for code in [
+            "print(open('file.txt').read())",
+            "import sys; print(1, file=sys.stderr)",
+            "print('input # file')",
+            "'''file'''",
+        ] {
+            assert!(proof("python", &["-c", code]).is_ok(), "{code}");
+        }
+        assert!(proof("python3", &["-c", "print(input())"]).is_ok());
     }
 }
