@@ -2590,21 +2590,30 @@ fn node(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
 }
 
 /// Whether `code` has a `/` outside its string literals (`'…'`, `"…"`, backslash escapes
-/// read), or a string left open: read left to right, the code holds no comment and no
-/// pattern before its first such `/`, so that the strings found up to there are the code's.
+/// read), another comment (the HTML-like `<!--` and `-->` of scripts, a hashbang `#!`
+/// first), a line terminator inside a string (`\r`, U+2028 and U+2029 end an HTML-like
+/// comment as `\n` does), or a string left open: read left to right, the code holds no
+/// comment and no pattern before its first such place, so that the strings found up to
+/// there are the code's.
 fn slash_outside_strings(code: &str) -> bool {
+    if code.starts_with("#!") {
+        return true;
+    }
     let mut quote: Option<char> = None;
-    let mut chars = code.chars();
-    while let Some(c) = chars.next() {
+    let mut chars = code.char_indices();
+    while let Some((at, c)) = chars.next() {
         match quote {
             Some(_) if c == '\\' => {
                 chars.next();
             }
             Some(q) if c == q => quote = None,
-            Some(_) if c == '\n' => return true,
+            Some(_) if matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}') => return true,
             Some(_) => {}
             None if c == '\'' || c == '"' => quote = Some(c),
             None if c == '/' => return true,
+            None if code[at..].starts_with("<!--") || code[at..].starts_with("-->") => {
+                return true;
+            }
             None => {}
         }
     }
@@ -2623,7 +2632,7 @@ fn node_proof(code: &str, parsed: &Parsed, out: &mut Inline) {
         out.unmodeled("its code is given arguments");
     }
     if code.contains('`') || slash_outside_strings(code) {
-        return out.unmodeled("it has a `/` or a template literal, not read here");
+        return out.unmodeled("it has a `/`, a comment or a template literal, not read here");
     }
     // The code with its strings blanked.
     let mut bare = String::with_capacity(code.len());
@@ -3784,6 +3793,13 @@ mod tests {
             "'unclosed",
             "'a\nb'",
             "'a' /* '*/",
+            // HTML-like comments end at any line terminator, hiding what follows in a
+            // string that seems to go on.
+            "<!-- '\rfetch(\"http://x\") //'",
+            "1 <!-- '\u{2028}fetch(\"http://x\") //'",
+            "x\n--> '\u{2029}fetch(\"http://x\") //'",
+            "#! '\rfetch(\"http://x\") //'",
+            "'a\rb'",
         ] {
             assert!(super::slash_outside_strings(code), "{code}");
         }
