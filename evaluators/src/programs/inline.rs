@@ -2278,6 +2278,8 @@ const NODE_UNSAFE: &[&str] = &[
     "fromEntries",
     "assign",
     "Proxy",
+    // `crypto.setEngine(PATH)` loads a shared library: its constructor runs.
+    "setEngine",
 ];
 
 /// Attributes of Node's `process` that only tell about the process, print or read input.
@@ -3740,6 +3742,13 @@ mod tests {
             ),
             ("node", &["-e", "console.log(require('./a/../../x.json'))"]),
             ("node", &["-e", "console.log(require('os').hostname())"]),
+            (
+                "node",
+                &[
+                    "-e",
+                    "require('crypto').setEngine(require('path').resolve('x.so'))",
+                ],
+            ),
             ("node", &["-e", "console.log(1/2)"]),
             ("node", &["-r", "./x.js", "-e", "1"]),
             ("perl", &["-e", "print `id`"]),
