@@ -1783,7 +1783,7 @@ fn python2_builtin(code: &str) -> Option<&'static str> {
         match c {
             '#' => {
                 bare.push(' ');
-                while chars.next_if(|(_, c)| *c != '\n').is_some() {
+                while chars.next_if(|(_, c)| !matches!(c, '\n' | '\r')).is_some() {
                     bare.push(' ');
                 }
             }
@@ -1824,13 +1824,15 @@ fn python2_builtin(code: &str) -> Option<&'static str> {
     })
 }
 
-/// Whether Python code has a character outside ASCII outside its strings and comments:
+/// Whether Python code has a character outside ASCII outside its strings and comments (a
+/// comment ends at `\n` or `\r`, as Python reads lines):
 /// Python reads names in their NFKC form, so that `ｅｘｅｃ` is `exec`.
 fn python_non_ascii_name(code: &str) -> bool {
     let mut chars = code.char_indices().peekable();
     while let Some((at, c)) = chars.next() {
         match c {
-            '#' => while chars.next_if(|(_, c)| *c != '\n').is_some() {},
+            // A comment ends at a carriage return too: Python reads `\r` as a line's end.
+            '#' => while chars.next_if(|(_, c)| !matches!(c, '\n' | '\r')).is_some() {},
             '\'' | '"' => {
                 // An f-string's fields are code.
                 let prefix = code[..at].trim_end_matches(|p: char| p.is_ascii_alphabetic());
@@ -1856,7 +1858,7 @@ fn python_non_ascii_name(code: &str) -> bool {
                             }
                             break;
                         }
-                        Some((_, '\n')) if !triple => return true,
+                        Some((_, '\n' | '\r')) if !triple => return true,
                         Some((_, x)) if fstring && !x.is_ascii() => return true,
                         Some(_) => {}
                         None => return true,
@@ -3812,6 +3814,17 @@ mod tests {
         ] {
             assert!(super::slash_outside_strings(code), "{code}");
         }
+    }
+
+    #[test]
+    fn a_python_comment_ends_at_a_carriage_return() {
+        // `ｅｘｅｃ` is `exec` once Python reads names in their NFKC form; a comment opened
+        // before it ends at the `\r`, as Python reads it.
+        let code = "#\r\u{ff45}\u{ff58}\u{ff45}\u{ff43}(chr(105)+chr(100))";
+        assert!(super::python_non_ascii_name(code));
+        assert!(unproven("python3", &["-c", code]));
+        assert!(super::python2_builtin("#\rprint(file('.env').read())").is_some());
+        assert!(!super::python_non_ascii_name("# \u{e9}t\u{e9}\nprint(1)"));
     }
 
     #[test]
