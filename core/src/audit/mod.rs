@@ -83,6 +83,10 @@ pub struct AuditRecord {
 
 /// The SHA-256 digest (hex) of a JSON value.
 pub fn digest(value: &serde_json::Value) -> String {
-    let bytes = serde_json::to_vec(value).unwrap_or_default();
-    hex::encode(Sha256::digest(&bytes))
+    digest_of_json(&serde_json::to_vec(value).unwrap_or_default())
+}
+
+/// [`digest`] of a value already encoded (`serde_json::to_vec` of it).
+pub fn digest_of_json(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
 }

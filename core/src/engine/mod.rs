@@ -18,6 +18,7 @@ use std::task::Poll;
 
 use arc_swap::ArcSwap;
 use dashmap::DashMap;
+use serde_json::Value;
 use tokio::sync::oneshot;
 
 pub use builder::EngineBuilder;
@@ -30,7 +31,7 @@ pub use resolve::{Arbiter, WorkspaceLock};
 use calls::{Awaiting, Outcome, Settled, Stage, Tracked};
 
 use crate::approval::{Recommendation, ToolApprovalRequest};
-use crate::audit::{AuditEvent, AuditRecord, digest};
+use crate::audit::{AuditEvent, AuditRecord, digest_of_json};
 use crate::call::{EvaluationContext, PermissionMode, ToolCall};
 use crate::catalog::ToolCatalog;
 use crate::chain::{Chain, ChainTrace};
@@ -464,6 +465,12 @@ impl Engine {
             .message_id
             .clone()
             .unwrap_or_else(|| format!("msg-{}", call.tool_call_id));
+        // The input as it may be streamed and stored, redacted once for the part and for the
+        // announcement's arguments.
+        let redacted_input = sanitize::redact_value(&call.input);
+        // The input encoded once: its size (bounding what is kept in memory) and its digest
+        // (in the audit record).
+        let input_json = serde_json::to_vec(&call.input).unwrap_or_default();
         // Reserve the id atomically: an id in flight, pending or settled is never reused, so
         // a second call cannot overwrite the part or the approval of the first.
         match inner.tracked.entry(call.tool_call_id.clone()) {
@@ -479,20 +486,20 @@ impl Engine {
                 let mut part = ToolPart::new(call.tool_call_id.clone(), call.tool_name.clone());
                 // The (redacted) input rides with the part, so a request restored after a
                 // restart can derive the same grant its actions promised.
-                part.input = Some(sanitize::redact_value(&call.input));
+                part.input = Some(redacted_input.clone());
                 slot.insert(Tracked {
                     session_id: call.session_id.clone(),
                     message_id: message_id.clone(),
                     part: Some(part),
                     stage: Stage::Deciding,
-                    size: serde_json::to_vec(&call.input).map_or(0, |v| v.len()),
+                    size: input_json.len(),
                 });
             }
         }
         let cx = self.context(&call, options.mode);
         let mut announcement = options
             .announce
-            .then(|| self.announcement(&call, &message_id));
+            .then(|| self.announcement(&call, &message_id, &redacted_input));
         // A chain that decides without waiting (every built-in evaluator) lets the
         // announcement and the audit record share one commit below. One that waits (a
         // reviewer, a plugin) gets the announcement out first, so the call shows while it is
@@ -516,7 +523,8 @@ impl Engine {
         sanitize::trace(&mut trace);
 
         let at = now_millis();
-        let input_digest = digest(&call.input);
+        let input_digest = digest_of_json(&input_json);
+        drop(input_json);
         let record = || AuditRecord {
             at,
             session_id: call.session_id.clone(),
@@ -547,7 +555,7 @@ impl Engine {
             let unit = DecisionRecord {
                 audit: record(),
                 message_id: message_id.clone(),
-                part: self.merge_into_part(&id, &event),
+                part: self.merge_decision_into_part(&id, &decision),
                 events: vec![event],
             };
             match inner.events.start_decision(&call.session_id, unit).await {
@@ -675,21 +683,34 @@ impl Engine {
         }
     }
 
-    /// Merges one of the engine's own events into the call's tracked part and returns a copy
-    /// to persist with it; `None` when the part is not in memory.
-    fn merge_into_part(&self, tool_call_id: &ToolCallId, event: &Event) -> Option<ToolPart> {
+    /// Merges the call's decision into its tracked part, as its `tool_permission_decision`
+    /// event would be merged ([`ToolPart::apply`]) but without reading the decision back from
+    /// the event's JSON, and returns a copy to persist with it; `None` when the part is not in
+    /// memory.
+    fn merge_decision_into_part(
+        &self,
+        tool_call_id: &ToolCallId,
+        decision: &ToolPermissionDecision,
+    ) -> Option<ToolPart> {
         let mut tracked = self.inner.tracked.get_mut(tool_call_id)?;
         let part = tracked.part.as_mut()?;
-        part.apply(event);
+        if decision.tool_call_id == part.tool_call_id {
+            part.permission_decision = Some(decision.clone());
+        }
         Some(part.clone())
     }
 
-    /// The call's `TOOL_CALL_START`/`ARGS`/`END`, merged into its tracked part (persisted with
-    /// the decision that follows).
-    fn announcement(&self, call: &ToolCall, message_id: &str) -> [Event; 3] {
+    /// The call's `TOOL_CALL_START`/`ARGS`/`END` (its arguments the `redacted_input`), merged
+    /// into its tracked part (persisted with the decision that follows).
+    fn announcement(
+        &self,
+        call: &ToolCall,
+        message_id: &str,
+        redacted_input: &Value,
+    ) -> [Event; 3] {
         let now = Some(now_millis());
         let id = call.tool_call_id.as_str();
-        let args = sanitize::redact_value(&call.input).to_string();
+        let args = redacted_input.to_string();
         let events = [
             Event::ToolCallStart(ToolCallStart {
                 tool_call_id: id.to_owned(),
