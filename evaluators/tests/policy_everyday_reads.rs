@@ -210,7 +210,7 @@ async fn a_toolchain_prints_its_usage_before_loading_anything() {
 }
 
 #[tokio::test]
-async fn gzip_to_standard_output_reads_the_files_as_zcat_does() {
+async fn decompressing_to_standard_output_reads_the_files_as_zcat_does() {
     assert_allowed(&[
         "gunzip -c README.md | head -3",
         "gzip -dc README.md | wc -c",
@@ -219,6 +219,9 @@ async fn gzip_to_standard_output_reads_the_files_as_zcat_does() {
         "gunzip --stdout README.md",
         "gzip --decompress --to-stdout README.md",
         "gzip -c9 README.md | wc -c",
+        "xzcat README.md | head -3",
+        "lzcat -k README.md",
+        "bzcat -s README.md",
     ])
     .await;
     assert_open(&[
@@ -234,6 +237,10 @@ async fn gzip_to_standard_output_reads_the_files_as_zcat_does() {
         "gzip -c -S .x README.md",
         "gzip -c README.md > README.md.gz",
         "gunzip -c",
+        "xzcat deploy.pem",
+        "xzcat -z README.md",
+        "xzcat --files=list.txt",
+        "bzcat README.md > out.txt",
     ])
     .await;
 }

@@ -2813,8 +2813,12 @@ mod tests {
         ] {
             modeled(text);
         }
-        // Archives listed or tested, never extracted, printed or compressed.
+        // Archives listed or tested, never extracted, printed or compressed; gzip's output on
+        // standard output (`-c`, what `zcat` prints) reads its file and writes none.
         for (text, read) in [
+            ("gunzip -c a.gz", "a.gz"),
+            ("gzip -dl a.gz", "a.gz"),
+            ("gzip -dc a.gz", "a.gz"),
             ("unzip -l a.zip", "a.zip"),
             ("unzip -qql a.zip src/x.rs", "a.zip"),
             ("unzip -Z -1 a.zip", "a.zip"),
@@ -2837,8 +2841,9 @@ mod tests {
             "unzip -lo a.zip",
             "gzip a.txt",
             "gzip -l",
-            "gzip -dl a.gz",
-            "gunzip -c a.gz",
+            "gzip -d a.gz",
+            "gunzip a.gz",
+            "gzip -c -S .x a.gz",
             "zipinfo -x a.zip",
         ] {
             unmodeled(text);

@@ -961,6 +961,20 @@ pub static PROGRAMS: &[Program] = &[
         ),
         &["sh", "gzip"],
     ),
+    // `xzcat` and `bzcat` decompress their files to standard output; with `-c` implied no
+    // option of these makes them write a file.
+    p(
+        &["xzcat", "lzcat"],
+        FileReader,
+        "d|decompress k|keep f|force c|stdout q|quiet v|verbose T|threads=v h|help V|version",
+        Paths,
+    ),
+    p(
+        &["bzcat"],
+        FileReader,
+        "s|small d|decompress k|keep f|force c|stdout q|quiet v|verbose h|help V|version L|license",
+        Paths,
+    ),
     p(&["rg"], Search, RG, Special(Special::Jq)),
     // ag asks git for the user's excludes file through the shell (`sh -c "git config -z
     // --path --get core.excludesfile"`), whatever its options: it runs both.
