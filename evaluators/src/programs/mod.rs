@@ -712,6 +712,7 @@ fn special(
         Special::ArchiveList => archive_list(program, args, e),
         Special::Ip => ip(args),
         Special::Netstat => netstat(entry, args),
+        Special::Terminal => terminal(program, entry, args),
         Special::ShellCode => shell_code(cmd_wraps, argument_vector, args, e),
         Special::Printenv => {
             let mut names = 0;
@@ -1914,6 +1915,49 @@ fn netstat(entry: &Entry, args: &[Word]) -> Result<()> {
     }
 }
 
+/// The capabilities `tput` only prints (sizes, names, the strings that set colours, move the
+/// cursor or clear the screen), and the settings `stty` only prints.
+const TERMINAL_QUERIES: &[(&str, &[&str])] = &[
+    (
+        "tput",
+        &[
+            "cols", "lines", "colors", "longname", "bold", "dim", "sgr0", "smul", "rmul", "rev",
+            "blink", "smso", "rmso", "setaf", "setab", "op", "el", "ed", "clear", "cup", "civis",
+            "cnorm", "sc", "rc", "hpa", "cuu", "cud", "cuf", "cub",
+        ],
+    ),
+    ("stty", &["size", "speed"]),
+];
+
+/// `tput` and `stty` printing what the terminal is, never changing it: every operand a
+/// capability or setting of [`TERMINAL_QUERIES`] (or a number, a capability's parameter).
+fn terminal(program: &str, entry: &Entry, args: &[Word]) -> Result<()> {
+    let known = TERMINAL_QUERIES
+        .iter()
+        .find(|(p, _)| *p == program)
+        .map_or(&[][..], |(_, q)| q);
+    for item in read_args(entry, args)? {
+        // `tput -T NAME`: a terminal's entry, looked up by name, never a path.
+        if let Item::Opt(_, Some(v)) = &item
+            && !literal(v)?
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.+".contains(&b))
+        {
+            return Err(format!("`{program} -T {}` names no terminal", v.raw));
+        }
+        if let Item::Operand(_, w) = item {
+            let t = literal(&w)?;
+            let number = !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+            if !(known.contains(&t) || (program == "tput" && number)) {
+                return Err(format!(
+                    "`{program} {t}` is not a query of the terminal known here"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `set`: shell options that change nothing outside the shell; `set` alone prints every
 /// variable.
 fn set(args: &[Word]) -> Result<()> {
@@ -2532,6 +2576,36 @@ mod tests {
         }
         modeled("git for-each-ref --format='%(refname) %(contents:signature)'");
         modeled("git branch --format='%(refname:short)'");
+    }
+
+    #[test]
+    fn the_terminal_is_queried_never_changed() {
+        for query in [
+            "tput cols",
+            "tput lines",
+            "tput setaf 1",
+            "tput -T xterm-256color colors",
+            "stty size",
+            "stty -a",
+            "stty --save",
+        ] {
+            let e = modeled(query);
+            assert!(e.reads.is_empty() && e.writes.is_empty(), "{query}");
+        }
+        for change in [
+            "tput init",
+            "tput reset",
+            "tput -S",
+            "tput -T ../x cols",
+            "tput cols $X",
+            "stty raw",
+            "stty -echo",
+            "stty -F /dev/ttyS0",
+            "stty cols 80",
+            "stty size 1",
+        ] {
+            unmodeled(change);
+        }
     }
 
     #[test]

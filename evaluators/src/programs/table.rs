@@ -524,6 +524,10 @@ pub enum Special {
     /// Programs that change files or processes, proven only when they print and exit:
     /// `touch --version`, `kill -l`.
     Query,
+    /// `tput CAPNAME` and `stty size`: the terminal's size and the strings of its
+    /// capabilities, printed; never a setting changed (`stty raw`, `tput init`, whose
+    /// terminfo entry may name a program to run).
+    Terminal,
 }
 
 /// One program of the table.
@@ -1082,6 +1086,15 @@ pub static PROGRAMS: &[Program] = &[
     p(&["hostname"], Info, "s|short h|help V|version", None),
     p(&["nproc"], Info, "all ignore=v help version", None),
     p(&["tty"], Info, "s|silent|quiet help version", None),
+    // The terminal: `tput cols`, `tput setaf 1`, `stty size`, `stty -a`; never `stty -F DEVICE`
+    // (opening a line may signal a modem) or `tput -S` (capability names from its input).
+    p(&["tput"], Info, "T=v V", Special(Special::Terminal)),
+    p(
+        &["stty"],
+        Info,
+        "a|all g|save help version",
+        Special(Special::Terminal),
+    ),
     p(&["groups"], Info, HV, Text),
     p(&["uptime"], Info, "p|pretty s|since h|help V|version", None),
     // Sockets and the processes' names that hold them; never `-K` (closes sockets), `-F`
