@@ -12,8 +12,8 @@ mod words;
 
 pub(crate) use crate::policy::shell::judge::expand_braces;
 pub(crate) use lower::variables::{Declared, declared};
-pub(crate) use words::public_variable;
 pub use words::{Domain, Word};
+pub(crate) use words::{public_variable, reads_as_written};
 
 /// The longest command text that is parsed; longer ones are [`ShellError::TooLong`].
 pub const MAX_COMMAND_BYTES: usize = 64 * 1024;

@@ -566,6 +566,13 @@ fn plain_text(raw: &str) -> bool {
         })
 }
 
+/// Whether `value` reads the same wherever a `$NAME` holding it stands, quoted or not: it
+/// is [plain text](plain_text) without `=`, so that it is never read as an assignment. A
+/// loop value or a program's output made of these is the word the command is given.
+pub(crate) fn reads_as_written(value: &str) -> bool {
+    plain_text(value) && !value.contains('=')
+}
+
 /// Reads a word from its source text.
 pub(crate) fn lower(raw: &str) -> Result<LoweredWord, String> {
     // A word of plain text is its own value: what the word parser would make of it, without
@@ -674,6 +681,28 @@ mod plain_words {
             "`x`", "!x", "a#b", "a^b", "a b", "é", "",
         ] {
             assert!(!plain_text(raw), "{raw:?} is not plain");
+        }
+    }
+
+    #[test]
+    fn only_values_that_read_the_same_anywhere_read_as_written() {
+        for v in [
+            "node",
+            "feature/x",
+            "v0.1.0",
+            "-n",
+            "a,b",
+            "x@y:1",
+            "%s",
+            "c++",
+        ] {
+            assert!(reads_as_written(v), "{v}");
+        }
+        for v in [
+            "", "a b", "*.rs", "a?", "[ab]", "~", "~/x", "a=b", "{a,b}", "$x", "a'b", "a\"b",
+            "a\\b", "a;b", "a\tb", "é",
+        ] {
+            assert!(!reads_as_written(v), "{v}");
         }
     }
 }

@@ -25,6 +25,19 @@ pub(super) enum Target {
     Unknown,
 }
 
+/// How a command uses a path whose value is only known when it runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    /// Reads the file's contents.
+    Read,
+    /// Looks at the path (name, size, type), never its contents; `one_level` when it looks
+    /// at most one level down, as [`Judge::meta`] takes it.
+    Look {
+        /// Whether the look goes at most one level below the path.
+        one_level: bool,
+    },
+}
+
 /// Collects findings about the parts of one script.
 pub(super) struct Judge<'a> {
     pub places: &'a Places<'a>,
@@ -449,7 +462,7 @@ impl Judge<'_> {
     pub(super) fn meta(&mut self, cmd: &SimpleCommand, word: &Word, one_level: bool) {
         let shown = &word.raw;
         if let Some(domain) = &word.domain {
-            return self.domain(cmd, word, domain, true, one_level);
+            return self.domain(cmd, word, domain, Access::Look { one_level });
         }
         let Some(text) = word.literal().or_else(|| braces_only(word)) else {
             return self.unknown(
@@ -499,19 +512,12 @@ impl Judge<'_> {
         }
     }
 
-    /// A run-time word with a known domain: every value is checked as the word would be (a
-    /// look `one_level` down as [`Self::meta`] takes it), and every path a producer can print
-    /// is checked against secrets.
-    fn domain(
-        &mut self,
-        cmd: &SimpleCommand,
-        word: &Word,
-        domain: &Domain,
-        meta: bool,
-        one_level: bool,
-    ) {
+    /// A run-time word with a known domain: every value is checked as the word would be,
+    /// used as `access` says, and every path a producer can print is checked against secrets.
+    fn domain(&mut self, cmd: &SimpleCommand, word: &Word, domain: &Domain, access: Access) {
+        let meta = access != Access::Read;
         for v in &domain.values {
-            if !self.value(cmd, word, v, meta, one_level) {
+            if !self.value(cmd, word, v, access) {
                 return;
             }
         }
@@ -521,8 +527,14 @@ impl Judge<'_> {
                 && self.script.commands.get(p).and_then(SimpleCommand::program) == Some("find");
             // A path `which` prints is a program's file, looked at as its literal would be;
             // what other producers print counts as a level of its own.
-            let one_level = one_level
-                && self.script.commands.get(p).and_then(SimpleCommand::program) == Some("which");
+            let access = match access {
+                Access::Look { one_level } => Access::Look {
+                    one_level: one_level
+                        && self.script.commands.get(p).and_then(SimpleCommand::program)
+                            == Some("which"),
+                },
+                Access::Read => Access::Read,
+            };
             let outputs = if from_find {
                 producer::find_matches(self.script, p)
             } else {
@@ -549,12 +561,12 @@ impl Judge<'_> {
                                 format!("reads `{}`, the entries `ls {v}` lists", word.raw);
                             return self.unknown_path(cmd, &reason, meta);
                         }
-                        if !self.value(cmd, word, &v, meta, one_level) {
+                        if !self.value(cmd, word, &v, access) {
                             return;
                         }
                     }
                     producer::Output::Value(v) => {
-                        if !self.value(cmd, word, &v, meta, one_level) {
+                        if !self.value(cmd, word, &v, access) {
                             return;
                         }
                     }
@@ -619,14 +631,7 @@ impl Judge<'_> {
     /// One value of a run-time word, checked as the shell will use it: an unquoted word is
     /// globbed and split on blanks, and what `xargs` appends is read again for quotes. `false`
     /// when the value cannot be checked (an ask was added).
-    fn value(
-        &mut self,
-        cmd: &SimpleCommand,
-        word: &Word,
-        value: &str,
-        meta: bool,
-        one_level: bool,
-    ) -> bool {
+    fn value(&mut self, cmd: &SimpleCommand, word: &Word, value: &str, access: Access) -> bool {
         let unquoted = !word.raw.starts_with('"');
         let from_xargs = word.raw == "…";
         let expansions: Vec<Option<String>> = if unquoted {
@@ -660,10 +665,9 @@ impl Judge<'_> {
                     return false;
                 }
                 let w = Word::literal_text(piece.to_owned());
-                if meta {
-                    self.meta(cmd, &w, one_level);
-                } else {
-                    self.read(cmd, &w);
+                match access {
+                    Access::Look { one_level } => self.meta(cmd, &w, one_level),
+                    Access::Read => self.read(cmd, &w),
                 }
             }
         }
@@ -911,7 +915,7 @@ impl Judge<'_> {
             return self.sensitive(cmd, shown, &what);
         }
         if let Some(domain) = &word.domain {
-            return self.domain(cmd, word, domain, false, false);
+            return self.domain(cmd, word, domain, Access::Read);
         }
         if let Some(what) = self.glob_secret(cmd, word) {
             return self.sensitive(cmd, shown, &what);

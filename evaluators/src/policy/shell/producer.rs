@@ -270,13 +270,9 @@ fn ls_names_only(arg: &str) -> bool {
 /// working directory) or a path a shell would split or expand is not known; nor is a name
 /// found nowhere, since `which` then prints nothing and the command runs without the word.
 fn which(name: &str) -> Result<String, String> {
+    use crate::shell::reads_as_written;
     use std::os::unix::fs::PermissionsExt;
-    let plain = |t: &str| {
-        !t.is_empty()
-            && t.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'+' | b'-' | b'/'))
-    };
-    if !plain(name) || name.contains('/') || name.starts_with(['-', '.']) {
+    if !reads_as_written(name) || name.contains('/') || name.starts_with(['-', '.']) {
         return Err(format!(
             "(`which {name}`) is not given a plain program name"
         ));
@@ -292,7 +288,7 @@ fn which(name: &str) -> Result<String, String> {
         };
         if meta.is_file() && meta.permissions().mode() & 0o111 != 0 {
             let shown = candidate.to_string_lossy().into_owned();
-            if !plain(&shown) {
+            if !reads_as_written(&shown) {
                 return Err(format!(
                     "(`which {name}`) prints `{shown}`, which the shell splits or expands"
                 ));

@@ -530,7 +530,7 @@ impl<'s> Lowering<'s> {
                     .filter(|_| !self.functions && self.definitions.is_empty())
                     .and_then(|l| {
                         let budget = unroll::MAX_COPIES - self.copies;
-                        unroll::unrolled(&f.variable_name, Some(&l), &f.body, budget)
+                        unroll::unrolled(&f.variable_name, l, &f.body, budget)
                     });
                 match copies {
                     // One copy of the body for each value, the variable written as it.

@@ -6,7 +6,7 @@
 //!
 //! The copies are exact only while the variable holds the value the loop gave it and the
 //! value reads the same wherever the word expands it, so a loop is unrolled only when:
-//! - every value is plain ([`plain_value`]): splitting, globbing, tilde and brace
+//! - every value is plain ([`reads_as_written`]): splitting, globbing, tilde and brace
 //!   expansion leave it whole, and unquoted it reads as quoted;
 //! - its body names the variable only to expand it, as `$NAME` or `${NAME}`
 //!   ([`expanded_only`]): no assignment, `read NAME`, `${NAME:=…}`, `unset`, nameref or
@@ -18,6 +18,7 @@
 //! command substitution or an ANSI-C quote keeps its expansion, read as before. Copies are
 //! bounded per script ([`MAX_COPIES`]); past the bound a loop is lowered once, as before.
 
+use super::super::words::reads_as_written;
 use brush_parser::ast;
 
 /// The most values of one loop that are unrolled.
@@ -26,20 +27,6 @@ pub(super) const MAX_VALUES: usize = 16;
 /// The most copies of loop bodies one reading of a script makes; past it, loops are read
 /// once with their variable's domain.
 pub(super) const MAX_COPIES: usize = 32;
-
-/// Whether `value` reads the same wherever `$NAME` stands, quoted or not: letters, digits
-/// and `_ . / , : @ % + -` only, not empty. No `=`, so that a value is never read as an
-/// assignment; no `~`, which is only expanded where it is written.
-pub(super) fn plain_value(value: &str) -> bool {
-    !value.is_empty()
-        && value.bytes().all(|b| {
-            b.is_ascii_alphanumeric()
-                || matches!(
-                    b,
-                    b'_' | b'.' | b'/' | b',' | b':' | b'@' | b'%' | b'+' | b'-'
-                )
-        })
-}
 
 /// Whether `body` (the text of a loop's body) names `var` only to expand it: every
 /// occurrence of the name as a whole identifier follows a `$`, or a `${` and is closed by
@@ -93,17 +80,16 @@ pub(super) fn defines_function(code: &str) -> bool {
 /// unrolled (see the module's documentation) within `budget` more copies.
 pub(super) fn unrolled(
     var: &str,
-    values: Option<&[String]>,
+    values: Vec<String>,
     body: &ast::DoGroupCommand,
     budget: usize,
 ) -> Option<Vec<String>> {
-    let values = values?;
     let fits = !values.is_empty() && values.len() <= MAX_VALUES.min(budget);
     // `$_` is the last argument of the command before: the shell changes it every command.
-    if !fits || var == "_" || !values.iter().all(|v| plain_value(v)) {
+    if !fits || var == "_" || !values.iter().all(|v| reads_as_written(v)) {
         return None;
     }
-    expanded_only(&body.to_string(), var).then(|| values.to_vec())
+    expanded_only(&body.to_string(), var).then_some(values)
 }
 
 /// `raw` (a word as written) with each `$NAME` and `${NAME}` of a name `bound` gives a value
@@ -250,28 +236,6 @@ mod tests {
             assert_eq!(substitute(raw, &b).as_deref(), want, "{raw}");
         }
         assert_eq!(substitute("$v", &[]), None);
-    }
-
-    #[test]
-    fn only_values_that_read_the_same_anywhere_are_plain() {
-        for v in [
-            "node",
-            "feature/x",
-            "v0.1.0",
-            "-n",
-            "a,b",
-            "x@y:1",
-            "%s",
-            "c++",
-        ] {
-            assert!(plain_value(v), "{v}");
-        }
-        for v in [
-            "", "a b", "*.rs", "a?", "[ab]", "~", "~/x", "a=b", "{a,b}", "$x", "a'b", "a\"b",
-            "a\\b", "a;b", "a\tb", "é",
-        ] {
-            assert!(!plain_value(v), "{v}");
-        }
     }
 
     #[test]
