@@ -185,6 +185,19 @@ fn git(root: &Path, args: &[&str]) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// A repository on `main` with one commit of `README.md`; `None` when git is not installed.
+fn committed() -> Option<tempfile::TempDir> {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    if !git(root, &["init", "-q", "-b", "main"]) {
+        return None;
+    }
+    put(root, "README.md", b"hello\n");
+    assert!(git(root, &["add", "."]));
+    assert!(git(root, &["commit", "-qm", "one"]));
+    Some(ws)
+}
+
 #[tokio::test]
 async fn git_prints_a_tracked_key_by_its_content_or_a_hard_link_as_cat_would() {
     let ws = tempfile::tempdir().expect("dir");
@@ -244,15 +257,11 @@ async fn git_prints_a_tracked_key_by_its_content_or_a_hard_link_as_cat_would() {
 
 #[tokio::test]
 async fn a_ref_format_printing_objects_whole_is_not_proven() {
-    let ws = tempfile::tempdir().expect("dir");
-    let root = ws.path();
-    if !git(root, &["init", "-q", "-b", "main"]) {
+    let Some(ws) = committed() else {
         eprintln!("git is not installed; skipped");
         return;
-    }
-    put(root, "README.md", b"hello\n");
-    assert!(git(root, &["add", "."]));
-    assert!(git(root, &["commit", "-qm", "one"]));
+    };
+    let root = ws.path();
     // A tag may name a blob: `%(raw)` prints it whole, as `git cat-file -p` does.
     for command in [
         "git for-each-ref --format='%(raw)'",
@@ -272,15 +281,11 @@ async fn a_ref_format_printing_objects_whole_is_not_proven() {
 
 #[tokio::test]
 async fn notes_are_printed_objects_when_the_repository_holds_notes() {
-    let ws = tempfile::tempdir().expect("dir");
-    let root = ws.path();
-    if !git(root, &["init", "-q", "-b", "main"]) {
+    let Some(ws) = committed() else {
         eprintln!("git is not installed; skipped");
         return;
-    }
-    put(root, "README.md", b"hello\n");
-    assert!(git(root, &["add", "."]));
-    assert!(git(root, &["commit", "-qm", "one"]));
+    };
+    let root = ws.path();
     allowed(root, "git log").await;
     allowed(root, "git show -s").await;
     // Any blob of the objects (a file removed since) may be made a note, which git log prints.
@@ -314,15 +319,11 @@ async fn notes_are_printed_objects_when_the_repository_holds_notes() {
 
 #[tokio::test]
 async fn git_show_of_every_ref_prints_a_tagged_blob_whole() {
-    let ws = tempfile::tempdir().expect("dir");
-    let root = ws.path();
-    if !git(root, &["init", "-q", "-b", "main"]) {
+    let Some(ws) = committed() else {
         eprintln!("git is not installed; skipped");
         return;
-    }
-    put(root, "README.md", b"hello\n");
-    assert!(git(root, &["add", "."]));
-    assert!(git(root, &["commit", "-qm", "one"]));
+    };
+    let root = ws.path();
     assert!(git(root, &["tag", "v1"]));
     for command in [
         "git show -s --tags",
@@ -334,4 +335,44 @@ async fn git_show_of_every_ref_prints_a_tagged_blob_whole() {
     }
     allowed(root, "git show -s").await;
     allowed(root, "git log --tags --oneline").await;
+}
+
+#[tokio::test]
+async fn a_revisions_printed_id_is_judged_as_the_revision_never_as_a_path() {
+    let Some(ws) = committed() else {
+        eprintln!("git is not installed; skipped");
+        return;
+    };
+    let root = ws.path();
+    put(root, "README.md", b"hello again\n");
+    assert!(git(root, &["commit", "-qam", "two"]));
+    // A tag naming a blob no commit holds, and a directory of the same name: `git rev-parse
+    // notes` prints the blob's id, which `git show` prints whole.
+    put(root, "blob.txt", b"printed whole\n");
+    let blob = std::process::Command::new("git")
+        .args(["hash-object", "-w", "blob.txt"])
+        .current_dir(root)
+        .output()
+        .expect("git");
+    let id = String::from_utf8_lossy(&blob.stdout).trim().to_owned();
+    assert!(git(root, &["tag", "notes", &id]));
+    put(root, "notes/README.md", b"notes\n");
+    for command in [
+        "git show $(git rev-parse notes)",
+        "git show notes",
+        "for r in $(git rev-parse notes); do git show $r; done",
+        "git show $(cd notes && git rev-parse HEAD)",
+        "git show $(git rev-parse --short HEAD~1)",
+    ] {
+        not_allowed(root, command).await;
+    }
+    for command in [
+        "git log -1 --format=%s $(git rev-parse HEAD~1)",
+        "git show -s --format=%an $(git rev-parse main)",
+        "git diff --stat $(git merge-base main HEAD~1) HEAD",
+        "for c in $(git rev-list -n2 HEAD); do git log -1 --format=%s $c; done",
+        "git log --format=%H -2 | while read c; do git show --stat $c; done",
+    ] {
+        allowed(root, command).await;
+    }
 }

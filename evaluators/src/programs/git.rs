@@ -208,6 +208,75 @@ fn subcommands() -> &'static HashMap<&'static str, (Options, Kind)> {
     })
 }
 
+/// The revision whose object id, or the id of one of its ancestors, is every word `git
+/// ARGS` prints (`ARGS` after `git`, every one literal), when the command is known to print
+/// nothing else: `rev-parse REV` (its id, or `REV` itself when it names no object),
+/// `rev-list [-n N] REV` and `log --format=%H [-N] [REV]` (commits REV reaches),
+/// `merge-base A B` (a commit both reach: an ancestor of `A`). Whole ids only: git reads a
+/// word of full length as the object it names, but an abbreviated one (`--short`, `%h`) as a
+/// ref first when one has that name, and a repository may hold a branch named like any
+/// abbreviation. A command given another
+/// option, a second revision, a range or a revision of another form (`:/msg`, `REF@{N}`,
+/// `REV:path`, `^{…}`) is none. A word made of such output may stand for the revision where
+/// git reads it as a commit: its history, and every check of it, is the revision's own.
+pub(crate) fn printed_revision(args: &[&str]) -> Option<String> {
+    let (&sub, rest) = args.split_first()?;
+    let number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let mut revisions = Vec::new();
+    let mut words = rest.iter().copied();
+    while let Some(t) = words.next() {
+        let walks = matches!(sub, "rev-list" | "log");
+        let known = match t {
+            _ if plain_revision(t) => {
+                revisions.push(t);
+                true
+            }
+            "--verify" | "-q" | "--quiet" if sub == "rev-parse" => true,
+            "--first-parent" | "--no-merges" | "--reverse" if walks => true,
+            "-n" if walks => words.next().is_some_and(number),
+            _ if walks => {
+                t.strip_prefix("--max-count=").is_some_and(number)
+                    || t.strip_prefix("-n").is_some_and(number)
+                    || t.strip_prefix('-').is_some_and(number)
+                    || (sub == "log"
+                        && ["--format=", "--pretty="].iter().any(|o| {
+                            t.strip_prefix(o).is_some_and(|f| {
+                                let f = f
+                                    .strip_prefix("format:")
+                                    .or_else(|| f.strip_prefix("tformat:"))
+                                    .unwrap_or(f);
+                                f == "%H"
+                            })
+                        }))
+            }
+            _ => false,
+        };
+        if !known {
+            return None;
+        }
+    }
+    let formats = |t: &&str| t.starts_with("--format=") || t.starts_with("--pretty=");
+    match (sub, revisions.as_slice()) {
+        ("rev-parse" | "rev-list", [rev]) => Some((*rev).to_owned()),
+        ("merge-base", [a, _]) if rest.len() == 2 => Some((*a).to_owned()),
+        ("log", [rev]) if rest.iter().any(formats) => Some((*rev).to_owned()),
+        ("log", []) if rest.iter().any(formats) => Some("HEAD".to_owned()),
+        _ => None,
+    }
+}
+
+/// Whether `t` names a commit by a ref or an id, with `~N`/`^N` steps at most: letters,
+/// digits and `_ . / - ~ ^`, not starting with `-`, `^`, `.` or `/`, no `..` (a range), no
+/// `@{`, `:` or `^{` (a reflog entry, a file of a tree, a peeled or searched object).
+fn plain_revision(t: &str) -> bool {
+    !t.is_empty()
+        && !t.starts_with(['-', '^', '.', '/', '~'])
+        && !t.contains("..")
+        && t.bytes().all(|b| {
+            b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'/' | b'-' | b'~' | b'^')
+        })
+}
+
 pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     static OPTIONS: OnceLock<Options> = OnceLock::new();
     let global = OPTIONS.get_or_init(|| Options::parse(GLOBAL));
@@ -221,6 +290,14 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
                     "`git {}` overrides where git reads its configuration or programs",
                     opt.display
                 ));
+            }
+            // The history's check reads commits as the replace refs make them; this shows the
+            // commits they hide, a secret removed by a replacement among them.
+            Item::Opt(opt, _) if opt.display == "--no-replace-objects" => {
+                return Err(
+                    "`git --no-replace-objects` shows the objects replace refs hide, which no check of the history read"
+                        .to_owned(),
+                );
             }
             // Each `-C` is relative to the directory the ones before it chose, and an empty
             // one is ignored.
@@ -779,7 +856,7 @@ pub(crate) fn prints_raw_objects(format: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::head_chain;
+    use super::{head_chain, printed_revision};
 
     #[test]
     fn formats_printing_objects_whole_are_found() {
@@ -821,6 +898,60 @@ mod tests {
             "HEAD~x",
         ] {
             assert!(!head_chain(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn only_commands_that_print_a_revisions_ids_stand_for_it() {
+        for (args, rev) in [
+            ("rev-parse HEAD~2", "HEAD~2"),
+            ("rev-parse --verify -q v1.0", "v1.0"),
+            ("rev-list -n1 v0.1.0", "v0.1.0"),
+            ("rev-list -n 3 --first-parent main", "main"),
+            ("rev-list HEAD -3", "HEAD"),
+            ("rev-list --max-count=2 feature/x", "feature/x"),
+            ("merge-base main feature/x", "main"),
+            ("log --format=%H -3", "HEAD"),
+            ("log --pretty=format:%H -n 2 main", "main"),
+            ("log --format=tformat:%H --no-merges HEAD^2", "HEAD^2"),
+        ] {
+            let words: Vec<&str> = args.split(' ').collect();
+            assert_eq!(printed_revision(&words).as_deref(), Some(rev), "{args}");
+        }
+        for args in [
+            "rev-parse HEAD:.env",
+            "rev-parse --short HEAD",
+            "rev-parse --short=8 HEAD",
+            "log --format=%h -3",
+            "rev-parse HEAD@{1}",
+            "rev-parse :/fix",
+            "rev-parse HEAD^{tree}",
+            "rev-parse --symbolic HEAD",
+            "rev-parse --show-toplevel",
+            "rev-parse --git-dir",
+            "rev-parse A B",
+            "rev-parse ^HEAD",
+            "rev-parse -- HEAD",
+            "rev-list --all -n1",
+            "rev-list --objects HEAD",
+            "rev-list --count HEAD",
+            "rev-list main..topic",
+            "rev-list -n x HEAD",
+            "rev-list",
+            "log --format=%h --all",
+            "log --format=%H -g",
+            "log --format=%s",
+            "log --format=%H%n%B",
+            "log HEAD",
+            "log --format=%h --reflog",
+            "merge-base --octopus a b",
+            "merge-base a",
+            "describe --tags --abbrev=0",
+            "tag",
+            "branch --format=%(refname:short)",
+        ] {
+            let words: Vec<&str> = args.split(' ').collect();
+            assert_eq!(printed_revision(&words), None, "{args}");
         }
     }
 }

@@ -18,7 +18,7 @@ mod find;
 mod git;
 pub(crate) mod inline;
 mod inline_perl;
-pub(crate) use git::{global_option_span, is_git_command, verifies_signatures};
+pub(crate) use git::{global_option_span, is_git_command, printed_revision, verifies_signatures};
 mod given;
 pub(crate) mod go_toolchain;
 pub(crate) mod sed;
@@ -2626,6 +2626,8 @@ mod tests {
         unmodeled("date -s 2020-01-01");
         unmodeled("date 0101000020");
         unmodeled("hostname evil");
+        // The commits replace refs hide, which the history's check does not read.
+        unmodeled("git --no-replace-objects log -p");
         unmodeled("ps e");
         unmodeled("jq -n env");
         unmodeled("jq '$ENV.HOME'");

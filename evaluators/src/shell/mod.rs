@@ -335,6 +335,7 @@ pub fn parse_given(command: &str, start: WorkingDir, vector: bool) -> Result<Scr
     if whole && let Some(first) = script.commands.first_mut() {
         first.argument_vector = true;
     }
+    lower::revisions::mark(&mut script, command);
     Ok(script)
 }
 

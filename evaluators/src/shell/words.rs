@@ -52,6 +52,17 @@ impl Word {
         }
     }
 
+    /// A word written as `raw` that every check reads as `value`: the id of a revision git
+    /// prints, read by git as that revision (see `lower::revisions::mark`).
+    pub(crate) fn read_as(raw: impl Into<String>, value: &str) -> Self {
+        Self {
+            raw: raw.into(),
+            value: Some(value.to_owned()),
+            prefix: value.to_owned(),
+            domain: None,
+        }
+    }
+
     /// A run-time word whose values are known to lie in `domain`.
     pub fn with_domain(mut self, domain: Domain) -> Self {
         self.domain = Some(domain);

@@ -2,6 +2,7 @@
 
 mod functions;
 mod git_code;
+pub(super) mod revisions;
 pub(super) mod simple;
 mod unmodeled;
 mod unroll;
@@ -601,8 +602,11 @@ impl<'s> Lowering<'s> {
                 let start = self.script.commands.len();
                 let entry = self.cwd.clone();
                 self.list(&w.0, depth, pipe);
-                // `… | while read -r VAR; do …; done`: VAR takes the lines of the pipe.
-                let var = read_variable(&self.script.commands[start..]);
+                // `… | while read -r VAR; do …; done`: VAR takes the lines of the pipe, unless
+                // the condition reads another input (`read v <&3`, `read v <<< x`, `{ read v; }
+                // <&3`), which the lowered command does not show.
+                let var = read_variable(&self.script.commands[start..])
+                    .filter(|_| !w.0.to_string().contains(['<', '>']));
                 let domain = var
                     .filter(|_| !pipe.is_empty() && !self.stdin_redirected)
                     .map(|v| {

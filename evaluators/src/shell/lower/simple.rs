@@ -564,7 +564,7 @@ impl Lowering<'_> {
 }
 
 /// Whether a word is exactly one command substitution (`$(cmd)`, `"$(cmd)"`, `` `cmd` ``).
-fn whole_substitution(raw: &str) -> bool {
+pub(super) fn whole_substitution(raw: &str) -> bool {
     let inner = raw
         .strip_prefix('"')
         .and_then(|r| r.strip_suffix('"'))
@@ -578,7 +578,7 @@ fn whole_substitution(raw: &str) -> bool {
 }
 
 /// The loop variable a word is exactly (`$f`, `"$f"`, `${f}`, `"${f}"`), if it is one.
-fn loop_variable(raw: &str) -> Option<&str> {
+pub(super) fn loop_variable(raw: &str) -> Option<&str> {
     let inner = raw
         .strip_prefix('"')
         .and_then(|r| r.strip_suffix('"'))
