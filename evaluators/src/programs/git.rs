@@ -215,9 +215,8 @@ fn subcommands() -> &'static HashMap<&'static str, (Options, Kind)> {
 /// `merge-base A B` (a commit both reach: an ancestor of `A`). Whole ids only: git reads a
 /// word of full length as the object it names, but an abbreviated one (`--short`, `%h`) as a
 /// ref first when one has that name, and a repository may hold a branch named like any
-/// abbreviation. A command given another
-/// option, a second revision, a range or a revision of another form (`:/msg`, `REF@{N}`,
-/// `REV:path`, `^{…}`) is none. A word made of such output may stand for the revision where
+/// abbreviation. A command given another option, a second revision, a range or a revision
+/// of another form (`:/msg`, `REF@{N}`, `REV:path`, `^{…}`) is none. A word made of such output may stand for the revision where
 /// git reads it as a commit: its history, and every check of it, is the revision's own.
 pub(crate) fn printed_revision(args: &[&str]) -> Option<String> {
     let (&sub, rest) = args.split_first()?;

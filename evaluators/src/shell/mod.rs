@@ -204,6 +204,10 @@ pub struct Script {
     pub fork_bombs: Vec<String>,
     /// The functions the command defines: a call of one runs its body, not a program.
     pub functions: Vec<String>,
+    /// Whether the script may send a command's standard error to an output another command
+    /// reads ([`merges_errors`]): then no producer's output is known to be only what it
+    /// prints on success (`find … 2>&1 | xargs cat` reads find's messages as paths).
+    pub errors_to_output: bool,
     /// What the program table makes of each command, read once for every evaluator.
     models: Models,
 }
@@ -335,8 +339,29 @@ pub fn parse_given(command: &str, start: WorkingDir, vector: bool) -> Result<Scr
     if whole && let Some(first) = script.commands.first_mut() {
         first.argument_vector = true;
     }
-    lower::revisions::mark(&mut script, command);
+    script.errors_to_output = merges_errors(command);
+    lower::revisions::mark(&mut script);
     Ok(script)
+}
+
+/// Whether `code` may redirect a command's standard error anywhere but the null device: a
+/// duplication (`2>&1`, `>&`, `&>`, `|&`), a device or descriptor path naming an output
+/// (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`), or `2>` starting a word to anything but
+/// `/dev/null` (`$2>5` in an awk program is no redirection).
+fn merges_errors(code: &str) -> bool {
+    ["&>", ">&", "|&", "/dev/stdout", "/dev/fd", "/proc/"]
+        .iter()
+        .any(|m| code.contains(m))
+        || code.match_indices("2>").any(|(at, _)| {
+            let starts_word = code[..at]
+                .chars()
+                .next_back()
+                .is_none_or(|c| c.is_whitespace() || ";&|(){}".contains(c));
+            starts_word
+                && !code[at + 2..]
+                    .trim_start_matches(['>', ' ', '\t'])
+                    .starts_with("/dev/null")
+        })
 }
 
 /// The line an argument vector of these words is quoted back into (each word in single
@@ -587,5 +612,37 @@ mod parse_once_tests {
         let cx = EvaluationContext::new(PermissionMode::Default, "/w");
         assert!(first(&parse_in(&cx, line, true)));
         assert!(!first(&parse_in(&cx, line, false)));
+    }
+}
+
+#[cfg(test)]
+mod error_output_tests {
+    use super::merges_errors;
+
+    #[test]
+    fn standard_error_sent_to_an_output_is_found() {
+        for code in [
+            "find . 2>&1 | xargs cat",
+            "find . |& xargs cat",
+            "for f in $( { git ls-files; } 2>&1 ); do cat $f; done",
+            "find . &> x",
+            "ls >& x",
+            "ls 2>/dev/stdout",
+            "ls 2>/dev/fd/1",
+            "ls 2>/proc/self/fd/1",
+            "ls 2>err; cat $(cat err)",
+            "ls;2>x",
+        ] {
+            assert!(merges_errors(code), "{code}");
+        }
+        for code in [
+            "find . -name x 2>/dev/null | xargs cat",
+            "find . 2> /dev/null",
+            "find . 2>>/dev/null",
+            "awk '$2>5' f",
+            "ls | xargs wc -l",
+        ] {
+            assert!(!merges_errors(code), "{code}");
+        }
     }
 }

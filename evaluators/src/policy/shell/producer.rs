@@ -42,6 +42,12 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
     if depth > MAX_FILTERS {
         return Err("filters its input through too many commands".to_owned());
     }
+    if script.errors_to_output {
+        return Err(
+            "may send its errors to its output (`2>&1`, `|&`), whose words are no paths it names"
+                .to_owned(),
+        );
+    }
     let program = cmd.program().unwrap_or_default();
     let texts: Option<Vec<&str>> = cmd.args().iter().map(Word::literal).collect();
     let Some(args) = texts else {

@@ -11,10 +11,10 @@ use crate::shell::{Script, SimpleCommand, Word, WorkingDir};
 /// [`REVISION_READERS`]. Both commands must use the same repository: the same directory,
 /// the same wrapper and privileges, no variable assigned for either (`GIT_DIR`), and the
 /// reader's subcommand first (no `-C` or `--git-dir` before it). Nothing is read so when
-/// the script may send a command's errors to its output ([`merges_errors`]): git's warnings
-/// (`refname 'HEAD' is ambiguous`) would be words too.
-pub(in crate::shell) fn mark(script: &mut Script, code: &str) {
-    if merges_errors(code) {
+/// the script may send a command's errors to its output ([`Script::errors_to_output`]):
+/// git's warnings (`refname 'HEAD' is ambiguous`) would be words too.
+pub(in crate::shell) fn mark(script: &mut Script) {
+    if script.errors_to_output {
         return;
     }
     let same_repository = |reader: &SimpleCommand, printer: &SimpleCommand| {
@@ -70,20 +70,6 @@ pub(in crate::shell) fn mark(script: &mut Script, code: &str) {
         let word = &mut script.commands[c].words[i];
         *word = Word::read_as(word.raw.clone(), &rev);
     }
-}
-
-/// Whether `code` may redirect a command's standard error anywhere but the null device: a
-/// duplication (`2>&1`, `>&`, `&>`, `|&`), a device or descriptor path naming an output
-/// (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`), or `2>` to a file.
-fn merges_errors(code: &str) -> bool {
-    ["&>", ">&", "|&", "/dev/stdout", "/dev/fd", "/proc/"]
-        .iter()
-        .any(|m| code.contains(m))
-        || code.match_indices("2>").any(|(at, _)| {
-            !code[at + 2..]
-                .trim_start_matches('>')
-                .starts_with("/dev/null")
-        })
 }
 
 /// Whether `git diff`'s words are revisions once the words at the `found` indices are read
