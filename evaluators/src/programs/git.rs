@@ -216,8 +216,9 @@ fn subcommands() -> &'static HashMap<&'static str, (Options, Kind)> {
 /// word of full length as the object it names, but an abbreviated one (`--short`, `%h`) as a
 /// ref first when one has that name, and a repository may hold a branch named like any
 /// abbreviation. A command given another option, a second revision, a range or a revision
-/// of another form (`:/msg`, `REF@{N}`, `REV:path`, `^{…}`) is none. A word made of such output may stand for the revision where
-/// git reads it as a commit: its history, and every check of it, is the revision's own.
+/// of another form (`:/msg`, `REF@{N}`, `REV:path`, `^{…}`) is none. A word made of such
+/// output may stand for the revision where git reads it as a commit: its history, and every
+/// check of it, is the revision's own.
 pub(crate) fn printed_revision(args: &[&str]) -> Option<String> {
     let (&sub, rest) = args.split_first()?;
     let number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
@@ -807,6 +808,13 @@ fn subcommand_operands(
     }
 }
 
+/// Whether the path `t` may lie outside the repository git runs in: absolute, from the home
+/// (`~`), or climbing out through `..`. Given one such operand, `git diff` compares two
+/// paths of the file system.
+pub(crate) fn outside_repository(t: &str) -> bool {
+    t.starts_with('/') || t.starts_with('~') || t.split('/').any(|c| c == "..")
+}
+
 /// Whether `git diff ARGS` may compare two paths of the file system as `--no-index` does:
 /// git reads its arguments up to the first that is not an option (or past `--`), and when
 /// exactly two words are left and one of them is a path outside the repository (`git diff
@@ -828,11 +836,7 @@ fn implicit_no_index(args: &[Word]) -> bool {
     let [a, b] = &args[i.min(args.len())..] else {
         return false;
     };
-    let elsewhere = |w: &Word| {
-        w.literal().is_none_or(|t| {
-            t.starts_with('/') || t.starts_with('~') || t.split('/').any(|c| c == "..")
-        })
-    };
+    let elsewhere = |w: &Word| w.literal().is_none_or(outside_repository);
     elsewhere(a) || elsewhere(b)
 }
 

@@ -18,7 +18,9 @@ mod find;
 mod git;
 pub(crate) mod inline;
 mod inline_perl;
-pub(crate) use git::{global_option_span, is_git_command, printed_revision, verifies_signatures};
+pub(crate) use git::{
+    global_option_span, is_git_command, outside_repository, printed_revision, verifies_signatures,
+};
 mod given;
 pub(crate) mod go_toolchain;
 pub(crate) mod sed;

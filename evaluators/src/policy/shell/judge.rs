@@ -232,15 +232,13 @@ impl Judge<'_> {
             // A path only when git cannot read the word as a revision: a word that is both is
             // refused by git, and a revision's printed id read as the revision
             // (`$(git rev-parse v1)` read as `v1`) is a revision whatever files exist.
-            let git_dir = self.places.root().join(".git");
-            let located = w
-                .literal()
-                .filter(|t| {
-                    crate::paths::git_index::revision(&git_dir, t)
+            let located = w.literal().filter(|t| {
+                let l = self.places.locate(t, &cmd.cwd);
+                l.place == Place::Inside
+                    && l.path.exists()
+                    && crate::paths::git_index::revision(&self.places.root().join(".git"), t)
                         == crate::paths::git_index::Revision::None
-                })
-                .map(|t| self.places.locate(t, &cmd.cwd))
-                .filter(|l| l.place == Place::Inside && l.path.exists());
+            });
             // Commits the refs reach: what they hold is checked with the history.
             let reached = || {
                 w.literal()

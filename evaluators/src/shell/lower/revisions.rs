@@ -84,9 +84,7 @@ fn diff_of_revisions(reader: &SimpleCommand, found: &[(usize, String)]) -> bool 
     reader.words.iter().enumerate().skip(2).all(|(i, w)| {
         found.iter().any(|(at, _)| *at == i)
             || w.literal().is_some_and(|t| {
-                !t.starts_with("--no-i")
-                    && !t.starts_with(['/', '~'])
-                    && !t.split('/').any(|c| c == "..")
+                !t.starts_with("--no-i") && !crate::programs::outside_repository(t)
             })
     })
 }
