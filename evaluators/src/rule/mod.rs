@@ -150,10 +150,15 @@ impl RuleEvaluator {
         // Where each command runs (from the tool's working-directory field, then `cd`): an
         // allow rule on a command covers it only in the workspace, links followed.
         if let Some((script, _)) = script {
+            // `cd "$(git rev-parse --show-toplevel)"` stays in the root unless a repository
+            // above it is the one git finds.
+            let moved_above = script.commands.iter().any(|c| c.enters_toplevel)
+                && crate::paths::git_index::repository_above(&cx.workspace_root).is_some();
             view.in_workspace = script
                 .commands
                 .iter()
                 .map(|cmd| match &cmd.cwd {
+                    _ if moved_above => false,
                     WorkingDir::Root => true,
                     WorkingDir::Dir(d) => {
                         places.locate(d, &WorkingDir::Root).place == crate::paths::Place::Inside

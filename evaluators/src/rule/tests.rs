@@ -615,3 +615,24 @@ async fn a_command_under_a_wrapper_the_table_does_not_model_is_not_covered() {
         assert_eq!(code(&rules, &bash(c), root).await, None, "`{c}`");
     }
 }
+
+#[tokio::test]
+async fn the_top_level_git_prints_keeps_allow_rules_only_with_no_repository_above() {
+    let top = tempfile::tempdir().expect("a directory");
+    let root = top.path().join("app");
+    std::fs::create_dir_all(&root).expect("app");
+    let rules = rules(
+        &["Bash(cd:*)", "Bash(git rev-parse:*)", "Bash(npm test)"],
+        &[],
+        &[],
+    );
+    let command = "cd \"$(git rev-parse --show-toplevel)\" && npm test";
+    assert_eq!(code(&rules, &bash(command), &root).await.as_deref(), ALLOW);
+    // git finds the repository above when the workspace holds none it accepts.
+    std::fs::create_dir_all(top.path().join(".git")).expect(".git");
+    assert_eq!(code(&rules, &bash(command), &root).await, None);
+    assert_eq!(
+        code(&rules, &bash("npm test"), &root).await.as_deref(),
+        ALLOW
+    );
+}

@@ -252,6 +252,21 @@ impl Judge<'_> {
                 self.unknown(cmd, &why, Risk::Medium);
             }
         }
+        if cmd.reads_printed_tag
+            && !crate::paths::git_index::no_tag_reads_as_option(&self.places.root().join(".git"))
+        {
+            let why = "reads a tag's name git prints as a revision, and the repository's tags \
+                       cannot all be read or one is named like an option";
+            self.unknown(cmd, why, Risk::Medium);
+        }
+        if cmd.enters_toplevel
+            && let Some(above) = crate::paths::git_index::repository_above(self.places.root())
+        {
+            let why = format!(
+                "moves to the top level git prints, which is `{above}`'s, above the workspace, when git finds no repository of the workspace's own"
+            );
+            self.unknown(cmd, &why, Risk::Medium);
+        }
         if effects.cargo_resolve
             && let Some(why) = self.cargo_resolves(cmd)
         {
@@ -2101,9 +2116,9 @@ mod tests {
         ] {
             assert_eq!(decided(command), Stance::RequireAsk, "{command}");
         }
-        // A walk narrowed to files that are no secret stays a plain question.
+        // A walk narrowed to files that are no secret: fd is its walk, the command a reader.
         for command in ["fd -e rs -x wc -l", "fd -e rs -X cat"] {
-            assert_eq!(decided(command), Stance::DefaultAsk, "{command}");
+            assert_eq!(decided(command), Stance::PolicyAllow, "{command}");
         }
     }
 

@@ -60,7 +60,7 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
         return mktemp(script, cmd, &args).map(|name| vec![Output::Value(name)]);
     }
     // `fd`'s walk is judged without what its `-x`/`-X` runs (judged as its own command).
-    let walk = matches!(program, "fd" | "fdfind").then(|| fd_walk(cmd));
+    let walk = matches!(program, "fd" | "fdfind").then(|| programs::fd_walk(cmd));
     let walking = walk.as_ref().unwrap_or(cmd);
     if !matches!(programs::model(walking), Model::Modeled(_)) || !cmd.redirects.is_empty() {
         return Err(format!("(`{program}`) is not proven to only read"));
@@ -305,33 +305,6 @@ fn which(name: &str) -> Result<String, String> {
     Err(format!(
         "(`which {name}`) finds no program of that name and prints nothing"
     ))
-}
-
-/// `fd` without the commands its `-x`/`--exec`/`-X`/`--exec-batch` runs (each up to `;` or
-/// the end): the walk that finds the paths they are given.
-fn fd_walk(cmd: &SimpleCommand) -> SimpleCommand {
-    let mut walk = cmd.clone();
-    let mut words = Vec::new();
-    let mut running = false;
-    for (i, w) in cmd.words.iter().enumerate() {
-        let text = w.literal();
-        if i > 0 && !running {
-            running = text.is_some_and(|t| {
-                matches!(t, "-x" | "-X" | "--exec" | "--exec-batch")
-                    || t.starts_with("--exec=")
-                    || t.starts_with("--exec-batch=")
-            });
-            if running {
-                continue;
-            }
-        } else if running {
-            running = text != Some(";");
-            continue;
-        }
-        words.push(w.clone());
-    }
-    walk.words = words;
-    walk
 }
 
 /// The names `fd -e EXT…` narrows what it prints to (`*.EXT`, one per extension; the match

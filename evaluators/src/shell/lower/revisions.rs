@@ -25,6 +25,7 @@ pub(in crate::shell) fn mark(script: &mut Script) {
             && printer.elevated == reader.elevated
     };
     let mut marks = Vec::new();
+    let mut tags = Vec::new();
     for (c, reader) in script.commands.iter().enumerate() {
         let plain_reader = reader.program() == Some("git")
             && reader.cwd != WorkingDir::Unknown
@@ -65,12 +66,123 @@ pub(in crate::shell) fn mark(script: &mut Script) {
         if diff_of_revisions(reader, &found) {
             marks.extend(found.into_iter().map(|(i, rev)| (c, i, rev)));
         }
+        if let Some((i, end, tagged)) = tag_range(reader, &script.commands, same_repository) {
+            if tagged {
+                tags.push(c);
+            }
+            marks.push((c, i, end));
+        }
     }
     for (c, i, rev) in marks {
         let word = &mut script.commands[c].words[i];
         *word = Word::read_as(word.raw.clone(), &rev);
     }
+    for c in tags {
+        script.commands[c].reads_printed_tag = true;
+    }
 }
+
+/// The word of `reader` (a git command of [`RANGE_WALKERS`]) that is a range starting with
+/// what its substitution prints, a tag's name (`$(git describe --tags --abbrev=0)..HEAD`,
+/// [`crate::programs::prints_tag_name`]) or one revision's id (`$(git merge-base main
+/// HEAD)..HEAD`), and the range's end it is read as: the commits the range walks are the
+/// end's, less those the start reaches, whatever ref git finds by that name. An `echo` of a
+/// plain revision may stand beside the printer (`$(git describe … || echo HEAD)`).
+/// `same_repository` tells whether a printer runs in the reader's repository. Every other
+/// word of the reader must be literal, none `--not` (which turns the start into commits
+/// walked) or `--stdin` (which may read one); the word must come before `--`. The last value
+/// tells whether a tag's name is among those printed.
+fn tag_range(
+    reader: &SimpleCommand,
+    commands: &[SimpleCommand],
+    same_repository: impl Fn(&SimpleCommand, &SimpleCommand) -> bool,
+) -> Option<(usize, String, bool)> {
+    let sub = reader.args().first().and_then(Word::literal)?;
+    // Each command of the substitution prints a tag's name or one revision's id, or `echo`
+    // a plain revision (`$(git describe --tags --abbrev=0 || echo HEAD)`).
+    let tagged = std::cell::Cell::new(false);
+    let prints_start = |p: &usize| {
+        let Some(cmd) = commands.get(*p) else {
+            return false;
+        };
+        let args: Option<Vec<&str>> = cmd.args().iter().map(Word::literal).collect();
+        let Some(args) = args else { return false };
+        let echoed = cmd.program() == Some("echo")
+            && cmd.redirects.is_empty()
+            && cmd.parent.is_none()
+            && matches!(args.as_slice(), [rev] if crate::programs::plain_revision(rev));
+        // One word at most: ids printed one a line would each be a revision walked.
+        let one_id = matches!(args.first(), Some(&("rev-parse" | "merge-base")))
+            && crate::programs::printed_revision(&args).is_some();
+        let tag = crate::programs::prints_tag_name(&args);
+        tagged.set(tagged.get() || tag);
+        let printed = tag || one_id;
+        echoed || (same_repository(reader, cmd) && printed)
+    };
+    if !RANGE_WALKERS.contains(&sub)
+        || reader.feeds.is_empty()
+        || !reader.feeds.iter().all(prints_start)
+    {
+        return None;
+    }
+    let mut found = None;
+    for (i, word) in reader.words.iter().enumerate().skip(2) {
+        match word.literal() {
+            Some("--") => break,
+            // `--stdin` reads more revisions, `--not` among them.
+            Some(t) if t.starts_with("--not") || t.starts_with("--stdin") => return None,
+            Some(_) => {}
+            None => {
+                let end = range_end(&word.raw)?;
+                if found.replace((i, end)).is_some() {
+                    return None;
+                }
+            }
+        }
+    }
+    // Words after `--` are paths: every one literal too.
+    let (at, end) = found?;
+    let others_literal = reader
+        .words
+        .iter()
+        .enumerate()
+        .all(|(i, w)| i == at || w.literal().is_some());
+    others_literal.then_some((at, end, tagged.get()))
+}
+
+/// The end of a range written as one command substitution and `..` (`$(…)..REV`,
+/// `"$(…)"..REV`, `` `…`..REV ``): `REV` when it is a plain revision, `HEAD` when none
+/// follows. A substitution holding another, or parentheses, is none.
+fn range_end(raw: &str) -> Option<String> {
+    let (quoted, text) = match raw.strip_prefix('"') {
+        Some(rest) => (true, rest),
+        None => (false, raw),
+    };
+    let (body, rest) = if let Some(r) = text.strip_prefix("$(") {
+        r.split_once(')')?
+    } else {
+        text.strip_prefix('`')?.split_once('`')?
+    };
+    let rest = if quoted {
+        rest.strip_prefix('"')?
+    } else {
+        rest
+    };
+    if body.contains(['(', '$', '`', '"', '\'']) {
+        return None;
+    }
+    let end = rest.strip_prefix("..")?;
+    match end {
+        "" => Some("HEAD".to_owned()),
+        _ if !end.starts_with('.') && crate::programs::plain_revision(end) => Some(end.to_owned()),
+        _ => None,
+    }
+}
+
+/// The git subcommands that walk a range's commits (`A..B`: those `B` reaches and `A` does
+/// not), printing each against its own parents: what they print of a range is what they
+/// print of its end, less some commits.
+const RANGE_WALKERS: &[&str] = &["log", "shortlog", "rev-list", "whatchanged"];
 
 /// Whether `git diff`'s words are revisions once the words at the `found` indices are read
 /// as theirs, not two files of the file system: no `--no-index` (or an abbreviation of it),
@@ -109,19 +221,23 @@ const REVISION_READERS: &[&str] = &[
 
 #[cfg(test)]
 mod tests {
-    /// The words of the last git command `code` runs whose subcommand is `sub`, each as
-    /// read (`None` when only known when it runs).
-    fn read(code: &str, sub: &str) -> Vec<Option<String>> {
-        let script = crate::shell::parse(code).unwrap();
-        let reader = script
+    /// The last git command of `script` with the word `sub`.
+    fn reader<'s>(script: &'s crate::shell::Script, sub: &str) -> &'s crate::shell::SimpleCommand {
+        script
             .commands
             .iter()
             .rev()
             .find(|c| {
                 c.program() == Some("git") && c.args().iter().any(|w| w.literal() == Some(sub))
             })
-            .unwrap();
-        reader
+            .unwrap()
+    }
+
+    /// The words of the last git command `code` runs whose subcommand is `sub`, each as
+    /// read (`None` when only known when it runs).
+    fn read(code: &str, sub: &str) -> Vec<Option<String>> {
+        let script = crate::shell::parse(code).unwrap();
+        reader(&script, sub)
             .words
             .iter()
             .map(|w| w.literal().map(str::to_owned))
@@ -244,6 +360,70 @@ mod tests {
         ] {
             let words = read(code, sub);
             assert!(words.iter().any(Option::is_none), "{code}: {words:?}");
+        }
+    }
+
+    #[test]
+    fn a_range_from_a_printed_tag_is_read_as_its_end() {
+        for (code, end) in [
+            (
+                "git log --oneline $(git describe --tags --abbrev=0)..HEAD",
+                "HEAD",
+            ),
+            ("git log \"$(git describe --abbrev=0)\"..main~1", "main~1"),
+            (
+                "git shortlog -sn `git describe --tags --abbrev=0 v2`..",
+                "HEAD",
+            ),
+        ] {
+            let script = crate::shell::parse(code).unwrap();
+            let reader = script.commands.last().unwrap();
+            assert_eq!(
+                reader.reads_printed_tag,
+                code.contains("describe"),
+                "{code}"
+            );
+            assert_eq!(
+                reader.words[2..]
+                    .iter()
+                    .filter(|w| w.literal() == Some(end))
+                    .count(),
+                1,
+                "{code}"
+            );
+            assert!(reader.words.iter().all(|w| w.literal().is_some()), "{code}");
+        }
+        for code in [
+            "git diff $(git describe --tags --abbrev=0)..HEAD",
+            "git log --not $(git describe --tags --abbrev=0)..HEAD",
+            "echo --not | git log --stdin $(git describe --tags --abbrev=0)..HEAD",
+            "git log $(git describe --tags --abbrev=0)...HEAD",
+            "git log $(git describe --tags --abbrev=0)..HEAD~1:.env",
+            "git log $(git describe --tags)..HEAD",
+            "git log $(git describe --contains --abbrev=0)..HEAD",
+            "git log $(git describe --abbrev=0 a b)..HEAD",
+            "git log $(git describe --abbrev=0)..HEAD $(git describe --abbrev=0)",
+            "git log $(git describe --abbrev=0)..HEAD -- $x",
+            "git log -- $(git describe --abbrev=0)..HEAD",
+            "git log $(cd sub; git describe --abbrev=0)..HEAD",
+            "git log $(GIT_DIR=x git describe --abbrev=0)..HEAD",
+            "git log $(git describe --abbrev=0)..HEAD 2>&1",
+            "git log $(git describe --abbrev=0; git tag)..HEAD",
+            "git log $(git rev-list -n2 main)..HEAD",
+            "git log $(git log --format=%H -1 main)..HEAD",
+            "git log $(git describe --abbrev=0 || echo -n)..HEAD",
+            "git log $(git describe --abbrev=0 || echo a b)..HEAD",
+            "git log $(git describe --abbrev=0 || echo HEAD >&2)..HEAD",
+        ] {
+            let script = crate::shell::parse(code).unwrap();
+            let sub = if code.starts_with("git diff") {
+                "diff"
+            } else {
+                "log"
+            };
+            let reader = reader(&script, sub);
+            assert!(!reader.reads_printed_tag, "{code}");
+            assert!(reader.words.iter().any(|w| w.literal().is_none()), "{code}");
         }
     }
 }

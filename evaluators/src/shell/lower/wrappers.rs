@@ -22,6 +22,10 @@ impl Lowering<'_> {
             self.cwd = WorkingDir::Unknown;
             return;
         }
+        if enters_toplevel(&self.script.commands, index, &self.cwd) {
+            self.script.commands[index].enters_toplevel = true;
+            return;
+        }
         let next = match cmd.program() {
             Some(program @ ("cd" | "pushd")) => match cd_target(program, cmd.args()) {
                 Some(CdTarget::Home) if self.home => WorkingDir::Unknown,
@@ -251,6 +255,45 @@ fn cd_target<'a>(program: &str, args: &'a [Word]) -> Option<CdTarget<'a>> {
         }
         _ => None,
     }
+}
+
+/// Whether the command `index` is `cd "$(git rev-parse --show-toplevel)"` (or with quoted
+/// backquotes) run in the workspace root, `cwd`, by git in the same place: git prints the top
+/// level of the repository it finds from there, the workspace root when it is that
+/// repository's, or nothing when it finds none, and `cd ""` stays. Unquoted, nothing printed
+/// would leave `cd` alone, which goes home. The judge checks that no repository lies above
+/// the root ([`crate::shell::SimpleCommand::enters_toplevel`]).
+fn enters_toplevel(
+    commands: &[crate::shell::SimpleCommand],
+    index: usize,
+    cwd: &WorkingDir,
+) -> bool {
+    let cmd = &commands[index];
+    let quoted = |raw: &str| {
+        raw.strip_prefix('"')
+            .and_then(|r| r.strip_suffix('"'))
+            .is_some_and(|r| r.starts_with("$(") || r.starts_with('`'))
+    };
+    let [word] = cmd.args() else { return false };
+    let printer = match (word.domain.as_ref(), cmd.feeds.as_slice()) {
+        (Some(d), [p]) if d.values.is_empty() && d.producers == [*p] => commands.get(*p),
+        _ => None,
+    };
+    *cwd == WorkingDir::Root
+        && cmd.program() == Some("cd")
+        && cmd.assignments.is_empty()
+        && cmd.parent.is_none()
+        && quoted(&word.raw)
+        && super::simple::whole_substitution(&word.raw)
+        && printer.is_some_and(|p| {
+            p.program() == Some("git")
+                && p.cwd == WorkingDir::Root
+                && p.assignments.is_empty()
+                && p.parent.is_none()
+                && !p.elevated
+                && p.literals()
+                    .eq([Some("git"), Some("rev-parse"), Some("--show-toplevel")])
+        })
 }
 
 /// Whether a command may set `CDPATH`: it assigns it (for itself or the shell), or names it
