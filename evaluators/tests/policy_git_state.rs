@@ -41,6 +41,10 @@ fn fixture(token: bool, secrets: bool) -> (tempfile::TempDir, tempfile::TempDir)
         std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
         std::fs::write(path, text).expect("file");
     }
+    // What git needs to take `.git` for a repository.
+    for dir in [".git/objects", ".git/refs/heads"] {
+        std::fs::create_dir_all(root.join(dir)).expect("dir");
+    }
     let home = tempfile::tempdir().expect("home");
     (ws, home)
 }

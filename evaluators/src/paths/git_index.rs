@@ -312,6 +312,10 @@ pub(crate) fn revision(git_dir: &Path, name: &str) -> Revision {
     let mut candidates = Vec::new();
     if top_level {
         candidates.push(name.to_owned());
+    } else if std::fs::symlink_metadata(git_dir.join(name)).is_ok_and(|m| !m.is_dir()) {
+        // git looks for any name in the git directory first (`.git/main` holding `ref:
+        // ORIG_HEAD` is what `main` names), not for upper-case names alone.
+        return Revision::Unknown;
     }
     for prefix in ["refs/", "refs/tags/", "refs/heads/", "refs/remotes/"] {
         candidates.push(format!("{prefix}{name}"));
@@ -355,65 +359,6 @@ pub(crate) fn repository_above(root: &std::path::Path) -> Option<String> {
             .any(|n| std::fs::symlink_metadata(d.join(n)).is_ok())
             .then(|| d.display().to_string())
     })
-}
-
-/// The most tags [`no_tag_reads_as_option`] reads under `refs/tags`.
-const MAX_TAGS: usize = 10_000;
-
-/// Whether no tag of the repository whose git directory is `git_dir` is named like an
-/// option (`refs/tags/--output=x`, which git's own commands refuse to create but a fetched
-/// or written ref may hold): then a tag's name git prints reads as a revision wherever a
-/// git command takes one. Tags are the loose refs under `refs/tags` and the `refs/tags/`
-/// lines of `packed-refs`; `false` when they cannot all be read (the `reftable` format, a
-/// linked worktree's `.git` file, more than [`MAX_TAGS`], a file that cannot be read).
-pub(crate) fn no_tag_reads_as_option(git_dir: &Path) -> bool {
-    if !std::fs::symlink_metadata(git_dir).is_ok_and(|m| m.is_dir())
-        || std::fs::symlink_metadata(git_dir.join("reftable")).is_ok()
-    {
-        return false;
-    }
-    let Ok(packed) = super::small_file::read_text(&git_dir.join("packed-refs")) else {
-        return false;
-    };
-    let packed_plain = packed.unwrap_or_default().lines().all(|l| {
-        l.starts_with(['#', '^'])
-            || l.split_once(' ').is_none_or(|(_, name)| {
-                name.trim_end()
-                    .strip_prefix("refs/tags/")
-                    .is_none_or(|tag| !tag.starts_with('-'))
-            })
-    });
-    if !packed_plain {
-        return false;
-    }
-    // Loose tags: each directory's entries, a name starting with `-` only at the top (a
-    // tag `team/-x` is printed `team/-x`).
-    let mut seen = 0;
-    let mut dirs = vec![(git_dir.join("refs/tags"), true)];
-    while let Some((dir, top)) = dirs.pop() {
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            Err(e) if top && e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(_) => return false,
-        };
-        for entry in entries {
-            let Ok(entry) = entry else { return false };
-            seen += 1;
-            if seen > MAX_TAGS {
-                return false;
-            }
-            let name = entry.file_name();
-            if top && name.as_encoded_bytes().starts_with(b"-") {
-                return false;
-            }
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => dirs.push((entry.path(), false)),
-                Ok(_) => {}
-                Err(_) => return false,
-            }
-        }
-    }
-    true
 }
 
 /// The object the ref `refname` points to, a loose file under `git_dir` or a line of
@@ -641,35 +586,5 @@ mod tests {
         for path in ["a", "src", ".", "./a", ".claude/settings.json", "src/"] {
             assert_eq!(revision(&g, path), Revision::None, "{path}");
         }
-    }
-
-    #[test]
-    fn a_tag_named_like_an_option_is_found_loose_or_packed() {
-        let dir = tempfile::tempdir().unwrap();
-        let git = dir.path();
-        // No refs at all, then tags whose names only hold a `-` further on.
-        assert!(no_tag_reads_as_option(git));
-        std::fs::create_dir_all(git.join("refs/tags/team")).unwrap();
-        std::fs::write(git.join("refs/tags/team/-x"), "0".repeat(40)).unwrap();
-        std::fs::write(git.join("refs/tags/v1-rc"), "0".repeat(40)).unwrap();
-        let id = "1".repeat(40);
-        let packed =
-            format!("# pack-refs with: peeled\n{id} refs/heads/-b\n{id} refs/tags/v2\n^{id}\n");
-        std::fs::write(git.join("packed-refs"), &packed).unwrap();
-        assert!(no_tag_reads_as_option(git));
-        std::fs::write(git.join("refs/tags/--output=x"), "0".repeat(40)).unwrap();
-        assert!(!no_tag_reads_as_option(git));
-        std::fs::remove_file(git.join("refs/tags/--output=x")).unwrap();
-        std::fs::write(
-            git.join("packed-refs"),
-            format!("{packed}{id} refs/tags/-p\n"),
-        )
-        .unwrap();
-        assert!(!no_tag_reads_as_option(git));
-        // Refs it cannot read all of.
-        std::fs::write(git.join("packed-refs"), &packed).unwrap();
-        std::fs::create_dir(git.join("reftable")).unwrap();
-        assert!(!no_tag_reads_as_option(git));
-        assert!(!no_tag_reads_as_option(&git.join("missing")));
     }
 }

@@ -265,24 +265,6 @@ pub(crate) fn printed_revision(args: &[&str]) -> Option<String> {
     }
 }
 
-/// Whether `git ARGS` (`ARGS` after `git`, every one literal) prints one tag's name and
-/// nothing else: `describe --abbrev=0 [--tags] [--first-parent] [REV]`, the most recent tag
-/// `REV` (or `HEAD`) reaches, or nothing when none does. Git reads the name back by its own
-/// lookup order (`$GIT_DIR/NAME`, `refs/NAME`, then `refs/tags/NAME`), which may find another
-/// ref: such a word may only be read where any commit is as good as another, at the start of
-/// a range (`NAME..HEAD`), which only takes commits away.
-pub(crate) fn prints_tag_name(args: &[&str]) -> bool {
-    let Some((&"describe", rest)) = args.split_first() else {
-        return false;
-    };
-    let revisions = rest.iter().filter(|t| plain_revision(t)).count();
-    revisions <= 1
-        && rest.contains(&"--abbrev=0")
-        && rest
-            .iter()
-            .all(|t| plain_revision(t) || matches!(*t, "--abbrev=0" | "--tags" | "--first-parent"))
-}
-
 /// Whether `t` names a commit by a ref or an id, with `~N`/`^N` steps at most: letters,
 /// digits and `_ . / - ~ ^`, not starting with `-`, `^`, `.` or `/`, no `..` (a range), no
 /// `@{`, `:` or `^{` (a reflog entry, a file of a tree, a peeled or searched object).
@@ -314,6 +296,14 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
             Item::Opt(opt, _) if opt.display == "--no-replace-objects" => {
                 return Err(
                     "`git --no-replace-objects` shows the objects replace refs hide, which no check of the history read"
+                        .to_owned(),
+                );
+            }
+            // Pathspecs matched without case name other files than the paths they spell, in
+            // the index and the work tree as in the history.
+            Item::Opt(opt, _) if opt.display == "--icase-pathspecs" => {
+                return Err(
+                    "`git --icase-pathspecs` matches pathspecs without case, other files than they name"
                         .to_owned(),
                 );
             }

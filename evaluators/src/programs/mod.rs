@@ -20,7 +20,7 @@ pub(crate) mod inline;
 mod inline_perl;
 pub(crate) use git::{
     global_option_span, is_git_command, outside_repository, plain_revision, printed_revision,
-    prints_tag_name, verifies_signatures,
+    verifies_signatures,
 };
 mod given;
 pub(crate) mod go_toolchain;
@@ -2036,17 +2036,25 @@ fn set(args: &[Word]) -> Result<()> {
         let Some(letters) = t.strip_prefix('-').or_else(|| t.strip_prefix('+')) else {
             return Ok(());
         };
+        // Brace expansion turned off makes `{a,b}` one word, a file of that name: the words
+        // after it read otherwise than the shell's model reads them.
+        let off = t.starts_with('+');
         for c in letters.chars() {
             if c == 'o' {
                 let name = args.get(i).map(literal).transpose()?;
                 i += 1;
                 match name {
+                    Some("braceexpand") if off => {
+                        return Err("`set +o braceexpand` turns brace expansion off".to_owned());
+                    }
                     Some(n) if NAMES.contains(&n) => {}
                     Some(n) => return Err(format!("`set -o {n}` is not known to be harmless")),
                     // Last, `-o` (`+o`) prints the shell's options (as `set` commands): no
                     // variable, nothing changed.
                     None => {}
                 }
+            } else if c == 'B' && off {
+                return Err("`set +B` turns brace expansion off".to_owned());
             } else if !LETTERS.contains(c) {
                 return Err(format!("`set -{c}` is not known to be harmless"));
             }
@@ -2672,6 +2680,12 @@ mod tests {
         unmodeled("export PATH=.");
         unmodeled("declare -n x=PATH");
         unmodeled("set");
+        unmodeled("set +B");
+        unmodeled("set -e +B");
+        unmodeled("set +eB");
+        unmodeled("set +o braceexpand");
+        modeled("set -B");
+        modeled("set -o braceexpand");
         unmodeled("date -s 2020-01-01");
         unmodeled("date 0101000020");
         unmodeled("hostname evil");

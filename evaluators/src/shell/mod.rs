@@ -143,10 +143,6 @@ pub struct SimpleCommand {
     /// the shell it runs every command in. Never read from the text: the same line typed as
     /// a string (`'bash' '-lc' 'ls'`) is a shell the command starts.
     pub argument_vector: bool,
-    /// Whether one of its words starts with a tag's name git printed, read as the range's
-    /// end (`$(git describe --tags --abbrev=0)..HEAD` read as `HEAD`, see
-    /// `lower::revisions::mark`): then no tag of the repository may be named like an option.
-    pub reads_printed_tag: bool,
     /// Whether it is `cd "$(git rev-parse --show-toplevel)"` run from the workspace root, read
     /// as staying there (see `lower::wrappers::enters_toplevel`): then no repository may lie
     /// above the workspace, whose top level git would print instead.

@@ -247,6 +247,9 @@ fn replaced(word: &Word, replace: Option<&str>) -> Word {
 /// run, with a found path (`{}`, or appended when the command names no placeholder) taking
 /// its values from what `fd` finds; a part of one (`{/}`, `{.}`, `x{}`) is only known when
 /// it runs.
+/// The placeholders `fd -x`/`-X` replaces in its command's words (fd 8 to 10).
+const FD_PLACEHOLDERS: &[&str] = &["{}", "{/}", "{//}", "{.}", "{/.}"];
+
 fn fd_exec(args: &[Word]) -> Vec<Inner> {
     let found = || Word::dynamic("{}", "").with_domain(crate::shell::Domain::default());
     let mut inner = Vec::new();
@@ -271,7 +274,9 @@ fn fd_exec(args: &[Word]) -> Vec<Inner> {
                     placeholder = true;
                     words.push(found());
                 }
-                Some(t) if t.contains('{') && t.contains('}') => {
+                // fd's placeholders; any other braces (`{x}`) are text, and fd then appends
+                // the path found as a word of its own.
+                Some(t) if FD_PLACEHOLDERS.iter().any(|p| t.contains(p)) => {
                     placeholder = true;
                     let prefix = t.split('{').next().unwrap_or_default();
                     words.push(Word::dynamic(w.raw.clone(), prefix));

@@ -252,13 +252,6 @@ impl Judge<'_> {
                 self.unknown(cmd, &why, Risk::Medium);
             }
         }
-        if cmd.reads_printed_tag
-            && !crate::paths::git_index::no_tag_reads_as_option(&self.places.root().join(".git"))
-        {
-            let why = "reads a tag's name git prints as a revision, and the repository's tags \
-                       cannot all be read or one is named like an option";
-            self.unknown(cmd, why, Risk::Medium);
-        }
         if cmd.enters_toplevel
             && let Some(above) = crate::paths::git_index::repository_above(self.places.root())
         {
@@ -801,7 +794,7 @@ impl Judge<'_> {
         }
         let dotglob = self.dotglob();
         let mut alternatives = Vec::new();
-        expand_braces(text, &mut alternatives);
+        brace_readings(text, &mut alternatives);
         let mut out = Vec::new();
         for alt in alternatives {
             if !alt.contains(['*', '?', '[']) {
@@ -818,7 +811,9 @@ impl Judge<'_> {
         out
     }
 
-    fn dotglob(&self) -> bool {
+    /// Whether the script may make globs match names starting with `.` (`dotglob`,
+    /// `GLOBIGNORE`, zsh's `globdots`) or ignore case (`nocaseglob`).
+    pub(super) fn dotglob(&self) -> bool {
         self.script.commands.iter().any(|c| {
             c.assignments.iter().any(|a| a == "GLOBIGNORE")
                 || c.words.iter().any(|w| {
@@ -1307,7 +1302,7 @@ impl Judge<'_> {
         }
         let dotglob = self.dotglob();
         let mut alternatives = Vec::new();
-        expand_braces(&text, &mut alternatives);
+        brace_readings(&text, &mut alternatives);
         alternatives.iter().find_map(|alt| {
             if let Place::Sensitive(what) = self.places.locate(alt, &cmd.cwd).place {
                 return Some(what);
@@ -1338,6 +1333,28 @@ pub(crate) fn expand_braces(text: &str, out: &mut Vec<String>) {
     for part in parts {
         expand_braces(&format!("{before}{part}{after}"), out);
     }
+}
+
+/// Every name `text` may stand for, whichever of its brace groups the shell expands: each
+/// group's alternatives, and the group as written, which bash keeps when it is quoted or
+/// escaped (`{"{a,b}",x}` names `{a,b}` and `x`), comes from a variable (`for f in "{a,b}"`),
+/// or brace expansion is off. Past [`MAX_BRACE_ALTERNATIVES`] the rest count as `*`.
+pub(crate) fn brace_readings(text: &str, out: &mut Vec<String>) {
+    fn go(done: &str, rest: &str, out: &mut Vec<String>) {
+        let Some((open, close, parts)) = first_brace(rest) else {
+            out.push(format!("{done}{rest}"));
+            return;
+        };
+        let (before, group, after) = (&rest[..open], &rest[open..=close], &rest[close + 1..]);
+        if out.len() >= MAX_BRACE_ALTERNATIVES || parts.is_empty() {
+            return go(done, &format!("{before}*{after}"), out);
+        }
+        for part in parts {
+            go(done, &format!("{before}{part}{after}"), out);
+        }
+        go(&format!("{done}{before}{group}"), after, out);
+    }
+    go("", text, out);
 }
 
 /// The first brace group: its bounds and alternatives (none for a `{x..y}` sequence).
@@ -1656,6 +1673,14 @@ impl GitRun<'_> {
                 git.display()
             ));
         }
+        if self.contents
+            && let Some(dir) = dirs.iter().find(|d| holds_replace_refs(d))
+        {
+            return Some(format!(
+                "runs git with `{}`, whose replace refs make git print other objects than those a name gives (`git show HEAD:README.md` printing a file of another commit)",
+                dir.display()
+            ));
+        }
         let mut hooks: Vec<std::path::PathBuf> = dirs.iter().map(|d| d.join("hooks")).collect();
         for written in hooks_paths.iter().chain(&self.outer_hooks) {
             let path = std::path::Path::new(written);
@@ -1898,6 +1923,19 @@ fn repository_above(
     None
 }
 
+/// Whether the git directory `dir` may hold a replace ref (`refs/replace/…`, loose or in
+/// `packed-refs`): git then reads the replacement wherever the replaced object is named.
+/// What cannot be read may.
+fn holds_replace_refs(dir: &std::path::Path) -> bool {
+    let loose = match std::fs::read_dir(dir.join("refs/replace")) {
+        Ok(mut entries) => entries.next().is_some(),
+        Err(e) => e.kind() != std::io::ErrorKind::NotFound,
+    };
+    loose
+        || crate::paths::small_file::read_text(&dir.join("packed-refs"))
+            .map_or(true, |t| t.unwrap_or_default().contains(" refs/replace/"))
+}
+
 /// The git directory of the work tree `top`: its `.git` directory, or the one its `.git`
 /// file names; `None` when it has no `.git`.
 ///
@@ -1906,13 +1944,51 @@ fn repository_above(
 /// A `.git` file that cannot be followed.
 pub(super) fn git_dir_of(top: &std::path::Path) -> Result<Option<std::path::PathBuf>, String> {
     let dot_git = top.join(".git");
-    if dot_git.is_dir() {
-        Ok(Some(dot_git))
-    } else if dot_git.exists() {
-        followed_git_dir(&dot_git).map(Some)
-    } else {
-        Ok(None)
+    // A link is the work tree's own choice of another repository, whose files git then
+    // prints as the workspace's (a linked worktree or a submodule names its git directory
+    // with a `.git` file instead).
+    if std::fs::symlink_metadata(&dot_git).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(format!(
+            "runs git where `{}` is a link to another directory, whose repository git would use",
+            dot_git.display()
+        ));
     }
+    let dir = if dot_git.is_dir() {
+        dot_git
+    } else if dot_git.exists() {
+        followed_git_dir(&dot_git)?
+    } else if accepted_git_dir(top) {
+        return Err(format!(
+            "runs git in `{}`, laid out as a bare repository, whose configuration git reads",
+            top.display()
+        ));
+    } else {
+        return Ok(None);
+    };
+    if !accepted_git_dir(&dir) {
+        return Err(format!(
+            "runs git where `{}` is no repository git accepts (its `HEAD`, `objects` or `refs` is missing or unreadable): git looks for one in the work tree itself and the directories above",
+            dir.display()
+        ));
+    }
+    Ok(Some(dir))
+}
+
+/// Whether git takes `dir` for a git directory: a `HEAD` naming a ref or an object id, and
+/// `objects` and `refs` in it or in the common directory its `commondir` names.
+fn accepted_git_dir(dir: &std::path::Path) -> bool {
+    let head = crate::paths::small_file::read_text(&dir.join("HEAD"))
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    let head = head.trim();
+    let hex = |t: &str| matches!(t.len(), 40 | 64) && t.bytes().all(|b| b.is_ascii_hexdigit());
+    let head_ok = head
+        .strip_prefix("ref:")
+        .is_some_and(|r| r.trim().starts_with("refs/"))
+        || hex(head);
+    let common = crate::paths::git_index::common_dir(dir).unwrap_or_else(|| dir.to_path_buf());
+    head_ok && common.join("objects").is_dir() && common.join("refs").exists()
 }
 
 /// The directory a `.git` file names (`gitdir: PATH`, relative to the file's directory).
@@ -2048,6 +2124,24 @@ fn path_reaches_workspace(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn brace_readings_keep_every_group_as_written_too() {
+        let readings = |text: &str| {
+            let mut out = Vec::new();
+            brace_readings(text, &mut out);
+            out
+        };
+        // Quoted inside a group: bash names `{a,b}` and `x`.
+        let nested = readings("{{a,b},x}");
+        for name in ["{a,b}", "x", "a", "b"] {
+            assert!(nested.iter().any(|n| n == name), "{name}: {nested:?}");
+        }
+        // A loop's value, or braces off.
+        assert!(readings("{a,b}").contains(&"{a,b}".to_owned()));
+        assert!(readings("src/{a,b}.rs").contains(&"src/a.rs".to_owned()));
+        assert_eq!(readings("plain"), ["plain"]);
+    }
 
     /// The stance deciding `command` in an empty workspace, with the default secrets.
     fn decided(command: &str) -> Stance {

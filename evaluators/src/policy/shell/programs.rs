@@ -282,6 +282,9 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     if let Some(split) = split_on_ifs(cmd) {
         return judge(j, &split);
     }
+    if let Some(expanded) = with_globs_expanded(j, cmd) {
+        return judge(j, &expanded);
+    }
     if cmd
         .program()
         .is_none_or(|p| !READ_ONLY_NO_PATHS.contains(&p))
@@ -558,6 +561,48 @@ fn fd_executes(args: &[Word]) -> bool {
             t.starts_with("--exec")
                 || (t.starts_with('-') && !t.starts_with("--") && t.contains(['x', 'X']))
         })
+    })
+}
+
+/// The most names the globs of one command are expanded into for it to be judged with them.
+const MAX_GLOB_NAMES: usize = 4_096;
+
+/// The command with each argument the shell expands to file names (an unquoted glob that
+/// matches names now) written as those names, sorted as the shell sorts them, when any is:
+/// the program is given the names, never the pattern, and a name may mean more to it than a
+/// path (`perl -ne print *` opens a file named `touch x|` as a pipe, `tar -tf e*` reads
+/// `host:x.tar` from a host, `python3 -m json.tool *.json` writes its second operand). Past
+/// [`MAX_GLOB_NAMES`], or where the names cannot be listed, the words stay as written and
+/// are judged as they are.
+fn with_globs_expanded(j: &Judge<'_>, cmd: &SimpleCommand) -> Option<SimpleCommand> {
+    let globbed = |w: &Word| {
+        w.literal().is_some_and(|t| t.contains(['*', '?', '['])) && programs::may_split(w)
+    };
+    if !cmd.args().iter().any(globbed) {
+        return None;
+    }
+    let dotglob = j.dotglob();
+    let mut words = vec![cmd.words.first()?.clone()];
+    let mut expanded = false;
+    for w in cmd.args() {
+        if globbed(w)
+            && let Some(t) = w.literal()
+            && let Ok(mut names) = j.places.expand_glob(t, &cmd.cwd, dotglob)
+            && !names.is_empty()
+        {
+            names.sort();
+            expanded = true;
+            words.extend(names.into_iter().map(Word::literal_text));
+            if words.len() > MAX_GLOB_NAMES {
+                return None;
+            }
+            continue;
+        }
+        words.push(w.clone());
+    }
+    expanded.then(|| SimpleCommand {
+        words,
+        ..cmd.clone()
     })
 }
 

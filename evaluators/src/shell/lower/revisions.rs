@@ -25,7 +25,6 @@ pub(in crate::shell) fn mark(script: &mut Script) {
             && printer.elevated == reader.elevated
     };
     let mut marks = Vec::new();
-    let mut tags = Vec::new();
     for (c, reader) in script.commands.iter().enumerate() {
         let plain_reader = reader.program() == Some("git")
             && reader.cwd != WorkingDir::Unknown
@@ -66,10 +65,7 @@ pub(in crate::shell) fn mark(script: &mut Script) {
         if diff_of_revisions(reader, &found) {
             marks.extend(found.into_iter().map(|(i, rev)| (c, i, rev)));
         }
-        if let Some((i, end, tagged)) = tag_range(reader, &script.commands, same_repository) {
-            if tagged {
-                tags.push(c);
-            }
+        if let Some((i, end)) = printed_range(reader, &script.commands, same_repository) {
             marks.push((c, i, end));
         }
     }
@@ -77,52 +73,34 @@ pub(in crate::shell) fn mark(script: &mut Script) {
         let word = &mut script.commands[c].words[i];
         *word = Word::read_as(word.raw.clone(), &rev);
     }
-    for c in tags {
-        script.commands[c].reads_printed_tag = true;
-    }
 }
 
 /// The word of `reader` (a git command of [`RANGE_WALKERS`]) that is a range starting with
-/// what its substitution prints, a tag's name (`$(git describe --tags --abbrev=0)..HEAD`,
-/// [`crate::programs::prints_tag_name`]) or one revision's id (`$(git merge-base main
-/// HEAD)..HEAD`), and the range's end it is read as: the commits the range walks are the
-/// end's, less those the start reaches, whatever ref git finds by that name. An `echo` of a
-/// plain revision may stand beside the printer (`$(git describe … || echo HEAD)`).
-/// `same_repository` tells whether a printer runs in the reader's repository. Every other
-/// word of the reader must be literal, none `--not` (which turns the start into commits
-/// walked) or `--stdin` (which may read one); the word must come before `--`. The last value
-/// tells whether a tag's name is among those printed.
-fn tag_range(
+/// the one revision's id its substitution prints (`$(git merge-base main HEAD)..HEAD`,
+/// `$(git rev-parse v1)..topic`), and the range's end it is read as: the commits the range
+/// walks are the end's, less those the start reaches. The substitution must be that one
+/// printer, in the reader's repository (`same_repository`): two commands print two words,
+/// the first a revision walked whole (`$(echo other; echo HEAD)..HEAD`), and a tag's name
+/// `git describe` prints is the tag object's own, any text. Every other word of the reader
+/// must be literal, none `--not` (which turns the start into commits walked) or `--stdin`
+/// (which may read one); the word must come before `--`.
+fn printed_range(
     reader: &SimpleCommand,
     commands: &[SimpleCommand],
     same_repository: impl Fn(&SimpleCommand, &SimpleCommand) -> bool,
-) -> Option<(usize, String, bool)> {
+) -> Option<(usize, String)> {
     let sub = reader.args().first().and_then(Word::literal)?;
-    // Each command of the substitution prints a tag's name or one revision's id, or `echo`
-    // a plain revision (`$(git describe --tags --abbrev=0 || echo HEAD)`).
-    let tagged = std::cell::Cell::new(false);
-    let prints_start = |p: &usize| {
-        let Some(cmd) = commands.get(*p) else {
-            return false;
-        };
-        let args: Option<Vec<&str>> = cmd.args().iter().map(Word::literal).collect();
-        let Some(args) = args else { return false };
-        let echoed = cmd.program() == Some("echo")
-            && cmd.redirects.is_empty()
-            && cmd.parent.is_none()
-            && matches!(args.as_slice(), [rev] if crate::programs::plain_revision(rev));
-        // One word at most: ids printed one a line would each be a revision walked.
-        let one_id = matches!(args.first(), Some(&("rev-parse" | "merge-base")))
-            && crate::programs::printed_revision(&args).is_some();
-        let tag = crate::programs::prints_tag_name(&args);
-        tagged.set(tagged.get() || tag);
-        let printed = tag || one_id;
-        echoed || (same_repository(reader, cmd) && printed)
+    let [p] = reader.feeds.as_slice() else {
+        return None;
     };
-    if !RANGE_WALKERS.contains(&sub)
-        || reader.feeds.is_empty()
-        || !reader.feeds.iter().all(prints_start)
-    {
+    let printer = commands.get(*p)?;
+    let args: Option<Vec<&str>> = printer.args().iter().map(Word::literal).collect();
+    // One id: a printer of one a line (`rev-list -n2`) would give each a word.
+    let one_id = args.is_some_and(|a| {
+        matches!(a.first(), Some(&("rev-parse" | "merge-base")))
+            && crate::programs::printed_revision(&a).is_some()
+    });
+    if !RANGE_WALKERS.contains(&sub) || !one_id || !same_repository(reader, printer) {
         return None;
     }
     let mut found = None;
@@ -147,7 +125,7 @@ fn tag_range(
         .iter()
         .enumerate()
         .all(|(i, w)| i == at || w.literal().is_some());
-    others_literal.then_some((at, end, tagged.get()))
+    others_literal.then_some((at, end))
 }
 
 /// The end of a range written as one command substitution and `..` (`$(…)..REV`,
@@ -364,56 +342,48 @@ mod tests {
     }
 
     #[test]
-    fn a_range_from_a_printed_tag_is_read_as_its_end() {
+    fn a_range_from_a_printed_id_is_read_as_its_end() {
         for (code, end) in [
             (
-                "git log --oneline $(git describe --tags --abbrev=0)..HEAD",
+                "git log --oneline $(git merge-base main HEAD)..HEAD",
                 "HEAD",
             ),
-            ("git log \"$(git describe --abbrev=0)\"..main~1", "main~1"),
+            ("git log \"$(git rev-parse v1)\"..main~1", "main~1"),
+            ("git shortlog -sn `git merge-base main topic`..", "HEAD"),
             (
-                "git shortlog -sn `git describe --tags --abbrev=0 v2`..",
-                "HEAD",
+                "git rev-list --count $(git rev-parse HEAD~3)..topic",
+                "topic",
             ),
         ] {
             let script = crate::shell::parse(code).unwrap();
             let reader = script.commands.last().unwrap();
-            assert_eq!(
-                reader.reads_printed_tag,
-                code.contains("describe"),
-                "{code}"
-            );
-            assert_eq!(
-                reader.words[2..]
-                    .iter()
-                    .filter(|w| w.literal() == Some(end))
-                    .count(),
-                1,
-                "{code}"
-            );
+            let ends = reader.words[2..]
+                .iter()
+                .filter(|w| w.literal() == Some(end));
+            assert_eq!(ends.count(), 1, "{code}");
             assert!(reader.words.iter().all(|w| w.literal().is_some()), "{code}");
         }
         for code in [
-            "git diff $(git describe --tags --abbrev=0)..HEAD",
-            "git log --not $(git describe --tags --abbrev=0)..HEAD",
-            "echo --not | git log --stdin $(git describe --tags --abbrev=0)..HEAD",
-            "git log $(git describe --tags --abbrev=0)...HEAD",
-            "git log $(git describe --tags --abbrev=0)..HEAD~1:.env",
-            "git log $(git describe --tags)..HEAD",
-            "git log $(git describe --contains --abbrev=0)..HEAD",
-            "git log $(git describe --abbrev=0 a b)..HEAD",
-            "git log $(git describe --abbrev=0)..HEAD $(git describe --abbrev=0)",
-            "git log $(git describe --abbrev=0)..HEAD -- $x",
-            "git log -- $(git describe --abbrev=0)..HEAD",
-            "git log $(cd sub; git describe --abbrev=0)..HEAD",
-            "git log $(GIT_DIR=x git describe --abbrev=0)..HEAD",
-            "git log $(git describe --abbrev=0)..HEAD 2>&1",
-            "git log $(git describe --abbrev=0; git tag)..HEAD",
+            "git diff $(git merge-base main HEAD)..HEAD",
+            "git log --not $(git merge-base main HEAD)..HEAD",
+            "echo --not | git log --stdin $(git merge-base main HEAD)..HEAD",
+            "git log $(git merge-base main HEAD)...HEAD",
+            "git log $(git merge-base main HEAD)..HEAD~1:.env",
+            "git log $(git merge-base main HEAD)..HEAD $(git rev-parse v1)",
+            "git log $(git merge-base main HEAD)..HEAD -- $x",
+            "git log -- $(git merge-base main HEAD)..HEAD",
+            "git log $(cd sub; git merge-base main HEAD)..HEAD",
+            "git log $(GIT_DIR=x git rev-parse v1)..HEAD",
+            "git log $(git rev-parse v1)..HEAD 2>&1",
+            // Two words: the first a revision walked whole.
+            "git log $(git rev-parse v1; git rev-parse v2)..HEAD",
+            "git log $(echo other; echo HEAD)..HEAD",
+            "git log $(git merge-base main HEAD || echo HEAD)..HEAD",
             "git log $(git rev-list -n2 main)..HEAD",
             "git log $(git log --format=%H -1 main)..HEAD",
-            "git log $(git describe --abbrev=0 || echo -n)..HEAD",
-            "git log $(git describe --abbrev=0 || echo a b)..HEAD",
-            "git log $(git describe --abbrev=0 || echo HEAD >&2)..HEAD",
+            // A tag's name `git describe` prints is the tag object's own, any text.
+            "git log $(git describe --tags --abbrev=0)..HEAD",
+            "git log $(git rev-parse --short v1)..HEAD",
         ] {
             let script = crate::shell::parse(code).unwrap();
             let sub = if code.starts_with("git diff") {
@@ -422,7 +392,6 @@ mod tests {
                 "log"
             };
             let reader = reader(&script, sub);
-            assert!(!reader.reads_printed_tag, "{code}");
             assert!(reader.words.iter().any(|w| w.literal().is_none()), "{code}");
         }
     }

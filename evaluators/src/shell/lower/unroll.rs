@@ -7,7 +7,8 @@
 //! The copies are exact only while the variable holds the value the loop gave it and the
 //! value reads the same wherever the word expands it, so a loop is unrolled only when:
 //! - every value is plain ([`reads_as_written`]): splitting, globbing, tilde and brace
-//!   expansion leave it whole, and unquoted it reads as quoted;
+//!   expansion leave it whole, and unquoted it reads as quoted; and holds no `,` or `..`,
+//!   which written into braces (`{$v}`) would read as an expansion the shell never makes;
 //! - its body names the variable only to expand it, as `$NAME` or `${NAME}`
 //!   ([`expanded_only`]): no assignment, `read NAME`, `${NAME:=…}`, `unset`, nameref or
 //!   arithmetic names it (a builtin given a computed name is unmodeled on its own);
@@ -86,7 +87,10 @@ pub(super) fn unrolled(
 ) -> Option<Vec<String>> {
     let fits = !values.is_empty() && values.len() <= MAX_VALUES.min(budget);
     // `$_` is the last argument of the command before: the shell changes it every command.
-    if !fits || var == "_" || !values.iter().all(|v| reads_as_written(v)) {
+    // A value with `,` or `..` written into braces (`{$v}`) would be a brace expansion the
+    // shell never makes: it expands braces before variables.
+    let braced = |v: &String| v.contains(',') || v.contains("..");
+    if !fits || var == "_" || !values.iter().all(|v| reads_as_written(v) && !braced(v)) {
         return None;
     }
     expanded_only(&body.to_string(), var).then_some(values)

@@ -607,17 +607,22 @@ pub(in crate::policy::shell) fn reached_by_refs(root: &std::path::Path, t: &str)
     listed.is_ok() && found.iter().all(|n| *n == 1)
 }
 
-/// Whether the pathspec `spec` may cover the tracked path `path`: magic (`:(glob)`), globs
-/// and `..` may cover anything.
+/// Whether the pathspec `spec` may cover the tracked path `path`: magic (`:(glob)`), globs,
+/// an absolute path and a spelling git normalises (`..`, `config/.`, `a//b`) may cover
+/// anything; names are compared without case (`git --icase-pathspecs`, a case-insensitive
+/// file system).
 fn covers(spec: &str, path: &str) -> bool {
     let spec = spec.trim_start_matches("./").trim_end_matches('/');
+    let unnormalised = spec
+        .split('/')
+        .any(|c| c.is_empty() || c == "." || c == "..");
+    let (spec, path) = (spec.to_ascii_lowercase(), path.to_ascii_lowercase());
     spec.is_empty()
-        || spec == "."
-        || spec.starts_with(':')
+        || unnormalised
+        || spec.starts_with([':', '/'])
         || spec.contains(['*', '?', '[', '\\'])
-        || spec.contains("..")
         || path == spec
-        || path.strip_prefix(spec).is_some_and(|r| r.starts_with('/'))
+        || path.strip_prefix(&spec).is_some_and(|r| r.starts_with('/'))
 }
 
 /// What the git subcommand `sub` with `rest` prints of the repository's objects, in the
@@ -636,8 +641,10 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
     let unknown = before.iter().any(Option::is_none);
     let patch = unknown || has(PATCH) || has_prefix(PATCH_PREFIXES);
     let no_patch = has(NO_PATCH) || has_prefix(&["--dirstat=", "--stat="]);
-    // The pathspecs after `--` (a word only known when it runs: every file).
+    // The pathspecs after `--` (a word only known when it runs: every file). With
+    // `--full-diff` they only pick commits, each printed whole: every file.
     let after: Vec<String> = match dashdash {
+        _ if has_prefix(&["--full-diff"]) => Vec::new(),
         Some(d) if texts[d + 1..].iter().all(Option::is_some) => texts[d + 1..]
             .iter()
             .flatten()
@@ -1234,6 +1241,17 @@ mod tests {
         assert!(super::covers(":(exclude)x", ".env"));
         assert!(!super::covers("src", ".env"));
         assert!(!super::covers("src", "srcx/.env"));
+        // Spellings git normalises, and case.
+        for spec in [
+            "config/.",
+            "./config/.",
+            "/tmp/ws",
+            "a/../config",
+            "config//x",
+            "CONFIG",
+        ] {
+            assert!(super::covers(spec, "config/x/.env"), "{spec}");
+        }
     }
 
     /// The policy's stance on `command` in `mode` in the workspace `root`, with why.
