@@ -350,7 +350,9 @@ impl Chain {
     async fn ask(&self, i: usize, call: &ToolCall, cx: &EvaluationContext) -> (Answer, u64) {
         let link = &self.links[i];
         let started = Instant::now();
-        let run = AssertUnwindSafe(link.evaluator.evaluate(call, cx)).catch_unwind();
+        // Through the trait object itself: `Arc<dyn Evaluator>` is an evaluator too, and its
+        // `evaluate` would box another future around the evaluator's own.
+        let run = AssertUnwindSafe(link.evaluator.as_ref().evaluate(call, cx)).catch_unwind();
         let answer = match tokio::time::timeout(link.timeout, run).await {
             Err(_) => Answer::Failed {
                 kind: "timeout",

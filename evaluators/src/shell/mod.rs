@@ -349,6 +349,11 @@ pub fn parse_given(command: &str, start: WorkingDir, vector: bool) -> Result<Scr
 /// (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`), or `2>` starting a word to anything but
 /// `/dev/null` (`$2>5` in an awk program is no redirection).
 fn merges_errors(code: &str) -> bool {
+    // Every form below holds a `&`, a `>` or a `/`: most commands hold none, and one scan
+    // of the bytes tells so.
+    if !code.bytes().any(|b| matches!(b, b'&' | b'>' | b'/')) {
+        return false;
+    }
     ["&>", ">&", "|&", "/dev/stdout", "/dev/fd", "/proc/"]
         .iter()
         .any(|m| code.contains(m))
