@@ -76,13 +76,15 @@ impl Judge<'_> {
     /// A part the older readers found harmless: allowed only when the program table proves
     /// it; an unmodeled part has its ask already.
     pub(super) fn read_only(&mut self, cmd: &SimpleCommand) {
+        const CANNOT: &str = " cannot be proven harmless: ";
+        let why = self
+            .unmodeled
+            .as_deref()
+            .unwrap_or("the program table does not model it");
         let mut reason = quote(cmd);
-        reason.push_str(" cannot be proven harmless: ");
-        reason.push_str(
-            self.unmodeled
-                .as_deref()
-                .unwrap_or("the program table does not model it"),
-        );
+        reason.reserve(CANNOT.len() + why.len() + 1);
+        reason.push_str(CANNOT);
+        reason.push_str(why);
         reason.push('.');
         self.add(
             Stance::DefaultAsk,
