@@ -256,6 +256,14 @@ impl Script {
         models[at].get_or_init(|| crate::programs::model(&self.commands[at]))
     }
 
+    /// The index of the first of the script's commands equal to `cmd`; `cmd` itself is, and
+    /// is known without comparing.
+    pub(crate) fn position(&self, cmd: &SimpleCommand) -> Option<usize> {
+        self.commands
+            .iter()
+            .position(|c| std::ptr::eq(c, cmd) || c == cmd)
+    }
+
     /// The commands that are not wrappers: what actually runs.
     pub fn leaves(&self) -> impl Iterator<Item = (usize, &SimpleCommand)> {
         self.commands.iter().enumerate().filter(|(_, c)| !c.wraps)

@@ -1250,7 +1250,9 @@ impl Judge<'_> {
                 .next()
                 .unwrap_or(text)
                 .trim_start_matches('@');
-            if candidate.is_empty() || candidate.contains("://") || candidate.starts_with('-') {
+            // A byte search for `:` first: most words hold none.
+            let url = candidate.contains(':') && candidate.contains("://");
+            if candidate.is_empty() || url || candidate.starts_with('-') {
                 continue;
             }
             let base = glob_base(candidate);
