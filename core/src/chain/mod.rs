@@ -354,8 +354,11 @@ impl Chain {
         let link = &self.links[i];
         let started = Instant::now();
         // Through the trait object itself: `Arc<dyn Evaluator>` is an evaluator too, and its
-        // `evaluate` would box another future around the evaluator's own.
-        let run = AssertUnwindSafe(link.evaluator.as_ref().evaluate(call, cx)).catch_unwind();
+        // `evaluate` would box another future around the evaluator's own. The evaluator is
+        // called inside the future whose panics are caught, as the box called it: an
+        // evaluator that panics before it returns its future fails closed too.
+        let run = AssertUnwindSafe(async { link.evaluator.as_ref().evaluate(call, cx).await })
+            .catch_unwind();
         let answer = match tokio::time::timeout(link.timeout, run).await {
             Err(_) => Answer::Failed {
                 kind: "timeout",
