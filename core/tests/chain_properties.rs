@@ -241,6 +241,48 @@ async fn evaluator_panic_yields_ask_never_allow() {
     assert_eq!(out.decision.reason_code, "policy_evaluator_panic");
 }
 
+/// An evaluator that panics when it is called, before it returns its future (as an
+/// implementation written without `async_trait` may).
+struct PanicsWhenCalled;
+
+impl Evaluator for PanicsWhenCalled {
+    fn name(&self) -> &str {
+        "policy"
+    }
+
+    fn source(&self) -> PermissionDecisionSource {
+        Src::Policy
+    }
+
+    fn evaluate<'e, 'c, 'x, 'f>(
+        &'e self,
+        _call: &'c ToolCall,
+        _cx: &'x EvaluationContext,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<Verdict, EvaluatorError>> + Send + 'f>,
+    >
+    where
+        'e: 'f,
+        'c: 'f,
+        'x: 'f,
+        Self: 'f,
+    {
+        panic!("called")
+    }
+}
+
+#[tokio::test]
+async fn evaluator_panicking_before_its_future_yields_ask_never_allow() {
+    let chain = Chain::builder()
+        .evaluator(PanicsWhenCalled)
+        .evaluator(policy(Stance::PolicyAllow, "shell_read_only"))
+        .evaluator(full_access())
+        .build();
+    let out = chain.decide(&call("x"), &cx(FullAccess)).await;
+    assert_eq!(out.decision.behavior, Behavior::Ask);
+    assert_eq!(out.decision.reason_code, "policy_evaluator_panic");
+}
+
 #[tokio::test(start_paused = true)]
 async fn evaluator_timeout_yields_ask_never_allow() {
     let out = decide(

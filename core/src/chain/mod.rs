@@ -144,20 +144,21 @@ pub struct ChainOutcome {
     pub trace: ChainTrace,
 }
 
-/// A candidate verdict, kept with who said it.
-struct Candidate {
+/// A candidate verdict, kept with who said it: names borrowed from the chain's links (or
+/// [`GRANTS`]), since only the winner's are copied onto the decision.
+struct Candidate<'a> {
     stance: Stance,
     behavior: Behavior,
     rationale: Rationale,
     source: PermissionDecisionSource,
-    evaluator: String,
-    version: Option<String>,
+    evaluator: &'a str,
+    version: Option<&'a str>,
 }
 
 /// The name the chain's own grant check goes by in traces and on decisions.
 pub const GRANTS: &str = "grants";
 
-impl Candidate {
+impl Candidate<'_> {
     /// Orders candidates so that the winner is the minimum, independent of input order.
     /// Between user allows, the user's own rule comes before a grant, a grant before
     /// checkpoints that are off, and those before auto-approval.
@@ -177,7 +178,7 @@ impl Candidate {
             self.source,
             self.rationale.reason_code.as_str(),
             self.rationale.reason.as_str(),
-            self.evaluator.as_str(),
+            self.evaluator,
         )
     }
 }
@@ -218,7 +219,8 @@ impl Chain {
             .collect();
 
         let answers = join_all(judges.iter().map(|&i| self.ask(i, call, cx))).await;
-        let mut candidates = Vec::new();
+        // Every judge's and a grant's: no growth on the way.
+        let mut candidates = Vec::with_capacity(judges.len() + 1);
         for (&i, (answer, elapsed)) in judges.iter().zip(answers) {
             let (candidate, outcome) = judge(&self.links[i], answer, Role::Judge);
             entries[i] = Some(entry(&self.links[i], outcome, elapsed));
@@ -303,14 +305,15 @@ impl Chain {
                 } else {
                     ReviewDetails::default()
                 },
-                evaluator: decided_by
-                    .clone()
-                    .map(|(name, version)| DecidingEvaluator { name, version }),
+                evaluator: decided_by.map(|(name, version)| DecidingEvaluator {
+                    name: name.to_owned(),
+                    version: version.map(str::to_owned),
+                }),
             },
             stance,
             trace: ChainTrace {
                 entries,
-                decided_by: decided_by.map(|(name, _)| name),
+                decided_by: decided_by.map(|(name, _)| name.to_owned()),
             },
         }
     }
@@ -322,7 +325,7 @@ impl Chain {
         cx: &EvaluationContext,
         open_risk: Option<Risk>,
         entries: &mut [Option<TraceEntry>],
-    ) -> Option<Candidate> {
+    ) -> Option<Candidate<'_>> {
         if cx.mode == PermissionMode::Default {
             return None;
         }
@@ -350,7 +353,12 @@ impl Chain {
     async fn ask(&self, i: usize, call: &ToolCall, cx: &EvaluationContext) -> (Answer, u64) {
         let link = &self.links[i];
         let started = Instant::now();
-        let run = AssertUnwindSafe(link.evaluator.evaluate(call, cx)).catch_unwind();
+        // Through the trait object itself: `Arc<dyn Evaluator>` is an evaluator too, and its
+        // `evaluate` would box another future around the evaluator's own. The evaluator is
+        // called inside the future whose panics are caught, as the box called it: an
+        // evaluator that panics before it returns its future fails closed too.
+        let run = AssertUnwindSafe(async { link.evaluator.as_ref().evaluate(call, cx).await })
+            .catch_unwind();
         let answer = match tokio::time::timeout(link.timeout, run).await {
             Err(_) => Answer::Failed {
                 kind: "timeout",
@@ -383,10 +391,10 @@ impl Chain {
 
 /// Turns one evaluator's answer into a candidate and its trace line. A verdict of the wrong
 /// kind for the evaluator's role is a protocol failure, and fails closed like any other.
-fn judge(link: &Link, answer: Answer, role: Role) -> (Option<Candidate>, TraceOutcome) {
+fn judge(link: &Link, answer: Answer, role: Role) -> (Option<Candidate<'_>>, TraceOutcome) {
     let source = link.evaluator.source();
-    let evaluator = link.evaluator.name().to_owned();
-    let version = link.evaluator.version().map(str::to_owned);
+    let evaluator = link.evaluator.name();
+    let version = link.evaluator.version();
     let (kind, error) = match (answer, role) {
         (Answer::Verdict(Verdict::Abstain), _) => return (None, TraceOutcome::Abstained),
         (Answer::Verdict(Verdict::Decide { stance, rationale }), Role::Judge) => {
@@ -462,7 +470,7 @@ fn judge(link: &Link, answer: Answer, role: Role) -> (Option<Candidate>, TraceOu
 /// A grant from an earlier `session`/`global` approval that covers the call: a user allow the
 /// chain itself applies, whatever evaluators it holds, so an "allow for this session" is
 /// honoured by every chain. Rules still win over it by strength (a deny, the user's ask).
-fn granted(cx: &EvaluationContext) -> Option<Candidate> {
+fn granted(cx: &EvaluationContext) -> Option<Candidate<'static>> {
     let grant = cx.grants.iter().find(|g| g.covers(&cx.grant_keys))?;
     let rationale = Rationale::new(
         "normalized_rule_allow",
@@ -485,7 +493,7 @@ fn granted(cx: &EvaluationContext) -> Option<Candidate> {
         behavior: Behavior::Allow,
         rationale,
         source: PermissionDecisionSource::Rule,
-        evaluator: GRANTS.to_owned(),
+        evaluator: GRANTS,
         version: None,
     })
 }

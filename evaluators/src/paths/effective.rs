@@ -233,6 +233,11 @@ impl Effective {
 /// case-insensitive file system opens `.GIT`), but the ignore list `.git/info/exclude`,
 /// which holds no history and runs nothing.
 pub(crate) fn git_state(path: &Path) -> bool {
+    // A component `.git` in any case is four bytes of the path: most paths hold none.
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if !bytes.windows(4).any(|w| w.eq_ignore_ascii_case(b".git")) {
+        return false;
+    }
     let parts: Vec<&std::ffi::OsStr> = path
         .components()
         .filter_map(|c| match c {

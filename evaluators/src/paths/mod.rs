@@ -183,8 +183,10 @@ pub(crate) struct Places<'a> {
     shared: Option<(std::sync::Arc<crate::shell::CallAnalysis>, usize)>,
     /// The entries the walks of these places visited so far (see [`MAX_EVALUATION_ENTRIES`]).
     walked: std::sync::atomic::AtomicUsize,
-    /// The search path whose directories are protected (the process's `PATH`).
-    path_var: Option<std::ffi::OsString>,
+    /// The search path whose directories are protected, when given (by tests); `None`: the
+    /// process's `PATH`, read when the protected places are first needed (most evaluations
+    /// never need them).
+    path_var: Option<Option<std::ffi::OsString>>,
     /// The protected places only the machine tells, found at their first use.
     effective: std::sync::OnceLock<std::sync::Arc<effective::Effective>>,
 }
@@ -206,7 +208,7 @@ impl<'a> Places<'a> {
             sensitive,
             shared: None,
             walked: std::sync::atomic::AtomicUsize::new(0),
-            path_var: std::env::var_os("PATH"),
+            path_var: None,
             effective: std::sync::OnceLock::new(),
         }
     }
@@ -214,7 +216,7 @@ impl<'a> Places<'a> {
     /// These places with `path_var` as the search path whose directories are protected.
     #[cfg(test)]
     pub(crate) fn with_path_var(mut self, path_var: Option<&str>) -> Self {
-        self.path_var = path_var.map(std::ffi::OsString::from);
+        self.path_var = Some(path_var.map(std::ffi::OsString::from));
         self.effective = std::sync::OnceLock::new();
         self
     }
@@ -223,7 +225,16 @@ impl<'a> Places<'a> {
     /// directory, the directories of the `PATH` (see [`effective::Effective::of`]).
     fn effective(&self) -> &effective::Effective {
         self.effective.get_or_init(|| {
-            effective::Effective::kept(&self.root, self.home, self.path_var.as_deref())
+            let process = self
+                .path_var
+                .is_none()
+                .then(|| std::env::var_os("PATH"))
+                .flatten();
+            let path_var = self
+                .path_var
+                .as_ref()
+                .map_or(process.as_deref(), Option::as_deref);
+            effective::Effective::kept(&self.root, self.home, path_var)
         })
     }
 
@@ -267,7 +278,7 @@ impl<'a> Places<'a> {
         if let Some(what) = self.effective().protects(&located.path) {
             return Some(what.to_owned());
         }
-        let lexical = self.lexical(raw, cwd)?;
+        let lexical = self.lexical_besides(located, raw, cwd)?;
         sensitive
             .protects(&lexical, self.home, Some(&self.root))
             .or_else(|| self.effective().protects(&lexical))
@@ -296,7 +307,7 @@ impl<'a> Places<'a> {
         {
             return Some(what.to_owned());
         }
-        let lexical = self.lexical(raw, cwd)?;
+        let lexical = self.lexical_besides(located, raw, cwd)?;
         sensitive
             .protects_below(&lexical, within_config, self.home, Some(&self.root))
             .or_else(|| self.effective().protects_below(&lexical, within_config))
@@ -321,7 +332,7 @@ impl<'a> Places<'a> {
         if let Some(what) = self.effective().protects_below(&located.path, false) {
             return Some(what.to_owned());
         }
-        let lexical = self.lexical(raw, cwd)?;
+        let lexical = self.lexical_besides(located, raw, cwd)?;
         sensitive
             .protects_any_name_below(&lexical, self.home, Some(&self.root))
             .or_else(|| self.effective().protects_below(&lexical, false))
@@ -375,6 +386,15 @@ impl<'a> Places<'a> {
     /// The home directory `~` stands for, when known.
     pub(crate) fn home(&self) -> Option<&Path> {
         self.home
+    }
+
+    /// The path `raw` names when used in `cwd` as [`Self::lexical`] gives it, when it is not
+    /// `located`'s resolved path byte for byte (no symlink or `..` made them differ); `None`
+    /// when it is, or when unknown. The protection checks ask of the path as written only
+    /// what they asked of the resolved one: for the same bytes they answer the same.
+    fn lexical_besides(&self, located: &Located, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
+        self.lexical(raw, cwd)
+            .filter(|lexical| lexical.as_os_str() != located.path.as_os_str())
     }
 
     /// The path `raw` names when used in `cwd`, with `.` and `..` removed as text (before

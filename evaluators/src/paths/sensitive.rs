@@ -1355,11 +1355,28 @@ const FIXED_HOMES: &[&str] = &["/root", "/var/root"];
 /// `path` relative to each home directory it lies in: `home` (the user's, when known),
 /// root's, and `/home/NAME` or `/Users/NAME` for any name.
 fn home_relatives<'p>(path: &'p Path, home: Option<&Path>) -> Vec<&'p Path> {
+    // A base whose components start `path`'s has its first name where `path` has it: a base
+    // whose first name is another cannot be stripped, and is not tried (most paths lie in
+    // none of the homes, and comparing the whole of each base walks both paths).
+    fn first_name(p: &Path) -> Option<&std::ffi::OsStr> {
+        p.components().find_map(|c| match c {
+            std::path::Component::Normal(name) => Some(name),
+            _ => None,
+        })
+    }
+    let named = first_name(path);
+    let may_strip = |base: &Path| first_name(base).is_none_or(|b| named == Some(b));
     let mut out = Vec::new();
     let known = home.into_iter().chain(FIXED_HOMES.iter().map(Path::new));
-    out.extend(known.filter_map(|h| path.strip_prefix(h).ok()));
+    out.extend(
+        known
+            .filter(|h| may_strip(h))
+            .filter_map(|h| path.strip_prefix(h).ok()),
+    );
     for homes in HOMES_OF_USERS {
-        if let Ok(rest) = path.strip_prefix(homes) {
+        if may_strip(Path::new(homes))
+            && let Ok(rest) = path.strip_prefix(homes)
+        {
             let mut parts = rest.components();
             if parts.next().is_some() {
                 out.push(parts.as_path());

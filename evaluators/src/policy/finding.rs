@@ -68,7 +68,8 @@ pub(crate) fn most_restrictive(findings: impl IntoIterator<Item = Finding>) -> O
 
 /// How a command reads in a reason: its words as written, bounded.
 pub(crate) fn quote(cmd: &SimpleCommand) -> String {
-    let mut text = String::new();
+    // Sized for the words and the spaces between them, so that it is not grown word by word.
+    let mut text = String::with_capacity(cmd.words.iter().map(|w| w.raw.len() + 1).sum());
     if cmd.words.is_empty() {
         for (i, name) in cmd.assignments.iter().enumerate() {
             if i > 0 {

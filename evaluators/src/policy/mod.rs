@@ -118,7 +118,7 @@ impl PolicyEvaluator {
         // Only the input tells a vector: the same line typed as a string is a shell the
         // command starts (`'bash' '-lc' …` reads the person's start-up files), never the
         // runtime's own.
-        let vector = warrant_core::catalog::shell_command_is_vector(given);
+        let vector = shell_tool && warrant_core::catalog::shell_command_is_vector(given);
         let input = match (&command, given.as_object()) {
             (Some(c), Some(map)) if vector => {
                 let mut map = map.clone();

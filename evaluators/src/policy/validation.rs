@@ -8,6 +8,19 @@ pub(crate) fn check(schema: &Value, input: &Value) -> Result<(), String> {
     at(schema, input, "")
 }
 
+/// The most keys a map may hold for [`get`] to scan it rather than hash the key.
+const SCAN: usize = 8;
+
+/// `map`'s value for `key`. A schema or an input holds a few keys, which a scan compares in
+/// fewer steps than hashing the key takes; a map's keys are unique, so both find the same.
+fn get<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if map.len() <= SCAN {
+        map.iter().find_map(|(k, v)| (k == key).then_some(v))
+    } else {
+        map.get(key)
+    }
+}
+
 fn field(path: &str) -> String {
     if path.is_empty() {
         "the input".to_owned()
@@ -56,7 +69,7 @@ fn at(schema: &Value, value: &Value, path: &str) -> Result<(), String> {
         Value::Object(s) => s,
         _ => return Ok(()),
     };
-    if let Some(ty) = schema.get("type") {
+    if let Some(ty) = get(schema, "type") {
         let (single, list) = match ty {
             Value::String(t) => (Some(t.as_str()), &[][..]),
             Value::Array(ts) => (None, ts.as_slice()),
@@ -76,7 +89,7 @@ fn at(schema: &Value, value: &Value, path: &str) -> Result<(), String> {
             ));
         }
     }
-    if let Some(Value::Array(allowed)) = schema.get("enum")
+    if let Some(Value::Array(allowed)) = get(schema, "enum")
         && !allowed.contains(value)
     {
         return Err(format!(
@@ -88,7 +101,7 @@ fn at(schema: &Value, value: &Value, path: &str) -> Result<(), String> {
     match value {
         Value::Object(map) => object(schema, map, path),
         Value::Array(items) => {
-            if let Some(item) = schema.get("items") {
+            if let Some(item) = get(schema, "items") {
                 for (i, v) in items.iter().enumerate() {
                     at(item, v, &format!("{path}[{i}]"))?;
                 }
@@ -113,8 +126,7 @@ fn at(schema: &Value, value: &Value, path: &str) -> Result<(), String> {
         Value::Number(n) => {
             let n = n.as_f64().unwrap_or(f64::NAN);
             let ok = |key: &str, f: fn(f64, f64) -> bool| {
-                schema
-                    .get(key)
+                get(schema, key)
                     .and_then(Value::as_f64)
                     .is_none_or(|m| f(n, m))
             };
@@ -133,26 +145,26 @@ fn bound(
     ok: impl Fn(u64) -> bool,
     err: impl Fn() -> String,
 ) -> Result<(), String> {
-    match schema.get(key).and_then(Value::as_u64) {
+    match get(schema, key).and_then(Value::as_u64) {
         Some(m) if !ok(m) => Err(err()),
         _ => Ok(()),
     }
 }
 
 fn object(schema: &Map<String, Value>, map: &Map<String, Value>, path: &str) -> Result<(), String> {
-    if let Some(Value::Array(required)) = schema.get("required") {
+    if let Some(Value::Array(required)) = get(schema, "required") {
         for key in required.iter().filter_map(Value::as_str) {
-            if !map.contains_key(key) {
+            if get(map, key).is_none() {
                 return Err(format!("{} is required", field(&join(path, key))));
             }
         }
     }
-    let properties = schema.get("properties").and_then(Value::as_object);
+    let properties = get(schema, "properties").and_then(Value::as_object);
     for (key, v) in map {
         let sub = join(path, key);
-        match properties.and_then(|p| p.get(key)) {
+        match properties.and_then(|p| get(p, key)) {
             Some(prop) => at(prop, v, &sub)?,
-            None => match schema.get("additionalProperties") {
+            None => match get(schema, "additionalProperties") {
                 Some(Value::Bool(false)) => return Err(format!("{} is not allowed", field(&sub))),
                 Some(extra @ Value::Object(_)) => at(extra, v, &sub)?,
                 _ => {}

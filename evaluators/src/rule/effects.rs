@@ -1210,8 +1210,14 @@ impl EffectRules {
     /// directory may receive any file: `Write(.github/**)` for a copy into `.github`). The
     /// workspace root and `/` are left out: a write into them is judged by its own name.
     fn below_write(&self, p: &NamedPath, out: &mut Vec<usize>) {
+        let globs = &self.restricting[Kind::Write.at()];
         for f in p.forms() {
             for (text, absolute) in [(f.relative(), false), (Some(f.absolute()), true)] {
+                // No rule of this side (the same rules as the write prefixes): nothing it
+                // finds would be taken.
+                if !globs.has_side(absolute) {
+                    continue;
+                }
                 let Some(text) = text.map(|t| t.trim_end_matches('/')) else {
                     continue;
                 };

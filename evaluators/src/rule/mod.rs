@@ -123,15 +123,17 @@ impl RuleEvaluator {
         if let Some((server, _)) = tool.strip_prefix("mcp__").and_then(|r| r.split_once("__")) {
             servers.push(server);
         }
-        // A shell command runs from the tool's working-directory field, when it names one.
-        let start = crate::policy::shell_start(&call.input);
-        let vector = warrant_core::catalog::shell_command_is_vector(&call.input);
         let parsed = is_shell_tool(tool)
             .then(|| warrant_core::catalog::shell_command_text(&call.input))
             .flatten()
-            .map(|c| match &start {
-                WorkingDir::Root => crate::shell::parse_in(cx, &c, vector),
-                _ => std::sync::Arc::new(crate::shell::parse_given(&c, start.clone(), vector)),
+            .map(|c| {
+                // A shell command runs from the tool's working-directory field, when it names
+                // one (read for a shell tool only: no other tool's input has a command).
+                let vector = warrant_core::catalog::shell_command_is_vector(&call.input);
+                match crate::policy::shell_start(&call.input) {
+                    WorkingDir::Root => crate::shell::parse_in(cx, &c, vector),
+                    start => std::sync::Arc::new(crate::shell::parse_given(&c, start, vector)),
+                }
             });
         let script = parsed.as_deref().and_then(|r| r.as_ref().ok());
         let models = script.map(effects::Models::new);

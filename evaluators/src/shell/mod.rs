@@ -260,6 +260,14 @@ impl Script {
         models[at].get_or_init(|| crate::programs::model(&self.commands[at]))
     }
 
+    /// The index of the first of the script's commands equal to `cmd`; `cmd` itself is, and
+    /// is known without comparing.
+    pub(crate) fn position(&self, cmd: &SimpleCommand) -> Option<usize> {
+        self.commands
+            .iter()
+            .position(|c| std::ptr::eq(c, cmd) || c == cmd)
+    }
+
     /// The commands that are not wrappers: what actually runs.
     pub fn leaves(&self) -> impl Iterator<Item = (usize, &SimpleCommand)> {
         self.commands.iter().enumerate().filter(|(_, c)| !c.wraps)
@@ -353,6 +361,11 @@ pub fn parse_given(command: &str, start: WorkingDir, vector: bool) -> Result<Scr
 /// (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`), or `2>` starting a word to anything but
 /// `/dev/null` (`$2>5` in an awk program is no redirection).
 fn merges_errors(code: &str) -> bool {
+    // Every form below holds a `&`, a `>` or a `/`: most commands hold none, and one scan
+    // of the bytes tells so.
+    if !code.bytes().any(|b| matches!(b, b'&' | b'>' | b'/')) {
+        return false;
+    }
     ["&>", ">&", "|&", "/dev/stdout", "/dev/fd", "/proc/"]
         .iter()
         .any(|m| code.contains(m))

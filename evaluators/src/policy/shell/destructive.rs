@@ -25,7 +25,7 @@ fn deletes_operands(program: &str) -> bool {
 /// The roots of the `find` commands whose output feeds the `xargs` that runs `cmd`
 /// (`find ~ -type f | xargs rm`): every file below them is an operand of `cmd`.
 pub(super) fn found_by_feeding_find(j: &Judge<'_>, cmd: &SimpleCommand) -> Vec<(usize, Word)> {
-    let Some(index) = j.script.commands.iter().position(|c| c == cmd) else {
+    let Some(index) = j.script.position(cmd) else {
         return Vec::new();
     };
     let Some((_, xargs)) = j
@@ -226,13 +226,7 @@ pub(super) fn unnamed_remove(j: &Judge<'_>, cmd: &SimpleCommand) -> Option<Strin
 fn xargs_input_is_literal_inside(j: &Judge<'_>, cmd: &SimpleCommand) -> bool {
     let Some((_, xargs)) = j
         .script
-        .ancestors(
-            j.script
-                .commands
-                .iter()
-                .position(|c| c == cmd)
-                .unwrap_or(usize::MAX),
-        )
+        .ancestors(j.script.position(cmd).unwrap_or(usize::MAX))
         .find(|(_, c)| c.program() == Some("xargs"))
     else {
         return false;
@@ -2593,7 +2587,7 @@ const SHELLS_PLUS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh"
 /// same hard deny. When the names downloaded or the file run cannot be told, a binding ask.
 pub(super) fn runs_downloaded_file(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     installs_from_url(j, cmd);
-    let Some(index) = j.script.commands.iter().position(|c| c == cmd) else {
+    let Some(index) = j.script.position(cmd) else {
         return;
     };
     let mut run = files_run(cmd);

@@ -610,16 +610,14 @@ fn with_globs_expanded(j: &Judge<'_>, cmd: &SimpleCommand) -> Option<SimpleComma
 /// (`rm${IFS}-rf${IFS}~` is `rm -rf ~`), when any word holds one.
 fn split_on_ifs(cmd: &SimpleCommand) -> Option<SimpleCommand> {
     const IFS: [&str; 2] = ["${IFS}", "$IFS"];
-    if !cmd
-        .words
-        .iter()
-        .any(|w| IFS.iter().any(|i| w.raw.contains(i)))
-    {
+    // Both start with `$`, which a byte search finds (or not) for less than either search.
+    let holds = |w: &Word| w.raw.contains('$') && IFS.iter().any(|i| w.raw.contains(i));
+    if !cmd.words.iter().any(holds) {
         return None;
     }
     let mut words = Vec::new();
     for w in &cmd.words {
-        if !IFS.iter().any(|i| w.raw.contains(i)) {
+        if !holds(w) {
             words.push(w.clone());
             continue;
         }

@@ -2080,7 +2080,7 @@ pub(super) fn fills(j: &Judge<'_>, cmd: &SimpleCommand, source: &str) -> Fills {
         out.unknown = true;
         return out;
     };
-    let index = j.script.commands.iter().position(|c| c == cmd);
+    let index = j.script.position(cmd);
     let mut made = false;
     for (i, c) in j.script.commands.iter().enumerate() {
         if index.is_some_and(|x| x == i || is_wrapper_of(j, i, x)) {

@@ -747,11 +747,18 @@ impl Lowering<'_> {
     /// A program named `git-NAME` is also judged as `git NAME` (a command of its own after
     /// it, which runs as it does): a restriction of git's subcommand applies to it.
     pub(super) fn git_dashed(&mut self, index: usize, depth: usize) {
-        let outer = self.script.commands[index].clone();
-        let Some(sub) = outer.words.first().and_then(Word::literal).and_then(dashed) else {
+        // Most commands are no `git-NAME`: the command is copied only once it is one.
+        let Some(sub) = self.script.commands[index]
+            .words
+            .first()
+            .and_then(Word::literal)
+            .and_then(dashed)
+        else {
             return;
         };
-        let mut words = vec![Word::literal_text("git"), Word::literal_text(sub)];
+        let sub = Word::literal_text(sub);
+        let outer = self.script.commands[index].clone();
+        let mut words = vec![Word::literal_text("git"), sub];
         words.extend(outer.args().iter().cloned());
         let at = self.push(words, outer.redirects.clone(), outer.feeds.clone());
         let c = &mut self.script.commands[at];

@@ -68,13 +68,17 @@ pub(super) fn defines_function(code: &str) -> bool {
                 .find(|c| !c.is_ascii_whitespace())
                 .is_some_and(|&c| c == b')')
     });
-    parens
-        || code.match_indices("function").any(|(at, w)| {
-            let before = code[..at].bytes().next_back();
-            let after = code[at + w.len()..].bytes().next();
-            let edge = |c: Option<u8>| c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == b'_'));
-            edge(before) && edge(after)
-        })
+    // A scan of the bytes for the keyword first: most commands do not hold it, and the
+    // string search sets itself up each time.
+    if parens || !b.windows(8).any(|w| w == b"function") {
+        return parens;
+    }
+    code.match_indices("function").any(|(at, w)| {
+        let before = code[..at].bytes().next_back();
+        let after = code[at + w.len()..].bytes().next();
+        let edge = |c: Option<u8>| c.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == b'_'));
+        edge(before) && edge(after)
+    })
 }
 
 /// The values of a `for` loop to lower its body with, one copy each, when the loop may be

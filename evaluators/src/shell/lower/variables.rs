@@ -300,7 +300,9 @@ pub(crate) fn declared(cmd: &SimpleCommand) -> Vec<Declared<'_>> {
 pub(super) fn assigning_expansions(raw: &str) -> impl Iterator<Item = &str> {
     let mut rest = raw;
     std::iter::from_fn(move || {
-        while let Some(at) = rest.find("${") {
+        // A scan of the bytes: every word is looked at, and few hold `${`, which a string
+        // search would set itself up for each time.
+        while let Some(at) = rest.as_bytes().windows(2).position(|w| w == b"${") {
             let body = &rest[at + 2..];
             rest = body;
             let end = body
