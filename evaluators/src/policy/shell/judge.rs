@@ -1927,9 +1927,9 @@ fn repository_above(
     None
 }
 
-/// Whether the git directory `dir` may hold a replace ref (`refs/replace/…`, loose or in
-/// `packed-refs`): git then reads the replacement wherever the replaced object is named.
-/// What cannot be read may.
+/// Whether the git directory `dir` may hold a replace ref (`refs/replace/…`, loose or named
+/// anywhere in `packed-refs`, whose lines git also reads with a tab after the id): git then
+/// reads the replacement wherever the replaced object is named. What cannot be read may.
 fn holds_replace_refs(dir: &std::path::Path) -> bool {
     let loose = match std::fs::read_dir(dir.join("refs/replace")) {
         Ok(mut entries) => entries.next().is_some(),
@@ -1937,15 +1937,17 @@ fn holds_replace_refs(dir: &std::path::Path) -> bool {
     };
     loose
         || crate::paths::small_file::read_text(&dir.join("packed-refs"))
-            .map_or(true, |t| t.unwrap_or_default().contains(" refs/replace/"))
+            .map_or(true, |t| t.unwrap_or_default().contains("refs/replace/"))
 }
 
 /// The git directory of the work tree `top`: its `.git` directory, or the one its `.git`
-/// file names; `None` when it has no `.git`.
+/// file names; `None` when it has no `.git` and is no repository itself.
 ///
 /// # Errors
 ///
-/// A `.git` file that cannot be followed.
+/// A `.git` file that cannot be followed, a `.git` that is a link, a git directory git does
+/// not accept ([`accepted_git_dir`]: git then looks further), or `top` laid out as a bare
+/// repository.
 pub(super) fn git_dir_of(top: &std::path::Path) -> Result<Option<std::path::PathBuf>, String> {
     let dot_git = top.join(".git");
     // A link is the work tree's own choice of another repository, whose files git then
@@ -2128,6 +2130,28 @@ fn path_reaches_workspace(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn replace_refs_are_found_loose_or_packed_with_any_separator() {
+        let dir = tempfile::tempdir().expect("dir");
+        let git = dir.path();
+        assert!(!holds_replace_refs(git));
+        let id = "1".repeat(40);
+        std::fs::write(git.join("packed-refs"), format!("{id} refs/heads/main\n")).expect("w");
+        assert!(!holds_replace_refs(git));
+        for line in [
+            format!("{id} refs/replace/{id}"),
+            format!("{id}\trefs/replace/{id}"),
+        ] {
+            std::fs::write(git.join("packed-refs"), format!("{line}\n")).expect("w");
+            assert!(holds_replace_refs(git), "{line}");
+        }
+        std::fs::write(git.join("packed-refs"), "").expect("w");
+        std::fs::create_dir_all(git.join("refs/replace")).expect("dir");
+        assert!(!holds_replace_refs(git));
+        std::fs::write(git.join("refs/replace").join(&id), &id).expect("w");
+        assert!(holds_replace_refs(git));
+    }
 
     #[test]
     fn brace_readings_keep_every_group_as_written_too() {
