@@ -445,19 +445,22 @@ const HISTORY_TIME: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Every path (files and directories, from the top of the work tree) the repository at `root`
 /// holds in a commit `reach` covers (HEAD's history, or every commit a ref, a reflog entry or
-/// HEAD holds, stashes among them), as `git rev-list --objects` names them. `Err` says why it cannot tell: git
-/// failed, or the history is larger or slower to list than the limits.
+/// HEAD holds, stashes among them), as `git rev-list --objects` names them. `Err` says why it
+/// cannot tell: git failed, HEAD names no commit, or the history is larger or slower to list
+/// than the limits.
+///
+/// The walk starts from commits only. Given an object a tip names directly (a tag of a file
+/// or a directory, a line written into a reflog), git would list it without a path, and
+/// list it once: the same file met later in a commit's tree, a `.env`, would go unnamed.
+/// Such an object is no commit's file; the commands this check guards print it only when a
+/// word names it, and each checks that a revision it reads leads to a commit.
 fn history_names(
     root: &std::path::Path,
     reach: Reach,
 ) -> Result<std::collections::BTreeSet<String>, String> {
-    let walked = match reach {
-        // An unborn HEAD has no history.
-        Reach::Head => &["--objects", "--ignore-missing", "HEAD"][..],
-        Reach::All => &["--objects", "--all", "--reflog"][..],
-    };
+    let unreadable = || "the repository's history cannot be read".to_owned();
     let mut names = std::collections::BTreeSet::new();
-    rev_list(root, walked, |line| {
+    let each = |line: &str| {
         // `ID PATH`; a line that is not (a name holding a newline) is a name as a whole.
         let name = match line.split_once(' ') {
             Some((id, name)) if id.bytes().all(|b| b.is_ascii_hexdigit()) => name,
@@ -468,31 +471,92 @@ fn history_names(
             names.insert(name.to_owned());
         }
         names.len() <= MAX_HISTORY_NAMES
-    })?;
+    };
+    match reach {
+        Reach::Head => {
+            // `git show` prints whatever HEAD names: it must be a commit (or unborn, with no
+            // history). The filter leaves HEAD's commit, listed as a bare id, or what HEAD
+            // names if it is no commit, listed `ID NAME` (git lists the objects it is given).
+            let mut named = false;
+            let head = [
+                "--objects",
+                "--no-walk",
+                "--filter=object:type=commit",
+                "--ignore-missing",
+                "HEAD",
+            ];
+            rev_list(root, &head, |line| {
+                named |= line.contains(' ');
+                true
+            })?;
+            if named {
+                return Err("the repository's HEAD names no commit".to_owned());
+            }
+            rev_list(root, &["--objects", "--ignore-missing", "HEAD"], each)?;
+        }
+        Reach::All => {
+            // The commits the tips lead to (annotated tags followed), without their history;
+            // what is no commit is left out.
+            let mut tips = String::new();
+            let mut malformed = false;
+            rev_list(root, &["--no-walk", "--all", "--reflog"], |line| {
+                malformed |= line.is_empty() || !line.bytes().all(|b| b.is_ascii_hexdigit());
+                tips.push_str(line);
+                tips.push('\n');
+                !malformed
+            })
+            .map_err(|why| if malformed { unreadable() } else { why })?;
+            if !tips.is_empty() {
+                run_git(
+                    root,
+                    &["rev-list", "--objects", "--stdin"],
+                    Some(tips),
+                    each,
+                )?;
+            }
+        }
+    }
     Ok(names)
 }
 
-/// Runs `git rev-list ARGS` in `root`, giving `each` every line of its output until it says
-/// stop (`false`: too much to check). `Err` says why the history cannot be told: git failed,
-/// or it listed more than [`MAX_HISTORY_OBJECTS`] lines, or took longer than
-/// [`HISTORY_TIME`], or `each` stopped it.
-///
-/// git runs with none of the caller's `GIT_*` variables, fetches no missing object from a
-/// promisor remote (`GIT_NO_LAZY_FETCH`), and lists objects with plumbing that reads no
-/// configuration naming programs.
+/// Runs `git rev-list ARGS` in `root` through [`run_git`].
 fn rev_list(
     root: &std::path::Path,
     args: &[&str],
+    each: impl FnMut(&str) -> bool,
+) -> Result<(), String> {
+    let mut full = Vec::with_capacity(args.len() + 1);
+    full.push("rev-list");
+    full.extend_from_slice(args);
+    run_git(root, &full, None, each)
+}
+
+/// Runs `git ARGS` in `root` (`input`, if any, on its standard input), giving `each` every
+/// line of its output until it says stop (`false`: too much to check). `Err` says why the
+/// history cannot be told: git failed, or it printed more than [`MAX_HISTORY_OBJECTS`]
+/// lines, or took longer than [`HISTORY_TIME`], or `each` stopped it.
+///
+/// git runs with none of the caller's `GIT_*` variables, fetches no missing object from a
+/// promisor remote (`GIT_NO_LAZY_FETCH`), and is given plumbing that reads no configuration
+/// naming programs.
+fn run_git(
+    root: &std::path::Path,
+    args: &[&str],
+    input: Option<String>,
     mut each: impl FnMut(&str) -> bool,
 ) -> Result<(), String> {
     use std::io::BufRead;
     let unreadable = || "the repository's history cannot be read".to_owned();
     let large = || "the repository's history is larger than can be checked".to_owned();
     let mut git = std::process::Command::new("git");
-    git.args(["--no-pager", "-c", "core.fsmonitor=false", "rev-list"])
+    git.args(["--no-pager", "-c", "core.fsmonitor=false"])
         .args(args)
         .current_dir(root)
-        .stdin(std::process::Stdio::null())
+        .stdin(if input.is_some() {
+            std::process::Stdio::piped()
+        } else {
+            std::process::Stdio::null()
+        })
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null());
     for (name, _) in std::env::vars_os() {
@@ -506,6 +570,16 @@ fn rev_list(
         .env("LC_ALL", "C");
     let mut child = git.spawn().map_err(|_| unreadable())?;
     let stdout = child.stdout.take().ok_or_else(unreadable)?;
+    // The input is written by a thread of its own, so that a full output pipe cannot stop
+    // git while it waits for the rest of its input; closing it ends git's input.
+    let writer = match (input, child.stdin.take()) {
+        (Some(text), Some(mut stdin)) => Some(std::thread::spawn(move || {
+            use std::io::Write;
+            let _ = stdin.write_all(text.as_bytes());
+        })),
+        (Some(_), None) => return Err(unreadable()),
+        _ => None,
+    };
     let child = std::sync::Arc::new(std::sync::Mutex::new(child));
     let (done, stopped) = std::sync::mpsc::channel::<()>();
     let watched = std::sync::Arc::clone(&child);
@@ -535,12 +609,13 @@ fn rev_list(
     }
     drop(done);
     let late = watch.join().unwrap_or(true);
+    let written = writer.is_none_or(|w| w.join().is_ok());
     let status = child.lock().map_err(|_| unreadable())?.wait();
     if over || late {
         return Err(large());
     }
     match status {
-        Ok(s) if s.success() => Ok(()),
+        Ok(s) if s.success() && written => Ok(()),
         _ => Err(unreadable()),
     }
 }
@@ -1605,6 +1680,98 @@ mod tests {
             super::history_names(none.path(), super::Reach::All).is_err(),
             "no repository"
         );
+    }
+
+    /// A tip naming a file or a directory hides no path of the history's (walked from it, git
+    /// would list the object once, without a path, and never under the name a commit gives
+    /// it); a HEAD naming one leaves the history untold. Either way a command printing the
+    /// secret is stopped. An annotated tag of a commit is an ordinary tip.
+    #[tokio::test]
+    async fn a_tip_naming_a_file_or_a_directory_hides_no_name_of_the_history() {
+        let Some(plain) = removed_secret() else {
+            return;
+        };
+        let rev = |dir: &std::path::Path, what: &str| {
+            let out = std::process::Command::new("git")
+                .args(["rev-parse", what])
+                .current_dir(dir)
+                .output()
+                .unwrap();
+            String::from_utf8(out.stdout).unwrap().trim().to_owned()
+        };
+        assert!(git_in(
+            plain.path(),
+            &["tag", "-a", "-m", "m", "v1", "HEAD"]
+        ));
+        let names = super::history_names(plain.path(), super::Reach::All).unwrap();
+        assert!(names.contains(".env"), "{names:?}");
+        let mut wrong = Vec::new();
+        /// Makes a tip of the repository in the directory name the file's blob or the
+        /// directory's tree (the 2nd and 3rd arguments).
+        type Tip = fn(&std::path::Path, &str, &str);
+        let cases: [(&str, Tip); 5] = [
+            ("a tag of the file", |d, blob, _| {
+                assert!(git_in(d, &["tag", "k", blob]))
+            }),
+            ("an annotated tag of the file", |d, blob, _| {
+                assert!(git_in(d, &["tag", "-a", "-m", "m", "k", blob]))
+            }),
+            ("a tag of a directory", |d, _, tree| {
+                assert!(git_in(d, &["tag", "k", tree]))
+            }),
+            ("a reflog entry", |d, blob, _| {
+                use std::io::Write;
+                let zero = "0".repeat(blob.len());
+                let mut log = std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(d.join(".git/logs/HEAD"))
+                    .unwrap();
+                writeln!(log, "{zero} {blob} t <t@t> 1700000000 +0000\tx").unwrap();
+            }),
+            ("the branch HEAD is on", |d, blob, _| {
+                let out = std::process::Command::new("git")
+                    .args(["symbolic-ref", "HEAD"])
+                    .current_dir(d)
+                    .output()
+                    .unwrap();
+                let branch = String::from_utf8(out.stdout).unwrap();
+                std::fs::write(d.join(".git").join(branch.trim()), format!("{blob}\n")).unwrap();
+            }),
+        ];
+        for (what, make) in cases {
+            let Some(ws) = removed_secret() else { return };
+            let (blob, tree) = (rev(ws.path(), "HEAD~3:.env"), rev(ws.path(), "HEAD~3:src"));
+            make(ws.path(), &blob, &tree);
+            let reach = if what.starts_with("the branch") {
+                super::Reach::Head
+            } else {
+                super::Reach::All
+            };
+            match super::history_names(ws.path(), reach) {
+                Ok(names) if !names.contains(".env") => {
+                    wrong.push(format!("{what}: `.env` not among {names:?}"));
+                }
+                Ok(_) if what.starts_with("the branch") => {
+                    wrong.push(format!("{what}: the history told"));
+                }
+                _ => {}
+            }
+            let commands: &[&str] = if what.starts_with("the branch") {
+                &["git show", "git log -p"]
+            } else {
+                // A branch holding the secret: its commits are read through the names of
+                // every ref's history.
+                assert!(git_in(ws.path(), &["branch", "old", "HEAD~3"]));
+                &["git show old", "git diff HEAD old"]
+            };
+            for command in commands {
+                let (stopped, why) = stops(ws.path(), command).await;
+                if !stopped {
+                    wrong.push(format!("{what}: `{command}` not stopped ({why})"));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
     }
 
     #[tokio::test]
