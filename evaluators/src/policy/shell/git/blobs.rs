@@ -472,26 +472,10 @@ fn history_names(
         }
         names.len() <= MAX_HISTORY_NAMES
     };
+    // `git show`, `git grep x HEAD` print whatever HEAD names, a file among them.
+    head_names_a_commit(root)?;
     match reach {
         Reach::Head => {
-            // `git show` prints whatever HEAD names: it must be a commit (or unborn, with no
-            // history). The filter leaves HEAD's commit, listed as a bare id, or what HEAD
-            // names if it is no commit, listed `ID NAME` (git lists the objects it is given).
-            let mut named = false;
-            let head = [
-                "--objects",
-                "--no-walk",
-                "--filter=object:type=commit",
-                "--ignore-missing",
-                "HEAD",
-            ];
-            rev_list(root, &head, |line| {
-                named |= line.contains(' ');
-                true
-            })?;
-            if named {
-                return Err("the repository's HEAD names no commit".to_owned());
-            }
             rev_list(root, &["--objects", "--ignore-missing", "HEAD"], each)?;
         }
         Reach::All => {
@@ -517,6 +501,31 @@ fn history_names(
         }
     }
     Ok(names)
+}
+
+/// `Ok` when HEAD names a commit, or nothing yet (unborn); `Err` says why not, or why it
+/// cannot tell. A HEAD naming a file, a directory or a tag (a ref's file written by hand) is
+/// printed whole by `git show`, `git grep x HEAD`, `git cat-file -p HEAD`.
+fn head_names_a_commit(root: &std::path::Path) -> Result<(), String> {
+    // The filter leaves HEAD's commit, listed as a bare id, or what HEAD names if it is no
+    // commit, listed `ID NAME` (git lists the objects it is given).
+    let mut named = false;
+    let head = [
+        "--objects",
+        "--no-walk",
+        "--filter=object:type=commit",
+        "--ignore-missing",
+        "HEAD",
+    ];
+    rev_list(root, &head, |line| {
+        named |= line.contains(' ');
+        true
+    })?;
+    if named {
+        Err("the repository's HEAD names no commit".to_owned())
+    } else {
+        Ok(())
+    }
 }
 
 /// Runs `git rev-list ARGS` in `root` through [`run_git`].
@@ -789,13 +798,13 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
             match operands.last() {
                 None => Prints::Nothing,
                 Some(Some(t)) if t.contains(':') && !t.starts_with(":/") => Prints::Nothing,
-                Some(Some(t))
-                    if matches!(*t, "HEAD" | "@")
-                        || t.ends_with("^{commit}")
-                        || t.ends_with("^{tree}") =>
-                {
+                Some(Some(t)) if t.ends_with("^{commit}") || t.ends_with("^{tree}") => {
                     Prints::Nothing
                 }
+                Some(Some(t)) if matches!(*t, "HEAD" | "@") => match head_names_a_commit(root) {
+                    Ok(()) => Prints::Nothing,
+                    Err(_) => Prints::AnyObject("it prints what HEAD names, which is no commit"),
+                },
                 Some(_) => Prints::AnyObject(
                     "it prints an object named by its id or a ref, which may be any file of any commit",
                 ),
@@ -1162,6 +1171,8 @@ mod tests {
             ("cat-file", "-p 1234abcd"),
             ("cat-file", "blob 1234abcd"),
             ("cat-file", "-p main"),
+            // No repository: what HEAD names cannot be told.
+            ("cat-file", "-p HEAD"),
             ("unpack-file", "1234abcd"),
             ("pack-objects", "--stdout"),
             ("stash", "show -p"),
@@ -1176,7 +1187,6 @@ mod tests {
             ("cat-file", "-t 1234abcd"),
             ("cat-file", "-s 1234abcd"),
             ("cat-file", "--batch-check"),
-            ("cat-file", "-p HEAD"),
             ("cat-file", "-p HEAD~2^{tree}"),
             ("cat-file", "-p HEAD:src/main.rs"),
             ("stash", "show --stat"),
@@ -1706,6 +1716,12 @@ mod tests {
         let names = super::history_names(plain.path(), super::Reach::All).unwrap();
         assert!(names.contains(".env"), "{names:?}");
         let mut wrong = Vec::new();
+        for command in ["git cat-file -p HEAD", "git log --stat"] {
+            let (stopped, why) = stops(plain.path(), command).await;
+            if stopped {
+                wrong.push(format!("`{command}` stopped ({why})"));
+            }
+        }
         /// Makes a tip of the repository in the directory name the file's blob or the
         /// directory's tree (the 2nd and 3rd arguments).
         type Tip = fn(&std::path::Path, &str, &str);
@@ -1757,7 +1773,12 @@ mod tests {
                 _ => {}
             }
             let commands: &[&str] = if what.starts_with("the branch") {
-                &["git show", "git log -p"]
+                &[
+                    "git show",
+                    "git log -p",
+                    "git grep API HEAD",
+                    "git cat-file -p HEAD",
+                ]
             } else {
                 // A branch holding the secret: its commits are read through the names of
                 // every ref's history.
