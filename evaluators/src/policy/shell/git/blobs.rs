@@ -1045,10 +1045,13 @@ pub(in crate::policy::shell) fn configured_discards(
 /// `root` is the top of the workspace.
 fn discards(root: &std::path::Path, sub: &str, rest: &[Word]) -> Option<&'static str> {
     let texts: Vec<Option<&str>> = rest.iter().map(Word::literal).collect();
+    // A word only known when it runs may be any option unless its known start says it is
+    // none (`"v$X"`), as the argument cursor reads it.
     let short = |c: char| {
-        texts
-            .iter()
-            .any(|t| t.is_none_or(|t| t.starts_with('-') && !t.starts_with("--") && t.contains(c)))
+        rest.iter().any(|w| match w.literal() {
+            Some(t) => t.starts_with('-') && !t.starts_with("--") && t.contains(c),
+            None => w.prefix.is_empty() || w.prefix.starts_with('-'),
+        })
     };
     let long = |names: &[&str]| {
         texts.iter().any(|t| {
@@ -1154,8 +1157,15 @@ mod tests {
     use super::{Prints, discards, printed};
     use crate::shell::Word;
 
+    /// Words split at blanks; one with a `$` is only known when it runs, its known start
+    /// what comes before the `$` (quotes dropped).
     fn words(text: &str) -> Vec<Word> {
-        text.split_whitespace().map(Word::literal_text).collect()
+        text.split_whitespace()
+            .map(|t| match t.split_once('$') {
+                Some((start, _)) => Word::dynamic(t, start.trim_start_matches('"')),
+                None => Word::literal_text(t),
+            })
+            .collect()
     }
 
     fn prints(sub: &str, rest: &str) -> Prints {
@@ -1284,6 +1294,12 @@ mod tests {
             ("repack", "-a -d"),
             ("repack", "-adf"),
             ("repack", "--cruft --cruft-expiration=now -d"),
+            // Words only known when they run, which may be `-d`.
+            ("tag", "-l \"$P\""),
+            ("tag", "-l $P"),
+            ("tag", "\"-$X\" v1"),
+            ("tag", "\"--$X\" v1"),
+            ("branch", "--list \"$P\""),
         ] {
             assert!(discards(root, sub, &words(rest)).is_some(), "{sub} {rest}");
         }
@@ -1300,6 +1316,9 @@ mod tests {
             ("worktree", "list"),
             ("tag", ""),
             ("tag", "-l v*"),
+            // A pattern whose known start is no option's.
+            ("tag", "-l \"v$X\""),
+            ("tag", "-l \"v$X*\""),
             ("tag", "-a -m release v2"),
             ("tag", "--sort=-creatordate"),
             ("repack", "-A -d"),
