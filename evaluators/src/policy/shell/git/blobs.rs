@@ -101,7 +101,8 @@ pub(in crate::policy::shell) fn judge(
         Prints::Tracked(specs) => {
             // Another command of the script may point HEAD elsewhere first.
             let reach = match reach(&root, sub, rest) {
-                Reach::Head if super::moved_by_another(j, cmd).is_some() => Reach::All,
+                Reach::All => Reach::All,
+                _ if super::moved_by_another(j, cmd).is_some() => Reach::All,
                 reach => reach,
             };
             secret_under(j, cmd, &specs, Scope::History(reach))
@@ -124,9 +125,13 @@ pub(in crate::policy::shell) fn judge(
 }
 
 /// Which commits a command printing contents from the objects may print files of.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 enum Reach {
-    /// Those of HEAD's history (`git log -p`, `git show`, `git diff --cached`).
+    /// These commits alone, each a revision word `git rev-list` reads (`HEAD^{commit}^@`:
+    /// HEAD's parents): `git show` prints a commit against its parents, `git diff A B` two
+    /// commits.
+    Commits(Vec<String>),
+    /// Those of HEAD's history (`git log -p`, `git show HEAD~3..`).
     Head,
     /// Any commit a ref, a reflog entry or a stash holds.
     All,
@@ -159,6 +164,9 @@ const OTHER_REFS: &[&str] = &[
 /// `git diff` and `git diff-index` given no revision, no option walking other refs and no
 /// word only known when it runs; any commit otherwise.
 fn reach(root: &std::path::Path, sub: &str, rest: &[Word]) -> Reach {
+    if let Some(commits) = commits_compared(root, sub, rest) {
+        return Reach::Commits(commits);
+    }
     if !matches!(
         sub,
         "log" | "whatchanged" | "show" | "diff" | "diff-index" | "range-diff"
@@ -194,6 +202,131 @@ fn reach(root: &std::path::Path, sub: &str, rest: &[Word]) -> Reach {
     }
     Reach::Head
 }
+
+/// The commits whose files `git show` or `git diff` with `rest` prints, when its words say
+/// exactly which: each revision `git show` names (HEAD when none) with its parents, each
+/// commit `git diff` compares (`A..B`: `A` and `B`; HEAD for `--cached` alone). Every word
+/// before `--` must be literal, every option one of [`VIEW_OPTIONS`] (how each file is
+/// printed, never which commits), no revision a range `git show` walks, a `...` (a merge
+/// base) or a file of a tree (`REV:path`). Each is given as `REV^{commit}`, which `git
+/// rev-list` refuses for a tag of a file or a directory.
+fn commits_compared(root: &std::path::Path, sub: &str, rest: &[Word]) -> Option<Vec<String>> {
+    let show = match sub {
+        "show" => true,
+        "diff" => false,
+        _ => return None,
+    };
+    let git_dir = root.join(".git");
+    let mut revisions = Vec::new();
+    let mut cached = false;
+    for w in rest {
+        let t = w.literal()?;
+        if t == "--" {
+            break;
+        }
+        if t.starts_with('-') {
+            let known =
+                VIEW_OPTIONS.contains(&t) || VIEW_OPTION_PREFIXES.iter().any(|p| t.starts_with(p));
+            if !known {
+                return None;
+            }
+            cached |= matches!(t, "--cached" | "--staged");
+            continue;
+        }
+        if root.join(t).exists() && revision(&git_dir, t) == Revision::None {
+            continue;
+        }
+        if t.contains("...") || t.contains(':') || t.starts_with('^') || (show && t.contains(".."))
+        {
+            return None;
+        }
+        match t.split_once("..") {
+            Some((a, b)) => {
+                revisions.push(if a.is_empty() { "HEAD" } else { a });
+                revisions.push(if b.is_empty() { "HEAD" } else { b });
+            }
+            None => revisions.push(t),
+        }
+    }
+    if revisions.is_empty() {
+        if show || cached {
+            revisions.push("HEAD");
+        } else {
+            return None;
+        }
+    }
+    let mut commits = Vec::new();
+    for r in revisions {
+        commits.push(format!("{r}^{{commit}}"));
+        if show {
+            commits.push(format!("{r}^{{commit}}^@"));
+        }
+    }
+    Some(commits)
+}
+
+/// Options of `git show` and `git diff` that change how each file is printed, never which
+/// commits or objects are read, nor what runs ([`commits_compared`]).
+const VIEW_OPTIONS: &[&str] = &[
+    "-p",
+    "-u",
+    "--patch",
+    "-s",
+    "--no-patch",
+    "--stat",
+    "--shortstat",
+    "--numstat",
+    "--summary",
+    "--compact-summary",
+    "--name-only",
+    "--name-status",
+    "--raw",
+    "--oneline",
+    "--cached",
+    "--staged",
+    "-w",
+    "-b",
+    "--ignore-all-space",
+    "--ignore-space-change",
+    "--ignore-space-at-eol",
+    "--ignore-blank-lines",
+    "--minimal",
+    "--patience",
+    "--histogram",
+    "--no-renames",
+    "-R",
+    "--no-color",
+    "--color",
+    "--exit-code",
+    "--quiet",
+    "--abbrev-commit",
+    "--no-abbrev-commit",
+    "--full-index",
+    "--check",
+    "--no-prefix",
+    "--no-ext-diff",
+    "--no-textconv",
+];
+
+/// Prefixes of [`VIEW_OPTIONS`] given with a value (`--stat=80`, `-U5`, `--format=%H`).
+const VIEW_OPTION_PREFIXES: &[&str] = &[
+    "--stat=",
+    "--format=",
+    "--pretty=",
+    "--color=",
+    "--unified=",
+    "-U",
+    "--word-diff",
+    "--color-words",
+    "--abbrev=",
+    "--diff-algorithm=",
+    "--dirstat",
+    "--color-moved",
+    "--inter-hunk-context=",
+    "--stat-width=",
+    "-M",
+    "--find-renames",
+];
 
 /// Options of `git log` and its kin whose value may be the next word (`-n 5`, `-L 1,9:f`).
 const SEPARATE_VALUES: &[&str] = &[
@@ -260,7 +393,7 @@ fn within_head(git_dir: &std::path::Path, t: &str) -> bool {
 }
 
 /// Which files a command printing contents from the objects may print.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 enum Scope {
     /// Those the index tracks and those the commits it reaches hold.
     History(Reach),
@@ -477,6 +610,12 @@ fn history_names(
     match reach {
         Reach::Head => {
             rev_list(root, &["--objects", "--ignore-missing", "HEAD"], each)?;
+        }
+        Reach::Commits(commits) => {
+            let mut args = vec!["--objects", "--no-walk"];
+            args.extend(commits.iter().map(String::as_str));
+            args.push("--");
+            rev_list(root, &args, each)?;
         }
         Reach::All => {
             // The commits the tips lead to (annotated tags followed), without their history;
@@ -1272,6 +1411,56 @@ mod tests {
     }
 
     #[test]
+    fn the_commits_show_and_diff_compare_are_read_off_their_words() {
+        let root = std::path::Path::new("/nonexistent-root");
+        let compared = |sub: &str, rest: &str| super::commits_compared(root, sub, &words(rest));
+        let some = |c: &[&str]| Some(c.iter().map(|c| (*c).to_owned()).collect::<Vec<_>>());
+        assert_eq!(
+            compared("show", ""),
+            some(&["HEAD^{commit}", "HEAD^{commit}^@"])
+        );
+        assert_eq!(
+            compared("show", "--stat -p v1 -- src"),
+            some(&["v1^{commit}", "v1^{commit}^@"])
+        );
+        assert_eq!(compared("diff", "--cached"), some(&["HEAD^{commit}"]));
+        assert_eq!(
+            compared("diff", "-U5 main..topic"),
+            some(&["main^{commit}", "topic^{commit}"])
+        );
+        assert_eq!(
+            compared("diff", "main.."),
+            some(&["main^{commit}", "HEAD^{commit}"])
+        );
+        assert_eq!(
+            compared("diff", "HEAD~2 HEAD"),
+            some(&["HEAD~2^{commit}", "HEAD^{commit}"])
+        );
+        // Which commits is not said exactly, or not only by the words.
+        for (sub, rest) in [
+            ("diff", ""),
+            ("diff", "main...topic"),
+            ("diff", "--merge-base main"),
+            ("diff", "HEAD:a HEAD~1:a"),
+            ("diff", "$REV"),
+            ("diff", "--submodule=diff HEAD~1"),
+            ("diff", "--ext-diff HEAD~1"),
+            ("diff", "--output=x HEAD~1"),
+            ("show", "HEAD~3..HEAD"),
+            ("show", "^HEAD~1 HEAD"),
+            ("show", "--do-walk HEAD"),
+            ("show", "-n 3 HEAD"),
+            ("show", "-m HEAD"),
+            ("show", "--all"),
+            ("show", "--first-parent"),
+            ("log", "-p -1"),
+            ("grep", "x HEAD"),
+        ] {
+            assert_eq!(compared(sub, rest), None, "{sub} {rest}");
+        }
+    }
+
+    #[test]
     fn commands_that_drop_commits_or_objects_for_good() {
         let root = std::path::Path::new("/nonexistent-root");
         for (sub, rest) in [
@@ -1571,8 +1760,9 @@ mod tests {
             ("git log -p main..side", true),
             ("git log -p -g", true),
             ("git show side~1", true),
-            ("git show side", true),
             ("git show side:.env", true),
+            ("git diff side~3 main", true),
+            ("git diff --stat -p side~3..side", true),
             ("git diff side~3", true),
             ("git diff main...side", true),
             ("git grep KEY side", true),
@@ -1584,6 +1774,12 @@ mod tests {
             ("git show", false),
             ("git diff --cached", false),
             ("git log -p src", false),
+            // A commit and its parent, or two commits, holding no secret (it was removed in
+            // the parent's parent): what is printed is theirs alone.
+            ("git show side", false),
+            ("git show --stat -p side", false),
+            ("git diff side~1 side", false),
+            ("git diff side~1..side -- src", false),
             // Another file of a commit the refs reach.
             ("git show side~2:src/main.rs", false),
         ] {
