@@ -131,6 +131,9 @@ enum Reach {
     /// HEAD's parents): `git show` prints a commit against its parents, `git diff A B` two
     /// commits.
     Commits(Vec<String>),
+    /// The commits `git rev-list` lists given these words, each with its parents: `git log
+    /// -p -3` prints each of the three commits against its parents.
+    Walked(Vec<String>),
     /// Those of HEAD's history (`git log -p`, `git show HEAD~3..`).
     Head,
     /// Any commit a ref, a reflog entry or a stash holds.
@@ -166,6 +169,9 @@ const OTHER_REFS: &[&str] = &[
 fn reach(root: &std::path::Path, sub: &str, rest: &[Word]) -> Reach {
     if let Some(commits) = commits_compared(root, sub, rest) {
         return Reach::Commits(commits);
+    }
+    if let Some(walk) = commits_walked(root, sub, rest) {
+        return Reach::Walked(walk);
     }
     if !matches!(
         sub,
@@ -263,6 +269,69 @@ fn commits_compared(root: &std::path::Path, sub: &str, rest: &[Word]) -> Option<
         }
     }
     Some(commits)
+}
+
+/// The most commits `git log -p -N` may print for [`commits_walked`] to list them.
+const MAX_WALKED: u32 = 100;
+
+/// The words `git rev-list` lists the commits of `git log` with `rest` from, when they say
+/// exactly which: a count of at most [`MAX_WALKED`] (`-3`, `-n 3`, `--max-count=3`), the
+/// revisions (HEAD when none; no range, no `^REV`, no `REV:path`), every other option one
+/// of [`VIEW_OPTIONS`] (how each commit is printed, not which). `git log` and `git
+/// rev-list` walk alike given the same revisions and count. No path: given one, `git log`
+/// follows its renames when the configuration says so (`log.follow`), through commits
+/// `git rev-list` does not list.
+fn commits_walked(root: &std::path::Path, sub: &str, rest: &[Word]) -> Option<Vec<String>> {
+    if sub != "log" {
+        return None;
+    }
+    let git_dir = root.join(".git");
+    let mut count = None;
+    let mut revisions = Vec::new();
+    let mut words = rest.iter();
+    while let Some(w) = words.next() {
+        let t = w.literal()?;
+        let number = |n: &str| {
+            n.parse::<u32>()
+                .ok()
+                .filter(|n| (1..=MAX_WALKED).contains(n))
+        };
+        if let Some(n) = t
+            .strip_prefix("--max-count=")
+            .or_else(|| t.strip_prefix("-n").filter(|n| !n.is_empty()))
+            .or_else(|| {
+                t.strip_prefix('-')
+                    .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+            })
+        {
+            count = Some(number(n)?);
+            continue;
+        }
+        if t == "-n" || t == "--max-count" {
+            count = Some(number(words.next()?.literal()?)?);
+            continue;
+        }
+        if t.starts_with('-') {
+            let known =
+                VIEW_OPTIONS.contains(&t) || VIEW_OPTION_PREFIXES.iter().any(|p| t.starts_with(p));
+            if !known {
+                return None;
+            }
+            continue;
+        }
+        let path = root.join(t).exists() && revision(&git_dir, t) == Revision::None;
+        if t == "--" || path || t.contains("..") || t.contains(':') || t.starts_with('^') {
+            return None;
+        }
+        revisions.push(format!("{t}^{{commit}}"));
+    }
+    if revisions.is_empty() {
+        revisions.push("HEAD^{commit}".to_owned());
+    }
+    let mut walk = vec![format!("--max-count={}", count?)];
+    walk.extend(revisions);
+    walk.push("--".to_owned());
+    Some(walk)
 }
 
 /// Options of `git show` and `git diff` that change how each file is printed, never which
@@ -617,6 +686,26 @@ fn history_names(
             args.push("--");
             rev_list(root, &args, each)?;
         }
+        Reach::Walked(walk) => {
+            // Each commit listed, and its parents (`ID^@`), read by the second walk.
+            let args: Vec<&str> = walk.iter().map(String::as_str).collect();
+            let mut commits = String::new();
+            let mut malformed = false;
+            rev_list(root, &args, |line| {
+                malformed |= line.is_empty() || !line.bytes().all(|b| b.is_ascii_hexdigit());
+                commits.push_str(&format!("{line}\n{line}^@\n"));
+                !malformed
+            })
+            .map_err(|why| if malformed { unreadable() } else { why })?;
+            if !commits.is_empty() {
+                run_git(
+                    root,
+                    &["rev-list", "--objects", "--no-walk", "--stdin"],
+                    Some(commits),
+                    each,
+                )?;
+            }
+        }
         Reach::All => {
             // The commits the tips lead to (annotated tags followed), without their history;
             // what is no commit is left out.
@@ -665,6 +754,28 @@ fn head_names_a_commit(root: &std::path::Path) -> Result<(), String> {
     } else {
         Ok(())
     }
+}
+
+/// Whether git's configuration for the repository at `root` makes `git log` given one path
+/// follow its renames (`log.follow`), or it cannot tell.
+fn log_follows(root: &std::path::Path) -> bool {
+    let mut value = String::new();
+    let read = run_git(
+        root,
+        &[
+            "config",
+            "--type=bool",
+            "--default=false",
+            "--get",
+            "log.follow",
+        ],
+        None,
+        |line| {
+            value = line.to_owned();
+            true
+        },
+    );
+    read.is_err() || value != "false"
 }
 
 /// Runs `git rev-list ARGS` in `root` through [`run_git`].
@@ -880,6 +991,21 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
         .copied()
         .filter(|t| t.is_none_or(|t| !t.starts_with('-') || t == "-"))
         .collect();
+    // Given one path, `git log` and `git show` follow its renames with `--follow` (or an
+    // abbreviation) or when the configuration says so (`log.follow`): they print the file
+    // under its older names, `.env` among them, which the path does not cover.
+    let followed = |specs: Vec<String>| {
+        let asked = unknown
+            || before
+                .iter()
+                .flatten()
+                .any(|t| t.len() > 2 && "--follow".starts_with(t));
+        if specs.len() == 1 && (asked || log_follows(root)) {
+            Vec::new()
+        } else {
+            specs
+        }
+    };
     let git_dir = root.join(".git");
     // Notes are blobs a notes ref names, printed by `git log`, `git show` and their kin when
     // asked (`--notes`, `%N`) or by default when no format is given, unless `--no-notes`, and
@@ -1037,12 +1163,14 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
             } else {
                 Prints::Tracked(if revisions && dashdash.is_none() {
                     Vec::new()
+                } else if sub == "show" {
+                    followed(specs)
                 } else {
                     specs
                 })
             }
         }
-        "log" | "whatchanged" | "reflog" if patch => Prints::Tracked(after),
+        "log" | "whatchanged" | "reflog" if patch => Prints::Tracked(followed(after)),
         _ => Prints::Nothing,
     }
 }
@@ -1375,9 +1503,12 @@ mod tests {
                 "{sub} {rest}"
             );
         }
+        // One path: without a repository, whether git follows its renames (`log.follow`)
+        // cannot be told, and they may lead anywhere. Two: git follows none.
+        assert_eq!(prints("log", "-p -- src"), Prints::Tracked(Vec::new()));
         assert_eq!(
-            prints("log", "-p -- src"),
-            Prints::Tracked(vec!["src".to_owned()])
+            prints("log", "-p -- src docs"),
+            Prints::Tracked(vec!["src".to_owned(), "docs".to_owned()])
         );
         assert_eq!(
             prints("archive", "--prefix x/ HEAD src"),
@@ -1722,7 +1853,21 @@ mod tests {
             ("git format-patch -3 --stdout", true),
             ("git bundle create - --all", true),
             ("git range-diff HEAD~3...HEAD~1", true),
-            // Names and counts, files the pathspecs leave out, the work tree and the index.
+            // The last two commits: the one that removed the secret prints it.
+            ("git log -p -2", true),
+            ("git log -p -n 1 HEAD~1", true),
+            ("git log -p -2 --follow -- src/main.rs", true),
+            ("git show HEAD~1 HEAD", true),
+            ("git diff HEAD~2 HEAD~1", true),
+            // Names and counts, files the pathspecs leave out, the work tree and the index;
+            // commits (and their parents) that hold no secret.
+            ("git log -p -1", false),
+            ("git log -p --max-count=1 --stat", false),
+            ("git show", false),
+            ("git show -U1 HEAD", false),
+            ("git diff HEAD~1", false),
+            ("git diff HEAD~1..HEAD", false),
+            ("git diff --cached", false),
             ("git log --oneline", false),
             ("git log --stat", false),
             ("git log --name-only --all", false),
@@ -1740,6 +1885,39 @@ mod tests {
             }
         }
         assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    }
+
+    /// `git log --follow` (or `log.follow` in the configuration) given one path prints the
+    /// file under its older names: the path covers no name then.
+    #[tokio::test]
+    async fn a_followed_path_covers_the_names_it_had() {
+        let Some(ws) = removed_secret() else { return };
+        let git = |args: &[&str]| assert!(git_in(ws.path(), args), "git {args:?}");
+        // `.env` was removed at HEAD~1; a copy of it under another name, changed since.
+        git(&["checkout", "-q", "HEAD~2"]);
+        git(&["mv", ".env", "notes.txt"]);
+        std::fs::write(ws.path().join("notes.txt"), "API_KEY=1\nmore\n").unwrap();
+        git(&["commit", "-qam", "renamed"]);
+        std::fs::write(ws.path().join("notes.txt"), "nothing\n").unwrap();
+        git(&["commit", "-qam", "cleared"]);
+        assert!(!super::log_follows(ws.path()));
+        let mut wrong = Vec::new();
+        for (command, stop) in [
+            ("git log -p --follow -- notes.txt", true),
+            ("git log -p --fol -- notes.txt", true),
+            ("git log -p -- notes.txt", false),
+        ] {
+            let (stopped, why) = stops(ws.path(), command).await;
+            if stopped != stop {
+                wrong.push(format!("{command}: stopped {stopped} ({why})"));
+            }
+        }
+        assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+        git(&["config", "log.follow", "true"]);
+        assert!(super::log_follows(ws.path()));
+        assert!(super::log_follows(std::path::Path::new(
+            "/nonexistent-root"
+        )));
     }
 
     #[tokio::test]
