@@ -1187,3 +1187,51 @@ async fn node_parses_a_json_file_it_requires_only_when_it_is_a_regular_file() {
     )
     .await;
 }
+
+/// What git reads besides the repository's own objects, index and names as the checks read
+/// them: objects borrowed from another repository, submodules searched as well, names git
+/// prints quoted. Each makes a read unproven.
+#[tokio::test]
+async fn a_repository_git_reads_beyond_what_is_checked_is_not_proven() {
+    let ws = tempfile::tempdir().expect("dir");
+    assert!(
+        git(ws.path(), &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
+    put(ws.path(), "a.md", "hello\n");
+    assert!(git(ws.path(), &["add", "a.md"]));
+    assert!(git(
+        ws.path(),
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "one"
+        ]
+    ));
+    allowed(ws.path(), "git log --oneline").await;
+    allowed(ws.path(), "git grep -h hello").await;
+    allowed(ws.path(), "cat $(git ls-files)").await;
+    // Objects of another repository.
+    let other = tempfile::tempdir().expect("dir");
+    put(
+        ws.path(),
+        ".git/objects/info/alternates",
+        &format!("{}\n", other.path().display()),
+    );
+    not_allowed(ws.path(), "git log --oneline").await;
+    std::fs::remove_file(ws.path().join(".git/objects/info/alternates")).expect("rm");
+    allowed(ws.path(), "git log --oneline").await;
+    // Submodules searched too.
+    assert!(git(ws.path(), &["config", "submodule.recurse", "true"]));
+    not_allowed(ws.path(), "git grep -h hello").await;
+    assert!(git(ws.path(), &["config", "--unset", "submodule.recurse"]));
+    // A name git prints quoted, which the reader opens as written.
+    put(ws.path(), "é.md", "x\n");
+    assert!(git(ws.path(), &["add", "é.md"]));
+    not_allowed(ws.path(), "cat $(git ls-files)").await;
+    not_allowed(ws.path(), "git ls-files | xargs cat").await;
+}

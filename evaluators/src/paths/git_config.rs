@@ -312,7 +312,9 @@ const PROGRAM_FREE_KEYS: &[(&str, &[&str])] = &[
             "lowspeedtime",
         ],
     ),
-    ("submodule", &["recurse", "ignore"]),
+    // Not `submodule.recurse`: `git grep` and `git diff` then read the submodules' files too,
+    // which the checks of the repository's own files do not see.
+    ("submodule", &["ignore"]),
     ("user", &["signingkey"]),
     ("lfs", &["access", "locksverify"]),
     ("protocol", &["version"]),

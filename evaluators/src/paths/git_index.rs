@@ -113,6 +113,22 @@ fn entries(index: &[u8], hash_len: usize) -> Result<Vec<(String, u32, usize)>, S
         paths.push((String::from_utf8_lossy(&path).into_owned(), mode, start));
         previous = path;
     }
+    // The extensions, up to the checksum: a split index (`link`) keeps its entries in a
+    // shared index file as well, which these are not all of.
+    let end = index.len().saturating_sub(hash_len);
+    while at + 8 <= end {
+        let signature = take(at, 4)?;
+        if signature == b"link" {
+            return Err(
+                "the index is split: most of its entries are in a shared index file".to_owned(),
+            );
+        }
+        let size = be32(take(at + 4, 4)?);
+        at = at
+            .checked_add(8 + size)
+            .filter(|next| *next <= end)
+            .ok_or_else(|| format!("the index's extension at byte {at} runs past its end"))?;
+    }
     Ok(paths)
 }
 
@@ -301,6 +317,14 @@ pub(crate) fn revision(git_dir: &Path, name: &str) -> Revision {
     {
         return Revision::None;
     }
+    // `v1.2-3-g1a2b3c4` is the commit the abbreviated id after `-g` names (`git describe`'s
+    // form); `main-worktree/…` and `worktrees/NAME/…` are refs of other work trees.
+    let described = name
+        .rsplit_once("-g")
+        .is_some_and(|(_, id)| id.len() >= 4 && hex(id));
+    if described || name.starts_with("main-worktree/") || name.starts_with("worktrees/") {
+        return Revision::Unknown;
+    }
     if std::fs::symlink_metadata(git_dir.join("reftable")).is_ok() {
         return Revision::Unknown;
     }
@@ -308,9 +332,13 @@ pub(crate) fn revision(git_dir: &Path, name: &str) -> Revision {
         Ok(text) => text.unwrap_or_default(),
         Err(_) => return Revision::Unknown,
     };
+    if !packed_refs_well_formed(&packed) {
+        return Revision::Unknown;
+    }
     let top_level = name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
     let mut candidates = Vec::new();
-    if top_level {
+    if top_level || name.starts_with("refs/") {
+        // A ref's full name is looked up as written first.
         candidates.push(name.to_owned());
     } else if std::fs::symlink_metadata(git_dir.join(name)).is_ok_and(|m| !m.is_dir()) {
         // git looks for any name in the git directory first (`.git/main` holding `ref:
@@ -361,24 +389,62 @@ pub(crate) fn repository_above(root: &std::path::Path) -> Option<String> {
     })
 }
 
+/// Whether `packed` (a `packed-refs` file's text) is laid out as git writes it, so that its
+/// refs are read here as git reads them: an optional `# pack-refs with:` first line, then
+/// lines `ID refs/NAME` (one space, a full object id, a name with no blank or control
+/// character, each name once), each optionally followed by its peeled `^ID`. Anything else
+/// (a tab, a name outside `refs/`, a name twice) git may read otherwise.
+pub(crate) fn packed_refs_well_formed(packed: &str) -> bool {
+    let id = |t: &str| matches!(t.len(), 40 | 64) && t.bytes().all(|b| b.is_ascii_hexdigit());
+    let mut names = std::collections::HashSet::new();
+    let mut after_ref = false;
+    for (n, line) in packed.split_terminator('\n').enumerate() {
+        if n == 0 && line.starts_with("# pack-refs with:") {
+            continue;
+        }
+        if let Some(peeled) = line.strip_prefix('^') {
+            if !after_ref || !id(peeled) {
+                return false;
+            }
+            after_ref = false;
+            continue;
+        }
+        let Some((object, name)) = line.split_once(' ') else {
+            return false;
+        };
+        let plain = name.starts_with("refs/")
+            && !name
+                .bytes()
+                .any(|b| b.is_ascii_whitespace() || b.is_ascii_control());
+        if !id(object) || !plain || !names.insert(name) {
+            return false;
+        }
+        after_ref = true;
+    }
+    true
+}
+
 /// The object the ref `refname` points to, a loose file under `git_dir` or a line of
 /// `packed` (the `packed-refs` text), following symbolic refs (`ref: refs/heads/main`).
 fn reference(git_dir: &Path, packed: &str, refname: &str, depth: usize) -> Revision {
     if depth > MAX_SYMREF_DEPTH {
         return Revision::Unknown;
     }
+    // A loose ref as git writes it, `ID` or `ref: refs/NAME` and a newline; anything else
+    // (a vertical tab, trailing text) git may read otherwise or not at all.
     let parse = |value: &str| {
-        let value = value.trim();
-        if let Some(target) = value.strip_prefix("ref:") {
-            let target = target.trim();
-            if !target.starts_with("refs/") || target.contains("..") {
+        let value = value.strip_suffix('\n').unwrap_or(value);
+        if value.bytes().any(|b| b.is_ascii_control()) {
+            return Revision::Unknown;
+        }
+        if let Some(target) = value.strip_prefix("ref: ") {
+            if !target.starts_with("refs/") || target.contains("..") || target.contains(' ') {
                 return Revision::Unknown;
             }
             return reference(git_dir, packed, target, depth + 1);
         }
-        let id = value.split_whitespace().next().unwrap_or_default();
-        if matches!(id.len(), 40 | 64) && id.bytes().all(|b| b.is_ascii_hexdigit()) {
-            Revision::Object(id.to_ascii_lowercase())
+        if matches!(value.len(), 40 | 64) && value.bytes().all(|b| b.is_ascii_hexdigit()) {
+            Revision::Object(value.to_ascii_lowercase())
         } else {
             Revision::Unknown
         }
@@ -403,7 +469,7 @@ fn reference(git_dir: &Path, packed: &str, refname: &str, depth: usize) -> Revis
         .filter(|l| !l.starts_with(['#', '^']))
         .find_map(|l| {
             let (id, name) = l.split_once(' ')?;
-            (name.trim_end() == refname).then(|| parse(id))
+            (name == refname).then(|| parse(id))
         })
         .unwrap_or(Revision::None)
 }
@@ -586,5 +652,54 @@ mod tests {
         for path in ["a", "src", ".", "./a", ".claude/settings.json", "src/"] {
             assert_eq!(revision(&g, path), Revision::None, "{path}");
         }
+        // A ref's full name, packed; `git describe`'s names; other work trees' refs.
+        assert_eq!(revision(&g, "refs/tags/v1"), id("v1"));
+        assert_eq!(revision(&g, "refs/heads/same"), id("same"));
+        for unknown in [
+            "notes-gabcdef1",
+            "v1.2-3-g0123abcd",
+            "main-worktree/HEAD",
+            "worktrees/x/HEAD",
+        ] {
+            assert_eq!(revision(&g, unknown), Revision::Unknown, "{unknown}");
+        }
+        // `packed-refs` as git does not write it: git may read it otherwise.
+        let packed = std::fs::read_to_string(g.join("packed-refs")).unwrap();
+        assert!(packed_refs_well_formed(&packed), "{packed}");
+        let same = match id("same") {
+            Revision::Object(o) => o,
+            other => panic!("{other:?}"),
+        };
+        for written in [
+            format!("{same}\trefs/heads/x\n"),
+            format!("{same} x\n"),
+            format!("{same} refs/heads/x\n{same} refs/heads/x\n"),
+            format!("{same} refs/heads/x \n"),
+            format!("^{same}\n"),
+        ] {
+            assert!(!packed_refs_well_formed(&written), "{written:?}");
+            std::fs::write(g.join("packed-refs"), &written).unwrap();
+            assert_eq!(revision(&g, "same"), Revision::Unknown, "{written:?}");
+        }
+        std::fs::write(g.join("packed-refs"), &packed).unwrap();
+        // A loose ref as git does not write it.
+        std::fs::write(g.join("refs/heads/odd"), format!("{same}\x0b\n")).unwrap();
+        assert_eq!(revision(&g, "odd"), Revision::Unknown);
+        std::fs::write(g.join("refs/heads/odd"), format!("{same}\n")).unwrap();
+        assert_eq!(revision(&g, "odd"), id("same"));
+    }
+
+    #[test]
+    fn a_split_index_is_not_read_as_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let git = |args: &[&str]| git_in(dir.path(), args);
+        if git(&["init", "-q"]).is_err() {
+            return;
+        }
+        std::fs::write(dir.path().join("a"), "a").unwrap();
+        git(&["add", "a"]).unwrap();
+        assert_eq!(tracked(dir.path()), Some(vec!["a".to_owned()]));
+        git(&["update-index", "--split-index"]).unwrap();
+        assert_eq!(tracked(dir.path()), None);
     }
 }

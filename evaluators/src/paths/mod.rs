@@ -858,15 +858,22 @@ impl<'a> Places<'a> {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
+            // git prints a name with a byte past ASCII or a control character quoted and
+            // escaped (`"\303\251.md"`), which the reader opens as written: another file.
             let odd = |c: std::path::Component<'_>| {
                 let n = c.as_os_str().to_string_lossy();
                 n.starts_with('-')
-                    || n.contains(|ch: char| ch.is_whitespace() || "'\"\\*?[".contains(ch))
+                    || n.contains(|ch: char| {
+                        ch.is_whitespace()
+                            || "'\"\\*?[".contains(ch)
+                            || !ch.is_ascii()
+                            || ch.is_control()
+                    })
             };
             if scan.dash_names && rel.components().any(odd) {
                 return Some(Ok(Some((
                     path,
-                    "a name that reads as an option".to_owned(),
+                    "a name that reads as an option, or that git prints quoted or word splitting changes".to_owned(),
                 ))));
             }
             let named = scan.names.is_empty()

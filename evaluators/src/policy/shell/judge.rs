@@ -234,9 +234,16 @@ impl Judge<'_> {
             // A path only when git cannot read the word as a revision: a word that is both is
             // refused by git, and a revision's printed id read as the revision
             // (`$(git rev-parse v1)` read as `v1`) is a revision whatever files exist.
+            // Before a `--`, git reads every word as a revision, whatever files exist.
+            let dashdash_after = cmd
+                .words
+                .iter()
+                .skip_while(|x| *x != w)
+                .any(|x| x.literal() == Some("--"));
             let located = w.literal().filter(|t| {
                 let l = self.places.locate(t, &cmd.cwd);
-                l.place == Place::Inside
+                !dashdash_after
+                    && l.place == Place::Inside
                     && l.path.exists()
                     && crate::paths::git_index::revision(&self.places.root().join(".git"), t)
                         == crate::paths::git_index::Revision::None
@@ -1976,6 +1983,19 @@ pub(super) fn git_dir_of(top: &std::path::Path) -> Result<Option<std::path::Path
             "runs git where `{}` is no repository git accepts (its `HEAD`, `objects` or `refs` is missing or unreadable): git looks for one in the work tree itself and the directories above",
             dir.display()
         ));
+    }
+    // Objects borrowed from another repository (`git clone --shared`, `--reference`): git
+    // reads its objects and refs (`--alternate-refs`), which the workspace's checks never
+    // see.
+    let common = crate::paths::git_index::common_dir(&dir).unwrap_or_else(|| dir.clone());
+    for name in ["alternates", "http-alternates"] {
+        let listed = common.join("objects/info").join(name);
+        if std::fs::symlink_metadata(&listed).is_ok() {
+            return Err(format!(
+                "runs git in a repository whose objects come partly from another one (`{}`), whose files the checks do not read",
+                listed.display()
+            ));
+        }
     }
     Ok(Some(dir))
 }

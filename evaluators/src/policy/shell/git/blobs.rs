@@ -19,7 +19,8 @@ use crate::policy::codes::{FILESYSTEM_SENSITIVE_TREE, SHELL_DESTRUCTIVE};
 use crate::policy::finding::quote;
 use crate::shell::{SimpleCommand, Word, WorkingDir};
 
-/// Diff options that print file contents (git reads them exactly: no prefixes, no clusters).
+/// Diff options that print file contents (git reads them exactly: no prefixes; clusters such
+/// as `-ap` are read in [`printed`]).
 const PATCH: &[&str] = &[
     "-p",
     "-u",
@@ -167,10 +168,13 @@ const OTHER_REFS: &[&str] = &[
 /// `git diff` and `git diff-index` given no revision, no option walking other refs and no
 /// word only known when it runs; any commit otherwise.
 fn reach(root: &std::path::Path, sub: &str, rest: &[Word]) -> Reach {
-    if let Some(commits) = commits_compared(root, sub, rest) {
+    // While HEAD is unborn (no commit yet) git prints nothing of it: HEAD's history below
+    // is empty, where naming `HEAD^{commit}` would fail.
+    let born = revision(&root.join(".git"), "HEAD") != Revision::None;
+    if born && let Some(commits) = commits_compared(root, sub, rest) {
         return Reach::Commits(commits);
     }
-    if let Some(walk) = commits_walked(root, sub, rest) {
+    if born && let Some(walk) = commits_walked(root, sub, rest) {
         return Reach::Walked(walk);
     }
     if !matches!(
@@ -201,7 +205,7 @@ fn reach(root: &std::path::Path, sub: &str, rest: &[Word]) -> Reach {
         }
         // Any operand but a path of the workspace no ref is named after is a revision: one
         // of HEAD's own history keeps the reach HEAD's.
-        let path = root.join(t).exists() && revision(&git_dir, t) == Revision::None;
+        let path = path_operand(root, &git_dir, rest, t);
         if !(t.starts_with('-') || path || within_head(&git_dir, t)) {
             return Reach::All;
         }
@@ -239,7 +243,7 @@ fn commits_compared(root: &std::path::Path, sub: &str, rest: &[Word]) -> Option<
             cached |= matches!(t, "--cached" | "--staged");
             continue;
         }
-        if root.join(t).exists() && revision(&git_dir, t) == Revision::None {
+        if path_operand(root, &git_dir, rest, t) {
             continue;
         }
         if t.contains("...") || t.contains(':') || t.starts_with('^') || (show && t.contains(".."))
@@ -319,7 +323,7 @@ fn commits_walked(root: &std::path::Path, sub: &str, rest: &[Word]) -> Option<Ve
             }
             continue;
         }
-        let path = root.join(t).exists() && revision(&git_dir, t) == Revision::None;
+        let path = path_operand(root, &git_dir, rest, t);
         if t == "--" || path || t.contains("..") || t.contains(':') || t.starts_with('^') {
             return None;
         }
@@ -396,6 +400,16 @@ const VIEW_OPTION_PREFIXES: &[&str] = &[
     "-M",
     "--find-renames",
 ];
+
+/// Whether `t`, a word of a git command whose words are `rest`, is read as a path rather
+/// than a revision: it names an existing path of the workspace whose top is `root`, no ref
+/// of the repository in `git_dir` has its name, and the command holds no `--` (before one,
+/// git reads every word as a revision, whatever files exist).
+fn path_operand(root: &std::path::Path, git_dir: &std::path::Path, rest: &[Word], t: &str) -> bool {
+    !rest.iter().any(|w| w.literal() == Some("--"))
+        && root.join(t).exists()
+        && revision(git_dir, t) == Revision::None
+}
 
 /// Options of `git log` and its kin whose value may be the next word (`-n 5`, `-L 1,9:f`).
 const SEPARATE_VALUES: &[&str] = &[
@@ -973,7 +987,18 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
     };
     // A word only known when it runs may be any option.
     let unknown = before.iter().any(Option::is_none);
-    let patch = unknown || has(PATCH) || has_prefix(PATCH_PREFIXES);
+    // Short options run together (`-ap`, `-Rp`, `-pU1`) or with a value: any that may hold
+    // one printing contents.
+    let clustered = before.iter().flatten().any(|t| {
+        t.len() > 2
+            && t.starts_with('-')
+            && !t.starts_with("--")
+            && t.contains(['p', 'u', 'W', 'U', 'L', 'c', 'm'])
+    });
+    // A search of the contents (`-S`, `-G`, `--find-object`) answers whether a file held a
+    // text, which asked again and again prints it.
+    let pickaxe = has_prefix(&["-S", "-G", "--pickaxe", "--find-object"]);
+    let patch = unknown || has(PATCH) || has_prefix(PATCH_PREFIXES) || clustered || pickaxe;
     let no_patch = has(NO_PATCH) || has_prefix(&["--dirstat=", "--stat="]);
     // The pathspecs after `--` (a word only known when it runs: every file). With
     // `--full-diff` they only pick commits, each printed whole: every file.
@@ -1045,7 +1070,7 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
         );
     }
     // A word before `--` is a path when it is one in the workspace and no ref has its name.
-    let is_path = |t: &str| root.join(t).exists() && revision(&git_dir, t) == Revision::None;
+    let is_path = |t: &str| path_operand(root, &git_dir, rest, t);
     match sub {
         "cat-file" => {
             if has_prefix(&["--batch-command"])
@@ -1184,7 +1209,9 @@ fn holds_notes(git_dir: &std::path::Path) -> bool {
         return true;
     }
     match crate::paths::small_file::read_text(&git_dir.join("packed-refs")) {
-        Ok(Some(text)) => text.contains(" refs/notes/"),
+        Ok(Some(text)) => {
+            text.contains("refs/notes/") || !crate::paths::git_index::packed_refs_well_formed(&text)
+        }
         Ok(None) => false,
         Err(_) => true,
     }
@@ -1500,6 +1527,23 @@ mod tests {
             assert_eq!(
                 prints(sub, rest),
                 Prints::Tracked(Vec::new()),
+                "{sub} {rest}"
+            );
+        }
+        // Short options run together, and searches of the contents.
+        for (sub, rest) in [
+            ("log", "-ap"),
+            ("log", "-Rp old"),
+            ("log", "-pU1"),
+            ("log", "--oneline -up"),
+            ("log", "--format=%h -G KEY"),
+            ("log", "-SKEY --oneline"),
+            ("log", "--pickaxe-regex -S x"),
+            ("show", "-s -Rp HEAD~2"),
+            ("diff", "--stat -ap HEAD~2"),
+        ] {
+            assert!(
+                matches!(prints(sub, rest), Prints::Tracked(_)),
                 "{sub} {rest}"
             );
         }
