@@ -427,7 +427,9 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         "show" | "diff" | "diff-tree" | "diff-index" | "diff-files" | "cat-file" | "range-diff" => {
             true
         }
-        "log" | "whatchanged" | "reflog" | "shortlog" => patch,
+        // A search of the contents (`-S`, `-G`) answers whether a file held a text: asked
+        // again and again, it prints the file.
+        "log" | "whatchanged" | "reflog" | "shortlog" => patch || history.pickaxe,
         "stash" => patch || operands.first().and_then(Word::literal) == Some("show"),
         _ => false,
     };

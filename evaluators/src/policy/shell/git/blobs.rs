@@ -231,8 +231,9 @@ fn commits_compared(root: &std::path::Path, sub: &str, rest: &[Word]) -> Option<
     let mut cached = false;
     for w in rest {
         let t = w.literal()?;
+        // Paths: the walk of the whole history is limited to them instead.
         if t == "--" {
-            break;
+            return None;
         }
         if t.starts_with('-') {
             let known =
@@ -244,7 +245,7 @@ fn commits_compared(root: &std::path::Path, sub: &str, rest: &[Word]) -> Option<
             continue;
         }
         if path_operand(root, &git_dir, rest, t) {
-            continue;
+            return None;
         }
         if t.contains("...") || t.contains(':') || t.starts_with('^') || (show && t.contains(".."))
         {
@@ -538,7 +539,16 @@ fn secret_under(
     if tracked.is_some() {
         return tracked;
     }
-    match history_names(root, reach) {
+    // The walk is limited to the pathspecs when each is plain, from the top.
+    let within: Vec<String> = if all || !specs.iter().all(|s| plain_pathspec(s)) {
+        Vec::new()
+    } else {
+        specs
+            .iter()
+            .map(|s| s.trim_start_matches("./").trim_end_matches('/').to_owned())
+            .collect()
+    };
+    match history_names(root, reach, &within) {
         Ok(names) => names.iter().find_map(|p| {
             secret(p).map(|what| format!("the repository's history holds `{p}`, {what}"))
         }),
@@ -665,6 +675,8 @@ const HISTORY_TIME: std::time::Duration = std::time::Duration::from_secs(3);
 /// cannot tell: git failed, HEAD names no commit, or the history is larger or slower to list
 /// than the limits.
 ///
+/// `within`: plain pathspecs the command is limited to ([`plain_pathspec`]), or none.
+///
 /// The walk starts from commits only. Given an object a tip names directly (a tag of a file
 /// or a directory, a line written into a reflog), git would list it without a path, and
 /// list it once: the same file met later in a commit's tree, a `.env`, would go unnamed.
@@ -673,6 +685,7 @@ const HISTORY_TIME: std::time::Duration = std::time::Duration::from_secs(3);
 fn history_names(
     root: &std::path::Path,
     reach: Reach,
+    within: &[String],
 ) -> Result<std::collections::BTreeSet<String>, String> {
     let unreadable = || "the repository's history cannot be read".to_owned();
     let mut names = std::collections::BTreeSet::new();
@@ -690,9 +703,19 @@ fn history_names(
     };
     // `git show`, `git grep x HEAD` print whatever HEAD names, a file among them.
     head_names_a_commit(root)?;
+    // Limited to pathspecs, the walk reads only their trees: a file under them is named
+    // there even when the same content is also another file's outside them (git lists an
+    // object once, under the first name it meets). Every commit holding one is walked.
+    let mut limited: Vec<String> = Vec::new();
+    if !within.is_empty() {
+        limited.extend(["--full-history".to_owned(), "--".to_owned()]);
+        limited.extend(within.iter().cloned());
+    }
     match reach {
         Reach::Head => {
-            rev_list(root, &["--objects", "--ignore-missing", "HEAD"], each)?;
+            let mut args = vec!["--objects", "--ignore-missing", "HEAD"];
+            args.extend(limited.iter().map(String::as_str));
+            rev_list(root, &args, each)?;
         }
         Reach::Commits(commits) => {
             let mut args = vec!["--objects", "--no-walk"];
@@ -733,12 +756,9 @@ fn history_names(
             })
             .map_err(|why| if malformed { unreadable() } else { why })?;
             if !tips.is_empty() {
-                run_git(
-                    root,
-                    &["rev-list", "--objects", "--stdin"],
-                    Some(tips),
-                    each,
-                )?;
+                let mut args = vec!["rev-list", "--objects", "--stdin"];
+                args.extend(limited.iter().map(String::as_str));
+                run_git(root, &args, Some(tips), each)?;
             }
         }
     }
@@ -960,17 +980,25 @@ pub(in crate::policy::shell) fn reached_by_refs(root: &std::path::Path, t: &str)
 /// anything; names are compared without case (`git --icase-pathspecs`, a case-insensitive
 /// file system).
 fn covers(spec: &str, path: &str) -> bool {
+    if !plain_pathspec(spec) {
+        return true;
+    }
     let spec = spec.trim_start_matches("./").trim_end_matches('/');
-    let unnormalised = spec
-        .split('/')
-        .any(|c| c.is_empty() || c == "." || c == "..");
     let (spec, path) = (spec.to_ascii_lowercase(), path.to_ascii_lowercase());
-    spec.is_empty()
-        || unnormalised
-        || spec.starts_with([':', '/'])
-        || spec.contains(['*', '?', '[', '\\'])
-        || path == spec
-        || path.strip_prefix(&spec).is_some_and(|r| r.starts_with('/'))
+    path == spec || path.strip_prefix(&spec).is_some_and(|r| r.starts_with('/'))
+}
+
+/// Whether the pathspec `spec` names a file or a directory from the top as written (a
+/// leading `./` and a trailing `/` aside): no magic (`:(glob)`), glob, absolute path or
+/// spelling git normalises (`..`, `config/.`, `a//b`), any of which may cover anything.
+fn plain_pathspec(spec: &str) -> bool {
+    let spec = spec.trim_start_matches("./").trim_end_matches('/');
+    !spec.is_empty()
+        && !spec
+            .split('/')
+            .any(|c| c.is_empty() || c == "." || c == "..")
+        && !spec.starts_with([':', '/'])
+        && !spec.contains(['*', '?', '[', '\\'])
 }
 
 /// What the git subcommand `sub` with `rest` prints of the repository's objects, in the
@@ -1595,7 +1623,7 @@ mod tests {
             some(&["HEAD^{commit}", "HEAD^{commit}^@"])
         );
         assert_eq!(
-            compared("show", "--stat -p v1 -- src"),
+            compared("show", "--stat -p v1"),
             some(&["v1^{commit}", "v1^{commit}^@"])
         );
         assert_eq!(compared("diff", "--cached"), some(&["HEAD^{commit}"]));
@@ -1615,6 +1643,9 @@ mod tests {
         for (sub, rest) in [
             ("diff", ""),
             ("diff", "main...topic"),
+            // Paths: the walk of the history is limited to them instead.
+            ("show", "v1 -- src"),
+            ("diff", "HEAD~1 -- src"),
             ("diff", "--merge-base main"),
             ("diff", "HEAD:a HEAD~1:a"),
             ("diff", "$REV"),
@@ -2110,7 +2141,7 @@ mod tests {
     #[test]
     fn the_history_lists_every_name_it_holds() {
         let Some(ws) = removed_secret() else { return };
-        let names = super::history_names(ws.path(), super::Reach::All).unwrap();
+        let names = super::history_names(ws.path(), super::Reach::All, &[]).unwrap();
         assert!(
             names.contains(".env") && names.contains("src/main.rs"),
             "{names:?}"
@@ -2118,13 +2149,13 @@ mod tests {
         let empty = tempfile::tempdir().unwrap();
         assert!(git_in(empty.path(), &["init", "-q"]));
         assert!(
-            super::history_names(empty.path(), super::Reach::Head)
+            super::history_names(empty.path(), super::Reach::Head, &[])
                 .unwrap()
                 .is_empty()
         );
         let none = tempfile::tempdir().unwrap();
         assert!(
-            super::history_names(none.path(), super::Reach::All).is_err(),
+            super::history_names(none.path(), super::Reach::All, &[]).is_err(),
             "no repository"
         );
     }
@@ -2150,7 +2181,7 @@ mod tests {
             plain.path(),
             &["tag", "-a", "-m", "m", "v1", "HEAD"]
         ));
-        let names = super::history_names(plain.path(), super::Reach::All).unwrap();
+        let names = super::history_names(plain.path(), super::Reach::All, &[]).unwrap();
         assert!(names.contains(".env"), "{names:?}");
         let mut wrong = Vec::new();
         for command in ["git cat-file -p HEAD", "git log --stat"] {
@@ -2200,7 +2231,7 @@ mod tests {
             } else {
                 super::Reach::All
             };
-            match super::history_names(ws.path(), reach) {
+            match super::history_names(ws.path(), reach, &[]) {
                 Ok(names) if !names.contains(".env") => {
                     wrong.push(format!("{what}: `.env` not among {names:?}"));
                 }
