@@ -739,6 +739,15 @@ impl<'a> Places<'a> {
         root: &Path,
         scan: &Scan<'_>,
     ) -> Result<Option<(PathBuf, String)>, Limit> {
+        // The ignore rules are read here as a newer `ignore` than the installed `rg` may
+        // read them: a byte-order mark, a line that is no UTF-8, or a `.jj` directory taken
+        // for a repository (which rg 13 does not) change which files are left out. Any of
+        // them, and the walk cannot vouch for what rg reads.
+        if root.ancestors().any(|d| d.join(".jj").exists())
+            || !plain_ignore_file(&self.root.join(".git/info/exclude"))
+        {
+            return Err(Limit);
+        }
         let walker = ignore::WalkBuilder::new(root)
             .hidden(!scan.hidden)
             .follow_links(scan.follow)
@@ -753,6 +762,13 @@ impl<'a> Places<'a> {
                 // A loop of links or an unreadable directory: the walk cannot vouch for it.
                 return Err(Limit);
             };
+            if entry.file_type().is_some_and(|t| t.is_dir())
+                && [".gitignore", ".ignore", ".rgignore"]
+                    .iter()
+                    .any(|n| !plain_ignore_file(&entry.path().join(n)))
+            {
+                return Err(Limit);
+            }
             if let Visit::Found(found) = self.visit(entry.path(), root, scan)? {
                 return Ok(Some(found));
             }
@@ -1181,6 +1197,18 @@ fn unknown(raw: &str) -> Located {
     Located {
         place: Place::Unknown,
         path: PathBuf::from(raw),
+    }
+}
+
+/// Whether the ignore file at `path` is absent, or UTF-8 with no byte-order mark: read alike
+/// by every version of the `ignore` rules.
+fn plain_ignore_file(path: &Path) -> bool {
+    match std::fs::read(path) {
+        Ok(bytes) => !bytes.starts_with(b"\xEF\xBB\xBF") && std::str::from_utf8(&bytes).is_ok(),
+        Err(e) => matches!(
+            e.kind(),
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+        ),
     }
 }
 

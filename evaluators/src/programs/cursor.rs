@@ -14,6 +14,13 @@ pub enum Syntax {
     Gnu,
     /// Options only before the first operand (POSIX, wrappers).
     Posix,
+    /// As [`Syntax::Gnu`], but a short option's value is always the next argument, even
+    /// inside a cluster, whose next letters are options still: tree's own reading
+    /// (`tree -Lo 1 f` is `-L 1 -o f`).
+    Separate,
+    /// As [`Syntax::Gnu`], but a short option's attached value drops a leading `=`, as
+    /// clap reads it (`rg -f=list` reads the file `list`).
+    Clap,
 }
 
 /// One argument as the program reads it.
@@ -229,11 +236,26 @@ fn read_with<'a>(
             match opt.value {
                 Value::None => out.push(Item::Opt(opt, None)),
                 Value::Optional => {
+                    let rest = match syntax {
+                        Syntax::Clap => rest.strip_prefix('=').unwrap_or(rest),
+                        _ => rest,
+                    };
                     let v = (!rest.is_empty()).then(|| Word::literal_text(rest));
                     out.push(Item::Opt(opt, v));
                     break;
                 }
+                _ if syntax == Syntax::Separate => {
+                    let v = args
+                        .get(i)
+                        .ok_or_else(|| format!("`-{c}` lacks its value"))?;
+                    i += 1;
+                    out.push(Item::Opt(opt, Some(single(v)?.clone())));
+                }
                 _ if !rest.is_empty() => {
+                    let rest = match syntax {
+                        Syntax::Clap => rest.strip_prefix('=').unwrap_or(rest),
+                        _ => rest,
+                    };
                     out.push(Item::Opt(opt, Some(Word::literal_text(rest))));
                     break;
                 }

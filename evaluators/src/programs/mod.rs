@@ -330,8 +330,11 @@ fn effects(cmd: &SimpleCommand) -> Result<Effects> {
     // runs anything (checked with strace: `find`, `tar`, `sed`, `awk`, `split`, `sort`,
     // `xargs`, `jq`, `rg`, `tree`, `dd`). Network clients resolve names first.
     let usage = matches!(args, [w] if matches!(w.literal(), Some("--help" | "--version")));
+    // awk reads options only before its program, as POSIX says, yet knows these two.
+    let gnu_usage = entry.program.syntax != Syntax::Posix
+        || matches!(program, "awk" | "gawk" | "mawk" | "nawk");
     if usage
-        && entry.program.syntax == Syntax::Gnu
+        && gnu_usage
         && matches!(
             entry.program.family,
             table::Family::FileReader
@@ -1803,6 +1806,15 @@ fn xxd(args: &[Word], e: &mut Effects) -> Result<()> {
     while let Some(w) = args.get(i) {
         i += 1;
         let t = literal(w)?;
+        // xxd reads options only before its first operand: `xxd README.md -ps` writes a
+        // file named `-ps`.
+        if !operands.is_empty() {
+            if may_split(w) {
+                return Err(format!("`{}` may become several files", w.raw));
+            }
+            operands.push(w.clone());
+            continue;
+        }
         if FLAGS.contains(&t) {
             continue;
         }

@@ -576,6 +576,16 @@ const fn posix(mut program: Program) -> Program {
     program
 }
 
+const fn clap(mut program: Program) -> Program {
+    program.syntax = Syntax::Clap;
+    program
+}
+
+const fn separate(mut program: Program) -> Program {
+    program.syntax = Syntax::Separate;
+    program
+}
+
 const fn runs(mut program: Program, programs: &'static [&'static str]) -> Program {
     program.runs = programs;
     program
@@ -902,12 +912,12 @@ pub static PROGRAMS: &[Program] = &[
         "h|human-readable H|si T|print-type i|inodes a|all l|local x|exclude-type=v t|type=v P|portability B|block-size=v output=? total no-sync help version",
         Meta,
     ),
-    p(
+    separate(p(
         &["tree"],
         FileReader,
         "a d l!L f i q N Q p u g s h D F r t c U v L=v P=v I=v n C J X o=w noreport charset=v filelimit=v dirsfirst du prune si gitignore matchdirs ignore-case help version",
         MetaTrees,
-    ),
+    )),
     p(
         &["realpath"],
         FileReader,
@@ -979,7 +989,7 @@ pub static PROGRAMS: &[Program] = &[
         "s|small d|decompress k|keep f|force c|stdout q|quiet v|verbose h|help V|version L|license",
         Paths,
     ),
-    p(&["rg"], Search, RG, Special(Special::Jq)),
+    clap(p(&["rg"], Search, RG, Special(Special::Jq))),
     // ag asks git for the user's excludes file through the shell (`sh -c "git config -z
     // --path --get core.excludesfile"`), whatever its options: it runs both.
     runs(
@@ -1022,12 +1032,12 @@ pub static PROGRAMS: &[Program] = &[
         "l|mathlib q|quiet s|standard w|warn h|help v|version",
         Paths,
     ),
-    p(
+    clap(p(
         &["fd", "fdfind"],
         Search,
         "H|hidden!H I|no-ignore!H u|unrestricted!H s|case-sensitive i|ignore-case g|glob regex F|fixed-strings a|absolute-path p|full-path 0|print0 d|max-depth=v min-depth=v exact-depth=v E|exclude=v t|type=v e|extension=v S|size=v changed-within=v changed-before=v o|owner=v c|color=v j|threads=v max-results=v 1 q|quiet show-errors path-separator=v prune L|follow!L h|help V|version",
         PatternMeta,
-    ),
+    )),
     p(&["find"], Search, "", Special(Special::Find)),
     // Embedded languages.
     p(
@@ -1036,12 +1046,13 @@ pub static PROGRAMS: &[Program] = &[
         "n|quiet|silent e|expression=v f|file=r E|r|regexp-extended s|separate z|null-data|zero-terminated l|line-length=v b|binary debug posix sandbox u|unbuffered follow-symlinks i|in-place=?!w help version",
         Special(Special::Sed),
     ),
-    p(
+    // awk reads options only before its program: `awk PROG -F .env` reads `-F` and `.env`.
+    posix(p(
         &["awk", "gawk", "mawk", "nawk"],
         TextFilter,
         "F|field-separator=v v|assign=v",
         Special(Special::Awk),
-    ),
+    )),
     p(
         &["jq"],
         TextFilter,

@@ -627,6 +627,10 @@ fn parsed(raw: &str) -> Result<LoweredWord, String> {
 /// The substitutions in an expanding here-document's body (quotes there are plain text),
 /// and the variables with a lower-case letter it expands ([`LoweredWord::environment`]).
 pub(crate) fn heredoc_substitutions(body: &str) -> Result<(Vec<String>, Vec<String>), String> {
+    // bash joins a line ending in an unescaped backslash to the next before it expands the
+    // body: `$\⏎(cmd)` is `$(cmd)`.
+    let joined = join_continued_lines(body);
+    let body = joined.as_str();
     let pieces = brush_parser::word::parse_heredoc(body, &ParserOptions::default())
         .map_err(|e| format!("here-document: {e}"))?;
     let mut b = Builder::default();
@@ -635,6 +639,28 @@ pub(crate) fn heredoc_substitutions(body: &str) -> Result<(Vec<String>, Vec<Stri
         return Err(format!("here-document evaluates `{code}` as code"));
     }
     Ok((b.substitutions, b.environment))
+}
+
+/// `text` with each backslash-newline pair removed, as bash reads an unquoted
+/// here-document's body (an escaped backslash, `\\`, stays, and joins nothing).
+fn join_continued_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('\n') => {}
+            Some(next) => {
+                out.push(c);
+                out.push(next);
+            }
+            None => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

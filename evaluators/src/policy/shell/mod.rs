@@ -36,15 +36,26 @@ pub(crate) fn judge_command(
     match &*parsed {
         Ok(script) => {
             let (decided, mut all) = judge_script(script, places);
-            if !reach::duplicates_input(command) {
+            let judged = all.len();
+            if reach::duplicates_input(command) {
+                all.push(Finding::new(
+                    Stance::DefaultAsk,
+                    super::codes::SHELL_WRITE,
+                    Risk::Medium,
+                    "The command sends output to its input (`>&0`), which may be the user's terminal.",
+                ));
+            }
+            if reach::reopens_redirected_descriptor(command) {
+                all.push(Finding::new(
+                    Stance::RequireAsk,
+                    super::codes::SHELL_WRITE,
+                    Risk::High,
+                    "The command names a descriptor's alias (`/dev/stderr`, `/dev/fd/N`) while a descriptor is open on a file: opening the alias opens that file again, for writing too.",
+                ));
+            }
+            if all.len() == judged {
                 return (decided, all);
             }
-            all.push(Finding::new(
-                Stance::DefaultAsk,
-                super::codes::SHELL_WRITE,
-                Risk::Medium,
-                "The command sends output to its input (`>&0`), which may be the user's terminal.",
-            ));
             let decided = most_restrictive(all.iter().cloned()).unwrap_or(decided);
             (decided, all)
         }

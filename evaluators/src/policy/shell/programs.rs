@@ -282,8 +282,10 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     if let Some(split) = split_on_ifs(cmd) {
         return judge(j, &split);
     }
-    if let Some(expanded) = with_globs_expanded(j, cmd) {
-        return judge(j, &expanded);
+    match with_globs_expanded(j, cmd) {
+        Ok(Some(expanded)) => return judge(j, &expanded),
+        Ok(None) => {}
+        Err(why) => return j.unknown(cmd, &why, Risk::Medium),
     }
     if cmd
         .program()
@@ -573,16 +575,22 @@ const MAX_GLOB_NAMES: usize = 4_096;
 /// path (`perl -ne print *` opens a file named `touch x|` as a pipe, `tar -tf e*` reads
 /// `host:x.tar` from a host, `python3 -m json.tool *.json` writes its second operand). Past
 /// [`MAX_GLOB_NAMES`], or where the names cannot be listed, the words stay as written and
-/// are judged as they are.
-fn with_globs_expanded(j: &Judge<'_>, cmd: &SimpleCommand) -> Option<SimpleCommand> {
-    let globbed = |w: &Word| {
-        w.literal().is_some_and(|t| t.contains(['*', '?', '['])) && programs::may_split(w)
-    };
+/// are judged as they are. `Err` when a name the shell gives is itself a glob (a file named
+/// `[ab]`): written in, it would read as a pattern again.
+fn with_globs_expanded(
+    j: &Judge<'_>,
+    cmd: &SimpleCommand,
+) -> Result<Option<SimpleCommand>, String> {
+    let glob_text = |t: &str| t.contains(['*', '?', '[']);
+    let globbed = |w: &Word| w.literal().is_some_and(glob_text) && programs::may_split(w);
     if !cmd.args().iter().any(globbed) {
-        return None;
+        return Ok(None);
     }
     let dotglob = j.dotglob();
-    let mut words = vec![cmd.words.first()?.clone()];
+    let Some(program) = cmd.words.first() else {
+        return Ok(None);
+    };
+    let mut words = vec![program.clone()];
     let mut expanded = false;
     for w in cmd.args() {
         if globbed(w)
@@ -590,20 +598,25 @@ fn with_globs_expanded(j: &Judge<'_>, cmd: &SimpleCommand) -> Option<SimpleComma
             && let Ok(mut names) = j.places.expand_glob(t, &cmd.cwd, dotglob)
             && !names.is_empty()
         {
+            if let Some(name) = names.iter().find(|n| glob_text(n)) {
+                return Err(format!(
+                    "`{t}` expands to `{name}`, a name that reads as a pattern itself"
+                ));
+            }
             names.sort();
             expanded = true;
             words.extend(names.into_iter().map(Word::literal_text));
             if words.len() > MAX_GLOB_NAMES {
-                return None;
+                return Ok(None);
             }
             continue;
         }
         words.push(w.clone());
     }
-    expanded.then(|| SimpleCommand {
+    Ok(expanded.then(|| SimpleCommand {
         words,
         ..cmd.clone()
-    })
+    }))
 }
 
 /// The command with every word holding `$IFS`/`${IFS}` split where the shell splits it

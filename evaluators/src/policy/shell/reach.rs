@@ -864,6 +864,35 @@ pub(super) fn duplicates_input(command: &str) -> bool {
     })
 }
 
+/// Whether the command line names a descriptor's alias (`/dev/stdin`, `/dev/stdout`,
+/// `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`) while a redirection outside quotes opens a
+/// descriptor on a file for reading (`2<README.md`, `< src/app.py`, `exec 3<f`, `<>`,
+/// `0<&3`): opening the alias opens that file again, for writing too (`echo x 2<README.md
+/// >/dev/stderr` overwrites README.md). Here-documents and here-strings (`<<`, `<<<`) and
+/// process substitutions (`<(…)`) open no file of the workspace.
+pub(super) fn reopens_redirected_descriptor(command: &str) -> bool {
+    const ALIASES: &[&str] = &[
+        "/dev/stdin",
+        "/dev/stdout",
+        "/dev/stderr",
+        "/dev/fd",
+        "/proc/self/fd",
+        "/proc/thread-self/fd",
+        "/dev/tty",
+    ];
+    if !command.contains('<') || !ALIASES.iter().any(|a| command.contains(a)) {
+        return false;
+    }
+    let chars: Vec<char> = command.chars().collect();
+    let open = unquoted(&chars);
+    (0..chars.len()).any(|i| {
+        open[i]
+            && chars[i] == '<'
+            && chars.get(i + 1).is_none_or(|c| *c != '<' && *c != '(')
+            && (i == 0 || chars[i - 1] != '<')
+    })
+}
+
 /// For each character, whether the shell reads it outside quotes and unescaped.
 fn unquoted(chars: &[char]) -> Vec<bool> {
     let (mut single, mut double, mut escaped) = (false, false, false);

@@ -1783,6 +1783,19 @@ mod tests {
 
     /// Whether the policy stops `command` in Full Access in the workspace `root` (a hard
     /// deny or a binding ask), with why.
+    /// Each command of `cases` whose stop (a hard deny or an ask in full access) is not the
+    /// one given, with why.
+    async fn wrong_stops(root: &std::path::Path, cases: &[(&str, bool)]) -> Vec<String> {
+        let mut wrong = Vec::new();
+        for (command, stop) in cases {
+            let (stopped, why) = stops(root, command).await;
+            if stopped != *stop {
+                wrong.push(format!("{command}: stopped {stopped} ({why})"));
+            }
+        }
+        wrong
+    }
+
     async fn stops(root: &std::path::Path, command: &str) -> (bool, String) {
         use warrant_core::evaluator::Stance;
         let (s, why) = stance(
@@ -1823,54 +1836,55 @@ mod tests {
     async fn a_tracked_secret_printed_from_the_objects_binds_in_full_access() {
         let Some(ws) = repository() else { return };
         let mut wrong = Vec::new();
-        for (command, stop) in [
-            ("git cat-file --batch <<< HEAD:.env", true),
-            ("git cat-file -p $(git rev-parse HEAD:.env)", true),
-            ("git cat-file blob 1234abcd", true),
-            ("git unpack-file 1234abcd", true),
-            ("git grep API HEAD", true),
-            ("git grep -e x $(git rev-list --all)", true),
-            ("git fast-export HEAD", true),
-            (
-                "git diff 4b825dc642cb6eb9a060e54bf8d69288fbee4904 HEAD",
-                true,
-            ),
-            ("git diff-tree -p HEAD", true),
-            ("git log -p", true),
-            ("git log -p --all -1", true),
-            ("git whatchanged -p", true),
-            ("git format-patch -1 --stdout", true),
-            ("git bundle create - HEAD", true),
-            ("git archive HEAD", true),
-            ("git show", true),
-            ("git show --binary", true),
-            ("git stash show -p", true),
-            ("git diff --cached", true),
-            ("git branch -D feature", true),
-            ("git reflog expire --expire=now --all", true),
-            ("git gc --prune=now", true),
-            ("git prune", true),
-            ("git stash drop", true),
-            ("git stash clear", true),
-            ("git worktree remove --force x", true),
-            // Names and counts only, files the pathspecs leave out, a secret unchanged.
-            ("git diff --stat", false),
-            ("git diff", false),
-            ("git diff -- src", false),
-            ("git log -p -- src", false),
-            ("git diff HEAD -- src", false),
-            ("git log --stat", false),
-            ("git show --stat", false),
-            ("git grep TODO -- src", false),
-            ("git gc", false),
-            ("git branch -d feature", false),
-            ("git worktree remove x", false),
-        ] {
-            let (stopped, why) = stops(ws.path(), command).await;
-            if stopped != stop {
-                wrong.push(format!("{command}: stopped {stopped} ({why})"));
-            }
-        }
+        wrong.extend(
+            wrong_stops(
+                ws.path(),
+                &[
+                    ("git cat-file --batch <<< HEAD:.env", true),
+                    ("git cat-file -p $(git rev-parse HEAD:.env)", true),
+                    ("git cat-file blob 1234abcd", true),
+                    ("git unpack-file 1234abcd", true),
+                    ("git grep API HEAD", true),
+                    ("git grep -e x $(git rev-list --all)", true),
+                    ("git fast-export HEAD", true),
+                    (
+                        "git diff 4b825dc642cb6eb9a060e54bf8d69288fbee4904 HEAD",
+                        true,
+                    ),
+                    ("git diff-tree -p HEAD", true),
+                    ("git log -p", true),
+                    ("git log -p --all -1", true),
+                    ("git whatchanged -p", true),
+                    ("git format-patch -1 --stdout", true),
+                    ("git bundle create - HEAD", true),
+                    ("git archive HEAD", true),
+                    ("git show", true),
+                    ("git show --binary", true),
+                    ("git stash show -p", true),
+                    ("git diff --cached", true),
+                    ("git branch -D feature", true),
+                    ("git reflog expire --expire=now --all", true),
+                    ("git gc --prune=now", true),
+                    ("git prune", true),
+                    ("git stash drop", true),
+                    ("git stash clear", true),
+                    ("git worktree remove --force x", true),
+                    // Names and counts only, files the pathspecs leave out, a secret unchanged.
+                    ("git diff --stat", false),
+                    ("git diff", false),
+                    ("git diff -- src", false),
+                    ("git log -p -- src", false),
+                    ("git diff HEAD -- src", false),
+                    ("git log --stat", false),
+                    ("git show --stat", false),
+                    ("git grep TODO -- src", false),
+                    ("git gc", false),
+                    ("git branch -d feature", false),
+                    ("git worktree remove x", false),
+                ],
+            )
+            .await,
+        );
         // A changed secret is in the diff.
         std::fs::write(ws.path().join(".env"), "API_KEY=2\n").unwrap();
         for command in ["git diff", "git diff -- .", "git diff-files -p"] {
@@ -1911,54 +1925,55 @@ mod tests {
     async fn a_secret_the_history_holds_printed_from_the_objects_binds_in_full_access() {
         let Some(ws) = removed_secret() else { return };
         let mut wrong = Vec::new();
-        for (command, stop) in [
-            ("git log -p", true),
-            ("git log -p --all", true),
-            ("git log --stat -p", true),
-            ("git log -p -- .", true),
-            ("git show HEAD~1", true),
-            ("git diff HEAD~3 HEAD", true),
-            ("git diff HEAD~3", true),
-            ("git diff-tree -p HEAD~1", true),
-            ("git whatchanged -p", true),
-            ("git grep KEY $(git rev-list --all)", true),
-            ("git grep KEY HEAD~3", true),
-            ("git archive HEAD~3", true),
-            ("git fast-export --all", true),
-            ("git format-patch -3 --stdout", true),
-            ("git bundle create - --all", true),
-            ("git range-diff HEAD~3...HEAD~1", true),
-            // The last two commits: the one that removed the secret prints it.
-            ("git log -p -2", true),
-            ("git log -p -n 1 HEAD~1", true),
-            ("git log -p -2 --follow -- src/main.rs", true),
-            ("git show HEAD~1 HEAD", true),
-            ("git diff HEAD~2 HEAD~1", true),
-            // Names and counts, files the pathspecs leave out, the work tree and the index;
-            // commits (and their parents) that hold no secret.
-            ("git log -p -1", false),
-            ("git log -p --max-count=1 --stat", false),
-            ("git show", false),
-            ("git show -U1 HEAD", false),
-            ("git diff HEAD~1", false),
-            ("git diff HEAD~1..HEAD", false),
-            ("git diff --cached", false),
-            ("git log --oneline", false),
-            ("git log --stat", false),
-            ("git log --name-only --all", false),
-            ("git show --stat HEAD~1", false),
-            ("git diff --stat HEAD~3", false),
-            ("git diff", false),
-            ("git log -p -- src", false),
-            ("git show HEAD~2 -- src", false),
-            ("git grep --cached KEY", false),
-            ("git show HEAD:src/main.rs", false),
-        ] {
-            let (stopped, why) = stops(ws.path(), command).await;
-            if stopped != stop {
-                wrong.push(format!("{command}: stopped {stopped} ({why})"));
-            }
-        }
+        wrong.extend(
+            wrong_stops(
+                ws.path(),
+                &[
+                    ("git log -p", true),
+                    ("git log -p --all", true),
+                    ("git log --stat -p", true),
+                    ("git log -p -- .", true),
+                    ("git show HEAD~1", true),
+                    ("git diff HEAD~3 HEAD", true),
+                    ("git diff HEAD~3", true),
+                    ("git diff-tree -p HEAD~1", true),
+                    ("git whatchanged -p", true),
+                    ("git grep KEY $(git rev-list --all)", true),
+                    ("git grep KEY HEAD~3", true),
+                    ("git archive HEAD~3", true),
+                    ("git fast-export --all", true),
+                    ("git format-patch -3 --stdout", true),
+                    ("git bundle create - --all", true),
+                    ("git range-diff HEAD~3...HEAD~1", true),
+                    // The last two commits: the one that removed the secret prints it.
+                    ("git log -p -2", true),
+                    ("git log -p -n 1 HEAD~1", true),
+                    ("git log -p -2 --follow -- src/main.rs", true),
+                    ("git show HEAD~1 HEAD", true),
+                    ("git diff HEAD~2 HEAD~1", true),
+                    // Names and counts, files the pathspecs leave out, the work tree and the index;
+                    // commits (and their parents) that hold no secret.
+                    ("git log -p -1", false),
+                    ("git log -p --max-count=1 --stat", false),
+                    ("git show", false),
+                    ("git show -U1 HEAD", false),
+                    ("git diff HEAD~1", false),
+                    ("git diff HEAD~1..HEAD", false),
+                    ("git diff --cached", false),
+                    ("git log --oneline", false),
+                    ("git log --stat", false),
+                    ("git log --name-only --all", false),
+                    ("git show --stat HEAD~1", false),
+                    ("git diff --stat HEAD~3", false),
+                    ("git diff", false),
+                    ("git log -p -- src", false),
+                    ("git show HEAD~2 -- src", false),
+                    ("git grep --cached KEY", false),
+                    ("git show HEAD:src/main.rs", false),
+                ],
+            )
+            .await,
+        );
         assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
     }
 
@@ -1977,16 +1992,17 @@ mod tests {
         git(&["commit", "-qam", "cleared"]);
         assert!(!super::log_follows(ws.path()));
         let mut wrong = Vec::new();
-        for (command, stop) in [
-            ("git log -p --follow -- notes.txt", true),
-            ("git log -p --fol -- notes.txt", true),
-            ("git log -p -- notes.txt", false),
-        ] {
-            let (stopped, why) = stops(ws.path(), command).await;
-            if stopped != stop {
-                wrong.push(format!("{command}: stopped {stopped} ({why})"));
-            }
-        }
+        wrong.extend(
+            wrong_stops(
+                ws.path(),
+                &[
+                    ("git log -p --follow -- notes.txt", true),
+                    ("git log -p --fol -- notes.txt", true),
+                    ("git log -p -- notes.txt", false),
+                ],
+            )
+            .await,
+        );
         assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
         git(&["config", "log.follow", "true"]);
         assert!(super::log_follows(ws.path()));
@@ -2005,42 +2021,43 @@ mod tests {
         git(&["commit", "-qm", "fresh"]);
         git(&["reflog", "expire", "--expire=all", "HEAD"]);
         let mut wrong = Vec::new();
-        for (command, stop) in [
-            ("git log -p --all", true),
-            ("git log -p --branches", true),
-            ("git log -p side", true),
-            ("git log -p main side", true),
-            ("git log -p main..side", true),
-            ("git log -p -g", true),
-            ("git show side~1", true),
-            ("git show side:.env", true),
-            ("git diff side~3 main", true),
-            ("git diff --stat -p side~3..side", true),
-            ("git diff side~3", true),
-            ("git diff main...side", true),
-            ("git grep KEY side", true),
-            ("git log -p \"$REV\"", true),
-            ("git symbolic-ref HEAD refs/heads/side && git log -p", true),
-            ("git reset -q --soft side && git show", true),
-            ("git log -p", false),
-            ("git log -p -3", false),
-            ("git show", false),
-            ("git diff --cached", false),
-            ("git log -p src", false),
-            // A commit and its parent, or two commits, holding no secret (it was removed in
-            // the parent's parent): what is printed is theirs alone.
-            ("git show side", false),
-            ("git show --stat -p side", false),
-            ("git diff side~1 side", false),
-            ("git diff side~1..side -- src", false),
-            // Another file of a commit the refs reach.
-            ("git show side~2:src/main.rs", false),
-        ] {
-            let (stopped, why) = stops(ws.path(), command).await;
-            if stopped != stop {
-                wrong.push(format!("{command}: stopped {stopped} ({why})"));
-            }
-        }
+        wrong.extend(
+            wrong_stops(
+                ws.path(),
+                &[
+                    ("git log -p --all", true),
+                    ("git log -p --branches", true),
+                    ("git log -p side", true),
+                    ("git log -p main side", true),
+                    ("git log -p main..side", true),
+                    ("git log -p -g", true),
+                    ("git show side~1", true),
+                    ("git show side:.env", true),
+                    ("git diff side~3 main", true),
+                    ("git diff --stat -p side~3..side", true),
+                    ("git diff side~3", true),
+                    ("git diff main...side", true),
+                    ("git grep KEY side", true),
+                    ("git log -p \"$REV\"", true),
+                    ("git symbolic-ref HEAD refs/heads/side && git log -p", true),
+                    ("git reset -q --soft side && git show", true),
+                    ("git log -p", false),
+                    ("git log -p -3", false),
+                    ("git show", false),
+                    ("git diff --cached", false),
+                    ("git log -p src", false),
+                    // A commit and its parent, or two commits, holding no secret (it was removed in
+                    // the parent's parent): what is printed is theirs alone.
+                    ("git show side", false),
+                    ("git show --stat -p side", false),
+                    ("git diff side~1 side", false),
+                    ("git diff side~1..side -- src", false),
+                    // Another file of a commit the refs reach.
+                    ("git show side~2:src/main.rs", false),
+                ],
+            )
+            .await,
+        );
         assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
     }
 
@@ -2072,33 +2089,34 @@ mod tests {
         assert!(git_in(root, &["add", "-A"]) && git_in(root, &["commit", "-qm", "i"]));
         std::fs::write(root.join(".env"), "API_KEY=1\n").unwrap();
         let mut wrong = Vec::new();
-        for (command, stop) in [
-            ("git add -A -f && git commit -qm x && git show", true),
-            ("git add --force . && git diff --cached", true),
-            ("git add -f -N . && git diff", true),
-            ("git stash -u && git log -p --all", true),
-            ("git stash --all && git log -p --all", true),
-            ("git add -f . ; git grep --cached KEY", true),
-            ("for i in 1 2; do git log -p; git add -f .; done", true),
-            ("git update-index --add x && git diff --cached", true),
-            ("git add 'src/*' . && git diff --cached -- src", true),
-            ("git add \"$D\" && git diff --cached -- src", true),
-            ("git add --pathspec-from-file=l && git diff --cached", true),
-            ("git add -f && git diff --cached", true),
-            // Files the additions leave out, tracked files only, names and counts.
-            ("git add src && git diff --cached", false),
-            ("git add ./src/main.rs src/ && git show", false),
-            ("git add -u && git diff --cached", false),
-            ("git commit -qam x && git show", false),
-            ("git add -A -f && git log --stat", false),
-            ("git add -A -f && git diff --cached --name-only", false),
-            ("git log -p", false),
-        ] {
-            let (stopped, why) = stops(root, command).await;
-            if stopped != stop {
-                wrong.push(format!("{command}: stopped {stopped} ({why})"));
-            }
-        }
+        wrong.extend(
+            wrong_stops(
+                root,
+                &[
+                    ("git add -A -f && git commit -qm x && git show", true),
+                    ("git add --force . && git diff --cached", true),
+                    ("git add -f -N . && git diff", true),
+                    ("git stash -u && git log -p --all", true),
+                    ("git stash --all && git log -p --all", true),
+                    ("git add -f . ; git grep --cached KEY", true),
+                    ("for i in 1 2; do git log -p; git add -f .; done", true),
+                    ("git update-index --add x && git diff --cached", true),
+                    ("git add 'src/*' . && git diff --cached -- src", true),
+                    ("git add \"$D\" && git diff --cached -- src", true),
+                    ("git add --pathspec-from-file=l && git diff --cached", true),
+                    ("git add -f && git diff --cached", true),
+                    // Files the additions leave out, tracked files only, names and counts.
+                    ("git add src && git diff --cached", false),
+                    ("git add ./src/main.rs src/ && git show", false),
+                    ("git add -u && git diff --cached", false),
+                    ("git commit -qam x && git show", false),
+                    ("git add -A -f && git log --stat", false),
+                    ("git add -A -f && git diff --cached --name-only", false),
+                    ("git log -p", false),
+                ],
+            )
+            .await,
+        );
         assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
     }
 
@@ -2106,35 +2124,36 @@ mod tests {
     async fn configuration_of_garbage_collection_binds_in_full_access() {
         let Some(ws) = repository() else { return };
         let mut wrong = Vec::new();
-        for (command, stop) in [
-            ("git -c gc.pruneExpire=now gc", true),
-            (
-                "git -c gc.reflogExpire=now -c gc.reflogExpireUnreachable=now gc",
-                true,
-            ),
-            ("git -cgc.pruneExpire=now gc", true),
-            ("git -c GC.PRUNEEXPIRE=now gc", true),
-            ("git --config-env=gc.pruneExpire=X gc", true),
-            ("git --config-env gc.pruneExpire=X gc", true),
-            ("git -c gc.auto=1 -c gc.pruneExpire=now commit -m x", true),
-            ("git -c \"$K\"=now gc", true),
-            (
-                "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=gc.pruneExpire GIT_CONFIG_VALUE_0=now git gc",
-                true,
-            ),
-            (
-                "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=gc.reflogExpire GIT_CONFIG_VALUE_0=now; git gc",
-                true,
-            ),
-            ("git -c core.quotepath=off log", false),
-            ("git gc", false),
-            ("git log --oneline", false),
-        ] {
-            let (stopped, why) = stops(ws.path(), command).await;
-            if stopped != stop {
-                wrong.push(format!("{command}: stopped {stopped} ({why})"));
-            }
-        }
+        wrong.extend(
+            wrong_stops(
+                ws.path(),
+                &[
+                    ("git -c gc.pruneExpire=now gc", true),
+                    (
+                        "git -c gc.reflogExpire=now -c gc.reflogExpireUnreachable=now gc",
+                        true,
+                    ),
+                    ("git -cgc.pruneExpire=now gc", true),
+                    ("git -c GC.PRUNEEXPIRE=now gc", true),
+                    ("git --config-env=gc.pruneExpire=X gc", true),
+                    ("git --config-env gc.pruneExpire=X gc", true),
+                    ("git -c gc.auto=1 -c gc.pruneExpire=now commit -m x", true),
+                    ("git -c \"$K\"=now gc", true),
+                    (
+                        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=gc.pruneExpire GIT_CONFIG_VALUE_0=now git gc",
+                        true,
+                    ),
+                    (
+                        "export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=gc.reflogExpire GIT_CONFIG_VALUE_0=now; git gc",
+                        true,
+                    ),
+                    ("git -c core.quotepath=off log", false),
+                    ("git gc", false),
+                    ("git log --oneline", false),
+                ],
+            )
+            .await,
+        );
         assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
     }
 
