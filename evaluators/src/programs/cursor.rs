@@ -311,6 +311,24 @@ mod tests {
     }
 
     #[test]
+    fn tree_gives_a_clusters_values_the_next_arguments_and_clap_drops_an_equals_sign() {
+        let o = Options::parse("L=v o=w a f=r");
+        let items = read(
+            &words(&["-aLo", "1", "out", "dir"]),
+            &o,
+            Syntax::Separate,
+            false,
+        )
+        .unwrap();
+        assert_eq!(shown(&items), ["-a=", "-L=1", "-o=out", "dir"]);
+        assert!(read(&words(&["-Lo", "1"]), &o, Syntax::Separate, false).is_err());
+        let items = read(&words(&["-f=list", "x"]), &o, Syntax::Clap, false).unwrap();
+        assert_eq!(shown(&items), ["-f=list", "x"]);
+        let items = read(&words(&["-f=list", "x"]), &o, Syntax::Gnu, false).unwrap();
+        assert_eq!(shown(&items), ["-f==list", "x"]);
+    }
+
+    #[test]
     fn unknown_abbreviated_and_run_time_options_are_errors() {
         let o = Options::parse("i|in-place=?!w n quiet");
         assert!(read(&words(&["--qui", "x"]), &o, Syntax::Gnu, false).is_err());

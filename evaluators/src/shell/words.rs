@@ -664,6 +664,19 @@ fn join_continued_lines(text: &str) -> String {
 }
 
 #[cfg(test)]
+mod here_documents {
+    #[test]
+    fn a_backslash_newline_joins_what_the_body_expands() {
+        let (subs, _) = super::heredoc_substitutions("$\\\n(touch x)\n").unwrap();
+        assert_eq!(subs, ["touch x"]);
+        assert!(super::heredoc_substitutions("$\\\nTOKEN\n").is_err());
+        // An escaped backslash joins nothing.
+        let (subs, _) = super::heredoc_substitutions("a\\\\\n(b)\n").unwrap();
+        assert!(subs.is_empty(), "{subs:?}");
+    }
+}
+
+#[cfg(test)]
 mod plain_words {
     use super::*;
 

@@ -1830,6 +1830,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_descriptors_alias_while_a_descriptor_is_open_on_a_file() {
+        for yes in [
+            "echo x 2<README.md >/dev/stderr",
+            "sort -o /dev/stdin a < b",
+            "exec 3<f; echo x >/dev/fd/3",
+            "{ echo x >/dev/stderr; } 2<f",
+            "cat /proc/self/fd/0 0<>f",
+        ] {
+            assert!(reopens_redirected_descriptor(yes), "{yes}");
+        }
+        for no in [
+            "echo x >/dev/stderr",
+            "cat < README.md",
+            "cat <<EOF\n/dev/stderr\nEOF",
+            "wc -l <<< /dev/stdin",
+            "diff <(ls) /dev/stdin",
+            "echo '<' >/dev/stderr",
+        ] {
+            assert!(!reopens_redirected_descriptor(no), "{no}");
+        }
+    }
+
+    #[test]
     fn output_sent_to_the_input() {
         for yes in ["echo x >&0", "echo x 1>&0", "echo x 2>& 0", "echo x >&0-"] {
             assert!(duplicates_input(yes), "{yes}");
