@@ -53,6 +53,14 @@ pub(crate) fn judge_command(
                     "The command names a descriptor's alias (`/dev/stderr`, `/dev/fd/N`) while a descriptor is open on a file: opening the alias opens that file again, for writing too.",
                 ));
             }
+            if reach::here_document_end_unsure(command) {
+                all.push(Finding::new(
+                    Stance::RequireAsk,
+                    SHELL_UNPARSEABLE,
+                    Risk::High,
+                    "A here-document's end may be found by bash elsewhere than here (a backslash-newline, or the delimiter followed by more on its line): the lines after it would run as commands.",
+                ));
+            }
             if all.len() == judged {
                 return (decided, all);
             }

@@ -865,32 +865,72 @@ pub(super) fn duplicates_input(command: &str) -> bool {
 }
 
 /// Whether the command line names a descriptor's alias (`/dev/stdin`, `/dev/stdout`,
-/// `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`) while a redirection outside quotes opens a
-/// descriptor on a file for reading (`2<README.md`, `< src/app.py`, `exec 3<f`, `<>`,
+/// `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`, in any spelling) while a redirection (in
+/// quotes too: a shell may read them again) opens a descriptor on a file for reading (`2<README.md`, `< src/app.py`, `exec 3<f`, `<>`,
 /// `0<&3`): opening the alias opens that file again, for writing too (`echo x 2<README.md
 /// >/dev/stderr` overwrites README.md). Here-documents and here-strings (`<<`, `<<<`) and
 /// process substitutions (`<(…)`) open no file of the workspace.
 pub(super) fn reopens_redirected_descriptor(command: &str) -> bool {
-    const ALIASES: &[&str] = &[
-        "/dev/stdin",
-        "/dev/stdout",
-        "/dev/stderr",
-        "/dev/fd",
-        "/proc/self/fd",
-        "/proc/thread-self/fd",
-        "/dev/tty",
-    ];
-    if !command.contains('<') || !ALIASES.iter().any(|a| command.contains(a)) {
+    // Any spelling of a device or a process's descriptor (`/dev/./stderr`, `/dev/std''err`,
+    // `$'/dev/std\145rr'`, `/proc/self/fd/2`) holds `/dev/` or `/proc/`; the sinks and
+    // sources that are no descriptor are left aside.
+    let mut rest = command.to_owned();
+    for plain in ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"] {
+        rest = rest.replace(plain, "");
+    }
+    if !rest.contains('<') || !(rest.contains("/dev/") || rest.contains("/proc/")) {
         return false;
     }
-    let chars: Vec<char> = command.chars().collect();
-    let open = unquoted(&chars);
+    // Quotes do not hide a `<`: a `$(…)` inside double quotes and the code `bash -c` is
+    // given are read by a shell again.
+    let chars: Vec<char> = rest.chars().collect();
     (0..chars.len()).any(|i| {
-        open[i]
-            && chars[i] == '<'
+        chars[i] == '<'
             && chars.get(i + 1).is_none_or(|c| *c != '<' && *c != '(')
             && (i == 0 || chars[i - 1] != '<')
     })
+}
+
+/// Whether a here-document's end may be found by bash elsewhere than the parser finds it:
+/// bash joins a backslash-newline before it compares a line with the delimiter (`EO\⏎F`
+/// ends `<<EOF`), and inside `$(…)` a line holding the delimiter and more (`EOF)`) ends it.
+/// Either way the lines after are commands bash runs that the policy read as text.
+pub(super) fn here_document_end_unsure(command: &str) -> bool {
+    let bytes = command.as_bytes();
+    let mut delimiters = Vec::new();
+    let mut i = 0;
+    while let Some(at) = command[i..].find("<<") {
+        let mut k = i + at + 2;
+        i = k;
+        if bytes.get(k) == Some(&b'<') {
+            i = k + 1;
+            continue;
+        }
+        if bytes.get(k) == Some(&b'-') {
+            k += 1;
+        }
+        while bytes.get(k).is_some_and(|b| *b == b' ' || *b == b'\t') {
+            k += 1;
+        }
+        let word: String = command[k..]
+            .chars()
+            .take_while(|c| !c.is_whitespace() && !";|&<>()".contains(*c))
+            .filter(|c| !"'\"\\".contains(*c))
+            .collect();
+        if !word.is_empty() {
+            delimiters.push(word);
+        }
+    }
+    if delimiters.is_empty() {
+        return false;
+    }
+    command.contains("\\\n")
+        || command.lines().any(|line| {
+            let line = line.trim_start_matches('\t');
+            delimiters
+                .iter()
+                .any(|d| line.starts_with(d.as_str()) && line.len() > d.len())
+        })
 }
 
 /// For each character, whether the shell reads it outside quotes and unescaped.
@@ -1837,6 +1877,10 @@ mod tests {
             "exec 3<f; echo x >/dev/fd/3",
             "{ echo x >/dev/stderr; } 2<f",
             "cat /proc/self/fd/0 0<>f",
+            "echo x 2<f >/dev/./stderr",
+            "echo x 2<f >/dev/std''err",
+            "echo \"$(echo x 2<f >/dev/stderr)\"",
+            "bash -c 'echo x 2<f >/dev/stderr'",
         ] {
             assert!(reopens_redirected_descriptor(yes), "{yes}");
         }
@@ -1846,9 +1890,28 @@ mod tests {
             "cat <<EOF\n/dev/stderr\nEOF",
             "wc -l <<< /dev/stdin",
             "diff <(ls) /dev/stdin",
-            "echo '<' >/dev/stderr",
+            "grep '<div' index.html 2>/dev/null",
         ] {
             assert!(!reopens_redirected_descriptor(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn a_here_documents_end_bash_may_find_elsewhere() {
+        for yes in [
+            "cat <<EOF\nEO\\\nF\nid\nEOF",
+            "echo $(cat <<EOF\nfoo\nEOF)\nid\nEOF\n)",
+            "cat <<-'EOF'\n\tEOFX\nEOF",
+        ] {
+            assert!(here_document_end_unsure(yes), "{yes}");
+        }
+        for no in [
+            "cat <<EOF\nhello\nEOF",
+            "wc -l <<< x\\\ny",
+            "cat <<'EOF'\na\nEOF\n",
+            "echo a \\\n b",
+        ] {
+            assert!(!here_document_end_unsure(no), "{no}");
         }
     }
 
