@@ -561,7 +561,7 @@ impl Engine {
                 part: self.merge_decision_into_part(&id, &decision),
                 events,
             };
-            match inner.events.start_decision(&call.session_id, unit).await {
+            match Box::pin(inner.events.start_decision(&call.session_id, unit)).await {
                 Ok(started) => {
                     let allowed = decision.behavior == Behavior::Allow;
                     let durable = started
@@ -614,8 +614,7 @@ impl Engine {
 
         let approval = match decision.behavior {
             Behavior::Ask => {
-                match self
-                    .open_request(&call, &message_id, &decision, &cx.grant_keys)
+                match Box::pin(self.open_request(&call, &message_id, &decision, &cx.grant_keys))
                     .await
                 {
                     Ok(pending) => Some(pending),
@@ -645,7 +644,7 @@ impl Engine {
         self.settle_decided(&id, decision.behavior);
         if decision.behavior == Behavior::Ask {
             self.spill_if_large(&id);
-            self.expire_beyond_limit().await;
+            Box::pin(self.expire_beyond_limit()).await;
         }
         Ok(Authorization {
             decision,
