@@ -30,19 +30,16 @@ use warrant_core::store::StoreError;
 
 use crate::error::{Context, unavailable};
 
-/// WAL frames between two wakes of the checkpoint thread unless configured (32 MiB of 4 KiB
-/// pages). A page written again before the next checkpoint is copied once, so fewer, larger
-/// checkpoints copy fewer pages and make fewer `fsync`s: a decision dirties pages of its own
-/// session (its events, its audit index entry), which at 256 sessions come back only every
-/// few hundred decisions. At 1,000 the engine at 256 sessions spent about 20 µs of CPU per
-/// decision on checkpoints, at 2,000 about 15 (the writer no more), and without the thread
-/// (the writer checkpointing at 4,000) the writer about 10 µs more. From 2,000 to 8,000 the
-/// checkpoint thread's CPU per decision halved (`writer_cost 256 60`: 11.1 and 10.7 µs → 5.5
-/// and 5.9 µs; at 16,000, 4.3 µs).
-pub const DEFAULT_CHECKPOINT_PAGES: u32 = 8_000;
+/// WAL frames between two wakes of the checkpoint thread unless configured (8 MiB of 4 KiB
+/// pages). Twice SQLite's own threshold: a page written again before the next checkpoint is
+/// copied once, so fewer, larger checkpoints copy fewer pages and make fewer `fsync`s. At
+/// 1,000 the engine at 256 sessions spent about 20 µs of CPU per decision on checkpoints, at
+/// 2,000 about 15 (the writer no more), and without the thread (the writer checkpointing at
+/// 4,000) the writer about 10 µs more.
+pub const DEFAULT_CHECKPOINT_PAGES: u32 = 2_000;
 
 /// The writer checkpoints itself once the WAL holds this many times the threshold: the bound
-/// on the WAL's size when the checkpoint thread falls behind (32,000 frames, about 128 MiB, by
+/// on the WAL's size when the checkpoint thread falls behind (8,000 frames, about 32 MiB, by
 /// default).
 pub const WRITER_BOUND_FACTOR: u32 = 4;
 
