@@ -945,3 +945,59 @@ async fn a_result_is_reported_with_the_permit_of_an_allowed_call_only() {
         .any(|p| matches!(p, MessagePart::Tool(t) if t.tool_call_id == "c1" && t.output.as_deref() == Some("done")));
     assert!(done);
 }
+
+#[tokio::test]
+async fn an_announced_call_refused_by_the_audit_log_logs_and_streams_nothing() {
+    let (engine, store, _) = engine(Stance::PolicyAllow, "shell_read_only").await;
+    let announced = AuthorizeOptions {
+        announce: true,
+        ..Default::default()
+    };
+    engine.authorize(call("r1"), announced).await.unwrap();
+    let logged = store.events_since(&"s1".into(), 0, 100).await.unwrap();
+    assert_eq!(
+        names(&logged.iter().map(|e| e.event.clone()).collect::<Vec<_>>()),
+        [
+            "TOOL_CALL_START",
+            "TOOL_CALL_ARGS",
+            "TOOL_CALL_END",
+            TOOL_PERMISSION_DECISION
+        ],
+        "the announcement and the decision are logged together, in order"
+    );
+    // After a restart the engine no longer holds the id; the store refuses its second
+    // evaluation, and the decision is written as one unit with its announcement.
+    let transport = Arc::new(MemoryTransport::new());
+    let restarted = Engine::builder(
+        Chain::builder()
+            .evaluator(judge(Stance::PolicyAllow, "shell_read_only"))
+            .build(),
+    )
+    .store(store.clone())
+    .transport(transport.clone())
+    .build()
+    .await
+    .unwrap();
+    let mut rx = transport.subscribe(&"s1".into());
+    assert!(matches!(
+        restarted.authorize(call("r1"), announced).await,
+        Err(EngineError::DuplicateCall(_))
+    ));
+    assert!(
+        drain(&mut rx).is_empty(),
+        "nothing of the refused call is streamed"
+    );
+    assert_eq!(
+        store
+            .events_since(&"s1".into(), 0, 100)
+            .await
+            .unwrap()
+            .len(),
+        logged.len(),
+        "nothing of the refused call is logged"
+    );
+    assert_eq!(
+        store.audit_records(&AuditQuery::all()).await.unwrap().len(),
+        1
+    );
+}

@@ -537,32 +537,32 @@ impl Engine {
                 trace: trace.clone(),
             },
         };
-        // The announcement and the audit record are queued one after the other, so one
-        // commit can hold both; the announcement is handed out once durable, the decision
-        // only once the audit record is.
-        let batch = match &announcement {
-            Some(events) => Some(inner.events.start_batch(&call.session_id, events).await),
-            None => None,
-        };
         let id = call.tool_call_id.clone();
-        // An allow or a deny is settled by its decision: its audit record, tool part and
-        // decision event go to the store as one unit, one commit to wait for. An ask opens
-        // a request before its decision is emitted, so it is audited first.
+        // An allow or a deny is settled by its decision: its announcement (when it was not
+        // sent while the chain waited), audit record, tool part and decision event go to the
+        // store as one unit, one write and one commit to wait for, and are handed out in that
+        // order once durable. An ask opens a request before its decision is emitted, so it is
+        // audited first, its announcement queued just before (one commit can hold both; the
+        // announcement is handed out once durable, the decision only once the audit record
+        // is).
+        let mut batch = None;
         let (audit, decision_event) = if decision.behavior == Behavior::Ask {
+            if let Some(events) = &announcement {
+                batch = Some(inner.events.start_batch(&call.session_id, events).await);
+            }
             (self.start_audit(record()), None)
         } else {
             let event = WarrantEvent::Decision(decision.clone()).into_event(Some(now_millis()));
+            let mut events = announcement.take().unwrap_or_default();
+            events.push(event);
             let unit = DecisionRecord {
                 audit: record(),
                 message_id: message_id.clone(),
                 part: self.merge_decision_into_part(&id, &decision),
-                events: vec![event],
+                events,
             };
-            match inner.events.start_decision(&call.session_id, unit).await {
+            match Box::pin(inner.events.start_decision(&call.session_id, unit)).await {
                 Ok(started) => {
-                    if let Some(batch) = batch {
-                        self.deliver_batch(&call.session_id, batch).await;
-                    }
                     let allowed = decision.behavior == Behavior::Allow;
                     let durable = started
                         .finish(|_| {
@@ -588,10 +588,20 @@ impl Engine {
                         session_id: call.session_id.clone(),
                     });
                 }
-                // The store writes it in two steps: the audit record first, below.
+                // The store writes it in two steps: the announcement (as a batch of events)
+                // and the audit record queued first, below; then the decision event.
                 Err(unit) => {
-                    let DecisionRecord { audit, events, .. } = *unit;
-                    (self.start_audit(audit), events.into_iter().next())
+                    let DecisionRecord {
+                        audit, mut events, ..
+                    } = *unit;
+                    let decision_event = events.pop();
+                    if !events.is_empty() {
+                        announcement = Some(events);
+                        if let Some(events) = &announcement {
+                            batch = Some(inner.events.start_batch(&call.session_id, events).await);
+                        }
+                    }
+                    (self.start_audit(audit), decision_event)
                 }
             }
         };
@@ -604,8 +614,7 @@ impl Engine {
 
         let approval = match decision.behavior {
             Behavior::Ask => {
-                match self
-                    .open_request(&call, &message_id, &decision, &cx.grant_keys)
+                match Box::pin(self.open_request(&call, &message_id, &decision, &cx.grant_keys))
                     .await
                 {
                     Ok(pending) => Some(pending),
@@ -635,7 +644,7 @@ impl Engine {
         self.settle_decided(&id, decision.behavior);
         if decision.behavior == Behavior::Ask {
             self.spill_if_large(&id);
-            self.expire_beyond_limit().await;
+            Box::pin(self.expire_beyond_limit()).await;
         }
         Ok(Authorization {
             decision,
@@ -707,11 +716,13 @@ impl Engine {
         call: &ToolCall,
         message_id: &str,
         redacted_input: &Value,
-    ) -> [Event; 3] {
+    ) -> Vec<Event> {
         let now = Some(now_millis());
         let id = call.tool_call_id.as_str();
         let args = redacted_input.to_string();
-        let events = [
+        // Room for the decision event, which follows the announcement in one write.
+        let mut events = Vec::with_capacity(4);
+        events.extend([
             Event::ToolCallStart(ToolCallStart {
                 tool_call_id: id.to_owned(),
                 tool_call_name: call.tool_name.clone(),
@@ -727,7 +738,7 @@ impl Engine {
                 tool_call_id: id.to_owned(),
                 timestamp: now,
             }),
-        ];
+        ]);
         if let Some(mut tracked) = self.inner.tracked.get_mut(call.tool_call_id.as_str())
             && let Some(part) = tracked.part.as_mut()
         {

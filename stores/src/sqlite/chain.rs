@@ -3,12 +3,13 @@
 //! detected by [`verify`](super::verify). Records of schema version 2 and older keep their
 //! unkeyed links ([`legacy`](super::legacy)).
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, Statement, params};
 use warrant_core::audit::{AuditEvent, AuditRecord};
 use warrant_core::store::{StoreError, duplicate_evaluation};
 use warrant_core::workspace::check_session_id;
 
 use super::key::AuditKey;
+use super::writer::Statements;
 use crate::error::{Context, corrupt};
 
 pub use warrant_core::audit::GENESIS;
@@ -52,20 +53,23 @@ impl Head {
     pub(crate) fn append(
         &mut self,
         conn: &Connection,
+        statements: &mut Statements<'_>,
         key: &AuditKey,
         record: &AuditRow,
     ) -> Result<u64, StoreError> {
         let seq = self.seq + 1;
         if record.evaluation {
-            claim_evaluation(conn, &record.tool_call_id, seq)?;
+            claim_evaluation(
+                conn,
+                &mut statements.claim_evaluation,
+                &record.tool_call_id,
+                seq,
+            )?;
         }
         let hash = keyed_link(key, seq, &self.hash, &record.columns());
-        conn.prepare_cached(
-            "INSERT INTO audit (seq, session_id, tool_call_id, at, record, prev_hash, hash) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        )
-        .and_then(|mut s| {
-            s.execute(params![
+        statements
+            .append_audit
+            .execute(params![
                 seq,
                 record.session_id,
                 record.tool_call_id,
@@ -74,8 +78,7 @@ impl Head {
                 self.hash,
                 hash
             ])
-        })
-        .context("appending an audit record")?;
+            .context("appending an audit record")?;
         *self = Head { seq, hash };
         Ok(seq)
     }
@@ -93,14 +96,23 @@ impl Head {
     }
 }
 
+/// Appends an audit record (see [`Head::append`]).
+pub(crate) const APPEND_AUDIT: &str = "INSERT INTO audit (seq, session_id, tool_call_id, at, record, prev_hash, hash) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+
+/// Claims a tool call id's evaluation (see [`claim_evaluation`]).
+pub(crate) const CLAIM_EVALUATION: &str = "INSERT INTO evaluated_calls (tool_call_id, seq) \
+     VALUES (?1, ?2) ON CONFLICT (tool_call_id) DO NOTHING";
+
 /// Records that a tool call id is evaluated at `seq`, or fails naming the first evaluation.
-fn claim_evaluation(conn: &Connection, tool_call_id: &str, seq: u64) -> Result<(), StoreError> {
-    let inserted = conn
-        .prepare_cached(
-            "INSERT INTO evaluated_calls (tool_call_id, seq) VALUES (?1, ?2) \
-             ON CONFLICT (tool_call_id) DO NOTHING",
-        )
-        .and_then(|mut s| s.execute(params![tool_call_id, seq]))
+fn claim_evaluation(
+    conn: &Connection,
+    claim: &mut Statement<'_>,
+    tool_call_id: &str,
+    seq: u64,
+) -> Result<(), StoreError> {
+    let inserted = claim
+        .execute(params![tool_call_id, seq])
         .context("recording an evaluated tool call")?;
     if inserted == 1 {
         return Ok(());

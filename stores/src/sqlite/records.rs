@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, Statement, params};
 use warrant_core::event::Event;
 use warrant_core::grant::Grant;
 use warrant_core::ids::SessionId;
@@ -145,11 +145,16 @@ impl EventRow {
     }
 }
 
+/// Appends an event (see [`append_event`]), `insert` prepared from it.
+pub(crate) const APPEND_EVENT: &str =
+    "INSERT INTO events (session_id, seq, at, body) VALUES (?1, ?2, ?3, ?4)";
+
 /// Appends an event and returns its seq; `known` gives the session's last seq when the writer
 /// knows it (the log is read otherwise), and gets this one. The events beyond the retention
 /// are dropped by [`trim_events`], once per write rather than once per event.
 pub(crate) fn append_event(
     conn: &Connection,
+    insert: &mut Statement<'_>,
     row: &EventRow,
     known: &mut Known,
 ) -> Result<u64, StoreError> {
@@ -164,8 +169,8 @@ pub(crate) fn append_event(
             .and_then(|mut s| s.query_row([&row.session_id], |r| r.get(0)))
             .context("numbering an event")?,
     };
-    conn.prepare_cached("INSERT INTO events (session_id, seq, at, body) VALUES (?1, ?2, ?3, ?4)")
-        .and_then(|mut s| s.execute(params![row.session_id, seq, row.at, row.body]))
+    insert
+        .execute(params![row.session_id, seq, row.at, row.body])
         .context("appending an event")?;
     known.set_event_seq(&row.session_id, seq);
     Ok(seq)

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::{Connection, Statement, Transaction, TransactionBehavior};
 use tokio::sync::oneshot;
 use warrant_core::store::{DecisionRecord, RecordedDecision, StoreError};
 
@@ -230,8 +230,35 @@ fn stopped() -> StoreError {
     unavailable("sqlite writer", "it stopped; the write was not committed")
 }
 
+/// The statements every decision runs (its audit record, the claim of its tool call id, its
+/// events), prepared once for the write connection. Found in rusqlite's statement cache
+/// instead, each use hashed the statement's text twice and copied it into a new key: about
+/// 11k instructions per decision of the writer's, which is the serial part.
+pub(crate) struct Statements<'c> {
+    /// [`chain::APPEND_AUDIT`](super::chain::APPEND_AUDIT).
+    pub(crate) append_audit: Statement<'c>,
+    /// [`chain::CLAIM_EVALUATION`](super::chain::CLAIM_EVALUATION).
+    pub(crate) claim_evaluation: Statement<'c>,
+    /// [`records::APPEND_EVENT`].
+    pub(crate) append_event: Statement<'c>,
+}
+
+impl<'c> Statements<'c> {
+    fn prepare(conn: &'c Connection) -> Result<Self, StoreError> {
+        let prepare = |sql| {
+            conn.prepare(sql)
+                .context("preparing the writer's statements")
+        };
+        Ok(Self {
+            append_audit: prepare(super::chain::APPEND_AUDIT)?,
+            claim_evaluation: prepare(super::chain::CLAIM_EVALUATION)?,
+            append_event: prepare(records::APPEND_EVENT)?,
+        })
+    }
+}
+
 fn run(
-    mut conn: Connection,
+    conn: Connection,
     limits: Limits,
     chain: &ChainConfig,
     checkpointer: &Checkpointer,
@@ -239,6 +266,21 @@ fn run(
 ) {
     // Dropped before the checkpointer (which the thread's closure owns).
     let _watching = checkpointer.watch(&conn);
+    let mut statements = match Statements::prepare(&conn) {
+        Ok(statements) => statements,
+        Err(e) => {
+            // Nothing can be written: every write fails, none is lost silently.
+            tracing::error!(error = %e, "the sqlite writer cannot prepare its statements");
+            while let Ok(job) = jobs.recv() {
+                let answer = Err(StoreError::new(e.kind, e.message.clone()));
+                let _ = job.reply.send(Done {
+                    answer,
+                    _write: job.write,
+                });
+            }
+            return;
+        }
+    };
     let mut known = Known::default();
     // Writes that queue while a commit is on its way to disk go together in the next one.
     while let Ok(first) = jobs.recv() {
@@ -249,7 +291,7 @@ fn run(
                 Err(_) => break,
             }
         }
-        let results = commit(&mut conn, limits, chain, &mut known, &batch);
+        let results = commit(&conn, &mut statements, limits, chain, &mut known, &batch);
         for (job, answer) in batch.into_iter().zip(results) {
             let _ = job.reply.send(Done {
                 answer,
@@ -274,18 +316,19 @@ fn run(
 /// the same database never forks the chain; it is written once, before the commit. Once the
 /// commit is on disk, a moved head is appended to the checkpoint file.
 fn commit(
-    conn: &mut Connection,
+    conn: &Connection,
+    statements: &mut Statements<'_>,
     limits: Limits,
     chain: &ChainConfig,
     known: &mut Known,
     batch: &[Job],
 ) -> Vec<Result<Answer, StoreError>> {
-    let outcome = match commit_together(conn, limits, chain, known, batch) {
+    let outcome = match commit_together(conn, statements, limits, chain, known, batch) {
         Ok(Some(results)) => Ok(results),
         Ok(None) => {
             // The rolled-back writes moved what is known.
             known.forget();
-            commit_each(conn, limits, chain, known, batch)
+            commit_each(conn, statements, limits, chain, known, batch)
         }
         Err(e) => Err(e),
     };
@@ -302,14 +345,16 @@ fn commit(
 /// Applies and commits a batch without savepoints; `None` (the transaction rolled back,
 /// nothing written) when one of its writes failed.
 fn commit_together(
-    conn: &mut Connection,
+    conn: &Connection,
+    statements: &mut Statements<'_>,
     limits: Limits,
     chain: &ChainConfig,
     known: &mut Known,
     batch: &[Job],
 ) -> Result<Option<Vec<Result<Answer, StoreError>>>, StoreError> {
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
+    // The write connection is borrowed by the held statements; the writer thread alone
+    // uses it, and never opens a transaction inside another.
+    let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)
         .context("starting a write")?;
     let mut head = Head::load(&tx)?;
     known.begin(&tx)?;
@@ -320,6 +365,7 @@ fn commit_together(
     for job in batch {
         match apply(
             &tx,
+            statements,
             &mut head,
             known,
             limits,
@@ -351,14 +397,16 @@ fn commit_together(
 
 /// Applies and commits a batch, each write in its own savepoint.
 fn commit_each(
-    conn: &mut Connection,
+    conn: &Connection,
+    statements: &mut Statements<'_>,
     limits: Limits,
     chain: &ChainConfig,
     known: &mut Known,
     batch: &[Job],
 ) -> Result<Vec<Result<Answer, StoreError>>, StoreError> {
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
+    // The write connection is borrowed by the held statements; the writer thread alone
+    // uses it, and never opens a transaction inside another.
+    let tx = Transaction::new_unchecked(conn, TransactionBehavior::Immediate)
         .context("starting a write")?;
     let mut head = Head::load(&tx)?;
     known.begin(&tx)?;
@@ -372,8 +420,10 @@ fn commit_each(
                 .map(drop)
         };
         run("SAVEPOINT w").context("starting a write")?;
-        let result = apply(&tx, &mut head, known, limits, &chain.key, &job.write, None)
-            .and_then(|answer| run("RELEASE w").context("a write").map(|()| answer));
+        let result = apply(
+            &tx, statements, &mut head, known, limits, &chain.key, &job.write, None,
+        )
+        .and_then(|answer| run("RELEASE w").context("a write").map(|()| answer));
         if result.is_err() {
             head = job_head;
             // The rollback may undo events, parts and messages this write added.
@@ -408,8 +458,10 @@ fn export_head(chain: &ChainConfig, head: Head) {
 
 /// Applies one write. Its events' logs are bounded by the write itself when `trims` is
 /// `None` (a write that may be rolled back alone), noted in `trims` otherwise.
+#[allow(clippy::too_many_arguments)]
 fn apply(
     conn: &Connection,
+    statements: &mut Statements<'_>,
     head: &mut Head,
     known: &mut Known,
     limits: Limits,
@@ -425,7 +477,7 @@ fn apply(
         None => records::trim_events(conn, session_id, last, limits.event_retention),
     };
     let seq = match write {
-        Write::Audit(row) => head.append(conn, key, row)?,
+        Write::Audit(row) => head.append(conn, statements, key, row)?,
         Write::ToolPart(row) => {
             parts::upsert(conn, row, limits.decision_map_limit, known).map(|()| 0)?
         }
@@ -438,20 +490,20 @@ fn apply(
         Write::Workspace(change) => sessions::write_change(conn, change).map(|()| 0)?,
         Write::Session(row) => sessions::upsert(conn, row).map(|()| 0)?,
         Write::Event(row) => {
-            let seq = records::append_event(conn, row, known)?;
+            let seq = records::append_event(conn, &mut statements.append_event, row, known)?;
             bound(row.session_id(), seq)?;
             seq
         }
         Write::Decision(rows) => {
             // In the write's savepoint: an error below undoes the audit record too.
-            let audit_seq = head.append(conn, key, &rows.audit)?;
+            let audit_seq = head.append(conn, statements, key, &rows.audit)?;
             if let Some(part) = &rows.part {
                 parts::upsert(conn, part, limits.decision_map_limit, known)?;
             }
             let event_seqs: Vec<u64> = rows
                 .events
                 .iter()
-                .map(|row| records::append_event(conn, row, known))
+                .map(|row| records::append_event(conn, &mut statements.append_event, row, known))
                 .collect::<Result<_, _>>()?;
             // Once for the write's events (which are all of the record's session).
             if let (Some(row), Some(&seq)) = (rows.events.last(), event_seqs.last()) {
