@@ -19,6 +19,35 @@ use super::finding::{Finding, most_restrictive, quote_text};
 use crate::paths::Places;
 use crate::shell::{self, Script};
 
+/// A check of the command's text beyond its parse, and the finding it adds: the stance, the
+/// reason code, the risk and the reason.
+type TextCheck = (fn(&str) -> bool, Stance, &'static str, Risk, &'static str);
+
+/// What the command's text says beyond its parse ([`judge_command`]).
+const TEXT_CHECKS: &[TextCheck] = &[
+    (
+        reach::duplicates_input,
+        Stance::DefaultAsk,
+        super::codes::SHELL_WRITE,
+        Risk::Medium,
+        "The command sends output to its input (`>&0`), which may be the user's terminal.",
+    ),
+    (
+        reach::reopens_redirected_descriptor,
+        Stance::RequireAsk,
+        super::codes::SHELL_WRITE,
+        Risk::High,
+        "The command names a descriptor's alias (`/dev/stderr`, `/dev/fd/N`) while a descriptor is open on a file: opening the alias opens that file again, for writing too.",
+    ),
+    (
+        reach::here_document_end_unsure,
+        Stance::RequireAsk,
+        SHELL_UNPARSEABLE,
+        Risk::High,
+        "A here-document's end may be found by bash elsewhere than here (a backslash-newline, or the delimiter followed by more on its line): the lines after it would run as commands.",
+    ),
+];
+
 /// Judges a command line (`vector`: given as an argument vector, see
 /// [`shell::parse_given`]): the finding that decides, and every finding about its parts.
 pub(crate) fn judge_command(
@@ -37,29 +66,10 @@ pub(crate) fn judge_command(
         Ok(script) => {
             let (decided, mut all) = judge_script(script, places);
             let judged = all.len();
-            if reach::duplicates_input(command) {
-                all.push(Finding::new(
-                    Stance::DefaultAsk,
-                    super::codes::SHELL_WRITE,
-                    Risk::Medium,
-                    "The command sends output to its input (`>&0`), which may be the user's terminal.",
-                ));
-            }
-            if reach::reopens_redirected_descriptor(command) {
-                all.push(Finding::new(
-                    Stance::RequireAsk,
-                    super::codes::SHELL_WRITE,
-                    Risk::High,
-                    "The command names a descriptor's alias (`/dev/stderr`, `/dev/fd/N`) while a descriptor is open on a file: opening the alias opens that file again, for writing too.",
-                ));
-            }
-            if reach::here_document_end_unsure(command) {
-                all.push(Finding::new(
-                    Stance::RequireAsk,
-                    SHELL_UNPARSEABLE,
-                    Risk::High,
-                    "A here-document's end may be found by bash elsewhere than here (a backslash-newline, or the delimiter followed by more on its line): the lines after it would run as commands.",
-                ));
+            for &(check, stance, code, risk, reason) in TEXT_CHECKS {
+                if check(command) {
+                    all.push(Finding::new(stance, code, risk, reason));
+                }
             }
             if all.len() == judged {
                 return (decided, all);

@@ -874,6 +874,9 @@ pub(super) fn reopens_redirected_descriptor(command: &str) -> bool {
     // Any spelling of a device or a process's descriptor (`/dev/./stderr`, `/dev/std''err`,
     // `$'/dev/std\145rr'`, `/proc/self/fd/2`) holds `/dev/` or `/proc/`; the sinks and
     // sources that are no descriptor are left aside.
+    if !command.contains('<') {
+        return false;
+    }
     let mut rest = command.to_owned();
     for plain in ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random"] {
         rest = rest.replace(plain, "");

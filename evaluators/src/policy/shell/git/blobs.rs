@@ -236,9 +236,7 @@ fn commits_compared(root: &std::path::Path, sub: &str, rest: &[Word]) -> Option<
             return None;
         }
         if t.starts_with('-') {
-            let known =
-                VIEW_OPTIONS.contains(&t) || VIEW_OPTION_PREFIXES.iter().any(|p| t.starts_with(p));
-            if !known {
+            if !view_option(t) {
                 return None;
             }
             cached |= matches!(t, "--cached" | "--staged");
@@ -317,9 +315,7 @@ fn commits_walked(root: &std::path::Path, sub: &str, rest: &[Word]) -> Option<Ve
             continue;
         }
         if t.starts_with('-') {
-            let known =
-                VIEW_OPTIONS.contains(&t) || VIEW_OPTION_PREFIXES.iter().any(|p| t.starts_with(p));
-            if !known {
+            if !view_option(t) {
                 return None;
             }
             continue;
@@ -381,6 +377,12 @@ const VIEW_OPTIONS: &[&str] = &[
     "--no-ext-diff",
     "--no-textconv",
 ];
+
+/// Whether `t` is one of [`VIEW_OPTIONS`], or one given with a value
+/// ([`VIEW_OPTION_PREFIXES`]).
+fn view_option(t: &str) -> bool {
+    VIEW_OPTIONS.contains(&t) || VIEW_OPTION_PREFIXES.iter().any(|p| t.starts_with(p))
+}
 
 /// Prefixes of [`VIEW_OPTIONS`] given with a value (`--stat=80`, `-U5`, `--format=%H`).
 const VIEW_OPTION_PREFIXES: &[&str] = &[
@@ -687,7 +689,6 @@ fn history_names(
     reach: Reach,
     within: &[String],
 ) -> Result<std::collections::BTreeSet<String>, String> {
-    let unreadable = || "the repository's history cannot be read".to_owned();
     let mut names = std::collections::BTreeSet::new();
     let each = |line: &str| {
         // `ID PATH`; a line that is not (a name holding a newline) is a name as a whole.
@@ -726,14 +727,10 @@ fn history_names(
         Reach::Walked(walk) => {
             // Each commit listed, and its parents (`ID^@`), read by the second walk.
             let args: Vec<&str> = walk.iter().map(String::as_str).collect();
-            let mut commits = String::new();
-            let mut malformed = false;
-            rev_list(root, &args, |line| {
-                malformed |= line.is_empty() || !line.bytes().all(|b| b.is_ascii_hexdigit());
-                commits.push_str(&format!("{line}\n{line}^@\n"));
-                !malformed
-            })
-            .map_err(|why| if malformed { unreadable() } else { why })?;
+            let commits: String = listed_commits(root, &args)?
+                .iter()
+                .map(|id| format!("{id}\n{id}^@\n"))
+                .collect();
             if !commits.is_empty() {
                 run_git(
                     root,
@@ -746,15 +743,10 @@ fn history_names(
         Reach::All => {
             // The commits the tips lead to (annotated tags followed), without their history;
             // what is no commit is left out.
-            let mut tips = String::new();
-            let mut malformed = false;
-            rev_list(root, &["--no-walk", "--all", "--reflog"], |line| {
-                malformed |= line.is_empty() || !line.bytes().all(|b| b.is_ascii_hexdigit());
-                tips.push_str(line);
-                tips.push('\n');
-                !malformed
-            })
-            .map_err(|why| if malformed { unreadable() } else { why })?;
+            let tips: String = listed_commits(root, &["--no-walk", "--all", "--reflog"])?
+                .iter()
+                .map(|id| format!("{id}\n"))
+                .collect();
             if !tips.is_empty() {
                 let mut args = vec!["rev-list", "--objects", "--stdin"];
                 args.extend(limited.iter().map(String::as_str));
@@ -763,6 +755,29 @@ fn history_names(
         }
     }
     Ok(names)
+}
+
+/// Why the history's check fails when git cannot be run or prints what it should not.
+const UNREADABLE: &str = "the repository's history cannot be read";
+
+/// The commit ids `git rev-list ARGS` lists in `root`; `Err` when it fails, or lists a line
+/// that is no id.
+fn listed_commits(root: &std::path::Path, args: &[&str]) -> Result<Vec<String>, String> {
+    let mut ids = Vec::new();
+    let mut malformed = false;
+    rev_list(root, args, |line| {
+        malformed |= line.is_empty() || !line.bytes().all(|b| b.is_ascii_hexdigit());
+        ids.push(line.to_owned());
+        !malformed
+    })
+    .map_err(|why| {
+        if malformed {
+            UNREADABLE.to_owned()
+        } else {
+            why
+        }
+    })?;
+    Ok(ids)
 }
 
 /// `Ok` when HEAD names a commit, or nothing yet (unborn); `Err` says why not, or why it
@@ -839,7 +854,7 @@ fn run_git(
     mut each: impl FnMut(&str) -> bool,
 ) -> Result<(), String> {
     use std::io::BufRead;
-    let unreadable = || "the repository's history cannot be read".to_owned();
+    let unreadable = || UNREADABLE.to_owned();
     let large = || "the repository's history is larger than can be checked".to_owned();
     let mut git = std::process::Command::new("git");
     git.args(["--no-pager", "-c", "core.fsmonitor=false"])
