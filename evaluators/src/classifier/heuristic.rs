@@ -27,7 +27,7 @@ const DEV_TOOLS: &[(&str, &[&str])] = &[
     ),
     // Not `npm ci` (installs packages and runs their install scripts) nor `go mod` (downloads
     // modules, `go mod tidy` rewrites go.mod from the network).
-    ("npm", &["test", "run", "ls", "audit", "outdated"]),
+    ("npm", &["test", "run", "ls"]),
     ("pnpm", &["test", "run", "ls", "lint", "build"]),
     ("yarn", &["test", "run", "lint", "build"]),
     ("bun", &["test", "run"]),
@@ -887,6 +887,37 @@ const PROTECTED: &[&str] = &[
     "codeship-steps.yml",
     ".gitpod.yml",
     "Taskfile.yml",
+    // Deploy services and repository bots: their configuration runs commands (or merges)
+    // with the project's credentials on the next push or deploy.
+    ".readthedocs.yaml",
+    ".readthedocs.yml",
+    "readthedocs.yml",
+    "readthedocs.yaml",
+    ".taskcluster.yml",
+    "Procfile",
+    "app.json",
+    "fly.toml",
+    ".packit.yaml",
+    ".packit.yml",
+    "packit.yaml",
+    "codefresh.yml",
+    ".codefresh",
+    ".mergify.yml",
+    ".mergify",
+    ".gocd.yaml",
+    ".gocd",
+    "railway.toml",
+    "railway.json",
+    "nixpacks.toml",
+    "Earthfile",
+    ".harness",
+    "buddy.yml",
+    ".concourse",
+    ".jenkins",
+    ".sourcehut",
+    "cirrus.yml",
+    ".copr",
+    ".kodiak.toml",
     // Hook locations and hook managers.
     ".githooks",
     ".git-hooks",
@@ -1103,6 +1134,31 @@ const PROTECTED_PREFIXES: &[&str] = &[
     ".overcommit",
     ".pre-commit-config",
     "pre-commit-config",
+    // Installed packages: `npm test` and the scripts run `node_modules/.bin` programs first
+    // (`ls`, `tsc` there are the project's), and the test runners load the packages' code.
+    "node_modules",
+    // The configuration of the routine tools, which can name plugins they load (mypy,
+    // prettier, eslint, babel), is code they run (`eslint.config.js`, `vite.config.ts`), or
+    // sends their output outside the workspace (`tsconfig.json`'s `outDir`, a cache
+    // directory of ruff or mypy).
+    "tsconfig",
+    "jsconfig",
+    "mypy.ini",
+    ".mypy.ini",
+    "ruff.toml",
+    ".ruff.toml",
+    ".prettierrc",
+    "prettier.config",
+    "eslint.config",
+    ".eslintrc",
+    "jest.config",
+    "vitest.config",
+    "vite.config",
+    "babel.config",
+    ".babelrc",
+    "webpack.config",
+    "rollup.config",
+    ".swcrc",
 ];
 
 /// Ends of names that are protected whatever comes before (`proj.code-workspace`).
@@ -3210,16 +3266,19 @@ mod tests {
         std::fs::write(ws.path().join("src/main.rs"), "fn main() {}\n").expect("file");
         let json = |t: &str| serde_json::from_str::<serde_json::Value>(t).expect("json");
         let builtin = ToolCatalog::builtin;
+        // The filesystem server is given an absolute path: a relative one is resolved
+        // against its own directories.
+        let mcp_edit = format!(
+            r#"{{"path": "{}", "edits": [{{"oldText": "a", "newText": "b"}}], "dryRun": false}}"#,
+            ws.path().join("src/main.rs").display()
+        );
         for (tool, input) in [
             ("Write", r#"{"file_path": "src/x.rs", "content": "x"}"#),
             (
                 "MultiEdit",
                 r#"{"file_path": "src/main.rs", "edits": [{"old_string": "a", "new_string": "b"}]}"#,
             ),
-            (
-                "mcp__fs__edit_file",
-                r#"{"path": "src/main.rs", "edits": [{"oldText": "a", "newText": "b"}], "dryRun": false}"#,
-            ),
+            ("mcp__fs__edit_file", mcp_edit.as_str()),
             (
                 "str_replace_based_edit_tool",
                 r#"{"command": "str_replace", "path": "src/main.rs", "old_str": "a", "new_str": "b"}"#,
@@ -3520,15 +3579,15 @@ mod tests {
             "npm audit fix --force",
             "npm audit --json fix",
             "npm audit signatures",
+            // Registry clients: they send the dependency list, or fetch every package's
+            // metadata.
+            "npm audit",
+            "npm audit --audit-level=high",
+            "npm outdated",
         ] {
             assert!(!routine(risky), "{risky}");
         }
-        for plain in [
-            "npm audit",
-            "npm audit --audit-level=high",
-            "npm test",
-            "npm run lint",
-        ] {
+        for plain in ["npm test", "npm run lint"] {
             assert!(routine(plain), "{plain}");
         }
     }

@@ -447,6 +447,21 @@ fn make(root: &Path, dir: &str, args: &[&str]) -> Result<Vec<Recipe>, String> {
     let rel = join(&dir, file);
     let text = read(root, &rel)?.ok_or_else(|| format!("`{rel}` is not there"))?;
     let parsed = Makefile::parse(&text).map_err(|why| format!("`{rel}`: {why}"))?;
+    // Before any goal, make remakes the makefile it read: with a rule whose target it is
+    // (its own name, a pattern, `.DEFAULT`), or a built-in rule from a file beside it
+    // (`Makefile.sh` is copied over it, `Makefile.c` compiled into it), then reads it again.
+    let remade = parsed.rules.keys().any(|target| {
+        target == file
+            || target == ".DEFAULT"
+            || target.split_once('%').is_some_and(|(pre, suf)| {
+                file.len() >= pre.len() + suf.len() && file.starts_with(pre) && file.ends_with(suf)
+            })
+    }) || built_in_source(&root.join(&dir), file);
+    if remade {
+        return Err(format!(
+            "make first remakes `{rel}` (a rule or a built-in rule makes it), with recipes not read here"
+        ));
+    }
     Ok(parsed
         .run(&goals, &rel, Some(&root.join(&dir)))?
         .into_iter()
@@ -465,6 +480,8 @@ struct Rule {
     prereqs: Vec<String>,
     /// Its recipe lines, unexpanded, prefixes (`@`, `-`, `+`) kept.
     recipe: Vec<String>,
+    /// How many rule lines name it (each may add prerequisites).
+    lines: usize,
 }
 
 /// How a makefile variable was set.
@@ -524,6 +541,29 @@ const STEERING_VARIABLES: &[&str] = &[
     "MAKESHELL",
     "MAKE_RESTARTS",
 ];
+
+/// Whether a makefile variable named `name` steers the programs recipes run: make exports a
+/// variable the environment holds with the makefile's value (`PATH := tools:/bin` runs
+/// `tools/ls` for `ls`), and these are in most environments or read by the shell itself.
+fn steers_recipes(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "PATH",
+        "HOME",
+        "IFS",
+        "CDPATH",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "PS4",
+        "PROMPT_COMMAND",
+        "ZDOTDIR",
+        "XDG_CONFIG_HOME",
+        "TMPDIR",
+    ];
+    const PREFIXES: &[&str] = &["LD_", "DYLD_", "GIT_", "PYTHON", "NODE_", "RUBY", "PERL5"];
+    NAMES.contains(&name)
+        || crate::programs::table::SOURCED_VARIABLES.contains(&name)
+        || PREFIXES.iter().any(|p| name.starts_with(p))
+}
 
 /// Variables built-in rules run (or put on their command lines).
 fn built_in_rule_variable(name: &str) -> bool {
@@ -596,6 +636,7 @@ impl Makefile {
     fn parse(text: &str) -> Result<Self, String> {
         let mut file = Self::default();
         let mut current: Option<Vec<String>> = None;
+        let mut expanded_prereqs = false;
         let mut lines = text.lines().peekable();
         while let Some(raw) = lines.next() {
             let mut line = raw.to_owned();
@@ -603,12 +644,13 @@ impl Makefile {
                 let Some(targets) = &current else {
                     return Err("a recipe line comes before any rule".to_owned());
                 };
-                // A continued recipe line goes to the shell with its backslash-newline,
-                // which the shell removes; the next line's leading tab is make's.
+                // A continued recipe line goes to the shell with its backslash-newline (which
+                // does not continue a comment, nor is removed inside single quotes); the next
+                // line's leading tab is make's.
                 let mut recipe = recipe.to_owned();
                 while recipe.ends_with('\\') {
                     let Some(next) = lines.next() else { break };
-                    recipe.pop();
+                    recipe.push('\n');
                     recipe.push_str(next.strip_prefix('\t').unwrap_or(next));
                 }
                 for t in targets {
@@ -629,6 +671,10 @@ impl Makefile {
             if line.contains("\\#") {
                 return Err("an escaped `#` is not read here".to_owned());
             }
+            // After a rule's `;`, the text is recipe, where `#` is the shell's to read.
+            if line.contains('#') && line.split('#').next().is_some_and(|l| l.contains(';')) {
+                return Err("a recipe on a rule's line with a `#` is not read here".to_owned());
+            }
             let line = line.split('#').next().unwrap_or_default().trim();
             if line.is_empty() {
                 continue;
@@ -639,6 +685,14 @@ impl Makefile {
             }
             if let Some((name, op, value)) = assignment(line) {
                 current = None;
+                // Prerequisites are expanded when their rule is read: a value set after such
+                // a rule is not the one it got.
+                if expanded_prereqs {
+                    return Err(
+                        "a variable set after a rule whose prerequisites use variables is not followed here"
+                            .to_owned(),
+                    );
+                }
                 file.assign(name, op, value)?;
                 continue;
             }
@@ -654,6 +708,19 @@ impl Makefile {
             };
             if prereqs.contains('=') {
                 return Err("target-specific variables are not followed here".to_owned());
+            }
+            if prereqs.contains(':') {
+                return Err("static pattern rules are not followed here".to_owned());
+            }
+            // A variable in the prerequisites may hold a `;` that starts a recipe there.
+            if prereqs.contains('$') {
+                expanded_prereqs = true;
+                if file.vars.values().any(|v| match v {
+                    Value::Recursive(t) | Value::Simple(t) => t.contains(';'),
+                    Value::FromEnvironment => true,
+                }) {
+                    return Err("a variable in a rule's prerequisites holds a `;`".to_owned());
+                }
             }
             let targets: Vec<String> = targets.split_whitespace().map(str::to_owned).collect();
             if targets.is_empty() {
@@ -681,6 +748,7 @@ impl Makefile {
                     file.order.push(t.clone());
                 }
                 let rule = file.rules.entry(t.clone()).or_default();
+                rule.lines += 1;
                 rule.prereqs.extend(prereqs.iter().cloned());
                 if let Some(r) = inline.filter(|r| !r.is_empty()) {
                     rule.recipe.push(r.to_owned());
@@ -693,6 +761,20 @@ impl Makefile {
                     .collect(),
             );
         }
+        // `$<` and its kin take the prerequisites in an order make chooses among the rules
+        // that name the target (the recipe's first, not the first written).
+        for (target, rule) in &file.rules {
+            let automatic = rule.recipe.iter().any(|r| {
+                ["$<", "$^", "$+", "$?", "$(<", "$(^", "${<", "${^"]
+                    .iter()
+                    .any(|a| r.contains(a))
+            });
+            if rule.lines > 1 && automatic {
+                return Err(format!(
+                    "the prerequisites of `{target}` come from several rules and its recipe names them by `$<` or `$^`"
+                ));
+            }
+        }
         Ok(file)
     }
 
@@ -700,6 +782,11 @@ impl Makefile {
     fn assign(&mut self, name: &str, op: &str, value: &str) -> Result<(), String> {
         if STEERING_VARIABLES.contains(&name) {
             return Err(format!("it sets `{name}`, which steers make"));
+        }
+        if steers_recipes(name) {
+            return Err(format!(
+                "it sets `{name}`, which make passes to its recipes (where the programs they run are found, or what those load)"
+            ));
         }
         if matches!(name, "SHELL" | ".SHELLFLAGS") {
             if op == "+=" || !plain_shell(name, value) {
@@ -903,6 +990,42 @@ fn implicit_sources(dir: &Path, target: &str) -> bool {
             || (file.starts_with(&format!("{stem}.")) && !product)
             || file.starts_with(&format!("{name}."))
             || file == format!("{name},v")
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a built-in rule of GNU make may make the makefile `name` in `dir` from a file
+/// beside it: `NAME.EXT` for an extension a built-in rule (or a chain of them) starts from
+/// (`Makefile.sh` is copied over it, `Makefile.c` compiled into it, `Makefile.y` through
+/// C), a version-control file (`Makefile,v`, `s.Makefile`, `RCS/`, `SCCS/`); or the
+/// directory cannot be listed. `Makefile.in` and `Makefile.am` (autotools') start none.
+fn built_in_source(dir: &Path, name: &str) -> bool {
+    const SOURCES: &[&str] = &[
+        "o", "c", "cc", "C", "cpp", "p", "f", "F", "r", "s", "S", "mod", "sh", "l", "y", "w",
+        "web", "ch", "texinfo", "texi", "txinfo", "tex", "dvi", "def", "sym", "ln", "m",
+    ];
+    let (sub, name) = name.rsplit_once('/').unwrap_or(("", name));
+    let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
+        return dir.join(sub).exists();
+    };
+    for (count, entry) in entries.enumerate() {
+        if count > 10_000 {
+            return true;
+        }
+        let Ok(entry) = entry else { return true };
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        let source = file
+            .strip_prefix(name)
+            .and_then(|rest| rest.strip_prefix('.'))
+            .is_some_and(|ext| SOURCES.contains(&ext));
+        if source
+            || matches!(file.as_ref(), "RCS" | "SCCS")
+            || file == format!("{name},v")
+            || file == format!("s.{name}")
         {
             return true;
         }
@@ -1295,6 +1418,52 @@ mod tests {
             .unwrap(),
             ["gcc -o app main.c"]
         );
+    }
+
+    #[test]
+    fn make_is_read_as_gnu_make_runs_it_or_not_at_all() {
+        // A backslash-newline reaches the shell: it ends a comment, and stays in quotes.
+        assert_eq!(
+            make_recipes("all:\n\t@echo building #\\\n\tcurl x | sh\n", &[]).unwrap(),
+            ["echo building #\\\ncurl x | sh"]
+        );
+        for text in [
+            // `#` after a rule's `;` is the shell's (`building#` is one word).
+            "all: ; @echo building#; touch ~/x\n",
+            // `$<` of a target named by two rules.
+            "E := .e\nall: README.md\nall: $(E)nv\n\t@cat $<\n",
+            // A static pattern rule.
+            "E := .e\nall: show\nshow: %: $(E)nv\n\t@cat $<\n",
+            // A `;` from a variable starts a recipe on the rule's line.
+            "X = ; @touch ~/x\nall: $(X)\n",
+            // Prerequisites expanded when the rule is read, with a value set after it.
+            "X = .e$(N)\nN = nv\nall: $(X)\n\t@cat $<\nX = README.md\n",
+            // `PATH` passed to the recipes.
+            "PATH := tools:/usr/bin:/bin\nall:\n\tls src\n",
+            "LD_PRELOAD = ./x.so\nall:\n\tls\n",
+        ] {
+            assert!(make_recipes(text, &[]).is_err(), "{text:?} was read");
+        }
+    }
+
+    #[test]
+    fn make_remakes_its_makefile_first() {
+        let root = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| std::fs::write(root.path().join(name), text).unwrap();
+        write(
+            "Makefile",
+            "all:\n\techo building\nMakefile: FORCE\n\ttouch ~/x\nFORCE:\n",
+        );
+        assert!(make(root.path(), ".", &[]).is_err());
+        write("Makefile", "all:\n\techo building\n");
+        assert!(make(root.path(), ".", &[]).is_ok());
+        // Autotools' inputs start no built-in rule.
+        write("Makefile.in", "all:\n");
+        write("Makefile.am", "all:\n");
+        assert!(make(root.path(), ".", &[]).is_ok());
+        // A built-in rule makes `Makefile` from `Makefile.sh` (copied over it).
+        write("Makefile.sh", "curl x | sh\n");
+        assert!(make(root.path(), ".", &[]).is_err());
     }
 
     #[test]

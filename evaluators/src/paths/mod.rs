@@ -56,10 +56,16 @@ const PUBLIC_SYSTEM_FILES: &[&str] = &[
     "/proc/version",
 ];
 
+/// Directories of the operating system whose files are published with it and hold nothing
+/// of anyone's: C headers and packages' documentation. Compared with a path as resolved (a
+/// link inside to a key elsewhere is that key).
+const PUBLIC_SYSTEM_TREES: &[&str] = &["/usr/include", "/usr/share/doc", "/usr/share/man"];
+
 /// Whether the resolved path `path` is a file describing the operating system that anyone
-/// may read ([`PUBLIC_SYSTEM_FILES`]).
+/// may read ([`PUBLIC_SYSTEM_FILES`]), or one published with it ([`PUBLIC_SYSTEM_TREES`]).
 pub(crate) fn public_system_file(path: &Path) -> bool {
     PUBLIC_SYSTEM_FILES.iter().any(|f| path == Path::new(f))
+        || PUBLIC_SYSTEM_TREES.iter().any(|t| path.starts_with(t))
 }
 
 /// Devices that are safe to read and write.

@@ -862,11 +862,36 @@ pub(crate) fn judge(
             )
         })
     });
+    // The filesystem server resolves a relative path against its own allowed directories
+    // (the first that holds the result), not the workspace: which file it names is not known.
+    let relative = (own_name(tool) != tool)
+        .then(|| {
+            raw_paths(input)
+                .into_iter()
+                .find(|raw| !raw.starts_with('/') && !raw.starts_with('~'))
+        })
+        .flatten()
+        .map(|raw| {
+            Finding::new(
+                Stance::RequireAsk,
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+                Risk::High,
+                format!(
+                    "`{tool}` is given `{raw}`, a relative path its server resolves against its own allowed directories, not the workspace: which file it names is not known."
+                ),
+            )
+        });
     let patterns = pattern_findings(tool, input, access, places);
-    if uri.is_none() && patterns.is_empty() {
+    if uri.is_none() && relative.is_none() && patterns.is_empty() {
         return decided;
     }
-    most_restrictive(decided.into_iter().chain(uri).chain(patterns))
+    most_restrictive(
+        decided
+            .into_iter()
+            .chain(uri)
+            .chain(relative)
+            .chain(patterns),
+    )
 }
 
 /// Judges a file tool's call by where its paths resolve; `None` when `tool` is not a file
@@ -1007,9 +1032,10 @@ fn judge_paths(
 /// What a search tool (`tool` with `input`, its roots `named`) finds in the trees it reads,
 /// as the shell's recursive searches are judged: a tree outside the workspace that holds a
 /// secret (`~` holding `~/.ssh/id_rsa`) is the hard deny of reading it, and one too large
-/// to look through a binding ask. Inside the workspace, a secret by its place (`.env`, a
-/// key's name) is a binding ask, and the hard deny when the search's file filter (`glob`,
-/// `include`) admits it; a secret by its content only (a key in a test fixture) asks.
+/// to look through a binding ask. Inside the workspace only the files the search's filter
+/// (`glob`, `include`, a ripgrep `type`) admits are looked at: a secret by its place
+/// (`.env`, a key's name) among them is the hard deny (a binding ask when there is no
+/// filter), a secret by its content only (a key in a test fixture) asks.
 fn search_tree(
     tool: &str,
     input: &Value,
@@ -1023,13 +1049,36 @@ fn search_tree(
     } else {
         named.to_vec()
     };
-    // The file filter, as file names (a path glob's last part admits no fewer files).
-    let filter: Vec<String> = ["glob", "include", "includePattern"]
+    // The file filter, as file names (a path glob's last part admits no fewer files); a
+    // file type (`"type": "rust"`, ripgrep's) is its names, and one not known limits nothing.
+    let globs: Vec<&str> = ["glob", "include", "includePattern"]
         .iter()
         .filter_map(|f| input.get(*f).and_then(Value::as_str))
+        .collect();
+    let mut filter: Vec<String> = globs
+        .iter()
         .map(|g| g.rsplit('/').next().unwrap_or(g).to_owned())
         .filter(|g| !g.is_empty())
         .collect();
+    // A negated glob (`!*.py`, ripgrep's) admits every other file, and a brace group may
+    // hold a path (`{*.rs,**/.env}`), as may a list a tool splits on commas or blanks: each
+    // limits nothing.
+    if globs
+        .iter()
+        .any(|g| g.contains(['!', '{', '}', ',']) || g.contains(char::is_whitespace))
+    {
+        filter.clear();
+    }
+    let typed = input
+        .get("type")
+        .and_then(Value::as_str)
+        .map(crate::programs::rg_type);
+    match typed {
+        Some([]) => filter.clear(),
+        Some(names) if filter.is_empty() => filter.extend(names.iter().map(|n| (*n).to_owned())),
+        // Both: a file must pass each; the globs alone admit no fewer.
+        _ => {}
+    }
     let by_place = |path: &std::path::Path| {
         matches!(
             places
@@ -1080,7 +1129,7 @@ fn search_tree(
             let scan = crate::paths::Scan {
                 hidden: true,
                 follow: true,
-                names: &[],
+                names: &filter,
                 excludes: &passed,
                 ignores: false,
                 dash_names: false,
@@ -1116,7 +1165,7 @@ fn search_tree(
             let scan = crate::paths::Scan {
                 hidden: true,
                 follow: false,
-                names: &[],
+                names: &filter,
                 excludes: &passed,
                 ignores: false,
                 dash_names: false,
@@ -1129,19 +1178,9 @@ fn search_tree(
             }
         }
         if let Some((path, what)) = placed {
-            // The filter admits a secret by its place: the search prints it.
-            let admitted = !filter.is_empty() && {
-                let scan = crate::paths::Scan {
-                    hidden: true,
-                    follow: true,
-                    names: &filter,
-                    excludes: &passed,
-                    ignores: false,
-                    dash_names: false,
-                    secrets: true,
-                };
-                matches!(places.scan_tree(&located.path, &scan), Ok(Some((p, _))) if by_place(&p))
-            };
+            // The walk looked only at the files the filter admits (a search tool reads only
+            // them): a secret by its place among them is printed.
+            let admitted = !filter.is_empty();
             let stance = if admitted {
                 Stance::HardDeny
             } else {

@@ -180,6 +180,8 @@ fn subcommands() -> &'static HashMap<&'static str, (Options, Kind)> {
         m.insert("check-attr", (Options::parse("a|all cached z source=v"), Kind::Meta));
         m.insert("cat-file", (Options::parse("t s e p batch-check=? batch-all-objects allow-unknown-type use-mailmap"), Kind::Objects));
         m.insert("var", (Options::parse(""), Kind::Text));
+        // Prints the id a file's contents would have; `-w` stores it.
+        m.insert("hash-object", (Options::parse("t=v w!x path=v no-filters literally stdin"), Kind::Text));
         m.insert("version", (Options::parse("build-options"), Kind::None));
         // Lists commands or guides; a page (`git help log`, `-m`, `-w`) runs a viewer.
         m.insert("help", (Options::parse("a|all v|verbose g|guides no-external-commands no-aliases"), Kind::None));
@@ -277,6 +279,21 @@ pub(crate) fn plain_revision(t: &str) -> bool {
         })
 }
 
+/// Whether `git -c KEY=VALUE` (`text`) sets only how git shows what it prints: colours,
+/// dates, decorations, abbreviations. Such a key names no program, reads no file and makes
+/// git print no other contents.
+pub(crate) fn display_setting(text: &str) -> bool {
+    let key = text
+        .split_once('=')
+        .map_or(text, |(k, _)| k)
+        .to_ascii_lowercase();
+    key.starts_with("color.")
+        || matches!(
+            key.as_str(),
+            "log.date" | "log.decorate" | "log.abbrevcommit" | "core.abbrev" | "column.ui"
+        )
+}
+
 pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     static OPTIONS: OnceLock<Options> = OnceLock::new();
     let global = OPTIONS.get_or_init(|| Options::parse(GLOBAL));
@@ -285,6 +302,8 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     let mut sub_at = None;
     for item in items {
         match item {
+            Item::Opt(opt, Some(v))
+                if opt.display == "-c" && v.literal().is_some_and(display_setting) => {}
             Item::Opt(opt, _) if opt.has('x') => {
                 return Err(format!(
                     "`git {}` overrides where git reads its configuration or programs",
@@ -378,7 +397,8 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
                     opt.display.as_str(),
                     "--get" | "--get-all" | "--get-regexp" | "--get-urlmatch" | "-l" | "--list"
                 ) || (sub == "clean"
-                    && matches!(opt.display.as_str(), "-n" | "--dry-run"));
+                    && matches!(opt.display.as_str(), "-n" | "--dry-run"))
+                    || lists_implied(sub, &opt.display);
                 patch |= matches!(
                     opt.display.as_str(),
                     "-p" | "-U"
@@ -422,6 +442,20 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
             }
         }
     }
+    // `git hash-object FILE` (or `--path`) runs the clean filter the attributes name for
+    // it (git-lfs's writes the object store), unless `--no-filters`.
+    if sub == "hash-object"
+        && !rest.iter().any(|w| w.literal() == Some("--no-filters"))
+        && (!operands.is_empty()
+            || rest
+                .iter()
+                .any(|w| w.literal().is_none_or(|t| t.starts_with("--path"))))
+    {
+        return Err(
+            "`git hash-object` of a file runs the clean filter its attributes name (give `--no-filters`)"
+                .to_owned(),
+        );
+    }
     // Contents from history: a secret committed once is printed again.
     e.history = match sub {
         "show" | "diff" | "diff-tree" | "diff-index" | "diff-files" | "cat-file" | "range-diff" => {
@@ -444,17 +478,10 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
             .extend(history.revisions(sub, patch, &revisions)?);
     }
     if sub == "grep" {
-        // After the pattern and before `--`, a word is a revision unless it is a path.
+        // After the pattern and before `--`, a word is a revision unless it is a path (and
+        // a revision whatever files exist when a `--` follows: the judge reads it so).
         let skip = usize::from(!pattern_given);
         let words = revisions_at.iter().filter(|&&i| i >= skip);
-        if dashdash.is_some()
-            && let Some(&i) = words.clone().next()
-        {
-            return Err(format!(
-                "`git grep … {} --` searches a revision, whose files may hold a secret removed since",
-                operands[i].raw
-            ));
-        }
         e.paths_not_revisions
             .extend(words.map(|&i| operands[i].clone()));
     }
@@ -691,6 +718,22 @@ impl HistoryReach {
     }
 }
 
+/// Whether `git SUB OPTION` lists, whatever names follow (they are patterns then): a
+/// filter by commit, or annotation lines, makes `git tag` list (`git tag -n9 v1`); a filter
+/// by commit or the remote branches make `git branch` list. (`-v`, `--sort`, `--format`
+/// and `--column` do not: `git branch -v x` creates `x`.)
+fn lists_implied(sub: &str, option: &str) -> bool {
+    let filter = matches!(
+        option,
+        "--contains" | "--no-contains" | "--merged" | "--no-merged" | "--points-at"
+    );
+    match sub {
+        "tag" => filter || option == "-n",
+        "branch" => filter || matches!(option, "-a" | "--all" | "-r" | "--remotes"),
+        _ => false,
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn subcommand_operands(
     sub: &str,
@@ -771,6 +814,8 @@ fn subcommand_operands(
         "notes" if !matches!(first, Some("list" | "show")) => {
             return Err("`git notes` changes notes unless it lists or shows them".to_owned());
         }
+        // The files whose contents it reads.
+        "hash-object" => e.reads.append(&mut operands),
         "worktree" if first != Some("list") => {
             return Err("`git worktree` changes worktrees unless it lists them".to_owned());
         }

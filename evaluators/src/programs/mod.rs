@@ -19,8 +19,8 @@ mod git;
 pub(crate) mod inline;
 mod inline_perl;
 pub(crate) use git::{
-    global_option_span, is_git_command, outside_repository, plain_revision, printed_revision,
-    verifies_signatures,
+    display_setting, global_option_span, is_git_command, outside_repository, plain_revision,
+    printed_revision, verifies_signatures,
 };
 mod given;
 pub(crate) mod go_toolchain;
@@ -433,7 +433,7 @@ struct Flags {
 }
 
 /// File names of the `rg` types the policy knows; another type limits nothing.
-fn rg_type(name: &str) -> &'static [&'static str] {
+pub(crate) fn rg_type(name: &str) -> &'static [&'static str] {
     match name {
         "rust" => &["*.rs"],
         "py" | "python" => &["*.py", "*.pyi"],
@@ -2089,7 +2089,7 @@ fn listing(args: &[Word]) -> Result<()> {
     Ok(())
 }
 
-/// Toolchains: version queries; `cargo metadata`/`cargo tree` and `go env` read only.
+/// Toolchains: version queries; `cargo metadata`/`cargo tree`/`cargo pkgid` and `go env` read only.
 fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
     let texts: Vec<&str> = args.iter().map(literal).collect::<Result<_>>()?;
     // Configuration in the workspace can make these toolchains run its programs: a
@@ -2295,7 +2295,7 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
         }
         // No `npm ls`: it writes a log under `~/.npm/_logs` and asks the registry whether npm
         // is out of date.
-        ("cargo", ["metadata" | "tree", rest @ ..]) => cargo(texts[0], rest, e),
+        ("cargo", ["metadata" | "tree" | "pkgid", rest @ ..]) => cargo(texts[0], rest, e),
         _ => Err(format!(
             "`{program}` may build, run or download code; only its version and metadata queries are known"
         )),
@@ -2528,6 +2528,52 @@ mod tests {
             Model::Modeled(e) => panic!("{text}: modeled as {e:?}"),
             Model::Unmodeled(why) => why,
         }
+    }
+
+    #[test]
+    fn git_listing_and_hashing_are_read_as_git_reads_them() {
+        // A filter by commit or annotation lines makes `git tag` list, whatever names follow;
+        // `--sort`, `--format`, `--column` and `git branch -v` do not (the name is created).
+        for text in [
+            "git tag -n9 v1",
+            "git tag --contains HEAD 'v*'",
+            "git tag --points-at HEAD v1",
+            "git branch -a 'fe*'",
+            "git branch -r origin/x",
+            "git branch --merged HEAD 'fe*'",
+        ] {
+            modeled(text);
+        }
+        for text in [
+            "git tag --sort=refname v9",
+            "git tag --column v9",
+            "git branch -v x",
+            "git branch --format='%(refname)' x",
+        ] {
+            unmodeled(text);
+        }
+        // `git hash-object` reads its files; without `--no-filters` the clean filter their
+        // attributes name runs.
+        let e = modeled("git hash-object --no-filters src/main.rs");
+        assert_eq!(
+            e.reads.iter().map(|w| w.raw.as_str()).collect::<Vec<_>>(),
+            ["src/main.rs"]
+        );
+        modeled("git hash-object --stdin");
+        modeled("git hash-object -t blob --no-filters a b");
+        for text in [
+            "git hash-object src/main.rs",
+            "git hash-object --stdin --path=a.txt",
+            "git hash-object -w --no-filters src/main.rs",
+            "git hash-object --stdin-paths",
+        ] {
+            unmodeled(text);
+        }
+        // Display settings only (`-c color.ui=never`); any other key is unmodeled.
+        modeled("git -c color.ui=never log --oneline");
+        modeled("git -c log.date=iso -c color.diff=always log");
+        unmodeled("git -c color.ui=never -c core.pager=x log");
+        unmodeled("git -c log.showSignature=true log");
     }
 
     #[test]
@@ -3056,6 +3102,8 @@ mod tests {
         assert_eq!(to_verify("git diff HEAD~2..HEAD"), Vec::<String>::new());
         assert_eq!(to_verify("git log -p main..topic"), ["main..topic"]);
         assert_eq!(to_verify("git grep -n x v1.2"), ["v1.2"]);
+        // Before `--`, a revision whatever files exist (the judge reads it so).
+        assert_eq!(to_verify("git grep -e BEGIN HEAD~1 -- src"), ["HEAD~1"]);
         // A stash, an earlier checkout, a commit named by its message: no ref reaches it.
         unmodeled("git cat-file -p other:src/config.js");
         unmodeled("git cat-file blob other:src/config.js");
@@ -3089,7 +3137,6 @@ mod tests {
         unmodeled("fd -Hx cat");
         unmodeled("fd --base-directory /tmp -x cat");
         unmodeled("git help log");
-        unmodeled("git grep -e BEGIN HEAD~1 -- src");
     }
 
     #[test]

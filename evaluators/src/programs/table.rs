@@ -1032,12 +1032,16 @@ pub static PROGRAMS: &[Program] = &[
         "l|mathlib q|quiet s|standard w|warn h|help v|version",
         Paths,
     ),
-    clap(p(
-        &["fd", "fdfind"],
-        Search,
-        "H|hidden!H I|no-ignore!H u|unrestricted!H s|case-sensitive i|ignore-case g|glob regex F|fixed-strings a|absolute-path p|full-path 0|print0 d|max-depth=v min-depth=v exact-depth=v E|exclude=v t|type=v e|extension=v S|size=v changed-within=v changed-before=v o|owner=v c|color=v j|threads=v max-results=v 1 q|quiet show-errors path-separator=v prune L|follow!L h|help V|version",
-        PatternMeta,
-    )),
+    // `-l` (`--list-details`) runs `ls -l` on what it finds.
+    runs(
+        clap(p(
+            &["fd", "fdfind"],
+            Search,
+            "H|hidden!H I|no-ignore!H u|unrestricted!H s|case-sensitive i|ignore-case g|glob regex F|fixed-strings a|absolute-path p|full-path 0|print0 d|max-depth=v min-depth=v exact-depth=v E|exclude=v t|type=v e|extension=v S|size=v changed-within=v changed-before=v o|owner=v c|color=v j|threads=v max-results=v 1 l|list-details q|quiet show-errors path-separator=v prune L|follow!L h|help V|version",
+            PatternMeta,
+        )),
+        &["ls"],
+    ),
     p(&["find"], Search, "", Special(Special::Find)),
     // Embedded languages.
     p(

@@ -82,9 +82,15 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         {
             j.read(cmd, dir);
         }
-        if text.starts_with("-c")
-            || text.starts_with("--config-env")
-            || text.starts_with("--exec-path")
+        let display_only = text == "-c"
+            && args
+                .get(i + 1)
+                .and_then(Word::literal)
+                .is_some_and(crate::programs::display_setting);
+        if !display_only
+            && (text.starts_with("-c")
+                || text.starts_with("--config-env")
+                || text.starts_with("--exec-path"))
         {
             // Configuration can name programs git runs (`core.pager`, `core.fsmonitor`).
             return j.unknown(

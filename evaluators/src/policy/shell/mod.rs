@@ -44,7 +44,14 @@ const TEXT_CHECKS: &[TextCheck] = &[
         Stance::RequireAsk,
         SHELL_UNPARSEABLE,
         Risk::High,
-        "A here-document's end may be found by bash elsewhere than here (a backslash-newline, or the delimiter followed by more on its line): the lines after it would run as commands.",
+        "A here-document's end may be found by bash elsewhere than here (a backslash-newline, the delimiter followed by more on its line, or a delimiter quoted otherwise than plainly): the lines after it would run as commands.",
+    ),
+    (
+        reach::parser_reads_otherwise,
+        Stance::RequireAsk,
+        SHELL_UNPARSEABLE,
+        Risk::High,
+        "Part of the command may be read by bash otherwise than by the policy's parser (an escaped `$` before a quote, a comment inside `$(…)`, a `<<` or a process substitution inside `${…}` or `[[ … ]]`): bash could run text the policy never read.",
     ),
 ];
 

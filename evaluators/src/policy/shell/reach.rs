@@ -915,11 +915,16 @@ pub(super) fn here_document_end_unsure(command: &str) -> bool {
         while bytes.get(k).is_some_and(|b| *b == b' ' || *b == b'\t') {
             k += 1;
         }
-        let word: String = command[k..]
+        let raw: String = command[k..]
             .chars()
             .take_while(|c| !c.is_whitespace() && !";|&<>()".contains(*c))
-            .filter(|c| !"'\"\\".contains(*c))
             .collect();
+        // bash removes quotes from the delimiter as from any word (`$'EOF'` is `EOF`, a
+        // backslash in single quotes stays): any but plain quoting may end it elsewhere.
+        if raw.contains(['$', '\\']) || (raw.contains('\'') && raw.contains('"')) {
+            return true;
+        }
+        let word: String = raw.chars().filter(|c| !"'\"".contains(*c)).collect();
         if !word.is_empty() {
             delimiters.push(word);
         }
@@ -934,6 +939,50 @@ pub(super) fn here_document_end_unsure(command: &str) -> bool {
                 .iter()
                 .any(|d| line.starts_with(d.as_str()) && line.len() > d.len())
         })
+}
+
+/// Whether the parser may read the command otherwise than bash, which would run text the
+/// policy never read as commands: an escaped `$` or `$$` before a quote (`\$'…'`, `$$'…'`,
+/// which the parser takes for the start of `$'…'`); a comment inside `$(…)` after a blank
+/// with a `)` in it (the parser ends the substitution there); a `<<` after a `${` or a `[[`
+/// (inside a parameter expansion's operand or a `[[ =~ ]]` regex it is text to bash, a
+/// here-document to the parser); a process substitution after a `${` (bash runs it inside
+/// an expansion's operand, the parser reads text). Quotes are not followed: broad on
+/// purpose.
+pub(super) fn parser_reads_otherwise(command: &str) -> bool {
+    if command.contains("\\$'") || command.contains("$$'") {
+        return true;
+    }
+    if let Some(start) = command.find("$(") {
+        let after = &command[start..];
+        let commented = after.lines().any(|line| {
+            line.match_indices('#')
+                .any(|(at, _)| line[..at].ends_with([' ', '\t', '(']) && line[at..].contains(')'))
+        });
+        if commented {
+            return true;
+        }
+    }
+    let opened = [command.find("${"), command.find("[[")]
+        .into_iter()
+        .flatten()
+        .min();
+    if let Some(open) = opened {
+        let after = &command[open..];
+        let here = after
+            .match_indices("<<")
+            .any(|(at, _)| !after[at..].starts_with("<<<") && !after[..at].ends_with('<'));
+        if here {
+            return true;
+        }
+    }
+    if let Some(open) = command.find("${") {
+        let after = &command[open..];
+        if after.contains("<(") || after.contains(">(") {
+            return true;
+        }
+    }
+    false
 }
 
 /// For each character, whether the shell reads it outside quotes and unescaped.

@@ -272,11 +272,17 @@ impl<'s> Lowering<'s> {
             let and_or = &item.0;
             // A job sent to the background and not waited for by a later `wait` of the same
             // list keeps running after the command ends (`sleep 100 &`, `(tail -f log &)`).
-            if matches!(item.1, ast::SeparatorOperator::Async)
-                && !list.0[at + 1..]
+            // Only other jobs may stand between it and the `wait` (run in the foreground, not
+            // sent on): a command between may end the shell first (`exit`, `exec`, a failure
+            // under `set -e`).
+            let waited = || {
+                let later = &list.0[at + 1..];
+                let end = later
                     .iter()
-                    .any(|later| later.0.to_string().trim() == "wait")
-            {
+                    .position(|l| !matches!(l.1, ast::SeparatorOperator::Async));
+                end.is_some_and(|w| later[w].0.to_string().trim() == "wait")
+            };
+            if matches!(item.1, ast::SeparatorOperator::Async) && !waited() {
                 let code = and_or
                     .to_string()
                     .split_whitespace()
@@ -921,7 +927,13 @@ mod plain_command_tests {
     #[test]
     fn a_new_shell_knows_the_values_its_own_code_gives() {
         // The values of `f` in the command `cat "$f"` of `code`, if known.
-        let values = |code: &str| cat_in(code).words[1].domain.clone().map(|d| d.values);
+        // (one plain value makes the word that text).
+        let values = |code: &str| {
+            let word = &cat_in(code).words[1];
+            word.literal()
+                .map(|t| vec![t.to_owned()])
+                .or_else(|| word.domain.clone().map(|d| d.values))
+        };
         assert_eq!(
             values("bash -c 'f=a.txt; cat \"$f\"'"),
             Some(vec!["a.txt".to_owned()])

@@ -163,6 +163,14 @@ impl Lowering<'_> {
                 }
                 for (k, v) in items {
                     if let Some(k) = k {
+                        // `a=([KEY]=v)`: the key, expanded, is an arithmetic expression (of an
+                        // indexed array), which runs a `$(cmd)` its text or a variable holds.
+                        if !k.value.chars().all(|c| c.is_ascii_digit()) {
+                            self.script.unreadable.push(Unreadable {
+                                code: format!("{name}=([{}]=…)", k.value),
+                                error: ShellError::EvaluatesCode(format!("[{}]", k.value)),
+                            });
+                        }
                         self.word(&k.value, depth, feeds);
                     }
                     let word = self.word(&v.value, depth, feeds);
@@ -308,6 +316,15 @@ impl Lowering<'_> {
                     && let Some(known) = &self.variables
                 {
                     word.domain = known.word(raw, 0, self.cwd != crate::shell::WorkingDir::Unknown);
+                    // One plain value (`b=main; git log "$b"..feat`): every check reads the
+                    // word as that text, as it reads a revision git prints.
+                    if let Some(value) = word
+                        .domain
+                        .as_ref()
+                        .and_then(|d| single_plain_value(raw, d))
+                    {
+                        word = Word::read_as(raw, &value);
+                    }
                 }
                 // `~` and `$HOME` once the script may have given `HOME` its own value.
                 if self.home && (raw.contains('~') || raw.contains("HOME")) {
@@ -561,6 +578,27 @@ impl Lowering<'_> {
         }
         self.script.commands.len() - 1
     }
+}
+
+/// The one value a word made of the script's own variables can take, when it is plain text
+/// (letters, digits, `. / _ - + , : @ % = ^`, `~` past the start), comes from no command's
+/// output and no value the shell gives itself (`$$`, `$RANDOM`, `$PWD`: the domain stands
+/// for all of them).
+fn single_plain_value(raw: &str, domain: &Domain) -> Option<String> {
+    let [value] = domain.values.as_slice() else {
+        return None;
+    };
+    let plain = |c: char| c.is_ascii_alphanumeric() || "./_-+,:@%=^~".contains(c);
+    let shells = raw.contains("$$")
+        || raw.contains("PWD")
+        || super::variables::NUMERIC.iter().any(|n| raw.contains(n));
+    let home = value.starts_with('~');
+    (domain.producers.is_empty()
+        && !shells
+        && !home
+        && !value.is_empty()
+        && value.chars().all(plain))
+    .then(|| value.clone())
 }
 
 /// Whether a word is exactly one command substitution (`$(cmd)`, `"$(cmd)"`, `` `cmd` ``).

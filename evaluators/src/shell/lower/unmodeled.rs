@@ -26,7 +26,7 @@ pub(super) fn word_parts(raw: &str) -> Vec<String> {
         out.push(format!("${{{name}=…}} (assigns {name})"));
     }
     if let Some(name) = named_descriptor(raw)
-        && !harmless_shell_assignment(name, None)
+        && (name.contains('[') || !harmless_shell_assignment(name, None))
     {
         out.push(format!("{{{name}}} (a named descriptor assigns {name})"));
     }
@@ -170,10 +170,16 @@ fn assigning_expansion(raw: &str) -> Option<&str> {
     super::variables::assigning_expansions(raw).find(|name| !harmless_shell_assignment(name, None))
 }
 
-/// `NAME` when the word is `{NAME}`, the form of a named descriptor before a redirection.
+/// `NAME` when the word is `{NAME}` or `{NAME[SUBSCRIPT]}`, the form of a named descriptor
+/// before a redirection (a subscript is an arithmetic expression, which may run code).
 fn named_descriptor(raw: &str) -> Option<&str> {
     let name = raw.strip_prefix('{')?.strip_suffix('}')?;
-    identifier(name).then_some(name)
+    let base = match name.split_once('[') {
+        Some((base, rest)) if rest.ends_with(']') => base,
+        Some(_) => return None,
+        None => name,
+    };
+    identifier(base).then_some(name)
 }
 
 #[cfg(test)]
@@ -256,6 +262,8 @@ mod tests {
         assert!(!word_parts("{PATH}").is_empty());
         assert!(word_parts("{fd}").is_empty());
         assert!(word_parts("{a,b}").is_empty());
+        assert!(!word_parts("{a[x]}").is_empty());
+        assert!(!word_parts("{IFS[0]}").is_empty());
         assert!(steering_binding("IFS").is_some());
         assert!(steering_binding("f").is_none());
     }

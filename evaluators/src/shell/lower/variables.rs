@@ -27,7 +27,7 @@ const MAX_DEPTH: usize = 4;
 
 /// Variables whose value is always a number (as long as the script gives them none): a
 /// number holds no `/`, so one stands for all of them in a path.
-const NUMERIC: &[&str] = &[
+pub(super) const NUMERIC: &[&str] = &[
     "RANDOM",
     "SRANDOM",
     "SECONDS",

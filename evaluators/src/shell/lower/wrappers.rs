@@ -141,6 +141,11 @@ impl Lowering<'_> {
         elevated: bool,
     ) {
         let saved = std::mem::replace(&mut self.cwd, start.clone());
+        // A login shell first runs the person's start-up files (`~/.profile`), which may
+        // export `CDPATH`: a relative `cd NAME` in its code may leave the workspace.
+        if logs_in(outer) {
+            self.cdpath = true;
+        }
         // A new shell sees the environment, not the caller's unexported variables: none of
         // the script's values (which are exported is not followed) and none of its
         // assignments.
@@ -306,6 +311,20 @@ fn sets_cdpath(cmd: &crate::shell::SimpleCommand) -> bool {
             && cmd
                 .program()
                 .is_some_and(|p| crate::programs::assigns_variables(p).is_some()))
+}
+
+/// Whether `outer` starts a login shell (`bash -l`, `-lc`, `--login`): one whose start-up
+/// files run before its code.
+fn logs_in(outer: &crate::shell::SimpleCommand) -> bool {
+    let shell = outer
+        .program()
+        .is_some_and(|p| matches!(p, "bash" | "sh" | "zsh" | "dash" | "ksh" | "mksh"));
+    shell
+        && outer.args().iter().any(|w| {
+            w.literal().is_some_and(|t| {
+                t == "--login" || (t.starts_with('-') && !t.starts_with("--") && t.contains('l'))
+            })
+        })
 }
 
 /// Whether the environment the command runs in (the one it is judged in) has a `CDPATH`:

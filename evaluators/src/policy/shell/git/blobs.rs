@@ -441,6 +441,12 @@ fn revision_bases(t: &str) -> Option<Vec<&str>> {
     let mut bases = Vec::with_capacity(sides.len());
     for side in sides {
         let side = side.strip_prefix('^').unwrap_or(side);
+        // Peeled to its commit (`v1^{commit}`, or `v1^{}` of a tag that leads to one): the
+        // same commit, which callers require the ref to lead to.
+        let side = side
+            .strip_suffix("^{commit}")
+            .or_else(|| side.strip_suffix("^{}"))
+            .unwrap_or(side);
         let (base, mut steps) = side.split_at(side.find(['~', '^']).unwrap_or(side.len()));
         for end in ["^!", "^@"] {
             steps = steps.strip_suffix(end).unwrap_or(steps);
