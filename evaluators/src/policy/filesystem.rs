@@ -1063,10 +1063,11 @@ fn search_tree(
     // A negated glob (`!*.py`, ripgrep's) admits every other file, and a brace group may
     // hold a path (`{*.rs,**/.env}`), as may a list a tool splits on commas or blanks: each
     // limits nothing.
-    if globs
+    // (ripgrep searches what a glob admits whatever the type: a type then limits nothing.)
+    let unread = globs
         .iter()
-        .any(|g| g.contains(['!', '{', '}', ',']) || g.contains(char::is_whitespace))
-    {
+        .any(|g| g.contains(['!', '{', '}', ',']) || g.contains(char::is_whitespace));
+    if unread {
         filter.clear();
     }
     let typed = input
@@ -1075,7 +1076,9 @@ fn search_tree(
         .map(crate::programs::rg_type);
     match typed {
         Some([]) => filter.clear(),
-        Some(names) if filter.is_empty() => filter.extend(names.iter().map(|n| (*n).to_owned())),
+        Some(names) if filter.is_empty() && !unread => {
+            filter.extend(names.iter().map(|n| (*n).to_owned()));
+        }
         // Both: a file must pass each; the globs alone admit no fewer.
         _ => {}
     }
