@@ -28,6 +28,28 @@ pub struct Domain {
     pub producers: Vec<usize>,
     /// The loop variable the word reads, when it comes from a loop.
     pub var: Option<String>,
+    /// How `while read VAR` takes the producers' lines, when the values are lines it reads.
+    pub lines: Option<LineRead>,
+}
+
+/// How `read [-r] VAR` (one variable) takes a line into its variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineRead {
+    /// Whether backslashes are kept (`-r`); otherwise `read` drops each one and joins a line
+    /// ending with one to the next.
+    pub raw: bool,
+    /// Whether blanks at either end are kept (`IFS=`); otherwise `read` trims the default
+    /// `IFS` whitespace (space, tab, newline) there.
+    pub blanks: bool,
+}
+
+impl LineRead {
+    /// Whether `read` takes `line` into its variable as it is: the only lines whose value is
+    /// the line itself.
+    pub fn keeps(self, line: &str) -> bool {
+        (self.raw || !line.contains('\\'))
+            && (self.blanks || line.trim_matches([' ', '\t', '\n']) == line)
+    }
 }
 
 impl Word {

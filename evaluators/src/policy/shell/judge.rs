@@ -545,9 +545,6 @@ impl Judge<'_> {
             }
         }
         for &p in &domain.producers {
-            // `find … -exec CMD {}`: `{}` is each path the find matches.
-            let from_find = cmd.parent == Some(p)
-                && self.script.commands.get(p).and_then(SimpleCommand::program) == Some("find");
             // A path `which` prints is a program's file, looked at as its literal would be;
             // what other producers print counts as a level of its own.
             let access = match access {
@@ -558,12 +555,7 @@ impl Judge<'_> {
                 },
                 Access::Read => Access::Read,
             };
-            let outputs = if from_find {
-                producer::find_matches(self.script, p)
-            } else {
-                producer::outputs(self.script, p, 0)
-            };
-            let outputs = match outputs {
+            let outputs = match producer::domain_outputs(self.script, cmd, p, domain) {
                 Ok(o) => o,
                 Err(why) => {
                     let reason = format!(

@@ -4,7 +4,7 @@
 //! (`grep`, `head`, `sort`, …) pass their input's domain on.
 
 use crate::programs::{self, Model};
-use crate::shell::{Script, SimpleCommand, Word, WorkingDir};
+use crate::shell::{Domain, Script, SimpleCommand, Word, WorkingDir};
 
 /// What a producer can print.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -548,6 +548,69 @@ pub(super) fn find_matches(script: &Script, index: usize) -> Result<Vec<Output>,
         ignores: false,
     };
     find(&args, &tree, true)
+}
+
+/// What producer `p` of run-time word `domain` of `cmd` gives the word: the paths a `find`
+/// matches for its own `-exec` (`{}`), else what it prints; when the values are lines
+/// `while read VAR` takes, only outputs `read` keeps as they are.
+///
+/// # Errors
+///
+/// Why the values are not known.
+pub(super) fn domain_outputs(
+    script: &Script,
+    cmd: &SimpleCommand,
+    p: usize,
+    domain: &Domain,
+) -> Result<Vec<Output>, String> {
+    let from_find = cmd.parent == Some(p)
+        && script.commands.get(p).and_then(SimpleCommand::program) == Some("find");
+    if from_find {
+        return find_matches(script, p);
+    }
+    let found = outputs(script, p, 0)?;
+    let Some(lines) = domain.lines else {
+        return Ok(found);
+    };
+    if nul_separated(script, p, 0) {
+        return Err(
+            "ends names with NUL bytes, which `read` drops, joining names into another".to_owned(),
+        );
+    }
+    for out in &found {
+        // Names inside a tree with a backslash or a blank are found by the scan of the tree.
+        let (Output::Value(text) | Output::Listed(text) | Output::Tree { root: text, .. }) = out;
+        if !lines.keeps(text) {
+            return Err(format!(
+                "prints `{text}`, which `read` changes (a backslash, or a blank at an end)"
+            ));
+        }
+    }
+    Ok(found)
+}
+
+/// Whether command `index` of `script`, or one whose output it reads, may end what it prints
+/// with NUL bytes (`-z`, `-0`, `--null`, `-print0`) instead of newlines.
+fn nul_separated(script: &Script, index: usize, depth: usize) -> bool {
+    let Some(cmd) = script.commands.get(index) else {
+        return true;
+    };
+    if depth > MAX_FILTERS {
+        return true;
+    }
+    let nul = cmd.args().iter().any(|w| {
+        w.literal().is_none_or(|a| {
+            a.contains("null")
+                || a.contains("print0")
+                || a.contains("zero")
+                || a == "-0"
+                || (a.starts_with('-') && !a.starts_with("--") && a.contains(['z', 'Z']))
+        })
+    });
+    nul || cmd
+        .feeds
+        .iter()
+        .any(|&f| f < index && nul_separated(script, f, depth + 1))
 }
 
 /// Whether a filter prints only whole lines of its input.

@@ -72,7 +72,7 @@ fn domain_trees(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         };
         let mut values = domain.values.clone();
         for &p in &domain.producers {
-            let outputs = match super::producer::outputs(j.script, p, 0) {
+            let outputs = match super::producer::domain_outputs(j.script, cmd, p, domain) {
                 Ok(o) => o,
                 Err(why) => {
                     let reason = format!(
@@ -706,14 +706,7 @@ fn run_time_writes(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         };
         let mut values: Vec<String> = domain.values.clone();
         for &p in &domain.producers {
-            let from_find = cmd.parent == Some(p)
-                && j.script.commands.get(p).and_then(SimpleCommand::program) == Some("find");
-            let outputs = if from_find {
-                super::producer::find_matches(j.script, p)
-            } else {
-                super::producer::outputs(j.script, p, 0)
-            };
-            let outputs = match outputs {
+            let outputs = match super::producer::domain_outputs(j.script, cmd, p, domain) {
                 Ok(o) => o,
                 Err(_) if !written.contains(word) => continue,
                 Err(why) => {

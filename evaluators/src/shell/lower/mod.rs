@@ -382,6 +382,23 @@ impl<'s> Lowering<'s> {
         match command {
             Command::Simple(simple) => self.simple(simple, depth, pipe),
             Command::Compound(compound, redirects) => {
+                // `while read -r f; do …; done < <(CMD)`: the loop reads what CMD prints, as
+                // it would from a pipe.
+                if let (CompoundCommand::WhileClause(_), Some(sub)) =
+                    (compound, input_substitution(redirects.as_ref()))
+                {
+                    let mut feeds = Vec::new();
+                    self.process_substitution(
+                        &ast::ProcessSubstitutionKind::Read,
+                        sub,
+                        depth,
+                        &mut feeds,
+                    );
+                    let saved = std::mem::replace(&mut self.stdin_redirected, false);
+                    self.compound(compound, depth, &feeds);
+                    self.stdin_redirected = saved;
+                    return;
+                }
                 let reads_input = redirects
                     .as_ref()
                     .is_some_and(|r| r.0.iter().any(reads_input));
@@ -613,9 +630,12 @@ impl<'s> Lowering<'s> {
                 // <&3`), which the lowered command does not show.
                 let var = read_variable(&self.script.commands[start..])
                     .filter(|_| !w.0.to_string().contains(['<', '>']));
+                // A command between the producer and the loop (`… | { head -c 3; while read
+                // …; }`) may take part of the input first: `read` then starts inside a line.
+                let next_to_producer = pipe.iter().max().is_some_and(|&last| last + 1 == start);
                 let domain = var
-                    .filter(|_| !pipe.is_empty() && !self.stdin_redirected)
-                    .map(|v| {
+                    .filter(|_| next_to_producer && !self.stdin_redirected)
+                    .map(|(v, lines)| {
                         (
                             v.clone(),
                             Domain {
@@ -624,6 +644,7 @@ impl<'s> Lowering<'s> {
                                     .filter(|i| pipe.contains(i))
                                     .collect(),
                                 var: Some(v),
+                                lines: Some(lines),
                                 ..Domain::default()
                             },
                         )
@@ -639,6 +660,14 @@ impl<'s> Lowering<'s> {
                 if let Some((v, _)) = domain {
                     self.loops.pop();
                     self.forget_if_reassigned(&v, body);
+                    // A body that reads the loop's input itself takes lines, or parts of
+                    // lines, away from `read`: what it then reads is no line of the producer.
+                    if self.script.commands[body..]
+                        .iter()
+                        .any(|c| !leaves_input(c, &v))
+                    {
+                        self.forget(&v, body);
+                    }
                 }
             }
             // A coprocess always runs in a forked subshell: a `cd` in it moves nothing after.
@@ -662,9 +691,14 @@ impl<'s> Lowering<'s> {
     /// Drops the known values of loop variable `var` from the words of commands from `start`
     /// on, when one of those commands may assign it.
     fn forget_if_reassigned(&mut self, var: &str, start: usize) {
-        if !self.may_assign(var, start) {
-            return;
+        if self.may_assign(var, start) {
+            self.forget(var, start);
         }
+    }
+
+    /// Drops the known values of loop variable `var` from the words of commands from `start`
+    /// on.
+    fn forget(&mut self, var: &str, start: usize) {
         for c in &mut self.script.commands[start..] {
             for w in &mut c.words {
                 if w.domain
@@ -783,17 +817,115 @@ fn test_evaluates_code(expr: &ast::ExtendedTestExpr) -> Option<String> {
     }
 }
 
-/// The variable of a loop condition that is exactly `read [-r] VAR`.
-fn read_variable(condition: &[crate::shell::SimpleCommand]) -> Option<String> {
+/// The variable of a loop condition that is exactly `read [-r] VAR`, maybe with `IFS=`
+/// before it, and how it reads a line. Another `IFS` (or any other assignment) splits the
+/// line otherwise: not modeled.
+fn read_variable(
+    condition: &[crate::shell::SimpleCommand],
+) -> Option<(String, crate::shell::LineRead)> {
     let [cmd] = condition else { return None };
     if cmd.program() != Some("read") || !cmd.redirects.is_empty() {
         return None;
     }
-    match cmd.args() {
-        [v] | [_, v] if cmd.args().len() == 1 || cmd.args()[0].literal() == Some("-r") => {
-            v.literal().map(str::to_owned)
+    let blanks = match (cmd.assignments.as_slice(), cmd.assignment_values.as_slice()) {
+        ([], _) => false,
+        ([name], [Some(value)]) if name == "IFS" && value.is_empty() => true,
+        _ => return None,
+    };
+    let (raw, var) = match cmd.args() {
+        [v] => (false, v),
+        [r, v] if r.literal() == Some("-r") => (true, v),
+        _ => return None,
+    };
+    let var = var.literal().filter(|v| is_name(v))?;
+    Some((var.to_owned(), crate::shell::LineRead { raw, blanks }))
+}
+
+/// Whether `text` is a shell variable name.
+fn is_name(text: &str) -> bool {
+    text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Whether a command in the body of `while read VAR` leaves the loop's input to `read`: a
+/// program known to read no input at all, or one that reads its file operands instead when
+/// given some, here only flags without a value and the loop's word last (`wc -l "$f"`,
+/// `grep -c def "$f"`). An operand `-` or a device of the input makes it read the input.
+fn leaves_input(cmd: &crate::shell::SimpleCommand, var: &str) -> bool {
+    let args = cmd.args();
+    let texts: Vec<&str> = args.iter().filter_map(Word::literal).collect();
+    let names_input = texts
+        .iter()
+        .any(|a| (a.ends_with('-') && *a != "--") || a.contains("/dev/") || a.contains("/proc/"));
+    if cmd.wraps || names_input {
+        return false;
+    }
+    // Builtins that never read their input, whatever their words.
+    if matches!(
+        cmd.program(),
+        Some("echo" | "printf" | "test" | "[" | "[[" | "true" | "false" | ":")
+    ) {
+        return true;
+    }
+    let loop_word = |w: &Word| {
+        w.domain
+            .as_ref()
+            .is_some_and(|d| d.var.as_deref() == Some(var))
+    };
+    // A word only known at run time may be an option that reads the input.
+    if !args.iter().all(|w| w.literal().is_some() || loop_word(w)) {
+        return false;
+    }
+    let last_is_loop_word = args.last().is_some_and(loop_word);
+    // Options made only of the letters of flags that take no value.
+    let flags = |letters: &str| {
+        texts
+            .iter()
+            .filter(|a| a.starts_with('-') && **a != "--")
+            .all(|a| a[1..].chars().all(|c| letters.contains(c)))
+    };
+    let operands = || texts.iter().filter(|a| !a.starts_with('-')).count();
+    match cmd.program() {
+        Some("ls" | "stat" | "du" | "basename" | "dirname") => true,
+        Some("wc") => last_is_loop_word && flags("lcwmL"),
+        Some("cat") => last_is_loop_word && flags("nAbeEsTtuv"),
+        Some("md5sum" | "sha1sum" | "sha256sum" | "file") => last_is_loop_word && flags(""),
+        // `-5`, `-n5`: a count attached to its option.
+        Some("head" | "tail") => {
+            last_is_loop_word && flags("0123456789nqv") && {
+                texts.iter().all(|a| *a != "-n" && !a.starts_with("--"))
+            }
         }
-        _ => None,
+        // The first operand is the pattern: the loop's word is a file after it.
+        Some("grep") => last_is_loop_word && flags("cilnvwxHhEFqsoL") && operands() >= 1,
+        // Git reads its input only when told to (`--stdin`, `--batch`, `-`), and `shortlog`
+        // without a revision.
+        Some("git") => {
+            texts.first().is_some_and(|sub| {
+                matches!(
+                    *sub,
+                    "log"
+                        | "show"
+                        | "rev-list"
+                        | "rev-parse"
+                        | "diff"
+                        | "blame"
+                        | "ls-tree"
+                        | "ls-files"
+                        | "describe"
+                        | "for-each-ref"
+                        | "merge-base"
+                        | "branch"
+                        | "tag"
+                        | "status"
+                        | "grep"
+                        | "cat-file"
+                )
+            }) && !texts
+                .iter()
+                .any(|a| a.contains("stdin") || a.contains("batch"))
+        }
+        _ => false,
     }
 }
 
@@ -808,6 +940,24 @@ fn test_words(expr: &ast::ExtendedTestExpr) -> Vec<ast::Word> {
         E::Not(a) | E::Parenthesized(a) => test_words(a),
         E::UnaryTest(_, w) => vec![w.clone()],
         E::BinaryTest(_, a, b) => vec![a.clone(), b.clone()],
+    }
+}
+
+/// The command of the only redirection of a list when it is `< <(CMD)`: the standard input
+/// read from a process substitution.
+fn input_substitution(redirects: Option<&ast::RedirectList>) -> Option<&ast::SubshellCommand> {
+    match redirects?.0.as_slice() {
+        [
+            ast::IoRedirect::File(
+                None | Some(0),
+                ast::IoFileRedirectKind::Read,
+                ast::IoFileRedirectTarget::ProcessSubstitution(
+                    ast::ProcessSubstitutionKind::Read,
+                    sub,
+                ),
+            ),
+        ] => Some(sub),
+        _ => None,
     }
 }
 
@@ -903,6 +1053,82 @@ mod plain_command_tests {
             .into_iter()
             .find(|c| c.program() == Some("cat"))
             .unwrap()
+    }
+
+    #[test]
+    fn a_while_read_loop_takes_the_lines_its_producer_prints() {
+        // How `read` takes the lines into `f` of `cat "$f"`, when its values are the lines of
+        // `git ls-files` (the first command).
+        let lines = |code: &str| {
+            let script = lowered(code, false).unwrap();
+            let cat = script
+                .commands
+                .iter()
+                .rfind(|c| c.program() == Some("cat") && c.words.len() > 1)
+                .unwrap();
+            let domain = cat.words[1].domain.clone()?;
+            assert_eq!(domain.producers, [0], "{code}");
+            domain.lines
+        };
+        let read = |raw, blanks| Some(crate::shell::LineRead { raw, blanks });
+        assert_eq!(
+            lines("git ls-files | while read -r f; do cat \"$f\"; done"),
+            read(true, false)
+        );
+        assert_eq!(
+            lines("git ls-files | while read f; do cat \"$f\"; done"),
+            read(false, false)
+        );
+        assert_eq!(
+            lines("while IFS= read -r f; do cat \"$f\"; done < <(git ls-files '*.rs')"),
+            read(true, true)
+        );
+        assert_eq!(
+            lines("git ls-files | while read -r f; do echo \"$x\"; wc -l \"$f\"; cat \"$f\"; done"),
+            read(true, false)
+        );
+        for code in [
+            // Another way to read, or another input.
+            "git ls-files | while read -r f g; do cat \"$f\"; done",
+            "git ls-files | while read -d x f; do cat \"$f\"; done",
+            "git ls-files | while read -a f; do cat \"$f\"; done",
+            "git ls-files | while IFS=: read -r f; do cat \"$f\"; done",
+            "git ls-files | while IFS=' ' read -r f; do cat \"$f\"; done",
+            "git ls-files | while x= read -r f; do cat \"$f\"; done",
+            "while read -r f; do cat \"$f\"; done < <(git ls-files) < x",
+            "while read -r f; do cat \"$f\"; done 3< <(git ls-files)",
+            "while read -r f; do cat \"$f\"; done < x",
+            // The body reads the loop's input itself, or changes the variable.
+            "git ls-files | while read -r f; do head -c 1; cat \"$f\"; done",
+            "git ls-files | while read -r f; do cat \"$f\"; cat; done",
+            "git ls-files | while read -r f; do cat \"$f\" -; done",
+            "git ls-files | while read -r f; do cat \"$f\" $(cat); done",
+            "git ls-files | while read -r f; do grep -f - \"$f\"; cat \"$f\"; done",
+            "git ls-files | while read -r f; do grep -e x \"$f\" /dev/stdin; cat \"$f\"; done",
+            "git ls-files | while read -r f; do wc \"$o\" \"$f\"; cat \"$f\"; done",
+            "git ls-files | while read -r f; do git log --stdin \"$f\"; cat \"$f\"; done",
+            "git ls-files | while read -r f; do git shortlog \"$f\"; cat \"$f\"; done",
+            "git ls-files | while read -r f; do xargs wc; cat \"$f\"; done",
+            "git ls-files | while read -r f; do f=.env; cat \"$f\"; done",
+            // A command before the loop takes part of the input first.
+            "git ls-files | { head -c 3; while read -r f; do cat \"$f\"; done; }",
+            "git ls-files | { dd bs=1 count=3; while read -r f; do cat \"$f\"; done; }",
+            "git ls-files | { read -r -n 3 x; while read -r f; do cat \"$f\"; done; }",
+        ] {
+            assert_eq!(lines(code), None, "{code}");
+        }
+    }
+
+    #[test]
+    fn read_keeps_only_lines_it_would_not_change() {
+        let read = |raw, blanks| crate::shell::LineRead { raw, blanks };
+        assert!(read(false, false).keeps("src/a.rs"));
+        assert!(!read(false, false).keeps(".e\\nv"));
+        assert!(read(true, false).keeps(".e\\nv"));
+        assert!(!read(true, false).keeps(" .env"));
+        assert!(!read(true, false).keeps(".env\t"));
+        assert!(read(true, true).keeps(" .env"));
+        assert!(!read(false, true).keeps("a\\"));
     }
 
     #[test]

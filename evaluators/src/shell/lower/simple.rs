@@ -510,7 +510,7 @@ impl Lowering<'_> {
 
     /// `<(cmd)` feeds the command its output; `>(cmd)` reads the command's output, so it is
     /// fed by the command once that is pushed.
-    fn process_substitution(
+    pub(super) fn process_substitution(
         &mut self,
         kind: &ast::ProcessSubstitutionKind,
         sub: &ast::SubshellCommand,
