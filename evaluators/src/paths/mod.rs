@@ -1107,9 +1107,22 @@ fn excluded_by(glob: &str, name: &str) -> bool {
         .is_ok_and(|g| g.compile_matcher().is_match(name))
 }
 
-/// Whether one glob component could match one name (`*` as a name matches anything).
+/// Whether the glob matcher of the walks (globset: `*`, `?`, `[…]` with `!` or `^`, and
+/// `{a,b}` when `braces`) reads `glob` as the program it stands for reads it. fnmatch(3)
+/// (`find -name`, `grep --include`), ripgrep's globset and git's wildmatch read a backslash
+/// as escaping the next character (`\.env` is `.env`) and fnmatch reads POSIX bracket forms
+/// (`[[:alpha:]]`, `[[=e=]]`, `[[.e.]]`); without `braces`, a brace is text to the program
+/// (fnmatch) and is refused too. A glob outside this subset limits nothing.
+pub(crate) fn glob_read_exactly(glob: &str, braces: bool) -> bool {
+    !glob.contains('\\')
+        && !["[[", "[:", "[=", "[."].iter().any(|f| glob.contains(f))
+        && (braces || !glob.contains(['{', '}']))
+}
+
+/// Whether one glob component could match one name (`*` as a name matches anything). A
+/// pattern the matcher may read otherwise than the program does matches anything.
 fn component_matches(pattern: &str, name: &str, dotglob: bool) -> bool {
-    if name == "*" {
+    if name == "*" || !glob_read_exactly(pattern, true) {
         return true;
     }
     if name.starts_with('.') && !pattern.starts_with('.') && !dotglob {
@@ -1118,7 +1131,8 @@ fn component_matches(pattern: &str, name: &str, dotglob: bool) -> bool {
     if pattern.eq_ignore_ascii_case(name) {
         return true;
     }
-    if !pattern.contains(['*', '?', '[']) {
+    // Without a wildcard or a brace group (`{.env,x}`, ripgrep's alternatives), a name.
+    if !pattern.contains(['*', '?', '[', '{']) {
         return false;
     }
     // A pattern that does not compile is matched as if it could be anything (fail-closed).
@@ -1611,6 +1625,28 @@ fn resolve_walk(path: &Path, real: Option<&Path>) -> Option<(PathBuf, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_glob_the_walk_may_read_otherwise_matches_any_name() {
+        for glob in [
+            r"\.env",
+            r".\e\n\v",
+            r"**\.ENV",
+            ".[[.e.]]nv",
+            ".[[=e=]]nv",
+            ".[[:alpha:]]nv",
+            "{.env,x}",
+            "{X,.ENV}",
+        ] {
+            assert!(component_matches(glob, ".env", true), "{glob}");
+        }
+        assert!(!component_matches("*.rs", ".env", true));
+        assert!(!component_matches("*.{rs,toml}", ".env", true));
+        assert!(component_matches("*.{rs,toml}", "Cargo.toml", true));
+        assert!(glob_read_exactly("*.{rs,toml}", true));
+        assert!(!glob_read_exactly("*.{rs,toml}", false));
+        assert!(glob_read_exactly("[!.]*.rs", false));
+    }
 
     fn places<'a>(root: &Path, sensitive: &'a SensitivePaths) -> Places<'a> {
         Places::new(root, Some(Path::new("/home/u")), Some(sensitive))

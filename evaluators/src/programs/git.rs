@@ -848,19 +848,60 @@ fn subcommand_operands(
             if !pattern_given && !operands.is_empty() {
                 operands.remove(0);
             }
-            let roots = if operands.is_empty() {
-                vec![Word::literal_text(".")]
-            } else {
-                operands
-            };
-            e.trees.extend(roots.into_iter().map(|root| super::Tree {
-                // Without `--untracked` or `--no-index`, only tracked files are searched.
-                tracked: !hidden,
-                ..super::Tree::whole(root, false)
-            }));
+            if operands.is_empty() {
+                operands.push(Word::literal_text("."));
+            }
+            for spec in operands {
+                // A pathspec read as git reads it: a glob's directory, narrowed by name only
+                // when every path it matches ends with that name.
+                let (root, names) = match spec.literal() {
+                    Some(t) => {
+                        let (root, names) = pathspec_tree(t)?;
+                        (Word::literal_text(root), names.map(str::to_owned))
+                    }
+                    None => (spec, None),
+                };
+                e.trees.push(super::Tree {
+                    // Without `--untracked` or `--no-index`, only tracked files are searched.
+                    tracked: !hidden,
+                    names: names.into_iter().collect(),
+                    ..super::Tree::whole(root, false)
+                });
+            }
             Ok(())
         }
     }
+}
+
+/// The tree a git pathspec (used in the working directory) reads, and the name filter that
+/// narrows it, if any. Git matches a glob pathspec against the whole path, a `*` or `?`
+/// crossing `/`: the tree is the literal directory before the first wildcard, narrowed only
+/// by a last component `*SUFFIX` with a plain suffix (`*.rs`), which every path it matches
+/// ends with. A pathspec with magic (`:(exclude)`, `:!`, `:(icase)`, `:/`, the top of the
+/// repository) or a backslash escape is not modeled.
+///
+/// # Errors
+///
+/// Why the pathspec is not modeled.
+pub(crate) fn pathspec_tree(spec: &str) -> Result<(&str, Option<&str>)> {
+    if spec.starts_with(':') || spec.contains('\\') {
+        return Err(format!(
+            "its pathspec `{spec}` uses git's magic or escapes, which the policy does not model"
+        ));
+    }
+    let Some(wild) = spec.find(['*', '?', '[']) else {
+        return Ok((spec, None));
+    };
+    let root = spec[..wild].rfind('/').map_or(".", |cut| &spec[..cut]);
+    let last = spec.rsplit('/').next().unwrap_or(spec);
+    let plain_suffix = last
+        .strip_prefix('*')
+        // Git reads braces as text, the walk's matcher as alternatives: none may be read.
+        .is_some_and(|suffix| !suffix.contains(['*', '?', '[', ']', '{', '}']));
+    Ok((
+        if root.is_empty() { "/" } else { root },
+        plain_suffix.then_some(last),
+    ))
 }
 
 /// Whether the path `t` may lie outside the repository git runs in: absolute, from the home
@@ -914,7 +955,36 @@ pub(crate) fn prints_raw_objects(format: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{head_chain, printed_revision};
+    use super::{head_chain, pathspec_tree, printed_revision};
+
+    #[test]
+    fn a_pathspec_is_read_as_git_reads_it() {
+        for spec in [
+            r"\.env",
+            r".e\nv",
+            ":/",
+            ":(top)",
+            ":!*.md",
+            ":^README.md",
+            ":(exclude)*.md",
+            ":(glob).e?v",
+            ":(icase).ENV",
+            ":(literal).env",
+            ":(attr:x)",
+        ] {
+            assert!(pathspec_tree(spec).is_err(), "{spec}");
+        }
+        assert_eq!(pathspec_tree("src"), Ok(("src", None)));
+        assert_eq!(pathspec_tree("*.rs"), Ok((".", Some("*.rs"))));
+        assert_eq!(pathspec_tree("src/*.rs"), Ok(("src", Some("*.rs"))));
+        // A `*` or `?` crosses `/`: `s*` matches `src/.env`.
+        assert_eq!(pathspec_tree("s*"), Ok((".", None)));
+        assert_eq!(pathspec_tree("src/a*"), Ok(("src", None)));
+        assert_eq!(pathspec_tree("*env"), Ok((".", Some("*env"))));
+        assert_eq!(pathspec_tree("*.e?v"), Ok((".", None)));
+        assert_eq!(pathspec_tree("[.]env"), Ok((".", None)));
+        assert_eq!(pathspec_tree("*.{rs,env}"), Ok((".", None)));
+    }
 
     #[test]
     fn formats_printing_objects_whole_are_found() {

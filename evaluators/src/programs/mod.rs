@@ -19,8 +19,8 @@ mod git;
 pub(crate) mod inline;
 mod inline_perl;
 pub(crate) use git::{
-    display_setting, global_option_span, is_git_command, outside_repository, plain_revision,
-    printed_revision, verifies_signatures,
+    display_setting, global_option_span, is_git_command, outside_repository, pathspec_tree,
+    plain_revision, printed_revision, verifies_signatures,
 };
 mod given;
 pub(crate) mod go_toolchain;
@@ -674,7 +674,10 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
 /// dropped, so the files it may not exclude count as read; such an inclusion limits nothing.
 fn grep_globs(flags: &mut Flags) {
     let plain = |g: &str| {
-        !g.is_empty() && !g.contains(['{', '}', '[', ']', '\\', '/']) && !g.contains("**")
+        !g.is_empty()
+            && crate::paths::glob_read_exactly(g, false)
+            && !g.contains(['[', ']', '/'])
+            && !g.contains("**")
     };
     flags.excludes.retain(|g| plain(g));
     for name in &mut flags.names {

@@ -376,19 +376,10 @@ pub(crate) fn invalid_parameter(source: &str) -> bool {
         .strip_prefix(['#', '!'])
         .filter(|r| !r.is_empty() && !r.starts_with('}'))
         .unwrap_or(inner);
-    let name_end = if inner.starts_with(|c: char| c.is_ascii_digit()) {
-        inner
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(inner.len())
-    } else if inner.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-        inner
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(inner.len())
-    } else if inner.starts_with(['@', '*', '#', '?', '-', '$', '!']) {
-        1
-    } else {
+    let name_end = parameter_name_len(inner);
+    if name_end == 0 {
         return true;
-    };
+    }
     let rest = &inner[name_end..];
     !(rest.is_empty()
         || rest.starts_with([
@@ -403,9 +394,28 @@ pub(crate) fn arithmetic_evaluates_code(text: &str) -> bool {
         .any(|c| c.is_ascii_alphabetic() || c == '_' || c == '$' || c == '`')
 }
 
+/// The length of the parameter name `inner` (a `${…}`'s text after `${` and any `#`) starts
+/// with: a name, a positional number, or one special parameter (`@ * # ? - $ ! 0`).
+fn parameter_name_len(inner: &str) -> usize {
+    if inner.starts_with(|c: char| c.is_ascii_digit()) {
+        inner
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(inner.len())
+    } else if inner.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        inner
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(inner.len())
+    } else if inner.starts_with(['@', '*', '#', '?', '-', '$', '!']) {
+        1
+    } else {
+        0
+    }
+}
+
 /// Whether a parameter expansion (its source, `${…}` or `$x`) makes bash evaluate text as
-/// code: indirection (`${!x}`), prompt expansion (`${x@P}`), a subscript or a substring
-/// offset that is not a plain number (both are arithmetic).
+/// code: indirection (`${!x}`), prompt expansion (`${x@P}`, `${@@P}`), a subscript or a
+/// substring offset that is not a plain number (both are arithmetic), for named, positional
+/// and special parameters (`${@:x}`, `${-:x}`) alike.
 pub(crate) fn parameter_evaluates_code(source: &str) -> bool {
     let Some(inner) = source.strip_prefix("${").and_then(|s| s.strip_suffix('}')) else {
         return false;
@@ -417,10 +427,7 @@ pub(crate) fn parameter_evaluates_code(source: &str) -> bool {
         .strip_prefix('#')
         .filter(|r| !r.is_empty())
         .unwrap_or(inner);
-    let name_end = inner
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .unwrap_or(inner.len());
-    let mut rest = &inner[name_end..];
+    let mut rest = &inner[parameter_name_len(inner)..];
     if let Some(sub) = rest.strip_prefix('[') {
         let Some(close) = sub.find(']') else {
             return true;
@@ -781,7 +788,24 @@ mod plain_words {
 
 #[cfg(test)]
 mod parameters {
-    use super::{environment_variable, invalid_parameter};
+    use super::{environment_variable, invalid_parameter, parameter_evaluates_code};
+
+    #[test]
+    fn a_special_parameter_offset_or_prompt_expansion_is_code() {
+        for s in [
+            "${@:x}", "${*:x}", "${@:0:x}", "${@:x+1}", "${@: x}", "${-:x}", "${$:x}", "${?:x}",
+            "${#:x}", "${!:x}", "${0:x}", "${1:x}", "${10:x}", "${_:x}", "${@@P}", "${*@P}",
+            "${1@P}", "${x@P}", "${x:i}",
+        ] {
+            assert!(parameter_evaluates_code(s), "{s}");
+        }
+        for s in [
+            "${@}", "${@:1}", "${@:1:2}", "${@: -1}", "${*:2}", "${@:-x}", "${#}", "${##}",
+            "${#@}", "${?}", "${@@Q}", "${@@E}", "${@@A}", "${1:-a}",
+        ] {
+            assert!(!parameter_evaluates_code(s), "{s}");
+        }
+    }
 
     #[test]
     fn a_brace_that_is_no_parameter_expansion_is_code() {

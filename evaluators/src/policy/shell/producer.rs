@@ -3,7 +3,7 @@
 //! inside a tree they name, or a literal value, are modeled; filters that keep whole lines
 //! (`grep`, `head`, `sort`, …) pass their input's domain on.
 
-use crate::programs::{self, Model};
+use crate::programs::{self, Model, pathspec_tree};
 use crate::shell::{Domain, Script, SimpleCommand, Word, WorkingDir};
 
 /// What a producer can print.
@@ -122,10 +122,10 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
             if specs.is_empty() {
                 return Ok(vec![tracked_tree(".", None)]);
             }
-            Ok(specs
+            specs
                 .into_iter()
                 .map(|s| pathspec(s, &tracked_tree))
-                .collect())
+                .collect()
         }
         // Names of changed files, relative to the repository's top: under the tree of the
         // working directory when it is the top, and checked as such. `--cached` (`--staged`)
@@ -664,18 +664,10 @@ fn last(script: &Script, feeds: &[usize]) -> Vec<usize> {
         .collect()
 }
 
-/// A git pathspec: a directory, a file, or a glob (matched against the whole path, so the
-/// literal part before it is the tree and its last component filters names).
-fn pathspec(spec: &str, tree: &dyn Fn(&str, Option<&str>) -> Output) -> Output {
-    if !spec.contains(['*', '?', '[']) {
-        return tree(spec, None);
-    }
-    let cut = spec[..spec.find(['*', '?', '[']).unwrap_or(0)]
-        .rfind('/')
-        .map_or(0, |i| i + 1);
-    let root = if cut == 0 { "." } else { &spec[..cut - 1] };
-    let last = spec.rsplit('/').next().unwrap_or(spec);
-    tree(root, Some(last))
+/// A git pathspec: a directory, a file, or a glob, as [`pathspec_tree`] reads it.
+fn pathspec(spec: &str, tree: &dyn Fn(&str, Option<&str>) -> Output) -> Result<Output, String> {
+    let (root, names) = pathspec_tree(spec)?;
+    Ok(tree(root, names))
 }
 
 /// `find ROOTS … -name PAT …`: the roots, filtered by the name pattern when the expression
@@ -764,7 +756,8 @@ fn without_commands<'a>(expr: &[&'a str]) -> Vec<&'a str> {
 /// (`-name '*.rs'`, `-iname x`) that is neither negated (`! -name x`, `-not -name x`) nor
 /// possibly the value of the word before it (`-newer -name -name x`), if any. Only the tests
 /// before the branch's first action narrow what it acts on: find evaluates left to right,
-/// so `-exec cat {} ; -name x` runs `cat` on every path.
+/// so `-exec cat {} ; -name x` runs `cat` on every path. A pattern fnmatch(3) reads
+/// otherwise than the walk's matcher (`\.env`, `.[[.e.]]nv`, a brace) narrows nothing.
 fn branch_name<'a>(branch: &[&'a str]) -> Option<&'a str> {
     let acts = branch
         .iter()
@@ -777,6 +770,7 @@ fn branch_name<'a>(branch: &[&'a str]) -> Option<&'a str> {
                 && (k == 0 || !(branch[k - 1].starts_with('-') || branch[k - 1] == "!"))
         })
         .map(|k| branch[k + 1])
+        .filter(|name| crate::paths::glob_read_exactly(name, false))
 }
 
 #[cfg(test)]
@@ -820,5 +814,26 @@ mod tests {
         // The words of a command are neither tests nor operators.
         assert_eq!(narrowed(". -exec cat {} -o -name x ;"), [None]);
         assert_eq!(narrowed(". -exec grep -name {} ;"), [None]);
+    }
+
+    #[test]
+    fn a_name_fnmatch_reads_otherwise_narrows_nothing() {
+        for args in [
+            r". -name \.env",
+            r". -name .e\nv",
+            r". -iname \.ENV",
+            ". -name .[[.e.]]nv",
+            ". -name .[[=e=]]nv",
+            ". -name .[[:alpha:]]nv",
+            ". -name {.env,x}",
+            r". -type f -name \.env -exec cat {} ;",
+        ] {
+            assert_eq!(narrowed(args), [None], "{args}");
+        }
+        assert_eq!(narrowed(r". -name *.md -o -name \.env"), [None]);
+        assert_eq!(
+            narrowed(". -name *.py -o -name *.rs"),
+            [Some("*.py".to_owned()), Some("*.rs".to_owned())]
+        );
     }
 }
