@@ -185,6 +185,9 @@ fn subcommands() -> &'static HashMap<&'static str, (Options, Kind)> {
         m.insert("version", (Options::parse("build-options"), Kind::None));
         // Lists commands or guides; a page (`git help log`, `-m`, `-w`) runs a viewer.
         m.insert("help", (Options::parse("a|all v|verbose g|guides no-external-commands no-aliases"), Kind::None));
+        // The archive formats, configured ones among them, listed: no filter command runs and
+        // nothing is written (an operand, `--output` or `--remote` is refused).
+        m.insert("archive", (Options::parse("l|list v|verbose"), Kind::None));
         m.insert("cherry", (Options::parse("v abbrev=?"), Kind::Text));
         m.insert("show-branch", (Options::parse("r|remotes a|all current topo-order date-order sparse more=v list independent merge-base no-name sha1-name reflog=? color=? no-color"), Kind::Text));
         m.insert("branch", (Options::parse(BRANCH), Kind::Text));

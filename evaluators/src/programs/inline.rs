@@ -35,6 +35,9 @@ pub(crate) struct Inline {
     /// Literal paths the code reads (`open("README.md")`, `readFileSync("package.json")`,
     /// the files `perl -n` reads), for the policy to judge as reads.
     pub reads: Vec<String>,
+    /// Literal directories whose entries' names the code lists (`os.listdir("src")`,
+    /// `os.walk(".")`), for the policy to judge as `ls` and `find` look at them.
+    pub meta: Vec<String>,
     /// Files of the directory whose presence makes the interpreter run them: modules Python
     /// may import after its directory joins the module path (printing a traceback imports
     /// `traceback` in some versions).
@@ -490,6 +493,123 @@ fn uses<'a>(text: &str, names: &[&'a str]) -> Option<&'a str> {
 /// them (no module, nothing that runs code named at run time, no program, socket or file
 /// other than those told, no change to the system): `(module, attributes)`.
 const PYTHON_MODULE_ATTRS: &[(&str, &[&str])] = &[
+    // Words split and quoted as a shell would (not `shlex.shlex`, which reads a stream it
+    // is given).
+    ("shlex", &["join", "quote", "split"]),
+    // Names matched against shell patterns: strings only, no directory is listed.
+    (
+        "fnmatch",
+        &["filter", "fnmatch", "fnmatchcase", "translate"],
+    ),
+    // URLs taken apart, quoted and joined as strings: nothing is fetched.
+    (
+        "urllib.parse",
+        &[
+            "parse_qs",
+            "parse_qsl",
+            "quote",
+            "quote_plus",
+            "unquote",
+            "unquote_plus",
+            "urldefrag",
+            "urlencode",
+            "urljoin",
+            "urlparse",
+            "urlsplit",
+            "urlunparse",
+            "urlunsplit",
+        ],
+    ),
+    // The syntax tree of the source given, built without running it (`parse` compiles with
+    // `PyCF_ONLY_AST`), its nodes, and what only walks, prints or evaluates literals of one.
+    // Not `main` (reads the file its arguments name), nor `NodeVisitor`/`NodeTransformer`
+    // (call methods looked up by name at run time).
+    (
+        "ast",
+        &[
+            "alias",
+            "AnnAssign",
+            "arg",
+            "arguments",
+            "Assert",
+            "Assign",
+            "AST",
+            "AsyncFor",
+            "AsyncFunctionDef",
+            "AsyncWith",
+            "Attribute",
+            "AugAssign",
+            "Await",
+            "BinOp",
+            "BoolOp",
+            "Break",
+            "Call",
+            "ClassDef",
+            "Compare",
+            "comprehension",
+            "Constant",
+            "Continue",
+            "copy_location",
+            "Del",
+            "Delete",
+            "Dict",
+            "DictComp",
+            "dump",
+            "ExceptHandler",
+            "excepthandler",
+            "Expr",
+            "expr",
+            "Expression",
+            "fix_missing_locations",
+            "For",
+            "FormattedValue",
+            "FunctionDef",
+            "GeneratorExp",
+            "get_docstring",
+            "get_source_segment",
+            "Global",
+            "If",
+            "IfExp",
+            "Import",
+            "ImportFrom",
+            "increment_lineno",
+            "Interactive",
+            "iter_child_nodes",
+            "iter_fields",
+            "JoinedStr",
+            "keyword",
+            "Lambda",
+            "List",
+            "ListComp",
+            "literal_eval",
+            "Load",
+            "mod",
+            "Module",
+            "Name",
+            "Nonlocal",
+            "parse",
+            "Pass",
+            "Raise",
+            "Return",
+            "Set",
+            "SetComp",
+            "Slice",
+            "Starred",
+            "stmt",
+            "Store",
+            "Subscript",
+            "Try",
+            "Tuple",
+            "UnaryOp",
+            "unparse",
+            "walk",
+            "While",
+            "With",
+            "withitem",
+            "Yield",
+            "YieldFrom",
+        ],
+    ),
     (
         "json",
         &[
@@ -2045,6 +2165,20 @@ fn python(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
                 out.unmodeled(format!(
                     "it may change `sys.{attr}`, which steers the files Python imports"
                 ));
+            }
+            if module == "os" && matches!(attr, "listdir" | "walk") {
+                // Names only, as `ls` and `find` print them (`walk` follows no link down):
+                // the one directory given, named by a literal, is looked at.
+                let Some(path) = call_args(code, after)
+                    .filter(|args| args.len() == 1)
+                    .and_then(|args| path_argument(&args[0], "sys.argv", &parsed.operands))
+                else {
+                    return Some(format!(
+                        "it uses `os.{attr}` other than on one directory named by a literal"
+                    ));
+                };
+                out.meta.push(path);
+                break;
             }
             if module == "pathlib" && attr == "Path" {
                 if let Some(why) = path_uses(code, after, parsed, out) {
@@ -3939,6 +4073,100 @@ mod tests {
         ] {
             assert!(proof("python3", &["-c", code]).is_ok(), "{code}");
         }
+    }
+
+    /// Asserts that each of `proven` is proven `python3 -c` code and none of `unproven` is.
+    fn python_proofs(proven: &[&str], unproven: &[&str]) {
+        for code in proven {
+            assert!(proof("python3", &["-c", code]).is_ok(), "{code}");
+        }
+        for code in unproven {
+            assert!(proof("python3", &["-c", code]).is_err(), "{code}");
+        }
+    }
+
+    #[test]
+    fn python_directory_listings_are_looked_at_as_ls_and_find_look() {
+        let listed = |code: &str| proof("python3", &["-c", code]).map(|i| (i.meta, i.reads));
+        assert_eq!(
+            listed("import os; print(sorted(os.listdir('src')))"),
+            Ok((vec!["src".to_owned()], vec![]))
+        );
+        assert_eq!(
+            listed("import os as o; [print(r, f) for r, d, f in o.walk('.')]"),
+            Ok((vec![".".to_owned()], vec![]))
+        );
+        python_proofs(
+            &[],
+            &[
+                // No literal directory, another argument, a link followed, the function bound.
+                "import os; print(os.listdir())",
+                "import os; print(os.listdir(os.path.expanduser('~')))",
+                "import os; print(list(os.walk('.', followlinks=True)))",
+                "import os; f = os.listdir; print(f('/root'))",
+                "import os; print(list(map(os.listdir, ['/root'])))",
+                "from os import listdir; print(listdir('.'))",
+                "import os; print(os.scandir('.'))",
+                // The files listed are then read by names only known when it runs.
+                "import os; [open(os.path.join(r, x)).read() for r, d, f in os.walk('.') for x in f]",
+            ],
+        );
+    }
+
+    #[test]
+    fn python_words_patterns_and_urls_are_only_computed() {
+        python_proofs(
+            &[
+                "import shlex; print(shlex.split('a \"b c\"'), shlex.quote('x y'))",
+                "import fnmatch; print(fnmatch.filter(['a.py', 'b.md'], '*.py'))",
+                "from urllib.parse import urlparse, quote; print(urlparse('https://x.example/a'), quote('a b'))",
+            ],
+            &[
+                // A stream read, a program run with the words, a URL fetched.
+                "import shlex; print(list(shlex.shlex(open('x'))))",
+                "import shlex, os; os.system(shlex.join(['touch', 'x']))",
+                "import urllib.parse; print(urllib.parse.quote('a'))",
+                "from urllib.request import urlopen; urlopen('http://x.example')",
+                "import urllib.parse as p; import urllib.request as r; r.urlopen(p.urljoin('http://x', 'y'))",
+            ],
+        );
+    }
+
+    #[test]
+    fn python_syntax_trees_are_built_and_walked_without_running_code() {
+        let proved = proof(
+            "python3",
+            &[
+                "-c",
+                "import ast; t = ast.parse(open('m.py').read()); \
+                 print([n.name for n in ast.walk(t) if isinstance(n, ast.FunctionDef)])",
+            ],
+        )
+        .unwrap();
+        assert_eq!(proved.reads, ["m.py"]);
+        // A file opened to write is one the judge weighs, as anywhere else.
+        let written = "import ast; open('out.py', 'w').write(ast.unparse(ast.parse('x')))";
+        assert_eq!(
+            proof("python3", &["-c", written]).unwrap().writes,
+            ["out.py"]
+        );
+        python_proofs(
+            &[
+                "import ast; print(len(ast.parse(open('m.py').read()).body))",
+                "import ast; print(ast.dump(ast.parse('x = 1'), indent=2))",
+                "import ast; print(ast.literal_eval('[1, 2]'))",
+                "from ast import parse, unparse; print(unparse(parse('x=1')))",
+                "import ast; print(ast.get_docstring(ast.parse(open('m.py').read())))",
+            ],
+            &[
+                // Code built from the tree runs; `main` reads the file its arguments name.
+                "import ast; exec(compile(ast.parse('x=1'), 'f', 'exec'))",
+                "import ast; ast.main()",
+                "import ast; ast.NodeVisitor().visit(ast.parse('x'))",
+                "from ast import main; main()",
+                "import ast; getattr(ast, 'main')()",
+            ],
+        );
     }
 
     #[test]

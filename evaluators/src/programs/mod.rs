@@ -2138,6 +2138,7 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
     let proven = match inline::proven(program, args) {
         Some(found) => found.map(|i| {
             e.reads.extend(i.reads.into_iter().map(Word::literal_text));
+            e.meta.extend(i.meta.into_iter().map(Word::literal_text));
             e.writes
                 .extend(i.writes.into_iter().map(Word::literal_text));
             e.forbids
@@ -3140,6 +3141,23 @@ mod tests {
         unmodeled("fd -Hx cat");
         unmodeled("fd --base-directory /tmp -x cat");
         unmodeled("git help log");
+    }
+
+    #[test]
+    fn git_archive_only_lists_its_formats() {
+        for text in ["git archive --list", "git archive -l", "git archive -l -v"] {
+            let e = modeled(text);
+            assert!(e.writes.is_empty() && e.reads.is_empty(), "{text}: {e:?}");
+        }
+        // An archive written, fetched from a remote, or printed from the objects.
+        unmodeled("git archive HEAD");
+        unmodeled("git archive --list HEAD");
+        unmodeled("git archive --list --remote=origin");
+        unmodeled("git archive --remote origin --list");
+        unmodeled("git archive --list -o out.tar");
+        unmodeled("git archive --list --output=out.tar");
+        unmodeled("git archive --format=tar HEAD");
+        unmodeled("git archive -lo out.tar");
     }
 
     #[test]
