@@ -56,6 +56,9 @@ static KEPT: std::sync::Mutex<Vec<Kept>> = std::sync::Mutex::new(Vec::new());
 pub(crate) struct Effective {
     /// Directories below which every path is protected, with what they are.
     dirs: Vec<(PathBuf, &'static str)>,
+    /// The files the repository's configuration includes (`include.path`, `includeIf`), as
+    /// written and as resolved: configuration as `.git/config` is, which may hold tokens.
+    includes: Vec<PathBuf>,
 }
 
 impl Effective {
@@ -88,13 +91,20 @@ impl Effective {
             }
         }
         let mut hooks = Vec::new();
+        let mut includes = Vec::new();
         let mut configs = vec![git_dir.join("config"), git_dir.join("config.worktree")];
         if let Some(common) = &common {
             configs.push(common.join("config"));
         }
         for config in &configs {
-            if let Ok((found, _)) = super::git_config::hooks_and_includes(config, home) {
+            if let Ok((found, included)) = super::git_config::hooks_and_includes(config, home) {
                 hooks.extend(found);
+                for file in included {
+                    if let Ok(real) = super::watch::canonicalize(&file) {
+                        includes.push(real);
+                    }
+                    includes.push(super::normalize(&file));
+                }
             }
         }
         if let Ok(found) = super::git_config::outer_hooks_paths(home) {
@@ -132,7 +142,7 @@ impl Effective {
                 add(normal, ON_PATH);
             }
         }
-        Self { dirs }
+        Self { dirs, includes }
     }
 
     /// [`Effective::of`], kept between evaluations while nothing it was found from changes
@@ -202,6 +212,11 @@ impl Effective {
             }
         }
         std::sync::Arc::new(Self::of(root, home, path_var))
+    }
+
+    /// Whether `path` (absolute, normal) is a file the repository's configuration includes.
+    pub(crate) fn includes(&self, path: &Path) -> bool {
+        self.includes.iter().any(|p| p == path)
     }
 
     /// What `path` (absolute, normal) is, if it lies in a protected directory or is a file
@@ -312,6 +327,34 @@ mod tests {
         assert_eq!(found.protects_below(&root, false), Some(HOOKS));
         assert_eq!(found.protects_below(&root.join("src"), false), None);
         assert_eq!(found.protects_below(&root, true), None);
+    }
+
+    #[test]
+    fn the_files_the_repositorys_configuration_includes_are_known() {
+        let ws = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(ws.path().join(".git")).unwrap();
+        std::fs::create_dir_all(ws.path().join("conf")).unwrap();
+        let root = std::fs::canonicalize(ws.path()).unwrap();
+        std::fs::write(
+            ws.path().join(".git/config"),
+            "[include]\n\tpath = extra.inc\n[includeIf \"gitdir:/\"]\n\tpath = ../conf/git.inc\n",
+        )
+        .unwrap();
+        for (name, text) in [
+            (
+                ".git/extra.inc",
+                "[http]\n\textraheader = AUTHORIZATION: bearer x\n",
+            ),
+            ("conf/git.inc", "[user]\n\tname = x\n"),
+        ] {
+            std::fs::write(ws.path().join(name), text).unwrap();
+        }
+        let found = Effective::of(&root, Some(home.path()), None);
+        assert!(found.includes(&root.join(".git/extra.inc")));
+        assert!(found.includes(&root.join("conf/git.inc")));
+        assert!(!found.includes(&root.join("conf/other.inc")));
+        assert!(!found.includes(&root.join(".git/config")));
     }
 
     #[test]

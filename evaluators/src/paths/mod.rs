@@ -549,18 +549,28 @@ impl<'a> Places<'a> {
         }
     }
 
+    /// What secret the file at `path` (absolute, normal) is: by its name, or as a file the
+    /// repository's configuration includes, which holds what `.git/config` may (tokens).
+    fn secret_at(&self, path: &Path) -> Option<&str> {
+        let sensitive = self.sensitive?;
+        sensitive.matches(path).or_else(|| {
+            self.effective()
+                .includes(path)
+                .then_some("a file the repository's Git config includes, which may hold tokens")
+        })
+    }
+
     /// The secret a placed word is, by these places' secrets: which form names it (the
     /// path as written, else as resolved) and what it is.
     pub(crate) fn secret_of(&self, placed: &PlacedWord) -> Option<(bool, String)> {
-        let sensitive = self.sensitive?;
         let (Some(lexical), Found::Real(real, _)) = (&placed.lexical, &placed.found) else {
             return None;
         };
-        if let Some(what) = sensitive.matches(lexical) {
+        if let Some(what) = self.secret_at(lexical) {
             return Some((true, what.to_owned()));
         }
         if lexical != real
-            && let Some(what) = sensitive.matches(real)
+            && let Some(what) = self.secret_at(real)
         {
             return Some((false, what.to_owned()));
         }
@@ -801,7 +811,7 @@ impl<'a> Places<'a> {
         let is_dir = meta.is_dir();
         if scan.secrets
             && (named || is_dir)
-            && let Some(what) = self.sensitive.and_then(|s| s.matches(path))
+            && let Some(what) = self.secret_at(path)
             && !git_config::is_clean_git_config(path, &meta)
         {
             // A directory that is a secret (`.ssh`) holds only secrets; a file counts when
@@ -844,7 +854,7 @@ impl<'a> Places<'a> {
                 return found("a link that leaves the workspace");
             }
             if scan.secrets
-                && let Some(what) = self.sensitive.and_then(|s| s.matches(&real))
+                && let Some(what) = self.secret_at(&real)
             {
                 return found(what);
             }
@@ -904,7 +914,7 @@ impl<'a> Places<'a> {
             if !scan.secrets || !named || excluded {
                 continue;
             }
-            if let Some(what) = self.sensitive.and_then(|s| s.matches(&path)) {
+            if let Some(what) = self.secret_at(&path) {
                 return Some(Ok(Some((path, what.to_owned()))));
             }
             let is_link =
@@ -919,7 +929,7 @@ impl<'a> Places<'a> {
                         "a link that leaves the workspace".to_owned(),
                     ))));
                 }
-                if let Some(what) = self.sensitive.and_then(|s| s.matches(&real)) {
+                if let Some(what) = self.secret_at(&real) {
                     return Some(Ok(Some((path, what.to_owned()))));
                 }
             }

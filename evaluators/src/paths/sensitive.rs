@@ -1195,8 +1195,28 @@ impl SensitivePaths {
         })
     }
 
-    /// What secret `path` is, if it is one.
+    /// What secret `path` is, if it is one: by its own name, or by the name an editor's or a
+    /// tool's copy of a file decorates ([`undecorated`]: `..env.swp` is vim's swap file of
+    /// `.env`, `#.env#` emacs's auto-save, `server.pem~` and `server.pem.bak` backups), since
+    /// a copy holds what the file holds.
     pub(super) fn matches(&self, path: &Path) -> Option<&str> {
+        if let Some(what) = self.matches_as_named(path) {
+            return Some(what);
+        }
+        let mut name = path.file_name()?.to_str()?;
+        // A copy of a copy (`.env.bak~`), a few layers at most.
+        for _ in 0..4 {
+            let inner = undecorated(name)?;
+            if let Some(what) = self.matches_as_named(&path.with_file_name(inner)) {
+                return Some(what);
+            }
+            name = inner;
+        }
+        None
+    }
+
+    /// What secret `path` is by its own name.
+    fn matches_as_named(&self, path: &Path) -> Option<&str> {
         if !self.needles.may_match(path.as_os_str().as_encoded_bytes()) {
             return None;
         }
@@ -1219,6 +1239,56 @@ impl SensitivePaths {
         })?;
         Some(&self.what[hit])
     }
+}
+
+/// Suffixes of copies tools leave beside a file: backups, a merge's and a patch's leftovers,
+/// an editor's swap and save files (`.rej` holds the hunks a patch could not apply).
+const COPY_SUFFIXES: &[&str] = &[
+    "~",
+    ".bak",
+    ".backup",
+    ".old",
+    ".orig",
+    ".save",
+    ".sav",
+    ".tmp",
+    ".temp",
+    ".copy",
+    ".rej",
+    ".dpkg-old",
+    ".dpkg-dist",
+    ".rpmsave",
+    ".rpmnew",
+    ".kate-swp",
+];
+
+/// The name of the file `name` is a copy of, when it is named as one: a backup or leftover
+/// suffix ([`COPY_SUFFIXES`], any case), vim's swap file `.NAME.swp` (`.swo`, …, `.swa`),
+/// emacs's auto-save `#NAME#` and lock `.#NAME`.
+fn undecorated(name: &str) -> Option<&str> {
+    let lower = name.to_ascii_lowercase();
+    for suffix in COPY_SUFFIXES {
+        if lower.len() > suffix.len() && lower.ends_with(suffix) {
+            return Some(&name[..name.len() - suffix.len()]);
+        }
+    }
+    // vim: `.NAME.sw?`, the last letter counting down from `p`.
+    if let Some(inner) = name.strip_prefix('.')
+        && inner.len() > 4
+        && inner.is_char_boundary(inner.len() - 4)
+    {
+        let (base, ext) = inner.split_at(inner.len() - 4);
+        let ext = ext.as_bytes();
+        if ext[..3].eq_ignore_ascii_case(b".sw") && ext[3].is_ascii_alphabetic() {
+            return Some(base);
+        }
+    }
+    if let Some(inner) = name.strip_prefix('#').and_then(|n| n.strip_suffix('#'))
+        && !inner.is_empty()
+    {
+        return Some(inner);
+    }
+    name.strip_prefix(".#").filter(|inner| !inner.is_empty())
 }
 
 /// The components of a path as text (the root and empty ones left out).
@@ -1545,6 +1615,40 @@ mod needle_tests {
             builtin.matches(Path::new("/w/.SSH/config")),
             Some("an SSH directory")
         );
+    }
+
+    #[test]
+    fn copies_of_secrets_an_editor_or_a_tool_leaves_are_secrets() {
+        let sensitive = SensitivePaths::new(&[]).expect("defaults");
+        for copy in [
+            "/w/..env.swp",
+            "/w/..env.swo",
+            "/w/#.env#",
+            "/w/.#.env",
+            "/w/.env~",
+            "/w/certs/server.pem~",
+            "/w/certs/server.pem.bak",
+            "/w/certs/server.pem.BAK",
+            "/w/certs/.server.pem.swp",
+            "/w/certs/#server.pem#",
+            "/w/.env.bak~",
+            "/w/x.key.orig",
+            "/w/x.key.rej",
+        ] {
+            assert!(sensitive.matches(Path::new(copy)).is_some(), "{copy}");
+        }
+        for plain in [
+            "/w/.main.rs.swp",
+            "/w/#notes.md#",
+            "/w/README.md~",
+            "/w/src/app.py.bak",
+            "/w/.swp",
+            "/w/~",
+            "/w/##",
+            "/w/.#",
+        ] {
+            assert!(sensitive.matches(Path::new(plain)).is_none(), "{plain}");
+        }
     }
 
     #[test]

@@ -1113,12 +1113,14 @@ pub static PROGRAMS: &[Program] = &[
     p(&["groups"], Info, HV, Text),
     p(&["uptime"], Info, "p|pretty s|since h|help V|version", None),
     // Sockets and the processes' names that hold them; never `-K` (closes sockets), `-F`
-    // (reads a file) or `-N` (enters a namespace); `-D` writes the file it names.
+    // (reads a file) or `-N` (enters a namespace); `-D` writes the file it names. Never `-r`
+    // (asks DNS for every address's name) nor a filter (`dst HOST`: ss resolves its host
+    // names through DNS whatever `-n` says, a channel out of the machine).
     p(
         &["ss"],
         Info,
-        "h|help V|version H|no-header O|oneline n|numeric r|resolve a|all l|listening          o|options e|extended m|memory p|processes i|info s|summary 4|ipv4 6|ipv6 0|packet          t|tcp M|mptcp S|sctp u|udp d|dccp w|raw x|unix T|threads A|query|socket=v          f|family=v D|diag=w",
-        Text,
+        "h|help V|version H|no-header O|oneline n|numeric a|all l|listening o|options          e|extended m|memory p|processes i|info s|summary 4|ipv4 6|ipv6 0|packet t|tcp          M|mptcp S|sctp u|udp d|dccp w|raw x|unix T|threads A|query|socket=v f|family=v          D|diag=w",
+        None,
     ),
     // Interfaces, addresses and routes: `ip addr`, `ip -br link show`.
     p(&["ip"], Info, "", Special(Special::Ip)),
