@@ -960,41 +960,52 @@ impl Makefile {
     }
 }
 
-/// Whether a built-in rule may make `target` in `dir`: a file there shares its name or its
-/// stem (`main.c` for `main.o` or `main`), a version-control directory built-in rules read
-/// (`RCS`, `SCCS`) is there, or the directory cannot be listed.
-fn implicit_sources(dir: &Path, target: &str) -> bool {
-    let (sub, name) = target.rsplit_once('/').unwrap_or(("", target));
+/// Whether any entry of the directory `sub` of `dir` is one `source` says a built-in rule
+/// may start from; also when the directory cannot be listed (but is there), an entry cannot
+/// be read, or it holds more than [`MAX_LISTED`] entries.
+fn any_source_beside(dir: &Path, sub: &str, source: impl Fn(&str) -> bool) -> bool {
     let dir = dir.join(sub);
-    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
     let Ok(entries) = std::fs::read_dir(&dir) else {
         return dir.exists();
     };
-    let mut count = 0usize;
-    for entry in entries {
-        count += 1;
-        if count > 10_000 {
+    for (count, entry) in entries.enumerate() {
+        if count >= MAX_LISTED {
             return true;
         }
         let Ok(entry) = entry else { return true };
         let file = entry.file_name();
         let file = file.to_string_lossy();
+        if source(&file) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The most entries of a directory read for built-in rules' sources.
+const MAX_LISTED: usize = 10_000;
+
+/// Whether a built-in rule may make `target` in `dir`: a file there shares its name or its
+/// stem (`main.c` for `main.o` or `main`), a version-control directory built-in rules read
+/// (`RCS`, `SCCS`) is there, or the directory cannot be listed.
+fn implicit_sources(dir: &Path, target: &str) -> bool {
+    let (sub, name) = target.rsplit_once('/').unwrap_or(("", target));
+    let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+    any_source_beside(dir, sub, |file| {
         if file == name {
-            continue;
+            return false;
+        }
+        if matches!(file, "RCS" | "SCCS") {
+            return true;
         }
         // Objects, headers and libraries are the source of no built-in rule but linking
         // (`%: %.o`), which makes a name without an extension.
         let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
         let product = matches!(ext, "o" | "h" | "hpp" | "a" | "so" | "d") && name.contains('.');
-        if matches!(file.as_ref(), "RCS" | "SCCS")
-            || (file.starts_with(&format!("{stem}.")) && !product)
+        (file.starts_with(&format!("{stem}.")) && !product)
             || file.starts_with(&format!("{name}."))
             || file == format!("{name},v")
-        {
-            return true;
-        }
-    }
-    false
+    })
 }
 
 /// Whether a built-in rule of GNU make may make the makefile `name` in `dir` from a file
@@ -1008,29 +1019,15 @@ fn built_in_source(dir: &Path, name: &str) -> bool {
         "web", "ch", "texinfo", "texi", "txinfo", "tex", "dvi", "def", "sym", "ln", "m",
     ];
     let (sub, name) = name.rsplit_once('/').unwrap_or(("", name));
-    let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
-        return dir.join(sub).exists();
-    };
-    for (count, entry) in entries.enumerate() {
-        if count > 10_000 {
-            return true;
-        }
-        let Ok(entry) = entry else { return true };
-        let file = entry.file_name();
-        let file = file.to_string_lossy();
-        let source = file
-            .strip_prefix(name)
-            .and_then(|rest| rest.strip_prefix('.'))
-            .is_some_and(|ext| SOURCES.contains(&ext));
-        if source
-            || matches!(file.as_ref(), "RCS" | "SCCS")
+    any_source_beside(dir, sub, |file| {
+        matches!(file, "RCS" | "SCCS")
+            || file
+                .strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix('.'))
+                .is_some_and(|ext| SOURCES.contains(&ext))
             || file == format!("{name},v")
             || file == format!("s.{name}")
-        {
-            return true;
-        }
-    }
-    false
+    })
 }
 
 /// A makefile line's variable assignment (name, operator, value), if it is one.

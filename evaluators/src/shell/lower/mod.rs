@@ -837,14 +837,10 @@ fn read_variable(
         [r, v] if r.literal() == Some("-r") => (true, v),
         _ => return None,
     };
-    let var = var.literal().filter(|v| is_name(v))?;
+    let var = var
+        .literal()
+        .filter(|v| crate::programs::is_identifier(v))?;
     Some((var.to_owned(), crate::shell::LineRead { raw, blanks }))
-}
-
-/// Whether `text` is a shell variable name.
-fn is_name(text: &str) -> bool {
-    text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Whether a command in the body of `while read VAR` leaves the loop's input to `read`: a
