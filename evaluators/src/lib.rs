@@ -24,6 +24,7 @@ mod grants;
 pub(crate) mod paths;
 mod plugin;
 pub mod policy;
+mod process_env;
 pub mod programs;
 pub mod rule;
 pub mod shell;

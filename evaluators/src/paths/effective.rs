@@ -20,10 +20,6 @@ const ON_PATH: &str = "a directory of the PATH, whose programs run in place of t
 /// person set up).
 const MAX_PATH_ENTRIES: usize = 256;
 
-/// The variables of the evaluating process that name git's configuration files (with
-/// `GIT_CONFIG_COUNT`, which gives entries of its own: nothing is kept while it is set).
-const GIT_VARS: [&str; 3] = ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "XDG_CONFIG_HOME"];
-
 /// The most workspaces whose protected places are kept at once (the least recently used
 /// is dropped).
 const MAX_KEPT: usize = 8;
@@ -31,13 +27,22 @@ const MAX_KEPT: usize = 8;
 /// The most times [`Effective::kept`] finds the places before it gives up keeping them.
 const MAX_FINDINGS: usize = 4;
 
-/// What protected places were found for.
+/// What protected places were found for. The variables naming git's configuration files
+/// (`GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`, `XDG_CONFIG_HOME`) are the process's, read
+/// once ([`crate::process_env`]), so they are the same for every key.
 #[derive(Debug, PartialEq, Eq)]
 struct Key {
     root: PathBuf,
     home: Option<PathBuf>,
     path_var: Option<std::ffi::OsString>,
-    vars: [Option<std::ffi::OsString>; 3],
+}
+
+impl Key {
+    /// Whether this is the key of `root`, `home` and `path_var`, compared without copying
+    /// them.
+    fn is(&self, root: &Path, home: Option<&Path>, path_var: Option<&std::ffi::OsStr>) -> bool {
+        self.root == root && self.home.as_deref() == home && self.path_var.as_deref() == path_var
+    }
 }
 
 /// Protected places kept, with the watch of what they were found from.
@@ -148,34 +153,37 @@ impl Effective {
     /// [`Effective::of`], kept between evaluations while nothing it was found from changes
     /// (see [`super::watch`]): the configuration files read, every name looked up resolving
     /// the directories it names. The answer depends on the evaluating process's variables
-    /// naming git's configuration too, which are part of what is kept by.
+    /// naming git's configuration too, which are read once for the process; while
+    /// `GIT_CONFIG_COUNT` gives entries of its own, nothing is kept.
     pub(crate) fn kept(
         root: &Path,
         home: Option<&Path>,
         path_var: Option<&std::ffi::OsStr>,
     ) -> std::sync::Arc<Self> {
-        if std::env::var_os("GIT_CONFIG_COUNT").is_some() {
+        if crate::process_env::var("GIT_CONFIG_COUNT").is_some() {
             return std::sync::Arc::new(Self::of(root, home, path_var));
         }
-        let key = Key {
-            root: root.to_path_buf(),
-            home: home.map(Path::to_path_buf),
-            path_var: path_var.map(std::ffi::OsStr::to_os_string),
-            vars: GIT_VARS.map(std::env::var_os),
-        };
         let mut kept = KEPT
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(at) = kept.iter().position(|k| k.key == key) {
+        if let Some(at) = kept.iter().position(|k| k.key.is(root, home, path_var)) {
             if !kept[at].watch.changed() {
-                let entry = kept.remove(at);
-                let found = std::sync::Arc::clone(&entry.found);
-                kept.push(entry);
+                let found = std::sync::Arc::clone(&kept[at].found);
+                // The most recently used last (most calls find it there already).
+                if at + 1 != kept.len() {
+                    let entry = kept.remove(at);
+                    kept.push(entry);
+                }
                 return found;
             }
             kept.remove(at);
         }
         drop(kept);
+        let key = Key {
+            root: root.to_path_buf(),
+            home: home.map(Path::to_path_buf),
+            path_var: path_var.map(std::ffi::OsStr::to_os_string),
+        };
         let Some(mut watch) = super::watch::Watch::new() else {
             return std::sync::Arc::new(Self::of(root, home, path_var));
         };

@@ -771,7 +771,7 @@ pub(crate) fn outer_configs(home: Option<&Path>) -> Vec<std::path::PathBuf> {
 
 /// An environment variable of the evaluating process, when set and not empty.
 fn process_var(name: &str) -> Option<std::ffi::OsString> {
-    std::env::var_os(name).filter(|v| !v.is_empty())
+    crate::process_env::non_empty(name).map(std::borrow::Cow::into_owned)
 }
 
 /// A reader of environment variables: the process's, or a test's.

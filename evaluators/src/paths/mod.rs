@@ -234,7 +234,7 @@ impl<'a> Places<'a> {
             let process = self
                 .path_var
                 .is_none()
-                .then(|| std::env::var_os("PATH"))
+                .then(|| crate::process_env::var("PATH"))
                 .flatten();
             let path_var = self
                 .path_var

@@ -45,7 +45,7 @@ impl PolicyConfig {
     pub fn home(&self) -> Option<PathBuf> {
         self.home_dir
             .clone()
-            .or_else(|| std::env::var_os("HOME").map(PathBuf::from))
+            .or_else(|| crate::process_env::var("HOME").map(|h| PathBuf::from(&*h)))
     }
 }
 

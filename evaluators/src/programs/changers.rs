@@ -3,7 +3,7 @@
 //! in [`super::table::CHANGERS`], so that every check of what it destroys sees the options
 //! the program sees (`rm --rec --forc ~` is `rm -rf ~`).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
 
 use super::cursor::{self, Item, Syntax};

@@ -2,7 +2,7 @@
 //! Configuration overrides (`-c`, `--git-dir`, `--exec-path`, …), unknown subcommands and
 //! unknown options are not modeled.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
 
 use super::cursor::{self, Item, Syntax};
@@ -154,7 +154,7 @@ fn subcommands() -> &'static HashMap<&'static str, (Options, Kind)> {
     static SUBS: OnceLock<HashMap<&'static str, (Options, Kind)>> = OnceLock::new();
     SUBS.get_or_init(|| {
         let log = |extra: &str| Options::parse(&format!("{GIT_LOG} {extra}"));
-        let mut m = HashMap::new();
+        let mut m = HashMap::default();
         m.insert("status", (Options::parse(STATUS), Kind::Meta));
         for name in ["log", "show", "whatchanged", "diff", "diff-tree", "diff-files", "diff-index"] {
             m.insert(name, (log("r root stdin no-commit-id always v"), Kind::Objects));

@@ -24,7 +24,8 @@ pub(crate) struct Environment {
 impl Environment {
     /// The evaluating process's environment (the agent's, for a hook).
     pub(crate) fn of_process(home: Option<&Path>) -> Self {
-        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+        let var =
+            |name: &str| crate::process_env::non_empty(name).map(std::borrow::Cow::into_owned);
         let env_file = var("GOENV").map(PathBuf::from).or_else(|| {
             var("XDG_CONFIG_HOME")
                 .map(PathBuf::from)

@@ -28,7 +28,7 @@ pub(crate) mod sed;
 pub(crate) mod spec;
 pub mod table;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
 
 use crate::shell::{SimpleCommand, Word, WorkingDir};
@@ -177,7 +177,7 @@ pub(crate) fn takes_value(program: &str, c: char) -> bool {
 fn entries() -> &'static HashMap<&'static str, Entry> {
     static ENTRIES: OnceLock<HashMap<&'static str, Entry>> = OnceLock::new();
     ENTRIES.get_or_init(|| {
-        let mut map = HashMap::new();
+        let mut map = HashMap::default();
         for program in table::PROGRAMS {
             for name in program.names {
                 let mut options = Options::parse(program.options);

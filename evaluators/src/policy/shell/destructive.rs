@@ -940,7 +940,7 @@ pub(super) fn zip_runs_code(j: &mut Judge<'_>, cmd: &SimpleCommand) {
 
 /// The parsed option lists of [`crate::programs::table::COMMAND_OPTIONS`], by program name.
 fn command_options(program: &str) -> Option<&'static crate::programs::spec::Options> {
-    use std::collections::HashMap;
+    use rustc_hash::FxHashMap as HashMap;
     use std::sync::OnceLock;
     static PARSED: OnceLock<HashMap<&'static str, crate::programs::spec::Options>> =
         OnceLock::new();

@@ -901,7 +901,7 @@ fn short_has<const N: usize>(t: &str, letters: [char; N]) -> bool {
 
 /// The options of the program table's entry for `program` (sed, sort), parsed once.
 fn table_options(program: &str) -> Option<&'static crate::programs::spec::Options> {
-    use std::collections::HashMap;
+    use rustc_hash::FxHashMap as HashMap;
     static PARSED: std::sync::OnceLock<HashMap<&'static str, crate::programs::spec::Options>> =
         std::sync::OnceLock::new();
     PARSED

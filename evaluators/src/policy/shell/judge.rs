@@ -125,7 +125,7 @@ impl Judge<'_> {
         // Which file the name runs: a PATH that may find it in the workspace runs the
         // workspace's program, not the one the table models.
         if let Some(name) = cmd.words.first().and_then(Word::literal)
-            && let Some(why) = std::env::var_os("PATH").and_then(|path| {
+            && let Some(why) = crate::process_env::var("PATH").and_then(|path| {
                 path_reaches_workspace(name, &path, self.places.root(), self.places.root_is_real())
             })
         {
@@ -355,8 +355,8 @@ impl Judge<'_> {
             return Some("may download packages: cargo's home is not known".to_owned());
         };
         let mut homes = vec![home.join(".cargo")];
-        if let Some(set) = std::env::var_os("CARGO_HOME").filter(|h| !h.is_empty()) {
-            homes.push(std::path::PathBuf::from(set));
+        if let Some(set) = crate::process_env::non_empty("CARGO_HOME") {
+            homes.push(std::path::PathBuf::from(&*set));
         }
         let why = homes.iter().find_map(|home| {
             crate::programs::cargo_lock::resolves_nothing(&start.path, home).err()

@@ -283,7 +283,7 @@ fn which(name: &str) -> Result<String, String> {
             "(`which {name}`) is not given a plain program name"
         ));
     }
-    let path = std::env::var_os("PATH").unwrap_or_default();
+    let path = crate::process_env::var("PATH").unwrap_or_default();
     for dir in std::env::split_paths(&path) {
         if !dir.is_absolute() {
             return Err("(`which`) searches a relative directory of PATH".to_owned());

@@ -893,6 +893,10 @@ pub(super) fn reopens_redirected_descriptor(command: &str) -> bool {
 /// Either way the lines after are commands bash runs that the policy read as text.
 pub(super) fn here_document_end_unsure(command: &str) -> bool {
     let bytes = command.as_bytes();
+    // No here-document without a `<`: one scan of the bytes tells so for most commands.
+    if !bytes.contains(&b'<') {
+        return false;
+    }
     let mut delimiters = Vec::new();
     let mut i = 0;
     while let Some(at) = command[i..].find("<<") {
@@ -943,6 +947,11 @@ pub(super) fn here_document_end_unsure(command: &str) -> bool {
 /// an expansion's operand, the parser reads text). Quotes are not followed: broad on
 /// purpose.
 pub(super) fn parser_reads_otherwise(command: &str) -> bool {
+    // Every form below holds a `$` or a `[[`: one scan of the bytes tells most commands
+    // hold neither.
+    if !command.bytes().any(|b| b == b'$' || b == b'[') {
+        return false;
+    }
     if command.contains("\\$'") || command.contains("$$'") {
         return true;
     }

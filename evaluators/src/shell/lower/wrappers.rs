@@ -330,7 +330,7 @@ fn logs_in(outer: &crate::shell::SimpleCommand) -> bool {
 /// Whether the environment the command runs in (the one it is judged in) has a `CDPATH`:
 /// then every `cd NAME` searches its directories first.
 pub(super) fn inherited_cdpath() -> bool {
-    std::env::var_os("CDPATH").is_some_and(|v| !v.is_empty())
+    crate::process_env::non_empty("CDPATH").is_some()
 }
 
 /// Whether `cd DIR` looks `DIR` up in `CDPATH`: a name that is neither absolute nor starts
