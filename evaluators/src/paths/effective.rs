@@ -64,6 +64,10 @@ pub(crate) struct Effective {
     /// The files the repository's configuration includes (`include.path`, `includeIf`), as
     /// written and as resolved: configuration as `.git/config` is, which may hold tokens.
     includes: Vec<PathBuf>,
+    /// Whether every entry of the search path is an absolute directory outside the
+    /// workspace (as written and as resolved), all of them read: then no program name is
+    /// found inside the workspace through it, whatever the name.
+    path_outside: bool,
 }
 
 impl Effective {
@@ -129,25 +133,48 @@ impl Effective {
             };
             add(dir, HOOKS);
         }
+        let mut path_outside = true;
         if let Some(path_var) = path_var {
-            for dir in std::env::split_paths(path_var).take(MAX_PATH_ENTRIES) {
+            let entries = std::env::split_paths(path_var);
+            path_outside = std::env::split_paths(path_var)
+                .nth(MAX_PATH_ENTRIES)
+                .is_none();
+            for dir in entries.take(MAX_PATH_ENTRIES) {
                 // A relative entry is the directory a command runs in; `/` alone would
                 // protect every path.
-                if !dir.is_absolute() || super::normalize(&dir) == Path::new("/") {
+                if !dir.is_absolute() {
+                    path_outside = false;
                     continue;
                 }
                 let normal = super::normalize(&dir);
                 let real = super::watch::canonicalize(&normal).unwrap_or_else(|_| normal.clone());
+                let inside =
+                    dir.starts_with(root) || normal.starts_with(root) || real.starts_with(root);
+                path_outside &= !inside;
+                if normal == Path::new("/") {
+                    continue;
+                }
                 // The system's own directories (`/usr/local/bin`) are judged as the
                 // system's, more strictly.
                 let system = |d: &Path| super::SYSTEM.iter().any(|s| d.starts_with(s));
-                if normal.starts_with(root) || real.starts_with(root) || system(&normal) {
+                if inside || system(&normal) {
                     continue;
                 }
                 add(normal, ON_PATH);
             }
         }
-        Self { dirs, includes }
+        Self {
+            dirs,
+            includes,
+            path_outside,
+        }
+    }
+
+    /// Whether no entry of the search path these places were found with is relative, empty
+    /// or inside the workspace, as written or resolved: a program name is then never found
+    /// in the workspace through it.
+    pub(crate) fn path_outside(&self) -> bool {
+        self.path_outside
     }
 
     /// [`Effective::of`], kept between evaluations while nothing it was found from changes
@@ -309,6 +336,43 @@ mod tests {
         ] {
             assert!(!git_state(Path::new(p)), "{p}");
         }
+    }
+
+    #[test]
+    fn a_search_path_is_outside_only_when_no_entry_may_reach_the_workspace() {
+        let ws = tempfile::tempdir().unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(ws.path()).unwrap();
+        std::fs::create_dir_all(root.join("bin")).unwrap();
+        // A directory outside whose real path is the workspace's `bin`.
+        let link = out.path().join("tools");
+        std::os::unix::fs::symlink(root.join("bin"), &link).unwrap();
+        let outside = |path: &str| {
+            Effective::of(&root, None, Some(std::ffi::OsStr::new(path))).path_outside()
+        };
+        assert!(outside("/usr/local/bin:/usr/bin:/bin"));
+        assert!(outside("/"));
+        let inside = format!("{}/bin:/usr/bin", root.display());
+        let dotted = format!("/usr/bin:{}/../{}/bin", root.display(), {
+            root.file_name().unwrap().to_string_lossy()
+        });
+        for path in [
+            "/usr/bin::/bin",
+            ":/usr/bin",
+            "/usr/bin:",
+            "bin:/usr/bin",
+            "./node_modules/.bin:/usr/bin",
+            inside.as_str(),
+            dotted.as_str(),
+            link.to_str().unwrap(),
+        ] {
+            assert!(!outside(path), "{path}");
+        }
+        // More entries than are read: the ones past the limit are not known to be outside.
+        let long = vec!["/usr/bin"; MAX_PATH_ENTRIES + 1].join(":");
+        assert!(!outside(&long));
+        let full = vec!["/usr/bin"; MAX_PATH_ENTRIES].join(":");
+        assert!(outside(&full));
     }
 
     #[test]

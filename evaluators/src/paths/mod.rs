@@ -244,6 +244,15 @@ impl<'a> Places<'a> {
         })
     }
 
+    /// Whether no program name can be found inside the workspace through the process's
+    /// `PATH`: no entry of it is relative, empty or inside the workspace, as written or
+    /// resolved (found once and kept while nothing it was found from changes, see
+    /// [`effective::Effective::kept`]). `false` when these places protect another search
+    /// path (a test's) or the workspace root is not known to be real.
+    pub(crate) fn process_path_outside(&self) -> bool {
+        self.path_var.is_none() && self.root_real && self.effective().path_outside()
+    }
+
     /// Counts one entry a walk visits against the evaluation's budget.
     ///
     /// # Errors

@@ -125,6 +125,7 @@ impl Judge<'_> {
         // Which file the name runs: a PATH that may find it in the workspace runs the
         // workspace's program, not the one the table models.
         if let Some(name) = cmd.words.first().and_then(Word::literal)
+            && !self.places.process_path_outside()
             && let Some(why) = crate::process_env::var("PATH").and_then(|path| {
                 path_reaches_workspace(name, &path, self.places.root(), self.places.root_is_real())
             })
