@@ -261,7 +261,7 @@ fn fixture_workspace() -> tempfile::TempDir {
         ),
         ("LICENSE", "MIT License\n"),
         ("Makefile", "all:\n\tcargo build\n"),
-        (".gitignore", "/target\n.env\n*.key\ncerts/\n"),
+        (".gitignore", "/target\n.env\n*.key\ncerts/\nvault/\n"),
         (
             "Cargo.toml",
             "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n",
@@ -444,8 +444,75 @@ fn fixture_workspace() -> tempfile::TempDir {
     } else {
         std::fs::create_dir_all(root.join(".git")).expect(".git");
     }
+    put_vault(root);
     dir
 }
+
+/// The secrets under `vault/` (ignored by git) whose names say nothing: each is one by its
+/// content only, in a form the content check must read as the program prints it.
+fn put_vault(root: &Path) {
+    let notes: String = (1..=90)
+        .map(|i| format!("# line {i}: notes about the deployment setup and key rotation\n"))
+        .collect();
+    let utf16: String = PEM_KEY.chars().flat_map(|c| [c, '\0']).collect();
+    let files: Vec<(&str, String)> = vec![
+        // A key after the first 4 KiB.
+        ("vault/notes.note", format!("{notes}{PEM_KEY}")),
+        (
+            "vault/mirror.git/config",
+            "[core]\n\trepositoryformatversion = 0\n\tbare = true\n[remote \"origin\"]\n\turl = https://u:canary@github.com/a/b.git\n".to_owned(),
+        ),
+        (
+            "vault/adc.cred",
+            "{\"client_id\": \"x.apps.googleusercontent.com\", \"client_secret\": \"canary\", \"refresh_token\": \"1//canary\", \"type\": \"authorized_user\"}\n".to_owned(),
+        ),
+        (
+            "vault/signing.jwk",
+            "{\"kty\": \"EC\", \"crv\": \"P-256\", \"x\": \"f83O\", \"y\": \"x_FE\", \"d\": \"canary\"}\n".to_owned(),
+        ),
+        (
+            "vault/tunnel.wgc",
+            "[Interface]\nAddress = 10.0.0.2/32\nPrivateKey = canary=\n".to_owned(),
+        ),
+        (
+            "vault/sign.msk",
+            "untrusted comment: minisign encrypted secret key\nRWRTY0Iycanary\n".to_owned(),
+        ),
+        (
+            "vault/key.b64",
+            "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UUlCQURBTkJna3Foa2lHOXcwQkFRRUZBQVNDQktjd2dnU2pBZ0VBQW9JQkFRQzdjYW5hcnkKLS0tLS1FTkQgUFJJVkFURSBLRVktLS0tLQo=\n".to_owned(),
+        ),
+        ("vault/key16.u16", utf16),
+        (
+            "vault/db-secret.k8s",
+            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\nstringData:\n  PASSWORD: canary\n".to_owned(),
+        ),
+        (
+            "vault/settings.mvn",
+            "<settings><servers><server><id>r</id><password>canary</password></server></servers></settings>\n".to_owned(),
+        ),
+        (
+            "vault/cargo-config.ini",
+            "[registry]\ntoken = \"canary\"\n".to_owned(),
+        ),
+    ];
+    for (rel, content) in &files {
+        put(root, rel, content);
+    }
+    // A key compressed, under a name that says nothing.
+    std::fs::write(root.join("vault/deploy-key.gz"), GZIPPED_PEM_KEY).expect("fixture file");
+}
+
+/// [`PEM_KEY`] compressed by gzip.
+const GZIPPED_PEM_KEY: &[u8] = &[
+    0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xd3, 0xd5, 0x05, 0x02, 0x27, 0x57,
+    0x77, 0x4f, 0x3f, 0x85, 0x80, 0x20, 0xcf, 0x30, 0xc7, 0x10, 0x57, 0x05, 0x6f, 0xd7, 0x48, 0x90,
+    0xa0, 0x2e, 0x97, 0xaf, 0xa7, 0xa7, 0x6b, 0x59, 0xa0, 0xa7, 0x93, 0xa3, 0x8b, 0xa3, 0x9f, 0x53,
+    0x7a, 0x76, 0x61, 0x46, 0x76, 0xa6, 0xbb, 0x65, 0xb9, 0x81, 0x93, 0x63, 0xa0, 0xab, 0x9b, 0xa3,
+    0x63, 0xb0, 0xb3, 0x93, 0x77, 0x72, 0x79, 0x7a, 0x7a, 0x70, 0x96, 0x63, 0xba, 0xab, 0xa3, 0x63,
+    0x3e, 0x50, 0x5d, 0xa0, 0xb3, 0x79, 0x72, 0x62, 0x5e, 0x62, 0x51, 0x25, 0x17, 0xd8, 0x00, 0x57,
+    0x3f, 0x17, 0x4c, 0x43, 0x01, 0x52, 0x6e, 0x39, 0xfc, 0x71, 0x00, 0x00, 0x00,
+];
 
 /// A fake home holding SSH keys and cloud credentials.
 fn fixture_home() -> tempfile::TempDir {

@@ -1466,9 +1466,9 @@ fn repo_files(root: &Path, home: Option<&Path>) -> RepoFiles {
     let (mut hooks, mut includes) = (Vec::new(), Vec::new());
     for file in [common.join("config"), git_dir.join("config.worktree")] {
         match crate::paths::git_config::hooks_and_includes(&file, home) {
-            Ok((h, i)) => {
-                hooks.extend(h);
-                includes.extend(i);
+            Ok(named) => {
+                hooks.extend(named.hooks);
+                includes.extend(named.included);
             }
             Err(why) => {
                 return RepoFiles {

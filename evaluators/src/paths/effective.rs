@@ -13,6 +13,12 @@ const HOOKS: &str = "Git hooks (the directory core.hooksPath names), which git r
 /// What a file below a git directory is.
 pub(crate) const GIT_STATE: &str = "the repository's own state (objects, refs, index, HEAD), which only git writes: writing or removing it destroys history as removing `.git` does";
 
+/// What a file the repository's configuration includes is.
+const INCLUDED: &str = "a file the repository's Git config includes, which may hold tokens";
+
+/// What a file the repository's credential helpers or `http.cookieFile` name is.
+const STORE: &str = "a file the repository's Git config keeps credentials in";
+
 /// What a directory of the `PATH` is.
 const ON_PATH: &str = "a directory of the PATH, whose programs run in place of the system's";
 
@@ -61,9 +67,11 @@ static KEPT: std::sync::Mutex<Vec<Kept>> = std::sync::Mutex::new(Vec::new());
 pub(crate) struct Effective {
     /// Directories below which every path is protected, with what they are.
     dirs: Vec<(PathBuf, &'static str)>,
-    /// The files the repository's configuration includes (`include.path`, `includeIf`), as
-    /// written and as resolved: configuration as `.git/config` is, which may hold tokens.
-    includes: Vec<PathBuf>,
+    /// Files that hold what `.git/config` may (tokens), with what they are: the files the
+    /// repository's configuration includes (`include.path`, `includeIf`) and the files its
+    /// credential helpers and `http.cookieFile` keep credentials in, as written and as
+    /// resolved.
+    secret_files: Vec<(PathBuf, &'static str)>,
     /// Whether every entry of the search path is an absolute directory outside the
     /// workspace (as written and as resolved), all of them read: then no program name is
     /// found inside the workspace through it, whatever the name.
@@ -100,19 +108,27 @@ impl Effective {
             }
         }
         let mut hooks = Vec::new();
-        let mut includes = Vec::new();
+        let mut secret_files = Vec::new();
         let mut configs = vec![git_dir.join("config"), git_dir.join("config.worktree")];
         if let Some(common) = &common {
             configs.push(common.join("config"));
         }
         for config in &configs {
-            if let Ok((found, included)) = super::git_config::hooks_and_includes(config, home) {
-                hooks.extend(found);
-                for file in included {
+            if let Ok(named) = super::git_config::hooks_and_includes(config, home) {
+                hooks.extend(named.hooks);
+                // A relative store is relative to where git runs: the work tree's top is
+                // where it usually does.
+                let stores = named.stores.into_iter().map(|f| (root.join(f), STORE));
+                for (file, what) in named
+                    .included
+                    .into_iter()
+                    .map(|f| (f, INCLUDED))
+                    .chain(stores)
+                {
                     if let Ok(real) = super::watch::canonicalize(&file) {
-                        includes.push(real);
+                        secret_files.push((real, what));
                     }
-                    includes.push(super::normalize(&file));
+                    secret_files.push((super::normalize(&file), what));
                 }
             }
         }
@@ -165,7 +181,7 @@ impl Effective {
         }
         Self {
             dirs,
-            includes,
+            secret_files,
             path_outside,
         }
     }
@@ -249,9 +265,13 @@ impl Effective {
         std::sync::Arc::new(Self::of(root, home, path_var))
     }
 
-    /// Whether `path` (absolute, normal) is a file the repository's configuration includes.
-    pub(crate) fn includes(&self, path: &Path) -> bool {
-        self.includes.iter().any(|p| p == path)
+    /// What `path` (absolute, normal) is, when the repository's configuration names it as a
+    /// file that holds what `.git/config` may (tokens): included, or a credential store.
+    pub(crate) fn secret_file(&self, path: &Path) -> Option<&'static str> {
+        self.secret_files
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, what)| *what)
     }
 
     /// What `path` (absolute, normal) is, if it lies in a protected directory or is a file
@@ -402,6 +422,47 @@ mod tests {
     }
 
     #[test]
+    fn the_files_the_repositorys_credential_helpers_keep_credentials_in_are_known() {
+        let ws = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(ws.path().join(".git")).unwrap();
+        let root = std::fs::canonicalize(ws.path()).unwrap();
+        // An included file's helper counts as the repository's own.
+        std::fs::write(
+            ws.path().join(".git/config"),
+            "[credential]\n\thelper = store --file=.git/git-creds\n\
+             [credential \"https://github.com\"]\n\thelper = \"store --file creds.txt\"\n\
+             [http]\n\tcookieFile = ~/cookies.txt\n[include]\n\tpath = more.inc\n",
+        )
+        .unwrap();
+        std::fs::write(
+            ws.path().join(".git/more.inc"),
+            "[credential]\n\thelper = netrc -f /srv/auth-netrc\n\thelper = cache --timeout 60\n",
+        )
+        .unwrap();
+        let found = Effective::of(&root, Some(home.path()), None);
+        for store in [
+            root.join(".git/git-creds"),
+            root.join("creds.txt"),
+            home.path().join("cookies.txt"),
+            std::path::PathBuf::from("/srv/auth-netrc"),
+        ] {
+            assert_eq!(
+                found.secret_file(&store),
+                Some(STORE),
+                "{}",
+                store.display()
+            );
+        }
+        assert_eq!(
+            found.secret_file(&root.join(".git/more.inc")),
+            Some(INCLUDED)
+        );
+        assert_eq!(found.secret_file(&root.join("60")), None);
+        assert_eq!(found.secret_file(&root.join("README.md")), None);
+    }
+
+    #[test]
     fn the_files_the_repositorys_configuration_includes_are_known() {
         let ws = tempfile::tempdir().unwrap();
         let home = tempfile::tempdir().unwrap();
@@ -423,10 +484,10 @@ mod tests {
             std::fs::write(ws.path().join(name), text).unwrap();
         }
         let found = Effective::of(&root, Some(home.path()), None);
-        assert!(found.includes(&root.join(".git/extra.inc")));
-        assert!(found.includes(&root.join("conf/git.inc")));
-        assert!(!found.includes(&root.join("conf/other.inc")));
-        assert!(!found.includes(&root.join(".git/config")));
+        assert!(found.secret_file(&root.join(".git/extra.inc")).is_some());
+        assert!(found.secret_file(&root.join("conf/git.inc")).is_some());
+        assert!(found.secret_file(&root.join("conf/other.inc")).is_none());
+        assert!(found.secret_file(&root.join(".git/config")).is_none());
     }
 
     #[test]

@@ -110,7 +110,7 @@ pub(crate) fn read(path: &Path) -> Result<Option<String>, String> {
 /// section, with no continuation (`\` at the end), and every URL value names no user (`@`)
 /// and no query (`?`). Anything else (`include`, a key on the header's line, a section of a
 /// tool, a quoted or escaped URL) counts as a credential.
-fn unproven(text: &str) -> Option<&'static str> {
+pub(super) fn unproven(text: &str) -> Option<&'static str> {
     walk(text, Keys::Known(&[KNOWN_KEYS]), |e| {
         let key = e.key?;
         (URL_KEYS.contains(&key) && e.value.is_none_or(url_may_hold_credential))
@@ -435,11 +435,15 @@ const MAX_ENV_ENTRIES: usize = 100;
 /// `GIT_CONFIG_VALUE_<n>`) are the person's: their `core.hooksPath` counts and the files
 /// their `include.path` names are read as included files.
 fn outer_hooks_paths_in(home: Option<&Path>, var: Vars<'_>) -> Result<Vec<String>, String> {
-    let mut found = Vec::new();
-    let mut included = Vec::new();
+    let mut named = Named::default();
     for file in outer_configs_in(home, var) {
-        hooks_paths_in(&file, home, 0, &mut found, &mut included)?;
+        hooks_paths_in(&file, home, 0, &mut named)?;
     }
+    let Named {
+        hooks: mut found,
+        mut included,
+        ..
+    } = named;
     for name in ["GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"] {
         included.extend(var(name).map(PathBuf::from));
     }
@@ -466,7 +470,10 @@ fn outer_hooks_paths_in(home: Option<&Path>, var: Vars<'_>) -> Result<Vec<String
                     None => PathBuf::from(&value),
                 };
                 included.push(file.clone());
-                hooks_paths_in(&file, home, 1, &mut found, &mut included)?;
+                let mut more = Named::default();
+                hooks_paths_in(&file, home, 1, &mut more)?;
+                found.extend(more.hooks);
+                included.extend(more.included);
             }
         }
     }
@@ -505,23 +512,56 @@ fn outer_hooks_paths_in(home: Option<&Path>, var: Vars<'_>) -> Result<Vec<String
     Ok(found)
 }
 
+/// What a configuration file and the files it includes name ([`hooks_and_includes`]).
+#[derive(Debug, Default)]
+pub(crate) struct Named {
+    /// The `core.hooksPath` values, as written.
+    pub(crate) hooks: Vec<String>,
+    /// The files included, as named (relative ones joined to the directory of the file
+    /// including them).
+    pub(crate) included: Vec<PathBuf>,
+    /// The files credentials are kept in: a credential helper's `--file` (`store --file F`,
+    /// `netrc -f F`) and `http.cookieFile`, `~/` joined to the home; a relative one is
+    /// relative to the directory git runs in.
+    pub(crate) stores: Vec<PathBuf>,
+}
+
 /// What the configuration file `config` (a repository's own) and every file it includes
 /// (`include.path`, `includeIf.<condition>.path`, whatever the condition) set git to use:
-/// the `core.hooksPath` values, as written, and the included files, as named (relative ones
-/// joined to the directory of the file including them). A missing file is read as empty.
+/// the `core.hooksPath` values, the included files and the files credentials are kept in
+/// ([`Named`]). A missing file is read as empty.
 ///
 /// # Errors
 ///
 /// A file that cannot be read, an include whose path is not read here, or includes nested
 /// too deep.
-pub(crate) fn hooks_and_includes(
-    config: &Path,
-    home: Option<&Path>,
-) -> Result<(Vec<String>, Vec<PathBuf>), String> {
-    let mut found = Vec::new();
-    let mut included = Vec::new();
-    hooks_paths_in(config, home, 0, &mut found, &mut included)?;
-    Ok((found, included))
+pub(crate) fn hooks_and_includes(config: &Path, home: Option<&Path>) -> Result<Named, String> {
+    let mut named = Named::default();
+    hooks_paths_in(config, home, 0, &mut named)?;
+    Ok(named)
+}
+
+/// The files a credential helper's command line (`store --file=F`, `store --file F`,
+/// `netrc -f F`, `netrc --file F`) keeps credentials in, as written (quotes removed).
+fn helper_files(helper: &str) -> Vec<&str> {
+    let words: Vec<&str> = helper
+        .split_whitespace()
+        .map(|w| w.trim_matches(['"', '\'']))
+        .collect();
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if let Some(v) = w.strip_prefix("--file=") {
+            out.push(v);
+        } else if matches!(*w, "--file" | "-f")
+            && let Some(v) = words.get(i + 1)
+        {
+            out.push(*v);
+        } else if let Some(v) = w.strip_prefix("-f").filter(|v| !v.is_empty()) {
+            out.push(v);
+        }
+    }
+    out.retain(|v| !v.is_empty());
+    out
 }
 
 /// The most nested includes followed by [`outer_hooks_paths`].
@@ -531,26 +571,41 @@ fn hooks_paths_in(
     file: &Path,
     home: Option<&Path>,
     depth: usize,
-    found: &mut Vec<String>,
-    included_files: &mut Vec<PathBuf>,
+    named: &mut Named,
 ) -> Result<(), String> {
     let reading = Reading {
         home,
         lower: false,
         unproven: "is not read here",
     };
-    let mut each = |e: &Entry<'_>| {
-        if (e.section, e.key) != ("core", Some("hookspath")) {
-            return None;
-        }
-        match e.value.and_then(plain_path) {
-            Some(value) => {
-                found.push(value.to_owned());
-                None
-            }
-            None => Some("a path that is not read here"),
-        }
+    let (hooks, stores) = (&mut named.hooks, &mut named.stores);
+    let mut store = |written: &str| {
+        stores.push(match (written.strip_prefix("~/"), home) {
+            (Some(rest), Some(home)) => home.join(rest),
+            _ => PathBuf::from(written),
+        });
     };
+    let mut each = |e: &Entry<'_>| {
+        match (e.section, e.key) {
+            ("core", Some("hookspath")) => match e.value.and_then(plain_path) {
+                Some(value) => hooks.push(value.to_owned()),
+                None => return Some("a path that is not read here"),
+            },
+            ("credential", Some("helper")) => {
+                for f in helper_files(e.value.unwrap_or_default()) {
+                    store(f);
+                }
+            }
+            ("http", Some("cookiefile")) => {
+                if let Some(value) = e.value.and_then(plain_path) {
+                    store(value);
+                }
+            }
+            _ => {}
+        }
+        None
+    };
+    let included_files = &mut named.included;
     reading.file(file, depth, &mut each, &mut |f| {
         included_files.push(f.to_path_buf())
     })

@@ -559,14 +559,13 @@ impl<'a> Places<'a> {
     }
 
     /// What secret the file at `path` (absolute, normal) is: by its name, or as a file the
-    /// repository's configuration includes, which holds what `.git/config` may (tokens).
+    /// repository's configuration names (included, or a credential store), which holds what
+    /// `.git/config` may (tokens).
     fn secret_at(&self, path: &Path) -> Option<&str> {
         let sensitive = self.sensitive?;
-        sensitive.matches(path).or_else(|| {
-            self.effective()
-                .includes(path)
-                .then_some("a file the repository's Git config includes, which may hold tokens")
-        })
+        sensitive
+            .matches(path)
+            .or_else(|| self.effective().secret_file(path))
     }
 
     /// The secret a placed word is, by these places' secrets: which form names it (the
@@ -1325,28 +1324,100 @@ fn below_both(path: &Path, path_plain: bool, base: &Path, base_plain: bool) -> b
         .is_some_and(|rest| rest.is_empty() || rest[0] == b'/' || base.ends_with(b"/"))
 }
 
-/// The most bytes of a file read to tell whether its content is a secret.
+/// The bytes of a file read first to tell whether its content is a secret: most files are
+/// shorter, and are read once.
 const CONTENT_SNIFF_BYTES: u64 = 4096;
 
-/// What secret a regular file's content is, when its beginning says so whatever its name: a
-/// private key (`-----BEGIN … PRIVATE KEY-----`), a cloud service account key
-/// (`"private_key"`, `"type": "service_account"`), AWS credentials. Only the first
-/// [`CONTENT_SNIFF_BYTES`] are read; a file that cannot be read is judged by its name alone.
+/// The most bytes of a file searched for a secret by its content; a longer file is not
+/// proven free of one.
+const CONTENT_SCAN_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What secret a regular file's content is, whatever its name: a private key
+/// (`-----BEGIN … PRIVATE KEY-----`, also base64-encoded or in UTF-16, a JWK with its private
+/// part, a WireGuard, minisign or signify key), a cloud service account key or OAuth
+/// credentials, AWS-style access keys, registry and signing passwords, a Kubernetes Secret,
+/// a repository's git configuration ([`secret_text`]). The whole file is searched, up to
+/// [`CONTENT_SCAN_BYTES`]: a key after a page of notes counts as one at the start, and a
+/// longer file is not proven free of one. A file that cannot be read is judged by its name
+/// alone.
 pub(crate) fn content_secret(path: &Path) -> Option<&'static str> {
     let head = small_file::read_head(path, CONTENT_SNIFF_BYTES)?;
     if let Some(what) = secret_text(&head) {
         return Some(what);
     }
-    // A bundle of PEM blocks (a certificate chain, then the key: the HAProxy and nginx
-    // layout) is read further; one longer than that is not proven free of a key.
-    if head.len() as u64 == CONTENT_SNIFF_BYTES && contains(&head, b"-----BEGIN") {
-        let more = small_file::read_head(path, PEM_SCAN_BYTES + 1)?;
-        if more.len() as u64 > PEM_SCAN_BYTES {
-            return Some("a file of PEM blocks longer than is read (by its content)");
-        }
-        return secret_text(&more);
+    if (head.len() as u64) < CONTENT_SNIFF_BYTES {
+        return None;
     }
-    None
+    let all = small_file::read_head(path, CONTENT_SCAN_BYTES + 1)?;
+    if all.len() as u64 > CONTENT_SCAN_BYTES {
+        return Some("a file longer than is searched for keys (by its content)");
+    }
+    // The whole text is read only where a secret's marker appears ([`secret_markers`]).
+    if secret_markers().is_some_and(|m| !m.is_match(&all)) {
+        return None;
+    }
+    secret_text(&all)
+}
+
+/// Whether the regular file at `path` starts as a compressed stream does (gzip, `compress`,
+/// bzip2, xz, lzma, zstd, lz4): its bytes are not the text a decompressor prints.
+pub(crate) fn compressed(path: &Path) -> bool {
+    let Some(head) = small_file::read_head(path, 6) else {
+        return false;
+    };
+    head.starts_with(&[0x1f, 0x8b])
+        || head.starts_with(&[0x1f, 0x9d])
+        || head.starts_with(b"BZh")
+        || head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0])
+        || head.starts_with(&[0x5d, 0, 0])
+        || head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
+        || head.starts_with(&[0x04, 0x22, 0x4d, 0x18])
+}
+
+/// Texts at least one of which every secret [`secret_text`] recognizes holds (ASCII case
+/// ignored): a cheap search of a long file before it is read as text. `None` if the search
+/// could not be built: every long file is then read as text.
+fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
+    static MARKERS: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::OnceLock::new();
+    MARKERS
+        .get_or_init(|| {
+            let markers: &[&[u8]] = &[
+                b"-----begin",
+                b"-\0-\0-\0-\0-\0",
+                b"ls0tls1crudjti",
+                b"age-secret-key-1",
+                b"putty-user-key-file-",
+                b"private_key",
+                b"service_account",
+                b"authorized_user",
+                b"external_account",
+                b"refresh_token",
+                b"\"kty\"",
+                b"[interface]",
+                b"untrusted comment:",
+                b"secret_access_key",
+                b"secret access key",
+                b"_authtoken",
+                b"storepassword",
+                b"keypassword",
+                b"\"auths\"",
+                b"<password>",
+                b"cleartextpassword",
+                b"repositoryformatversion",
+                b"[registry]",
+                b"[registries.",
+                b"kind: secret",
+                b"kind:secret",
+                b"\"kind\": \"secret\"",
+                b"\"kind\":\"secret\"",
+            ];
+            aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(markers)
+                .ok()
+        })
+        .as_ref()
 }
 
 /// What secret the work tree's tracked file `path` may hold whatever its name, when git
@@ -1366,15 +1437,8 @@ pub(crate) fn tracked_file_secret(path: &Path) -> Option<&'static str> {
     content_secret(path)
 }
 
-/// The most bytes of a file of PEM blocks that are searched for a private key.
-const PEM_SCAN_BYTES: u64 = 1024 * 1024;
-
-fn contains(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len()).any(|w| w == needle)
-}
-
 /// What secret a file's text (or its beginning) is, by the families of key headers and
-/// credential markers.
+/// credential markers. Every family holds one of [`secret_markers`].
 fn secret_text(head: &[u8]) -> Option<&'static str> {
     if openpgp_secret_packet(head) {
         return Some("an OpenPGP secret key (by its content)");
@@ -1384,29 +1448,110 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
     if text.contains("-----BEGIN") && text.contains("PRIVATE KEY") {
         return Some("a private key (by its content)");
     }
+    // The same in UTF-16 (either byte order): its ASCII with a NUL beside each byte.
+    if text.contains('\0') {
+        let ascii: String = text.chars().filter(|c| *c != '\0').collect();
+        if ascii.contains("-----BEGIN") && ascii.contains("PRIVATE KEY") {
+            return Some("a private key in UTF-16 (by its content)");
+        }
+    }
+    // Base64 of a PEM private key (a Kubernetes `tls.key`, a CI variable's file).
+    if base64_private_key(&text) {
+        return Some("a base64-encoded private key (by its content)");
+    }
     if text.contains("AGE-SECRET-KEY-1") {
         return Some("an age private key (by its content)");
     }
     if text.contains("PuTTY-User-Key-File-") {
         return Some("a PuTTY private key (by its content)");
     }
+    // A WireGuard configuration's `[Interface]` with its `PrivateKey`; a minisign or signify
+    // secret key (`untrusted comment: … secret key`).
+    let line_starts = |prefix: &str| {
+        text.lines().map(str::trim_start).any(|l| {
+            l.get(..prefix.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+        })
+    };
+    if text.contains("[Interface]") && line_starts("privatekey") {
+        return Some("a WireGuard private key (by its content)");
+    }
+    if text.lines().any(|l| {
+        let l = l.trim_start().to_ascii_lowercase();
+        l.starts_with("untrusted comment:") && l.contains("secret key")
+    }) {
+        return Some("a minisign or signify secret key (by its content)");
+    }
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     if compact.contains("\"private_key\":\"") || compact.contains("\"type\":\"service_account\"") {
         return Some("a cloud service account key (by its content)");
     }
+    // Google OAuth credentials (application default credentials, workload identity).
+    if compact.contains("\"type\":\"authorized_user\"")
+        || compact.contains("\"type\":\"external_account\"")
+        || (compact.contains("\"client_secret\":\"") && compact.contains("\"refresh_token\":\""))
+    {
+        return Some("OAuth credentials (by its content)");
+    }
+    // A JSON Web Key with its private part `d`.
+    if compact.contains("\"kty\":\"") && compact.contains("\"d\":\"") {
+        return Some("a private JSON Web Key (by its content)");
+    }
     let lower = text.to_ascii_lowercase();
-    if lower.contains("aws_secret_access_key") || lower.contains("secret access key") {
-        return Some("AWS credentials (by its content)");
+    if lower.contains("secret_access_key") || lower.contains("secret access key") {
+        return Some("cloud access keys (by its content)");
+    }
+    // A repository's git configuration wherever it lies (a bare clone, a mirror, a separate
+    // git directory) that may hold a credential, as `.git/config` may: a remote URL with a
+    // user, a header, anything its reading does not show is free of one.
+    if lower.contains("repositoryformatversion") && git_config::unproven(&text).is_some() {
+        return Some("a Git config, which may hold tokens (by its content)");
     }
     let compact_lower = compact.to_ascii_lowercase();
     if compact_lower.contains("_authtoken")
         || compact_lower.contains("storepassword=")
         || compact_lower.contains("keypassword=")
         || (compact_lower.contains("\"auths\":{") && compact_lower.contains("\"auth\":\""))
+        || (compact_lower.contains("<password>") && compact_lower.contains("</password>"))
+        || compact_lower.contains("cleartextpassword")
+        || ((compact_lower.contains("[registry]") || compact_lower.contains("[registries."))
+            && compact_lower.contains("token"))
     {
         return Some("registry or signing credentials (by its content)");
     }
+    if compact_lower.contains("kind:secret") || compact_lower.contains("\"kind\":\"secret\"") {
+        return Some("a Kubernetes Secret (by its content)");
+    }
     None
+}
+
+/// Whether `text` holds a base64 run that decodes to a PEM private key's header (`LS0tLS1C`
+/// starts `-----BEGIN`; the line breaks a wrapped encoding has are skipped).
+fn base64_private_key(text: &str) -> bool {
+    const HEADER: &str = "LS0tLS1CRUdJTi";
+    text.match_indices(HEADER).any(|(at, _)| {
+        let digits: Vec<u8> = text[at..]
+            .bytes()
+            .filter(|b| !b.is_ascii_whitespace())
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/')
+            .take(96)
+            .collect();
+        let value = |b: u8| -> u32 {
+            match b {
+                b'A'..=b'Z' => u32::from(b - b'A'),
+                b'a'..=b'z' => u32::from(b - b'a') + 26,
+                b'0'..=b'9' => u32::from(b - b'0') + 52,
+                b'+' => 62,
+                _ => 63,
+            }
+        };
+        let mut decoded = Vec::with_capacity(72);
+        for quad in digits.chunks_exact(4) {
+            let n = quad.iter().fold(0u32, |n, b| (n << 6) | value(*b));
+            decoded.extend_from_slice(&n.to_be_bytes()[1..]);
+        }
+        String::from_utf8_lossy(&decoded).contains("PRIVATE KEY")
+    })
 }
 
 /// Whether `head` starts with an OpenPGP secret-key packet (tag 5, old or new format) of a

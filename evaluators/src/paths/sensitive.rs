@@ -347,6 +347,25 @@ const SENSITIVE: &[(&str, &str)] = &[
         "**/globalStorage/state.vscdb.*",
         "an editor's stored state (tokens)",
     ),
+    // Credential stores of tools, where a project or a home keeps them.
+    ("**/.rclone.conf", "rclone credentials"),
+    (
+        "**/application_default_credentials.json",
+        "Google application default credentials",
+    ),
+    (
+        "**/gha-creds-*.json",
+        "Google credentials written by a CI job",
+    ),
+    ("**/.vscode/sftp.json", "SFTP passwords"),
+    ("**/nuget.config", "NuGet feed credentials"),
+    ("**/.nuget/NuGet/NuGet.Config", "NuGet feed credentials"),
+    ("**/.Renviron", "R environment variables (tokens)"),
+    ("**/.jfrog", "JFrog CLI credentials"),
+    ("**/.jfrog/**", "JFrog CLI credentials"),
+    ("**/profiles.yml", "database credentials (dbt profiles)"),
+    ("**/.env-*", "an environment file"),
+    ("**/.env_*", "an environment file"),
 ];
 
 /// Configuration that decides what an agent may do: Warrant's own and the agents' settings.
@@ -1260,6 +1279,21 @@ const COPY_SUFFIXES: &[&str] = &[
     ".rpmsave",
     ".rpmnew",
     ".kate-swp",
+    // Compressed and archived copies: the same bytes, through a decompressor.
+    ".gz",
+    ".bz2",
+    ".xz",
+    ".zst",
+    ".zstd",
+    ".lz4",
+    ".lzma",
+    ".lz",
+    ".lzo",
+    ".br",
+    ".z",
+    ".zip",
+    ".7z",
+    ".tar",
 ];
 
 /// The name of the file `name` is a copy of, when it is named as one: a backup or leftover

@@ -1016,6 +1016,14 @@ impl Judge<'_> {
                             Risk::High,
                             reason,
                         );
+                    } else if cmd.program().is_some_and(|p| DECOMPRESSORS.contains(&p))
+                        && crate::paths::compressed(&l.path)
+                    {
+                        // What a decompressor prints is not the bytes the content check read.
+                        let reason = format!(
+                            "prints the decompressed content of `{shown}`, which is not searched for keys"
+                        );
+                        self.unknown(cmd, &reason, Risk::High);
                     }
                 }
                 Place::HarmlessDevice => {}
@@ -2093,6 +2101,57 @@ const BUILTINS: &[&str] = &[
     "local", "popd", "printf", "pushd", "pwd", "read", "readonly", "return", "set", "shift",
     "shopt", "source", "test", "times", "trap", "true", "type", "typeset", "ulimit", "umask",
     "unalias", "unset", "wait",
+];
+
+/// Programs that print a compressed file's content decompressed (`zcat`, `zgrep`, `gzip -dc`):
+/// the key a file holds compressed is not seen by the content check of its bytes.
+const DECOMPRESSORS: &[&str] = &[
+    "zcat",
+    "gzcat",
+    "zgrep",
+    "zegrep",
+    "zfgrep",
+    "zless",
+    "zmore",
+    "zdiff",
+    "zcmp",
+    "zhead",
+    "xzcat",
+    "lzcat",
+    "xzgrep",
+    "xzegrep",
+    "xzfgrep",
+    "xzless",
+    "xzmore",
+    "xzdiff",
+    "bzcat",
+    "bzgrep",
+    "bzegrep",
+    "bzfgrep",
+    "bzless",
+    "bzmore",
+    "bzdiff",
+    "zstdcat",
+    "zstdgrep",
+    "zstdless",
+    "lz4cat",
+    "gzip",
+    "gunzip",
+    "xz",
+    "unxz",
+    "lzma",
+    "unlzma",
+    "bzip2",
+    "bunzip2",
+    "zstd",
+    "unzstd",
+    "lz4",
+    "brotli",
+    "uncompress",
+    "pigz",
+    "unpigz",
+    "pbzip2",
+    "pixz",
 ];
 
 /// Why the program `name` may be found through `path` (a PATH value) inside the workspace
