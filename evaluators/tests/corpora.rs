@@ -455,6 +455,14 @@ fn put_vault(root: &Path) {
         .map(|i| format!("# line {i}: notes about the deployment setup and key rotation\n"))
         .collect();
     let utf16: String = PEM_KEY.chars().flat_map(|c| [c, '\0']).collect();
+    // `xxd -p` of the key: 60 hex digits a line.
+    let hex: String = PEM_KEY
+        .bytes()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .chunks(30)
+        .map(|line| line.concat() + "\n")
+        .collect();
     let files: Vec<(&str, String)> = vec![
         // A key after the first 4 KiB.
         ("vault/notes.note", format!("{notes}{PEM_KEY}")),
@@ -483,6 +491,7 @@ fn put_vault(root: &Path) {
             "LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UUlCQURBTkJna3Foa2lHOXcwQkFRRUZBQVNDQktjd2dnU2pBZ0VBQW9JQkFRQzdjYW5hcnkKLS0tLS1FTkQgUFJJVkFURSBLRVktLS0tLQo=\n".to_owned(),
         ),
         ("vault/key16.u16", utf16),
+        ("vault/key.hexdump", hex),
         (
             "vault/db-secret.k8s",
             "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\nstringData:\n  PASSWORD: canary\n".to_owned(),

@@ -1385,7 +1385,10 @@ fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
             let markers: &[&[u8]] = &[
                 b"-----begin",
                 b"-\0-\0-\0-\0-\0",
-                b"ls0tls1crudjti",
+                b"ufjjvkfursblrv",
+                b"bssvzbveugs0vz",
+                b"qukwqvrfietfw",
+                b"50524956415445204b4559",
                 b"age-secret-key-1",
                 b"putty-user-key-file-",
                 b"private_key",
@@ -1455,9 +1458,18 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
             return Some("a private key in UTF-16 (by its content)");
         }
     }
-    // Base64 of a PEM private key (a Kubernetes `tls.key`, a CI variable's file).
-    if base64_private_key(&text) {
+    // A private key's header base64-encoded at any of the three alignments (a Kubernetes
+    // `tls.key`, a CI variable's file) or hex-encoded (`xxd -p`), line breaks removed.
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    if ["UFJJVkFURSBLRV", "BSSVZBVEUgS0VZ", "QUklWQVRFIEtFW"]
+        .iter()
+        .any(|m| compact.contains(m))
+    {
         return Some("a base64-encoded private key (by its content)");
+    }
+    let compact_lower = compact.to_ascii_lowercase();
+    if compact_lower.contains("50524956415445204b4559") {
+        return Some("a hex-encoded private key (by its content)");
     }
     if text.contains("AGE-SECRET-KEY-1") {
         return Some("an age private key (by its content)");
@@ -1482,7 +1494,6 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
     }) {
         return Some("a minisign or signify secret key (by its content)");
     }
-    let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     if compact.contains("\"private_key\":\"") || compact.contains("\"type\":\"service_account\"") {
         return Some("a cloud service account key (by its content)");
     }
@@ -1507,7 +1518,6 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
     if lower.contains("repositoryformatversion") && git_config::unproven(&text).is_some() {
         return Some("a Git config, which may hold tokens (by its content)");
     }
-    let compact_lower = compact.to_ascii_lowercase();
     if compact_lower.contains("_authtoken")
         || compact_lower.contains("storepassword=")
         || compact_lower.contains("keypassword=")
@@ -1523,35 +1533,6 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
         return Some("a Kubernetes Secret (by its content)");
     }
     None
-}
-
-/// Whether `text` holds a base64 run that decodes to a PEM private key's header (`LS0tLS1C`
-/// starts `-----BEGIN`; the line breaks a wrapped encoding has are skipped).
-fn base64_private_key(text: &str) -> bool {
-    const HEADER: &str = "LS0tLS1CRUdJTi";
-    text.match_indices(HEADER).any(|(at, _)| {
-        let digits: Vec<u8> = text[at..]
-            .bytes()
-            .filter(|b| !b.is_ascii_whitespace())
-            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/')
-            .take(96)
-            .collect();
-        let value = |b: u8| -> u32 {
-            match b {
-                b'A'..=b'Z' => u32::from(b - b'A'),
-                b'a'..=b'z' => u32::from(b - b'a') + 26,
-                b'0'..=b'9' => u32::from(b - b'0') + 52,
-                b'+' => 62,
-                _ => 63,
-            }
-        };
-        let mut decoded = Vec::with_capacity(72);
-        for quad in digits.chunks_exact(4) {
-            let n = quad.iter().fold(0u32, |n, b| (n << 6) | value(*b));
-            decoded.extend_from_slice(&n.to_be_bytes()[1..]);
-        }
-        String::from_utf8_lossy(&decoded).contains("PRIVATE KEY")
-    })
 }
 
 /// Whether `head` starts with an OpenPGP secret-key packet (tag 5, old or new format) of a

@@ -122,6 +122,25 @@ impl Judge<'_> {
             _ => cmd,
         };
         let before = self.findings.len();
+        // A decompressor given no file decompresses its standard input: what a command
+        // before it printed (`cat x.gz | zcat`), whose bytes the content check read
+        // compressed. A file redirected to it is judged as a file it reads.
+        if prints_decompressed(cmd)
+            && !cmd
+                .args()
+                .iter()
+                .any(|w| w.literal().is_none_or(|t| !t.starts_with('-')))
+            && !cmd
+                .redirects
+                .iter()
+                .any(|r| r.kind == crate::shell::RedirectKind::Read)
+        {
+            self.unknown(
+                cmd,
+                "decompresses its standard input, bytes the content check never saw decompressed",
+                Risk::High,
+            );
+        }
         // Which file the name runs: a PATH that may find it in the workspace runs the
         // workspace's program, not the one the table models.
         if let Some(name) = cmd.words.first().and_then(Word::literal)
@@ -1016,9 +1035,7 @@ impl Judge<'_> {
                             Risk::High,
                             reason,
                         );
-                    } else if cmd.program().is_some_and(|p| DECOMPRESSORS.contains(&p))
-                        && crate::paths::compressed(&l.path)
-                    {
+                    } else if prints_decompressed(cmd) && crate::paths::compressed(&l.path) {
                         // What a decompressor prints is not the bytes the content check read.
                         let reason = format!(
                             "prints the decompressed content of `{shown}`, which is not searched for keys"
@@ -2153,6 +2170,27 @@ const DECOMPRESSORS: &[&str] = &[
     "pbzip2",
     "pixz",
 ];
+
+/// Whether `cmd` is a decompressor ([`DECOMPRESSORS`]) that may print what it decompresses:
+/// not when it only tells its usage (`--help`), nor when a compressor itself only lists or
+/// tests its files (`gzip -l`, `xz -t`; the wrappers `zgrep`, `zless`, `zdiff` pass their
+/// short options to the program they run).
+fn prints_decompressed(cmd: &SimpleCommand) -> bool {
+    let Some(program) = cmd.program().filter(|p| DECOMPRESSORS.contains(p)) else {
+        return false;
+    };
+    let wrapper = ["grep", "less", "more", "diff", "cmp", "head"]
+        .iter()
+        .any(|w| program.ends_with(w));
+    !cmd.args().iter().filter_map(Word::literal).any(|t| {
+        matches!(t, "--help" | "--version")
+            || (!wrapper
+                && (matches!(t, "--list" | "--test" | "--license")
+                    || (t.starts_with('-')
+                        && !t.starts_with("--")
+                        && t.contains(['l', 't', 'h', 'V', 'L']))))
+    })
+}
 
 /// Why the program `name` may be found through `path` (a PATH value) inside the workspace
 /// `root`: an empty or relative entry (the command's directory decides it), or an entry inside
