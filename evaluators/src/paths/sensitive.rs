@@ -1300,10 +1300,18 @@ const COPY_SUFFIXES: &[&str] = &[
 /// suffix ([`COPY_SUFFIXES`], any case), vim's swap file `.NAME.swp` (`.swo`, …, `.swa`),
 /// emacs's auto-save `#NAME#` and lock `.#NAME`.
 fn undecorated(name: &str) -> Option<&str> {
-    let lower = name.to_ascii_lowercase();
-    for suffix in COPY_SUFFIXES {
-        if lower.len() > suffix.len() && lower.ends_with(suffix) {
-            return Some(&name[..name.len() - suffix.len()]);
+    // Every suffix but `~` is one extension (`.bak`, `.dpkg-old`): the name's last one is
+    // compared, not every suffix with the name's end.
+    if let Some(stem) = name.strip_suffix('~').filter(|s| !s.is_empty()) {
+        return Some(stem);
+    }
+    if let Some(dot) = name.rfind('.').filter(|d| *d > 0) {
+        let extension = &name[dot..];
+        if COPY_SUFFIXES
+            .iter()
+            .any(|s| s.eq_ignore_ascii_case(extension))
+        {
+            return Some(&name[..dot]);
         }
     }
     // vim: `.NAME.sw?`, the last letter counting down from `p`.
