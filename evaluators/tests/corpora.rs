@@ -493,6 +493,26 @@ fn put_vault(root: &Path) {
         ("vault/key16.u16", utf16),
         ("vault/key.hexdump", hex),
         (
+            "vault/quoted.k8s",
+            "apiVersion: v1\nkind: \"Secret\"\nstringData:\n  token: canary\n".to_owned(),
+        ),
+        (
+            "vault/sts.aws",
+            "{\"Credentials\": {\"AccessKeyId\": \"ASIAX\", \"SecretAccessKey\": \"canary\"}}\n".to_owned(),
+        ),
+        (
+            "vault/ta.ovpn-static",
+            "-----BEGIN OpenVPN Static key V1-----\ncanary\n-----END OpenVPN Static key V1-----\n".to_owned(),
+        ),
+        (
+            "vault/hosts.list",
+            "machine github.com login u password canary\n".to_owned(),
+        ),
+        (
+            "vault/registry.dkr",
+            "{\"auths\": {\"x.azurecr.io\": {\"identitytoken\": \"canary\"}}}\n".to_owned(),
+        ),
+        (
             "vault/db-secret.k8s",
             "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\nstringData:\n  PASSWORD: canary\n".to_owned(),
         ),

@@ -114,7 +114,9 @@ impl Effective {
             configs.push(common.join("config"));
         }
         for config in &configs {
-            if let Ok(named) = super::git_config::hooks_and_includes(config, home) {
+            {
+                // What was read before an include that cannot be read still counts.
+                let named = super::git_config::named_so_far(config, home);
                 hooks.extend(named.hooks);
                 // A relative store is relative to where git runs: the work tree's top is
                 // where it usually does.

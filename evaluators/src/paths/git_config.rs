@@ -522,7 +522,8 @@ pub(crate) struct Named {
     pub(crate) included: Vec<PathBuf>,
     /// The files credentials are kept in: a credential helper's `--file` (`store --file F`,
     /// `netrc -f F`) and `http.cookieFile`, `~/` joined to the home; a relative one is
-    /// relative to the directory git runs in.
+    /// relative to the directory git runs in. Also what `core.askPass` runs (a script that
+    /// prints a password), `http.sslKey`'s key and `user.signingKey`'s when a path.
     pub(crate) stores: Vec<PathBuf>,
 }
 
@@ -539,6 +540,16 @@ pub(crate) fn hooks_and_includes(config: &Path, home: Option<&Path>) -> Result<N
     let mut named = Named::default();
     hooks_paths_in(config, home, 0, &mut named)?;
     Ok(named)
+}
+
+/// What [`hooks_and_includes`] finds, as far as the reading went: an include that cannot be
+/// read ends the reading, and what was read before it (the file's own entries are read
+/// before its includes) still counts.
+pub(crate) fn named_so_far(config: &Path, home: Option<&Path>) -> Named {
+    let mut named = Named::default();
+    // The error only says where the reading stopped; what it found is kept.
+    let _stopped = hooks_paths_in(config, home, 0, &mut named);
+    named
 }
 
 /// The files a credential helper's command line (`store --file=F`, `store --file F`,
@@ -596,9 +607,14 @@ fn hooks_paths_in(
                     store(f);
                 }
             }
-            ("http", Some("cookiefile")) => {
+            ("http", Some("cookiefile" | "sslkey")) | ("core", Some("askpass")) => {
                 if let Some(value) = e.value.and_then(plain_path) {
                     store(value);
+                }
+            }
+            ("user", Some("signingkey")) => {
+                if let Some(value) = e.value.and_then(plain_path).filter(|v| v.contains('/')) {
+                    store(value.strip_prefix("key::").unwrap_or(value));
                 }
             }
             _ => {}

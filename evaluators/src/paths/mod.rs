@@ -1359,19 +1359,19 @@ pub(crate) fn content_secret(path: &Path) -> Option<&'static str> {
     secret_text(&all)
 }
 
-/// Whether the regular file at `path` starts as a compressed stream does (gzip, `compress`,
-/// bzip2, xz, lzma, zstd, lz4): its bytes are not the text a decompressor prints.
-pub(crate) fn compressed(path: &Path) -> bool {
-    let Some(head) = small_file::read_head(path, 6) else {
-        return false;
-    };
-    head.starts_with(&[0x1f, 0x8b])
-        || head.starts_with(&[0x1f, 0x9d])
-        || head.starts_with(b"BZh")
-        || head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0])
-        || head.starts_with(&[0x5d, 0, 0])
-        || head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd])
-        || head.starts_with(&[0x04, 0x22, 0x4d, 0x18])
+/// Whether the regular file at `path` is plain text, as far as its first
+/// [`CONTENT_SNIFF_BYTES`] tell (UTF-8 without NUL bytes): what a decompressor passes through
+/// as it is (`zcat -f`). Anything else (a compressed stream of any format, lzma's included,
+/// which has no fixed magic) may decode to anything. A file that cannot be read is not.
+pub(crate) fn plain_text(path: &Path) -> bool {
+    small_file::read_head(path, CONTENT_SNIFF_BYTES).is_some_and(|head| {
+        !head.contains(&0)
+            && match std::str::from_utf8(&head) {
+                Ok(_) => true,
+                // Cut inside a character at the end of what was read.
+                Err(e) => e.error_len().is_none(),
+            }
+    })
 }
 
 /// Texts at least one of which every secret [`secret_text`] recognizes holds (ASCII case
@@ -1412,6 +1412,15 @@ fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
                 b"[registries.",
                 b"kind: secret",
                 b"kind:secret",
+                b"kind: \"secret",
+                b"kind: 'secret",
+                b"openvpn static key",
+                b"ed25519v1-secret",
+                b"machine ",
+                b"_auth=",
+                b"identitytoken",
+                b"registrytoken",
+                b"secretaccesskey",
                 b"\"kind\": \"secret\"",
                 b"\"kind\":\"secret\"",
             ];
@@ -1448,8 +1457,20 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
     }
     let text = String::from_utf8_lossy(head);
     // `-----BEGIN [ANY] PRIVATE KEY-----`, `… PRIVATE KEY BLOCK-----` (PGP armor).
-    if text.contains("-----BEGIN") && text.contains("PRIVATE KEY") {
+    if text.contains("-----BEGIN")
+        && (text.contains("PRIVATE KEY") || text.contains("OpenVPN Static key"))
+    {
         return Some("a private key (by its content)");
+    }
+    if text.contains("ed25519v1-secret") {
+        return Some("a Tor onion service key (by its content)");
+    }
+    // A netrc's `machine … password …` entry.
+    if text.lines().any(|l| {
+        let mut words = l.split_whitespace();
+        words.next() == Some("machine") && words.any(|w| w == "password")
+    }) {
+        return Some("netrc credentials (by its content)");
     }
     // The same in UTF-16 (either byte order): its ASCII with a NUL beside each byte.
     if text.contains('\0') {
@@ -1485,7 +1506,7 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
                 .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
         })
     };
-    if text.contains("[Interface]") && line_starts("privatekey") {
+    if text.to_ascii_lowercase().contains("[interface]") && line_starts("privatekey") {
         return Some("a WireGuard private key (by its content)");
     }
     if text.lines().any(|l| {
@@ -1509,7 +1530,10 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
         return Some("a private JSON Web Key (by its content)");
     }
     let lower = text.to_ascii_lowercase();
-    if lower.contains("secret_access_key") || lower.contains("secret access key") {
+    if lower.contains("secret_access_key")
+        || lower.contains("secret access key")
+        || lower.contains("secretaccesskey")
+    {
         return Some("cloud access keys (by its content)");
     }
     // A repository's git configuration wherever it lies (a bare clone, a mirror, a separate
@@ -1521,7 +1545,15 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
     if compact_lower.contains("_authtoken")
         || compact_lower.contains("storepassword=")
         || compact_lower.contains("keypassword=")
-        || (compact_lower.contains("\"auths\":{") && compact_lower.contains("\"auth\":\""))
+        || compact_lower.contains("_auth=")
+        || (compact_lower.contains("\"auths\":{")
+            && [
+                "\"auth\":\"",
+                "\"identitytoken\":\"",
+                "\"registrytoken\":\"",
+            ]
+            .iter()
+            .any(|k| compact_lower.contains(k)))
         || (compact_lower.contains("<password>") && compact_lower.contains("</password>"))
         || compact_lower.contains("cleartextpassword")
         || ((compact_lower.contains("[registry]") || compact_lower.contains("[registries."))
@@ -1529,7 +1561,15 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
     {
         return Some("registry or signing credentials (by its content)");
     }
-    if compact_lower.contains("kind:secret") || compact_lower.contains("\"kind\":\"secret\"") {
+    if [
+        "kind:secret",
+        "kind:\"secret\"",
+        "kind:'secret'",
+        "\"kind\":\"secret\"",
+    ]
+    .iter()
+    .any(|k| compact_lower.contains(k))
+    {
         return Some("a Kubernetes Secret (by its content)");
     }
     None

@@ -366,6 +366,14 @@ const SENSITIVE: &[(&str, &str)] = &[
     ("**/profiles.yml", "database credentials (dbt profiles)"),
     ("**/.env-*", "an environment file"),
     ("**/.env_*", "an environment file"),
+    ("**/.p4tickets", "Perforce tickets"),
+    ("**/p4tickets.txt", "Perforce tickets"),
+    ("**/.cf/config.json", "Cloud Foundry tokens"),
+    ("**/*.keytab", "a Kerberos keytab"),
+    ("**/hs_ed25519_secret_key", "a Tor onion service key"),
+    ("**/cookies.txt", "browser cookies (a cookie jar)"),
+    ("**/.minio/config.json", "MinIO credentials"),
+    ("**/pgpass.conf", "a PostgreSQL password file"),
 ];
 
 /// Configuration that decides what an agent may do: Warrant's own and the agents' settings.

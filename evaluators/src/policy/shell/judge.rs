@@ -122,10 +122,21 @@ impl Judge<'_> {
             _ => cmd,
         };
         let before = self.findings.len();
-        // A decompressor given no file decompresses its standard input: what a command
-        // before it printed (`cat x.gz | zcat`), whose bytes the content check read
-        // compressed. A file redirected to it is judged as a file it reads.
-        if prints_decompressed(cmd)
+        // A decompressor or decoder given no file decodes its standard input: what a command
+        // before it printed (`cat x.gz | zcat`), whose bytes the content check read encoded;
+        // text the command itself holds (`echo aGk= | base64 -d`) is no file's. A file
+        // redirected to it is judged as a file it reads.
+        let fed_by_its_own_text = !cmd.feeds.is_empty()
+            && cmd.feeds.iter().all(|&f| {
+                self.script.commands.get(f).is_some_and(|c| {
+                    matches!(c.program(), Some("echo" | "printf"))
+                        && c.feeds.is_empty()
+                        && c.redirects.is_empty()
+                        && c.args().iter().all(|w| w.literal().is_some())
+                })
+            });
+        if (prints_decoded_text(cmd) || prints_decompressed(cmd))
+            && !fed_by_its_own_text
             && !cmd
                 .args()
                 .iter()
@@ -137,7 +148,7 @@ impl Judge<'_> {
         {
             self.unknown(
                 cmd,
-                "decompresses its standard input, bytes the content check never saw decompressed",
+                "decodes its standard input, bytes the content check never saw decoded",
                 Risk::High,
             );
         }
@@ -1035,10 +1046,13 @@ impl Judge<'_> {
                             Risk::High,
                             reason,
                         );
-                    } else if prints_decompressed(cmd) && crate::paths::compressed(&l.path) {
-                        // What a decompressor prints is not the bytes the content check read.
+                    } else if prints_decoded_text(cmd)
+                        || (prints_decompressed(cmd) && !crate::paths::plain_text(&l.path))
+                    {
+                        // What a decompressor or a decoder prints is not the bytes the content
+                        // check read (a plain text file passes through as it is).
                         let reason = format!(
-                            "prints the decompressed content of `{shown}`, which is not searched for keys"
+                            "prints the decoded content of `{shown}`, which is not searched for keys"
                         );
                         self.unknown(cmd, &reason, Risk::High);
                     }
@@ -2170,6 +2184,27 @@ const DECOMPRESSORS: &[&str] = &[
     "pbzip2",
     "pixz",
 ];
+
+/// Whether `cmd` decodes text it reads into other bytes: `base64 -d`, `base32 --decode`,
+/// `basenc -d`, `xxd -r`, `uudecode`. What it prints is not what the content check read,
+/// whatever the file.
+fn prints_decoded_text(cmd: &SimpleCommand) -> bool {
+    let decodes = |letter: char| {
+        cmd.args().iter().any(|w| {
+            w.literal().is_none_or(|t| {
+                t == "--decode"
+                    || t == "--revert"
+                    || (t.starts_with('-') && !t.starts_with("--") && t.contains(letter))
+            })
+        })
+    };
+    match cmd.program() {
+        Some("base64" | "base32" | "basenc") => decodes('d'),
+        Some("xxd") => decodes('r'),
+        Some("uudecode") => true,
+        _ => false,
+    }
+}
 
 /// Whether `cmd` is a decompressor ([`DECOMPRESSORS`]) that may print what it decompresses:
 /// not when it only tells its usage (`--help`), nor when a compressor itself only lists or
