@@ -1349,14 +1349,22 @@ pub(crate) fn content_secret(path: &Path) -> Option<&'static str> {
         return None;
     }
     let all = small_file::read_head(path, CONTENT_SCAN_BYTES + 1)?;
+    bytes_secret(&all)
+}
+
+/// What secret the bytes of a whole file are ([`content_secret`] for a file read from
+/// elsewhere than the file system: a blob of the repository's objects). More than
+/// [`CONTENT_SCAN_BYTES`] is not proven free of one.
+pub(crate) fn bytes_secret(all: &[u8]) -> Option<&'static str> {
     if all.len() as u64 > CONTENT_SCAN_BYTES {
         return Some("a file longer than is searched for keys (by its content)");
     }
     // The whole text is read only where a secret's marker appears ([`secret_markers`]).
-    if secret_markers().is_some_and(|m| !m.is_match(&all)) {
+    if all.len() as u64 > CONTENT_SNIFF_BYTES && secret_markers().is_some_and(|m| !m.is_match(all))
+    {
         return None;
     }
-    secret_text(&all)
+    secret_text(all)
 }
 
 /// Whether the regular file at `path` is plain text, as far as its first
