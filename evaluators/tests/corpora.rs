@@ -438,6 +438,13 @@ fn fixture_workspace() -> tempfile::TempDir {
         put(root, "deploy/old.key", PEM_KEY);
         git(&["add", "-f", "deploy/old.key"]);
         git(&["commit", "-q", "-m", "old deploy key"]);
+        // On `old`, a key under a name that says nothing, replaced in the next commit: only
+        // the objects hold it.
+        put(root, "notes/rotation.md", PEM_KEY);
+        git(&["add", "notes/rotation.md"]);
+        git(&["commit", "-q", "-m", "rotation notes"]);
+        put(root, "notes/rotation.md", "rotated, see the vault\n");
+        git(&["commit", "-q", "-am", "rotation notes, redacted"]);
         git(&["checkout", "-q", "-"]);
         let _ = std::fs::remove_dir_all(root.join("deploy"));
         git(&["add", "-A"]);

@@ -161,19 +161,60 @@ pub(crate) fn tracked(root: &Path) -> Option<Vec<String>> {
 /// later or same-second change is "racily clean", and git itself compares contents then).
 /// Any doubt is `false`.
 pub(crate) fn unchanged_in_work_tree(root: &Path, rel: &str) -> bool {
+    let Some((index, hash_len)) = index_of(root) else {
+        return false;
+    };
+    let Ok(all) = entries(&index, hash_len) else {
+        return false;
+    };
+    let mut found = all.iter().filter(|(p, _, _)| p == rel);
+    let (Some((_, _, start)), None) = (found.next(), found.next()) else {
+        return false;
+    };
+    let index_mtime = std::fs::metadata(git_dir_of(root).join("index")).ok();
+    index_mtime.is_some_and(|m| entry_unchanged(root, &index, hash_len, *start, rel, &m))
+}
+
+/// The regular files the index of the repository whose work tree is `root` records, as
+/// `(PATH, ID)` (the id of the content git stored, lower-case hex), that the work tree may
+/// hold otherwise ([`unchanged_in_work_tree`] cannot tell they are the same): what git
+/// prints of them from the index is not what the work tree shows. `None` when the index
+/// cannot be read.
+pub(crate) fn staged_otherwise(root: &Path) -> Option<Vec<(String, String)>> {
+    let (index, hash_len) = index_of(root)?;
+    let all = entries(&index, hash_len).ok()?;
+    let index_mtime = std::fs::metadata(git_dir_of(root).join("index")).ok()?;
+    let mut paths: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (p, _, _) in &all {
+        *paths.entry(p.as_str()).or_default() += 1;
+    }
+    all.iter()
+        .filter(|(_, mode, _)| mode & 0o170_000 == 0o100_000)
+        .filter(|(p, _, start)| {
+            paths.get(p.as_str()) != Some(&1)
+                || !entry_unchanged(root, &index, hash_len, *start, p, &index_mtime)
+        })
+        .map(|(p, _, start)| {
+            let id = index.get(start + 40..start + 40 + hash_len)?;
+            Some((p.clone(), id.iter().map(|b| format!("{b:02x}")).collect()))
+        })
+        .collect()
+}
+
+/// Whether the index entry at `start` (of the file `rel`, one merged entry of its path) is
+/// what the work tree at `root` holds, by git's stat check ([`unchanged_in_work_tree`]);
+/// `index_meta` is the index file's.
+fn entry_unchanged(
+    root: &Path,
+    index: &[u8],
+    hash_len: usize,
+    start: usize,
+    rel: &str,
+    index_meta: &std::fs::Metadata,
+) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        let Some((index, hash_len)) = index_of(root) else {
-            return false;
-        };
-        let Ok(all) = entries(&index, hash_len) else {
-            return false;
-        };
-        let mut found = all.iter().filter(|(p, _, _)| p == rel);
-        let (Some((_, _, start)), None) = (found.next(), found.next()) else {
-            return false;
-        };
         let field = |k: usize| {
             index
                 .get(start + 4 * k..start + 4 * k + 4)
@@ -186,10 +227,7 @@ pub(crate) fn unchanged_in_work_tree(root: &Path, rel: &str) -> bool {
         if flags.is_none_or(|f| f & 0xF000 != 0) {
             return false;
         }
-        let (Ok(meta), Ok(index_meta)) = (
-            std::fs::symlink_metadata(root.join(rel)),
-            std::fs::metadata(git_dir_of(root).join("index")),
-        ) else {
+        let Ok(meta) = std::fs::symlink_metadata(root.join(rel)) else {
             return false;
         };
         // git keeps the low 32 bits of each.
@@ -208,7 +246,7 @@ pub(crate) fn unchanged_in_work_tree(root: &Path, rel: &str) -> bool {
     }
     #[cfg(not(unix))]
     {
-        let _ = (root, rel);
+        let _ = (root, index, hash_len, start, rel, index_meta);
         false
     }
 }

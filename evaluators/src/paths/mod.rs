@@ -1330,7 +1330,11 @@ const CONTENT_SNIFF_BYTES: u64 = 4096;
 
 /// The most bytes of a file searched for a secret by its content; a longer file is not
 /// proven free of one.
-const CONTENT_SCAN_BYTES: u64 = 16 * 1024 * 1024;
+pub(crate) const CONTENT_SCAN_BYTES: u64 = 16 * 1024 * 1024;
+
+/// What a file longer than [`CONTENT_SCAN_BYTES`] is, as far as its content is searched.
+pub(crate) const LONGER_THAN_SCANNED: &str =
+    "a file longer than is searched for keys (by its content)";
 
 /// What secret a regular file's content is, whatever its name: a private key
 /// (`-----BEGIN … PRIVATE KEY-----`, also base64-encoded or in UTF-16, a JWK with its private
@@ -1357,7 +1361,7 @@ pub(crate) fn content_secret(path: &Path) -> Option<&'static str> {
 /// [`CONTENT_SCAN_BYTES`] is not proven free of one.
 pub(crate) fn bytes_secret(all: &[u8]) -> Option<&'static str> {
     if all.len() as u64 > CONTENT_SCAN_BYTES {
-        return Some("a file longer than is searched for keys (by its content)");
+        return Some(LONGER_THAN_SCANNED);
     }
     // The whole text is read only where a secret's marker appears ([`secret_markers`]).
     if all.len() as u64 > CONTENT_SNIFF_BYTES && secret_markers().is_some_and(|m| !m.is_match(all))

@@ -816,6 +816,29 @@ impl Judge<'_> {
                 );
             }
         }
+        // What the objects hold under that name (an earlier commit's file, the index's) may
+        // be a key the work tree no longer holds: read from the objects. `REV:./path` is
+        // from the command's directory, which the read from the top does not follow.
+        if text.contains(':') && !text.starts_with(":/") && self.places.root_is_real() {
+            let relative = path.starts_with("./") || path.starts_with("../");
+            let found = if relative && cmd.cwd != WorkingDir::Root {
+                Err("it is relative to a directory the check does not follow".to_owned())
+            } else {
+                super::git::blobs::named_object_secret(self.places.root(), text)
+            };
+            let why = match found {
+                Ok(None) => return,
+                Ok(Some(what)) => what.to_owned(),
+                Err(why) => format!("whose content cannot be checked: {why}"),
+            };
+            let reason = format!("{} prints `{text}`, {why}.", quote(cmd));
+            self.add(
+                Stance::RequireAsk,
+                FILESYSTEM_SENSITIVE_PATH,
+                Risk::High,
+                reason,
+            );
+        }
     }
 
     /// The paths a literal word names: itself, or what its braces and globs expand to now

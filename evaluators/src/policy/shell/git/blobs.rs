@@ -541,6 +541,24 @@ fn secret_under(
             (!unchanged).then(|| format!("the repository tracks `{p}`, {what}"))
         })
     });
+    // What the index holds of a file the work tree holds otherwise (`git add`, then an
+    // edit): printed by `git diff`, `git diff --cached`, `git show :PATH`, and not what the
+    // work tree's file showed above.
+    let tracked = tracked.or_else(|| {
+        let Some(staged) = crate::paths::git_index::staged_otherwise(root) else {
+            return Some("the repository's index cannot be read".to_owned());
+        };
+        let staged: Vec<(String, String)> = staged
+            .into_iter()
+            .filter(|(p, _)| covered(p))
+            .map(|(p, id)| (id, p))
+            .collect();
+        match objects_secret(root, &staged) {
+            Ok(None) => None,
+            Ok(Some((p, what))) => Some(format!("the repository's index holds `{p}`, {what}")),
+            Err(why) => Some(why),
+        }
+    });
     let Scope::History(reach) = scope else {
         return tracked;
     };
@@ -556,10 +574,21 @@ fn secret_under(
             .map(|s| s.trim_start_matches("./").trim_end_matches('/').to_owned())
             .collect()
     };
-    match history_names(root, reach, &within) {
-        Ok(names) => names.iter().find_map(|p| {
-            secret(p).map(|what| format!("the repository's history holds `{p}`, {what}"))
-        }),
+    let history = match history_names(root, reach, &within) {
+        Ok(history) => history,
+        Err(why) => return Some(why),
+    };
+    if let Some(found) = history
+        .names
+        .iter()
+        .find_map(|p| secret(p).map(|what| format!("the repository's history holds `{p}`, {what}")))
+    {
+        return Some(found);
+    }
+    // A key committed under a name that says nothing, in a commit since changed.
+    match objects_secret(root, &history.objects) {
+        Ok(None) => None,
+        Ok(Some((p, what))) => Some(format!("the repository's history holds `{p}`, {what}")),
         Err(why) => Some(why),
     }
 }
@@ -676,6 +705,11 @@ const MAX_HISTORY_OBJECTS: usize = 2_000_000;
 const MAX_HISTORY_NAMES: usize = 5 * crate::paths::MAX_TREE_ENTRIES;
 /// How long the history may take to list before it counts as too large to check.
 const HISTORY_TIME: std::time::Duration = std::time::Duration::from_secs(3);
+/// The most files (distinct objects with a path) of the history listed for their content.
+const MAX_HISTORY_FILES: usize = 500_000;
+/// The most bytes of files' contents read from the objects for one command; more counts as
+/// a history too large to check.
+const MAX_CONTENT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Every path (files and directories, from the top of the work tree) the repository at `root`
 /// holds in a commit `reach` covers (HEAD's history, or every commit a ref, a reflog entry or
@@ -694,19 +728,23 @@ fn history_names(
     root: &std::path::Path,
     reach: Reach,
     within: &[String],
-) -> Result<std::collections::BTreeSet<String>, String> {
+) -> Result<History, String> {
     let mut names = std::collections::BTreeSet::new();
+    let mut objects = Vec::new();
     let each = |line: &str| {
         // `ID PATH`; a line that is not (a name holding a newline) is a name as a whole.
         let name = match line.split_once(' ') {
-            Some((id, name)) if id.bytes().all(|b| b.is_ascii_hexdigit()) => name,
+            Some((id, name)) if id.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                objects.push((id.to_owned(), name.to_owned()));
+                name
+            }
             None if line.bytes().all(|b| b.is_ascii_hexdigit()) => "",
             _ => line,
         };
         if !name.is_empty() {
             names.insert(name.to_owned());
         }
-        names.len() <= MAX_HISTORY_NAMES
+        names.len() <= MAX_HISTORY_NAMES && objects.len() <= MAX_HISTORY_FILES
     };
     // `git show`, `git grep x HEAD` print whatever HEAD names, a file among them.
     head_names_a_commit(root)?;
@@ -760,7 +798,17 @@ fn history_names(
             }
         }
     }
-    Ok(names)
+    Ok(History { names, objects })
+}
+
+/// What [`history_names`] found of the commits a command reaches.
+#[derive(Debug)]
+struct History {
+    /// Every path (files and directories, from the top of the work tree) the commits hold.
+    names: std::collections::BTreeSet<String>,
+    /// Each object (a file's content or a directory) listed with its path, as `(ID, PATH)`:
+    /// what the commits hold under names that say nothing is checked by its content.
+    objects: Vec<(String, String)>,
 }
 
 /// Why the history's check fails when git cannot be run or prints what it should not.
@@ -849,10 +897,6 @@ fn rev_list(
 /// line of its output until it says stop (`false`: too much to check). `Err` says why the
 /// history cannot be told: git failed, or it printed more than [`MAX_HISTORY_OBJECTS`]
 /// lines, or took longer than [`HISTORY_TIME`], or `each` stopped it.
-///
-/// git runs with none of the caller's `GIT_*` variables, fetches no missing object from a
-/// promisor remote (`GIT_NO_LAZY_FETCH`), and is given plumbing that reads no configuration
-/// naming programs.
 fn run_git(
     root: &std::path::Path,
     args: &[&str],
@@ -860,6 +904,43 @@ fn run_git(
     mut each: impl FnMut(&str) -> bool,
 ) -> Result<(), String> {
     use std::io::BufRead;
+    run_git_reading(root, args, input, |out| {
+        for (n, line) in out.split(b'\n').enumerate() {
+            let Ok(line) = line else { break };
+            if n >= MAX_HISTORY_OBJECTS || !each(&String::from_utf8_lossy(&line)) {
+                return Read::Over;
+            }
+        }
+        Read::Done
+    })
+}
+
+/// How reading a git command's output ended.
+enum Read {
+    /// All of it was read.
+    Done,
+    /// As much as was needed was read: git is stopped, and what it says after is not
+    /// heard.
+    Enough,
+    /// It was more than can be checked: git is stopped.
+    Over,
+    /// It was not what git prints.
+    Malformed,
+}
+
+/// Runs `git ARGS` in `root` (`input`, if any, on its standard input), giving `read` its
+/// output. `Err` says why the history cannot be told: git failed, took longer than
+/// [`HISTORY_TIME`], or `read` found too much ([`Read::Over`]) or what git does not print.
+///
+/// git runs with none of the caller's `GIT_*` variables, fetches no missing object from a
+/// promisor remote (`GIT_NO_LAZY_FETCH`), and is given plumbing that reads no configuration
+/// naming programs.
+fn run_git_reading(
+    root: &std::path::Path,
+    args: &[&str],
+    input: Option<String>,
+    read: impl FnOnce(&mut dyn std::io::BufRead) -> Read,
+) -> Result<(), String> {
     let unreadable = || UNREADABLE.to_owned();
     let large = || "the repository's history is larger than can be checked".to_owned();
     let mut git = std::process::Command::new("git");
@@ -912,26 +993,151 @@ fn run_git(
             let _ = c.kill();
         }
     };
-    let mut over = false;
-    for (n, line) in std::io::BufReader::new(stdout).split(b'\n').enumerate() {
-        let Ok(line) = line else { break };
-        if n >= MAX_HISTORY_OBJECTS || !each(&String::from_utf8_lossy(&line)) {
-            over = true;
-            kill();
-            break;
-        }
+    let ended = read(&mut std::io::BufReader::new(stdout));
+    if !matches!(ended, Read::Done) {
+        kill();
     }
     drop(done);
     let late = watch.join().unwrap_or(true);
     let written = writer.is_none_or(|w| w.join().is_ok());
     let status = child.lock().map_err(|_| unreadable())?.wait();
-    if over || late {
-        return Err(large());
+    match ended {
+        Read::Over => return Err(large()),
+        Read::Malformed => return Err(unreadable()),
+        Read::Enough => return Ok(()),
+        Read::Done if late => return Err(large()),
+        Read::Done => {}
     }
     match status {
         Ok(s) if s.success() && written => Ok(()),
         _ => Err(unreadable()),
     }
+}
+
+/// The file contents of the repository at `root` known to hold no secret, each by the
+/// repository's objects directory and the object's id (an object's id is a hash of its
+/// content, so what it holds never changes), so that a long-lived process reads each file of
+/// the history once. Forgotten whole when it grows past [`MAX_KNOWN_CLEAN`].
+static KNOWN_CLEAN: std::sync::LazyLock<
+    std::sync::Mutex<std::collections::HashSet<(std::path::PathBuf, String)>>,
+> = std::sync::LazyLock::new(Default::default);
+
+/// The most objects [`KNOWN_CLEAN`] keeps.
+const MAX_KNOWN_CLEAN: usize = 1_000_000;
+
+/// What secret the object `name` (`REV:PATH`, `:PATH`, as `git cat-file` reads it in the
+/// repository at `root`, from its top) holds, if it is a file: `Err` when it cannot be read.
+pub(in crate::policy::shell) fn named_object_secret(
+    root: &std::path::Path,
+    name: &str,
+) -> Result<Option<&'static str>, String> {
+    if name.contains('\n') {
+        return Err(UNREADABLE.to_owned());
+    }
+    let named = [(name.to_owned(), name.to_owned())];
+    Ok(objects_secret(root, &named)?.map(|(_, what)| what))
+}
+
+/// The first of `objects` (`(ID, PATH)`, files and directories of the repository at `root`;
+/// an ID may be any name of an object `git cat-file` reads) whose content is a secret ([`crate::paths::bytes_secret`]), with what it is, read from
+/// the objects by `git cat-file --batch`. `Err` when they cannot be read (an object missing,
+/// git failing) or are more than [`MAX_CONTENT_BYTES`] in all.
+fn objects_secret(
+    root: &std::path::Path,
+    objects: &[(String, String)],
+) -> Result<Option<(String, &'static str)>, String> {
+    use std::io::Read as _;
+    let store = crate::paths::git_index::git_dir_of(root);
+    let store = crate::paths::git_index::common_dir(&store).unwrap_or(store);
+    // An object named otherwise than by its whole id (`HEAD~1:notes.md`) is whatever the
+    // name leads to now.
+    let whole_id =
+        |id: &str| matches!(id.len(), 40 | 64) && id.bytes().all(|b| b.is_ascii_hexdigit());
+    let known = |id: &str| {
+        whole_id(id)
+            && KNOWN_CLEAN
+                .lock()
+                .is_ok_and(|k| k.contains(&(store.clone(), id.to_owned())))
+    };
+    let mut wanted: Vec<&(String, String)> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for object in objects {
+        if seen.insert(object.0.as_str()) && !known(&object.0) {
+            wanted.push(object);
+        }
+    }
+    if wanted.is_empty() {
+        return Ok(None);
+    }
+    let input: String = wanted.iter().map(|(id, _)| format!("{id}\n")).collect();
+    let mut found = None;
+    let mut clean = Vec::new();
+    run_git_reading(root, &["cat-file", "--batch"], Some(input), |out| {
+        let mut total: u64 = 0;
+        for (id, path) in &wanted {
+            // `ID TYPE SIZE`, the content and a newline; `ID missing` for no such object.
+            let mut header = Vec::new();
+            if out.read_until(b'\n', &mut header).is_err() {
+                return Read::Malformed;
+            }
+            let header = String::from_utf8_lossy(&header);
+            // A name that leads to no object (`HEAD:no-such-file`) is printed by no command;
+            // an object named by its id that the objects lack may be fetched when printed.
+            if !whole_id(id)
+                && matches!(
+                    header.trim_end().strip_prefix(id.as_str()),
+                    Some(" missing" | " ambiguous")
+                )
+            {
+                continue;
+            }
+            let mut fields = header.trim_end().split(' ');
+            let (Some(listed), Some(kind), Some(Ok(size)), None) = (
+                fields.next(),
+                fields.next(),
+                fields.next().map(str::parse::<u64>),
+                fields.next(),
+            ) else {
+                return Read::Malformed;
+            };
+            if whole_id(id) && listed != id || !whole_id(listed) {
+                return Read::Malformed;
+            }
+            total += size;
+            if total > MAX_CONTENT_BYTES {
+                return Read::Over;
+            }
+            if kind == "blob" && size > crate::paths::CONTENT_SCAN_BYTES {
+                found = Some((path.clone(), crate::paths::LONGER_THAN_SCANNED));
+                return Read::Enough;
+            }
+            let mut content = Vec::new();
+            let Ok(read) = (&mut *out).take(size + 1).read_to_end(&mut content) else {
+                return Read::Malformed;
+            };
+            if read as u64 != size + 1 || content.pop() != Some(b'\n') {
+                return Read::Malformed;
+            }
+            if kind != "blob" {
+                continue;
+            }
+            match crate::paths::bytes_secret(&content) {
+                Some(what) => {
+                    found = Some((path.clone(), what));
+                    return Read::Enough;
+                }
+                None => clean.push(listed.to_owned()),
+            }
+        }
+        Read::Done
+    })?;
+    if let Ok(mut k) = KNOWN_CLEAN.lock() {
+        if k.len() + clean.len() > MAX_KNOWN_CLEAN {
+            k.clear();
+        }
+        k.extend(clean.into_iter().map(|id| (store.clone(), id)));
+    }
+    Ok(found)
 }
 
 /// Whether the revision word `t` (`v1.2`, `main~2`, `main...topic`, `^origin/main`,
@@ -1942,6 +2148,73 @@ mod tests {
         Some(ws)
     }
 
+    /// A key under a name that says nothing (`notes.md`), committed once and replaced since,
+    /// or staged and then replaced in the work tree, is printed from the objects: found by
+    /// its content there, not by the work tree's file.
+    #[tokio::test]
+    async fn a_key_the_objects_hold_under_a_plain_name_binds_in_full_access() {
+        let Some(ws) = tempfile::tempdir().ok() else {
+            return;
+        };
+        let git = |args: &[&str]| git_in(ws.path(), args);
+        if !git(&["init", "-q", "-b", "main"]) {
+            return;
+        }
+        let key = "-----BEGIN PRIVATE KEY-----\nMC4CAQAw\n-----END PRIVATE KEY-----\n";
+        std::fs::write(ws.path().join("README.md"), "hello\n").unwrap();
+        assert!(git(&["add", "."]) && git(&["commit", "-qm", "one"]));
+        std::fs::write(ws.path().join("notes.md"), key).unwrap();
+        assert!(git(&["add", "."]) && git(&["commit", "-qm", "key"]));
+        std::fs::write(ws.path().join("notes.md"), "clean\n").unwrap();
+        assert!(git(&["commit", "-qam", "clean"]));
+        std::fs::write(ws.path().join("README.md"), "hello again\n").unwrap();
+        assert!(git(&["commit", "-qam", "readme"]));
+        let mut wrong = wrong_stops(
+            ws.path(),
+            &[
+                ("git show HEAD~2", true),
+                ("git show HEAD~1", true),
+                ("git diff HEAD~3 HEAD~2", true),
+                ("git log -p", true),
+                ("git log -p -- notes.md", true),
+                ("git log -p -3", true),
+                ("git show HEAD~2:notes.md", true),
+                ("git cat-file -p HEAD~2:notes.md", true),
+                ("git show HEAD~2:./notes.md", true),
+                // The commits and files that do not hold it.
+                ("git show", false),
+                ("git log -p -1", false),
+                ("git log -p -- README.md", false),
+                ("git show HEAD:notes.md", false),
+                ("git show HEAD~2:README.md", false),
+                ("git show HEAD~3:notes.md", false),
+                ("git diff HEAD~1", false),
+                ("git diff HEAD~3 HEAD", false),
+                ("git diff", false),
+                ("git diff --cached", false),
+            ],
+        )
+        .await;
+        // Staged, then replaced in the work tree: the index holds it.
+        std::fs::write(ws.path().join("staged.txt"), key).unwrap();
+        assert!(git(&["add", "staged.txt"]));
+        std::fs::write(ws.path().join("staged.txt"), "clean\n").unwrap();
+        wrong.extend(
+            wrong_stops(
+                ws.path(),
+                &[
+                    ("git diff", true),
+                    ("git diff --cached", true),
+                    ("git show :staged.txt", true),
+                    ("git diff -- README.md", false),
+                    ("git show HEAD:README.md", false),
+                ],
+            )
+            .await,
+        );
+        assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
+    }
+
     #[tokio::test]
     async fn a_secret_the_history_holds_printed_from_the_objects_binds_in_full_access() {
         let Some(ws) = removed_secret() else { return };
@@ -2181,7 +2454,9 @@ mod tests {
     #[test]
     fn the_history_lists_every_name_it_holds() {
         let Some(ws) = removed_secret() else { return };
-        let names = super::history_names(ws.path(), super::Reach::All, &[]).unwrap();
+        let names = super::history_names(ws.path(), super::Reach::All, &[])
+            .unwrap()
+            .names;
         assert!(
             names.contains(".env") && names.contains("src/main.rs"),
             "{names:?}"
@@ -2191,6 +2466,7 @@ mod tests {
         assert!(
             super::history_names(empty.path(), super::Reach::Head, &[])
                 .unwrap()
+                .names
                 .is_empty()
         );
         let none = tempfile::tempdir().unwrap();
@@ -2221,7 +2497,9 @@ mod tests {
             plain.path(),
             &["tag", "-a", "-m", "m", "v1", "HEAD"]
         ));
-        let names = super::history_names(plain.path(), super::Reach::All, &[]).unwrap();
+        let names = super::history_names(plain.path(), super::Reach::All, &[])
+            .unwrap()
+            .names;
         assert!(names.contains(".env"), "{names:?}");
         let mut wrong = Vec::new();
         for command in ["git cat-file -p HEAD", "git log --stat"] {
@@ -2271,7 +2549,7 @@ mod tests {
             } else {
                 super::Reach::All
             };
-            match super::history_names(ws.path(), reach, &[]) {
+            match super::history_names(ws.path(), reach, &[]).map(|h| h.names) {
                 Ok(names) if !names.contains(".env") => {
                     wrong.push(format!("{what}: `.env` not among {names:?}"));
                 }
