@@ -176,6 +176,8 @@ fn subcommands() -> &'static HashMap<&'static str, (Options, Kind)> {
         // Only a dry run (`-n`) is read-only: `-f` and `-i` delete.
         m.insert("clean", (Options::parse("n|dry-run d x X q|quiet e|exclude=v f|force!x i|interactive!x"), Kind::Meta));
         m.insert("count-objects", (Options::parse("v|verbose H|human-readable"), Kind::None));
+        // The objects a pack index lists, by id, type and size: no content.
+        m.insert("verify-pack", (Options::parse("v|verbose s|stat-only object-format=v"), Kind::Meta));
         m.insert("check-ignore", (Options::parse("q|quiet v|verbose z n|non-matching no-index"), Kind::Meta));
         m.insert("check-attr", (Options::parse("a|all cached z source=v"), Kind::Meta));
         m.insert("cat-file", (Options::parse("t s e p batch-check=? batch-all-objects allow-unknown-type use-mailmap"), Kind::Objects));

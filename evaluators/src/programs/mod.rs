@@ -2166,7 +2166,7 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
     // Only `go` has a `version` subcommand; elsewhere `version` is a file or a target.
     let version = matches!(
         texts,
-        ["--version" | "-V"] | ["-vV" | "-Vv"] | ["--version", "--verbose"]
+        ["--version" | "-V"] | ["-vV" | "-Vv"] | ["--version" | "-V", "--verbose"]
     ) || (texts == ["-version"] && matches!(program, "java" | "javac"))
         || (texts == ["version"] && program == "go")
         || (matches!(texts, ["-v"])

@@ -177,6 +177,10 @@ fn reach(root: &std::path::Path, sub: &str, rest: &[Word]) -> Reach {
     if born && let Some(walk) = commits_walked(root, sub, rest) {
         return Reach::Walked(walk);
     }
+    if born && let Some(stash) = stash_shown(sub, rest) {
+        // `git stash show` prints the stash's work tree against the commit it was made on.
+        return Reach::Commits(vec![format!("{stash}^{{commit}}"), format!("{stash}^1")]);
+    }
     if !matches!(
         sub,
         "log" | "whatchanged" | "show" | "diff" | "diff-index" | "range-diff"
@@ -211,6 +215,33 @@ fn reach(root: &std::path::Path, sub: &str, rest: &[Word]) -> Reach {
         }
     }
     Reach::Head
+}
+
+/// The stash `git stash show` (`sub` `stash`, `rest` after it) prints, as a revision
+/// (`stash@{2}`), when its words say exactly which: none (the latest), `N` or `stash@{N}`,
+/// after options that are all literal.
+fn stash_shown(sub: &str, rest: &[Word]) -> Option<String> {
+    let texts: Vec<&str> = rest.iter().map(Word::literal).collect::<Option<_>>()?;
+    let [_show @ "show", words @ ..] = texts.as_slice() else {
+        return None;
+    };
+    if sub != "stash" {
+        return None;
+    }
+    let operands: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|t| !t.starts_with('-'))
+        .collect();
+    let n = match operands.as_slice() {
+        [] => "0",
+        [t] => t
+            .strip_prefix("stash@{")
+            .and_then(|t| t.strip_suffix('}'))
+            .unwrap_or(t),
+        _ => return None,
+    };
+    (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then(|| format!("stash@{{{n}}}"))
 }
 
 /// The commits whose files `git show` or `git diff` with `rest` prints, when its words say
@@ -859,19 +890,13 @@ fn head_names_a_commit(root: &std::path::Path) -> Result<(), String> {
     }
 }
 
-/// Whether git's configuration for the repository at `root` makes `git log` given one path
-/// follow its renames (`log.follow`), or it cannot tell.
-fn log_follows(root: &std::path::Path) -> bool {
+/// Whether git's configuration for the repository at `root` sets the boolean `key` (`log.follow`:
+/// `git log` given one path follows its renames), or it cannot tell.
+fn configured(root: &std::path::Path, key: &str) -> bool {
     let mut value = String::new();
     let read = run_git(
         root,
-        &[
-            "config",
-            "--type=bool",
-            "--default=false",
-            "--get",
-            "log.follow",
-        ],
+        &["config", "--type=bool", "--default=false", "--get", key],
         None,
         |line| {
             value = line.to_owned();
@@ -1280,7 +1305,7 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
                 .iter()
                 .flatten()
                 .any(|t| t.len() > 2 && "--follow".starts_with(t));
-        if specs.len() == 1 && (asked || log_follows(root)) {
+        if specs.len() == 1 && (asked || configured(root, "log.follow")) {
             Vec::new()
         } else {
             specs
@@ -1361,11 +1386,15 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
         // `stash.showPatch` makes a plain `git stash show` print the patch, and
         // `-u` (or `stash.showIncludeUntracked`) the stashed untracked files.
         "stash" if texts.first() == Some(&Some("show")) => {
-            if patch || has(&["-u", "--include-untracked", "--only-untracked"]) {
-                Prints::AnyObject("it prints stashed changes, untracked files among them")
-            } else if no_patch {
+            let untracked = has(&["-u", "--include-untracked", "--only-untracked"])
+                || configured(root, "stash.showIncludeUntracked");
+            if no_patch && !patch {
                 Prints::Nothing
+            } else if untracked {
+                Prints::AnyObject("it prints stashed changes, untracked files among them")
             } else {
+                // The stashed changes of tracked files: a stash's commits are among those the
+                // refs reach.
                 Prints::Tracked(Vec::new())
             }
         }
@@ -1734,8 +1763,10 @@ mod tests {
             ("cat-file", "-p HEAD"),
             ("unpack-file", "1234abcd"),
             ("pack-objects", "--stdout"),
+            // No repository: whether its configuration shows untracked files cannot be told.
             ("stash", "show -p"),
             ("stash", "show -u"),
+            ("stash", "show"),
         ] {
             assert!(
                 matches!(prints(sub, rest), Prints::AnyObject(_)),
@@ -1777,7 +1808,6 @@ mod tests {
             ("bundle", "create - HEAD"),
             ("archive", "HEAD"),
             ("range-diff", "a b c"),
-            ("stash", "show"),
         ] {
             assert_eq!(
                 prints(sub, rest),
@@ -2195,6 +2225,22 @@ mod tests {
             ],
         )
         .await;
+        // A stash of a tracked file's change prints that change alone, not the history.
+        std::fs::write(ws.path().join("README.md"), "stashed\n").unwrap();
+        assert!(git(&["stash", "-q"]));
+        wrong.extend(
+            wrong_stops(
+                ws.path(),
+                &[
+                    ("git stash show -p", false),
+                    ("git stash show -p stash@{0}", false),
+                    ("git stash show -p 0", false),
+                    ("git stash show -p -u", true),
+                    ("git stash show -p stash@{1}", true),
+                ],
+            )
+            .await,
+        );
         // Staged, then replaced in the work tree: the index holds it.
         std::fs::write(ws.path().join("staged.txt"), key).unwrap();
         assert!(git(&["add", "staged.txt"]));
@@ -2284,7 +2330,7 @@ mod tests {
         git(&["commit", "-qam", "renamed"]);
         std::fs::write(ws.path().join("notes.txt"), "nothing\n").unwrap();
         git(&["commit", "-qam", "cleared"]);
-        assert!(!super::log_follows(ws.path()));
+        assert!(!super::configured(ws.path(), "log.follow"));
         let mut wrong = Vec::new();
         wrong.extend(
             wrong_stops(
@@ -2299,10 +2345,11 @@ mod tests {
         );
         assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
         git(&["config", "log.follow", "true"]);
-        assert!(super::log_follows(ws.path()));
-        assert!(super::log_follows(std::path::Path::new(
-            "/nonexistent-root"
-        )));
+        assert!(super::configured(ws.path(), "log.follow"));
+        assert!(super::configured(
+            std::path::Path::new("/nonexistent-root"),
+            "log.follow"
+        ));
     }
 
     #[tokio::test]
