@@ -159,13 +159,32 @@ fn read_with<'a>(
                 continue;
             }
             // Brace expansion alone (`{src,tests}/*.rs`): its words are known.
-            if let Some(alternatives) = word_braces(word)
+            let alternatives = word_braces(word);
+            if let Some(alternatives) = &alternatives
                 && alternatives.iter().all(|a| !a.starts_with('-'))
             {
                 if syntax == Syntax::Posix {
                     options_done = true;
                 }
                 out.push(Item::Operand(at, word.clone()));
+                continue;
+            }
+            // Options each (`--include=*.{ts,tsx}`, `--exclude-dir={.git,target}`): each word
+            // read as an option of its own, its value attached.
+            if let Some(alternatives) = &alternatives
+                && alternatives
+                    .iter()
+                    .all(|a| a.starts_with('-') && a != "-" && a != "--")
+            {
+                for a in alternatives {
+                    let alone = [Word::literal_text(a)];
+                    for item in read_with(&alone, options, syntax, numeric, prefixes)? {
+                        if let Item::Operand(..) = item {
+                            return Err(format!("`{}` may expand into other words", word.raw));
+                        }
+                        out.push(item);
+                    }
+                }
                 continue;
             }
             if (word.prefix.is_empty() || word.prefix.starts_with('-')) && !options.inert {
