@@ -1002,6 +1002,9 @@ async fn a_partial_clone_asks_before_reading_contents_it_may_fetch() {
         "git blame a.txt",
         "git show",
         "git diff HEAD~0",
+        // A file's id, read from the trees down to it (a tree-less clone fetches them).
+        "git rev-parse HEAD:a.txt",
+        "git rev-parse --verify HEAD~0:a.txt",
     ] {
         not_allowed(ws.path(), command).await;
     }

@@ -330,7 +330,11 @@ pub(crate) fn proven(program: &str, args: &[Word]) -> Option<Result<Inline, Stri
     {
         return Some(found);
     }
-    let found = read_args(program, args)?;
+    let mut found = read_args(program, args)?;
+    // Python imports standard modules its code never names, and finds them in the
+    // directory first: a codec (`'x'.encode('idna')` imports `stringprep`), a `\N{…}` escape
+    // (`unicodedata`). Any code it runs is proven only with the directory's entries checked.
+    found.std_modules |= base == "python";
     Some(match (&found.unproven, &found.unmodeled) {
         (Some(why), _) | (None, Some(why)) => Err(why.clone()),
         _ if !matches!(base, "python" | "node" | "nodejs" | "perl") => {
@@ -3853,7 +3857,14 @@ mod tests {
         ] {
             assert!(ok("python3", args).std_modules, "{args:?}");
         }
-        assert!(!ok("python3", &["-c", "import os; print(os.sep)"]).std_modules);
+        // Code that names none imports them too (a codec, a `\N{…}` escape).
+        for args in [
+            &["-c", "import os; print(os.sep)"][..],
+            &["-c", "print('example.com'.encode('idna'))"],
+            &["-c", "print('\\N{DEGREE SIGN}')"],
+        ] {
+            assert!(ok("python3", args).std_modules, "{args:?}");
+        }
         assert_eq!(
             ok("python3", &["-m", "json.tool", "a.json", "b.json"]).writes,
             ["b.json"]

@@ -528,7 +528,8 @@ const NO_CONTENTS: &[&str] = &[
 
 /// Whether the git command `cmd` may read the contents of the repository's objects (files,
 /// trees), which a partial clone fetches from its promisor remote when they are missing:
-/// any subcommand but those of [`NO_CONTENTS`] (`ls-files --with-tree` reads a tree), and
+/// any subcommand but those of [`NO_CONTENTS`] (`ls-files --with-tree` and `rev-parse
+/// REV:PATH` read trees), and
 /// any command whose subcommand is not found here (a wrapper before `git`).
 pub(super) fn reads_objects(cmd: &SimpleCommand) -> bool {
     let is_git = cmd
@@ -547,7 +548,13 @@ pub(super) fn reads_objects(cmd: &SimpleCommand) -> bool {
             let with_tree = rest
                 .iter()
                 .any(|w| w.literal().is_none_or(|t| t.starts_with("--with-tree")));
-            return !NO_CONTENTS.contains(&text) || (text == "ls-files" && with_tree);
+            // `git rev-parse REV:PATH` reads the trees down to the file.
+            let tree_path = rest
+                .iter()
+                .any(|w| w.literal().is_none_or(|t| t.contains(':')));
+            return !NO_CONTENTS.contains(&text)
+                || (text == "ls-files" && with_tree)
+                || (text == "rev-parse" && tree_path);
         }
         i += global_span(text);
     }
