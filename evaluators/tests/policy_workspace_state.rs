@@ -1005,6 +1005,11 @@ async fn a_partial_clone_asks_before_reading_contents_it_may_fetch() {
         // A file's id, read from the trees down to it (a tree-less clone fetches them).
         "git rev-parse HEAD:a.txt",
         "git rev-parse --verify HEAD~0:a.txt",
+        // What files hold (line endings, sizes) and the ignore rules the index holds.
+        "git ls-files --eol",
+        "git ls-files --format='%(objectsize) %(path)'",
+        "git ls-files -ci --exclude-standard",
+        "git check-ignore -v a.txt",
     ] {
         not_allowed(ws.path(), command).await;
     }

@@ -522,14 +522,18 @@ const NO_CONTENTS: &[&str] = &[
     "var",
     "worktree",
     "count-objects",
-    "check-ignore",
     "ls-files",
 ];
 
+/// Options of `git ls-files` that read files' contents from the objects: `--eol`, `--format`
+/// (`%(objectsize)`), `--with-tree` and the ignore rules of `.gitignore` files
+/// (`--exclude-standard`, `--exclude-per-directory`, `--ignored`).
+const LS_FILES_CONTENTS: &[&str] = &["--eol", "--format", "--with-tree", "--exclude", "--ignored"];
+
 /// Whether the git command `cmd` may read the contents of the repository's objects (files,
 /// trees), which a partial clone fetches from its promisor remote when they are missing:
-/// any subcommand but those of [`NO_CONTENTS`] (`ls-files --with-tree` and `rev-parse
-/// REV:PATH` read trees), and
+/// any subcommand but those of [`NO_CONTENTS`] (`ls-files` with [`LS_FILES_CONTENTS`] and
+/// `rev-parse REV:PATH` read objects), and
 /// any command whose subcommand is not found here (a wrapper before `git`).
 pub(super) fn reads_objects(cmd: &SimpleCommand) -> bool {
     let is_git = cmd
@@ -545,15 +549,23 @@ pub(super) fn reads_objects(cmd: &SimpleCommand) -> bool {
     while let Some(text) = args.get(i).and_then(Word::literal) {
         if !text.starts_with('-') {
             let rest = &args[i + 1..];
-            let with_tree = rest
-                .iter()
-                .any(|w| w.literal().is_none_or(|t| t.starts_with("--with-tree")));
             // `git rev-parse REV:PATH` reads the trees down to the file.
             let tree_path = rest
                 .iter()
                 .any(|w| w.literal().is_none_or(|t| t.contains(':')));
+            // `git ls-files` prints what it reads of files' contents (`--eol`, `--format`'s
+            // sizes), reads a tree (`--with-tree`) and, like `git check-ignore`, the
+            // `.gitignore` files the index holds outside a sparse checkout.
+            let ls_contents = rest.iter().any(|w| {
+                w.literal().is_none_or(|t| {
+                    LS_FILES_CONTENTS.iter().any(|o| t.starts_with(o))
+                        || (t.starts_with('-')
+                            && !t.starts_with("--")
+                            && t.contains(['i', 'x', 'X']))
+                })
+            });
             return !NO_CONTENTS.contains(&text)
-                || (text == "ls-files" && with_tree)
+                || (text == "ls-files" && ls_contents)
                 || (text == "rev-parse" && tree_path);
         }
         i += global_span(text);
