@@ -1333,8 +1333,10 @@ const CONTENT_SNIFF_BYTES: u64 = 4096;
 const CONTENT_SCAN_BYTES: u64 = 16 * 1024 * 1024;
 
 /// What secret a regular file's content is, whatever its name: a private key
-/// (`-----BEGIN … PRIVATE KEY-----`, also base64-encoded or in UTF-16, a JWK with its private
-/// part, a WireGuard, minisign or signify key), a cloud service account key or OAuth
+/// (`-----BEGIN … PRIVATE KEY-----`, also base64-encoded, in UTF-16 or UTF-32 or written with
+/// JSON escapes; a binary DER key or PKCS#12 file, or one base64-encoded; OpenPGP secret
+/// packets under any armor label; a JWK with its private part; a WireGuard, minisign or
+/// signify key), a cloud service account key or OAuth
 /// credentials, AWS-style access keys, registry and signing passwords, a Kubernetes Secret,
 /// a repository's git configuration ([`secret_text`]). The whole file is searched, up to
 /// [`CONTENT_SCAN_BYTES`]: a key after a page of notes counts as one at the start, and a
@@ -1418,8 +1420,11 @@ pub(crate) fn plain_text(path: &Path) -> bool {
 }
 
 /// Texts at least one of which every secret [`secret_text`] recognizes holds (ASCII case
-/// ignored): a cheap search of a long file before it is read as text. `None` if the search
-/// could not be built: every long file is then read as text.
+/// ignored) in its bytes, its ASCII read as UTF-16 or UTF-32 or its wrapped base64 joined
+/// ([`bytes_secret`]); a JSON escape (`\u00`) stands for what it may hide, and a binary DER
+/// key is found by its structure without one. A cheap search of a long file before it is
+/// read as text. `None` if the search could not be built: every long file is then read as
+/// text.
 fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
     static MARKERS: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> =
         std::sync::OnceLock::new();
@@ -1801,10 +1806,11 @@ fn base64_der_key(compact: &str) -> bool {
     })
 }
 
-/// One DER element at the start of `der`: its tag, its content and what follows it. Content
-/// cut short where `der` ends is what there is (the first elements of a file read in part
-/// still tell what it is); BER's indefinite length runs to the end. `None` where the header
-/// is not one: a long-form tag, a length of more than four bytes.
+/// One DER element at the start of `der`: its tag, its content and what follows it; BER's
+/// indefinite length runs to the end. `None` where the header is not one (a long-form tag, a
+/// length of more than four bytes) or the content is cut short: a file's first look at a
+/// longer key is followed by a read of the whole, and a template of a key's first bytes
+/// (ring's PKCS#8 templates) holds no key.
 fn der_element(der: &[u8]) -> Option<(u8, &[u8], &[u8])> {
     let (&tag, rest) = der.split_first()?;
     if tag & 0x1f == 0x1f {
@@ -1823,7 +1829,8 @@ fn der_element(der: &[u8]) -> Option<(u8, &[u8], &[u8])> {
         }
         _ => return None,
     };
-    Some(rest.split_at(len.min(rest.len()))).map(|(content, after)| (tag, content, after))
+    let (content, after) = rest.split_at_checked(len)?;
+    Some((tag, content, after))
 }
 
 /// The value of a DER INTEGER's content of one byte (a version).
@@ -2704,7 +2711,12 @@ mod tests {
     fn der_private_keys_are_secrets_by_their_structure() {
         for key in PRIVATE_DER {
             let der = base64_decoded(key);
-            assert!(bytes_secret(&der).is_some(), "{key}");
+            // The head of a key store is not one; a whole one is, below.
+            if *key != PKCS12_HEAD {
+                assert!(bytes_secret(&der).is_some(), "{key}");
+                // Nor is a template of a key's first bytes.
+                assert_eq!(bytes_secret(&der[..der.len() - 1]), None, "{key}");
+            }
             // A key store longer than the first look, under any name.
             let mut long = der.clone();
             long.resize(64 * 1024, 0x5a);
@@ -2802,12 +2814,10 @@ mod tests {
             .collect();
         for json in [
             format!("{{\"key\": \"{escaped}\"}}"),
-            format!(
-                "{}",
-                "{\"key\": \"\\u002d\\u002d\\u002d\\u002d\\u002dBEGIN PRIVATE KEY\\u002d\\u002d\\u002d\\u002d\\u002d\\nMC4C\\n\"}"
-            ),
+            "{\"key\": \"\\u002d\\u002d\\u002d\\u002d\\u002dBEGIN PRIVATE KEY\\u002d\\u002d\\u002d\\u002d\\u002d\\nMC4C\\n\"}"
+                .to_owned(),
             format!("{{\"notes\": {:?}, \"key\": \"{escaped}\"}}", notes()),
-            format!("[{{\"k\": \"\\u0070rivate_key\", \"private_key\": \"\\u002d\"}}]"),
+            "[{\"k\": \"\\u0070rivate_key\", \"private_key\": \"\\u002d\"}]".to_owned(),
         ] {
             assert!(bytes_secret(json.as_bytes()).is_some(), "{json}");
         }
