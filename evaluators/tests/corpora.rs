@@ -537,6 +537,80 @@ fn put_vault(root: &Path) {
     }
     // A key compressed, under a name that says nothing.
     std::fs::write(root.join("vault/deploy-key.gz"), GZIPPED_PEM_KEY).expect("fixture file");
+    // A DER Ed25519 key (`openssl genpkey -outform DER`) and the head of a PKCS#12 file
+    // (`openssl pkcs12 -export`) past the first look, binary, under names that say nothing.
+    let der_key: &[u8] = &[
+        0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04,
+        0x20, 0x0a, 0xfc, 0xac, 0xaf, 0x83, 0x23, 0xb6, 0xca, 0xea, 0xc0, 0xf1, 0x3e, 0xce, 0x09,
+        0x4a, 0xfa, 0x39, 0x62, 0x49, 0x16, 0x5b, 0x00, 0x2c, 0x6e, 0x52, 0x15, 0x12, 0xb2, 0x8c,
+        0x7b, 0xb9, 0x45,
+    ];
+    std::fs::write(root.join("vault/signer.bin"), der_key).expect("fixture file");
+    let mut key_store: Vec<u8> = vec![
+        0x30, 0x82, 0x09, 0xcf, 0x02, 0x01, 0x03, 0x30, 0x82, 0x09, 0x85, 0x06, 0x09, 0x2a, 0x86,
+        0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01, 0xa0, 0x82, 0x09, 0x76, 0x04, 0x82, 0x09, 0x72,
+        0x30, 0x82, 0x09, 0x6e, 0x30, 0x82, 0x03, 0xe2, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7,
+        0x0d, 0x01, 0x07, 0x06, 0xa0, 0x82, 0x03, 0xd3, 0x30, 0x82, 0x03, 0xcf, 0x02, 0x01, 0x00,
+        0x30, 0x82, 0x03, 0xc8,
+    ];
+    key_store.resize(6 * 1024, 0x5a);
+    std::fs::write(root.join("vault/store.bin"), key_store).expect("fixture file");
+    // `base64 -w 76` of the PEM key past the first look, its header cut by the line breaks.
+    let pem_base64: String = {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let bytes = format!("#{PEM_KEY}").into_bytes();
+        let mut out = String::new();
+        for chunk in bytes.chunks(3) {
+            let n = chunk
+                .iter()
+                .chain(std::iter::repeat(&0))
+                .take(3)
+                .fold(0u32, |n, b| n << 8 | u32::from(*b));
+            for i in 0..4 {
+                out.push(if i <= chunk.len() {
+                    char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize])
+                } else {
+                    '='
+                });
+            }
+        }
+        out.as_bytes()
+            .chunks(76)
+            .map(|l| String::from_utf8_lossy(l).into_owned() + "\n")
+            .collect()
+    };
+    // The PEM key in UTF-32 (little-endian) past the first look.
+    let utf32: Vec<u8> = format!("{notes}{PEM_KEY}")
+        .chars()
+        .flat_map(|c| u32::from(c).to_le_bytes())
+        .collect();
+    std::fs::write(root.join("vault/key32.u32"), utf32).expect("fixture file");
+    // The PEM key with every character a JSON `\u` escape.
+    let escaped: String = PEM_KEY
+        .chars()
+        .map(|c| format!("\\u{:04x}", u32::from(c)))
+        .collect();
+    let more: Vec<(&str, String)> = vec![
+        (
+            "vault/app.props",
+            "server.port=8080\njwt.signing-key=MIIEvAIBADANBgkqhkiG9w0BAQEFAASCBKYwggSiAgEAAoIBAQC2Iwpog+ouHkZvvEfo7RWJG3t1ANAis6pUvHzt5R6Uglkk3ES+KkRr4jSqp1SckIF/NXYrFb6Q6FQC11KibIS/2Q2hnMy+LPCkItKVcU+waLJcOeR20utljkJ5VLEQd/efTrD1A892xxjfuR4x/hzJvG5ZeZ3wl9dMQ5tqvfOB+V02g9ObCayMGhSE1zW4XGJ4ysVTHpE9WVxtxeACelbd7HhkioRHp4B0gEo8gL2bRE3QfBRv+ZMRz398cJvQQpVpBbT5QJCkNnK9FxRY36FEINoELSWsVOsXVPOkqMBuH1YRS5rRpMZVrcnmunstF4VylasLiL8eZNujspnCKRZXAgMBAAECggEAWqx+KYMGqhf7Y/P9brnc/0l1wE170NLWCOJfZYWroC52V7Hq7SsYrgbKxmyQZHNSbLR+VDu6h+SJsnJk2qSgv+u8bAkmKsUvtd76LFjhXcb5iI1vrjIZ65CTili935+B4MbptMjFV3IN8Y70t9m0lkAfRZ8UoGrPTdHYhR70o+7anZ4iOf98dUlJKfrbOvXFlSZPRT5Bo3uZy0z3DpN8GUejGTYJnplvqGsSr6GftYJoD2/y3m0sNAlyZ2WObIambcajweUOS2CnNYGNJzWwdnH0pliyfw0zGi3kFoyr+bwjo88Cdf+azJUb4uioIDb0ZrRMSMlT98TRM0npTR+K+QKBgQD1Ex+H3EObugLt4NwZ9EFDjFZcBgNAzPVvZztbutPPM1PheIlmyzorMgeNkB3utBaHCNLowZlOCmZC6KoWcxV9M/VN/SdY9QvnmNZ6eJvvi6/LERaSRuFCKYOE/hxcqwG7QUQtGFFTusNzG6D5TSgR86hcF2FG4jwYDBVMhjoLaQKBgQC+QaY+9mEcTj3oldlyIfLbU+L3rWSzzcGpF6PmoEluZiJvjMiUU4cCIN0fcCib4oNjR/sBiQjoMV1QhCFOFOYLwXJ0T8MUFPEoh+xDUw/qIomByW7VRshdQmj1n+B+sBFRexE0/pjkx8IYXg3f8i93B4PndJI0uFR19ZT01CKbvwKBgBIDWtDwlqOOk4KKgYMC2f0uBnbzFjAgIHYUv18pp0HWgvbSlj7Q9zCPl9CG5DxUTkeUlXP4Lt12lDecxEusH8s5E3GtBsRaForqR/Fuhf+gY8ZoNiGARjRHutv+lXUWOKVb0bgCzo957b27LSTF0AkpwJksOsEsBcC6uqIKR5/pAoGAIDrCzNuz67Wday8nXNw/ZcQ6KLbo3kS2z8w/aawxhFAs+TSiLe5Qap3il5bKak3e8AybitEJ/zuNkTww4CdOKSOmHen9JAPALpuH/IevpHwhSykya1LIUnQTj7h7sTpmVKVCbvXKNMdaLAKS2yMNw140jBsFQYUQWcM2bpsZGcUCgYB/IMYzpVnMIwKz/UsN/1gIoIl3pmpvxkwd2D0PEWbZlPif/uVzJtkCahwoHBu6FKsJOoPq/ol+XYHHkZ7kBcamOUcBYUL3K1E9htIao0r/ceUODHSBqzQTYQMWkMDPjqxeEy6QO6gCpf8K+RO+RVqJy4td0jloOtDWFfy97iIa+Q==\n".to_owned(),
+        ),
+        ("vault/signer.jdoc", "{\"kid\": \"a\", \"key\": \"MC4CAQAwBQYDK2VwBCIEIAr8rK+DI7bK6sDxPs4JSvo5YkkWWwAsblIVErKMe7lF\"}\n".to_owned()),
+        ("vault/blob.b64", format!("{notes}{pem_base64}")),
+        ("vault/escaped.jdoc", format!("{{\"key\": \"{escaped}\"}}\n")),
+        ("vault/relabeled.asc", "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nlFgEaxG68BYJKwYBBAHaRw8BAQdAvpUNyqDwkx9dq8fx0KnAIxuZ+4RhU42JW0CC\ngeyhKHoAAP43/L5XzA0hfcR+J6WAVdRIYtUjEvO2bXRp3OTzoKIe3BIKtAN0QHiI\nkAQTFggAOBYhBE2s7mBoZsHxmtp4vKS9/5G2Uk/pBQJrEbrwAhsDBQsJCAcCBhUK\nCQgLAgQWAgMBAh4BAheAAAoJEKS9/5G2Uk/pHLYBANED8nYiJdWmLvrXV/Fx0RXF\nm10tZT82wV3G46Uiwkk6AQCrX7ew9twdj38480jp83WNvjFEqAzedzW5m665N4Rk\nCQ==\n=cdx1\n-----END PGP PUBLIC KEY BLOCK-----\n".to_owned()),
+        (
+            "vault/peer.wgc",
+            "[Peer]\nPublicKey = x=\nPresharedKey = canary=\nAllowedIPs = 10.0.0.0/24\n".to_owned(),
+        ),
+        (
+            "vault/spaced.wgc",
+            "[ Interface ]\nPrivate Key = canary=\n".to_owned(),
+        ),
+    ];
+    for (rel, content) in &more {
+        put(root, rel, content);
+    }
 }
 
 /// [`PEM_KEY`] compressed by gzip.

@@ -1337,8 +1337,10 @@ pub(crate) const LONGER_THAN_SCANNED: &str =
     "a file longer than is searched for keys (by its content)";
 
 /// What secret a regular file's content is, whatever its name: a private key
-/// (`-----BEGIN … PRIVATE KEY-----`, also base64-encoded or in UTF-16, a JWK with its private
-/// part, a WireGuard, minisign or signify key), a cloud service account key or OAuth
+/// (`-----BEGIN … PRIVATE KEY-----`, also base64-encoded, in UTF-16 or UTF-32 or written with
+/// JSON escapes; a binary DER key or PKCS#12 file, or one base64-encoded; OpenPGP secret
+/// packets under any armor label; a JWK with its private part; a WireGuard, minisign or
+/// signify key), a cloud service account key or OAuth
 /// credentials, AWS-style access keys, registry and signing passwords, a Kubernetes Secret,
 /// a repository's git configuration ([`secret_text`]). The whole file is searched, up to
 /// [`CONTENT_SCAN_BYTES`]: a key after a page of notes counts as one at the start, and a
@@ -1363,12 +1365,47 @@ pub(crate) fn bytes_secret(all: &[u8]) -> Option<&'static str> {
     if all.len() as u64 > CONTENT_SCAN_BYTES {
         return Some(LONGER_THAN_SCANNED);
     }
-    // The whole text is read only where a secret's marker appears ([`secret_markers`]).
-    if all.len() as u64 > CONTENT_SNIFF_BYTES && secret_markers().is_some_and(|m| !m.is_match(all))
+    // A binary key has no text marker.
+    if let Some(what) = der_private_key(all) {
+        return Some(what);
+    }
+    // The whole text is read only where a secret's marker appears ([`secret_markers`]): in
+    // the bytes, in their ASCII read as UTF-16 or UTF-32, or in wrapped base64 joined.
+    if all.len() as u64 > CONTENT_SNIFF_BYTES
+        && let Some(markers) = secret_markers()
+        && !markers.is_match(all)
+        && !wrapped_base64_marker(all, markers)
+        && !wide_ascii(all)
+            .is_some_and(|ascii| markers.is_match(&ascii) || wrapped_base64_marker(&ascii, markers))
     {
         return None;
     }
     secret_text(all)
+}
+
+/// Whether a marker appears in a run of lines of base64 (`base64` wraps at 76 columns,
+/// PEM at 64) joined without their line breaks: a marker the breaks cut.
+fn wrapped_base64_marker(all: &[u8], markers: &aho_corasick::AhoCorasick) -> bool {
+    let mut run: Vec<u8> = Vec::new();
+    let mut lines = 0;
+    for line in all.split(|b| *b == b'\n') {
+        let line = line.trim_ascii();
+        let base64 = !line.is_empty()
+            && line
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || b"+/=-_".contains(b));
+        if base64 {
+            run.extend_from_slice(line);
+            lines += 1;
+            continue;
+        }
+        if lines > 1 && markers.is_match(&run) {
+            return true;
+        }
+        run.clear();
+        lines = 0;
+    }
+    lines > 1 && markers.is_match(&run)
 }
 
 /// Whether the regular file at `path` is plain text, as far as its first
@@ -1387,16 +1424,21 @@ pub(crate) fn plain_text(path: &Path) -> bool {
 }
 
 /// Texts at least one of which every secret [`secret_text`] recognizes holds (ASCII case
-/// ignored): a cheap search of a long file before it is read as text. `None` if the search
-/// could not be built: every long file is then read as text.
+/// ignored) in its bytes, its ASCII read as UTF-16 or UTF-32 or its wrapped base64 joined
+/// ([`bytes_secret`]); a JSON escape (`\u00`) stands for what it may hide, and a binary DER
+/// key is found by its structure without one. A cheap search of a long file before it is
+/// read as text. `None` if the search could not be built: every long file is then read as
+/// text.
 fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
     static MARKERS: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> =
         std::sync::OnceLock::new();
     MARKERS
         .get_or_init(|| {
-            let markers: &[&[u8]] = &[
+            let mut markers: Vec<&[u8]> = vec![
                 b"-----begin",
                 b"-\0-\0-\0-\0-\0",
+                b"-\0\0\0-\0\0\0-\0\0\0-\0\0\0-",
+                b"\\u00",
                 b"ufjjvkfursblrv",
                 b"bssvzbveugs0vz",
                 b"qukwqvrfietfw",
@@ -1410,6 +1452,11 @@ fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
                 b"refresh_token",
                 b"\"kty\"",
                 b"[interface]",
+                b"[peer]",
+                b"privatekey",
+                b"private key",
+                b"presharedkey",
+                b"preshared key",
                 b"untrusted comment:",
                 b"secret_access_key",
                 b"secret access key",
@@ -1429,13 +1476,18 @@ fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
                 b"openvpn static key",
                 b"ed25519v1-secret",
                 b"machine ",
-                b"_auth=",
+                b"_auth",
                 b"identitytoken",
                 b"registrytoken",
                 b"secretaccesskey",
                 b"\"kind\": \"secret\"",
                 b"\"kind\":\"secret\"",
             ];
+            markers.extend(
+                BASE64_DER_KEYS
+                    .iter()
+                    .map(|p| base64_der_anchor(p).1.as_bytes()),
+            );
             aho_corasick::AhoCorasick::builder()
                 .ascii_case_insensitive(true)
                 .build(markers)
@@ -1464,6 +1516,42 @@ pub(crate) fn tracked_file_secret(path: &Path) -> Option<&'static str> {
 /// What secret a file's text (or its beginning) is, by the families of key headers and
 /// credential markers. Every family holds one of [`secret_markers`].
 fn secret_text(head: &[u8]) -> Option<&'static str> {
+    secret_layers(head, 0)
+}
+
+/// The most decoding layers (wide characters, JSON escapes) [`secret_layers`] takes off one
+/// text before its families are searched again.
+const MAX_TEXT_LAYERS: u8 = 2;
+
+/// [`secret_text`] of `head` after `depth` decoding layers were taken off: its families, then
+/// those of its ASCII read as UTF-16 or UTF-32 ([`wide_ascii`]) and of its JSON strings'
+/// escapes decoded ([`json_unescaped`]).
+fn secret_layers(head: &[u8], depth: u8) -> Option<&'static str> {
+    if let Some(what) = text_families(head) {
+        return Some(what);
+    }
+    if depth >= MAX_TEXT_LAYERS {
+        return None;
+    }
+    if let Some(ascii) = wide_ascii(head)
+        && let Some(what) = secret_layers(&ascii, depth + 1)
+    {
+        return Some(what);
+    }
+    let text = String::from_utf8_lossy(head);
+    if let Some(decoded) = json_unescaped(&text)
+        && let Some(what) = secret_layers(decoded.as_bytes(), depth + 1)
+    {
+        return Some(what);
+    }
+    None
+}
+
+/// The families of [`secret_text`] in the bytes as they are.
+fn text_families(head: &[u8]) -> Option<&'static str> {
+    if let Some(what) = der_private_key(head) {
+        return Some(what);
+    }
     if openpgp_secret_packet(head) {
         return Some("an OpenPGP secret key (by its content)");
     }
@@ -1473,6 +1561,11 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
         && (text.contains("PRIVATE KEY") || text.contains("OpenVPN Static key"))
     {
         return Some("a private key (by its content)");
+    }
+    // OpenPGP armor under any label (`PGP PUBLIC KEY BLOCK`, `PGP MESSAGE`) whose packets
+    // are a secret key's.
+    if text.contains("-----BEGIN PGP ") && openpgp_armored_secret(&text) {
+        return Some("an OpenPGP secret key (by its content)");
     }
     if text.contains("ed25519v1-secret") {
         return Some("a Tor onion service key (by its content)");
@@ -1484,11 +1577,11 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
     }) {
         return Some("netrc credentials (by its content)");
     }
-    // The same in UTF-16 (either byte order): its ASCII with a NUL beside each byte.
+    // The same in UTF-16 or UTF-32 (either byte order): its ASCII with NULs beside each byte.
     if text.contains('\0') {
         let ascii: String = text.chars().filter(|c| *c != '\0').collect();
         if ascii.contains("-----BEGIN") && ascii.contains("PRIVATE KEY") {
-            return Some("a private key in UTF-16 (by its content)");
+            return Some("a private key in UTF-16 or UTF-32 (by its content)");
         }
     }
     // A private key's header base64-encoded at any of the three alignments (a Kubernetes
@@ -1498,6 +1591,10 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
         .iter()
         .any(|m| compact.contains(m))
     {
+        return Some("a base64-encoded private key (by its content)");
+    }
+    // A DER private key base64-encoded on its own (a property's value, a JSON string).
+    if base64_der_key(&compact) {
         return Some("a base64-encoded private key (by its content)");
     }
     let compact_lower = compact.to_ascii_lowercase();
@@ -1510,19 +1607,13 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
     if text.contains("PuTTY-User-Key-File-") {
         return Some("a PuTTY private key (by its content)");
     }
-    // A WireGuard configuration's `[Interface]` with its `PrivateKey`; a minisign or signify
-    // secret key (`untrusted comment: … secret key`).
-    let line_starts = |prefix: &str| {
-        text.lines().map(str::trim_start).any(|l| {
-            l.get(..prefix.len())
-                .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
-        })
-    };
-    if text.to_ascii_lowercase().contains("[interface]") && line_starts("privatekey") {
+    let lower = text.to_ascii_lowercase();
+    if wireguard_key(&lower) {
         return Some("a WireGuard private key (by its content)");
     }
-    if text.lines().any(|l| {
-        let l = l.trim_start().to_ascii_lowercase();
+    // A minisign or signify secret key (`untrusted comment: … secret key`).
+    if lower.lines().any(|l| {
+        let l = l.trim_start();
         l.starts_with("untrusted comment:") && l.contains("secret key")
     }) {
         return Some("a minisign or signify secret key (by its content)");
@@ -1541,10 +1632,17 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
     if compact.contains("\"kty\":\"") && compact.contains("\"d\":\"") {
         return Some("a private JSON Web Key (by its content)");
     }
-    let lower = text.to_ascii_lowercase();
+    // AWS credentials files and exports; the JSON of `aws sts` (`"SecretAccessKey": "…"`).
     if lower.contains("secret_access_key")
         || lower.contains("secret access key")
-        || lower.contains("secretaccesskey")
+        || compact_lower
+            .match_indices("\"secretaccesskey\":\"")
+            .any(|(at, key)| {
+                compact_lower
+                    .as_bytes()
+                    .get(at + key.len())
+                    .is_some_and(|b| *b != b'"')
+            })
     {
         return Some("cloud access keys (by its content)");
     }
@@ -1557,7 +1655,7 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
     if compact_lower.contains("_authtoken")
         || compact_lower.contains("storepassword=")
         || compact_lower.contains("keypassword=")
-        || compact_lower.contains("_auth=")
+        || npmrc_auth(&lower)
         || (compact_lower.contains("\"auths\":{")
             && [
                 "\"auth\":\"",
@@ -1587,14 +1685,458 @@ fn secret_text(head: &[u8]) -> Option<&'static str> {
     None
 }
 
-/// Whether `head` starts with an OpenPGP secret-key packet (tag 5, old or new format) of a
-/// known key version: a GnuPG secret keyring or an exported secret key.
+/// Whether the lower-cased text is a WireGuard configuration with a key: a `[Interface]` or
+/// `[Peer]` section and a `PrivateKey` or `PresharedKey` line. `wg` removes every space of a
+/// line and ignores the case of names (`Private Key = …`, `[ peer ]`), and so is this read;
+/// `#` starts a comment.
+fn wireguard_key(lower: &str) -> bool {
+    if !lower.contains("interface") && !lower.contains("peer") {
+        return false;
+    }
+    // Whether `line` without its spaces and comment starts with `prefix` (or is it, `whole`).
+    let squeezed = |line: &str, prefix: &str, whole: bool| {
+        let line = line.split('#').next().unwrap_or_default();
+        let mut chars = line.chars().filter(|c| !c.is_whitespace());
+        prefix.chars().all(|p| chars.next() == Some(p)) && (!whole || chars.next().is_none())
+    };
+    let (mut section, mut key) = (false, false);
+    for line in lower.lines() {
+        section = section || squeezed(line, "[interface]", true) || squeezed(line, "[peer]", true);
+        key = key || squeezed(line, "privatekey", false) || squeezed(line, "presharedkey", false);
+        if section && key {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the lower-cased text has an npmrc's `_auth` line (`_auth = …`,
+/// `//registry.example/:_auth=…`): a name at the start of a line, not an attribute in code
+/// (`self._auth = x`).
+fn npmrc_auth(lower: &str) -> bool {
+    lower.lines().any(|l| {
+        let l = l.trim_start();
+        let name = if l.starts_with("//") {
+            l.find(":_auth").and_then(|at| l.get(at + 1..))
+        } else {
+            Some(l)
+        };
+        name.and_then(|n| n.strip_prefix("_auth"))
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
+    })
+}
+
+/// The beginnings of DER private keys base64-encoded, `.` standing for any character: PKCS#8
+/// RSA, DSA, EC, Ed25519/X25519/Ed448/X448 (short and long lengths), PKCS#1 RSA and DSA,
+/// SEC1 EC, encrypted PKCS#8 (PBES2, PKCS#12 PBE) and PKCS#12 files, each from the `M` of
+/// the outer SEQUENCE, as generated keys of each size encode them.
+const BASE64_DER_KEYS: &[&str] = &[
+    "MI....IBADANBgkqhkiG9w0BAQEFAAS",
+    "MI....IBADCC...GByqGSM44BAE",
+    "M..CAQAwBQYDK2V",
+    "M..CAQEwBQYDK2V",
+    "MI..AgEAMAUGAytl",
+    "MI..AgEBMAUGAytl",
+    "MI..AgEAMB.GByqGSM49AgEG",
+    "M..CAQAw..YHKoZIzj0CAQY",
+    "MI....IBADA.BgcqhkjOPQIB",
+    "MI....IBAAKC",
+    "MI....IBAAKBg",
+    "MI....IBAAJB",
+    "M..CAQEEI",
+    "M..CAQEEM",
+    "M..CAQEEQ",
+    "MI..AgEBBCA",
+    "MI..AgEBBDA",
+    "MI..AgEBBEI",
+    "MI....IBAQQg",
+    "MI....IBAQQw",
+    "MI....IBAQRC",
+    "MI..M..GCSqGSIb3DQEFDT",
+    "MI......BgkqhkiG9w0BBQ0w",
+    "MI....CB.gYJKoZIhvcNAQUN",
+    "MI..MBwGCiqGSIb3DQEMAQ",
+    "MI....AcBgoqhkiG9w0BDAE",
+    "MI....IBAzCC...GCSqGSIb3DQEH",
+    "MI....IBAzCABgkqhkiG9w0BBw",
+    "MIM....CAQMwg.....gYJKoZIhvcNAQc",
+    "MIACAQMwgAYJKoZIhvcNAQc",
+];
+
+/// The longest run without `.` of a [`BASE64_DER_KEYS`] pattern and where it starts: what is
+/// searched for, and a marker of [`secret_markers`].
+fn base64_der_anchor(pattern: &str) -> (usize, &str) {
+    let mut best = (0, "");
+    let mut at = 0;
+    for run in pattern.split('.') {
+        if run.len() > best.1.len() {
+            best = (at, run);
+        }
+        at += run.len() + 1;
+    }
+    best
+}
+
+/// Whether the text with its spaces removed holds a DER private key base64-encoded
+/// ([`BASE64_DER_KEYS`]). The anchors are searched at once; a pattern is matched where its
+/// anchor is. `true` if the search could not be built.
+fn base64_der_key(compact: &str) -> bool {
+    static ANCHORS: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::OnceLock::new();
+    let Some(anchors) = ANCHORS
+        .get_or_init(|| {
+            aho_corasick::AhoCorasick::new(BASE64_DER_KEYS.iter().map(|p| base64_der_anchor(p).1))
+                .ok()
+        })
+        .as_ref()
+    else {
+        return true;
+    };
+    let bytes = compact.as_bytes();
+    anchors.find_overlapping_iter(bytes).any(|m| {
+        let Some(pattern) = BASE64_DER_KEYS.get(m.pattern().as_usize()) else {
+            return true;
+        };
+        let (offset, _) = base64_der_anchor(pattern);
+        m.start()
+            .checked_sub(offset)
+            .and_then(|start| bytes.get(start..start + pattern.len()))
+            .is_some_and(|found| {
+                found
+                    .iter()
+                    .zip(pattern.bytes())
+                    .all(|(f, p)| p == b'.' || *f == p)
+            })
+    })
+}
+
+/// One DER element at the start of `der`: its tag, its content and what follows it; BER's
+/// indefinite length runs to the end. `None` where the header is not one (a long-form tag, a
+/// length of more than four bytes) or the content is cut short: a file's first look at a
+/// longer key is followed by a read of the whole, and a template of a key's first bytes
+/// (ring's PKCS#8 templates) holds no key.
+fn der_element(der: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+    let (&tag, rest) = der.split_first()?;
+    if tag & 0x1f == 0x1f {
+        return None;
+    }
+    let (&first, rest) = rest.split_first()?;
+    let (len, rest) = match first {
+        0..=0x7f => (usize::from(first), rest),
+        0x80 => (rest.len(), rest),
+        0x81..=0x84 => {
+            let (digits, rest) = rest.split_at_checked(usize::from(first & 0x7f))?;
+            let len = digits.iter().try_fold(0usize, |l, d| {
+                l.checked_mul(256)?.checked_add(usize::from(*d))
+            })?;
+            (len, rest)
+        }
+        _ => return None,
+    };
+    let (content, after) = rest.split_at_checked(len)?;
+    Some((tag, content, after))
+}
+
+/// The value of a DER INTEGER's content of one byte (a version).
+fn der_small_int(content: &[u8]) -> Option<u8> {
+    match content {
+        [v] if *v < 0x80 => Some(*v),
+        _ => None,
+    }
+}
+
+/// What private key the bytes are by their ASN.1 structure, whatever the file's name: PKCS#8
+/// (`SEQUENCE { INTEGER 0|1, SEQUENCE { OID … }, OCTET STRING … }`), an encrypted one
+/// (`SEQUENCE { SEQUENCE { OID of PKCS#5 or PKCS#12 encryption … }, OCTET STRING }`), PKCS#1
+/// RSA or OpenSSL's DSA (`SEQUENCE { INTEGER 0|1, INTEGER n, INTEGER, INTEGER … }`), SEC1 EC
+/// (`SEQUENCE { INTEGER 1, OCTET STRING k … }`) or a PKCS#12 file (`SEQUENCE { INTEGER 3,
+/// SEQUENCE { OID data or encryptedData … } … }`). Certificates and public keys are none.
+fn der_private_key(der: &[u8]) -> Option<&'static str> {
+    const PKCS: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01];
+    let (0x30, body, _) = der_element(der)? else {
+        return None;
+    };
+    let (tag, first, rest) = der_element(body)?;
+    if tag == 0x30 {
+        let (0x06, oid, _) = der_element(first)? else {
+            return None;
+        };
+        let encryption = oid
+            .strip_prefix(PKCS)
+            .is_some_and(|o| o.first() == Some(&0x05) || o.starts_with(&[0x0c, 0x01]));
+        let (0x04, _, _) = der_element(rest)? else {
+            return None;
+        };
+        return encryption.then_some("an encrypted private key (by its content)");
+    }
+    if tag != 0x02 {
+        return None;
+    }
+    let version = der_small_int(first)?;
+    let (tag, second, rest) = der_element(rest)?;
+    match (version, tag) {
+        (0 | 1, 0x30) => {
+            let (0x06, _, _) = der_element(second)? else {
+                return None;
+            };
+            let (0x04, _, _) = der_element(rest)? else {
+                return None;
+            };
+            Some("a private key (PKCS#8, by its content)")
+        }
+        (0 | 1, 0x02) if second.len() >= 32 => {
+            let (0x02, _, rest) = der_element(rest)? else {
+                return None;
+            };
+            let (0x02, _, _) = der_element(rest)? else {
+                return None;
+            };
+            Some("an RSA or DSA private key (by its content)")
+        }
+        (1, 0x04) if (16..=72).contains(&second.len()) => {
+            Some("an EC private key (by its content)")
+        }
+        (3, 0x30) => {
+            let (0x06, oid, _) = der_element(second)? else {
+                return None;
+            };
+            let content = oid.strip_prefix(PKCS)?;
+            (content == [0x07, 0x01] || content == [0x07, 0x06])
+                .then_some("a PKCS#12 key store (by its content)")
+        }
+        _ => None,
+    }
+}
+
+/// The most base64 characters of one armored OpenPGP block decoded to look for secret-key
+/// packets.
+const MAX_ARMOR_CHARS: usize = 1 << 20;
+
+/// Whether an ASCII-armored OpenPGP block of `text` holds a secret-key packet, whatever its
+/// label says: its base64 body (after the armor headers, before the `=` checksum) decoded
+/// and its packets walked ([`openpgp_packets_secret`]).
+fn openpgp_armored_secret(text: &str) -> bool {
+    const BEGIN: &str = "-----BEGIN PGP ";
+    let mut rest = text;
+    while let Some(at) = rest.find(BEGIN) {
+        let block = rest.get(at..).unwrap_or_default();
+        let mut body = String::new();
+        let mut in_body = false;
+        for line in block.lines().skip(1) {
+            let line = line.trim();
+            if line.starts_with("-----") || body.len() > MAX_ARMOR_CHARS {
+                break;
+            }
+            if !in_body {
+                // Armor headers (`Version: …`, `Comment: …`) and the blank line after them.
+                if line.is_empty() || line.contains(':') {
+                    continue;
+                }
+                in_body = true;
+            }
+            if line.starts_with('=') {
+                break;
+            }
+            body.push_str(line);
+        }
+        if openpgp_packets_secret(&base64_decoded(&body), true) {
+            return true;
+        }
+        rest = block.get(BEGIN.len()..).unwrap_or_default();
+    }
+    false
+}
+
+/// The bytes of base64 text (standard or URL-safe alphabet, spaces skipped) up to its end,
+/// its padding or its first other character.
+fn base64_decoded(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for b in text.bytes() {
+        let v = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            b' ' | b'\t' | b'\r' | b'\n' => continue,
+            _ => break,
+        };
+        acc = (acc << 6 | u32::from(v)) & 0xff_ffff;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// The most OpenPGP packets walked in one armored block.
+const MAX_OPENPGP_PACKETS: usize = 4096;
+
+/// Whether the OpenPGP packets of `bytes` include a secret key or subkey (tag 5 or 7) of a
+/// known key version: each packet's header read (old and new formats) and skipped, a literal
+/// data packet's content walked as packets too (once, `inner`). A packet whose length is
+/// not given (partial or indeterminate) ends the walk.
+fn openpgp_packets_secret(bytes: &[u8], inner: bool) -> bool {
+    let mut p = bytes;
+    for _ in 0..MAX_OPENPGP_PACKETS {
+        let Some(&h) = p.first() else {
+            return false;
+        };
+        if h & 0x80 == 0 {
+            return false;
+        }
+        let be = |from: usize, n: usize| {
+            p.get(from..from + n)
+                .map(|d| d.iter().fold(0usize, |l, b| l << 8 | usize::from(*b)))
+        };
+        let (tag, header, len) = if h & 0x40 != 0 {
+            match p.get(1) {
+                Some(&l) if l < 192 => (h & 0x3f, 2, Some(usize::from(l))),
+                Some(&l) if l < 224 => (
+                    h & 0x3f,
+                    3,
+                    p.get(2)
+                        .map(|b| (usize::from(l) - 192) * 256 + usize::from(*b) + 192),
+                ),
+                Some(255) => (h & 0x3f, 6, be(2, 4)),
+                _ => (h & 0x3f, 2, None),
+            }
+        } else {
+            let tag = (h >> 2) & 0x0f;
+            match h & 3 {
+                0 => (tag, 2, be(1, 1)),
+                1 => (tag, 3, be(1, 2)),
+                2 => (tag, 5, be(1, 4)),
+                _ => (tag, 1, None),
+            }
+        };
+        if (tag == 5 || tag == 7) && p.get(header).is_some_and(|v| (3..=6).contains(v)) {
+            return true;
+        }
+        let Some(len) = len else {
+            return false;
+        };
+        let content = p.get(header..).unwrap_or_default();
+        let content = content.get(..len).unwrap_or(content);
+        // A literal data packet: format, name length, name, date, then the data.
+        if tag == 11 && inner {
+            let data = content
+                .get(1)
+                .and_then(|n| content.get(2 + usize::from(*n) + 4..));
+            if data.is_some_and(|d| openpgp_packets_secret(d, false)) {
+                return true;
+            }
+        }
+        let Some(next) = p.get(header + len..) else {
+            return false;
+        };
+        p = next;
+    }
+    false
+}
+
+/// The ASCII of a text in UTF-16 or UTF-32 (either byte order, a byte-order mark or none):
+/// its bytes without NULs, when the NULs fall where such a text has them (at least half of
+/// the bytes of each position a character's high bytes take, of every 2 or 4, and few of the
+/// others). `None` for other bytes.
+fn wide_ascii(bytes: &[u8]) -> Option<Vec<u8>> {
+    if !bytes.contains(&0) {
+        return None;
+    }
+    let (mut nul, mut all) = ([0usize; 4], [0usize; 4]);
+    for (i, b) in bytes.iter().enumerate() {
+        all[i % 4] += 1;
+        nul[i % 4] += usize::from(*b == 0);
+    }
+    let mostly = |r: usize| nul[r] * 2 >= all[r] && all[r] > 0;
+    let rarely = |r: usize| nul[r] * 10 <= all[r];
+    let wide = [
+        [false, true, false, true],
+        [true, false, true, false],
+        [false, true, true, true],
+        [true, true, true, false],
+    ]
+    .iter()
+    .any(|zeros| (0..4).all(|r| if zeros[r] { mostly(r) } else { rarely(r) }));
+    wide.then(|| bytes.iter().copied().filter(|b| *b != 0).collect())
+}
+
+/// The text of a JSON document (its first character `{` or `[`) with its strings' escapes
+/// decoded (`\u002d`, `\n`, `\/`, surrogate pairs): what `jq -r` prints of it. `None` for
+/// other text, and for JSON without escapes.
+fn json_unescaped(text: &str) -> Option<String> {
+    let start = text.trim_start_matches('\u{feff}').trim_start();
+    if !(start.starts_with('{') || start.starts_with('[')) || !text.contains('\\') {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let hex = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+    };
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        i += 1;
+        if b != b'\\' {
+            out.push(b);
+            continue;
+        }
+        let Some(&e) = bytes.get(i) else {
+            out.push(b);
+            break;
+        };
+        i += 1;
+        let c = match e {
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'/' | b'\\' | b'"' => char::from(e),
+            b'u' => match hex(i) {
+                Some(high @ 0xd800..=0xdbff)
+                    if bytes.get(i + 4..i + 6) == Some(b"\\u")
+                        && hex(i + 6).is_some_and(|l| (0xdc00..=0xdfff).contains(&l)) =>
+                {
+                    let low = hex(i + 6).unwrap_or_default();
+                    i += 10;
+                    char::from_u32(0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00))
+                        .unwrap_or('\u{fffd}')
+                }
+                Some(unit) => {
+                    i += 4;
+                    char::from_u32(unit).unwrap_or('\u{fffd}')
+                }
+                None => {
+                    out.extend_from_slice(b"\\u");
+                    continue;
+                }
+            },
+            _ => {
+                out.extend_from_slice(&[b, e]);
+                continue;
+            }
+        };
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
+    Some(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Whether `head` starts with an OpenPGP secret-key or secret-subkey packet (tag 5 or 7, old
+/// or new format) of a known key version: a GnuPG secret keyring or an exported secret key.
 fn openpgp_secret_packet(head: &[u8]) -> bool {
     let version_at = match head.first() {
-        Some(0x94) => 2,
-        Some(0x95) => 3,
-        Some(0x96) => 5,
-        Some(0xC5) => match head.get(1) {
+        Some(0x94 | 0x9c) => 2,
+        Some(0x95 | 0x9d) => 3,
+        Some(0x96 | 0x9e) => 5,
+        Some(0xC5 | 0xC7) => match head.get(1) {
             Some(&l) if l < 192 => 2,
             Some(&l) if l < 224 => 3,
             Some(255) => 6,
@@ -2096,5 +2638,272 @@ mod tests {
             p.locate("id_rsa.pub", &WorkingDir::Unknown).place,
             Place::Unknown
         );
+    }
+
+    /// Keys generated by `openssl genpkey … -outform DER` (and `pkcs8 -topk8`), base64.
+    const ED25519_PKCS8: &str = "MC4CAQAwBQYDK2VwBCIEIAr8rK+DI7bK6sDxPs4JSvo5YkkWWwAsblIVErKMe7lF";
+    const X25519_PKCS8: &str = "MC4CAQAwBQYDK2VuBCIEIPiwEWlzGCgfXByvT+mjLDveUpbThmlGry5TbMiX4Stj";
+    const EC_PKCS8: &str = "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg8ZPtDFt8Aj5C0mXTjWg0WjI+tYueHi86pKObtHXLV8OhRANCAASTHZboLcpD4q98ox6TVITCg9NGUZA51EGa3Se6hn9EYa7KF4XOxwDZUtbVMUNRIOqjWwVfouWCM4xjcYiaD8qa";
+    const EC_SEC1: &str = "MHcCAQEEIPGT7QxbfAI+QtJl041oNFoyPrWLnh4vOqSjm7R1y1fDoAoGCCqGSM49AwEHoUQDQgAEkx2W6C3KQ+KvfKMek1SEwoPTRlGQOdRBmt0nuoZ/RGGuyheFzscA2VLW1TFDUSDqo1sFX6LlgjOMY3GImg/Kmg==";
+    const RSA_PKCS1: &str = "MIIBOgIBAAJBAKcXMBLQ6P2qXbslqG55+mUIUyALZAPgTFx/PQtz/oGufsDCgAr3X26nffXb0Plt3NIELdDCi9wf9r/7RTYZtXkCAwEAAQJASSmGCzceTbQDRqa+kWEnmoWCoE1chbX4uaec+x7XGcCw5G51FALC70TxxV2629odzWHk5f8mCSr67jvO7dQ8AQIhANOiZvMmuIqoYeF6hPOuge5NHdykyuS7ZqTOrQOcfeORAiEAyh5Kw+UacUSqzZAcsmLJKQvKGyWCEoj8FbJMWsdT72kCIBKzVAOCVWYzMMr6x4q8zdBf0hawHRmPEafYd2NNTbZxAiA07mfwE3CwVyZP/Ty2rs41lKPSJimBRySVXgNHBsqBeQIhALqPdeXkz0nz5Tn2adKlNgRyfupCmQ6fMdY7dGkpbL5A";
+    const RSA_PKCS8: &str = "MIIBVAIBADANBgkqhkiG9w0BAQEFAASCAT4wggE6AgEAAkEApxcwEtDo/apduyWobnn6ZQhTIAtkA+BMXH89C3P+ga5+wMKACvdfbqd99dvQ+W3c0gQt0MKL3B/2v/tFNhm1eQIDAQABAkBJKYYLNx5NtANGpr6RYSeahYKgTVyFtfi5p5z7HtcZwLDkbnUUAsLvRPHFXbrb2h3NYeTl/yYJKvruO87t1DwBAiEA06Jm8ya4iqhh4XqE866B7k0d3KTK5LtmpM6tA5x945ECIQDKHkrD5RpxRKrNkByyYskpC8obJYISiPwVskxax1PvaQIgErNUA4JVZjMwyvrHirzN0F/SFrAdGY8Rp9h3Y01NtnECIDTuZ/ATcLBXJk/9PLauzjWUo9ImKYFHJJVeA0cGyoF5AiEAuo915eTPSfPlOfZp0qU2BHJ+6kKZDp8x1jt0aSlsvkA=";
+    const DSA_PKCS8: &str = "MIIBWgIBADCCATMGByqGSM44BAEwggEmAoGBAPra/KYXNr01phxG6NleESOKvxSj4IO/QSl55lUIJ7WQQTdROl+m2gcJLMPFu4b5mmSP4pXEGiR1bn03VcszmU0p76xSruv+fgzEdqHRHgnoM158VqMdlPirj0r2MXMti/FVXq7AL7jGL6sg1O8GP0LmoDQuJa5IiOk7GSoonvI7Ah0AzfhXJsYeUR+q5a8YUeFRjnpkk5lIFiM/+uloHwKBgFuckvwZXm4egC2Qbj4xky2i/pYjK+giIjS5ZQ5ODZiI+eu2FC+xoQZT+w1oAZU5JsZxuDn4Kg4CPpWcCIozTIqmJEmqbeEQtW+ImRwvRz4E+Fi29Lxd73Cj+eVWPXQXQ0rhVp1iRvYofjmZJhY6jGV8u/obXLi8YTmQL5Ou3QMcBB4CHEMpWoda9n7DHD8rA9Bdu+3Sc4X90EIHPY1IaZw=";
+    /// `openssl pkcs8 -topk8 -passout pass:x` of the Ed25519 key (PBES2).
+    const ENCRYPTED_PKCS8: &str = "MIGbMFcGCSqGSIb3DQEFDTBKMCkGCSqGSIb3DQEFDDAcBAicbDQqKcqTIwICCAAwDAYIKoZIhvcNAgkFADAdBglghkgBZQMEASoEELnWYj5H5s5PSa5hJaSQCBQEQCEoO9yCtmJKVSLeCori3FyxjHdDR4Ib3iUC7vlezRrHeS489HtueNqg7UZHZSCKzKq4+O9nYOcFCH69qBQF1oc=";
+    /// The first 64 bytes of an `openssl pkcs12 -export -passout pass:` file (2,515 bytes).
+    const PKCS12_HEAD: &str =
+        "MIIJzwIBAzCCCYUGCSqGSIb3DQEHAaCCCXYEgglyMIIJbjCCA+IGCSqGSIb3DQEHBqCCA9MwggPPAgEAMIIDyA==";
+    /// Public data: a certificate's first 120 bytes, SPKI and PKCS#1 public keys.
+    const PUBLIC_DER: &[&str] = &[
+        "MIIC+TCCAeGgAwIBAgIUU43XnIBukqmdm9eBtD70dWoIsSIwDQYJKoZIhvcNAQELBQAwDDEKMAgGA1UEAwwBdDAeFw0yNjEyMDMxODQ5MDlaFw0yNjEyMDQxODQ5MDlaMAwxCjAIBgNVBAMMAXQwggEiMA0GCSqG",
+        "MCowBQYDK2VwAyEA2J7hblVwOVE39dDtzss56MYFdxMNo7b6zkugJoG9h6s=",
+        "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEkx2W6C3KQ+KvfKMek1SEwoPTRlGQOdRBmt0nuoZ/RGGuyheFzscA2VLW1TFDUSDqo1sFX6LlgjOMY3GImg/Kmg==",
+        "MIIBCgKCAQEAtiMKaIPqLh5Gb7xH6O0ViRt7dQDQIrOqVLx87eUelIJZJNxEvipEa+I0qqdUnJCBfzV2KxW+kOhUAtdSomyEv9kNoZzMvizwpCLSlXFPsGiyXDnkdtLrZY5CeVSxEHf3n06w9QPPdscY37keMf4cybxuWXmd8JfXTEObar3zgfldNoPTmwmsjBoUhNc1uFxieMrFUx6RPVlcbcXgAnpW3ex4ZIqER6eAdIBKPIC9m0RN0HwUb/mTEc9/fHCb0EKVaQW0+UCQpDZyvRcUWN+hRCDaBC0lrFTrF1TzpKjAbh9WEUua0aTGVa3J5rp7LReFcpWrC4i/HmTbo7KZwikWVwIDAQAB",
+    ];
+    const PRIVATE_DER: &[&str] = &[
+        ED25519_PKCS8,
+        X25519_PKCS8,
+        EC_PKCS8,
+        EC_SEC1,
+        RSA_PKCS1,
+        RSA_PKCS8,
+        DSA_PKCS8,
+        ENCRYPTED_PKCS8,
+        PKCS12_HEAD,
+    ];
+    /// `gpg --quick-gen-key t@x ed25519` exported with `--armor --export-secret-keys`, its
+    /// label to be replaced, and the same key's public export.
+    const PGP_SECRET_BODY: &str = "\nlFgEaxG68BYJKwYBBAHaRw8BAQdAvpUNyqDwkx9dq8fx0KnAIxuZ+4RhU42JW0CC\ngeyhKHoAAP43/L5XzA0hfcR+J6WAVdRIYtUjEvO2bXRp3OTzoKIe3BIKtAN0QHiI\nkAQTFggAOBYhBE2s7mBoZsHxmtp4vKS9/5G2Uk/pBQJrEbrwAhsDBQsJCAcCBhUK\nCQgLAgQWAgMBAh4BAheAAAoJEKS9/5G2Uk/pHLYBANED8nYiJdWmLvrXV/Fx0RXF\nm10tZT82wV3G46Uiwkk6AQCrX7ew9twdj38480jp83WNvjFEqAzedzW5m665N4Rk\nCQ==\n=cdx1\n";
+    const PGP_PUBLIC: &str = "-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmDMEaxG68BYJKwYBBAHaRw8BAQdAvpUNyqDwkx9dq8fx0KnAIxuZ+4RhU42JW0CC\ngeyhKHq0A3RAeIiQBBMWCAA4FiEETazuYGhmwfGa2ni8pL3/kbZST+kFAmsRuvAC\nGwMFCwkIBwIGFQoJCAsCBBYCAwECHgECF4AACgkQpL3/kbZST+kctgEA0QPydiIl\n1aYu+tdX8XHRFcWbXS1lPzbBXcbjpSLCSToBAKtft7D23B2PfzjzSOnzdY2+MUSo\nDN53Nbmbrrk3hGQJ\n=rauk\n-----END PGP PUBLIC KEY BLOCK-----\n";
+    const PEM: &str = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIAr8rK+DI7bK6sDxPs4JSvo5YkkWWwAsblIVErKMe7lF\n-----END PRIVATE KEY-----\n";
+
+    /// Four KiB and more of notes before what follows, past the first look.
+    fn notes() -> String {
+        (0..100)
+            .map(|i| format!("line {i}: notes about the deployment and its rotation\n"))
+            .collect()
+    }
+
+    /// `base64` of `bytes`, wrapped at `width` columns (0: one line).
+    fn base64_of(bytes: &[u8], width: usize) -> String {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for chunk in bytes.chunks(3) {
+            let n = chunk
+                .iter()
+                .chain(std::iter::repeat(&0))
+                .take(3)
+                .fold(0u32, |n, b| n << 8 | u32::from(*b));
+            for i in 0..4 {
+                if i <= chunk.len() {
+                    out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        if width == 0 {
+            return out;
+        }
+        out.as_bytes()
+            .chunks(width)
+            .map(|l| String::from_utf8_lossy(l).into_owned() + "\n")
+            .collect()
+    }
+
+    #[test]
+    fn der_private_keys_are_secrets_by_their_structure() {
+        for key in PRIVATE_DER {
+            let der = base64_decoded(key);
+            // The head of a key store is not one; a whole one is, below.
+            if *key != PKCS12_HEAD {
+                assert!(bytes_secret(&der).is_some(), "{key}");
+                // Nor is a template of a key's first bytes.
+                assert_eq!(bytes_secret(&der[..der.len() - 1]), None, "{key}");
+            }
+            // A key store longer than the first look, under any name.
+            let mut long = der.clone();
+            long.resize(64 * 1024, 0x5a);
+            assert!(bytes_secret(&long).is_some(), "{key}");
+        }
+        for public in PUBLIC_DER {
+            assert_eq!(bytes_secret(&base64_decoded(public)), None, "{public}");
+        }
+        // Malformed DER is no key, and reading it does not fail.
+        for bytes in [
+            &b"\x30"[..],
+            b"\x30\x85\x01\x02\x03\x04\x05",
+            b"\x30\x84\xff\xff\xff\xff\x02\x01",
+            b"\x30\x03\x02\x01\x00",
+            b"\x30\x06\x02\x01\x00\x30\x01\x06",
+            b"0.1.2 is a version\n",
+        ] {
+            assert_eq!(bytes_secret(bytes), None, "{bytes:?}");
+        }
+    }
+
+    #[test]
+    fn base64_der_private_keys_in_text_are_secrets() {
+        for key in PRIVATE_DER {
+            let properties = format!("server.port=8080\njwt.signing-key={key}\n");
+            assert!(bytes_secret(properties.as_bytes()).is_some(), "{key}");
+            let json = format!("{{\"name\": \"signer\", \"key\": \"{key}\"}}\n");
+            assert!(bytes_secret(json.as_bytes()).is_some(), "{key}");
+            let long = format!("{}key: {key}\n", notes());
+            assert!(bytes_secret(long.as_bytes()).is_some(), "{key}");
+        }
+        for public in PUBLIC_DER {
+            let json = format!("{}{{\"key\": \"{public}\"}}\n", notes());
+            assert_eq!(bytes_secret(json.as_bytes()), None, "{public}");
+        }
+    }
+
+    #[test]
+    fn wrapped_base64_of_a_key_file_past_the_first_look_is_a_secret() {
+        for width in [64, 76] {
+            for offset in 0..3 {
+                // The PEM key after a few bytes, so its marker falls at each alignment and
+                // across line breaks.
+                let file = format!("{}{PEM}", "#".repeat(offset));
+                let wrapped = format!("{}{}", notes(), base64_of(file.as_bytes(), width));
+                assert!(
+                    bytes_secret(wrapped.as_bytes()).is_some(),
+                    "{width} {offset}"
+                );
+            }
+            let der = base64_of(&base64_decoded(RSA_PKCS8), width);
+            let wrapped = format!("{}{der}", notes());
+            assert!(bytes_secret(wrapped.as_bytes()).is_some(), "{width}");
+        }
+        let plain = format!("{}{}", notes(), base64_of(notes().as_bytes(), 76));
+        assert_eq!(bytes_secret(plain.as_bytes()), None);
+    }
+
+    #[test]
+    fn a_key_in_utf32_is_a_secret() {
+        let text = format!("{}{PEM}", notes());
+        let le: Vec<u8> = text
+            .chars()
+            .flat_map(|c| (c as u32).to_le_bytes())
+            .collect();
+        let be: Vec<u8> = text
+            .chars()
+            .flat_map(|c| (c as u32).to_be_bytes())
+            .collect();
+        let with_bom: Vec<u8> = [0xff, 0xfe, 0, 0].into_iter().chain(le.clone()).collect();
+        for bytes in [&le, &be, &with_bom] {
+            assert!(bytes_secret(bytes).is_some());
+        }
+        // Other families as well: AWS keys in UTF-32.
+        let aws = format!("{}aws_secret_access_key = canary\n", notes());
+        let aws: Vec<u8> = aws.chars().flat_map(|c| (c as u32).to_le_bytes()).collect();
+        assert!(bytes_secret(&aws).is_some());
+        let plain: Vec<u8> = notes()
+            .chars()
+            .flat_map(|c| (c as u32).to_le_bytes())
+            .collect();
+        assert_eq!(bytes_secret(&plain), None);
+        assert_eq!(
+            wide_ascii(b"\x01\x00\x00\x00\x02\x00\x00\x00"),
+            Some(vec![1, 2])
+        );
+        assert_eq!(wide_ascii(b"plain"), None);
+    }
+
+    #[test]
+    fn a_key_written_with_json_escapes_is_a_secret() {
+        let escaped: String = PEM
+            .chars()
+            .map(|c| format!("\\u{:04x}", c as u32))
+            .collect();
+        for json in [
+            format!("{{\"key\": \"{escaped}\"}}"),
+            "{\"key\": \"\\u002d\\u002d\\u002d\\u002d\\u002dBEGIN PRIVATE KEY\\u002d\\u002d\\u002d\\u002d\\u002d\\nMC4C\\n\"}"
+                .to_owned(),
+            format!("{{\"notes\": {:?}, \"key\": \"{escaped}\"}}", notes()),
+            "[{\"k\": \"\\u0070rivate_key\", \"private_key\": \"\\u002d\"}]".to_owned(),
+        ] {
+            assert!(bytes_secret(json.as_bytes()).is_some(), "{json}");
+        }
+        let ordinary = format!(
+            "{{\"name\": \"caf\\u00e9\", \"path\": \"a\\/b\", \"emoji\": \"\\ud83d\\ude00\", \"notes\": {:?}}}",
+            notes()
+        );
+        assert_eq!(bytes_secret(ordinary.as_bytes()), None);
+        assert_eq!(
+            json_unescaped("{\"a\": \"\\u0041\\n\\/\\ud83d\\ude00\\u12\"}").as_deref(),
+            Some("{\"a\": \"A\n/\u{1f600}\\u12\"}")
+        );
+        assert_eq!(json_unescaped("plain \\u0041"), None);
+    }
+
+    #[test]
+    fn openpgp_armor_under_any_label_holding_secret_packets_is_a_secret() {
+        for label in [
+            "PGP PUBLIC KEY BLOCK",
+            "PGP MESSAGE",
+            "PGP SIGNATURE",
+            "PGP ARMORED FILE",
+        ] {
+            let armor = format!(
+                "-----BEGIN {label}-----\nComment: x\n{PGP_SECRET_BODY}-----END {label}-----\n"
+            );
+            assert!(bytes_secret(armor.as_bytes()).is_some(), "{label}");
+            let long = format!("{}{armor}", notes());
+            assert!(bytes_secret(long.as_bytes()).is_some(), "{label}");
+        }
+        assert_eq!(bytes_secret(PGP_PUBLIC.as_bytes()), None);
+        assert_eq!(
+            bytes_secret(b"-----BEGIN PGP PUBLIC KEY BLOCK-----\n\n...\n-----END PGP PUBLIC KEY BLOCK-----\n"),
+            None
+        );
+        // Secret packets in binary: a secret key, a secret subkey, lengths cut short.
+        let body: String = PGP_SECRET_BODY.lines().take(7).collect();
+        let binary = base64_decoded(&body);
+        assert!(bytes_secret(&binary).is_some());
+        assert!(openpgp_packets_secret(&[0xc7, 0x01, 0x04], true));
+        assert!(!openpgp_packets_secret(&[0xc6, 0xff, 0xff], true));
+        assert!(!openpgp_packets_secret(&[0x99, 0xff], true));
+    }
+
+    #[test]
+    fn wireguard_keys_in_any_spelling_wg_accepts_are_secrets() {
+        for conf in [
+            "[Interface]\nPrivateKey = canary=\n",
+            "[interface]\nprivatekey=canary=\n",
+            "[ Interface ]\nPrivate Key = canary=\n",
+            "[Peer]\nPublicKey = x=\nPresharedKey = canary=\n",
+            "[PEER]\n  presharedkey\t=\tcanary= # shared\n",
+        ] {
+            assert!(bytes_secret(conf.as_bytes()).is_some(), "{conf}");
+            let long = format!("{}{conf}", notes());
+            assert!(bytes_secret(long.as_bytes()).is_some(), "{conf}");
+        }
+        for conf in [
+            "[Peer]\nPublicKey = x=\nAllowedIPs = 0.0.0.0/0\n",
+            "[Interface]\n# PrivateKey is kept elsewhere\nAddress = 10.0.0.2/32\n",
+            "interface Signer { privateKey: string }\n",
+        ] {
+            assert_eq!(bytes_secret(conf.as_bytes()), None, "{conf}");
+        }
+    }
+
+    #[test]
+    fn credential_names_in_code_are_not_credentials() {
+        for code in [
+            "class Client:\n    def __init__(self):\n        self._auth = None\n        self._auth = x\n",
+            "cfg := aws.Config{\n\tSecretAccessKey: os.Getenv(\"AWS_SECRET\"),\n}\ntype Creds struct {\n\tSecretAccessKey string `json:\"SecretAccessKey\"`\n}\n",
+            "{\"SecretAccessKey\": \"\"}\n",
+        ] {
+            assert_eq!(bytes_secret(code.as_bytes()), None, "{code}");
+        }
+        for secret in [
+            "_auth=dXNlcjpwYXNz\n",
+            "  _auth = dXNlcjpwYXNz\n",
+            "//registry.example.com/:_auth=dXNlcjpwYXNz\n",
+            "{\"SecretAccessKey\" : \"canary\"}\n",
+        ] {
+            assert!(bytes_secret(secret.as_bytes()).is_some(), "{secret}");
+        }
     }
 }
