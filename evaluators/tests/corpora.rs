@@ -254,6 +254,25 @@ fn fixture_workspace() -> tempfile::TempDir {
         ),
         ("docs/guide.md", "# Guide\n\n## Install\n\nRun the thing.\n"),
         ("docs/api.md", "# API\n\n## parse\n"),
+        // Code and documents that name credentials without holding one: a client keeping
+        // its auth, an SDK reading keys from the environment, a template with empty values,
+        // a CI step passing a secret by reference.
+        (
+            "scripts/client.py",
+            "class Client:\n    def __init__(self, auth=None):\n        self._auth = auth\n        self._authtoken = None\n\n    def creds(self):\n        return dict(aws_secret_access_key=self.secret, token=self._auth)\n",
+        ),
+        (
+            "scripts/store.go",
+            "package store\n\nfunc creds() Credentials {\n\treturn Credentials{\n\t\tAccessKeyID:     os.Getenv(\"AWS_ACCESS_KEY_ID\"),\n\t\tSecretAccessKey: os.Getenv(\"AWS_SECRET_ACCESS_KEY\"),\n\t}\n}\n",
+        ),
+        (
+            "docs/deploy.md",
+            "# Deploy\n\nSet `AWS_SECRET_ACCESS_KEY` in your shell, then run `make deploy`.\nIn CI: `AWS_SECRET_ACCESS_KEY: ${{ secrets.AWS_SECRET_ACCESS_KEY }}`.\nThe GitHub token starts with `ghp_`; never commit one.\n",
+        ),
+        (
+            "config/.env.example",
+            "AWS_ACCESS_KEY_ID=\nAWS_SECRET_ACCESS_KEY=\nDATABASE_URL=postgres://postgres:postgres@localhost:5432/app\n",
+        ),
         ("README.md", "# demo\n\nA demo project. foo bar\n"),
         (
             "CHANGELOG.md",
@@ -471,6 +490,24 @@ fn put_vault(root: &Path) {
         .map(|line| line.concat() + "\n")
         .collect();
     let files: Vec<(&str, String)> = vec![
+        // A module that shadows one Python imports for a codec (`idna` imports
+        // `stringprep`), a `\N{…}` escape (`unicodedata`): run by code that imports nothing.
+        ("vault/py/stringprep.py", "open('ran', 'w')\n".to_owned()),
+        ("vault/py2/unicodedata.py", "open('ran', 'w')\n".to_owned()),
+        // Access tokens in their issued forms, in notes.
+        (
+            "vault/handoff.note",
+            format!("{notes}deploy with ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c\n"),
+        ),
+        (
+            "vault/ci.note",
+            "SLACK_WEBHOOK_TOKEN=xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOp\n".to_owned(),
+        ),
+        // A key the AWS credentials file gives.
+        (
+            "vault/aws.cfg",
+            "[default]\naws_access_key_id = AKIA4Q7ZJ2M5N8P3R6T9\naws_secret_access_key = kD8s9Fh2Lq0Zm3Xc7Vb5Nn4Pp6Rr1Ss2Tt9Uu0Ww\n".to_owned(),
+        ),
         // A key after the first 4 KiB.
         ("vault/notes.note", format!("{notes}{PEM_KEY}")),
         (

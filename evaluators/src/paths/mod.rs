@@ -9,6 +9,7 @@ pub(crate) mod git_config;
 pub(crate) mod git_index;
 mod sensitive;
 pub(crate) mod small_file;
+mod tokens;
 mod watch;
 
 pub(crate) use sensitive::{SensitivePaths, compile, compile_folded, fold};
@@ -1461,6 +1462,8 @@ fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
                 b"secret_access_key",
                 b"secret access key",
                 b"_authtoken",
+                b"npmauthtoken",
+                b"_password",
                 b"storepassword",
                 b"keypassword",
                 b"\"auths\"",
@@ -1488,6 +1491,7 @@ fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
                     .iter()
                     .map(|p| base64_der_anchor(p).1.as_bytes()),
             );
+            markers.extend(tokens::prefixes().map(str::as_bytes));
             aho_corasick::AhoCorasick::builder()
                 .ascii_case_insensitive(true)
                 .build(markers)
@@ -1632,9 +1636,13 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
     if compact.contains("\"kty\":\"") && compact.contains("\"d\":\"") {
         return Some("a private JSON Web Key (by its content)");
     }
-    // AWS credentials files and exports; the JSON of `aws sts` (`"SecretAccessKey": "…"`).
-    if lower.contains("secret_access_key")
-        || lower.contains("secret access key")
+    // AWS credentials files and exports (a value given to the name); the CSV the console
+    // downloads (`Access key ID,Secret access key`); the JSON of `aws sts`
+    // (`"SecretAccessKey": "…"`).
+    if secret_assigned(&lower, "secret_access_key")
+        || lower
+            .lines()
+            .any(|l| l.contains("secret access key") && l.contains(','))
         || compact_lower
             .match_indices("\"secretaccesskey\":\"")
             .any(|(at, key)| {
@@ -1652,10 +1660,12 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
     if lower.contains("repositoryformatversion") && git_config::unproven(&text).is_some() {
         return Some("a Git config, which may hold tokens (by its content)");
     }
-    if compact_lower.contains("_authtoken")
+    if npmrc_auth(&lower, "_authtoken")
+        || npmrc_auth(&lower, "_password")
+        || secret_assigned(&lower, "npmauthtoken")
         || compact_lower.contains("storepassword=")
         || compact_lower.contains("keypassword=")
-        || npmrc_auth(&lower)
+        || npmrc_auth(&lower, "_auth")
         || (compact_lower.contains("\"auths\":{")
             && [
                 "\"auth\":\"",
@@ -1671,6 +1681,9 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
     {
         return Some("registry or signing credentials (by its content)");
     }
+    if let Some(what) = tokens::known_token(head) {
+        return Some(what);
+    }
     if [
         "kind:secret",
         "kind:\"secret\"",
@@ -1683,6 +1696,45 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
         return Some("a Kubernetes Secret (by its content)");
     }
     None
+}
+
+/// Whether the lower-cased text gives the name `key` a value that may be a secret: the name
+/// (after `export`, in quotes or not), then `=` or `:`, then a quoted value, or a bare one
+/// ending its line. Not a value: nothing, a variable or template (`$X`, `${{ … }}`,
+/// `<key>`, `%(x)s`), a placeholder (`none`, `changeme`, `your-…`, `…example…`, `***`), and
+/// a bare word followed by code (`key=key,` passes an argument).
+fn secret_assigned(lower: &str, key: &str) -> bool {
+    lower.lines().any(|line| {
+        line.match_indices(key).any(|(at, _)| {
+            let before = line[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !line[..at].ends_with("aws_")
+            {
+                return false;
+            }
+            let rest = line[at + key.len()..]
+                .trim_start_matches(['"', '\''])
+                .trim_start();
+            let Some(rest) = rest.strip_prefix(['=', ':']) else {
+                return false;
+            };
+            let rest = rest.trim();
+            let value = match rest.chars().next() {
+                Some(q @ ('"' | '\'')) => rest[1..].split(q).next().unwrap_or_default(),
+                _ if rest.contains([',', ')', '(', ';', ' ', '.']) => return false,
+                _ => rest,
+            };
+            let placeholder = value.is_empty()
+                || value.starts_with(['$', '<', '{', '%', '*', '.'])
+                || value.starts_with("your")
+                || value.contains("example")
+                || matches!(
+                    value,
+                    "none" | "null" | "nil" | "changeme" | "xxx" | "secret"
+                );
+            !placeholder
+        })
+    })
 }
 
 /// Whether the lower-cased text is a WireGuard configuration with a key: a `[Interface]` or
@@ -1710,19 +1762,24 @@ fn wireguard_key(lower: &str) -> bool {
     false
 }
 
-/// Whether the lower-cased text has an npmrc's `_auth` line (`_auth = …`,
-/// `//registry.example/:_auth=…`): a name at the start of a line, not an attribute in code
-/// (`self._auth = x`).
-fn npmrc_auth(lower: &str) -> bool {
+/// Whether the lower-cased text has an npmrc's `key` with a value: a registry's entry
+/// (`//registry.example/:_authtoken=…`) anywhere, or the name at the start of a line
+/// (`_auth = …`), not an attribute in code (`self._auth = x`, `this._authToken = t`) nor a
+/// variable's reference (`${NPM_TOKEN}`).
+fn npmrc_auth(lower: &str, key: &str) -> bool {
+    let scoped = format!("/:{key}");
+    let valued = |rest: &str| {
+        rest.trim_start()
+            .strip_prefix('=')
+            .map(|v| v.trim().trim_matches(['\'', '"']))
+            .is_some_and(|v| !v.is_empty() && !v.starts_with('$'))
+    };
     lower.lines().any(|l| {
-        let l = l.trim_start();
-        let name = if l.starts_with("//") {
-            l.find(":_auth").and_then(|at| l.get(at + 1..))
-        } else {
-            Some(l)
-        };
-        name.and_then(|n| n.strip_prefix("_auth"))
-            .is_some_and(|rest| rest.trim_start().starts_with('='))
+        // A registry's own entry (`//host/:_authtoken=…`) wherever the line holds it (a
+        // script writing an npmrc), or the name opening the line.
+        l.match_indices(&scoped)
+            .any(|(at, _)| valued(&l[at + scoped.len()..]))
+            || l.trim_start().strip_prefix(key).is_some_and(valued)
     })
 }
 
@@ -2894,10 +2951,31 @@ mod tests {
             "class Client:\n    def __init__(self):\n        self._auth = None\n        self._auth = x\n",
             "cfg := aws.Config{\n\tSecretAccessKey: os.Getenv(\"AWS_SECRET\"),\n}\ntype Creds struct {\n\tSecretAccessKey string `json:\"SecretAccessKey\"`\n}\n",
             "{\"SecretAccessKey\": \"\"}\n",
+            "this._authToken = token;\nconst _authToken = null;\n",
+            "//registry.npmjs.org/:_authToken=\n",
+            "echo \"//registry.npmjs.org/:_authToken=${NPM_TOKEN}\" > .npmrc\n",
+            "AWS_ACCESS_KEY_ID=\nAWS_SECRET_ACCESS_KEY=\n",
+            "Set `AWS_SECRET_ACCESS_KEY` in your shell.\n",
+            "env:\n  AWS_SECRET_ACCESS_KEY: ${{ secrets.AWS_SECRET_ACCESS_KEY }}\n",
+            "os.environ[\"AWS_SECRET_ACCESS_KEY\"] = secret\n",
+            "boto3.client(aws_secret_access_key=key, region_name=r)\n",
+            "aws_secret_access_key = creds.secret_key\n",
+            "aws_secret_access_key = <your secret access key>\n",
+            "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
+            "export AWS_SECRET_ACCESS_KEY=$(vault read -field=key aws)\n",
         ] {
             assert_eq!(bytes_secret(code.as_bytes()), None, "{code}");
         }
         for secret in [
+            "[default]\naws_secret_access_key = canary\n",
+            "export AWS_SECRET_ACCESS_KEY=\"kD8s9Fh2Lq0Zm3Xc7Vb5\"\n",
+            "SECRET_ACCESS_KEY: kD8s9Fh2Lq0Zm3Xc7Vb5\n",
+            "{\"aws_secret_access_key\": \"kD8s9Fh2\"}\n",
+            "Access key ID,Secret access key\nAKIA4Q7ZJ2M5N8P3R6T9,kD8s9Fh2Lq0Zm3Xc7Vb5\n",
+            "//registry.npmjs.org/:_authToken=npm_x\n",
+            "echo '//registry.npmjs.org/:_authToken=canary' > ~/.npmrc\n",
+            "_password=cGFzcw==\n",
+            "npmRegistryServer: x\nnpmAuthToken: canary\n",
             "_auth=dXNlcjpwYXNz\n",
             "  _auth = dXNlcjpwYXNz\n",
             "//registry.example.com/:_auth=dXNlcjpwYXNz\n",

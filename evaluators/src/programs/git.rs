@@ -475,6 +475,11 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     if sub == "config" && matches!(operands.first().and_then(Word::literal), Some("list")) {
         action_lists = true;
     }
+    history.stash_untracked = sub == "stash"
+        && rest.iter().any(|w| {
+            w.literal()
+                .is_none_or(|t| t.starts_with('-') && !t.starts_with("--") && t.contains('u'))
+        });
     e.paths_not_revisions
         .extend(history.check(sub, patch, &operands)?);
     if !no_index {
@@ -522,6 +527,9 @@ struct HistoryReach {
     no_patch: bool,
     /// `-t`, `-s`, `-e` of `git cat-file`: its type, size or existence, not its contents.
     cat_file_meta: bool,
+    /// `-u` of `git stash show` (read as `--patch` by the log options): the stash's
+    /// untracked files too.
+    stash_untracked: bool,
 }
 
 /// Whether `REV:path` names a file of the current branch's history: `REV` is HEAD or an
@@ -574,14 +582,20 @@ impl HistoryReach {
         let shows_contents = match sub {
             "diff" | "range-diff" => patch || !self.no_patch,
             "diff-tree" | "diff-index" | "diff-files" | "log" | "whatchanged" => patch,
-            "reflog" | "stash" if patch => {
+            "reflog" if patch => {
                 return Err(format!(
-                    "`git {sub}` prints diffs of {}, beyond the current branch",
-                    if sub == "stash" {
-                        "the stash (its untracked files among them)"
-                    } else {
-                        "every commit HEAD pointed to"
-                    }
+                    "`git {sub}` prints diffs of every commit HEAD pointed to, beyond the current branch"
+                ));
+            }
+            // `git stash show` of the stash's tracked changes: the objects' check reads the
+            // stash's commits. `git stash list -p` prints every stash.
+            "stash"
+                if patch
+                    && (self.stash_untracked
+                        || words.first().and_then(|w| w.literal()) != Some("show")) =>
+            {
+                return Err(format!(
+                    "`git {sub}` prints diffs of the stash (its untracked files among them) or of every stash, beyond the current branch"
                 ));
             }
             "cat-file" => {

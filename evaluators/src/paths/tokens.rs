@@ -1,0 +1,309 @@
+//! Access tokens recognized by the form their issuers give them (`ghp_…`, `glpat-…`,
+//! `sk_live_…`, `npm_…`): a prefix the issuer chose so that a token pasted anywhere can be
+//! found, then a body of a fixed alphabet and length. A file holding one is a secret whatever
+//! its name or format.
+
+/// The characters of a token's body.
+#[derive(Clone, Copy)]
+enum Alphabet {
+    /// Letters and digits.
+    Alnum,
+    /// Letters, digits, `_` and `-` (base64url).
+    Url,
+    /// Lower-case hexadecimal digits.
+    Hex,
+}
+
+impl Alphabet {
+    fn admits(self, b: u8) -> bool {
+        match self {
+            Self::Alnum => b.is_ascii_alphanumeric(),
+            Self::Url => b.is_ascii_alphanumeric() || b == b'_' || b == b'-',
+            Self::Hex => b.is_ascii_digit() || (b'a'..=b'f').contains(&b),
+        }
+    }
+}
+
+/// One issuer's token form: its prefix (case as issued), the body's alphabet and the least
+/// and most characters it has, and what the token is.
+struct Form {
+    prefix: &'static str,
+    alphabet: Alphabet,
+    least: usize,
+    most: usize,
+    what: &'static str,
+}
+
+const fn form(
+    prefix: &'static str,
+    alphabet: Alphabet,
+    least: usize,
+    most: usize,
+    what: &'static str,
+) -> Form {
+    Form {
+        prefix,
+        alphabet,
+        least,
+        most,
+        what,
+    }
+}
+
+/// The token forms, as their issuers document them.
+const FORMS: &[Form] = &[
+    form(
+        "ghp_",
+        Alphabet::Alnum,
+        36,
+        36,
+        "a GitHub access token (by its content)",
+    ),
+    form(
+        "gho_",
+        Alphabet::Alnum,
+        36,
+        36,
+        "a GitHub access token (by its content)",
+    ),
+    form(
+        "ghu_",
+        Alphabet::Alnum,
+        36,
+        36,
+        "a GitHub access token (by its content)",
+    ),
+    form(
+        "ghs_",
+        Alphabet::Alnum,
+        36,
+        36,
+        "a GitHub access token (by its content)",
+    ),
+    form(
+        "ghr_",
+        Alphabet::Alnum,
+        36,
+        36,
+        "a GitHub access token (by its content)",
+    ),
+    form(
+        "github_pat_",
+        Alphabet::Url,
+        70,
+        100,
+        "a GitHub access token (by its content)",
+    ),
+    form(
+        "glpat-",
+        Alphabet::Url,
+        20,
+        64,
+        "a GitLab access token (by its content)",
+    ),
+    form(
+        "xoxb-",
+        Alphabet::Url,
+        20,
+        255,
+        "a Slack token (by its content)",
+    ),
+    form(
+        "xoxp-",
+        Alphabet::Url,
+        20,
+        255,
+        "a Slack token (by its content)",
+    ),
+    form(
+        "xoxa-",
+        Alphabet::Url,
+        20,
+        255,
+        "a Slack token (by its content)",
+    ),
+    form(
+        "xoxe-",
+        Alphabet::Url,
+        20,
+        255,
+        "a Slack token (by its content)",
+    ),
+    form(
+        "sk_live_",
+        Alphabet::Alnum,
+        20,
+        255,
+        "a Stripe secret key (by its content)",
+    ),
+    form(
+        "rk_live_",
+        Alphabet::Alnum,
+        20,
+        255,
+        "a Stripe secret key (by its content)",
+    ),
+    form(
+        "npm_",
+        Alphabet::Alnum,
+        36,
+        36,
+        "an npm access token (by its content)",
+    ),
+    form(
+        "pypi-AgE",
+        Alphabet::Url,
+        50,
+        400,
+        "a PyPI API token (by its content)",
+    ),
+    form(
+        "sk-proj-",
+        Alphabet::Url,
+        40,
+        255,
+        "an OpenAI API key (by its content)",
+    ),
+    form(
+        "sk-ant-",
+        Alphabet::Url,
+        40,
+        255,
+        "an Anthropic API key (by its content)",
+    ),
+    form(
+        "AIza",
+        Alphabet::Url,
+        35,
+        35,
+        "a Google API key (by its content)",
+    ),
+    form(
+        "hf_",
+        Alphabet::Alnum,
+        34,
+        40,
+        "a Hugging Face token (by its content)",
+    ),
+    form(
+        "dop_v1_",
+        Alphabet::Hex,
+        64,
+        64,
+        "a DigitalOcean token (by its content)",
+    ),
+    form(
+        "shpat_",
+        Alphabet::Alnum,
+        32,
+        32,
+        "a Shopify access token (by its content)",
+    ),
+    form(
+        "dckr_pat_",
+        Alphabet::Url,
+        27,
+        64,
+        "a Docker Hub access token (by its content)",
+    ),
+    form(
+        "hvs.",
+        Alphabet::Url,
+        90,
+        255,
+        "a Vault token (by its content)",
+    ),
+    form(
+        "glsa_",
+        Alphabet::Url,
+        32,
+        64,
+        "a Grafana token (by its content)",
+    ),
+];
+
+/// The prefixes of [`FORMS`], which [`super::secret_markers`] searches for.
+pub(super) fn prefixes() -> impl Iterator<Item = &'static str> {
+    FORMS.iter().map(|f| f.prefix)
+}
+
+/// What token `text` holds, if it holds one in the form its issuer gives it: the prefix at
+/// the start of a word (not after a letter, digit, `_` or `-`), then a body of the form's
+/// alphabet and length ending the word. A body that is a placeholder (`EXAMPLE`, a run of
+/// one character, fewer than eight distinct characters) is none.
+pub(super) fn known_token(text: &[u8]) -> Option<&'static str> {
+    let searcher = searcher()?;
+    searcher.find_overlapping_iter(text).find_map(|m| {
+        let form = FORMS.get(m.pattern().as_usize())?;
+        let before = m.start().checked_sub(1).and_then(|i| text.get(i));
+        if before.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+            return None;
+        }
+        let rest = text.get(m.end()..)?;
+        let len = rest
+            .iter()
+            .take(form.most + 1)
+            .take_while(|&&b| form.alphabet.admits(b))
+            .count();
+        let body = rest.get(..len)?;
+        let placeholder =
+            body.windows(7).any(|w| w.eq_ignore_ascii_case(b"example")) || distinct(body) < 8;
+        (len >= form.least && len <= form.most && !placeholder).then_some(form.what)
+    })
+}
+
+/// How many distinct bytes `body` holds.
+fn distinct(body: &[u8]) -> usize {
+    let mut seen = [false; 256];
+    body.iter().for_each(|&b| seen[usize::from(b)] = true);
+    seen.iter().filter(|s| **s).count()
+}
+
+/// The search for [`FORMS`]' prefixes (case as issued); `None` if it could not be built, and
+/// then no token is recognized by its form (the other checks still run).
+fn searcher() -> Option<&'static aho_corasick::AhoCorasick> {
+    static SEARCHER: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::OnceLock::new();
+    SEARCHER
+        .get_or_init(|| aho_corasick::AhoCorasick::new(prefixes()).ok())
+        .as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::known_token;
+
+    #[test]
+    fn tokens_in_their_issued_forms_are_found_anywhere() {
+        let found = [
+            "token = ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c\n",
+            "https://x:glpat-Zx81_kq-Ty7mWc3pLs9e@gitlab.com/a.git",
+            "SLACK=xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOp",
+            "\"key\": \"sk_live_51Hx9kQ2eZvKYlo2C8pNm3rT\"",
+            "//registry.npmjs.org/:_authToken=npm_a8Kd92jLq0Zm3Xc7Vb5Nn4Pp6Rr1Ss2Tt9Uu",
+            "AIzaSyD3x-9Kq_7LmN2pQr5sT8uV1wX4yZ6aB0c",
+        ];
+        for text in found {
+            assert!(known_token(text.as_bytes()).is_some(), "{text}");
+        }
+    }
+
+    #[test]
+    fn placeholders_partial_words_and_other_lengths_are_no_tokens() {
+        let none = [
+            // An AWS access key's id names the key, as in a signed URL's query: no secret.
+            "X-Amz-Credential=AKIA4Q7ZJ2M5N8P3R6T9%2F20190215",
+            "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "ghp_ is the prefix of a classic token",
+            "myghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c",
+            "ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cD",
+            "npm_config_cache=/tmp/npm",
+            "const prefix = \"sk_live_\";",
+            "AKIA1234",
+            "hf_hub_download(repo_id)",
+        ];
+        for text in none {
+            assert!(known_token(text.as_bytes()).is_none(), "{text}");
+        }
+    }
+}
