@@ -115,7 +115,8 @@ impl Effective {
         }
         for config in &configs {
             {
-                // What was read before an include that cannot be read still counts.
+                // What the configuration names that can be read counts, whatever of it
+                // cannot be.
                 let named = super::git_config::named_so_far(config, home);
                 hooks.extend(named.hooks);
                 // A relative store is relative to where git runs: the work tree's top is

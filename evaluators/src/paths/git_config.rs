@@ -437,7 +437,7 @@ const MAX_ENV_ENTRIES: usize = 100;
 fn outer_hooks_paths_in(home: Option<&Path>, var: Vars<'_>) -> Result<Vec<String>, String> {
     let mut named = Named::default();
     for file in outer_configs_in(home, var) {
-        hooks_paths_in(&file, home, 0, &mut named)?;
+        hooks_paths_in(&file, home, 0, false, &mut named)?;
     }
     let Named {
         hooks: mut found,
@@ -471,7 +471,7 @@ fn outer_hooks_paths_in(home: Option<&Path>, var: Vars<'_>) -> Result<Vec<String
                 };
                 included.push(file.clone());
                 let mut more = Named::default();
-                hooks_paths_in(&file, home, 1, &mut more)?;
+                hooks_paths_in(&file, home, 1, false, &mut more)?;
                 found.extend(more.hooks);
                 included.extend(more.included);
             }
@@ -538,19 +538,22 @@ pub(crate) struct Named {
 /// too deep.
 pub(crate) fn hooks_and_includes(config: &Path, home: Option<&Path>) -> Result<Named, String> {
     let mut named = Named::default();
-    hooks_paths_in(config, home, 0, &mut named)?;
+    hooks_paths_in(config, home, 0, false, &mut named)?;
     Ok(named)
 }
 
-/// What [`hooks_and_includes`] finds, as far as the reading went: an include that cannot be
-/// read ends the reading, and what was read before it (the file's own entries are read
-/// before its includes) still counts.
+/// What [`hooks_and_includes`] finds, read leniently: an entry or an include that cannot be
+/// read is passed over and the reading goes on, so that everything the configuration names
+/// that can be read still counts (a file as long as [`LENIENT_BYTES`] among them).
 pub(crate) fn named_so_far(config: &Path, home: Option<&Path>) -> Named {
     let mut named = Named::default();
-    // The error only says where the reading stopped; what it found is kept.
-    let _stopped = hooks_paths_in(config, home, 0, &mut named);
+    // The error only says where a reading stopped; what it found is kept.
+    let _stopped = hooks_paths_in(config, home, 0, true, &mut named);
     named
 }
+
+/// The most bytes of a configuration file read leniently ([`named_so_far`]).
+const LENIENT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The files a credential helper's command line (`store --file=F`, `store --file F`,
 /// `netrc -f F`, `netrc --file F`) keeps credentials in, as written (quotes removed).
@@ -582,12 +585,14 @@ fn hooks_paths_in(
     file: &Path,
     home: Option<&Path>,
     depth: usize,
+    lenient: bool,
     named: &mut Named,
 ) -> Result<(), String> {
     let reading = Reading {
         home,
         lower: false,
         unproven: "is not read here",
+        lenient,
     };
     let (hooks, stores) = (&mut named.hooks, &mut named.stores);
     let mut store = |written: &str| {
@@ -636,6 +641,9 @@ struct Reading<'a> {
     /// What a file is when an entry's answer or its language stops the reading (`is not
     /// read here`, `may hold a secret`).
     unproven: &'a str,
+    /// Whether an entry's answer, an include that cannot be read and a file longer than a
+    /// small one are passed over rather than ending the reading.
+    lenient: bool,
 }
 
 impl Reading<'_> {
@@ -660,6 +668,9 @@ impl Reading<'_> {
         }
         let text = if self.lower {
             read(file)?
+        } else if self.lenient {
+            super::small_file::read_bytes(file, LENIENT_BYTES)?
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
         } else {
             super::small_file::read_text(file)?
         };
@@ -674,18 +685,26 @@ impl Reading<'_> {
                         includes.push(v.to_owned());
                         None
                     }
+                    None if self.lenient => None,
                     None => Some("an include whose path is not read here"),
                 };
             }
-            each(e)
+            each(e).filter(|_| !self.lenient)
         });
         if let Some(why) = why {
             return Err(format!("`{}` {} ({why})", file.display(), self.unproven));
         }
         for value in includes {
-            let path = included_path(file, self.home, &value)?;
+            let path = match included_path(file, self.home, &value) {
+                Ok(path) => path,
+                Err(_) if self.lenient => continue,
+                Err(why) => return Err(why),
+            };
             included(&path);
-            self.file(&path, depth + 1, each, included)?;
+            match self.file(&path, depth + 1, each, included) {
+                Err(_) if self.lenient => {}
+                read => read?,
+            }
         }
         Ok(())
     }
@@ -724,6 +743,7 @@ pub(crate) fn alias_definitions(
         home,
         lower: false,
         unproven: "is not read here",
+        lenient: false,
     };
     for file in files {
         reading.file(file, 0, &mut each, &mut |_| {})?;
@@ -995,6 +1015,7 @@ pub(crate) fn printed_secret(
         home,
         lower: true,
         unproven: "may hold a secret",
+        lenient: false,
     };
     let mut each = |e: &Entry<'_>| {
         let name = |key: &str| match e.sub {
@@ -1124,6 +1145,30 @@ pub(crate) fn is_clean_git_config(path: &Path, meta: &std::fs::Metadata) -> bool
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn what_a_configuration_names_counts_whatever_of_it_cannot_be_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let inc = dir.path().join("git.inc");
+        std::fs::write(&inc, "[url \"https://u:t@h/\"]\n\tinsteadOf = https://h/\n").unwrap();
+        let pad = "# pad\n".repeat(12_000);
+        for config in [
+            // A hooks path not read here, before the store.
+            "[core]\n\thooksPath = \"a\\\\b\"\n[credential]\n\thelper = store --file=c.txt\n".to_owned(),
+            // An include not read here, after one that is and before the store.
+            "[include]\n\tpath = git.inc\n\tpath = x\\\\y\n\tpath = /dev/null\n[credential]\n\thelper = store --file=c.txt\n".to_owned(),
+            // Longer than a small file.
+            format!("{pad}[include]\n\tpath = git.inc\n[credential]\n\thelper = store --file=c.txt\n"),
+        ] {
+            let file = dir.path().join("config");
+            std::fs::write(&file, &config).unwrap();
+            let named = super::named_so_far(&file, None);
+            assert_eq!(named.stores, [std::path::PathBuf::from("c.txt")], "{config:.200}");
+            if config.contains("git.inc") {
+                assert!(named.included.contains(&inc), "{config:.200}");
+            }
+        }
+    }
     use super::*;
 
     fn config(text: &str) -> Option<String> {

@@ -1470,12 +1470,10 @@ fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
                 b"<password>",
                 b"cleartextpassword",
                 b"repositoryformatversion",
-                b"[registry]",
-                b"[registries.",
-                b"kind: secret",
-                b"kind:secret",
-                b"kind: \"secret",
-                b"kind: 'secret",
+                // `[registry]`, `[ registries.x ]`.
+                b"registr",
+                // A Kubernetes Secret however spaced (`"kind" : "Secret"`, `kind : Secret`).
+                b"kind",
                 b"openvpn static key",
                 b"ed25519v1-secret",
                 b"machine ",
@@ -1483,8 +1481,6 @@ fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
                 b"identitytoken",
                 b"registrytoken",
                 b"secretaccesskey",
-                b"\"kind\": \"secret\"",
-                b"\"kind\":\"secret\"",
             ];
             markers.extend(
                 BASE64_DER_KEYS
