@@ -1463,6 +1463,14 @@ fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
                 b"secret access key",
                 b"_authtoken",
                 b"npmauthtoken",
+                b"oauth_token",
+                b"secret_key",
+                b"client_secret",
+                b"clientsecret",
+                b"[pypi]",
+                b"[testpypi]",
+                b"\"credentials\"",
+                b"users:",
                 b"_password",
                 b"storepassword",
                 b"keypassword",
@@ -1650,6 +1658,50 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
     {
         return Some("cloud access keys (by its content)");
     }
+    // Credential files by their form: git's credential store (every line a URL with a
+    // password), a kubeconfig with a user's token, key or password, the GitHub CLI's hosts
+    // (`oauth_token:`), Terraform's credentials (`"credentials"` with a `"token"`), a
+    // `.pypirc` (`[pypi]` with a password), s3cmd's `secret_key`, a service principal's
+    // `clientSecret`. A store of credential URLs is a short file: one longer than the first
+    // read ([`CONTENT_SNIFF_BYTES`]) is not one (no marker of [`secret_markers`] finds it).
+    let credential_urls = head.len() as u64 <= CONTENT_SNIFF_BYTES && {
+        let mut lines = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .peekable();
+        lines.peek().is_some()
+            && lines.all(|l| {
+                l.split_once("://").is_some_and(|(scheme, rest)| {
+                    !scheme.is_empty()
+                        && scheme
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'+')
+                        && rest.split_once('@').is_some_and(|(user, _)| {
+                            user.split_once(':')
+                                .is_some_and(|(_, pass)| !pass.is_empty())
+                        })
+                })
+            })
+    };
+    let kubeconfig = compact_lower.contains("kind:config")
+        && compact_lower.contains("users:")
+        && ["token", "client-key-data", "password"]
+            .iter()
+            .any(|k| token_assigned(&lower, k));
+    let pypirc = (lower.contains("[pypi]") || lower.contains("[testpypi]"))
+        && token_assigned(&lower, "password");
+    let terraform = compact_lower.contains("\"credentials\":{") && token_assigned(&lower, "token");
+    if credential_urls
+        || kubeconfig
+        || pypirc
+        || terraform
+        || ["oauth_token", "secret_key", "client_secret", "clientsecret"]
+            .iter()
+            .any(|k| token_assigned(&lower, k))
+    {
+        return Some("credentials (by its content)");
+    }
     // A repository's git configuration wherever it lies (a bare clone, a mirror, a separate
     // git directory) that may hold a credential, as `.git/config` may: a remote URL with a
     // user, a header, anything its reading does not show is free of one.
@@ -1700,6 +1752,22 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
 /// `<key>`, `%(x)s`), a placeholder (`none`, `changeme`, `your-…`, `…example…`, `***`), and
 /// a bare word followed by code (`key=key,` passes an argument).
 fn secret_assigned(lower: &str, key: &str) -> bool {
+    assigned(lower, key, |_| true)
+}
+
+/// [`secret_assigned`] with a value shaped as a token: eight characters or more, letters and
+/// digits among them (not a word: `str`, `dev`, `secret`, a type or a variable's name).
+fn token_assigned(lower: &str, key: &str) -> bool {
+    assigned(lower, key, |v| {
+        v.len() >= 8
+            && v.bytes().any(|b| b.is_ascii_digit())
+            && v.bytes().any(|b| b.is_ascii_alphabetic())
+    })
+}
+
+/// Whether the lower-cased text gives the name `key` a value ([`secret_assigned`]) that
+/// `shaped` admits.
+fn assigned(lower: &str, key: &str, shaped: impl Fn(&str) -> bool) -> bool {
     lower.lines().any(|line| {
         line.match_indices(key).any(|(at, _)| {
             let before = line[..at].chars().next_back();
@@ -1728,7 +1796,7 @@ fn secret_assigned(lower: &str, key: &str) -> bool {
                     value,
                     "none" | "null" | "nil" | "changeme" | "xxx" | "secret"
                 );
-            !placeholder
+            !placeholder && shaped(value)
         })
     })
 }
@@ -2959,6 +3027,10 @@ mod tests {
             "aws_secret_access_key = <your secret access key>\n",
             "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
             "export AWS_SECRET_ACCESS_KEY=$(vault read -field=key aws)\n",
+            "DATABASE_URL=postgres://postgres:postgres@localhost/app\nDEBUG=1\n",
+            "class Client:\n    client_secret: str\n    oauth_token: Optional[str] = None\n",
+            "app.secret_key = 'dev'\nSECRET_KEY = os.environ['KEY']\n",
+            "[pypi]\nusername = me\npassword = <token>\n",
         ] {
             assert_eq!(bytes_secret(code.as_bytes()), None, "{code}");
         }
@@ -2973,6 +3045,13 @@ mod tests {
             "_password=cGFzcw==\n",
             "npmRegistryServer: x\nnpmAuthToken: canary\n",
             "_auth=dXNlcjpwYXNz\n",
+            "https://u:ghs_t0ken99@github.com\nhttps://x:y2@gitlab.com\n",
+            "apiVersion: v1\nkind: Config\nusers:\n- name: u\n  user:\n    token: sk-live-123\n",
+            "github.com:\n    oauth_token: gho_16C7e42F292c\n    user: u\n",
+            "{\"credentials\":{\"app.terraform.io\":{\"token\":\"sk-live-123\"}}}\n",
+            "[pypi]\nusername = __token__\npassword = sk-live-123\n",
+            "[default]\naccess_key = x\nsecret_key = sk-live-123\n",
+            "{\"clientId\": \"a\", \"clientSecret\": \"sk-live-123\"}\n",
             "  _auth = dXNlcjpwYXNz\n",
             "//registry.example.com/:_auth=dXNlcjpwYXNz\n",
             "{\"SecretAccessKey\" : \"canary\"}\n",
