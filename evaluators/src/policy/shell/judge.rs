@@ -819,7 +819,10 @@ impl Judge<'_> {
         // What the objects hold under that name (an earlier commit's file, the index's) may
         // be a key the work tree no longer holds: read from the objects. `REV:./path` is
         // from the command's directory, which the read from the top does not follow.
-        if text.contains(':') && !text.starts_with(":/") && self.places.root_is_real() {
+        // Without a repository of its own, the checks of the repository git finds speak.
+        let repository = std::fs::symlink_metadata(self.places.root().join(".git")).is_ok();
+        if text.contains(':') && !text.starts_with(":/") && repository && self.places.root_is_real()
+        {
             let relative = path.starts_with("./") || path.starts_with("../");
             let found = if relative && cmd.cwd != WorkingDir::Root {
                 Err("it is relative to a directory the check does not follow".to_owned())
