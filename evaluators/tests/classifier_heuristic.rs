@@ -153,14 +153,14 @@ async fn a_build_is_not_routine_when_workspace_configuration_brings_in_programs(
             .behavior
         }
     };
-    assert_eq!(judge(bash("mvn test")).await, Behavior::Allow);
+    assert_eq!(judge(bash("mvn -o test")).await, Behavior::Allow);
     std::fs::create_dir_all(ws.path().join(".mvn")).unwrap();
     std::fs::write(
         ws.path().join(".mvn/jvm.config"),
         "-javaagent:/tmp/evil.jar\n",
     )
     .unwrap();
-    assert_eq!(judge(bash("mvn test")).await, Behavior::Ask);
+    assert_eq!(judge(bash("mvn -o test")).await, Behavior::Ask);
     for path in [
         ".mvn/extensions.xml",
         "gradle.properties",
@@ -197,6 +197,9 @@ async fn build_options_the_reviewer_does_not_know_are_not_routine() {
         "npm test --script-sh=x",
         "make --ev=x all",
         "mvn test deploy",
+        // Fetches the dependencies and plugins the local repository lacks.
+        "mvn test",
+        "gradle test",
         "mvn test -Dmaven.ext.class.path=x.jar",
         "jest --config x.js",
         "eslint -f evil src",
@@ -209,7 +212,7 @@ async fn build_options_the_reviewer_does_not_know_are_not_routine() {
         "pytest --maxfail=1",
         "cargo test --release",
         "make -j4 test",
-        "mvn -q test -DskipTests",
+        "mvn -q -o test -DskipTests",
         "go test ./...",
     ] {
         assert_eq!(review(&bash(line)).await.0, Behavior::Allow, "{line}");

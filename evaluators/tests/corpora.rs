@@ -594,24 +594,10 @@ fn put_vault(root: &Path) {
     std::fs::write(root.join("vault/store.bin"), key_store).expect("fixture file");
     // `base64 -w 76` of the PEM key past the first look, its header cut by the line breaks.
     let pem_base64: String = {
-        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        let bytes = format!("#{PEM_KEY}").into_bytes();
-        let mut out = String::new();
-        for chunk in bytes.chunks(3) {
-            let n = chunk
-                .iter()
-                .chain(std::iter::repeat(&0))
-                .take(3)
-                .fold(0u32, |n, b| n << 8 | u32::from(*b));
-            for i in 0..4 {
-                out.push(if i <= chunk.len() {
-                    char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize])
-                } else {
-                    '='
-                });
-            }
-        }
-        out.as_bytes()
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD
+            .encode(format!("#{PEM_KEY}"))
+            .as_bytes()
             .chunks(76)
             .map(|l| String::from_utf8_lossy(l).into_owned() + "\n")
             .collect()

@@ -9,10 +9,9 @@ use std::path::{Path, PathBuf};
 /// The most module files read for one build.
 const MAX_FILES: usize = 64;
 
-/// The local directories a module file's `replace` and `use` directives name, single-line or
-/// in a block, as written (quotes removed). A target is a directory when it starts with `./`,
-/// `../` or `/` (or is `.`/`..`); a module path with a version is the module proxy's.
-fn local_targets(text: &str) -> Vec<String> {
+/// The directives of a module file, single-line or in a block, each as its verb and the rest
+/// of its line (comments removed, trimmed).
+fn directives(text: &str) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     let mut block: Option<&str> = None;
     for line in text.lines() {
@@ -20,42 +19,154 @@ fn local_targets(text: &str) -> Vec<String> {
         if line.is_empty() {
             continue;
         }
-        let (verb, rest) = match block {
-            Some(_) if line == ")" => {
-                block = None;
-                continue;
-            }
-            Some(verb) => (verb, line),
+        match block {
+            Some(_) if line == ")" => block = None,
+            Some(verb) => out.push((verb, line)),
             None => {
                 let (verb, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
                 let rest = rest.trim();
                 if rest == "(" {
                     block = Some(verb);
-                    continue;
+                } else {
+                    out.push((verb, rest));
                 }
-                (verb, rest)
             }
-        };
+        }
+    }
+    out
+}
+
+/// The local directories a module file's `replace` and `use` directives name, single-line or
+/// in a block, as written (quotes removed). A target is a directory when it starts with `./`,
+/// `../` or `/` (or is `.`/`..`); a module path with a version is the module proxy's.
+fn local_targets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (verb, rest) in directives(text) {
         let target = match verb {
             "replace" => rest.split_once("=>").map(|(_, t)| t.trim()),
             "use" => Some(rest),
             _ => None,
         };
         let Some(target) = target else { continue };
-        let path = target
-            .split_whitespace()
-            .next()
-            .unwrap_or_default()
-            .trim_matches(['"', '`']);
-        let local = path == "."
-            || path == ".."
-            || path.starts_with("./")
-            || path.starts_with("../")
-            || path.starts_with('/')
-            || path.starts_with('\\')
-            || path.contains('\\');
-        if local {
+        let path = unquoted(target.split_whitespace().next().unwrap_or_default());
+        if is_local(path) {
             out.push(path.to_owned());
+        }
+    }
+    out
+}
+
+/// A module path or version without the quotes a module file may put around it.
+fn unquoted(word: &str) -> &str {
+    word.trim_matches(['"', '`'])
+}
+
+/// Whether a `replace` or `use` target names a directory rather than a module.
+fn is_local(path: &str) -> bool {
+    path == "."
+        || path == ".."
+        || path.starts_with("./")
+        || path.starts_with("../")
+        || path.starts_with('/')
+        || path.starts_with('\\')
+        || path.contains('\\')
+}
+
+/// Why a `go` build in `start` may download modules, in words; `None` when the nearest
+/// `go.mod` requires nothing, vendors its modules, or every module it requires is unpacked in
+/// the module cache (`GOMODCACHE`, else `GOPATH`'s first entry's `pkg/mod`, else `~/go/pkg/mod`,
+/// each read from this process's environment and then the user's `go env -w` file). A
+/// workspace file (`go.work`), a module replaced by another module, or a file that cannot be
+/// read is not proven.
+pub(super) fn downloads(start: &Path, home: Option<&Path>) -> Option<String> {
+    if let Some(dir) = start.ancestors().find(|d| d.join("go.work").exists()) {
+        return Some(format!(
+            "`{}` chooses the modules, which is not read",
+            dir.join("go.work").display()
+        ));
+    }
+    let dir = start.ancestors().find(|d| d.join("go.mod").is_file())?;
+    let text = match crate::paths::small_file::read_text(&dir.join("go.mod")) {
+        Ok(Some(text)) => text,
+        _ => return Some("its `go.mod` cannot be read".to_owned()),
+    };
+    if dir.join("vendor/modules.txt").is_file() {
+        return None;
+    }
+    let mut required = Vec::new();
+    for (verb, rest) in directives(&text) {
+        match verb {
+            "require" => {
+                let mut words = rest.split_whitespace().map(unquoted);
+                match (words.next(), words.next()) {
+                    (Some(path), Some(version)) => required.push((path, version)),
+                    _ => {
+                        return Some(format!(
+                            "`go.mod` has a requirement it cannot read: `{rest}`"
+                        ));
+                    }
+                }
+            }
+            "replace" => {
+                let target = rest.split_once("=>").map_or("", |(_, t)| t.trim());
+                if !is_local(unquoted(
+                    target.split_whitespace().next().unwrap_or_default(),
+                )) {
+                    return Some(format!("`go.mod` replaces a module by another: `{rest}`"));
+                }
+            }
+            _ => {}
+        }
+    }
+    if required.is_empty() {
+        return None;
+    }
+    let Some(cache) = module_cache(home) else {
+        return Some("the module cache is not known".to_owned());
+    };
+    required.into_iter().find_map(|(path, version)| {
+        let unpacked = cache.join(format!("{}@{}", escaped(path), escaped(version)));
+        (!unpacked.is_dir()).then(|| {
+            format!("`{path} {version}` is not in the module cache, so go would download it")
+        })
+    })
+}
+
+/// The module cache the `go` command uses, as [`downloads`] reads it.
+fn module_cache(home: Option<&Path>) -> Option<PathBuf> {
+    let env = crate::programs::go_toolchain::Environment::of_process(home);
+    let setting = |name: &str| {
+        crate::process_env::non_empty(name)
+            .map(|v| v.to_string_lossy().into_owned())
+            .or_else(|| {
+                env.env_file.as_deref().and_then(|f| {
+                    crate::programs::go_toolchain::setting(f, name)
+                        .ok()
+                        .flatten()
+                        .filter(|v| !v.is_empty())
+                })
+            })
+    };
+    if let Some(cache) = setting("GOMODCACHE") {
+        return Some(PathBuf::from(cache));
+    }
+    if let Some(gopath) = setting("GOPATH") {
+        let first = std::env::split_paths(&gopath).next()?;
+        return Some(first.join("pkg/mod"));
+    }
+    home.map(|h| h.join("go/pkg/mod"))
+}
+
+/// A module path or version as the module cache spells it: every capital letter as `!` and
+/// the letter in lower case.
+fn escaped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('!');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
         }
     }
     out

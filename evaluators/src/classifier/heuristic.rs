@@ -2335,6 +2335,13 @@ impl HeuristicClassifier {
                 .or_else(|| self.policy.home_dir().and_then(|h| read_from_home(h, s)))
                 .or_else(|| super::build_env::steering(&self.environment))
                 .or_else(|| go_code_outside(&review.context.workspace_root, s))
+                .or_else(|| {
+                    super::downloads::what_builds_download(
+                        &review.context.workspace_root,
+                        s,
+                        self.policy.home_dir(),
+                    )
+                })
         });
         let routine = builds
             && outside.is_none()
@@ -3414,7 +3421,7 @@ mod tests {
             (
                 "Directory.Build.props",
                 "<Project/>\n",
-                &["dotnet build"][..],
+                &["dotnet build --no-restore"][..],
             ),
             (
                 "rust-toolchain.toml",
@@ -3445,7 +3452,7 @@ mod tests {
             .expect("manifest");
         std::fs::write(ws.path().join("package.json"), r#"{"name": "demo"}"#).expect("package");
         let build = |line: &'static str| shell_reviewed(&[], ws.path(), home.path(), line);
-        for line in ["cargo build", "npm test", "mvn test", "go test ./..."] {
+        for line in ["cargo build", "npm test", "mvn -o test", "go test ./..."] {
             assert_eq!(build(line).await, Behavior::Allow, "{line}");
         }
         // A registry and a token steer nothing.
@@ -3467,8 +3474,16 @@ mod tests {
                 "cargo test",
             ),
             (".npmrc", "script-shell=/tmp/sh\n", "npm test"),
-            (".mavenrc", "MAVEN_OPTS=-javaagent:/tmp/a.jar\n", "mvn test"),
-            (".gradle/init.d/x.gradle", "allprojects {}\n", "gradle test"),
+            (
+                ".mavenrc",
+                "MAVEN_OPTS=-javaagent:/tmp/a.jar\n",
+                "mvn -o test",
+            ),
+            (
+                ".gradle/init.d/x.gradle",
+                "allprojects {}\n",
+                "gradle --offline test",
+            ),
             (
                 ".config/go/env",
                 "GOFLAGS=-toolexec=/tmp/x\n",

@@ -3,6 +3,7 @@
 
 mod build_env;
 pub mod codes;
+mod downloads;
 mod go_modules;
 mod heuristic;
 mod input;

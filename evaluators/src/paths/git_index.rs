@@ -147,62 +147,91 @@ pub(crate) fn gitlinks_of(git_dir: &Path, sha256: bool) -> Result<Vec<String>, S
     }
 }
 
+/// A repository's index, read and parsed once: its entries, and the index file's metadata
+/// that git's stat check compares them with.
+pub(crate) struct Index {
+    root: std::path::PathBuf,
+    bytes: Vec<u8>,
+    hash_len: usize,
+    entries: Vec<(String, u32, usize)>,
+    meta: Option<std::fs::Metadata>,
+}
+
+impl Index {
+    /// The index of the repository whose work tree is `root`, when it can be read.
+    pub(crate) fn of(root: &Path) -> Option<Self> {
+        let (bytes, hash_len) = index_of(root)?;
+        let entries = entries(&bytes, hash_len).ok()?;
+        let meta = std::fs::metadata(git_dir_of(root).join("index")).ok();
+        Some(Self {
+            root: root.to_path_buf(),
+            bytes,
+            hash_len,
+            entries,
+            meta,
+        })
+    }
+
+    /// The tracked files' paths, relative to the top (a path twice for a conflict's stages).
+    pub(crate) fn paths(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|(p, _, _)| p.as_str())
+    }
+
+    /// How many entries the index has.
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the work tree's file `rel` is what the index records, by git's own stat check:
+    /// one merged entry, neither assumed unchanged nor skipped nor only intended to be added,
+    /// whose recorded change time, modification time, inode and size are the file's (a write
+    /// changes the change time, which no call can set back), and that was modified in a
+    /// second before the one the index was written in (a later or same-second change is
+    /// "racily clean", and git itself compares contents then). Any doubt is `false`.
+    pub(crate) fn unchanged(&self, rel: &str) -> bool {
+        let mut found = self.entries.iter().filter(|(p, _, _)| p == rel);
+        let (Some((_, _, start)), None) = (found.next(), found.next()) else {
+            return false;
+        };
+        self.meta.as_ref().is_some_and(|m| {
+            entry_unchanged(&self.root, &self.bytes, self.hash_len, *start, rel, m)
+        })
+    }
+
+    /// The regular files the index records, as `(PATH, ID)` (the id of the content git
+    /// stored, lower-case hex), that the work tree may hold otherwise ([`Self::unchanged`]
+    /// cannot tell they are the same): what git prints of them from the index is not what
+    /// the work tree shows. `None` when the index's own metadata cannot be read.
+    pub(crate) fn staged_otherwise(&self) -> Option<Vec<(String, String)>> {
+        let index_meta = self.meta.as_ref()?;
+        let mut paths: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for (p, _, _) in &self.entries {
+            *paths.entry(p.as_str()).or_default() += 1;
+        }
+        let (index, hash_len) = (&self.bytes, self.hash_len);
+        self.entries
+            .iter()
+            .filter(|(_, mode, _)| mode & 0o170_000 == 0o100_000)
+            .filter(|(p, _, start)| {
+                paths.get(p.as_str()) != Some(&1)
+                    || !entry_unchanged(&self.root, index, hash_len, *start, p, index_meta)
+            })
+            .map(|(p, _, start)| {
+                let id = index.get(start + 40..start + 40 + hash_len)?;
+                Some((p.clone(), id.iter().map(|b| format!("{b:02x}")).collect()))
+            })
+            .collect()
+    }
+}
+
 /// The files tracked by the repository whose work tree is `root`, when its index can be read.
 pub(crate) fn tracked(root: &Path) -> Option<Vec<String>> {
     let (index, hash_len) = index_of(root)?;
     read(&index, hash_len).ok()
 }
 
-/// Whether the work tree's file `rel` (relative to `root`, the work tree) is what the index
-/// records, by git's own stat check: one merged entry, neither assumed unchanged nor
-/// skipped nor only intended to be added, whose recorded change time, modification time,
-/// inode and size are the file's (a write changes the change time, which no call can set
-/// back), and that was modified in a second before the one the index was written in (a
-/// later or same-second change is "racily clean", and git itself compares contents then).
-/// Any doubt is `false`.
-pub(crate) fn unchanged_in_work_tree(root: &Path, rel: &str) -> bool {
-    let Some((index, hash_len)) = index_of(root) else {
-        return false;
-    };
-    let Ok(all) = entries(&index, hash_len) else {
-        return false;
-    };
-    let mut found = all.iter().filter(|(p, _, _)| p == rel);
-    let (Some((_, _, start)), None) = (found.next(), found.next()) else {
-        return false;
-    };
-    let index_mtime = std::fs::metadata(git_dir_of(root).join("index")).ok();
-    index_mtime.is_some_and(|m| entry_unchanged(root, &index, hash_len, *start, rel, &m))
-}
-
-/// The regular files the index of the repository whose work tree is `root` records, as
-/// `(PATH, ID)` (the id of the content git stored, lower-case hex), that the work tree may
-/// hold otherwise ([`unchanged_in_work_tree`] cannot tell they are the same): what git
-/// prints of them from the index is not what the work tree shows. `None` when the index
-/// cannot be read.
-pub(crate) fn staged_otherwise(root: &Path) -> Option<Vec<(String, String)>> {
-    let (index, hash_len) = index_of(root)?;
-    let all = entries(&index, hash_len).ok()?;
-    let index_mtime = std::fs::metadata(git_dir_of(root).join("index")).ok()?;
-    let mut paths: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for (p, _, _) in &all {
-        *paths.entry(p.as_str()).or_default() += 1;
-    }
-    all.iter()
-        .filter(|(_, mode, _)| mode & 0o170_000 == 0o100_000)
-        .filter(|(p, _, start)| {
-            paths.get(p.as_str()) != Some(&1)
-                || !entry_unchanged(root, &index, hash_len, *start, p, &index_mtime)
-        })
-        .map(|(p, _, start)| {
-            let id = index.get(start + 40..start + 40 + hash_len)?;
-            Some((p.clone(), id.iter().map(|b| format!("{b:02x}")).collect()))
-        })
-        .collect()
-}
-
 /// Whether the index entry at `start` (of the file `rel`, one merged entry of its path) is
-/// what the work tree at `root` holds, by git's stat check ([`unchanged_in_work_tree`]);
+/// what the work tree at `root` holds, by git's stat check ([`Index::unchanged`]);
 /// `index_meta` is the index file's.
 fn entry_unchanged(
     root: &Path,

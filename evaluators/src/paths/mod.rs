@@ -2807,22 +2807,8 @@ mod tests {
 
     /// `base64` of `bytes`, wrapped at `width` columns (0: one line).
     fn base64_of(bytes: &[u8], width: usize) -> String {
-        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        let mut out = String::new();
-        for chunk in bytes.chunks(3) {
-            let n = chunk
-                .iter()
-                .chain(std::iter::repeat(&0))
-                .take(3)
-                .fold(0u32, |n, b| n << 8 | u32::from(*b));
-            for i in 0..4 {
-                if i <= chunk.len() {
-                    out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
-                } else {
-                    out.push('=');
-                }
-            }
-        }
+        use base64::Engine as _;
+        let out = base64::engine::general_purpose::STANDARD.encode(bytes);
         if width == 0 {
             return out;
         }

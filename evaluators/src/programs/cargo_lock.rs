@@ -69,6 +69,26 @@ type Result<T> = std::result::Result<T, String>;
 ///
 /// Why it may download or rewrite `Cargo.lock`, or why that cannot be told.
 pub(crate) fn resolves_nothing(cwd: &Path, cargo_home: &Path) -> Result<()> {
+    walk(cwd, cargo_home, Purpose::OnlyReads)
+}
+
+/// What a walk of the workspace proves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Purpose {
+    /// Cargo neither downloads nor rewrites `Cargo.lock` (`cargo tree`, `cargo metadata`).
+    OnlyReads,
+    /// A build downloads nothing: it may write `Cargo.lock` for the workspace's own packages,
+    /// but every registry package is pinned by the lock file and in the cache. A workspace
+    /// without a manifest, or whose packages depend on nothing from a registry, needs no lock.
+    FetchesNothing,
+}
+
+fn walk(cwd: &Path, cargo_home: &Path, purpose: Purpose) -> Result<()> {
+    let builds = purpose == Purpose::FetchesNothing;
+    if builds && !cwd.ancestors().any(|d| d.join("Cargo.toml").exists()) {
+        // Cargo stops before it reads anything: there is no manifest.
+        return Ok(());
+    }
     let (root, root_manifest) = workspace_root(cwd)?;
     for key in ["patch", "replace"] {
         if root_manifest.contains_key(key) {
@@ -77,7 +97,18 @@ pub(crate) fn resolves_nothing(cwd: &Path, cargo_home: &Path) -> Result<()> {
             ));
         }
     }
-    let lock = read_lock(&root.join("Cargo.lock"))?;
+    // Read when the walk first needs it: a build of packages that depend on no registry
+    // package does not.
+    let mut lock: Option<Lock> = None;
+    let lock_of = |lock: &mut Option<Lock>| -> Result<()> {
+        if lock.is_none() {
+            *lock = Some(read_lock(&root.join("Cargo.lock"))?);
+        }
+        Ok(())
+    };
+    if !builds {
+        lock_of(&mut lock)?;
+    }
     let mut queue: Vec<PathBuf> = members(&root, &root_manifest)?;
     let mut seen: HashSet<PathBuf> = HashSet::new();
     while let Some(dir) = queue.pop() {
@@ -101,7 +132,12 @@ pub(crate) fn resolves_nothing(cwd: &Path, cargo_home: &Path) -> Result<()> {
             ));
         }
         let deps = dependencies(&manifest, &dir, &root_manifest, &root)?;
-        if let Some(package) = manifest.get("package").and_then(Value::as_table) {
+        if let Some(package) = manifest
+            .get("package")
+            .and_then(Value::as_table)
+            .filter(|_| !builds)
+        {
+            let lock = lock.as_ref().ok_or("`Cargo.lock` is not read")?;
             let name = package
                 .get("name")
                 .and_then(Value::as_str)
@@ -128,11 +164,51 @@ pub(crate) fn resolves_nothing(cwd: &Path, cargo_home: &Path) -> Result<()> {
         for dep in deps {
             match dep {
                 Dependency::Path { dir, .. } => queue.push(dir),
-                Dependency::Registry { name, req } => lock.answers(&name, &req)?,
+                Dependency::Registry { name, req } => {
+                    lock_of(&mut lock)?;
+                    if let Some(lock) = &lock {
+                        lock.answers(&name, &req)?;
+                    }
+                }
             }
         }
     }
-    lock.cached(cargo_home)
+    match &lock {
+        Some(lock) => lock.cached(cargo_home),
+        None => Ok(()),
+    }
+}
+
+/// [`resolves_nothing`] for every cargo home cargo may use: `.cargo` in the user's `home`,
+/// and the directory `CARGO_HOME` names in this process's environment, when it names one
+/// (the agent's own environment is not seen, so both must hold everything).
+///
+/// # Errors
+///
+/// Why cargo may download or rewrite `Cargo.lock`, or why that cannot be told.
+pub(crate) fn resolves_nothing_in_homes(cwd: &Path, home: Option<&Path>) -> Result<()> {
+    in_homes(home, |h| resolves_nothing(cwd, h))
+}
+
+/// Whether a cargo build, run in `cwd`, finds every registry package it needs in
+/// `Cargo.lock` and the cache of every home it may use (as [`resolves_nothing_in_homes`]);
+/// it may still write `Cargo.lock` for the workspace's own packages.
+///
+/// # Errors
+///
+/// Why the build may download packages, or why that cannot be told.
+pub(crate) fn fetches_nothing_in_homes(cwd: &Path, home: Option<&Path>) -> Result<()> {
+    in_homes(home, |h| walk(cwd, h, Purpose::FetchesNothing))
+}
+
+/// `check` of every cargo home cargo may use (see [`resolves_nothing_in_homes`]).
+fn in_homes(home: Option<&Path>, check: impl Fn(&Path) -> Result<()>) -> Result<()> {
+    let home = home.ok_or_else(|| "cargo's home is not known".to_owned())?;
+    let mut homes = vec![home.join(".cargo")];
+    if let Some(set) = crate::process_env::non_empty("CARGO_HOME") {
+        homes.push(PathBuf::from(&*set));
+    }
+    homes.iter().try_for_each(|h| check(h))
 }
 
 /// The directory of the workspace `cwd` belongs to and its manifest, as cargo finds them:
@@ -565,6 +641,56 @@ mod tests {
             resolves_nothing(&ws.path().join("src"), home.path()),
             Ok(())
         );
+    }
+
+    #[test]
+    fn a_build_fetches_nothing_only_when_every_registry_package_is_pinned_and_cached() {
+        let home = cargo_home();
+        let fetches =
+            |ws: &tempfile::TempDir| walk(ws.path(), home.path(), Purpose::FetchesNothing);
+        // No registry dependency: no lock is needed (the build writes one); a lock that
+        // disagrees with the manifest's own version is rewritten, not fetched.
+        let ws = workspace(APP, None);
+        assert_eq!(fetches(&ws), Ok(()));
+        assert!(resolves_nothing(ws.path(), home.path()).is_err());
+        let ws = workspace(
+            &format!("{APP}[dependencies]\nitoa = \"1\"\n"),
+            Some(&lock(&["itoa"], &[]).replace("0.1.0", "0.0.9")),
+        );
+        assert_eq!(fetches(&ws), Ok(()));
+        // No manifest at all: cargo stops before it reads anything.
+        let empty = tempfile::tempdir().unwrap();
+        assert_eq!(
+            walk(empty.path(), home.path(), Purpose::FetchesNothing),
+            Ok(())
+        );
+        // A registry package without a lock, one the lock does not pin, one not in the cache,
+        // a git source: each is downloaded.
+        for (manifest, lock_text) in [
+            (format!("{APP}[dependencies]\nitoa = \"1\"\n"), None),
+            (
+                format!("{APP}[dependencies]\nryu = \"1\"\n"),
+                Some(lock(&["itoa"], &[])),
+            ),
+            (
+                format!("{APP}[build-dependencies]\nitoa = \"2\"\n"),
+                Some(lock(&["itoa"], &[])),
+            ),
+            (
+                format!("{APP}[dependencies]\nx = {{ git = \"https://example.com/x\" }}\n"),
+                Some(lock(&[], &[])),
+            ),
+        ] {
+            let ws = workspace(&manifest, lock_text.as_deref());
+            assert!(fetches(&ws).is_err(), "{manifest}");
+        }
+        let ws = workspace(
+            &format!("{APP}[dependencies]\nitoa = \"1\"\n"),
+            Some(&lock(&["itoa"], &[])),
+        );
+        assert_eq!(fetches(&ws), Ok(()));
+        let empty_home = tempfile::tempdir().unwrap();
+        assert!(walk(ws.path(), empty_home.path(), Purpose::FetchesNothing).is_err());
     }
 
     #[test]

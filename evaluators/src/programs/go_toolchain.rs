@@ -142,7 +142,7 @@ fn module_file(cwd: &Path) -> Result<Option<(PathBuf, String)>> {
 }
 
 /// The value `file` (a `go env -w` file: `NAME=value` lines) gives `name`, if any.
-fn setting(file: &Path, name: &str) -> Result<Option<String>> {
+pub(crate) fn setting(file: &Path, name: &str) -> Result<Option<String>> {
     let Some(text) = small_file::read_text(file)? else {
         return Ok(None);
     };

@@ -1068,7 +1068,7 @@ fn unread_tree(j: &Judge<'_>, source: &Source) -> Option<String> {
 /// repository git changes nothing. With `index_only`, only tracked files under those
 /// pathspecs (all when empty) count, and the work tree's untracked files do not. With
 /// `unchanged_stay`, a tracked file the work tree holds as the index records it (git's stat
-/// check, [`crate::paths::git_index::unchanged_in_work_tree`]) is not written and does not
+/// check, [`crate::paths::git_index::Index::unchanged`]) is not written and does not
 /// count. `git stash` and `git reset --hard` also put back what the index records differently
 /// from HEAD, whose tree the policy does not read: every tracked protected file counts there.
 fn protected_in_repository(
@@ -1094,7 +1094,7 @@ fn protected_in_repository(
     {
         return Some(why);
     }
-    let Some(paths) = crate::paths::git_index::tracked(root) else {
+    let Some(index) = crate::paths::git_index::Index::of(root) else {
         return Some("the repository's index cannot be read".to_owned());
     };
     let specs = index_only.unwrap_or_default();
@@ -1111,9 +1111,8 @@ fn protected_in_repository(
                     || p.strip_prefix(spec).is_some_and(|r| r.starts_with('/'))
             })
     };
-    let changed =
-        |p: &str| !unchanged_stay || !crate::paths::git_index::unchanged_in_work_tree(root, p);
-    paths.iter().filter(|p| under(p)).find_map(|p| {
+    let changed = |p: &str| !unchanged_stay || !index.unchanged(p);
+    index.paths().filter(|p| under(p)).find_map(|p| {
         let located = j.places.locate(p, &WorkingDir::Root);
         j.places
             .protected(&located, p, &WorkingDir::Root)

@@ -379,19 +379,9 @@ impl Judge<'_> {
         if start.place != Place::Inside {
             return Some("runs in a directory outside the workspace".to_owned());
         }
-        // Cargo's home is `~/.cargo` unless `CARGO_HOME` says otherwise in the agent's
-        // environment, which the policy does not see: the home's cache must hold everything,
-        // and so must the one `CARGO_HOME` names here, when it names one.
-        let Some(home) = self.places.home() else {
-            return Some("may download packages: cargo's home is not known".to_owned());
-        };
-        let mut homes = vec![home.join(".cargo")];
-        if let Some(set) = crate::process_env::non_empty("CARGO_HOME") {
-            homes.push(std::path::PathBuf::from(&*set));
-        }
-        let why = homes.iter().find_map(|home| {
-            crate::programs::cargo_lock::resolves_nothing(&start.path, home).err()
-        })?;
+        let why =
+            crate::programs::cargo_lock::resolves_nothing_in_homes(&start.path, self.places.home())
+                .err()?;
         Some(format!(
             "may download packages or rewrite `Cargo.lock`: {why}"
         ))

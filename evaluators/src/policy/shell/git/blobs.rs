@@ -543,10 +543,10 @@ fn secret_under(
     if let Some(why) = stored_by_another(j, cmd) {
         return Some(why);
     }
-    let Some(paths) = crate::paths::git_index::tracked(root) else {
+    let Some(index) = crate::paths::git_index::Index::of(root) else {
         return Some("the repository's index cannot be read".to_owned());
     };
-    if paths.len() > crate::paths::MAX_TREE_ENTRIES {
+    if index.len() > crate::paths::MAX_TREE_ENTRIES {
         return Some("the repository tracks more files than can be checked".to_owned());
     }
     // Pathspecs are relative to the command's directory: elsewhere than the top, every file.
@@ -556,9 +556,9 @@ fn secret_under(
         _ => None,
     };
     let changed = scope == Scope::Changed;
-    let tracked = paths.iter().find_map(|p| {
+    let tracked = index.paths().find_map(|p| {
         let what = secret(p)?;
-        let unchanged = changed && crate::paths::git_index::unchanged_in_work_tree(root, p);
+        let unchanged = changed && index.unchanged(p);
         (!unchanged).then(|| format!("the repository tracks `{p}`, {what}"))
     });
     // A key by its content (or a hard link to a file elsewhere) is stored and printed
@@ -566,9 +566,9 @@ fn secret_under(
     // unless changed since.
     let covered = |p: &str| all || specs.iter().any(|s| covers(s, p));
     let tracked = tracked.or_else(|| {
-        paths.iter().filter(|p| covered(p)).find_map(|p| {
+        index.paths().filter(|p| covered(p)).find_map(|p| {
             let what = crate::paths::tracked_file_secret(&root.join(p))?;
-            let unchanged = changed && crate::paths::git_index::unchanged_in_work_tree(root, p);
+            let unchanged = changed && index.unchanged(p);
             (!unchanged).then(|| format!("the repository tracks `{p}`, {what}"))
         })
     });
@@ -576,7 +576,7 @@ fn secret_under(
     // edit): printed by `git diff`, `git diff --cached`, `git show :PATH`, and not what the
     // work tree's file showed above.
     let tracked = tracked.or_else(|| {
-        let Some(staged) = crate::paths::git_index::staged_otherwise(root) else {
+        let Some(staged) = index.staged_otherwise() else {
             return Some("the repository's index cannot be read".to_owned());
         };
         let staged: Vec<(String, String)> = staged
@@ -1078,17 +1078,22 @@ fn objects_secret(
     // name leads to now.
     let whole_id =
         |id: &str| matches!(id.len(), 40 | 64) && id.bytes().all(|b| b.is_ascii_hexdigit());
-    let known = |id: &str| {
-        whole_id(id)
-            && KNOWN_CLEAN
-                .lock()
-                .is_ok_and(|k| k.contains(&(store.clone(), id.to_owned())))
-    };
     let mut wanted: Vec<&(String, String)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for object in objects {
-        if seen.insert(object.0.as_str()) && !known(&object.0) {
-            wanted.push(object);
+    {
+        // One lock for the whole filter; a poisoned one knows nothing.
+        let guard = KNOWN_CLEAN.lock().ok();
+        let mut key = (store.clone(), String::new());
+        for object in objects {
+            let known = whole_id(&object.0)
+                && guard.as_ref().is_some_and(|k| {
+                    key.1.clear();
+                    key.1.push_str(&object.0);
+                    k.contains(&key)
+                });
+            if seen.insert(object.0.as_str()) && !known {
+                wanted.push(object);
+            }
         }
     }
     if wanted.is_empty() {
