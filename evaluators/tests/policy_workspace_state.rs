@@ -1243,3 +1243,148 @@ async fn a_repository_git_reads_beyond_what_is_checked_is_not_proven() {
     not_allowed(ws.path(), "cat $(git ls-files)").await;
     not_allowed(ws.path(), "git ls-files | xargs cat").await;
 }
+
+/// `git ARGS…` as a committer of its own (no user configuration needed).
+fn as_committer(root: &Path, args: &[&str]) -> bool {
+    let mut all = vec!["-c", "user.email=a@b", "-c", "user.name=a"];
+    all.extend_from_slice(args);
+    git(root, &all)
+}
+
+#[tokio::test]
+async fn a_secret_in_a_commit_or_tag_message_is_printed_by_what_prints_messages() {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    assert!(
+        git(root, &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
+    let commit =
+        |message: &str| as_committer(root, &["commit", "-q", "--allow-empty", "-m", message]);
+    assert!(commit("first"));
+    let prints = [
+        "git log -1",
+        "git log --oneline",
+        "git log --format='%h %s'",
+        "git show -s HEAD",
+        "git cat-file -p HEAD",
+        "git branch -v",
+        "git reflog",
+        "git show-branch",
+        "git tag -n99",
+        "git for-each-ref --format='%(contents)'",
+        "git rev-list --format=%B -1 HEAD",
+    ];
+    for c in [
+        "git log -1",
+        "git log --oneline",
+        "git show -s HEAD",
+        "git reflog",
+    ] {
+        allowed(root, c).await;
+    }
+    assert!(commit(
+        "fix: use token ghp_R8s7dK2mQ9xL4vT6yB1nZ3cF5hJ0wP8aE2uS for the mirror"
+    ));
+    assert!(commit("later"));
+    for c in prints {
+        not_allowed(root, c).await;
+    }
+    // Formats that print no message, and commands that print none.
+    for c in [
+        "git log --format=%H",
+        "git log --pretty=format:'%h %an %ad'",
+        "git status",
+    ] {
+        allowed(root, c).await;
+    }
+    // An annotated tag's message.
+    let tagged = tempfile::tempdir().expect("dir");
+    let root = tagged.path();
+    assert!(git(root, &["init", "-q"]));
+    assert!(as_committer(
+        root,
+        &["commit", "-q", "--allow-empty", "-m", "one"]
+    ));
+    allowed(root, "git tag -n").await;
+    assert!(as_committer(
+        root,
+        &[
+            "tag",
+            "-a",
+            "v1",
+            "-m",
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----"
+        ]
+    ));
+    not_allowed(root, "git tag -n").await;
+    not_allowed(root, "git show v1").await;
+    allowed(root, "git tag -l").await;
+}
+
+#[tokio::test]
+async fn blame_at_a_revision_and_a_verbose_status_print_what_the_objects_hold() {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    assert!(
+        git(root, &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
+    put(
+        root,
+        "notes.txt",
+        "notes\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzzzzzzzzz\n",
+    );
+    assert!(git(root, &["add", "."]));
+    assert!(as_committer(root, &["commit", "-qm", "one"]));
+    put(root, "notes.txt", "notes\n");
+    assert!(as_committer(root, &["commit", "-qam", "two"]));
+    for c in [
+        "git blame notes.txt",
+        "git blame HEAD -- notes.txt",
+        "git status",
+    ] {
+        allowed(root, c).await;
+    }
+    for c in [
+        "git blame HEAD~1 -- notes.txt",
+        "git blame HEAD~1 notes.txt",
+        "git annotate notes.txt HEAD~1",
+        "git blame --reverse HEAD~1 -- notes.txt",
+        "git status -v",
+        "git status -vv",
+    ] {
+        not_allowed(root, c).await;
+    }
+}
+
+#[tokio::test]
+async fn go_list_and_go_doc_only_read_when_the_module_cache_holds_what_the_module_requires() {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    put(root, "go.mod", "module example.com/demo\n\ngo 1.16\n");
+    put(root, "main.go", "package main\n\nfunc main() {}\n");
+    for c in [
+        "go list ./...",
+        "go list -m all",
+        "go doc fmt.Println",
+        "gofmt -l main.go",
+    ] {
+        allowed(root, c).await;
+    }
+    for c in [
+        "go list -u -m all",
+        "go list -export ./...",
+        "gofmt -w main.go",
+    ] {
+        not_allowed(root, c).await;
+    }
+    put(
+        root,
+        "go.mod",
+        "module example.com/demo\n\ngo 1.16\n\nrequire example.com/never/fetched v1.2.3\n",
+    );
+    for c in ["go list ./...", "go doc fmt.Println"] {
+        not_allowed(root, c).await;
+    }
+}

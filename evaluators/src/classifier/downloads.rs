@@ -72,7 +72,7 @@ pub(super) fn what_builds_download(
                 let env = crate::programs::go_toolchain::Environment::of_process(home);
                 crate::programs::go_toolchain::keeps_local(&start, &env)
                     .err()
-                    .or_else(|| super::go_modules::downloads(&start, home))
+                    .or_else(|| crate::programs::go_modules::downloads(&start, home))
                     .map(|why| format!("go may download code: {why}"))
             }
             p => match OFFLINE.iter().find(|(tool, _)| *tool == p) {

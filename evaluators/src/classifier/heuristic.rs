@@ -503,7 +503,7 @@ fn build_code_outside(root: &std::path::Path, script: &shell::Script) -> Option<
 }
 
 /// What a Go build of the script compiles from outside the workspace through its module
-/// files (see [`super::go_modules::code_outside`]: a `replace` or `use` of a directory
+/// files (see [`crate::programs::go_modules::code_outside`]: a `replace` or `use` of a directory
 /// elsewhere), in words; `None` when nothing, or when the script runs no `go`.
 fn go_code_outside(root: &std::path::Path, script: &shell::Script) -> Option<String> {
     if !script.leaves().any(|(_, c)| c.program() == Some("go")) {
@@ -511,7 +511,7 @@ fn go_code_outside(root: &std::path::Path, script: &shell::Script) -> Option<Str
     }
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let starts = build_dirs(&root, Some(script))?;
-    super::go_modules::code_outside(&root, &starts)
+    crate::programs::go_modules::code_outside(&root, &starts)
 }
 
 /// Whether the directory `dir` itself holds build configuration or a toolchain selector that
@@ -665,7 +665,7 @@ fn routine_builds(script: &shell::Script, root: &Path) -> bool {
             .find(|(p, _)| *p == program)
             .map_or(&[][..], |(_, s)| *s);
         let module = (program == "go")
-            .then(|| super::go_modules::module_path(root, &cmd.cwd))
+            .then(|| crate::programs::go_modules::module_path(root, &cmd.cwd))
             .flatten();
         if super::routine_options::unproven(program, phases, &texts, module.as_deref()).is_some() {
             return false;
@@ -1931,9 +1931,11 @@ fn git_hazard(cmd: &shell::SimpleCommand, places: &crate::paths::Places<'_>) -> 
     }
     // Routine only in a repository whose configuration and hooks the policy proves run
     // nothing (an include of a workspace file may set `core.fsmonitor`).
-    if let Some(why) =
-        crate::policy::shell::judge::workspace_git_unproven(places.root(), places.home(), true)
-    {
+    if let Some(why) = crate::policy::shell::judge::workspace_git_unproven(
+        places.root(),
+        places.home(),
+        crate::policy::shell::judge::GitUse::Writes,
+    ) {
         return Some(format!("`git {sub}` may run a program: {why}."));
     }
     let not_routine = |why: &str| {
@@ -2343,8 +2345,20 @@ impl HeuristicClassifier {
                     )
                 })
         });
+        // A build that writes through a link into `.git`, protected configuration or out of
+        // the workspace (a tracked `target/debug -> ../.git/hooks`) is not routine either.
+        let linked = script.filter(|_| builds).and_then(|s| {
+            let places = self.policy.places(review.context);
+            super::build_links::written_through(&places, s)
+                .map(|why| format!("The build writes through a link: {why}."))
+                .or_else(|| {
+                    super::build_reads::secret_read(&places, s)
+                        .map(|why| format!("The build reads and may print a secret: {why}."))
+                })
+        });
         let routine = builds
             && outside.is_none()
+            && linked.is_none()
             && !build_configured(&review.context.workspace_root, script)
             && script.is_none_or(|s| build_paths_inside(&review.context.workspace_root, s));
         // Every finding of the call is weighed; the worst decides.
@@ -2353,7 +2367,10 @@ impl HeuristicClassifier {
             return by_name(&call.tool_name);
         };
         let mut c = judged.fold(first, worse);
-        if let Some(why) = outside {
+        let not_routine = outside
+            .map(|why| format!("The build runs code from outside the workspace: {why}."))
+            .or(linked);
+        if let Some(why) = not_routine {
             c = worse(
                 c,
                 verdict(
@@ -2361,7 +2378,7 @@ impl HeuristicClassifier {
                     Risk::High,
                     Confidence::High,
                     "code_execution",
-                    format!("The build runs code from outside the workspace: {why}."),
+                    why,
                 ),
             );
         }

@@ -2,9 +2,10 @@
 //! that no rule or hard policy decided, through a [`Classifier`] backend.
 
 mod build_env;
+mod build_links;
+mod build_reads;
 pub mod codes;
 mod downloads;
-mod go_modules;
 mod heuristic;
 mod input;
 mod openai;

@@ -54,6 +54,13 @@ const PYTEST: &str = "q|quiet v|verbose x|exitfirst maxfail=n k=v m=v s capture=
 const C_COMPILER: &str = "o=v c S E g=? O=? w pedantic Wall Wextra Werror Wpedantic Wshadow \
      Wconversion Wformat std=v I=v D=v U=v L=v l=v shared fPIC fpic pthread static MMD MP";
 
+/// Whether `program` is one of the C and C++ compilers the reviewer knows.
+pub(super) fn is_c_compiler(program: &str) -> bool {
+    ROUTINE_OPTIONS
+        .iter()
+        .any(|(name, spec, _)| *name == program && *spec == C_COMPILER)
+}
+
 /// The options of each routine tool: the tool, the options, and whether it reads long options
 /// with one dash (`go test -run`, `mvn -pl`).
 const ROUTINE_OPTIONS: &[(&str, &str, bool)] = &[

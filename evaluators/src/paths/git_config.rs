@@ -356,6 +356,9 @@ pub(crate) struct RepoSettings {
     pub(crate) partial_clone: bool,
     /// Whether object names are SHA-256 (`extensions.objectFormat = sha256`).
     pub(crate) sha256: bool,
+    /// Whether it names an editor (`core.editor`, `sequence.editor`): a program commands that
+    /// write run for a message or a todo list (`git commit` without `-m`, `git tag -a`).
+    pub(crate) editor: bool,
 }
 
 /// What the repository configuration `text` (as written, not lower-cased) sets, when every
@@ -391,6 +394,7 @@ pub(crate) fn program_free(text: &str) -> Result<RepoSettings, &'static str> {
             ("extensions", "objectformat") => {
                 settings.sha256 = value.is_some_and(|v| v.eq_ignore_ascii_case("sha256"));
             }
+            ("core" | "sequence", "editor") => settings.editor = true,
             _ => {}
         }
         None

@@ -177,6 +177,14 @@ impl Index {
         self.entries.iter().map(|(p, _, _)| p.as_str())
     }
 
+    /// The tracked symbolic links' paths, relative to the top.
+    pub(crate) fn symlinks(&self) -> impl Iterator<Item = &str> {
+        self.entries
+            .iter()
+            .filter(|(_, mode, _)| mode & 0o170_000 == 0o120_000)
+            .map(|(p, _, _)| p.as_str())
+    }
+
     /// How many entries the index has.
     pub(crate) fn len(&self) -> usize {
         self.entries.len()

@@ -117,13 +117,15 @@ enum Kind {
     None,
 }
 
-const STATUS: &str = "s|short b|branch porcelain=? long v|verbose u|untracked-files=? \
+// Not `-v`/`--verbose`: it prints the staged changes (and, twice, the unstaged ones).
+const STATUS: &str = "s|short b|branch porcelain=? long u|untracked-files=? \
     ignore-submodules=? ignored=? z column=? no-column ahead-behind no-ahead-behind renames \
     no-renames find-renames=? show-stash";
+// Not `--reverse`: the file is printed as the range's first revision holds it.
 const BLAME: &str = "L=v s e|show-email w M=? C=? p|porcelain line-porcelain incremental c l \
     t n|show-number f|show-name root show-stats since=v first-parent date=v \
     ignore-rev=v abbrev=? b score-debug color-lines color-by-age progress no-progress \
-    contents=r reverse=v encoding=v minimal";
+    contents=r encoding=v minimal";
 const LS_FILES: &str = "c|cached d|deleted m|modified o|others i|ignored s|stage u|unmerged \
     k|killed z t v f full-name recurse-submodules!x abbrev=? x|exclude=v X|exclude-from=r \
     exclude-per-directory=v exclude-standard error-unmatch with-tree=v debug eol \
@@ -309,6 +311,12 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         match item {
             Item::Opt(opt, Some(v))
                 if opt.display == "-c" && v.literal().is_some_and(display_setting) => {}
+            // The repository git finds anyway: the `.git` of the directory it runs in, that
+            // directory its work tree's top (or git fails). Not `--work-tree=.`: below the
+            // top, every tracked file elsewhere reads as deleted, and `git diff` prints it.
+            Item::Opt(opt, Some(v))
+                if opt.display == "--git-dir"
+                    && matches!(v.literal(), Some(".git" | "./.git" | ".git/" | "./.git/")) => {}
             Item::Opt(opt, _) if opt.has('x') => {
                 return Err(format!(
                     "`git {}` overrides where git reads its configuration or programs",
@@ -472,6 +480,7 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         "stash" => patch || operands.first().and_then(Word::literal) == Some("show"),
         _ => false,
     };
+    e.messages = prints_messages(sub, rest);
     if sub == "config" && matches!(operands.first().and_then(Word::literal), Some("list")) {
         action_lists = true;
     }
@@ -507,6 +516,102 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         patch,
         e,
     )
+}
+
+/// Whether `git SUB REST…` prints the messages of commits or annotated tags (a subject line
+/// is part of one): logs and shows in every pretty format but one whose placeholders print
+/// no message (`--format=%H %an`), a commit or tag printed whole (`cat-file -p`), reflogs
+/// and stash lists, `branch -v`, `tag -n`, `show-branch`, `cherry -v`, `rev-list` with a
+/// format, `blame`'s porcelain summaries, and a ref listing whose format names a message's
+/// parts. A word only known when it runs counts.
+fn prints_messages(sub: &str, rest: &[Word]) -> bool {
+    let texts: Vec<Option<&str>> = rest.iter().map(Word::literal).collect();
+    if texts.iter().any(Option::is_none) {
+        return true;
+    }
+    let texts: Vec<&str> = texts.into_iter().flatten().collect();
+    let has = |names: &[&str]| {
+        texts.iter().any(|t| {
+            names
+                .iter()
+                .any(|n| t == n || t.strip_prefix(n).is_some_and(|r| r.starts_with('=')))
+        })
+    };
+    let short_flag = |letter: char| {
+        texts
+            .iter()
+            .any(|t| t.starts_with('-') && !t.starts_with("--") && t[1..].contains(letter))
+    };
+    // The format values given (`--format=X`, `--pretty X`, `--format X`).
+    let formats: Vec<&str> = texts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| {
+            ["--format", "--pretty"]
+                .iter()
+                .find_map(|o| match t.strip_prefix(o) {
+                    Some("") => texts.get(i + 1).copied().or(Some("")),
+                    Some(v) => v.strip_prefix('='),
+                    None => None,
+                })
+        })
+        .collect();
+    let format_prints = |f: &str| {
+        let f = f
+            .strip_prefix("format:")
+            .or_else(|| f.strip_prefix("tformat:"))
+            .unwrap_or(f);
+        if !f.contains('%') {
+            // A named format (`oneline`, `medium`, …) prints the subject at least.
+            return true;
+        }
+        let f = f.replace("%%", "");
+        f.split('%').skip(1).any(|p| {
+            let p = p.trim_start_matches(['-', '+', ' ']);
+            p.starts_with(['s', 'b', 'B', 'f', 'g', 'G', 'N', '(', 'e', 'w', 'm']) || p.is_empty()
+        })
+    };
+    let log_like = |default: bool| {
+        if formats.is_empty() {
+            default
+        } else {
+            formats.iter().any(|f| format_prints(f)) || has(&["--oneline"])
+        }
+    };
+    // Ref listings: `%(contents…)`, `%(subject)`, `%(body)`, `%(trailers…)`.
+    let ref_format = || {
+        formats.iter().any(|f| {
+            [
+                "%(contents",
+                "%(subject",
+                "%(body",
+                "%(trailers",
+                "%(*contents",
+                "%(*subject",
+                "%(*body",
+            ]
+            .iter()
+            .any(|k| f.contains(k))
+        })
+    };
+    match sub {
+        "log" | "whatchanged" | "show" | "shortlog" | "reflog" | "range-diff" | "show-branch" => {
+            log_like(true)
+        }
+        "rev-list" => has(&["--header"]) || log_like(false),
+        "cat-file" => {
+            !(has(&["-t", "-s", "-e"]) || texts.iter().any(|t| t.starts_with("--batch-check")))
+        }
+        "stash" => texts.first().is_some_and(|t| *t == "list"),
+        "branch" => short_flag('v') || has(&["--verbose"]) || ref_format(),
+        "tag" => short_flag('n') || ref_format(),
+        "for-each-ref" => ref_format(),
+        "cherry" => short_flag('v'),
+        "blame" | "annotate" => {
+            has(&["--porcelain", "--line-porcelain", "--incremental"]) || short_flag('p')
+        }
+        _ => false,
+    }
 }
 
 /// How far into history a `log` or `show` reaches for contents. Searching history for a
@@ -835,6 +940,31 @@ fn subcommand_operands(
         }
         // The files whose contents it reads.
         "hash-object" => e.reads.append(&mut operands),
+        // `git blame [REV] [--] FILE`, `git annotate FILE [REV]`: every line of FILE as REV
+        // holds it, read from the objects (`REV:./FILE`) as well as the work tree's.
+        "blame" | "annotate" if operands.len() > 1 => {
+            let [a, b] = operands.as_slice() else {
+                return Err(format!(
+                    "`git {sub}` is given more than a revision and a file"
+                ));
+            };
+            let (rev, file) = if sub == "blame" { (a, b) } else { (b, a) };
+            let (Some(rev), Some(file)) = (rev.literal(), file.literal()) else {
+                return Err(format!(
+                    "`git {sub}` is given a revision or file only known when it runs"
+                ));
+            };
+            if rev.contains("..") || rev.starts_with(['^', '-']) || rev.contains(':') {
+                return Err(format!(
+                    "`git {sub}` is given `{rev}`, a range or not a revision"
+                ));
+            }
+            let file_in_rev = file.strip_prefix("./").unwrap_or(file);
+            let named = Word::literal_text(format!("{rev}:./{file_in_rev}"));
+            e.objects.push(Word::literal_text(file));
+            e.objects.push(named);
+            return Ok(());
+        }
         "worktree" if first != Some("list") => {
             return Err("`git worktree` changes worktrees unless it lists them".to_owned());
         }

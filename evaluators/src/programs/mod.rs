@@ -23,6 +23,7 @@ pub(crate) use git::{
     plain_revision, printed_revision, verifies_signatures,
 };
 mod given;
+pub(crate) mod go_modules;
 pub(crate) mod go_toolchain;
 pub(crate) mod sed;
 pub(crate) mod spec;
@@ -126,6 +127,13 @@ pub struct Effects {
     /// a `go.mod` or `go.work` asks for when it is newer than the installed one
     /// ([`go_toolchain::keeps_local`]).
     pub go_toolchain: bool,
+    /// Whether it prints messages of commits or annotated tags (`git log`, `git show`,
+    /// `git cat-file -p HEAD`): then no message the repository holds may be a secret.
+    pub messages: bool,
+    /// Whether it is the `go` command loading the module's packages (`go list`, `go doc`):
+    /// it downloads the modules the module cache lacks ([`go_modules::downloads`]) and
+    /// applies the build flags `GOFLAGS` names.
+    pub go_packages: bool,
     /// Whether it looks at the paths of [`Effects::meta`] one level down at most (`ls`
     /// without `-R`, `stat`): the names, sizes and types of what they name and of a
     /// directory's entries, never a file's contents nor a whole tree's names, so that a
@@ -2300,6 +2308,7 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
         // No `npm ls`: it writes a log under `~/.npm/_logs` and asks the registry whether npm
         // is out of date.
         ("cargo", ["metadata" | "tree" | "pkgid", rest @ ..]) => cargo(texts[0], rest, e),
+        ("go", ["list" | "doc", rest @ ..]) => go_packages(texts[0], rest, e),
         _ => Err(format!(
             "`{program}` may build, run or download code; only its version and metadata queries are known"
         )),
@@ -2392,6 +2401,66 @@ fn archive_list(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
 /// `cargo metadata` / `cargo tree`: without dependencies resolved, offline against an
 /// existing `Cargo.lock`, or against a `Cargo.lock` that answers every dependency with
 /// packages cargo has cached (otherwise cargo may download the index or write the lock file).
+/// `go list` and `go doc` with `rest`: the module's packages (or the standard library's)
+/// parsed and their names, fields or documentation printed. Nothing is built or run: not
+/// `-export`, `-compiled` (they build), `-u`, `-versions`, `-retracted` (they ask the module
+/// proxy), `-mod=mod` (it may rewrite `go.mod`), `-toolexec`, `-overlay`, `-modfile`, `-src`
+/// (source printed whole). A package of `go list` is a relative pattern (`.`, `./...`) or a
+/// meta-package (`std`, `cmd`, `all`); a symbol of `go doc` is a name, never a path. What
+/// the module requires must be in the module cache ([`Effects::go_packages`]).
+fn go_packages(sub: &str, rest: &[&str], e: &mut Effects) -> Result<()> {
+    let flag = |t: &str| -> bool {
+        let (name, value) = t.split_once('=').map_or((t, None), |(n, v)| (n, Some(v)));
+        let name = name.strip_prefix('-').unwrap_or(name);
+        match (sub, name, value) {
+            ("list", "e" | "deps" | "test" | "find" | "m" | "json", _) => {
+                value.is_none() || name == "json"
+            }
+            ("list", "f" | "tags", Some(_)) => true,
+            ("list", "mod", Some(v)) => matches!(v, "readonly" | "vendor"),
+            ("doc", "all" | "c" | "cmd" | "short" | "u", None) => true,
+            _ => false,
+        }
+    };
+    let mut words = rest.iter();
+    let mut operands = 0;
+    while let Some(&t) = words.next() {
+        if let Some(option) = t.strip_prefix('-').filter(|o| !o.is_empty()) {
+            // `-f FORMAT` and `-tags LIST` take the next word.
+            if sub == "list" && matches!(option.trim_start_matches('-'), "f" | "tags") {
+                words
+                    .next()
+                    .ok_or_else(|| format!("`go list {t}` has no value"))?;
+                continue;
+            }
+            if !flag(t.strip_prefix('-').unwrap_or(t)) {
+                return Err(format!("`go {sub}` is given `{t}`, not known to only read"));
+            }
+            continue;
+        }
+        operands += 1;
+        let known = match sub {
+            "list" => {
+                matches!(t, "." | "./..." | "std" | "cmd" | "all")
+                    || (t.starts_with("./") && !t.split('/').any(|c| c == ".."))
+            }
+            _ => {
+                !t.starts_with(['.', '/', '~'])
+                    && t.bytes().all(|b| {
+                        b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'/' | b'-')
+                    })
+            }
+        };
+        if !known || (sub == "doc" && operands > 2) {
+            return Err(format!(
+                "`go {sub}` is given `{t}`, which is not a package of the module nor a name"
+            ));
+        }
+    }
+    e.go_packages = true;
+    Ok(())
+}
+
 fn cargo(sub: &str, rest: &[&str], e: &mut Effects) -> Result<()> {
     const OPTIONS: &[&str] = &[
         "--format-version",
@@ -3055,6 +3124,35 @@ mod tests {
         unmodeled("git -c core.pager=id log -h");
         unmodeled("rustc --print=link-args");
         unmodeled("go env -w GOFLAGS=-x");
+        for line in [
+            "go list ./...",
+            "go list -m all",
+            "go list -f '{{.Dir}}' std",
+            "go list -f={{.ImportPath}} -deps -test ./cmd/...",
+            "go list -json=Dir,Name -e .",
+            "go list -mod=vendor ./...",
+            "go doc fmt.Println",
+            "go doc -all encoding/json",
+        ] {
+            assert!(modeled(line).go_packages, "{line}");
+        }
+        for line in [
+            "go list -u -m all",
+            "go list -m -versions example.com/x",
+            "go list -export ./...",
+            "go list -compiled ./...",
+            "go list -mod=mod ./...",
+            "go list -toolexec=/tmp/x ./...",
+            "go list example.com/other/pkg",
+            "go list ./../elsewhere",
+            "go list -f",
+            "go doc -src fmt",
+            "go doc ./internal/x",
+            "go doc /etc/passwd",
+            "go doc a b c",
+        ] {
+            unmodeled(line);
+        }
         unmodeled("gcc -v main.c");
         unmodeled("cargo verify-project --manifest-path ../x/Cargo.toml");
         unmodeled("declare -F -p");
@@ -3133,6 +3231,19 @@ mod tests {
         unmodeled("git show stash@{0}");
         unmodeled("git show :/fix");
         unmodeled("git remote get-url origin");
+        unmodeled("git remote show origin");
+        unmodeled("git cat-file -p v1.0");
+        // The repository git finds anyway; not a work tree that makes other files deleted.
+        modeled("git --git-dir=.git log --oneline -2");
+        unmodeled("git --work-tree=. status");
+        unmodeled("git --git-dir=../r/.git log");
+        // gofmt prints; `-w` writes, `-cpuprofile` writes a profile.
+        assert_eq!(modeled("gofmt -l -s src").trees.len(), 1);
+        modeled("gofmt -d main.go");
+        unmodeled("gofmt -w main.go");
+        unmodeled("gofmt -cpuprofile=/tmp/p main.go");
+        unmodeled("git cat-file blob v1.0");
+        unmodeled("git cat-file -p v1.0:src/config.js");
         // What `fd -x`/`-X` runs is judged as a command of its own: fd is its walk.
         modeled("fd -e rs -x wc -l");
         modeled("fdfind -t f -X grep -n TODO");

@@ -761,6 +761,10 @@ pub static PROGRAMS: &[Program] = &[
         "a|text b|ignore-space-change B|ignore-blank-lines c C=v context=? d|minimal e|ed q|brief i|ignore-case I|ignore-matching-lines=v N|new-file n|rcs p|show-c-function r|recursive!R!H!L s|report-identical-files t|expand-tabs T|initial-tab u U=v unified=? w|ignore-all-space W|width=v y|side-by-side x|exclude=v X|exclude-from=r color=? label=v no-dereference normal strip-trailing-cr suppress-common-lines ignore-file-name-case no-ignore-file-name-case ignore-tab-expansion Z|ignore-trailing-space left-column speed-large-files horizon-lines=v tabsize=v suppress-blank-empty help version",
         Trees,
     ),
+    // `gofmt` without `-w`: each Go file formatted to standard output, or its diff (`-d`) or
+    // its name (`-l`) printed; a directory's `.go` files read as it walks it. Go's flags come
+    // before the first operand.
+    posix(p(&["gofmt"], FileReader, "l d s e r=v", Trees)),
     p(
         &["comm"],
         TextFilter,

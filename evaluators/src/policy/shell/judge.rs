@@ -227,7 +227,9 @@ impl Judge<'_> {
             && let Some(why) = workspace_git_unproven(
                 self.places.root(),
                 self.places.home(),
-                super::git::reads_objects(cmd),
+                GitUse::Reads {
+                    contents: super::git::reads_objects(cmd),
+                },
             )
         {
             self.unknown(cmd, &why, Risk::High);
@@ -241,6 +243,17 @@ impl Judge<'_> {
             )
         {
             self.unknown(cmd, &why, Risk::High);
+        }
+        if effects.messages
+            && let Some(why) = self.messages_secret(cmd)
+        {
+            let reason = format!("{} {why}.", quote(cmd));
+            self.add(
+                Stance::RequireAsk,
+                FILESYSTEM_SENSITIVE_PATH,
+                Risk::High,
+                reason,
+            );
         }
         if effects.remote_urls
             && let Some(why) =
@@ -307,6 +320,11 @@ impl Judge<'_> {
         }
         if effects.go_toolchain
             && let Some(why) = self.go_switches(cmd)
+        {
+            self.unknown(cmd, &why, Risk::Medium);
+        }
+        if effects.go_packages
+            && let Some(why) = self.go_fetches(cmd)
         {
             self.unknown(cmd, &why, Risk::Medium);
         }
@@ -396,6 +414,58 @@ impl Judge<'_> {
         }
         let env = crate::programs::go_toolchain::Environment::of_process(self.places.home());
         crate::programs::go_toolchain::keeps_local(&start.path, &env).err()
+    }
+
+    /// Why the messages of commits and annotated tags the git command `cmd` prints may be a
+    /// secret ([`super::git::blobs::messages_secret`], read in the repository git finds from
+    /// the command's directory); `None` when none is, or no repository is found there.
+    fn messages_secret(&self, cmd: &SimpleCommand) -> Option<String> {
+        let dir = self.places.locate(".", &cmd.cwd);
+        if dir.place == Place::Unknown {
+            return Some(
+                "prints commit messages of a repository found from a directory only known when it runs"
+                    .to_owned(),
+            );
+        }
+        let in_repository = dir
+            .path
+            .ancestors()
+            .any(|d| std::fs::symlink_metadata(d.join(".git")).is_ok());
+        if !in_repository {
+            return None;
+        }
+        match super::git::blobs::messages_secret(&dir.path) {
+            Ok(None) => None,
+            Ok(Some(what)) => Some(format!(
+                "prints commit or tag messages, and one of the repository's holds {what}"
+            )),
+            Err(why) => Some(format!(
+                "prints commit or tag messages, which cannot be checked: {why}"
+            )),
+        }
+    }
+
+    /// Why the `go` command `cmd`, loading the module's packages, may download modules or
+    /// take other build flags (`GOFLAGS`, from this process's environment or the user's
+    /// `go env -w` file); `None` when the module cache holds every module it requires.
+    fn go_fetches(&self, cmd: &SimpleCommand) -> Option<String> {
+        let start = self.places.locate(".", &cmd.cwd);
+        if start.place != Place::Inside {
+            return Some("runs in a directory outside the workspace".to_owned());
+        }
+        let env = crate::programs::go_toolchain::Environment::of_process(self.places.home());
+        let flags = crate::process_env::non_empty("GOFLAGS").is_some()
+            || env.env_file.as_deref().is_some_and(|f| {
+                crate::programs::go_toolchain::setting(f, "GOFLAGS")
+                    .map_or(true, |v| v.is_some_and(|v| !v.is_empty()))
+            });
+        if flags {
+            return Some(
+                "`GOFLAGS` gives the `go` command flags that are not read here".to_owned(),
+            );
+        }
+        crate::programs::go_modules::downloads(&start.path, self.places.home())
+            .map(|why| format!("may download modules: {why}"))
     }
 
     /// Why Python run in the command's directory may import a file of it in place of a
@@ -1620,19 +1690,39 @@ struct GitRun<'a> {
     /// Whether the command reads objects' contents (a partial clone fetches missing ones).
     contents: bool,
     /// Git directories already proven.
+    /// Whether the command writes the repository ([`GitUse::Writes`]).
+    writes: bool,
     seen: std::collections::HashSet<std::path::PathBuf>,
+}
+
+/// What a git command does that decides which of a repository's settings may run programs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum GitUse {
+    /// It only reads, file contents from the objects among them or not.
+    Reads {
+        /// Whether it reads objects' contents.
+        contents: bool,
+    },
+    /// It writes the repository (`git commit`, `git tag -a`, `git checkout -b`): the editor
+    /// the repository's configuration names runs, and so do the hooks of writing commands
+    /// in a hooks directory outside the workspace (those inside are the workspace's code).
+    Writes,
 }
 
 /// Why git run in the workspace's own repository (its work tree `root`) may run a program,
 /// read files outside the workspace or reach the network, if it may (see
-/// [`GitRun::repository`]); `contents` tells whether the command reads objects' contents.
-/// A `.git` file (`gitdir: PATH`, a linked worktree or a separate git directory) is
-/// followed to the directory git uses; one that cannot be followed is a reason too.
+/// [`GitRun::repository`]), for a command that does what `usage` says. A `.git` file
+/// (`gitdir: PATH`, a linked worktree or a separate git directory) is followed to the
+/// directory git uses; one that cannot be followed is a reason too.
 pub(crate) fn workspace_git_unproven(
     root: &std::path::Path,
     home: Option<&std::path::Path>,
-    contents: bool,
+    usage: GitUse,
 ) -> Option<String> {
+    let (contents, writes) = match usage {
+        GitUse::Reads { contents } => (contents, false),
+        GitUse::Writes => (true, true),
+    };
     let git = match git_dir_of(root) {
         Ok(Some(git)) => git,
         Ok(None) => return None,
@@ -1650,6 +1740,7 @@ pub(crate) fn workspace_git_unproven(
         home,
         outer_hooks,
         contents,
+        writes,
         seen: std::collections::HashSet::new(),
     };
     run.repository(&git, WorkTree::Exactly(root), root, 0)
@@ -1722,6 +1813,12 @@ impl GitRun<'_> {
                     }
                 }
                 hooks_paths.extend(found.hooks_path);
+                if self.writes && found.editor {
+                    return Some(format!(
+                        "writes the repository with `{}` naming an editor, a program git runs for a message",
+                        path.display()
+                    ));
+                }
                 settings.partial_clone |= found.partial_clone;
                 settings.sha256 |= found.sha256;
             }
@@ -1772,7 +1869,14 @@ impl GitRun<'_> {
             hooks.push(dir);
         }
         for dir in &hooks {
-            match live_hook(dir) {
+            // A writing command runs the hooks of writes too: those of a directory outside
+            // the workspace are code from elsewhere.
+            let outside = self.writes
+                && !std::fs::canonicalize(dir)
+                    .ok()
+                    .zip(std::fs::canonicalize(workspace).ok())
+                    .is_some_and(|(d, w)| d.starts_with(w));
+            match live_hook(dir, outside) {
                 Ok(None) => {}
                 Ok(Some(hook)) => {
                     return Some(format!(
@@ -1852,13 +1956,16 @@ fn work_tree_named(
 }
 
 /// The first executable file in the hooks directory `dir` git may run from a command that
-/// only reads (not a `*.sample`, not one of [`WRITE_ONLY_HOOKS`]); `None` when there is none
-/// or no such directory.
+/// only reads (not a `*.sample`, not one of [`WRITE_ONLY_HOOKS`] unless `writes_too`);
+/// `None` when there is none or no such directory.
 ///
 /// # Errors
 ///
 /// The directory cannot be read, or holds more than [`MAX_GIT_DIR_ENTRIES`] entries.
-fn live_hook(dir: &std::path::Path) -> Result<Option<std::path::PathBuf>, String> {
+fn live_hook(
+    dir: &std::path::Path,
+    writes_too: bool,
+) -> Result<Option<std::path::PathBuf>, String> {
     use std::os::unix::fs::PermissionsExt as _;
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
@@ -1882,7 +1989,7 @@ fn live_hook(dir: &std::path::Path) -> Result<Option<std::path::PathBuf>, String
             .map_err(|e| format!("cannot read the hooks directory `{}` ({e})", dir.display()))?;
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name.ends_with(".sample") || WRITE_ONLY_HOOKS.contains(&name.as_ref()) {
+        if name.ends_with(".sample") || (!writes_too && WRITE_ONLY_HOOKS.contains(&name.as_ref())) {
             continue;
         }
         let path = entry.path();
@@ -1956,7 +2063,8 @@ fn repository_above(
     let mut dir = root.parent();
     while let Some(d) = dir {
         if signature(d, &[".git"]) {
-            if let Some(why) = workspace_git_unproven(d, home, objects) {
+            if let Some(why) = workspace_git_unproven(d, home, GitUse::Reads { contents: objects })
+            {
                 return Some(why);
             }
             if let Some(why) = git_config::credential(&d.join(".git/config"))

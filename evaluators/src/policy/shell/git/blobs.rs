@@ -1050,6 +1050,60 @@ static KNOWN_CLEAN: std::sync::LazyLock<
 /// The most objects [`KNOWN_CLEAN`] keeps.
 const MAX_KNOWN_CLEAN: usize = 1_000_000;
 
+/// The most bytes of messages [`messages_secret`] reads.
+const MAX_MESSAGE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// What secret a message of the repository git finds from `dir` holds, if one does: the
+/// message of every commit a ref, the stash or a reflog reaches, and of every annotated tag
+/// (what `git log`, `git show`, `git reflog`, `git tag -n` print, subjects included). `Err`
+/// when they cannot all be read (git failing, more than [`MAX_MESSAGE_BYTES`]).
+pub(in crate::policy::shell) fn messages_secret(
+    dir: &std::path::Path,
+) -> Result<Option<&'static str>, String> {
+    let mut found = None;
+    run_git_reading(
+        dir,
+        &["rev-list", "--all", "--reflog", "--format=%x01%B%x00"],
+        None,
+        |out| scan_messages(out, &mut found),
+    )?;
+    if found.is_none() {
+        run_git_reading(
+            dir,
+            &[
+                "for-each-ref",
+                "refs/tags",
+                "--format=%(if:equals=tag)%(objecttype)%(then)%01%(contents)%00%(end)",
+            ],
+            None,
+            |out| scan_messages(out, &mut found),
+        )?;
+    }
+    Ok(found)
+}
+
+/// Reads messages from `out` (each after a `\x01`, ending at a NUL), at most
+/// [`MAX_MESSAGE_BYTES`], and puts the first secret one holds in `found`.
+fn scan_messages(out: &mut dyn std::io::BufRead, found: &mut Option<&'static str>) -> Read {
+    use std::io::Read as _;
+    let mut all = Vec::new();
+    match out.take(MAX_MESSAGE_BYTES + 1).read_to_end(&mut all) {
+        Ok(n) if n as u64 > MAX_MESSAGE_BYTES => return Read::Over,
+        Ok(_) => {}
+        Err(_) => return Read::Malformed,
+    }
+    for chunk in all.split(|&b| b == 0) {
+        let Some(at) = chunk.iter().position(|&b| b == 1) else {
+            continue;
+        };
+        if let Some(what) = crate::paths::bytes_secret(&chunk[at + 1..]) {
+            *found = Some(what);
+            return Read::Enough;
+        }
+    }
+    Read::Done
+}
+
 /// What secret the object `name` (`REV:PATH`, `:PATH`, as `git cat-file` reads it in the
 /// repository at `root`, from its top) holds, if it is a file: `Err` when it cannot be read.
 pub(in crate::policy::shell) fn named_object_secret(

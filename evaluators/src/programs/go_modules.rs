@@ -78,7 +78,7 @@ fn is_local(path: &str) -> bool {
 /// each read from this process's environment and then the user's `go env -w` file). A
 /// workspace file (`go.work`), a module replaced by another module, or a file that cannot be
 /// read is not proven.
-pub(super) fn downloads(start: &Path, home: Option<&Path>) -> Option<String> {
+pub(crate) fn downloads(start: &Path, home: Option<&Path>) -> Option<String> {
     if let Some(dir) = start.ancestors().find(|d| d.join("go.work").exists()) {
         return Some(format!(
             "`{}` chooses the modules, which is not read",
@@ -175,7 +175,7 @@ fn escaped(text: &str) -> String {
 /// What a `go` build started in any of `starts` (directories inside the workspace `root`,
 /// resolved) compiles from outside the workspace through a `replace` or `use` directive, in
 /// words; `None` when nothing. A module file that cannot be read counts.
-pub(super) fn code_outside(root: &Path, starts: &[PathBuf]) -> Option<String> {
+pub(crate) fn code_outside(root: &Path, starts: &[PathBuf]) -> Option<String> {
     let mut files: Vec<PathBuf> = Vec::new();
     for start in starts {
         for dir in start.ancestors().take_while(|d| d.starts_with(root)) {
@@ -227,7 +227,7 @@ pub(super) fn code_outside(root: &Path, starts: &[PathBuf]) -> Option<String> {
 /// The import path of the Go module a command in `cwd` (below the workspace `root`) builds:
 /// the `module` directive of the nearest `go.mod` at or above its directory, up to the root;
 /// `None` when there is none, it cannot be read, or the directory is only known when it runs.
-pub(super) fn module_path(root: &Path, cwd: &crate::shell::WorkingDir) -> Option<String> {
+pub(crate) fn module_path(root: &Path, cwd: &crate::shell::WorkingDir) -> Option<String> {
     let start = match cwd {
         crate::shell::WorkingDir::Root => root.to_path_buf(),
         crate::shell::WorkingDir::Dir(d) => root.join(d),
