@@ -3,26 +3,12 @@
 //! walking every part of the message (SQLite's own query plan says so); a session is read
 //! back in index order, its parts' JSON never sorted.
 
-use rusqlite::Connection;
 use warrant_stores::SqliteConfig;
 
-fn plan(conn: &Connection, sql: &str) -> String {
-    let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
-    let rows = stmt
-        .query_map([], |r| r.get::<_, String>(3))
-        .unwrap()
-        .collect::<Result<Vec<_>, _>>()
-        .unwrap();
-    rows.join("; ")
-}
+use common::{fresh_database as fresh, plan};
 
-/// A connection to a new database in `dir`, at the current schema.
-fn fresh(dir: &std::path::Path) -> Connection {
-    let config = SqliteConfig::in_dir(dir);
-    let path = config.path.clone();
-    drop(config.open().unwrap());
-    Connection::open(&path).unwrap()
-}
+#[path = "common/mod.rs"]
+mod common;
 
 #[test]
 fn a_messages_parts_are_found_by_ordinal_through_an_index() {

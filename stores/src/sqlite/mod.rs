@@ -1,6 +1,6 @@
 //! The SQLite store: one database file in WAL mode, the embedded default.
 //!
-//! # Layout (schema version 5)
+//! # Layout (schema version 6)
 //!
 //! | table | holds |
 //! |---|---|
@@ -13,7 +13,7 @@
 //! | `grants` | standing approvals from `session` and `global` resolutions |
 //! | `workspace` | the workspace settings and patterns as one JSON document, so fields added to it need no migration |
 //! | `sessions` | one row per session (its JSON and when it was last written): a new session is one insert |
-//! | `events` | each session's event log for SSE resumption, bounded to the latest events per session |
+//! | `events` | each session's event log for SSE resumption, bounded to the latest events per session; rows in the order they were appended, a session's found through the unique index `events_by_session` (session, seq), so a commit of many sessions' events fills the table's last pages |
 //!
 //! # Files
 //!
