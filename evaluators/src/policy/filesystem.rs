@@ -652,7 +652,9 @@ fn glob_unescaped(raw: &str) -> String {
 
 /// What in `raw` reads one way on Windows and another here: a backslash (a separator
 /// there, `..\\..\\x`), an alternate data stream (`x::$DATA`), a name ending in a dot or a
-/// space (which Windows drops: `settings.json.` is `settings.json`).
+/// space (which Windows drops: `settings.json.` is `settings.json`); and a name that starts
+/// or ends with white space or a control character (`.env\n`), which a host that trims its
+/// tools' paths drops.
 fn foreign_syntax(raw: &str) -> Option<&'static str> {
     if raw.contains('\\') {
         return Some("a backslash");
@@ -662,10 +664,16 @@ fn foreign_syntax(raw: &str) -> Option<&'static str> {
     if raw.contains(':') && raw.contains("::") {
         return Some("a stream name");
     }
-    let trailing = raw
-        .split('/')
-        .any(|c| !matches!(c, "" | "." | "..") && c.ends_with(['.', ' ']));
-    trailing.then_some("a name ending in a dot or a space")
+    let trailing = raw.split('/').any(|c| {
+        !matches!(c, "" | "." | "..")
+            && (c.ends_with(['.', ' ']) || c.ends_with(trimmed) || c.starts_with(trimmed))
+    });
+    trailing.then_some("a name ending in a dot, white space or a control character")
+}
+
+/// What a host may trim from a name's ends: white space and control characters.
+fn trimmed(c: char) -> bool {
+    c.is_whitespace() || c.is_control()
 }
 
 /// `raw` as Windows reads it (`\\` a separator, trailing dots and spaces and a stream name
@@ -681,7 +689,8 @@ fn windows_reading(raw: &str) -> Option<String> {
             if matches!(c, "." | "..") {
                 c
             } else {
-                c.trim_end_matches(['.', ' '])
+                c.trim_end_matches(|ch: char| ch == '.' || trimmed(ch))
+                    .trim_start_matches(trimmed)
             }
         })
         .collect();
