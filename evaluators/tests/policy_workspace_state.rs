@@ -1263,7 +1263,7 @@ async fn a_secret_in_a_commit_or_tag_message_is_printed_by_what_prints_messages(
         |message: &str| as_committer(root, &["commit", "-q", "--allow-empty", "-m", message]);
     assert!(commit("first"));
     let prints = [
-        "git log -1",
+        "git log -2",
         "git log --oneline",
         "git log --format='%h %s'",
         "git show -s HEAD",
@@ -1290,8 +1290,11 @@ async fn a_secret_in_a_commit_or_tag_message_is_printed_by_what_prints_messages(
     for c in prints {
         not_allowed(root, c).await;
     }
-    // Formats that print no message, and commands that print none.
+    // Formats that print no message, commands that print none, and a walk of the commits
+    // after it.
     for c in [
+        "git log -1",
+        "git log -n 1 --oneline",
         "git log --format=%H",
         "git log --pretty=format:'%h %an %ad'",
         "git status",

@@ -434,7 +434,17 @@ impl Judge<'_> {
         if !in_repository {
             return None;
         }
-        match super::git::blobs::messages_secret(&dir.path) {
+        // A bounded `git log` (`-5`, `-n 3 main`) from the top of the workspace's own
+        // repository prints the messages of the commits it walks, listed alike.
+        let canonical = super::git::options::canonical(cmd);
+        let git = super::git_state::split(canonical.as_ref());
+        let own_top = cmd.cwd == WorkingDir::Root
+            && git.global.is_empty()
+            && std::fs::symlink_metadata(self.places.root().join(".git")).is_ok();
+        let walk = own_top
+            .then(|| super::git::blobs::commits_walked(self.places.root(), git.sub?, git.rest))
+            .flatten();
+        match super::git::blobs::messages_secret(&dir.path, walk.as_deref()) {
             Ok(None) => None,
             Ok(Some(what)) => Some(format!(
                 "prints commit or tag messages, and one of the repository's holds {what}"

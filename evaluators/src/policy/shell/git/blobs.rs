@@ -315,7 +315,11 @@ const MAX_WALKED: u32 = 100;
 /// rev-list` walk alike given the same revisions and count. No path: given one, `git log`
 /// follows its renames when the configuration says so (`log.follow`), through commits
 /// `git rev-list` does not list.
-fn commits_walked(root: &std::path::Path, sub: &str, rest: &[Word]) -> Option<Vec<String>> {
+pub(in crate::policy::shell) fn commits_walked(
+    root: &std::path::Path,
+    sub: &str,
+    rest: &[Word],
+) -> Option<Vec<String>> {
     if sub != "log" {
         return None;
     }
@@ -1054,19 +1058,21 @@ const MAX_KNOWN_CLEAN: usize = 1_000_000;
 const MAX_MESSAGE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// What secret a message of the repository git finds from `dir` holds, if one does: the
-/// message of every commit a ref, the stash or a reflog reaches, and of every annotated tag
+/// message of every commit a ref, the stash or a reflog reaches — or only of those `walk`
+/// lists, when the command walks that few ([`commits_walked`]) — and of every annotated tag
 /// (what `git log`, `git show`, `git reflog`, `git tag -n` print, subjects included). `Err`
 /// when they cannot all be read (git failing, more than [`MAX_MESSAGE_BYTES`]).
 pub(in crate::policy::shell) fn messages_secret(
     dir: &std::path::Path,
+    walk: Option<&[String]>,
 ) -> Result<Option<&'static str>, String> {
     let mut found = None;
-    run_git_reading(
-        dir,
-        &["rev-list", "--all", "--reflog", "--format=%x01%B%x00"],
-        None,
-        |out| scan_messages(out, &mut found),
-    )?;
+    let mut args = vec!["rev-list", "--format=%x01%B%x00"];
+    match walk {
+        Some(walk) => args.extend(walk.iter().map(String::as_str)),
+        None => args.extend(["--all", "--reflog"]),
+    }
+    run_git_reading(dir, &args, None, |out| scan_messages(out, &mut found))?;
     if found.is_none() {
         run_git_reading(
             dir,
