@@ -1067,12 +1067,17 @@ pub(in crate::policy::shell) fn messages_secret(
     walk: Option<&[String]>,
 ) -> Result<Option<&'static str>, String> {
     let mut found = None;
-    let mut args = vec!["rev-list", "--format=%x01%B%x00"];
-    match walk {
-        Some(walk) => args.extend(walk.iter().map(String::as_str)),
-        None => args.extend(["--all", "--reflog"]),
+    let listed = |extra: &[&str], found: &mut Option<&'static str>| {
+        let mut args = vec!["rev-list", "--format=%x01%B%x00"];
+        args.extend_from_slice(extra);
+        run_git_reading(dir, &args, None, |out| scan_messages(out, found))
+    };
+    // A walk git cannot start (an unborn HEAD) falls back to every message.
+    let walked = walk.map(|w| w.iter().map(String::as_str).collect::<Vec<_>>());
+    if walked.is_none_or(|w| listed(&w, &mut found).is_err()) {
+        found = None;
+        listed(&["--all", "--reflog"], &mut found)?;
     }
-    run_git_reading(dir, &args, None, |out| scan_messages(out, &mut found))?;
     if found.is_none() {
         run_git_reading(
             dir,
