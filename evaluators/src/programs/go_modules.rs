@@ -132,25 +132,15 @@ pub(crate) fn downloads(start: &Path, home: Option<&Path>) -> Option<String> {
     })
 }
 
-/// The module cache the `go` command uses, as [`downloads`] reads it.
+/// The module cache the `go` command uses, as [`downloads`] reads it; `None` when it is not
+/// known.
 fn module_cache(home: Option<&Path>) -> Option<PathBuf> {
     let env = crate::programs::go_toolchain::Environment::of_process(home);
-    let setting = |name: &str| {
-        crate::process_env::non_empty(name)
-            .map(|v| v.to_string_lossy().into_owned())
-            .or_else(|| {
-                env.env_file.as_deref().and_then(|f| {
-                    crate::programs::go_toolchain::setting(f, name)
-                        .ok()
-                        .flatten()
-                        .filter(|v| !v.is_empty())
-                })
-            })
-    };
-    if let Some(cache) = setting("GOMODCACHE") {
+    // A `go env -w` file that cannot be read may name another cache: not known.
+    if let Some(cache) = env.setting("GOMODCACHE").ok()? {
         return Some(PathBuf::from(cache));
     }
-    if let Some(gopath) = setting("GOPATH") {
+    if let Some(gopath) = env.setting("GOPATH").ok()? {
         let first = std::env::split_paths(&gopath).next()?;
         return Some(first.join("pkg/mod"));
     }

@@ -40,6 +40,24 @@ impl Environment {
     }
 }
 
+impl Environment {
+    /// The value the `go` command takes for `name`: this process's environment's, else the
+    /// user's `go env -w` file's; an empty value is none.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read.
+    pub(crate) fn setting(&self, name: &str) -> Result<Option<String>> {
+        if let Some(v) = crate::process_env::non_empty(name) {
+            return Ok(Some(v.to_string_lossy().into_owned()));
+        }
+        match &self.env_file {
+            Some(file) => Ok(setting(file, name)?.filter(|v| !v.is_empty())),
+            None => Ok(None),
+        }
+    }
+}
+
 /// Whether the `go` command, run in `cwd`, keeps the installed toolchain.
 ///
 /// # Errors
@@ -142,7 +160,7 @@ fn module_file(cwd: &Path) -> Result<Option<(PathBuf, String)>> {
 }
 
 /// The value `file` (a `go env -w` file: `NAME=value` lines) gives `name`, if any.
-pub(crate) fn setting(file: &Path, name: &str) -> Result<Option<String>> {
+fn setting(file: &Path, name: &str) -> Result<Option<String>> {
     let Some(text) = small_file::read_text(file)? else {
         return Ok(None);
     };

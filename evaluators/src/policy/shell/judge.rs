@@ -464,12 +464,7 @@ impl Judge<'_> {
             return Some("runs in a directory outside the workspace".to_owned());
         }
         let env = crate::programs::go_toolchain::Environment::of_process(self.places.home());
-        let flags = crate::process_env::non_empty("GOFLAGS").is_some()
-            || env.env_file.as_deref().is_some_and(|f| {
-                crate::programs::go_toolchain::setting(f, "GOFLAGS")
-                    .map_or(true, |v| v.is_some_and(|v| !v.is_empty()))
-            });
-        if flags {
+        if env.setting("GOFLAGS").map_or(true, |v| v.is_some()) {
             return Some(
                 "`GOFLAGS` gives the `go` command flags that are not read here".to_owned(),
             );
@@ -1699,9 +1694,9 @@ struct GitRun<'a> {
     outer_hooks: Vec<String>,
     /// Whether the command reads objects' contents (a partial clone fetches missing ones).
     contents: bool,
-    /// Git directories already proven.
     /// Whether the command writes the repository ([`GitUse::Writes`]).
     writes: bool,
+    /// Git directories already proven.
     seen: std::collections::HashSet<std::path::PathBuf>,
 }
 
