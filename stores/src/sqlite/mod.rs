@@ -1,6 +1,6 @@
 //! The SQLite store: one database file in WAL mode, the embedded default.
 //!
-//! # Layout (schema version 6)
+//! # Layout (schema version 7)
 //!
 //! | table | holds |
 //! |---|---|
