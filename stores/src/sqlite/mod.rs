@@ -1,6 +1,6 @@
 //! The SQLite store: one database file in WAL mode, the embedded default.
 //!
-//! # Layout (schema version 6)
+//! # Layout (schema version 7)
 //!
 //! | table | holds |
 //! |---|---|
@@ -8,7 +8,7 @@
 //! | `audit_head` | the chain's last link, written by every commit that appends; also appended to the checkpoint file outside the database, so a truncated or emptied log shows |
 //! | `audit_meta` | the audit key's id (never the key) and the signed boundary of the legacy, unkeyed records of older schemas |
 //! | `evaluated_calls` | each evaluated tool call id once, so an id is never evaluated twice, restarts included |
-//! | `messages`, `tool_parts` | messages and their tool parts as JSON (`permissionDecision` and `permissionResolution` included), in order; the part's `decision` and `resolution` columns are the per-message decision map, kept for the newest calls of each message only: it serves a part whose JSON cannot be restored |
+//! | `messages`, `tool_parts` | messages and their tool parts as JSON (`permissionDecision` and `permissionResolution` included), in order; the part's `decision` and `resolution` columns are the per-message decision map, kept for the newest calls of each message only (those above the message's `map_floor`): it serves a part whose JSON cannot be restored |
 //! | `pending_approvals` | unresolved approval requests only; a request leaves when it is resolved or expired |
 //! | `grants` | standing approvals from `session` and `global` resolutions |
 //! | `workspace` | the workspace settings and patterns as one JSON document, so fields added to it need no migration |

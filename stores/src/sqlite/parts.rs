@@ -13,8 +13,8 @@ use crate::stored_part::StoredPart;
 
 /// Inserts or replaces a part (its message created when new, role `assistant`), and keeps
 /// its decision in the message's decision map: the `decision` and `resolution` columns of the
-/// `limit` newest parts of the message (a part written without either keeps what the map
-/// held for it).
+/// `limit` newest parts of the message, those above the message's `map_floor` (a part written
+/// without either keeps what the map held for it).
 ///
 /// `known` gives the message's row id and last ordinal when the writer knows them (they are
 /// read otherwise), and gets them.
@@ -66,7 +66,10 @@ fn write_part(
                 .optional()
         })
         .context("finding a tool part")?;
-    if existing.is_some() {
+    if let Some(ordinal) = existing {
+        if decided {
+            lower_floor_below(conn, message, ordinal)?;
+        }
         conn.prepare_cached(
             "UPDATE tool_parts SET part = ?3, tool_name = ?4, \
              decision = CASE WHEN ?7 THEN ?5 ELSE decision END, \
@@ -115,17 +118,53 @@ fn write_part(
     known.set_ordinal(message, ordinal);
     // Parts are numbered one after the other and never removed: the part that falls out of
     // the map is the one `limit` places back. (A limit lowered between two opens applies to
-    // the parts written after it.)
+    // the parts written after it.) When that part is the one just above the message's floor
+    // (always, while the limit stays), the floor moves up to it: the message's row is written
+    // and the old part's page is not. Otherwise (the limit changed) its columns are cleared.
     let limit = i64::try_from(limit.max(1)).unwrap_or(i64::MAX);
     if ordinal > limit {
-        conn.prepare_cached(
-            "UPDATE tool_parts SET decision = NULL, resolution = NULL \
-             WHERE message = ?1 AND ordinal = ?2 \
-             AND (decision IS NOT NULL OR resolution IS NOT NULL)",
-        )
-        .and_then(|mut s| s.execute(params![message, ordinal - limit]))
-        .context("bounding the decision map")?;
+        let out = ordinal - limit;
+        let moved = conn
+            .prepare_cached(
+                "UPDATE messages SET map_floor = ?2 WHERE id = ?1 AND map_floor = ?2 - 1",
+            )
+            .and_then(|mut s| s.execute(params![message, out]))
+            .context("bounding the decision map")?;
+        if moved == 0 {
+            conn.prepare_cached(
+                "UPDATE tool_parts SET decision = NULL, resolution = NULL \
+                 WHERE message = ?1 AND ordinal = ?2 \
+                 AND (decision IS NOT NULL OR resolution IS NOT NULL)",
+            )
+            .and_then(|mut s| s.execute(params![message, out]))
+            .context("bounding the decision map")?;
+        }
     }
+    Ok(())
+}
+
+/// Before a part at or below its message's floor takes a decision again (the map keeps a
+/// decision written to a part after it fell out, as it did when falling out cleared the
+/// part's columns): clears the columns of the parts between it and the floor, then puts the
+/// floor just below it, so the map serves the part and nothing else it did not serve.
+fn lower_floor_below(conn: &Connection, message: i64, ordinal: i64) -> Result<(), StoreError> {
+    let floor: i64 = conn
+        .prepare_cached("SELECT map_floor FROM messages WHERE id = ?1")
+        .and_then(|mut s| s.query_row([message], |r| r.get(0)))
+        .context("reading the decision map's floor")?;
+    if ordinal > floor {
+        return Ok(());
+    }
+    conn.prepare_cached(
+        "UPDATE tool_parts SET decision = NULL, resolution = NULL \
+         WHERE message = ?1 AND ordinal > ?2 AND ordinal <= ?3 \
+         AND (decision IS NOT NULL OR resolution IS NOT NULL)",
+    )
+    .and_then(|mut s| s.execute(params![message, ordinal, floor]))
+    .context("lowering the decision map's floor")?;
+    conn.prepare_cached("UPDATE messages SET map_floor = ?2 WHERE id = ?1")
+        .and_then(|mut s| s.execute(params![message, ordinal - 1]))
+        .context("lowering the decision map's floor")?;
     Ok(())
 }
 
@@ -140,7 +179,8 @@ fn message_of(conn: &Connection, row: &PartRow) -> Result<Option<i64>, StoreErro
 }
 
 /// A session's messages with their parts, in order. A part whose JSON cannot be read is
-/// rebuilt from what can be: its columns, the readable fields, and the decision map.
+/// rebuilt from what can be: its columns, the readable fields, and the decision map (the
+/// columns of a part above its message's floor).
 ///
 /// The rows come in the order the indexes give (messages by their id in the session, each
 /// message's parts by ordinal), so SQLite streams them without sorting the parts' JSON; the
@@ -149,7 +189,8 @@ pub(crate) fn messages(conn: &Connection, session_id: &str) -> Result<Vec<Messag
     let mut stmt = conn
         .prepare_cached(
             "SELECT m.id, m.message_id, m.role, p.tool_call_id, p.tool_name, p.part, \
-                    p.decision, p.resolution \
+                    CASE WHEN p.ordinal > m.map_floor THEN p.decision END, \
+                    CASE WHEN p.ordinal > m.map_floor THEN p.resolution END \
              FROM messages m \
              LEFT JOIN tool_parts p ON p.message = m.id \
              WHERE m.session_id = ?1 ORDER BY m.message_id, p.ordinal",
