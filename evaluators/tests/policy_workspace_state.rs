@@ -1322,7 +1322,115 @@ async fn a_secret_in_a_commit_or_tag_message_is_printed_by_what_prints_messages(
     ));
     not_allowed(root, "git tag -n").await;
     not_allowed(root, "git show v1").await;
+    not_allowed(root, "git show -s --format=%H v1").await;
+    not_allowed(root, "git tag -l --format='%(refname) %(*trailers:only)'").await;
     allowed(root, "git tag -l").await;
+}
+
+/// Writes the raw object `body` of `kind` into the repository at `root`; its id.
+fn raw_object(root: &Path, kind: &str, body: &str) -> String {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new("git")
+        .args(["hash-object", "-w", "-t", kind, "--stdin", "--literally"])
+        .current_dir(root)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("git hash-object");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(body.as_bytes())
+        .expect("object written");
+    let out = child.wait_with_output().expect("git hash-object ran");
+    assert!(out.status.success(), "{kind} object written");
+    String::from_utf8(out.stdout).expect("id").trim().to_owned()
+}
+
+#[tokio::test]
+async fn every_commit_and_tag_object_s_message_is_checked_raw_whatever_reaches_it() {
+    let token = "ghp_aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xY2zA4";
+    // Each workspace: a clean history, and one object holding the token that no branch or
+    // `refs/tags` ref reaches.
+    let fresh = || {
+        let ws = tempfile::tempdir().expect("dir");
+        assert!(git(ws.path(), &["init", "-q"]), "git is needed");
+        assert!(as_committer(
+            ws.path(),
+            &["commit", "-q", "--allow-empty", "-m", "one"]
+        ));
+        ws
+    };
+    let head = |root: &Path| {
+        let out = std::process::Command::new("git")
+            .args(["rev-parse", "HEAD"])
+            .current_dir(root)
+            .output()
+            .expect("rev-parse");
+        String::from_utf8(out.stdout).expect("id").trim().to_owned()
+    };
+    let tag_of = |root: &Path, object: &str, kind: &str, name: &str, message: &str| {
+        raw_object(
+            root,
+            "tag",
+            &format!(
+                "object {object}\ntype {kind}\ntag {name}\ntagger a <a@b> 1700000000 +0000\n\n{message}\n"
+            ),
+        )
+    };
+    // A tag object kept under a ref outside `refs/tags`.
+    let ws = fresh();
+    let root = ws.path();
+    allowed(root, "git show -s").await;
+    let tag = tag_of(root, &head(root), "commit", "rel", token);
+    assert!(git(root, &["update-ref", "refs/keep/rel", &tag]));
+    for c in [
+        "git show refs/keep/rel",
+        "git for-each-ref --format='%(contents)' refs/keep",
+    ] {
+        not_allowed(root, c).await;
+    }
+    // A tag of a tag: the inner one's message.
+    let ws = fresh();
+    let root = ws.path();
+    let inner = tag_of(root, &head(root), "commit", "inner", token);
+    let outer = tag_of(root, &inner, "tag", "v1", "release");
+    assert!(git(root, &["update-ref", "refs/tags/v1", &outer]));
+    not_allowed(root, "git show v1").await;
+    // A commit no ref or reflog reaches (a dangling id), and one whose message says it is
+    // in another encoding (printed raw by `cat-file -p`, re-encoded by `git log`).
+    let ws = fresh();
+    let root = ws.path();
+    let tree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+    let dangling = raw_object(
+        root,
+        "commit",
+        &format!(
+            "tree {tree}\nauthor a <a@b> 1700000000 +0000\ncommitter a <a@b> 1700000000 +0000\n\n{token}\n"
+        ),
+    );
+    not_allowed(root, &format!("git rev-list --format=%B -1 {dangling}")).await;
+    not_allowed(root, "git rev-list --oneline HEAD").await;
+    let ws = fresh();
+    let root = ws.path();
+    raw_object(
+        root,
+        "commit",
+        &format!(
+            "tree {tree}\nauthor a <a@b> 1700000000 +0000\ncommitter a <a@b> 1700000000 +0000\nencoding IBM037\n\nhello\n"
+        ),
+    );
+    not_allowed(root, "git show -s").await;
+    // None of it: what prints messages is allowed.
+    let ws = fresh();
+    for c in [
+        "git show -s --format=%H",
+        "git rev-list --oneline HEAD",
+        "git cat-file -p HEAD",
+    ] {
+        allowed(ws.path(), c).await;
+    }
 }
 
 #[tokio::test]
@@ -1345,12 +1453,15 @@ async fn blame_at_a_revision_and_a_verbose_status_print_what_the_objects_hold() 
     for c in [
         "git blame notes.txt",
         "git blame HEAD -- notes.txt",
+        "git blame notes.txt HEAD",
         "git status",
     ] {
         allowed(root, c).await;
     }
     for c in [
         "git blame HEAD~1 -- notes.txt",
+        "git blame notes.txt HEAD~1",
+        "git blame -- notes.txt HEAD~1",
         "git blame HEAD~1 notes.txt",
         "git annotate notes.txt HEAD~1",
         "git blame --reverse HEAD~1 -- notes.txt",

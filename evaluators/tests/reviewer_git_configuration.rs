@@ -77,6 +77,21 @@ async fn routine_git_writes_need_a_proven_repository() {
     let fsmonitor = repository("[core]\n\tfsmonitor = \"touch pwned\"\n");
     let (b, why) = review(fsmonitor.path(), &bash("git add a.txt")).await;
     assert_eq!(b, Behavior::Ask, "{why}");
+    // Signing set up by the repository runs gpg or `ssh-keygen` with the key it names.
+    for config in [
+        "[commit]\n\tgpgsign = true\n",
+        "[gpg]\n\tformat = ssh\n[user]\n\tsigningkey = /root/.ssh/id_ed25519\n",
+        "[tag]\n\tgpgSign = true\n",
+    ] {
+        let signing = repository(config);
+        let (b, why) = review(signing.path(), &bash("git commit -am wip")).await;
+        assert_eq!(b, Behavior::Ask, "{config}: {why}");
+    }
+    // A verbose dry run prints the staged diff; a plain one what `git status` prints.
+    let (b, why) = review(clean.path(), &bash("git commit --dry-run -v")).await;
+    assert_eq!(b, Behavior::Ask, "{why}");
+    let (b, why) = review(clean.path(), &bash("git commit --dry-run")).await;
+    assert_eq!(b, Behavior::Allow, "{why}");
 }
 
 #[tokio::test]

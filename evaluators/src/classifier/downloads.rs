@@ -214,11 +214,26 @@ mod tests {
             .expect("cache");
             assert_eq!(downloads(root, home.path(), "go build ./..."), None);
         }
-        // Vendored modules are not fetched; a module replaced by another one, or a workspace
-        // file, is not read.
+        // Before go 1.17, the requirements of requirements are loaded too: unlisted.
+        let older = "module example.com/demo\n\ngo 1.16\n\nrequire github.com/Warrant-Test/Missing v1.2.3\n";
+        std::fs::write(root.join("go.mod"), older).expect("mod");
+        assert!(downloads(root, home.path(), "go build ./...").is_some());
+        // Vendored modules are not fetched, from go 1.14 on (before, or with no `go` line,
+        // `vendor/` is not used); a module replaced by another one, or a workspace file, is
+        // not read.
         std::fs::create_dir_all(root.join("vendor")).expect("vendor");
         std::fs::write(root.join("vendor/modules.txt"), "").expect("modules.txt");
         assert_eq!(downloads(root, home.path(), "go test ./..."), None);
+        for unvendored in [
+            "module example.com/demo\n\ngo 1.13\n\nrequire github.com/Warrant-Test/Missing v1.2.3\n",
+            "module example.com/demo\n\nrequire github.com/Warrant-Test/Missing v1.2.3\n",
+        ] {
+            std::fs::write(root.join("go.mod"), unvendored).expect("mod");
+            assert!(
+                downloads(root, home.path(), "go test ./...").is_some(),
+                "{unvendored}"
+            );
+        }
         std::fs::remove_dir_all(root.join("vendor")).expect("vendor removed");
         std::fs::write(
             root.join("go.mod"),

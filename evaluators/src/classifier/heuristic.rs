@@ -2004,6 +2004,11 @@ fn git_hazard(cmd: &shell::SimpleCommand, places: &crate::paths::Places<'_>) -> 
         return not_routine("its format verifies signatures, which runs gpg");
     }
     match sub {
+        // A dry run prints what `git status` would, and with `-v` the staged changes' diff
+        // too: contents the policy judges for `git diff --staged`, not a routine write.
+        "commit" if has("--dry-run") && has("-v") => {
+            not_routine("a verbose dry run prints the staged changes' diff")
+        }
         // Without `--staged`, or with `--worktree`, `restore` overwrites the work tree.
         "restore" if !has("-S") => not_routine("it overwrites files in the work tree"),
         // `checkout PATH` (or `checkout -- PATH`, `checkout .`) overwrites uncommitted changes:

@@ -359,6 +359,10 @@ pub(crate) struct RepoSettings {
     /// Whether it names an editor (`core.editor`, `sequence.editor`): a program commands that
     /// write run for a message or a todo list (`git commit` without `-m`, `git tag -a`).
     pub(crate) editor: bool,
+    /// Whether it makes commits or tags signed, or names how (`commit.gpgSign`,
+    /// `tag.gpgSign`, `gpg.format`, `user.signingKey`): commands that write then run gpg or
+    /// `ssh-keygen` with a key the configuration may name outside the workspace.
+    pub(crate) signing: bool,
 }
 
 /// What the repository configuration `text` (as written, not lower-cased) sets, when every
@@ -395,6 +399,9 @@ pub(crate) fn program_free(text: &str) -> Result<RepoSettings, &'static str> {
                 settings.sha256 = value.is_some_and(|v| v.eq_ignore_ascii_case("sha256"));
             }
             ("core" | "sequence", "editor") => settings.editor = true,
+            ("commit" | "tag", "gpgsign") | ("gpg", "format") | ("user", "signingkey") => {
+                settings.signing = true;
+            }
             _ => {}
         }
         None

@@ -519,8 +519,9 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
 }
 
 /// Whether `git SUB REST…` prints the messages of commits or annotated tags (a subject line
-/// is part of one): logs and shows in every pretty format but one whose placeholders print
-/// no message (`--format=%H %an`), a commit or tag printed whole (`cat-file -p`), reflogs
+/// is part of one): logs in every pretty format but one whose placeholders print no message
+/// (`--format=%H %an`), every `git show` (a tag's message is printed whatever the format),
+/// a commit or tag printed whole (`cat-file -p`), reflogs
 /// and stash lists, `branch -v`, `tag -n`, `show-branch`, `cherry -v`, `rev-list` with a
 /// format, `blame`'s porcelain summaries, and a ref listing whose format names a message's
 /// parts. A word only known when it runs counts.
@@ -542,7 +543,8 @@ fn prints_messages(sub: &str, rest: &[Word]) -> bool {
             .iter()
             .any(|t| t.starts_with('-') && !t.starts_with("--") && t[1..].contains(letter))
     };
-    // The format values given (`--format=X`, `--pretty X`, `--format X`).
+    // The format values given (`--format=X`; `--pretty` alone is the `medium` format, and
+    // the ref listings' `--format X` takes the next word).
     let formats: Vec<&str> = texts
         .iter()
         .enumerate()
@@ -550,6 +552,7 @@ fn prints_messages(sub: &str, rest: &[Word]) -> bool {
             ["--format", "--pretty"]
                 .iter()
                 .find_map(|o| match t.strip_prefix(o) {
+                    Some("") if *o == "--pretty" => Some("medium"),
                     Some("") => texts.get(i + 1).copied().or(Some("")),
                     Some(v) => v.strip_prefix('='),
                     None => None,
@@ -578,27 +581,25 @@ fn prints_messages(sub: &str, rest: &[Word]) -> bool {
             formats.iter().any(|f| format_prints(f)) || has(&["--oneline"])
         }
     };
-    // Ref listings: `%(contents…)`, `%(subject)`, `%(body)`, `%(trailers…)`.
+    // Ref listings: `%(contents…)`, `%(subject)`, `%(body)`, `%(trailers…)`, of the ref's
+    // object or (`%(*…)`) of the one a tag points to.
     let ref_format = || {
         formats.iter().any(|f| {
-            [
-                "%(contents",
-                "%(subject",
-                "%(body",
-                "%(trailers",
-                "%(*contents",
-                "%(*subject",
-                "%(*body",
-            ]
-            .iter()
-            .any(|k| f.contains(k))
+            f.split("%(").skip(1).any(|atom| {
+                let atom = atom.trim_start_matches('*');
+                ["contents", "subject", "body", "trailers"]
+                    .iter()
+                    .any(|k| atom.starts_with(k))
+            })
         })
     };
     match sub {
-        "log" | "whatchanged" | "show" | "shortlog" | "reflog" | "range-diff" | "show-branch" => {
+        // `git show TAG` prints an annotated tag's message whatever the format.
+        "show" => true,
+        "log" | "whatchanged" | "shortlog" | "reflog" | "range-diff" | "show-branch" => {
             log_like(true)
         }
-        "rev-list" => has(&["--header"]) || log_like(false),
+        "rev-list" => has(&["--header", "--oneline"]) || log_like(false),
         "cat-file" => {
             !(has(&["-t", "-s", "-e"]) || texts.iter().any(|t| t.starts_with("--batch-check")))
         }
@@ -940,29 +941,32 @@ fn subcommand_operands(
         }
         // The files whose contents it reads.
         "hash-object" => e.reads.append(&mut operands),
-        // `git blame [REV] [--] FILE`, `git annotate FILE [REV]`: every line of FILE as REV
-        // holds it, read from the objects (`REV:./FILE`) as well as the work tree's.
+        // `git blame [REV] [--] FILE`, `git blame [--] FILE REV`, `git annotate` alike: every
+        // line of FILE as REV holds it. Which word is the revision git decides by what it
+        // names (the last, if it is a revision): both readings are judged, each file read
+        // from the objects (`REV:./FILE`) as well as the work tree's.
         "blame" | "annotate" if operands.len() > 1 => {
             let [a, b] = operands.as_slice() else {
                 return Err(format!(
                     "`git {sub}` is given more than a revision and a file"
                 ));
             };
-            let (rev, file) = if sub == "blame" { (a, b) } else { (b, a) };
-            let (Some(rev), Some(file)) = (rev.literal(), file.literal()) else {
+            let (Some(a), Some(b)) = (a.literal(), b.literal()) else {
                 return Err(format!(
                     "`git {sub}` is given a revision or file only known when it runs"
                 ));
             };
-            if rev.contains("..") || rev.starts_with(['^', '-']) || rev.contains(':') {
-                return Err(format!(
-                    "`git {sub}` is given `{rev}`, a range or not a revision"
-                ));
+            for (rev, file) in [(a, b), (b, a)] {
+                if rev.contains("..") || rev.starts_with(['^', '-']) || rev.contains(':') {
+                    return Err(format!(
+                        "`git {sub}` is given `{rev}`, a range or not a revision"
+                    ));
+                }
+                let file_in_rev = file.strip_prefix("./").unwrap_or(file);
+                e.objects.push(Word::literal_text(file));
+                e.objects
+                    .push(Word::literal_text(format!("{rev}:./{file_in_rev}")));
             }
-            let file_in_rev = file.strip_prefix("./").unwrap_or(file);
-            let named = Word::literal_text(format!("{rev}:./{file_in_rev}"));
-            e.objects.push(Word::literal_text(file));
-            e.objects.push(named);
             return Ok(());
         }
         "worktree" if first != Some("list") => {

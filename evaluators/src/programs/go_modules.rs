@@ -73,7 +73,8 @@ fn is_local(path: &str) -> bool {
 }
 
 /// Why a `go` build in `start` may download modules, in words; `None` when the nearest
-/// `go.mod` requires nothing, vendors its modules, or every module it requires is unpacked in
+/// `go.mod` requires nothing, vendors its modules (go 1.14 on), or — for go 1.17 on, whose
+/// `go.mod` lists every module a build needs — every module it requires is unpacked in
 /// the module cache (`GOMODCACHE`, else `GOPATH`'s first entry's `pkg/mod`, else `~/go/pkg/mod`,
 /// each read from this process's environment and then the user's `go env -w` file). A
 /// workspace file (`go.work`), a module replaced by another module, or a file that cannot be
@@ -90,7 +91,11 @@ pub(crate) fn downloads(start: &Path, home: Option<&Path>) -> Option<String> {
         Ok(Some(text)) => text,
         _ => return Some("its `go.mod` cannot be read".to_owned()),
     };
-    if dir.join("vendor/modules.txt").is_file() {
+    // The language version the module says it is written for: go uses `vendor/` by default
+    // from 1.14, and from 1.17 `go.mod` lists every module a build of its packages needs
+    // (before, the requirements of its requirements are loaded too, and may be fetched).
+    let version = language_version(&text);
+    if version >= Some((1, 14)) && dir.join("vendor/modules.txt").is_file() {
         return None;
     }
     let mut required = Vec::new();
@@ -121,6 +126,13 @@ pub(crate) fn downloads(start: &Path, home: Option<&Path>) -> Option<String> {
     if required.is_empty() {
         return None;
     }
+    if version < Some((1, 17)) {
+        return Some(
+            "`go.mod` is for a go before 1.17, so the build loads the requirements of its \
+             requirements, which it does not list"
+                .to_owned(),
+        );
+    }
     let Some(cache) = module_cache(home) else {
         return Some("the module cache is not known".to_owned());
     };
@@ -130,6 +142,22 @@ pub(crate) fn downloads(start: &Path, home: Option<&Path>) -> Option<String> {
             format!("`{path} {version}` is not in the module cache, so go would download it")
         })
     })
+}
+
+/// The language version a module file's `go` directive gives (`go 1.21.3` → `(1, 21)`;
+/// `go 1.22rc1` → `(1, 22)`); `None` when there is none or it is not read.
+fn language_version(text: &str) -> Option<(u32, u32)> {
+    let (_, rest) = directives(text)
+        .into_iter()
+        .find(|(verb, _)| *verb == "go")?;
+    let mut parts = rest.split('.');
+    let major = parts.next()?.parse().ok()?;
+    let minor: String = parts
+        .next()?
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    Some((major, minor.parse().ok()?))
 }
 
 /// The module cache the `go` command uses, as [`downloads`] reads it; `None` when it is not
@@ -297,6 +325,17 @@ mod tests {
         assert!(code_outside(&root, &starts).is_some());
         std::fs::write(root.join("lib/go.mod"), "module l\n").expect("lib go.mod");
         assert_eq!(code_outside(&root, &starts), None);
+    }
+
+    #[test]
+    fn the_language_version_is_the_go_directive_s() {
+        let version = |t: &str| super::language_version(t);
+        assert_eq!(version("module m\n\ngo 1.21.3\n"), Some((1, 21)));
+        assert_eq!(version("module m\ngo 1.22rc1 // next\n"), Some((1, 22)));
+        assert_eq!(version("module m\ngo 1.9\n"), Some((1, 9)));
+        assert_eq!(version("module m\n"), None);
+        assert_eq!(version("module m\ngo one\n"), None);
+        assert!(version("go 1.9") < Some((1, 14)) && version("go 1.14") >= Some((1, 14)));
     }
 
     #[test]

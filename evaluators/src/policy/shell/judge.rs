@@ -1709,7 +1709,8 @@ pub(crate) enum GitUse {
         contents: bool,
     },
     /// It writes the repository (`git commit`, `git tag -a`, `git checkout -b`): the editor
-    /// the repository's configuration names runs, and so do the hooks of writing commands
+    /// the repository's configuration names runs, so does the signing program it sets up, and
+    /// so do the hooks of writing commands
     /// in a hooks directory outside the workspace (those inside are the workspace's code).
     Writes,
 }
@@ -1821,6 +1822,12 @@ impl GitRun<'_> {
                 if self.writes && found.editor {
                     return Some(format!(
                         "writes the repository with `{}` naming an editor, a program git runs for a message",
+                        path.display()
+                    ));
+                }
+                if self.writes && found.signing {
+                    return Some(format!(
+                        "writes the repository with `{}` setting how commits are signed, by a program git runs with a key it names",
                         path.display()
                     ));
                 }

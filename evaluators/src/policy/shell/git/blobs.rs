@@ -1058,61 +1058,163 @@ const MAX_KNOWN_CLEAN: usize = 1_000_000;
 const MAX_MESSAGE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// What secret a message of the repository git finds from `dir` holds, if one does: the
-/// message of every commit a ref, the stash or a reflog reaches — or only of those `walk`
-/// lists, when the command walks that few ([`commits_walked`]) — and of every annotated tag
-/// (what `git log`, `git show`, `git reflog`, `git tag -n` print, subjects included). `Err`
-/// when they cannot all be read (git failing, more than [`MAX_MESSAGE_BYTES`]).
+/// message of every commit and annotated tag its objects hold, whatever reaches it (a ref
+/// outside `refs/tags`, a tag of a tag, `ORIG_HEAD`, a dangling id) — or only of the
+/// commits `walk` lists, when the command walks that few ([`commits_walked`]). Each object
+/// is read raw (`git cat-file --batch`), headers and all (a `mergetag` header carries a
+/// tag's message), as `git cat-file -p` and `--encoding=none` print it. `Err` when they
+/// cannot all be read (git failing, more than [`MAX_MESSAGE_BYTES`]) or one names another
+/// encoding than UTF-8, which `git log` prints re-encoded.
 pub(in crate::policy::shell) fn messages_secret(
     dir: &std::path::Path,
     walk: Option<&[String]>,
 ) -> Result<Option<&'static str>, String> {
-    let mut found = None;
-    let listed = |extra: &[&str], found: &mut Option<&'static str>| {
-        let mut args = vec!["rev-list", "--format=%x01%B%x00"];
-        args.extend_from_slice(extra);
-        run_git_reading(dir, &args, None, |out| scan_messages(out, found))
-    };
+    let mut ids = Vec::new();
     // A walk git cannot start (an unborn HEAD) falls back to every message.
-    let walked = walk.map(|w| w.iter().map(String::as_str).collect::<Vec<_>>());
-    if walked.is_none_or(|w| listed(&w, &mut found).is_err()) {
-        found = None;
-        listed(&["--all", "--reflog"], &mut found)?;
-    }
-    if found.is_none() {
-        run_git_reading(
+    let walked = walk.is_some_and(|w| {
+        let args: Vec<&str> = w.iter().map(String::as_str).collect();
+        rev_list(dir, &args, |id| {
+            if !id.is_empty() {
+                ids.push(id.to_owned());
+            }
+            true
+        })
+        .is_ok()
+    });
+    if !walked {
+        ids.clear();
+        run_git(
             dir,
             &[
-                "for-each-ref",
-                "refs/tags",
-                "--format=%(if:equals=tag)%(objecttype)%(then)%01%(contents)%00%(end)",
+                "cat-file",
+                "--batch-all-objects",
+                "--unordered",
+                "--batch-check=%(objecttype) %(objectname)",
             ],
             None,
-            |out| scan_messages(out, &mut found),
+            |line| {
+                if let Some(id) = line
+                    .strip_prefix("commit ")
+                    .or_else(|| line.strip_prefix("tag "))
+                {
+                    ids.push(id.to_owned());
+                }
+                true
+            },
         )?;
+    }
+    messages_of(dir, &ids)
+}
+
+/// What secret the raw commit or tag objects `ids` (whole ids) of the repository git finds
+/// from `dir` hold, if one does ([`messages_secret`]); those known clean are not read
+/// again ([`KNOWN_CLEAN`]).
+fn messages_of(dir: &std::path::Path, ids: &[String]) -> Result<Option<&'static str>, String> {
+    let store = crate::paths::git_index::git_dir_of(dir);
+    let store = crate::paths::git_index::common_dir(&store).unwrap_or(store);
+    let wanted: Vec<&String> = {
+        let guard = KNOWN_CLEAN.lock().ok();
+        let mut key = (store.clone(), String::new());
+        ids.iter()
+            .filter(|id| {
+                !guard.as_ref().is_some_and(|k| {
+                    key.1.clear();
+                    key.1.push_str(id);
+                    k.contains(&key)
+                })
+            })
+            .collect()
+    };
+    if wanted.is_empty() {
+        return Ok(None);
+    }
+    let input: String = wanted.iter().map(|id| format!("{id}\n")).collect();
+    let mut found = None;
+    let mut other_encoding = None;
+    let mut clean = Vec::new();
+    run_git_reading(dir, &["cat-file", "--batch"], Some(input), |out| {
+        let mut total: u64 = 0;
+        for id in &wanted {
+            // `ID TYPE SIZE`, the object and a newline.
+            let mut header = Vec::new();
+            if out.read_until(b'\n', &mut header).is_err() {
+                return Read::Malformed;
+            }
+            let header = String::from_utf8_lossy(&header);
+            let Some((listed, _, size)) = batch_header(&header) else {
+                return Read::Malformed;
+            };
+            if listed != id.as_str() {
+                return Read::Malformed;
+            }
+            total += size;
+            if total > MAX_MESSAGE_BYTES {
+                return Read::Over;
+            }
+            let Some(object) = batch_content(out, size) else {
+                return Read::Malformed;
+            };
+            if let Some(name) = message_encoding(&object) {
+                other_encoding = Some(name);
+                return Read::Enough;
+            }
+            match crate::paths::bytes_secret(&object) {
+                Some(what) => {
+                    found = Some(what);
+                    return Read::Enough;
+                }
+                None => clean.push((*id).clone()),
+            }
+        }
+        Read::Done
+    })?;
+    if let Some(name) = other_encoding {
+        return Err(format!(
+            "a message is written in `{name}`, which git prints re-encoded"
+        ));
+    }
+    if let Ok(mut k) = KNOWN_CLEAN.lock() {
+        if k.len() + clean.len() > MAX_KNOWN_CLEAN {
+            k.clear();
+        }
+        k.extend(clean.into_iter().map(|id| (store.clone(), id)));
     }
     Ok(found)
 }
 
-/// Reads messages from `out` (each after a `\x01`, ending at a NUL), at most
-/// [`MAX_MESSAGE_BYTES`], and puts the first secret one holds in `found`.
-fn scan_messages(out: &mut dyn std::io::BufRead, found: &mut Option<&'static str>) -> Read {
-    use std::io::Read as _;
-    let mut all = Vec::new();
-    match out.take(MAX_MESSAGE_BYTES + 1).read_to_end(&mut all) {
-        Ok(n) if n as u64 > MAX_MESSAGE_BYTES => return Read::Over,
-        Ok(_) => {}
-        Err(_) => return Read::Malformed,
+/// The id, type and size of the object `git cat-file --batch` prints next, from its header
+/// line (`ID TYPE SIZE`).
+fn batch_header(header: &str) -> Option<(&str, &str, u64)> {
+    let mut fields = header.trim_end().split(' ');
+    match (fields.next(), fields.next(), fields.next(), fields.next()) {
+        (Some(id), Some(kind), Some(size), None) => Some((id, kind, size.parse().ok()?)),
+        _ => None,
     }
-    for chunk in all.split(|&b| b == 0) {
-        let Some(at) = chunk.iter().position(|&b| b == 1) else {
-            continue;
-        };
-        if let Some(what) = crate::paths::bytes_secret(&chunk[at + 1..]) {
-            *found = Some(what);
-            return Read::Enough;
+}
+
+/// The `size` bytes of the object `git cat-file --batch` prints after its header, and the
+/// newline that ends them; `None` when `out` does not hold them.
+fn batch_content(out: &mut dyn std::io::BufRead, size: u64) -> Option<Vec<u8>> {
+    use std::io::Read as _;
+    let mut content = Vec::new();
+    let read = out.take(size + 1).read_to_end(&mut content).ok()?;
+    (read as u64 == size + 1 && content.pop() == Some(b'\n')).then_some(content)
+}
+
+/// The encoding the raw commit or tag `object` says its message is in (its `encoding`
+/// header), when it is not UTF-8.
+fn message_encoding(object: &[u8]) -> Option<String> {
+    let headers = object
+        .split(|&b| b == b'\n')
+        .take_while(|line| !line.is_empty());
+    for line in headers {
+        if let Some(name) = line.strip_prefix(b"encoding ") {
+            let name = String::from_utf8_lossy(name).trim().to_owned();
+            let utf8 = name.eq_ignore_ascii_case("utf-8") || name.eq_ignore_ascii_case("utf8");
+            return (!utf8).then_some(name);
         }
     }
-    Read::Done
+    None
 }
 
 /// What secret the object `name` (`REV:PATH`, `:PATH`, as `git cat-file` reads it in the
@@ -1136,7 +1238,6 @@ fn objects_secret(
     root: &std::path::Path,
     objects: &[(String, String)],
 ) -> Result<Option<(String, &'static str)>, String> {
-    use std::io::Read as _;
     let store = crate::paths::git_index::git_dir_of(root);
     let store = crate::paths::git_index::common_dir(&store).unwrap_or(store);
     // An object named otherwise than by its whole id (`HEAD~1:notes.md`) is whatever the
@@ -1186,13 +1287,7 @@ fn objects_secret(
             {
                 continue;
             }
-            let mut fields = header.trim_end().split(' ');
-            let (Some(listed), Some(kind), Some(Ok(size)), None) = (
-                fields.next(),
-                fields.next(),
-                fields.next().map(str::parse::<u64>),
-                fields.next(),
-            ) else {
+            let Some((listed, kind, size)) = batch_header(&header) else {
                 return Read::Malformed;
             };
             if whole_id(id) && listed != id || !whole_id(listed) {
@@ -1206,13 +1301,9 @@ fn objects_secret(
                 found = Some((path.clone(), crate::paths::LONGER_THAN_SCANNED));
                 return Read::Enough;
             }
-            let mut content = Vec::new();
-            let Ok(read) = (&mut *out).take(size + 1).read_to_end(&mut content) else {
+            let Some(content) = batch_content(out, size) else {
                 return Read::Malformed;
             };
-            if read as u64 != size + 1 || content.pop() != Some(b'\n') {
-                return Read::Malformed;
-            }
             if kind != "blob" {
                 continue;
             }
