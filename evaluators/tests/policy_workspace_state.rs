@@ -1274,6 +1274,9 @@ async fn a_secret_in_a_commit_or_tag_message_is_printed_by_what_prints_messages(
         "git tag -n99",
         "git for-each-ref --format='%(contents)'",
         "git rev-list --format=%B -1 HEAD",
+        // An option's value that reads like a format is that option's.
+        "git log --grep --format=%H -1",
+        "git log --author --format=%H",
     ];
     for c in [
         "git log -1",

@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
 
 use super::cursor::{self, Item, Syntax};
-use super::spec::Options;
+use super::spec::{Opt, Options};
 use super::table::GIT_LOG;
 use super::{Effects, Result, literal};
 use crate::shell::{Word, WorkingDir};
@@ -389,6 +389,8 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     // Where `--` ends the revisions, for `git grep PATTERN REV -- PATH`.
     let dashdash = rest.iter().position(|w| w.literal() == Some("--"));
     let mut revisions_at = Vec::new();
+    // The options given, in order, with their values.
+    let mut given: Vec<(&Opt, Option<Word>)> = Vec::new();
     for item in items {
         match item {
             Item::Operand(at, w) => {
@@ -398,6 +400,7 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
                 operands.push(w);
             }
             Item::Opt(opt, value) => {
+                given.push((opt, value.clone()));
                 history.note(opt.display.as_str());
                 e.remote_urls |= sub == "remote" && opt.display == "-v";
                 if opt.has('x') {
@@ -480,7 +483,7 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         "stash" => patch || operands.first().and_then(Word::literal) == Some("show"),
         _ => false,
     };
-    e.messages = prints_messages(sub, rest);
+    e.messages = prints_messages(sub, rest, &given, &operands);
     if sub == "config" && matches!(operands.first().and_then(Word::literal), Some("list")) {
         action_lists = true;
     }
@@ -525,40 +528,33 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
 /// and stash lists, `branch -v`, `tag -n`, `show-branch`, `cherry -v`, `rev-list` with a
 /// format, `blame`'s porcelain summaries, and a ref listing whose format names a message's
 /// parts. A word only known when it runs counts.
-fn prints_messages(sub: &str, rest: &[Word]) -> bool {
-    let texts: Vec<Option<&str>> = rest.iter().map(Word::literal).collect();
-    if texts.iter().any(Option::is_none) {
+fn prints_messages(
+    sub: &str,
+    rest: &[Word],
+    given: &[(&Opt, Option<Word>)],
+    operands: &[Word],
+) -> bool {
+    if rest.iter().any(|w| w.literal().is_none()) {
         return true;
     }
-    let texts: Vec<&str> = texts.into_iter().flatten().collect();
     let has = |names: &[&str]| {
-        texts.iter().any(|t| {
-            names
-                .iter()
-                .any(|n| t == n || t.strip_prefix(n).is_some_and(|r| r.starts_with('=')))
-        })
-    };
-    let short_flag = |letter: char| {
-        texts
+        given
             .iter()
-            .any(|t| t.starts_with('-') && !t.starts_with("--") && t[1..].contains(letter))
+            .any(|(o, _)| names.contains(&o.display.as_str()))
     };
-    // The format values given (`--format=X`; `--pretty` alone is the `medium` format, and
-    // the ref listings' `--format X` takes the next word).
-    let formats: Vec<&str> = texts
-        .iter()
-        .enumerate()
-        .filter_map(|(i, t)| {
-            ["--format", "--pretty"]
-                .iter()
-                .find_map(|o| match t.strip_prefix(o) {
-                    Some("") if *o == "--pretty" => Some("medium"),
-                    Some("") => texts.get(i + 1).copied().or(Some("")),
-                    Some(v) => v.strip_prefix('='),
-                    None => None,
-                })
-        })
-        .collect();
+    // The formats given (`--format=X`, `--format X`; `--pretty` alone is `medium`); one only
+    // known when it runs prints anything.
+    let mut formats = Vec::new();
+    for (opt, value) in given {
+        if !matches!(opt.display.as_str(), "--format" | "--pretty") {
+            continue;
+        }
+        match value.as_ref().map(Word::literal) {
+            Some(Some(f)) => formats.push(f),
+            Some(None) => return true,
+            None => formats.push("medium"),
+        }
+    }
     let format_prints = |f: &str| {
         let f = f
             .strip_prefix("format:")
@@ -576,7 +572,7 @@ fn prints_messages(sub: &str, rest: &[Word]) -> bool {
     };
     let log_like = |default: bool| {
         if formats.is_empty() {
-            default
+            default || has(&["--oneline"])
         } else {
             formats.iter().any(|f| format_prints(f)) || has(&["--oneline"])
         }
@@ -599,18 +595,14 @@ fn prints_messages(sub: &str, rest: &[Word]) -> bool {
         "log" | "whatchanged" | "shortlog" | "reflog" | "range-diff" | "show-branch" => {
             log_like(true)
         }
-        "rev-list" => has(&["--header", "--oneline"]) || log_like(false),
-        "cat-file" => {
-            !(has(&["-t", "-s", "-e"]) || texts.iter().any(|t| t.starts_with("--batch-check")))
-        }
-        "stash" => texts.first().is_some_and(|t| *t == "list"),
-        "branch" => short_flag('v') || has(&["--verbose"]) || ref_format(),
-        "tag" => short_flag('n') || ref_format(),
+        "rev-list" => has(&["--header"]) || log_like(false),
+        "cat-file" => !has(&["-t", "-s", "-e", "--batch-check"]),
+        "stash" => operands.first().and_then(Word::literal) == Some("list"),
+        "branch" => has(&["-v"]) || ref_format(),
+        "tag" => has(&["-n"]) || ref_format(),
         "for-each-ref" => ref_format(),
-        "cherry" => short_flag('v'),
-        "blame" | "annotate" => {
-            has(&["--porcelain", "--line-porcelain", "--incremental"]) || short_flag('p')
-        }
+        "cherry" => has(&["-v"]),
+        "blame" | "annotate" => has(&["-p", "--line-porcelain", "--incremental"]),
         _ => false,
     }
 }
