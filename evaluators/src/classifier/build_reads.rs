@@ -48,6 +48,29 @@ pub(super) fn secret_read(places: &Places<'_>, script: &Script) -> Option<String
                         it.next();
                         continue;
                     }
+                    // A response file holds more of the command line, and options that move
+                    // the system's headers elsewhere make where `<name>` is found unknown.
+                    if w.starts_with('@') && base.join(&w[1..]).exists() {
+                        return Some(format!("the compile reads its options from `{w}`"));
+                    }
+                    if ["--sysroot", "-isysroot", "-iprefix", "-iwithprefix", "-I="]
+                        .iter()
+                        .any(|o| w.starts_with(o))
+                    {
+                        return Some(format!("`{w}` moves where the compiler looks for headers"));
+                    }
+                    if let Some(d) = ["-isystem", "-iquote", "-idirafter"]
+                        .iter()
+                        .find_map(|o| w.strip_prefix(o))
+                    {
+                        let d = if d.is_empty() {
+                            it.next().copied()
+                        } else {
+                            Some(d)
+                        };
+                        dirs.extend(d.map(|d| base.join(d)));
+                        continue;
+                    }
                     match w.strip_prefix("-I") {
                         Some("") => dirs.extend(it.next().map(|d| base.join(d))),
                         Some(d) => dirs.push(base.join(d)),
@@ -153,32 +176,45 @@ fn c_source(
         Ok(None) => return None,
         Err(why) => return Some(why),
     };
-    let dir = source.parent().unwrap_or(places.root());
-    for line in String::from_utf8_lossy(&text).lines() {
-        let line = line.trim_start();
-        let Some(rest) = line.strip_prefix('#') else {
-            continue;
-        };
-        let rest = rest.trim_start();
-        let Some(rest) = rest
-            .strip_prefix("include_next")
-            .or_else(|| rest.strip_prefix("include"))
-            .or_else(|| rest.strip_prefix("import"))
-            .or_else(|| rest.strip_prefix("embed"))
-        else {
-            continue;
-        };
-        let rest = rest.trim_start();
-        let (named, quoted) = if let Some(r) = rest.strip_prefix('"') {
-            (r.split('"').next().unwrap_or_default(), true)
-        } else if let Some(r) = rest.strip_prefix('<') {
-            (r.split('>').next().unwrap_or_default(), false)
-        } else {
-            // A macro names the file: not read here.
+    let shown = || {
+        source
+            .strip_prefix(places.root())
+            .unwrap_or(source)
+            .display()
+            .to_string()
+    };
+    let scan = super::c_directives::scan(&text);
+    if scan.assembly {
+        return Some(format!(
+            "`{}` may hand the assembler text of its own (inline assembly, pasted tokens, \
+             `.incbin`), whose files are not checked",
+            shown()
+        ));
+    }
+    let assembly_source = source
+        .extension()
+        .is_some_and(|e| ["s", "S", "sx", "asm"].iter().any(|a| e == *a));
+    if assembly_source {
+        let lower = text.to_ascii_lowercase();
+        if [b"inc".as_slice(), b".macro", b".irp", b".rept"]
+            .iter()
+            .any(|n| lower.windows(n.len()).any(|w| w == *n))
+        {
             return Some(format!(
-                "`{}` includes a file a macro names",
-                source.display()
+                "`{}` is assembly whose directives may read files not checked",
+                shown()
             ));
+        }
+    }
+    let dir = source.parent().unwrap_or(places.root());
+    for header in scan.headers {
+        let (named, quoted) = match &header {
+            super::c_directives::Header::Quoted(n) => (n.as_str(), true),
+            super::c_directives::Header::Angle(n) => (n.as_str(), false),
+            super::c_directives::Header::Other => {
+                // A macro names the file: not read here.
+                return Some(format!("`{}` includes a file a macro names", shown()));
+            }
         };
         // Where it may be found: beside the source (quoted), in each `-I` directory, or
         // where an absolute name says; a system header found on the system's path is not
@@ -192,7 +228,9 @@ fn c_source(
             }
             candidates.extend(include_dirs.iter().map(|d| d.join(named)));
         }
+        let mut found = false;
         for path in candidates.iter().filter(|p| p.exists()) {
+            found = true;
             if let Some(why) = unfit(places, path, named, source) {
                 return Some(why);
             }
@@ -201,6 +239,18 @@ fn c_source(
             {
                 return Some(why);
             }
+        }
+        // A name that climbs (`<../../etc/shadow>`) or is absolute, found nowhere checked,
+        // is looked up in the system's directories too, and leads anywhere from there.
+        let climbs = named.starts_with('/')
+            || Path::new(named)
+                .components()
+                .any(|c| c == std::path::Component::ParentDir);
+        if climbs && !found {
+            return Some(format!(
+                "`{}` includes `{named}`, which the compiler may find outside the workspace",
+                shown()
+            ));
         }
     }
     None
