@@ -96,7 +96,10 @@ pub(super) fn secret_read(places: &Places<'_>, script: &Script) -> Option<String
                 .filter(|p| p.is_file())
                 .find_map(|source| {
                     rust_file(places, &source, true, &mut budget).or_else(|| {
-                        rust_sources(places, source.parent().unwrap_or(&base), &mut budget)
+                        let text = std::fs::read(&source).unwrap_or_default();
+                        declares_modules(&String::from_utf8_lossy(&text)).then(|| {
+                            rust_sources(places, source.parent().unwrap_or(&base), &mut budget)
+                        })?
                     })
                 }),
             _ => None,
@@ -432,6 +435,26 @@ fn skip_rust_blanks(b: &[u8], mut i: usize) -> usize {
             _ => return i,
         }
     }
+}
+
+/// Whether a Rust source's text may declare a module in a file of its own (`mod NAME;`).
+fn declares_modules(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+    text.match_indices("mod").any(|(at, _)| {
+        if (at > 0 && ident(bytes[at - 1])) || bytes.get(at + 3).is_some_and(|&c| ident(c)) {
+            return false;
+        }
+        let mut end = skip_rust_blanks(bytes, at + 3);
+        if text[end..].starts_with("r#") {
+            end += 2;
+        }
+        let start = end;
+        while end < bytes.len() && ident(bytes[end]) {
+            end += 1;
+        }
+        end > start && bytes.get(skip_rust_blanks(bytes, end)) == Some(&b';')
+    })
 }
 
 /// The names of the inline modules (`mod NAME {`) a Rust source's text may declare.
