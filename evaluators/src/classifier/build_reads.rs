@@ -561,6 +561,17 @@ fn rust_file(
             {
                 return Some(why);
             }
+            // Its modules are found beside it, where a walk may not have looked (a hidden
+            // directory).
+            if path.is_file()
+                && declares_modules(&String::from_utf8_lossy(
+                    &std::fs::read(&path).unwrap_or_default(),
+                ))
+                && let Some(dir) = path.parent()
+                && let Some(why) = rust_sources(places, dir, budget)
+            {
+                return Some(why);
+            }
         }
     }
     None
@@ -619,6 +630,15 @@ mod tests {
         std::os::unix::fs::symlink(outside.path(), root.join("src/e")).unwrap();
         assert!(why("cargo fmt").is_some());
         std::fs::remove_file(root.join("src/e")).unwrap();
+        // A module beside one a `#[path]` names in a hidden directory.
+        std::fs::write(root.join("src/e.rs"), "\n").unwrap();
+        std::fs::create_dir_all(root.join("src/.h")).unwrap();
+        std::fs::write(root.join("src/.h/x.rs"), "mod y;\n").unwrap();
+        std::fs::write(root.join("src/m.rs"), "#[path = \".h/x.rs\"]\nmod x;\n").unwrap();
+        assert_eq!(why("cargo fmt"), None);
+        std::os::unix::fs::symlink(outside.path().join("k"), root.join("src/.h/y.rs")).unwrap();
+        assert!(why("cargo fmt").is_some());
+        std::fs::remove_file(root.join("src/m.rs")).unwrap();
         // A module under a directory named like build output is still read.
         std::fs::create_dir_all(root.join("src/target")).unwrap();
         std::os::unix::fs::symlink(outside.path().join("k"), root.join("src/target/mod.rs"))

@@ -24,7 +24,8 @@ pub(super) struct Scan {
     /// The files its directives name, each once, in the order first found.
     pub(super) headers: Vec<Header>,
     /// Whether it may hand the assembler text of its own (an `asm` statement, a token
-    /// pasted together that may be one, an `.incbin` or `.include` spelled anywhere): the
+    /// pasted together that may be one, an attribute naming a section or symbol, an
+    /// `.incbin` or `.include` spelled anywhere): the
     /// assembler reads the files that text names, and quotes them in its errors.
     pub(super) assembly: bool,
 }
@@ -274,6 +275,21 @@ const RAW_PREFIXES: &[&[u8]] = &[b"R", b"LR", b"uR", b"UR", b"u8R"];
 /// The spellings of the `asm` keyword.
 const ASM: &[&[u8]] = &[b"asm", b"__asm", b"__asm__"];
 
+/// The attributes whose string a compiler writes into the assembly it hands the assembler
+/// as it is (a section's or a symbol's name): a newline in it starts a directive.
+const ASM_ATTRIBUTES: &[&[u8]] = &[
+    b"section",
+    b"__section__",
+    b"alias",
+    b"__alias__",
+    b"weakref",
+    b"__weakref__",
+    b"symver",
+    b"__symver__",
+    b"ifunc",
+    b"__ifunc__",
+];
+
 /// Adds to `out` what `text` holds read in `dialect`.
 fn read(text: &[u8], d: Dialect, out: &mut Scan) {
     let (p, map) = translate(text, d);
@@ -289,6 +305,9 @@ fn read(text: &[u8], d: Dialect, out: &mut Scan) {
             out.headers.push(h);
         }
     };
+    let attributes = p.windows(13).any(|w| w == b"__attribute__")
+        || p.windows(2).any(|w| w == b"[[")
+        || p.windows(9).any(|w| w == b"__declspec");
     let mut line_start = true;
     let mut i = 0;
     while i < p.len() {
@@ -328,7 +347,7 @@ fn read(text: &[u8], d: Dialect, out: &mut Scan) {
         } else if ident_byte(c) && !c.is_ascii_digit() {
             let end = ident_end(&p, i);
             let word = &p[i..end];
-            if ASM.contains(&word) {
+            if ASM.contains(&word) || (attributes && ASM_ATTRIBUTES.contains(&word)) {
                 out.assembly = true;
             }
             i = end;
@@ -459,9 +478,12 @@ mod tests {
             "#define J(a, b) a##b\n",
             "#define J(a, b) a %:%: b\n",
             "const char *s = \".INCLUDE\";\n",
+            "int x __attribute__((section(\"s\\n\\x2eincbin \\\"k\\\"\\n#\"))) = 1;\n",
+            "[[gnu::alias(\"s\")]] void f(void);\n",
         ] {
             assert!(scan(text.as_bytes()).assembly, "{text:?}");
         }
         assert!(!scan(b"#include <stdio.h>\nint main(void) { return 0; }\n").assembly);
+        assert!(!scan(b"int section = 1;\n").assembly);
     }
 }
