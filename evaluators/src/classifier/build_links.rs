@@ -28,19 +28,17 @@ pub(super) fn written_through(places: &Places<'_>, script: &Script) -> Option<St
     let mut candidates: Vec<PathBuf> = Vec::new();
     match crate::paths::git_index::Index::of(root) {
         Some(index) => candidates.extend(index.symlinks().map(|p| root.join(p))),
-        // An index that is there but not read here (a split index, a damaged one) may
-        // track any link: none of them is known to stay.
-        None if std::fs::symlink_metadata(
-            crate::paths::git_index::git_dir_of(root).join("index"),
-        )
-        .is_ok() =>
-        {
-            return Some(
-                "the index could not be read, so the links the repository tracks are unknown"
-                    .to_owned(),
-            );
-        }
-        None => {}
+        // A split index, or one not read as a whole: every path it may record is looked at
+        // (a link among them is judged where it leads), and one that cannot be read at all
+        // may track any link, so none is known to stay.
+        None => match crate::paths::git_index::tracked_paths(root) {
+            Ok(paths) => candidates.extend(paths.into_iter().flatten().map(|p| root.join(p))),
+            Err(why) => {
+                return Some(format!(
+                    "the links the repository tracks are unknown ({why})"
+                ));
+            }
+        },
     }
     for (_, cmd) in script.leaves() {
         let base = match &cmd.cwd {
@@ -324,7 +322,7 @@ mod tests {
     }
 
     #[test]
-    fn an_index_not_read_here_leaves_the_tracked_links_unknown() {
+    fn a_split_index_is_read_with_its_shared_index_and_one_not_read_leaves_links_unknown() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         git(root, &["init", "-q"]);
@@ -332,6 +330,29 @@ mod tests {
         git(root, &["add", "main.c"]);
         assert_eq!(why(root, "cc -c main.c"), None);
         git(root, &["update-index", "--split-index"]);
+        assert_eq!(why(root, "cc -c main.c"), None);
+        // A link in the shared index, and one the split index adds.
+        std::os::unix::fs::symlink(".git/config", root.join("t.d")).unwrap();
+        git(root, &["add", "t.d"]);
+        git(root, &["update-index", "--split-index"]);
+        std::os::unix::fs::symlink(".git/config", root.join("u.d")).unwrap();
+        git(root, &["add", "u.d"]);
+        assert!(crate::paths::git_index::Index::of(root).is_none());
+        let paths = crate::paths::git_index::tracked_paths(root)
+            .unwrap()
+            .unwrap();
+        assert!(paths.contains(&"t.d".to_owned()), "{paths:?}");
+        assert!(paths.contains(&"u.d".to_owned()), "{paths:?}");
+        assert!(why(root, "cc -c main.c").is_some());
+        // A shared index that is gone leaves them unknown.
+        std::fs::remove_file(root.join("t.d")).unwrap();
+        std::fs::remove_file(root.join("u.d")).unwrap();
+        assert_eq!(why(root, "cc -c main.c"), None);
+        for e in std::fs::read_dir(root.join(".git")).unwrap().flatten() {
+            if e.file_name().to_string_lossy().starts_with("sharedindex.") {
+                std::fs::remove_file(e.path()).unwrap();
+            }
+        }
         assert!(why(root, "cc -c main.c").is_some());
     }
 }
