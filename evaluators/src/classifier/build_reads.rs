@@ -319,7 +319,7 @@ fn rust_sources(places: &Places<'_>, dir: &Path, budget: &mut Budget) -> Option<
 
 /// Why the link `path` (named `name`) among the Rust sources may lead rustfmt to a file it
 /// must not read: a module file (`*.rs`) or a directory leading to a secret or out of the
-/// workspace ([`unfit`]), or a directory leading where [`rust_sources`] does not look.
+/// workspace ([`unfit`]), or where [`rust_sources`] does not look.
 fn linked_source(places: &Places<'_>, real_root: &Path, path: &Path, name: &str) -> Option<String> {
     let Ok(target) = std::fs::canonicalize(path) else {
         // A link to nothing is read as nothing.
@@ -331,19 +331,19 @@ fn linked_source(places: &Places<'_>, real_root: &Path, path: &Path, name: &str)
     if let Some(why) = unfit(places, path, name, path) {
         return Some(why);
     }
-    if target.is_dir() {
-        let walked = target.strip_prefix(real_root).is_ok_and(|rel| {
-            rel.components().all(|c| {
-                let c = c.as_os_str().to_string_lossy();
-                !c.starts_with('.') && !SKIPPED_DIRS.contains(&c.as_ref())
-            })
-        });
-        if !walked {
-            return Some(format!(
-                "`{}` is a link to a directory of sources not checked",
-                path.strip_prefix(places.root()).unwrap_or(path).display()
-            ));
-        }
+    // Where the walk does not look (`.git/config`, a hidden directory, build output), a
+    // file or directory of modules is not known to be the workspace's code.
+    let walked = target.strip_prefix(real_root).is_ok_and(|rel| {
+        rel.components().all(|c| {
+            let c = c.as_os_str().to_string_lossy();
+            !c.starts_with('.') && !SKIPPED_DIRS.contains(&c.as_ref())
+        })
+    });
+    if !walked {
+        return Some(format!(
+            "`{}` is a link to sources where they are not checked",
+            path.strip_prefix(places.root()).unwrap_or(path).display()
+        ));
     }
     None
 }
@@ -630,6 +630,11 @@ mod tests {
         std::os::unix::fs::symlink(outside.path(), root.join("src/e")).unwrap();
         assert!(why("cargo fmt").is_some());
         std::fs::remove_file(root.join("src/e")).unwrap();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::write(root.join(".git/config"), "[core]\n").unwrap();
+        std::os::unix::fs::symlink("../.git/config", root.join("src/e.rs")).unwrap();
+        assert!(why("cargo fmt").is_some());
+        std::fs::remove_file(root.join("src/e.rs")).unwrap();
         // A module beside one a `#[path]` names in a hidden directory.
         std::fs::write(root.join("src/e.rs"), "\n").unwrap();
         std::fs::create_dir_all(root.join("src/.h")).unwrap();
