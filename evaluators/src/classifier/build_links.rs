@@ -26,8 +26,19 @@ const C_OUTPUTS: &[&str] = &["s", "d", "o", "i", "ii", "bc"];
 pub(super) fn written_through(places: &Places<'_>, script: &Script) -> Option<String> {
     let root = places.root();
     let mut candidates: Vec<PathBuf> = Vec::new();
-    if let Some(index) = crate::paths::git_index::Index::of(root) {
-        candidates.extend(index.symlinks().map(|p| root.join(p)));
+    match crate::paths::git_index::Index::of(root) {
+        Some(index) => candidates.extend(index.symlinks().map(|p| root.join(p))),
+        // A split index, or one not read as a whole: every path it may record is looked at
+        // (a link among them is judged where it leads), and one that cannot be read at all
+        // may track any link, so none is known to stay.
+        None => match crate::paths::git_index::tracked_paths(root) {
+            Ok(paths) => candidates.extend(paths.into_iter().flatten().map(|p| root.join(p))),
+            Err(why) => {
+                return Some(format!(
+                    "the links the repository tracks are unknown ({why})"
+                ));
+            }
+        },
     }
     for (_, cmd) in script.leaves() {
         let base = match &cmd.cwd {
@@ -48,22 +59,27 @@ pub(super) fn written_through(places: &Places<'_>, script: &Script) -> Option<St
                 }
             }
             Some(p) if super::routine_options::is_c_compiler(p) => {
-                candidates.push(base.join("a.out"));
-                for word in cmd.args().iter().filter_map(crate::shell::Word::literal) {
-                    let source = Path::new(word);
-                    let (Some(stem), Some(ext)) = (source.file_stem(), source.extension()) else {
-                        continue;
-                    };
-                    if !C_SOURCES.iter().any(|e| ext == *e) {
-                        continue;
-                    }
+                let words: Vec<&str> = cmd
+                    .args()
+                    .iter()
+                    .filter_map(crate::shell::Word::literal)
+                    .collect();
+                let derived = match c_derived(&base, &words) {
+                    Ok(derived) => derived,
+                    Err(why) => return Some(why),
+                };
+                for prefix in derived.prefixes {
                     for out in C_OUTPUTS {
-                        let mut name = stem.to_os_string();
+                        let mut name = prefix.clone().into_os_string();
                         name.push(".");
                         name.push(out);
-                        candidates.push(base.join(name));
+                        candidates.push(PathBuf::from(name));
+                    }
+                    if let Err(why) = prefixed_links(&prefix, &mut candidates) {
+                        return Some(why);
                     }
                 }
+                candidates.extend(derived.named);
             }
             _ => {}
         }
@@ -71,6 +87,98 @@ pub(super) fn written_through(places: &Places<'_>, script: &Script) -> Option<St
     candidates
         .into_iter()
         .find_map(|path| leads_away(places, &path))
+}
+
+/// The files a C compile writes beyond those named on its command line.
+struct Derived {
+    /// What the names of the files it derives begin with (`main` for `main.s`, `main.d`,
+    /// `main.c.005t.original`; `app` for `app.d` of `-o app`; `app-main` for gcc's
+    /// auxiliary `app-main.i`).
+    prefixes: Vec<PathBuf>,
+    /// The files it is told to write (`-o`, `-MF`).
+    named: Vec<PathBuf>,
+}
+
+/// The names a C compile in `base` with arguments `words` derives from its sources and its
+/// `-o`, or why they are not known (`-dumpdir` and `-dumpbase` choose them).
+fn c_derived(base: &Path, words: &[&str]) -> Result<Derived, String> {
+    let mut stems: Vec<std::ffi::OsString> = Vec::new();
+    let mut outputs: Vec<PathBuf> = Vec::new();
+    let mut named: Vec<PathBuf> = Vec::new();
+    let mut it = words.iter();
+    while let Some(w) = it.next() {
+        if w.starts_with("-dumpdir") || w.starts_with("-dumpbase") {
+            return Err(format!(
+                "`{w}` chooses where the compiler writes its auxiliary files"
+            ));
+        }
+        match *w {
+            "-o" => outputs.extend(it.next().map(|o| base.join(o))),
+            "-MF" => named.extend(it.next().map(|o| base.join(o))),
+            _ if w.starts_with("-o") => outputs.push(base.join(&w[2..])),
+            _ if w.starts_with("-MF") => named.push(base.join(&w[3..])),
+            _ => {
+                let source = Path::new(w);
+                if let (Some(stem), Some(ext)) = (source.file_stem(), source.extension())
+                    && C_SOURCES.iter().any(|e| ext == *e)
+                {
+                    stems.push(stem.to_os_string());
+                }
+            }
+        }
+    }
+    let mut prefixes: Vec<PathBuf> = stems.iter().map(|s| base.join(s)).collect();
+    // Without `-o` a link writes `a.out`, and gcc names the auxiliary files `a-main.*`.
+    if outputs.is_empty() {
+        named.push(base.join("a.out"));
+        prefixes.extend(stems.iter().map(|s| {
+            let mut name = std::ffi::OsString::from("a-");
+            name.push(s);
+            base.join(name)
+        }));
+    }
+    for out in &outputs {
+        named.push(out.clone());
+        // `app.d` of `-o app`, `x.d` of `-o x.o`, `app-main.i` of `-save-temps -o app`.
+        let bare = out.with_extension("");
+        prefixes.push(bare.clone());
+        for s in &stems {
+            let mut name = bare.clone().into_os_string();
+            name.push("-");
+            name.push(s);
+            prefixes.push(PathBuf::from(name));
+        }
+    }
+    Ok(Derived { prefixes, named })
+}
+
+/// The most entries of a directory looked at for links a compile's derived names may be.
+const MAX_DIR_ENTRIES: usize = 16_384;
+
+/// Puts into `out` the links in `prefix`'s directory whose names begin with its name: the
+/// files a compile derives from it (dumps, `-save-temps`, `.su`) are among them.
+fn prefixed_links(prefix: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let (Some(dir), Some(start)) = (prefix.parent(), prefix.file_name()) else {
+        return Ok(());
+    };
+    let start = start.as_encoded_bytes();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for (n, entry) in entries.flatten().enumerate() {
+        if n >= MAX_DIR_ENTRIES {
+            return Err(format!(
+                "`{}` holds more entries than are checked for links",
+                dir.display()
+            ));
+        }
+        if entry.file_name().as_encoded_bytes().starts_with(start)
+            && entry.file_type().is_ok_and(|t| t.is_symlink())
+        {
+            out.push(entry.path());
+        }
+    }
+    Ok(())
 }
 
 /// Puts `dir` itself, its entries and theirs (two levels) into `out` when it exists.
@@ -165,4 +273,86 @@ fn normalized(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Why `command`, run at the top of `root`, writes through a link.
+    fn why(root: &Path, command: &str) -> Option<String> {
+        let places = Places::new(root, None, None);
+        written_through(&places, &crate::shell::parse(command).expect("parses"))
+    }
+
+    fn git(root: &Path, args: &[&str]) {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    }
+
+    #[test]
+    fn the_names_a_compile_derives_from_its_output_are_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::write(root.join("src/main.c"), "int main(void) { return 0; }\n").unwrap();
+        assert_eq!(why(root, "cc -MMD -o app src/main.c"), None);
+        std::os::unix::fs::symlink(".git/config", root.join("app.d")).unwrap();
+        std::os::unix::fs::symlink(".git/config", root.join("x.d")).unwrap();
+        std::os::unix::fs::symlink(".git/config", root.join("dep.mk")).unwrap();
+        std::os::unix::fs::symlink(".git/hooks/pre-commit", root.join("main.c.005t.original"))
+            .unwrap();
+        for c in [
+            "cc -MMD -o app src/main.c",
+            "gcc -MMD -MP -oapp src/main.c",
+            "cc -c -MMD -o x.o src/main.c",
+            "cc -MMD -MF dep.mk -c src/main.c",
+            "cc -fdump-tree-original -c src/main.c",
+            "cc -dumpbase z -c src/main.c",
+        ] {
+            assert!(why(root, c).is_some(), "{c}");
+        }
+        std::fs::remove_file(root.join("main.c.005t.original")).unwrap();
+        assert_eq!(why(root, "cc -c -o y.o src/main.c"), None);
+    }
+
+    #[test]
+    fn a_split_index_is_read_with_its_shared_index_and_one_not_read_leaves_links_unknown() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        git(root, &["init", "-q"]);
+        std::fs::write(root.join("main.c"), "int main(void) { return 0; }\n").unwrap();
+        git(root, &["add", "main.c"]);
+        assert_eq!(why(root, "cc -c main.c"), None);
+        git(root, &["update-index", "--split-index"]);
+        assert_eq!(why(root, "cc -c main.c"), None);
+        // A link in the shared index, and one the split index adds.
+        std::os::unix::fs::symlink(".git/config", root.join("t.d")).unwrap();
+        git(root, &["add", "t.d"]);
+        git(root, &["update-index", "--split-index"]);
+        std::os::unix::fs::symlink(".git/config", root.join("u.d")).unwrap();
+        git(root, &["add", "u.d"]);
+        assert!(crate::paths::git_index::Index::of(root).is_none());
+        let paths = crate::paths::git_index::tracked_paths(root)
+            .unwrap()
+            .unwrap();
+        assert!(paths.contains(&"t.d".to_owned()), "{paths:?}");
+        assert!(paths.contains(&"u.d".to_owned()), "{paths:?}");
+        assert!(why(root, "cc -c main.c").is_some());
+        // A shared index that is gone leaves them unknown.
+        std::fs::remove_file(root.join("t.d")).unwrap();
+        std::fs::remove_file(root.join("u.d")).unwrap();
+        assert_eq!(why(root, "cc -c main.c"), None);
+        for e in std::fs::read_dir(root.join(".git")).unwrap().flatten() {
+            if e.file_name().to_string_lossy().starts_with("sharedindex.") {
+                std::fs::remove_file(e.path()).unwrap();
+            }
+        }
+        assert!(why(root, "cc -c main.c").is_some());
+    }
 }

@@ -4,6 +4,7 @@
 mod build_env;
 mod build_links;
 mod build_reads;
+mod c_directives;
 pub mod codes;
 mod downloads;
 mod heuristic;

@@ -40,8 +40,24 @@ pub(crate) fn gitlinks(index: &[u8], hash_len: usize) -> Result<Vec<String>, Str
         .collect())
 }
 
-/// Each entry's path, mode and the offset of the entry in the index.
+/// Each entry's path, mode and the offset of the entry in the index; a split index is an
+/// error (most of its entries are in the shared index file).
 fn entries(index: &[u8], hash_len: usize) -> Result<Vec<(String, u32, usize)>, String> {
+    match entries_and_link(index, hash_len)? {
+        (paths, None) => Ok(paths),
+        (_, Some(_)) => {
+            Err("the index is split: most of its entries are in a shared index file".to_owned())
+        }
+    }
+}
+
+/// An index's entries, as [`entries`] reads them, and the id of the shared index file a
+/// split index's `link` extension names.
+type EntriesAndLink = (Vec<(String, u32, usize)>, Option<Vec<u8>>);
+
+/// The entries of an index, as [`entries`], and for a split index the id of the shared
+/// index file its `link` extension names.
+fn entries_and_link(index: &[u8], hash_len: usize) -> Result<EntriesAndLink, String> {
     let take = |at: usize, n: usize| {
         index
             .get(at..at + n)
@@ -118,18 +134,57 @@ fn entries(index: &[u8], hash_len: usize) -> Result<Vec<(String, u32, usize)>, S
     let end = index.len().saturating_sub(hash_len);
     while at + 8 <= end {
         let signature = take(at, 4)?;
-        if signature == b"link" {
-            return Err(
-                "the index is split: most of its entries are in a shared index file".to_owned(),
-            );
-        }
         let size = be32(take(at + 4, 4)?);
+        if signature == b"link" {
+            if size < hash_len {
+                return Err("the index's link extension is too short".to_owned());
+            }
+            return Ok((paths, Some(take(at + 8, hash_len)?.to_vec())));
+        }
         at = at
             .checked_add(8 + size)
             .filter(|next| *next <= end)
             .ok_or_else(|| format!("the index's extension at byte {at} runs past its end"))?;
     }
-    Ok(paths)
+    Ok((paths, None))
+}
+
+/// Every path the index of the work tree `root` may record: its own entries' and, for a
+/// split index, every entry's of the shared index file it names (those it deletes or
+/// replaces among them: a superset). `Ok(None)` when there is no index.
+///
+/// # Errors
+///
+/// The index, its repository's configuration or its shared index cannot be read, or is
+/// damaged.
+pub(crate) fn tracked_paths(root: &Path) -> Result<Option<Vec<String>>, String> {
+    let git_dir = git_dir_of(root);
+    let path = git_dir.join("index");
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Ok(None);
+    }
+    let (bytes, hash_len) =
+        index_of(root).ok_or_else(|| format!("cannot read `{}`", path.display()))?;
+    let (own, link) = entries_and_link(&bytes, hash_len)
+        .map_err(|why| format!("cannot read `{}`: {why}", path.display()))?;
+    let mut paths: Vec<String> = own
+        .into_iter()
+        .map(|(p, _, _)| p)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if let Some(id) = link {
+        let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
+        // An all-zero id names no shared index.
+        if id.iter().any(|&b| b != 0) {
+            let shared = git_dir.join(format!("sharedindex.{hex}"));
+            let bytes = super::small_file::read_bytes(&shared, MAX_INDEX_BYTES)?
+                .ok_or_else(|| format!("the shared index `{}` is missing", shared.display()))?;
+            let entries = entries(&bytes, hash_len)
+                .map_err(|why| format!("cannot read `{}`: {why}", shared.display()))?;
+            paths.extend(entries.into_iter().map(|(p, _, _)| p));
+        }
+    }
+    Ok(Some(paths))
 }
 
 /// The submodule entries (gitlinks) of the index in the git directory `git_dir`, whose object
