@@ -3,7 +3,8 @@
 //! four events), the store is closed (the WAL is copied into the database and removed), then
 //! reopened with checkpoints off and each session records `MORE` decisions. The WAL then holds
 //! every frame those commits wrote; each frame's page is mapped to its b-tree by SQLite's
-//! `dbstat`, and the frames per decision are printed, in all and by b-tree.
+//! `dbstat`, and the frames per decision are printed, in all and by b-tree (its interior
+//! pages apart).
 //!
 //! `cargo run --release -p warrant-stores --example wal_frames -- 256 300 20`
 
@@ -117,7 +118,10 @@ fn main() {
     let conn = rusqlite::Connection::open(&snapshot).expect("opens the snapshot");
     let mut trees: HashMap<u32, String> = HashMap::new();
     let mut stmt = conn
-        .prepare("SELECT name, pageno FROM dbstat")
+        .prepare(
+            "SELECT name || CASE pagetype WHEN 'internal' THEN ' (interior)' \
+             WHEN 'overflow' THEN ' (overflow)' ELSE '' END, pageno FROM dbstat",
+        )
         .expect("dbstat");
     let rows = stmt
         .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, u32>(1)?)))
