@@ -251,6 +251,7 @@ async fn a_part_decided_again_after_falling_out_is_served_again() {
 async fn a_version_6_map_keeps_what_it_served_and_its_floor_then_moves() {
     let db = Db::with_calls(5, 5).await;
     // As version 6 left it: the columns of the parts that fell out cleared, no floor.
+    sample::downgrade_to_v7(&db.raw);
     db.raw
         .execute_batch(
             "UPDATE tool_parts SET decision = NULL, resolution = NULL WHERE ordinal <= 2; \

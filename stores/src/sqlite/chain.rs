@@ -101,8 +101,9 @@ pub(crate) const APPEND_AUDIT: &str = "INSERT INTO audit (seq, session_id, tool_
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 
 /// Claims a tool call id's evaluation (see [`claim_evaluation`]).
-pub(crate) const CLAIM_EVALUATION: &str = "INSERT INTO evaluated_calls (tool_call_id, seq) \
-     VALUES (?1, ?2) ON CONFLICT (tool_call_id) DO NOTHING";
+/// The claim is the id's kind-0 row of `calls`, beside its parts' rows (schema version 8).
+pub(crate) const CLAIM_EVALUATION: &str = "INSERT INTO calls (tool_call_id, kind, message, target) \
+     VALUES (?1, 0, 0, ?2) ON CONFLICT (tool_call_id, kind, message) DO NOTHING";
 
 /// Records that a tool call id is evaluated at `seq`, or fails naming the first evaluation.
 fn claim_evaluation(
@@ -126,9 +127,11 @@ pub(crate) fn evaluation_of(
     conn: &Connection,
     tool_call_id: &str,
 ) -> Result<Option<u64>, StoreError> {
-    conn.prepare_cached("SELECT seq FROM evaluated_calls WHERE tool_call_id = ?1")
-        .and_then(|mut s| s.query_row([tool_call_id], |r| r.get(0)).optional())
-        .context("looking up an evaluated tool call")
+    conn.prepare_cached(
+        "SELECT target FROM calls WHERE tool_call_id = ?1 AND kind = 0 AND message = 0",
+    )
+    .and_then(|mut s| s.query_row([tool_call_id], |r| r.get(0)).optional())
+    .context("looking up an evaluated tool call")
 }
 
 /// An audit record ready to append: its indexed columns and its canonical JSON.

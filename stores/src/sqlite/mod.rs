@@ -1,14 +1,14 @@
 //! The SQLite store: one database file in WAL mode, the embedded default.
 //!
-//! # Layout (schema version 7)
+//! # Layout (schema version 8)
 //!
 //! | table | holds |
 //! |---|---|
 //! | `audit` | the append-only audit log: `seq`, session, tool call id, `at`, the record's canonical JSON, and its link in the chain (`prev_hash`, `hash`: HMAC-SHA-256 under the audit key over every column) |
 //! | `audit_head` | the chain's last link, written by every commit that appends; also appended to the checkpoint file outside the database, so a truncated or emptied log shows |
 //! | `audit_meta` | the audit key's id (never the key) and the signed boundary of the legacy, unkeyed records of older schemas |
-//! | `evaluated_calls` | each evaluated tool call id once, so an id is never evaluated twice, restarts included |
-//! | `messages`, `tool_parts` | messages and their tool parts as JSON (`permissionDecision` and `permissionResolution` included), in order; the part's `decision` and `resolution` columns are the per-message decision map, kept for the newest calls of each message only (those above the message's `map_floor`): it serves a part whose JSON cannot be restored |
+//! | `calls` | a tool call id's entries side by side, keyed by the id: its evaluation (kind 0, the audit seq of its record) once, so an id is never evaluated twice, restarts included; and its part in each message that holds one (kind 1, the message and the part's row id), at most one per message. A decision's claim and its part's entry dirty one leaf |
+//! | `messages`, `tool_parts` | messages and their tool parts as JSON (`permissionDecision` and `permissionResolution` included), in order (found by message through `tool_parts_by_ordinal`, and by tool call id through `calls`); the part's `decision` and `resolution` columns are the per-message decision map, kept for the newest calls of each message only (those above the message's `map_floor`): it serves a part whose JSON cannot be restored |
 //! | `pending_approvals` | unresolved approval requests only; a request leaves when it is resolved or expired |
 //! | `grants` | standing approvals from `session` and `global` resolutions |
 //! | `workspace` | the workspace settings and patterns as one JSON document, so fields added to it need no migration |

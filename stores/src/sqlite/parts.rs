@@ -59,27 +59,19 @@ fn write_part(
     known: &mut Known,
 ) -> Result<(), StoreError> {
     let decided = row.decision.is_some() || row.resolution.is_some();
-    let existing: Option<i64> = conn
-        .prepare_cached("SELECT ordinal FROM tool_parts WHERE message = ?1 AND tool_call_id = ?2")
-        .and_then(|mut s| {
-            s.query_row(params![message, row.tool_call_id], |r| r.get(0))
-                .optional()
-        })
-        .context("finding a tool part")?;
-    if let Some(ordinal) = existing {
+    if let Some(Existing { id, ordinal }) = existing(conn, message, &row.tool_call_id)? {
         if decided {
             lower_floor_below(conn, message, ordinal)?;
         }
         conn.prepare_cached(
-            "UPDATE tool_parts SET part = ?3, tool_name = ?4, \
-             decision = CASE WHEN ?7 THEN ?5 ELSE decision END, \
-             resolution = CASE WHEN ?7 THEN ?6 ELSE resolution END \
-             WHERE message = ?1 AND tool_call_id = ?2",
+            "UPDATE tool_parts SET part = ?2, tool_name = ?3, \
+             decision = CASE WHEN ?6 THEN ?4 ELSE decision END, \
+             resolution = CASE WHEN ?6 THEN ?5 ELSE resolution END \
+             WHERE id = ?1",
         )
         .and_then(|mut s| {
             s.execute(params![
-                message,
-                row.tool_call_id,
+                id,
                 row.json,
                 row.tool_name,
                 row.decision,
@@ -115,6 +107,15 @@ fn write_part(
         ])
     })
     .context("writing a tool part")?;
+    // The part's entry under its tool call id: beside the id's evaluation claim, so a
+    // decision's claim and part dirty one leaf of `calls`. A second part of the id in this
+    // message is refused by its key (the lookup above found none, so none is written).
+    let id = conn.last_insert_rowid();
+    conn.prepare_cached(
+        "INSERT INTO calls (tool_call_id, kind, message, target) VALUES (?1, 1, ?2, ?3)",
+    )
+    .and_then(|mut s| s.execute(params![row.tool_call_id, message, id]))
+    .context("indexing a tool part")?;
     known.set_ordinal(message, ordinal);
     // Parts are numbered one after the other and never removed: the part that falls out of
     // the map is the one `limit` places back. (A limit lowered between two opens applies to
@@ -141,6 +142,46 @@ fn write_part(
         }
     }
     Ok(())
+}
+
+/// A part already written: its row id and its ordinal in its message.
+struct Existing {
+    id: i64,
+    ordinal: i64,
+}
+
+/// The part of a tool call id in a message, found through the id's entries in `calls`. An
+/// entry naming a part that is not there (or another part) is corrupt, never taken for a
+/// new part.
+fn existing(
+    conn: &Connection,
+    message: i64,
+    tool_call_id: &str,
+) -> Result<Option<Existing>, StoreError> {
+    let found: Option<(i64, Option<i64>)> = conn
+        .prepare_cached(
+            "SELECT c.target, p.ordinal FROM calls c LEFT JOIN tool_parts p \
+             ON p.id = c.target AND p.message = c.message AND p.tool_call_id = c.tool_call_id \
+             WHERE c.tool_call_id = ?2 AND c.kind = 1 AND c.message = ?1",
+        )
+        .and_then(|mut s| {
+            s.query_row(params![message, tool_call_id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()
+        })
+        .context("finding a tool part")?;
+    match found {
+        None => Ok(None),
+        Some((id, Some(ordinal))) => Ok(Some(Existing { id, ordinal })),
+        Some((id, None)) => Err(corrupt(
+            "a tool part",
+            format!(
+                "the entry of tool call \"{tool_call_id}\" names part {id}, which is not that \
+                 call's part in its message"
+            ),
+        )),
+    }
 }
 
 /// Before a part at or below its message's floor takes a decision again (the map keeps a

@@ -11,7 +11,7 @@ use crate::error::{Context, corrupt};
 
 /// The schema version this build writes. A database at an older version is migrated when
 /// it opens; one at a newer version is refused.
-pub const SCHEMA_VERSION: u32 = 7;
+pub const SCHEMA_VERSION: u32 = 8;
 
 /// One step of the schema, run inside the transaction that records its version, with the
 /// audit key.
@@ -49,6 +49,10 @@ const MIGRATIONS: [Migration; SCHEMA_VERSION as usize] = [
     |tx, _| {
         tx.execute_batch(include_str!("schema_v7.sql"))
             .context("schema v7")
+    },
+    |tx, _| {
+        tx.execute_batch(include_str!("schema_v8.sql"))
+            .context("schema v8")
     },
 ];
 
