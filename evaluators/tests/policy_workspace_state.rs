@@ -1277,6 +1277,9 @@ async fn a_secret_in_a_commit_or_tag_message_is_printed_by_what_prints_messages(
         // An option's value that reads like a format is that option's.
         "git log --grep --format=%H -1",
         "git log --author --format=%H",
+        // Identities are checked with the messages.
+        "git log --pretty=format:'%h %an %ad'",
+        "git blame README",
     ];
     for c in [
         "git log -1",
@@ -1299,7 +1302,7 @@ async fn a_secret_in_a_commit_or_tag_message_is_printed_by_what_prints_messages(
         "git log -1",
         "git log -n 1 --oneline",
         "git log --format=%H",
-        "git log --pretty=format:'%h %an %ad'",
+        "git log --pretty=format:'%h %ad'",
         "git status",
     ] {
         allowed(root, c).await;
@@ -1504,4 +1507,90 @@ async fn go_list_and_go_doc_only_read_when_the_module_cache_holds_what_the_modul
     for c in ["go list ./...", "go doc fmt.Println"] {
         not_allowed(root, c).await;
     }
+}
+
+#[tokio::test]
+async fn what_the_git_directory_keeps_beside_the_objects_is_checked_where_it_is_printed() {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    assert!(
+        git(root, &["init", "-q"]),
+        "git is needed to build this workspace"
+    );
+    let token = "ghp_R8s7dK2mQ9xL4vT6yB1nZ3cF5hJ0wP8aE2uS";
+    assert!(as_committer(
+        root,
+        &["commit", "-q", "--allow-empty", "-m", "first"]
+    ));
+    // A credential in a remote's URL is not what `git status` prints.
+    assert!(git(
+        root,
+        &[
+            "remote",
+            "add",
+            "origin",
+            &format!("https://u:{token}@example.com/r")
+        ]
+    ));
+    put(root, ".gitignore", "target/\n");
+    put(root, "a.txt", "a\n");
+    for c in [
+        "git status",
+        "git check-ignore -v a.txt",
+        "git worktree list -v",
+        "git log --oneline",
+        "git var GIT_EDITOR",
+    ] {
+        allowed(root, c).await;
+    }
+    // An ignore pattern is printed by `check-ignore -v` only.
+    put(root, "sub/.gitignore", &format!("{token}\n"));
+    not_allowed(root, "git check-ignore -v a.txt").await;
+    allowed(root, "git check-ignore a.txt").await;
+    allowed(root, "git status").await;
+    std::fs::remove_file(root.join("sub/.gitignore")).unwrap();
+    // A rebase's todo list is printed by `git status` in its long form.
+    let todo = root.join(".git/rebase-merge");
+    std::fs::create_dir_all(&todo).unwrap();
+    std::fs::write(todo.join("git-rebase-todo"), format!("exec echo {token}\n")).unwrap();
+    not_allowed(root, "git status").await;
+    allowed(root, "git status -s").await;
+    std::fs::remove_dir_all(&todo).unwrap();
+    // The upstream a branch names.
+    assert!(git(
+        root,
+        &[
+            "config",
+            "branch.master.merge",
+            &format!("refs/heads/{token}")
+        ]
+    ));
+    not_allowed(root, "git status").await;
+    assert!(git(root, &["config", "--unset", "branch.master.merge"]));
+    allowed(root, "git status").await;
+    // A reflog entry's message, printed by `git reflog` and walks of every commit.
+    assert!(git(
+        root,
+        &[
+            "update-ref",
+            "-m",
+            &format!("moved for {token}"),
+            "refs/heads/x",
+            "HEAD"
+        ]
+    ));
+    not_allowed(root, "git reflog").await;
+    // A setting's value read whatever its key, and the editor `git var` prints.
+    assert!(git(root, &["update-ref", "-d", "refs/heads/x"]));
+    assert!(git(
+        root,
+        &[
+            "config",
+            "core.editor",
+            &format!("env GH_TOKEN={token} vim")
+        ]
+    ));
+    not_allowed(root, "git config core.editor").await;
+    not_allowed(root, "git var GIT_EDITOR").await;
+    allowed(root, "git config user.name").await;
 }

@@ -1024,7 +1024,7 @@ pub(crate) fn printed_secret(
 ) -> Option<String> {
     let reading = Reading {
         home,
-        lower: true,
+        lower: false,
         unproven: "may hold a secret",
         lenient: false,
     };
@@ -1035,11 +1035,18 @@ pub(crate) fn printed_secret(
         };
         match (printed, e.key) {
             (Printed::Every, None) => (matches!(e.section, "url" | "http" | "credential")
-                && e.sub.is_some_and(url_may_hold_credential))
+                && e.sub
+                    .is_some_and(|sub| url_may_hold_credential(&sub.to_ascii_lowercase())))
             .then_some("a section named by a URL that may carry a credential"),
             (Printed::Key(_), None) => None,
             (Printed::Key(k), Some(key)) if !name(key).eq_ignore_ascii_case(k) => None,
-            (_, Some(key)) => secret_value(e.section, key, e.value?),
+            // Named for a secret, or holding one whatever its key (`core.editor = env
+            // TOKEN=ghp_… vim`), read as written: a token's letters keep their case.
+            (_, Some(key)) => {
+                let value = e.value?;
+                secret_value(e.section, key, &value.to_ascii_lowercase())
+                    .or_else(|| super::bytes_secret(value.as_bytes()))
+            }
         }
     };
     reading.file(path, 0, &mut each, &mut |_| {}).err()

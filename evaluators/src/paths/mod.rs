@@ -1489,6 +1489,20 @@ fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
                 b"identitytoken",
                 b"registrytoken",
                 b"secretaccesskey",
+                // A URL's password, a bearer token, a JSON Web Token, a password given.
+                b"://",
+                b"bearer",
+                b"eyj",
+                b"password",
+                b"passwd",
+                b"begin",
+                // A value given to a name for a secret (`SENDGRID_API_KEY=…`, `;AccountKey=…`).
+                b"key",
+                b"token",
+                b"secret",
+                b"pwd",
+                b"auth",
+                b"credential",
             ];
             markers.extend(
                 BASE64_DER_KEYS
@@ -1567,6 +1581,13 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
     // `-----BEGIN [ANY] PRIVATE KEY-----`, `… PRIVATE KEY BLOCK-----` (PGP armor).
     if text.contains("-----BEGIN")
         && (text.contains("PRIVATE KEY") || text.contains("OpenVPN Static key"))
+    {
+        return Some("a private key (by its content)");
+    }
+    // Other armors (`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`).
+    if text
+        .lines()
+        .any(|l| l.contains("BEGIN") && l.contains("PRIVATE KEY"))
     {
         return Some("a private key (by its content)");
     }
@@ -1732,6 +1753,18 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
     if let Some(what) = tokens::known_token(head) {
         return Some(what);
     }
+    if url_password(&text) {
+        return Some("a URL with a password (by its content)");
+    }
+    if bearer_token(&text) || json_web_token(&text) {
+        return Some("an access token (by its content)");
+    }
+    if assigned(&lower, "password", secret_shaped) || assigned(&lower, "passwd", secret_shaped) {
+        return Some("a password (by its content)");
+    }
+    if named_secret(&text) {
+        return Some("a value given to a name for a secret (by its content)");
+    }
     if [
         "kind:secret",
         "kind:\"secret\"",
@@ -1744,6 +1777,161 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
         return Some("a Kubernetes Secret (by its content)");
     }
     None
+}
+
+/// Whether a value is shaped as a secret rather than a word or a placeholder: eight
+/// characters or more, letters and digits among them, not a variable or template (`$X`,
+/// `${…}`, `<pass>`, `%s`, `***`) nor a sample (`example`, `changeme`, `your…`).
+fn secret_shaped(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    value.len() >= 8
+        && value.bytes().any(|b| b.is_ascii_digit())
+        && value.bytes().any(|b| b.is_ascii_alphabetic())
+        && !value.starts_with(['$', '<', '{', '%', '*', '.'])
+        && ![
+            "example",
+            "changeme",
+            "password",
+            "your",
+            "xxxx",
+            "placeholder",
+        ]
+        .iter()
+        .any(|p| lower.contains(p))
+}
+
+/// The last words of names given secrets (`SENDGRID_API_KEY`, `AccountKey`, `DISCORD_TOKEN`,
+/// `db.password`), lower-cased.
+const SECRET_NAME_ENDS: &[&str] = &[
+    "key",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "pwd",
+    "credential",
+    "credentials",
+    "auth",
+];
+
+/// The last words of names ending in `key` that name no secret, lower-cased and without
+/// separators: a database's or a cache's key, a public key, a key's id.
+const PUBLIC_KEY_NAMES: &[&str] = &[
+    "primarykey",
+    "foreignkey",
+    "sortkey",
+    "partitionkey",
+    "rangekey",
+    "hashkey",
+    "cachekey",
+    "idempotencykey",
+    "routingkey",
+    "publickey",
+    "pubkey",
+    "signingkey",
+    "hostkey",
+    "hotkey",
+];
+
+/// Whether `text` gives a name that ends in a secret's word ([`SECRET_NAME_ENDS`]) a value
+/// shaped as one ([`secret_shaped`]): `NAME=VALUE`, `NAME: VALUE`, `export NAME="VALUE"`,
+/// and each `NAME=VALUE` of a connection string (`…;AccountKey=…;`). Not a value: a path, a
+/// URL (its password is looked at on its own), code (a call, an index, a variable).
+fn named_secret(text: &str) -> bool {
+    text.lines().flat_map(|l| l.split(';')).any(|field| {
+        let field = field.trim_start();
+        let field = field.strip_prefix("export ").unwrap_or(field).trim_start();
+        let Some(at) = field.find(['=', ':']) else {
+            return false;
+        };
+        let name = field[..at].trim().trim_matches(['"', '\'']);
+        let named = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_-. ".contains(&b))
+            && {
+                let lower = name.to_ascii_lowercase();
+                let squeezed: String = lower.chars().filter(char::is_ascii_alphanumeric).collect();
+                // Not a bare `key`/`auth` (a list item's key, an option), nor a key that
+                // names no secret (`primary_key`, `publicKey`, `user.signingkey`).
+                !matches!(lower.as_str(), "key" | "auth")
+                    && !PUBLIC_KEY_NAMES.iter().any(|end| squeezed.ends_with(end))
+                    && SECRET_NAME_ENDS.iter().any(|end| lower.ends_with(end))
+            };
+        if !named {
+            return false;
+        }
+        let rest = field[at + 1..].trim_start_matches(['=', ' ', '\t']);
+        let value = match rest.chars().next() {
+            Some(q @ ('"' | '\'')) => rest[1..].split(q).next().unwrap_or_default(),
+            _ => rest.split([' ', '\t', ',']).next().unwrap_or_default(),
+        };
+        let code_or_place = value.contains(['(', ')', '[', ']', '{', '}', '$'])
+            || value.contains("://")
+            || value.starts_with(['/', '~', '.']);
+        // Random rather than a name with a number (`row-12345`, `v1-deps-2024`): letters of
+        // both cases and digits, or sixteen characters or more.
+        let random = value.len() >= 16
+            || (value.bytes().any(|b| b.is_ascii_uppercase())
+                && value.bytes().any(|b| b.is_ascii_lowercase()));
+        !code_or_place && random && secret_shaped(value)
+    })
+}
+
+/// Whether `text` holds a URL with a password shaped as a secret
+/// (`postgres://admin:S3cr3tP4ss@db/prod`, [`secret_shaped`]).
+fn url_password(text: &str) -> bool {
+    text.match_indices("://").any(|(at, sep)| {
+        let rest = &text[at + sep.len()..];
+        let end = rest
+            .find(|c: char| c.is_whitespace() || "/?#\"'<>`".contains(c))
+            .unwrap_or(rest.len());
+        let authority = &rest[..end];
+        authority
+            .rsplit_once('@')
+            .and_then(|(user, _)| user.split_once(':'))
+            .is_some_and(|(_, pass)| secret_shaped(pass))
+    })
+}
+
+/// Whether `text` gives a bearer token (`Authorization: Bearer …`, `bearer …`): twenty
+/// characters or more of a token's alphabet after the word.
+fn bearer_token(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    lower.match_indices("bearer").any(|(at, word)| {
+        let rest = &text[at + word.len()..];
+        let Some(token) = rest.strip_prefix([' ', '\t']) else {
+            return false;
+        };
+        let token = token.trim_start();
+        let len = token
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || b"-._~+/=".contains(b))
+            .count();
+        len >= 20 && secret_shaped(&token[..len])
+    })
+}
+
+/// Whether `text` holds a JSON Web Token: a base64url JSON header (`eyJ…`), a base64url
+/// payload and a signature, joined by dots.
+fn json_web_token(text: &str) -> bool {
+    let part = |s: &str| {
+        s.bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-')
+            .count()
+    };
+    text.match_indices("eyJ").any(|(at, _)| {
+        let rest = &text[at..];
+        let header = part(rest);
+        let Some(rest) = rest[header..].strip_prefix('.') else {
+            return false;
+        };
+        let payload = part(rest);
+        let Some(rest) = rest[payload..].strip_prefix('.') else {
+            return false;
+        };
+        header >= 10 && payload >= 10 && part(rest) >= 16
+    })
 }
 
 /// Whether the lower-cased text gives the name `key` a value that may be a secret: the name
@@ -3043,6 +3231,42 @@ mod tests {
             "{\"SecretAccessKey\" : \"canary\"}\n",
         ] {
             assert!(bytes_secret(secret.as_bytes()).is_some(), "{secret}");
+        }
+    }
+
+    #[test]
+    fn passwords_tokens_and_keys_given_anywhere_are_secrets() {
+        for secret in [
+            "production:\n  url: postgres://admin:S3cr3tP4ss@db.example.com:5432/prod\n",
+            "REDIS_URL=redis://:R3disP4ssw0rd@cache.internal:6379/0\n",
+            "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9P\n",
+            "token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c\n",
+            "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nP2/56wAAAi4AAAA3aWYtbW9kbntzaWdu\n---- END SSH2 ENCRYPTED PRIVATE KEY ----\n",
+            "db:\n  user: app\n  password: hunter2-Pr0d!\n",
+            "Server=tcp:db.example.net;Database=app;User Id=sa;Password=Sup3rS3cret!;\n",
+            "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4==;\n",
+            "SENDGRID_API_KEY=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\n",
+            "TELEGRAM_BOT_TOKEN=123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0\n",
+            "DATABRICKS_TOKEN=dapi0123456789abcdef0123456789abcdef\n",
+            "export DISCORD_TOKEN=\"MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0\"\n",
+        ] {
+            assert!(bytes_secret(secret.as_bytes()).is_some(), "{secret}");
+        }
+        for text in [
+            "DATABASE_URL=postgres://postgres:postgres@localhost/app\n",
+            "url = \"https://user:${PASSWORD}@host/x\"\n",
+            "items.map(item => ({ key: 'row-12345', label: item }))\n",
+            "cache-key: v1-deps-2024\n",
+            "let api_key: String = std::env::var(\"API_KEY\")?;\n",
+            "TOKEN_FILE=/run/secrets/token1\n",
+            "password: changeme123\n",
+            "AUTH_URL=https://auth.example.com/v2/token\n",
+            "Use the header `Authorization: Bearer <token>`.\n",
+            "[user]\n\tsigningkey = 3AA5C34371567BD2\n",
+            "  publicKey: MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n",
+            "primary_key: user_id_2024_accounts\n",
+        ] {
+            assert_eq!(bytes_secret(text.as_bytes()), None, "{text}");
         }
     }
 }

@@ -227,18 +227,14 @@ pub(super) fn prefixes() -> impl Iterator<Item = &'static str> {
     FORMS.iter().map(|f| f.prefix)
 }
 
-/// What token `text` holds, if it holds one in the form its issuer gives it: the prefix at
-/// the start of a word (not after a letter, digit, `_` or `-`), then a body of the form's
-/// alphabet and length ending the word. A body that is a placeholder (`EXAMPLE`, a run of
-/// one character, fewer than eight distinct characters) is none.
+/// What token `text` holds, if it holds one in the form its issuer gives it: the prefix,
+/// wherever it starts (a token glued to a word, `rel-ghp_…`, is still printed whole), then
+/// a body of the form's alphabet and length ending the word. A body that is a placeholder
+/// (`EXAMPLE`, a run of one character, fewer than eight distinct characters) is none.
 pub(super) fn known_token(text: &[u8]) -> Option<&'static str> {
     let searcher = searcher()?;
     searcher.find_overlapping_iter(text).find_map(|m| {
         let form = FORMS.get(m.pattern().as_usize())?;
-        let before = m.start().checked_sub(1).and_then(|i| text.get(i));
-        if before.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
-            return None;
-        }
         let rest = text.get(m.end()..)?;
         let len = rest
             .iter()
@@ -282,6 +278,9 @@ mod tests {
             "\"key\": \"sk_live_51Hx9kQ2eZvKYlo2C8pNm3rT\"",
             "//registry.npmjs.org/:_authToken=npm_a8Kd92jLq0Zm3Xc7Vb5Nn4Pp6Rr1Ss2Tt9Uu",
             "AIzaSyD3x-9Kq_7LmN2pQr5sT8uV1wX4yZ6aB0c",
+            // Glued to a word before it.
+            "myghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c",
+            "tag rel-ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c",
         ];
         for text in found {
             assert!(known_token(text.as_bytes()).is_some(), "{text}");
@@ -295,7 +294,6 @@ mod tests {
             "X-Amz-Credential=AKIA4Q7ZJ2M5N8P3R6T9%2F20190215",
             "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
             "ghp_ is the prefix of a classic token",
-            "myghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c",
             "ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cD",
             "npm_config_cache=/tmp/npm",
             "const prefix = \"sk_live_\";",

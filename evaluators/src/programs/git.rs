@@ -441,6 +441,20 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
                 {
                     return Err("its format checks signatures, which runs gpg".to_owned());
                 }
+                // Messages re-encoded (`ASCII//TRANSLIT` makes look-alike letters plain ones)
+                // are not what the objects hold.
+                if opt.display == "--encoding"
+                    && !value.as_ref().and_then(Word::literal).is_some_and(|v| {
+                        ["utf-8", "utf8", "none"]
+                            .iter()
+                            .any(|e| v.eq_ignore_ascii_case(e))
+                    })
+                {
+                    return Err(
+                        "`--encoding` prints messages re-encoded, not as the objects hold them"
+                            .to_owned(),
+                    );
+                }
                 if let Some(v) = &value
                     && opt.display == "--format"
                     && v.literal().is_none_or(prints_raw_objects)
@@ -484,6 +498,11 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         _ => false,
     };
     e.messages = prints_messages(sub, rest, &given, &operands);
+    let said = |name: &str| given.iter().any(|(o, _)| o.display == name);
+    e.ignore_patterns = sub == "check-ignore" && said("-v");
+    e.in_progress = (sub == "status" && (said("--long") || !(said("-s") || said("--porcelain"))))
+        || (sub == "worktree" && (said("-v") || said("--porcelain")))
+        || e.ignore_patterns;
     if sub == "config" && matches!(operands.first().and_then(Word::literal), Some("list")) {
         action_lists = true;
     }
@@ -522,12 +541,13 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
 }
 
 /// Whether `git SUB REST…` prints the messages of commits or annotated tags (a subject line
-/// is part of one): logs in every pretty format but one whose placeholders print no message
-/// (`--format=%H %an`), every `git show` (a tag's message is printed whatever the format),
+/// is part of one) or their authors' identities: logs in every pretty format but one whose
+/// placeholders print neither (`--format=%H %ad`), every `git show` (a tag's message is
+/// printed whatever the format), `blame`, `describe`, `fsck`, `diff-tree -v`,
 /// a commit or tag printed whole (`cat-file -p`), reflogs
 /// and stash lists, `branch -v`, `tag -n`, `show-branch`, `cherry -v`, `rev-list` with a
-/// format, `blame`'s porcelain summaries, and a ref listing whose format names a message's
-/// parts. A word only known when it runs counts.
+/// format, and a ref listing whose format names a message's parts or an identity. A word
+/// only known when it runs counts.
 fn prints_messages(
     sub: &str,
     rest: &[Word],
@@ -567,7 +587,12 @@ fn prints_messages(
         let f = f.replace("%%", "");
         f.split('%').skip(1).any(|p| {
             let p = p.trim_start_matches(['-', '+', ' ']);
-            p.starts_with(['s', 'b', 'B', 'f', 'g', 'G', 'N', '(', 'e', 'w', 'm']) || p.is_empty()
+            // An author's or committer's name or address (`%an`, `%cE`, `%aL`).
+            let identity =
+                p.starts_with(['a', 'c']) && p[1..].starts_with(['n', 'N', 'e', 'E', 'l', 'L']);
+            identity
+                || p.starts_with(['s', 'b', 'B', 'f', 'g', 'G', 'N', '(', 'e', 'w', 'm'])
+                || p.is_empty()
         })
     };
     let log_like = |default: bool| {
@@ -583,9 +608,19 @@ fn prints_messages(
         formats.iter().any(|f| {
             f.split("%(").skip(1).any(|atom| {
                 let atom = atom.trim_start_matches('*');
-                ["contents", "subject", "body", "trailers"]
-                    .iter()
-                    .any(|k| atom.starts_with(k))
+                [
+                    "contents",
+                    "subject",
+                    "body",
+                    "trailers",
+                    "author",
+                    "committer",
+                    "tag",
+                    "creator",
+                    "signature",
+                ]
+                .iter()
+                .any(|k| atom.starts_with(k))
             })
         })
     };
@@ -596,13 +631,18 @@ fn prints_messages(
             log_like(true)
         }
         "rev-list" => has(&["--header"]) || log_like(false),
+        "diff-tree" => has(&["-v"]) || log_like(false),
+        // A tag's own name (`describe` warns when it differs from the ref's) and whatever
+        // `fsck` finds wrong in an object are read from the objects.
+        "describe" | "fsck" => true,
         "cat-file" => !has(&["-t", "-s", "-e", "--batch-check"]),
         "stash" => operands.first().and_then(Word::literal) == Some("list"),
         "branch" => has(&["-v"]) || ref_format(),
         "tag" => has(&["-n"]) || ref_format(),
         "for-each-ref" => ref_format(),
         "cherry" => has(&["-v"]),
-        "blame" | "annotate" => has(&["-p", "--line-porcelain", "--incremental"]),
+        // Every line's author, and with the porcelains the commit's summary.
+        "blame" | "annotate" => true,
         _ => false,
     }
 }
@@ -949,7 +989,13 @@ fn subcommand_operands(
                 ));
             };
             for (rev, file) in [(a, b), (b, a)] {
-                if rev.contains("..") || rev.starts_with(['^', '-']) || rev.contains(':') {
+                // Not a range (`A..B`, `^A`, `A^!`, `A^@`, `A^-1`), a reflog entry (`@{1}`)
+                // or a file of a tree.
+                if rev.contains("..")
+                    || rev.starts_with(['^', '-'])
+                    || rev.contains([':', '!', '@'])
+                    || rev.contains("^-")
+                {
                     return Err(format!(
                         "`git {sub}` is given `{rev}`, a range or not a revision"
                     ));

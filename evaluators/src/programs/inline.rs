@@ -2345,17 +2345,30 @@ fn string_literal(text: &str) -> Option<&str> {
 /// writes that literal path; `Some(None)` it writes, or may, a path not told.
 fn open_writes(args: &[String]) -> Option<Option<String>> {
     let mut mode: Option<&str> = Some("r");
-    for (k, a) in args.iter().enumerate().skip(1) {
+    for (k, a) in args.iter().enumerate() {
         let a = a.trim();
-        if let Some(v) = a.strip_prefix("mode") {
-            let v = v.trim_start().strip_prefix('=')?;
-            mode = string_literal(v);
-        } else if k == 1 && !a.contains('=') {
-            mode = string_literal(a);
-        } else if a.contains('=') {
-            // `encoding=`, `newline=`: no effect on what is written.
-        } else {
-            mode = None;
+        // `NAME=VALUE`: a keyword (not `==`, nor an `=` inside an expression).
+        let keyword = a.split_once('=').filter(|(name, value)| {
+            let name = name.trim();
+            !value.starts_with('=')
+                && !name.is_empty()
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        });
+        match keyword {
+            Some((name, value)) => match name.trim() {
+                "mode" => mode = string_literal(value),
+                // What is written is the same whatever these say.
+                "encoding" | "errors" | "newline" | "buffering" | "closefd" | "file" => {}
+                // `opener=`, and names open takes none of: not known.
+                _ => mode = None,
+            },
+            // The mode, a literal; `*args`/`**kwargs` may hold any.
+            None if a.starts_with('*') => mode = None,
+            None if k == 1 => mode = string_literal(a),
+            // The file; then buffering, encoding, errors, newline, closefd positionally;
+            // an opener (the eighth) runs code.
+            None if k == 0 || k < 7 => {}
+            None => mode = None,
         }
     }
     match mode {
@@ -3935,6 +3948,29 @@ mod tests {
         )
         .unwrap();
         assert_eq!(i.writes, [".claude/settings.json"]);
+        // A mode computed at run time, or given through `**`/`*` or an opener, may write.
+        for code in [
+            "open('out', dict(m='w')['m']).write('x')",
+            "open('out', dict(m='w').get('m')).write('x')",
+            "open('out', **dict(mode='w')).write('x')",
+            "import base64; open('out', base64.b64decode('dw==').decode()).write('x')",
+            "open('out', *['w']).write('x')",
+            "open('out', opener=lambda p, f: 1)",
+        ] {
+            let i = inline("python3", &["-c", code]).unwrap();
+            assert!(
+                !i.writes.is_empty() || i.unproven.is_some(),
+                "{code}: {:?}",
+                i.reads
+            );
+        }
+        // Keywords that change nothing written.
+        let i = inline(
+            "python3",
+            &["-c", "print(open('a.txt', encoding='utf-8').read())"],
+        )
+        .unwrap();
+        assert_eq!((i.unproven, i.writes.len()), (None, 0));
     }
 
     #[test]

@@ -127,9 +127,20 @@ pub struct Effects {
     /// a `go.mod` or `go.work` asks for when it is newer than the installed one
     /// ([`go_toolchain::keeps_local`]).
     pub go_toolchain: bool,
-    /// Whether it prints messages of commits or annotated tags (`git log`, `git show`,
-    /// `git cat-file -p HEAD`): then no message the repository holds may be a secret.
+    /// Whether it prints messages of commits or annotated tags, or the names and addresses
+    /// of their authors (`git log`, `git show`, `git cat-file -p HEAD`, `git blame`): then no
+    /// message, identity, reflog entry or `.mailmap` line the repository holds may be a
+    /// secret.
     pub messages: bool,
+    /// Whether it prints what the git directory keeps beside the objects (`git status` in
+    /// its long form: a rebase's todo list and done commands, the branch a bisect started
+    /// from, the upstream the configuration names; `git worktree list -v`: why a worktree is
+    /// locked; `git check-ignore -v`: the ignore patterns that match): then none of it may
+    /// be a secret.
+    pub in_progress: bool,
+    /// Whether what it prints of the git directory's state includes the ignore pattern that
+    /// matches (`git check-ignore -v`): then every `.gitignore` of the work tree is read too.
+    pub ignore_patterns: bool,
     /// Whether it is the `go` command loading the module's packages (`go list`, `go doc`):
     /// it downloads the modules the module cache lacks ([`go_modules::downloads`]) and
     /// applies the build flags `GOFLAGS` names.

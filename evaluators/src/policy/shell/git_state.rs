@@ -290,14 +290,18 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         Some("init" | "clone") => template(j, cmd, &git),
         Some("clean") => clean(j, cmd, &git),
         Some("stash") => stash_untracked(j, cmd, &git),
-        // `git var -l` lists the configuration as `git config -l` does.
-        Some("var")
-            if git
-                .rest
-                .iter()
-                .any(|w| w.literal().is_none_or(|t| t == "-l")) =>
-        {
-            printed_config(j, cmd, &git, "", true, &[], None, &env_files);
+        // `git var -l` lists the configuration as `git config -l` does; a variable
+        // (`GIT_AUTHOR_IDENT`, `GIT_EDITOR`) prints a setting's value.
+        Some("var") => {
+            let keys = match git.rest.iter().map(Word::literal).collect::<Vec<_>>()[..] {
+                [Some(name)] => var_keys(name),
+                _ => None,
+            };
+            let printed: Vec<_> = match keys {
+                Some(keys) => keys.iter().map(|k| git_config::Printed::Key(k)).collect(),
+                None => vec![git_config::Printed::Every],
+            };
+            printed_config(j, cmd, &git, "", &printed, None, &env_files);
         }
         // `git ls-remote --get-url` prints a remote's URL (rewritten) without contacting it.
         Some("ls-remote")
@@ -523,30 +527,50 @@ fn config(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>, env_files: &[st
     if sets {
         return;
     }
-    printed_config(j, cmd, git, scope, lists, &operands, file, env_files);
+    let printed = match operands.first().map(|w| w.literal()) {
+        _ if lists => git_config::Printed::Every,
+        None | Some(None) => git_config::Printed::Every,
+        // A key named for no credential may still hold one (`core.editor = env TOKEN=… vim`):
+        // its value is read as any other's.
+        Some(Some(key)) => git_config::Printed::Key(key),
+    };
+    printed_config(j, cmd, git, scope, &[printed], file, env_files);
 }
 
-/// `git config` reading: what it prints (every key with `lists` or no key, else the key
-/// named first) is looked for a secret in the files `scope` (or `--file`) names and the files
-/// they include ([`git_config::printed_secret`]); one found is a binding ask, as reading
-/// `.git/config` itself is.
-#[allow(clippy::too_many_arguments)]
+/// The configuration keys whose values `git var NAME` prints (`GIT_EDITOR` prints
+/// `core.editor`); `None` for a variable not known here, which may print any.
+fn var_keys(name: &str) -> Option<&'static [&'static str]> {
+    Some(match name {
+        "GIT_EDITOR" => &["core.editor"],
+        "GIT_SEQUENCE_EDITOR" => &["sequence.editor", "core.editor"],
+        "GIT_PAGER" => &["core.pager"],
+        "GIT_AUTHOR_IDENT" => &["author.name", "author.email", "user.name", "user.email"],
+        "GIT_COMMITTER_IDENT" => &[
+            "committer.name",
+            "committer.email",
+            "user.name",
+            "user.email",
+        ],
+        "GIT_DEFAULT_BRANCH" => &["init.defaultbranch"],
+        "GIT_ATTR_GLOBAL" => &["core.attributesfile"],
+        "GIT_SHELL_PATH" | "GIT_ATTR_SYSTEM" | "GIT_CONFIG_SYSTEM" | "GIT_CONFIG_GLOBAL" => &[],
+        _ => return None,
+    })
+}
+
+/// A reading of git's configuration (`git config`, `git var`): what it prints (`printed`:
+/// every key, or the values of some) is looked for a secret in the files `scope` (or
+/// `--file`) names and the files they include ([`git_config::printed_secret`]); one found
+/// is a binding ask, as reading `.git/config` itself is.
 fn printed_config(
     j: &mut Judge<'_>,
     cmd: &SimpleCommand,
     git: &Git<'_>,
     scope: &str,
-    lists: bool,
-    operands: &[&Word],
+    printed: &[git_config::Printed<'_>],
     file: Option<String>,
     env_files: &[std::path::PathBuf],
 ) {
-    let printed = match operands.first().map(|w| w.literal()) {
-        _ if lists => git_config::Printed::Every,
-        None | Some(None) => git_config::Printed::Every,
-        Some(Some(key)) if git_config::credential_free_key(&key.to_ascii_lowercase()) => return,
-        Some(Some(key)) => git_config::Printed::Key(key),
-    };
     let home = j.places.home();
     // Files the environment names replace the global and system ones, or (`GIT_CONFIG`)
     // the repository's: all are read.
@@ -570,10 +594,11 @@ fn printed_config(
             }
         }
     }
-    if let Some(why) = files
-        .iter()
-        .find_map(|f| git_config::printed_secret(f, home, printed))
-    {
+    if let Some(why) = files.iter().find_map(|f| {
+        printed
+            .iter()
+            .find_map(|p| git_config::printed_secret(f, home, *p))
+    }) {
         binding(
             j,
             cmd,

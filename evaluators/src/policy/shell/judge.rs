@@ -244,9 +244,15 @@ impl Judge<'_> {
         {
             self.unknown(cmd, &why, Risk::High);
         }
-        if effects.messages
-            && let Some(why) = self.messages_secret(cmd)
-        {
+        // What the repository holds beside the files that the command prints: its messages
+        // and identities, the state of an operation in progress.
+        let printed = [
+            effects.messages.then(|| self.messages_secret(cmd)),
+            effects
+                .in_progress
+                .then(|| self.in_progress_secret(cmd, effects.ignore_patterns)),
+        ];
+        for why in printed.into_iter().flatten().flatten() {
             let reason = format!("{} {why}.", quote(cmd));
             self.add(
                 Stance::RequireAsk,
@@ -451,6 +457,30 @@ impl Judge<'_> {
             )),
             Err(why) => Some(format!(
                 "prints commit or tag messages, which cannot be checked: {why}"
+            )),
+        }
+    }
+
+    /// Why what `git status` (`cmd`) prints of an operation in progress in the repository
+    /// git finds from its directory may be a secret
+    /// ([`super::git::blobs::in_progress_secret`]); `None` when none is.
+    fn in_progress_secret(&self, cmd: &SimpleCommand, ignores: bool) -> Option<String> {
+        let dir = self.places.locate(".", &cmd.cwd);
+        if dir.place == Place::Unknown {
+            return Some("runs in a directory only known when it runs".to_owned());
+        }
+        let top = dir
+            .path
+            .ancestors()
+            .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())?;
+        let git_dir = crate::paths::git_index::git_dir_of(top);
+        match super::git::blobs::in_progress_secret(&git_dir, top, ignores) {
+            Ok(None) => None,
+            Ok(Some(what)) => Some(format!(
+                "prints the state of an operation in progress, which holds {what}"
+            )),
+            Err(why) => Some(format!(
+                "prints the state of an operation in progress, which cannot be checked: {why}"
             )),
         }
     }

@@ -1058,11 +1058,12 @@ const MAX_KNOWN_CLEAN: usize = 1_000_000;
 const MAX_MESSAGE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// What secret a message of the repository git finds from `dir` holds, if one does: the
-/// message of every commit and annotated tag its objects hold, whatever reaches it (a ref
+/// message (and the identities) of every commit and annotated tag its objects hold, whatever reaches it (a ref
 /// outside `refs/tags`, a tag of a tag, `ORIG_HEAD`, a dangling id) — or only of the
 /// commits `walk` lists, when the command walks that few ([`commits_walked`]). Each object
 /// is read raw (`git cat-file --batch`), headers and all (a `mergetag` header carries a
-/// tag's message), as `git cat-file -p` and `--encoding=none` print it. `Err` when they
+/// tag's message), as `git cat-file -p` and `--encoding=none` print it; then what it keeps
+/// beside them ([`kept_texts_secret`]). `Err` when they
 /// cannot all be read (git failing, more than [`MAX_MESSAGE_BYTES`]) or one names another
 /// encoding than UTF-8, which `git log` prints re-encoded.
 pub(in crate::policy::shell) fn messages_secret(
@@ -1103,7 +1104,245 @@ pub(in crate::policy::shell) fn messages_secret(
             },
         )?;
     }
-    messages_of(dir, &ids)
+    match messages_of(dir, &ids)? {
+        Some(what) => Ok(Some(what)),
+        // A bounded walk prints no reflog (`-g` is none of the options it takes).
+        None => kept_texts_secret(dir, !walked),
+    }
+}
+
+/// What secret the state the git directory `git_dir` keeps beside the objects holds, if
+/// one does: what `git status` prints of an operation in progress (a rebase's todo list and
+/// done commands, an `am` session's, a cherry-pick's or revert's, the branch a bisect
+/// started from), the branch `HEAD` names and the upstream the configuration names, why
+/// each worktree is locked (`git worktree list -v`), and with `ignores` every ignore
+/// pattern (the repository's `info/exclude`, each `.gitignore` below the work tree's top
+/// `top`). `Err` when it cannot be read or is more than [`MAX_MESSAGE_BYTES`].
+pub(in crate::policy::shell) fn in_progress_secret(
+    git_dir: &std::path::Path,
+    top: &std::path::Path,
+    ignores: bool,
+) -> Result<Option<&'static str>, String> {
+    let dirs: Vec<std::path::PathBuf> = ["rebase-merge", "rebase-apply", "sequencer"]
+        .iter()
+        .map(|d| git_dir.join(d))
+        .collect();
+    let common = crate::paths::git_index::common_dir(git_dir).unwrap_or(git_dir.to_path_buf());
+    let mut files = vec![git_dir.join("BISECT_START"), git_dir.join("HEAD")];
+    // Why each worktree is locked (`git worktree lock --reason`).
+    if let Ok(worktrees) = std::fs::read_dir(common.join("worktrees")) {
+        files.extend(worktrees.flatten().map(|w| w.path().join("locked")));
+    }
+    // The ignore patterns (`git check-ignore -v` prints the one that matches): the
+    // repository's own and every `.gitignore` of the work tree.
+    let mut tree = Vec::new();
+    if ignores {
+        files.push(common.join("info/exclude"));
+        tree.push(top.to_path_buf());
+    }
+    files.extend(files_below(tree, |entry| {
+        let name = entry.file_name();
+        Ok(match entry.file_type() {
+            Ok(t) if t.is_dir() && name != ".git" => Found::Directory,
+            _ if name == ".gitignore" => Found::File,
+            _ => Found::Other,
+        })
+    })?);
+    files.extend(files_below(dirs, |entry| {
+        Ok(match entry.file_type() {
+            Ok(t) if t.is_dir() => Found::Directory,
+            _ => Found::File,
+        })
+    })?);
+    // The upstream each branch names (`Your branch is behind 'origin/main'`): the branch
+    // sections' lines of the configuration, not its remotes' URLs.
+    let mut upstreams = Vec::new();
+    for config in [common.join("config"), git_dir.join("config.worktree")] {
+        match std::fs::read(&config) {
+            Ok(text) => upstreams.extend(branch_lines(&text)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(_) => return Err("the repository's configuration cannot be read".to_owned()),
+        }
+    }
+    if let Some(what) = crate::paths::bytes_secret(&upstreams) {
+        return Ok(Some(what));
+    }
+    let mut total = 0u64;
+    for file in files {
+        let text = match std::fs::read(&file) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(_) => return Err("the state of an operation in progress cannot be read".to_owned()),
+        };
+        total += text.len() as u64;
+        if total > MAX_MESSAGE_BYTES {
+            return Err(
+                "the state of an operation in progress is larger than can be checked".to_owned(),
+            );
+        }
+        if let Some(what) = crate::paths::bytes_secret(&text) {
+            return Ok(Some(what));
+        }
+    }
+    Ok(None)
+}
+
+/// The lines of a git configuration file that name a branch's upstream: its `[branch …]`
+/// section headers and `remote`/`merge` settings (each with the lines a trailing `\`
+/// continues), one to a line.
+fn branch_lines(text: &[u8]) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let mut continued = false;
+    for line in text.split(|&b| b == b'\n') {
+        let trimmed = line.trim_ascii_start().to_ascii_lowercase();
+        if continued
+            || ["[branch", "remote", "merge"]
+                .iter()
+                .any(|k| trimmed.starts_with(k.as_bytes()))
+        {
+            kept.extend_from_slice(line);
+            kept.push(b'\n');
+            continued = line.trim_ascii_end().ends_with(b"\\");
+        }
+    }
+    kept
+}
+
+/// The most entries [`files_below`] looks at.
+const MAX_BELOW: usize = 200_000;
+
+/// What [`files_below`] does with an entry.
+enum Found {
+    /// A directory to walk.
+    Directory,
+    /// A file to read.
+    File,
+    /// Neither.
+    Other,
+}
+
+/// The files below the directories `dirs` that `sort` keeps, walking the directories it
+/// says are ones; a directory that cannot be read holds nothing (git reads none of it).
+/// `Err` from `sort`, or past [`MAX_BELOW`] entries.
+fn files_below(
+    mut dirs: Vec<std::path::PathBuf>,
+    mut sort: impl FnMut(&std::fs::DirEntry) -> Result<Found, String>,
+) -> Result<Vec<std::path::PathBuf>, String> {
+    let mut files = Vec::new();
+    let mut visited = 0usize;
+    while let Some(d) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            visited += 1;
+            if visited > MAX_BELOW {
+                return Err(format!(
+                    "`{}` holds more entries than are looked at",
+                    d.display()
+                ));
+            }
+            match sort(&entry)? {
+                Found::Directory => dirs.push(entry.path()),
+                Found::File => files.push(entry.path()),
+                Found::Other => {}
+            }
+        }
+    }
+    Ok(files)
+}
+
+/// The most bytes of one reflog [`kept_texts_secret`] scans at once.
+const REFLOG_CHUNK: usize = 256 * 1024;
+
+/// What secret the texts a repository keeps beside its objects hold, if one does: every
+/// reflog when `reflogs` (`git reflog`, `git stash list`, `%gs`: each entry's message and
+/// identity) and the work tree's `.mailmap` (the names `%aN`, `git shortlog` and `git blame` print). `Err`
+/// when they cannot be read: reflogs kept in a reftable, a `.mailmap` that is a link, more
+/// than [`MAX_MESSAGE_BYTES`].
+fn kept_texts_secret(dir: &std::path::Path, reflogs: bool) -> Result<Option<&'static str>, String> {
+    let mut places = Vec::new();
+    let rev_parse = |args: &[&str], places: &mut Vec<std::path::PathBuf>| {
+        run_git(dir, args, None, |line| {
+            if !line.is_empty() {
+                places.push(std::path::PathBuf::from(line));
+            }
+            true
+        })
+    };
+    rev_parse(
+        &[
+            "rev-parse",
+            "--path-format=absolute",
+            "--git-dir",
+            "--git-common-dir",
+            "--is-bare-repository",
+        ],
+        &mut places,
+    )?;
+    // A bare repository has no work tree; its `.mailmap` is the blob `HEAD:.mailmap`.
+    let bare = places.last().is_some_and(|b| b.as_os_str() == "true");
+    if bare {
+        if run_git(dir, &["cat-file", "-e", "HEAD:.mailmap"], None, |_| true).is_ok() {
+            return Err("a bare repository's `.mailmap` is not read here".to_owned());
+        }
+    } else {
+        rev_parse(&["rev-parse", "--show-toplevel"], &mut places)?;
+    }
+    let (git_dir, common, top) = match places.as_slice() {
+        [git_dir, common, _, top] => (git_dir, common, Some(top)),
+        [git_dir, common, _] if bare => (git_dir, common, None),
+        _ => return Err(UNREADABLE.to_owned()),
+    };
+    if reflogs && common.join("reftable").exists() {
+        return Err("the reflogs are kept in a reftable, which is not read here".to_owned());
+    }
+    let mut files = Vec::new();
+    let mut logs = Vec::new();
+    if reflogs {
+        logs.push(git_dir.join("logs"));
+        if common != git_dir {
+            logs.push(common.join("logs"));
+        }
+    }
+    files.extend(files_below(logs, |entry| match entry.file_type() {
+        Ok(t) if t.is_dir() => Ok(Found::Directory),
+        Ok(t) if t.is_file() => Ok(Found::File),
+        _ => Err(UNREADABLE.to_owned()),
+    })?);
+    if let Some(top) = top {
+        let mailmap = top.join(".mailmap");
+        match std::fs::symlink_metadata(&mailmap) {
+            Ok(m) if m.is_file() => files.push(mailmap),
+            Ok(_) => return Err("`.mailmap` is not a plain file".to_owned()),
+            Err(_) => {}
+        }
+    }
+    let mut total = 0u64;
+    for file in files {
+        let text = std::fs::read(&file).map_err(|_| UNREADABLE.to_owned())?;
+        total += text.len() as u64;
+        if total > MAX_MESSAGE_BYTES {
+            return Err("the repository's reflogs are larger than can be checked".to_owned());
+        }
+        // In chunks of whole lines: an entry is one line.
+        let mut rest = text.as_slice();
+        while !rest.is_empty() {
+            let end = if rest.len() <= REFLOG_CHUNK {
+                rest.len()
+            } else {
+                rest[..REFLOG_CHUNK]
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(REFLOG_CHUNK, |at| at + 1)
+            };
+            if let Some(what) = crate::paths::bytes_secret(&rest[..end]) {
+                return Ok(Some(what));
+            }
+            rest = &rest[end..];
+        }
+    }
+    Ok(None)
 }
 
 /// What secret the raw commit or tag objects `ids` (whole ids) of the repository git finds
@@ -1477,17 +1716,19 @@ fn printed(root: &std::path::Path, sub: &str, rest: &[Word]) -> Prints {
     // asked (`--notes`, `%N`) or by default when no format is given, unless `--no-notes`, and
     // by `git notes show`: `git notes add -C ID` makes any blob of the objects a note, a file
     // removed since among them.
+    let asked = before.iter().any(|t| {
+        t.is_none_or(|t| {
+            t.starts_with("--notes") || t.starts_with("--show-notes") || t.contains("%N")
+        })
+    });
     let shows_notes = match sub {
         "log" | "show" | "whatchanged" | "reflog" => {
-            let asked = before.iter().any(|t| {
-                t.is_none_or(|t| {
-                    t.starts_with("--notes") || t.starts_with("--show-notes") || t.contains("%N")
-                })
-            });
             let formatted = has(&["--oneline", "--pretty", "--format"])
                 || has_prefix(&["--pretty=", "--format="]);
             asked || !(formatted || has(&["--no-notes"]))
         }
+        // Only when asked.
+        "diff-tree" | "rev-list" | "range-diff" | "shortlog" => asked,
         "notes" => texts.iter().any(|t| t.is_none_or(|t| t == "show")),
         _ => false,
     };
