@@ -690,13 +690,16 @@ async fn a_toolchain_configuration_that_is_not_a_small_regular_file_is_not_read(
     let ws = tempfile::tempdir().expect("dir");
     put(ws.path(), ".tool-versions", "nodejs 20.11.0\n");
     allowed(ws.path(), "node --version").await;
-    // Too long to read in full: not proven.
+    // Too long to read in full: not proven, where a shim reads it.
     put(
         ws.path(),
         ".tool-versions",
         &"nodejs 20.11.0\n".repeat(10_000),
     );
-    not_allowed(ws.path(), "node --version").await;
+    let shim = support::version_manager_shim("node");
+    if shim {
+        not_allowed(ws.path(), "node --version").await;
+    }
     // A FIFO would block a read forever: it is not read, and not proven.
     for name in [".tool-versions", "bunfig.toml"] {
         let _ = std::fs::remove_file(ws.path().join(name));
@@ -708,7 +711,9 @@ async fn a_toolchain_configuration_that_is_not_a_small_regular_file_is_not_read(
         );
     }
     let decided = tokio::time::timeout(std::time::Duration::from_secs(20), async {
-        not_allowed(ws.path(), "node --version").await;
+        if shim {
+            not_allowed(ws.path(), "node --version").await;
+        }
         not_allowed(ws.path(), "bun --version").await;
     })
     .await;
@@ -1593,4 +1598,49 @@ async fn what_the_git_directory_keeps_beside_the_objects_is_checked_where_it_is_
     not_allowed(root, "git config core.editor").await;
     not_allowed(root, "git var GIT_EDITOR").await;
     allowed(root, "git config user.name").await;
+}
+
+#[tokio::test]
+async fn a_branch_s_upstream_is_a_ref_not_a_reflog_entry() {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    assert!(
+        git(root, &["init", "-q", "-b", "main"]),
+        "git is needed to build this workspace"
+    );
+    put(root, "a.txt", "a\n");
+    assert!(git(root, &["add", "."]));
+    assert!(as_committer(root, &["commit", "-q", "-m", "one"]));
+    assert!(git(
+        root,
+        &["remote", "add", "origin", "https://example.com/r.git"]
+    ));
+    assert!(git(
+        root,
+        &["update-ref", "refs/remotes/origin/main", "HEAD"]
+    ));
+    assert!(git(root, &["config", "branch.main.remote", "origin"]));
+    assert!(git(
+        root,
+        &["config", "branch.main.merge", "refs/heads/main"]
+    ));
+    put(root, "a.txt", "b\n");
+    assert!(git(root, &["commit", "-qam", "two"]));
+    for c in [
+        "git log @{u}..",
+        "git log --oneline @{upstream}..HEAD",
+        "git diff @{u}",
+        "git diff @{U} --stat",
+        "git log -p @{u}..",
+        "git show @{u}",
+    ] {
+        allowed(root, c).await;
+    }
+    // A reflog entry and the branch checked out before are not refs.
+    for c in ["git diff @{1}", "git diff @{-1}", "git show main@{1}"] {
+        not_allowed(root, c).await;
+    }
+    // Without an upstream, git cannot say what it names.
+    assert!(git(root, &["config", "--unset", "branch.main.merge"]));
+    not_allowed(root, "git diff @{u}").await;
 }

@@ -1,5 +1,5 @@
 //! The reviewer in auto mode: formats that verify signatures run gpg, device nodes are
-//! devices, git writes through links, staging a whole tree stages its secrets, and endless
+//! devices, setuid bits outlive the session, git writes through links, staging a whole tree stages its secrets, and endless
 //! output fills the disk.
 
 mod support;
@@ -157,5 +157,39 @@ async fn endless_output_into_a_file_is_not_routine() {
         "yes | head -n 5 > y.txt",
     ] {
         assert_eq!(review(ws.path(), &bash(c)).await, Behavior::Allow, "{c}");
+    }
+}
+
+#[tokio::test]
+async fn setting_the_setuid_or_setgid_bit_is_never_routine() {
+    let ws = repository();
+    std::fs::create_dir_all(ws.path().join("src")).unwrap();
+    for c in [
+        "chmod 755 README.md",
+        "chmod u+x,go-w README.md",
+        "chmod 1777 src",
+        "mkdir -m 755 d",
+        "install -m 0644 README.md r2",
+    ] {
+        assert_eq!(review(ws.path(), &bash(c)).await, Behavior::Allow, "{c}");
+    }
+    for c in [
+        "chmod 4755 README.md",
+        "chmod 04755 README.md",
+        "chmod =4755 README.md",
+        "chmod u+s README.md",
+        "chmod a+rwxs README.md",
+        "chmod u-x+s README.md",
+        "chmod g+s src",
+        "chmod 2755 src",
+        "chmod -R u+s src",
+        "chmod --reference=/usr/bin/passwd README.md",
+        "chmod \"$MODE\" README.md",
+        "mkdir -m 4755 d",
+        "mkdir --mode=u+s d",
+        "install -m u+s README.md r2",
+        "install -d -m 4755 d3",
+    ] {
+        assert_eq!(review(ws.path(), &bash(c)).await, Behavior::Ask, "{c}");
     }
 }

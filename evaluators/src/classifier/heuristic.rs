@@ -283,7 +283,8 @@ fn stays_inside(value: &str) -> bool {
 /// (a directory only known when it runs is taken as configured). Toolchain selectors count
 /// when they name a toolchain by path or by a source to build (`rust-toolchain.toml`
 /// `path = …`, asdf/mise `path:` and `ref:` versions): the bare program name then runs a
-/// binary from anywhere.
+/// binary from anywhere; Rust's count unless they name a channel rustup has installed and
+/// nothing else (one not installed is downloaded).
 fn build_configured(root: &std::path::Path, script: Option<&shell::Script>) -> bool {
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     match build_dirs(&root, script) {
@@ -522,22 +523,16 @@ fn build_configured_in(dir: &std::path::Path) -> bool {
     if crate::programs::build_config::runs_programs(dir).is_some() {
         return true;
     }
-    // Read without blocking and up to a cap; one that cannot be read in full counts.
-    let read = |name: &str| {
-        crate::paths::small_file::read_text(&dir.join(name))
-            .map(|t| t.map(|t| t.to_ascii_lowercase()))
-    };
-    // Rust's toolchain selectors, naming a toolchain by path: `cargo` then runs a binary from
-    // anywhere (the other tools' selectors and configuration are read above).
-    let selectors: &[(&str, &[&str])] = &[
-        ("rust-toolchain.toml", &["path"]),
-        ("rust-toolchain", &["path", "/", "\\"]),
-    ];
-    selectors.iter().any(|(name, keys)| match read(name) {
-        Ok(Some(text)) => keys.iter().any(|k| text.contains(k)),
-        Ok(None) => false,
-        Err(_) => true,
-    })
+    // Rust's toolchain selectors, unless they name a channel rustup has installed and nothing
+    // else: a toolchain by path runs a binary from anywhere, and one not installed is
+    // downloaded (the other tools' selectors and configuration are read above).
+    ["rust-toolchain.toml", "rust-toolchain"]
+        .iter()
+        .any(|name| {
+            let path = dir.join(name);
+            std::fs::symlink_metadata(&path).is_ok()
+                && crate::programs::build_config::names_program(&path)
+        })
 }
 
 /// Whether every argument of the script's commands that names an existing path (`make -f
@@ -3451,6 +3446,22 @@ mod tests {
                 &["cargo build", "cargo test"][..],
             ),
             ("rust-toolchain", "/tmp/toolchain\n", &["cargo build"][..]),
+            // A channel not installed is downloaded and run.
+            (
+                "rust-toolchain",
+                "nightly-2019-01-01\n",
+                &["cargo build"][..],
+            ),
+            (
+                "rust-toolchain.toml",
+                "[toolchain]\nchannel = \"1.60.0\"\n",
+                &["cargo test", "cargo check"][..],
+            ),
+            (
+                "rust-toolchain.toml",
+                "[toolchain]\nchannel = \"stable\"\ncomponents = [\"miri\"]\n",
+                &["cargo build"][..],
+            ),
         ] {
             let path = outer.path().join(file);
             std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");

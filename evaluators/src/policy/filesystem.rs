@@ -92,6 +92,8 @@ const PATH_FIELDS: &[&str] = &[
     "absolute_path",
     "dir_path",
     "directory",
+    // Cursor's `list_dir`.
+    "relative_workspace_path",
     // The MCP filesystem server's `move_file`.
     "source",
     "destination",
@@ -1060,7 +1062,7 @@ fn search_tree(
     };
     // The file filter, as file names (a path glob's last part admits no fewer files); a
     // file type (`"type": "rust"`, ripgrep's) is its names, and one not known limits nothing.
-    let globs: Vec<&str> = ["glob", "include", "includePattern"]
+    let globs: Vec<&str> = ["glob", "include", "includePattern", "include_pattern"]
         .iter()
         .filter_map(|f| input.get(*f).and_then(Value::as_str))
         .collect();

@@ -244,10 +244,135 @@ pub(crate) fn names_program(path: &Path) -> bool {
     if name == "package.json" {
         return read(path).is_none_or(|t| package_manager_from_url(&t));
     }
+    if matches!(name, "rust-toolchain.toml" | "rust-toolchain") {
+        return read(path).is_none_or(|t| !installed_channel(&t));
+    }
     let Some((_, code_keys)) = KEYED.iter().find(|(n, _)| *n == name) else {
         return true;
     };
     read(path).is_none_or(|text| keyed_names_program(&text, code_keys))
+}
+
+/// Whether a Rust toolchain file (`rust-toolchain.toml`, or `rust-toolchain` in either of
+/// its forms) names nothing but a channel rustup has installed for this machine: then the
+/// proxies run that toolchain's own binaries and download nothing. A `path`, components,
+/// targets, any other key, or a channel not installed (rustup would download it) do not.
+fn installed_channel(text: &str) -> bool {
+    let home = crate::process_env::non_empty("RUSTUP_HOME")
+        .map(|h| std::path::PathBuf::from(h.into_owned()))
+        .or_else(|| {
+            crate::process_env::non_empty("HOME")
+                .map(|h| std::path::PathBuf::from(h.into_owned()).join(".rustup"))
+        });
+    home.is_some_and(|h| installed_channel_in(text, &h.join("toolchains")))
+}
+
+/// [`installed_channel`] with rustup's toolchains in `toolchains`.
+fn installed_channel_in(text: &str, toolchains: &Path) -> bool {
+    let channel = match text.parse::<toml::Table>() {
+        Ok(table) => {
+            let Some(toml::Value::Table(toolchain)) = table.get("toolchain") else {
+                return false;
+            };
+            if table.len() != 1
+                || toolchain
+                    .keys()
+                    .any(|k| !matches!(k.as_str(), "channel" | "profile"))
+            {
+                return false;
+            }
+            match toolchain.get("channel") {
+                Some(toml::Value::String(c)) => c.clone(),
+                _ => return false,
+            }
+        }
+        // The legacy form: the channel's name alone.
+        Err(_) => match text.split_whitespace().collect::<Vec<_>>()[..] {
+            [c] if text.lines().filter(|l| !l.trim().is_empty()).count() == 1 => c.to_owned(),
+            _ => return false,
+        },
+    };
+    if channel.is_empty()
+        || !channel
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_'))
+    {
+        return false;
+    }
+    // `stable-x86_64-unknown-linux-gnu`: the channel, then this machine's triple (not a
+    // dated one, `nightly-2024-01-01-…`, which `nightly` does not select), a directory of
+    // its own (a linked toolchain is a link to anywhere).
+    let Ok(entries) = std::fs::read_dir(toolchains) else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let name = entry.file_name();
+        name.to_str()
+            .and_then(|n| n.strip_prefix(channel.as_str()))
+            .and_then(|rest| rest.strip_prefix('-'))
+            .and_then(|triple| triple.strip_prefix(std::env::consts::ARCH))
+            .is_some_and(|rest| rest.starts_with('-'))
+            && entry.file_type().is_ok_and(|t| t.is_dir())
+    })
+}
+
+/// Whether `program` runs a binary of its own rather than a version manager's shim, which
+/// picks the binary from selector files ([`super::VERSION_SELECTORS`]): the first `program`
+/// in the directories of the evaluator's `PATH` is, links followed, an ELF executable named
+/// for the program (`python3` may be `python3.12`) or rustup (whose proxies read Rust's own
+/// toolchain files only), outside any version manager's directory.
+/// A script (asdf's, pyenv's and nodenv's shims), a link to another program (mise's and
+/// Volta's shims link to their own binary), or a relative directory in `PATH` is not.
+pub(crate) fn runs_directly(program: &str) -> bool {
+    runs_directly_in(
+        program,
+        &crate::process_env::var("PATH").unwrap_or_default(),
+    )
+}
+
+/// [`runs_directly`] with `path` as `PATH`.
+fn runs_directly_in(program: &str, path: &std::ffi::OsStr) -> bool {
+    use std::io::Read;
+    use std::os::unix::fs::PermissionsExt;
+    if program.is_empty() || program.contains('/') {
+        return false;
+    }
+    for dir in std::env::split_paths(path) {
+        if !dir.is_absolute() {
+            return false;
+        }
+        let candidate = dir.join(program);
+        let Ok(meta) = std::fs::metadata(&candidate) else {
+            continue;
+        };
+        if !meta.is_file() || meta.permissions().mode() & 0o111 == 0 {
+            continue;
+        }
+        let Ok(real) = std::fs::canonicalize(&candidate) else {
+            return false;
+        };
+        const MANAGERS: &[&str] = &[
+            "shims", ".volta", "volta", "mise", ".mise", "rtx", ".asdf", "asdf", ".proto", "proto",
+            ".sdkman", "sdkman", ".nodenv", ".pyenv", ".rbenv", ".goenv", ".jenv",
+        ];
+        let managed = real.components().any(|c| {
+            c.as_os_str()
+                .to_str()
+                .is_some_and(|c| MANAGERS.contains(&c))
+        });
+        let named = real
+            .file_name()
+            .and_then(|n| n.to_str())
+            // rustup's proxies (`cargo`, `rustc`) read Rust's own toolchain files only.
+            .is_some_and(|n| n.starts_with(program) || n == "rustup");
+        let mut magic = [0u8; 4];
+        let elf = std::fs::File::open(&real)
+            .and_then(|mut f| f.read_exact(&mut magic))
+            .is_ok()
+            && magic == *b"\x7fELF";
+        return elf && named && !managed;
+    }
+    false
 }
 
 /// The most cargo manifests read for one build; past it, the build counts as compiling code
@@ -553,6 +678,71 @@ fn read(path: &Path) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rust_toolchain_file_naming_an_installed_channel_alone_names_no_program() {
+        let home = tempfile::tempdir().expect("dir");
+        let arch = std::env::consts::ARCH;
+        for d in [
+            format!("stable-{arch}-unknown-linux-gnu"),
+            format!("nightly-2024-01-01-{arch}-unknown-linux-gnu"),
+        ] {
+            std::fs::create_dir(home.path().join(d)).unwrap();
+        }
+        let linked = home.path().join(format!("beta-{arch}-unknown-linux-gnu"));
+        std::os::unix::fs::symlink("/tmp", &linked).unwrap();
+        for text in [
+            "[toolchain]\nchannel = \"stable\"\n",
+            "[toolchain]\nchannel = \"stable\"\nprofile = \"minimal\"\n",
+            "stable\n",
+        ] {
+            assert!(installed_channel_in(text, home.path()), "{text}");
+        }
+        for text in [
+            "[toolchain]\nchannel = \"stable\"\ncomponents = [\"rustfmt\"]\n",
+            "[toolchain]\nchannel = \"stable\"\ntargets = [\"wasm32-unknown-unknown\"]\n",
+            "[toolchain]\npath = \"/tmp/evil\"\n",
+            "[toolchain]\nchannel = \"1.70\"\n",
+            // A dated nightly is not what `nightly` selects; a linked toolchain may be anywhere.
+            "nightly\n",
+            "beta\n",
+            "[toolchain]\nchannel = \"../stable\"\n",
+            "stable\nnightly\n",
+            "channel = \"stable\"\n",
+            "",
+        ] {
+            assert!(!installed_channel_in(text, home.path()), "{text}");
+        }
+    }
+
+    #[test]
+    fn only_a_binary_of_its_own_runs_directly_not_a_shim() {
+        let dir = tempfile::tempdir().expect("dir");
+        let bin = dir.path().join("bin");
+        let shims = dir.path().join("shims");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(&shims).unwrap();
+        let elf = std::fs::canonicalize("/bin/true").expect("a binary to copy");
+        std::fs::copy(&elf, bin.join("node")).unwrap();
+        std::fs::copy(&elf, bin.join("mise")).unwrap();
+        std::fs::copy(&elf, shims.join("ruby")).unwrap();
+        std::os::unix::fs::symlink(bin.join("mise"), bin.join("python3")).unwrap();
+        std::fs::write(bin.join("go"), "#!/bin/sh\nexec asdf exec go \"$@\"\n").unwrap();
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::Permissions::from_mode(0o755);
+            std::fs::set_permissions(bin.join("go"), mode).unwrap();
+        }
+        let path = std::env::join_paths([&bin, &shims]).unwrap();
+        assert!(runs_directly_in("node", &path));
+        for program in ["python3", "go", "ruby", "missing", "a/node", ""] {
+            assert!(!runs_directly_in(program, &path), "{program}");
+        }
+        assert!(!runs_directly_in(
+            "node",
+            std::ffi::OsStr::new("bin:/usr/bin")
+        ));
+    }
 
     #[test]
     fn node_package_files_in_home_count_only_for_node_package_builds() {

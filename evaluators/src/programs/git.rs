@@ -822,9 +822,15 @@ impl HistoryReach {
         // `:/message` names the youngest commit of any ref whose message matches, `REF@{N}` a
         // reflog entry, `REV^{/message}` a commit by its message, `stash` the stash: each
         // reaches beyond the current branch, so its contents may hold a secret removed since.
+        // A branch's upstream or push target (`@{u}`, `main@{push}`) is a ref, not a reflog
+        // entry.
         let beyond = |t: &str| {
+            let mut refs_only = t.to_ascii_lowercase();
+            for upstream in ["@{upstream}", "@{u}", "@{push}"] {
+                refs_only = refs_only.replace(upstream, "");
+            }
             t.starts_with(":/")
-                || t.contains("@{")
+                || refs_only.contains("@{")
                 || t.contains("^{/")
                 || t == "stash"
                 || t.starts_with("stash^")

@@ -1541,13 +1541,19 @@ pub fn harmless_shell_variable(name: &str) -> bool {
 /// steers nothing: a harmless variable whose value, for the locale and time-zone variables,
 /// names no file (`LANGUAGE=../../tmp/x`, `TZ=:/proc/self/environ` open files).
 pub fn harmless_assignment(name: &str, value: Option<&str>) -> bool {
-    harmless_variable(name) && harmless_value(name, value)
+    plain_pager(name, value) || harmless_variable(name) && harmless_value(name, value)
+}
+
+/// Whether the assignment makes a pager `cat` or nothing (`GIT_PAGER=cat`, `PAGER=`),
+/// which pages nothing.
+fn plain_pager(name: &str, value: Option<&str>) -> bool {
+    matches!(name, "PAGER" | "GIT_PAGER" | "MANPAGER") && matches!(value, Some("cat" | ""))
 }
 
 /// Like [`harmless_assignment`] for an assignment in the shell itself (`name=value` alone),
 /// which reaches programs when the variable is already exported.
 pub fn harmless_shell_assignment(name: &str, value: Option<&str>) -> bool {
-    harmless_shell_variable(name) && harmless_value(name, value)
+    plain_pager(name, value) || harmless_shell_variable(name) && harmless_value(name, value)
 }
 
 /// Whether a locale or time-zone value is a plain name (`C.UTF-8`, `en_US.UTF-8`, `UTC`,
@@ -2111,6 +2117,33 @@ fn listing(args: &[Word]) -> Result<()> {
     Ok(())
 }
 
+/// Version managers' selector files: their shims pick the binary any toolchain name runs
+/// from them, in the directory and above (asdf/mise `path:` versions, mise's tasks and
+/// hooks). A program that is no shim reads none of them ([`build_config::runs_directly`]).
+pub(crate) const VERSION_SELECTORS: &[&str] = &[
+    ".tool-versions",
+    "mise.toml",
+    ".mise.toml",
+    "mise.local.toml",
+    ".mise.local.toml",
+    ".mise/config.toml",
+    ".config/mise.toml",
+    ".config/mise/config.toml",
+    ".rtx.toml",
+    // Volta's project hooks name download URLs and programs to run.
+    ".volta/hooks.json",
+    // nodenv, pyenv, rbenv, jenv, goenv, tfenv, sdkman, nvm: a version manager's shim
+    // chooses (and may install) the program from them.
+    ".node-version",
+    ".nvmrc",
+    ".python-version",
+    ".ruby-version",
+    ".java-version",
+    ".go-version",
+    ".terraform-version",
+    ".sdkmanrc",
+];
+
 /// Toolchains: version queries; `cargo metadata`/`cargo tree`/`cargo pkgid` and `go env` read only.
 fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
     let texts: Vec<&str> = args.iter().map(literal).collect::<Result<_>>()?;
@@ -2128,31 +2161,7 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
         "bun" => &["bunfig.toml"],
         _ => &[],
     };
-    // Version managers' shims pick the binary any toolchain name runs from selector files in
-    // the directory and above (asdf/mise `path:` versions, mise's tasks and hooks).
-    const SELECTORS: &[&str] = &[
-        ".tool-versions",
-        "mise.toml",
-        ".mise.toml",
-        "mise.local.toml",
-        ".mise.local.toml",
-        ".mise/config.toml",
-        ".config/mise.toml",
-        ".config/mise/config.toml",
-        ".rtx.toml",
-        // Volta's project hooks name download URLs and programs to run.
-        ".volta/hooks.json",
-        // nodenv, pyenv, rbenv, jenv, goenv, tfenv, sdkman, nvm: a version manager's shim
-        // chooses (and may install) the program from them.
-        ".node-version",
-        ".nvmrc",
-        ".python-version",
-        ".ruby-version",
-        ".java-version",
-        ".go-version",
-        ".terraform-version",
-        ".sdkmanrc",
-    ];
+
     // Inline code proven to only compute, print and read literal paths (`python3 -c`).
     let proven = match inline::proven(program, args) {
         Some(found) => found.map(|i| {
@@ -2173,7 +2182,7 @@ fn toolchain(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
         e.forbids.extend(
             config
                 .iter()
-                .chain(SELECTORS)
+                .chain(VERSION_SELECTORS)
                 .map(|c| Word::literal_text(*c)),
         );
     }
@@ -2320,6 +2329,38 @@ fn toolchain_query(program: &str, texts: &[&str], e: &mut Effects) -> Result<()>
         // is out of date.
         ("cargo", ["metadata" | "tree" | "pkgid", rest @ ..]) => cargo(texts[0], rest, e),
         ("go", ["list" | "doc", rest @ ..]) => go_packages(texts[0], rest, e),
+        // Help topics, the platforms the toolchain builds for, and `go.mod` printed as it
+        // is (`-json`, `-print`; any other flag of `go mod edit` changes it).
+        ("go", ["help", rest @ ..])
+            if rest.len() <= 2
+                && rest.iter().all(|t| {
+                    !t.is_empty()
+                        && t.bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b"-.".contains(&b))
+                        && !t.starts_with('-')
+                }) =>
+        {
+            Ok(())
+        }
+        ("go", ["tool", "dist", "list", rest @ ..])
+            if rest.iter().all(|t| matches!(*t, "-json" | "-v" | "-i")) =>
+        {
+            Ok(())
+        }
+        ("go", ["mod", "edit", "-json" | "-print"]) => Ok(()),
+        // The build information of a binary: module paths, versions and settings.
+        ("go", ["version", "-m", files @ ..])
+            if !files.is_empty() && files.iter().all(|t| !t.starts_with('-')) =>
+        {
+            e.reads.extend(files.iter().map(|t| Word::literal_text(*t)));
+            Ok(())
+        }
+        // A syntax check: the script is parsed, none of it run; a syntax error prints the
+        // line it is on.
+        ("node", ["--check" | "-c", file]) if !file.starts_with('-') => {
+            e.reads.push(Word::literal_text(*file));
+            Ok(())
+        }
         _ => Err(format!(
             "`{program}` may build, run or download code; only its version and metadata queries are known"
         )),
@@ -2450,10 +2491,14 @@ fn go_packages(sub: &str, rest: &[&str], e: &mut Effects) -> Result<()> {
             continue;
         }
         operands += 1;
+        // A package of the module by its directory (`./pkg/store`), below the working one.
+        let below = t.starts_with("./") && !t.split('/').any(|c| c == "..");
         let known = match sub {
-            "list" => {
-                matches!(t, "." | "./..." | "std" | "cmd" | "all")
-                    || (t.starts_with("./") && !t.split('/').any(|c| c == ".."))
+            "list" => matches!(t, "." | "./..." | "std" | "cmd" | "all") || below,
+            // Its Go files' comments are printed: the directory is read.
+            _ if below && operands == 1 => {
+                e.reads.push(Word::literal_text(t));
+                true
             }
             _ => {
                 !t.starts_with(['.', '/', '~'])
@@ -3144,8 +3189,30 @@ mod tests {
             "go list -mod=vendor ./...",
             "go doc fmt.Println",
             "go doc -all encoding/json",
+            "go doc ./internal/x",
         ] {
             assert!(modeled(line).go_packages, "{line}");
+        }
+        // What the go command prints of itself still selects a toolchain by `go.mod`.
+        for line in [
+            "go help modules",
+            "go tool dist list -json",
+            "go mod edit -json",
+        ] {
+            assert!(modeled(line).go_toolchain, "{line}");
+        }
+        assert_eq!(modeled("go doc ./internal/x").reads[0].raw, "./internal/x");
+        assert_eq!(modeled("go version -m bin/app").reads[0].raw, "bin/app");
+        assert_eq!(modeled("node --check src/a.js").reads[0].raw, "src/a.js");
+        for line in [
+            "go mod edit -require=x@v1",
+            "go mod edit -json -fmt",
+            "go help -x",
+            "go version -m",
+            "node --check",
+            "node --check a.js b.js",
+        ] {
+            unmodeled(line);
         }
         for line in [
             "go list -u -m all",
@@ -3158,7 +3225,7 @@ mod tests {
             "go list ./../elsewhere",
             "go list -f",
             "go doc -src fmt",
-            "go doc ./internal/x",
+            "go doc ./internal/../../x",
             "go doc /etc/passwd",
             "go doc a b c",
         ] {

@@ -234,7 +234,12 @@ const PUBLIC_VARIABLES: &[&str] = &[
     "GOROOT",
     "CARGO_HOME",
     "RUSTUP_HOME",
+    "RUSTUP_TOOLCHAIN",
     "JAVA_HOME",
+    "NVM_DIR",
+    "PYENV_ROOT",
+    "CONDA_PREFIX",
+    "CONDA_DEFAULT_ENV",
     "NODE_ENV",
     "VIRTUAL_ENV",
     "CI",
@@ -518,7 +523,7 @@ impl Builder {
         match piece {
             WordPiece::Text(s) => {
                 // Unquoted braces may expand into several words (`{/,x}`): not one literal.
-                if !quoted && s.contains('{') && (s.contains(',') || s.contains("..")) {
+                if !quoted && may_expand_braces(s) {
                     let before = s.split('{').next().unwrap_or_default();
                     self.text(before);
                     self.unknown();
@@ -590,6 +595,30 @@ impl Builder {
             Err(_) => self.substitutions.push(text.to_owned()),
         }
     }
+}
+
+/// Whether unquoted text may be a brace expansion: a `{` whose group holds a `,` or a `..`
+/// (`{a,b}`, `{1..3}`), or one not closed in the text with either after it (the rest may be
+/// quoted, `{a'x',b}`). A group holding neither is text (`@{u}..`, `HEAD@{1}`).
+fn may_expand_braces(s: &str) -> bool {
+    s.match_indices('{').any(|(open, _)| {
+        let rest = &s[open + 1..];
+        let mut depth = 0usize;
+        let close = rest.char_indices().find_map(|(at, c)| match c {
+            '{' => {
+                depth += 1;
+                None
+            }
+            '}' if depth == 0 => Some(at),
+            '}' => {
+                depth -= 1;
+                None
+            }
+            _ => None,
+        });
+        let group = close.map_or(rest, |at| &rest[..at]);
+        group.contains(',') || group.contains("..")
+    })
 }
 
 /// Whether the shell reads `raw` as itself: it holds only characters that start no
@@ -891,6 +920,38 @@ mod secret_variables {
             ("$MY_APP_SETTING", "MY_APP_SETTING"),
         ] {
             assert_eq!(secret_variable(s), Some(name), "{s}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod braces {
+    use super::may_expand_braces;
+
+    #[test]
+    fn a_group_with_a_comma_or_a_sequence_expands_and_a_reflog_suffix_does_not() {
+        // A group closed without a comma or a sequence inside is text, whatever follows it;
+        // one not closed is text only when nothing after it is a comma or a sequence.
+        for s in [
+            "@{u}..",
+            "HEAD@{1}..main",
+            "@{upstream}...HEAD",
+            "{}",
+            "a{b}c",
+            "{a",
+        ] {
+            assert!(!may_expand_braces(s), "{s}");
+        }
+        for s in [
+            "{a,b}",
+            "x{1..3}",
+            "{a,",
+            "{.en,",
+            "a{b{c,d}}",
+            "{x}{a,b}",
+            "{a,{b}}",
+        ] {
+            assert!(may_expand_braces(s), "{s}");
         }
     }
 }

@@ -166,3 +166,30 @@ pub fn assert_every_code(seen: &std::collections::BTreeSet<&str>, all: &[&str]) 
     let all: std::collections::BTreeSet<&str> = all.iter().copied().collect();
     assert_eq!(seen, &all, "every reason code has a table row");
 }
+
+/// Whether the first `program` on this process's `PATH` is a version manager's shim rather
+/// than the program's own binary (the ground truth the selector checks depend on): not an
+/// ELF file once links are followed, named for another program, or below a `shims`
+/// directory. A program found nowhere counts as a shim (nothing proves otherwise).
+#[allow(dead_code)]
+pub fn version_manager_shim(program: &str) -> bool {
+    use std::io::Read;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let Some(found) = std::env::split_paths(&path)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+    else {
+        return true;
+    };
+    let real = std::fs::canonicalize(found).expect("a program found is canonical");
+    let mut head = [0u8; 4];
+    let elf = std::fs::File::open(&real)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == b"\x7fELF");
+    let name = real
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let shims = real.components().any(|c| c.as_os_str() == "shims");
+    !elf || !(name.starts_with(program) || name == "rustup") || shims
+}

@@ -322,6 +322,26 @@ pub(super) fn permissions(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let recursive = changes.recursive;
     let pos = &changes.operands;
     let skip = usize::from(!changes.by_reference && !changes.mode_given && !pos.is_empty());
+    // The mode given (the first operand, or options that are modes, `chmod -x+s`) or copied
+    // from another file (`--reference`) may set the setuid or setgid bit.
+    if cmd.program() == Some("chmod") {
+        let mode_words: Vec<Option<&str>> = if changes.by_reference {
+            vec![None]
+        } else if changes.mode_given {
+            cmd.args()
+                .iter()
+                .map(Word::literal)
+                .filter(|t| {
+                    t.is_none_or(|t| t.starts_with('-') && t.len() > 1 && !t.starts_with("--"))
+                })
+                .collect()
+        } else {
+            pos.first().map(Word::literal).into_iter().collect()
+        };
+        for mode in mode_words {
+            super::files::special_bits(j, cmd, mode);
+        }
+    }
     for target in &pos[skip..] {
         j.write(cmd, target, recursive.then_some(true));
         if recursive {

@@ -94,9 +94,53 @@ pub(super) fn short_flags<'t>(program: &str, t: &'t str) -> impl Iterator<Item =
     })
 }
 
+/// Whether a file mode (`4755`, `u+s`, `g=rwxs`, `--reference`'s: `None`, only known when
+/// it runs) may set the setuid or setgid bit: the file then runs as its owner or group for
+/// whoever runs it, a way to keep the agent's privileges (root's, when it runs as root)
+/// after the session. An octal mode with either bit, or a symbolic clause adding or setting
+/// `s`.
+pub(super) fn sets_special_bits(mode: Option<&str>) -> bool {
+    let Some(mode) = mode else { return true };
+    if !mode.is_empty() && mode.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+        return u32::from_str_radix(mode, 8).map_or(true, |m| m & 0o6000 != 0);
+    }
+    let mut adds = false;
+    let mut digits = String::new();
+    for c in mode.chars().chain([',']) {
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        // An octal part after an operator (`=4755`, `+2000`: GNU's) is read as a number.
+        if adds && !digits.is_empty() && sets_special_bits(Some(&digits)) {
+            return true;
+        }
+        digits.clear();
+        match c {
+            '+' | '=' => adds = true,
+            '-' | ',' => adds = false,
+            's' if adds => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The special-bits ask ([`sets_special_bits`]) for `cmd` giving `mode`.
+pub(super) fn special_bits(j: &mut Judge<'_>, cmd: &SimpleCommand, mode: Option<&str>) {
+    if sets_special_bits(mode) {
+        let reason = format!(
+            "{} may set the setuid or setgid bit, which runs the file as its owner or group for whoever runs it.",
+            quote(cmd)
+        );
+        j.add(Stance::RequireAsk, SHELL_PRIVILEGED, Risk::High, reason);
+    }
+}
+
 pub(super) fn writer(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
     let args = cmd.args();
     let moves = matches!(program, "cp" | "mv" | "ln" | "install");
+    let moded = matches!(program, "mkdir" | "install" | "mkfifo" | "mknod");
     let mut pos: Vec<&Word> = Vec::new();
     let mut target_dir: Option<Word> = None;
     let mut i = 0;
@@ -120,10 +164,16 @@ pub(super) fn writer(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
                 if moves && name == "t" {
                     target_dir = Some(Word::literal_text(value));
                 }
+                if moded && name == "m" {
+                    special_bits(j, cmd, Some(value));
+                }
             }
             OptionValue::Next(name) => {
                 if moves && name == "t" {
                     target_dir = args.get(i).cloned();
+                }
+                if moded && name == "m" {
+                    special_bits(j, cmd, args.get(i).and_then(Word::literal));
                 }
                 i += 1;
             }
@@ -1651,5 +1701,27 @@ mod copier_tests {
             .filter(|i| matches!(i, crate::programs::cursor::Item::Operand(..)))
             .count();
         assert_eq!(operands, 2);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sets_special_bits;
+
+    #[test]
+    fn modes_that_add_the_setuid_or_setgid_bit_are_found_in_every_spelling() {
+        for mode in [
+            "4755", "04755", "2755", "6755", "4777", "u+s", "+s", "g+s", "ug+s", "u+s,g+s",
+            "u=rwxs", "a+rwxs", "=4755", "+2000", "o+x,u+s", "u-x+s",
+        ] {
+            assert!(sets_special_bits(Some(mode)), "{mode}");
+        }
+        assert!(sets_special_bits(None));
+        for mode in [
+            "755", "0755", "1777", "644", "u+x", "a-s", "u-s", "go-rwx", "=640", "+t", "u+x,g-s",
+            "-R", "-w", "-s",
+        ] {
+            assert!(!sets_special_bits(Some(mode)), "{mode}");
+        }
     }
 }

@@ -267,7 +267,15 @@ impl Judge<'_> {
         {
             self.unknown(cmd, &why, Risk::High);
         }
+        // A version manager's selector files choose what a shim runs, and nothing else reads
+        // them.
+        let direct = cmd
+            .program()
+            .is_some_and(crate::programs::build_config::runs_directly);
         for w in &effects.forbids {
+            if direct && crate::programs::VERSION_SELECTORS.contains(&w.text()) {
+                continue;
+            }
             if let Some(found) = self.found_upwards(cmd, w.text()) {
                 let why = format!(
                     "would read `{found}`, configuration in the workspace that can name programs to run"

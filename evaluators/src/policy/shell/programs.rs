@@ -121,12 +121,9 @@ fn steering_variable(cmd: &SimpleCommand) -> Option<String> {
         .enumerate()
         .find(|(i, name)| {
             let value = cmd.assignment_values.get(*i).cloned().flatten();
-            // A pager that is `cat` (or nothing) pages nothing; `IFS` only splits what `read`
-            // reads.
-            let plain_pager = matches!(name.as_str(), "PAGER" | "GIT_PAGER" | "MANPAGER")
-                && matches!(value.as_deref(), Some("cat" | ""));
+            // `IFS` only splits what `read` reads.
             let read_ifs = name.as_str() == "IFS" && cmd.program() == Some("read");
-            if plain_pager || read_ifs {
+            if read_ifs {
                 return false;
             }
             if bare {

@@ -503,6 +503,32 @@ fn revision_bases(t: &str) -> Option<Vec<&str>> {
     Some(bases)
 }
 
+/// The ref a branch's upstream or push target names (`@{u}`, `main@{upstream}`,
+/// `@{push}`), as git resolves it (`refs/remotes/origin/main`); `None` for any other `@{…}`
+/// (a reflog entry, `@{-1}`) or when git cannot say.
+fn upstream_ref(root: &std::path::Path, base: &str) -> Option<String> {
+    let (branch, suffix) = base.split_once("@{")?;
+    let suffix = suffix.to_ascii_lowercase();
+    if !matches!(suffix.as_str(), "u}" | "upstream}" | "push}") || branch.contains(['@', '{']) {
+        return None;
+    }
+    let mut full = None;
+    run_git(
+        root,
+        &["rev-parse", "--symbolic-full-name", base, "--"],
+        None,
+        |line| {
+            // The name, then the `--` echoed.
+            if full.is_none() && !line.is_empty() {
+                full = Some(line.to_owned());
+            }
+            true
+        },
+    )
+    .ok()?;
+    full.filter(|f| f.starts_with("refs/remotes/") || f.starts_with("refs/heads/"))
+}
+
 /// Whether every side of the revision word `t` is HEAD's history: HEAD (or `@`, or an
 /// omitted side), or a ref naming the very commit HEAD names, and their ancestors.
 fn within_head(git_dir: &std::path::Path, t: &str) -> bool {
@@ -1584,11 +1610,21 @@ pub(in crate::policy::shell) fn reached_by_refs(root: &std::path::Path, t: &str)
         return false;
     };
     let mut ids = Vec::new();
-    let mut refs = Vec::new();
+    let mut refs: Vec<std::borrow::Cow<'_, str>> = Vec::new();
     for base in bases {
         let hex = base.len() >= 4 && base.bytes().all(|b| b.is_ascii_hexdigit());
         if base.is_empty() || matches!(base, "HEAD" | "@") {
             continue;
+        }
+        // A branch's upstream or push target (`@{u}`, `main@{push}`): the ref it names.
+        if base.contains("@{") {
+            match upstream_ref(root, base) {
+                Some(full) if matches!(revision(&git_dir, &full), Revision::Object(_)) => {
+                    refs.push(full.into());
+                    continue;
+                }
+                _ => return false,
+            }
         }
         if hex {
             ids.push(base.to_ascii_lowercase());
@@ -1598,7 +1634,7 @@ pub(in crate::policy::shell) fn reached_by_refs(root: &std::path::Path, t: &str)
         if pseudo || !matches!(revision(&git_dir, base), Revision::Object(_)) {
             return false;
         }
-        refs.push(base);
+        refs.push(base.into());
     }
     // A tag may name a blob (printed whole, with no path the history's check could read) or
     // a tree: each ref must lead to a commit (`REF^{commit}` fails otherwise).
