@@ -1250,6 +1250,14 @@ async fn a_repository_git_reads_beyond_what_is_checked_is_not_proven() {
 }
 
 /// `git ARGS…` as a committer of its own (no user configuration needed).
+/// Makes `root` a repository whose first branch is `main`.
+fn init_main(root: &Path) {
+    assert!(
+        git(root, &["init", "-q", "-b", "main"]),
+        "git is needed to build this workspace"
+    );
+}
+
 fn as_committer(root: &Path, args: &[&str]) -> bool {
     let mut all = vec!["-c", "user.email=a@b", "-c", "user.name=a"];
     all.extend_from_slice(args);
@@ -1601,13 +1609,71 @@ async fn what_the_git_directory_keeps_beside_the_objects_is_checked_where_it_is_
 }
 
 #[tokio::test]
+async fn the_names_of_refs_and_remotes_are_checked_where_they_may_be_printed() {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    init_main(root);
+    assert!(as_committer(
+        root,
+        &["commit", "-q", "--allow-empty", "-m", "first"]
+    ));
+    let token = "ghp_R8s7dK2mQ9xL4vT6yB1nZ3cF5hJ0wP8aE2uS";
+    let printers = [
+        "git branch",
+        "git branch -a",
+        "git tag",
+        "git show-ref",
+        "git for-each-ref",
+        "git log --oneline --decorate",
+        "git describe --all",
+        "git status -sb",
+        "git remote",
+    ];
+    for c in printers {
+        allowed(root, c).await;
+    }
+    // A loose branch, a packed tag, a remote: each name is printed by one of them.
+    assert!(git(root, &["branch", &format!("fix-{token}")]));
+    for c in printers {
+        not_allowed(root, c).await;
+    }
+    allowed(root, "git ls-files").await;
+    allowed(root, "git diff --stat").await;
+    assert!(git(root, &["branch", "-D", &format!("fix-{token}")]));
+    allowed(root, "git branch").await;
+    assert!(git(root, &["tag", &format!("v1-{token}")]));
+    assert!(git(root, &["pack-refs", "--all"]));
+    assert!(
+        std::fs::read_to_string(root.join(".git/packed-refs"))
+            .unwrap()
+            .contains(token)
+    );
+    not_allowed(root, "git tag").await;
+    not_allowed(root, "git describe --tags").await;
+    assert!(git(root, &["tag", "-d", &format!("v1-{token}")]));
+    allowed(root, "git tag").await;
+    assert!(git(
+        root,
+        &["remote", "add", token, "https://example.com/r.git"]
+    ));
+    not_allowed(root, "git remote").await;
+    not_allowed(root, "git branch -vv").await;
+    assert!(git(root, &["remote", "remove", token]));
+    allowed(root, "git remote").await;
+    // The branch checked out, printed by `git status` and `git branch --show-current`.
+    assert!(git(
+        root,
+        &["checkout", "-q", "-b", &format!("wip/{token}")]
+    ));
+    not_allowed(root, "git branch --show-current").await;
+    not_allowed(root, "git rev-parse --abbrev-ref HEAD").await;
+}
+
+#[tokio::test]
 async fn a_branch_s_upstream_is_a_ref_not_a_reflog_entry() {
     let ws = tempfile::tempdir().expect("dir");
     let root = ws.path();
-    assert!(
-        git(root, &["init", "-q", "-b", "main"]),
-        "git is needed to build this workspace"
-    );
+    init_main(root);
     put(root, "a.txt", "a\n");
     assert!(git(root, &["add", "."]));
     assert!(as_committer(root, &["commit", "-q", "-m", "one"]));

@@ -41,6 +41,28 @@ fn substitutions_are_dynamic_and_their_commands_run() {
 fn brace_expansion_is_not_one_literal() {
     let s = parse("rm -rf {/,x}").unwrap();
     assert_eq!(s.commands[0].words[2].literal(), None);
+    // A quote inside a group does not end it: bash still splits the word at the comma.
+    for (line, prefix) in [
+        ("find . {-true\"\",-delete}", ""),
+        ("find . {-true$'',-delete}", ""),
+        ("find . a{-b\\,-c,d}", "a"),
+        ("find . {\"x\"'',-delete}", ""),
+        ("find . {x\"\"..y}", ""),
+    ] {
+        let s = parse(line).unwrap();
+        let word = &s.commands[0].words[2];
+        assert_eq!(word.literal(), None, "{line}");
+        assert_eq!(word.prefix, prefix, "{line}");
+    }
+    // A comma or a sequence that is quoted separates nothing: the word is its text.
+    for (line, value) in [
+        ("echo {a\",\"b}", "{a,b}"),
+        ("echo {a'..'b}", "{a..b}"),
+        ("echo {a\\,b}", "{a,b}"),
+    ] {
+        let s = parse(line).unwrap();
+        assert_eq!(s.commands[0].words[1].literal(), Some(value), "{line}");
+    }
 }
 
 #[test]

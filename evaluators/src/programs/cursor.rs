@@ -46,7 +46,7 @@ fn word_braces(word: &Word) -> Option<Vec<String>> {
 
 /// An option's value taken from the next word: it must stay one word (`-s **` would give
 /// the option the first expansion and the program the rest).
-fn single(word: &Word) -> Result<&Word, String> {
+pub(super) fn single(word: &Word) -> Result<&Word, String> {
     if super::may_split(word) {
         return Err(format!(
             "`{}` may become several words where one value is read",

@@ -2,6 +2,7 @@
 //! commands of `-exec` are judged on their own; anything that deletes, writes or reads a list
 //! of names from a file is not modeled.
 
+use super::cursor::single;
 use super::{Effects, Result, literal};
 use crate::shell::Word;
 
@@ -98,7 +99,10 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
                 e.walks_links = false;
                 i += 1;
             }
-            "-D" => i += 2,
+            "-D" => {
+                single(args.get(i + 1).ok_or("`find -D` lacks its debug options")?)?;
+                i += 2;
+            }
             t if t.starts_with("-O") => i += 1,
             _ => break,
         }
@@ -133,14 +137,18 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
             e.walks_links |= t == "-follow";
             continue;
         }
+        // Each primary's argument is one word, or the primaries after it change
+        // (`-name {x,-delete}` is `-name x -delete`).
         if WITH_VALUE.contains(&t) || (t.starts_with("-newer") && t.len() == 8) {
-            args.get(i)
-                .ok_or_else(|| format!("`{t}` lacks its argument"))?;
+            single(
+                args.get(i)
+                    .ok_or_else(|| format!("`{t}` lacks its argument"))?,
+            )?;
             i += 1;
             continue;
         }
         if WITH_PATH.contains(&t) {
-            let p = args.get(i).ok_or_else(|| format!("`{t}` lacks its path"))?;
+            let p = single(args.get(i).ok_or_else(|| format!("`{t}` lacks its path"))?)?;
             e.meta.push(p.clone());
             i += 1;
             continue;
@@ -153,6 +161,8 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
                 let w = args
                     .get(i)
                     .ok_or_else(|| format!("`{t}` is not ended by `;` or `{{}} +`"))?;
+                // A word that splits may hold the `;` and the primaries after it.
+                single(w)?;
                 i += 1;
                 match w.literal() {
                     Some(";") => break,

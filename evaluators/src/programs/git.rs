@@ -503,6 +503,28 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     e.in_progress = (sub == "status" && (said("--long") || !(said("-s") || said("--porcelain"))))
         || (sub == "worktree" && (said("-v") || said("--porcelain")))
         || e.ignore_patterns;
+    e.ref_names = matches!(
+        sub,
+        "branch"
+            | "tag"
+            | "show-ref"
+            | "for-each-ref"
+            | "describe"
+            | "name-rev"
+            | "symbolic-ref"
+            | "rev-parse"
+            | "rev-list"
+            | "remote"
+            | "log"
+            | "show"
+            | "whatchanged"
+            | "reflog"
+            | "shortlog"
+            | "status"
+            | "worktree"
+            | "stash"
+            | "show-branch"
+    );
     if sub == "config" && matches!(operands.first().and_then(Word::literal), Some("list")) {
         action_lists = true;
     }

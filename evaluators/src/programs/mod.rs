@@ -138,6 +138,10 @@ pub struct Effects {
     /// locked; `git check-ignore -v`: the ignore patterns that match): then none of it may
     /// be a secret.
     pub in_progress: bool,
+    /// Whether it may print the names of refs, branches' upstreams or remotes (`git branch`,
+    /// `git tag`, `for-each-ref`, `describe`, `log --decorate`, `status -sb`, `remote`):
+    /// then none of them may be a secret.
+    pub ref_names: bool,
     /// Whether what it prints of the git directory's state includes the ignore pattern that
     /// matches (`git check-ignore -v`): then every `.gitignore` of the work tree is read too.
     pub ignore_patterns: bool,
@@ -559,33 +563,52 @@ fn read_args<'a>(entry: &'a Entry, args: &[Word]) -> Result<Vec<Item<'a>>> {
 }
 
 /// Whether a word may become several words when it runs: an unquoted glob, brace expansion
-/// or expansion without a known domain.
+/// (judged over the word's unquoted text, where a quote inside a group does not end it:
+/// `{-true"",-delete}` is two words) or expansion without a known domain.
 pub(crate) fn may_split(word: &Word) -> bool {
     let mut quote: Option<char> = None;
-    let mut chars = word.raw.chars().peekable();
+    let mut unquoted = String::with_capacity(word.raw.len());
+    let mut chars = word.raw.chars();
     while let Some(c) = chars.next() {
         match (quote, c) {
             (None, '\\') => {
                 chars.next();
+                unquoted.push('_');
             }
-            (None, '\'' | '"') => quote = Some(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                unquoted.push('_');
+            }
             (Some(q), c) if c == q => quote = None,
             (Some('"'), '\\') => {
                 chars.next();
             }
             (None, '*' | '?' | '[') => return true,
-            (None, '{') => {
-                let rest: String = chars.clone().collect();
-                let group = rest.split('}').next().unwrap_or_default();
-                if rest.contains('}') && (group.contains(',') || group.contains("..")) {
-                    return true;
-                }
-            }
             (None, '$' | '`') if word.domain.is_none() => return true,
+            (None, c) => unquoted.push(c),
             _ => {}
         }
     }
-    false
+    crate::shell::may_expand_braces(&unquoted)
+}
+
+/// Whether a run-time word's braces may expand into an option (`{x"",-delete}`): every
+/// quote is read as absent, so a quoted comma counts as one that separates.
+fn braces_give_option(word: &Word) -> bool {
+    if word.literal().is_some() || !word.raw.contains('{') {
+        return false;
+    }
+    let text: String = word
+        .raw
+        .chars()
+        .filter(|c| !matches!(c, '"' | '\'' | '\\'))
+        .collect();
+    if !crate::shell::may_expand_braces(&text) {
+        return false;
+    }
+    let mut alternatives = Vec::new();
+    crate::shell::expand_braces(&text, &mut alternatives);
+    alternatives.iter().any(|a| a.starts_with(['-', '+']))
 }
 
 /// Fails when one of the first `n` operands may become several words: the roles of the
@@ -765,6 +788,14 @@ fn special(
     argument_vector: bool,
     e: &mut Effects,
 ) -> Result<()> {
+    if !matches!(special, Special::Echo | Special::Cd | Special::Printf)
+        && let Some(w) = args.iter().find(|w| braces_give_option(w))
+    {
+        return Err(format!(
+            "`{}` may become several words, an option among them, only when it runs",
+            w.raw
+        ));
+    }
     match special {
         Special::Echo | Special::Cd => Ok(()),
         Special::Printf => printf(args),
@@ -2650,6 +2681,37 @@ mod tests {
             Model::Modeled(e) => panic!("{text}: modeled as {e:?}"),
             Model::Unmodeled(why) => why,
         }
+    }
+
+    #[test]
+    fn a_quote_inside_a_brace_group_does_not_keep_it_one_word() {
+        for w in [
+            r#"{-true"",-delete}"#,
+            "{x$'',-y}",
+            r#"{"a",b}"#,
+            r"{a\,,b}",
+            "x{1..3}",
+        ] {
+            let word = cmd(&format!("echo {w}")).words[1].clone();
+            assert!(may_split(&word), "{w}");
+        }
+        for w in [r#"{a",b"}"#, "'{a,b}'", r"{a\,b}", "{a}", "HEAD@{1}"] {
+            let word = cmd(&format!("echo {w}")).words[1].clone();
+            assert!(!may_split(&word), "{w}");
+        }
+        // Each value of find, the word of every special program: an option may come of it.
+        for line in [
+            "find . -name {a,-delete}",
+            r#"find . -name {"*.rs",-delete}"#,
+            "find . -newer {a,-delete}",
+            r"find . -exec echo {x,\;,-delete,-exec,echo} \;",
+            r#"find . {-true"",-delete}"#,
+            r#"jq {."",-L/tmp} f.json"#,
+            r#"git status {."",--porcelain}"#,
+        ] {
+            unmodeled(line);
+        }
+        modeled(r#"find . -name "*.rs" -exec wc -l {} \;"#);
     }
 
     #[test]

@@ -13,7 +13,7 @@ mod words;
 pub(crate) use crate::policy::shell::judge::expand_braces;
 pub(crate) use lower::variables::{Declared, declared};
 pub use words::{Domain, LineRead, Word};
-pub(crate) use words::{public_variable, reads_as_written};
+pub(crate) use words::{may_expand_braces, public_variable, reads_as_written};
 
 /// The longest command text that is parsed; longer ones are [`ShellError::TooLong`].
 pub const MAX_COMMAND_BYTES: usize = 64 * 1024;

@@ -469,6 +469,9 @@ struct Builder {
     code: Vec<String>,
     /// Variables it expands that are the environment's unless the script assigned them.
     environment: Vec<String>,
+    /// The word's unquoted text, read whole, may brace-expand: a quote inside a group does
+    /// not end it (`{-true"",-delete}` is two words).
+    braces: bool,
 }
 
 impl Builder {
@@ -523,7 +526,7 @@ impl Builder {
         match piece {
             WordPiece::Text(s) => {
                 // Unquoted braces may expand into several words (`{/,x}`): not one literal.
-                if !quoted && may_expand_braces(s) {
+                if !quoted && self.braces && s.contains('{') {
                     let before = s.split('{').next().unwrap_or_default();
                     self.text(before);
                     self.unknown();
@@ -600,7 +603,7 @@ impl Builder {
 /// Whether unquoted text may be a brace expansion: a `{` whose group holds a `,` or a `..`
 /// (`{a,b}`, `{1..3}`), or one not closed in the text with either after it (the rest may be
 /// quoted, `{a'x',b}`). A group holding neither is text (`@{u}..`, `HEAD@{1}`).
-fn may_expand_braces(s: &str) -> bool {
+pub(crate) fn may_expand_braces(s: &str) -> bool {
     s.match_indices('{').any(|(open, _)| {
         let rest = &s[open + 1..];
         let mut depth = 0usize;
@@ -619,6 +622,19 @@ fn may_expand_braces(s: &str) -> bool {
         let group = close.map_or(rest, |at| &rest[..at]);
         group.contains(',') || group.contains("..")
     })
+}
+
+/// A word's unquoted text with every other piece (quoted, escaped, expanded) standing as one
+/// `_`: what brace expansion reads, since quotes only protect what they hold.
+fn unquoted_text(pieces: &[WordPieceWithSource]) -> String {
+    let mut text = String::new();
+    for p in pieces {
+        match &p.piece {
+            WordPiece::Text(s) => text.push_str(s),
+            _ => text.push('_'),
+        }
+    }
+    text
 }
 
 /// Whether the shell reads `raw` as itself: it holds only characters that start no
@@ -666,7 +682,10 @@ pub(crate) fn lower(raw: &str) -> Result<LoweredWord, String> {
 fn parsed(raw: &str) -> Result<LoweredWord, String> {
     let pieces = brush_parser::word::parse(raw, &ParserOptions::default())
         .map_err(|e| format!("word {raw:?}: {e}"))?;
-    let mut b = Builder::default();
+    let mut b = Builder {
+        braces: may_expand_braces(&unquoted_text(&pieces)),
+        ..Builder::default()
+    };
     b.pieces(raw, &pieces, false);
     let word = Word {
         raw: raw.to_owned(),

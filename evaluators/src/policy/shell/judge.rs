@@ -251,6 +251,7 @@ impl Judge<'_> {
             effects
                 .in_progress
                 .then(|| self.in_progress_secret(cmd, effects.ignore_patterns)),
+            effects.ref_names.then(|| self.ref_names_secret(cmd)),
         ];
         for why in printed.into_iter().flatten().flatten() {
             let reason = format!("{} {why}.", quote(cmd));
@@ -473,23 +474,48 @@ impl Judge<'_> {
     /// git finds from its directory may be a secret
     /// ([`super::git::blobs::in_progress_secret`]); `None` when none is.
     fn in_progress_secret(&self, cmd: &SimpleCommand, ignores: bool) -> Option<String> {
+        self.git_dir_secret(
+            cmd,
+            "prints the state of an operation in progress",
+            |git_dir, top| super::git::blobs::in_progress_secret(git_dir, top, ignores),
+        )
+    }
+
+    /// Why the names of refs, upstreams and remotes of the repository git finds from the
+    /// directory of `cmd` may be a secret ([`super::git::blobs::ref_names_secret`]); `None`
+    /// when none is.
+    fn ref_names_secret(&self, cmd: &SimpleCommand) -> Option<String> {
+        self.git_dir_secret(
+            cmd,
+            "may print the names of refs or remotes",
+            |git_dir, _| super::git::blobs::ref_names_secret(git_dir),
+        )
+    }
+
+    /// Why what `cmd` `prints` of the git directory of the work tree git finds from the
+    /// command's directory may be a secret, as `check` (given the git directory and the
+    /// work tree's top) finds; `None` when it finds none, or no work tree is found there.
+    fn git_dir_secret(
+        &self,
+        cmd: &SimpleCommand,
+        prints: &str,
+        check: impl FnOnce(&std::path::Path, &std::path::Path) -> Result<Option<&'static str>, String>,
+    ) -> Option<String> {
         let dir = self.places.locate(".", &cmd.cwd);
         if dir.place == Place::Unknown {
-            return Some("runs in a directory only known when it runs".to_owned());
+            return Some(format!(
+                "{prints} of a repository found from a directory only known when it runs"
+            ));
         }
         let top = dir
             .path
             .ancestors()
             .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())?;
         let git_dir = crate::paths::git_index::git_dir_of(top);
-        match super::git::blobs::in_progress_secret(&git_dir, top, ignores) {
+        match check(&git_dir, top) {
             Ok(None) => None,
-            Ok(Some(what)) => Some(format!(
-                "prints the state of an operation in progress, which holds {what}"
-            )),
-            Err(why) => Some(format!(
-                "prints the state of an operation in progress, which cannot be checked: {why}"
-            )),
+            Ok(Some(what)) => Some(format!("{prints}, and what it prints holds {what}")),
+            Err(why) => Some(format!("{prints}, which cannot be checked: {why}")),
         }
     }
 

@@ -1213,6 +1213,69 @@ pub(in crate::policy::shell) fn in_progress_secret(
     Ok(None)
 }
 
+/// What secret a name of a ref, a branch's upstream or a remote of the git directory
+/// `git_dir` holds, if one does: each loose ref's path below `refs/` (its own and, for a
+/// linked worktree, the common directory's), each name `packed-refs` lists, what `HEAD`
+/// names, and the configuration's section headers (`[remote "origin"]`, `[branch "main"]`)
+/// with its upstream settings. `Err` when they cannot be read, are kept in a reftable, or
+/// are more than [`MAX_MESSAGE_BYTES`].
+pub(in crate::policy::shell) fn ref_names_secret(
+    git_dir: &std::path::Path,
+) -> Result<Option<&'static str>, String> {
+    const UNREAD: &str = "the repository's refs cannot be read";
+    let common = crate::paths::git_index::common_dir(git_dir).ok_or(UNREAD)?;
+    if common.join("reftable").exists() {
+        return Err("the refs are kept in a reftable, which is not read here".to_owned());
+    }
+    let mut names = Vec::new();
+    let mut roots = vec![common.join("refs")];
+    if common != git_dir {
+        roots.push(git_dir.join("refs"));
+    }
+    for path in files_below(roots, |entry| {
+        Ok(match entry.file_type() {
+            Ok(t) if t.is_dir() => Found::Directory,
+            _ => Found::File,
+        })
+    })? {
+        let name = path
+            .strip_prefix(&common)
+            .or_else(|_| path.strip_prefix(git_dir));
+        names.extend_from_slice(name.unwrap_or(&path).as_os_str().as_encoded_bytes());
+        names.push(b'\n');
+    }
+    let read = |file: std::path::PathBuf| match std::fs::read(file) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(_) => Err(UNREAD.to_owned()),
+    };
+    // `packed-refs`: `ID NAME` lines, `^ID` peeled ones and a `#` header; the names count.
+    let packed = read(common.join("packed-refs"))?;
+    for line in packed.split(|&b| b == b'\n') {
+        if let Some(at) = line.iter().position(|&b| b == b' ')
+            && !line.starts_with(b"#")
+        {
+            names.extend_from_slice(&line[at + 1..]);
+            names.push(b'\n');
+        }
+    }
+    names.extend(read(git_dir.join("HEAD"))?);
+    for config in [common.join("config"), git_dir.join("config.worktree")] {
+        let text = read(config)?;
+        names.extend(branch_lines(&text));
+        for line in text.split(|&b| b == b'\n') {
+            if line.trim_ascii_start().starts_with(b"[") {
+                names.extend_from_slice(line);
+                names.push(b'\n');
+            }
+        }
+    }
+    if names.len() as u64 > MAX_MESSAGE_BYTES {
+        return Err("the repository's ref names are more than can be checked".to_owned());
+    }
+    Ok(crate::paths::bytes_secret(&names))
+}
+
 /// The lines of a git configuration file that name a branch's upstream: its `[branch …]`
 /// section headers and `remote`/`merge` settings (each with the lines a trailing `\`
 /// continues), one to a line.
