@@ -437,3 +437,37 @@ async fn the_scripts_own_numbers_and_variables_are_not_the_environments() {
         assert_ne!(stance, Stance::PolicyAllow, "{command}: {}", r.reason);
     }
 }
+
+#[tokio::test]
+async fn a_word_that_becomes_several_is_never_one_option_value_or_a_file_name() {
+    let ws = workspace();
+    let cx = context(PermissionMode::Default, ws.path());
+    // Arrays, the positional parameters, loop values with blanks, a command's output and
+    // what `xargs` appends become several words; what `echo` prints may be an option.
+    for command in [
+        r#"a=('*' -delete); find . -name "${a[@]}""#,
+        r#"set -- x -o -delete; find . -name "$@""#,
+        "set -- x -o -delete; find . -name $@",
+        "for x in 'x -o -delete'; do find . -name $x; done",
+        "find . -name $(echo x -o -delete)",
+        r#"a=(1 -o /tmp/o); sort -k "${a[@]}" README.md"#,
+        "echo x -o -delete | xargs find . -name",
+        "echo -o src/main.rs | xargs sort README.md",
+        r#"grep GITHUB "$(echo -r)" ."#,
+        "sort README.md $(echo -o src/main.rs)",
+        r#"ls "$(echo -R)" /"#,
+    ] {
+        let (stance, r) = decided(verdict(&policy(), &bash(command), &cx).await);
+        assert_ne!(stance, Stance::PolicyAllow, "{command}: {}", r.reason);
+    }
+    for command in [
+        "grep -n fn $(echo README.md)",
+        "echo -n README.md | xargs wc -l",
+        "for p in TODO FIXME; do grep -rn $p .; done",
+        "x=README.md; head -n 5 $x",
+        "wc -l $(git ls-files)",
+    ] {
+        let (stance, r) = decided(verdict(&policy(), &bash(command), &cx).await);
+        assert_eq!(stance, Stance::PolicyAllow, "{command}: {}", r.reason);
+    }
+}

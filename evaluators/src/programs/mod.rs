@@ -564,12 +564,25 @@ fn read_args<'a>(entry: &'a Entry, args: &[Word]) -> Result<Vec<Item<'a>>> {
 
 /// Whether a word may become several words when it runs: an unquoted glob, brace expansion
 /// (judged over the word's unquoted text, where a quote inside a group does not end it:
-/// `{-true"",-delete}` is two words) or expansion without a known domain.
+/// `{-true"",-delete}` is two words), the words `xargs` appends, an expansion of every
+/// element (`"$@"`, `"${a[@]}"`, quoted or not), or an unquoted expansion whose values are
+/// not each one word (no domain, a command's output, a value that is empty, holds a blank
+/// or a glob).
 pub(crate) fn may_split(word: &Word) -> bool {
+    if word.raw == crate::shell::XARGS_INPUT {
+        return true;
+    }
+    let splits = |d: &crate::shell::Domain| {
+        !d.producers.is_empty()
+            || d.values.iter().any(|v| {
+                v.is_empty() || v.contains(char::is_whitespace) || v.contains(['*', '?', '['])
+            })
+    };
+    let raw = word.raw.as_str();
     let mut quote: Option<char> = None;
-    let mut unquoted = String::with_capacity(word.raw.len());
-    let mut chars = word.raw.chars();
-    while let Some(c) = chars.next() {
+    let mut unquoted = String::with_capacity(raw.len());
+    let mut chars = raw.char_indices();
+    while let Some((at, c)) = chars.next() {
         match (quote, c) {
             (None, '\\') => {
                 chars.next();
@@ -584,12 +597,27 @@ pub(crate) fn may_split(word: &Word) -> bool {
                 chars.next();
             }
             (None, '*' | '?' | '[') => return true,
-            (None, '$' | '`') if word.domain.is_none() => return true,
+            (None | Some('"'), '$') if every_element(&raw[at + 1..]) => return true,
+            (None, '$' | '`') if word.domain.as_ref().is_none_or(splits) => return true,
             (None, c) => unquoted.push(c),
             _ => {}
         }
     }
     crate::shell::may_expand_braces(&unquoted)
+}
+
+/// Whether the text after a `$` expands every positional parameter or array element, each
+/// a word of its own even inside double quotes (`$@`, `${@:2}`, `${a[@]}`, `${!a[@]}`), or
+/// joins them (`$*`, `${a[*]}`).
+fn every_element(after: &str) -> bool {
+    if after.starts_with(['@', '*']) {
+        return true;
+    }
+    let Some(inner) = after.strip_prefix('{') else {
+        return false;
+    };
+    let inner = &inner[..inner.find('}').unwrap_or(inner.len())];
+    inner.starts_with(['@', '*', '!']) || inner.contains("[@]") || inner.contains("[*]")
 }
 
 /// Whether a run-time word's braces may expand into an option (`{x"",-delete}`): every
@@ -2712,6 +2740,50 @@ mod tests {
             unmodeled(line);
         }
         modeled(r#"find . -name "*.rs" -exec wc -l {} \;"#);
+    }
+
+    #[test]
+    fn every_element_of_an_array_or_the_positional_parameters_is_a_word() {
+        for w in [
+            r#""$@""#,
+            "$@",
+            r#""${@:1}""#,
+            r#""${a[@]}""#,
+            r#""${a[@]:0:3}""#,
+            r#""${!a[@]}""#,
+            "$*",
+            r#"x"${a[*]}""#,
+        ] {
+            let word = Word::dynamic(w, "").with_domain(crate::shell::Domain {
+                values: vec!["x".to_owned()],
+                ..crate::shell::Domain::default()
+            });
+            assert!(may_split(&word), "{w}");
+        }
+        // Unquoted, a value with a blank, an empty one, a glob or a command's output splits;
+        // quoted, none does.
+        for (values, producers) in [
+            (vec!["x -o -delete"], vec![]),
+            (vec![""], vec![]),
+            (vec!["*.rs"], vec![]),
+            (vec![], vec![0]),
+        ] {
+            let domain = crate::shell::Domain {
+                values: values.iter().map(|v| (*v).to_owned()).collect(),
+                producers,
+                ..crate::shell::Domain::default()
+            };
+            let word = Word::dynamic("$x", "").with_domain(domain.clone());
+            assert!(may_split(&word), "{values:?}");
+            let quoted = Word::dynamic(r#""$x""#, "").with_domain(domain);
+            assert!(!may_split(&quoted), "{values:?}");
+        }
+        let one = Word::dynamic("$x", "").with_domain(crate::shell::Domain {
+            values: vec!["README.md".to_owned(), "src".to_owned()],
+            ..crate::shell::Domain::default()
+        });
+        assert!(!may_split(&one));
+        assert!(may_split(&Word::dynamic(crate::shell::XARGS_INPUT, "")));
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod words;
 
 pub(crate) use crate::policy::shell::judge::expand_braces;
 pub(crate) use lower::variables::{Declared, declared};
+pub(crate) use unwrap::XARGS_INPUT;
 pub use words::{Domain, LineRead, Word};
 pub(crate) use words::{may_expand_braces, public_variable, reads_as_written};
 

@@ -112,7 +112,7 @@ pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
             }
             if replace.is_none() {
                 // What `xargs` appends: the words of its input (filled in by the caller).
-                let appended = Word::dynamic("…", "");
+                let appended = Word::dynamic(XARGS_INPUT, "");
                 words.push(if from_file {
                     appended
                 } else {
@@ -143,6 +143,10 @@ pub(super) fn unwrap(cmd: &SimpleCommand) -> Unwrapping {
     }
     out
 }
+
+/// How the words `xargs` appends from its input stand in the command it runs: one word for
+/// all of them, whose domain is what its input's commands print.
+pub(crate) const XARGS_INPUT: &str = "…";
 
 pub(super) fn code(word: &Word) -> Vec<Inner> {
     vec![match word.literal() {

@@ -808,7 +808,7 @@ impl Judge<'_> {
     /// when the value cannot be checked (an ask was added).
     fn value(&mut self, cmd: &SimpleCommand, word: &Word, value: &str, access: Access) -> bool {
         let unquoted = !word.raw.starts_with('"');
-        let from_xargs = word.raw == "…";
+        let from_xargs = word.raw == crate::shell::XARGS_INPUT;
         let expansions: Vec<Option<String>> = if unquoted {
             self.expanded(cmd, value)
         } else {

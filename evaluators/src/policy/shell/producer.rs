@@ -90,15 +90,23 @@ pub(super) fn outputs(script: &Script, index: usize, depth: usize) -> Result<Vec
         // Plain `echo` (no `-e`): its words as they are; quotes and backslashes would be read
         // again by `xargs`.
         "echo" => {
-            if args.iter().any(|a| a.starts_with('-') && a.contains('e')) {
+            // bash's `echo` takes leading words made of `-n`, `-e`, `-E` as options and prints
+            // every other word, one beginning with `-` included (`echo -r` prints `-r`).
+            let options = args
+                .iter()
+                .take_while(|a| {
+                    a.strip_prefix('-')
+                        .is_some_and(|o| !o.is_empty() && o.chars().all(|c| "neE".contains(c)))
+                })
+                .count();
+            if args[..options].iter().any(|a| a.contains('e')) {
                 return Err("(`echo -e`) decodes escapes".to_owned());
             }
             if args.iter().any(|a| a.contains(['\'', '"', '\\'])) {
                 return Err("(`echo`) prints quotes or backslashes that are read again".to_owned());
             }
-            Ok(args
+            Ok(args[options..]
                 .iter()
-                .filter(|a| !a.starts_with('-'))
                 .flat_map(|a| a.split_whitespace())
                 .map(|a| Output::Value(a.to_owned()))
                 .collect())
