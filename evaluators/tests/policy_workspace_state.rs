@@ -627,6 +627,30 @@ async fn a_search_tool_is_taken_to_follow_the_links_of_its_tree() {
 }
 
 #[tokio::test]
+async fn a_search_filter_s_brace_group_admits_each_of_its_alternatives() {
+    let ws = tempfile::tempdir().expect("dir");
+    put(ws.path(), ".env", "API_KEY=x");
+    put(ws.path(), "src/app.ts", "a");
+    for glob in ["*.{ts,tsx}", "src/*.{ts,{tsx,js}}", "*.ts"] {
+        let (s, why) =
+            tool_stance(ws.path(), "Grep", json!({ "pattern": "a", "glob": glob })).await;
+        assert_eq!(s, Stance::PolicyAllow, "{glob}: {why}");
+    }
+    // An alternative may name the secret, or a group may not be one.
+    for glob in [
+        "{*.ts,**/.env}",
+        ".{en,x}v",
+        "*.{ts,tsx",
+        "*.ts,.env",
+        "!*.ts",
+    ] {
+        let (s, why) =
+            tool_stance(ws.path(), "Grep", json!({ "pattern": "a", "glob": glob })).await;
+        assert_ne!(s, Stance::PolicyAllow, "{glob}: {why}");
+    }
+}
+
+#[tokio::test]
 async fn a_recursive_search_reads_credentials_git_keeps_anywhere_under_git() {
     let ws = tempfile::tempdir().expect("dir");
     assert!(

@@ -1066,18 +1066,28 @@ fn search_tree(
         .iter()
         .filter_map(|f| input.get(*f).and_then(Value::as_str))
         .collect();
-    let mut filter: Vec<String> = globs
-        .iter()
-        .map(|g| g.rsplit('/').next().unwrap_or(g).to_owned())
-        .filter(|g| !g.is_empty())
-        .collect();
-    // A negated glob (`!*.py`, ripgrep's) admits every other file, and a brace group may
-    // hold a path (`{*.rs,**/.env}`), as may a list a tool splits on commas or blanks: each
-    // limits nothing.
+    // A brace group is each of its alternatives (`*.{ts,tsx}`), and one may hold a path
+    // (`{*.rs,**/.env}`): each alternative's last part is a name the filter admits.
+    let mut filter: Vec<String> = Vec::new();
+    let mut braced_path = false;
+    for g in &globs {
+        let mut alternatives = Vec::new();
+        super::shell::judge::expand_braces(g, &mut alternatives);
+        for a in alternatives {
+            braced_path |= a.contains(['{', '}', ',']);
+            let name = a.rsplit('/').next().unwrap_or(&a);
+            if !name.is_empty() {
+                filter.push(name.to_owned());
+            }
+        }
+    }
+    // A negated glob (`!*.py`, ripgrep's) admits every other file, as does a list a tool
+    // splits on commas or blanks, or braces not read as a group: each limits nothing.
     // (ripgrep searches what a glob admits whatever the type: a type then limits nothing.)
-    let unread = globs
-        .iter()
-        .any(|g| g.contains(['!', '{', '}', ',']) || g.contains(char::is_whitespace));
+    let unread = braced_path
+        || globs
+            .iter()
+            .any(|g| g.contains('!') || g.contains(char::is_whitespace));
     if unread {
         filter.clear();
     }
