@@ -1586,6 +1586,21 @@ async fn what_the_git_directory_keeps_beside_the_objects_is_checked_where_it_is_
     allowed(root, "git check-ignore a.txt").await;
     allowed(root, "git status").await;
     std::fs::remove_file(root.join("sub/.gitignore")).unwrap();
+    // An attribute's value is printed by `check-attr`, from the tree or `info/attributes`.
+    allowed(root, "git check-attr -a a.txt").await;
+    put(root, "sub/.gitattributes", &format!("*.txt key={token}\n"));
+    not_allowed(root, "git check-attr -a a.txt").await;
+    not_allowed(root, "git check-attr --all -- a.txt").await;
+    allowed(root, "git status -s").await;
+    std::fs::remove_file(root.join("sub/.gitattributes")).unwrap();
+    put(
+        root,
+        ".git/info/attributes",
+        &format!("a.txt foo={token}\n"),
+    );
+    not_allowed(root, "git check-attr -a a.txt").await;
+    std::fs::remove_file(root.join(".git/info/attributes")).unwrap();
+    allowed(root, "git check-attr -a a.txt").await;
     // A rebase's todo list is printed by `git status` in its long form.
     let todo = root.join(".git/rebase-merge");
     std::fs::create_dir_all(&todo).unwrap();

@@ -500,9 +500,11 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     e.messages = prints_messages(sub, rest, &given, &operands);
     let said = |name: &str| given.iter().any(|(o, _)| o.display == name);
     e.ignore_patterns = sub == "check-ignore" && said("-v");
+    e.attribute_values = sub == "check-attr";
     e.in_progress = (sub == "status" && (said("--long") || !(said("-s") || said("--porcelain"))))
         || (sub == "worktree" && (said("-v") || said("--porcelain")))
-        || e.ignore_patterns;
+        || e.ignore_patterns
+        || e.attribute_values;
     e.ref_names = matches!(
         sub,
         "branch"

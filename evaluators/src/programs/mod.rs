@@ -145,6 +145,10 @@ pub struct Effects {
     /// Whether what it prints of the git directory's state includes the ignore pattern that
     /// matches (`git check-ignore -v`): then every `.gitignore` of the work tree is read too.
     pub ignore_patterns: bool,
+    /// Whether it prints the attributes the attribute files give paths, values and all
+    /// (`git check-attr`): then every `.gitattributes` of the work tree and the repository's
+    /// `info/attributes` are read too.
+    pub attribute_values: bool,
     /// Whether it is the `go` command loading the module's packages (`go list`, `go doc`):
     /// it downloads the modules the module cache lacks ([`go_modules::downloads`]) and
     /// applies the build flags `GOFLAGS` names.

@@ -250,7 +250,7 @@ impl Judge<'_> {
             effects.messages.then(|| self.messages_secret(cmd)),
             effects
                 .in_progress
-                .then(|| self.in_progress_secret(cmd, effects.ignore_patterns)),
+                .then(|| self.in_progress_secret(cmd, effects)),
             effects.ref_names.then(|| self.ref_names_secret(cmd)),
         ];
         for why in printed.into_iter().flatten().flatten() {
@@ -473,11 +473,19 @@ impl Judge<'_> {
     /// Why what `git status` (`cmd`) prints of an operation in progress in the repository
     /// git finds from its directory may be a secret
     /// ([`super::git::blobs::in_progress_secret`]); `None` when none is.
-    fn in_progress_secret(&self, cmd: &SimpleCommand, ignores: bool) -> Option<String> {
+    fn in_progress_secret(
+        &self,
+        cmd: &SimpleCommand,
+        effects: &crate::programs::Effects,
+    ) -> Option<String> {
+        let patterns = super::git::blobs::Patterns {
+            ignores: effects.ignore_patterns,
+            attributes: effects.attribute_values,
+        };
         self.git_dir_secret(
             cmd,
             "prints the state of an operation in progress",
-            |git_dir, top| super::git::blobs::in_progress_secret(git_dir, top, ignores),
+            |git_dir, top| super::git::blobs::in_progress_secret(git_dir, top, patterns),
         )
     }
 

@@ -1141,13 +1141,13 @@ pub(in crate::policy::shell) fn messages_secret(
 /// one does: what `git status` prints of an operation in progress (a rebase's todo list and
 /// done commands, an `am` session's, a cherry-pick's or revert's, the branch a bisect
 /// started from), the branch `HEAD` names and the upstream the configuration names, why
-/// each worktree is locked (`git worktree list -v`), and with `ignores` every ignore
-/// pattern (the repository's `info/exclude`, each `.gitignore` below the work tree's top
-/// `top`). `Err` when it cannot be read or is more than [`MAX_MESSAGE_BYTES`].
+/// each worktree is locked (`git worktree list -v`), and the pattern files `patterns` names:
+/// every ignore pattern (the repository's `info/exclude`, each `.gitignore` below the work
+/// tree's top `top`), every attribute (`info/attributes`, each `.gitattributes`). `Err` when it cannot be read or is more than [`MAX_MESSAGE_BYTES`].
 pub(in crate::policy::shell) fn in_progress_secret(
     git_dir: &std::path::Path,
     top: &std::path::Path,
-    ignores: bool,
+    patterns: Patterns,
 ) -> Result<Option<&'static str>, String> {
     let dirs: Vec<std::path::PathBuf> = ["rebase-merge", "rebase-apply", "sequencer"]
         .iter()
@@ -1162,15 +1162,21 @@ pub(in crate::policy::shell) fn in_progress_secret(
     // The ignore patterns (`git check-ignore -v` prints the one that matches): the
     // repository's own and every `.gitignore` of the work tree.
     let mut tree = Vec::new();
-    if ignores {
+    if patterns.ignores {
         files.push(common.join("info/exclude"));
+    }
+    if patterns.attributes {
+        files.push(common.join("info/attributes"));
+    }
+    if patterns.ignores || patterns.attributes {
         tree.push(top.to_path_buf());
     }
     files.extend(files_below(tree, |entry| {
         let name = entry.file_name();
         Ok(match entry.file_type() {
             Ok(t) if t.is_dir() && name != ".git" => Found::Directory,
-            _ if name == ".gitignore" => Found::File,
+            _ if patterns.ignores && name == ".gitignore" => Found::File,
+            _ if patterns.attributes && name == ".gitattributes" => Found::File,
             _ => Found::Other,
         })
     })?);
@@ -1274,6 +1280,16 @@ pub(in crate::policy::shell) fn ref_names_secret(
         return Err("the repository's ref names are more than can be checked".to_owned());
     }
     Ok(crate::paths::bytes_secret(&names))
+}
+
+/// Which pattern files of the work tree a command prints lines or values of.
+#[derive(Debug, Clone, Copy)]
+pub(in crate::policy::shell) struct Patterns {
+    /// The ignore patterns (`git check-ignore -v`): `.gitignore` files and `info/exclude`.
+    pub ignores: bool,
+    /// The attributes and their values (`git check-attr`): `.gitattributes` files and
+    /// `info/attributes`.
+    pub attributes: bool,
 }
 
 /// The lines of a git configuration file that name a branch's upstream: its `[branch …]`
