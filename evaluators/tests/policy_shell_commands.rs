@@ -456,6 +456,9 @@ async fn a_word_that_becomes_several_is_never_one_option_value_or_a_file_name() 
         r#"grep GITHUB "$(echo -r)" ."#,
         "sort README.md $(echo -o src/main.rs)",
         r#"ls "$(echo -R)" /"#,
+        r#"grep "$(echo -r)" GITHUB ."#,
+        "echo -r | xargs -I{} grep {} GITHUB",
+        r#"fd "$(echo -Xrm)""#,
     ] {
         let (stance, r) = decided(verdict(&policy(), &bash(command), &cx).await);
         assert_ne!(stance, Stance::PolicyAllow, "{command}: {}", r.reason);
@@ -466,6 +469,7 @@ async fn a_word_that_becomes_several_is_never_one_option_value_or_a_file_name() 
         "for p in TODO FIXME; do grep -rn $p .; done",
         "x=README.md; head -n 5 $x",
         "wc -l $(git ls-files)",
+        r#"grep -e "$(echo -r)" README.md"#,
     ] {
         let (stance, r) = decided(verdict(&policy(), &bash(command), &cx).await);
         assert_eq!(stance, Stance::PolicyAllow, "{command}: {}", r.reason);

@@ -1601,6 +1601,9 @@ async fn what_the_git_directory_keeps_beside_the_objects_is_checked_where_it_is_
     not_allowed(root, "git check-attr -a a.txt").await;
     std::fs::remove_file(root.join(".git/info/attributes")).unwrap();
     allowed(root, "git check-attr -a a.txt").await;
+    // Another tree's attributes are not the work tree's files.
+    not_allowed(root, "git check-attr --source=HEAD -a a.txt").await;
+    not_allowed(root, "git check-attr --cached -a a.txt").await;
     // A rebase's todo list is printed by `git status` in its long form.
     let todo = root.join(".git/rebase-merge");
     std::fs::create_dir_all(&todo).unwrap();

@@ -501,6 +501,13 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
     let said = |name: &str| given.iter().any(|(o, _)| o.display == name);
     e.ignore_patterns = sub == "check-ignore" && said("-v");
     e.attribute_values = sub == "check-attr";
+    // Attributes read from a commit's tree or the index are not the work tree's files.
+    if e.attribute_values && (said("--source") || said("--cached")) {
+        return Err(
+            "`git check-attr --source`/`--cached` prints attributes of another tree than the work tree's"
+                .to_owned(),
+        );
+    }
     e.in_progress = (sub == "status" && (said("--long") || !(said("-s") || said("--porcelain"))))
         || (sub == "worktree" && (said("-v") || said("--porcelain")))
         || e.ignore_patterns

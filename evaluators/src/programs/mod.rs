@@ -662,6 +662,16 @@ fn generic(entry: &Entry, kind: Operands, args: &[Word], e: &mut Effects) -> Res
     match kind {
         Operands::PatternPaths | Operands::PatternMeta if !flags.pattern_given => {
             single_words(&operands, 1)?;
+            // The pattern is never judged as a path, where what a command prints is checked
+            // for options: printed into the pattern's place, `-r` or `-Xrm` is an option.
+            if let Some(w) = operands.first()
+                && w.domain.as_ref().is_some_and(|d| !d.producers.is_empty())
+            {
+                return Err(format!(
+                    "`{}` is what a command prints when it runs, which may be an option",
+                    w.raw
+                ));
+            }
         }
         Operands::InOut => single_words(&operands, operands.len())?,
         _ => {}
