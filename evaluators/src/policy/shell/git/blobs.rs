@@ -1143,7 +1143,8 @@ pub(in crate::policy::shell) fn messages_secret(
 /// started from), the branch `HEAD` names and the upstream the configuration names, why
 /// each worktree is locked (`git worktree list -v`), and the pattern files `patterns` names:
 /// every ignore pattern (the repository's `info/exclude`, each `.gitignore` below the work
-/// tree's top `top`), every attribute (`info/attributes`, each `.gitattributes`). `Err` when it cannot be read or is more than [`MAX_MESSAGE_BYTES`].
+/// tree's top `top`), every attribute (`info/attributes`, each `.gitattributes`). `Err`
+/// when it cannot be read or is more than [`MAX_MESSAGE_BYTES`].
 pub(in crate::policy::shell) fn in_progress_secret(
     git_dir: &std::path::Path,
     top: &std::path::Path,
@@ -1159,8 +1160,9 @@ pub(in crate::policy::shell) fn in_progress_secret(
     if let Ok(worktrees) = std::fs::read_dir(common.join("worktrees")) {
         files.extend(worktrees.flatten().map(|w| w.path().join("locked")));
     }
-    // The ignore patterns (`git check-ignore -v` prints the one that matches): the
-    // repository's own and every `.gitignore` of the work tree.
+    // The ignore patterns (`git check-ignore -v` prints the one that matches) and the
+    // attributes (`git check-attr` prints their values): the repository's own files and
+    // every `.gitignore` or `.gitattributes` of the work tree.
     let mut tree = Vec::new();
     if patterns.ignores {
         files.push(common.join("info/exclude"));
