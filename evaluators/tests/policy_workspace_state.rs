@@ -1752,3 +1752,194 @@ async fn a_branch_s_upstream_is_a_ref_not_a_reflog_entry() {
     assert!(git(root, &["config", "--unset", "branch.main.merge"]));
     not_allowed(root, "git diff @{u}").await;
 }
+
+/// Commits what the index holds in `root`, as a made-up author.
+fn commit(root: &Path, message: &str) {
+    assert!(git(
+        root,
+        &[
+            "-c",
+            "user.name=a",
+            "-c",
+            "user.email=a@example.com",
+            "commit",
+            "-qm",
+            message
+        ]
+    ));
+}
+
+/// A repository with three commits on `main` whose files say nothing, for the names cases.
+fn named_repository() -> tempfile::TempDir {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    assert!(git(root, &["init", "-q", "-b", "main"]));
+    put(root, "README.md", "# x\n");
+    put(root, "src/main.rs", "fn main() {}\n");
+    for n in 0..3 {
+        put(root, "notes.md", &format!("note {n}\n"));
+        assert!(git(root, &["add", "."]));
+        commit(root, "work");
+    }
+    ws
+}
+
+/// Where a secret is only a name, and the commands that print that name.
+#[tokio::test]
+async fn names_holding_a_secret_are_printed_by_listings_globs_walks_and_git() {
+    let token = "ghp_R8s7dK2mQ9xL4vT6yB1nZ3cF5hJ0wP8aE2uS";
+    let listings = [
+        "ls",
+        "ls -la",
+        "ls -R",
+        "find .",
+        "find . -name '*.rs'",
+        "du -a",
+        "tree",
+        "echo *",
+        "printf '%s\\n' */*",
+        "for f in *; do echo \"$f\"; done",
+        "grep -r main .",
+        "ls -R .git/refs",
+        "find .git",
+        "du -a .git",
+        "stat .git/refs/heads/*",
+        "echo .git/refs/heads/*",
+        "head .git/refs/heads/*",
+        "wc -c .git/refs/heads/*",
+        "grep -r . .git/refs",
+        "ls .git/refs/heads",
+        "git ls-files",
+        "git status",
+        "git status -s",
+        "git ls-tree -r HEAD --name-only",
+        "git show --stat",
+        "git log --stat",
+        "git log --name-only --all",
+        "git rev-list --all --objects",
+        "git whatchanged --all",
+        "git branch",
+        "git worktree list",
+    ];
+    let clean = named_repository();
+    for command in listings {
+        allowed(clean.path(), command).await;
+    }
+    // Each workspace holds the token in one name only; each command that prints it asks,
+    // and no reason repeats it.
+    let asks = async |root: &Path, commands: &[&str]| {
+        for command in commands {
+            let (s, why) = stance(root, command).await;
+            assert_ne!(s, Stance::PolicyAllow, "{command} must ask: {why}");
+            assert!(!why.contains(token), "{command}: {why}");
+        }
+    };
+    let tracked = named_repository();
+    put(tracked.path(), &format!("src/cfg-{token}.txt"), "x\n");
+    assert!(git(tracked.path(), &["add", "."]));
+    asks(
+        tracked.path(),
+        &[
+            "ls src",
+            "ls -R",
+            "find .",
+            "du -a",
+            "tree",
+            "echo src/*",
+            "for f in src/*; do echo \"$f\"; done",
+            "grep -r x src",
+            "git ls-files",
+            "git status -s",
+            "git diff --cached --stat",
+        ],
+    )
+    .await;
+    let branch = named_repository();
+    assert!(git(branch.path(), &["branch", &format!("b-{token}")]));
+    asks(
+        branch.path(),
+        &[
+            "ls .git/refs/heads",
+            "ls -R .git/refs",
+            "find .git",
+            "find .",
+            "du -a .git",
+            "stat .git/refs/heads/*",
+            "echo .git/refs/heads/*",
+            "head .git/refs/heads/*",
+            "grep -r . .git/refs",
+            "git branch",
+        ],
+    )
+    .await;
+    // Committed, then removed: only the history holds the name.
+    let history = named_repository();
+    put(history.path(), &format!("cfg-{token}.txt"), "x\n");
+    assert!(git(history.path(), &["add", "."]));
+    commit(history.path(), "add");
+    assert!(git(
+        history.path(),
+        &["rm", "-q", &format!("cfg-{token}.txt")]
+    ));
+    commit(history.path(), "remove");
+    allowed(history.path(), "ls -la").await;
+    allowed(history.path(), "git log --oneline").await;
+    asks(
+        history.path(),
+        &[
+            "git log --stat",
+            "git log --name-only --all",
+            "git show --stat HEAD~1",
+            "git ls-tree -r HEAD~1",
+            "git rev-list --all --objects",
+            "git whatchanged --all",
+        ],
+    )
+    .await;
+    let untracked = named_repository();
+    put(untracked.path(), &format!("cfg-{token}.txt"), "x\n");
+    asks(
+        untracked.path(),
+        &["git status", "git status -s", "git ls-files -o", "ls"],
+    )
+    .await;
+    // A link whose target is the token: the link's listing prints it.
+    let link = named_repository();
+    std::os::unix::fs::symlink(format!("/opt/keys/{token}"), link.path().join("keylink"))
+        .expect("link");
+    asks(
+        link.path(),
+        &[
+            "ls -l keylink",
+            "readlink keylink",
+            "stat keylink",
+            "ls -la",
+            "find . -type l -ls",
+        ],
+    )
+    .await;
+    // A linked worktree whose path holds it.
+    let main = named_repository();
+    let outer = tempfile::tempdir().expect("dir");
+    let wt = outer.path().join(format!("wt-{token}"));
+    assert!(git(
+        main.path(),
+        &[
+            "worktree",
+            "add",
+            "-q",
+            wt.to_str().expect("utf-8"),
+            "-b",
+            "wtb"
+        ]
+    ));
+    asks(
+        main.path(),
+        &[
+            "git worktree list",
+            "git worktree list --porcelain",
+            "ls .git/worktrees",
+        ],
+    )
+    .await;
+}

@@ -420,7 +420,7 @@ impl<'a> Places<'a> {
     }
 
     /// The path `raw` names when used in `cwd`, as written (`..` kept); `None` when unknown.
-    fn joined(&self, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
+    pub(crate) fn joined(&self, raw: &str, cwd: &WorkingDir) -> Option<PathBuf> {
         if !raw.starts_with(['~', '/']) && matches!(cwd, WorkingDir::Root) {
             // Room for both up front: `push` would grow a clone of the root.
             let root = self.root.as_os_str();
@@ -817,6 +817,27 @@ impl<'a> Places<'a> {
         let Ok(meta) = std::fs::symlink_metadata(path) else {
             return Ok(Visit::Skip);
         };
+        // What reads a tree prints names of its files (`grep -r` before each line, `head`
+        // above each file): a name holding a secret, or a link's target, is printed. The
+        // directory holding it is named, never the name itself.
+        if scan.secrets && path != root {
+            let target = meta
+                .file_type()
+                .is_symlink()
+                .then(|| std::fs::read_link(path).ok())
+                .flatten();
+            let what = name_secret(name.as_bytes())
+                .map(|w| ("a name there", w))
+                .or_else(|| {
+                    target
+                        .and_then(|t| name_secret(t.as_os_str().as_encoded_bytes()))
+                        .map(|w| ("the target of a link there", w))
+                });
+            if let Some((which, what)) = what {
+                let dir = path.parent().unwrap_or(root).to_path_buf();
+                return Ok(Visit::Found((dir, format!("{which} holds {what}"))));
+            }
+        }
         let is_dir = meta.is_dir();
         if scan.secrets
             && (named || is_dir)
@@ -1357,6 +1378,114 @@ pub(crate) fn content_secret(path: &Path) -> Option<&'static str> {
     }
     let all = small_file::read_head(path, CONTENT_SCAN_BYTES + 1)?;
     bytes_secret(&all)
+}
+
+/// What secret a name printed by a command holds, if one does: a file's, a directory's or
+/// a ref's name, a link's target, a path a listing or a glob prints. A name is text like a
+/// file's, so the families of [`secret_text`] are searched in it, after the cheap search of
+/// their markers ([`secret_markers`]) finds one: `deploy-ghp_…` or `key=…` in a name prints
+/// the secret as `cat` of a file holding it would.
+pub(crate) fn name_secret(name: &[u8]) -> Option<&'static str> {
+    if secret_markers().is_some_and(|m| !m.is_match(name)) {
+        return None;
+    }
+    secret_text(name)
+}
+
+/// The most entries [`names_secret`] reads before the names count as more than can be
+/// checked. Names are read from the directories alone (no file is opened or looked at), so
+/// the bound is larger than a walk's that reads files ([`MAX_TREE_ENTRIES`]).
+pub(crate) const MAX_NAMES: usize = 200_000;
+
+/// The first name a listing of `path` prints that holds a secret ([`name_secret`]), with what
+/// it is: where `path` leads when it is a symbolic link (`ls -l`, `readlink`, `stat`), and the
+/// name of each entry of a directory and where each link among them leads, its whole tree
+/// when `recursive` (`ls -R`, `find`, `du -a`), hidden entries and a repository's git
+/// directory included (ref, worktree and module names are names of files there). The loose
+/// objects of a git directory (`objects/` beside its `HEAD`), named by git after their ids,
+/// are not read. A path that does not exist lists nothing.
+///
+/// # Errors
+///
+/// [`Limit`] past [`MAX_NAMES`] entries, or when a directory of the tree cannot be read.
+pub(crate) fn names_secret(
+    path: &Path,
+    recursive: bool,
+) -> Result<Option<(PathBuf, &'static str)>, Limit> {
+    let link_secret = |p: &Path| {
+        std::fs::read_link(p)
+            .ok()
+            .and_then(|target| name_secret(target.as_os_str().as_encoded_bytes()))
+    };
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(None);
+    };
+    if meta.file_type().is_symlink()
+        && let Some(what) = link_secret(path)
+    {
+        return Ok(Some((path.to_path_buf(), what)));
+    }
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Ok(None);
+    }
+    let mut dirs = vec![path.to_path_buf()];
+    let mut seen = 0usize;
+    while let Some(dir) = dirs.pop() {
+        let entries = std::fs::read_dir(&dir).map_err(|_| Limit)?;
+        let git_dir = recursive && dir.join("HEAD").is_file() && dir.join("refs").is_dir();
+        for entry in entries {
+            let entry = entry.map_err(|_| Limit)?;
+            seen += 1;
+            if seen > MAX_NAMES {
+                return Err(Limit);
+            }
+            let name = entry.file_name();
+            if let Some(what) = name_secret(name.as_encoded_bytes()) {
+                return Ok(Some((entry.path(), what)));
+            }
+            let Ok(kind) = entry.file_type() else {
+                return Err(Limit);
+            };
+            if kind.is_symlink()
+                && let Some(what) = link_secret(&entry.path())
+            {
+                return Ok(Some((entry.path(), what)));
+            }
+            if recursive && kind.is_dir() && !(git_dir && name == "objects") {
+                dirs.push(entry.path());
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The first name a walk of the work tree at `top` finds that holds a secret
+/// ([`name_secret`]), as git walks it for untracked files: hidden names included, what its
+/// `.gitignore` files, `info/exclude` and the global excludes leave out left out (the
+/// `ignore` crate's reading; `.ignore` files, which git does not read, are not honoured),
+/// the git directory not entered.
+///
+/// # Errors
+///
+/// [`Limit`] past [`MAX_NAMES`] entries, or an entry that cannot be read.
+pub(crate) fn work_tree_names_secret(top: &Path) -> Result<Option<&'static str>, Limit> {
+    let walker = ignore::WalkBuilder::new(top)
+        .hidden(false)
+        .ignore(false)
+        .parents(false)
+        .require_git(false)
+        .filter_entry(|e| e.file_name() != ".git")
+        .build();
+    for (seen, entry) in walker.enumerate() {
+        if seen > MAX_NAMES {
+            return Err(Limit);
+        }
+        let entry = entry.map_err(|_| Limit)?;
+        if let Some(what) = name_secret(entry.file_name().as_encoded_bytes()) {
+            return Ok(Some(what));
+        }
+    }
+    Ok(None)
 }
 
 /// What secret the bytes of a whole file are ([`content_secret`] for a file read from
@@ -2866,6 +2995,41 @@ mod tests {
         }
         assert_eq!(p.locate("file", &WorkingDir::Root).place, Place::Inside);
         assert_eq!(p.locate("disk/x", &WorkingDir::Root).place, Place::Inside);
+    }
+
+    #[test]
+    fn names_holding_a_token_or_a_key_are_secrets_and_everyday_names_are_not() {
+        let token = "ghp_R8s7dK2mQ9xL4vT6yB1nZ3cF5hJ0wP8aE2uS";
+        for name in [
+            format!("b-{token}"),
+            format!("refs/heads/{token}"),
+            format!("cfg-{token}.txt"),
+            format!("/opt/keys/{token}"),
+            "password=hunter2-prod".to_owned(),
+            "https://user:s3cr3tpass@example.com".to_owned(),
+        ] {
+            assert!(name_secret(name.as_bytes()).is_some(), "{name}");
+        }
+        for name in [
+            "src/auth.rs",
+            "api_key.rs",
+            "token_store.go",
+            "tokenizer.py",
+            "secret_manager.ts",
+            "password_reset.html",
+            "keyboard.c",
+            "credentials_test.go",
+            "jwt.rs",
+            "id_ed25519.pub",
+            "private_key_test.go",
+            "refs/heads/main",
+            "refs/remotes/origin/feature/add-auth-token-refresh",
+            "node_modules/.bin/eslint",
+            "secret-key-rotation.md",
+            "AuthProvider.tsx",
+        ] {
+            assert_eq!(name_secret(name.as_bytes()), None, "{name}");
+        }
     }
 
     #[test]

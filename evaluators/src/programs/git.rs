@@ -534,6 +534,52 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
             | "stash"
             | "show-branch"
     );
+    // Names of files: what the index and the work tree hold, and what commits hold.
+    let names_given = patch
+        || given.iter().any(|(o, _)| {
+            matches!(
+                o.display.as_str(),
+                "--stat"
+                    | "--numstat"
+                    | "--dirstat"
+                    | "--summary"
+                    | "--name-only"
+                    | "--name-status"
+                    | "--raw"
+                    | "--compact-summary"
+                    | "--objects"
+                    | "--objects-edge"
+                    | "--patch-with-stat"
+                    | "--patch-with-raw"
+            )
+        });
+    e.history_names = match sub {
+        "ls-tree" | "whatchanged" | "show" | "diff-tree" | "archive" | "range-diff" => true,
+        "log" | "reflog" | "stash" | "rev-list" | "shortlog" | "format-patch" => names_given,
+        _ => false,
+    };
+    e.path_names = e.history_names
+        || matches!(
+            sub,
+            "ls-files"
+                | "status"
+                | "diff"
+                | "diff-files"
+                | "diff-index"
+                | "grep"
+                | "clean"
+                | "check-ignore"
+                | "check-attr"
+                | "blame"
+                | "annotate"
+                | "stash"
+                | "difftool"
+                | "add"
+                | "rm"
+                | "mv"
+                | "restore"
+                | "commit"
+        );
     if sub == "config" && matches!(operands.first().and_then(Word::literal), Some("list")) {
         action_lists = true;
     }

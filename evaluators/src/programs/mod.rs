@@ -142,6 +142,12 @@ pub struct Effects {
     /// `git tag`, `for-each-ref`, `describe`, `log --decorate`, `status -sb`, `remote`):
     /// then none of them may be a secret.
     pub ref_names: bool,
+    /// Whether it may print the names of files the index holds or the work tree's walk
+    /// finds (`git ls-files`, `git status`, `git diff --stat`): then none may hold a secret.
+    pub path_names: bool,
+    /// Whether it may print the names of files any commit holds (`git ls-tree`, `git show`,
+    /// `git log --stat`, `git rev-list --objects`): then none may hold a secret.
+    pub history_names: bool,
     /// Whether what it prints of the git directory's state includes the ignore pattern that
     /// matches (`git check-ignore -v`): then every `.gitignore` of the work tree is read too.
     pub ignore_patterns: bool,

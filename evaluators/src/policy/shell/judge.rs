@@ -14,6 +14,7 @@ use crate::policy::codes::{
 use crate::policy::finding::{Finding, quote};
 use crate::programs::{Effects, Tree};
 use crate::shell::{Domain, Script, SimpleCommand, Word, WorkingDir};
+use std::path::Path;
 
 /// What a path argument names, as far as the text tells.
 pub(super) enum Target {
@@ -252,6 +253,9 @@ impl Judge<'_> {
                 .in_progress
                 .then(|| self.in_progress_secret(cmd, effects)),
             effects.ref_names.then(|| self.ref_names_secret(cmd)),
+            effects
+                .path_names
+                .then(|| self.path_names_secret(cmd, effects.history_names)),
         ];
         for why in printed.into_iter().flatten().flatten() {
             let reason = format!("{} {why}.", quote(cmd));
@@ -495,8 +499,28 @@ impl Judge<'_> {
     fn ref_names_secret(&self, cmd: &SimpleCommand) -> Option<String> {
         self.git_dir_secret(
             cmd,
-            "may print the names of refs or remotes",
+            "may print the names of refs, remotes or worktrees",
             |git_dir, _| super::git::blobs::ref_names_secret(git_dir),
+        )
+    }
+
+    /// Why the names of files the repository git finds from the directory of `cmd` holds
+    /// in its index, its work tree and, when `history`, any commit may be a secret
+    /// ([`super::git::blobs::path_names_secret`]); `None` when none is.
+    fn path_names_secret(&self, cmd: &SimpleCommand, history: bool) -> Option<String> {
+        let canonical = super::git::options::canonical(cmd);
+        let git = super::git_state::split(canonical.as_ref());
+        let root = self.places.root();
+        let own_top = cmd.cwd == WorkingDir::Root && git.global.is_empty();
+        let names = history.then(|| super::git::blobs::HistoryNames {
+            root,
+            sub: own_top.then(|| git.sub.map(|s| (s, git.rest))).flatten(),
+            moved: super::git::moved_by_another(self, cmd).is_some(),
+        });
+        self.git_dir_secret(
+            cmd,
+            "may print the names of files the repository holds",
+            |_, top| super::git::blobs::path_names_secret(top, names.as_ref()),
         )
     }
 
@@ -700,6 +724,78 @@ impl Judge<'_> {
                     );
                 }
             }
+            // As written: a link's own name and target are what is listed, not where it leads.
+            let written = self.places.joined(&path, &cmd.cwd);
+            self.listed_names(cmd, written.as_ref().unwrap_or(&located.path), !one_level);
+        }
+    }
+
+    /// The names the shell puts in place of the globs of `cmd`'s words (a loop's values
+    /// among them), whatever the program does with them: `echo`, `printf`, `head` and `wc`
+    /// print them, and a name holding a secret ([`crate::paths::name_secret`]: a branch under
+    /// `.git/refs`, a file) asks in every mode.
+    pub(super) fn globbed_names(&mut self, cmd: &SimpleCommand) {
+        let globbed = |t: &str| t.contains(['*', '?', '[']);
+        let mut texts: Vec<&str> = Vec::new();
+        for w in &cmd.words {
+            match (w.literal(), &w.domain) {
+                (Some(t), _) if globbed(&w.raw) => texts.push(t),
+                (None, Some(d)) => texts.extend(d.values.iter().map(String::as_str)),
+                _ => {}
+            }
+        }
+        for text in texts.into_iter().filter(|t| globbed(t)) {
+            let named = self
+                .expanded(cmd, text)
+                .into_iter()
+                .flatten()
+                .find_map(|p| crate::paths::name_secret(p.as_bytes()));
+            if let Some(what) = named {
+                let reason = format!("{} expands `{text}` to a name holding {what}.", quote(cmd));
+                self.add(
+                    Stance::RequireAsk,
+                    FILESYSTEM_SENSITIVE_PATH,
+                    Risk::High,
+                    reason,
+                );
+            }
+        }
+    }
+
+    /// The names a command that looks at `path` prints, where it finds them: a name holding
+    /// a secret ([`crate::paths::names_secret`]: a branch, a file, a link's target) asks in
+    /// every mode, as printing a file holding it would.
+    pub(super) fn listed_names(&mut self, cmd: &SimpleCommand, path: &Path, recursive: bool) {
+        match crate::paths::names_secret(path, recursive) {
+            Ok(None) => {}
+            // The name itself is not repeated: it holds the secret.
+            Ok(Some((found, what))) => {
+                let which = if found == path {
+                    "where the link leads"
+                } else {
+                    "a name found there"
+                };
+                let shown = self.places.shown(path);
+                let reason = format!(
+                    "{} lists `{}`: {which} holds {what}.",
+                    quote(cmd),
+                    if shown.is_empty() { "." } else { &shown }
+                );
+                self.add(
+                    Stance::RequireAsk,
+                    FILESYSTEM_SENSITIVE_PATH,
+                    Risk::High,
+                    reason,
+                );
+            }
+            Err(_) => self.unknown(
+                cmd,
+                &format!(
+                    "lists the names under `{}`, more than can be checked",
+                    self.places.shown(path)
+                ),
+                Risk::Medium,
+            ),
         }
     }
 

@@ -124,6 +124,7 @@ pub(crate) fn judge_script(script: &Script, places: &Places<'_>) -> (Finding, Ve
     }
     for cmd in &script.commands {
         programs::judge(&mut j, cmd);
+        j.globbed_names(cmd);
     }
     reach::judge(&mut j);
     let reads: Vec<String> = j

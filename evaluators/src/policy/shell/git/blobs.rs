@@ -1268,6 +1268,21 @@ pub(in crate::policy::shell) fn ref_names_secret(
         }
     }
     names.extend(read(git_dir.join("HEAD"))?);
+    // Linked worktrees (`git worktree list` prints where each is, from its `gitdir`) and
+    // submodules' git directories, by name.
+    for (kept, gitdir) in [("worktrees", true), ("modules", false)] {
+        let Ok(entries) = std::fs::read_dir(common.join(kept)) else {
+            continue;
+        };
+        for entry in entries {
+            let entry = entry.map_err(|_| UNREAD.to_owned())?;
+            names.extend_from_slice(entry.file_name().as_encoded_bytes());
+            names.push(b'\n');
+            if gitdir {
+                names.extend(read(entry.path().join("gitdir"))?);
+            }
+        }
+    }
     for config in [common.join("config"), git_dir.join("config.worktree")] {
         let text = read(config)?;
         names.extend(branch_lines(&text));
@@ -1282,6 +1297,72 @@ pub(in crate::policy::shell) fn ref_names_secret(
         return Err("the repository's ref names are more than can be checked".to_owned());
     }
     Ok(crate::paths::bytes_secret(&names))
+}
+
+/// What secret a name of a file the repository at `top` holds is, if one is
+/// ([`crate::paths::name_secret`]): each path its index lists, each name its work tree's walk
+/// finds outside what its ignore files leave out ([`crate::paths::work_tree_names_secret`]),
+/// and with `history` each path any commit a ref, a reflog entry or a stash holds. `Err` when
+/// they cannot be read or are more than can be checked.
+pub(in crate::policy::shell) fn path_names_secret(
+    top: &std::path::Path,
+    history: Option<&HistoryNames<'_>>,
+) -> Result<Option<&'static str>, String> {
+    // A repository nothing was ever added to has no index: it lists nothing.
+    let index = match crate::paths::git_index::Index::of(top) {
+        Some(index) => Some(index),
+        None if std::fs::symlink_metadata(
+            crate::paths::git_index::git_dir_of(top).join("index"),
+        )
+        .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) =>
+        {
+            None
+        }
+        None => return Err("the repository's index cannot be read".to_owned()),
+    };
+    if let Some(what) = index
+        .iter()
+        .flat_map(|i| i.paths())
+        .find_map(|p| crate::paths::name_secret(p.as_bytes()))
+    {
+        return Ok(Some(what));
+    }
+    if let Some(what) = crate::paths::work_tree_names_secret(top)
+        .map_err(|_| "the work tree holds more names than can be checked".to_owned())?
+    {
+        return Ok(Some(what));
+    }
+    let Some(history) = history else {
+        return Ok(None);
+    };
+    // The commits the command itself reaches, when it runs at the top of the workspace's own
+    // repository and nothing else in the script moves HEAD; any commit otherwise.
+    let reach = match history.sub {
+        Some((sub, rest)) if !history.moved && top == history.root => reach(top, sub, rest),
+        _ => Reach::All,
+    };
+    // Its own commits may not list (`git show v9 --stat` of no such tag prints nothing but
+    // an error): then the names of every commit the refs and reflogs hold, which holds them
+    // when they are any of those, are checked.
+    let walked = match history_names(top, reach.clone(), &[]) {
+        Err(_) if reach != Reach::All => history_names(top, Reach::All, &[])?,
+        walked => walked?,
+    };
+    Ok(walked
+        .names
+        .iter()
+        .find_map(|p| crate::paths::name_secret(p.as_bytes())))
+}
+
+/// What a command printing the names of files commits hold says of which commits.
+pub(in crate::policy::shell) struct HistoryNames<'a> {
+    /// The workspace's top.
+    pub root: &'a std::path::Path,
+    /// Its git subcommand and the words after it, when it runs at that top with no global
+    /// option; `None` otherwise (any commit counts).
+    pub sub: Option<(&'a str, &'a [Word])>,
+    /// Whether another command of the script may move HEAD or the refs first.
+    pub moved: bool,
 }
 
 /// Which pattern files of the work tree a command prints lines or values of.
