@@ -1621,6 +1621,9 @@ fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
                 // A URL's password, a bearer token, a JSON Web Token, a password given.
                 b"://",
                 b"bearer",
+                // A user's password hash (`root:$6$…`, `admin:{SHA}…`).
+                b":$",
+                b":{s",
                 b"eyj",
                 b"password",
                 b"passwd",
@@ -1888,6 +1891,9 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
     if bearer_token(&text) || json_web_token(&text) {
         return Some("an access token (by its content)");
     }
+    if password_hash(&text) {
+        return Some("a password hash (by its content)");
+    }
     if assigned(&lower, "password", secret_shaped) || assigned(&lower, "passwd", secret_shaped) {
         return Some("a password (by its content)");
     }
@@ -2023,22 +2029,74 @@ fn url_password(text: &str) -> bool {
     })
 }
 
-/// Whether `text` gives a bearer token (`Authorization: Bearer …`, `bearer …`): twenty
+/// Whether a line of `text` is a user's password hash as `/etc/shadow` and `.htpasswd`
+/// keep one (`root:$6$salt$…`, `admin:$2y$05$…`, `user:{SHA}…`): a name, a colon, then a
+/// crypt(3) hash of a known scheme or an LDAP-style digest, twenty characters or more. A
+/// hash is a password to whoever can guess it offline.
+fn password_hash(text: &str) -> bool {
+    const SCHEMES: &[&str] = &[
+        "$1$",
+        "$2a$",
+        "$2b$",
+        "$2x$",
+        "$2y$",
+        "$5$",
+        "$6$",
+        "$7$",
+        "$y$",
+        "$gy$",
+        "$apr1$",
+        "$argon2",
+        "$sha1$",
+        "$md5",
+        "{SHA}",
+        "{SSHA}",
+        "{SHA256}",
+        "{SSHA256}",
+        "{SHA512}",
+        "{SSHA512}",
+    ];
+    text.lines().any(|line| {
+        let Some((user, rest)) = line.trim_start().split_once(':') else {
+            return false;
+        };
+        let hash = rest.split(':').next().unwrap_or(rest).trim_end();
+        !user.is_empty()
+            && user
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_.-@".contains(&b))
+            && hash.len() >= 20
+            && SCHEMES.iter().any(|s| hash.starts_with(s))
+            && !hash.contains(char::is_whitespace)
+    })
+}
+
+/// Whether `text` gives a bearer token (`Authorization: Bearer …`, `bearer …`), or basic
+/// credentials after `Authorization:` (`Authorization: Basic dXNlcjpwYXNz…`): twenty
 /// characters or more of a token's alphabet after the word.
 fn bearer_token(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
-    lower.match_indices("bearer").any(|(at, word)| {
-        let rest = &text[at + word.len()..];
-        let Some(token) = rest.strip_prefix([' ', '\t']) else {
-            return false;
-        };
-        let token = token.trim_start();
-        let len = token
-            .bytes()
-            .take_while(|b| b.is_ascii_alphanumeric() || b"-._~+/=".contains(b))
-            .count();
-        len >= 20 && secret_shaped(&token[..len])
-    })
+    let basic = lower.match_indices("basic").filter(|(at, _)| {
+        lower[..*at]
+            .trim_end()
+            .strip_suffix(':')
+            .is_some_and(|b| b.trim_end().ends_with("authorization"))
+    });
+    lower
+        .match_indices("bearer")
+        .chain(basic)
+        .any(|(at, word)| {
+            let rest = &text[at + word.len()..];
+            let Some(token) = rest.strip_prefix([' ', '\t']) else {
+                return false;
+            };
+            let token = token.trim_start();
+            let len = token
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || b"-._~+/=".contains(b))
+                .count();
+            len >= 20 && secret_shaped(&token[..len])
+        })
 }
 
 /// Whether `text` holds a JSON Web Token: a base64url JSON header (`eyJ…`), a base64url
@@ -3413,6 +3471,11 @@ mod tests {
             "TELEGRAM_BOT_TOKEN=123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0\n",
             "DATABRICKS_TOKEN=dapi0123456789abcdef0123456789abcdef\n",
             "export DISCORD_TOKEN=\"MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0\"\n",
+            // Without a name for a secret: by their form.
+            "https://hooks.slack.com/services/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\n",
+            "admin:$2y$05$Lr3v8QmK1pWz6uXyNc0eB.Hq9dJt4fGs7aRk2lMn5oPb8cVw1xYzS\n",
+            "root:$6$rounds=5000$Vq2Zx8$Kp3mN7rT1wYb5dHf9jLs2uQx6cVz0aEg4iOk8nRt3yWm7pBv1sDh5fJl9gXc2eA:19000:0:99999:7:::\n",
+            "curl -H 'Authorization: Basic YWRtaW46UzNjcjN0UDRzc3cwcmQ=' https://api.example.com\n",
         ] {
             assert!(bytes_secret(secret.as_bytes()).is_some(), "{secret}");
         }
@@ -3429,6 +3492,10 @@ mod tests {
             "[user]\n\tsigningkey = 3AA5C34371567BD2\n",
             "  publicKey: MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n",
             "primary_key: user_id_2024_accounts\n",
+            "root:x:0:0:root:/root:/bin/bash\n",
+            "nobody:*:19000:0:99999:7:::\n",
+            "Basic authentication is described in RFC 7617.\n",
+            "price: $5$ per seat\n",
         ] {
             assert_eq!(bytes_secret(text.as_bytes()), None, "{text}");
         }

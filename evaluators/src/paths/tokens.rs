@@ -12,6 +12,10 @@ enum Alphabet {
     Url,
     /// Lower-case hexadecimal digits.
     Hex,
+    /// Letters, digits, `_`, `-` and `/`: the path of a webhook's URL.
+    Path,
+    /// Letters, digits, `_`, `-` and `.`: parts joined by dots.
+    Dotted,
 }
 
 impl Alphabet {
@@ -20,6 +24,8 @@ impl Alphabet {
             Self::Alnum => b.is_ascii_alphanumeric(),
             Self::Url => b.is_ascii_alphanumeric() || b == b'_' || b == b'-',
             Self::Hex => b.is_ascii_digit() || (b'a'..=b'f').contains(&b),
+            Self::Path => b.is_ascii_alphanumeric() || b"_-/".contains(&b),
+            Self::Dotted => b.is_ascii_alphanumeric() || b"_-.".contains(&b),
         }
     }
 }
@@ -220,6 +226,63 @@ const FORMS: &[Form] = &[
         64,
         "a Grafana token (by its content)",
     ),
+    // Webhook URLs: whoever has one posts as the integration.
+    form(
+        "hooks.slack.com/services/",
+        Alphabet::Path,
+        40,
+        120,
+        "a Slack webhook URL (by its content)",
+    ),
+    form(
+        "hooks.slack.com/workflows/",
+        Alphabet::Path,
+        40,
+        120,
+        "a Slack webhook URL (by its content)",
+    ),
+    form(
+        "discord.com/api/webhooks/",
+        Alphabet::Path,
+        60,
+        120,
+        "a Discord webhook URL (by its content)",
+    ),
+    form(
+        "discordapp.com/api/webhooks/",
+        Alphabet::Path,
+        60,
+        120,
+        "a Discord webhook URL (by its content)",
+    ),
+    form(
+        "SG.",
+        Alphabet::Dotted,
+        66,
+        66,
+        "a SendGrid API key (by its content)",
+    ),
+    form(
+        "dapi",
+        Alphabet::Hex,
+        32,
+        32,
+        "a Databricks token (by its content)",
+    ),
+    form(
+        "lin_api_",
+        Alphabet::Alnum,
+        40,
+        40,
+        "a Linear API key (by its content)",
+    ),
+    form(
+        "SK",
+        Alphabet::Hex,
+        32,
+        32,
+        "a Twilio API key (by its content)",
+    ),
 ];
 
 /// The prefixes of [`FORMS`], which [`super::secret_markers`] searches for.
@@ -281,6 +344,12 @@ mod tests {
             // Glued to a word before it.
             "myghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c",
             "tag rel-ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c",
+            "webhook_url: https://hooks.slack.com/services/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",
+            "https://discord.com/api/webhooks/1234567890123456789/Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cD3eF6gH9iJ2kL5mN8oP1qR4sT7uV0",
+            "SENDGRID=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",
+            "dapi1a2b3c4d5e6f708192a3b4c5d6e7f809",
+            "lin_api_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cD3eF",
+            "SKa1b2c3d4e5f60718293a4b5c6d7e8f90",
         ];
         for text in found {
             assert!(known_token(text.as_bytes()).is_some(), "{text}");
@@ -299,6 +368,9 @@ mod tests {
             "const prefix = \"sk_live_\";",
             "AKIA1234",
             "hf_hub_download(repo_id)",
+            "https://hooks.slack.com/services/",
+            "SG.example",
+            "TASK-42",
         ];
         for text in none {
             assert!(known_token(text.as_bytes()).is_none(), "{text}");

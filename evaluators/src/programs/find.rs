@@ -140,10 +140,14 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         // Each primary's argument is one word, or the primaries after it change
         // (`-name {x,-delete}` is `-name x -delete`).
         if WITH_VALUE.contains(&t) || (t.starts_with("-newer") && t.len() == 8) {
-            single(
+            let value = single(
                 args.get(i)
                     .ok_or_else(|| format!("`{t}` lacks its argument"))?,
             )?;
+            // `-newerXt`: a date string, read as `date -d` reads one.
+            if t.starts_with("-newer") && t.ends_with('t') {
+                super::date_string(value)?;
+            }
             i += 1;
             continue;
         }

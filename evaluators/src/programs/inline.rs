@@ -2497,7 +2497,9 @@ fn node_computed_access(code: &str) -> Option<String> {
             return Some("it has a bracket that is not closed".to_owned());
         };
         let index = code[i + 1..close].trim();
-        let member = prev.is_some_and(|p| p.is_ascii_alphanumeric() || b")]}'\"`._$".contains(&p));
+        // A spread (`...[a, b]`) is an array, not a member.
+        let member = prev.is_some_and(|p| p.is_ascii_alphanumeric() || b")]}'\"`._$".contains(&p))
+            && !code[..i].trim_end().ends_with("...");
         let numeric = !index.is_empty() && index.bytes().all(|c| c.is_ascii_digit());
         if member && !numeric {
             return Some(format!(
@@ -2615,6 +2617,102 @@ fn node_fs_call(code: &str, at: usize, parsed: &Parsed, out: &mut Inline) -> Opt
     }
 }
 
+/// Whether JavaScript text `before` (trimmed at its end) ends with a member access's dot
+/// (`x.`, `x?.`), so that the name after it is a property: a spread's `...` is no member dot
+/// (`{...process}` is the global `process`).
+fn member_dot(before: &str) -> bool {
+    before.ends_with('.') && !before.ends_with("...")
+}
+
+/// The globals of Node's `-e`/`-p` code that are not [`NODE_PROVEN_NAMES`] (Node 20's, the
+/// built-in modules it gives as globals in that code, and those of later versions): a name
+/// declared where it may not be the one used (inside braces or parentheses, an arrow's
+/// parameter) never stands for one of these.
+const NODE_GLOBALS: &[&str] = &[
+    "global",
+    "globalThis",
+    "eval",
+    "Function",
+    "Proxy",
+    "Reflect",
+    "process",
+    "require",
+    "module",
+    "exports",
+    "fetch",
+    "WebSocket",
+    "EventSource",
+    "XMLHttpRequest",
+    "navigator",
+    "Navigator",
+    "localStorage",
+    "sessionStorage",
+    "Storage",
+    "Worker",
+    "BroadcastChannel",
+    "MessageChannel",
+    "MessagePort",
+    "setImmediate",
+    "setInterval",
+    "setTimeout",
+    "queueMicrotask",
+    "structuredClone",
+    "WebAssembly",
+    "SharedArrayBuffer",
+    "Atomics",
+    "FinalizationRegistry",
+    "WeakRef",
+    "performance",
+    "crypto",
+    "Request",
+    "Response",
+    "Headers",
+    "FormData",
+    "Blob",
+    "File",
+    "assert",
+    "async_hooks",
+    "buffer",
+    "child_process",
+    "cluster",
+    "constants",
+    "dgram",
+    "diagnostics_channel",
+    "dns",
+    "domain",
+    "events",
+    "fs",
+    "http",
+    "http2",
+    "https",
+    "inspector",
+    "net",
+    "os",
+    "path",
+    "perf_hooks",
+    "punycode",
+    "querystring",
+    "readline",
+    "repl",
+    "stream",
+    "string_decoder",
+    "sys",
+    "timers",
+    "tls",
+    "trace_events",
+    "tty",
+    "url",
+    "util",
+    "v8",
+    "vm",
+    "wasi",
+    "worker_threads",
+    "zlib",
+    "sqlite",
+    "test",
+    "sea",
+];
+
 /// The name a declaration binds to the value starting at `start` (`const fs = require(…)`).
 fn declared_name(code: &str, start: usize) -> Option<&str> {
     let before = code[..start].trim_end().strip_suffix('=')?.trim_end();
@@ -2643,7 +2741,7 @@ fn node(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
         {
             return Some(format!("it uses `{id}`"));
         }
-        let member = code[..at - id.len()].trim_end().ends_with('.');
+        let member = member_dot(code[..at - id.len()].trim_end());
         if id == "process" && !member {
             let attr = next_is(code, at, '.').and_then(|p| ident_at(code, p));
             match attr {
@@ -2733,7 +2831,7 @@ fn node(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
             && !after.starts_with("==");
         if fs_names.contains(&id)
             && !quoted
-            && !before.ends_with('.')
+            && !member_dot(before)
             && !declaration
             && let Some(why) = node_fs_call(code, at, parsed, out)
         {
@@ -2817,14 +2915,34 @@ fn node_proof(code: &str, parsed: &Parsed, out: &mut Inline) {
         return out.unmodeled("a string is not closed");
     }
     let ids = identifiers(&bare);
+    // A declaration at the top of the code binds its name for all of it; one inside braces
+    // or parentheses, or an arrow's parameter, only there: such a name is taken as declared
+    // only when no global has it (`{const fetch=1}; fetch(url)`, `fetch=>0; fetch(url)` call
+    // the global).
+    let nested = |at: usize| {
+        bare[..at]
+            .bytes()
+            .map(|b| match b {
+                b'{' | b'(' | b'[' => 1i64,
+                b'}' | b')' | b']' => -1,
+                _ => 0,
+            })
+            .sum::<i64>()
+            != 0
+    };
     let mut declared: Vec<&str> = Vec::new();
+    let mut declare = |id, top: bool| {
+        if top || !NODE_GLOBALS.contains(&id) {
+            declared.push(id);
+        }
+    };
     for (k, &(id, at)) in ids.iter().enumerate() {
         if k > 0 && matches!(ids[k - 1].0, "const" | "let" | "var") {
-            declared.push(id);
+            declare(id, !nested(at));
         }
         let rest = bare[at..].trim_start();
         if rest.starts_with("=>") {
-            declared.push(id);
+            declare(id, false);
         }
     }
     // `(a, b) =>`: the parameters of an arrow function.
@@ -2833,13 +2951,15 @@ fn node_proof(code: &str, parsed: &Parsed, out: &mut Inline) {
         if let Some(inner) = before.strip_suffix(')')
             && let Some(open) = inner.rfind('(')
         {
-            declared.extend(identifiers(&bare[open..]).into_iter().map(|(id, _)| id));
+            for (id, _) in identifiers(&bare[open..]) {
+                declare(id, false);
+            }
         }
     }
     for &(id, at) in &ids {
         let start = at - id.len();
         let before = bare[..start].trim_end();
-        let member = before.ends_with('.');
+        let member = member_dot(before);
         let key = (before.ends_with('{') || before.ends_with(','))
             && bare[at..].trim_start().starts_with(':');
         if member || key || declared.contains(&id) || NODE_PROVEN_NAMES.contains(&id) {

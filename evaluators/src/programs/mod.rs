@@ -76,6 +76,10 @@ impl Tree {
 /// What one modeled command does to files.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Effects {
+    /// Why what it does beyond the effects listed cannot be proven harmless, when it cannot:
+    /// the effects are judged still (a secret it reads binds in every mode), and the command
+    /// is unproven besides.
+    pub unproven: Option<String>,
     /// Paths whose contents it reads.
     pub reads: Vec<Word>,
     /// Paths it only looks at (names, sizes, types).
@@ -1191,12 +1195,39 @@ fn date(entry: &Entry, args: &[Word], e: &mut Effects) -> Result<()> {
             }
             // `date -r FILE` prints the file's modification time: it looks at the file.
             Item::Opt(opt, Some(v)) if opt.display == "-r" => e.meta.push(v),
-            // `date -f FILE` reads a date from each line, and prints a line it cannot read.
-            Item::Opt(opt, Some(v)) if opt.display == "-f" => e.reads.push(v),
+            // `date -f FILE` reads a date string from each line, where `TZ="FILE"` opens a
+            // file (see [`date_string`]).
+            Item::Opt(opt, Some(v)) if opt.display == "-f" => {
+                e.reads.push(v);
+                e.unproven = Some(
+                    "`date -f` reads date strings from a file, and a `TZ=\"…\"` line there opens any file"
+                        .to_owned(),
+                );
+            }
+            Item::Opt(opt, Some(v)) if opt.display == "-d" => date_string(&v)?,
             Item::Opt(..) => {}
         }
     }
     Ok(())
+}
+
+/// A date string GNU programs read with gnulib's `parse_datetime` (`date -d`, `find
+/// -newermt`): one beginning with `TZ="…"` loads that time zone as a file, which may be any
+/// file (`TZ="/home/u/.ssh/id_rsa" now`, or `../` from the zone directory). A string holding
+/// `TZ=` anywhere is unproven, and so is one known only when it runs unless its first
+/// character is `@` (seconds since the epoch: `@$(stat -c %Y f)`).
+pub(crate) fn date_string(w: &Word) -> Result<()> {
+    match w.literal() {
+        Some(t) if t.contains("TZ=") => Err(format!(
+            "the date `{t}` names a time zone, which is loaded from a file that may be any file"
+        )),
+        Some(_) => Ok(()),
+        None if w.raw.trim_start_matches(['"', '\'']).starts_with('@') => Ok(()),
+        None => Err(format!(
+            "the date `{}` is only known when it runs, and may name a time zone file to load",
+            w.raw
+        )),
+    }
 }
 
 /// A program that changes files or processes, proven only when it prints and exits: its

@@ -182,6 +182,9 @@ impl Judge<'_> {
         for w in &effects.reads {
             self.read(cmd, w);
         }
+        if let Some(why) = &effects.unproven {
+            self.unknown(cmd, why, Risk::Medium);
+        }
         // A word read as a file only when one of that name exists (`yq .env`): judged as a
         // read when it names a file, or may (a name only known when it runs).
         for w in &effects.reads_if_file {
