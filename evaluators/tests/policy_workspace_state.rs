@@ -1896,6 +1896,44 @@ async fn names_holding_a_secret_are_printed_by_listings_globs_walks_and_git() {
         ],
     )
     .await;
+    // Staged for deletion: only HEAD holds the name.
+    let staged = named_repository();
+    put(staged.path(), &format!("cfg-{token}.txt"), "x\n");
+    assert!(git(staged.path(), &["add", "."]));
+    commit(staged.path(), "add");
+    assert!(git(
+        staged.path(),
+        &["rm", "-q", &format!("cfg-{token}.txt")]
+    ));
+    asks(
+        staged.path(),
+        &[
+            "git status",
+            "git status -s",
+            "git diff --cached --stat",
+            "git diff --cached --name-only",
+        ],
+    )
+    .await;
+    // Only another branch holds it.
+    let branch_only = named_repository();
+    assert!(git(branch_only.path(), &["checkout", "-q", "-b", "other"]));
+    put(branch_only.path(), &format!("cfg-{token}.txt"), "x\n");
+    assert!(git(branch_only.path(), &["add", "."]));
+    commit(branch_only.path(), "add");
+    assert!(git(branch_only.path(), &["checkout", "-q", "main"]));
+    allowed(branch_only.path(), "git status").await;
+    allowed(branch_only.path(), "git diff --stat").await;
+    asks(
+        branch_only.path(),
+        &[
+            "git diff main other --stat",
+            "git diff --name-only main..other",
+            "git grep -l x other",
+            "git ls-tree -r other",
+        ],
+    )
+    .await;
     let untracked = named_repository();
     put(untracked.path(), &format!("cfg-{token}.txt"), "x\n");
     asks(

@@ -553,9 +553,13 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
                     | "--patch-with-raw"
             )
         });
+    // `git status`, `git diff` and `git grep` print names of HEAD's tree or of the commits
+    // they are given (a file deleted from the index and the work tree, or only a branch's):
+    // which commits is told when the call is judged.
     e.history_names = match sub {
-        "ls-tree" | "whatchanged" | "show" | "diff-tree" | "archive" | "range-diff" => true,
-        "log" | "reflog" | "stash" | "rev-list" | "shortlog" | "format-patch" => names_given,
+        "ls-tree" | "whatchanged" | "show" | "diff-tree" | "archive" | "range-diff" | "stash"
+        | "status" | "diff" | "diff-index" | "grep" | "blame" | "annotate" => true,
+        "log" | "reflog" | "rev-list" | "shortlog" | "format-patch" => names_given,
         _ => false,
     };
     e.path_names = e.history_names

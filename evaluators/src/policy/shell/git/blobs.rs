@@ -1338,7 +1338,7 @@ pub(in crate::policy::shell) fn path_names_secret(
     // The commits the command itself reaches, when it runs at the top of the workspace's own
     // repository and nothing else in the script moves HEAD; any commit otherwise.
     let reach = match history.sub {
-        Some((sub, rest)) if !history.moved && top == history.root => reach(top, sub, rest),
+        Some((sub, rest)) if !history.moved && top == history.root => names_reach(top, sub, rest),
         _ => Reach::All,
     };
     // Its own commits may not list (`git show v9 --stat` of no such tag prints nothing but
@@ -1352,6 +1352,43 @@ pub(in crate::policy::shell) fn path_names_secret(
         .names
         .iter()
         .find_map(|p| crate::paths::name_secret(p.as_bytes())))
+}
+
+/// Which commits the git subcommand `sub` with `rest` may print names of files of, from the
+/// top `root` of the workspace's repository: HEAD's tree for `git status`, and for `git diff`,
+/// `git grep`, `git blame` given no revision (a file staged for deletion is named by HEAD
+/// alone); every commit for `git stash` (a stash's untracked files are a commit of their own);
+/// what [`reach`] says otherwise.
+fn names_reach(root: &std::path::Path, sub: &str, rest: &[Word]) -> Reach {
+    let head = || Reach::Commits(vec!["HEAD^{commit}".to_owned()]);
+    let git_dir = root.join(".git");
+    let revisions = || {
+        let texts: Vec<Option<&str>> = rest.iter().map(Word::literal).collect();
+        let before = &texts[..texts
+            .iter()
+            .position(|t| *t == Some("--"))
+            .unwrap_or(texts.len())];
+        let given = before
+            .iter()
+            .any(|t| t.is_some_and(|t| t == "-e" || t == "-f" || t.starts_with("--regexp")));
+        let words = if sub == "grep" {
+            grep_operands(before)
+        } else {
+            before.to_vec()
+        };
+        let skip = usize::from(sub == "grep" && !given);
+        words.iter().skip(skip).any(|t| {
+            t.is_none_or(|t| {
+                (!t.starts_with('-') || t == "-") && !path_operand(root, &git_dir, rest, t)
+            })
+        })
+    };
+    match sub {
+        "status" => head(),
+        "stash" => Reach::All,
+        "diff" | "diff-index" | "grep" | "blame" | "annotate" if !revisions() => head(),
+        _ => reach(root, sub, rest),
+    }
 }
 
 /// What a command printing the names of files commits hold says of which commits.
