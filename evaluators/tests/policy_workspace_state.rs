@@ -1893,6 +1893,9 @@ async fn names_holding_a_secret_are_printed_by_listings_globs_walks_and_git() {
             "git ls-tree -r HEAD~1",
             "git rev-list --all --objects",
             "git whatchanged --all",
+            "git diff --stat HEAD~1",
+            "git cat-file -p HEAD~1:",
+            "git ls-files --with-tree=HEAD~1",
         ],
     )
     .await;
@@ -1938,7 +1941,37 @@ async fn names_holding_a_secret_are_printed_by_listings_globs_walks_and_git() {
     put(untracked.path(), &format!("cfg-{token}.txt"), "x\n");
     asks(
         untracked.path(),
-        &["git status", "git status -s", "git ls-files -o", "ls"],
+        &[
+            "git status",
+            "git status -s",
+            "git ls-files -o",
+            "ls",
+            // Globs the shell expands later, or inside braces.
+            "f=*; echo $f",
+            "f='*'; echo $f",
+            "f=(*); printf '%s\\n' \"${f[@]}\"",
+            "echo {a,*}",
+            // A process's own view of the workspace.
+            "echo /proc/$$/cwd/*",
+            "ls /proc/self/cwd/",
+        ],
+    )
+    .await;
+    // Ignored: only what names ignored files prints it.
+    let ignored = named_repository();
+    put(ignored.path(), ".gitignore", "*.log\n");
+    put(ignored.path(), &format!("cfg-{token}.log"), "x\n");
+    allowed(ignored.path(), "git status").await;
+    allowed(ignored.path(), "git clean -n").await;
+    asks(
+        ignored.path(),
+        &[
+            "git status --ignored",
+            "git ls-files -o",
+            "git ls-files -oi --exclude-standard",
+            "git clean -ndx",
+            "git clean -nX",
+        ],
     )
     .await;
     // A link whose target is the token: the link's listing prints it.

@@ -560,6 +560,27 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         "ls-tree" | "whatchanged" | "show" | "diff-tree" | "archive" | "range-diff" | "stash"
         | "status" | "diff" | "diff-index" | "grep" | "blame" | "annotate" => true,
         "log" | "reflog" | "rev-list" | "shortlog" | "format-patch" => names_given,
+        // A tree's entries (`git cat-file -p HEAD~1:`), another tree's files beside the
+        // index's (`git ls-files --with-tree=REV`).
+        "cat-file" => true,
+        "ls-files" => given
+            .iter()
+            .any(|(o, _)| o.display.starts_with("--with-tree")),
+        _ => false,
+    };
+    // Ignored files are named too by `git status --ignored`, `git ls-files -o`/`-i` and
+    // `git clean -x`/`-X`.
+    let said_any = |names: &[&str]| {
+        given
+            .iter()
+            .any(|(o, _)| names.contains(&o.display.as_str()))
+    };
+    e.ignored_names = match sub {
+        "status" => given
+            .iter()
+            .any(|(o, _)| o.display.starts_with("--ignored")),
+        "ls-files" => said_any(&["-o", "--others", "-i", "--ignored"]),
+        "clean" => said_any(&["-x", "-X"]),
         _ => false,
     };
     e.path_names = e.history_names

@@ -1941,10 +1941,9 @@ fn python2_builtin(code: &str) -> Option<&'static str> {
     }
     identifiers(&bare).into_iter().find_map(|(id, at)| {
         let name = PYTHON2_BUILTINS.iter().find(|n| **n == id)?;
-        let before = bare[..at - id.len()].trim_end();
         let after = bare[at..].trim_start();
         let keyword = after.starts_with('=') && !after.starts_with("==");
-        (!before.ends_with('.') && !keyword).then_some(*name)
+        (!member_dot(&bare[..at - id.len()]) && !keyword).then_some(*name)
     })
 }
 
@@ -2019,7 +2018,7 @@ fn python(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
     }
     let ids = identifiers(code);
     for (id, at) in &ids {
-        let attribute = code[..at - id.len()].trim_end().ends_with('.');
+        let attribute = member_dot(&code[..at - id.len()]);
         if *id == "__version__" && attribute {
             continue;
         }
@@ -2127,9 +2126,7 @@ fn python(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
     // Every use of a module goes through an attribute known to only compute or read.
     for (id, at) in &ids {
         let start = at - id.len();
-        if spans.iter().any(|(s, e)| (*s..*e).contains(&start))
-            || code[..start].trim_end().ends_with('.')
-        {
+        if spans.iter().any(|(s, e)| (*s..*e).contains(&start)) || member_dot(&code[..start]) {
             continue;
         }
         let Some((_, module)) = bound.iter().find(|(b, _)| b == id) else {
@@ -2205,7 +2202,7 @@ fn python(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
         let start = at - id.len();
         if path_names.iter().any(|n| n == id)
             && !spans.iter().any(|(s, e)| (*s..*e).contains(&start))
-            && !code[..start].trim_end().ends_with('.')
+            && !member_dot(&code[..start])
             && let Some(why) = path_uses(code, *at, parsed, out)
         {
             return Some(why);
@@ -2617,11 +2614,23 @@ fn node_fs_call(code: &str, at: usize, parsed: &Parsed, out: &mut Inline) -> Opt
     }
 }
 
-/// Whether JavaScript text `before` (trimmed at its end) ends with a member access's dot
-/// (`x.`, `x?.`), so that the name after it is a property: a spread's `...` is no member dot
-/// (`{...process}` is the global `process`).
-fn member_dot(before: &str) -> bool {
-    before.ends_with('.') && !before.ends_with("...")
+/// Whether the code `before` a name (JavaScript, Python) ends with a member access's dot, so
+/// that the name is an attribute (`x.name`, `x?.name`, `x . name`). Spaces and tabs may
+/// stand around the dot; a line break after it may not (`x = 1.` or a comment ending in `.`,
+/// then a line starting with the name: the name begins a statement). A spread's or an
+/// ellipsis's dots (`{...process}`, `x = ...`) and a number's (`1.`) are no member dot.
+pub(crate) fn member_dot(before: &str) -> bool {
+    let Some(head) = before.trim_end_matches([' ', '\t']).strip_suffix('.') else {
+        return false;
+    };
+    if head.ends_with('.') {
+        return false;
+    }
+    let head = head.trim_end_matches([' ', '\t']);
+    let word = &head[head
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+        .map_or(0, |p| p + 1)..];
+    !word.starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// The globals of Node's `-e`/`-p` code that are not [`NODE_PROVEN_NAMES`] (Node 20's, the
@@ -2741,7 +2750,7 @@ fn node(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
         {
             return Some(format!("it uses `{id}`"));
         }
-        let member = member_dot(code[..at - id.len()].trim_end());
+        let member = member_dot(&code[..at - id.len()]);
         if id == "process" && !member {
             let attr = next_is(code, at, '.').and_then(|p| ident_at(code, p));
             match attr {
@@ -2831,7 +2840,7 @@ fn node(code: &str, parsed: &Parsed, out: &mut Inline) -> Option<String> {
             && !after.starts_with("==");
         if fs_names.contains(&id)
             && !quoted
-            && !member_dot(before)
+            && !member_dot(&code[..start])
             && !declaration
             && let Some(why) = node_fs_call(code, at, parsed, out)
         {
@@ -2959,7 +2968,7 @@ fn node_proof(code: &str, parsed: &Parsed, out: &mut Inline) {
     for &(id, at) in &ids {
         let start = at - id.len();
         let before = bare[..start].trim_end();
-        let member = member_dot(before);
+        let member = member_dot(&bare[..start]);
         let key = (before.ends_with('{') || before.ends_with(','))
             && bare[at..].trim_start().starts_with(':');
         if member || key || declared.contains(&id) || NODE_PROVEN_NAMES.contains(&id) {

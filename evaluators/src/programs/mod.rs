@@ -152,6 +152,9 @@ pub struct Effects {
     /// Whether it may print the names of files any commit holds (`git ls-tree`, `git show`,
     /// `git log --stat`, `git rev-list --objects`): then none may hold a secret.
     pub history_names: bool,
+    /// Whether the names it may print include files the ignore rules leave out (`git status
+    /// --ignored`, `git clean -x`): then the whole work tree's names are checked.
+    pub ignored_names: bool,
     /// Whether what it prints of the git directory's state includes the ignore pattern that
     /// matches (`git check-ignore -v`): then every `.gitignore` of the work tree is read too.
     pub ignore_patterns: bool,
@@ -917,9 +920,11 @@ fn special(
                     Item::Opt(..) => continue,
                 };
                 let name = literal(&name)?;
-                if !harmless_shell_variable(name) {
+                // What it reads is only known when it runs: a locale or time zone read
+                // (`read TZ <<< ~/.ssh/id_rsa`) may name a file to load.
+                if !harmless_shell_assignment(name, None) {
                     return Err(format!(
-                        "`{program}` sets `{name}`, which may steer what programs run"
+                        "`{program}` sets `{name}`, which may steer what programs run or load"
                     ));
                 }
             }

@@ -148,6 +148,10 @@ pub struct SimpleCommand {
     /// as staying there (see `lower::wrappers::enters_toplevel`): then no repository may lie
     /// above the workspace, whose top level git would print instead.
     pub enters_toplevel: bool,
+    /// The glob patterns its assignments' values hold, quotes taken off (`f=*`, `f='*.txt'`,
+    /// `a=(src/*)`): an array's are expanded when assigned, a scalar's wherever the variable
+    /// is expanded unquoted; either way the names they match may be printed.
+    pub assigned_globs: Vec<String>,
 }
 
 impl SimpleCommand {

@@ -258,7 +258,7 @@ impl Judge<'_> {
             effects.ref_names.then(|| self.ref_names_secret(cmd)),
             effects
                 .path_names
-                .then(|| self.path_names_secret(cmd, effects.history_names)),
+                .then(|| self.path_names_secret(cmd, effects.history_names, effects.ignored_names)),
         ];
         for why in printed.into_iter().flatten().flatten() {
             let reason = format!("{} {why}.", quote(cmd));
@@ -510,7 +510,12 @@ impl Judge<'_> {
     /// Why the names of files the repository git finds from the directory of `cmd` holds
     /// in its index, its work tree and, when `history`, any commit may be a secret
     /// ([`super::git::blobs::path_names_secret`]); `None` when none is.
-    fn path_names_secret(&self, cmd: &SimpleCommand, history: bool) -> Option<String> {
+    fn path_names_secret(
+        &self,
+        cmd: &SimpleCommand,
+        history: bool,
+        ignored: bool,
+    ) -> Option<String> {
         let canonical = super::git::options::canonical(cmd);
         let git = super::git_state::split(canonical.as_ref());
         let root = self.places.root();
@@ -523,7 +528,7 @@ impl Judge<'_> {
         self.git_dir_secret(
             cmd,
             "may print the names of files the repository holds",
-            |_, top| super::git::blobs::path_names_secret(top, names.as_ref()),
+            |_, top| super::git::blobs::path_names_secret(top, names.as_ref(), ignored),
         )
     }
 
@@ -739,15 +744,28 @@ impl Judge<'_> {
     /// `.git/refs`, a file) asks in every mode.
     pub(super) fn globbed_names(&mut self, cmd: &SimpleCommand) {
         let globbed = |t: &str| t.contains(['*', '?', '[']);
-        let mut texts: Vec<&str> = Vec::new();
+        let mut texts: Vec<&str> = cmd.assigned_globs.iter().map(String::as_str).collect();
         for w in &cmd.words {
-            match (w.literal(), &w.domain) {
+            match (w.literal().or_else(|| braces_only(w)), &w.domain) {
                 (Some(t), _) if globbed(&w.raw) => texts.push(t),
                 (None, Some(d)) => texts.extend(d.values.iter().map(String::as_str)),
+                // A glob in a directory only known when it runs (`/proc/$$/cwd/*`, `$d/*`).
+                (None, None) if unquoted_glob(&w.raw) => {
+                    let why = format!(
+                        "expands `{}`, a glob whose names are only known when it runs",
+                        w.raw
+                    );
+                    return self.unknown(cmd, &why, Risk::Medium);
+                }
                 _ => {}
             }
         }
         for text in texts.into_iter().filter(|t| globbed(t)) {
+            // A process's links (`/proc/$$/cwd/*`): what the command's own process reaches.
+            if text.starts_with("/proc/") {
+                let why = format!("expands `{text}`, names that a process's links lead to");
+                return self.unknown(cmd, &why, Risk::Medium);
+            }
             let named = self
                 .expanded(cmd, text)
                 .into_iter()
@@ -769,6 +787,26 @@ impl Judge<'_> {
     /// a secret ([`crate::paths::names_secret`]: a branch, a file, a link's target) asks in
     /// every mode, as printing a file holding it would.
     pub(super) fn listed_names(&mut self, cmd: &SimpleCommand, path: &Path, recursive: bool) {
+        // `/proc/$$/cwd`, `/proc/self/root`: the names are those the command's own process
+        // sees (the workspace, the whole file system), not this one's.
+        let mut parts = path.components().skip(1);
+        if parts.next().is_some_and(|p| p.as_os_str() == "proc")
+            && parts.next().is_some()
+            && parts.next().is_some_and(|p| {
+                ["cwd", "root", "fd", "map_files"]
+                    .iter()
+                    .any(|n| p.as_os_str() == *n)
+            })
+        {
+            return self.unknown(
+                cmd,
+                &format!(
+                    "lists `{}`, whose names are what the command's own process reaches",
+                    path.display()
+                ),
+                Risk::Medium,
+            );
+        }
         match crate::paths::names_secret(path, recursive) {
             Ok(None) => {}
             // The name itself is not repeated: it holds the secret.
@@ -1618,6 +1656,53 @@ impl Judge<'_> {
             self.places.glob_sensitive(alt, &cmd.cwd, dotglob)
         })
     }
+}
+
+/// Whether the shell word `raw` holds a glob character outside quotes, escapes and
+/// expansions (`$((x*2))`, `${a[*]}`, `$(ls *)` hold none of the word's own).
+fn unquoted_glob(raw: &str) -> bool {
+    let mut quote: Option<char> = None;
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        if quote != Some('\'') && c == '$' && matches!(chars.peek(), Some('(' | '{')) {
+            let mut depth = 0usize;
+            for d in chars.by_ref() {
+                match d {
+                    '(' | '{' => depth += 1,
+                    ')' | '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            continue;
+        }
+        if quote.is_none() && c == '`' {
+            chars.by_ref().find(|&d| d == '`');
+            continue;
+        }
+        // `$?`, `$*`, `$@`: special parameters, no glob of the word's own.
+        if quote != Some('\'')
+            && c == '$'
+            && matches!(chars.peek(), Some('?' | '*' | '@' | '#' | '$' | '!' | '-'))
+        {
+            chars.next();
+            continue;
+        }
+        match (quote, c) {
+            (None, '\\') | (Some('"'), '\\') => {
+                chars.next();
+            }
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (None, '*' | '?' | '[') => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The most alternatives a word's braces are expanded into; past it, the rest count as `*`.

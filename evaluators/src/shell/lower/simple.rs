@@ -19,6 +19,8 @@ pub(super) struct Parts {
     values: Vec<Option<String>>,
     /// Names assigned with `+=`: they append to the environment's value, and stay its.
     appended: Vec<String>,
+    /// Glob patterns in assigned values ([`crate::shell::SimpleCommand::assigned_globs`]).
+    globs: Vec<String>,
 }
 
 impl Lowering<'_> {
@@ -39,6 +41,7 @@ impl Lowering<'_> {
         let index = self.push(parts.words, parts.redirects, parts.feeds);
         self.script.commands[index].assignments = parts.assignments;
         self.script.commands[index].assignment_values = parts.values;
+        self.script.commands[index].assigned_globs = parts.globs;
         self.call(index, depth);
         self.alias(index, depth);
         self.track_cwd(index);
@@ -77,6 +80,7 @@ impl Lowering<'_> {
             assignments,
             values,
             appended,
+            globs,
         } = parts;
         match item {
             CommandPrefixOrSuffixItem::IoRedirect(r) => {
@@ -111,6 +115,18 @@ impl Lowering<'_> {
                         assignments.push(format!("{name}[]"));
                     }
                 }
+                let texts: Vec<&str> = match &assignment.value {
+                    ast::AssignmentValue::Scalar(w) => vec![w.value.as_str()],
+                    ast::AssignmentValue::Array(items) => {
+                        items.iter().map(|(_, v)| v.value.as_str()).collect()
+                    }
+                };
+                globs.extend(
+                    texts
+                        .into_iter()
+                        .filter(|t| t.contains(['*', '?', '[']))
+                        .map(|t| t.replace(['\'', '"'], "")),
+                );
                 // `f+=x` makes a value of the environment's and more.
                 let append = assignment.append
                     && matches!(assignment.value, ast::AssignmentValue::Scalar(_));

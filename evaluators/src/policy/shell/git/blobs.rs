@@ -1301,12 +1301,14 @@ pub(in crate::policy::shell) fn ref_names_secret(
 
 /// What secret a name of a file the repository at `top` holds is, if one is
 /// ([`crate::paths::name_secret`]): each path its index lists, each name its work tree's walk
-/// finds outside what its ignore files leave out ([`crate::paths::work_tree_names_secret`]),
+/// finds outside what its ignore files leave out ([`crate::paths::work_tree_names_secret`];
+/// with `ignored`, every name of the tree: [`crate::paths::names_secret`]),
 /// and with `history` each path any commit a ref, a reflog entry or a stash holds. `Err` when
 /// they cannot be read or are more than can be checked.
 pub(in crate::policy::shell) fn path_names_secret(
     top: &std::path::Path,
     history: Option<&HistoryNames<'_>>,
+    ignored: bool,
 ) -> Result<Option<&'static str>, String> {
     // A repository nothing was ever added to has no index: it lists nothing.
     let index = match crate::paths::git_index::Index::of(top) {
@@ -1327,8 +1329,13 @@ pub(in crate::policy::shell) fn path_names_secret(
     {
         return Ok(Some(what));
     }
-    if let Some(what) = crate::paths::work_tree_names_secret(top)
-        .map_err(|_| "the work tree holds more names than can be checked".to_owned())?
+    let walked = if ignored {
+        crate::paths::names_secret(top, true).map(|found| found.map(|(_, what)| what))
+    } else {
+        crate::paths::work_tree_names_secret(top)
+    };
+    if let Some(what) =
+        walked.map_err(|_| "the work tree holds more names than can be checked".to_owned())?
     {
         return Ok(Some(what));
     }
