@@ -562,7 +562,9 @@ pub(super) fn model(args: &[Word], e: &mut Effects) -> Result<()> {
         "log" | "reflog" | "rev-list" | "shortlog" | "format-patch" => names_given,
         // A tree's entries (`git cat-file -p HEAD~1:`), another tree's files beside the
         // index's (`git ls-files --with-tree=REV`).
-        "cat-file" => true,
+        "cat-file" => !given
+            .iter()
+            .any(|(o, _)| matches!(o.display.as_str(), "-t" | "-s" | "-e")),
         "ls-files" => given
             .iter()
             .any(|(o, _)| o.display.starts_with("--with-tree")),

@@ -766,8 +766,14 @@ impl Judge<'_> {
                 let why = format!("expands `{text}`, names that a process's links lead to");
                 return self.unknown(cmd, &why, Risk::Medium);
             }
-            let named = self
-                .expanded(cmd, text)
+            let expanded = self.expanded(cmd, text);
+            // Past the expansion's bounds (or a name that reads as an option) the names are
+            // not all known.
+            if expanded.iter().any(Option::is_none) {
+                let why = format!("expands `{text}` past what can be checked");
+                return self.unknown(cmd, &why, Risk::Medium);
+            }
+            let named = expanded
                 .into_iter()
                 .flatten()
                 .find_map(|p| crate::paths::name_secret(p.as_bytes()));
