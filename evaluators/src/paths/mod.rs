@@ -821,16 +821,13 @@ impl<'a> Places<'a> {
         // above each file): a name holding a secret, or a link's target, is printed. The
         // directory holding it is named, never the name itself.
         if scan.secrets && path != root {
-            let target = meta
-                .file_type()
-                .is_symlink()
-                .then(|| std::fs::read_link(path).ok())
-                .flatten();
             let what = name_secret(name.as_bytes())
                 .map(|w| ("a name there", w))
                 .or_else(|| {
-                    target
-                        .and_then(|t| name_secret(t.as_os_str().as_encoded_bytes()))
+                    meta.file_type()
+                        .is_symlink()
+                        .then(|| link_secret(path))
+                        .flatten()
                         .map(|w| ("the target of a link there", w))
                 });
             if let Some((which, what)) = what {
@@ -1397,6 +1394,14 @@ pub(crate) fn name_secret(name: &[u8]) -> Option<&'static str> {
 /// the bound is larger than a walk's that reads files ([`MAX_TREE_ENTRIES`]).
 pub(crate) const MAX_NAMES: usize = 200_000;
 
+/// What secret where the link at `path` leads holds, as a name ([`name_secret`]): `ls -l`,
+/// `readlink` and `stat` print it. Nothing when `path` is no link.
+fn link_secret(path: &Path) -> Option<&'static str> {
+    std::fs::read_link(path)
+        .ok()
+        .and_then(|target| name_secret(target.as_os_str().as_encoded_bytes()))
+}
+
 /// The first name a listing of `path` prints that holds a secret ([`name_secret`]), with what
 /// it is: where `path` leads when it is a symbolic link (`ls -l`, `readlink`, `stat`), and the
 /// name of each entry of a directory and where each link among them leads, its whole tree
@@ -1412,11 +1417,6 @@ pub(crate) fn names_secret(
     path: &Path,
     recursive: bool,
 ) -> Result<Option<(PathBuf, &'static str)>, Limit> {
-    let link_secret = |p: &Path| {
-        std::fs::read_link(p)
-            .ok()
-            .and_then(|target| name_secret(target.as_os_str().as_encoded_bytes()))
-    };
     let Ok(meta) = std::fs::symlink_metadata(path) else {
         return Ok(None);
     };
