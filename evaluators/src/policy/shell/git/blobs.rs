@@ -989,7 +989,9 @@ enum Read {
 ///
 /// git runs with none of the caller's `GIT_*` variables, fetches no missing object from a
 /// promisor remote (`GIT_NO_LAZY_FETCH`), and is given plumbing that reads no configuration
-/// naming programs.
+/// naming programs. Since that plumbing runs nothing a repository's configuration names, a
+/// repository another user owns is read as well (`safe.directory`): a checker running
+/// beside the agent under another account tells its history as the agent's git would.
 fn run_git_reading(
     root: &std::path::Path,
     args: &[&str],
@@ -999,16 +1001,22 @@ fn run_git_reading(
     let unreadable = || UNREADABLE.to_owned();
     let large = || "the repository's history is larger than can be checked".to_owned();
     let mut git = std::process::Command::new("git");
-    git.args(["--no-pager", "-c", "core.fsmonitor=false"])
-        .args(args)
-        .current_dir(root)
-        .stdin(if input.is_some() {
-            std::process::Stdio::piped()
-        } else {
-            std::process::Stdio::null()
-        })
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null());
+    git.args([
+        "--no-pager",
+        "-c",
+        "core.fsmonitor=false",
+        "-c",
+        "safe.directory=*",
+    ])
+    .args(args)
+    .current_dir(root)
+    .stdin(if input.is_some() {
+        std::process::Stdio::piped()
+    } else {
+        std::process::Stdio::null()
+    })
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::null());
     for (name, _) in std::env::vars_os() {
         if name.to_string_lossy().starts_with("GIT_") {
             git.env_remove(name);
@@ -2682,8 +2690,6 @@ mod tests {
         }
     }
 
-    /// Whether the policy stops `command` in Full Access in the workspace `root` (a hard
-    /// deny or a binding ask), with why.
     /// Each command of `cases` whose stop (a hard deny or an ask in full access) is not the
     /// one given, with why.
     async fn wrong_stops(root: &std::path::Path, cases: &[(&str, bool)]) -> Vec<String> {
@@ -2697,6 +2703,8 @@ mod tests {
         wrong
     }
 
+    /// Whether the policy stops `command` in Full Access in the workspace `root` (a hard
+    /// deny or a binding ask), with why.
     async fn stops(root: &std::path::Path, command: &str) -> (bool, String) {
         use warrant_core::evaluator::Stance;
         let (s, why) = stance(
@@ -2731,6 +2739,55 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(1100));
         assert!(git(&["add", "-A"]) && git(&["commit", "-qm", "i"]));
         Some(ws)
+    }
+
+    /// A repository another user owns is read as the agent's own git would read it: git's
+    /// ownership check (`safe.directory`) leaves neither the allow of a command printing
+    /// nothing secret nor the stop of one printing a secret untold. Run as root only (the
+    /// repository is given to `nobody`).
+    #[tokio::test]
+    async fn a_repository_another_user_owns_is_read() {
+        use warrant_core::call::PermissionMode::Default;
+        use warrant_core::evaluator::Stance;
+        let Some(ws) = repository() else { return };
+        let git = |args: &[&str]| {
+            std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+                .args(args)
+                .current_dir(ws.path())
+                .output()
+                .is_ok_and(|o| o.status.success())
+        };
+        assert!(git(&["rm", "-q", "--cached", ".env"]) && git(&["commit", "-qm", "two"]));
+        std::fs::remove_file(ws.path().join(".env")).unwrap();
+        std::fs::write(ws.path().join("src/main.rs"), "fn main() { 1; }\n").unwrap();
+        assert!(git(&["commit", "-qam", "three"]));
+        let given = |dir: &std::path::Path| std::os::unix::fs::chown(dir, Some(65534), None);
+        let mut dirs = vec![ws.path().to_path_buf()];
+        while let Some(dir) = dirs.pop() {
+            if given(&dir).is_err() {
+                eprintln!("not run: the repository cannot be given to another user");
+                return;
+            }
+            if dir.is_dir() && !dir.is_symlink() {
+                dirs.extend(std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()));
+            }
+        }
+        let mut wrong = Vec::new();
+        for (command, allowed) in [
+            ("git status", true),
+            ("git diff --stat", true),
+            ("git log --stat -1", true),
+            ("git log -p -1", true),
+            ("git log -p", false),
+            ("git show HEAD~1:.env", false),
+        ] {
+            let (s, why) = stance(ws.path(), Default, command).await;
+            if (s == Stance::PolicyAllow) != allowed {
+                wrong.push(format!("`{command}`: {s:?} ({why})"));
+            }
+        }
+        assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
     }
 
     #[tokio::test]
