@@ -475,3 +475,72 @@ async fn a_word_that_becomes_several_is_never_one_option_value_or_a_file_name() 
         assert_eq!(stance, Stance::PolicyAllow, "{command}: {}", r.reason);
     }
 }
+
+/// Code inside backquotes is read as bash reads it: a backslash before `$`, a backquote or a
+/// backslash (and before `"` inside double quotes) is dropped, so what looks escaped runs.
+#[tokio::test]
+async fn backquoted_code_is_unescaped_as_bash_does() {
+    check(&[
+        ("echo `echo \"\\$(rm README.md)\"`", SHELL_WRITE),
+        ("echo `echo \"\\$(touch pwned)\"`", SHELL_WRITE),
+        ("echo \"`echo \"\\\"; touch pwned; \\\"\"`\"", SHELL_WRITE),
+        (
+            "echo `echo \\`echo \\\\\\`touch pwned\\\\\\`\\``",
+            SHELL_WRITE,
+        ),
+        (
+            "echo `echo \"\\$(cat ~/.ssh/id_rsa)\"`",
+            FILESYSTEM_SENSITIVE_PATH,
+        ),
+        ("echo `echo \\$HOME`", SHELL_READ_ONLY),
+        ("echo `echo \"a\\\\b\"`", SHELL_READ_ONLY),
+        ("echo \"`date +%s`\"", SHELL_READ_ONLY),
+    ])
+    .await;
+}
+
+/// Inside double quotes a single quote in the word of `${x:+word}` (`-`, `=`, `?` alike) is
+/// a character: the substitution it seems to quote runs.
+#[tokio::test]
+async fn single_quotes_in_a_quoted_expansions_word_quote_nothing() {
+    check(&[
+        ("echo \"${HOME:+'$(touch pwned)'}\"", SHELL_WRITE),
+        ("x=1; echo \"${x+'$(rm README.md)'}\"", SHELL_WRITE),
+        ("echo \"${HOME:-'`touch pwned`'}\"", SHELL_WRITE),
+        ("cat <<EOF\n${HOME:+'$(touch pwned)'}\nEOF", SHELL_WRITE),
+        (
+            "echo \"${HOME:+'$(cat ~/.ssh/id_rsa)'}\"",
+            FILESYSTEM_SENSITIVE_PATH,
+        ),
+        (
+            "x='$(touch p)'; echo \"${HOME:+'${x@P}'}\"",
+            SHELL_UNPARSEABLE,
+        ),
+        ("echo ${HOME:+'$(touch pwned)'}", SHELL_READ_ONLY),
+        ("echo \"${HOME:+'quoted'}\"", SHELL_READ_ONLY),
+    ])
+    .await;
+}
+
+/// `iconv` reads a character set named with a `/` as a charmap file (POSIX): the value is a
+/// path read.
+#[tokio::test]
+async fn iconv_charmaps_are_files_read() {
+    check(&[
+        ("iconv -f ./.env src/main.rs", FILESYSTEM_SENSITIVE_PATH),
+        (
+            "iconv -t ~/.ssh/id_rsa src/main.rs",
+            FILESYSTEM_SENSITIVE_PATH,
+        ),
+        (
+            "iconv --from-code=/etc/shadow src/main.rs",
+            FILESYSTEM_SENSITIVE_PATH,
+        ),
+        ("iconv -f UTF-16 -t UTF-8 src/main.rs", SHELL_READ_ONLY),
+        (
+            "iconv -f utf-8 -t ascii//TRANSLIT src/main.rs",
+            SHELL_READ_ONLY,
+        ),
+    ])
+    .await;
+}

@@ -173,6 +173,43 @@ async fn the_directory_is_followed_only_where_it_is_certain() {
     }
 }
 
+/// An agent's shell may live from one command to the next: a command that may leave it
+/// outside the workspace, or where the text does not tell, asks, since the next command is
+/// judged as run in the workspace. Moves that stay inside are allowed.
+#[tokio::test]
+async fn a_shell_left_outside_the_workspace_asks() {
+    let ws = tempfile::tempdir().expect("dir");
+    put(ws.path(), "src/inner/main.rs", "fn main() {}\n");
+    std::os::unix::fs::symlink("/etc", ws.path().join("etc")).expect("link");
+    for c in [
+        "cd src",
+        "cd src/inner && ls",
+        "cd src; cd ..",
+        "pushd src",
+        "cd src && ls && cd ..",
+    ] {
+        allowed(ws.path(), c).await;
+    }
+    for c in [
+        "cd",
+        "cd ~",
+        "cd ..",
+        "cd /tmp",
+        "cd etc",
+        "pushd ~",
+        "popd",
+        "cd -",
+        "cd src/none",
+        "cd src && cd ../..",
+        "ls; cd /tmp",
+        "cd /tmp | cat",
+        "bash -c 'cd /tmp'",
+        "true && cd ..",
+    ] {
+        not_allowed(ws.path(), c).await;
+    }
+}
+
 #[tokio::test]
 async fn diff_reads_directories_and_follows_links() {
     let ws = tempfile::tempdir().expect("dir");

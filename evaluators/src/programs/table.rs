@@ -838,12 +838,13 @@ pub static PROGRAMS: &[Program] = &[
         "c|C|complement d|delete s|squeeze-repeats t|truncate-set1 help version",
         Text,
     ),
-    // Character sets are names glibc looks up in its own module list (`ascii//TRANSLIT`),
-    // never files.
+    // A character set is a name glibc looks up in its own module list, or, when it holds a
+    // `/`, a charmap file it reads first (POSIX: `iconv -f ./.env`, `-t ../key`): the value
+    // is read as a path (`ascii//TRANSLIT`, a file that is not there, is read as one too).
     p(
         &["iconv"],
         TextFilter,
-        "f|from-code=v t|to-code=v l|list c o|output=w s|silent verbose help usage V|version",
+        "f|from-code=r t|to-code=r l|list c o|output=w s|silent verbose help usage V|version",
         Paths,
     ),
     // With `-e` the operands are lines, not files: read as paths they only make the policy

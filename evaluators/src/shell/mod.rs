@@ -217,6 +217,11 @@ pub struct Script {
     /// reads ([`merges_errors`]): then no producer's output is known to be only what it
     /// prints on success (`find … 2>&1 | xargs cat` reads find's messages as paths).
     pub errors_to_output: bool,
+    /// Every directory a `cd`, `pushd` or `popd` of the command may move a shell to (a
+    /// subshell's too), [`WorkingDir::Unknown`] for one the text does not tell: the shell
+    /// is left in one of them or where it started, and an agent's shell that lives from one
+    /// command to the next runs the next one there.
+    pub moves: Vec<WorkingDir>,
     /// What the program table makes of each command, read once for every evaluator.
     models: Models,
 }

@@ -558,11 +558,29 @@ impl Builder {
                 let inner = inner.strip_prefix('{').unwrap_or(inner);
                 let inner = inner.strip_suffix('}').unwrap_or(inner);
                 self.nested(inner);
+                // Inside double quotes a single quote in the word of `${x:+word}`, `${x-word}`,
+                // `${x=word}` or `${x?word}` is a character, not a quote: what it seems to
+                // quote is expanded (`"${HOME:+'$(id)'}"` runs `id`). Read it again without
+                // them (every operator: reading more of a word as live only finds more).
+                if quoted && inner.contains('\'') {
+                    self.nested(&inner.replace('\'', " "));
+                }
             }
-            WordPiece::CommandSubstitution(code)
-            | WordPiece::BackquotedCommandSubstitution(code) => {
+            WordPiece::CommandSubstitution(code) => {
                 self.unknown();
                 self.substitutions.push(code.clone());
+            }
+            WordPiece::BackquotedCommandSubstitution(code) => {
+                self.unknown();
+                // The code bash runs is the text between the backquotes with a backslash
+                // removed before `$`, a backquote and a backslash, and before `"` inside
+                // double quotes (`` `echo "\$(id)"` `` runs `echo "$(id)"`); the parser
+                // underneath removes it before a backquote only.
+                let code = source
+                    .strip_prefix('`')
+                    .and_then(|s| s.strip_suffix('`'))
+                    .map_or_else(|| code.clone(), |inner| backquoted_code(inner, quoted));
+                self.substitutions.push(code);
             }
             WordPiece::EscapeSequence(s) => {
                 if s != "\\\n" {
@@ -598,6 +616,26 @@ impl Builder {
             Err(_) => self.substitutions.push(text.to_owned()),
         }
     }
+}
+
+/// The code of a backquoted command substitution whose text between the backquotes is
+/// `inner`, as bash reads it: a backslash is dropped before `$`, a backquote and a backslash, and
+/// before `"` when the substitution is inside double quotes; any other stays.
+fn backquoted_code(inner: &str, quoted: bool) -> String {
+    let mut code = String::with_capacity(inner.len());
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\'
+            && let Some(&next) = chars.peek()
+            && (matches!(next, '$' | '`' | '\\') || (quoted && next == '"'))
+        {
+            code.push(next);
+            chars.next();
+            continue;
+        }
+        code.push(c);
+    }
+    code
 }
 
 /// Whether unquoted text may be a brace expansion: a `{` whose group holds a `,` or a `..`

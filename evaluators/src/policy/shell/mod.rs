@@ -14,10 +14,12 @@ mod reach;
 use warrant_core::decision::Risk;
 use warrant_core::evaluator::Stance;
 
-use super::codes::{SHELL_DESTRUCTIVE, SHELL_READ_ONLY, SHELL_UNPARSEABLE};
+use super::codes::{
+    FILESYSTEM_OUTSIDE_WORKSPACE, SHELL_DESTRUCTIVE, SHELL_READ_ONLY, SHELL_UNPARSEABLE,
+};
 use super::finding::{Finding, most_restrictive, quote_text};
-use crate::paths::Places;
-use crate::shell::{self, Script};
+use crate::paths::{Place, Places};
+use crate::shell::{self, Script, WorkingDir};
 
 /// A check of the command's text beyond its parse, and the finding it adds: the stance, the
 /// reason code, the risk and the reason.
@@ -127,6 +129,26 @@ pub(crate) fn judge_script(script: &Script, places: &Places<'_>) -> (Finding, Ve
         j.globbed_names(cmd);
     }
     reach::judge(&mut j);
+    // The shell may be left where a `cd` moved it: an agent's shell that lives from one
+    // command to the next runs the next one there, which is judged as run in the workspace.
+    for dir in &script.moves {
+        let here = places.locate(".", dir);
+        if !matches!(here.place, Place::Inside) {
+            let reason = match dir {
+                WorkingDir::Unknown => "The command may leave its shell in a directory only known when it runs: what runs next in the same shell runs there.".to_owned(),
+                WorkingDir::Dir(d) => format!(
+                    "The command may leave its shell in `{d}`, outside the workspace or in a directory that does not exist: what runs next in the same shell runs there."
+                ),
+                WorkingDir::Root => continue,
+            };
+            j.add(
+                Stance::DefaultAsk,
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+                Risk::Medium,
+                reason,
+            );
+        }
+    }
     let reads: Vec<String> = j
         .findings
         .iter()

@@ -19,7 +19,7 @@ impl Lowering<'_> {
             .program()
             .is_some_and(|p| self.script.functions.iter().any(|f| f == p))
         {
-            self.cwd = WorkingDir::Unknown;
+            self.moved(WorkingDir::Unknown);
             return;
         }
         if enters_toplevel(&self.script.commands, index, &self.cwd) {
@@ -39,7 +39,20 @@ impl Lowering<'_> {
             Some("popd") => WorkingDir::Unknown,
             _ => return,
         };
-        self.cwd = next;
+        self.moved(next);
+    }
+
+    /// A command moves the shell to `dir`: the commands after it run there, and the shell
+    /// may be left there ([`crate::shell::Script::moves`]). A move the text does not tell
+    /// stands for all of them, alone.
+    fn moved(&mut self, dir: WorkingDir) {
+        let moves = &mut self.script.moves;
+        if dir == WorkingDir::Unknown {
+            *moves = vec![WorkingDir::Unknown];
+        } else if !moves.contains(&dir) && !moves.contains(&WorkingDir::Unknown) {
+            moves.push(dir.clone());
+        }
+        self.cwd = dir;
     }
 
     /// Adds what a wrapper runs after it.
@@ -125,7 +138,7 @@ impl Lowering<'_> {
             .iter()
             .any(|c| matches!(c.program(), Some("cd" | "pushd" | "popd" | "chdir")));
         if moves {
-            self.cwd = WorkingDir::Unknown;
+            self.moved(WorkingDir::Unknown);
         }
     }
 
