@@ -260,3 +260,57 @@ async fn escaped_characters_of_a_pattern_are_read_as_a_glob_reads_them() {
     }
     assert!(wrong.is_empty(), "\n{}", wrong.join("\n"));
 }
+
+/// A search tool's pattern, glob, include or type that starts with `-` is open: a runtime
+/// that hands it to `rg` as an argument of its own runs `rg --pre=sh PATH`, and `--pre` runs
+/// a program on every file searched. What starts otherwise is read as before.
+#[tokio::test]
+async fn search_arguments_that_read_as_options_are_open() {
+    let ws = workspace();
+    check(
+        ws.path(),
+        &[
+            (
+                "Grep",
+                json!({"pattern": "--pre=sh", "path": "src"}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+            (
+                "Grep",
+                json!({"pattern": "-z", "path": "src"}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+            (
+                "Grep",
+                json!({"pattern": "x", "path": "src", "glob": "--pre=sh"}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+            (
+                "search_file_content",
+                json!({"pattern": "x", "include": ["*.rs", "--pre=sh"]}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+            (
+                "grep_search",
+                json!({"query": "--pre=sh"}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+            (
+                "Glob",
+                json!({"pattern": "-delete"}),
+                FILESYSTEM_OUTSIDE_WORKSPACE,
+            ),
+            (
+                "Grep",
+                json!({"pattern": "fn -x", "path": "src"}),
+                READ_ONLY_TOOL,
+            ),
+            (
+                "Grep",
+                json!({"pattern": "TODO", "path": "src", "glob": "*.rs"}),
+                READ_ONLY_TOOL,
+            ),
+        ],
+    )
+    .await;
+}

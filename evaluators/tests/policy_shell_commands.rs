@@ -308,7 +308,9 @@ async fn builtins_that_change_what_runs_are_not_read_only() {
         ("readarray PATH < f; ls", SHELL_UNKNOWN_COMMAND),
         ("alias ls=./evil\nls", SHELL_UNKNOWN_COMMAND),
         ("printf '%s' x", SHELL_READ_ONLY),
-        ("alias", SHELL_READ_ONLY),
+        ("alias", SHELL_UNKNOWN_COMMAND),
+        ("alias ll", SHELL_UNKNOWN_COMMAND),
+        ("hash -t ls", SHELL_READ_ONLY),
         ("hash", SHELL_READ_ONLY),
     ])
     .await;

@@ -799,6 +799,39 @@ pub(crate) fn modeled_input(tool: &str, input: &Value, catalog: &ToolCatalog) ->
         && unmodeled_field(tool, input, access).is_none()
 }
 
+/// Fields of a search or listing tool whose values a runtime may hand to a program (`rg`,
+/// `grep`, `find`) as arguments of their own.
+const ARGUMENT_FIELDS: &[&str] = &[
+    "pattern",
+    "query",
+    "glob",
+    "type",
+    "include",
+    "include_pattern",
+    "includePattern",
+    "exclude_pattern",
+    "excludePatterns",
+    "ignore",
+];
+
+/// The first field of `input` a runtime may pass to a program as an argument whose value
+/// (or one of whose values) starts with `-`, with that value: a runtime that builds
+/// `rg PATTERN PATH` runs `rg --pre=sh PATH` for the pattern `--pre=sh`, and `--pre` runs a
+/// program on every file. (Paths are refused alike by [`meanings`].)
+fn option_like_field(input: &Value) -> Option<(&'static str, &str)> {
+    fn dashed(v: &Value) -> Option<&str> {
+        v.as_str().filter(|t| t.starts_with('-'))
+    }
+    ARGUMENT_FIELDS.iter().find_map(|field| {
+        let value = input.get(*field)?;
+        let found = match value {
+            Value::Array(items) => items.iter().find_map(dashed),
+            other => dashed(other),
+        };
+        found.map(|t| (*field, t))
+    })
+}
+
 /// The first field of a file tool's input the policy does not model, if any. `command` steers
 /// nothing only for the text editor tool (whose `view` reads); `query` only for a runtime's
 /// own search tools, not for an MCP server's, whose query may be a statement it runs.
@@ -958,14 +991,18 @@ fn judge_paths(
     // it writes, `cwd`, `new_path`), or a path field that is not a path's shape, is open, but
     // never less than what its paths already say (a secret among them is still a hard deny).
     let unmodeled = unmodeled_field(tool, input, access);
-    let problem = match (misshapen, unmodeled) {
-        (Some(field), _) => Some(format!(
+    let problem = match (misshapen, unmodeled, option_like_field(input)) {
+        (Some(field), _, _) => Some(format!(
             "`{tool}` has a path field `{field}` that is not a path (a string) or a list of paths."
         )),
-        (None, Some(field)) => Some(format!(
+        (None, Some(field), _) => Some(format!(
             "`{tool}` has an input field `{field}` the policy does not model."
         )),
-        (None, None) => None,
+        (None, None, Some((field, value))) => Some(format!(
+            "`{tool}`'s `{field}` is {}, which starts with `-`: a program given it as an argument reads it as an option.",
+            super::finding::quote_text(value)
+        )),
+        (None, None, None) => None,
     };
     if let Some(problem) = problem {
         let open = Finding::new(

@@ -931,7 +931,7 @@ fn special(
             Ok(())
         }
         Special::Toolchain => toolchain(program, args, e),
-        Special::Listing => listing(args),
+        Special::Listing => listing(program, args),
     }
 }
 
@@ -2218,8 +2218,16 @@ fn set(args: &[Word]) -> Result<()> {
     Ok(())
 }
 
-/// `alias`, `hash`: listing only (`hash -r` forgets, `-t`/`-l` print; `alias -p` prints).
-fn listing(args: &[Word]) -> Result<()> {
+/// `hash`: listing only (`hash -r` forgets, `-t`/`-l` print). `alias` prints the definitions
+/// of the shell's aliases, which a runtime's snapshot of the user's shell carries and which
+/// may hold a token (`alias gh='GH_TOKEN=… gh'`), as `declare -f` prints functions: open.
+fn listing(program: &str, args: &[Word]) -> Result<()> {
+    if program == "alias" {
+        return Err(
+            "`alias` prints the definitions of the shell's aliases, which may hold tokens and keys"
+                .to_owned(),
+        );
+    }
     for w in args {
         let t = literal(w)?;
         let harmless_options = t

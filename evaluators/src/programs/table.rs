@@ -517,7 +517,7 @@ pub enum Special {
     Echo,
     /// Toolchains: version queries, and the metadata subcommands the table names.
     Toolchain,
-    /// `alias`, `hash`: listing only.
+    /// `hash`: listing only; `alias`: open (it prints the aliases' definitions).
     Listing,
     /// `cd`, `pushd`, `popd`: followed by the shell reader.
     Cd,
