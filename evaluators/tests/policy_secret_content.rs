@@ -416,3 +416,118 @@ async fn a_range_from_a_printed_id_is_its_end() {
         not_allowed(root, command).await;
     }
 }
+
+/// Credentials in the forms their tools keep them, whatever the file's name: each member of
+/// a JSON map written on one line, a netrc entry laid over lines, a `.pgpass` line, shell
+/// forms of an assignment (`setenv`, fish's `set -x`, PowerShell's `$env:`), gpg-agent's key
+/// files, Java key stores and Kerberos caches by their magic numbers, and issuers' token
+/// forms. Text that only looks alike stays readable.
+#[tokio::test]
+async fn credentials_in_their_tools_forms_are_secrets() {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    let value = "q8Xz3Lk9Pm2Nv7Bc4Rt6Yw1Hs5Df0Gj8Ka3Ue7Wi";
+    let secrets: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "a/oneline.json",
+            format!("{{\"access_token\":\"{value}\"}}\n").into_bytes(),
+        ),
+        (
+            "a/second.json",
+            format!("{{\"user\":\"a\",\"api_key\":\"{value}\"}}").into_bytes(),
+        ),
+        ("a/flow.yml", format!("x: 1, token: {value}\n").into_bytes()),
+        (
+            "a/netrc_copy",
+            format!("machine api.example.com\n  login me\n  password {value}\n").into_bytes(),
+        ),
+        (
+            "a/pg",
+            format!("db.example.com:5432:app:admin:{value}\n").into_bytes(),
+        ),
+        (
+            "a/env.csh",
+            format!("setenv API_KEY {value}\n").into_bytes(),
+        ),
+        (
+            "a/env.fish",
+            format!("set -x DB_PASS {value}\n").into_bytes(),
+        ),
+        (
+            "a/env.ps1",
+            format!("$env:API_KEY = \"{value}\"\n").into_bytes(),
+        ),
+        (
+            "a/gems",
+            format!("---\n:rubygems_api_key: {value}\n").into_bytes(),
+        ),
+        (
+            "a/wpa",
+            format!("network={{\n  ssid=\"home\"\n  psk={value}\n}}\n").into_bytes(),
+        ),
+        (
+            "a/agentkey",
+            b"Key: (private-key (ecc (curve Ed25519)(q #40AB#)(d #340AA8CD#)))\n".to_vec(),
+        ),
+        ("a/store", [0xFE, 0xED, 0xFE, 0xED, 0, 0, 0, 2].to_vec()),
+        ("a/store2", [0xCE, 0xCE, 0xCE, 0xCE, 0, 0, 0, 2].to_vec()),
+        ("a/cc", [0x05, 0x04, 0x00, 0x0C, 0, 1, 0, 8].to_vec()),
+        ("a/kt", [0x05, 0x02, 0x00, 0x00, 0, 0x40, 0, 1].to_vec()),
+        (
+            "a/t1",
+            b"hvb.AAAAAQJqZ8Xz3Lk9Pm2Nv7Bc4Rt6Yw1Hs5Df0\n".to_vec(),
+        ),
+        ("a/t2", format!("HRKU-{value}\n").into_bytes()),
+        (
+            "a/t3",
+            b"ya29.a0AfB_byC8Xz3Lk9Pm2Nv7Bc4Rt6Yw1Hs5Df0Gj8Ka3\n".to_vec(),
+        ),
+        (
+            "a/t4",
+            format!("sk-{}T3BlbkFJ{}\n", &value[..20], &value[..20]).into_bytes(),
+        ),
+        (
+            "a/t5",
+            format!("rubygems_{}\n", "0a1b2c3d4e5f".repeat(4)).into_bytes(),
+        ),
+        (
+            "a/t6",
+            format!("sbp_{}\n", "0a1b2c3d4e".repeat(4)).into_bytes(),
+        ),
+        (
+            "a/t7",
+            b"123456789:AAHq8Xz3Lk9Pm2Nv7Bc4Rt6Yw1Hs5Df0Gj8\n".to_vec(),
+        ),
+    ];
+    let plain: Vec<(&str, &[u8])> = vec![
+        (
+            "b/readme.md",
+            b"Machine learning: reset your password in settings.\n",
+        ),
+        ("b/times.txt", b"12:30:45:99:done\n"),
+        (
+            "b/conf.json",
+            b"{\"name\":\"demo\",\"version\":\"1.0.0\",\"private\":true}\n",
+        ),
+        (
+            "b/keys.md",
+            b"Press the key-combination and the token list shows.\n",
+        ),
+        (
+            "b/gitconfig",
+            b"[user]\n\tsigningkey = 0123456789ABCDEF0123\n",
+        ),
+    ];
+    for (rel, bytes) in &secrets {
+        put(root, rel, bytes);
+    }
+    for (rel, bytes) in &plain {
+        put(root, rel, bytes);
+    }
+    for (rel, _) in &secrets {
+        not_allowed(root, &format!("cat {rel}")).await;
+    }
+    for (rel, _) in &plain {
+        allowed(root, &format!("cat {rel}")).await;
+    }
+}

@@ -1706,6 +1706,18 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
     if let Some(what) = der_private_key(head) {
         return Some(what);
     }
+    // Key stores by their magic numbers: Java's JKS and JCEKS (whose default password,
+    // `changeit`, opens the keys), and a Kerberos credential cache (version 4, its header's
+    // length after it).
+    if head.starts_with(&[0xFE, 0xED, 0xFE, 0xED]) || head.starts_with(&[0xCE, 0xCE, 0xCE, 0xCE]) {
+        return Some("a Java keystore (by its content)");
+    }
+    if head.starts_with(&[0x05, 0x04, 0x00, 0x0C]) {
+        return Some("a Kerberos credential cache (by its content)");
+    }
+    if head.starts_with(&[0x05, 0x02, 0x00, 0x00]) {
+        return Some("a Kerberos keytab (by its content)");
+    }
     if openpgp_secret_packet(head) {
         return Some("an OpenPGP secret key (by its content)");
     }
@@ -1731,12 +1743,16 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
     if text.contains("ed25519v1-secret") {
         return Some("a Tor onion service key (by its content)");
     }
-    // A netrc's `machine … password …` entry.
-    if text.lines().any(|l| {
-        let mut words = l.split_whitespace();
-        words.next() == Some("machine") && words.any(|w| w == "password")
-    }) {
+    if netrc_password(&text) {
         return Some("netrc credentials (by its content)");
+    }
+    if pgpass_line(&text) {
+        return Some("a PostgreSQL password file's entry (by its content)");
+    }
+    // gpg-agent's key files (`private-keys-v1.d/*.key`): an s-expression holding the key,
+    // in the clear when it was made without a passphrase.
+    if text.contains("(private-key") || text.contains("(protected-private-key") {
+        return Some("a gpg-agent private key (by its content)");
     }
     // The same in UTF-16 or UTF-32 (either byte order): its ASCII with NULs beside each byte.
     if text.contains('\0') {
@@ -1947,6 +1963,12 @@ const SECRET_NAME_ENDS: &[&str] = &[
     "credential",
     "credentials",
     "auth",
+    "pass",
+    "pw",
+    "psk",
+    "passphrase",
+    "bearer",
+    "secret_key_base",
 ];
 
 /// The last words of names ending in `key` that name no secret, lower-cased and without
@@ -1973,9 +1995,23 @@ const PUBLIC_KEY_NAMES: &[&str] = &[
 /// and each `NAME=VALUE` of a connection string (`…;AccountKey=…;`). Not a value: a path, a
 /// URL (its password is looked at on its own), code (a call, an index, a variable).
 fn named_secret(text: &str) -> bool {
-    text.lines().flat_map(|l| l.split(';')).any(|field| {
+    // Each field of a line: a connection string's (`;`), and each member of a JSON or YAML
+    // flow map written on one line (`{"user":"a","api_key":"…"}`).
+    let mut fields = text.lines().flat_map(|l| l.split([';', ',', '{', '}']));
+    fields.any(|field| {
         let field = field.trim_start();
         let field = field.strip_prefix("export ").unwrap_or(field).trim_start();
+        // PowerShell's `$env:NAME = "VALUE"`; fish's `set -x NAME VALUE` and csh's
+        // `setenv NAME VALUE`, read as `NAME=VALUE`.
+        let field = field.strip_prefix("$env:").unwrap_or(field);
+        // A Ruby symbol as a YAML key (`:rubygems_api_key: …`).
+        let field = field.strip_prefix(':').unwrap_or(field);
+        let spaced = ["setenv ", "set -x ", "set -gx ", "set -Ux "]
+            .iter()
+            .find_map(|p| field.strip_prefix(p))
+            .and_then(|rest| rest.trim_start().split_once([' ', '\t']))
+            .map(|(name, value)| format!("{name}={}", value.trim_start()));
+        let field = spaced.as_deref().unwrap_or(field);
         let Some(at) = field.find(['=', ':']) else {
             return false;
         };
@@ -2010,6 +2046,40 @@ fn named_secret(text: &str) -> bool {
             || (value.bytes().any(|b| b.is_ascii_uppercase())
                 && value.bytes().any(|b| b.is_ascii_lowercase()));
         !code_or_place && random && secret_shaped(value)
+    })
+}
+
+/// Whether `text` holds a netrc entry giving a password: `machine NAME` (or `default`), then
+/// `login`, `account`, `port` or `password` each with its value, however the words are laid
+/// over lines (`.netrc` puts one a line as often as all on one).
+fn netrc_password(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.iter().enumerate().any(|(at, w)| {
+        let entry = match *w {
+            "machine" => at + 2,
+            "default" => at + 1,
+            _ => return false,
+        };
+        words
+            .get(entry..)
+            .unwrap_or_default()
+            .chunks(2)
+            .take_while(|p| matches!(p, ["login" | "account" | "port" | "password", _]))
+            .any(|p| p[0] == "password")
+    })
+}
+
+/// Whether a line of `text` is a `.pgpass` entry: `host:port:database:user:password`, the
+/// port a number or `*`, the password shaped as a secret ([`secret_shaped`]).
+fn pgpass_line(text: &str) -> bool {
+    text.lines().any(|line| {
+        let fields: Vec<&str> = line.trim().split(':').collect();
+        fields.len() == 5
+            && !fields[0].is_empty()
+            && (fields[1] == "*"
+                || (!fields[1].is_empty() && fields[1].bytes().all(|b| b.is_ascii_digit())))
+            && !fields[3].is_empty()
+            && secret_shaped(fields[4])
     })
 }
 

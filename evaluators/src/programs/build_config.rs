@@ -123,6 +123,194 @@ fn package_manager_from_url(text: &str) -> bool {
     })
 }
 
+/// The files pytest reads its settings from, each with the section that holds them.
+const PYTEST_FILES: &[(&str, &str)] = &[
+    ("pytest.ini", "[pytest]"),
+    ("tox.ini", "[pytest]"),
+    ("setup.cfg", "[tool:pytest]"),
+    ("pyproject.toml", "[tool.pytest.ini_options]"),
+];
+
+/// Options pytest's `addopts` may give that only change what it reports or which tests it
+/// runs (`-ra`, `--tb=short`, `-n auto`); each name followed by `=` takes any value. Any
+/// other option may load a plugin (`-p`), write a file (`--junitxml`, `--basetemp`, which
+/// pytest empties first), or read a configuration or code from elsewhere.
+const PYTEST_PLAIN_OPTIONS: &[&str] = &[
+    "-q",
+    "-qq",
+    "-v",
+    "-vv",
+    "-vvv",
+    "-x",
+    "-s",
+    "-l",
+    "--quiet",
+    "--verbose",
+    "--exitfirst",
+    "--showlocals",
+    "--strict-markers",
+    "--strict-config",
+    "--strict",
+    "--disable-warnings",
+    "--disable-pytest-warnings",
+    "--doctest-modules",
+    "--doctest-continue-on-failure",
+    "--no-header",
+    "--no-summary",
+    "--tb=",
+    "--durations=",
+    "--durations-min=",
+    "--color=",
+    "--code-highlight=",
+    "--import-mode=",
+    "--maxfail=",
+    "--capture=",
+    "--dist=",
+    "--cov-report=term",
+    "--cov-report=term-missing",
+    "--cov",
+    "--ff",
+    "--lf",
+    "--nf",
+];
+
+/// Whether the pytest settings in `text` (the part under `section`, a file of
+/// [`PYTEST_FILES`]) may have pytest run or load a program from elsewhere or write outside
+/// the run's own files: `addopts` with an option not in [`PYTEST_PLAIN_OPTIONS`] (`-p PLUGIN`,
+/// `--junitxml=~/.bashrc`, `--basetemp=~/.ssh`, which pytest empties), a `cache_dir`, or a
+/// `pythonpath`, `testpaths`, `rootdir` or `confcutdir` naming a place outside the project.
+fn pytest_runs_programs(text: &str, section: &str) -> bool {
+    let mut inside = false;
+    let mut key = String::new();
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[')
+            && !line.starts_with([' ', '\t'])
+            && !key_continues(&key, trimmed)
+        {
+            inside = trimmed == section;
+            key.clear();
+            continue;
+        }
+        if !inside || trimmed.is_empty() || trimmed.starts_with(['#', ';']) {
+            continue;
+        }
+        // A line indented under a key continues its value (INI), as do the elements of a
+        // TOML array opened on the key's line.
+        let value = if line.starts_with([' ', '\t']) || key_continues(&key, trimmed) {
+            trimmed
+        } else {
+            let Some((k, v)) = trimmed.split_once(['=', ':']) else {
+                return true;
+            };
+            key = k.trim().to_ascii_lowercase();
+            v
+        };
+        let risky = match key.as_str() {
+            "addopts" => !plain_pytest_options(value),
+            "cache_dir" => true,
+            "pythonpath" | "testpaths" | "rootdir" | "confcutdir" => {
+                outside(value) || value.contains(['$', '%'])
+            }
+            _ => false,
+        };
+        if risky {
+            return true;
+        }
+        if value.trim_end().ends_with(']') {
+            key.clear();
+        }
+    }
+    false
+}
+
+/// Whether the value of `key` may go on past this line (a TOML array still open).
+fn key_continues(key: &str, line: &str) -> bool {
+    !key.is_empty() && !line.contains('=') && (line.starts_with(['"', '\'', ']']))
+}
+
+/// Whether every option of an `addopts` value (INI words or a TOML array's strings) is one of
+/// [`PYTEST_PLAIN_OPTIONS`], `-r` with report letters, `-p no:NAME` (a plugin turned off) or
+/// `-n` with a number or `auto`.
+fn plain_pytest_options(value: &str) -> bool {
+    let words: Vec<&str> = value
+        .split(|c: char| c.is_whitespace() || "[],\"'".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut it = words.iter().peekable();
+    while let Some(w) = it.next() {
+        let plain = PYTEST_PLAIN_OPTIONS.iter().any(|o| {
+            if o.ends_with('=') {
+                w.starts_with(o)
+            } else {
+                w == o
+            }
+        }) || (w.len() > 2
+            && w.starts_with("-r")
+            && w[2..].bytes().all(|b| b"fEsxXpPaAN".contains(&b)));
+        if plain {
+            continue;
+        }
+        match (*w, it.peek()) {
+            ("-p", Some(v)) if v.starts_with("no:") => {
+                it.next();
+            }
+            ("-n", Some(v)) if *v == &"auto" || v.bytes().all(|b| b.is_ascii_digit()) => {
+                it.next();
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Whether a `package.json` has corepack run a package manager from elsewhere: one fetched
+/// from a URL ([`package_manager_from_url`]), or a release its cache does not hold, which
+/// corepack's `yarn` and `pnpm` download and run (`"packageManager": "yarn@4.1.0"`).
+fn package_manager_elsewhere(text: &str) -> bool {
+    package_manager_from_url(text) || !package_manager_cached(text, &corepack_caches())
+}
+
+/// The directories corepack keeps the package managers it downloaded in: `COREPACK_HOME`, or
+/// `node/corepack` under the cache directory (`XDG_CACHE_HOME`, `~/.cache`).
+fn corepack_caches() -> Vec<std::path::PathBuf> {
+    let var = |n: &str| crate::process_env::var(n).map(|v| std::path::PathBuf::from(&*v));
+    if let Some(home) = var("COREPACK_HOME") {
+        return vec![home];
+    }
+    var("XDG_CACHE_HOME")
+        .or_else(|| var("HOME").map(|h| h.join(".cache")))
+        .map(|cache| vec![cache.join("node/corepack")])
+        .unwrap_or_default()
+}
+
+/// Whether the package manager a `package.json` pins (`"packageManager": "NAME@VERSION"`,
+/// a `+HASH` after it) is in one of corepack's `caches` (`v1/NAME/VERSION`, or `NAME/VERSION`
+/// of older releases); true when it pins none.
+fn package_manager_cached(text: &str, caches: &[std::path::PathBuf]) -> bool {
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(text) else {
+        return false;
+    };
+    let Some(pin) = json.get("packageManager") else {
+        return true;
+    };
+    let Some((name, version)) = pin.as_str().and_then(|p| p.split_once('@')) else {
+        return false;
+    };
+    let version = version.split('+').next().unwrap_or(version);
+    let plain = |t: &str| {
+        !t.is_empty()
+            && !t.starts_with('.')
+            && t.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+    };
+    plain(name)
+        && plain(version)
+        && caches.iter().any(|c| {
+            c.join("v1").join(name).join(version).is_dir() || c.join(name).join(version).is_dir()
+        })
+}
+
 /// The first file in `dir` that configures a tool to run a program from elsewhere, as the path
 /// from `dir`; a file that cannot be read counts.
 pub(crate) fn runs_programs(dir: &Path) -> Option<&'static str> {
@@ -159,10 +347,24 @@ fn runs_programs_read(dir: &Path, counts: &dyn Fn(&str) -> bool) -> Option<&'sta
     {
         return Some("gradle.properties");
     }
+    if let Some(name) =
+        PYTEST_FILES
+            .iter()
+            .filter(|(n, _)| counts(n))
+            .find_map(|(name, section)| {
+                let path = dir.join(name);
+                std::fs::symlink_metadata(&path).is_ok().then_some(())?;
+                read(&path)
+                    .is_none_or(|text| pytest_runs_programs(&text, section))
+                    .then_some(*name)
+            })
+    {
+        return Some(name);
+    }
     let package = dir.join("package.json");
     if counts("package.json")
         && std::fs::symlink_metadata(&package).is_ok()
-        && read(&package).is_none_or(|t| package_manager_from_url(&t))
+        && read(&package).is_none_or(|t| package_manager_elsewhere(&t))
     {
         return Some("package.json");
     }
@@ -242,7 +444,7 @@ pub(crate) fn names_program(path: &Path) -> bool {
         return true;
     };
     if name == "package.json" {
-        return read(path).is_none_or(|t| package_manager_from_url(&t));
+        return read(path).is_none_or(|t| package_manager_elsewhere(&t));
     }
     if matches!(name, "rust-toolchain.toml" | "rust-toolchain") {
         return read(path).is_none_or(|t| !installed_channel(&t));
@@ -1052,5 +1254,78 @@ mod tests {
             &[]
         ));
         assert!(package_manager_from_url("{ not json"));
+    }
+
+    /// pytest's settings make it load a plugin, write anywhere or read code from elsewhere
+    /// only through `addopts` options beyond the plain ones, a `cache_dir`, or paths outside.
+    #[test]
+    fn pytest_settings_name_programs_by_their_options_and_places() {
+        for (text, section, risky) in [
+            ("[pytest]\naddopts = -ra -q --tb=short\n", "[pytest]", false),
+            (
+                "[pytest]\naddopts = -p no:cacheprovider -n auto\ntestpaths = tests\n",
+                "[pytest]",
+                false,
+            ),
+            (
+                "[pytest]\npythonpath = /tmp/evil\naddopts = -p evilplug\n",
+                "[pytest]",
+                true,
+            ),
+            (
+                "[pytest]\naddopts = --junitxml=/home/u/.bashrc\n",
+                "[pytest]",
+                true,
+            ),
+            (
+                "[pytest]\naddopts = -q\n    --basetemp=/home/u/.ssh\n",
+                "[pytest]",
+                true,
+            ),
+            ("[pytest]\ncache_dir = .git/hooks\n", "[pytest]", true),
+            ("[pytest]\ntestpaths = ../other\n", "[pytest]", true),
+            ("[flake8]\naddopts = -p evil\n", "[pytest]", false),
+            (
+                "[tool.pytest.ini_options]\naddopts = [\"-ra\", \"-q\"]\n",
+                "[tool.pytest.ini_options]",
+                false,
+            ),
+            (
+                "[tool.pytest.ini_options]\naddopts = [\n  \"-q\",\n  \"-p\", \"evil\",\n]\n",
+                "[tool.pytest.ini_options]",
+                true,
+            ),
+            (
+                "[tool:pytest]\naddopts = --confcutdir=/\n",
+                "[tool:pytest]",
+                true,
+            ),
+        ] {
+            assert_eq!(pytest_runs_programs(text, section), risky, "{text}");
+        }
+    }
+
+    /// corepack downloads and runs a pinned release its cache does not hold: only one it
+    /// holds, or no pin, is no program from elsewhere.
+    #[test]
+    fn a_pinned_package_manager_counts_unless_corepack_holds_it() {
+        let cache = tempfile::tempdir().expect("dir");
+        let caches = [cache.path().to_path_buf()];
+        std::fs::create_dir_all(cache.path().join("v1/yarn/4.1.0")).expect("dirs");
+        std::fs::create_dir_all(cache.path().join("pnpm/9.0.0")).expect("dirs");
+        for (text, cached) in [
+            (r#"{"name":"x"}"#, true),
+            (r#"{"packageManager":"yarn@4.1.0"}"#, true),
+            (r#"{"packageManager":"yarn@4.1.0+sha512.ab12"}"#, true),
+            (r#"{"packageManager":"pnpm@9.0.0"}"#, true),
+            (r#"{"packageManager":"yarn@4.2.0"}"#, false),
+            (r#"{"packageManager":"pnpm@9.1.0+sha512.abc"}"#, false),
+            (r#"{"packageManager":"yarn@../../x"}"#, false),
+            (r#"{"packageManager":"yarn"}"#, false),
+            (r#"{"packageManager":7}"#, false),
+            ("{ not json", false),
+        ] {
+            assert_eq!(package_manager_cached(text, &caches), cached, "{text}");
+        }
     }
 }
