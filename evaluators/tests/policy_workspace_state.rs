@@ -187,6 +187,12 @@ async fn a_shell_left_outside_the_workspace_asks() {
         "cd src; cd ..",
         "pushd src",
         "cd src && ls && cd ..",
+        // Back where the shell was: each move to get there was judged.
+        "pushd src && ls && popd",
+        "cd src && ls && cd -",
+        "popd",
+        "cd -",
+        "pushd",
     ] {
         allowed(ws.path(), c).await;
     }
@@ -197,8 +203,10 @@ async fn a_shell_left_outside_the_workspace_asks() {
         "cd /tmp",
         "cd etc",
         "pushd ~",
-        "popd",
-        "cd -",
+        "pushd /tmp && popd",
+        "OLDPWD=/tmp; cd -",
+        "DIRSTACK[0]=/tmp; popd",
+        "popd x",
         "cd src/none",
         "cd src && cd ../..",
         "ls; cd /tmp",

@@ -39,6 +39,12 @@ impl Lowering<'_> {
             Some("popd") => WorkingDir::Unknown,
             _ => return,
         };
+        if next == WorkingDir::Unknown && returns_to_visited(cmd) {
+            // Somewhere the shell was before: in this command, where its moves were
+            // recorded, or before it, where every earlier command's moves were judged.
+            self.cwd = next;
+            return;
+        }
         self.moved(next);
     }
 
@@ -236,6 +242,30 @@ enum CdTarget<'a> {
 /// unknown option, `-@` among them where the system lacks extended attributes; `-`, `+N` or `-N` of the
 /// directory stack; `pushd -n`, which moves nothing; a word known only when it runs) is
 /// `None`: where the commands after it run is not told by the text.
+/// Whether `cmd` moves the shell back to a directory it was in before and nowhere else: `cd
+/// -` (`OLDPWD`), `popd` (the top of the directory stack), `pushd` alone or `pushd +N`/`-N`,
+/// `popd +N`/`-N`/`-n` (the stack turned or trimmed). Setting `OLDPWD` or `DIRSTACK` is judged
+/// on its own.
+fn returns_to_visited(cmd: &crate::shell::SimpleCommand) -> bool {
+    let Some(args) = cmd
+        .args()
+        .iter()
+        .map(Word::literal)
+        .collect::<Option<Vec<&str>>>()
+    else {
+        return false;
+    };
+    let turn = |t: &str| {
+        t.len() > 1 && t.starts_with(['+', '-']) && t[1..].bytes().all(|b| b.is_ascii_digit())
+    };
+    match cmd.program() {
+        Some("cd") => args == ["-"],
+        Some("pushd") => matches!(args.as_slice(), [] | [_]) && args.iter().all(|t| turn(t)),
+        Some("popd") => args.iter().all(|t| *t == "-n" || turn(t)),
+        _ => false,
+    }
+}
+
 fn cd_target<'a>(program: &str, args: &'a [Word]) -> Option<CdTarget<'a>> {
     let mut operands = Vec::new();
     let mut options_done = false;
