@@ -498,6 +498,27 @@ async fn credentials_in_their_tools_forms_are_secrets() {
             "a/t7",
             b"123456789:AAHq8Xz3Lk9Pm2Nv7Bc4Rt6Yw1Hs5Df0Gj8\n".to_vec(),
         ),
+        ("a/t8", format!("gsk_{value}0123456789AB\n").into_bytes()),
+        ("a/t9", format!("GOCSPX-{}\n", &value[..28]).into_bytes()),
+        ("a/n1", format!("PASSWORD_PROD={value}\n").into_bytes()),
+        ("a/n2", format!("API_KEY_2={value}\n").into_bytes()),
+        ("a/n3", format!("password1={value}\n").into_bytes()),
+        (
+            "a/php1",
+            format!("<?php define( 'DB_PASSWORD', '{value}' );\n").into_bytes(),
+        ),
+        (
+            "a/php2",
+            format!("$config['db_password'] = '{value}';\n").into_bytes(),
+        ),
+        (
+            "a/php3",
+            format!("return ['password' => '{value}'];\n").into_bytes(),
+        ),
+        (
+            "a/py",
+            format!("client = OpenAI(api_key=\"{value}\")\n").into_bytes(),
+        ),
     ];
     let plain: Vec<(&str, &[u8])> = vec![
         (
@@ -517,6 +538,11 @@ async fn credentials_in_their_tools_forms_are_secrets() {
             "b/gitconfig",
             b"[user]\n\tsigningkey = 0123456789ABCDEF0123\n",
         ),
+        (
+            "b/code.py",
+            b"client = OpenAI(api_key=os.environ[\"OPENAI_API_KEY\"])\n",
+        ),
+        ("b/version.txt", b"VERSION_2=1.4.7\n"),
     ];
     for (rel, bytes) in &secrets {
         put(root, rel, bytes);

@@ -287,8 +287,16 @@ fn stays_inside(value: &str) -> bool {
 /// nothing else (one not installed is downloaded).
 fn build_configured(root: &std::path::Path, script: Option<&shell::Script>) -> bool {
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let programs: Vec<&str> = script
+        .into_iter()
+        .flat_map(shell::Script::leaves)
+        .filter_map(|(_, c)| c.program())
+        .collect();
     match build_dirs(&root, script) {
-        Some(dirs) => dirs.iter().any(|d| build_configured_in(d)),
+        Some(dirs) => dirs.iter().any(|d| {
+            build_configured_in(d)
+                || crate::programs::build_config::tool_settings_outside(d, &programs).is_some()
+        }),
         None => true,
     }
 }
@@ -671,6 +679,15 @@ fn routine_builds(script: &shell::Script, root: &Path) -> bool {
                 .any(|t| t.contains('=') || t.contains("$(") || t.starts_with("-E"))
         {
             // `make 'x:=$(shell …)'`, `make -E …`: code from the command line.
+            return false;
+        }
+        let dir = match &cmd.cwd {
+            shell::WorkingDir::Root => root.to_path_buf(),
+            shell::WorkingDir::Dir(d) => root.join(d),
+            shell::WorkingDir::Unknown => return false,
+        };
+        if crate::programs::build_config::corepack_downloads(program, &dir) {
+            // corepack downloads the package manager it runs.
             return false;
         }
         if matches!(program, "npm" | "pnpm" | "yarn" | "bun")

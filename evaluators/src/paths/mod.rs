@@ -1969,6 +1969,11 @@ const SECRET_NAME_ENDS: &[&str] = &[
     "passphrase",
     "bearer",
     "secret_key_base",
+    "secrets",
+    "creds",
+    "tokens",
+    "keys",
+    "passwords",
 ];
 
 /// The last words of names ending in `key` that name no secret, lower-cased and without
@@ -1996,8 +2001,17 @@ const PUBLIC_KEY_NAMES: &[&str] = &[
 /// URL (its password is looked at on its own), code (a call, an index, a variable).
 fn named_secret(text: &str) -> bool {
     // Each field of a line: a connection string's (`;`), and each member of a JSON or YAML
-    // flow map written on one line (`{"user":"a","api_key":"…"}`).
-    let mut fields = text.lines().flat_map(|l| l.split([';', ',', '{', '}']));
+    // flow map written on one line (`{"user":"a","api_key":"…"}`). PHP's `define('NAME',
+    // 'VALUE')` is read as `NAME=VALUE`.
+    let lines = text.lines().map(|l| match l.split_once("define(") {
+        Some((_, args)) => std::borrow::Cow::Owned(args.replacen(',', "=", 1)),
+        None => std::borrow::Cow::Borrowed(l),
+    });
+    let mut fields = lines.flat_map(|l| {
+        l.split([';', ',', '{', '}', '('])
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    });
     fields.any(|field| {
         let field = field.trim_start();
         let field = field.strip_prefix("export ").unwrap_or(field).trim_start();
@@ -2015,13 +2029,22 @@ fn named_secret(text: &str) -> bool {
         let Some(at) = field.find(['=', ':']) else {
             return false;
         };
-        let name = field[..at].trim().trim_matches(['"', '\'']);
+        // The name as code writes it: a call's keyword argument (`OpenAI(api_key=…`), a
+        // variable (`$db_password = …`), a subscript (`$config['db_password'] = …`).
+        let name = field[..at].trim();
+        let name = name.rsplit('(').next().unwrap_or(name).trim();
+        let name = name.strip_prefix('$').unwrap_or(name);
+        let name = match name.rsplit_once('[') {
+            Some((_, inner)) => inner.trim_end_matches(']'),
+            None => name,
+        };
+        let name = name.trim().trim_matches(['"', '\'']);
         let named = !name.is_empty()
             && name
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b"_-. ".contains(&b))
             && {
-                let lower = name.to_ascii_lowercase();
+                let lower = secret_name_stem(&name.to_ascii_lowercase());
                 let squeezed: String = lower.chars().filter(char::is_ascii_alphanumeric).collect();
                 // Not a bare `key`/`auth` (a list item's key, an option), nor a key that
                 // names no secret (`primary_key`, `publicKey`, `user.signingkey`).
@@ -2032,7 +2055,8 @@ fn named_secret(text: &str) -> bool {
         if !named {
             return false;
         }
-        let rest = field[at + 1..].trim_start_matches(['=', ' ', '\t']);
+        // `=>` (a PHP array's member) gives a value as `=` does.
+        let rest = field[at + 1..].trim_start_matches(['=', '>', ' ', '\t']);
         let value = match rest.chars().next() {
             Some(q @ ('"' | '\'')) => rest[1..].split(q).next().unwrap_or_default(),
             _ => rest.split([' ', '\t', ',']).next().unwrap_or_default(),
@@ -2047,6 +2071,50 @@ fn named_secret(text: &str) -> bool {
                 && value.bytes().any(|b| b.is_ascii_lowercase()));
         !code_or_place && random && secret_shaped(value)
     })
+}
+
+/// A name without the qualifiers that may follow its secret's word (`PASSWORD_PROD`,
+/// `API_KEY_2`, `TOKEN_V2`, `ENCRYPTION_KEY_V1_OLD`): trailing parts that are a number, a
+/// version or a deployment's name, two at most.
+fn secret_name_stem(lower: &str) -> String {
+    const QUALIFIERS: &[&str] = &[
+        "prod",
+        "production",
+        "dev",
+        "development",
+        "staging",
+        "stage",
+        "test",
+        "live",
+        "local",
+        "old",
+        "new",
+        "primary",
+        "secondary",
+        "backup",
+        "ci",
+    ];
+    // A number glued to the word (`password1`, `token2`).
+    let mut stem = lower
+        .trim_end_matches(|c: char| c.is_ascii_digit())
+        .trim_end_matches(['_', '-', '.']);
+    if stem.is_empty() {
+        stem = lower;
+    }
+    for _ in 0..2 {
+        let Some(at) = stem.rfind(['_', '-', '.']) else {
+            break;
+        };
+        let last = &stem[at + 1..];
+        let version = last.strip_prefix('v').unwrap_or(last);
+        let qualifier = QUALIFIERS.contains(&last)
+            || (!version.is_empty() && version.bytes().all(|b| b.is_ascii_digit()));
+        if !qualifier || at == 0 {
+            break;
+        }
+        stem = &stem[..at];
+    }
+    stem.to_owned()
 }
 
 /// Whether `text` holds a netrc entry giving a password: `machine NAME` (or `default`), then

@@ -47,6 +47,21 @@ const KEYED: &[(&str, &[&str])] = &[
     ),
     (".yarnrc", &["yarn-path", "script-shell"]),
     (".yarnrc.yml", &["nodeOptions"]),
+    // pnpm 10 reads its settings there too.
+    (
+        "pnpm-workspace.yaml",
+        &[
+            "scriptShell",
+            "nodeOptions",
+            "shellEmulator",
+            "pnpmfile",
+            "globalPnpmfile",
+            "useNodeVersion",
+            "executionEnv",
+            "node-options",
+            "script-shell",
+        ],
+    ),
     ("bunfig.toml", &["shell"]),
     (".tool-versions", &[]),
 ];
@@ -123,12 +138,232 @@ fn package_manager_from_url(text: &str) -> bool {
     })
 }
 
+/// The projects' own checkers the reviewer calls routine, each with the files it reads its
+/// settings from and the settings (lower case) whose values are code it loads or places it
+/// reads or writes: `tsconfig.json`'s `outDir` and `tsBuildInfoFile` write there, mypy's
+/// `plugins` are imported, Prettier's and ESLint's `plugins` and `extends` and Jest's
+/// `setupFiles` are loaded.
+const TOOL_SETTINGS: &[(&str, &[&str], &[&str])] = &[
+    (
+        "tsc",
+        &["tsconfig.json"],
+        &[
+            "outdir",
+            "outfile",
+            "tsbuildinfofile",
+            "declarationdir",
+            "extends",
+            "rootdir",
+            "rootdirs",
+            "files",
+            "include",
+            "references",
+            "plugins",
+        ],
+    ),
+    (
+        "mypy",
+        &["mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"],
+        &[
+            "plugins",
+            "files",
+            "cache_dir",
+            "mypy_path",
+            "python_executable",
+            "junit_xml",
+            "html_report",
+            "txt_report",
+            "xml_report",
+            "linecount_report",
+            "cobertura_xml_report",
+            "lineprecision_report",
+            "any_exprs_report",
+            "xslt_html_report",
+            "xslt_txt_report",
+            "memory_xml_report",
+        ],
+    ),
+    (
+        "prettier",
+        &[
+            "package.json",
+            ".prettierrc",
+            ".prettierrc.json",
+            ".prettierrc.json5",
+            ".prettierrc.yaml",
+            ".prettierrc.yml",
+            ".prettierrc.toml",
+            ".prettierrc.js",
+            ".prettierrc.cjs",
+            ".prettierrc.mjs",
+            "prettier.config.js",
+            "prettier.config.cjs",
+            "prettier.config.mjs",
+        ],
+        &["plugins", "plugin-search-dir", "pluginsearchdirs"],
+    ),
+    (
+        "eslint",
+        &[
+            "package.json",
+            "eslint.config.js",
+            "eslint.config.mjs",
+            "eslint.config.cjs",
+            ".eslintrc",
+            ".eslintrc.js",
+            ".eslintrc.cjs",
+            ".eslintrc.json",
+            ".eslintrc.yaml",
+            ".eslintrc.yml",
+        ],
+        &[
+            "extends",
+            "plugins",
+            "parser",
+            "resolvepluginsrelativeto",
+            "rulepaths",
+            "cachelocation",
+            "import",
+            "require",
+        ],
+    ),
+    (
+        "jest",
+        &[
+            "package.json",
+            "jest.config.js",
+            "jest.config.ts",
+            "jest.config.mjs",
+            "jest.config.cjs",
+            "jest.config.json",
+        ],
+        &[
+            "setupfiles",
+            "setupfilesafterenv",
+            "globalsetup",
+            "globalteardown",
+            "transform",
+            "preset",
+            "testenvironment",
+            "reporters",
+            "snapshotresolver",
+            "testrunner",
+            "runner",
+            "resolver",
+            "watchplugins",
+            "cachedirectory",
+            "coveragedirectory",
+            "rootdir",
+            "roots",
+            "modulepaths",
+            "moduledirectories",
+            "testresultsprocessor",
+            "dependencyextractor",
+            "moduleloader",
+            "prettierpath",
+            "require",
+            "import",
+        ],
+    ),
+    (
+        "vitest",
+        &[
+            "vitest.config.ts",
+            "vitest.config.js",
+            "vitest.config.mts",
+            "vitest.config.mjs",
+            "vite.config.ts",
+            "vite.config.js",
+            "vite.config.mts",
+            "vite.config.mjs",
+        ],
+        &[
+            "setupfiles",
+            "globalsetup",
+            "environment",
+            "reporters",
+            "outputfile",
+            "cachedir",
+            "root",
+            "dir",
+            "include",
+            "require",
+            "import",
+        ],
+    ),
+    (
+        "ruff",
+        &["ruff.toml", ".ruff.toml", "pyproject.toml"],
+        &["cache-dir", "extend", "src", "output-file"],
+    ),
+];
+
+/// The first settings file in `dir` of a checker among `programs` ([`TOOL_SETTINGS`]) that
+/// names a place outside the project (absolute, `~`, a parent) on a line giving one of the
+/// checker's path settings, or a value the tool expands from the environment there; a file
+/// that cannot be read counts.
+pub(crate) fn tool_settings_outside(dir: &Path, programs: &[&str]) -> Option<&'static str> {
+    TOOL_SETTINGS
+        .iter()
+        .filter(|(tool, _, _)| programs.contains(tool))
+        .flat_map(|(_, files, keys)| files.iter().map(move |f| (*f, *keys)))
+        .find(|(name, keys)| {
+            let path = dir.join(name);
+            std::fs::symlink_metadata(&path).is_ok()
+                && read(&path).is_none_or(|text| settings_name_outside(&text, keys))
+        })
+        .map(|(name, _)| name)
+}
+
+/// Whether a line of `text` giving one of `keys` (as a word, any case), or a line continuing
+/// an array it opened, names a path outside the project ([`path_outside`]).
+fn settings_name_outside(text: &str, keys: &[&str]) -> bool {
+    let mut open = 0i32;
+    text.lines().any(|line| {
+        let lower = line.to_ascii_lowercase();
+        let keyed = keys.iter().any(|k| {
+            lower.match_indices(k).any(|(at, _)| {
+                let before = lower[..at].chars().next_back();
+                let after = lower[at + k.len()..].chars().next();
+                let word = |c: Option<char>| {
+                    c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                };
+                !word(before) && !word(after)
+            })
+        });
+        if keyed {
+            open = 0;
+        }
+        let looked = keyed || open > 0;
+        let count = |c: char| i32::try_from(line.matches(c).count()).unwrap_or(i32::MAX);
+        if looked {
+            open = open.saturating_add(count('[')).saturating_sub(count(']'));
+        }
+        looked && (path_outside(line) || line.contains("${") || line.contains("process.env"))
+    })
+}
+
+/// Whether `text` names a path outside the project: a word (between quotes, blanks,
+/// brackets, commas, `=` and `:`) that starts with `/` or `~` or has a `..` part. URLs are
+/// left out.
+fn path_outside(text: &str) -> bool {
+    text.split(|c: char| c.is_whitespace() || "\"'`,[]{}()=;".contains(c))
+        .filter(|w| !w.contains("://"))
+        .flat_map(|w| w.split(':'))
+        .filter(|w| !w.is_empty())
+        .any(|w| w.starts_with(['/', '~', '\\']) || w.split(['/', '\\']).any(|part| part == ".."))
+}
+
 /// The files pytest reads its settings from, each with the section that holds them.
 const PYTEST_FILES: &[(&str, &str)] = &[
     ("pytest.ini", "[pytest]"),
+    (".pytest.ini", "[pytest]"),
+    ("pytest.toml", "[pytest]"),
+    (".pytest.toml", "[pytest]"),
     ("tox.ini", "[pytest]"),
     ("setup.cfg", "[tool:pytest]"),
     ("pyproject.toml", "[tool.pytest.ini_options]"),
+    ("pyproject.toml", "[tool.pytest]"),
 ];
 
 /// Options pytest's `addopts` may give that only change what it reports or which tests it
@@ -166,9 +401,6 @@ const PYTEST_PLAIN_OPTIONS: &[&str] = &[
     "--maxfail=",
     "--capture=",
     "--dist=",
-    "--cov-report=term",
-    "--cov-report=term-missing",
-    "--cov",
     "--ff",
     "--lf",
     "--nf",
@@ -180,53 +412,89 @@ const PYTEST_PLAIN_OPTIONS: &[&str] = &[
 /// `--junitxml=~/.bashrc`, `--basetemp=~/.ssh`, which pytest empties), a `cache_dir`, or a
 /// `pythonpath`, `testpaths`, `rootdir` or `confcutdir` naming a place outside the project.
 fn pytest_runs_programs(text: &str, section: &str) -> bool {
+    // A header or a key as pytest's readers take it: no blanks, no quotes, any case.
+    let norm = |t: &str| -> String {
+        t.chars()
+            .filter(|c| !c.is_whitespace() && !matches!(c, '"' | '\''))
+            .collect::<String>()
+            .to_ascii_lowercase()
+    };
+    let wanted = norm(section);
+    let table = wanted
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_owned();
     let mut inside = false;
     let mut key = String::new();
+    // Brackets still open in the current value: its next lines are elements (TOML).
+    let mut open = 0i32;
     for line in text.lines() {
         let trimmed = line.trim();
-        if trimmed.starts_with('[')
-            && !line.starts_with([' ', '\t'])
-            && !key_continues(&key, trimmed)
-        {
-            inside = trimmed == section;
+        let continued = open > 0 || (line.starts_with([' ', '\t']) && !key.is_empty());
+        if !continued && trimmed.starts_with('[') {
+            // A header, a comment after it left out (`[pytest] # x`).
+            let header = trimmed.split(['#', ';']).next().unwrap_or(trimmed);
+            inside = norm(header) == wanted;
             key.clear();
             continue;
         }
-        if !inside || trimmed.is_empty() || trimmed.starts_with(['#', ';']) {
+        if trimmed.is_empty() || trimmed.starts_with(['#', ';']) {
             continue;
         }
-        // A line indented under a key continues its value (INI), as do the elements of a
-        // TOML array opened on the key's line.
-        let value = if line.starts_with([' ', '\t']) || key_continues(&key, trimmed) {
+        // An indented line may as well be a key of its own (TOML allows any indent): read
+        // both ways, the riskier counts.
+        if continued
+            && open <= 0
+            && inside
+            && let Some((k, v)) = trimmed.split_once(['=', ':'])
+            && pytest_setting_risky(&norm(k), v)
+        {
+            return true;
+        }
+        let value = if continued {
             trimmed
         } else {
             let Some((k, v)) = trimmed.split_once(['=', ':']) else {
-                return true;
+                if inside {
+                    return true;
+                }
+                continue;
             };
-            key = k.trim().to_ascii_lowercase();
+            let k = norm(k);
+            // A dotted key reaching the table from elsewhere (`tool.pytest.ini_options.addopts`).
+            match k.strip_prefix(&format!("{table}.")) {
+                Some(rest) => rest.clone_into(&mut key),
+                None if inside => key = k,
+                None => {
+                    key.clear();
+                    continue;
+                }
+            }
+            open = 0;
             v
         };
-        let risky = match key.as_str() {
-            "addopts" => !plain_pytest_options(value),
-            "cache_dir" => true,
-            "pythonpath" | "testpaths" | "rootdir" | "confcutdir" => {
-                outside(value) || value.contains(['$', '%'])
-            }
-            _ => false,
-        };
-        if risky {
+        let brackets = |c: char| i32::try_from(value.matches(c).count()).unwrap_or(i32::MAX);
+        open = open
+            .saturating_add(brackets('['))
+            .saturating_sub(brackets(']'));
+        if pytest_setting_risky(&key, value) {
             return true;
-        }
-        if value.trim_end().ends_with(']') {
-            key.clear();
         }
     }
     false
 }
 
-/// Whether the value of `key` may go on past this line (a TOML array still open).
-fn key_continues(key: &str, line: &str) -> bool {
-    !key.is_empty() && !line.contains('=') && (line.starts_with(['"', '\'', ']']))
+/// Whether the pytest setting `key` (lower case) with `value` (or a line of it) may load a
+/// plugin, write elsewhere or read code from outside the project.
+fn pytest_setting_risky(key: &str, value: &str) -> bool {
+    match key {
+        "addopts" => !plain_pytest_options(value),
+        "cache_dir" | "log_file" => true,
+        "pythonpath" | "testpaths" | "rootdir" | "confcutdir" => {
+            outside(value) || value.contains(['$', '%'])
+        }
+        _ => false,
+    }
 }
 
 /// Whether every option of an `addopts` value (INI words or a TOML array's strings) is one of
@@ -291,6 +559,12 @@ fn package_manager_cached(text: &str, caches: &[std::path::PathBuf]) -> bool {
     let Ok(json) = serde_json::from_str::<serde_json::Value>(text) else {
         return false;
     };
+    // corepack takes the pin from `devEngines.packageManager` when `packageManager` is
+    // absent: a version range there is not one release it holds.
+    if json.pointer("/devEngines/packageManager").is_some() && json.get("packageManager").is_none()
+    {
+        return false;
+    }
     let Some(pin) = json.get("packageManager") else {
         return true;
     };
@@ -309,6 +583,49 @@ fn package_manager_cached(text: &str, caches: &[std::path::PathBuf]) -> bool {
         && caches.iter().any(|c| {
             c.join("v1").join(name).join(version).is_dir() || c.join(name).join(version).is_dir()
         })
+}
+
+/// Whether running `program` (`yarn`, `pnpm`) goes through corepack's shim (found on `PATH`
+/// as a link into corepack) with no release of it pinned by the `package.json` in `dir`
+/// that its cache holds: corepack then downloads its default release (`lastKnownGood.json`
+/// names it) and runs it.
+pub(crate) fn corepack_downloads(program: &str, dir: &Path) -> bool {
+    if !matches!(program, "yarn" | "yarnpkg" | "pnpm" | "pnpx") {
+        return false;
+    }
+    let Some(path) = crate::process_env::var("PATH") else {
+        return false;
+    };
+    let shim = std::env::split_paths(&*path)
+        .map(|d| d.join(program))
+        .find(|p| p.is_file())
+        .and_then(|p| std::fs::canonicalize(p).ok())
+        .is_some_and(|real| real.components().any(|c| c.as_os_str() == "corepack"));
+    if !shim {
+        return false;
+    }
+    let pinned = read(&dir.join("package.json")).and_then(|t| {
+        let json = serde_json::from_str::<serde_json::Value>(&t).ok()?;
+        json.get("packageManager").map(|_| t.clone())
+    });
+    if let Some(text) = pinned {
+        return !package_manager_cached(&text, &corepack_caches());
+    }
+    // No pin: the release `lastKnownGood.json` names must be in the cache.
+    let name = if program.starts_with("pnp") {
+        "pnpm"
+    } else {
+        "yarn"
+    };
+    !corepack_caches().iter().any(|cache| {
+        read(&cache.join("lastKnownGood.json"))
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .and_then(|j| j.get(name).and_then(|v| v.as_str()).map(str::to_owned))
+            .is_some_and(|v| {
+                let pin = format!("{{\"packageManager\":\"{name}@{v}\"}}");
+                package_manager_cached(&pin, std::slice::from_ref(cache))
+            })
+    })
 }
 
 /// The first file in `dir` that configures a tool to run a program from elsewhere, as the path
@@ -1300,9 +1617,80 @@ mod tests {
                 "[tool:pytest]",
                 true,
             ),
+            ("[pytest] # settings\naddopts = -p evil\n", "[pytest]", true),
+            ("[ pytest ]\n\"addopts\" = \"-p evil\"\n", "[pytest]", true),
+            (
+                "tool.pytest.ini_options.addopts = \"-p evil\"\n",
+                "[tool.pytest.ini_options]",
+                true,
+            ),
+            (
+                "[tool.pytest.ini_options]\naddopts = [\n[\"-q\"],\n\"-p\", \"evil\",\n]\n",
+                "[tool.pytest.ini_options]",
+                true,
+            ),
+            ("[pytest]\nlog_file = /home/u/.bashrc\n", "[pytest]", true),
+            ("[pytest]\naddopts = --cov\n", "[pytest]", true),
+            (
+                "[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n  addopts = \"-p evil\"\n",
+                "[tool.pytest.ini_options]",
+                true,
+            ),
+            (
+                "[pytest]\naddopts = -q\n[other]\naddopts = -p x\n",
+                "[pytest]",
+                false,
+            ),
         ] {
             assert_eq!(pytest_runs_programs(text, section), risky, "{text}");
         }
+    }
+
+    /// A checker's settings name code to load or a place to write: one outside the project
+    /// counts, on the lines giving those settings (a regular expression elsewhere does not).
+    #[test]
+    fn checker_settings_outside_the_project_count() {
+        let dir = tempfile::tempdir().expect("dir");
+        let put =
+            |name: &str, text: &str| std::fs::write(dir.path().join(name), text).expect("write");
+        let outside = |programs: &[&str]| tool_settings_outside(dir.path(), programs);
+        put(
+            "tsconfig.json",
+            r#"{"$schema":"https://json.schemastore.org/tsconfig","compilerOptions":{"outDir":"dist","strict":true},"include":["src"]}"#,
+        );
+        assert_eq!(outside(&["tsc"]), None);
+        put(
+            "tsconfig.json",
+            r#"{"compilerOptions":{"incremental":true,"tsBuildInfoFile":"/home/u/.bashrc"}}"#,
+        );
+        assert_eq!(outside(&["tsc"]), Some("tsconfig.json"));
+        assert_eq!(outside(&["jest"]), None);
+        put(
+            "mypy.ini",
+            "[mypy]\nplugins = pydantic.mypy\nstrict = True\n",
+        );
+        assert_eq!(outside(&["mypy"]), None);
+        put(
+            "mypy.ini",
+            "[mypy]\nfiles = ~/.git-credentials\npretty = True\n",
+        );
+        assert_eq!(outside(&["mypy"]), Some("mypy.ini"));
+        put(
+            "package.json",
+            "{\n  \"jest\": {\n    \"testPathIgnorePatterns\": [\"/node_modules/\"],\n    \"setupFiles\": [\n      \"./setup.js\"\n    ]\n  }\n}\n",
+        );
+        assert_eq!(outside(&["jest"]), None);
+        put(
+            "package.json",
+            "{\n  \"jest\": {\n    \"setupFiles\": [\n      \"./setup.js\",\n      \"../../evil.js\"\n    ]\n  }\n}\n",
+        );
+        assert_eq!(outside(&["jest"]), Some("package.json"));
+        put(".prettierrc", r#"{"plugins":["/tmp/evil.mjs"]}"#);
+        assert_eq!(outside(&["prettier"]), Some(".prettierrc"));
+        put(".eslintrc.json", r#"{"extends":["eslint:recommended"]}"#);
+        assert_eq!(outside(&["eslint"]), None);
+        put(".eslintrc.json", r#"{"extends":["/tmp/evil.cjs"]}"#);
+        assert_eq!(outside(&["eslint"]), Some(".eslintrc.json"));
     }
 
     /// corepack downloads and runs a pinned release its cache does not hold: only one it
