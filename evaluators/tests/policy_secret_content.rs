@@ -519,6 +519,14 @@ async fn credentials_in_their_tools_forms_are_secrets() {
             "a/py",
             format!("client = OpenAI(api_key=\"{value}\")\n").into_bytes(),
         ),
+        (
+            "a/netrc2",
+            format!("machine h\n  login me\n# rotated monthly\n  password {value}\n").into_bytes(),
+        ),
+        (
+            "a/pg2",
+            format!("\\:\\:1:5432:app:admin:{value}:\n").into_bytes(),
+        ),
     ];
     let plain: Vec<(&str, &[u8])> = vec![
         (

@@ -546,3 +546,33 @@ async fn iconv_charmaps_are_files_read() {
     ])
     .await;
 }
+
+/// Backquotes inside a `${…}` word or a here-document keep `\"` (bash removes that
+/// backslash only directly inside double quotes), a backslash before a line break inside
+/// backquotes goes first, and a quoted `${x:+'…'}` word's substitutions keep their own quotes:
+/// every reading is judged, and what any of them runs counts. `exec` redirecting the shell's
+/// own input is open.
+#[tokio::test]
+async fn every_reading_of_nested_quotes_is_judged() {
+    check(&[
+        (
+            "echo \"${HOME:+`echo \\\"; touch pwned; \\\"`}\"",
+            SHELL_WRITE,
+        ),
+        ("echo ${HOME:+`echo \\\"; touch pwned; \\\"`}", SHELL_WRITE),
+        (
+            "cat <<EOF\n`echo \\\"; touch pwned; \\\"`\nEOF",
+            SHELL_WRITE,
+        ),
+        ("echo `echo \\\\\\\n#x; touch pwned`", SHELL_WRITE),
+        (
+            "echo \"${HOME:+'$(echo '\"'; touch pwned; echo '\"')'}\"",
+            SHELL_WRITE,
+        ),
+        ("exec <<< 'touch pwned'", SHELL_UNPARSEABLE),
+        ("exec 0< src/main.rs", SHELL_UNPARSEABLE),
+        ("exec 2>/dev/null", SHELL_UNPARSEABLE),
+        ("echo \"`echo \\\"quoted\\\"`\"", SHELL_READ_ONLY),
+    ])
+    .await;
+}

@@ -2121,7 +2121,12 @@ fn secret_name_stem(lower: &str) -> String {
 /// `login`, `account`, `port` or `password` each with its value, however the words are laid
 /// over lines (`.netrc` puts one a line as often as all on one).
 fn netrc_password(text: &str) -> bool {
-    let words: Vec<&str> = text.split_whitespace().collect();
+    // A line starting with `#` is a comment, however it falls inside an entry.
+    let words: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .collect();
     words.iter().enumerate().any(|(at, w)| {
         let entry = match *w {
             "machine" => at + 2,
@@ -2141,13 +2146,15 @@ fn netrc_password(text: &str) -> bool {
 /// port a number or `*`, the password shaped as a secret ([`secret_shaped`]).
 fn pgpass_line(text: &str) -> bool {
     text.lines().any(|line| {
-        let fields: Vec<&str> = line.trim().split(':').collect();
+        // `\:` and `\\` are a field's own characters.
+        let line = line.trim().replace("\\\\", "_").replace("\\:", "_");
+        let fields: Vec<&str> = line.splitn(5, ':').collect();
         fields.len() == 5
             && !fields[0].is_empty()
             && (fields[1] == "*"
                 || (!fields[1].is_empty() && fields[1].bytes().all(|b| b.is_ascii_digit())))
             && !fields[3].is_empty()
-            && secret_shaped(fields[4])
+            && secret_shaped(fields[4].trim_end_matches(':'))
     })
 }
 

@@ -296,6 +296,31 @@ const TOOL_SETTINGS: &[(&str, &[&str], &[&str])] = &[
         &["ruff.toml", ".ruff.toml", "pyproject.toml"],
         &["cache-dir", "extend", "src", "output-file"],
     ),
+    // coverage.py, which `pytest --cov` runs: where it writes its data and reports.
+    (
+        "pytest",
+        &[".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml"],
+        &[
+            "data_file",
+            "directory",
+            "output",
+            "include",
+            "source",
+            "plugins",
+        ],
+    ),
+    (
+        "coverage",
+        &[".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml"],
+        &[
+            "data_file",
+            "directory",
+            "output",
+            "include",
+            "source",
+            "plugins",
+        ],
+    ),
 ];
 
 /// The first settings file in `dir` of a checker among `programs` ([`TOOL_SETTINGS`]) that

@@ -564,6 +564,9 @@ impl Builder {
                 // them (every operator: reading more of a word as live only finds more).
                 if quoted && inner.contains('\'') {
                     self.nested(&inner.replace('\'', " "));
+                    // The same word as one double-quoted string: the code a substitution in
+                    // it holds keeps its own quotes (`'$(echo '"'; id; echo '"')'`).
+                    self.nested(&format!("\"{inner}\""));
                 }
             }
             WordPiece::CommandSubstitution(code) => {
@@ -576,11 +579,20 @@ impl Builder {
                 // removed before `$`, a backquote and a backslash, and before `"` inside
                 // double quotes (`` `echo "\$(id)"` `` runs `echo "$(id)"`); the parser
                 // underneath removes it before a backquote only.
-                let code = source
-                    .strip_prefix('`')
-                    .and_then(|s| s.strip_suffix('`'))
-                    .map_or_else(|| code.clone(), |inner| backquoted_code(inner, quoted));
-                self.substitutions.push(code);
+                // Where the substitution stands decides whether `\"` loses its backslash
+                // (directly inside double quotes) or keeps it (in a here-document, in the
+                // word of a `${…}`), and a backslash before a line break may be read before
+                // the others: every reading is judged, the worst decides.
+                match source.strip_prefix('`').and_then(|s| s.strip_suffix('`')) {
+                    Some(inner) => {
+                        for code in backquoted_codes(inner, quoted) {
+                            if !self.substitutions.contains(&code) {
+                                self.substitutions.push(code);
+                            }
+                        }
+                    }
+                    None => self.substitutions.push(code.clone()),
+                }
             }
             WordPiece::EscapeSequence(s) => {
                 if s != "\\\n" {
@@ -616,6 +628,23 @@ impl Builder {
             Err(_) => self.substitutions.push(text.to_owned()),
         }
     }
+}
+
+/// The readings of a backquoted command substitution's code ([`backquoted_code`]): with a
+/// backslash before a line break dropped first (bash's reader) and not, and, when it may
+/// stand inside double quotes, with `\"` unescaped and kept.
+fn backquoted_codes(inner: &str, quoted: bool) -> Vec<String> {
+    let joined = inner.replace("\\\n", "");
+    let mut codes = Vec::new();
+    for text in [inner, joined.as_str()] {
+        for dquoted in [false, quoted] {
+            let code = backquoted_code(text, dquoted);
+            if !codes.contains(&code) {
+                codes.push(code);
+            }
+        }
+    }
+    codes
 }
 
 /// The code of a backquoted command substitution whose text between the backquotes is

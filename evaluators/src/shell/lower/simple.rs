@@ -42,6 +42,25 @@ impl Lowering<'_> {
         self.script.commands[index].assignments = parts.assignments;
         self.script.commands[index].assignment_values = parts.values;
         self.script.commands[index].assigned_globs = parts.globs;
+        // `exec` with redirections alone rewires the shell's own input and output for all
+        // that runs after it: a shell that reads its commands from its input (an agent's
+        // shell that lives on) runs what it is given (`exec <<< 'touch x'`).
+        let redirects = simple
+            .prefix
+            .iter()
+            .flat_map(|p| p.0.iter())
+            .chain(simple.suffix.iter().flat_map(|s| s.0.iter()))
+            .any(|item| matches!(item, CommandPrefixOrSuffixItem::IoRedirect(_)));
+        let command = &self.script.commands[index];
+        if command.program() == Some("exec") && command.args().is_empty() && redirects {
+            self.script.unreadable.push(Unreadable {
+                code: "exec".to_owned(),
+                error: ShellError::Unsettled(
+                    "`exec` with redirections alone rewires the shell's own input or output for all that runs after it"
+                        .to_owned(),
+                ),
+            });
+        }
         self.call(index, depth);
         self.alias(index, depth);
         self.track_cwd(index);
