@@ -297,30 +297,21 @@ const TOOL_SETTINGS: &[(&str, &[&str], &[&str])] = &[
         &["cache-dir", "extend", "src", "output-file"],
     ),
     // coverage.py, which `pytest --cov` runs: where it writes its data and reports.
-    (
-        "pytest",
-        &[".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml"],
-        &[
-            "data_file",
-            "directory",
-            "output",
-            "include",
-            "source",
-            "plugins",
-        ],
-    ),
-    (
-        "coverage",
-        &[".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml"],
-        &[
-            "data_file",
-            "directory",
-            "output",
-            "include",
-            "source",
-            "plugins",
-        ],
-    ),
+    ("pytest", COVERAGE_FILES, COVERAGE_KEYS),
+    ("coverage", COVERAGE_FILES, COVERAGE_KEYS),
+];
+
+/// The files coverage.py reads its settings from.
+const COVERAGE_FILES: &[&str] = &[".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml"];
+
+/// coverage.py's settings that name where it writes or what code it loads.
+const COVERAGE_KEYS: &[&str] = &[
+    "data_file",
+    "directory",
+    "output",
+    "include",
+    "source",
+    "plugins",
 ];
 
 /// The first settings file in `dir` of a checker among `programs` ([`TOOL_SETTINGS`]) that
