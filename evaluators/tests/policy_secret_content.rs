@@ -551,6 +551,14 @@ async fn credentials_in_their_tools_forms_are_secrets() {
             b"client = OpenAI(api_key=os.environ[\"OPENAI_API_KEY\"])\n",
         ),
         ("b/version.txt", b"VERSION_2=1.4.7\n"),
+        (
+            "b/login.md",
+            b"Log in with the default password is admin, then change it.\n",
+        ),
+        (
+            "b/setup.md",
+            b"default password is admin\nSet the machine with login root password prompts off.\n",
+        ),
     ];
     for (rel, bytes) in &secrets {
         put(root, rel, bytes);

@@ -2121,24 +2121,33 @@ fn secret_name_stem(lower: &str) -> String {
 /// `login`, `account`, `port` or `password` each with its value, however the words are laid
 /// over lines (`.netrc` puts one a line as often as all on one).
 fn netrc_password(text: &str) -> bool {
-    // A line starting with `#` is a comment, however it falls inside an entry.
-    let words: Vec<&str> = text
+    // Each word, and whether it starts its line; a line starting with `#` is a comment,
+    // however it falls inside an entry.
+    let words: Vec<(&str, bool)> = text
         .lines()
         .filter(|l| !l.trim_start().starts_with('#'))
-        .flat_map(str::split_whitespace)
+        .flat_map(|l| l.split_whitespace().enumerate().map(|(i, w)| (w, i == 0)))
         .collect();
-    words.iter().enumerate().any(|(at, w)| {
-        let entry = match *w {
-            "machine" => at + 2,
-            "default" => at + 1,
+    words.iter().enumerate().any(|(at, (w, first))| {
+        // An entry starts a line (prose saying "the default password is" is none).
+        let entry = match (*w, *first) {
+            ("machine", true) => at + 2,
+            ("default", true) => at + 1,
             _ => return false,
         };
-        words
+        let pairs: Vec<(&str, &str)> = words
             .get(entry..)
             .unwrap_or_default()
             .chunks(2)
-            .take_while(|p| matches!(p, ["login" | "account" | "port" | "password", _]))
-            .any(|p| p[0] == "password")
+            .map_while(|p| match p {
+                [(k @ ("login" | "account" | "port" | "password"), _), (v, _)] => Some((*k, *v)),
+                _ => None,
+            })
+            .collect();
+        let login = pairs.iter().any(|(k, _)| *k == "login");
+        pairs
+            .iter()
+            .any(|(k, v)| *k == "password" && (login || secret_shaped(v)))
     })
 }
 

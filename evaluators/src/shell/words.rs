@@ -583,15 +583,16 @@ impl Builder {
                 // (directly inside double quotes) or keeps it (in a here-document, in the
                 // word of a `${…}`), and a backslash before a line break may be read before
                 // the others: every reading is judged, the worst decides.
-                match source.strip_prefix('`').and_then(|s| s.strip_suffix('`')) {
-                    Some(inner) => {
-                        for code in backquoted_codes(inner, quoted) {
-                            if !self.substitutions.contains(&code) {
-                                self.substitutions.push(code);
-                            }
-                        }
+                // Without the source text, the parser's reading and those of its text.
+                let inner = source.strip_prefix('`').and_then(|s| s.strip_suffix('`'));
+                let mut codes = backquoted_codes(inner.unwrap_or(code), quoted);
+                if inner.is_none() {
+                    codes.push(code.clone());
+                }
+                for code in codes {
+                    if !self.substitutions.contains(&code) {
+                        self.substitutions.push(code);
                     }
-                    None => self.substitutions.push(code.clone()),
                 }
             }
             WordPiece::EscapeSequence(s) => {
