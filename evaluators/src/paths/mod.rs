@@ -2003,74 +2003,73 @@ fn named_secret(text: &str) -> bool {
     // Each field of a line: a connection string's (`;`), and each member of a JSON or YAML
     // flow map written on one line (`{"user":"a","api_key":"…"}`). PHP's `define('NAME',
     // 'VALUE')` is read as `NAME=VALUE`.
-    let lines = text.lines().map(|l| match l.split_once("define(") {
-        Some((_, args)) => std::borrow::Cow::Owned(args.replacen(',', "=", 1)),
-        None => std::borrow::Cow::Borrowed(l),
-    });
-    let mut fields = lines.flat_map(|l| {
-        l.split([';', ',', '{', '}', '('])
-            .map(str::to_owned)
-            .collect::<Vec<_>>()
-    });
-    fields.any(|field| {
-        let field = field.trim_start();
-        let field = field.strip_prefix("export ").unwrap_or(field).trim_start();
-        // PowerShell's `$env:NAME = "VALUE"`; fish's `set -x NAME VALUE` and csh's
-        // `setenv NAME VALUE`, read as `NAME=VALUE`.
-        let field = field.strip_prefix("$env:").unwrap_or(field);
-        // A Ruby symbol as a YAML key (`:rubygems_api_key: …`).
-        let field = field.strip_prefix(':').unwrap_or(field);
-        let spaced = ["setenv ", "set -x ", "set -gx ", "set -Ux "]
-            .iter()
-            .find_map(|p| field.strip_prefix(p))
-            .and_then(|rest| rest.trim_start().split_once([' ', '\t']))
-            .map(|(name, value)| format!("{name}={}", value.trim_start()));
-        let field = spaced.as_deref().unwrap_or(field);
-        let Some(at) = field.find(['=', ':']) else {
-            return false;
+    text.lines()
+        .map(|l| match l.split_once("define(") {
+            Some((_, args)) => std::borrow::Cow::Owned(args.replacen(',', "=", 1)),
+            None => std::borrow::Cow::Borrowed(l),
+        })
+        .any(|l| l.split([';', ',', '{', '}', '(']).any(named_secret_field))
+}
+
+/// Whether one field of a line ([`named_secret`]) gives a name for a secret a value shaped as
+/// one.
+fn named_secret_field(field: &str) -> bool {
+    let field = field.trim_start();
+    let field = field.strip_prefix("export ").unwrap_or(field).trim_start();
+    // PowerShell's `$env:NAME = "VALUE"`; fish's `set -x NAME VALUE` and csh's
+    // `setenv NAME VALUE`, read as `NAME=VALUE`.
+    let field = field.strip_prefix("$env:").unwrap_or(field);
+    // A Ruby symbol as a YAML key (`:rubygems_api_key: …`).
+    let field = field.strip_prefix(':').unwrap_or(field);
+    let spaced = ["setenv ", "set -x ", "set -gx ", "set -Ux "]
+        .iter()
+        .find_map(|p| field.strip_prefix(p))
+        .and_then(|rest| rest.trim_start().split_once([' ', '\t']))
+        .map(|(name, value)| format!("{name}={}", value.trim_start()));
+    let field = spaced.as_deref().unwrap_or(field);
+    let Some(at) = field.find(['=', ':']) else {
+        return false;
+    };
+    // The name as code writes it: a call's keyword argument (`OpenAI(api_key=…`), a
+    // variable (`$db_password = …`), a subscript (`$config['db_password'] = …`).
+    let name = field[..at].trim();
+    let name = name.strip_prefix('$').unwrap_or(name);
+    let name = match name.rsplit_once('[') {
+        Some((_, inner)) => inner.trim_end_matches(']'),
+        None => name,
+    };
+    let name = name.trim().trim_matches(['"', '\'']);
+    let named = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-. ".contains(&b))
+        && {
+            let lower = secret_name_stem(&name.to_ascii_lowercase());
+            let squeezed: String = lower.chars().filter(char::is_ascii_alphanumeric).collect();
+            // Not a bare `key`/`auth` (a list item's key, an option), nor a key that
+            // names no secret (`primary_key`, `publicKey`, `user.signingkey`).
+            !matches!(lower.as_str(), "key" | "auth")
+                && !PUBLIC_KEY_NAMES.iter().any(|end| squeezed.ends_with(end))
+                && SECRET_NAME_ENDS.iter().any(|end| lower.ends_with(end))
         };
-        // The name as code writes it: a call's keyword argument (`OpenAI(api_key=…`), a
-        // variable (`$db_password = …`), a subscript (`$config['db_password'] = …`).
-        let name = field[..at].trim();
-        let name = name.rsplit('(').next().unwrap_or(name).trim();
-        let name = name.strip_prefix('$').unwrap_or(name);
-        let name = match name.rsplit_once('[') {
-            Some((_, inner)) => inner.trim_end_matches(']'),
-            None => name,
-        };
-        let name = name.trim().trim_matches(['"', '\'']);
-        let named = !name.is_empty()
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"_-. ".contains(&b))
-            && {
-                let lower = secret_name_stem(&name.to_ascii_lowercase());
-                let squeezed: String = lower.chars().filter(char::is_ascii_alphanumeric).collect();
-                // Not a bare `key`/`auth` (a list item's key, an option), nor a key that
-                // names no secret (`primary_key`, `publicKey`, `user.signingkey`).
-                !matches!(lower.as_str(), "key" | "auth")
-                    && !PUBLIC_KEY_NAMES.iter().any(|end| squeezed.ends_with(end))
-                    && SECRET_NAME_ENDS.iter().any(|end| lower.ends_with(end))
-            };
-        if !named {
-            return false;
-        }
-        // `=>` (a PHP array's member) gives a value as `=` does.
-        let rest = field[at + 1..].trim_start_matches(['=', '>', ' ', '\t']);
-        let value = match rest.chars().next() {
-            Some(q @ ('"' | '\'')) => rest[1..].split(q).next().unwrap_or_default(),
-            _ => rest.split([' ', '\t', ',']).next().unwrap_or_default(),
-        };
-        let code_or_place = value.contains(['(', ')', '[', ']', '{', '}', '$'])
-            || value.contains("://")
-            || value.starts_with(['/', '~', '.']);
-        // Random rather than a name with a number (`row-12345`, `v1-deps-2024`): letters of
-        // both cases and digits, or sixteen characters or more.
-        let random = value.len() >= 16
-            || (value.bytes().any(|b| b.is_ascii_uppercase())
-                && value.bytes().any(|b| b.is_ascii_lowercase()));
-        !code_or_place && random && secret_shaped(value)
-    })
+    if !named {
+        return false;
+    }
+    // `=>` (a PHP array's member) gives a value as `=` does.
+    let rest = field[at + 1..].trim_start_matches(['=', '>', ' ', '\t']);
+    let value = match rest.chars().next() {
+        Some(q @ ('"' | '\'')) => rest[1..].split(q).next().unwrap_or_default(),
+        _ => rest.split([' ', '\t', ',']).next().unwrap_or_default(),
+    };
+    let code_or_place = value.contains(['(', ')', '[', ']', '{', '}', '$'])
+        || value.contains("://")
+        || value.starts_with(['/', '~', '.']);
+    // Random rather than a name with a number (`row-12345`, `v1-deps-2024`): letters of
+    // both cases and digits, or sixteen characters or more.
+    let random = value.len() >= 16
+        || (value.bytes().any(|b| b.is_ascii_uppercase())
+            && value.bytes().any(|b| b.is_ascii_lowercase()));
+    !code_or_place && random && secret_shaped(value)
 }
 
 /// A name without the qualifiers that may follow its secret's word (`PASSWORD_PROD`,

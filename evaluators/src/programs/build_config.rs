@@ -138,6 +138,64 @@ fn package_manager_from_url(text: &str) -> bool {
     })
 }
 
+/// The settings files of the projects' own checkers, which they look for in the directory they
+/// start in and, for some, in every directory above it (read by [`TOOL_SETTINGS`] and by the
+/// reviewer's look above the workspace).
+pub(crate) const TSC_FILES: &[&str] = &["tsconfig.json"];
+
+/// mypy's settings files ([`TSC_FILES`]).
+pub(crate) const MYPY_FILES: &[&str] = &["mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"];
+
+/// ESLint's settings files ([`TSC_FILES`]).
+pub(crate) const ESLINT_FILES: &[&str] = &[
+    "package.json",
+    "eslint.config.js",
+    "eslint.config.mjs",
+    "eslint.config.cjs",
+    "eslint.config.ts",
+    "eslint.config.mts",
+    "eslint.config.cts",
+    ".eslintrc",
+    ".eslintrc.js",
+    ".eslintrc.cjs",
+    ".eslintrc.json",
+    ".eslintrc.yaml",
+    ".eslintrc.yml",
+];
+
+/// Prettier's settings files ([`TSC_FILES`]).
+pub(crate) const PRETTIER_FILES: &[&str] = &[
+    "package.json",
+    ".prettierrc",
+    ".prettierrc.json",
+    ".prettierrc.json5",
+    ".prettierrc.yaml",
+    ".prettierrc.yml",
+    ".prettierrc.toml",
+    ".prettierrc.js",
+    ".prettierrc.cjs",
+    ".prettierrc.mjs",
+    ".prettierrc.ts",
+    ".prettierrc.cts",
+    ".prettierrc.mts",
+    "prettier.config.js",
+    "prettier.config.cjs",
+    "prettier.config.mjs",
+    "prettier.config.ts",
+    "prettier.config.cts",
+    "prettier.config.mts",
+];
+
+/// Jest's settings files ([`TSC_FILES`]).
+pub(crate) const JEST_FILES: &[&str] = &[
+    "package.json",
+    "jest.config.js",
+    "jest.config.ts",
+    "jest.config.mjs",
+    "jest.config.cjs",
+    "jest.config.json",
+];
+
 /// The projects' own checkers the reviewer calls routine, each with the files it reads its
 /// settings from and the settings (lower case) whose values are code it loads or places it
 /// reads or writes: `tsconfig.json`'s `outDir` and `tsBuildInfoFile` write there, mypy's
@@ -146,7 +204,7 @@ fn package_manager_from_url(text: &str) -> bool {
 const TOOL_SETTINGS: &[(&str, &[&str], &[&str])] = &[
     (
         "tsc",
-        &["tsconfig.json"],
+        TSC_FILES,
         &[
             "outdir",
             "outfile",
@@ -163,7 +221,7 @@ const TOOL_SETTINGS: &[(&str, &[&str], &[&str])] = &[
     ),
     (
         "mypy",
-        &["mypy.ini", ".mypy.ini", "pyproject.toml", "setup.cfg"],
+        MYPY_FILES,
         &[
             "plugins",
             "files",
@@ -185,37 +243,12 @@ const TOOL_SETTINGS: &[(&str, &[&str], &[&str])] = &[
     ),
     (
         "prettier",
-        &[
-            "package.json",
-            ".prettierrc",
-            ".prettierrc.json",
-            ".prettierrc.json5",
-            ".prettierrc.yaml",
-            ".prettierrc.yml",
-            ".prettierrc.toml",
-            ".prettierrc.js",
-            ".prettierrc.cjs",
-            ".prettierrc.mjs",
-            "prettier.config.js",
-            "prettier.config.cjs",
-            "prettier.config.mjs",
-        ],
+        PRETTIER_FILES,
         &["plugins", "plugin-search-dir", "pluginsearchdirs"],
     ),
     (
         "eslint",
-        &[
-            "package.json",
-            "eslint.config.js",
-            "eslint.config.mjs",
-            "eslint.config.cjs",
-            ".eslintrc",
-            ".eslintrc.js",
-            ".eslintrc.cjs",
-            ".eslintrc.json",
-            ".eslintrc.yaml",
-            ".eslintrc.yml",
-        ],
+        ESLINT_FILES,
         &[
             "extends",
             "plugins",
@@ -229,14 +262,7 @@ const TOOL_SETTINGS: &[(&str, &[&str], &[&str])] = &[
     ),
     (
         "jest",
-        &[
-            "package.json",
-            "jest.config.js",
-            "jest.config.ts",
-            "jest.config.mjs",
-            "jest.config.cjs",
-            "jest.config.json",
-        ],
+        JEST_FILES,
         &[
             "setupfiles",
             "setupfilesafterenv",
@@ -620,9 +646,9 @@ pub(crate) fn corepack_downloads(program: &str, dir: &Path) -> bool {
     if !shim {
         return false;
     }
-    let pinned = read(&dir.join("package.json")).and_then(|t| {
-        let json = serde_json::from_str::<serde_json::Value>(&t).ok()?;
-        json.get("packageManager").map(|_| t.clone())
+    let pinned = read(&dir.join("package.json")).filter(|t| {
+        serde_json::from_str::<serde_json::Value>(t)
+            .is_ok_and(|json| json.get("packageManager").is_some())
     });
     if let Some(text) = pinned {
         return !package_manager_cached(&text, &corepack_caches());

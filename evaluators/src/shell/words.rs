@@ -576,13 +576,11 @@ impl Builder {
             WordPiece::BackquotedCommandSubstitution(code) => {
                 self.unknown();
                 // The code bash runs is the text between the backquotes with a backslash
-                // removed before `$`, a backquote and a backslash, and before `"` inside
-                // double quotes (`` `echo "\$(id)"` `` runs `echo "$(id)"`); the parser
-                // underneath removes it before a backquote only.
-                // Where the substitution stands decides whether `\"` loses its backslash
-                // (directly inside double quotes) or keeps it (in a here-document, in the
-                // word of a `${…}`), and a backslash before a line break may be read before
-                // the others: every reading is judged, the worst decides.
+                // removed before `$`, a backquote and a backslash (`` `echo "\$(id)"` `` runs
+                // `echo "$(id)"`; the parser underneath removes it before a backquote only).
+                // Where the substitution stands decides whether `\"` loses its backslash too,
+                // and a backslash before a line break may be read first: every reading is
+                // judged ([`backquoted_codes`]), the worst decides.
                 // Without the source text, the parser's reading and those of its text.
                 let inner = source.strip_prefix('`').and_then(|s| s.strip_suffix('`'));
                 let mut codes = backquoted_codes(inner.unwrap_or(code), quoted);
