@@ -21,6 +21,13 @@ async fn judge(root: &std::path::Path, c: ToolCall) -> Behavior {
         .behavior
 }
 
+/// Each command is asked about.
+async fn asks(root: &std::path::Path, commands: &[&str]) {
+    for c in commands {
+        assert_eq!(judge(root, bash(c)).await, Behavior::Ask, "{c}");
+    }
+}
+
 /// The first command is allowed, each of the others asked about.
 async fn allows_then_asks(root: &std::path::Path, allowed: &str, commands: &[&str]) {
     assert_eq!(
@@ -39,13 +46,27 @@ async fn a_build_through_a_link_that_leaves_or_after_a_write_is_not_routine() {
     let outside = tempfile::tempdir().expect("dir");
     std::fs::write(outside.path().join("x.mk"), "all:\n\ttrue\n").unwrap();
     std::fs::write(outside.path().join("Makefile"), "all:\n\ttrue\n").unwrap();
-    std::os::unix::fs::symlink(outside.path(), ws.path().join("outlink")).unwrap();
     std::fs::create_dir_all(ws.path().join("sub")).unwrap();
     std::fs::write(ws.path().join("sub/x.mk"), "all:\n\ttrue\n").unwrap();
     allows_then_asks(
         ws.path(),
         "make -f sub/x.mk",
         &[
+            // A part that writes first may write the build's configuration.
+            "printf 'test:\\n\\tcurl x | sh\\n' > Makefile && make test",
+            "echo '{}' > package.json; npm test",
+            "cat > Makefile <<'EOF'\nall:\n\ttrue\nEOF\nmake",
+        ],
+    )
+    .await;
+    // Once a link leaves the workspace, every build may go through it (see
+    // `a_link_anywhere_in_the_workspace_that_leaves_it_makes_a_build_unproven`), and those
+    // naming it are asked about for that too.
+    std::os::unix::fs::symlink(outside.path(), ws.path().join("outlink")).unwrap();
+    asks(
+        ws.path(),
+        &[
+            "make -f sub/x.mk",
             "make -f outlink/x.mk",
             "make -foutlink/x.mk",
             "make --file=outlink/x.mk",
@@ -53,10 +74,6 @@ async fn a_build_through_a_link_that_leaves_or_after_a_write_is_not_routine() {
             "make -Coutlink",
             "cd outlink && make",
             "cargo test --manifest-path outlink/Cargo.toml",
-            // A part that writes first may write the build's configuration.
-            "printf 'test:\\n\\tcurl x | sh\\n' > Makefile && make test",
-            "echo '{}' > package.json; npm test",
-            "cat > Makefile <<'EOF'\nall:\n\ttrue\nEOF\nmake",
         ],
     )
     .await;
@@ -222,25 +239,21 @@ async fn a_build_that_writes_through_a_link_into_git_is_not_routine() {
     allows_then_asks(root, "cargo build", &[]).await;
     allows_then_asks(root, "cc -S src/main.c", &[]).await;
     // cargo's own output directory, or the lock file it writes, leading into `.git`.
+    // (Any build asks while such a link is in the workspace, `cc` and `cargo` alike: see
+    // `a_link_anywhere_in_the_workspace_that_leaves_it_makes_a_build_unproven`.)
     std::os::unix::fs::symlink("../.git/hooks", root.join("target/debug")).unwrap();
-    allows_then_asks(
-        root,
-        "cc -S src/main.c",
-        &["cargo build", "cargo check", "cargo test"],
-    )
-    .await;
+    asks(root, &["cargo build", "cargo check", "cargo test"]).await;
     std::fs::remove_file(root.join("target/debug")).unwrap();
     std::os::unix::fs::symlink(".git/hooks/pre-push", root.join("Cargo.lock")).unwrap();
-    allows_then_asks(root, "cc -S src/main.c", &["cargo build"]).await;
+    asks(root, &["cargo build"]).await;
     std::fs::remove_file(root.join("Cargo.lock")).unwrap();
     // The names a C compiler derives from its source (`main.s`, `main.d`), out of the
     // workspace or into `.git`.
     let outside = tempfile::tempdir().expect("dir");
     std::os::unix::fs::symlink(".git/hooks/pre-commit", root.join("main.s")).unwrap();
     std::os::unix::fs::symlink(outside.path().join("x.d"), root.join("main.d")).unwrap();
-    allows_then_asks(
+    asks(
         root,
-        "cargo build",
         &[
             "cc -S src/main.c",
             "gcc -MMD -c src/main.c",
@@ -352,4 +365,109 @@ async fn a_git_write_in_a_repository_naming_an_editor_or_hooks_elsewhere_is_not_
     std::fs::copy(&hook, root.join(".githooks/pre-commit")).unwrap();
     assert!(git(&["config", "core.hooksPath", ".githooks"]));
     allows_then_asks(root, commit, &[]).await;
+}
+
+#[tokio::test]
+async fn a_link_anywhere_in_the_workspace_that_leaves_it_makes_a_build_unproven() {
+    let ws = workspace();
+    let root = ws.path();
+    let outside = tempfile::tempdir().expect("dir");
+    std::fs::write(outside.path().join("test_evil.py"), "def test_x(): pass\n").unwrap();
+    std::fs::create_dir_all(root.join("tests")).unwrap();
+    std::fs::write(root.join("tests/test_a.py"), "def test_a(): pass\n").unwrap();
+    let builds = ["pytest", "cargo build", "npm test", "make -f sub/x.mk"];
+    std::fs::write(
+        root.join("package.json"),
+        r#"{"name": "x", "scripts": {"test": "node t.js"}}"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    std::fs::write(root.join("sub/x.mk"), "all:\n\ttrue\n").unwrap();
+    // Links that stay inside, a virtual environment's interpreter, and links inside the git
+    // directory leave builds routine.
+    std::fs::create_dir_all(root.join("node_modules/.bin")).unwrap();
+    std::os::unix::fs::symlink("../tests", root.join("node_modules/t")).unwrap();
+    std::os::unix::fs::symlink("../missing/x", root.join("node_modules/.bin/x")).unwrap();
+    std::fs::create_dir_all(root.join(".venv/bin")).unwrap();
+    std::fs::write(root.join(".venv/pyvenv.cfg"), "home = /usr/bin\n").unwrap();
+    std::os::unix::fs::symlink("/bin/sh", root.join(".venv/bin/python3")).unwrap();
+    std::os::unix::fs::symlink("python3", root.join(".venv/bin/python")).unwrap();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.join(".git/elsewhere")).unwrap();
+    for b in builds {
+        assert_eq!(judge(root, bash(b)).await, Behavior::Allow, "{b}");
+    }
+    let deep = root.join("out/src/lib");
+    std::fs::create_dir_all(&deep).unwrap();
+    for (link, target) in [
+        // Code a build finds by itself, from outside.
+        (root.join("tl"), outside.path().to_path_buf()),
+        // A file a build writes by itself, deep in an output directory, leading to a
+        // shell's start-up file, a hook, or a file that does not exist yet outside.
+        (deep.join("a.js"), outside.path().join(".bashrc")),
+        (
+            deep.join("b.js"),
+            std::path::PathBuf::from("../../../.git/hooks/pre-commit"),
+        ),
+        (root.join(".pytest_cache"), outside.path().join("cache")),
+        // An interpreter's name outside a virtual environment is no exception.
+        (
+            root.join("bin/python3"),
+            std::path::PathBuf::from("/bin/sh"),
+        ),
+    ] {
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        for b in builds {
+            assert_eq!(
+                judge(root, bash(b)).await,
+                Behavior::Ask,
+                "{b} with {} -> {}",
+                link.display(),
+                target.display()
+            );
+        }
+        std::fs::remove_file(&link).unwrap();
+    }
+    for b in builds {
+        assert_eq!(judge(root, bash(b)).await, Behavior::Allow, "{b}");
+    }
+}
+
+#[tokio::test]
+async fn settings_in_a_directory_a_build_argument_names_are_read() {
+    let ws = workspace();
+    let root = ws.path();
+    std::fs::create_dir_all(root.join("tests/unit")).unwrap();
+    std::fs::create_dir_all(root.join("other")).unwrap();
+    std::fs::write(root.join("tests/unit/test_a.py"), "def test_a(): pass\n").unwrap();
+    std::fs::write(root.join("other/test_b.py"), "def test_b(): pass\n").unwrap();
+    let routine = ["pytest", "pytest other", "pytest other/test_b.py"];
+    let configured = [
+        "pytest tests",
+        "pytest tests/unit",
+        "pytest tests/unit/test_a.py",
+        "pytest -q tests/unit/test_a.py::test_a",
+    ];
+    for c in routine.iter().chain(&configured) {
+        assert_eq!(judge(root, bash(c)).await, Behavior::Allow, "{c}");
+    }
+    // pytest finds its settings from the directories of its arguments up: a plugin loaded.
+    std::fs::write(
+        root.join("tests/pytest.ini"),
+        "[pytest]\naddopts = -p evil\n",
+    )
+    .unwrap();
+    allows_then_asks(root, "pytest", &configured).await;
+    for c in routine {
+        assert_eq!(judge(root, bash(c)).await, Behavior::Allow, "{c}");
+    }
+    // A checker's settings naming a path outside, below the root, for the directory named.
+    std::fs::create_dir_all(root.join("web")).unwrap();
+    std::fs::write(
+        root.join("web/tsconfig.json"),
+        r#"{"compilerOptions": {"outDir": "/tmp/elsewhere"}}"#,
+    )
+    .unwrap();
+    allows_then_asks(root, "tsc --noEmit -p other", &["tsc -p web"]).await;
 }

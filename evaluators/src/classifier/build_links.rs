@@ -86,7 +86,7 @@ pub(super) fn written_through(places: &Places<'_>, script: &Script) -> Option<St
     }
     candidates
         .into_iter()
-        .find_map(|path| leads_away(places, &path))
+        .find_map(|path| leads_away(places, &path, "so the build writes there"))
 }
 
 /// The files a C compile writes beyond those named on its command line.
@@ -216,9 +216,86 @@ fn tree_links(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
     Ok(())
 }
 
+/// The most entries of the workspace [`workspace_links`] looks at.
+const MAX_WORKSPACE_ENTRIES: usize = 200_000;
+
+/// Why a build may read or write through a link of the workspace somewhere it must not, in
+/// words: a link anywhere in the workspace (tracked or not, in ignored directories too) that
+/// leads out of it, into a git directory or onto protected configuration. A build finds most
+/// of what it reads and writes by itself (pytest's test directories and `conftest.py`,
+/// cargo's `build.rs` and `src/`, tsc's `outDir`, the tools' caches): through `tests ->
+/// /elsewhere` it runs code from there, through `out/a.js -> ~/.bashrc` it rewrites a shell's
+/// start-up file. Left alone: a virtual environment's interpreter (`.venv/bin/python ->
+/// /usr/bin/python3`, which builds run and never write) and links into the read-only Nix
+/// store. The git directory is not entered; a directory that cannot be read cannot be
+/// reached through either. `None` when no such link is found.
+pub(super) fn workspace_links(places: &Places<'_>) -> Option<String> {
+    let root = places.root();
+    let mut dirs = vec![root.to_path_buf()];
+    let mut seen = 0usize;
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > MAX_WORKSPACE_ENTRIES {
+                return Some(format!(
+                    "the workspace holds more than {MAX_WORKSPACE_ENTRIES} entries, more than are checked for links"
+                ));
+            }
+            let Ok(kind) = entry.file_type() else {
+                return Some(format!(
+                    "the kind of `{}` cannot be read",
+                    entry.path().display()
+                ));
+            };
+            let path = entry.path();
+            if kind.is_symlink() {
+                if !known_harmless(&path)
+                    && let Some(why) = leads_away(
+                        places,
+                        &path,
+                        "so the build may run, read or write what it finds there",
+                    )
+                {
+                    return Some(why);
+                }
+            } else if kind.is_dir() && entry.file_name() != ".git" {
+                dirs.push(path);
+            }
+        }
+    }
+    None
+}
+
+/// Whether the link at `path` is one every environment of a kind holds and a build only reads
+/// or runs: a virtual environment's interpreter (`VENV/bin/python3.12` beside
+/// `VENV/pyvenv.cfg`) leading to an existing file, or a link into the Nix store, which is
+/// mounted read-only.
+fn known_harmless(path: &Path) -> bool {
+    let Ok(target) = std::fs::canonicalize(path) else {
+        return false;
+    };
+    if target.starts_with("/nix/store/") {
+        return true;
+    }
+    let interpreter = path
+        .file_name()
+        .is_some_and(|n| n.as_encoded_bytes().starts_with(b"python"));
+    let venv = path
+        .parent()
+        .filter(|bin| bin.file_name().is_some_and(|n| n == "bin"))
+        .and_then(Path::parent)
+        .is_some_and(|env| env.join("pyvenv.cfg").is_file());
+    interpreter && venv && target.is_file()
+}
+
 /// Why writing `path` may land where a build must not write, when it is a link: out of the
 /// workspace, into a git directory, or onto protected configuration.
-fn leads_away(places: &Places<'_>, path: &Path) -> Option<String> {
+///
+/// `effect` says what the build does there (`so the build writes there`).
+fn leads_away(places: &Places<'_>, path: &Path, effect: &str) -> Option<String> {
     let meta = std::fs::symlink_metadata(path).ok()?;
     if !meta.file_type().is_symlink() {
         return None;
@@ -249,7 +326,7 @@ fn leads_away(places: &Places<'_>, path: &Path) -> Option<String> {
     });
     if !inside || into_git {
         return Some(format!(
-            "`{shown}` is a link to `{}`, so the build writes there",
+            "`{shown}` is a link to `{}`, {effect}",
             written.display()
         ));
     }

@@ -320,17 +320,8 @@ const FOUND_ABOVE: &[(&str, &[&str])] = &[
     ("go", &["go.work", "go.mod"]),
     ("just", &["justfile", "Justfile", "JUSTFILE", ".justfile"]),
     ("gradle", &["settings.gradle", "settings.gradle.kts"]),
-    (
-        "pytest",
-        &[
-            "conftest.py",
-            "pytest.ini",
-            ".pytest.ini",
-            "pyproject.toml",
-            "tox.ini",
-            "setup.cfg",
-        ],
-    ),
+    // And every settings file of `build_config::PYTEST_FILES` ([`read_above`]).
+    ("pytest", &["conftest.py"]),
     ("mypy", crate::programs::build_config::MYPY_FILES),
     ("eslint", crate::programs::build_config::ESLINT_FILES),
     ("prettier", crate::programs::build_config::PRETTIER_FILES),
@@ -369,10 +360,17 @@ fn read_above(root: &std::path::Path, script: &shell::Script) -> Option<String> 
                 dir.display()
             ));
         }
+        let pytest = programs
+            .contains(&"pytest")
+            .then(crate::programs::build_config::pytest_settings_files)
+            .into_iter()
+            .flatten()
+            .map(|n| ("pytest", n));
         let found = FOUND_ABOVE
             .iter()
             .filter(|(tool, _)| programs.contains(tool))
-            .flat_map(|(tool, names)| names.iter().map(move |n| (tool, n)))
+            .flat_map(|(tool, names)| names.iter().map(move |n| (*tool, *n)))
+            .chain(pytest)
             .find(|(_, n)| std::fs::symlink_metadata(dir.join(n)).is_ok());
         if let Some((tool, name)) = found {
             return Some(format!(
@@ -395,36 +393,81 @@ fn read_from_home(home: &std::path::Path, script: &shell::Script) -> Option<Stri
     })
 }
 
-/// The directories the script's builds start in (resolved), each with every directory above
-/// it up to the workspace `root` (resolved); `None` when one is only known when it runs or
-/// lies outside the workspace.
+/// The directories the script's builds start in (resolved), and those of the paths inside the
+/// workspace their arguments name (`pytest tests` reads `tests/pytest.ini`: pytest finds its
+/// settings from its arguments, as `tsc -p sub`, `eslint pkg/` and `jest web` do), each with
+/// every directory above it up to the workspace `root` (resolved); `None` when one is only
+/// known when it runs or lies outside the workspace.
 fn build_dirs(
     root: &std::path::Path,
     script: Option<&shell::Script>,
 ) -> Option<Vec<std::path::PathBuf>> {
+    fn up_to_root(root: &Path, dir: &Path, dirs: &mut Vec<std::path::PathBuf>) {
+        let mut at = Some(dir);
+        while let Some(d) = at.filter(|d| d.starts_with(root) && *d != root) {
+            if !dirs.iter().any(|known| known == d) {
+                dirs.push(d.to_path_buf());
+            }
+            at = d.parent();
+        }
+    }
     let mut dirs = vec![root.to_path_buf()];
     for (_, cmd) in script.into_iter().flat_map(shell::Script::leaves) {
-        match &cmd.cwd {
-            shell::WorkingDir::Root => {}
-            shell::WorkingDir::Unknown => return None,
-            shell::WorkingDir::Dir(d) => {
-                // A directory that does not exist holds no configuration: a `cd` into it
-                // fails, and the shell stays where an earlier command ran (looked at too).
-                let Ok(dir) = std::fs::canonicalize(root.join(d)) else {
-                    continue;
+        // A directory that does not exist holds no configuration: a `cd` into it fails, and
+        // the shell stays where an earlier command ran (looked at too).
+        let Some(base) = command_dir(root, &cmd.cwd)? else {
+            continue;
+        };
+        up_to_root(root, &base, &mut dirs);
+        for value in cmd
+            .args()
+            .iter()
+            .filter_map(shell::Word::literal)
+            .flat_map(argument_values)
+        {
+            // A path outside the workspace is refused by [`build_paths_inside`].
+            if let Ok(named) = std::fs::canonicalize(base.join(value)) {
+                let dir = if named.is_dir() {
+                    named.as_path()
+                } else {
+                    named.parent().unwrap_or(root)
                 };
-                if !dir.starts_with(root) {
-                    return None;
-                }
-                let mut at = Some(dir.as_path());
-                while let Some(d) = at.filter(|d| d.starts_with(root) && *d != root) {
-                    dirs.push(d.to_path_buf());
-                    at = d.parent();
-                }
+                up_to_root(root, dir, &mut dirs);
             }
         }
     }
     Some(dirs)
+}
+
+/// The directory a command of the script runs in, resolved under the workspace `root`
+/// (resolved): `Some(None)` when it does not exist (a `cd` into it fails), `None` when it is
+/// only known when the command runs or lies outside the workspace.
+fn command_dir(root: &Path, cwd: &shell::WorkingDir) -> Option<Option<std::path::PathBuf>> {
+    match cwd {
+        shell::WorkingDir::Root => Some(Some(root.to_path_buf())),
+        shell::WorkingDir::Unknown => None,
+        shell::WorkingDir::Dir(d) => match std::fs::canonicalize(root.join(d)) {
+            Ok(dir) if dir.starts_with(root) => Some(Some(dir)),
+            Ok(_) => None,
+            Err(_) => Some(None),
+        },
+    }
+}
+
+/// The values an argument word may name a path by: the word, the value after its first `=`
+/// (`--manifest-path=FILE`), a short option's attached value (`-Cdir`, `-fx.mk`), and the
+/// file of a test's id (`tests/test_a.py` of `tests/test_a.py::test_a`); options and empty
+/// values left out.
+fn argument_values(word: &str) -> impl Iterator<Item = &str> {
+    let value = word.split_once('=').map_or(word, |(_, v)| v);
+    let attached = (word.len() > 2 && word.starts_with('-') && !word.starts_with("--"))
+        .then(|| word.get(2..))
+        .flatten();
+    let test_file = word.split_once("::").map(|(file, _)| file);
+    [Some(word), Some(value), attached, test_file]
+        .into_iter()
+        .flatten()
+        .filter(|v| !v.is_empty() && !v.starts_with('-'))
 }
 
 /// What a build of the script compiles or runs from outside the workspace through cargo's
@@ -502,25 +545,18 @@ fn build_paths_inside(root: &std::path::Path, script: &shell::Script) -> bool {
             shell::WorkingDir::Dir(d) => root.join(d),
             shell::WorkingDir::Unknown => return false,
         };
-        cmd.args().iter().filter_map(shell::Word::literal).all(|t| {
-            let value = t.split_once('=').map_or(t, |(_, v)| v);
-            // A short option with its value attached (`-Cdir`, `-fx.mk`).
-            let attached = (t.len() > 2 && t.starts_with('-') && !t.starts_with("--"))
-                .then(|| t.get(2..))
-                .flatten();
-            [Some(t), Some(value), attached]
-                .into_iter()
-                .flatten()
-                .filter(|v| !v.is_empty() && !v.starts_with('-'))
-                .all(|v| {
-                    // The nearest part that exists, links followed: a file that does not exist
-                    // yet below a link that leaves is outside too.
-                    let full = base.join(v);
-                    full.ancestors()
-                        .find_map(|a| std::fs::canonicalize(a).ok())
-                        .is_none_or(|real| real.starts_with(&root))
-                })
-        })
+        cmd.args()
+            .iter()
+            .filter_map(shell::Word::literal)
+            .flat_map(argument_values)
+            .all(|v| {
+                // The nearest part that exists, links followed: a file that does not exist
+                // yet below a link that leaves is outside too.
+                let full = base.join(v);
+                full.ancestors()
+                    .find_map(|a| std::fs::canonicalize(a).ok())
+                    .is_none_or(|real| real.starts_with(&root))
+            })
     })
 }
 
@@ -2316,6 +2352,10 @@ impl HeuristicClassifier {
             super::build_links::written_through(&places, s)
                 .map(|why| format!("The build writes through a link: {why}."))
                 .or_else(|| {
+                    super::build_links::workspace_links(&places)
+                        .map(|why| format!("The build goes through a link: {why}."))
+                })
+                .or_else(|| {
                     super::build_reads::secret_read(&places, s)
                         .map(|why| format!("The build reads and may print a secret: {why}."))
                 })
@@ -3398,6 +3438,10 @@ mod tests {
                 "import os\n",
                 &["pytest", "pytest -q tests"][..],
             ),
+            // Every file pytest reads its settings from ends its walk up there.
+            ("pytest.toml", "[pytest]\n", &["pytest"][..]),
+            (".pytest.toml", "[pytest]\n", &["pytest"][..]),
+            (".pytest.ini", "[pytest]\n", &["pytest"][..]),
             ("justfile", "build:\n\ttouch /tmp/p\n", &["just build"][..]),
             (
                 "Directory.Build.props",
@@ -3867,11 +3911,6 @@ mod tests {
                 "all: a b\na:\n\tcp scripts/leak.sh scripts/build.sh\nb:\n\t./scripts/build.sh\n",
             ),
         ]);
-        std::os::unix::fs::symlink(
-            home.path().join(".ssh/id_rsa"),
-            ws.path().join("scripts/out.sh"),
-        )
-        .expect("link");
         std::fs::write(ws.path().join("scripts/big.sh"), "ls\n".repeat(40_000)).expect("big");
         for line in [
             "./scripts/build.sh",
@@ -3931,6 +3970,12 @@ mod tests {
             assert_ne!(c.behavior, Behavior::Allow, "{line}");
             assert!(!c.reason.contains("canary"), "{line}: {}", c.reason);
         }
+        // (A link leaving the workspace makes every build of it unproven: made only now.)
+        std::os::unix::fs::symlink(
+            home.path().join(".ssh/id_rsa"),
+            ws.path().join("scripts/out.sh"),
+        )
+        .expect("link");
         for line in [
             "./scripts/show.sh ~/.ssh/id_rsa",
             // Positional parameters not given are only known when it runs.

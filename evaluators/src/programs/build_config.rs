@@ -408,6 +408,11 @@ const PYTEST_FILES: &[(&str, &str)] = &[
     ("pyproject.toml", "[tool.pytest]"),
 ];
 
+/// The names of the files pytest reads its settings from ([`PYTEST_FILES`]).
+pub(crate) fn pytest_settings_files() -> impl Iterator<Item = &'static str> {
+    PYTEST_FILES.iter().map(|(name, _)| *name)
+}
+
 /// Options pytest's `addopts` may give that only change what it reports or which tests it
 /// runs (`-ra`, `--tb=short`, `-n auto`); each name followed by `=` takes any value. Any
 /// other option may load a plugin (`-p`), write a file (`--junitxml`, `--basetemp`, which
