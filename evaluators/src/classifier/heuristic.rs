@@ -285,20 +285,37 @@ fn stays_inside(value: &str) -> bool {
 /// `path = …`, asdf/mise `path:` and `ref:` versions): the bare program name then runs a
 /// binary from anywhere; Rust's count unless they name a channel rustup has installed and
 /// nothing else (one not installed is downloaded).
-fn build_configured(root: &std::path::Path, script: Option<&shell::Script>) -> bool {
+///
+/// Why, in words, when it is; `None` when it is not.
+fn build_configured(root: &std::path::Path, script: Option<&shell::Script>) -> Option<String> {
     let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let programs: Vec<&str> = script
         .into_iter()
         .flat_map(shell::Script::leaves)
         .filter_map(|(_, c)| c.program())
         .collect();
-    match build_dirs(&root, script) {
-        Some(dirs) => dirs.iter().any(|d| {
-            build_configured_in(d)
-                || crate::programs::build_config::tool_settings_outside(d, &programs).is_some()
-        }),
-        None => true,
-    }
+    let Some(dirs) = build_dirs(&root, script) else {
+        return Some(
+            "a build runs in a directory only known when it runs, or outside the workspace"
+                .to_owned(),
+        );
+    };
+    dirs.iter().find_map(|d| {
+        let shown = d.strip_prefix(&root).unwrap_or(d).display().to_string();
+        let shown = if shown.is_empty() {
+            ".".to_owned()
+        } else {
+            shown
+        };
+        if build_configured_in(d) {
+            return Some(format!(
+                "`{shown}` holds settings or a toolchain file that may name a program it runs"
+            ));
+        }
+        crate::programs::tool_settings::tool_settings_outside(&root, d, &programs).map(|why| {
+            format!("its checkers' settings may load code from or write outside the project: {why}")
+        })
+    })
 }
 
 /// Files a build tool looks for in every directory above the one it starts in, even above a
@@ -326,6 +343,7 @@ const FOUND_ABOVE: &[(&str, &[&str])] = &[
     ("eslint", crate::programs::build_config::ESLINT_FILES),
     ("prettier", crate::programs::build_config::PRETTIER_FILES),
     ("jest", crate::programs::build_config::JEST_FILES),
+    ("ruff", crate::programs::tool_settings::RUFF_FILES),
     ("tsc", crate::programs::build_config::TSC_FILES),
     (
         "dotnet",
@@ -1297,8 +1315,9 @@ fn protected(text: &str) -> Option<&'static str> {
     }
     let mut previous = "";
     // Names compare without case: on a case-insensitive file system (macOS, Windows)
-    // `.GIT/hooks` is `.git/hooks`.
-    for c in text.split(['/', ' ', '=', '\'', '"']) {
+    // `.GIT/hooks` is `.git/hooks`. A value may hold a path after a `:` or a `,`
+    // (`--cov-report=xml:.git/config`, `--reporter=json,outputFile=…`).
+    for c in text.split(['/', ' ', '=', '\'', '"', ':', ',']) {
         if let Some(p) = PROTECTED.iter().find(|p| p.eq_ignore_ascii_case(c)) {
             return Some(p);
         }
@@ -2360,10 +2379,11 @@ impl HeuristicClassifier {
                         .map(|why| format!("The build reads and may print a secret: {why}."))
                 })
         });
+        let configured = build_configured(&review.context.workspace_root, script);
         let routine = builds
             && outside.is_none()
             && linked.is_none()
-            && !build_configured(&review.context.workspace_root, script)
+            && configured.is_none()
             && script.is_none_or(|s| build_paths_inside(&review.context.workspace_root, s));
         // Every finding of the call is weighed; the worst decides.
         let mut judged = findings.iter().map(|f| one(f, shell && routine));
@@ -2373,7 +2393,12 @@ impl HeuristicClassifier {
         let mut c = judged.fold(first, worse);
         let not_routine = outside
             .map(|why| format!("The build runs code from outside the workspace: {why}."))
-            .or(linked);
+            .or(linked)
+            .or_else(|| {
+                configured
+                    .filter(|_| builds)
+                    .map(|why| format!("The build is not routine: {why}."))
+            });
         if let Some(why) = not_routine {
             c = worse(
                 c,
@@ -3398,6 +3423,7 @@ mod tests {
             "npm test",
             "pytest",
             "go build ./...",
+            "ruff check .",
         ] {
             assert_eq!(build(line).await, Behavior::Allow, "{line}");
         }
@@ -3438,6 +3464,13 @@ mod tests {
                 "import os\n",
                 &["pytest", "pytest -q tests"][..],
             ),
+            // ruff takes the nearest settings above, whatever the repository.
+            (
+                "ruff.toml",
+                "cache-dir = \"/tmp/r\"\n",
+                &["ruff check ."][..],
+            ),
+            (".ruff.toml", "line-length = 90\n", &["ruff check ."][..]),
             // Every file pytest reads its settings from ends its walk up there.
             ("pytest.toml", "[pytest]\n", &["pytest"][..]),
             (".pytest.toml", "[pytest]\n", &["pytest"][..]),

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::path::{Component, Path, PathBuf};
 
+mod credentials;
 mod effective;
 pub(crate) mod git_config;
 pub(crate) mod git_index;
@@ -1635,6 +1636,23 @@ fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
                 b"pwd",
                 b"auth",
                 b"credential",
+                b"pass",
+                b"psk",
+                b"creds",
+                // A password on a command line, an AWS key pair without names
+                // (`credentials::apart`).
+                b"curl",
+                b"wget",
+                b"mysql",
+                b"mariadb",
+                b"sshpass",
+                b"smbclient",
+                b"ldap",
+                b"redis-cli",
+                b"--user",
+                b"--proxy-user",
+                b"akia",
+                b"asia",
             ];
             markers.extend(
                 BASE64_DER_KEYS
@@ -1916,6 +1934,9 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
     if named_secret(&text) {
         return Some("a value given to a name for a secret (by its content)");
     }
+    if let Some(what) = credentials::apart(&text) {
+        return Some(what);
+    }
     if [
         "kind:secret",
         "kind:\"secret\"",
@@ -2038,34 +2059,67 @@ fn named_secret_field(field: &str) -> bool {
         Some((_, inner)) => inner.trim_end_matches(']'),
         None => name,
     };
-    let name = name.trim().trim_matches(['"', '\'']);
-    let named = !name.is_empty()
+    if !secret_name(name.trim().trim_matches(['"', '\''])) {
+        return false;
+    }
+    // `=>` (a PHP array's member) gives a value as `=` does.
+    let rest = field[at + 1..].trim_start_matches(['=', '>', ' ', '\t']);
+    secret_value(first_value(rest))
+}
+
+/// The value that starts `rest`: up to its closing quote when it starts with one, else up to
+/// a blank or a comma.
+fn first_value(rest: &str) -> &str {
+    match rest.chars().next() {
+        Some(q @ ('"' | '\'')) => rest[1..].split(q).next().unwrap_or_default(),
+        _ => rest.split([' ', '\t', ',']).next().unwrap_or_default(),
+    }
+}
+
+/// Whether `name` (unquoted) names a secret: it ends in a secret's word
+/// ([`SECRET_NAME_ENDS`]), qualifiers after it aside ([`secret_name_stem`]; `apiKeyProd` read
+/// as `api_key_prod`), and is not a key that names none ([`PUBLIC_KEY_NAMES`]).
+fn secret_name(name: &str) -> bool {
+    !name.is_empty()
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"_-. ".contains(&b))
         && {
-            let lower = secret_name_stem(&name.to_ascii_lowercase());
+            let lower = secret_name_stem(&snake_case(name));
             let squeezed: String = lower.chars().filter(char::is_ascii_alphanumeric).collect();
             // Not a bare `key`/`auth` (a list item's key, an option), nor a key that
             // names no secret (`primary_key`, `publicKey`, `user.signingkey`).
             !matches!(lower.as_str(), "key" | "auth")
                 && !PUBLIC_KEY_NAMES.iter().any(|end| squeezed.ends_with(end))
                 && SECRET_NAME_ENDS.iter().any(|end| lower.ends_with(end))
-        };
-    if !named {
-        return false;
+        }
+}
+
+/// `name` lower-cased, with `_` before each upper-case letter that follows a lower-case one or
+/// a digit (`apiKeyProd` → `api_key_prod`; `API_KEY` → `api_key`).
+fn snake_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let mut previous: Option<char> = None;
+    for c in name.chars() {
+        if c.is_ascii_uppercase()
+            && previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
+        {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+        previous = Some(c);
     }
-    // `=>` (a PHP array's member) gives a value as `=` does.
-    let rest = field[at + 1..].trim_start_matches(['=', '>', ' ', '\t']);
-    let value = match rest.chars().next() {
-        Some(q @ ('"' | '\'')) => rest[1..].split(q).next().unwrap_or_default(),
-        _ => rest.split([' ', '\t', ',']).next().unwrap_or_default(),
-    };
+    out
+}
+
+/// Whether `value`, given to a name for a secret, is shaped as one: not code or a place (a
+/// call, an index, a variable, a URL, a path), random rather than a name with a number
+/// (`row-12345`, `v1-deps-2024`: letters of both cases and digits, or sixteen characters or
+/// more), and [`secret_shaped`].
+fn secret_value(value: &str) -> bool {
     let code_or_place = value.contains(['(', ')', '[', ']', '{', '}', '$'])
         || value.contains("://")
         || value.starts_with(['/', '~', '.']);
-    // Random rather than a name with a number (`row-12345`, `v1-deps-2024`): letters of
-    // both cases and digits, or sixteen characters or more.
     let random = value.len() >= 16
         || (value.bytes().any(|b| b.is_ascii_uppercase())
             && value.bytes().any(|b| b.is_ascii_lowercase()));

@@ -501,6 +501,50 @@ const FORMS: &[Form] = &[
         40,
         "a Google OAuth client secret (by its content)",
     ),
+    // A BIP-32 extended private key (a wallet's every key), base58: mainnet and testnet,
+    // and the SegWit variants.
+    form(
+        "xprv",
+        Alphabet::Alnum,
+        107,
+        107,
+        "a wallet's extended private key (by its content)",
+    ),
+    form(
+        "tprv",
+        Alphabet::Alnum,
+        107,
+        107,
+        "a wallet's extended private key (by its content)",
+    ),
+    form(
+        "yprv",
+        Alphabet::Alnum,
+        107,
+        107,
+        "a wallet's extended private key (by its content)",
+    ),
+    form(
+        "zprv",
+        Alphabet::Alnum,
+        107,
+        107,
+        "a wallet's extended private key (by its content)",
+    ),
+    form(
+        "uprv",
+        Alphabet::Alnum,
+        107,
+        107,
+        "a wallet's extended private key (by its content)",
+    ),
+    form(
+        "vprv",
+        Alphabet::Alnum,
+        107,
+        107,
+        "a wallet's extended private key (by its content)",
+    ),
     // A Telegram bot's token: the bot's number, `:AA`, then 33 characters.
     form(
         ":AA",
@@ -576,6 +620,8 @@ mod tests {
             "dapi1a2b3c4d5e6f708192a3b4c5d6e7f809",
             "lin_api_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cD3eF",
             "SKa1b2c3d4e5f60718293a4b5c6d7e8f90",
+            "xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi",
+            "seed: tprv8ZgxMBicQKsPd9TeAdPADNnSyH9SSUUbTVeFszDE23Ki6TBB5nCefAdHkK8Fm3qMQR6sHwA56zqRmKmxnHk37JkiFzvncDqoKmPWubu7hDF\n",
         ];
         for text in found {
             assert!(known_token(text.as_bytes()).is_some(), "{text}");
@@ -597,6 +643,9 @@ mod tests {
             "https://hooks.slack.com/services/",
             "SG.example",
             "TASK-42",
+            // A wallet's extended public key.
+            "xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8",
+            "xprv is the prefix of an extended private key",
         ];
         for text in none {
             assert!(known_token(text.as_bytes()).is_none(), "{text}");

@@ -139,8 +139,8 @@ fn package_manager_from_url(text: &str) -> bool {
 }
 
 /// The settings files of the projects' own checkers, which they look for in the directory they
-/// start in and, for some, in every directory above it (read by [`TOOL_SETTINGS`] and by the
-/// reviewer's look above the workspace).
+/// start in and, for some, in every directory above it (read by
+/// [`super::tool_settings`] and by the reviewer's look above the workspace).
 pub(crate) const TSC_FILES: &[&str] = &["tsconfig.json"];
 
 /// mypy's settings files ([`TSC_FILES`]).
@@ -166,6 +166,7 @@ pub(crate) const ESLINT_FILES: &[&str] = &[
 /// Prettier's settings files ([`TSC_FILES`]).
 pub(crate) const PRETTIER_FILES: &[&str] = &[
     "package.json",
+    "package.yaml",
     ".prettierrc",
     ".prettierrc.json",
     ".prettierrc.json5",
@@ -195,206 +196,6 @@ pub(crate) const JEST_FILES: &[&str] = &[
     "jest.config.cjs",
     "jest.config.json",
 ];
-
-/// The projects' own checkers the reviewer calls routine, each with the files it reads its
-/// settings from and the settings (lower case) whose values are code it loads or places it
-/// reads or writes: `tsconfig.json`'s `outDir` and `tsBuildInfoFile` write there, mypy's
-/// `plugins` are imported, Prettier's and ESLint's `plugins` and `extends` and Jest's
-/// `setupFiles` are loaded.
-const TOOL_SETTINGS: &[(&str, &[&str], &[&str])] = &[
-    (
-        "tsc",
-        TSC_FILES,
-        &[
-            "outdir",
-            "outfile",
-            "tsbuildinfofile",
-            "declarationdir",
-            "extends",
-            "rootdir",
-            "rootdirs",
-            "files",
-            "include",
-            "references",
-            "plugins",
-        ],
-    ),
-    (
-        "mypy",
-        MYPY_FILES,
-        &[
-            "plugins",
-            "files",
-            "cache_dir",
-            "mypy_path",
-            "python_executable",
-            "junit_xml",
-            "html_report",
-            "txt_report",
-            "xml_report",
-            "linecount_report",
-            "cobertura_xml_report",
-            "lineprecision_report",
-            "any_exprs_report",
-            "xslt_html_report",
-            "xslt_txt_report",
-            "memory_xml_report",
-        ],
-    ),
-    (
-        "prettier",
-        PRETTIER_FILES,
-        &["plugins", "plugin-search-dir", "pluginsearchdirs"],
-    ),
-    (
-        "eslint",
-        ESLINT_FILES,
-        &[
-            "extends",
-            "plugins",
-            "parser",
-            "resolvepluginsrelativeto",
-            "rulepaths",
-            "cachelocation",
-            "import",
-            "require",
-        ],
-    ),
-    (
-        "jest",
-        JEST_FILES,
-        &[
-            "setupfiles",
-            "setupfilesafterenv",
-            "globalsetup",
-            "globalteardown",
-            "transform",
-            "preset",
-            "testenvironment",
-            "reporters",
-            "snapshotresolver",
-            "testrunner",
-            "runner",
-            "resolver",
-            "watchplugins",
-            "cachedirectory",
-            "coveragedirectory",
-            "rootdir",
-            "roots",
-            "modulepaths",
-            "moduledirectories",
-            "testresultsprocessor",
-            "dependencyextractor",
-            "moduleloader",
-            "prettierpath",
-            "require",
-            "import",
-        ],
-    ),
-    (
-        "vitest",
-        &[
-            "vitest.config.ts",
-            "vitest.config.js",
-            "vitest.config.mts",
-            "vitest.config.mjs",
-            "vite.config.ts",
-            "vite.config.js",
-            "vite.config.mts",
-            "vite.config.mjs",
-        ],
-        &[
-            "setupfiles",
-            "globalsetup",
-            "environment",
-            "reporters",
-            "outputfile",
-            "cachedir",
-            "root",
-            "dir",
-            "include",
-            "require",
-            "import",
-        ],
-    ),
-    (
-        "ruff",
-        &["ruff.toml", ".ruff.toml", "pyproject.toml"],
-        &["cache-dir", "extend", "src", "output-file"],
-    ),
-    // coverage.py, which `pytest --cov` runs: where it writes its data and reports.
-    ("pytest", COVERAGE_FILES, COVERAGE_KEYS),
-    ("coverage", COVERAGE_FILES, COVERAGE_KEYS),
-];
-
-/// The files coverage.py reads its settings from.
-const COVERAGE_FILES: &[&str] = &[".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml"];
-
-/// coverage.py's settings that name where it writes or what code it loads.
-const COVERAGE_KEYS: &[&str] = &[
-    "data_file",
-    "directory",
-    "output",
-    "include",
-    "source",
-    "plugins",
-];
-
-/// The first settings file in `dir` of a checker among `programs` ([`TOOL_SETTINGS`]) that
-/// names a place outside the project (absolute, `~`, a parent) on a line giving one of the
-/// checker's path settings, or a value the tool expands from the environment there; a file
-/// that cannot be read counts.
-pub(crate) fn tool_settings_outside(dir: &Path, programs: &[&str]) -> Option<&'static str> {
-    TOOL_SETTINGS
-        .iter()
-        .filter(|(tool, _, _)| programs.contains(tool))
-        .flat_map(|(_, files, keys)| files.iter().map(move |f| (*f, *keys)))
-        .find(|(name, keys)| {
-            let path = dir.join(name);
-            std::fs::symlink_metadata(&path).is_ok()
-                && read(&path).is_none_or(|text| settings_name_outside(&text, keys))
-        })
-        .map(|(name, _)| name)
-}
-
-/// Whether a line of `text` giving one of `keys` (as a word, any case), or a line continuing
-/// an array it opened, names a path outside the project ([`path_outside`]).
-fn settings_name_outside(text: &str, keys: &[&str]) -> bool {
-    let mut open = 0i32;
-    text.lines().any(|line| {
-        let lower = line.to_ascii_lowercase();
-        let keyed = keys.iter().any(|k| {
-            lower.match_indices(k).any(|(at, _)| {
-                let before = lower[..at].chars().next_back();
-                let after = lower[at + k.len()..].chars().next();
-                let word = |c: Option<char>| {
-                    c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-                };
-                !word(before) && !word(after)
-            })
-        });
-        if keyed {
-            open = 0;
-        }
-        let looked = keyed || open > 0;
-        let count = |c: char| i32::try_from(line.matches(c).count()).unwrap_or(i32::MAX);
-        if looked {
-            open = open.saturating_add(count('[')).saturating_sub(count(']'));
-        }
-        looked && (path_outside(line) || line.contains("${") || line.contains("process.env"))
-    })
-}
-
-/// Whether `text` names a path outside the project: a word (between quotes, blanks,
-/// brackets, commas, `=` and `:`) that starts with `/` or `~` or has a `..` part. URLs are
-/// left out.
-fn path_outside(text: &str) -> bool {
-    text.split(|c: char| c.is_whitespace() || "\"'`,[]{}()=;".contains(c))
-        .filter(|w| !w.contains("://"))
-        .flat_map(|w| w.split(':'))
-        .filter(|w| !w.is_empty())
-        .any(|w| w.starts_with(['/', '~', '\\']) || w.split(['/', '\\']).any(|part| part == ".."))
-}
 
 /// The files pytest reads its settings from, each with the section that holds them.
 const PYTEST_FILES: &[(&str, &str)] = &[
@@ -1691,53 +1492,6 @@ mod tests {
         ] {
             assert_eq!(pytest_runs_programs(text, section), risky, "{text}");
         }
-    }
-
-    /// A checker's settings name code to load or a place to write: one outside the project
-    /// counts, on the lines giving those settings (a regular expression elsewhere does not).
-    #[test]
-    fn checker_settings_outside_the_project_count() {
-        let dir = tempfile::tempdir().expect("dir");
-        let put =
-            |name: &str, text: &str| std::fs::write(dir.path().join(name), text).expect("write");
-        let outside = |programs: &[&str]| tool_settings_outside(dir.path(), programs);
-        put(
-            "tsconfig.json",
-            r#"{"$schema":"https://json.schemastore.org/tsconfig","compilerOptions":{"outDir":"dist","strict":true},"include":["src"]}"#,
-        );
-        assert_eq!(outside(&["tsc"]), None);
-        put(
-            "tsconfig.json",
-            r#"{"compilerOptions":{"incremental":true,"tsBuildInfoFile":"/home/u/.bashrc"}}"#,
-        );
-        assert_eq!(outside(&["tsc"]), Some("tsconfig.json"));
-        assert_eq!(outside(&["jest"]), None);
-        put(
-            "mypy.ini",
-            "[mypy]\nplugins = pydantic.mypy\nstrict = True\n",
-        );
-        assert_eq!(outside(&["mypy"]), None);
-        put(
-            "mypy.ini",
-            "[mypy]\nfiles = ~/.git-credentials\npretty = True\n",
-        );
-        assert_eq!(outside(&["mypy"]), Some("mypy.ini"));
-        put(
-            "package.json",
-            "{\n  \"jest\": {\n    \"testPathIgnorePatterns\": [\"/node_modules/\"],\n    \"setupFiles\": [\n      \"./setup.js\"\n    ]\n  }\n}\n",
-        );
-        assert_eq!(outside(&["jest"]), None);
-        put(
-            "package.json",
-            "{\n  \"jest\": {\n    \"setupFiles\": [\n      \"./setup.js\",\n      \"../../evil.js\"\n    ]\n  }\n}\n",
-        );
-        assert_eq!(outside(&["jest"]), Some("package.json"));
-        put(".prettierrc", r#"{"plugins":["/tmp/evil.mjs"]}"#);
-        assert_eq!(outside(&["prettier"]), Some(".prettierrc"));
-        put(".eslintrc.json", r#"{"extends":["eslint:recommended"]}"#);
-        assert_eq!(outside(&["eslint"]), None);
-        put(".eslintrc.json", r#"{"extends":["/tmp/evil.cjs"]}"#);
-        assert_eq!(outside(&["eslint"]), Some(".eslintrc.json"));
     }
 
     /// corepack downloads and runs a pinned release its cache does not hold: only one it

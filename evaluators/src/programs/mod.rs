@@ -28,6 +28,7 @@ pub(crate) mod go_toolchain;
 pub(crate) mod sed;
 pub(crate) mod spec;
 pub mod table;
+pub(crate) mod tool_settings;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
@@ -2517,6 +2518,9 @@ fn archive_list(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
         ]
     };
     let mut listed = program == "zipinfo";
+    // Whether unzip reads its letters as zipinfo's (after `-Z`): there `-T` prints times as
+    // numbers, while unzip's own `-T` sets the archive's time stamp, even when it lists.
+    let mut zipinfo = program == "zipinfo";
     let mut operands = Vec::new();
     let mut options_end = false;
     for w in args {
@@ -2534,6 +2538,12 @@ fn archive_list(program: &str, args: &[Word], e: &mut Effects) -> Result<()> {
             }
         } else if !options_end && t.starts_with('-') && t.len() > 1 {
             for c in t[1..].chars() {
+                zipinfo |= zip && c == 'Z';
+                if zip && c == 'T' && !zipinfo {
+                    return Err(format!(
+                        "`{program} -T` sets the archive's time stamp to its newest member's"
+                    ));
+                }
                 if modes.contains(c) {
                     listed = true;
                 } else if !modifiers.contains(c) {
@@ -3339,7 +3349,10 @@ mod tests {
             ("unzip -l a.zip", "a.zip"),
             ("unzip -qql a.zip src/x.rs", "a.zip"),
             ("unzip -Z -1 a.zip", "a.zip"),
+            ("unzip -ZT a.zip", "a.zip"),
+            ("unzip -Z -T a.zip", "a.zip"),
             ("zipinfo a.zip", "a.zip"),
+            ("zipinfo -T a.zip", "a.zip"),
             ("gzip -l a.gz", "a.gz"),
             ("gunzip -t a.gz", "a.gz"),
             ("gzip --list -- a.gz", "a.gz"),
@@ -3356,6 +3369,12 @@ mod tests {
             "unzip -p a.zip .env",
             "unzip -l a.zip -d out",
             "unzip -lo a.zip",
+            // unzip's own `-T` sets the archive's time stamp, listing or testing.
+            "unzip -lT a.zip",
+            "unzip -tT a.zip",
+            "unzip -T -l a.zip",
+            "unzip -vT a.zip",
+            "unzip -lqT a.zip",
             "gzip a.txt",
             "gzip -l",
             "gzip -d a.gz",
