@@ -19,6 +19,12 @@ const INCLUDED: &str = "a file the repository's Git config includes, which may h
 /// What a file the repository's credential helpers or `http.cookieFile` name is.
 const STORE: &str = "a file the repository's Git config keeps credentials in";
 
+/// What a file a program of the repository's configuration names is.
+const RUN_BY_GIT: &str = "a program the repository's Git config runs by itself (core.fsmonitor, a diff driver, a filter, an alias), which git runs later";
+
+/// What a file or directory a workspace's `.envrc` loads is.
+const LOADED_BY_DIRENV: &str = "a file the workspace's `.envrc` loads (direnv), which runs in the user's shell when they enter the directory";
+
 /// What a directory of the `PATH` is.
 const ON_PATH: &str = "a directory of the PATH, whose programs run in place of the system's";
 
@@ -119,6 +125,12 @@ impl Effective {
                 // cannot be.
                 let named = super::git_config::named_so_far(config, home);
                 hooks.extend(named.hooks);
+                // A program git runs by itself is run in the work tree's top.
+                for line in &named.programs {
+                    for file in command_files(line) {
+                        add(root.join(file), RUN_BY_GIT);
+                    }
+                }
                 // A relative store is relative to where git runs: the work tree's top is
                 // where it usually does.
                 let stores = named.stores.into_iter().map(|f| (root.join(f), STORE));
@@ -151,6 +163,9 @@ impl Effective {
                 root.join(&written)
             };
             add(dir, HOOKS);
+        }
+        for file in direnv_loads(root) {
+            add(file, LOADED_BY_DIRENV);
         }
         let mut path_outside = true;
         if let Some(path_var) = path_var {
@@ -331,6 +346,80 @@ pub(crate) fn git_state(path: &Path) -> bool {
     rest != ["info", "exclude"]
 }
 
+/// The files of the workspace a command line a configuration gives names, relative to
+/// where it runs: the program when written with a `/` (`tools/fsm.sh`, `./x`), and every
+/// word after it that is no option (`sh tools/st.sh`, `python3 fsm.py`); an alias's `!` is
+/// its shell. Words that name the directory itself or above it are left out.
+fn command_files(line: &str) -> Vec<PathBuf> {
+    let line = line.trim().trim_start_matches('!');
+    let words: Vec<&str> = line
+        .split_whitespace()
+        .map(|w| w.trim_matches(['"', '\'']))
+        .collect();
+    words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| {
+            !w.is_empty()
+                && !w.starts_with(['-', '$', '~', '/', '|', '&', ';', '<', '>'])
+                && (*i > 0 || w.contains('/'))
+        })
+        .map(|(_, w)| super::normalize(Path::new(w)))
+        .filter(|p| {
+            !p.as_os_str().is_empty()
+                && p.components()
+                    .all(|c| matches!(c, std::path::Component::Normal(_)))
+        })
+        .collect()
+}
+
+/// The files and directories the workspace's `.envrc` has direnv load into the user's shell:
+/// what `source_env`, `source_env_if_exists`, `dotenv`, `dotenv_if_exists`, `source` and `.`
+/// read, the directories `PATH_add`, `path_add`, `MANPATH_add` and `load_prefix` put on a
+/// search path, the Nix files `use nix` and `use flake` evaluate, and `.direnv`, where
+/// `layout` keeps the environment whose `bin` it puts first on `PATH`. Nothing when there
+/// is no `.envrc`.
+fn direnv_loads(root: &Path) -> Vec<PathBuf> {
+    let Ok(Some(text)) = super::small_file::read_text(&root.join(".envrc")) else {
+        return Vec::new();
+    };
+    let mut out = vec![root.join(".direnv")];
+    for line in text.lines() {
+        let words: Vec<&str> = line
+            .split_whitespace()
+            .map(|w| w.trim_matches(['"', '\'']))
+            .take_while(|w| !w.starts_with('#'))
+            .collect();
+        let Some((command, args)) = words.split_first() else {
+            continue;
+        };
+        let named: Vec<&str> = match *command {
+            "source_env"
+            | "source_env_if_exists"
+            | "source"
+            | "."
+            | "PATH_add"
+            | "MANPATH_add"
+            | "load_prefix" => args.to_vec(),
+            "dotenv" | "dotenv_if_exists" if args.is_empty() => vec![".env"],
+            "dotenv" | "dotenv_if_exists" => args.to_vec(),
+            "path_add" => args.iter().skip(1).copied().collect(),
+            "use" | "use_nix" | "use_flake" => {
+                vec!["shell.nix", "default.nix", "flake.nix", "flake.lock"]
+            }
+            _ => continue,
+        };
+        out.extend(
+            named
+                .into_iter()
+                .filter(|w| !w.is_empty() && !w.starts_with(['-', '$', '~', '/']))
+                .map(|w| super::normalize(&root.join(w)))
+                .filter(|p| p.starts_with(root) && p != root),
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -422,6 +511,55 @@ mod tests {
         assert_eq!(found.protects_below(&root, false), Some(HOOKS));
         assert_eq!(found.protects_below(&root.join("src"), false), None);
         assert_eq!(found.protects_below(&root, true), None);
+    }
+
+    #[test]
+    fn the_programs_the_repository_runs_by_itself_and_what_envrc_loads_are_protected() {
+        let ws = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(ws.path().join(".git")).unwrap();
+        let root = std::fs::canonicalize(ws.path()).unwrap();
+        std::fs::write(
+            ws.path().join(".git/config"),
+            "[core]\n\tfsmonitor = tools/fsm.sh\n\tpager = less -R\n             [alias]\n\tst = !sh scripts/st.sh\n\tlg = log --oneline src/main.rs\n             [diff \"tx\"]\n\ttextconv = python3 conv.py\n             [filter \"lfs\"]\n\tclean = git-lfs clean -- %f\n",
+        )
+        .unwrap();
+        let found = Effective::of(&root, Some(home.path()), None);
+        for file in ["tools/fsm.sh", "scripts/st.sh", "conv.py"] {
+            assert_eq!(found.protects(&root.join(file)), Some(RUN_BY_GIT), "{file}");
+        }
+        // An alias without `!` runs git, whose words name no program; options and programs
+        // found on the PATH are no files of the workspace.
+        for file in ["src/main.rs", "less", "-R", "README.md", "tools/other.sh"] {
+            assert_eq!(found.protects(&root.join(file)), None, "{file}");
+        }
+        assert_eq!(found.protects_below(&root.join("src"), false), None);
+        // What a `.envrc` loads into the user's shell.
+        std::fs::write(
+            ws.path().join(".envrc"),
+            "source_env_if_exists .envrc.local\nPATH_add bin\ndotenv\nwatch_file package.json\nuse flake\nsource_up\nPATH_add /opt/x # a comment\n",
+        )
+        .unwrap();
+        let found = Effective::of(&root, Some(home.path()), None);
+        for file in [
+            ".envrc.local",
+            "bin/git",
+            ".env",
+            "flake.nix",
+            ".direnv/python/bin/x",
+        ] {
+            assert_eq!(
+                found.protects(&root.join(file)),
+                Some(LOADED_BY_DIRENV),
+                "{file}"
+            );
+        }
+        for file in ["package.json", "src/main.rs", "comment"] {
+            assert_eq!(found.protects(&root.join(file)), None, "{file}");
+        }
+        std::fs::remove_file(ws.path().join(".envrc")).unwrap();
+        let found = Effective::of(&root, Some(home.path()), None);
+        assert_eq!(found.protects(&root.join(".envrc.local")), None);
     }
 
     #[test]

@@ -536,6 +536,37 @@ pub(crate) struct Named {
     /// relative to the directory git runs in. Also what `core.askPass` runs (a script that
     /// prints a password), `http.sslKey`'s key and `user.signingKey`'s when a path.
     pub(crate) stores: Vec<PathBuf>,
+    /// The command lines of the keys that name a program git runs by itself
+    /// ([`program_key`]: `core.fsmonitor`, a diff driver's `textconv`, a filter's `clean`,
+    /// an alias's `!…`), as written.
+    pub(crate) programs: Vec<String>,
+}
+
+/// Whether the key `key` of `section` names a program git runs by itself, as a command
+/// line: `core.fsmonitor` (every `git status`), `core.pager`, `core.editor`,
+/// `core.sshCommand`, `diff.external`, a diff driver's `textconv` or `command`, a filter's
+/// `clean`, `smudge` or `process`, a merge driver, `gpg.program`, a tool's `cmd`, a pager,
+/// a credential helper, `uploadpack.packObjectsHook`, an alias (a `!` one runs a shell).
+pub(crate) fn program_key(section: &str, key: &str) -> bool {
+    matches!(section, "alias" | "pager")
+        || matches!(
+            key,
+            "fsmonitor"
+                | "pager"
+                | "editor"
+                | "sshcommand"
+                | "external"
+                | "textconv"
+                | "command"
+                | "clean"
+                | "smudge"
+                | "process"
+                | "driver"
+                | "program"
+                | "cmd"
+                | "helper"
+                | "packobjectshook"
+        )
 }
 
 /// What the configuration file `config` (a repository's own) and every file it includes
@@ -605,7 +636,7 @@ fn hooks_paths_in(
         unproven: "is not read here",
         lenient,
     };
-    let (hooks, stores) = (&mut named.hooks, &mut named.stores);
+    let (hooks, stores, programs) = (&mut named.hooks, &mut named.stores, &mut named.programs);
     let mut store = |written: &str| {
         stores.push(match (written.strip_prefix("~/"), home) {
             (Some(rest), Some(home)) => home.join(rest),
@@ -613,6 +644,13 @@ fn hooks_paths_in(
         });
     };
     let mut each = |e: &Entry<'_>| {
+        // An alias runs a shell only when it starts with `!` (else it is git's own words).
+        if let (Some(key), Some(value)) = (e.key, e.value)
+            && program_key(e.section, key)
+            && (e.section != "alias" || value.trim_start().starts_with('!'))
+        {
+            programs.push(value.to_owned());
+        }
         match (e.section, e.key) {
             ("core", Some("hookspath")) => match e.value.and_then(plain_path) {
                 Some(value) => hooks.push(value.to_owned()),
