@@ -394,9 +394,54 @@ async fn a_link_anywhere_in_the_workspace_that_leaves_it_makes_a_build_unproven(
     std::os::unix::fs::symlink("python3", root.join(".venv/bin/python")).unwrap();
     std::fs::create_dir_all(root.join(".git")).unwrap();
     std::os::unix::fs::symlink(outside.path(), root.join(".git/elsewhere")).unwrap();
+    // Hard links inside the workspace (cargo links its outputs), and a package manager's
+    // store linking the files of `node_modules`, leave builds routine too.
+    std::fs::create_dir_all(root.join("target/debug/deps")).unwrap();
+    std::fs::write(root.join("target/debug/deps/app"), "bin").unwrap();
+    std::fs::hard_link(
+        root.join("target/debug/deps/app"),
+        root.join("target/debug/app"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("node_modules/pkg")).unwrap();
+    std::fs::write(outside.path().join("store-index.js"), "x").unwrap();
+    std::fs::hard_link(
+        outside.path().join("store-index.js"),
+        root.join("node_modules/pkg/index.js"),
+    )
+    .unwrap();
     for b in builds {
         assert_eq!(judge(root, bash(b)).await, Behavior::Allow, "{b}");
     }
+    // A file with a name outside: writing it writes there.
+    std::fs::write(outside.path().join(".bashrc"), "# rc").unwrap();
+    std::fs::create_dir_all(root.join("dist")).unwrap();
+    std::fs::hard_link(outside.path().join(".bashrc"), root.join("dist/a.js")).unwrap();
+    for b in builds {
+        assert_eq!(
+            judge(root, bash(b)).await,
+            Behavior::Ask,
+            "{b} with a hard link"
+        );
+    }
+    std::fs::remove_file(root.join("dist/a.js")).unwrap();
+    // A virtual environment's interpreter that is a script from elsewhere.
+    std::fs::write(outside.path().join("python3"), "#!/bin/sh\ntouch /tmp/p\n").unwrap();
+    std::fs::remove_file(root.join(".venv/bin/python3")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("python3"),
+        root.join(".venv/bin/python3"),
+    )
+    .unwrap();
+    for b in builds {
+        assert_eq!(
+            judge(root, bash(b)).await,
+            Behavior::Ask,
+            "{b} with a script interpreter"
+        );
+    }
+    std::fs::remove_file(root.join(".venv/bin/python3")).unwrap();
+    std::os::unix::fs::symlink("/bin/sh", root.join(".venv/bin/python3")).unwrap();
     let deep = root.join("out/src/lib");
     std::fs::create_dir_all(&deep).unwrap();
     for (link, target) in [

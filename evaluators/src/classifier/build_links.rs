@@ -221,19 +221,27 @@ const MAX_WORKSPACE_ENTRIES: usize = 200_000;
 
 /// Why a build may read or write through a link of the workspace somewhere it must not, in
 /// words: a link anywhere in the workspace (tracked or not, in ignored directories too) that
-/// leads out of it, into a git directory or onto protected configuration. A build finds most
-/// of what it reads and writes by itself (pytest's test directories and `conftest.py`,
-/// cargo's `build.rs` and `src/`, tsc's `outDir`, the tools' caches): through `tests ->
-/// /elsewhere` it runs code from there, through `out/a.js -> ~/.bashrc` it rewrites a shell's
-/// start-up file. Left alone: a virtual environment's interpreter (`.venv/bin/python ->
-/// /usr/bin/python3`, which builds run and never write) and links into the read-only Nix
-/// store. The git directory is not entered; a directory that cannot be read cannot be
+/// leads out of it, into a git directory or onto protected configuration, or a file with
+/// another name outside the workspace (a hard link). A build finds most of what it reads and
+/// writes by itself (pytest's test directories and `conftest.py`, cargo's `build.rs` and
+/// `src/`, tsc's `outDir`, the tools' caches): through `tests -> /elsewhere` it runs code from
+/// there, through `out/a.js -> ~/.bashrc` it rewrites a shell's start-up file, and writing
+/// `dist/a.js`, a hard link of `~/.bashrc`, rewrites that file. Left alone: a virtual
+/// environment's interpreter leading to a compiled program (`.venv/bin/python ->
+/// /usr/bin/python3`, which builds run and never write), links into the read-only Nix store,
+/// and the hard links of `node_modules` (a package manager's store links every file it
+/// installs). The git directory is not entered; a directory that cannot be read cannot be
 /// reached through either. `None` when no such link is found.
 pub(super) fn workspace_links(places: &Places<'_>) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
     let root = places.root();
-    let mut dirs = vec![root.to_path_buf()];
+    let mut dirs = vec![(root.to_path_buf(), false)];
     let mut seen = 0usize;
-    while let Some(dir) = dirs.pop() {
+    // Each file with more than one name: its names found in the workspace, its count of
+    // names, and one of its paths.
+    let mut linked: rustc_hash::FxHashMap<(u64, u64), (u64, u64, PathBuf)> =
+        rustc_hash::FxHashMap::default();
+    while let Some((dir, packages)) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
@@ -262,17 +270,37 @@ pub(super) fn workspace_links(places: &Places<'_>) -> Option<String> {
                     return Some(why);
                 }
             } else if kind.is_dir() && entry.file_name() != ".git" {
-                dirs.push(path);
+                let packages = packages || entry.file_name() == "node_modules";
+                dirs.push((path, packages));
+            } else if kind.is_file()
+                && let Ok(meta) = entry.metadata()
+                && meta.nlink() > 1
+            {
+                let names =
+                    linked
+                        .entry((meta.dev(), meta.ino()))
+                        .or_insert((0, meta.nlink(), path));
+                // A file of `node_modules` counts as found wherever its other names are.
+                names.0 += if packages { meta.nlink() } else { 1 };
             }
         }
     }
-    None
+    linked
+        .into_values()
+        .find(|(found, names, _)| found < names)
+        .map(|(_, _, path)| {
+            format!(
+                "`{}` is a file with a name outside the workspace (a hard link), so the build may write there",
+                path.strip_prefix(root).unwrap_or(&path).display()
+            )
+        })
 }
 
 /// Whether the link at `path` is one every environment of a kind holds and a build only reads
 /// or runs: a virtual environment's interpreter (`VENV/bin/python3.12` beside
-/// `VENV/pyvenv.cfg`) leading to an existing file, or a link into the Nix store, which is
-/// mounted read-only.
+/// `VENV/pyvenv.cfg`) leading to a compiled program (an ELF or Mach-O file, not a script a
+/// build would run as the interpreter), or a link into the Nix store, which is mounted
+/// read-only.
 fn known_harmless(path: &Path) -> bool {
     let Ok(target) = std::fs::canonicalize(path) else {
         return false;
@@ -288,7 +316,23 @@ fn known_harmless(path: &Path) -> bool {
         .filter(|bin| bin.file_name().is_some_and(|n| n == "bin"))
         .and_then(Path::parent)
         .is_some_and(|env| env.join("pyvenv.cfg").is_file());
-    interpreter && venv && target.is_file()
+    interpreter && venv && target.is_file() && compiled(&target)
+}
+
+/// Whether the file at `path` begins as a compiled program does (ELF, Mach-O).
+fn compiled(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok()
+        && matches!(
+            magic,
+            [0x7f, b'E', b'L', b'F']
+                | [0xcf, 0xfa, 0xed, 0xfe]
+                | [0xfe, 0xed, 0xfa, 0xcf]
+                | [0xca, 0xfe, 0xba, 0xbe]
+        )
 }
 
 /// Why writing `path` may land where a build must not write, when it is a link: out of the

@@ -300,22 +300,25 @@ fn build_configured(root: &std::path::Path, script: Option<&shell::Script>) -> O
                 .to_owned(),
         );
     };
-    dirs.iter().find_map(|d| {
-        let shown = d.strip_prefix(&root).unwrap_or(d).display().to_string();
-        let shown = if shown.is_empty() {
-            ".".to_owned()
-        } else {
-            shown
-        };
-        if build_configured_in(d) {
-            return Some(format!(
-                "`{shown}` holds settings or a toolchain file that may name a program it runs"
-            ));
-        }
-        crate::programs::tool_settings::tool_settings_outside(&root, d, &programs).map(|why| {
-            format!("its checkers' settings may load code from or write outside the project: {why}")
+    dirs.iter()
+        .find_map(|d| {
+            let shown = d.strip_prefix(&root).unwrap_or(d).display().to_string();
+            let shown = if shown.is_empty() { ".".to_owned() } else { shown };
+            build_configured_in(d).then(|| {
+                format!("`{shown}` holds settings or a toolchain file that may name a program it runs")
+            })
         })
-    })
+        .or_else(|| {
+            let named = named_files(&root, script);
+            crate::programs::tool_settings::tool_settings_outside(&root, &dirs, &named, &programs)
+                .map(
+                |why| {
+                    format!(
+                        "its checkers' settings may load code from or write outside the project: {why}"
+                    )
+                },
+            )
+        })
 }
 
 /// Files a build tool looks for in every directory above the one it starts in, even above a
@@ -455,6 +458,32 @@ fn build_dirs(
         }
     }
     Some(dirs)
+}
+
+/// The files inside the workspace at `root` (resolved) the script's commands name as
+/// arguments or option values (`tsc -p tsconfig.build.json`), resolved.
+fn named_files(root: &Path, script: Option<&shell::Script>) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for (_, cmd) in script.into_iter().flat_map(shell::Script::leaves) {
+        let Some(Some(base)) = command_dir(root, &cmd.cwd) else {
+            continue;
+        };
+        for value in cmd
+            .args()
+            .iter()
+            .filter_map(shell::Word::literal)
+            .flat_map(argument_values)
+        {
+            if let Ok(named) = std::fs::canonicalize(base.join(value))
+                && named.starts_with(root)
+                && named.is_file()
+                && !out.contains(&named)
+            {
+                out.push(named);
+            }
+        }
+    }
+    out
 }
 
 /// The directory a command of the script runs in, resolved under the workspace `root`

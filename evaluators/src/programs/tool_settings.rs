@@ -2,11 +2,15 @@
 //! Ruff, coverage.py), read for places outside the project: code they load (`plugins`,
 //! `setupFiles`, `testSequencer`, a shared configuration) and places they write (`outDir`,
 //! `tsBuildInfoFile`, `cache-dir`, `data_file`, `debug_file`, `generateTrace`). Every value
-//! of the tool's settings is looked at whatever its key, its line or its spelling: JSON and
-//! TOML are parsed (escapes decoded, values on any line), INI values are joined with their
-//! continuation lines, YAML and JavaScript are read as text without their comments. A
-//! settings file another names (`extends`, `extend`, `references`, `preset`, `projects`)
-//! inside the project is read the same way.
+//! of the tool's declarative settings is looked at whatever its key, its line or its spelling:
+//! JSON (comments and trailing commas allowed), YAML (anchors and aliases resolved) and TOML
+//! are parsed, INI values are read with their continuation lines as Python's `configparser`
+//! reads them. A settings file another names (`extends`, `extend`, `references`, `preset`,
+//! `projects`) inside the project is read the same way, resolved as the tool resolves it
+//! (an extension added, a package of `node_modules`, a directory's own settings, a glob's
+//! directories); the per-directory settings ESLint, Prettier and Ruff apply to the files below
+//! them are read wherever they are. A configuration written in JavaScript or TypeScript is
+//! the project's code, as its tests are, and is not read.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -19,31 +23,16 @@ const TOOL_SETTINGS: &[(&str, &[&str])] = &[
     ("prettier", PRETTIER_FILES),
     ("eslint", ESLINT_FILES),
     ("jest", JEST_FILES),
-    (
-        "vitest",
-        &[
-            "vitest.config.ts",
-            "vitest.config.js",
-            "vitest.config.mts",
-            "vitest.config.mjs",
-            "vitest.config.cts",
-            "vitest.config.cjs",
-            "vitest.workspace.ts",
-            "vitest.workspace.js",
-            "vitest.workspace.json",
-            "vite.config.ts",
-            "vite.config.js",
-            "vite.config.mts",
-            "vite.config.mjs",
-            "vite.config.cts",
-            "vite.config.cjs",
-        ],
-    ),
+    ("vitest", &["vitest.workspace.json"]),
     ("ruff", RUFF_FILES),
     // coverage.py, which `pytest --cov` runs.
     ("pytest", COVERAGE_FILES),
     ("coverage", COVERAGE_FILES),
 ];
+
+/// The checkers that apply the settings nearest to each file they check, wherever below
+/// the directory they start in (ESLint's `.eslintrc.*`, Prettier's, Ruff's).
+const CASCADING: &[&str] = &["eslint", "prettier", "ruff"];
 
 /// Ruff's settings files (it looks for them in every directory above too).
 pub(crate) const RUFF_FILES: &[&str] = &["ruff.toml", ".ruff.toml", "pyproject.toml"];
@@ -52,10 +41,26 @@ pub(crate) const RUFF_FILES: &[&str] = &["ruff.toml", ".ruff.toml", "pyproject.t
 const COVERAGE_FILES: &[&str] = &[".coveragerc", "setup.cfg", "tox.ini", "pyproject.toml"];
 
 /// The most settings files one check reads, those named by others included.
-const MAX_FILES: usize = 32;
+const MAX_FILES: usize = 64;
+
+/// The most entries the look for per-directory settings ([`CASCADING`]) reads.
+const MAX_WALKED: usize = 100_000;
+
+/// The keys whose values name another settings file a tool reads: tsc's `extends` and a
+/// reference's `path`, Ruff's `extend`, ESLint's `extends`, Jest's `preset` and `projects`,
+/// a `config` or `configFile` given.
+const FOLLOWED_KEYS: &[&str] = &[
+    "extends",
+    "extend",
+    "path",
+    "preset",
+    "projects",
+    "config",
+    "configfile",
+];
 
 /// Where a file holds a tool's settings.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 enum Part {
     /// The whole file.
     Whole,
@@ -69,12 +74,18 @@ enum Part {
     IniSections(&'static [&'static str]),
 }
 
-/// Where `file` holds `tool`'s settings.
-fn part(tool: &str, file: &str) -> Part {
-    match (file, tool) {
+/// Where `file` holds `tool`'s settings; `None` for a configuration in JavaScript or
+/// TypeScript (the project's code, not read).
+fn part(tool: &str, file: &str) -> Option<Part> {
+    let ext = file.rsplit_once('.').map_or("", |(_, e)| e);
+    if matches!(ext, "js" | "cjs" | "mjs" | "ts" | "cts" | "mts") {
+        return None;
+    }
+    Some(match (file, tool) {
         ("package.json", "jest") => Part::JsonMember("jest"),
         ("package.json", "prettier") => Part::JsonMember("prettier"),
         ("package.json", "eslint") => Part::JsonMember("eslintConfig"),
+        ("package.json", _) => return None,
         ("package.yaml", "prettier") => Part::YamlMember("prettier"),
         ("pyproject.toml", "mypy") => Part::TomlTable(&["tool", "mypy"]),
         ("pyproject.toml", "ruff") => Part::TomlTable(&["tool", "ruff"]),
@@ -82,29 +93,99 @@ fn part(tool: &str, file: &str) -> Part {
         ("setup.cfg" | "tox.ini", "mypy") => Part::IniSections(&["mypy"]),
         ("setup.cfg" | "tox.ini", _) => Part::IniSections(&["coverage:"]),
         _ => Part::Whole,
-    }
+    })
 }
 
-/// Why a settings file in `dir` of a checker among `programs` may have it load code from or
-/// write outside the project at `root` (both resolved), in words: a value naming a place
-/// outside (absolute, `~`, a parent above the root), one only known when it runs (an
-/// environment variable, an escape in YAML or JavaScript), or a file that cannot be read.
-/// `None` when none does.
-pub(crate) fn tool_settings_outside(root: &Path, dir: &Path, programs: &[&str]) -> Option<String> {
-    let mut queue: Vec<(PathBuf, Part)> = TOOL_SETTINGS
+/// Why a settings file of a checker among `programs` in one of `dirs` (each resolved, inside
+/// the project at the resolved `root`), or below `root` for the checkers that apply settings
+/// per directory, may have it load code from or write outside the project, in words: a value
+/// naming a place outside (absolute, `~`, a parent above the root), one only known when it
+/// runs (an environment variable), a file that cannot be read or parsed. `None` when none
+/// does.
+///
+/// `named` are the files the command names (`tsc -p tsconfig.build.json`, `eslint -c
+/// cfg.yml`): those in a settings file's language are read as settings too.
+pub(crate) fn tool_settings_outside(
+    root: &Path,
+    dirs: &[PathBuf],
+    named: &[PathBuf],
+    programs: &[&str],
+) -> Option<String> {
+    let tools: Vec<(&str, &[&str])> = TOOL_SETTINGS
         .iter()
         .filter(|(tool, _)| programs.contains(tool))
-        .flat_map(|(tool, files)| files.iter().map(move |f| (dir.join(f), part(tool, f))))
-        .filter(|(path, _)| std::fs::symlink_metadata(path).is_ok())
+        .copied()
         .collect();
-    let mut seen: Vec<PathBuf> = Vec::new();
+    if tools.is_empty() {
+        return None;
+    }
+    let mut queue: Vec<(PathBuf, Part)> = Vec::new();
+    for dir in dirs {
+        for (tool, files) in &tools {
+            for f in *files {
+                if let Some(part) = part(tool, f) {
+                    queue.push((dir.join(f), part));
+                }
+            }
+        }
+    }
+    for file in named {
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+        if file.starts_with(root)
+            && matches!(
+                ext,
+                "json" | "json5" | "jsonc" | "yaml" | "yml" | "toml" | "ini" | "cfg"
+            )
+            && !name.eq_ignore_ascii_case("package.json")
+        {
+            queue.push((file.clone(), Part::Whole));
+        }
+    }
+    // Per-directory settings anywhere below the root.
+    let cascading: Vec<(&str, &[&str])> = tools
+        .iter()
+        .filter(|(tool, _)| CASCADING.contains(tool))
+        .copied()
+        .collect();
+    if !cascading.is_empty() {
+        let walker = ignore::WalkBuilder::new(root)
+            .hidden(false)
+            .parents(false)
+            .filter_entry(|e| e.file_name() != ".git" && e.file_name() != "node_modules")
+            .build();
+        for (seen, entry) in walker.enumerate() {
+            if seen > MAX_WALKED {
+                return Some(format!(
+                    "the project holds more than {MAX_WALKED} entries, more than are looked through for the checkers' settings"
+                ));
+            }
+            let Ok(entry) = entry else {
+                return Some("an entry of the project cannot be read".to_owned());
+            };
+            let name = entry.file_name().to_string_lossy();
+            for (tool, files) in &cascading {
+                if files.contains(&name.as_ref())
+                    && let Some(part) = part(tool, &name)
+                {
+                    queue.push((entry.path().to_path_buf(), part));
+                }
+            }
+        }
+    }
+    queue.retain(|(path, _)| std::fs::symlink_metadata(path).is_ok());
+    queue.dedup();
+    let mut seen: Vec<(PathBuf, Part)> = Vec::new();
     while let Some((path, part)) = queue.pop() {
         if seen.len() >= MAX_FILES {
             return Some(format!(
-                "the checkers' settings name more than {MAX_FILES} files"
+                "the checkers' settings are more than {MAX_FILES} files"
             ));
         }
-        seen.push(path.clone());
+        seen.push((path.clone(), part));
         let shown = path
             .strip_prefix(root)
             .unwrap_or(&path)
@@ -114,43 +195,43 @@ pub(crate) fn tool_settings_outside(root: &Path, dir: &Path, programs: &[&str]) 
             return Some(format!("`{shown}` cannot be read"));
         };
         let here = path.parent().unwrap_or(root);
-        let values = match settings_values(&path, &text, part) {
-            Ok(values) => values,
+        let settings = match settings_values(&path, &text, part) {
+            Ok(settings) => settings,
             Err(why) => return Some(format!("`{shown}` {why}")),
         };
-        for value in &values {
+        for (key, value) in &settings {
             if let Some(why) = value_outside(root, here, value) {
                 return Some(format!("`{shown}` {why}"));
             }
-            // Another settings file it names, read as a whole.
-            if let Some(named) = named_settings(root, here, value)
-                && !seen.contains(&named)
-                && !queue.iter().any(|(p, _)| *p == named)
-            {
-                queue.push((named, Part::Whole));
+            if FOLLOWED_KEYS.contains(&key.as_str()) {
+                for named in named_settings(root, here, value) {
+                    if !seen.contains(&named) && !queue.contains(&named) {
+                        queue.push(named);
+                    }
+                }
             }
         }
     }
     None
 }
 
-/// The values `text` (the file at `path`) gives in its `part`, each a string as the tool
-/// reads it; an error says why they are not known.
-fn settings_values(path: &Path, text: &str, part: Part) -> Result<Vec<String>, String> {
+/// The settings `text` (the file at `path`) gives in its `part`, each with the innermost key
+/// it is given to (lower case; empty for a value of a list at the top): the strings as the
+/// tool reads them, the values of keys holding patterns ([`skipped_key`]) left out; an
+/// error says why they are not known.
+fn settings_values(path: &Path, text: &str, part: Part) -> Result<Vec<(String, String)>, String> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    let mut out = Vec::new();
     match part {
         Part::JsonMember(member) => {
-            let json: serde_json::Value =
-                serde_json::from_str(text).map_err(|e| format!("is not JSON ({e})"))?;
-            let mut out = Vec::new();
+            let json = parse_json(text).ok_or("is not JSON")?;
             if let Some(v) = json.get(member) {
-                json_strings(v, &mut out);
+                json_strings(v, member, &mut out);
             }
-            Ok(out)
         }
         Part::TomlTable(keys) => {
             let toml: toml::Table = text
@@ -160,187 +241,168 @@ fn settings_values(path: &Path, text: &str, part: Part) -> Result<Vec<String>, S
             for k in keys {
                 at = at.and_then(|v| v.get(k));
             }
-            let mut out = Vec::new();
             if let Some(v) = at {
-                toml_strings(v, &mut out);
+                toml_strings(v, "", &mut out);
             }
-            Ok(out)
         }
-        Part::IniSections(prefixes) => Ok(ini_values(text, Some(prefixes))),
-        Part::YamlMember(member) => text_words(&yaml_member(text, member), Comments::Hash),
+        Part::IniSections(prefixes) => out = ini_values(text, Some(prefixes)),
+        Part::YamlMember(member) => {
+            let yaml: serde_yaml::Value =
+                serde_yaml::from_str(text).map_err(|e| format!("is not YAML ({e})"))?;
+            if let Some(v) = yaml.get(member) {
+                yaml_strings(v, member, &mut out);
+            }
+        }
         Part::Whole => match ext {
-            "toml" => settings_values(path, text, Part::TomlTable(&[])),
-            "ini" | "cfg" | "coveragerc" => Ok(ini_values(text, None)),
-            "yaml" | "yml" => text_words(text, Comments::Hash),
-            "js" | "cjs" | "mjs" | "ts" | "cts" | "mts" => text_words(text, Comments::Slash),
-            // JSON, JSON with comments (`tsconfig.json`), JSON5, and `.prettierrc` or
-            // `.eslintrc`, which are JSON or YAML: parsed when they parse, else read as text.
-            _ => match serde_json::from_str::<serde_json::Value>(&strip_slash_comments(text)) {
-                Ok(json) => {
-                    let mut out = Vec::new();
-                    json_strings(&json, &mut out);
-                    Ok(out)
+            "toml" => return settings_values(path, text, Part::TomlTable(&[])),
+            "ini" | "cfg" | "coveragerc" => out = ini_values(text, None),
+            // JSON with comments (`tsconfig.json`), JSON5 as far as JSON reads it, YAML, and
+            // `.prettierrc` or `.eslintrc`, which are JSON or YAML.
+            _ => match parse_json(text) {
+                Some(json) => json_strings(&json, "", &mut out),
+                None => {
+                    let yaml: serde_yaml::Value = serde_yaml::from_str(text)
+                        .map_err(|e| format!("is neither JSON nor YAML ({e})"))?;
+                    yaml_strings(&yaml, "", &mut out);
                 }
-                Err(_) => text_words(text, Comments::Both),
             },
         },
     }
+    Ok(out)
 }
 
-/// Every string of a JSON value, keys of objects left out (a Jest `transform`'s keys are
-/// regular expressions), except the values of keys that hold patterns
-/// ([`pattern_key`]).
-fn json_strings(v: &serde_json::Value, out: &mut Vec<String>) {
+/// `text` parsed as JSON once its comments and trailing commas are taken out (JSON with
+/// comments, as tsc and ESLint read it).
+fn parse_json(text: &str) -> Option<serde_json::Value> {
+    serde_json::from_str(text)
+        .ok()
+        .or_else(|| serde_json::from_str(&without_trailing_commas(&strip_comments(text))).ok())
+}
+
+/// Every string of a JSON value with the innermost key it is given to, keys of objects
+/// themselves left out (a Jest `transform`'s keys are regular expressions), the values of
+/// skipped keys ([`skipped_key`]) too.
+fn json_strings(v: &serde_json::Value, key: &str, out: &mut Vec<(String, String)>) {
     match v {
-        serde_json::Value::String(s) => out.push(s.clone()),
-        serde_json::Value::Array(items) => items.iter().for_each(|i| json_strings(i, out)),
+        serde_json::Value::String(s) => out.push((key.to_ascii_lowercase(), s.clone())),
+        serde_json::Value::Array(items) => items.iter().for_each(|i| json_strings(i, key, out)),
         serde_json::Value::Object(map) => map
             .iter()
-            .filter(|(k, _)| !pattern_key(k))
-            .for_each(|(_, v)| json_strings(v, out)),
+            .filter(|(k, _)| !skipped_key(k))
+            .for_each(|(k, v)| json_strings(v, k, out)),
         _ => {}
     }
 }
 
 /// Every string of a TOML value ([`json_strings`]).
-fn toml_strings(v: &toml::Value, out: &mut Vec<String>) {
+fn toml_strings(v: &toml::Value, key: &str, out: &mut Vec<(String, String)>) {
     match v {
-        toml::Value::String(s) => out.push(s.clone()),
-        toml::Value::Array(items) => items.iter().for_each(|i| toml_strings(i, out)),
+        toml::Value::String(s) => out.push((key.to_ascii_lowercase(), s.clone())),
+        toml::Value::Array(items) => items.iter().for_each(|i| toml_strings(i, key, out)),
         toml::Value::Table(t) => t
             .iter()
-            .filter(|(k, _)| !pattern_key(k))
-            .for_each(|(_, v)| toml_strings(v, out)),
+            .filter(|(k, _)| !skipped_key(k))
+            .for_each(|(k, v)| toml_strings(v, k, out)),
         _ => {}
     }
 }
 
-/// Whether a key's values are regular expressions or globs matched against paths rather
-/// than paths (`testPathIgnorePatterns`, `testRegex`, `exclude_lines`): `/node_modules/` is
-/// no directory at the root.
-fn pattern_key(key: &str) -> bool {
-    let lower = key.to_ascii_lowercase();
-    [
-        "patterns",
-        "pattern",
-        "regex",
-        "exclude_lines",
-        "exclude_also",
-        "partial_branches",
-    ]
-    .iter()
-    .any(|end| lower.ends_with(end))
+/// Every string of a YAML value ([`json_strings`]); aliases are their anchors' values, and a
+/// key that is no string is read as a value too.
+fn yaml_strings(v: &serde_yaml::Value, key: &str, out: &mut Vec<(String, String)>) {
+    match v {
+        serde_yaml::Value::String(s) => out.push((key.to_ascii_lowercase(), s.clone())),
+        serde_yaml::Value::Sequence(items) => items.iter().for_each(|i| yaml_strings(i, key, out)),
+        serde_yaml::Value::Mapping(map) => {
+            for (k, v) in map {
+                match k.as_str() {
+                    Some(k) if skipped_key(k) => {}
+                    Some(k) => yaml_strings(v, k, out),
+                    None => {
+                        yaml_strings(k, key, out);
+                        yaml_strings(v, key, out);
+                    }
+                }
+            }
+        }
+        serde_yaml::Value::Tagged(t) => yaml_strings(&t.value, key, out),
+        _ => {}
+    }
 }
 
-/// The values of an INI file's keys, each joined with its continuation lines (indented lines
-/// below it), in the sections whose names begin with one of `prefixes` (every section when
-/// `None`); comment lines (`#`, `;`) left out.
-fn ini_values(text: &str, prefixes: Option<&[&str]>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+/// Whether a key's values are no places the tool reads or writes: regular expressions or
+/// globs matched against paths (`testPathIgnorePatterns`, `testRegex`, `ignorePatterns`,
+/// `exclude_lines`; `/node_modules/` is no directory at the root), and the path aliases
+/// and remappings of `paths` (tsconfig's module aliases, coverage.py's `[paths]`, which
+/// renames the files a combined run recorded).
+fn skipped_key(key: &str) -> bool {
+    let lower = key.to_ascii_lowercase();
+    lower == "paths"
+        || [
+            "patterns",
+            "pattern",
+            "regex",
+            "exclude_lines",
+            "exclude_also",
+            "partial_branches",
+        ]
+        .iter()
+        .any(|end| lower.ends_with(end))
+}
+
+/// The values of an INI file's keys as Python's `configparser` reads them, each with its key
+/// (lower case): a line indented deeper than its key's continues its value (whatever it
+/// holds, `[x]` included), comment lines (`#`, `;`) are left out; in the sections whose
+/// names begin with one of `prefixes` (every section when `None`), coverage.py's `paths`
+/// sections aside ([`skipped_key`]).
+fn ini_values(text: &str, prefixes: Option<&[&str]>) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
     let mut inside = prefixes.is_none();
-    let mut continuing = false;
+    // The indentation of the key whose value the next deeper lines continue.
+    let mut key_indent: Option<usize> = None;
     for line in text.lines() {
         let trimmed = line.trim();
         if trimmed.is_empty() || trimmed.starts_with(['#', ';']) {
             continue;
         }
-        if trimmed.starts_with('[') {
-            let name = trimmed.trim_matches(['[', ']']).trim().to_ascii_lowercase();
-            inside = prefixes.is_none_or(|p| p.iter().any(|p| name.starts_with(p)));
-            continuing = false;
-            continue;
-        }
-        if !inside {
-            continue;
-        }
-        let indented = line.starts_with([' ', '\t']);
-        if indented && continuing {
-            if let Some(last) = out.last_mut() {
+        let indent = line.len() - line.trim_start().len();
+        if let Some(k) = key_indent
+            && indent > k
+        {
+            if inside && let Some((_, last)) = out.last_mut() {
                 last.push('\n');
                 last.push_str(trimmed);
             }
             continue;
         }
-        // An indented line is also read as a key of its own (configparser and pytest differ).
-        if let Some((_, value)) = trimmed.split_once(['=', ':']) {
-            out.push(value.trim().to_owned());
-            continuing = true;
-        } else if indented {
-            out.push(trimmed.to_owned());
+        if trimmed.starts_with('[') {
+            let name = trimmed.trim_matches(['[', ']']).trim().to_ascii_lowercase();
+            let section = name.rsplit(':').next().unwrap_or_default();
+            inside = prefixes.is_none_or(|p| p.iter().any(|p| name.starts_with(p)))
+                && !skipped_key(section);
+            key_indent = None;
+            continue;
+        }
+        key_indent = Some(indent);
+        if !inside {
+            continue;
+        }
+        match trimmed.split_once(['=', ':']) {
+            Some((key, value)) => {
+                out.push((key.trim().to_ascii_lowercase(), value.trim().to_owned()))
+            }
+            None => out.push((String::new(), trimmed.to_owned())),
         }
     }
     out
 }
 
-/// The lines of a YAML document's top-level member `member` (`prettier:` and the lines
-/// indented below it).
-fn yaml_member(text: &str, member: &str) -> String {
-    let mut out = String::new();
-    let mut inside = false;
-    for line in text.lines() {
-        let top = !line.starts_with([' ', '\t', '-']) && !line.trim().is_empty();
-        if top {
-            let key = line.split(':').next().unwrap_or_default().trim();
-            inside = key.trim_matches(['"', '\'']) == member;
-        }
-        if inside {
-            out.push_str(line);
-            out.push('\n');
-        }
-    }
-    out
-}
-
-/// The comments of a text format.
-#[derive(Clone, Copy, PartialEq)]
-enum Comments {
-    /// `#` to the end of the line (YAML).
-    Hash,
-    /// `//` to the end of the line and `/* … */` (JavaScript, JSON with comments).
-    Slash,
-    /// Either (a file that may be JSON or YAML).
-    Both,
-}
-
-/// The words of a text read without its comments (outside quotes); an escape that may spell
-/// a character otherwise (`\u002f`, `\x2f`) or a value taken from the environment makes them
-/// unknown.
-fn text_words(text: &str, comments: Comments) -> Result<Vec<String>, String> {
-    let bare = strip_comments(text, comments);
-    // In JavaScript a backslash is everyday in a regular expression (`/\/__tests__\//`),
-    // whose words are then no paths ([`words`]); in YAML and JSON5 `\/` spells `/`.
-    if comments != Comments::Slash && bare.contains("\\/") {
-        return Err("spells a character by an escape (`\\/`)".to_owned());
-    }
-    for (marker, what) in [
-        ("\\u", "spells a character by an escape"),
-        ("\\x", "spells a character by an escape"),
-        ("\\U", "spells a character by an escape"),
-        ("process.env", "takes a value from the environment"),
-        ("import.meta.env", "takes a value from the environment"),
-        ("homedir", "names the home directory"),
-    ] {
-        if bare.contains(marker) {
-            return Err(format!("{what} (`{marker}`)"));
-        }
-    }
-    Ok(vec![bare])
-}
-
-/// `text` without its JavaScript comments.
-fn strip_slash_comments(text: &str) -> String {
-    strip_comments(text, Comments::Slash)
-}
-
-/// `text` without the comments of `comments`, quotes honoured (`"…"`, `'…'`, `` `…` ``, a
+/// `text` without its JavaScript-style comments (`//…`, `/* … */`), quotes honoured (a
 /// backslash escaping the next character inside them).
-fn strip_comments(text: &str, comments: Comments) -> String {
-    let slash = matches!(comments, Comments::Slash | Comments::Both);
-    let hash = matches!(comments, Comments::Hash | Comments::Both);
+fn strip_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     let mut quote: Option<char> = None;
-    let mut previous = '\n';
     while let Some(c) = chars.next() {
         if let Some(q) = quote {
             out.push(c);
@@ -348,18 +410,17 @@ fn strip_comments(text: &str, comments: Comments) -> String {
                 if let Some(n) = chars.next() {
                     out.push(n);
                 }
-            } else if c == q || (c == '\n' && q != '`') {
+            } else if c == q {
                 quote = None;
             }
-            previous = c;
             continue;
         }
         match c {
-            '"' | '\'' | '`' => {
+            '"' => {
                 quote = Some(c);
                 out.push(c);
             }
-            '/' if slash && chars.peek() == Some(&'/') => {
+            '/' if chars.peek() == Some(&'/') => {
                 for n in chars.by_ref() {
                     if n == '\n' {
                         out.push('\n');
@@ -367,7 +428,7 @@ fn strip_comments(text: &str, comments: Comments) -> String {
                     }
                 }
             }
-            '/' if slash && chars.peek() == Some(&'*') => {
+            '/' if chars.peek() == Some(&'*') => {
                 chars.next();
                 let mut last = ' ';
                 for n in chars.by_ref() {
@@ -378,17 +439,43 @@ fn strip_comments(text: &str, comments: Comments) -> String {
                 }
                 out.push(' ');
             }
-            '#' if hash && previous.is_whitespace() => {
-                for n in chars.by_ref() {
-                    if n == '\n' {
-                        out.push('\n');
-                        break;
-                    }
-                }
-            }
             _ => out.push(c),
         }
-        previous = c;
+    }
+    out
+}
+
+/// `text` (JSON without comments) without a comma that only blanks separate from the `}` or
+/// `]` closing it, quotes honoured.
+fn without_trailing_commas(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut quoted = false;
+    let mut escaped = false;
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if quoted {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                quoted = false;
+            }
+            continue;
+        }
+        if c == '"' {
+            quoted = true;
+        }
+        if c == ','
+            && chars[i + 1..]
+                .iter()
+                .find(|n| !n.is_whitespace())
+                .is_some_and(|n| matches!(n, '}' | ']'))
+        {
+            continue;
+        }
+        out.push(c);
     }
     out
 }
@@ -396,7 +483,8 @@ fn strip_comments(text: &str, comments: Comments) -> String {
 /// Why `value`, read in a settings file in `here`, may name a place outside the project at
 /// `root`, in words; `None` when each of its words stays inside or names no place.
 fn value_outside(root: &Path, here: &Path, value: &str) -> Option<String> {
-    if value.contains("${") && !value.contains("${configDir}") {
+    let known = ["${configDir}", "${MYPY_CONFIG_FILE_DIR}"];
+    if value.contains("${") && !known.iter().any(|k| value.contains(k)) {
         return Some(format!(
             "takes a value from the environment (`{}`)",
             shorten(value)
@@ -413,23 +501,42 @@ fn shorten(value: &str) -> String {
 }
 
 /// The words of a value that may be paths: between blanks, quotes, brackets, commas, `=`,
-/// `;` and `:` (`xml:out/cov.xml`), URLs left out.
+/// `;` and `:` (`xml:out/cov.xml`); a `file:` URL is its path, other URLs are left out.
 fn words(value: &str) -> impl Iterator<Item = &str> {
     value
         .split(|c: char| c.is_whitespace() || "\"'`,[]{}()=;".contains(c))
-        .filter(|w| !w.contains("://"))
+        .filter_map(|w| match w.strip_prefix("file:") {
+            Some(path) => Some(path.trim_start_matches("//")),
+            None => (!w.contains("://")).then_some(w),
+        })
         .flat_map(|w| w.split(':'))
         .filter(|w| !w.is_empty())
-        // A regular expression's words (`\/__tests__\/`): an escape in a value left in is
-        // refused by [`text_words`] where it may spell a path.
-        .filter(|w| !w.contains('\\'))
+}
+
+/// The prefixes a tool replaces with the directory of the settings file (or the project's
+/// root directory, which a `rootDir` setting read on its own names).
+const HERE_PREFIXES: &[&str] = &[
+    "<rootDir>/",
+    "<rootdir>/",
+    "${configDir}/",
+    "$MYPY_CONFIG_FILE_DIR/",
+    "${MYPY_CONFIG_FILE_DIR}/",
+];
+
+/// `word` without a prefix of [`HERE_PREFIXES`].
+fn from_here(word: &str) -> &str {
+    HERE_PREFIXES
+        .iter()
+        .find_map(|p| word.strip_prefix(p))
+        .unwrap_or(word)
 }
 
 /// Whether `word`, read in `here`, names a place outside `root`: `~…`, an environment
 /// variable (`$HOME/…`), an absolute path not under the root whose first directory exists
-/// (`/node_modules/` of a pattern names none), or a relative path whose `..` parts climb
-/// above the root (`<rootDir>/` and `${configDir}/` are `here`).
+/// (`/node_modules/` of a pattern names none; `/dev/null` is nowhere), or a relative path
+/// whose `..` parts climb above the root (after a prefix of [`HERE_PREFIXES`]).
 fn word_outside(root: &Path, here: &Path, word: &str) -> bool {
+    let word = from_here(word);
     if word.starts_with('~') {
         return true;
     }
@@ -438,16 +545,15 @@ fn word_outside(root: &Path, here: &Path, word: &str) -> bool {
     }
     if word.starts_with('/') {
         let path = Path::new(word);
+        if path == Path::new("/dev/null") {
+            return false;
+        }
         if path.starts_with(root) {
             return climbs_above(root, root, path.strip_prefix(root).unwrap_or(path));
         }
         let first = path.components().nth(1);
         return first.is_some_and(|c| Path::new("/").join(c).exists());
     }
-    let word = ["<rootDir>/", "${configDir}/", "<rootdir>/"]
-        .iter()
-        .find_map(|p| word.strip_prefix(p))
-        .unwrap_or(word);
     climbs_above(root, here, Path::new(word))
 }
 
@@ -471,62 +577,193 @@ fn climbs_above(root: &Path, here: &Path, relative: &Path) -> bool {
     false
 }
 
-/// The settings file `value`, read in `here`, names inside the project at `root`, when it
-/// names one: a file that exists with a settings file's extension (`./base.json`,
-/// `cfg/base.toml`, `./jest.preset.js`), or a directory holding a `tsconfig.json` (a
-/// project reference).
-fn named_settings(root: &Path, here: &Path, value: &str) -> Option<PathBuf> {
-    let value = value.trim();
-    if value.is_empty() || value.contains(['\n', '*']) || value.contains("://") {
-        return None;
+/// The extensions a tool tries after a settings file's name given without one.
+const SETTINGS_EXTENSIONS: &[&str] = &["json", "yaml", "yml", "toml"];
+
+/// The settings files a directory named as a settings file stands for: tsc's project, a
+/// Jest preset or project, ESLint's and Prettier's files, Ruff's.
+const DIRECTORY_SETTINGS: &[(&str, Part)] = &[
+    ("tsconfig.json", Part::Whole),
+    ("jest-preset.json", Part::Whole),
+    ("jest.config.json", Part::Whole),
+    ("package.json", Part::JsonMember("jest")),
+    (".eslintrc.json", Part::Whole),
+    (".eslintrc.yaml", Part::Whole),
+    (".eslintrc.yml", Part::Whole),
+    (".eslintrc", Part::Whole),
+    (".prettierrc", Part::Whole),
+    ("ruff.toml", Part::Whole),
+    (".ruff.toml", Part::Whole),
+];
+
+/// The most directories a glob of settings (`projects: ["<rootDir>/packages/*"]`) stands for.
+const MAX_GLOBBED: usize = 64;
+
+/// The settings files `value`, given to a key naming one ([`FOLLOWED_KEYS`]) in a file in
+/// `here`, stands for inside the project at `root`, resolved as the tools resolve them: a
+/// path relative to `here` (a prefix of [`HERE_PREFIXES`] taken off), or a package of a
+/// `node_modules` directory in `here` or above it up to the root; as named, or with an
+/// extension of [`SETTINGS_EXTENSIONS`] added; a directory standing for its own settings
+/// ([`DIRECTORY_SETTINGS`]); a glob standing for every directory it matches. A file in
+/// JavaScript or TypeScript is the project's code and is left out.
+fn named_settings(root: &Path, here: &Path, value: &str) -> Vec<(PathBuf, Part)> {
+    let value = from_here(value.trim());
+    if value.is_empty() || value.contains('\n') || value.contains("://") {
+        return Vec::new();
     }
-    let value = ["<rootDir>/", "${configDir}/"]
-        .iter()
-        .find_map(|p| value.strip_prefix(p))
-        .unwrap_or(value);
-    let path = std::fs::canonicalize(here.join(value)).ok()?;
-    if !path.starts_with(root) {
-        return None;
+    let mut bases: Vec<PathBuf> = Vec::new();
+    if value.contains(['*', '?', '[']) {
+        bases.extend(globbed(root, here, value));
+    } else if value.starts_with('.') || value.starts_with('/') {
+        bases.push(here.join(value));
+    } else {
+        // A package (`@tsconfig/node20/tsconfig.json`, `my-preset`), looked for from here up;
+        // a plain relative name (`base.json`, `cfg/base`) too.
+        bases.push(here.join(value));
+        let mut at = Some(here);
+        while let Some(dir) = at.filter(|d| d.starts_with(root)) {
+            bases.push(dir.join("node_modules").join(value));
+            at = dir.parent();
+        }
     }
-    if path.is_dir() {
-        let config = path.join("tsconfig.json");
-        return config.is_file().then_some(config);
+    let mut out = Vec::new();
+    for base in bases {
+        let mut candidates: Vec<(PathBuf, Part)> = vec![(base.clone(), Part::Whole)];
+        for ext in SETTINGS_EXTENSIONS {
+            let mut name = base.clone().into_os_string();
+            name.push(".");
+            name.push(ext);
+            candidates.push((PathBuf::from(name), Part::Whole));
+        }
+        candidates.extend(
+            DIRECTORY_SETTINGS
+                .iter()
+                .map(|(name, part)| (base.join(name), *part)),
+        );
+        for (path, part) in candidates {
+            let Ok(real) = std::fs::canonicalize(&path) else {
+                continue;
+            };
+            let name = real
+                .file_name()
+                .map(|n| n.to_string_lossy().to_ascii_lowercase())
+                .unwrap_or_default();
+            let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+            let code = matches!(ext, "js" | "cjs" | "mjs" | "ts" | "cts" | "mts");
+            if real.starts_with(root) && real.is_file() && !code {
+                out.push((real, part));
+            }
+        }
     }
-    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
-    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
-    let settings = matches!(
-        ext,
-        "json" | "json5" | "jsonc" | "toml" | "yaml" | "yml" | "ini" | "cfg"
-    ) || (matches!(ext, "js" | "cjs" | "mjs" | "ts" | "cts" | "mts")
-        && ["config", "rc", "preset", "eslint", "prettier", "jest"]
-            .iter()
-            .any(|k| name.contains(k)));
-    (settings && path.is_file()).then_some(path)
+    out
+}
+
+/// The directories below the project at `root` the glob `pattern`, relative to `here`,
+/// matches ([`MAX_GLOBBED`] at most, four levels below the glob's first fixed directory).
+fn globbed(root: &Path, here: &Path, pattern: &str) -> Vec<PathBuf> {
+    let fixed: PathBuf = Path::new(pattern)
+        .components()
+        .take_while(|c| !c.as_os_str().to_string_lossy().contains(['*', '?', '[']))
+        .collect();
+    let start = here.join(&fixed);
+    let Ok(glob) = globset::Glob::new(&here.join(pattern).to_string_lossy()) else {
+        return Vec::new();
+    };
+    let matcher = glob.compile_matcher();
+    let mut out = Vec::new();
+    let mut dirs = vec![(start, 0)];
+    while let Some((dir, depth)) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if !path.starts_with(root) || entry.file_name() == "node_modules" {
+                continue;
+            }
+            if matcher.is_match(&path) {
+                out.push(path.clone());
+                if out.len() >= MAX_GLOBBED {
+                    return out;
+                }
+            }
+            if depth < 4 && entry.file_type().is_ok_and(|t| t.is_dir()) {
+                dirs.push((path, depth + 1));
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::tool_settings_outside;
+    use std::path::{Path, PathBuf};
 
-    /// A checker's settings name code to load or a place to write: one outside the project
-    /// counts whatever its key, its line or its spelling; a pattern does not.
-    #[test]
-    fn checker_settings_outside_the_project_count() {
-        let dir = tempfile::tempdir().expect("dir");
-        let root = std::fs::canonicalize(dir.path()).expect("root");
-        let put = |name: &str, text: &str| {
-            let path = root.join(name);
+    /// A project to write settings into, resolved.
+    struct Project {
+        _dir: tempfile::TempDir,
+        root: PathBuf,
+    }
+
+    impl Project {
+        fn new() -> Self {
+            let dir = tempfile::tempdir().expect("dir");
+            let root = std::fs::canonicalize(dir.path()).expect("root");
+            Self { _dir: dir, root }
+        }
+
+        fn put(&self, name: &str, text: &str) {
+            let path = self.root.join(name);
             std::fs::create_dir_all(path.parent().expect("parent")).expect("dirs");
             std::fs::write(path, text).expect("write");
-        };
-        let outside = |programs: &[&str]| tool_settings_outside(&root, &root, programs);
-        let outside_in =
-            |sub: &str, programs: &[&str]| tool_settings_outside(&root, &root.join(sub), programs);
-        put(
+        }
+
+        fn remove(&self, name: &str) {
+            std::fs::remove_file(self.root.join(name)).expect("removed");
+        }
+
+        /// Why the checkers among `programs` started at the root may reach outside.
+        fn outside(&self, programs: &[&str]) -> Option<String> {
+            self.outside_in(Path::new(""), programs)
+        }
+
+        /// The same, started in `sub` (and the directories up to the root).
+        fn outside_in(&self, sub: &Path, programs: &[&str]) -> Option<String> {
+            let mut dirs = vec![self.root.clone()];
+            let mut at = self.root.join(sub);
+            while at != self.root {
+                dirs.push(at.clone());
+                at = at.parent().expect("parent").to_path_buf();
+            }
+            tool_settings_outside(&self.root, &dirs, &[], programs)
+        }
+
+        /// Asserts `programs` reach outside with `text` in `name`, then removes it.
+        fn reaches(&self, name: &str, text: &str, programs: &[&str]) {
+            self.put(name, text);
+            assert!(self.outside(programs).is_some(), "{name}: {text}");
+            self.remove(name);
+        }
+
+        /// Asserts `programs` stay inside with `text` in `name`, then removes it.
+        fn stays(&self, name: &str, text: &str, programs: &[&str]) {
+            self.put(name, text);
+            assert_eq!(self.outside(programs), None, "{name}: {text}");
+            self.remove(name);
+        }
+    }
+
+    /// A checker's settings name code to load or a place to write: one outside the project
+    /// counts whatever its key, its line or its spelling; a pattern or an alias does not.
+    #[test]
+    fn checker_settings_outside_the_project_count() {
+        let p = Project::new();
+        p.stays(
             "tsconfig.json",
-            "// generated\n{\n  /* options */\n  \"$schema\": \"https://json.schemastore.org/tsconfig\",\n  \"compilerOptions\": {\"outDir\": \"dist\", \"strict\": true, \"paths\": {\"@/*\": [\"./src/*\"]}},\n  \"include\": [\"src/**/*\"],\n}\n",
+            "// generated\n{\n  /* options */\n  \"$schema\": \"https://json.schemastore.org/tsconfig\",\n  \"compilerOptions\": {\"outDir\": \"dist\", \"strict\": true, \"paths\": {\"~/*\": [\"./*\"], \"@/*\": [\"./src/*\"]},},\n  \"include\": [\"src/**/*\"],\n}\n",
+            &["tsc"],
         );
-        assert_eq!(outside(&["tsc"]), None);
         for text in [
             r#"{"compilerOptions":{"incremental":true,"tsBuildInfoFile":"/home/u/.bashrc"}}"#,
             "{\"compilerOptions\": {\"tsBuildInfoFile\":\n  \"/root/.bashrc\"}}",
@@ -534,154 +771,255 @@ mod tests {
             r#"{"compilerOptions":{"generateTrace":"~/.config/autostart"}}"#,
             r#"{"compilerOptions":{"outDir":"../out"}}"#,
             r#"{"compilerOptions":{"outDir":"${HOME}/out"}}"#,
+            "{\"compilerOptions\": {\"outDir\": \"/tmp/x\",},}",
         ] {
-            put("tsconfig.json", text);
-            assert!(outside(&["tsc"]).is_some(), "{text}");
-            assert_eq!(outside(&["jest"]), None, "{text}");
+            p.put("tsconfig.json", text);
+            assert!(p.outside(&["tsc"]).is_some(), "{text}");
+            assert_eq!(p.outside(&["jest"]), None, "{text}");
         }
-        // A settings file another names, inside: read too.
-        put(
-            "tsconfig.json",
-            r#"{"extends": "./cfg/base.json", "files": ["a.ts"]}"#,
-        );
-        put("cfg/base.json", r#"{"compilerOptions":{"outDir":"dist"}}"#);
-        assert_eq!(outside(&["tsc"]), None);
-        put(
-            "cfg/base.json",
-            r#"{"compilerOptions":{"tsBuildInfoFile":"/tmp/x/.bashrc"}}"#,
-        );
-        assert!(outside(&["tsc"]).is_some());
-        put(
-            "tsconfig.json",
-            r#"{"files": [], "references": [{"path": "./sub"}]}"#,
-        );
-        put(
-            "sub/tsconfig.json",
-            r#"{"compilerOptions":{"outDir":"../../x"}}"#,
-        );
-        assert!(outside(&["tsc"]).is_some());
-        // A subproject's parent inside the project is no place outside.
-        put(
-            "sub/tsconfig.json",
-            r#"{"extends":"../tsconfig.json","compilerOptions":{"outDir":"../dist/sub"}}"#,
-        );
-        assert_eq!(outside_in("sub", &["tsc"]), None);
-        put(
+        p.remove("tsconfig.json");
+        p.stays("mypy.ini", "[mypy]\nplugins = pydantic.mypy\nstrict = True\nmypy_path = $MYPY_CONFIG_FILE_DIR/stubs\ncache_dir = /dev/null\n", &["mypy"]);
+        p.reaches(
             "mypy.ini",
-            "[mypy]\nplugins = pydantic.mypy\nstrict = True\n",
+            "[mypy]\nfiles = ~/.git-credentials\n",
+            &["mypy"],
         );
-        assert_eq!(outside(&["mypy"]), None);
-        for text in [
-            "[mypy]\nfiles = ~/.git-credentials\npretty = True\n",
+        p.reaches(
+            "mypy.ini",
             "[mypy]\nplugins =\n    /tmp/x/mplug.py\n",
-        ] {
-            put("mypy.ini", text);
-            assert!(outside(&["mypy"]).is_some(), "{text}");
-        }
-        std::fs::remove_file(root.join("mypy.ini")).expect("removed");
-        put(
-            "package.json",
-            "{\n  \"scripts\": {\"clean\": \"rm -rf /tmp/build\"},\n  \"jest\": {\n    \"testPathIgnorePatterns\": [\"/node_modules/\"],\n    \"transform\": {\"^.+\\\\.tsx?$\": \"ts-jest\"},\n    \"setupFiles\": [\n      \"<rootDir>/setup.js\"\n    ]\n  }\n}\n",
+            &["mypy"],
         );
-        assert_eq!(outside(&["jest"]), None);
+        // configparser reads an indented line below a key as its value, `[x]` included.
+        p.reaches(
+            "setup.cfg",
+            "[mypy]\nstrict = True\nnote =\n  [x]\nplugins = /tmp/x/mplug.py\n",
+            &["mypy"],
+        );
+        p.reaches(
+            "setup.cfg",
+            "[coverage:run]\nomit =\n  a\n  [coverage:other]\ndata_file = /tmp/x/.bashrc\n",
+            &["coverage"],
+        );
+        p.stays(
+            "package.json",
+            "{\n  \"scripts\": {\"clean\": \"rm -rf /tmp/build\", \"docker\": \"docker run -v $PWD:/app x\"},\n  \"jest\": {\n    \"testPathIgnorePatterns\": [\"/node_modules/\", \"/lib/\"],\n    \"transform\": {\"^.+\\\\.tsx?$\": \"ts-jest\"},\n    \"moduleNameMapper\": {\"^@/(.*)$\": \"<rootDir>/src/$1\"},\n    \"setupFiles\": [\n      \"<rootDir>/setup.js\"\n    ]\n  }\n}\n",
+            &["jest", "tsc", "eslint"],
+        );
         for jest in [
             r#"{"setupFiles": ["./setup.js", "../../evil.js"]}"#,
             r#"{"testSequencer": "/tmp/x/seq.cjs"}"#,
             r#"{"projects": ["/tmp/x/proj"]}"#,
             r#"{"haste": {"hasteImplModulePath": "/tmp/x/h.cjs"}}"#,
             r#"{"coverageReporters": [["/tmp/x/r.cjs", {}]]}"#,
+            r#"{"setupFiles": ["file:///tmp/x/evil.cjs"]}"#,
         ] {
-            put(
+            p.reaches(
                 "package.json",
                 &format!(r#"{{"name": "x", "jest": {jest}}}"#),
+                &["jest"],
             );
-            assert!(outside(&["jest"]).is_some(), "{jest}");
         }
-        std::fs::remove_file(root.join("package.json")).expect("removed");
         for (file, text) in [
             (".prettierrc", r#"{"plugins":["/tmp/evil.mjs"]}"#),
             (".prettierrc", "\"/tmp/evil.mjs\"\n"),
             (".prettierrc", "plugins:\n  - /tmp/evil.mjs\n"),
+            (".prettierrc", "plugins: [\"file:///tmp/evil.mjs\"]\n"),
+            // A glob before the value (not a comment), an alias, a flow map, an escaped break.
+            (
+                ".prettierrc",
+                "overrides:\n  - files: src/*\n    options: {}\nplugins: [/tmp/evil.mjs]\n",
+            ),
+            (
+                ".prettierrc.yaml",
+                "x: &p /tmp/evil.mjs\nplugins:\n  - *p\n",
+            ),
+            (".prettierrc.yaml", "plugins: \"/tmp/\\\n  evil.mjs\"\n"),
             (
                 "package.yaml",
                 "name: x\nprettier:\n  plugins:\n    - /tmp/evil.mjs\n",
             ),
+            (
+                "package.yaml",
+                "name: x\nprettier: {plugins: [/tmp/evil.mjs]}\n",
+            ),
             ("package.yaml", "prettier: ../outside/evil.mjs\n"),
         ] {
-            put(file, text);
-            assert!(outside(&["prettier"]).is_some(), "{file}: {text}");
-            std::fs::remove_file(root.join(file)).expect("removed");
+            p.reaches(file, text, &["prettier"]);
         }
-        put(
+        p.stays(
             "package.yaml",
             "name: x\nscripts:\n  clean: rm -rf /tmp/x\n",
+            &["prettier"],
         );
-        assert_eq!(outside(&["prettier"]), None);
-        put(
+        p.stays(
             ".eslintrc.json",
-            r#"{"extends":["eslint:recommended"], "ignorePatterns": ["/dist"]}"#,
+            r#"{"extends":["eslint:recommended"], "ignorePatterns": ["/dist", "/lib/"]}"#,
+            &["eslint"],
         );
-        assert_eq!(outside(&["eslint"]), None);
-        for text in [
-            r#"{"extends":["/tmp/evil.cjs"]}"#,
-            "{\"extends\":\n  [\"/tmp/evil.cjs\"]}",
-        ] {
-            put(".eslintrc.json", text);
-            assert!(outside(&["eslint"]).is_some(), "{text}");
-        }
-        std::fs::remove_file(root.join(".eslintrc.json")).expect("removed");
-        put(
+        p.stays(
             ".eslintrc.yml",
-            "extends:\n  - eslint:recommended\n# see /etc/notes\n",
+            "extends:\n  - eslint:recommended\n# see /etc/notes\nignorePatterns:\n  - /lib/\n  - /coverage/\n",
+            &["eslint"],
         );
-        assert_eq!(outside(&["eslint"]), None);
-        put(".eslintrc.yml", "extends:\n  - /tmp/evil.cjs\n");
-        assert!(outside(&["eslint"]).is_some());
-        put(
+        p.reaches(
+            ".eslintrc.json",
+            "{\"extends\":\n  [\"/tmp/evil.cjs\"]}",
+            &["eslint"],
+        );
+        p.reaches(
+            ".eslintrc.yml",
+            "extends:\n  - /tmp/evil.cjs\n",
+            &["eslint"],
+        );
+        // A configuration in JavaScript is the project's code, as its tests are.
+        p.stays(
             "jest.config.js",
-            "// https://jestjs.io/docs/configuration\nmodule.exports = {\n  testRegex: /(\\/__tests__\\/.*|\\.test)\\.js$/,\n  testPathIgnorePatterns: ['/node_modules/'],\n};\n",
+            "module.exports = {\n  testPathIgnorePatterns: ['/lib/'],\n  reporters: process.env.CI ? ['default'] : ['default'],\n};\n",
+            &["jest"],
         );
-        assert_eq!(outside(&["jest"]), None);
-        put(
-            "jest.config.js",
-            "module.exports = { setupFiles: [process.env.SETUP] };\n",
-        );
-        assert!(outside(&["jest"]).is_some());
-        put(
-            "jest.config.js",
-            "module.exports = {\n  setupFiles: [\n    '/tmp/x/evil.cjs',\n  ],\n};\n",
-        );
-        assert!(outside(&["jest"]).is_some());
-        put(
+        p.stays(
             "ruff.toml",
             "line-length = 100\n[lint]\nselect = [\"E\", \"F\"]\n",
+            &["ruff"],
         );
-        assert_eq!(outside(&["ruff"]), None);
         for text in [
             "cache-dir = \"\"\"\n/tmp/x/.ssh/rc\"\"\"\n",
             "\"cache\\u002ddir\" = \"/tmp/x/rc\"\n",
-            "extend = \"cfg/base.toml\"\n",
         ] {
-            put("cfg/base.toml", "cache-dir = \"/tmp/x/rc\"\n");
-            put("ruff.toml", text);
-            assert!(outside(&["ruff"]).is_some(), "{text}");
+            p.reaches("ruff.toml", text, &["ruff"]);
         }
-        std::fs::remove_file(root.join("ruff.toml")).expect("removed");
-        put(
+        p.stays(
             "pyproject.toml",
-            "[project]\nname = \"x\"\n[tool.poetry]\npackages = [{include = \"x\", from = \"../libs\"}]\n[tool.coverage.report]\nexclude_lines = [\"pragma: no cover\", \"if TYPE_CHECKING:\"]\n",
+            "[project]\nname = \"x\"\n[tool.poetry]\npackages = [{include = \"x\", from = \"../libs\"}]\n[tool.coverage.report]\nexclude_lines = [\"pragma: no cover\", \"if TYPE_CHECKING:\"]\n[tool.coverage.paths]\nsource = [\"src/\", \"/home/runner/work/demo/demo/src\"]\n",
+            &["pytest", "ruff", "mypy"],
         );
-        assert_eq!(outside(&["pytest", "ruff", "mypy"]), None);
-        put(
+        p.reaches(
             "pyproject.toml",
             "[tool.coverage.run]\ndata_file = \"\"\"\n/tmp/x/.bashrc\"\"\"\n",
+            &["pytest"],
         );
-        assert!(outside(&["pytest"]).is_some());
-        assert_eq!(outside(&["ruff"]), None);
-        put(
+        p.stays(
+            ".coveragerc",
+            "[run]\nsource = src\n[paths]\nsource =\n    src/\n    /home/runner/work/app/app/src/\n",
+            &["coverage"],
+        );
+        p.reaches(
             ".coveragerc",
             "[run]\ndebug = config\ndebug_file = /tmp/x/.bashrc\n",
+            &["coverage"],
         );
-        assert!(outside(&["coverage"]).is_some());
+        p.reaches(".prettierrc", "{", &["prettier"]);
+    }
+
+    /// A settings file another names is read as the tool finds it.
+    #[test]
+    fn settings_files_other_settings_name_are_read() {
+        let p = Project::new();
+        let bad = r#"{"compilerOptions":{"tsBuildInfoFile":"/tmp/x/.bashrc"}}"#;
+        for (extends, file) in [
+            ("./cfg/base.json", "cfg/base.json"),
+            ("./base", "base.json"),
+            (
+                "@tsconfig/evil/tsconfig.json",
+                "node_modules/@tsconfig/evil/tsconfig.json",
+            ),
+            (
+                "@tsconfig/evil",
+                "node_modules/@tsconfig/evil/tsconfig.json",
+            ),
+        ] {
+            p.put(
+                "tsconfig.json",
+                &format!(r#"{{"extends": "{extends}", "files": ["a.ts"]}}"#),
+            );
+            p.put(file, r#"{"compilerOptions":{"outDir":"dist"}}"#);
+            assert_eq!(p.outside(&["tsc"]), None, "{extends}");
+            p.put(file, bad);
+            assert!(p.outside(&["tsc"]).is_some(), "{extends}");
+            p.remove(file);
+        }
+        p.put(
+            "tsconfig.json",
+            r#"{"files": [], "references": [{"path": "./sub"}]}"#,
+        );
+        p.put(
+            "sub/tsconfig.json",
+            r#"{"compilerOptions":{"outDir":"../../x"}}"#,
+        );
+        assert!(p.outside(&["tsc"]).is_some());
+        // A subproject's parent inside the project is no place outside; a file a setting
+        // only includes is not read as settings.
+        p.put(
+            "sub/tsconfig.json",
+            r#"{"extends":"../tsconfig.json","compilerOptions":{"outDir":"../dist/sub"},"include":["../package.json"]}"#,
+        );
+        p.put(
+            "package.json",
+            r#"{"scripts": {"x": "cd $PWD && rm -rf /tmp/y"}}"#,
+        );
+        assert_eq!(p.outside_in(Path::new("sub"), &["tsc"]), None);
+        p.remove("tsconfig.json");
+        p.put("ruff.toml", "extend = \"cfg/base\"\n");
+        p.put("cfg/base.toml", "cache-dir = \"/tmp/x/rc\"\n");
+        assert!(p.outside(&["ruff"]).is_some());
+        p.remove("ruff.toml");
+        p.put(".eslintrc.json", r#"{"extends": ["./cfg/shared"]}"#);
+        p.put("cfg/shared.yaml", "extends:\n  - /tmp/evil.cjs\n");
+        assert!(p.outside(&["eslint"]).is_some());
+        p.remove(".eslintrc.json");
+        for jest in [
+            r#"{"preset": "evil-preset"}"#,
+            r#"{"projects": ["<rootDir>/packages/*"]}"#,
+            r#"{"projects": ["<rootDir>/packages/a"]}"#,
+        ] {
+            p.put(
+                "node_modules/evil-preset/jest-preset.json",
+                r#"{"setupFiles": ["/tmp/x/e.cjs"]}"#,
+            );
+            p.put(
+                "packages/a/package.json",
+                r#"{"jest": {"testSequencer": "/tmp/x/s.cjs"}}"#,
+            );
+            p.put("package.json", &format!(r#"{{"jest": {jest}}}"#));
+            assert!(p.outside(&["jest"]).is_some(), "{jest}");
+            p.put(
+                "node_modules/evil-preset/jest-preset.json",
+                r#"{"setupFiles": ["./e.cjs"]}"#,
+            );
+            p.put(
+                "packages/a/package.json",
+                r#"{"jest": {"testSequencer": "./s.cjs"}}"#,
+            );
+            assert_eq!(p.outside(&["jest"]), None, "{jest}");
+        }
+    }
+
+    /// ESLint, Prettier and Ruff apply the settings nearest to each file they check.
+    #[test]
+    fn per_directory_settings_below_are_read() {
+        let p = Project::new();
+        p.put("src/a.js", "x\n");
+        assert_eq!(p.outside(&["eslint", "prettier", "ruff"]), None);
+        for (file, tool) in [
+            ("src/.eslintrc.json", "eslint"),
+            ("src/deep/.prettierrc", "prettier"),
+            ("pkg/ruff.toml", "ruff"),
+        ] {
+            let text = if tool == "ruff" {
+                "cache-dir = \"/tmp/x/rc\"\n"
+            } else {
+                r#"{"plugins": ["/tmp/x/evil.mjs"]}"#
+            };
+            p.put(file, text);
+            assert!(p.outside(&[tool]).is_some(), "{file}");
+            assert_eq!(p.outside(&["tsc"]), None, "{file}");
+            p.remove(file);
+        }
+        // What `node_modules` holds applies to no file the checkers look at.
+        p.put(
+            "node_modules/x/.eslintrc.json",
+            r#"{"plugins": ["/tmp/x/evil.mjs"]}"#,
+        );
+        assert_eq!(p.outside(&["eslint"]), None);
     }
 }
