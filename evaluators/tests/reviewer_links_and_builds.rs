@@ -394,6 +394,8 @@ async fn a_link_anywhere_in_the_workspace_that_leaves_it_makes_a_build_unproven(
     std::os::unix::fs::symlink("python3", root.join(".venv/bin/python")).unwrap();
     std::fs::create_dir_all(root.join(".git")).unwrap();
     std::os::unix::fs::symlink(outside.path(), root.join(".git/elsewhere")).unwrap();
+    // A link to the system's own files.
+    std::os::unix::fs::symlink("/usr/lib", root.join(".venv/system-lib")).unwrap();
     // Hard links inside the workspace (cargo links its outputs), and a package manager's
     // store linking the files of `node_modules`, leave builds routine too.
     std::fs::create_dir_all(root.join("target/debug/deps")).unwrap();
@@ -456,10 +458,7 @@ async fn a_link_anywhere_in_the_workspace_that_leaves_it_makes_a_build_unproven(
         ),
         (root.join(".pytest_cache"), outside.path().join("cache")),
         // An interpreter's name outside a virtual environment is no exception.
-        (
-            root.join("bin/python3"),
-            std::path::PathBuf::from("/bin/sh"),
-        ),
+        (root.join("bin/python3"), outside.path().join("python3")),
     ] {
         std::fs::create_dir_all(link.parent().unwrap()).unwrap();
         std::os::unix::fs::symlink(&target, &link).unwrap();

@@ -299,14 +299,21 @@ pub(super) fn workspace_links(places: &Places<'_>) -> Option<String> {
 /// Whether the link at `path` is one every environment of a kind holds and a build only reads
 /// or runs: a virtual environment's interpreter (`VENV/bin/python3.12` beside
 /// `VENV/pyvenv.cfg`) leading to a compiled program (an ELF or Mach-O file, not a script a
-/// build would run as the interpreter), or a link into the Nix store, which is mounted
-/// read-only.
+/// build would run as the interpreter), a link into the Nix store, which is mounted
+/// read-only, or into the system's own `/usr` (not `/usr/local`), owned by the administrator
+/// and writable by no one else.
 fn known_harmless(path: &Path) -> bool {
     let Ok(target) = std::fs::canonicalize(path) else {
         return false;
     };
     if target.starts_with("/nix/store/") {
         return true;
+    }
+    // The system's own files (`.venv/system-site -> /usr/lib/python3/dist-packages`): code
+    // every build runs anyway, which only the administrator writes.
+    if target.starts_with("/usr/") && !target.starts_with("/usr/local/") {
+        use std::os::unix::fs::MetadataExt;
+        return std::fs::metadata(&target).is_ok_and(|m| m.uid() == 0 && m.mode() & 0o022 == 0);
     }
     let interpreter = path
         .file_name()
