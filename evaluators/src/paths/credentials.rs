@@ -5,7 +5,9 @@
 //! password on a saved command line (`mysql -pX`, `curl -u user:X`, `sshpass -p X`), an AWS
 //! key pair without its names, and a one-time password's seed (`otpauth://…?secret=`).
 
-use super::{first_value, secret_name, secret_shaped, secret_value};
+use super::{
+    first_value, named_value, secret_name, secret_shaped, secret_value, secret_value_shaped,
+};
 
 /// What credential `text` holds in one of this module's forms, if it holds one.
 pub(super) fn apart(text: &str) -> Option<&'static str> {
@@ -40,12 +42,21 @@ fn named_then_valued(text: &str) -> bool {
     lines.iter().enumerate().any(|(at, line)| {
         let named = ["name", "key"]
             .iter()
-            .any(|k| attribute(line, k).is_some_and(secret_name));
-        if named {
+            .find_map(|k| attribute(line, k).filter(|n| secret_name(n)));
+        if let Some(name) = named {
+            let valued = |v: &str| named_value(name, v);
+            // An element's text (`<property name="db.password">VALUE</property>`).
+            let text = line
+                .split_once("\">")
+                .and_then(|(_, rest)| rest.split_once("</"))
+                .map(|(text, _)| text.trim());
+            if text.is_some_and(valued) {
+                return true;
+            }
             let here_and_below = lines.iter().skip(at).take(VALUE_LINES + 1);
             return here_and_below
                 .into_iter()
-                .any(|l| attribute(l, "value").is_some_and(secret_value));
+                .any(|l| attribute(l, "value").is_some_and(valued));
         }
         yaml_value_below(line, lines.get(at + 1..).unwrap_or_default())
     })
@@ -85,6 +96,10 @@ fn yaml_value_below(line: &str, below: &[&str]) -> bool {
         .trim()
         .trim_start_matches("- ")
         .trim_matches(['"', '\'']);
+    // A YAML key is one word (prose saying "the key:" is none).
+    if name.contains(char::is_whitespace) {
+        return false;
+    }
     let rest = rest.trim();
     let block = rest.is_empty() || (rest.starts_with(['|', '>']) && rest.len() <= 3);
     if !block || !secret_name(name) {
@@ -97,6 +112,7 @@ fn yaml_value_below(line: &str, below: &[&str]) -> bool {
             let next_indent = next.len() - next.trim_start().len();
             let value = next.trim();
             next_indent > indent
+                && !value.contains(char::is_whitespace)
                 && !value.starts_with("- ")
                 && !value.contains(": ")
                 && !value.ends_with(':')
@@ -113,18 +129,35 @@ const PASSWORD_DIRECTIVES: &[&str] = &[
     "auth_pass",
     "masteruser_password",
     "rpcpassword",
+    "bindpw",
+    "rootpw",
 ];
 
-/// Whether a line is one of [`PASSWORD_DIRECTIVES`] followed by a value shaped as a secret.
+/// Whether a line is one of [`PASSWORD_DIRECTIVES`] followed by a value shaped as a secret,
+/// a Java properties line giving a dotted or underscored name for a secret its value after a
+/// blank (`db.password hunter2x9`), or SQL giving a user a password (`IDENTIFIED BY '…'`,
+/// `PASSWORD '…'`).
 fn directive_password(text: &str) -> bool {
     text.lines().any(|line| {
-        let mut words = line.split_whitespace();
-        words
-            .next()
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let directive = words
+            .first()
             .is_some_and(|d| PASSWORD_DIRECTIVES.contains(&d.to_ascii_lowercase().as_str()))
             && words
-                .next()
-                .is_some_and(|v| secret_shaped(v.trim_matches(['"', '\''])))
+                .get(1)
+                .is_some_and(|v| secret_shaped(v.trim_matches(['"', '\''])));
+        let property = words.len() == 2
+            && words[0].contains(['.', '_'])
+            && secret_name(words[0])
+            && secret_value_shaped(words[1], false);
+        let lower = line.to_ascii_lowercase();
+        let sql = ["identified by ", "password "].iter().any(|k| {
+            lower.match_indices(k).any(|(at, k)| {
+                let rest = line[at + k.len()..].trim_start();
+                rest.starts_with(['\'', '"']) && secret_shaped(first_value(rest))
+            })
+        });
+        directive || property || sql
     })
 }
 
@@ -146,6 +179,12 @@ const ATTACHED_P: &[&str] = &[
 /// options: `sshpass -p X`, `ldapsearch -w X`, `smbclient --password X`.
 const PASSWORD_OPTIONS: &[(&str, &[&str])] = &[
     ("sshpass", &["-p"]),
+    ("docker", &["-p"]),
+    ("podman", &["-p"]),
+    ("mongosh", &["-p"]),
+    ("mongo", &["-p"]),
+    ("mongodump", &["-p"]),
+    ("mongorestore", &["-p"]),
     ("ldapsearch", &["-w"]),
     ("ldapmodify", &["-w"]),
     ("ldapadd", &["-w"]),
@@ -220,7 +259,11 @@ fn command_line_password(text: &str) -> bool {
                 .position(|w| w.starts_with('-') && w.contains('b'))
                 .and_then(|at| words.get(at + 3))
                 .is_some_and(|v| secret_value(v));
-        attached_p || listed || any || user || htpasswd
+        // `echo PASSWORD | sudo -S …`.
+        let sudo = words.first() == Some(&"echo")
+            && (line.contains("sudo -S") || line.contains("sudo --stdin"))
+            && words.get(1).is_some_and(|v| secret_value_shaped(v, false));
+        attached_p || listed || any || user || htpasswd || sudo
     })
 }
 
@@ -312,6 +355,15 @@ mod tests {
             "AKIAIOSFODNN7ABCDEFG wJalrXUtnFEMI/K7MDENG/bPxRfiCYzz9Kq2Lm0x\n",
             "AKIAIOSFODNN7ABCDEFG\nwJalrXUtnFEMI/K7MDENG/bPxRfiCYzz9Kq2Lm0x\n",
             "otpauth://totp/Acme:me?secret=JBSWY3DPEHPK3PXPJBSW&issuer=Acme\n",
+            "<property name=\"hibernate.connection.password\">S3cretPassw0rd</property>\n",
+            "bindpw S3cretPw1\n",
+            "db.password hunter2x9\n",
+            "CREATE USER 'app'@'%' IDENTIFIED BY 'S3cretPw1';\n",
+            "CREATE ROLE app LOGIN PASSWORD 'S3cretPw1';\n",
+            "docker login -u me -p S3cretPw1 registry.example.com\n",
+            "mongosh -u admin -p S3cretPw1 --authenticationDatabase admin\n",
+            "echo 'Mellon7Friend9' | sudo -S systemctl restart app\n",
+            "{\"auth\": {\"basic\": [{\"key\": \"password\", \"value\": \"mellon7friend\"}]}}\n",
         ] {
             assert!(apart(text).is_some(), "{text}");
         }
@@ -339,6 +391,11 @@ mod tests {
             "AKIAIOSFODNN7EXAMPLE wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n",
             "otpauth://totp/Acme:me?issuer=Acme\n",
             "Set the `name` and `value` of each variable in the table below.\n",
+            "iceauth:\n  Copyright 1989, 1998  The Open Group\n",
+            "The key:\n    ssh-keygen -t ed25519 -C comment2024\n",
+            "ALTER USER app PASSWORD NULL;\n",
+            "the password is required\n",
+            "docker run -p 8080:80 nginx\n",
         ] {
             assert_eq!(apart(text), None, "{text}");
         }

@@ -1653,7 +1653,16 @@ fn secret_markers() -> Option<&'static aho_corasick::AhoCorasick> {
                 b"--proxy-user",
                 b"akia",
                 b"asia",
+                // A `.pgpass` line (`host:5432:db:user:password`, `*:*:*:user:password`).
+                b":5432:",
+                b":6432:",
+                b":*:",
+                b"identified by",
+                b"docker",
+                b"mongo",
             ];
+            // Every name a secret may be given ([`SECRET_NAME_ENDS`]: `SMTP_PW=…`).
+            markers.extend(SECRET_NAME_ENDS.iter().map(|e| e.as_bytes()));
             markers.extend(
                 BASE64_DER_KEYS
                     .iter()
@@ -1740,16 +1749,12 @@ fn text_families(head: &[u8]) -> Option<&'static str> {
         return Some("an OpenPGP secret key (by its content)");
     }
     let text = String::from_utf8_lossy(head);
-    // `-----BEGIN [ANY] PRIVATE KEY-----`, `… PRIVATE KEY BLOCK-----` (PGP armor).
-    if text.contains("-----BEGIN")
+    // `-----BEGIN [ANY] PRIVATE KEY-----`, `… PRIVATE KEY BLOCK-----` (PGP armor), other
+    // armors (`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`): a header followed by a key's
+    // body (a header alone, a constant or a pattern in code, holds none).
+    if text.contains("BEGIN")
         && (text.contains("PRIVATE KEY") || text.contains("OpenVPN Static key"))
-    {
-        return Some("a private key (by its content)");
-    }
-    // Other armors (`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`).
-    if text
-        .lines()
-        .any(|l| l.contains("BEGIN") && l.contains("PRIVATE KEY"))
+        && armored_key_body(&text)
     {
         return Some("a private key (by its content)");
     }
@@ -1995,6 +2000,9 @@ const SECRET_NAME_ENDS: &[&str] = &[
     "tokens",
     "keys",
     "passwords",
+    "authtok",
+    "cookie",
+    "authorization",
 ];
 
 /// The last words of names ending in `key` that name no secret, lower-cased and without
@@ -2016,6 +2024,102 @@ const PUBLIC_KEY_NAMES: &[&str] = &[
     "hotkey",
 ];
 
+/// Whether a line of `text` holding `BEGIN` and `PRIVATE KEY` (or `OpenVPN Static key`) is
+/// followed by a key's body: within the next lines a run of forty base64 characters or more
+/// with digits and letters of both cases among them, whatever separates the lines (breaks,
+/// `\n` escapes in a string, quotes, concatenations); or, before its `END` line, a body of
+/// any length in base64's letters (a short or fake key is still shaped as one). A header
+/// alone, or code between a header and an end (`_SK_END = b"-----END …`), is none.
+fn armored_key_body(text: &str) -> bool {
+    text.contains("BEGIN OpenVPN Static key") || long_key_body(text) || short_key_body(text)
+}
+
+/// [`armored_key_body`]'s first line after the header: a line of base64's letters (`-`, `.`
+/// and `_` too, a fake key's), four or more, however the header's line ends (a break, a
+/// `\n` escape, a closing quote).
+fn short_key_body(text: &str) -> bool {
+    text.match_indices("BEGIN").any(|(at, _)| {
+        let rest = &text[at..];
+        let Some(header_end) = rest.find("KEY").map(|k| k + 3) else {
+            return false;
+        };
+        let mut after = &rest[header_end..];
+        // The header's end and what separates it from the body.
+        loop {
+            let trimmed = after.trim_start_matches(|c: char| {
+                c.is_whitespace() || matches!(c, '-' | '"' | '\'' | ',' | '+')
+            });
+            match trimmed
+                .strip_prefix("\\n")
+                .or_else(|| trimmed.strip_prefix("\\r"))
+            {
+                Some(more) => after = more,
+                None => {
+                    after = trimmed;
+                    break;
+                }
+            }
+        }
+        let line_end = after
+            .find(['\n', '\r', '"', '\'', '\\'])
+            .unwrap_or(after.len());
+        let line = &after[..line_end];
+        line.len() >= 4
+            && line
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+/=.-_".contains(&b))
+    })
+}
+
+/// [`armored_key_body`]'s long run of base64.
+fn long_key_body(text: &str) -> bool {
+    text.match_indices("BEGIN").any(|(at, _)| {
+        let line_end = text[at..].find('\n').map_or(text.len(), |n| at + n);
+        let header = &text[at..line_end];
+        if !(header.contains("PRIVATE KEY") || header.contains("OpenVPN Static key")) {
+            // The header may end on this line after an escaped break (`…-----\nMIIE…`).
+            let escaped = &text[at..text.len().min(at + 80)];
+            if !(escaped.contains("PRIVATE KEY") || escaped.contains("OpenVPN Static key")) {
+                return false;
+            }
+        }
+        let window_end = text.len().min(at + 1200);
+        let mut end = window_end;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let window = &text[at..end];
+        let mut run = 0usize;
+        let (mut digit, mut upper, mut lower) = (false, false, false);
+        let bytes = window.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            // A literal `\n` or `\r` inside a string separates lines too.
+            if b == b'\\' && matches!(bytes.get(i + 1), Some(b'n' | b'r')) {
+                run = 0;
+                (digit, upper, lower) = (false, false, false);
+                i += 2;
+                continue;
+            }
+            if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=' {
+                run += 1;
+                digit |= b.is_ascii_digit();
+                upper |= b.is_ascii_uppercase();
+                lower |= b.is_ascii_lowercase();
+                if run >= 40 && digit && upper && lower {
+                    return true;
+                }
+            } else {
+                run = 0;
+                (digit, upper, lower) = (false, false, false);
+            }
+            i += 1;
+        }
+        false
+    })
+}
+
 /// Whether `text` gives a name that ends in a secret's word ([`SECRET_NAME_ENDS`]) a value
 /// shaped as one ([`secret_shaped`]): `NAME=VALUE`, `NAME: VALUE`, `export NAME="VALUE"`,
 /// and each `NAME=VALUE` of a connection string (`…;AccountKey=…;`). Not a value: a path, a
@@ -2023,20 +2127,62 @@ const PUBLIC_KEY_NAMES: &[&str] = &[
 fn named_secret(text: &str) -> bool {
     // Each field of a line: a connection string's (`;`), and each member of a JSON or YAML
     // flow map written on one line (`{"user":"a","api_key":"…"}`). PHP's `define('NAME',
-    // 'VALUE')` is read as `NAME=VALUE`.
+    // 'VALUE')` is read as `NAME=VALUE`. A field cut where a call opens (`key =
+    // base64.b16encode(…)`, `let key = Key::from(…)`) gives a callee, no value.
     text.lines()
         .map(|l| match l.split_once("define(") {
             Some((_, args)) => std::borrow::Cow::Owned(args.replacen(',', "=", 1)),
             None => std::borrow::Cow::Borrowed(l),
         })
-        .any(|l| l.split([';', ',', '{', '}', '(']).any(named_secret_field))
+        .any(|l| {
+            let mut start = 0;
+            l.char_indices()
+                .filter(|(_, c)| matches!(c, ';' | ',' | '{' | '}' | '('))
+                .map(|(at, c)| (at, Some(c)))
+                .chain(std::iter::once((l.len(), None)))
+                .any(|(end, closing)| {
+                    let field = &l[start..end];
+                    start = end + closing.map_or(0, char::len_utf8);
+                    closing != Some('(') && named_secret_field(field)
+                })
+                // Words giving values side by side (`host ansible_user=root
+                // ansible_password=…`, a command's `NAME=VALUE` prefixes).
+                || l.split_whitespace()
+                    .skip(1)
+                    .filter(|w| w.contains('='))
+                    .any(named_secret_field)
+        })
 }
+
+/// The words that declare a name in code (`let key = …`, `const apiKey = …`, `pub token:
+/// …`), taken off before the name.
+const DECLARATORS: &[&str] = &[
+    "let mut ",
+    "let ",
+    "const ",
+    "var ",
+    "val ",
+    "pub ",
+    "static ",
+    "readonly ",
+    "private ",
+    "public ",
+    "protected ",
+    "final ",
+    "my ",
+    "our ",
+    "local ",
+    "declare ",
+];
 
 /// Whether one field of a line ([`named_secret`]) gives a name for a secret a value shaped as
 /// one.
 fn named_secret_field(field: &str) -> bool {
-    let field = field.trim_start();
-    let field = field.strip_prefix("export ").unwrap_or(field).trim_start();
+    let mut field = field.trim_start();
+    field = field.strip_prefix("export ").unwrap_or(field).trim_start();
+    while let Some(rest) = DECLARATORS.iter().find_map(|d| field.strip_prefix(d)) {
+        field = rest.trim_start();
+    }
     // PowerShell's `$env:NAME = "VALUE"`; fish's `set -x NAME VALUE` and csh's
     // `setenv NAME VALUE`, read as `NAME=VALUE`.
     let field = field.strip_prefix("$env:").unwrap_or(field);
@@ -2052,19 +2198,85 @@ fn named_secret_field(field: &str) -> bool {
         return false;
     };
     // The name as code writes it: a call's keyword argument (`OpenAI(api_key=…`), a
-    // variable (`$db_password = …`), a subscript (`$config['db_password'] = …`).
+    // variable (`$db_password = …`), a subscript (`$config['db_password'] = …`); of words
+    // before it, the last (`mysql -u root --password=…`).
     let name = field[..at].trim();
+    let name = name.rsplit([' ', '\t']).next().unwrap_or(name);
     let name = name.strip_prefix('$').unwrap_or(name);
     let name = match name.rsplit_once('[') {
         Some((_, inner)) => inner.trim_end_matches(']'),
         None => name,
     };
-    if !secret_name(name.trim().trim_matches(['"', '\''])) {
+    let name = name.trim().trim_matches(['"', '\'']);
+    if !secret_name(name) {
         return false;
     }
-    // `=>` (a PHP array's member) gives a value as `=` does.
-    let rest = field[at + 1..].trim_start_matches(['=', '>', ' ', '\t']);
-    secret_value(first_value(rest))
+    // `=>` (a PHP array's member) gives a value as `=` does; a type after `:` is followed
+    // by the value after `=` (`val apiKey: String = "…"`, `API_KEY: &str = "…"`).
+    let mut rest = field[at + 1..].trim_start_matches(['=', '>', ' ', '\t']);
+    if field[at..].starts_with(':')
+        && let Some((ty, value)) = rest.split_once('=')
+        && !ty.is_empty()
+        && ty
+            .chars()
+            .all(|c| c.is_alphanumeric() || " _<>[]?&.:'".contains(c))
+    {
+        rest = value.trim_start_matches(['>', ' ', '\t']);
+    }
+    let quoted = rest.starts_with(['"', '\'']);
+    let mut value = first_value(rest);
+    // A header's scheme before its credentials (`Authorization: Basic …`, `Token …`).
+    if !quoted
+        && ["basic", "token", "bearer", "digest", "apikey"]
+            .iter()
+            .any(|s| value.eq_ignore_ascii_case(s))
+    {
+        value = first_value(rest[value.len()..].trim_start());
+    }
+    // A dotted path of names (`client.pool.h1_key`, `config.token`) is code.
+    let dotted = !quoted
+        && value.contains('.')
+        && value.split('.').all(|p| {
+            p.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+        });
+    if dotted {
+        return false;
+    }
+    // A password need not look random (`DB_PASSWORD=mellon7friend`); a key or a token does.
+    named_value(name, value)
+}
+
+/// Whether `value`, given to the secret's name `name`, is shaped as a secret: a password's
+/// as one ([`password_name`]: it need not look random), another's as a random value
+/// ([`secret_value`]).
+fn named_value(name: &str, value: &str) -> bool {
+    if password_name(name) {
+        secret_value_shaped(value, false)
+    } else {
+        secret_value(value)
+    }
+}
+
+/// Whether `name` (a secret's name, [`secret_name`]) names a password or a secret rather
+/// than a key or a token.
+fn password_name(name: &str) -> bool {
+    let lower = secret_name_stem(&snake_case(name));
+    [
+        "password",
+        "passwd",
+        "pwd",
+        "pass",
+        "passphrase",
+        "pw",
+        "psk",
+        "secret",
+        "secret_key",
+        "authtok",
+    ]
+    .iter()
+    .any(|end| lower.ends_with(end))
 }
 
 /// The value that starts `rest`: up to its closing quote when it starts with one, else up to
@@ -2113,17 +2325,23 @@ fn snake_case(name: &str) -> String {
 }
 
 /// Whether `value`, given to a name for a secret, is shaped as one: not code or a place (a
-/// call, an index, a variable, a URL, a path), random rather than a name with a number
-/// (`row-12345`, `v1-deps-2024`: letters of both cases and digits, or sixteen characters or
-/// more), and [`secret_shaped`].
+/// call, an index, a variable, a type, a URL, a path), random rather than a name with a
+/// number (`row-12345`, `v1-deps-2024`: letters of both cases and digits, or sixteen
+/// characters or more), and [`secret_shaped`].
 fn secret_value(value: &str) -> bool {
-    let code_or_place = value.contains(['(', ')', '[', ']', '{', '}', '$'])
+    secret_value_shaped(value, true)
+}
+
+/// [`secret_value`], the value's randomness asked for only when `random`.
+fn secret_value_shaped(value: &str, random: bool) -> bool {
+    let code_or_place = value.contains(['(', ')', '[', ']', '{', '}', '$', '<', '>'])
+        || value.contains("::")
         || value.contains("://")
         || value.starts_with(['/', '~', '.']);
-    let random = value.len() >= 16
+    let looks_random = value.len() >= 16
         || (value.bytes().any(|b| b.is_ascii_uppercase())
             && value.bytes().any(|b| b.is_ascii_lowercase()));
-    !code_or_place && random && secret_shaped(value)
+    !code_or_place && (looks_random || !random) && secret_shaped(value)
 }
 
 /// A name without the qualifiers that may follow its secret's word (`PASSWORD_PROD`,
@@ -2211,11 +2429,20 @@ fn pgpass_line(text: &str) -> bool {
         // `\:` and `\\` are a field's own characters.
         let line = line.trim().replace("\\\\", "_").replace("\\:", "_");
         let fields: Vec<&str> = line.splitn(5, ':').collect();
+        // A host name, an address or `*`; a database and a user as names; a password of one
+        // word: a log line, a time, an address or a fingerprint is none.
+        let name = |f: &str| {
+            !f.is_empty()
+                && f.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"._-*".contains(&b))
+        };
         fields.len() == 5
-            && !fields[0].is_empty()
+            && name(fields[0])
             && (fields[1] == "*"
                 || (!fields[1].is_empty() && fields[1].bytes().all(|b| b.is_ascii_digit())))
-            && !fields[3].is_empty()
+            && name(fields[2])
+            && name(fields[3])
+            && !fields[4].trim_end_matches(':').contains([':', ' ', '\t'])
             && secret_shaped(fields[4].trim_end_matches(':'))
     })
 }
@@ -3066,6 +3293,60 @@ fn resolve_walk(path: &Path, real: Option<&Path>) -> Option<(PathBuf, bool)> {
 
 #[cfg(test)]
 mod tests {
+
+    /// Code that names a key, a token or a password is no secret; a password given plainly,
+    /// a typed constant and a password file's line in a long file are.
+    #[test]
+    fn code_is_no_secret_and_plain_passwords_are() {
+        for text in [
+            "let key = PrivatePkcs8KeyDer::from(cert.signing_key.serialize_der());\n",
+            "let key = client.pool.h1_key(\"http://mock.local\");\n",
+            "let tokens = proc_macro2::TokenStream::from_str(self)?;\n",
+            "server_handshake_secret: OnceLock<Vec<u8>>,\n",
+            "fn retain_ordered(keys: Large<Vec<i8>>, remove: Vec<i8>) {}\n",
+            "keys = _get_end2end_headers(headers)\n",
+            "password = base64.b16encode(random_bytes[8:])\n",
+            "const b64Key = util_1.encoding.base64Encode(publicKey);\n",
+            "let child_token1 = token1.child_token();\n",
+            "13.28.24.13 - - [10/Mar/2016:19:29:25 +0100] \"GET /x\"\n",
+            "src/main.rs:12:5: error[E0308]: mismatched types 1234abc\n",
+            "DB:45:3D:1B:B0:9A:7F:11:22:33\n",
+            "2024-01-01 12:00:01 INFO worker:42:main: started job 7f3a9c\n",
+            "_SK_START = b\"-----BEGIN OPENSSH PRIVATE KEY-----\"\n_SK_END = b\"-----END OPENSSH PRIVATE KEY-----\"\n",
+            "static RE: &str = r\"-----BEGIN PRIVATE KEY-----\";\n",
+        ] {
+            assert_eq!(secret_text(text.as_bytes()), None, "{text}");
+        }
+        for text in [
+            "DB_PASSWORD=mellon7friend\n",
+            "  - POSTGRES_PASSWORD=hunter2rocks\n",
+            "Server=db;Database=app;User Id=sa;Password=p4ssw0rd!;\n",
+            "JWT_SECRET=MYSECRET123XYZ\n",
+            "val apiKey: String = \"a8f5f167f44f4964e6c998dee827110c\"\n",
+            "const API_TOKEN: &str = \"Rk4stbPy6cq3jPPqjiChkVvv\";\n",
+            "db.example.com:5432:app:admin:Mellon7Friend\n",
+            "web1 ansible_host=10.0.0.5 ansible_user=root ansible_password=mellon7friend\n",
+            "app.config['SECRET_KEY'] = 'mellon7friend'\n",
+            "ldap_default_authtok = mellon7friend\n",
+            "Set-Cookie: sessionid=8f14e45fceea167a5a36dedd4bea2543; Path=/\n",
+            "Authorization: Basic YWRtaW46bWVsbG9uN2ZyaWVuZA==\n",
+            "{\"name\": \"Cookie\", \"value\": \"_gh_sess=Mellon7Friend9abcdEFGH1234\"}\n",
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----\n",
+            "{\"key\": \"-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\\n\"}\n",
+        ] {
+            assert!(secret_text(text.as_bytes()).is_some(), "{text}");
+        }
+        // After the first read of a long file, the markers still find every family.
+        for line in [
+            "db.example.com:5432:app:admin:Mellon7Friend",
+            "SMTP_PW=Mellon7Friend9",
+        ] {
+            let mut long = "filler line of text\n".repeat(400);
+            long.push_str(line);
+            long.push('\n');
+            assert!(bytes_secret(long.as_bytes()).is_some(), "{line}");
+        }
+    }
     use super::*;
 
     #[test]
