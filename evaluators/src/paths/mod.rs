@@ -2031,7 +2031,35 @@ const PUBLIC_KEY_NAMES: &[&str] = &[
 /// any length in base64's letters (a short or fake key is still shaped as one). A header
 /// alone, or code between a header and an end (`_SK_END = b"-----END …`), is none.
 fn armored_key_body(text: &str) -> bool {
-    text.contains("BEGIN OpenVPN Static key") || long_key_body(text) || short_key_body(text)
+    text.contains("BEGIN OpenVPN Static key")
+        || long_key_body(text)
+        || short_key_body(text)
+        || ended_key(text)
+}
+
+/// [`armored_key_body`]'s header and `END` line with anything but code between them (a fake
+/// key's body, `not a real key`, is still one's shape; `_SK_END = b"-----END …` is code).
+fn ended_key(text: &str) -> bool {
+    text.match_indices("BEGIN").any(|(at, _)| {
+        let rest = &text[at..];
+        let Some(header_end) = rest.find("KEY").map(|k| k + 3) else {
+            return false;
+        };
+        let after = &rest[header_end..];
+        let limit = after.len().min(65_536);
+        // `-----END …` or `---- END …` (an armor's own end line).
+        let Some(end) = after
+            .get(..limit)
+            .and_then(|a| a.find("-END ").or_else(|| a.find("- END ")))
+        else {
+            return false;
+        };
+        let between = after[..end].trim_matches(|c: char| c.is_whitespace() || c == '-');
+        let code = [" = ", "=b\"", "= b\"", "\";", "');", "\")", "\",", "',"]
+            .iter()
+            .any(|m| between.contains(m));
+        !between.is_empty() && !code && after[end..].contains("KEY")
+    })
 }
 
 /// [`armored_key_body`]'s first line after the header: a line of base64's letters (`-`, `.`
@@ -3332,6 +3360,7 @@ mod tests {
             "Authorization: Basic YWRtaW46bWVsbG9uN2ZyaWVuZA==\n",
             "{\"name\": \"Cookie\", \"value\": \"_gh_sess=Mellon7Friend9abcdEFGH1234\"}\n",
             "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----\n",
+            "-----BEGIN RSA PRIVATE KEY-----\nnot a real key, for the tests\n-----END RSA PRIVATE KEY-----\n",
             "{\"key\": \"-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\\n\"}\n",
         ] {
             assert!(secret_text(text.as_bytes()).is_some(), "{text}");
