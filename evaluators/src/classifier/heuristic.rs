@@ -460,21 +460,37 @@ fn build_dirs(
     Some(dirs)
 }
 
-/// The files inside the workspace at `root` (resolved) the script's commands name as
-/// arguments or option values (`tsc -p tsconfig.build.json`), resolved.
+/// The options of the checkers that name their settings file (`tsc -p FILE`, `eslint -c
+/// FILE`, `jest --config FILE`, `mypy --config-file FILE`, `ruff --config FILE`).
+const SETTINGS_OPTIONS: &[&str] = &[
+    "-p",
+    "--project",
+    "-c",
+    "--config",
+    "--config-file",
+    "--rcfile",
+    "--cov-config",
+];
+
+/// The settings files inside the workspace at `root` (resolved) the script's commands name by
+/// an option of [`SETTINGS_OPTIONS`], resolved.
 fn named_files(root: &Path, script: Option<&shell::Script>) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     for (_, cmd) in script.into_iter().flat_map(shell::Script::leaves) {
         let Some(Some(base)) = command_dir(root, &cmd.cwd) else {
             continue;
         };
-        for value in cmd
-            .args()
-            .iter()
-            .filter_map(shell::Word::literal)
-            .flat_map(argument_values)
-        {
-            if let Ok(named) = std::fs::canonicalize(base.join(value))
+        let words: Vec<&str> = cmd.args().iter().filter_map(shell::Word::literal).collect();
+        for (i, w) in words.iter().enumerate() {
+            let value = if SETTINGS_OPTIONS.contains(w) {
+                words.get(i + 1).copied()
+            } else {
+                w.split_once('=')
+                    .filter(|(o, _)| SETTINGS_OPTIONS.contains(o))
+                    .map(|(_, v)| v)
+            };
+            if let Some(value) = value
+                && let Ok(named) = std::fs::canonicalize(base.join(value))
                 && named.starts_with(root)
                 && named.is_file()
                 && !out.contains(&named)
@@ -2408,7 +2424,9 @@ impl HeuristicClassifier {
                         .map(|why| format!("The build reads and may print a secret: {why}."))
                 })
         });
-        let configured = build_configured(&review.context.workspace_root, script);
+        let configured = builds
+            .then(|| build_configured(&review.context.workspace_root, script))
+            .flatten();
         let routine = builds
             && outside.is_none()
             && linked.is_none()
