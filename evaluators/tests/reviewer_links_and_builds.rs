@@ -412,6 +412,14 @@ async fn a_link_anywhere_in_the_workspace_that_leaves_it_makes_a_build_unproven(
         root.join("node_modules/pkg/index.js"),
     )
     .unwrap();
+    // uv links a virtual environment's packages from its cache.
+    std::fs::create_dir_all(root.join(".venv/lib/python3.12/site-packages/pkg")).unwrap();
+    std::fs::write(outside.path().join("uv-cache-mod.py"), "x = 1\n").unwrap();
+    std::fs::hard_link(
+        outside.path().join("uv-cache-mod.py"),
+        root.join(".venv/lib/python3.12/site-packages/pkg/mod.py"),
+    )
+    .unwrap();
     for b in builds {
         assert_eq!(judge(root, bash(b)).await, Behavior::Allow, "{b}");
     }

@@ -229,8 +229,8 @@ const MAX_WORKSPACE_ENTRIES: usize = 200_000;
 /// `dist/a.js`, a hard link of `~/.bashrc`, rewrites that file. Left alone: a virtual
 /// environment's interpreter leading to a compiled program (`.venv/bin/python ->
 /// /usr/bin/python3`, which builds run and never write), links into the read-only Nix store,
-/// and the hard links of `node_modules` (a package manager's store links every file it
-/// installs). The git directory is not entered; a directory that cannot be read cannot be
+/// and the hard links of installed packages ([`PACKAGE_DIRS`]: a package manager's store
+/// links every file it installs). The git directory is not entered; a directory that cannot be read cannot be
 /// reached through either. `None` when no such link is found.
 pub(super) fn workspace_links(places: &Places<'_>) -> Option<String> {
     use std::os::unix::fs::MetadataExt;
@@ -270,7 +270,7 @@ pub(super) fn workspace_links(places: &Places<'_>) -> Option<String> {
                     return Some(why);
                 }
             } else if kind.is_dir() && entry.file_name() != ".git" {
-                let packages = packages || entry.file_name() == "node_modules";
+                let packages = packages || PACKAGE_DIRS.iter().any(|d| entry.file_name() == *d);
                 dirs.push((path, packages));
             } else if kind.is_file()
                 && let Ok(meta) = entry.metadata()
@@ -295,6 +295,21 @@ pub(super) fn workspace_links(places: &Places<'_>) -> Option<String> {
             )
         })
 }
+
+/// The directories whose files a package manager installs from its store by linking them
+/// (pnpm and bun into `node_modules`, uv and conda into a virtual environment's
+/// `site-packages`): their other names are the store's.
+const PACKAGE_DIRS: &[&str] = &[
+    "node_modules",
+    "site-packages",
+    "dist-packages",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    "__pypackages__",
+    ".conda",
+];
 
 /// Whether the link at `path` is one every environment of a kind holds and a build only reads
 /// or runs: a virtual environment's interpreter (`VENV/bin/python3.12` beside
