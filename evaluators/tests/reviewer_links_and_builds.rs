@@ -523,3 +523,74 @@ async fn settings_in_a_directory_a_build_argument_names_are_read() {
     .unwrap();
     allows_then_asks(root, "tsc --noEmit -p other", &["tsc -p web"]).await;
 }
+
+/// A checker given its settings file by name (`tsc -p`, `eslint -c`, `jest --config`, `mypy
+/// --config-file`) only reads it: the build is routine while the file is the workspace's and
+/// says nothing of elsewhere, whatever its protected name; inline settings, a file outside or
+/// one that is missing leave it unproven.
+#[tokio::test]
+async fn a_settings_file_a_checker_is_given_is_read_not_written() {
+    let ws = workspace();
+    let root = ws.path();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/a.ts"), "export const a = 1;\n").unwrap();
+    std::fs::write(
+        root.join("tsconfig.build.json"),
+        r#"{"compilerOptions": {"outDir": "dist"}}"#,
+    )
+    .unwrap();
+    std::fs::write(root.join(".eslintrc.ci.json"), r#"{"root": true}"#).unwrap();
+    std::fs::write(root.join("jest.ci.json"), r#"{"testEnvironment": "node"}"#).unwrap();
+    std::fs::write(root.join("mypy-ci.ini"), "[mypy]\nstrict = True\n").unwrap();
+    let given = [
+        "tsc -p tsconfig.build.json",
+        "tsc --project=tsconfig.build.json --noEmit",
+        "eslint -c .eslintrc.ci.json src",
+        "eslint --config .eslintrc.ci.json src",
+        "jest --config jest.ci.json",
+        "jest --config=jest.ci.json --ci",
+        "mypy --config-file mypy-ci.ini src",
+    ];
+    for c in given {
+        assert_eq!(judge(root, bash(c)).await, Behavior::Allow, "{c}");
+    }
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("jest.json"), "{}").unwrap();
+    let elsewhere = outside.path().join("jest.json");
+    asks(
+        root,
+        &[
+            &format!("jest --config {}", elsewhere.display()),
+            &format!("jest --config={}", elsewhere.display()),
+            r#"jest --config '{"testEnvironment": "node"}'"#,
+            "jest -c missing.json",
+            // Another word of an unmodeled tool is still taken as a place it may write.
+            "tsc -p tsconfig.build.json .eslintrc.ci.json",
+            // cargo's --config sets anything, a build runner included.
+            "cargo build --config x.toml",
+        ],
+    )
+    .await;
+    // The file given says something of elsewhere: every spelling of the option reads it.
+    std::fs::write(
+        root.join("tsconfig.build.json"),
+        r#"{"compilerOptions": {"outDir": "/nonexistent-dir/out"}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("jest.ci.json"),
+        r#"{"setupFiles": ["../../elsewhere/setup.js"]}"#,
+    )
+    .unwrap();
+    asks(
+        root,
+        &[
+            "tsc -p tsconfig.build.json",
+            "tsc --project=tsconfig.build.json --noEmit",
+            "jest --config jest.ci.json",
+            "jest -c jest.ci.json",
+            "jest --config=jest.ci.json --ci",
+        ],
+    )
+    .await;
+}

@@ -460,20 +460,9 @@ fn build_dirs(
     Some(dirs)
 }
 
-/// The options of the checkers that name their settings file (`tsc -p FILE`, `eslint -c
-/// FILE`, `jest --config FILE`, `mypy --config-file FILE`, `ruff --config FILE`).
-const SETTINGS_OPTIONS: &[&str] = &[
-    "-p",
-    "--project",
-    "-c",
-    "--config",
-    "--config-file",
-    "--rcfile",
-    "--cov-config",
-];
-
 /// The settings files inside the workspace at `root` (resolved) the script's commands name by
-/// an option of [`SETTINGS_OPTIONS`], resolved.
+/// an option that names a checker's settings file
+/// ([`super::routine_options::names_settings`]), resolved.
 fn named_files(root: &Path, script: Option<&shell::Script>) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     for (_, cmd) in script.into_iter().flat_map(shell::Script::leaves) {
@@ -482,11 +471,11 @@ fn named_files(root: &Path, script: Option<&shell::Script>) -> Vec<std::path::Pa
         };
         let words: Vec<&str> = cmd.args().iter().filter_map(shell::Word::literal).collect();
         for (i, w) in words.iter().enumerate() {
-            let value = if SETTINGS_OPTIONS.contains(w) {
+            let value = if super::routine_options::names_settings(w) {
                 words.get(i + 1).copied()
             } else {
                 w.split_once('=')
-                    .filter(|(o, _)| SETTINGS_OPTIONS.contains(o))
+                    .filter(|(o, _)| super::routine_options::names_settings(o))
                     .map(|(_, v)| v)
             };
             if let Some(value) = value
@@ -732,6 +721,19 @@ fn routine_builds(script: &shell::Script, root: &Path) -> bool {
             shell::WorkingDir::Dir(d) => root.join(d),
             shell::WorkingDir::Unknown => return false,
         };
+        // A settings file a checker is given must be one of the workspace's: jest's
+        // `--config` also takes the settings themselves, inline, which nothing reads.
+        let given: Vec<Option<&str>> = texts.iter().map(|t| Some(*t)).collect();
+        let settings = super::routine_options::settings_values(program, &given);
+        let real_root = || std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        if !settings.is_empty()
+            && settings.into_iter().any(|i| {
+                let value = texts[i].split_once('=').map_or(texts[i], |(_, v)| v);
+                !std::fs::canonicalize(dir.join(value)).is_ok_and(|p| p.starts_with(real_root()))
+            })
+        {
+            return false;
+        }
         if crate::programs::build_config::corepack_downloads(program, &dir) {
             // corepack downloads the package manager it runs.
             return false;
@@ -772,9 +774,14 @@ fn routine_builds(script: &shell::Script, root: &Path) -> bool {
             if names_outside(t) {
                 return false;
             }
-            if CODE_FROM_ELSEWHERE.iter().any(|o| {
-                named(o) || (o.len() == 2 && t.starts_with(o) && t.len() > 2 && *o == "-Z")
-            }) {
+            // A checker's own settings file (`jest --config FILE`) is read as the checker reads
+            // it ([`build_configured`]); cargo's `--config` sets anything, a runner included.
+            let settings_file = super::routine_options::settings_option(program, name);
+            if !settings_file
+                && CODE_FROM_ELSEWHERE.iter().any(|o| {
+                    named(o) || (o.len() == 2 && t.starts_with(o) && t.len() > 2 && *o == "-Z")
+                })
+            {
                 return false;
             }
             if t.starts_with('-') && BUILD_FROM.iter().any(named) {
@@ -1726,11 +1733,19 @@ fn shell_hazard(
             }
             crate::programs::Model::Modeled(e) => e.writes.iter().collect(),
             crate::programs::Model::Unmodeled(_) if unmodeled_writer => cmd.args().iter().collect(),
-            crate::programs::Model::Unmodeled(_) => cmd
-                .args()
-                .iter()
-                .filter(|w| w.literal().is_some())
-                .collect(),
+            // A checker's settings file (`tsc -p tsconfig.build.json`) is read, not written.
+            crate::programs::Model::Unmodeled(_) => {
+                let texts: Vec<Option<&str>> = cmd.args().iter().map(|w| w.literal()).collect();
+                let settings = cmd.program().map_or_else(Vec::new, |p| {
+                    super::routine_options::settings_values(p, &texts)
+                });
+                cmd.args()
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, w)| w.literal().is_some() && !settings.contains(i))
+                    .map(|(_, w)| w)
+                    .collect()
+            }
         };
         if let Some(why) = content_writer(cmd) {
             return Some(persistence(format!(

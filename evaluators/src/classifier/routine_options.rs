@@ -61,6 +61,60 @@ pub(super) fn is_c_compiler(program: &str) -> bool {
         .any(|(name, spec, _)| *name == program && *spec == C_COMPILER)
 }
 
+/// The options by which a checker names the settings file it reads (`tsc -p FILE`, `eslint -c
+/// FILE`), each with its program. A checker only reads that file, so its name is no place the
+/// command writes; what the file says is read for a routine build
+/// ([`crate::programs::tool_settings`]), and a value outside the workspace leaves the build
+/// unproven. Ruff's `--config` is not one: it also takes a setting inline (`--config
+/// 'cache-dir="/elsewhere"'`).
+const SETTINGS_OPTIONS: &[(&str, &[&str])] = &[
+    ("tsc", &["-p", "--project"]),
+    ("eslint", &["-c", "--config"]),
+    ("jest", &["-c", "--config"]),
+    ("vitest", &["-c", "--config"]),
+    ("mypy", &["--config-file"]),
+    ("prettier", &["--config"]),
+    ("pytest", &["-c", "--cov-config"]),
+    ("coverage", &["--rcfile"]),
+];
+
+/// Whether `option` names a settings file for some checker of [`SETTINGS_OPTIONS`] (the
+/// settings files a build names are read whatever program is given them).
+pub(super) fn names_settings(option: &str) -> bool {
+    SETTINGS_OPTIONS.iter().any(|(_, o)| o.contains(&option))
+}
+
+/// Whether `option` names the settings file the checker `program` reads.
+pub(super) fn settings_option(program: &str, option: &str) -> bool {
+    SETTINGS_OPTIONS
+        .iter()
+        .any(|(p, o)| *p == program && o.contains(&option))
+}
+
+/// The indices in `args` (a command's arguments, literal or not) of the words that name the
+/// settings file the checker `program` reads: the word after an option of
+/// [`SETTINGS_OPTIONS`], or the option's own word when the value is attached with `=`.
+pub(super) fn settings_values(program: &str, args: &[Option<&str>]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (i, w) in args.iter().enumerate() {
+        let Some(w) = w else { continue };
+        if w == &"--" {
+            break;
+        }
+        if settings_option(program, w) {
+            if args.get(i + 1).is_some_and(Option::is_some) {
+                out.push(i + 1);
+            }
+        } else if w
+            .split_once('=')
+            .is_some_and(|(o, _)| o.starts_with("--") && settings_option(program, o))
+        {
+            out.push(i);
+        }
+    }
+    out
+}
+
 /// The options of each routine tool: the tool, the options, and whether it reads long options
 /// with one dash (`go test -run`, `mvn -pl`).
 const ROUTINE_OPTIONS: &[(&str, &str, bool)] = &[
@@ -105,12 +159,12 @@ const ROUTINE_OPTIONS: &[(&str, &str, bool)] = &[
         "jest",
         "ci coverage t|testNamePattern|test-name-pattern=v silent verbose \
          i|runInBand|run-in-band passWithNoTests|pass-with-no-tests u|updateSnapshot \
-         bail=? watch watchAll",
+         bail=? watch watchAll c|config=v",
         false,
     ),
     (
         "vitest",
-        "run coverage t|testNamePattern=v silent reporter=v u|update watch bail=n",
+        "run coverage t|testNamePattern=v silent reporter=v u|update watch bail=n c|config=v",
         false,
     ),
     (
@@ -120,12 +174,12 @@ const ROUTINE_OPTIONS: &[(&str, &str, bool)] = &[
     ),
     (
         "eslint",
-        "fix quiet max-warnings=n ext=v cache color no-color",
+        "fix quiet max-warnings=n ext=v cache color no-color c|config=v",
         false,
     ),
     (
         "prettier",
-        "c|check w|write l|list-different log-level=v",
+        "c|check w|write l|list-different log-level=v config=v",
         false,
     ),
     (
@@ -141,7 +195,7 @@ const ROUTINE_OPTIONS: &[(&str, &str, bool)] = &[
     ),
     (
         "mypy",
-        "strict ignore-missing-imports no-error-summary pretty show-error-codes",
+        "strict ignore-missing-imports no-error-summary pretty show-error-codes config-file=v",
         false,
     ),
     ("rustfmt", "check edition=v v|verbose q|quiet", false),
@@ -363,8 +417,8 @@ mod tests {
             ("mvn", "test -s settings.xml"),
             ("gradle", "test -I init.gradle"),
             ("gradle", "test -Dorg.gradle.jvmargs=x"),
-            ("jest", "--config x.js"),
-            ("vitest", "run --config x.ts"),
+            ("jest", "--rootDir /tmp/x"),
+            ("vitest", "run --root /tmp/x"),
             ("eslint", "-f evil src"),
             ("eslint", "--rulesdir x src"),
             ("prettier", "--plugin=x --write ."),
@@ -381,6 +435,9 @@ mod tests {
             assert!(!routine(program, line), "{program} {line}");
         }
         for (program, line) in [
+            // A settings file given by name is read where it leads (`routine_builds`).
+            ("jest", "--config jest.ci.json"),
+            ("vitest", "run -c vitest.ci.config.ts"),
             ("cargo", "test --release"),
             ("cargo", "test --workspace -- --nocapture"),
             ("cargo", "clippy --all-targets -- -D warnings"),

@@ -332,16 +332,20 @@ fn yaml_strings(v: &serde_yaml::Value, key: &str, out: &mut Vec<(String, String)
 
 /// Whether a key's values are no places the tool reads or writes: regular expressions or
 /// globs matched against paths (`testPathIgnorePatterns`, `testRegex`, `ignorePatterns`,
-/// `exclude_lines`; `/node_modules/` is no directory at the root), and the path aliases
-/// and remappings of `paths` (tsconfig's module aliases, coverage.py's `[paths]`, which
-/// renames the files a combined run recorded).
+/// `exclude_lines`; `/node_modules/` is no directory at the root), files and directories
+/// only left out of a run (`exclude`, `extend-exclude`, `omit`, `norecursedirs`, `ignore`),
+/// and the path aliases and remappings of `paths` (tsconfig's module aliases, coverage.py's
+/// `[paths]`, which renames the files a combined run recorded).
 fn skipped_key(key: &str) -> bool {
     let lower = key.to_ascii_lowercase();
+    let last = lower.rsplit(['.', '/']).next().unwrap_or(&lower);
     lower == "paths"
+        || matches!(last, "omit" | "norecursedirs" | "ignore")
         || [
             "patterns",
             "pattern",
             "regex",
+            "exclude",
             "exclude_lines",
             "exclude_also",
             "partial_branches",
@@ -532,9 +536,11 @@ fn from_here(word: &str) -> &str {
 }
 
 /// Whether `word`, read in `here`, names a place outside `root`: `~…`, an environment
-/// variable (`$HOME/…`), an absolute path not under the root whose first directory exists
-/// (`/node_modules/` of a pattern names none; `/dev/null` is nowhere), or a relative path
-/// whose `..` parts climb above the root (after a prefix of [`HERE_PREFIXES`]).
+/// variable (`$HOME/…`), an absolute path not under the root (`/` itself included; a tool
+/// running as root makes the directories it writes into, so one that does not exist yet is
+/// no safer; `/dev/null` is nowhere), or a relative path whose `..` parts climb above the
+/// root (after a prefix of [`HERE_PREFIXES`]). Patterns that only leave files out are not
+/// read at all ([`skipped_key`]).
 fn word_outside(root: &Path, here: &Path, word: &str) -> bool {
     let word = from_here(word);
     if word.starts_with('~') {
@@ -551,8 +557,7 @@ fn word_outside(root: &Path, here: &Path, word: &str) -> bool {
         if path.starts_with(root) {
             return climbs_above(root, root, path.strip_prefix(root).unwrap_or(path));
         }
-        let first = path.components().nth(1);
-        return first.is_some_and(|c| Path::new("/").join(c).exists());
+        return true;
     }
     climbs_above(root, here, Path::new(word))
 }
@@ -772,12 +777,26 @@ mod tests {
             r#"{"compilerOptions":{"outDir":"../out"}}"#,
             r#"{"compilerOptions":{"outDir":"${HOME}/out"}}"#,
             "{\"compilerOptions\": {\"outDir\": \"/tmp/x\",},}",
+            // tsc, running as root, makes a directory that does not exist yet.
+            r#"{"compilerOptions":{"outDir":"/nonexistent-dir/etc"}}"#,
+            r#"{"compilerOptions":{"outDir":"/"}}"#,
         ] {
             p.put("tsconfig.json", text);
             assert!(p.outside(&["tsc"]).is_some(), "{text}");
             assert_eq!(p.outside(&["jest"]), None, "{text}");
         }
         p.remove("tsconfig.json");
+        // What only leaves files out of a run names no place, wherever it points.
+        p.stays(
+            "tsconfig.json",
+            r#"{"compilerOptions":{"outDir":"dist"},"exclude":["/nonexistent-dir/**", "/tmp/**"]}"#,
+            &["tsc"],
+        );
+        p.stays(
+            "pyproject.toml",
+            "[tool.ruff]\nextend-exclude = [\"/tmp/gen\"]\n[tool.ruff.lint]\nignore = [\"E501\"]\n[tool.coverage.run]\nomit = [\"/usr/*\"]\n[tool.pytest.ini_options]\nnorecursedirs = [\"/opt/x\"]\n",
+            &["ruff", "coverage", "pytest"],
+        );
         p.stays("mypy.ini", "[mypy]\nplugins = pydantic.mypy\nstrict = True\nmypy_path = $MYPY_CONFIG_FILE_DIR/stubs\ncache_dir = /dev/null\n", &["mypy"]);
         p.reaches(
             "mypy.ini",
