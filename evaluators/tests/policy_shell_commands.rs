@@ -130,7 +130,7 @@ async fn read_only_commands_are_allowed() {
         ("LANG=C", SHELL_READ_ONLY),
         ("test -f .env && echo yes", SHELL_READ_ONLY),
         ("timeout 5 ls", SHELL_READ_ONLY),
-        ("command -v git", SHELL_READ_ONLY),
+        ("type -P git", SHELL_READ_ONLY),
         ("LC_ALL=C ls", SHELL_READ_ONLY),
         ("export LANG=C.UTF-8", SHELL_READ_ONLY),
         ("sed -n -e '1,5p' src/main.rs", SHELL_READ_ONLY),

@@ -466,12 +466,18 @@ impl<'a> Places<'a> {
         let Some(rest) = raw.strip_prefix('~') else {
             return Some(PathBuf::from(raw));
         };
+        // Slashes after the home are one (`~//.ssh` is `~/.ssh`): joined as written, the
+        // rest would read as an absolute path of its own.
         if let Some(tail) = rest.strip_prefix('/').or((rest.is_empty()).then_some("")) {
-            return Some(self.home?.join(tail));
+            return Some(self.home?.join(tail.trim_start_matches('/')));
         }
         // `~user/…`: another user's home.
         let (user, tail) = rest.split_once('/').unwrap_or((rest, ""));
-        Some(Path::new("/home").join(user).join(tail))
+        Some(
+            Path::new("/home")
+                .join(user)
+                .join(tail.trim_start_matches('/')),
+        )
     }
 
     /// Resolves `raw` (used in `cwd`) and places it.
@@ -2261,19 +2267,31 @@ fn named_secret_field(field: &str) -> bool {
     {
         value = first_value(rest[value.len()..].trim_start());
     }
-    // A dotted path of names (`client.pool.h1_key`, `config.token`) is code.
-    let dotted = !quoted
-        && value.contains('.')
-        && value.split('.').all(|p| {
-            p.chars()
-                .next()
-                .is_some_and(|c| c.is_alphabetic() || c == '_')
-        });
+    // A dotted path of names (`client.pool.h1_key`, `config.token`) is code; a part that
+    // does not read as a name (`S3cr3t.Pa55w0rd`, Vault's `hvs.CAES…`) makes it none.
+    let dotted = !quoted && value.contains('.') && value.split('.').all(code_name);
     if dotted {
         return false;
     }
     // A password need not look random (`DB_PASSWORD=mellon7friend`); a key or a token does.
     named_value(name, value)
+}
+
+/// Whether `part` (of a dotted path) reads as a name code gives: a letter or `_` first, then
+/// letters, digits and `_`, shorter than a random value's 16 characters, and no digit
+/// between two letters (`h1_key`, `v2`, `sha256` are names; `S3cr3t`, `Pa55w0rd` are not).
+fn code_name(part: &str) -> bool {
+    let bytes = part.as_bytes();
+    bytes
+        .first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+        && part.len() < 16
+        && bytes
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        && !bytes.windows(3).any(|w| {
+            w[0].is_ascii_alphabetic() && w[1].is_ascii_digit() && w[2].is_ascii_alphabetic()
+        })
 }
 
 /// Whether `value`, given to the secret's name `name`, is shaped as a secret: a password's
@@ -3342,6 +3360,8 @@ mod tests {
             "2024-01-01 12:00:01 INFO worker:42:main: started job 7f3a9c\n",
             "_SK_START = b\"-----BEGIN OPENSSH PRIVATE KEY-----\"\n_SK_END = b\"-----END OPENSSH PRIVATE KEY-----\"\n",
             "static RE: &str = r\"-----BEGIN PRIVATE KEY-----\";\n",
+            "api_key = settings.openai.api_key_v2\n",
+            "password: config.db.sha256_password\n",
         ] {
             assert_eq!(secret_text(text.as_bytes()), None, "{text}");
         }
@@ -3350,6 +3370,12 @@ mod tests {
             "  - POSTGRES_PASSWORD=hunter2rocks\n",
             "Server=db;Database=app;User Id=sa;Password=p4ssw0rd!;\n",
             "JWT_SECRET=MYSECRET123XYZ\n",
+            // Dotted, but no path of names: a part no name is.
+            "DB_PASSWORD=S3cr3t.Pa55w0rd\n",
+            "db:\n  password: S3cr3t.Pa55w0rd\n",
+            "API_KEY=Ab1Cd2Ef3Gh4.Ij5Kl6Mn7Op8Qr9St0\n",
+            "AUTH_TOKEN: x.Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv\n",
+            "VAULT_TOKEN=hvs.abcdefghijklmnopqrstuvwxyz0123456789ABCD\n",
             "val apiKey: String = \"a8f5f167f44f4964e6c998dee827110c\"\n",
             "const API_TOKEN: &str = \"Rk4stbPy6cq3jPPqjiChkVvv\";\n",
             "db.example.com:5432:app:admin:Mellon7Friend\n",
@@ -3402,6 +3428,40 @@ mod tests {
 
     fn places<'a>(root: &Path, sensitive: &'a SensitivePaths) -> Places<'a> {
         Places::new(root, Some(Path::new("/home/u")), Some(sensitive))
+    }
+
+    /// Slashes after `~` are one: `~//.ssh` is the home's `.ssh`, never `/.ssh`, whether
+    /// placed or globbed.
+    #[test]
+    fn doubled_slashes_after_the_home_stay_in_the_home() {
+        let ws = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(home.path().join(".ssh")).unwrap();
+        std::fs::write(home.path().join(".ssh/id_rsa"), "k").unwrap();
+        let s = SensitivePaths::new(&[]).unwrap();
+        let p = Places::new(ws.path(), Some(home.path()), Some(&s));
+        for raw in ["~//.ssh/id_rsa", "~///.ssh/id_rsa", "~/.ssh//id_rsa"] {
+            assert_eq!(
+                p.lexical(raw, &WorkingDir::Root).as_deref(),
+                Some(home.path().join(".ssh/id_rsa").as_path()),
+                "{raw}"
+            );
+            assert!(
+                matches!(p.locate(raw, &WorkingDir::Root).place, Place::Sensitive(_)),
+                "{raw}"
+            );
+        }
+        for pattern in ["~//.ssh/id_*", "~//.ss?/id_rsa", "~///.ssh/*"] {
+            let found = p.expand_glob(pattern, &WorkingDir::Root, false).unwrap();
+            assert_eq!(found.len(), 1, "{pattern}: {found:?}");
+            assert!(
+                matches!(
+                    p.locate(&found[0], &WorkingDir::Root).place,
+                    Place::Sensitive(_)
+                ),
+                "{pattern}: {found:?}"
+            );
+        }
     }
 
     #[test]

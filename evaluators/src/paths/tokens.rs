@@ -38,6 +38,9 @@ struct Form {
     least: usize,
     most: usize,
     what: &'static str,
+    /// Whether the body must mix upper-case letters, lower-case letters and digits (a
+    /// prefix short enough to end ordinary words).
+    mixed: bool,
 }
 
 const fn form(
@@ -53,6 +56,15 @@ const fn form(
         least,
         most,
         what,
+        mixed: false,
+    }
+}
+
+/// A [`form`] whose body mixes upper-case letters, lower-case letters and digits.
+const fn mixed(form: Form) -> Form {
+    Form {
+        mixed: true,
+        ..form
     }
 }
 
@@ -215,7 +227,7 @@ const FORMS: &[Form] = &[
     form(
         "hvs.",
         Alphabet::Url,
-        90,
+        20,
         255,
         "a Vault token (by its content)",
     ),
@@ -296,6 +308,36 @@ const FORMS: &[Form] = &[
         20,
         80,
         "a Heroku API key (by its content)",
+    ),
+    // OpenAI's user keys before project keys: `sk-` and 48 letters and digits.
+    mixed(form(
+        "sk-",
+        Alphabet::Alnum,
+        32,
+        64,
+        "an OpenAI API key (by its content)",
+    )),
+    // GitLab's runner, pipeline trigger and deploy tokens.
+    form(
+        "glrt-",
+        Alphabet::Url,
+        20,
+        64,
+        "a GitLab runner token (by its content)",
+    ),
+    form(
+        "glptt-",
+        Alphabet::Url,
+        20,
+        64,
+        "a GitLab pipeline trigger token (by its content)",
+    ),
+    form(
+        "gldt-",
+        Alphabet::Url,
+        20,
+        64,
+        "a GitLab deploy token (by its content)",
     ),
     // OpenAI's legacy keys carry `T3BlbkFJ` (base64 of `OpenAI`) in their middle.
     form(
@@ -560,24 +602,43 @@ pub(super) fn prefixes() -> impl Iterator<Item = &'static str> {
     FORMS.iter().map(|f| f.prefix)
 }
 
+/// How many characters a body of a form documented with one exact length may be short or
+/// long by: a token copied with a character lost or doubled, or a test's stand-in counted
+/// by hand, is still printed as one.
+const LENGTH_SLACK: usize = 3;
+
 /// What token `text` holds, if it holds one in the form its issuer gives it: the prefix,
 /// wherever it starts (a token glued to a word, `rel-ghp_…`, is still printed whole), then
-/// a body of the form's alphabet and length ending the word. A body that is a placeholder
-/// (`EXAMPLE`, a run of one character, fewer than eight distinct characters) is none.
+/// a body of the form's alphabet and length (within [`LENGTH_SLACK`] of an exact one)
+/// ending the word. A body that is a placeholder (`EXAMPLE`, a run of one character, fewer
+/// than eight distinct characters) is none; a form marked mixed needs upper-case letters,
+/// lower-case letters and digits in its body (`sk-` glued to `task-` is no key's).
 pub(super) fn known_token(text: &[u8]) -> Option<&'static str> {
     let searcher = searcher()?;
     searcher.find_overlapping_iter(text).find_map(|m| {
         let form = FORMS.get(m.pattern().as_usize())?;
+        let (least, most) = if form.least == form.most {
+            (
+                form.least.saturating_sub(LENGTH_SLACK),
+                form.most + LENGTH_SLACK,
+            )
+        } else {
+            (form.least, form.most)
+        };
         let rest = text.get(m.end()..)?;
         let len = rest
             .iter()
-            .take(form.most + 1)
+            .take(most + 1)
             .take_while(|&&b| form.alphabet.admits(b))
             .count();
         let body = rest.get(..len)?;
         let placeholder =
             body.windows(7).any(|w| w.eq_ignore_ascii_case(b"example")) || distinct(body) < 8;
-        (len >= form.least && len <= form.most && !placeholder).then_some(form.what)
+        let mixed = !form.mixed
+            || (body.iter().any(u8::is_ascii_uppercase)
+                && body.iter().any(u8::is_ascii_lowercase)
+                && body.iter().any(u8::is_ascii_digit));
+        (len >= least && len <= most && !placeholder && mixed).then_some(form.what)
     })
 }
 
@@ -619,6 +680,14 @@ mod tests {
             "SENDGRID=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",
             "dapi1a2b3c4d5e6f708192a3b4c5d6e7f809",
             "lin_api_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cD3eF",
+            // Bodies a character short or long of the documented length.
+            "lin_api_Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3Ab",
+            "AIzaSyAb1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv",
+            "SG.Ab1Cd2Ef3Gh4Ij5Kl6Mn7O.p8Qr9St0Uv1Wx2Yz3Ab4Cd5Ef6Gh7Ij8Kl9Mn0Op1Q",
+            "TELEGRAM_BOT=123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw",
+            "OPENAI=sk-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3Ab4Cd5Ef6",
+            "glrt-Ab1Cd2Ef3Gh4Ij5Kl6Mn",
+            "hvs.CAESIJ0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV",
             "SKa1b2c3d4e5f60718293a4b5c6d7e8f90",
             "xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi",
             "seed: tprv8ZgxMBicQKsPd9TeAdPADNnSyH9SSUUbTVeFszDE23Ki6TBB5nCefAdHkK8Fm3qMQR6sHwA56zqRmKmxnHk37JkiFzvncDqoKmPWubu7hDF\n",
@@ -635,7 +704,10 @@ mod tests {
             "X-Amz-Credential=AKIA4Q7ZJ2M5N8P3R6T9%2F20190215",
             "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
             "ghp_ is the prefix of a classic token",
-            "ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cD",
+            "ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1w",
+            "ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cD3eF6gH",
+            // `sk-` ending a word, before no key's mix of letters and digits.
+            "task-3f2a9c1d7e5b4a6f8c0d2e4f6a8b0c1d3e5f7a9b",
             "npm_config_cache=/tmp/npm",
             "const prefix = \"sk_live_\";",
             "AKIA1234",

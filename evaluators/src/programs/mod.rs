@@ -417,6 +417,11 @@ fn effects(cmd: &SimpleCommand) -> Result<Effects> {
             let before = &args[..inner.unwrap_or(args.len())];
             let mut flags = Flags::default();
             options(read_args(entry, before)?, &mut e, &mut flags)?;
+            // `command -v NAME` prints an alias's definition, `command -V NAME` a function's
+            // body too, as `alias` and `type` do.
+            if program == "command" && command_lookup(before) {
+                return Err("`command -v` and `-V` print the definitions of aliases (and `-V` the bodies of shell functions), which may hold tokens and keys; `which` finds a program".to_owned());
+            }
             // A wrapper whose command the shell reader did not unwrap runs something unread.
             if inner.is_some()
                 && !cmd.wraps
@@ -2222,12 +2227,17 @@ fn set(args: &[Word]) -> Result<()> {
 /// `hash`: listing only (`hash -r` forgets, `-t`/`-l` print). `alias` prints the definitions
 /// of the shell's aliases, which a runtime's snapshot of the user's shell carries and which
 /// may hold a token (`alias gh='GH_TOKEN=… gh'`), as `declare -f` prints functions: open.
+/// So does `type NAME`, which prints a function's body or an alias's definition, unless it
+/// is told to print only a kind or a file (`-t`, `-p`, `-P`).
 fn listing(program: &str, args: &[Word]) -> Result<()> {
     if program == "alias" {
         return Err(
             "`alias` prints the definitions of the shell's aliases, which may hold tokens and keys"
                 .to_owned(),
         );
+    }
+    if program == "type" {
+        return type_lookup(args);
     }
     for w in args {
         let t = literal(w)?;
@@ -2239,6 +2249,30 @@ fn listing(program: &str, args: &[Word]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `type [-afptP] NAME…`: harmless when an option limits what it prints to a kind (`-t`) or
+/// a program's file (`-p`, `-P`); otherwise it prints the body of a function and the
+/// definition of an alias, which a runtime's snapshot of the user's shell may carry with a
+/// token in it (`deploy() { curl -H "Authorization: Bearer …"; }`).
+fn type_lookup(args: &[Word]) -> Result<()> {
+    let mut limited = false;
+    for w in args {
+        let t = literal(w)?;
+        if t == "--" || !t.starts_with('-') || t == "-" {
+            break;
+        }
+        let letters = &t[1..];
+        if let Some(c) = letters.chars().find(|c| !"afptP".contains(*c)) {
+            return Err(format!("`type -{c}` is not known to be harmless"));
+        }
+        limited |= letters.contains(['t', 'p', 'P']);
+    }
+    if limited {
+        Ok(())
+    } else {
+        Err("`type` prints the bodies of shell functions and the definitions of aliases, which may hold tokens and keys (`type -t`, `-p` or `-P` print only a kind or a file)".to_owned())
+    }
 }
 
 /// Version managers' selector files: their shims pick the binary any toolchain name runs

@@ -1269,7 +1269,7 @@ pub static PROGRAMS: &[Program] = &[
     p(&["expr"], Info, "", Special(Special::Echo)),
     p(&["ps"], Info, "", Special(Special::Ps)),
     p(&["which"], Info, "a s", Text),
-    p(&["type"], Shell, "a f p P t", Text),
+    p(&["type"], Shell, "", Special(Special::Listing)),
     p(&["whereis"], Info, "b m s u l", Text),
     p(&["help"], Shell, "d m s", Text),
     p(&["jobs"], Shell, "l n p r s", Text),

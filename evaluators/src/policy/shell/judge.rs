@@ -908,50 +908,74 @@ impl Judge<'_> {
                                 format!("reads `{}`, paths printed in another directory", word.raw);
                             return self.unknown_path(cmd, &reason, meta);
                         }
-                        let located = self.places.locate(&root, &cmd.cwd);
-                        let names: Vec<String> = names.into_iter().collect();
-                        let scan = Scan {
-                            hidden: true,
-                            follow: !meta,
-                            names: &names,
-                            excludes: &[],
-                            ignores,
-                            dash_names: true,
-                            secrets: !meta,
-                        };
-                        let in_index = tracked
-                            .then(|| self.places.tracked_secret(&located.path, &scan))
-                            .flatten();
-                        match in_index
-                            .unwrap_or_else(|| self.places.scan_tree(&located.path, &scan))
-                        {
-                            Ok(None) => {}
-                            Ok(Some((found, what))) => {
-                                let shown = self.places.shown(&found);
+                        // A root the shell globbed (`find ~/.s?h …`) prints paths from
+                        // every directory the pattern names.
+                        let mut roots = Vec::new();
+                        for r in self.expanded(cmd, &root) {
+                            let Some(r) = r else {
                                 let reason = format!(
-                                    "{} reads `{}`, paths printed from `{root}`, which holds `{shown}`, {what}.",
-                                    quote(cmd),
+                                    "reads `{}`, paths printed from `{root}`, which expands past what can be checked",
                                     word.raw
                                 );
-                                return self.add(
-                                    Stance::RequireAsk,
-                                    FILESYSTEM_SENSITIVE_TREE,
-                                    Risk::High,
-                                    reason,
-                                );
+                                return self.unknown_path(cmd, &reason, meta);
+                            };
+                            let located = self.places.locate(&r, &cmd.cwd);
+                            if let Place::Sensitive(what) = &located.place {
+                                return self.sensitive(cmd, &word.raw, what);
                             }
-                            Err(_) => {
-                                return self.unknown(
-                                    cmd,
-                                    "reads more paths than can be checked",
-                                    Risk::Medium,
-                                );
+                            roots.push(located);
+                        }
+                        let names: Vec<String> = names.into_iter().collect();
+                        for located in roots {
+                            let scan = Scan {
+                                hidden: true,
+                                follow: !meta,
+                                names: &names,
+                                excludes: &[],
+                                ignores,
+                                dash_names: true,
+                                secrets: !meta,
+                            };
+                            let in_index = tracked
+                                .then(|| self.places.tracked_secret(&located.path, &scan))
+                                .flatten();
+                            match in_index
+                                .unwrap_or_else(|| self.places.scan_tree(&located.path, &scan))
+                            {
+                                Ok(None) => {}
+                                Ok(Some((found, what))) => {
+                                    let shown = self.places.shown(&found);
+                                    let reason = format!(
+                                        "{} reads `{}`, paths printed from `{root}`, which holds `{shown}`, {what}.",
+                                        quote(cmd),
+                                        word.raw
+                                    );
+                                    return self.secret_in_tree(reason);
+                                }
+                                Err(_) => {
+                                    return self.unknown(
+                                        cmd,
+                                        "reads more paths than can be checked",
+                                        Risk::Medium,
+                                    );
+                                }
                             }
                         }
                     }
                 }
             }
         }
+    }
+
+    /// What a command prints or packs holds a secret's content, as `cat` of the secret
+    /// itself would (the hard deny): binding in every mode.
+    fn secret_in_tree(&mut self, reason: String) {
+        self.add(
+            Stance::RequireAsk,
+            FILESYSTEM_SENSITIVE_TREE,
+            Risk::High,
+            reason,
+        );
     }
 
     /// One value of a run-time word, checked as the shell will use it: an unquoted word is
@@ -1039,12 +1063,7 @@ impl Judge<'_> {
                     );
                     // Binding: the secret's content is in what the command prints or packs,
                     // as it would be in `cat` of the secret itself (the hard deny).
-                    return self.add(
-                        Stance::RequireAsk,
-                        FILESYSTEM_SENSITIVE_TREE,
-                        Risk::High,
-                        reason,
-                    );
+                    return self.secret_in_tree(reason);
                 }
                 Err(_) => {
                     return self.unknown(
@@ -1125,7 +1144,8 @@ impl Judge<'_> {
     }
 
     /// The paths a literal word names: itself, or what its braces and globs expand to now
-    /// (`None` for an expansion past the limits).
+    /// (`None` for an expansion past the limits); a glob that matches nothing stays as
+    /// written, as the shell leaves it (and is judged as that name).
     fn expanded(&self, cmd: &SimpleCommand, text: &str) -> Vec<Option<String>> {
         if !text.contains(['*', '?', '[', '{']) {
             return vec![Some(text.to_owned())];
@@ -1142,6 +1162,7 @@ impl Judge<'_> {
             match self.places.expand_glob(&alt, &cmd.cwd, dotglob) {
                 // A name that reads as an option changes how the program reads the rest.
                 Ok(paths) if paths.iter().any(|p| p.starts_with('-')) => out.push(None),
+                Ok(paths) if paths.is_empty() => out.push(Some(alt)),
                 Ok(paths) => out.extend(paths.into_iter().map(Some)),
                 Err(_) => out.push(None),
             }

@@ -409,12 +409,10 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
 /// The older readers of a command the program table does not model: they deny, ask and name
 /// writes and network use; they never allow.
 fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
-    if cmd
-        .program()
-        .is_none_or(|p| !READ_ONLY_NO_PATHS.contains(&p))
-    {
-        j.scan_for_secrets(cmd);
-    }
+    // Whatever the program, a word that names a secret is one it may read: a program that
+    // takes no path when the table models it may be given one by an option the table
+    // could not read (`date --file $HOME/.ssh/id_rsa`).
+    j.scan_for_secrets(cmd);
     let Some(program) = cmd.program() else {
         if let Some(what) = super::destructive::unnamed_remove(j, cmd) {
             return j.destructive(cmd, &what);
