@@ -573,3 +573,55 @@ async fn credentials_in_their_tools_forms_are_secrets() {
         allowed(root, &format!("cat {rel}")).await;
     }
 }
+
+/// A command that prints only a digest of what it reads (a count, a sum, a name, a kind, a
+/// status) prints no byte of a file that is a secret by its content alone: `wc`, the sums,
+/// `file`, `cmp`, `grep -c/-l/-L/-q`, `rg -l/-c`, line counters. An option that prints the
+/// bytes (`cmp -l`), a search that prints lines, and a secret by its name still ask.
+#[tokio::test]
+async fn a_digest_of_a_secret_by_its_content_prints_none_of_it() {
+    let ws = tempfile::tempdir().expect("dir");
+    let root = ws.path();
+    put(
+        root,
+        "mysite/settings.py",
+        b"SECRET_KEY = 'django-insecure-8f3k2j4h5g6f7d8s9a0q1w2e3r4t5y6u7i8o9p'\nDEBUG = True\n# TODO: x\n",
+    );
+    put(root, "mysite/views.py", b"# TODO y\n");
+    for command in [
+        "wc -l mysite/settings.py",
+        "wc -l mysite/*.py",
+        "md5sum mysite/settings.py",
+        "sha256sum mysite/settings.py",
+        "file mysite/settings.py",
+        "cmp mysite/settings.py mysite/views.py",
+        "grep -c DEBUG mysite/settings.py",
+        "grep -l DEBUG mysite/settings.py",
+        "grep -rl TODO .",
+        "grep -rL TODO mysite",
+        "grep -rq TODO .",
+        "grep -rc TODO . | sort -t: -k2 -n",
+        "rg -l TODO",
+        "rg -c TODO mysite",
+        "rg --files-with-matches TODO",
+        "tokei .",
+    ] {
+        allowed(root, command).await;
+    }
+    for command in [
+        "cat mysite/settings.py",
+        "grep -n DEBUG mysite/settings.py",
+        "grep -rn TODO .",
+        "rg TODO",
+        "cmp -l mysite/settings.py mysite/views.py",
+        "cmp --print-bytes mysite/settings.py mysite/views.py",
+        "grep -l TODO mysite/settings.py | xargs cat",
+    ] {
+        not_allowed(root, command).await;
+    }
+    // A secret by its name is one whatever is printed of it.
+    put(root, ".env", b"X=1\n");
+    for command in ["wc -l .env", "grep -rc TODO .", "rg -l --hidden TODO"] {
+        not_allowed(root, command).await;
+    }
+}

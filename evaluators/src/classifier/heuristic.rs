@@ -2272,6 +2272,7 @@ fn untracked_secret(
         ignores,
         dash_names: false,
         secrets: true,
+        contents: true,
     };
     for root in roots.iter().filter(|r| r.is_dir()) {
         match places.scan_tree(root, &scan) {

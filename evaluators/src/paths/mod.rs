@@ -103,6 +103,9 @@ pub(crate) struct Scan<'a> {
     pub dash_names: bool,
     /// Whether secrets count (not when only names are looked at).
     pub secrets: bool,
+    /// Whether a file that is a secret by its content alone counts: not when the command
+    /// prints only a digest of what it reads (counts, sums, names; `grep -c`, `wc`).
+    pub contents: bool,
 }
 
 /// What one entry of a walk is.
@@ -716,6 +719,7 @@ impl<'a> Places<'a> {
                 ignores: false,
                 dash_names: false,
                 secrets: true,
+                contents: true,
             },
         )
     }
@@ -863,6 +867,7 @@ impl<'a> Places<'a> {
         }
         // A file whose content is a key whatever its name (`deploy/dk` holding a PEM block).
         if scan.secrets
+            && scan.contents
             && named
             && meta.is_file()
             && let Some(what) = content_secret(path)
@@ -969,7 +974,9 @@ impl<'a> Places<'a> {
             }
             // git reads the work tree's file as a recursive read would: a key by its content
             // or a hard link is read whatever its name.
-            if let Some(what) = tracked_file_secret(&path) {
+            if let Some(what) = tracked_file_secret(&path)
+                && (scan.contents || hard_linked(&path))
+            {
                 return Some(Ok(Some((path, what.to_owned()))));
             }
         }
@@ -1731,7 +1738,35 @@ fn secret_layers(head: &[u8], depth: u8) -> Option<&'static str> {
     {
         return Some(what);
     }
-    None
+    // A secret base64-encoded into a value (a registry's `auths`, a CI variable, a
+    // Kubernetes Secret's data): each long run of base64 that decodes to text is read as
+    // text too.
+    base64_texts(&text).find_map(|decoded| secret_layers(&decoded, depth + 1))
+}
+
+/// The shortest run of base64 characters read as an encoded value (18 bytes of text).
+const MIN_BASE64_RUN: usize = 24;
+
+/// The most runs of base64 in one text that are decoded.
+const MAX_BASE64_RUNS: usize = 32;
+
+/// The text that each run of base64 in `text` (at least [`MIN_BASE64_RUN`] characters of the
+/// standard or URL-safe alphabet, its padding aside) decodes to, when that is text: printable
+/// ASCII and blanks only (an image, a hash or a key's binary is not; a binary key is
+/// [`der_private_key`]'s).
+fn base64_texts(text: &str) -> impl Iterator<Item = Vec<u8>> + '_ {
+    let is_b64 = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '-' | '_');
+    text.split(move |c: char| !is_b64(c))
+        .filter(|run| run.len() >= MIN_BASE64_RUN)
+        .take(MAX_BASE64_RUNS)
+        .filter_map(|run| {
+            let decoded = base64_decoded(run);
+            let printable = decoded.len() >= 16
+                && decoded
+                    .iter()
+                    .all(|b| b.is_ascii_graphic() || matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+            printable.then_some(decoded)
+        })
 }
 
 /// The families of [`secret_text`] in the bytes as they are.
@@ -3361,6 +3396,10 @@ mod tests {
             "_SK_START = b\"-----BEGIN OPENSSH PRIVATE KEY-----\"\n_SK_END = b\"-----END OPENSSH PRIVATE KEY-----\"\n",
             "static RE: &str = r\"-----BEGIN PRIVATE KEY-----\";\n",
             "api_key = settings.openai.api_key_v2\n",
+            // Base64 of text that holds no secret, of a hash, of an image.
+            "note: anVzdCBzb21lIG9yZGluYXJ5IHRleHQgdGhhdCBob2xkcyBub3RoaW5nIGF0IGFsbA==\n",
+            "integrity sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg==\n",
+            "url(data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==)\n",
             "password: config.db.sha256_password\n",
         ] {
             assert_eq!(secret_text(text.as_bytes()), None, "{text}");
@@ -3370,6 +3409,9 @@ mod tests {
             "  - POSTGRES_PASSWORD=hunter2rocks\n",
             "Server=db;Database=app;User Id=sa;Password=p4ssw0rd!;\n",
             "JWT_SECRET=MYSECRET123XYZ\n",
+            // A secret base64-encoded into a value.
+            "auths:\n  x: QUtJQTRRN1pLM00yWDlXTEJUNVI6OWRLM21RN3hMMnZUNnlCMW5aM2NGNWhKMHdQOGFFMnVTcjR0WXExVw==\n",
+            "ENCODED=eG94Yi0yNzM0NTY3ODkwMTIzLTI3MzQ1Njc4OTAxMjMtQWIxQ2QyRWYzR2g0SWo1S2w2TW43T3A4\n",
             // Dotted, but no path of names: a part no name is.
             "DB_PASSWORD=S3cr3t.Pa55w0rd\n",
             "db:\n  password: S3cr3t.Pa55w0rd\n",

@@ -1195,6 +1195,7 @@ fn search_tree(
                 ignores: false,
                 dash_names: false,
                 secrets: true,
+                contents: true,
             };
             match places.scan_tree(&located.path, &scan) {
                 Ok(None) => break,
@@ -1231,6 +1232,7 @@ fn search_tree(
                 ignores: false,
                 dash_names: false,
                 secrets: true,
+                contents: true,
             };
             match places.scan_tree(&located.path, &scan) {
                 Ok(Some((path, what))) if by_place(&path) => placed = Some((path, what)),

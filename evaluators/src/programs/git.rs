@@ -1062,6 +1062,8 @@ fn subcommand_operands(
                 (Some("get-url"), _) => {
                     Err("`git remote get-url` prints a URL that may carry a token".to_owned())
                 }
+                // Without a name it lists the remotes' names, as `git remote` does.
+                (Some("show"), 1) => Ok(()),
                 (Some("show"), _) => Err("`git remote show` contacts the remote".to_owned()),
                 _ => Err("`git remote` with a subcommand changes or contacts remotes".to_owned()),
             };

@@ -83,6 +83,11 @@ pub struct Effects {
     pub unproven: Option<String>,
     /// Paths whose contents it reads.
     pub reads: Vec<Word>,
+    /// Whether it prints only a digest of what it reads: counts, sums, names, types or a
+    /// status, never the bytes (`wc`, `sha256sum`, `grep -c`, `rg -l`). A file that is a
+    /// secret by its content alone is then read and not printed; one a name or a place makes
+    /// a secret still counts.
+    pub digest: bool,
     /// Paths it only looks at (names, sizes, types).
     pub meta: Vec<Word>,
     /// Trees whose files it reads.
@@ -199,6 +204,54 @@ type Result<T> = std::result::Result<T, String>;
 struct Entry {
     program: &'static Program,
     options: Options,
+}
+
+/// The command with each long option it abbreviates written out (`grep -r --inv x .` as
+/// `grep -r --invert-match x .`), when one of its words is an unambiguous prefix of exactly
+/// one long option the table lists for its program, as getopt_long and the other option
+/// readers of these programs expand it; `None` when no word is. The table may not list an
+/// option of exactly that name, so the command so written is only judged for what binds
+/// (its reading can make a verdict stricter, never looser).
+pub fn abbreviations_written_out(cmd: &SimpleCommand) -> Option<SimpleCommand> {
+    let program = cmd.program()?;
+    let entry = entries().get(program.rsplit('/').next().unwrap_or(program))?;
+    let mut out = cmd.clone();
+    let mut changed = false;
+    for w in out.words.iter_mut().skip(1) {
+        let Some(text) = w.literal() else { continue };
+        if text == "--" {
+            break;
+        }
+        let Some(body) = text.strip_prefix("--") else {
+            continue;
+        };
+        let (name, value) = match body.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (body, None),
+        };
+        if name.is_empty() || entry.options.long(name).is_some() {
+            continue;
+        }
+        let matches = entry.options.long_prefixed(name);
+        let [opt] = matches.as_slice() else {
+            continue;
+        };
+        let Some(full) = entry
+            .options
+            .long_names_of(opt)
+            .into_iter()
+            .find(|n| n.starts_with(name))
+        else {
+            continue;
+        };
+        let written = match value {
+            Some(v) => format!("--{full}={v}"),
+            None => format!("--{full}"),
+        };
+        *w = Word::literal_text(written);
+        changed = true;
+    }
+    changed.then_some(out)
 }
 
 /// The table's program of a name, found by its hash (the table is a list, searched from the
@@ -452,7 +505,30 @@ fn effects(cmd: &SimpleCommand) -> Result<Effects> {
         }
         kind => generic(entry, kind, args, &mut e)?,
     }
+    e.digest = digest_only(entry, args);
     Ok(e)
+}
+
+/// Whether the program of `entry` given `args` prints only a digest of what it reads: the
+/// table marks the program so (`wc`) or one of the options given (`grep -c`, `!c`), and no
+/// option given makes it print the bytes (`cmp -l`, `!C`).
+fn digest_only(entry: &Entry, args: &[Word]) -> bool {
+    if !entry.program.digest && !entry.program.options.contains("!c") {
+        return false;
+    }
+    let Ok(items) = read_args(entry, args) else {
+        return false;
+    };
+    let mut digest = entry.program.digest;
+    for item in &items {
+        if let Item::Opt(o, _) = item {
+            if o.has('C') {
+                return false;
+            }
+            digest |= o.has('c');
+        }
+    }
+    digest
 }
 
 /// What the options found say, for the generic readers.

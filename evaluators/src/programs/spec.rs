@@ -15,7 +15,10 @@
 //!   `!S` the operands are lists of sums, each file a list names read too (`sha256sum -c`);
 //!   `!M` the option is a mode, not a flag (`chmod -w FILE`); `!D` the option turns off the
 //!   protection of the filesystem root (`--no-preserve-root`); `!K` symbolic links are kept
-//!   as links, not followed (`cp -P`, `-d`, `-a`: the last of `!L` and `!K` decides).
+//!   as links, not followed (`cp -P`, `-d`, `-a`: the last of `!L` and `!K` decides); `!c`
+//!   the program then prints only counts, names or a status of what it reads (`grep -c`,
+//!   `-l`, `-q`); `!C` it prints bytes of what it reads although it otherwise prints a
+//!   digest (`cmp -l`).
 
 use std::collections::HashMap;
 
@@ -125,6 +128,21 @@ impl Options {
     /// cursor).
     pub(crate) fn long(&self, name: &str) -> Option<&Opt> {
         self.long.get(name).map(|&i| &self.all[i])
+    }
+
+    /// The long names `opt` is listed under (`invert-match` of `-v|--invert-match`).
+    pub(crate) fn long_names_of(&self, opt: &Opt) -> Vec<&str> {
+        let Some(at) = self.all.iter().position(|o| std::ptr::eq(o, opt)) else {
+            return Vec::new();
+        };
+        let mut names: Vec<&str> = self
+            .long
+            .iter()
+            .filter(|(_, i)| **i == at)
+            .map(|(n, _)| n.as_str())
+            .collect();
+        names.sort_unstable();
+        names
     }
 
     /// The options some long name of which begins with `prefix`, each once (an option

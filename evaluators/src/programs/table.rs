@@ -547,6 +547,9 @@ pub struct Program {
     pub operands: Operands,
     /// Programs it runs itself, by design (`cargo metadata` runs `rustc`).
     pub runs: &'static [&'static str],
+    /// Whether it prints only a digest of what it reads (counts, sums, types), whatever its
+    /// options but those marked `!C` ([`super::Effects::digest`]).
+    pub digest: bool,
 }
 
 const fn p(
@@ -563,7 +566,13 @@ const fn p(
         numeric: false,
         operands,
         runs: &[],
+        digest: false,
     }
+}
+
+const fn digest(mut program: Program) -> Program {
+    program.digest = true;
+    program
 }
 
 const fn numeric(mut program: Program) -> Program {
@@ -599,8 +608,8 @@ const HV: &str = "help version";
 /// The options of `grep` and its aliases.
 const GREP: &str = "E|extended-regexp F|fixed-strings G|basic-regexp P|perl-regexp \
     e|regexp=v!p f|file=r!p i|ignore-case no-ignore-case v|invert-match w|word-regexp \
-    x|line-regexp y c|count color|colour=? L|files-without-match l|files-with-matches \
-    m|max-count=v o|only-matching q|quiet|silent s|no-messages b|byte-offset H|with-filename \
+    x|line-regexp y c|count!c color|colour=? L|files-without-match!c l|files-with-matches!c \
+    m|max-count=v o|only-matching q|quiet|silent!c s|no-messages b|byte-offset H|with-filename \
     h|no-filename label=v n|line-number T|initial-tab u Z|null z|null-data A|after-context=v \
     B|before-context=v C|context=v a|text I binary-files=v D|devices=v exclude=v!e \
     exclude-from=r exclude-dir=v include=v!i r|recursive!R!H R|dereference-recursive!R!H!L \
@@ -609,20 +618,20 @@ const GREP: &str = "E|extended-regexp F|fixed-strings G|basic-regexp P|perl-rege
 /// The options `zgrep` passes on to `grep` (see its entry).
 const ZGREP: &str = "E|extended-regexp F|fixed-strings G|basic-regexp P|perl-regexp \
     e|regexp=v!p i|ignore-case no-ignore-case v|invert-match w|word-regexp x|line-regexp y \
-    c|count color|colour=? L|files-without-match l|files-with-matches m|max-count=v \
-    o|only-matching q|quiet|silent s|no-messages b|byte-offset H|with-filename h|no-filename \
+    c|count!c color|colour=? L|files-without-match!c l|files-with-matches!c m|max-count=v \
+    o|only-matching q|quiet|silent!c s|no-messages b|byte-offset H|with-filename h|no-filename \
     n|line-number T|initial-tab u A|after-context=v B|before-context=v C|context=v a|text I \
     binary-files=v line-buffered U|binary V|version help";
 
 /// The options of `rg`.
 const RG: &str = "e|regexp=v!p f|file=r!p i|ignore-case S|smart-case s|case-sensitive \
     F|fixed-strings w|word-regexp x|line-regexp v|invert-match n|line-number N|no-line-number \
-    l|files-with-matches files-without-match c|count count-matches o|only-matching \
+    l|files-with-matches!c files-without-match!c c|count!c count-matches!c o|only-matching \
     A|after-context=v B|before-context=v C|context=v g|glob=v!g iglob=v!g glob-case-insensitive \
     t|type=v!t T|type-not=v type-list!F hidden!H .!H u|unrestricted!H!I L|follow!L H|with-filename \
     I|no-filename heading no-heading color=v colors=v json vimgrep m|max-count=v \
     d|max-depth|maxdepth=v max-filesize=v files!F no-ignore!H!I no-ignore-vcs!H!I no-ignore-dot!I \
-    no-ignore-parent!I no-ignore-global!I no-ignore-exclude!I no-messages q|quiet U|multiline \
+    no-ignore-parent!I no-ignore-global!I no-ignore-exclude!I no-messages q|quiet!c U|multiline \
     multiline-dotall P|pcre2 no-pcre2 p|pretty 0|null null-data sort=v sortr=v stats \
     trim r|replace=v column no-column b|byte-offset a|text binary E|encoding=v j|threads=v \
     M|max-columns=v max-columns-preview passthru|passthrough crlf word-regexp \
@@ -683,12 +692,12 @@ pub static PROGRAMS: &[Program] = &[
         "c|bytes=v n|lines=v q|quiet|silent v|verbose z|zero-terminated f|follow=? F retry s|sleep-interval=v pid=v max-unchanged-stats=v help version",
         Paths,
     )),
-    p(
+    digest(p(
         &["wc"],
         FileReader,
         "c|bytes m|chars l|lines w|words L|max-line-length files0-from=r!x total=v help version",
         Paths,
-    ),
+    )),
     p(
         &["nl"],
         FileReader,
@@ -716,7 +725,7 @@ pub static PROGRAMS: &[Program] = &[
         Paths,
     ),
     // `-c` reads lists of sums, and every file a list names.
-    p(
+    digest(p(
         &[
             "md5sum",
             "sha1sum",
@@ -729,13 +738,14 @@ pub static PROGRAMS: &[Program] = &[
         FileReader,
         "b|binary t|text z|zero tag untagged l|length=v c|check!S ignore-missing quiet status strict w|warn help version",
         Paths,
-    ),
-    p(
+    )),
+    // `--raw` prints the sum's own bytes, still no byte of the file.
+    digest(p(
         &["cksum", "sum", "shasum"],
         FileReader,
         "b|binary t|text z|zero tag untagged l|length=v a|algorithm=v base64 raw r s|sysv help version",
         Paths,
-    ),
+    )),
     p(
         &["tac"],
         FileReader,
@@ -749,12 +759,13 @@ pub static PROGRAMS: &[Program] = &[
         "d|decode i|ignore-garbage w|wrap=v help version",
         Paths,
     ),
-    p(
+    // `cmp` prints where two files differ; `-b` and `-l` print the differing bytes.
+    digest(p(
         &["cmp"],
         FileReader,
-        "b|print-bytes i|ignore-initial=v l|verbose n|bytes=v s|quiet|silent help version",
+        "b|print-bytes!C i|ignore-initial=v l|verbose!C n|bytes=v s|quiet|silent help version",
         Paths,
-    ),
+    )),
     p(
         &["diff"],
         FileReader,
@@ -898,13 +909,14 @@ pub static PROGRAMS: &[Program] = &[
         "L|dereference f|file-system c|format=v printf=v t|terse cached=v help version",
         Meta,
     ),
-    p(
+    // `file` prints the kind of what it reads.
+    digest(p(
         &["file"],
         FileReader,
         "b|brief i|mime mime-type mime-encoding L|dereference h|no-dereference k|keep-going N|no-pad 0|print0 r|raw E F|separator=v e|exclude=v help v|version",
         // `file` reads the first bytes of what it describes.
         Paths,
-    ),
+    )),
     p(
         &["du"],
         FileReader,
@@ -1007,18 +1019,19 @@ pub static PROGRAMS: &[Program] = &[
         &["sh", "git"],
     ),
     p(&["yes"], Info, HV, Text),
-    p(
+    // Line counters print counts, never a file's text.
+    digest(p(
         &["tokei"],
         FileReader,
         "f|files l|languages o|output=v s|sort=v t|type=v e|exclude=v!e hidden!H no-ignore!I no-ignore-vcs!I no-ignore-parent!I no-ignore-dot!I C|compact c|columns=v n|num-format=v v|verbose h|help V|version",
         Walked,
-    ),
-    p(
+    )),
+    digest(p(
         &["scc"],
         FileReader,
         "no-cocomo no-complexity w|wide f|format=v s|sort=v exclude-dir=v i|include-ext=v no-gitignore!I no-ignore!I c|ci M|not-match=v x|exclude-ext=v by-file no-duplicates no-min-gen no-size h|help v|version",
         Walked,
-    ),
+    )),
     p(
         &["printenv"],
         Info,

@@ -208,6 +208,7 @@ pub(super) fn unnamed_remove(j: &Judge<'_>, cmd: &SimpleCommand) -> Option<Strin
         script: j.script,
         findings: Vec::new(),
         unmodeled: Some(String::new()),
+        digest: false,
     };
     remove(&mut scratch, &as_rm);
     scratch
@@ -1119,6 +1120,7 @@ fn judge_given_code(j: &mut Judge<'_>, cmd: &SimpleCommand, given: &str, code: O
                 script: &script,
                 findings: Vec::new(),
                 unmodeled: None,
+                digest: false,
             };
             for inner in &script.commands {
                 super::programs::judge(&mut scratch, inner);

@@ -723,9 +723,14 @@ fn printing_repository(
 /// the next commit or checkout runs.
 fn template(j: &mut Judge<'_>, cmd: &SimpleCommand, git: &Git<'_>) {
     let words = git.global.iter().chain(git.rest.iter());
+    // git reads a long option from any unambiguous prefix of its name (`--tem=DIR`).
     let named = |t: &str| {
         let t = t.to_ascii_lowercase();
-        t.starts_with("--temp") || t.contains("init.templatedir")
+        let name = t.split('=').next().unwrap_or(&t);
+        name.strip_prefix("--")
+            .is_some_and(|n| !n.is_empty() && "template".starts_with(n))
+            || t.starts_with("--temp")
+            || t.contains("init.templatedir")
     };
     let variable = j.script.commands.iter().any(|c| {
         c.assignments.iter().any(|a| a == "GIT_TEMPLATE_DIR")

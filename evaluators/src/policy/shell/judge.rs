@@ -47,6 +47,10 @@ pub(super) struct Judge<'a> {
     /// Why the command being judged is not modeled by the program table, if it is not: then
     /// it is never allowed, whatever else is found about it.
     pub unmodeled: Option<String>,
+    /// Whether the command being judged prints only a digest of what it reads
+    /// ([`Effects::digest`]): a file that is a secret by its content alone is then read, not
+    /// printed.
+    pub digest: bool,
 }
 
 impl Judge<'_> {
@@ -179,6 +183,7 @@ impl Judge<'_> {
                 reason,
             );
         }
+        self.digest = effects.digest;
         for w in &effects.reads {
             self.read(cmd, w);
         }
@@ -213,6 +218,7 @@ impl Judge<'_> {
         for t in &effects.trees {
             self.tree(cmd, t);
         }
+        self.digest = false;
         for w in &effects.writes {
             self.write(cmd, w, None);
         }
@@ -935,6 +941,7 @@ impl Judge<'_> {
                                 ignores,
                                 dash_names: true,
                                 secrets: !meta,
+                                contents: true,
                             };
                             let in_index = tracked
                                 .then(|| self.places.tracked_secret(&located.path, &scan))
@@ -1047,6 +1054,7 @@ impl Judge<'_> {
                 ignores: tree.ignores,
                 dash_names: false,
                 secrets: true,
+                contents: !self.digest,
             };
             let tracked = tree
                 .tracked
@@ -1364,8 +1372,9 @@ impl Judge<'_> {
                 }
                 Place::Inside => {
                     // A secret by its content only (a key in a test fixture may be one too):
-                    // not proven harmless, and not refused outright either.
-                    if let Some(what) = content_secret(&l.path) {
+                    // not proven harmless, and not refused outright either; unless the
+                    // command prints only a digest of it (`wc -l`, `grep -c`).
+                    if let Some(what) = content_secret(&l.path).filter(|_| !self.digest) {
                         let reason = format!("{} reads `{shown}`, {what}.", quote(cmd));
                         self.add(
                             Stance::DefaultAsk,

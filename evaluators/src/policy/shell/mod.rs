@@ -108,6 +108,7 @@ pub(crate) fn judge_script(script: &Script, places: &Places<'_>) -> (Finding, Ve
         script,
         findings: Vec::new(),
         unmodeled: None,
+        digest: false,
     };
     let mut j = j;
     for name in &script.fork_bombs {

@@ -13,14 +13,15 @@ use crate::policy::finding::quote;
 use crate::programs::{self, Model, NETWORK};
 use crate::shell::{SimpleCommand, Word};
 
-/// Programs that only read, and take no path arguments.
+/// Programs that only read, and take no path arguments (not `date`, which reads the file
+/// `-f`/`--file` and `-r` name, nor `hostname`, which reads `-F FILE`).
 const READ_ONLY_NO_PATHS: &[&str] = &[
-    "echo", "printf", "pwd", "true", "false", ":", "date", "whoami", "id", "uname", "hostname",
-    "which", "whereis", "type", "basename", "dirname", "seq", "sleep", "expr", "test", "[", "[[",
-    "printenv", "locale", "nproc", "arch", "tty", "groups", "uptime", "free", "ps", "cd", "pushd",
-    "popd", "export", "set", "unset", "shift", "local", "declare", "typeset", "wait", "exit",
-    "return", "break", "continue", "alias", "hash", "help", "history", "jobs", "umask", "command",
-    "tr", "env", "lsblk", "lscpu", "getconf",
+    "echo", "printf", "pwd", "true", "false", ":", "whoami", "id", "uname", "which", "whereis",
+    "type", "basename", "dirname", "seq", "sleep", "expr", "test", "[", "[[", "printenv", "locale",
+    "nproc", "arch", "tty", "groups", "uptime", "free", "ps", "cd", "pushd", "popd", "export",
+    "set", "unset", "shift", "local", "declare", "typeset", "wait", "exit", "return", "break",
+    "continue", "alias", "hash", "help", "history", "jobs", "umask", "command", "tr", "env",
+    "lsblk", "lscpu", "getconf",
 ];
 
 /// Programs that only read, and whose positional arguments are the paths they read.
@@ -216,9 +217,10 @@ fn with_assigned_values(raw: &str, values: &[(&str, &str)]) -> Vec<String> {
 
 /// Denies what the command would be denied for were its words only known when they run
 /// given the values the script itself assigns their variables (`f=.env; cat $f`,
-/// `d=.aws; cat ~/$d/credentials`): the command is judged again with those values in place,
-/// as loop lists are, and only its hard denies are kept (what the values allow proves
-/// nothing: the variable may hold something else when it runs).
+/// `d=.aws; cat ~/$d/credentials`, `P=grep; $P -rn x .`): the command is judged again with
+/// those values in place, as loop lists are, and only what binds in every mode is kept, its
+/// hard denies and binding asks (what the values allow proves nothing: the variable may
+/// hold something else when it runs).
 fn assigned_secrets(j: &mut Judge<'_>, cmd: &SimpleCommand) {
     let owned = assigned_values(j.script);
     if owned.is_empty() {
@@ -247,29 +249,26 @@ fn assigned_secrets(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         // for no further values.
         let pick = |vs: &Vec<String>| vs.get(i).or(vs.last()).cloned();
         let mut again = cmd.clone();
-        for (w, vs) in again.words.iter_mut().zip(&words) {
-            if let Some(v) = pick(vs) {
-                *w = Word::literal_text(v);
-            }
-        }
+        // An unquoted value is split on blanks (`P="grep -rn"; $P x .` runs `grep`).
+        again.words = cmd
+            .words
+            .iter()
+            .zip(&words)
+            .flat_map(|(w, vs)| match pick(vs) {
+                Some(v) if !w.raw.starts_with('"') && v.contains(char::is_whitespace) => v
+                    .split_whitespace()
+                    .map(|piece| Word::literal_text(piece.to_owned()))
+                    .collect::<Vec<_>>(),
+                Some(v) => vec![Word::literal_text(v)],
+                None => vec![w.clone()],
+            })
+            .collect();
         for (r, vs) in again.redirects.iter_mut().zip(&targets) {
             if let Some(v) = pick(vs) {
                 r.target = Word::literal_text(v);
             }
         }
-        let mut scratch = Judge {
-            places: j.places,
-            script: j.script,
-            findings: Vec::new(),
-            unmodeled: None,
-        };
-        judge(&mut scratch, &again);
-        denies.extend(
-            scratch
-                .findings
-                .into_iter()
-                .filter(|f| f.stance == Stance::HardDeny),
-        );
+        denies.extend(super::reach::binding(j, &again, true));
     }
     j.findings.extend(denies);
 }
@@ -386,6 +385,12 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         }
         Model::Unmodeled(why) => why.clone(),
     };
+    // An option written as an abbreviation the program expands (`grep -r --inv x .`): what
+    // binds of the command with it written out binds (a secret a recursive search prints).
+    if let Some(written_out) = programs::abbreviations_written_out(cmd) {
+        let binding = super::reach::binding(j, &written_out, true);
+        j.findings.extend(binding);
+    }
     // The older readers name what they can (a write, the network, a deny); whatever they
     // leave unsaid, or call harmless, is an ask saying why the table cannot prove it.
     j.unmodeled = Some(why.clone());
@@ -409,10 +414,12 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
 /// The older readers of a command the program table does not model: they deny, ask and name
 /// writes and network use; they never allow.
 fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
-    // Whatever the program, a word that names a secret is one it may read: a program that
-    // takes no path when the table models it may be given one by an option the table
-    // could not read (`date --file $HOME/.ssh/id_rsa`).
-    j.scan_for_secrets(cmd);
+    if cmd
+        .program()
+        .is_none_or(|p| !READ_ONLY_NO_PATHS.contains(&p))
+    {
+        j.scan_for_secrets(cmd);
+    }
     let Some(program) = cmd.program() else {
         if let Some(what) = super::destructive::unnamed_remove(j, cmd) {
             return j.destructive(cmd, &what);

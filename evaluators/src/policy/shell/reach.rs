@@ -118,6 +118,7 @@ fn domain_trees(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             script: j.script,
             findings: Vec::new(),
             unmodeled: None,
+            digest: false,
         };
         super::programs::judge(&mut scratch, variant);
         tree_copies(&mut scratch, variant);
@@ -297,6 +298,7 @@ fn downloads(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                 script: j.script,
                 findings: Vec::new(),
                 unmodeled: None,
+                digest: false,
             };
             // A relative name is also judged where the text puts it: the working directory
             // may not be there yet (`mkdir -p d && cd d && curl -O …`).
@@ -1101,12 +1103,13 @@ fn hard_denies(j: &Judge<'_>, cmd: &SimpleCommand) -> Vec<Finding> {
 
 /// The findings of `cmd` judged on its own that no mode settles: its hard denies, and with
 /// `asks` its binding asks too.
-fn binding(j: &Judge<'_>, cmd: &SimpleCommand, asks: bool) -> Vec<Finding> {
+pub(super) fn binding(j: &Judge<'_>, cmd: &SimpleCommand, asks: bool) -> Vec<Finding> {
     let mut scratch = Judge {
         places: j.places,
         script: j.script,
         findings: Vec::new(),
         unmodeled: None,
+        digest: false,
     };
     super::programs::judge(&mut scratch, cmd);
     scratch
