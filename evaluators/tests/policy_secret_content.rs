@@ -616,6 +616,12 @@ async fn a_digest_of_a_secret_by_its_content_prints_none_of_it() {
         "cmp -l mysite/settings.py mysite/views.py",
         "cmp --print-bytes mysite/settings.py mysite/views.py",
         "grep -l TODO mysite/settings.py | xargs cat",
+        // A list of sums prints its lines back; a pattern file's text is printed in an error
+        // about it; debugging output shows the patterns.
+        "md5sum -c mysite/settings.py",
+        "rg -c -f mysite/settings.py .",
+        "grep -c -f mysite/settings.py mysite/views.py",
+        "rg -l --debug TODO",
     ] {
         not_allowed(root, command).await;
     }

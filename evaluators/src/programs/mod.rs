@@ -510,8 +510,10 @@ fn effects(cmd: &SimpleCommand) -> Result<Effects> {
 }
 
 /// Whether the program of `entry` given `args` prints only a digest of what it reads: the
-/// table marks the program so (`wc`) or one of the options given (`grep -c`, `!c`), and no
-/// option given makes it print the bytes (`cmp -l`, `!C`).
+/// table marks the program so (`wc`) or one of the options given (`grep -c`, `!c`), no
+/// option given makes it print the bytes (`cmp -l`, `sha256sum -c` printing its list's
+/// lines, `rg --debug`: `!C`), and no option names a file it reads (a pattern file's text
+/// is printed back in an error about it: `rg -c -f FILE`).
 fn digest_only(entry: &Entry, args: &[Word]) -> bool {
     if !entry.program.digest && !entry.program.options.contains("!c") {
         return false;
@@ -522,7 +524,7 @@ fn digest_only(entry: &Entry, args: &[Word]) -> bool {
     let mut digest = entry.program.digest;
     for item in &items {
         if let Item::Opt(o, _) = item {
-            if o.has('C') {
+            if o.has('C') || o.value == Value::Reads {
                 return false;
             }
             digest |= o.has('c');

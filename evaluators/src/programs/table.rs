@@ -636,7 +636,7 @@ const RG: &str = "e|regexp=v!p f|file=r!p i|ignore-case S|smart-case s|case-sens
     trim r|replace=v column no-column b|byte-offset a|text binary E|encoding=v j|threads=v \
     M|max-columns=v max-columns-preview passthru|passthrough crlf word-regexp \
     line-buffered block-buffered no-config one-file-system include-zero \
-    z|search-zip!x pre=v!x pre-glob=v hostname-bin=v!x debug trace h|help V|version";
+    z|search-zip!x pre=v!x pre-glob=v hostname-bin=v!x debug!C trace!C h|help V|version";
 
 /// The options shared by `git log`, `show`, `diff` and their kin.
 pub(super) const GIT_LOG: &str = "p|u|patch s|no-patch U|unified=v stat=? numstat shortstat \
@@ -736,7 +736,7 @@ pub static PROGRAMS: &[Program] = &[
             "b2sum",
         ],
         FileReader,
-        "b|binary t|text z|zero tag untagged l|length=v c|check!S ignore-missing quiet status strict w|warn help version",
+        "b|binary t|text z|zero tag untagged l|length=v c|check!S!C ignore-missing quiet status strict w|warn help version",
         Paths,
     )),
     // `--raw` prints the sum's own bytes, still no byte of the file.
