@@ -576,7 +576,7 @@ async fn credentials_in_their_tools_forms_are_secrets() {
 
 /// A command that prints only a digest of what it reads (a count, a sum, a name, a kind, a
 /// status) prints no byte of a file that is a secret by its content alone: `wc`, the sums,
-/// `file`, `cmp`, `grep -c/-l/-L/-q`, `rg -l/-c`, line counters. An option that prints the
+/// `cmp`, `grep -c/-l/-L/-q`, `rg -l/-c`, line counters. An option that prints the
 /// bytes (`cmp -l`), a search that prints lines, and a secret by its name still ask.
 #[tokio::test]
 async fn a_digest_of_a_secret_by_its_content_prints_none_of_it() {
@@ -593,7 +593,6 @@ async fn a_digest_of_a_secret_by_its_content_prints_none_of_it() {
         "wc -l mysite/*.py",
         "md5sum mysite/settings.py",
         "sha256sum mysite/settings.py",
-        "file mysite/settings.py",
         "cmp mysite/settings.py mysite/views.py",
         "grep -c DEBUG mysite/settings.py",
         "grep -l DEBUG mysite/settings.py",
@@ -622,6 +621,11 @@ async fn a_digest_of_a_secret_by_its_content_prints_none_of_it() {
         "rg -c -f mysite/settings.py .",
         "grep -c -f mysite/settings.py mysite/views.py",
         "rg -l --debug TODO",
+        // `file` quotes a first line it takes for HP-GL; a digest's pattern only known when
+        // it runs asks a question about the file each run.
+        "file mysite/settings.py",
+        "s=; for c in a b c; do grep -q \"SECRET_KEY = '$s$c\" mysite/settings.py && s=$s$c; done; echo $s",
+        "grep -c \"$x\" mysite/settings.py",
     ] {
         not_allowed(root, command).await;
     }

@@ -38,7 +38,8 @@ const MAKE: &str = "k|keep-going j|jobs=? l|load-average|max-load=? s|silent|qui
      no-print-directory q|question r|no-builtin-rules R|no-builtin-variables \
      f|file|makefile=v C|directory=v I|include-dir=v O|output-sync=?";
 
-/// Options of pytest (not `-p`, `-o`/`--override-ini`, `-c`, `--rootdir`, `--confcutdir`,
+/// Options of pytest (`-c FILE` and `--cov-config FILE` read where they lead, see
+/// [`SETTINGS_OPTIONS`]; not `-p`, `-o`/`--override-ini`, `--rootdir`, `--confcutdir`,
 /// `--basetemp`, `--pastebin`, `--pyargs`, `--import-mode`, `-W`, `--junitxml`).
 const PYTEST: &str = "q|quiet v|verbose x|exitfirst maxfail=n k=v m=v s capture=v \
      l|showlocals no-showlocals tb=v r=v lf|last-failed ff|failed-first nf|new-first \
@@ -46,7 +47,8 @@ const PYTEST: &str = "q|quiet v|verbose x|exitfirst maxfail=n k=v m=v s capture=
      durations-min=v no-header no-summary color=v code-highlight=v strict-markers strict \
      disable-warnings|disable-pytest-warnings runxfail deselect=v ignore=v ignore-glob=v \
      doctest-modules full-trace setup-only setup-show setup-plan fixtures|funcargs \
-     fixtures-per-test markers n|numprocesses=v cov=? cov-report=v no-cov";
+     fixtures-per-test markers n|numprocesses=v cov=? cov-report=v no-cov \
+     c|config-file=v cov-config=v";
 
 /// Options of the C and C++ compilers that only choose what is compiled and how (not
 /// `-wrapper`, `-B`, `-specs=`, `-fplugin=`, `-Wl,`/`-Wp,`/`-Xlinker` passing options on, or a
@@ -74,7 +76,7 @@ const SETTINGS_OPTIONS: &[(&str, &[&str])] = &[
     ("vitest", &["-c", "--config"]),
     ("mypy", &["--config-file"]),
     ("prettier", &["--config"]),
-    ("pytest", &["-c", "--cov-config"]),
+    ("pytest", &["-c", "--config-file", "--cov-config"]),
     ("coverage", &["--rcfile"]),
 ];
 
@@ -373,7 +375,6 @@ mod tests {
             "-pevil",
             "-qp evil",
             "--rootdir=/",
-            "-c other.ini",
             "--confcutdir=..",
             "--import-mode=importlib",
             "-W error::evil.Warning",

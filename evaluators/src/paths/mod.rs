@@ -1741,7 +1741,122 @@ fn secret_layers(head: &[u8], depth: u8) -> Option<&'static str> {
     // A secret base64-encoded into a value (a registry's `auths`, a CI variable, a
     // Kubernetes Secret's data): each long run of base64 that decodes to text is read as
     // text too.
-    base64_texts(&text).find_map(|decoded| secret_layers(&decoded, depth + 1))
+    if let Some(decoded) = byte_escapes_decoded(&text)
+        && let Some(what) = secret_layers(&decoded, depth + 1)
+    {
+        return Some(what);
+    }
+    base64_texts(&text)
+        .chain(hex_and_base32_texts(&text))
+        .find_map(|decoded| secret_layers(&decoded, depth + 1))
+}
+
+/// The text each long run of hexadecimal digits (`xxd -p`, an even count of at least
+/// [`MIN_BASE64_RUN`]) or of base32 (`base32`: upper-case letters and `2`–`7`, padding
+/// aside) in `text` decodes to, when that is text ([`printable_text`]).
+fn hex_and_base32_texts(text: &str) -> impl Iterator<Item = Vec<u8>> + '_ {
+    let hex = text
+        .split(|c: char| !c.is_ascii_hexdigit())
+        .filter(|run| run.len() >= MIN_BASE64_RUN && run.len() % 2 == 0)
+        .take(MAX_BASE64_RUNS)
+        .map(|run| {
+            run.as_bytes()
+                .chunks(2)
+                .filter_map(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok())
+                .collect::<Vec<u8>>()
+        });
+    let base32 = text
+        .split(|c: char| !(c.is_ascii_uppercase() || ('2'..='7').contains(&c)))
+        .filter(|run| run.len() >= MIN_BASE64_RUN)
+        .take(MAX_BASE64_RUNS)
+        .map(base32_decoded);
+    hex.chain(base32).filter_map(as_text)
+}
+
+/// Decoded bytes as text: as they are when printable ([`printable_text`]), or their ASCII
+/// when they are UTF-16 or UTF-32 ([`wide_ascii`]).
+fn as_text(decoded: Vec<u8>) -> Option<Vec<u8>> {
+    if printable_text(&decoded) {
+        return Some(decoded);
+    }
+    wide_ascii(&decoded).filter(|ascii| printable_text(ascii))
+}
+
+/// `text` with its escapes of single bytes decoded, when it holds at least eight: `\xHH`
+/// (C, Python, JavaScript), `%HH` (URLs) and `&#NN;`/`&#xHH;` (HTML).
+fn byte_escapes_decoded(text: &str) -> Option<Vec<u8>> {
+    let count =
+        text.matches("\\x").count() + text.matches('%').count() + text.matches("&#").count();
+    if count < 8 {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    let hex = |s: &[u8]| {
+        std::str::from_utf8(s)
+            .ok()
+            .and_then(|t| u8::from_str_radix(t, 16).ok())
+    };
+    while i < bytes.len() {
+        let rest = &bytes[i..];
+        if (rest.starts_with(b"\\x") || rest.starts_with(b"%"))
+            && let Some(b) = rest
+                .get(if rest[0] == b'%' { 1..3 } else { 2..4 })
+                .and_then(hex)
+        {
+            out.push(b);
+            i += if rest[0] == b'%' { 3 } else { 4 };
+            continue;
+        }
+        if rest.starts_with(b"&#")
+            && let Some(end) = rest.iter().take(8).position(|b| *b == b';')
+        {
+            let body = &rest[2..end];
+            let value = match body.first() {
+                Some(b'x' | b'X') => hex(&body[1..]),
+                _ => std::str::from_utf8(body)
+                    .ok()
+                    .and_then(|t| t.parse::<u8>().ok()),
+            };
+            if let Some(b) = value {
+                out.push(b);
+                i += end + 1;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    Some(out)
+}
+
+/// The bytes of base32 text (RFC 4648's alphabet) up to its first other character.
+fn base32_decoded(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() * 5 / 8);
+    let (mut acc, mut bits) = (0u64, 0u32);
+    for b in text.bytes() {
+        let v = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'2'..=b'7' => b - b'2' + 26,
+            _ => break,
+        };
+        acc = (acc << 5 | u64::from(v)) & 0xff_ffff_ffff;
+        bits += 5;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// Whether decoded bytes are text: at least 16 of them, printable ASCII and blanks only.
+fn printable_text(decoded: &[u8]) -> bool {
+    decoded.len() >= 16
+        && decoded
+            .iter()
+            .all(|b| b.is_ascii_graphic() || matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
 }
 
 /// The shortest run of base64 characters read as an encoded value (18 bytes of text).
@@ -1759,14 +1874,8 @@ fn base64_texts(text: &str) -> impl Iterator<Item = Vec<u8>> + '_ {
     text.split(move |c: char| !is_b64(c))
         .filter(|run| run.len() >= MIN_BASE64_RUN)
         .take(MAX_BASE64_RUNS)
-        .filter_map(|run| {
-            let decoded = base64_decoded(run);
-            let printable = decoded.len() >= 16
-                && decoded
-                    .iter()
-                    .all(|b| b.is_ascii_graphic() || matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
-            printable.then_some(decoded)
-        })
+        .map(base64_decoded)
+        .filter_map(as_text)
 }
 
 /// The families of [`secret_text`] in the bytes as they are.

@@ -290,12 +290,31 @@ pub(crate) fn shell_commands(program: &str, args: &[Word]) -> Vec<(String, Optio
         "sed" => ("its script's `e`", super::sed::commands(args)),
         "awk" | "gawk" | "mawk" | "nawk" => ("its awk program", super::awk::runs(args)),
         "sqlite3" => ("its dot-command", sqlite_commands(args)),
+        "trap" => ("its handler", trap_handler(args)),
         _ => return Vec::new(),
     };
     found
         .into_iter()
         .map(|code| (given.to_owned(), code))
         .collect()
+}
+
+/// The command `trap CMD SIGNAL…` runs when a signal comes or the shell exits: its first
+/// argument when a signal follows (`trap SIGNAL` and `trap - SIGNAL` reset, `-p` and `-l`
+/// print); `None` when that argument is only known when it runs.
+fn trap_handler(args: &[Word]) -> Vec<Option<String>> {
+    let args: Vec<&Word> = args
+        .iter()
+        .skip_while(|w| w.literal() == Some("--"))
+        .collect();
+    match args.as_slice() {
+        [first, _, ..] => match first.literal() {
+            Some("-" | "-p" | "-l" | "-lp" | "-pl") => Vec::new(),
+            Some(code) => vec![Some(code.to_owned())],
+            None => vec![None],
+        },
+        _ => Vec::new(),
+    }
 }
 
 /// The commands sqlite3's `.shell CMD` and `.system CMD` run (a dot-command is a whole

@@ -909,14 +909,15 @@ pub static PROGRAMS: &[Program] = &[
         "L|dereference f|file-system c|format=v printf=v t|terse cached=v help version",
         Meta,
     ),
-    // `file` prints the kind of what it reads.
-    digest(p(
+    // `file` is no digest: libmagic quotes a file's first line in some kinds it describes
+    // (HP-GL: a text starting with `PA`, `SP`, `NP`, `IN;`).
+    p(
         &["file"],
         FileReader,
         "b|brief i|mime mime-type mime-encoding L|dereference h|no-dereference k|keep-going N|no-pad 0|print0 r|raw E F|separator=v e|exclude=v help v|version",
         // `file` reads the first bytes of what it describes.
         Paths,
-    )),
+    ),
     p(
         &["du"],
         FileReader,

@@ -136,10 +136,7 @@ pub(crate) fn tool_settings_outside(
             .unwrap_or_default();
         let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
         if file.starts_with(root)
-            && matches!(
-                ext,
-                "json" | "json5" | "jsonc" | "yaml" | "yml" | "toml" | "ini" | "cfg"
-            )
+            && !matches!(ext, "js" | "cjs" | "mjs" | "ts" | "cts" | "mts")
             && !name.eq_ignore_ascii_case("package.json")
         {
             queue.push((file.clone(), Part::Whole));
@@ -195,12 +192,30 @@ pub(crate) fn tool_settings_outside(
             return Some(format!("`{shown}` cannot be read"));
         };
         let here = path.parent().unwrap_or(root);
+        let ext = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        let cwd_relative = matches!(part, Part::IniSections(_) | Part::TomlTable(_))
+            || matches!(ext.as_str(), "ini" | "cfg" | "coveragerc" | "conf" | "toml")
+            || path.file_name().is_some_and(|n| n == ".coveragerc");
         let settings = match settings_values(&path, &text, part) {
             Ok(settings) => settings,
             Err(why) => return Some(format!("`{shown}` {why}")),
         };
         for (key, value) in &settings {
-            if let Some(why) = value_outside(root, here, value) {
+            let why = if skipped_key(key) {
+                existing_outside(root, here, value)
+            } else {
+                value_outside(root, here, value)
+                    .or_else(|| {
+                        cwd_relative
+                            .then(|| climbs_from_root(root, value))
+                            .flatten()
+                    })
+                    .or_else(|| package_above(root, value))
+            };
+            if let Some(why) = why {
                 return Some(format!("`{shown}` {why}"));
             }
             if FOLLOWED_KEYS.contains(&key.as_str()) {
@@ -257,15 +272,35 @@ fn settings_values(path: &Path, text: &str, part: Part) -> Result<Vec<(String, S
             "toml" => return settings_values(path, text, Part::TomlTable(&[])),
             "ini" | "cfg" | "coveragerc" => out = ini_values(text, None),
             // JSON with comments (`tsconfig.json`), JSON5 as far as JSON reads it, YAML, and
-            // `.prettierrc` or `.eslintrc`, which are JSON or YAML.
-            _ => match parse_json(text) {
-                Some(json) => json_strings(&json, "", &mut out),
-                None => {
-                    let yaml: serde_yaml::Value = serde_yaml::from_str(text)
-                        .map_err(|e| format!("is neither JSON nor YAML ({e})"))?;
-                    yaml_strings(&yaml, "", &mut out);
+            // `.prettierrc` or `.eslintrc`, which are JSON or YAML: every reading that
+            // succeeds counts (a text may be JSON with comments to one reader and YAML to the
+            // tool). A name in no settings language the tool is given by an option
+            // (`mypy --config-file mypy.conf`) is read in each, INI and TOML too.
+            _ => {
+                let mut read = false;
+                if let Some(json) = parse_json(text) {
+                    json_strings(&json, "", &mut out);
+                    read = true;
                 }
-            },
+                if let Ok(yaml) = serde_yaml::from_str::<serde_yaml::Value>(text) {
+                    yaml_strings(&yaml, "", &mut out);
+                    read = true;
+                }
+                let known = matches!(ext, "json" | "json5" | "jsonc" | "yaml" | "yml")
+                    || (ext.is_empty() && name.starts_with('.'))
+                    || name.starts_with(".prettierrc")
+                    || name.starts_with(".eslintrc");
+                if !known {
+                    if let Ok(table) = text.parse::<toml::Table>() {
+                        toml_strings(&toml::Value::Table(table), "", &mut out);
+                    }
+                    out.extend(ini_values(text, None));
+                    read = true;
+                }
+                if !read {
+                    return Err("is neither JSON nor YAML".to_owned());
+                }
+            }
         },
     }
     Ok(out)
@@ -279,17 +314,16 @@ fn parse_json(text: &str) -> Option<serde_json::Value> {
         .or_else(|| serde_json::from_str(&without_trailing_commas(&strip_comments(text))).ok())
 }
 
-/// Every string of a JSON value with the innermost key it is given to, keys of objects
-/// themselves left out (a Jest `transform`'s keys are regular expressions), the values of
-/// skipped keys ([`skipped_key`]) too.
+/// Every string of a JSON value with the innermost key it is given to (below a skipped key,
+/// [`skipped_key`], that key), keys of objects themselves left out (a Jest `transform`'s keys
+/// are regular expressions).
 fn json_strings(v: &serde_json::Value, key: &str, out: &mut Vec<(String, String)>) {
     match v {
         serde_json::Value::String(s) => out.push((key.to_ascii_lowercase(), s.clone())),
         serde_json::Value::Array(items) => items.iter().for_each(|i| json_strings(i, key, out)),
         serde_json::Value::Object(map) => map
             .iter()
-            .filter(|(k, _)| !skipped_key(k))
-            .for_each(|(k, v)| json_strings(v, k, out)),
+            .for_each(|(k, v)| json_strings(v, below(key, k), out)),
         _ => {}
     }
 }
@@ -301,8 +335,7 @@ fn toml_strings(v: &toml::Value, key: &str, out: &mut Vec<(String, String)>) {
         toml::Value::Array(items) => items.iter().for_each(|i| toml_strings(i, key, out)),
         toml::Value::Table(t) => t
             .iter()
-            .filter(|(k, _)| !skipped_key(k))
-            .for_each(|(k, v)| toml_strings(v, k, out)),
+            .for_each(|(k, v)| toml_strings(v, below(key, k), out)),
         _ => {}
     }
 }
@@ -316,8 +349,7 @@ fn yaml_strings(v: &serde_yaml::Value, key: &str, out: &mut Vec<(String, String)
         serde_yaml::Value::Mapping(map) => {
             for (k, v) in map {
                 match k.as_str() {
-                    Some(k) if skipped_key(k) => {}
-                    Some(k) => yaml_strings(v, k, out),
+                    Some(k) => yaml_strings(v, below(key, k), out),
                     None => {
                         yaml_strings(k, key, out);
                         yaml_strings(v, key, out);
@@ -330,7 +362,20 @@ fn yaml_strings(v: &serde_yaml::Value, key: &str, out: &mut Vec<(String, String)
     }
 }
 
-/// Whether a key's values are no places the tool reads or writes: regular expressions or
+/// The key a value below `key`'s member `member` is reported under: `key` itself when it is
+/// skipped ([`skipped_key`]), so that everything below a pattern's key is judged as one.
+fn below<'a>(key: &'a str, member: &'a str) -> &'a str {
+    if !key.is_empty() && skipped_key(key) {
+        key
+    } else {
+        member
+    }
+}
+
+/// Whether a key's values are, by the tools' documentation, no places the tool reads or
+/// writes (a value of such a key is still judged when it names an existing file outside,
+/// since the key is the file's author's to choose: a Jest `transform` regular expression
+/// ending in `exclude` maps files to a transformer): regular expressions or
 /// globs matched against paths (`testPathIgnorePatterns`, `testRegex`, `ignorePatterns`,
 /// `exclude_lines`; `/node_modules/` is no directory at the root), files and directories
 /// only left out of a run (`exclude`, `extend-exclude`, `omit`, `norecursedirs`, `ignore`),
@@ -362,6 +407,7 @@ fn skipped_key(key: &str) -> bool {
 fn ini_values(text: &str, prefixes: Option<&[&str]>) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     let mut inside = prefixes.is_none();
+    let mut section = String::new();
     // The indentation of the key whose value the next deeper lines continue.
     let mut key_indent: Option<usize> = None;
     for line in text.lines() {
@@ -381,9 +427,10 @@ fn ini_values(text: &str, prefixes: Option<&[&str]>) -> Vec<(String, String)> {
         }
         if trimmed.starts_with('[') {
             let name = trimmed.trim_matches(['[', ']']).trim().to_ascii_lowercase();
-            let section = name.rsplit(':').next().unwrap_or_default();
-            inside = prefixes.is_none_or(|p| p.iter().any(|p| name.starts_with(p)))
-                && !skipped_key(section);
+            section = name.rsplit(':').next().unwrap_or_default().to_owned();
+            // configparser gives `[DEFAULT]`'s keys to every section.
+            inside =
+                name == "default" || prefixes.is_none_or(|p| p.iter().any(|p| name.starts_with(p)));
             key_indent = None;
             continue;
         }
@@ -391,12 +438,17 @@ fn ini_values(text: &str, prefixes: Option<&[&str]>) -> Vec<(String, String)> {
         if !inside {
             continue;
         }
-        match trimmed.split_once(['=', ':']) {
-            Some((key, value)) => {
-                out.push((key.trim().to_ascii_lowercase(), value.trim().to_owned()))
-            }
-            None => out.push((String::new(), trimmed.to_owned())),
-        }
+        let (key, value) = match trimmed.split_once(['=', ':']) {
+            Some((key, value)) => (key.trim().to_ascii_lowercase(), value.trim().to_owned()),
+            None => (String::new(), trimmed.to_owned()),
+        };
+        // A skipped section's values are reported under its name (coverage's `[paths]`).
+        let key = if skipped_key(&section) {
+            section.clone()
+        } else {
+            key
+        };
+        out.push((key, value));
     }
     out
 }
@@ -487,6 +539,11 @@ fn without_trailing_commas(text: &str) -> String {
 /// Why `value`, read in a settings file in `here`, may name a place outside the project at
 /// `root`, in words; `None` when each of its words stays inside or names no place.
 fn value_outside(root: &Path, here: &Path, value: &str) -> Option<String> {
+    let value = &unescaped(value);
+    // `${configDir}/dist`: the prefix is this directory, and its braces no separator.
+    let value = &HERE_PREFIXES
+        .iter()
+        .fold(value.clone(), |v, p| v.replace(p, "./"));
     let known = ["${configDir}", "${MYPY_CONFIG_FILE_DIR}"];
     if value.contains("${") && !known.iter().any(|k| value.contains(k)) {
         return Some(format!(
@@ -497,6 +554,55 @@ fn value_outside(root: &Path, here: &Path, value: &str) -> Option<String> {
     words(value).find_map(|word| {
         word_outside(root, here, word).then(|| format!("names `{word}`, outside the project"))
     })
+}
+
+/// Why `value`, given to a key whose values are patterns or exclusions ([`skipped_key`]),
+/// still names a place outside the project: one of its words is an existing file outside
+/// (a pattern or a directory left out names none the tool loads).
+fn existing_outside(root: &Path, here: &Path, value: &str) -> Option<String> {
+    let value = unescaped(value);
+    words(&value).find_map(|word| {
+        let word = from_here(word);
+        let path = if word.starts_with('/') {
+            PathBuf::from(word)
+        } else {
+            here.join(word)
+        };
+        (word_outside(root, here, word) && std::fs::metadata(&path).is_ok_and(|m| m.is_file()))
+            .then(|| format!("names `{word}`, a file outside the project"))
+    })
+}
+
+/// `value` as the tools read a path in it: JSON5's `\xHH` and `\uHHHH` escapes decoded,
+/// and a backslash taken as a directory separator (tsc and Node read `\tmp\x` as `/tmp/x`).
+fn unescaped(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let digits = match chars.peek() {
+            Some('x') => 2,
+            Some('u') => 4,
+            _ => 0,
+        };
+        if digits > 0 {
+            let rest: String = chars.clone().skip(1).take(digits).collect();
+            if rest.len() == digits
+                && let Some(decoded) = u32::from_str_radix(&rest, 16).ok().and_then(char::from_u32)
+            {
+                for _ in 0..=digits {
+                    chars.next();
+                }
+                out.push(decoded);
+                continue;
+            }
+        }
+        out.push('/');
+    }
+    out
 }
 
 /// The first characters of a long value, for a reason.
@@ -546,8 +652,9 @@ fn word_outside(root: &Path, here: &Path, word: &str) -> bool {
     if word.starts_with('~') {
         return true;
     }
+    // Any variable the tool expands (`os.path.expandvars` reads `$_`, `$home` too).
     if let Some(rest) = word.strip_prefix('$') {
-        return rest.starts_with(|c: char| c.is_ascii_uppercase() || c == '{');
+        return rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '{');
     }
     if word.starts_with('/') {
         let path = Path::new(word);
@@ -560,6 +667,17 @@ fn word_outside(root: &Path, here: &Path, word: &str) -> bool {
         return true;
     }
     climbs_above(root, here, Path::new(word))
+}
+
+/// Why `value`, in a settings file of a Python tool (mypy, coverage, pytest), names a place
+/// outside the project at `root`: those tools read a relative path from the directory they
+/// run in, not the file's, and from the root (the least deep) it climbs above.
+fn climbs_from_root(root: &Path, value: &str) -> Option<String> {
+    words(&unescaped(value)).find_map(|word| {
+        let relative = !word.starts_with(['/', '~', '$']);
+        (relative && climbs_above(root, root, Path::new(word)))
+            .then(|| format!("names `{word}`, outside the project from where the tool runs"))
+    })
 }
 
 /// Whether `relative`, read from `here` (inside `root`), climbs above `root` at any point.
@@ -622,12 +740,15 @@ fn named_settings(root: &Path, here: &Path, value: &str) -> Vec<(PathBuf, Part)>
     } else if value.starts_with('.') || value.starts_with('/') {
         bases.push(here.join(value));
     } else {
-        // A package (`@tsconfig/node20/tsconfig.json`, `my-preset`), looked for from here up;
-        // a plain relative name (`base.json`, `cfg/base`) too.
+        // A package (`@tsconfig/node20/tsconfig.json`, `my-preset`, ESLint's shorthand
+        // `airbnb` for `eslint-config-airbnb`), looked for from here up; a plain relative
+        // name (`base.json`, `cfg/base`) too.
         bases.push(here.join(value));
         let mut at = Some(here);
         while let Some(dir) = at.filter(|d| d.starts_with(root)) {
-            bases.push(dir.join("node_modules").join(value));
+            for name in package_names(value) {
+                bases.push(dir.join("node_modules").join(name));
+            }
             at = dir.parent();
         }
     }
@@ -645,6 +766,18 @@ fn named_settings(root: &Path, here: &Path, value: &str) -> Vec<(PathBuf, Part)>
                 .iter()
                 .map(|(name, part)| (base.join(name), *part)),
         );
+        // A package's entry, as Node resolves the package's name (`main`; tsc's `tsconfig`).
+        if let Some(manifest) = crate::paths::small_file::read_text(&base.join("package.json"))
+            .ok()
+            .flatten()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        {
+            for field in ["tsconfig", "main"] {
+                if let Some(entry) = manifest.get(field).and_then(serde_json::Value::as_str) {
+                    candidates.push((base.join(entry), Part::Whole));
+                }
+            }
+        }
         for (path, part) in candidates {
             let Ok(real) = std::fs::canonicalize(&path) else {
                 continue;
@@ -661,6 +794,62 @@ fn named_settings(root: &Path, here: &Path, value: &str) -> Vec<(PathBuf, Part)>
         }
     }
     out
+}
+
+/// The names of the packages a settings value may stand for: the value, and the names the
+/// tools make of a short one (ESLint's `eslint-config-`, `eslint-plugin-`; Jest's
+/// `jest-environment-`; Prettier's `prettier-plugin-`), a scope kept in front.
+fn package_names(value: &str) -> Vec<String> {
+    let mut names = vec![value.to_owned()];
+    let (scope, bare) = match value.strip_prefix('@').and_then(|v| v.split_once('/')) {
+        Some((scope, rest)) => (format!("@{scope}/"), rest),
+        None => (String::new(), value),
+    };
+    for prefix in [
+        "eslint-config-",
+        "eslint-plugin-",
+        "jest-environment-",
+        "prettier-plugin-",
+    ] {
+        if !bare.starts_with(prefix) {
+            names.push(format!("{scope}{prefix}{bare}"));
+        }
+    }
+    names
+}
+
+/// Why the bare package name `value` may be loaded from outside the project at `root`:
+/// Node looks for a package in the `node_modules` of every directory up to `/`, and one
+/// above the project holds it ([`package_names`]).
+fn package_above(root: &Path, value: &str) -> Option<String> {
+    let value = value.trim();
+    let bare = !value.is_empty()
+        && !value.starts_with(['.', '/', '~', '$', '-'])
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.@/".contains(&b));
+    if !bare {
+        return None;
+    }
+    let above: Vec<PathBuf> = root
+        .ancestors()
+        .skip(1)
+        .map(|a| a.join("node_modules"))
+        .filter(|d| d.is_dir())
+        .collect();
+    let names = package_names(value);
+    above.iter().find_map(|modules| {
+        names
+            .iter()
+            .map(|n| modules.join(n))
+            .find(|p| p.exists())
+            .map(|p| {
+                format!(
+                    "names `{value}`, a package Node finds outside the project (`{}`)",
+                    p.display()
+                )
+            })
+    })
 }
 
 /// The directories below the project at `root` the glob `pattern`, relative to `here`,
@@ -757,6 +946,142 @@ mod tests {
             assert_eq!(self.outside(programs), None, "{name}: {text}");
             self.remove(name);
         }
+    }
+
+    /// A settings file read the way each of its readers may read it: a name given by an
+    /// option in any language, JSON5 escapes and backslashes as separators, `[DEFAULT]`,
+    /// any variable, a relative path from where the tool runs, a package Node finds above
+    /// the project or through a package's entry, and a pattern's key naming an existing file.
+    #[test]
+    fn settings_are_read_as_every_reader_may_read_them() {
+        let p = Project::new();
+        let named = |name: &str, text: &str, programs: &[&str]| {
+            p.put(name, text);
+            let found = tool_settings_outside(
+                &p.root,
+                std::slice::from_ref(&p.root),
+                &[p.root.join(name)],
+                programs,
+            );
+            p.remove(name);
+            found
+        };
+        assert!(named("mypy.conf", "[mypy]\ncache_dir = /tmp/x\n", &["mypy"]).is_some());
+        assert!(named("lintrc", "parser: /tmp/x/evil.js\n", &["eslint"]).is_some());
+        assert!(
+            named(
+                "tsconfig.build.conf",
+                r#"{"compilerOptions":{"outDir":"/tmp/x"}}"#,
+                &["tsc"]
+            )
+            .is_some()
+        );
+        assert_eq!(
+            named("mypy.conf", "[mypy]\nstrict = True\n", &["mypy"]),
+            None
+        );
+        for (file, text, programs) in [
+            (
+                ".prettierrc.json5",
+                r"{plugins: ['\x2ftmp\x2fx\x2fevil.js']}",
+                &["prettier"][..],
+            ),
+            (
+                "tsconfig.json",
+                r#"{"compilerOptions":{"outDir":"\\tmp\\x"}}"#,
+                &["tsc"],
+            ),
+            (
+                "tsconfig.json",
+                r#"{"compilerOptions":{"outDir":"..\\..\\x"}}"#,
+                &["tsc"],
+            ),
+            (
+                ".prettierrc.yaml",
+                "{/*: 1, \"plugins\": [\"/tmp/x/evil.js\"], a*/ \"semi\": true}\n",
+                &["prettier"],
+            ),
+            (
+                "setup.cfg",
+                "[DEFAULT]\ncache_dir = /tmp/x\n[mypy]\nstrict = True\n",
+                &["mypy"],
+            ),
+            (".coveragerc", "[run]\ndata_file = $_-x\n", &["coverage"]),
+            ("sub/mypy.ini", "[mypy]\ncache_dir = ../x\n", &["mypy"]),
+        ] {
+            p.put(file, text);
+            let dirs = [p.root.clone(), p.root.join("sub")];
+            assert!(
+                tool_settings_outside(&p.root, &dirs, &[], programs).is_some(),
+                "{file}: {text}"
+            );
+            p.remove(file);
+        }
+        // A pattern's key whose value is an existing file outside: a Jest transform.
+        let outside = tempfile::tempdir().expect("dir");
+        let transformer = outside.path().join("t.js");
+        std::fs::write(&transformer, "").expect("write");
+        p.reaches(
+            "jest.config.json",
+            &format!(
+                r#"{{"transform": {{"\\.js$|_exclude": "{}"}}}}"#,
+                transformer.display()
+            ),
+            &["jest"],
+        );
+        p.stays(
+            "jest.config.json",
+            r#"{"testPathIgnorePatterns": ["/node_modules/", "/tmp/"], "transform": {"^.+\\.tsx?$": "ts-jest"}}"#,
+            &["jest"],
+        );
+        p.stays(
+            "tsconfig.json",
+            r#"{"compilerOptions":{"outDir":"${configDir}/dist"}}"#,
+            &["tsc"],
+        );
+        // A package through its entry inside the project.
+        p.put(
+            "node_modules/shared-cfg/package.json",
+            r#"{"name":"shared-cfg","tsconfig":"./inner/cfg.json"}"#,
+        );
+        p.put(
+            "node_modules/shared-cfg/inner/cfg.json",
+            r#"{"compilerOptions":{"outDir":"/tmp/x"}}"#,
+        );
+        p.reaches("tsconfig.json", r#"{"extends":"shared-cfg"}"#, &["tsc"]);
+        p.put(
+            "node_modules/eslint-config-house/package.json",
+            r#"{"name":"eslint-config-house","main":"config.json"}"#,
+        );
+        p.put(
+            "node_modules/eslint-config-house/config.json",
+            r#"{"parser":"/tmp/x/evil.js"}"#,
+        );
+        p.reaches(".eslintrc.json", r#"{"extends":"house"}"#, &["eslint"]);
+    }
+
+    /// A package Node would find above the project counts; none there, a name is a name.
+    #[test]
+    fn packages_found_above_the_project_count() {
+        let above = tempfile::tempdir().expect("dir");
+        let base = std::fs::canonicalize(above.path()).expect("base");
+        let root = base.join("ws");
+        std::fs::create_dir_all(root.join("src")).expect("dirs");
+        std::fs::write(root.join(".prettierrc"), r#"{"plugins":["house-plugin"]}"#).expect("write");
+        let dirs = [root.clone()];
+        assert_eq!(
+            tool_settings_outside(&root, &dirs, &[], &["prettier"]),
+            None
+        );
+        std::fs::create_dir_all(base.join("node_modules/house-plugin")).expect("dirs");
+        assert!(tool_settings_outside(&root, &dirs, &[], &["prettier"]).is_some());
+        std::fs::write(
+            root.join("jest.config.json"),
+            r#"{"testEnvironment":"house"}"#,
+        )
+        .expect("write");
+        std::fs::create_dir_all(base.join("node_modules/jest-environment-house")).expect("dirs");
+        assert!(tool_settings_outside(&root, &dirs, &[], &["jest"]).is_some());
     }
 
     /// A checker's settings name code to load or a place to write: one outside the project

@@ -2789,7 +2789,7 @@ fn reads_code_from_input(cmd: &SimpleCommand) -> bool {
 /// A shell or an interpreter that runs code from its input ([`reads_code_from_input`]):
 /// a binding ask, as code only known when it runs.
 pub(super) fn code_from_input(j: &mut Judge<'_>, cmd: &SimpleCommand) {
-    if !reads_code_from_input(cmd) {
+    if !reads_code_from_input(cmd) && !runs_input_as_script(cmd) {
         return;
     }
     let reason = format!(
@@ -2802,6 +2802,32 @@ pub(super) fn code_from_input(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         Risk::Critical,
         reason,
     );
+}
+
+/// Whether a shell sources or runs as its script a file that is its input or another open
+/// descriptor (`. /dev/stdin <<< …`, `sh /dev/fd/0`, `source /proc/self/fd/3`), a text no
+/// check read.
+fn runs_input_as_script(cmd: &SimpleCommand) -> bool {
+    let Some(program) = cmd.program() else {
+        return false;
+    };
+    let base = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let runs = matches!(program, "." | "source")
+        || matches!(
+            base,
+            "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "mksh" | "fish"
+        );
+    runs && cmd
+        .args()
+        .iter()
+        .filter_map(Word::literal)
+        .find(|t| !t.starts_with('-'))
+        .is_some_and(|t| {
+            matches!(t, "/dev/stdin" | "/dev/tty")
+                || t.starts_with("/dev/fd/")
+                || t.starts_with("/proc/self/fd/")
+                || t.starts_with("/proc/thread-self/fd/")
+        })
 }
 
 /// Whether the code the command runs comes from its input or from a word built at run time,

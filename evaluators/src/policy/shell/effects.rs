@@ -1581,7 +1581,7 @@ mod tests {
                 ("psql <<<'TRUNCATE t'", BINDING),
                 ("echo 'DROP TABLE t' | psql", BINDING),
                 ("psql -c \"SELECT pg_terminate_backend(42)\"", BINDING),
-                ("psql -c '\\! rm -rf ~'", BINDING),
+                ("psql -c '\\! rm -rf ~'", DENY),
                 ("psql -c \"$Q\"", BINDING),
                 ("mysql -e 'DELETE FROM t'", BINDING),
                 ("mysql --execute='DROP DATABASE x'", BINDING),
@@ -1591,7 +1591,8 @@ mod tests {
                 ),
                 ("mysql --init-command='DROP TABLE t' -e 'SELECT 1'", BINDING),
                 ("mysql -p -e 'DROP TABLE t' -e 'SELECT 1'", BINDING),
-                ("mariadb -e 'system rm -rf ~'", BINDING),
+                // The client's shell escape runs `rm -rf ~`: the hard deny of that command.
+                ("mariadb -e 'system rm -rf ~'", DENY),
                 ("mongosh --eval 'db.dropDatabase()'", BINDING),
                 ("mongosh mongodb://db/app drop.js", BINDING),
                 ("cqlsh -e 'DROP KEYSPACE k'", BINDING),

@@ -583,6 +583,10 @@ fn push(j: &mut Judge<'_>, cmd: &SimpleCommand, rest: &[Word]) {
             || matches!(t, "--mirror" | "--delete" | "--prune")
             || (t.starts_with('-') && !t.starts_with("--") && t.contains(['f', 'd']))
             || ((t.starts_with('+') || t.starts_with(':')) && t.len() > 1)
+    }) || rest.iter().any(|w| {
+        // A refspec forced or deleting whatever its run-time rest (`+$(echo main)`), an
+        // option only known when it runs (`-$F`).
+        w.literal().is_none() && w.prefix.starts_with(['+', ':', '-'])
     });
     if forced {
         return j.destructive(

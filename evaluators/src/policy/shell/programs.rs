@@ -352,11 +352,15 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         if w.literal().is_some_and(|t| t.starts_with('-')) && crate::programs::may_split(w) {
             let mut names = Vec::new();
             crate::shell::expand_braces(w.literal().unwrap_or_default(), &mut names);
-            let matches = names.iter().any(|n| {
-                j.places
-                    .expand_glob(n, &cmd.cwd, false)
-                    .map_or(true, |found| !found.is_empty())
-            });
+            // Only a pattern expands (`$F` holding `-f` is one word, judged below).
+            let matches = names
+                .iter()
+                .filter(|n| n.contains(['*', '?', '[']))
+                .any(|n| {
+                    j.places
+                        .expand_glob(n, &cmd.cwd, false)
+                        .map_or(true, |found| !found.is_empty())
+                });
             if matches {
                 let why = format!("`{}` expands to names of files when it runs", w.raw);
                 return j.unknown(cmd, &why, Risk::Medium);
@@ -424,13 +428,31 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         if let Some(what) = super::destructive::unnamed_remove(j, cmd) {
             return j.destructive(cmd, &what);
         }
-        return j.unknown(
-            cmd,
-            "runs a program whose name is only known when it runs",
-            Risk::High,
+        // What runs is unseen: no mode lets it pass unasked (`$(echo cat) ~/.ssh/id_rsa`,
+        // `"${a[@]}" …`, `read P <<< git; $P init --template=…`); braces alone (`{ls,-la}`)
+        // are words the shell makes of the text, judged as such.
+        let first = cmd.words.first();
+        let braces = first.is_some_and(|w| super::judge::braces_only(w).is_some());
+        // A variable from the environment is already a binding part no one could read.
+        let unread = first.is_some_and(|w| {
+            j.script
+                .unreadable
+                .iter()
+                .any(|u| !u.code.is_empty() && w.raw.contains(u.code.as_str()))
+        });
+        let stance = if braces || unread {
+            Stance::DefaultAsk
+        } else {
+            Stance::RequireAsk
+        };
+        let reason = format!(
+            "{} runs a program whose name is only known when it runs.",
+            quote(cmd)
         );
+        return j.add(stance, SHELL_UNKNOWN_COMMAND, Risk::High, reason);
     };
     let args = cmd.args();
+    unknown_wrapper(j, cmd, program);
     super::destructive::code_names(j, cmd);
     super::destructive::inline_code(j, cmd);
     super::destructive::zip_runs_code(j, cmd);
@@ -548,6 +570,79 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         }
         _ => j.read_only(cmd),
     }
+}
+
+/// A program the table does not know may run a command it is given (`flock F rm -rf ~`,
+/// `taskset -c 0 git push -f`, `script -qc 'CMD' /dev/null`, `trap 'CMD' EXIT`): what
+/// binds of the command its arguments would be from the first word naming a program, and
+/// of each argument that reads as shell code, binds (the rest of the command is unproven
+/// anyway).
+fn unknown_wrapper(j: &mut Judge<'_>, cmd: &SimpleCommand, program: &str) {
+    if crate::programs::program_named(program).is_some() {
+        return;
+    }
+    let args = cmd.args();
+    let mut found = Vec::new();
+    // A program named with arguments after it (`pkill node` names a program as data).
+    if let Some(at) = args.iter().position(|w| {
+        w.literal()
+            .is_some_and(|t| !t.starts_with('-') && names_program(t))
+    }) && args.len() > at + 1
+    {
+        let mut inner = cmd.clone();
+        inner.words = args[at..].to_vec();
+        found.extend(super::reach::binding(j, &inner, true));
+    }
+    // The value of an option that takes code (`-c`, `-qc`, `-e`, `--command`, `--exec`).
+    let code_option = |t: &str| {
+        matches!(
+            t,
+            "--command" | "--exec" | "--eval" | "--execute" | "--run" | "--shell-command"
+        ) || (t.starts_with('-') && !t.starts_with("--") && t.ends_with(['c', 'e']))
+    };
+    for code in args
+        .windows(2)
+        .filter(|pair| pair[0].literal().is_some_and(code_option))
+        .filter_map(|pair| pair[1].literal())
+        .filter(|t| t.contains(char::is_whitespace))
+    {
+        match crate::shell::parse_given(code, cmd.cwd.clone(), false) {
+            Ok(script) if script.unreadable.is_empty() => {
+                for inner in &script.commands {
+                    let scratch = Judge {
+                        places: j.places,
+                        script: &script,
+                        findings: Vec::new(),
+                        unmodeled: None,
+                        digest: false,
+                    };
+                    found.extend(super::reach::binding(&scratch, inner, true));
+                }
+            }
+            _ => {}
+        }
+    }
+    for f in found {
+        j.add_once(f.stance, f.code, f.risk, f.reason);
+    }
+}
+
+/// Whether `word` names a program a shell would run: a builtin that runs or changes
+/// something, or a name found in a directory of `PATH`.
+fn names_program(word: &str) -> bool {
+    if word.contains('/') || word.is_empty() {
+        return false;
+    }
+    if matches!(
+        word,
+        "eval" | "exec" | "source" | "." | "command" | "builtin" | "cd" | "export" | "trap"
+    ) {
+        return true;
+    }
+    crate::process_env::var("PATH").is_some_and(|path| {
+        std::env::split_paths(&path)
+            .any(|dir| std::fs::metadata(dir.join(word)).is_ok_and(|m| m.is_file()))
+    })
 }
 
 /// Whether any argument starts with one of `prefixes` (or is only known when it runs).
