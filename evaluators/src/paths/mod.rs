@@ -1833,16 +1833,24 @@ fn byte_escapes_decoded(text: &str) -> Option<Vec<u8>> {
 
 /// The bytes of base32 text (RFC 4648's alphabet) up to its first other character.
 fn base32_decoded(text: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len() * 5 / 8);
-    let (mut acc, mut bits) = (0u64, 0u32);
+    bits_decoded(text, 5, |b| match b {
+        b'A'..=b'Z' => Some(Some(b - b'A')),
+        b'2'..=b'7' => Some(Some(b - b'2' + 26)),
+        _ => None,
+    })
+}
+
+/// The bytes of text whose characters each carry `width` bits, as `digit` reads a
+/// character: `Some(Some(value))`, `Some(None)` for one skipped (a blank), `None` for one
+/// that ends the text.
+fn bits_decoded(text: &str, width: u32, digit: impl Fn(u8) -> Option<Option<u8>>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() * width as usize / 8);
+    let (mut acc, mut bits) = (0u32, 0u32);
     for b in text.bytes() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'2'..=b'7' => b - b'2' + 26,
-            _ => break,
-        };
-        acc = (acc << 5 | u64::from(v)) & 0xff_ffff_ffff;
-        bits += 5;
+        let Some(v) = digit(b) else { break };
+        let Some(v) = v else { continue };
+        acc = (acc << width | u32::from(v)) & 0xff_ffff;
+        bits += width;
         if bits >= 8 {
             bits -= 8;
             out.push((acc >> bits) as u8);
@@ -3070,26 +3078,15 @@ fn openpgp_armored_secret(text: &str) -> bool {
 /// The bytes of base64 text (standard or URL-safe alphabet, spaces skipped) up to its end,
 /// its padding or its first other character.
 fn base64_decoded(text: &str) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for b in text.bytes() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            b' ' | b'\t' | b'\r' | b'\n' => continue,
-            _ => break,
-        };
-        acc = (acc << 6 | u32::from(v)) & 0xff_ffff;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    out
+    bits_decoded(text, 6, |b| match b {
+        b'A'..=b'Z' => Some(Some(b - b'A')),
+        b'a'..=b'z' => Some(Some(b - b'a' + 26)),
+        b'0'..=b'9' => Some(Some(b - b'0' + 52)),
+        b'+' | b'-' => Some(Some(62)),
+        b'/' | b'_' => Some(Some(63)),
+        b' ' | b'\t' | b'\r' | b'\n' => Some(None),
+        _ => None,
+    })
 }
 
 /// The most OpenPGP packets walked in one armored block.
