@@ -92,7 +92,38 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
                 || text.starts_with("--config-env")
                 || text.starts_with("--exec-path"))
         {
-            // Configuration can name programs git runs (`core.pager`, `core.fsmonitor`).
+            // Configuration can name programs git runs (`core.pager`, `core.fsmonitor`); what
+            // binds of the command without it binds (`git -c x=y push --force`).
+            let mut without = cmd.clone();
+            let skip = usize::from(text == "-c" || text == "--config-env" || text == "--exec-path");
+            without
+                .words
+                .drain(i + 1..=i + 1 + skip.min(args.len() - i - 1));
+            let binding = super::reach::binding(j, &without, true);
+            j.findings.extend(binding);
+            // A setting that names a program git runs (`-c core.pager='sh -c …'`): code no
+            // mode lets run unread. One only known when it runs may be such a setting.
+            let setting = if text == "-c" {
+                args.get(i + 1).map(Word::literal)
+            } else {
+                Some(text.strip_prefix("-c"))
+            };
+            let runs_program = match setting {
+                Some(Some(s)) => {
+                    let name = s.split('=').next().unwrap_or(s).to_ascii_lowercase();
+                    let section = name.split('.').next().unwrap_or_default();
+                    let key = name.rsplit('.').next().unwrap_or_default();
+                    crate::paths::git_config::program_key(section, key)
+                }
+                Some(None) => true,
+                None => false,
+            };
+            if runs_program {
+                j.unknown_binding(
+                    cmd,
+                    "sets a program git runs for this run, which is not read here",
+                );
+            }
             return j.unknown(
                 cmd,
                 "overrides git's configuration for this run",
@@ -249,7 +280,8 @@ pub(super) fn judge(j: &mut Judge<'_>, cmd: &SimpleCommand) {
         {
             j.read_only(cmd)
         }
-        "push" => push(j, cmd, rest),
+        // `send-pack` is the push under `git push`: the same refspecs and `--force`.
+        "push" | "send-pack" => push(j, cmd, rest),
         n if NETWORK.contains(&n) => {
             let reason = format!("{} talks to a remote repository.", quote(cmd));
             j.add(Stance::DefaultAsk, SHELL_NETWORK, Risk::Medium, reason);

@@ -1213,6 +1213,17 @@ impl Judge<'_> {
         );
     }
 
+    /// [`unknown`](Self::unknown) that no mode settles: what runs or is printed is unseen.
+    pub(super) fn unknown_binding(&mut self, cmd: &SimpleCommand, why: &str) {
+        let reason = format!("{} {why}.", quote(cmd));
+        self.add(
+            Stance::RequireAsk,
+            SHELL_UNKNOWN_COMMAND,
+            Risk::High,
+            reason,
+        );
+    }
+
     pub(super) fn unknown(&mut self, cmd: &SimpleCommand, why: &str, risk: Risk) {
         let mut reason = quote(cmd);
         reason.push(' ');

@@ -468,15 +468,9 @@ fn unmodeled(j: &mut Judge<'_>, cmd: &SimpleCommand) {
             super::destructive::schedules(j, cmd);
         }
         _ if super::destructive::prints_environment(cmd) => {
-            let reason = format!(
-                "{} prints the environment, which may hold tokens and keys.",
-                quote(cmd)
-            );
-            j.add(
-                Stance::RequireAsk,
-                SHELL_UNKNOWN_COMMAND,
-                Risk::High,
-                reason,
+            j.unknown_binding(
+                cmd,
+                "prints the environment, which may hold tokens and keys",
             );
         }
         _ if cmd.wraps && NEUTRAL_WRAPPERS.contains(&program) => {}

@@ -2312,7 +2312,10 @@ fn discards(root: &std::path::Path, sub: &str, rest: &[Word]) -> Option<&'static
             if short('D')
                 || short('M')
                 || short('C')
-                || ((short('d') || long(&["--delete"])) && (short('f') || long(&["--force"]))) =>
+                || ((short('d') || long(&["--delete"])) && (short('f') || long(&["--force"])))
+                // `git branch -f NAME [START]` resets an existing branch: its commits go.
+                || short('f')
+                || long(&["--force"]) =>
         {
             Some(
                 "deletes or overwrites a branch whose commits may be held by nothing else, which discards them for good",
