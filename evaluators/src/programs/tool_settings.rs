@@ -175,6 +175,7 @@ pub(crate) fn tool_settings_outside(
     }
     queue.retain(|(path, _)| std::fs::symlink_metadata(path).is_ok());
     queue.dedup();
+    let above = modules_above(root);
     let mut seen: Vec<(PathBuf, Part)> = Vec::new();
     while let Some((path, part)) = queue.pop() {
         if seen.len() >= MAX_FILES {
@@ -213,7 +214,7 @@ pub(crate) fn tool_settings_outside(
                             .then(|| climbs_from_root(root, value))
                             .flatten()
                     })
-                    .or_else(|| package_above(root, value))
+                    .or_else(|| package_above(&above, value))
             };
             if let Some(why) = why {
                 return Some(format!("`{shown}` {why}"));
@@ -796,6 +797,16 @@ fn named_settings(root: &Path, here: &Path, value: &str) -> Vec<(PathBuf, Part)>
     out
 }
 
+/// The `node_modules` directories of the directories above the project at `root`: where
+/// Node looks for a package the project does not hold. Looked up once per check.
+fn modules_above(root: &Path) -> Vec<PathBuf> {
+    root.ancestors()
+        .skip(1)
+        .map(|a| a.join("node_modules"))
+        .filter(|d| d.is_dir())
+        .collect()
+}
+
 /// The names of the packages a settings value may stand for: the value, and the names the
 /// tools make of a short one (ESLint's `eslint-config-`, `eslint-plugin-`; Jest's
 /// `jest-environment-`; Prettier's `prettier-plugin-`), a scope kept in front.
@@ -818,10 +829,14 @@ fn package_names(value: &str) -> Vec<String> {
     names
 }
 
-/// Why the bare package name `value` may be loaded from outside the project at `root`:
-/// Node looks for a package in the `node_modules` of every directory up to `/`, and one
-/// above the project holds it ([`package_names`]).
-fn package_above(root: &Path, value: &str) -> Option<String> {
+/// Why the bare package name `value` may be loaded from outside the project: Node looks for
+/// a package in the `node_modules` of every directory up to `/`, and one of
+/// `modules_above` (those of the directories above the project, [`modules_above`]) holds
+/// it ([`package_names`]).
+fn package_above(modules_above: &[PathBuf], value: &str) -> Option<String> {
+    if modules_above.is_empty() {
+        return None;
+    }
     let value = value.trim();
     let bare = !value.is_empty()
         && !value.starts_with(['.', '/', '~', '$', '-'])
@@ -831,14 +846,8 @@ fn package_above(root: &Path, value: &str) -> Option<String> {
     if !bare {
         return None;
     }
-    let above: Vec<PathBuf> = root
-        .ancestors()
-        .skip(1)
-        .map(|a| a.join("node_modules"))
-        .filter(|d| d.is_dir())
-        .collect();
     let names = package_names(value);
-    above.iter().find_map(|modules| {
+    modules_above.iter().find_map(|modules| {
         names
             .iter()
             .map(|n| modules.join(n))
